@@ -1,0 +1,78 @@
+# Makefile - build ptxdbg, its tests, benchmarks and examples (see README.md).
+BUILD    ?= build
+CC       ?= cc
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-strict-aliasing \
+            -Icore -Idwarf -Idebugger -Icommands
+DEPFLAGS  = -MMD -MP
+
+# libdwarf: Debian 12 ships headers in /usr/include/libdwarf and no .pc file.
+DWARF_CFLAGS ?= $(shell pkg-config --cflags libdwarf 2>/dev/null || echo -I/usr/include/libdwarf)
+DWARF_LIBS   ?= $(shell pkg-config --libs libdwarf 2>/dev/null || echo -ldwarf)
+CHECK_CFLAGS ?= $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   ?= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread)
+LIBS      = $(DWARF_LIBS) -lreadline -lm -lpthread
+
+# Debian packages the build and the tests need (installed by `make deps`).
+DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmux
+
+CORE_SRC  = $(wildcard core/*.c)
+DWARF_SRC = $(wildcard dwarf/*.c)
+DBG_SRC   = $(wildcard debugger/*.c)
+CMD_SRC   = $(filter-out commands/main.c,$(wildcard commands/*.c))
+LIB_SRC   = $(CORE_SRC) $(DWARF_SRC) $(DBG_SRC) $(CMD_SRC)
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB       = $(BUILD)/libptxdbg.a
+
+TEST_SRC  = $(wildcard tests/test_*.c)
+TEST_BIN  = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps test unit e2e run bench clean sanitize valgrind fuzz conformance
+all: deps-quiet ptxdbg
+
+# Install missing Debian packages (we are root on CI and fresh machines).
+deps:
+	@sh tests/install-deps.sh $(DEB_PKGS)
+deps-quiet:
+	@sh tests/install-deps.sh $(DEB_PKGS)
+
+ptxdbg: $(BUILD)/commands/main.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/dwarf/%.o: dwarf/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DWARF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(LIB) tests/test_util.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -Itests -o $@ $< $(LIB) $(CHECK_LIBS) $(LIBS)
+
+# Every Check suite, then the end-to-end batch tests.
+test: deps-quiet ptxdbg $(TEST_BIN)
+	@sh tests/run-tests.sh $(BUILD) $(TEST_BIN)
+
+unit: $(TEST_BIN)
+	@for t in $(TEST_BIN); do $$t || exit 1; done
+
+e2e: ptxdbg
+	@sh tests/e2e.sh ./ptxdbg
+
+run: deps-quiet ptxdbg
+	./ptxdbg examples/saxpy.ptx
+
+bench: deps-quiet ptxdbg
+	@sh tests/bench.sh
+
+clean:
+	rm -rf $(BUILD) build-* ptxdbg
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/commands/main.d

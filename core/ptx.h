@@ -1,0 +1,291 @@
+/* ptx.h - the parsed PTX module: symbols, functions, instructions, data sections, line info. */
+#ifndef PTX_H
+#define PTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------------------------------------
+ * Design
+ * The parser turns PTX text into a ptx_module. It is purely syntactic plus name resolution:
+ *  - every declared name (register, variable, function, label, parameter) becomes a ptx_sym;
+ *  - every operand that names something points at its ptx_sym (scopes `{ }` resolved, so the
+ *    two `param0` of two call sequences are two different syms);
+ *  - instructions keep their opcode and modifiers as interned strings; the decoder in
+ *    exec_decode.c gives them meaning through the opcode table (ptx_ops.def).
+ * All strings and arrays live in the module's arena and are freed by ptx_module_free().
+ * ------------------------------------------------------------------------------------------- */
+
+/* State spaces. */
+typedef enum {
+    PTX_SPACE_NONE = 0,
+    PTX_SPACE_REG,
+    PTX_SPACE_SREG,
+    PTX_SPACE_CONST,
+    PTX_SPACE_GLOBAL,
+    PTX_SPACE_LOCAL,
+    PTX_SPACE_PARAM,    /* kernel (.param::entry) or function (.param::func) parameter */
+    PTX_SPACE_SHARED,   /* .shared and .shared::cta */
+    PTX_SPACE_SHARED_CLUSTER, /* .shared::cluster */
+    PTX_SPACE_TEX,
+    PTX_SPACE_SURF,     /* not a declarable space; used by decoder */
+    PTX_SPACE_GENERIC,
+    PTX_SPACE__COUNT
+} ptx_space;
+
+/* Fundamental types. Keep the order: the decoder indexes tables with it. */
+typedef enum {
+    PTX_T_NONE = 0,
+    PTX_T_B8, PTX_T_B16, PTX_T_B32, PTX_T_B64, PTX_T_B128,
+    PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
+    PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
+    PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_TF32,
+    PTX_T_E4M3, PTX_T_E5M2, PTX_T_E4M3X2, PTX_T_E5M2X2,
+    PTX_T_F32, PTX_T_F64,
+    PTX_T_PRED,
+    PTX_T_TEXREF, PTX_T_SAMPLERREF, PTX_T_SURFREF,
+    PTX_T__COUNT
+} ptx_type;
+
+/* Properties of a type (implemented in ptx_module.c). */
+int ptx_type_bits(ptx_type t);          /* 8..128; pred = 1; refs = 64 */
+const char *ptx_type_name(ptx_type t);  /* "u32" (no dot) */
+ptx_type ptx_type_from_name(const char *s); /* "u32" or ".u32" -> PTX_T_U32; PTX_T_NONE if not a type */
+int ptx_type_is_float(ptx_type t);      /* f16 f16x2 bf16 bf16x2 tf32 f32 f64 e4m3 ... */
+int ptx_type_is_signed(ptx_type t);     /* s8..s64 */
+const char *ptx_space_name(ptx_space s); /* "global" (no dot) */
+
+typedef enum {
+    PTX_SYM_REG,      /* .reg variable (incl. predicates) */
+    PTX_SYM_SREG,     /* special register (%tid, %laneid, ...); static, shared by all modules */
+    PTX_SYM_VAR,      /* variable in const/global/local/shared/param/tex space */
+    PTX_SYM_FUNC,     /* .entry or .func (also .callprototype, see ptx_func.is_prototype) */
+    PTX_SYM_LABEL,    /* code label (index = instruction index) or label inside a .section */
+} ptx_symkind;
+
+/* Linkage / attribute flags of declarations. */
+enum {
+    PTX_LINK_VISIBLE = 1 << 0,
+    PTX_LINK_EXTERN  = 1 << 1,
+    PTX_LINK_WEAK    = 1 << 2,
+    PTX_LINK_COMMON  = 1 << 3,
+    PTX_ATTR_MANAGED = 1 << 4,
+    PTX_ATTR_UNIFIED = 1 << 5,
+};
+
+struct ptx_func;
+struct ptx_sym;
+
+/* One relocation in a variable initializer: the bytes at `offset` (size `size`) hold the
+ * address of `sym` (+ addend); generic(sym) initializers set `generic`. */
+typedef struct {
+    uint64_t offset;
+    int size;
+    struct ptx_sym *sym;
+    int64_t addend;
+    int generic;
+} ptx_reloc;
+
+typedef struct ptx_sym {
+    ptx_symkind kind;
+    const char *name;        /* interned, e.g. "%r1", "_Z5saxpyifPKfPf_param_0", "$L__BB0_2" */
+    ptx_space space;         /* REG for registers, SREG, the var's space, NONE for funcs/labels */
+    ptx_type type;           /* element type; PTX_T_NONE for funcs/labels */
+    int vec;                 /* 1, 2, 4 or 8 (.v2/.v4/.v8 variables and registers) */
+    int ndims;               /* array dimensions; 0 = scalar */
+    uint64_t dims[4];        /* 0 in dims[0] = unsized `[]` (extern / dynamic shared) */
+    uint64_t size;           /* total bytes of the variable (elements * vec * type bytes) */
+    int align;               /* bytes; 0 = natural */
+    unsigned flags;          /* PTX_LINK_* */
+    /* initializer (vars only): `init_size` bytes, little-endian, plus relocations */
+    uint8_t *init;
+    uint64_t init_size;
+    ptx_reloc *relocs;
+    int nrelocs;
+    /* kernel parameter attributes (.ptr .space .align N) */
+    ptx_space ptr_space;     /* PTX_SPACE_NONE unless .ptr given */
+    int ptr_align;
+    /* ownership and position */
+    struct ptx_func *owner;  /* NULL at module scope */
+    int index;               /* REG: index in owner->regs; VAR: index in owner->vars or
+                                module->vars; FUNC: index in module->funcs; LABEL: index of the
+                                instruction it precedes in owner->insns (or datum index in a
+                                section, see ptx_section) */
+    int sreg_id;             /* SREG: see ptx_sreg_id enum below */
+    struct ptx_func *func;   /* FUNC: the function */
+    int section;             /* LABEL inside a .section: index in module->sections; else -1 */
+    int line, col;           /* declaration position in the PTX file */
+} ptx_sym;
+
+/* Special registers. Vector ones (%tid etc.) are addressed with a component: %tid.x. */
+typedef enum {
+    PTX_SREG_TID, PTX_SREG_NTID, PTX_SREG_LANEID, PTX_SREG_WARPID, PTX_SREG_NWARPID,
+    PTX_SREG_CTAID, PTX_SREG_NCTAID, PTX_SREG_SMID, PTX_SREG_NSMID, PTX_SREG_GRIDID,
+    PTX_SREG_LANEMASK_EQ, PTX_SREG_LANEMASK_LE, PTX_SREG_LANEMASK_LT, PTX_SREG_LANEMASK_GE,
+    PTX_SREG_LANEMASK_GT, PTX_SREG_CLOCK, PTX_SREG_CLOCK_HI, PTX_SREG_CLOCK64,
+    PTX_SREG_PM0, PTX_SREG_PM1, PTX_SREG_PM2, PTX_SREG_PM3, PTX_SREG_PM4, PTX_SREG_PM5,
+    PTX_SREG_PM6, PTX_SREG_PM7, PTX_SREG_PM0_64, PTX_SREG_PM1_64, PTX_SREG_PM2_64,
+    PTX_SREG_PM3_64, PTX_SREG_PM4_64, PTX_SREG_PM5_64, PTX_SREG_PM6_64, PTX_SREG_PM7_64,
+    PTX_SREG_ENVREG,        /* %envreg0..31: component holds the number */
+    PTX_SREG_GLOBALTIMER, PTX_SREG_GLOBALTIMER_LO, PTX_SREG_GLOBALTIMER_HI,
+    PTX_SREG_TOTAL_SMEM_SIZE, PTX_SREG_DYNAMIC_SMEM_SIZE, PTX_SREG_AGGR_SMEM_SIZE,
+    PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN, PTX_SREG_RESERVED_SMEM_OFFSET_END,
+    PTX_SREG_RESERVED_SMEM_OFFSET_CAP, PTX_SREG_RESERVED_SMEM_OFFSET_2,
+    PTX_SREG_CLUSTERID, PTX_SREG_NCLUSTERID, PTX_SREG_CLUSTER_CTAID, PTX_SREG_CLUSTER_NCTAID,
+    PTX_SREG_CLUSTER_CTARANK, PTX_SREG_CLUSTER_NCTARANK, PTX_SREG_IS_EXPLICIT_CLUSTER,
+    PTX_SREG_CURRENT_GRAPH_EXEC,
+    PTX_SREG__COUNT
+} ptx_sreg_id;
+
+/* Operands ------------------------------------------------------------------------------ */
+typedef enum {
+    PTX_OP_REG,      /* sym (REG or SREG); comp = component 0..3 for .x/.y/.z/.w, -1 none;
+                        neg = '!' (predicate operand) */
+    PTX_OP_IMM,      /* integer immediate (constant expression already folded): ival */
+    PTX_OP_FIMM,     /* floating immediate: fval; fbits holds the exact bits, fsize 32 or 64
+                        (0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX / decimal literal -> 64) */
+    PTX_OP_SYM,      /* a variable/function/label name used as a value: sym + ival (offset) */
+    PTX_OP_ADDR,     /* [base + ival]: base is a REG sym, a VAR sym, or NULL (absolute) */
+    PTX_OP_VEC,      /* { e0, e1, ... }: elems/nelems (each REG, IMM, FIMM or SINK) */
+    PTX_OP_SINK,     /* `_` */
+    PTX_OP_LIST,     /* parenthesised list of a call: ( a, b, c ): elems/nelems */
+    PTX_OP_PAIR,     /* a|b destination pair of setp/set etc: elems[0], elems[1] (either may
+                        be SINK) */
+} ptx_opkind;
+
+typedef struct ptx_operand {
+    ptx_opkind kind;
+    ptx_sym *sym;
+    int comp;                  /* -1 or component index (.x .y .z .w / .r .g .b .a) */
+    int neg;                   /* '!' before a predicate, or unary '-' on a register (rare) */
+    int64_t ival;
+    double fval;
+    uint64_t fbits;
+    int fsize;
+    struct ptx_operand *elems;
+    int nelems;
+    int line, col;
+} ptx_operand;
+
+/* One .loc directive. A .loc that follows another .loc with no instruction in between is
+ * part of an inline chain: `prev` points at that earlier .loc, else -1. */
+typedef struct {
+    int file;                 /* .file number */
+    int line, col;
+    const char *function_name;/* label named by `function_name` (e.g. "$L__info_string0") or NULL */
+    int inl_file, inl_line, inl_col; /* `inlined_at F L C`; inl_file = 0 when absent */
+    int prev;
+    int ptx_line;             /* where the .loc is in the PTX text */
+} ptx_loc;
+
+typedef struct {
+    int num;                  /* .file N */
+    const char *path;
+    uint64_t mtime, size;     /* optional timestamp and size, 0 when absent */
+} ptx_file;
+
+/* Instructions ------------------------------------------------------------------------- */
+typedef struct ptx_insn {
+    const char *opcode;       /* interned base opcode: "add", "ld", "bar", "cp.async"? no: "cp" */
+    const char **mods;        /* interned modifiers in source order, without the dot:
+                                 {"global","nc","v4","f32"}; "::" parts kept whole:
+                                 "shared::cta", "L2::cache_hint", "param::func" */
+    int nmods;
+    ptx_sym *guard;           /* @%p / @!%p guard predicate or NULL */
+    int guard_neg;
+    ptx_operand *ops;         /* operands in source order (call: see below) */
+    int nops;
+    int loc;                  /* index in module->locs of the .loc in force, or -1 */
+    int line, col;            /* position in the PTX file */
+    /* `call`: ops are [ret-list?] func-or-reg [arg-list?] [prototype-or-targets?]; each
+       list is a PTX_OP_LIST; has_ret tells whether the first operand is the return list. */
+    int call_has_ret;
+} ptx_insn;
+
+/* Functions ---------------------------------------------------------------------------- */
+typedef struct ptx_func {
+    ptx_sym *sym;
+    int is_entry;             /* .entry (kernel) vs .func */
+    int is_prototype;         /* .callprototype label */
+    int has_body;             /* false for declarations (.extern or forward) */
+    unsigned flags;           /* PTX_LINK_* */
+    ptx_sym **params;  int nparams;   /* PARAM-space (kernel) or PARAM/REG (func) */
+    ptx_sym **rets;    int nrets;
+    ptx_sym **regs;    int nregs;     /* every .reg in the body, all scopes */
+    ptx_sym **vars;    int nvars;     /* .local/.shared/.param/.const declared in the body */
+    ptx_sym **labels;  int nlabels;
+    ptx_insn *insns;   int ninsns;
+    /* performance directives */
+    uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxclusterrank, reqnctapercluster[3];
+    int noreturn;
+    /* .branchtargets / .calltargets lists (labels or funcs), by name */
+    struct { ptx_sym *sym; ptx_sym **items; int nitems; } *targets;
+    int ntargets;
+    const char **pragmas; int npragmas;
+    int line, col;            /* the .entry/.func line */
+    int end_line;             /* closing brace */
+} ptx_func;
+
+/* Data in a .section: each datum is .b8/.b16/.b32/.b64 of a value. */
+typedef enum { PTX_DATUM_INT, PTX_DATUM_SYM, PTX_DATUM_DIFF } ptx_datum_kind;
+typedef struct {
+    ptx_datum_kind kind;
+    int size;                 /* 1, 2, 4 or 8 bytes */
+    uint64_t value;           /* INT */
+    const char *sym, *sym2;   /* SYM: sym + addend; DIFF: sym - sym2 + addend. Names may be code
+                                 labels, section labels, section names (".debug_abbrev"),
+                                 functions or variables; resolved by the consumer (dwarf/). */
+    int64_t addend;
+    int line;
+} ptx_datum;
+
+typedef struct {
+    const char *name;         /* ".debug_info" */
+    ptx_datum *data; int ndata;
+    ptx_sym **labels; int nlabels; /* labels inside; sym->index = datum index they precede */
+    int line;
+} ptx_section;
+
+typedef struct ptx_module {
+    const char *path;         /* file it was read from ("<string>" otherwise) */
+    char *text;               /* the whole source (owned), for listings and error carets */
+    int version_major, version_minor;
+    const char *target;       /* "sm_80" */
+    int target_debug;         /* `, debug` */
+    int texmode_independent;  /* texmode_independent / unified */
+    int address_size;         /* 32 or 64 */
+    ptx_sym **vars;  int nvars;   /* module-scope variables (const, global, shared, tex...) */
+    ptx_func **funcs; int nfuncs; /* every .entry/.func/.callprototype in order of appearance */
+    ptx_file *files; int nfiles;
+    ptx_loc *locs;   int nlocs;
+    ptx_section *sections; int nsections;
+    struct { ptx_sym *alias, *target; } *aliases; int naliases;
+    void *arena;              /* opaque allocator */
+} ptx_module;
+
+/* Parse errors: FILE:LINE:COL: error: MESSAGE, then the source line and a caret. */
+typedef struct {
+    char msg[1024];           /* the full formatted three-line text */
+    int line, col;
+} ptx_error;
+
+/* Parse `text` (len bytes, need not be NUL-terminated); `path` is used in messages.
+ * Returns NULL and fills *err on the first error. Never exits; never crashes. */
+ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_error *err);
+/* Read and parse a file; I/O errors reported through *err as well. */
+ptx_module *ptx_parse_file(const char *path, ptx_error *err);
+void ptx_module_free(ptx_module *m);
+
+/* Lookups. */
+ptx_func *ptx_find_func(const ptx_module *m, const char *name);
+ptx_sym *ptx_find_var(const ptx_module *m, const char *name);   /* module scope */
+int ptx_insn_has_mod(const ptx_insn *in, const char *mod);       /* mod without the dot */
+/* Source text of PTX line `line` (1-based) without the newline; *len set; NULL if out of range. */
+const char *ptx_source_line(const ptx_module *m, int line, int *len);
+
+/* Print an instruction back as PTX text (`@%p1 add.s32 %r1, %r2, 7;`) into buf. */
+int ptx_insn_format(const ptx_insn *in, char *buf, size_t n);
+/* Golden dump of a whole module (used by parser tests). */
+void ptx_module_dump(const ptx_module *m, void *FILE_out);
+
+#endif
