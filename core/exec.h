@@ -131,6 +131,10 @@ typedef struct {
  * exec_launch. Returns -1 only for misuse (no launch, bad focus). */
 int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop);
 
+/* Counters since exec_new: warp-instructions executed (one per group per instruction) and
+ * thread-instructions (the lanes of those groups that were active, guard included). */
+void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_insns);
+
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);
 
