@@ -72,6 +72,24 @@ run: deps-quiet ptxdbg
 bench: deps-quiet ptxdbg
 	@sh tests/bench.sh
 
+# The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer.
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+sanitize: deps-quiet
+	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" build-san/ptxdbg-bin \
+	    $(TEST_SRC:tests/%.c=build-san/tests/%)
+	cp build-san/ptxdbg-bin build-san/ptxdbg
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    PTXDBG=build-san/ptxdbg sh tests/run-tests.sh build-san $(TEST_SRC:tests/%.c=build-san/tests/%)
+
+$(BUILD)/ptxdbg-bin: $(BUILD)/commands/main.o $(LIB)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# The whole suite under valgrind memcheck (no fork so leaks are seen per test binary).
+valgrind: deps-quiet ptxdbg $(TEST_BIN)
+	@command -v valgrind >/dev/null || sh tests/install-deps.sh valgrind
+	CK_FORK=no VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+	    sh tests/run-tests.sh $(BUILD) $(TEST_BIN)
+
 clean:
 	rm -rf $(BUILD) build-* ptxdbg
 

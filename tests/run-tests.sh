@@ -1,11 +1,12 @@
 #!/bin/sh
 # run-tests.sh - run every Check suite and the end-to-end tests; print one summary line.
 # Usage: tests/run-tests.sh BUILD_DIR TEST_BINARY...
+# VALGRIND="valgrind ..." runs each suite under it; PTXDBG names the binary the e2e tests use.
 build=$1; shift
 passed=0; failed=0; status=0
 log=$(mktemp)
 for t in "$@"; do
-    CK_FORK=yes "$t" >"$log" 2>&1
+    CK_FORK=${CK_FORK:-yes} ${VALGRIND:-} "$t" >"$log" 2>&1
     rc=$?
     cat "$log"
     # Check's summary: "100%: Checks: 12, Failures: 0, Errors: 0"
@@ -22,7 +23,7 @@ for t in "$@"; do
 done
 rm -f "$log"
 # End-to-end batch tests print "e2e: N passed, N failed".
-e2e_out=$(sh tests/e2e.sh ./ptxdbg 2>&1); rc=$?
+e2e_out=$(sh tests/e2e.sh "${PTXDBG:-./ptxdbg}" 2>&1); rc=$?
 echo "$e2e_out"
 line=$(echo "$e2e_out" | grep -E '^e2e: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
 if [ -n "$line" ]; then
