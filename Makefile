@@ -90,6 +90,11 @@ valgrind: deps-quiet ptxdbg $(TEST_BIN)
 	CK_FORK=no VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	    sh tests/run-tests.sh $(BUILD) $(TEST_BIN)
 
+# Every fuzz harness for FUZZ_SECONDS each (libFuzzer via clang).
+FUZZ_SECONDS ?= 60
+fuzz: deps-quiet
+	sh tests/fuzz.sh $(FUZZ_SECONDS)
+
 clean:
 	rm -rf $(BUILD) build-* ptxdbg
 

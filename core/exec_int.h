@@ -76,6 +76,8 @@ struct exec_insn {
     void *ext;                /* family-specific extra data, owned by the decoded function */
     const ptx_insn *src;      /* the parsed instruction */
     uint32_t pc;              /* module-wide instruction index */
+    /* additions (execution core) */
+    const void *wrap;         /* operand wrapper data when fn is the decoder's wrapper */
 };
 
 /* The part of the warp handlers may touch directly. The core adds its own fields after. */

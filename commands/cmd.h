@@ -1,0 +1,250 @@
+/* cmd.h - the command interpreter's shared declarations: context, command table, values, expressions. */
+#ifndef CMD_H
+#define CMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "dbg.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Values and expressions (cmd_expr.c parses, cmd_eval.c evaluates, cmd_format.c prints).
+ * Expressions read the machine only through a cmd_vsrc, so tests can give a fake one and the
+ * source-level layer can add variables through `ident`.
+ * ------------------------------------------------------------------------------------------- */
+typedef enum { CV_VOID = 0, CV_INT, CV_FLOAT, CV_PTR, CV_DIM3, CV_CODE } cmd_vkind;
+typedef enum { CMD_LV_NONE = 0, CMD_LV_REG, CMD_LV_MEM, CMD_LV_CONV } cmd_lvkind;
+
+typedef struct {
+    cmd_vkind kind;
+    ptx_type type;            /* INT: U8..S64 or PRED; FLOAT: F16/F32/F64; PTR: pointee (NONE=void) */
+    ptx_space space;          /* PTR: the pointee's space */
+    uint64_t u;               /* INT bits (sign-extended to 64 for signed types), PTR address,
+                                 CODE pc */
+    double f;                 /* FLOAT */
+    uint32_t d3[3];           /* DIM3 */
+    uint64_t count;           /* PTR naming a buffer: element count (0 = plain pointer) */
+    cmd_lvkind lv;            /* where the value lives, for assignment and watchpoints */
+    char reg[40];             /* REG: register name; CONV: convenience variable name */
+    ptx_space mspace;         /* MEM */
+    uint64_t maddr;
+} cmd_value;
+
+typedef struct {
+    void *ctx;
+    /* 0 ok, -1 error (message in err) */
+    int (*reg_get)(void *ctx, const char *name, uint64_t *bits, ptx_type *t, char *err, size_t n);
+    int (*reg_set)(void *ctx, const char *name, uint64_t bits, char *err, size_t n);
+    int (*sreg_get)(void *ctx, int id, int comp, uint64_t *val, char *err, size_t n);
+    int (*mem_read)(void *ctx, ptx_space sp, uint64_t addr, void *buf, size_t len, char *err,
+                    size_t n);
+    int (*mem_write)(void *ctx, ptx_space sp, uint64_t addr, const void *buf, size_t len,
+                     char *err, size_t n);
+    /* Names: buffers, module variables, (source-level) variables. 1 found, 0 unknown, -1 error. */
+    int (*ident)(void *ctx, const char *name, cmd_value *out, char *err, size_t n);
+    int (*pc)(void *ctx, uint64_t *pc, char *err, size_t n);
+} cmd_vsrc;
+
+typedef struct cmd_expr cmd_expr;
+
+/* Value history and convenience variables ($N, $, $$, $$N, $name). */
+typedef struct {
+    cmd_value *hist;
+    int nhist;
+    struct { char name[40]; cmd_value v; } *conv;
+    int nconv;
+} cmd_history;
+
+/* Parse an expression; NULL with a gdb-like message ("A syntax error in expression, near
+ * `)'.") in err. */
+cmd_expr *cmd_expr_parse(const char *text, char *err, size_t n);
+void cmd_expr_free(cmd_expr *e);
+/* Evaluate. hist may be NULL. Returns 0 or -1 with the message in err. */
+int cmd_eval(const cmd_expr *e, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
+             char *err, size_t n);
+/* Parse + evaluate in one go. */
+int cmd_eval_text(const char *text, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
+                  char *err, size_t n);
+/* Truth of a value (for conditions). */
+int cmd_value_true(const cmd_value *v);
+/* Value as integer / double. */
+int64_t cmd_value_int(const cmd_value *v);
+double cmd_value_double(const cmd_value *v);
+/* Bytes a value of this kind/type occupies in memory (1..8), 0 for none. */
+int cmd_value_size(const cmd_value *v);
+/* Make a value of scalar type t from raw little-endian bits. */
+void cmd_value_from_bits(cmd_value *v, ptx_type t, uint64_t bits);
+/* The value's raw bits as type t (converting numerically). */
+uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t);
+void cmd_history_add(cmd_history *h, const cmd_value *v);
+void cmd_history_free(cmd_history *h);
+/* Type names: "int", "unsigned int", "float", "u32", "f32", ... -> ptx_type; NONE if unknown. */
+ptx_type cmd_type_from_c(const char *name);
+const char *cmd_type_c_name(ptx_type t);          /* "int", "float", "unsigned long" */
+/* Special register names: "%tid.x" -> id, comp. -1 when not a special register. */
+int cmd_sreg_lookup(const char *name, int *id, int *comp);
+/* "shared", "global", "local", "param"/"parameter", "const", "generic" -> space; NONE. */
+ptx_space cmd_space_from_name(const char *s);
+
+/* ---- formatting (cmd_format.c) --------------------------------------------------------------- */
+/* Format a value gdb-style with /FMT letter fmt (0 = natural): x d u o t a c f s z. Returns 0 or
+ * -1 (bad format, message in out). `code` describes a pc ("<saxpy+5>") or NULL. */
+typedef void (*cmd_describe_pc)(void *ctx, uint64_t pc, char *out, size_t n);
+int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, void *dctx,
+                     char *out, size_t n);
+/* Scalar of type t from bits, formatted (used by x and info registers). */
+void cmd_format_bits(uint64_t bits, ptx_type t, char fmt, char *out, size_t n);
+/* Parse a number literal of type t (integers, floats, hex, 0f/0d bit patterns, negative). */
+int cmd_parse_literal(const char *text, ptx_type t, uint64_t *bits);
+/* float <-> half */
+uint16_t cmd_f32_to_f16(float f);
+float cmd_f16_to_f32(uint16_t h);
+/* "/FMT" parsing for print/x/display: count, format letter, size letter. Returns 0 or -1. */
+int cmd_parse_fmt(const char *spec, int *count, char *fmt, char *size);
+
+/* ---- demangler (cmd_demangle.c) -------------------------------------------------------------- */
+/* Itanium demangling of the common cases. base_only: "saxpy" instead of the full signature.
+ * Returns 0, or -1 when `mangled` is not a mangled name it understands. */
+int cmd_demangle(const char *mangled, char *out, size_t n, int base_only);
+
+/* ---- command context ------------------------------------------------------------------------- */
+typedef struct cmd_input cmd_input;
+struct cmd_input {
+    /* Next line (malloc'd, without newline) or NULL at end. */
+    char *(*next)(cmd_input *in, const char *prompt);
+    void *ctx;
+};
+
+typedef struct {
+    int num;
+    char fmt[16];             /* "/x" style, "" for none */
+    char *text;
+    int enabled;
+} cmd_disp;
+
+typedef struct cmd_ctx {
+    dbg_session *s;
+    int batch;                /* -batch */
+    int interactive;          /* reading a terminal */
+    int failed;               /* some command failed (batch exit status) */
+    int kernel_failed;        /* a kernel ended in a trap, assert or exception */
+    int quit;
+    cmd_history hist;
+    cmd_disp *disp;
+    int ndisp, next_disp;
+    cmd_input *in;            /* where `commands`/`end` blocks read from */
+    int depth;                /* nesting of source/commands execution */
+    /* `x` continues where it stopped */
+    ptx_space x_space;
+    uint64_t x_next;
+    char x_fmt, x_size;
+    int x_valid;
+    /* `list` continues where it stopped */
+    char list_file[512];
+    int list_line;
+    int list_valid;
+    /* the last focus announced */
+    dbg_focus shown_focus;
+    int shown_launch;
+    int kernel_events;        /* print [Launch of ...] / [Kernel N exited] lines */
+    /* PTX REPL scratch state (cmd_ptx.c) */
+    void *ptx_repl;
+    char repeat[256];         /* the command an empty line repeats */
+} cmd_ctx;
+
+typedef int (*cmd_fn)(cmd_ctx *c, const char *args, int argc, char **argv);
+
+typedef enum {
+    CMD_CLASS_FILES, CMD_CLASS_RUNNING, CMD_CLASS_BREAKPOINTS, CMD_CLASS_DATA, CMD_CLASS_STACK,
+    CMD_CLASS_STATUS, CMD_CLASS_CUDA, CMD_CLASS_SUPPORT, CMD_CLASS__COUNT
+} cmd_class;
+
+typedef struct cmd_def {
+    const char *name;
+    const char *aliases;      /* space-separated, e.g. "b br" */
+    cmd_fn fn;
+    int min_args, max_args;   /* whitespace-separated words after the name; -1 = unlimited */
+    const char *usage;
+    const char *help;
+    cmd_class cls;
+    int repeat;               /* an empty line repeats it */
+    const struct cmd_def *sub; /* subcommand table (info, set, cuda) or NULL */
+} cmd_def;
+
+/* cmd_table.c */
+extern const cmd_def cmd_table[];
+extern const cmd_def cmd_info_table[];
+extern const cmd_def cmd_set_table[];
+const char *cmd_class_name(cmd_class c);
+/* Look up a word in a table: exact name, alias, then unique prefix. NULL + *ambig set when
+ * ambiguous (message written into err). */
+const cmd_def *cmd_lookup(const cmd_def *table, const char *word, char *err, size_t n);
+/* Execute one command line; 0 ok, -1 failed (message already printed). */
+int cmd_execute(cmd_ctx *c, const char *line);
+/* Error to stderr, gdb style; returns -1. */
+int cmd_error(cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Run every line of an input until it ends (or quit). */
+int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt);
+/* cmd_repl.c: the interactive loop (readline on a terminal, plain lines otherwise). */
+int cmd_repl(cmd_ctx *c);
+int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv);
+void cmd_ctx_init(cmd_ctx *c, dbg_session *s);
+void cmd_ctx_free(cmd_ctx *c);
+/* Split "a b c" into words (modifies a copy); returns argc; argv points into *buf. */
+int cmd_split(const char *args, char **buf, char ***argv);
+
+/* cmd_vsrc.c: the value source of one lane of the session (the focus, or any lane). */
+typedef struct {
+    cmd_ctx *c;
+    uint32_t cta, warp, lane;
+    int frame;
+} cmd_lane_ref;
+void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src);
+void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src);
+/* Evaluate text in the focused lane (history available). */
+int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n);
+void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
+void cmd_install_cond_hooks(cmd_ctx *c);
+
+/* cmd_show.c: presenting stops, frames, focus */
+void cmd_report_event(cmd_ctx *c, const dbg_event *ev);
+void cmd_print_frame_line(cmd_ctx *c, int frame_no, int with_source);
+void cmd_print_source_at(cmd_ctx *c, uint32_t pc);
+void cmd_announce_focus(cmd_ctx *c, int force);
+void cmd_kernel_label(cmd_ctx *c, char *out, size_t n);
+void cmd_do_displays(cmd_ctx *c);
+int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmt, int record);
+
+/* cmd_launch.c: run the current launch until it stops and report the stop. */
+int cmd_resume(cmd_ctx *c, int ignore);
+
+/* handlers, by file */
+#define H(name) int name(cmd_ctx *c, const char *args, int argc, char **argv)
+/* cmd_launch.c */
+H(cmd_file); H(cmd_buffer); H(cmd_launch); H(cmd_run); H(cmd_kill); H(cmd_dump);
+H(cmd_source); H(cmd_echo); H(cmd_quit); H(cmd_info_functions); H(cmd_info_buffers);
+/* cmd_exec.c */
+H(cmd_continue); H(cmd_step); H(cmd_next); H(cmd_stepi); H(cmd_nexti); H(cmd_finish);
+H(cmd_until); H(cmd_advance);
+/* cmd_break.c */
+H(cmd_break); H(cmd_tbreak); H(cmd_condition); H(cmd_ignore); H(cmd_delete); H(cmd_disable);
+H(cmd_enable); H(cmd_commands); H(cmd_watch); H(cmd_rwatch); H(cmd_awatch);
+H(cmd_info_breakpoints);
+/* cmd_data.c */
+H(cmd_print); H(cmd_output); H(cmd_x); H(cmd_display); H(cmd_undisplay); H(cmd_set_var);
+H(cmd_info_display); H(cmd_info_registers); H(cmd_info_lanes_expr); H(cmd_ptype);
+/* cmd_set.c (in cmd_table.c) */
+H(cmd_set); H(cmd_show); H(cmd_info);
+/* cmd_stack.c */
+H(cmd_backtrace); H(cmd_frame); H(cmd_up); H(cmd_down); H(cmd_list); H(cmd_disassemble);
+H(cmd_info_frame);
+/* cmd_cuda.c */
+H(cmd_cuda); H(cmd_info_warps); H(cmd_info_lanes); H(cmd_info_blocks); H(cmd_info_threads);
+H(cmd_info_kernels); H(cmd_info_sharedmem); H(cmd_info_cuda);
+/* cmd_ptx.c */
+H(cmd_eval_ptx);
+int cmd_ptx_repl_line(cmd_ctx *c, const char *line);
+void cmd_ptx_free(cmd_ctx *c);
+#undef H
+
+#endif

@@ -1,0 +1,352 @@
+/* cmd_break.c - breakpoint and watchpoint commands and `info breakpoints`. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p ? p : "";
+}
+
+/* "file k.cu, line 7" (or the .ptx line) for a pc. */
+static void pc_file_line(cmd_ctx *c, uint32_t pc, char *out, size_t n)
+{
+    dbg_where w;
+    if (dbg_pc_where(c->s, pc, &w) != 0)
+        snprintf(out, n, "??");
+    else if (w.file && w.line > 0)
+        snprintf(out, n, "file %s, line %d", base_name(w.file), w.line);
+    else
+        snprintf(out, n, "file %s, line %d", base_name(dbg_module(c->s)->path), w.ptx_line);
+}
+
+static int set_break(cmd_ctx *c, const char *args, int temp)
+{
+    while (isspace((unsigned char)*args))
+        args++;
+    char loc[512];
+    const char *cond = NULL;
+    /* LOCATION [if COND] */
+    const char *p = args;
+    const char *ifp = NULL;
+    if (!strncmp(p, "if", 2) && (isspace((unsigned char)p[2]) || !p[2]))
+        ifp = p;
+    for (const char *q = p; *q && !ifp; q++)
+        if (isspace((unsigned char)*q) && !strncmp(q + 1, "if", 2) &&
+            (isspace((unsigned char)q[3]) || !q[3]))
+            ifp = q + 1;
+    size_t len = ifp ? (size_t)(ifp - p) : strlen(p);
+    while (len && isspace((unsigned char)p[len - 1]))
+        len--;
+    if (len >= sizeof loc)
+        return cmd_error(c, "Location too long.");
+    snprintf(loc, sizeof loc, "%.*s", (int)len, p);
+    if (ifp) {
+        cond = ifp + 2;
+        while (isspace((unsigned char)*cond))
+            cond++;
+        if (!*cond)
+            return cmd_error(c, "Argument required (boolean expression).");
+    }
+    if (!loc[0]) {
+        uint32_t pc;
+        if (dbg_focus_pc(c->s, &pc) != 0)
+            return cmd_error(c, "No default breakpoint location now selected.");
+        snprintf(loc, sizeof loc, "*%u", pc);
+    }
+    int num = dbg_break_add(c->s, loc, cond, temp);
+    if (num < 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    dbg_bp *b = dbg_bp_find(c->s, num);
+    const char *kind = temp ? "Temporary breakpoint" : "Breakpoint";
+    if (b->pending || b->npcs == 0) {
+        printf("%s %d (%s) pending.\n", kind, num, loc);
+    } else {
+        char fl[600];
+        pc_file_line(c, b->pcs[0], fl, sizeof fl);
+        if (b->npcs > 1)
+            printf("%s %d at 0x%x: %s. (%d locations)\n", kind, num, b->pcs[0], fl, b->npcs);
+        else
+            printf("%s %d at 0x%x: %s.\n", kind, num, b->pcs[0], fl);
+    }
+    return 0;
+}
+
+int cmd_break(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return set_break(c, args, 0);
+}
+
+int cmd_tbreak(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return set_break(c, args, 1);
+}
+
+static int bp_num(cmd_ctx *c, const char *s, int *num)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*end || end == s || v <= 0)
+        return cmd_error(c, "Bad breakpoint argument: '%s'", s);
+    *num = (int)v;
+    return 0;
+}
+
+int cmd_condition(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    int num = 0;
+    if (bp_num(c, argv[0], &num) != 0)
+        return -1;
+    while (isspace((unsigned char)*args))
+        args++;
+    const char *cond = args + strlen(argv[0]);
+    while (isspace((unsigned char)*cond))
+        cond++;
+    if (dbg_bp_condition(c->s, num, *cond ? cond : NULL) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    if (!*cond)
+        printf("Breakpoint %d now unconditional.\n", num);
+    return 0;
+}
+
+int cmd_ignore(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    int num = 0;
+    if (bp_num(c, argv[0], &num) != 0)
+        return -1;
+    char *end;
+    long n = strtol(argv[1], &end, 0);
+    if (*end || n < 0)
+        return cmd_error(c, "Invalid count \"%s\".", argv[1]);
+    if (dbg_bp_ignore(c->s, num, (int)n) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    if (n == 0)
+        printf("Will stop next time breakpoint %d is reached.\n", num);
+    else if (n == 1)
+        printf("Will ignore next crossing of breakpoint %d.\n", num);
+    else
+        printf("Will ignore next %ld crossings of breakpoint %d.\n", n, num);
+    return 0;
+}
+
+/* delete/disable/enable [N...] (N may be a range A-B) */
+static int each_bp(cmd_ctx *c, int argc, char **argv, int (*fn)(dbg_session *, int, int), int arg)
+{
+    int rc = 0;
+    if (argc > 0 && !strcmp(argv[0], "breakpoints")) { /* "delete breakpoints 1" */
+        argc--;
+        argv++;
+    }
+    if (argc == 0)
+        return fn(c->s, 0, arg) == 0 ? 0 : cmd_error(c, "%s", dbg_errmsg(c->s));
+    for (int i = 0; i < argc; i++) {
+        char *dash = strchr(argv[i], '-');
+        int a = 0, b = 0;
+        if (dash && dash != argv[i]) {
+            *dash = 0;
+            if (bp_num(c, argv[i], &a) != 0 || bp_num(c, dash + 1, &b) != 0)
+                return -1;
+        } else {
+            if (bp_num(c, argv[i], &a) != 0)
+                return -1;
+            b = a;
+        }
+        for (int k = a; k <= b; k++)
+            if (fn(c->s, k, arg) != 0 && (a == b || dbg_bp_find(c->s, k)))
+                rc = cmd_error(c, "%s", dbg_errmsg(c->s));
+    }
+    return rc;
+}
+
+static int del_fn(dbg_session *s, int num, int arg)
+{
+    (void)arg;
+    return dbg_bp_delete(s, num);
+}
+
+int cmd_delete(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    if (argc > 0 && !strcmp(argv[0], "display"))
+        return cmd_undisplay(c, "", argc - 1, argv + 1);
+    return each_bp(c, argc, argv, del_fn, 0);
+}
+
+int cmd_disable(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    return each_bp(c, argc, argv, dbg_bp_enable, 0);
+}
+
+int cmd_enable(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    int once = argc > 0 && !strcmp(argv[0], "once");
+    return each_bp(c, argc - once, argv + once, dbg_bp_enable, 1);
+}
+
+int cmd_commands(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    int num = 0;
+    if (argc == 1) {
+        if (bp_num(c, argv[0], &num) != 0)
+            return -1;
+    } else {
+        for (int i = 0; i < dbg_bp_count(c->s); i++)
+            if (dbg_bp_at(c->s, i)->num > num)
+                num = dbg_bp_at(c->s, i)->num;
+    }
+    if (!dbg_bp_find(c->s, num))
+        return cmd_error(c, "No breakpoint number %d.", num);
+    if (!c->in)
+        return cmd_error(c, "\"commands\" needs its lines from a script or the terminal.");
+    if (c->interactive)
+        printf("Type commands for breakpoint(s) %d, one per line.\n"
+               "End with a line saying just \"end\".\n", num);
+    char **lines = NULL;
+    int n = 0;
+    for (;;) {
+        char *line = c->in->next(c->in, c->interactive ? ">" : NULL);
+        if (!line)
+            break;
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        size_t l = strlen(p);
+        while (l && isspace((unsigned char)p[l - 1]))
+            p[--l] = 0;
+        if (!strcmp(p, "end")) {
+            free(line);
+            break;
+        }
+        char **nl = realloc(lines, (size_t)(n + 1) * sizeof *nl);
+        if (!nl) {
+            free(line);
+            break;
+        }
+        lines = nl;
+        lines[n++] = strdup(p);
+        free(line);
+    }
+    if (dbg_bp_set_commands(c->s, num, lines, n) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    return 0;
+}
+
+static int set_watch(cmd_ctx *c, const char *args, dbg_bp_type type)
+{
+    while (isspace((unsigned char)*args))
+        args++;
+    cmd_value v;
+    char err[512];
+    if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
+        return cmd_error(c, "%s", err);
+    if (v.lv != CMD_LV_MEM)
+        return cmd_error(c, "Cannot watch constant value `%s'.", args);
+    int size = cmd_value_size(&v);
+    ptx_type shown = v.kind == CV_PTR ? PTX_T_U64 : v.type;
+    int num = dbg_watch_add(c->s, type, args, v.mspace, v.maddr, (uint32_t)size, shown);
+    if (num < 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    const char *kind = type == DBG_BP_WATCH    ? "Hardware watchpoint"
+                       : type == DBG_BP_RWATCH ? "Hardware read watchpoint"
+                                               : "Hardware access (read/write) watchpoint";
+    printf("%s %d: %s\n", kind, num, args);
+    return 0;
+}
+
+int cmd_watch(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return set_watch(c, args, DBG_BP_WATCH);
+}
+
+int cmd_rwatch(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return set_watch(c, args, DBG_BP_RWATCH);
+}
+
+int cmd_awatch(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return set_watch(c, args, DBG_BP_AWATCH);
+}
+
+int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    int n = dbg_bp_count(c->s), shown = 0;
+    for (int i = 0; i < n; i++) {
+        dbg_bp *b = dbg_bp_at(c->s, i);
+        int want = argc == 0;
+        for (int k = 0; k < argc; k++)
+            want |= atoi(argv[k]) == b->num;
+        if (!want)
+            continue;
+        if (!shown++)
+            printf("Num     Type           Disp Enb Address            What\n");
+        const char *type = b->type == DBG_BP_BREAK    ? "breakpoint"
+                           : b->type == DBG_BP_WATCH  ? "hw watchpoint"
+                           : b->type == DBG_BP_RWATCH ? "read watchpoint"
+                                                      : "acc watchpoint";
+        char addr[32] = "", what[1200];
+        if (b->type == DBG_BP_BREAK) {
+            if (b->pending || !b->npcs) {
+                snprintf(addr, sizeof addr, "<PENDING>");
+                snprintf(what, sizeof what, "%s", b->spec);
+            } else {
+                snprintf(addr, sizeof addr, "0x%016x", b->pcs[0]);
+                dbg_where w;
+                char fn[512] = "??";
+                dbg_pc_where(c->s, b->pcs[0], &w);
+                if (w.func)
+                    dbg_func_name(c->s, w.func, 1, fn, sizeof fn);
+                if (w.file && w.line > 0)
+                    snprintf(what, sizeof what, "in %s at %s:%d", fn, base_name(w.file), w.line);
+                else
+                    snprintf(what, sizeof what, "in %s at %s:%d", fn,
+                             base_name(dbg_module(c->s)->path), w.ptx_line);
+            }
+        } else {
+            snprintf(what, sizeof what, "%s", b->spec);
+        }
+        printf("%-7d %-14s %-4s %-3s %-18s %s\n", b->num, type, b->temp ? "del" : "keep",
+               b->enabled ? "y" : "n", addr, what);
+        if (b->npcs > 1)
+            for (int k = 1; k < b->npcs; k++) {
+                dbg_where w;
+                dbg_pc_where(c->s, b->pcs[k], &w);
+                printf("%-7s %-14s %-4s %-3s 0x%016x\n", "", "", "", "", b->pcs[k]);
+            }
+        if (b->cond)
+            printf("\tstop only if %s\n", b->cond);
+        if (b->hits)
+            printf("\tbreakpoint already hit %d time%s\n", b->hits, b->hits == 1 ? "" : "s");
+        if (b->ignore)
+            printf("\tWill ignore next %d crossings of breakpoint.\n", b->ignore);
+        for (int k = 0; k < b->ncommands; k++)
+            printf("        %s\n", b->commands[k]);
+    }
+    if (!shown) {
+        if (argc)
+            printf("No breakpoint or watchpoint matching '%s'.\n", argv[0]);
+        else
+            printf("No breakpoints or watchpoints.\n");
+    }
+    return 0;
+}

@@ -1,0 +1,499 @@
+/* cmd_data.c - data commands: print, output, x, display, set var, info registers, per-lane values. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+/* Leading "/FMT" of args: copies it (with the slash) into fmtbuf, returns the rest. */
+static const char *take_fmt(const char *args, char *fmtbuf, size_t n)
+{
+    while (isspace((unsigned char)*args))
+        args++;
+    fmtbuf[0] = 0;
+    if (*args != '/')
+        return args;
+    size_t l = strcspn(args, " \t");
+    snprintf(fmtbuf, n, "%.*s", (int)l, args);
+    args += l;
+    while (isspace((unsigned char)*args))
+        args++;
+    return args;
+}
+
+static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
+{
+    const dbg_focus *f = dbg_get_focus(c->s);
+    if (!f->valid || !dbg_launch_info(c->s))
+        return cmd_error(c, "Focus not set on any active CUDA kernel.");
+    cmd_expr *e;
+    char err[512];
+    if (!(e = cmd_expr_parse(expr, err, sizeof err)))
+        return cmd_error(c, "%s", err);
+    exec_machine *m = dbg_machine(c->s);
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    for (uint32_t l = 0; l < 32; l++) {
+        exec_lane_info info;
+        if (exec_lane_get(m, f->cta, f->warp, l, &info) != 0 || info.state == EXEC_LANE_INVALID)
+            continue;
+        uint32_t lin = f->warp * 32 + l;
+        printf("%c Lane %2u (thread (%u,%u,%u)): ", l == f->lane ? '*' : ' ', l,
+               lin % li->block.x, (lin / li->block.x) % li->block.y,
+               lin / (li->block.x * li->block.y));
+        if (info.state == EXEC_LANE_EXITED) {
+            printf("<exited>\n");
+            continue;
+        }
+        cmd_lane_ref ref = {c, f->cta, f->warp, l, 0};
+        cmd_vsrc src;
+        cmd_vsrc_lane(&ref, &src);
+        cmd_value v;
+        char out[1024];
+        if (cmd_eval(e, &src, &c->hist, &v, err, sizeof err) != 0) {
+            printf("<error: %s>\n", err);
+            continue;
+        }
+        cmd_format_value(&v, fmt, cmd_describe, c, out, sizeof out);
+        const char *tag = info.state == EXEC_LANE_DIVERGENT ? "  (inactive: divergent)"
+                          : info.state == EXEC_LANE_BARRIER ? "  (at barrier)"
+                          : info.state == EXEC_LANE_TRAPPED ? "  (trapped)"
+                                                            : "";
+        printf("%s%s\n", out, tag);
+    }
+    cmd_expr_free(e);
+    return 0;
+}
+
+/* print / output / call share this: returns 0 or -1; prints "$N = v" when record. */
+int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int record)
+{
+    char fmt = 0, size = 0;
+    int count = 1;
+    if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+        return cmd_error(c, "Undefined output format \"%s\".", fmtspec + 1);
+    if (fmt == 'i')
+        return cmd_error(c, "Format letter \"i\" is meaningless in \"print\" command.");
+    cmd_value v;
+    char err[512], out[1024];
+    if (!*expr) {
+        if (c->hist.nhist == 0) {
+            if (record)
+                printf("$1 = void\n"); /* gdb shows an empty history this way */
+            return 0;
+        }
+        v = c->hist.hist[c->hist.nhist - 1];
+    } else if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0) {
+        return cmd_error(c, "%s", err);
+    }
+    if (cmd_format_value(&v, fmt, cmd_describe, c, out, sizeof out) != 0)
+        return cmd_error(c, "%s", out);
+    if (record) {
+        if (v.kind != CV_VOID)
+            cmd_history_add(&c->hist, &v);
+        printf("$%d = %s\n", v.kind != CV_VOID ? c->hist.nhist : c->hist.nhist + 1, out);
+    } else {
+        printf("%s", out);
+    }
+    return 0;
+}
+
+int cmd_print(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    char fmtspec[32];
+    const char *expr = take_fmt(args, fmtspec, sizeof fmtspec);
+    if (!strncmp(expr, "-lanes", 6) && (!expr[6] || isspace((unsigned char)expr[6]))) {
+        char fmt = 0, size = 0;
+        int count = 1;
+        if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+            return cmd_error(c, "Undefined output format \"%s\".", fmtspec + 1);
+        expr += 6;
+        while (isspace((unsigned char)*expr))
+            expr++;
+        if (!*expr)
+            return cmd_error(c, "Usage: print[/FMT] -lanes EXPR");
+        return print_lanes(c, expr, fmt);
+    }
+    return cmd_print_value_line(c, expr, fmtspec, 1);
+}
+
+int cmd_info_lanes_expr(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    while (isspace((unsigned char)*args))
+        args++;
+    return print_lanes(c, args, 0);
+}
+
+int cmd_output(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    char fmtspec[32];
+    const char *expr = take_fmt(args, fmtspec, sizeof fmtspec);
+    int rc = cmd_print_value_line(c, expr, fmtspec, 0);
+    fflush(stdout);
+    return rc;
+}
+
+int cmd_ptype(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    cmd_value v;
+    char err[512];
+    while (isspace((unsigned char)*args))
+        args++;
+    if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
+        return cmd_error(c, "%s", err);
+    switch (v.kind) {
+    case CV_PTR:
+        if (v.count)
+            printf("type = %s [%llu]\n", cmd_type_c_name(v.type), (unsigned long long)v.count);
+        else if (v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_NONE)
+            printf("type = @%s %s *\n", ptx_space_name(v.space), cmd_type_c_name(v.type));
+        else
+            printf("type = %s *\n", cmd_type_c_name(v.type));
+        break;
+    case CV_DIM3: printf("type = uint3\n"); break;
+    case CV_CODE: printf("type = void (*)()\n"); break;
+    case CV_VOID: printf("type = void\n"); break;
+    default: printf("type = %s\n", cmd_type_c_name(v.type)); break;
+    }
+    return 0;
+}
+
+int cmd_set_var(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    while (isspace((unsigned char)*args))
+        args++;
+    if (!strchr(args, '='))
+        return cmd_error(c, "Usage: set var LVALUE = EXPR");
+    cmd_value v;
+    char err[512];
+    if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
+        return cmd_error(c, "%s", err);
+    return 0;
+}
+
+/* ---- x -------------------------------------------------------------------------------------- */
+static int unit_bytes(char size)
+{
+    return size == 'b' ? 1 : size == 'h' ? 2 : size == 'g' ? 8 : 4;
+}
+
+static int x_insns(cmd_ctx *c, uint64_t pc, int count)
+{
+    exec_machine *m = dbg_machine(c->s);
+    uint32_t cur = UINT32_MAX;
+    dbg_focus_pc(c->s, &cur);
+    for (int i = 0; i < count; i++, pc++) {
+        const ptx_func *f;
+        const ptx_insn *in;
+        if (pc > UINT32_MAX || exec_pc_insn(m, (uint32_t)pc, &f, &in) != 0) {
+            if (i == 0)
+                return cmd_error(c, "Cannot access instruction at address 0x%llx",
+                                 (unsigned long long)pc);
+            break;
+        }
+        char d[600], text[512];
+        cmd_describe(c, pc, d, sizeof d);
+        ptx_insn_format(in, text, sizeof text);
+        printf("%s0x%llx %s:\t%s\n", pc == cur ? "=> " : "   ", (unsigned long long)pc, d, text);
+    }
+    c->x_next = pc;
+    c->x_space = PTX_SPACE_NONE;
+    c->x_valid = 1;
+    c->x_fmt = 'i';
+    return 0;
+}
+
+int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    char fmtspec[32];
+    const char *rest = take_fmt(args, fmtspec, sizeof fmtspec);
+    int count = 1;
+    char fmt = c->x_fmt == 'i' && !fmtspec[0] ? 'i' : c->x_fmt, size = 0;
+    if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+        return cmd_error(c, "Invalid number \"%s\".", fmtspec + 1);
+    if (count <= 0)
+        return 0;
+    if (count > 100000)
+        return cmd_error(c, "Count %d is too large.", count);
+    ptx_space space = PTX_SPACE_GLOBAL;
+    int space_given = 0;
+    if (*rest == '@') {
+        char sp[32];
+        size_t l = strcspn(rest + 1, " \t");
+        snprintf(sp, sizeof sp, "%.*s", (int)l, rest + 1);
+        space = cmd_space_from_name(sp);
+        if (space == PTX_SPACE_NONE)
+            return cmd_error(c, "Unknown address space \"@%s\".", sp);
+        space_given = 1;
+        rest += 1 + l;
+        while (isspace((unsigned char)*rest))
+            rest++;
+    }
+    uint64_t addr;
+    int typed = 0;
+    if (!*rest) {
+        if (!c->x_valid)
+            return cmd_error(c, "Argument required (starting display address).");
+        addr = c->x_next;
+        if (!space_given)
+            space = c->x_space;
+    } else {
+        cmd_value v;
+        char err[512];
+        if (cmd_eval_focus(c, rest, &v, err, sizeof err) != 0)
+            return cmd_error(c, "%s", err);
+        if (v.kind == CV_CODE && (fmt == 'i' || !fmtspec[0]))
+            return x_insns(c, v.u, count);
+        if (v.kind == CV_PTR) {
+            addr = v.u;
+            if (!space_given)
+                space = v.space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : v.space;
+            if (!size && v.type != PTX_T_NONE && fmt != 's' && fmt != 'i') {
+                size = ptx_type_bits(v.type) == 8 ? 'b' : ptx_type_bits(v.type) == 16 ? 'h'
+                     : ptx_type_bits(v.type) == 64 ? 'g' : 'w';
+                typed = 1;
+            }
+        } else if (v.kind == CV_INT || v.kind == CV_CODE) {
+            addr = v.u;
+        } else {
+            return cmd_error(c, "Invalid address.");
+        }
+    }
+    if (fmt == 'i') {
+        if (space_given)
+            return cmd_error(c, "Format letter \"i\" takes an instruction address.");
+        return x_insns(c, addr, count);
+    }
+    if (!size)
+        size = fmt == 'c' ? 'b' : fmt == 'a' ? 'g' : c->x_size;
+    if (fmt == 'f' && size != 'w' && size != 'g' && size != 'h')
+        size = 'g';
+    (void)typed;
+    int ub = unit_bytes(size);
+    const dbg_focus *f = dbg_get_focus(c->s);
+    exec_machine *m = dbg_machine(c->s);
+    int per_line = fmt == 'c' ? 8 : ub == 8 ? 2 : ub == 4 ? 4 : 8;
+    if (fmt == 's') {
+        for (int i = 0; i < count; i++) {
+            char str[256];
+            int k = 0;
+            for (; k < 200; k++) {
+                char ch;
+                if (exec_mem_read(m, space, addr + (uint64_t)k, &ch, 1, f->cta, f->warp, f->lane))
+                    return cmd_error(c, "Cannot access memory at address 0x%llx",
+                                     (unsigned long long)(addr + (uint64_t)k));
+                str[k] = ch;
+                if (!ch)
+                    break;
+            }
+            str[k] = 0;
+            printf("0x%llx:\t\"%s\"\n", (unsigned long long)addr, str);
+            addr += (uint64_t)k + 1;
+        }
+    } else {
+        for (int i = 0; i < count; i++) {
+            uint64_t a = addr + (uint64_t)i * (uint64_t)ub, bits = 0;
+            if (i % per_line == 0) {
+                char d[300] = "";
+                exec_addr_describe(m, space, a, d, sizeof d);
+                if (i)
+                    printf("\n");
+                printf("0x%llx%s%s%s:", (unsigned long long)a, d[0] ? " <" : "", d,
+                       d[0] ? ">" : "");
+            }
+            if (exec_mem_read(m, space, a, &bits, (size_t)ub, f->cta, f->warp, f->lane) != 0) {
+                printf("\n");
+                return cmd_error(c, "Cannot access memory at address 0x%llx",
+                                 (unsigned long long)a);
+            }
+            ptx_type t = fmt == 'f' ? (ub == 4 ? PTX_T_F32 : ub == 2 ? PTX_T_F16 : PTX_T_F64)
+                         : fmt == 'd' ? (ub == 1 ? PTX_T_S8 : ub == 2 ? PTX_T_S16
+                                         : ub == 4 ? PTX_T_S32 : PTX_T_S64)
+                         : (ub == 1 ? PTX_T_U8 : ub == 2 ? PTX_T_U16 : ub == 4 ? PTX_T_U32
+                                                                           : PTX_T_U64);
+            char out[128];
+            char pf = fmt == 'x' ? 'z' : fmt; /* x pads to the unit like gdb */
+            cmd_format_bits(bits, t, fmt == 'f' || fmt == 'd' ? 0 : pf, out, sizeof out);
+            printf("\t%s", out);
+        }
+        printf("\n");
+        addr += (uint64_t)count * (uint64_t)ub;
+    }
+    c->x_next = addr;
+    c->x_space = space;
+    c->x_fmt = fmt;
+    c->x_size = size;
+    c->x_valid = 1;
+    return 0;
+}
+
+/* ---- display -------------------------------------------------------------------------------- */
+int cmd_display(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    char fmtspec[16];
+    const char *expr = take_fmt(args, fmtspec, sizeof fmtspec);
+    if (!*expr) {
+        cmd_do_displays(c);
+        return 0;
+    }
+    if (fmtspec[0]) {
+        int count;
+        char fmt = 0, size = 0;
+        if (cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+            return cmd_error(c, "Undefined output format \"%s\".", fmtspec + 1);
+    } else {
+        cmd_expr *e;
+        char err[512];
+        if (!(e = cmd_expr_parse(expr, err, sizeof err)))
+            return cmd_error(c, "%s", err);
+        cmd_expr_free(e);
+    }
+    cmd_disp *n = realloc(c->disp, (size_t)(c->ndisp + 1) * sizeof *n);
+    if (!n)
+        return cmd_error(c, "Out of memory.");
+    c->disp = n;
+    cmd_disp *d = &c->disp[c->ndisp++];
+    memset(d, 0, sizeof *d);
+    d->num = c->next_disp++;
+    snprintf(d->fmt, sizeof d->fmt, "%s", fmtspec);
+    d->text = strdup(expr);
+    d->enabled = 1;
+    if (dbg_launch_alive(c->s)) {
+        /* show it now, like gdb */
+        cmd_disp *all = c->disp;
+        int nall = c->ndisp;
+        c->disp = d;
+        c->ndisp = 1;
+        cmd_do_displays(c);
+        c->disp = all;
+        c->ndisp = nall;
+    }
+    return 0;
+}
+
+int cmd_undisplay(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    if (argc == 0) {
+        for (int i = 0; i < c->ndisp; i++)
+            free(c->disp[i].text);
+        c->ndisp = 0;
+        return 0;
+    }
+    int rc = 0;
+    for (int k = 0; k < argc; k++) {
+        int num = atoi(argv[k]), found = 0;
+        for (int i = 0; i < c->ndisp; i++)
+            if (c->disp[i].num == num) {
+                free(c->disp[i].text);
+                memmove(&c->disp[i], &c->disp[i + 1], (size_t)(c->ndisp - i - 1) * sizeof *c->disp);
+                c->ndisp--;
+                found = 1;
+                break;
+            }
+        if (!found)
+            rc = cmd_error(c, "No display number %s.", argv[k]);
+    }
+    return rc;
+}
+
+int cmd_info_display(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    if (!c->ndisp) {
+        printf("There are no auto-display expressions now.\n");
+        return 0;
+    }
+    printf("Auto-display expressions now in effect:\nNum Enb Expression\n");
+    for (int i = 0; i < c->ndisp; i++)
+        printf("%d:   %c  %s%s%s\n", c->disp[i].num, c->disp[i].enabled ? 'y' : 'n',
+               c->disp[i].fmt, c->disp[i].fmt[0] ? " " : "", c->disp[i].text);
+    return 0;
+}
+
+/* ---- registers ------------------------------------------------------------------------------ */
+static void reg_line(const char *name, uint64_t bits, ptx_type t)
+{
+    char nat[128];
+    cmd_format_bits(bits, t, 0, nat, sizeof nat);
+    int b = t == PTX_T_PRED ? 1 : ptx_type_bits(t);
+    uint64_t mask = b >= 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;
+    char hex[32];
+    snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)(bits & mask));
+    printf("%-15s%-19s%s\n", name, hex, nat);
+}
+
+int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    const dbg_focus *f = dbg_get_focus(c->s);
+    exec_machine *m = dbg_machine(c->s);
+    if (!f->valid || !dbg_launch_info(c->s))
+        return cmd_error(c, "The program has no registers now.");
+    int rc = 0;
+    if (argc > 0) {
+        for (int i = 0; i < argc; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s%s", argv[i][0] == '%' || argv[i][0] == '$' ? "" : "%",
+                     argv[i]);
+            if (name[0] == '$')
+                name[0] = '%';
+            uint64_t bits;
+            ptx_type t;
+            int id, comp;
+            if (cmd_sreg_lookup(name, &id, &comp) == 0) {
+                if (exec_sreg_get(m, f->cta, f->warp, f->lane, (ptx_sreg_id)id, comp, &bits) == 0)
+                    reg_line(name, bits, PTX_T_U32);
+                else
+                    rc = cmd_error(c, "%s", exec_errmsg(m));
+            } else if (!strcmp(name, "%pc")) {
+                uint32_t pc;
+                if (dbg_focus_pc(c->s, &pc) == 0) {
+                    char d[300];
+                    cmd_describe(c, pc, d, sizeof d);
+                    printf("%-15s0x%-17x%s\n", "pc", pc, d);
+                }
+            } else if (exec_reg_get(m, f->cta, f->warp, f->lane, f->frame, name, &bits, &t) == 0) {
+                reg_line(name, bits, t);
+            } else {
+                rc = cmd_error(c, "Invalid register `%s'", argv[i]);
+            }
+        }
+        return rc;
+    }
+    exec_frame fr[64];
+    int nf = dbg_backtrace(c->s, fr, 64);
+    if (nf <= 0)
+        return cmd_error(c, "The program has no registers now.");
+    const ptx_func *fn = fr[f->frame < nf ? f->frame : nf - 1].func;
+    const ptx_sym **regs;
+    int n = exec_func_regs(m, fn, &regs);
+    for (int i = 0; i < n; i++) {
+        uint64_t bits;
+        ptx_type t;
+        if (exec_reg_get(m, f->cta, f->warp, f->lane, f->frame, regs[i]->name, &bits, &t) == 0)
+            reg_line(regs[i]->name, bits, t);
+    }
+    uint32_t pc;
+    if (dbg_focus_pc(c->s, &pc) == 0) {
+        char d[300];
+        cmd_describe(c, pc, d, sizeof d);
+        printf("%-15s0x%-17x%s\n", "pc", pc, d);
+    }
+    return 0;
+}

@@ -1,0 +1,813 @@
+/* cmd_eval.c - expression evaluation: C arithmetic on typed values, registers, memory, history. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd_expr.h"
+
+/* ---- types ------------------------------------------------------------------------------------ */
+static const struct { const char *name; ptx_type t; } ctypes[] = {
+    {"char", PTX_T_S8}, {"signed char", PTX_T_S8}, {"unsigned char", PTX_T_U8},
+    {"short", PTX_T_S16}, {"short int", PTX_T_S16}, {"unsigned short", PTX_T_U16},
+    {"unsigned short int", PTX_T_U16}, {"int", PTX_T_S32}, {"signed", PTX_T_S32},
+    {"signed int", PTX_T_S32}, {"unsigned", PTX_T_U32}, {"unsigned int", PTX_T_U32},
+    {"long", PTX_T_S64}, {"long int", PTX_T_S64}, {"unsigned long", PTX_T_U64},
+    {"unsigned long int", PTX_T_U64}, {"long long", PTX_T_S64}, {"long long int", PTX_T_S64},
+    {"unsigned long long", PTX_T_U64}, {"unsigned long long int", PTX_T_U64},
+    {"float", PTX_T_F32}, {"double", PTX_T_F64}, {"half", PTX_T_F16}, {"__half", PTX_T_F16},
+    {"bool", PTX_T_U8}, {"int8_t", PTX_T_S8}, {"uint8_t", PTX_T_U8}, {"int16_t", PTX_T_S16},
+    {"uint16_t", PTX_T_U16}, {"int32_t", PTX_T_S32}, {"uint32_t", PTX_T_U32},
+    {"int64_t", PTX_T_S64}, {"uint64_t", PTX_T_U64}, {"size_t", PTX_T_U64},
+};
+
+ptx_type cmd_type_from_c(const char *name)
+{
+    for (size_t i = 0; i < sizeof ctypes / sizeof ctypes[0]; i++)
+        if (!strcmp(ctypes[i].name, name))
+            return ctypes[i].t;
+    /* PTX type names: u32, .f32, b64, pred */
+    ptx_type t = ptx_type_from_name(name);
+    return t == PTX_T_B128 ? PTX_T_NONE : t;
+}
+
+const char *cmd_type_c_name(ptx_type t)
+{
+    switch (t) {
+    case PTX_T_S8: return "char";
+    case PTX_T_U8: case PTX_T_B8: return "unsigned char";
+    case PTX_T_S16: return "short";
+    case PTX_T_U16: case PTX_T_B16: return "unsigned short";
+    case PTX_T_S32: return "int";
+    case PTX_T_U32: case PTX_T_B32: return "unsigned int";
+    case PTX_T_S64: return "long";
+    case PTX_T_U64: case PTX_T_B64: return "unsigned long";
+    case PTX_T_F16: return "half";
+    case PTX_T_F32: return "float";
+    case PTX_T_F64: return "double";
+    case PTX_T_PRED: return "bool";
+    case PTX_T_NONE: return "void";
+    default: return ptx_type_name(t);
+    }
+}
+
+/* ---- special registers ------------------------------------------------------------------------ */
+static const struct { const char *name; int id; int vec; } sregs[] = {
+    {"tid", PTX_SREG_TID, 1}, {"ntid", PTX_SREG_NTID, 1}, {"laneid", PTX_SREG_LANEID, 0},
+    {"warpid", PTX_SREG_WARPID, 0}, {"nwarpid", PTX_SREG_NWARPID, 0},
+    {"ctaid", PTX_SREG_CTAID, 1}, {"nctaid", PTX_SREG_NCTAID, 1}, {"smid", PTX_SREG_SMID, 0},
+    {"nsmid", PTX_SREG_NSMID, 0}, {"gridid", PTX_SREG_GRIDID, 0},
+    {"lanemask_eq", PTX_SREG_LANEMASK_EQ, 0}, {"lanemask_le", PTX_SREG_LANEMASK_LE, 0},
+    {"lanemask_lt", PTX_SREG_LANEMASK_LT, 0}, {"lanemask_ge", PTX_SREG_LANEMASK_GE, 0},
+    {"lanemask_gt", PTX_SREG_LANEMASK_GT, 0}, {"clock", PTX_SREG_CLOCK, 0},
+    {"clock_hi", PTX_SREG_CLOCK_HI, 0}, {"clock64", PTX_SREG_CLOCK64, 0},
+    {"globaltimer", PTX_SREG_GLOBALTIMER, 0}, {"globaltimer_lo", PTX_SREG_GLOBALTIMER_LO, 0},
+    {"globaltimer_hi", PTX_SREG_GLOBALTIMER_HI, 0},
+    {"total_smem_size", PTX_SREG_TOTAL_SMEM_SIZE, 0},
+    {"dynamic_smem_size", PTX_SREG_DYNAMIC_SMEM_SIZE, 0},
+    {"aggr_smem_size", PTX_SREG_AGGR_SMEM_SIZE, 0}, {"clusterid", PTX_SREG_CLUSTERID, 1},
+    {"nclusterid", PTX_SREG_NCLUSTERID, 1}, {"cluster_ctaid", PTX_SREG_CLUSTER_CTAID, 1},
+    {"cluster_nctaid", PTX_SREG_CLUSTER_NCTAID, 1},
+    {"cluster_ctarank", PTX_SREG_CLUSTER_CTARANK, 0},
+    {"cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK, 0},
+};
+
+int cmd_sreg_lookup(const char *name, int *id, int *comp)
+{
+    if (name[0] == '%')
+        name++;
+    char base[64];
+    snprintf(base, sizeof base, "%s", name);
+    char *dot = strchr(base, '.');
+    int c = -1;
+    if (dot) {
+        if (dot[2] || !strchr("xyz", dot[1]))
+            return -1;
+        c = dot[1] - 'x';
+        *dot = 0;
+    }
+    for (size_t i = 0; i < sizeof sregs / sizeof sregs[0]; i++)
+        if (!strcmp(sregs[i].name, base)) {
+            if (sregs[i].vec != (c >= 0))
+                return -1;
+            *id = sregs[i].id;
+            *comp = c < 0 ? 0 : c;
+            return 0;
+        }
+    if (!strncmp(base, "envreg", 6) && base[6] && c < 0) {
+        char *end;
+        long n = strtol(base + 6, &end, 10);
+        if (!*end && n >= 0 && n < 32) {
+            *id = PTX_SREG_ENVREG;
+            *comp = (int)n;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---- values ----------------------------------------------------------------------------------- */
+static ptx_type norm(ptx_type t)
+{
+    switch (t) {
+    case PTX_T_B8: return PTX_T_U8;
+    case PTX_T_B16: return PTX_T_U16;
+    case PTX_T_B32: return PTX_T_U32;
+    case PTX_T_B64: return PTX_T_U64;
+    default: return t;
+    }
+}
+
+static int tbytes(ptx_type t)
+{
+    if (t == PTX_T_PRED)
+        return 1;
+    int b = ptx_type_bits(t);
+    return b > 0 ? b / 8 : 0;
+}
+
+static uint64_t fit(uint64_t v, ptx_type t)
+{
+    int bits = t == PTX_T_PRED ? 1 : ptx_type_bits(t);
+    if (bits <= 0 || bits >= 64)
+        return v;
+    uint64_t mask = (UINT64_C(1) << bits) - 1;
+    v &= mask;
+    if (ptx_type_is_signed(t) && (v >> (bits - 1) & 1))
+        v |= ~mask;
+    return v;
+}
+
+uint16_t cmd_f32_to_f16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000;
+    int32_t exp = (int32_t)((x >> 23) & 0xff);
+    uint32_t man = x & 0x7fffff;
+    if (exp == 0xff)
+        return (uint16_t)(sign | 0x7c00 | (man ? 0x200 | (man >> 13) : 0));
+    int32_t e = exp - 127 + 15;
+    if (e >= 0x1f)
+        return (uint16_t)(sign | 0x7c00);
+    if (e <= 0) {
+        if (e < -10)
+            return (uint16_t)sign;
+        man |= 0x800000;
+        int shift = 14 - e;
+        uint32_t half = man >> shift;
+        uint32_t rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
+        if (rem > mid || (rem == mid && (half & 1)))
+            half++;
+        return (uint16_t)(sign | half);
+    }
+    uint32_t half = (uint32_t)e << 10 | man >> 13;
+    uint32_t rem = man & 0x1fff;
+    if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
+        half++;
+    return (uint16_t)(sign | half);
+}
+
+float cmd_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    uint32_t x;
+    if (exp == 0x1f) {
+        x = sign | 0x7f800000 | man << 13;
+    } else if (exp == 0) {
+        if (!man) {
+            x = sign;
+        } else {
+            float f = ldexpf((float)man, -24);
+            return sign ? -f : f;
+        }
+    } else {
+        x = sign | (exp + 112) << 23 | man << 13;
+    }
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+void cmd_value_from_bits(cmd_value *v, ptx_type t, uint64_t bits)
+{
+    memset(v, 0, sizeof *v);
+    t = norm(t);
+    v->type = t;
+    if (t == PTX_T_F32) {
+        uint32_t b = (uint32_t)bits;
+        float f;
+        memcpy(&f, &b, 4);
+        v->kind = CV_FLOAT;
+        v->f = f;
+    } else if (t == PTX_T_F64) {
+        v->kind = CV_FLOAT;
+        memcpy(&v->f, &bits, 8);
+    } else if (t == PTX_T_F16) {
+        v->kind = CV_FLOAT;
+        v->f = cmd_f16_to_f32((uint16_t)bits);
+    } else {
+        v->kind = CV_INT;
+        v->u = fit(bits, t);
+    }
+}
+
+int64_t cmd_value_int(const cmd_value *v)
+{
+    if (v->kind == CV_FLOAT) {
+        if (isnan(v->f))
+            return 0;
+        if (v->f >= 9.2233720368547758e18)
+            return v->type == PTX_T_U64 ? (int64_t)(uint64_t)v->f : INT64_MAX;
+        if (v->f <= -9.2233720368547758e18)
+            return INT64_MIN;
+        return (int64_t)v->f;
+    }
+    return (int64_t)v->u;
+}
+
+double cmd_value_double(const cmd_value *v)
+{
+    if (v->kind == CV_FLOAT)
+        return v->f;
+    if (v->kind == CV_INT && ptx_type_is_signed(v->type))
+        return (double)(int64_t)v->u;
+    return (double)v->u;
+}
+
+int cmd_value_true(const cmd_value *v)
+{
+    return v->kind == CV_FLOAT ? v->f != 0 : v->u != 0;
+}
+
+int cmd_value_size(const cmd_value *v)
+{
+    if (v->kind == CV_PTR || v->kind == CV_CODE)
+        return 8;
+    return tbytes(v->type);
+}
+
+uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t)
+{
+    t = norm(t);
+    if (t == PTX_T_F32) {
+        float f = (float)cmd_value_double(v);
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b;
+    }
+    if (t == PTX_T_F64) {
+        double d = cmd_value_double(v);
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        return b;
+    }
+    if (t == PTX_T_F16)
+        return cmd_f32_to_f16((float)cmd_value_double(v));
+    if (t == PTX_T_PRED)
+        return cmd_value_true(v);
+    uint64_t u = v->kind == CV_FLOAT ? (uint64_t)cmd_value_int(v) : v->u;
+    int bits = ptx_type_bits(t);
+    return bits >= 64 || bits <= 0 ? u : u & ((UINT64_C(1) << bits) - 1);
+}
+
+void cmd_history_add(cmd_history *h, const cmd_value *v)
+{
+    cmd_value *n = realloc(h->hist, (size_t)(h->nhist + 1) * sizeof *n);
+    if (!n)
+        return;
+    h->hist = n;
+    h->hist[h->nhist++] = *v;
+}
+
+void cmd_history_free(cmd_history *h)
+{
+    free(h->hist);
+    free(h->conv);
+    memset(h, 0, sizeof *h);
+}
+
+/* ---- evaluation ------------------------------------------------------------------------------- */
+typedef struct {
+    const cmd_vsrc *src;
+    cmd_history *hist;
+    char *err;
+    size_t n;
+} ectx;
+
+static int eerr(ectx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int eerr(ectx *x, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->err, x->n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int eval(ectx *x, const cmd_expr *e, cmd_value *out);
+
+static void int_val(cmd_value *v, ptx_type t, uint64_t u)
+{
+    memset(v, 0, sizeof *v);
+    v->kind = CV_INT;
+    v->type = t;
+    v->u = fit(u, t);
+}
+
+static int read_mem(ectx *x, ptx_type t, ptx_space sp, uint64_t addr, cmd_value *out)
+{
+    uint64_t bits = 0;
+    int size = tbytes(t);
+    if (size <= 0)
+        return eerr(x, "Attempt to take contents of a non-pointer value.");
+    if (!x->src->mem_read)
+        return eerr(x, "Cannot access memory at address 0x%llx", (unsigned long long)addr);
+    if (x->src->mem_read(x->src->ctx, sp, addr, &bits, (size_t)size, x->err, x->n) != 0)
+        return -1;
+    cmd_value_from_bits(out, t, bits);
+    out->lv = CMD_LV_MEM;
+    out->mspace = sp;
+    out->maddr = addr;
+    return 0;
+}
+
+static int builtin_dim3(ectx *x, const char *name, cmd_value *out)
+{
+    static const struct { const char *n; int id; } b[] = {
+        {"threadIdx", PTX_SREG_TID}, {"blockIdx", PTX_SREG_CTAID},
+        {"blockDim", PTX_SREG_NTID}, {"gridDim", PTX_SREG_NCTAID}};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        if (strcmp(name, b[i].n))
+            continue;
+        memset(out, 0, sizeof *out);
+        out->kind = CV_DIM3;
+        out->type = PTX_T_U32;
+        for (int c = 0; c < 3; c++) {
+            uint64_t v;
+            if (!x->src->sreg_get ||
+                x->src->sreg_get(x->src->ctx, b[i].id, c, &v, x->err, x->n) != 0)
+                return -1;
+            out->d3[c] = (uint32_t)v;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+static int eval_ident(ectx *x, const cmd_expr *e, cmd_value *out)
+{
+    int r = builtin_dim3(x, e->name, out);
+    if (r)
+        return r < 0 ? -1 : 0;
+    if (!strcmp(e->name, "warpSize")) {
+        int_val(out, PTX_T_S32, 32);
+        return 0;
+    }
+    if (!strcmp(e->name, "true") || !strcmp(e->name, "false")) {
+        int_val(out, PTX_T_S32, e->name[0] == 't');
+        return 0;
+    }
+    if (x->src->ident) {
+        r = x->src->ident(x->src->ctx, e->name, out, x->err, x->n);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            return 0;
+    }
+    return eerr(x, "No symbol \"%s\" in current context.", e->name);
+}
+
+static int eval_reg(ectx *x, const cmd_expr *e, cmd_value *out)
+{
+    int id, comp;
+    uint64_t bits;
+    if (cmd_sreg_lookup(e->name, &id, &comp) == 0) {
+        if (!x->src->sreg_get || x->src->sreg_get(x->src->ctx, id, comp, &bits, x->err, x->n))
+            return -1;
+        int wide = id == PTX_SREG_CLOCK64 || id == PTX_SREG_GLOBALTIMER ||
+                   id == PTX_SREG_GRIDID;
+        int_val(out, wide ? PTX_T_U64 : PTX_T_U32, bits);
+        return 0;
+    }
+    ptx_type t;
+    if (!x->src->reg_get || x->src->reg_get(x->src->ctx, e->name, &bits, &t, x->err, x->n))
+        return -1;
+    cmd_value_from_bits(out, t, bits);
+    out->lv = CMD_LV_REG;
+    snprintf(out->reg, sizeof out->reg, "%s", e->name);
+    return 0;
+}
+
+static int eval_dollar(ectx *x, const cmd_expr *e, cmd_value *out)
+{
+    const char *n = e->name;
+    cmd_history *h = x->hist;
+    if (!strcmp(n, "pc")) {
+        uint64_t pc;
+        if (!x->src->pc || x->src->pc(x->src->ctx, &pc, x->err, x->n) != 0)
+            return x->src->pc ? -1 : eerr(x, "No registers.");
+        memset(out, 0, sizeof *out);
+        out->kind = CV_CODE;
+        out->u = pc;
+        return 0;
+    }
+    int nh = h ? h->nhist : 0;
+    long idx = -1;
+    if (!n[0]) {
+        idx = nh; /* $: last */
+    } else if (n[0] == '$') {
+        idx = nh - (n[1] ? strtol(n + 1, NULL, 10) : 1);
+    } else if (n[0] >= '0' && n[0] <= '9') {
+        idx = strtol(n, NULL, 10);
+    }
+    if (idx >= 0 || !n[0] || n[0] == '$') {
+        if (nh == 0 && (!n[0] || n[0] == '$')) {
+            memset(out, 0, sizeof *out); /* gdb: empty history is void */
+            return 0;
+        }
+        if (idx < 1 || idx > nh)
+            return eerr(x, "History has not yet reached $%ld.", idx);
+        *out = h->hist[idx - 1];
+        return 0;
+    }
+    if (h)
+        for (int i = 0; i < h->nconv; i++)
+            if (!strcmp(h->conv[i].name, n)) {
+                *out = h->conv[i].v;
+                out->lv = CMD_LV_CONV;
+                snprintf(out->reg, sizeof out->reg, "%s", n);
+                return 0;
+            }
+    memset(out, 0, sizeof *out); /* unset convenience variable: void */
+    out->lv = CMD_LV_CONV;
+    snprintf(out->reg, sizeof out->reg, "%s", n);
+    return 0;
+}
+
+/* usual arithmetic conversions */
+static ptx_type arith_type(const cmd_value *a, const cmd_value *b)
+{
+    if (a->kind == CV_FLOAT || b->kind == CV_FLOAT) {
+        ptx_type ta = a->kind == CV_FLOAT ? a->type : PTX_T_NONE;
+        ptx_type tb = b->kind == CV_FLOAT ? b->type : PTX_T_NONE;
+        return ta == PTX_T_F64 || tb == PTX_T_F64 ? PTX_T_F64 : PTX_T_F32;
+    }
+    ptx_type ta = a->type, tb = b->type;
+    int sa = tbytes(ta) < 4 ? 4 : tbytes(ta), sb = tbytes(tb) < 4 ? 4 : tbytes(tb);
+    int ua = tbytes(ta) >= 4 && !ptx_type_is_signed(ta);
+    int ub = tbytes(tb) >= 4 && !ptx_type_is_signed(tb);
+    int size = sa > sb ? sa : sb;
+    int uns = (sa == size && ua) || (sb == size && ub);
+    if (size == 8)
+        return uns ? PTX_T_U64 : PTX_T_S64;
+    return uns ? PTX_T_U32 : PTX_T_S32;
+}
+
+static int ptr_arith(ectx *x, cmd_exop op, const cmd_value *a, const cmd_value *b, cmd_value *out)
+{
+    int esz = a->type == PTX_T_NONE ? 1 : tbytes(a->type);
+    if (b->kind == CV_PTR) {
+        if (op != EX_SUB)
+            return eerr(x, "Argument to arithmetic operation not a number or boolean.");
+        int_val(out, PTX_T_S64, (uint64_t)((int64_t)(a->u - b->u) / esz));
+        return 0;
+    }
+    if (b->kind != CV_INT)
+        return eerr(x, "Argument to arithmetic operation not a number or boolean.");
+    *out = *a;
+    out->lv = CMD_LV_NONE;
+    out->count = 0;
+    int64_t d = (int64_t)b->u * esz;
+    out->u = op == EX_ADD ? a->u + (uint64_t)d : a->u - (uint64_t)d;
+    return 0;
+}
+
+static int binary(ectx *x, cmd_exop op, cmd_value *a, cmd_value *b, cmd_value *out)
+{
+    if (a->kind == CV_VOID || b->kind == CV_VOID || a->kind == CV_DIM3 || b->kind == CV_DIM3)
+        return eerr(x, "Argument to arithmetic operation not a number or boolean.");
+    if (a->kind == CV_CODE)
+        a->kind = CV_INT, a->type = PTX_T_U64;
+    if (b->kind == CV_CODE)
+        b->kind = CV_INT, b->type = PTX_T_U64;
+    if ((op == EX_ADD || op == EX_SUB) && a->kind == CV_PTR)
+        return ptr_arith(x, op, a, b, out);
+    if (op == EX_ADD && b->kind == CV_PTR)
+        return ptr_arith(x, op, b, a, out);
+    cmd_value ca = *a, cb = *b;
+    if (ca.kind == CV_PTR)
+        ca.kind = CV_INT, ca.type = PTX_T_U64;
+    if (cb.kind == CV_PTR)
+        cb.kind = CV_INT, cb.type = PTX_T_U64;
+    ptx_type t = arith_type(&ca, &cb);
+    int isf = t == PTX_T_F32 || t == PTX_T_F64;
+    int sgn = ptx_type_is_signed(t);
+    memset(out, 0, sizeof *out);
+    if (op >= EX_LT && op <= EX_NE) {
+        int r;
+        if (isf) {
+            double p = cmd_value_double(&ca), q = cmd_value_double(&cb);
+            r = op == EX_LT ? p < q : op == EX_GT ? p > q : op == EX_LE ? p <= q
+              : op == EX_GE ? p >= q : op == EX_EQ ? p == q : p != q;
+        } else {
+            uint64_t p = fit(ca.u, t), q = fit(cb.u, t);
+            if (sgn) {
+                int64_t sp = (int64_t)p, sq = (int64_t)q;
+                r = op == EX_LT ? sp < sq : op == EX_GT ? sp > sq : op == EX_LE ? sp <= sq
+                  : op == EX_GE ? sp >= sq : op == EX_EQ ? sp == sq : sp != sq;
+            } else {
+                if (tbytes(t) == 4)
+                    p &= 0xffffffffu, q &= 0xffffffffu;
+                r = op == EX_LT ? p < q : op == EX_GT ? p > q : op == EX_LE ? p <= q
+                  : op == EX_GE ? p >= q : op == EX_EQ ? p == q : p != q;
+            }
+        }
+        int_val(out, PTX_T_S32, (uint64_t)r);
+        return 0;
+    }
+    if (isf) {
+        double p = cmd_value_double(&ca), q = cmd_value_double(&cb), r;
+        switch (op) {
+        case EX_ADD: r = p + q; break;
+        case EX_SUB: r = p - q; break;
+        case EX_MUL: r = p * q; break;
+        case EX_DIV: r = p / q; break;
+        default:
+            return eerr(x, "Integer only operation %s.",
+                        op == EX_MOD ? "MOD" : op == EX_SHL || op == EX_SHR ? "shift" : "bitwise");
+        }
+        out->kind = CV_FLOAT;
+        out->type = t;
+        out->f = t == PTX_T_F32 ? (double)(float)r : r;
+        return 0;
+    }
+    uint64_t p = fit(ca.u, t), q = fit(cb.u, t), r;
+    if (op == EX_SHL || op == EX_SHR) {
+        /* the result has the promoted type of the left operand */
+        cmd_value one = ca;
+        t = arith_type(&ca, &one);
+        sgn = ptx_type_is_signed(t);
+        p = fit(ca.u, t);
+    }
+    switch (op) {
+    case EX_ADD: r = p + q; break;
+    case EX_SUB: r = p - q; break;
+    case EX_MUL: r = p * q; break;
+    case EX_DIV:
+    case EX_MOD:
+        if (q == 0)
+            return eerr(x, "Division by zero");
+        if (sgn) {
+            int64_t sp = (int64_t)p, sq = (int64_t)q;
+            if (sq == -1)
+                r = op == EX_DIV ? (uint64_t)0 - p : 0;
+            else
+                r = (uint64_t)(op == EX_DIV ? sp / sq : sp % sq);
+        } else {
+            if (tbytes(t) == 4)
+                p &= 0xffffffffu, q &= 0xffffffffu;
+            r = op == EX_DIV ? p / q : p % q;
+        }
+        break;
+    case EX_SHL: r = cb.u >= 64 ? 0 : p << cb.u; break;
+    case EX_SHR:
+        if (tbytes(t) == 4 && !sgn)
+            p &= 0xffffffffu;
+        r = cb.u >= 64 ? (sgn && (int64_t)p < 0 ? UINT64_MAX : 0)
+            : sgn ? (uint64_t)((int64_t)p >> cb.u) : p >> cb.u;
+        break;
+    case EX_BAND: r = p & q; break;
+    case EX_BOR: r = p | q; break;
+    case EX_BXOR: r = p ^ q; break;
+    default: return eerr(x, "Invalid operation.");
+    }
+    int_val(out, t, r);
+    return 0;
+}
+
+static int assign(ectx *x, const cmd_value *lhs, const cmd_value *rhs, cmd_value *out)
+{
+    if (rhs->kind == CV_VOID || rhs->kind == CV_DIM3)
+        return eerr(x, "Invalid value to assign.");
+    switch (lhs->lv) {
+    case CMD_LV_REG: {
+        uint64_t bits = cmd_value_to_bits(rhs, lhs->type);
+        if (!x->src->reg_set ||
+            x->src->reg_set(x->src->ctx, lhs->reg, bits, x->err, x->n) != 0)
+            return x->src->reg_set ? -1 : eerr(x, "Cannot set registers here.");
+        cmd_value_from_bits(out, lhs->type, bits);
+        out->lv = CMD_LV_REG;
+        snprintf(out->reg, sizeof out->reg, "%s", lhs->reg);
+        return 0;
+    }
+    case CMD_LV_MEM: {
+        ptx_type t = lhs->kind == CV_PTR ? PTX_T_U64 : lhs->type;
+        uint64_t bits = rhs->kind == CV_PTR ? rhs->u : cmd_value_to_bits(rhs, t);
+        int size = lhs->kind == CV_PTR ? 8 : tbytes(t);
+        if (!x->src->mem_write ||
+            x->src->mem_write(x->src->ctx, lhs->mspace, lhs->maddr, &bits, (size_t)size, x->err,
+                              x->n) != 0)
+            return x->src->mem_write ? -1 : eerr(x, "Cannot write memory here.");
+        if (lhs->kind == CV_PTR) {
+            *out = *lhs;
+            out->u = bits;
+        } else {
+            cmd_value_from_bits(out, t, bits);
+            out->lv = CMD_LV_MEM;
+            out->mspace = lhs->mspace;
+            out->maddr = lhs->maddr;
+        }
+        return 0;
+    }
+    case CMD_LV_CONV: {
+        cmd_history *h = x->hist;
+        if (!h)
+            return eerr(x, "Left operand of assignment is not an lvalue.");
+        int i;
+        for (i = 0; i < h->nconv; i++)
+            if (!strcmp(h->conv[i].name, lhs->reg))
+                break;
+        if (i == h->nconv) {
+            void *n = realloc(h->conv, (size_t)(h->nconv + 1) * sizeof *h->conv);
+            if (!n)
+                return eerr(x, "Out of memory.");
+            h->conv = n;
+            h->nconv++;
+            snprintf(h->conv[i].name, sizeof h->conv[i].name, "%s", lhs->reg);
+        }
+        h->conv[i].v = *rhs;
+        h->conv[i].v.lv = CMD_LV_NONE;
+        *out = *rhs;
+        out->lv = CMD_LV_NONE;
+        return 0;
+    }
+    default:
+        return eerr(x, "Left operand of assignment is not an lvalue.");
+    }
+}
+
+static int eval_cast(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value *out)
+{
+    if (e->nptr) {
+        if (v->kind != CV_INT && v->kind != CV_PTR && v->kind != CV_CODE)
+            return eerr(x, "Invalid cast.");
+        memset(out, 0, sizeof *out);
+        out->kind = CV_PTR;
+        out->type = e->type;
+        /* (@space T *)p keeps p's space unless one is named */
+        out->space = e->space != PTX_SPACE_GENERIC || v->kind != CV_PTR ? e->space : v->space;
+        out->u = v->u;
+        return 0;
+    }
+    if (v->kind == CV_VOID || v->kind == CV_DIM3)
+        return eerr(x, "Invalid cast.");
+    if (v->kind == CV_PTR || v->kind == CV_CODE)
+        v->kind = CV_INT, v->type = PTX_T_U64;
+    ptx_type t = norm(e->type);
+    cmd_value_from_bits(out, t, cmd_value_to_bits(v, t));
+    return 0;
+}
+
+static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
+{
+    cmd_value a, b;
+    memset(out, 0, sizeof *out);
+    switch (e->op) {
+    case EX_INT:
+        int_val(out, e->type, e->ival);
+        return 0;
+    case EX_FLOAT:
+        out->kind = CV_FLOAT;
+        out->type = e->type;
+        out->f = e->fval;
+        return 0;
+    case EX_REG: return eval_reg(x, e, out);
+    case EX_IDENT: return eval_ident(x, e, out);
+    case EX_DOLLAR: return eval_dollar(x, e, out);
+    case EX_MEMBER:
+        if (eval(x, e->a, &a) != 0)
+            return -1;
+        if (a.kind != CV_DIM3)
+            return eerr(x, "Attempt to extract a component of a value that is not a structure.");
+        if (strlen(e->name) != 1 || !strchr("xyz", e->name[0]))
+            return eerr(x, "There is no member named %s.", e->name);
+        int_val(out, PTX_T_U32, a.d3[e->name[0] - 'x']);
+        return 0;
+    case EX_NEG: case EX_POS: case EX_NOT: case EX_BITNOT:
+        if (eval(x, e->a, &a) != 0)
+            return -1;
+        if (a.kind == CV_VOID || a.kind == CV_DIM3)
+            return eerr(x, "Argument to arithmetic operation not a number or boolean.");
+        if (a.kind == CV_PTR || a.kind == CV_CODE)
+            a.kind = CV_INT, a.type = PTX_T_U64;
+        if (e->op == EX_NOT) {
+            int_val(out, PTX_T_S32, !cmd_value_true(&a));
+            return 0;
+        }
+        if (a.kind == CV_FLOAT) {
+            if (e->op == EX_BITNOT)
+                return eerr(x, "Argument to complement operation not an integer, boolean.");
+            *out = a;
+            out->lv = CMD_LV_NONE;
+            if (e->op == EX_NEG)
+                out->f = -a.f;
+            return 0;
+        }
+        {
+            cmd_value z = a;
+            ptx_type t = arith_type(&a, &z);
+            int_val(out, t, e->op == EX_NEG ? (uint64_t)0 - a.u : e->op == EX_BITNOT ? ~a.u : a.u);
+        }
+        return 0;
+    case EX_DEREF:
+        if (eval(x, e->a, &a) != 0)
+            return -1;
+        if (a.kind != CV_PTR)
+            return eerr(x, "Attempt to take contents of a non-pointer value.");
+        if (a.type == PTX_T_NONE)
+            return eerr(x, "Attempt to take contents of a non-pointer value.");
+        return read_mem(x, a.type, a.space, a.u, out);
+    case EX_ADDR:
+        if (eval(x, e->a, &a) != 0)
+            return -1;
+        if (a.lv != CMD_LV_MEM)
+            return eerr(x, "Attempt to take address of value not located in memory.");
+        out->kind = CV_PTR;
+        out->type = a.kind == CV_PTR ? PTX_T_U64 : a.type;
+        out->space = a.mspace;
+        out->u = a.maddr;
+        return 0;
+    case EX_CAST:
+        if (eval(x, e->a, &a) != 0)
+            return -1;
+        return eval_cast(x, e, &a, out);
+    case EX_SIZEOF:
+        if (eval(x, e->a, &a) != 0)
+            return -1;
+        int_val(out, PTX_T_U64, a.kind == CV_PTR && a.count ? a.count * (uint64_t)tbytes(a.type)
+                                                            : (uint64_t)cmd_value_size(&a));
+        return 0;
+    case EX_INDEX: {
+        if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
+            return -1;
+        if (a.kind != CV_PTR)
+            return eerr(x, "cannot subscript something of type `%s'", cmd_type_c_name(a.type));
+        if (b.kind != CV_INT)
+            return eerr(x, "Argument to arithmetic operation not a number or boolean.");
+        if (a.count && (int64_t)b.u >= 0 && b.u >= a.count)
+            return eerr(x, "Index %lld is out of range of %s[%llu].", (long long)b.u,
+                        e->a->op == EX_IDENT ? e->a->name : "buffer",
+                        (unsigned long long)a.count);
+        if (a.type == PTX_T_NONE)
+            return eerr(x, "Attempt to take contents of a non-pointer value.");
+        return read_mem(x, a.type, a.space, a.u + (uint64_t)((int64_t)b.u * tbytes(a.type)), out);
+    }
+    case EX_LAND:
+    case EX_LOR: {
+        if (eval(x, e->a, &a) != 0)
+            return -1;
+        int ta = cmd_value_true(&a);
+        if ((e->op == EX_LAND && !ta) || (e->op == EX_LOR && ta)) {
+            int_val(out, PTX_T_S32, ta);
+            return 0;
+        }
+        if (eval(x, e->b, &b) != 0)
+            return -1;
+        int_val(out, PTX_T_S32, cmd_value_true(&b));
+        return 0;
+    }
+    case EX_COND:
+        if (eval(x, e->a, &a) != 0)
+            return -1;
+        return eval(x, cmd_value_true(&a) ? e->b : e->c, out);
+    case EX_ASSIGN:
+        if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
+            return -1;
+        return assign(x, &a, &b, out);
+    default:
+        if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
+            return -1;
+        return binary(x, e->op, &a, &b, out);
+    }
+}
+
+int cmd_eval(const cmd_expr *e, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
+             char *err, size_t n)
+{
+    ectx x = {src, hist, err, n};
+    if (n)
+        err[0] = 0;
+    return eval(&x, e, out);
+}
+
+int cmd_eval_text(const char *text, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
+                  char *err, size_t n)
+{
+    cmd_expr *e = cmd_expr_parse(text, err, n);
+    if (!e)
+        return -1;
+    int r = cmd_eval(e, src, hist, out, err, n);
+    cmd_expr_free(e);
+    return r;
+}

@@ -1,0 +1,552 @@
+/* cmd_expr.c - expression lexer and recursive-descent parser (C operators, PTX registers, casts). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd_expr.h"
+
+typedef enum { T_EOF, T_NUM, T_FNUM, T_IDENT, T_REG, T_DOLLAR, T_SPACE, T_OP } tkind;
+
+typedef struct {
+    tkind k;
+    char text[128];
+    uint64_t ival;
+    double fval;
+    ptx_type type;
+    const char *pos;
+} token;
+
+typedef struct {
+    const char *src, *p;
+    token t;                  /* current token */
+    int prev_operand;         /* previous token ends an operand (for % disambiguation) */
+    char *err;
+    size_t errn;
+    int failed;
+} parser;
+
+static int perr(parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int perr(parser *ps, const char *fmt, ...)
+{
+    if (ps->failed)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ps->err, ps->errn, fmt, ap);
+    va_end(ap);
+    ps->failed = 1;
+    return -1;
+}
+
+static int syntax(parser *ps)
+{
+    if (ps->t.k == T_EOF)
+        return perr(ps, "A syntax error in expression, near `'.");
+    return perr(ps, "A syntax error in expression, near `%s'.", ps->t.pos);
+}
+
+static int is_ident_char(int c) { return isalnum(c) || c == '_' || c == '$'; }
+
+/* Integer literal type per C: decimal int, long; hex/octal int, unsigned, long, unsigned long. */
+static ptx_type int_lit_type(uint64_t v, int hex, int u, int l)
+{
+    if (!u && !l && v <= INT32_MAX)
+        return PTX_T_S32;
+    if (!l && (u || hex) && v <= UINT32_MAX)
+        return PTX_T_U32;
+    if (!u && v <= INT64_MAX)
+        return PTX_T_S64;
+    return PTX_T_U64;
+}
+
+static void next(parser *ps)
+{
+    token *t = &ps->t;
+    int was_operand = t->k == T_NUM || t->k == T_FNUM || t->k == T_IDENT || t->k == T_REG ||
+                      t->k == T_DOLLAR || (t->k == T_OP && (!strcmp(t->text, ")") ||
+                                                            !strcmp(t->text, "]")));
+    memset(t, 0, sizeof *t);
+    while (isspace((unsigned char)*ps->p))
+        ps->p++;
+    const char *p = ps->p;
+    t->pos = p;
+    if (!*p) {
+        t->k = T_EOF;
+        return;
+    }
+    if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+        /* 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX: PTX float bit patterns */
+        if (p[0] == '0' && (p[1] == 'f' || p[1] == 'F' || p[1] == 'd' || p[1] == 'D') &&
+            isxdigit((unsigned char)p[2])) {
+            int dbl = p[1] == 'd' || p[1] == 'D';
+            char *end;
+            uint64_t bits = strtoull(p + 2, &end, 16);
+            ps->p = end;
+            t->k = T_FNUM;
+            if (dbl) {
+                memcpy(&t->fval, &bits, 8);
+                t->type = PTX_T_F64;
+            } else {
+                uint32_t b32 = (uint32_t)bits;
+                float f;
+                memcpy(&f, &b32, 4);
+                t->fval = f;
+                t->type = PTX_T_F32;
+            }
+            return;
+        }
+        const char *q = p;
+        int isfloat = 0, hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+        if (hex) {
+            q += 2;
+            while (isxdigit((unsigned char)*q))
+                q++;
+        } else {
+            while (isdigit((unsigned char)*q) || *q == '.' ||
+                   ((*q == 'e' || *q == 'E') && (isdigit((unsigned char)q[1]) ||
+                                                 ((q[1] == '-' || q[1] == '+') &&
+                                                  isdigit((unsigned char)q[2]))))) {
+                if (*q == '.' || *q == 'e' || *q == 'E') {
+                    isfloat = 1;
+                    if (*q != '.')
+                        q++;
+                }
+                q++;
+            }
+        }
+        char buf[128];
+        snprintf(buf, sizeof buf, "%.*s", (int)(q - p), p);
+        if (isfloat) {
+            t->k = T_FNUM;
+            t->fval = strtod(buf, NULL);
+            t->type = PTX_T_F64;
+            if (*q == 'f' || *q == 'F') {
+                q++;
+                t->type = PTX_T_F32;
+                t->fval = (float)t->fval;
+            }
+        } else {
+            errno = 0;
+            t->ival = strtoull(buf, NULL, 0);
+            int u = 0, l = 0;
+            while (*q == 'u' || *q == 'U' || *q == 'l' || *q == 'L') {
+                if (*q == 'u' || *q == 'U')
+                    u = 1;
+                else
+                    l = 1;
+                q++;
+            }
+            t->k = T_NUM;
+            t->type = int_lit_type(t->ival, hex || (buf[0] == '0' && buf[1]), u, l);
+            if (errno == ERANGE) {
+                ps->p = q;
+                perr(ps, "Numeric constant too large.");
+                return;
+            }
+        }
+        if (is_ident_char((unsigned char)*q)) {
+            ps->p = q;
+            perr(ps, "Invalid number \"%.*s\".", (int)(strcspn(p, " \t)]+-*/") ), p);
+            return;
+        }
+        snprintf(t->text, sizeof t->text, "%.*s", (int)(q - p), p);
+        ps->p = q;
+        return;
+    }
+    if (isalpha((unsigned char)*p) || *p == '_') {
+        const char *q = p;
+        while (is_ident_char((unsigned char)*q))
+            q++;
+        t->k = T_IDENT;
+        snprintf(t->text, sizeof t->text, "%.*s", (int)(q - p), p);
+        ps->p = q;
+        return;
+    }
+    if (*p == '%' && !was_operand && (isalpha((unsigned char)p[1]) || p[1] == '_')) {
+        const char *q = p + 1;
+        while (is_ident_char((unsigned char)*q))
+            q++;
+        /* component: %tid.x, %ctaid.y, %r1.x is not a thing but harmless */
+        if (*q == '.' && strchr("xyzw", q[1]) && q[1] && !is_ident_char((unsigned char)q[2]))
+            q += 2;
+        t->k = T_REG;
+        snprintf(t->text, sizeof t->text, "%.*s", (int)(q - p), p);
+        ps->p = q;
+        return;
+    }
+    if (*p == '$') {
+        const char *q = p + 1;
+        if (*q == '$') {
+            q++;
+            while (isdigit((unsigned char)*q))
+                q++;
+        } else {
+            while (is_ident_char((unsigned char)*q) && *q != '$')
+                q++;
+        }
+        t->k = T_DOLLAR;
+        snprintf(t->text, sizeof t->text, "%.*s", (int)(q - p - 1), p + 1);
+        ps->p = q;
+        return;
+    }
+    if (*p == '@') {
+        const char *q = p + 1;
+        while (isalpha((unsigned char)*q))
+            q++;
+        t->k = T_SPACE;
+        snprintf(t->text, sizeof t->text, "%.*s", (int)(q - p - 1), p + 1);
+        ps->p = q;
+        return;
+    }
+    static const char *ops[] = {"<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+                                "+", "-", "*", "/", "%", "<", ">", "&", "|", "^", "!", "~",
+                                "(", ")", "[", "]", "?", ":", "=", ".", ",", NULL};
+    for (int i = 0; ops[i]; i++) {
+        size_t l = strlen(ops[i]);
+        if (strncmp(p, ops[i], l) == 0) {
+            t->k = T_OP;
+            snprintf(t->text, sizeof t->text, "%s", ops[i]);
+            ps->p = p + l;
+            return;
+        }
+    }
+    ps->p = p + 1;
+    perr(ps, "Invalid character '%c' in expression.", *p);
+}
+
+static int is_op(parser *ps, const char *op)
+{
+    return ps->t.k == T_OP && strcmp(ps->t.text, op) == 0;
+}
+
+static cmd_expr *node(cmd_exop op, cmd_expr *a, cmd_expr *b)
+{
+    cmd_expr *e = calloc(1, sizeof *e);
+    if (!e) {
+        cmd_expr_free(a);
+        cmd_expr_free(b);
+        return NULL;
+    }
+    e->op = op;
+    e->a = a;
+    e->b = b;
+    return e;
+}
+
+void cmd_expr_free(cmd_expr *e)
+{
+    if (!e)
+        return;
+    cmd_expr_free(e->a);
+    cmd_expr_free(e->b);
+    cmd_expr_free(e->c);
+    free(e->name);
+    free(e);
+}
+
+ptx_space cmd_space_from_name(const char *s)
+{
+    if (!strcmp(s, "shared"))
+        return PTX_SPACE_SHARED;
+    if (!strcmp(s, "global"))
+        return PTX_SPACE_GLOBAL;
+    if (!strcmp(s, "local"))
+        return PTX_SPACE_LOCAL;
+    if (!strcmp(s, "param") || !strcmp(s, "parameter"))
+        return PTX_SPACE_PARAM;
+    if (!strcmp(s, "const") || !strcmp(s, "constant"))
+        return PTX_SPACE_CONST;
+    if (!strcmp(s, "generic"))
+        return PTX_SPACE_GENERIC;
+    return PTX_SPACE_NONE;
+}
+
+static int is_type_word(const char *w)
+{
+    static const char *words[] = {"const", "volatile", "unsigned", "signed", "char", "short",
+                                  "int", "long", "float", "double", "void", "bool", "half",
+                                  "__half", NULL};
+    for (int i = 0; words[i]; i++)
+        if (!strcmp(w, words[i]))
+            return 1;
+    return cmd_type_from_c(w) != PTX_T_NONE;
+}
+
+static cmd_expr *parse_expr(parser *ps);
+static cmd_expr *parse_assign(parser *ps);
+static cmd_expr *parse_unary(parser *ps);
+
+/* After '(' when a type follows: "[@space] words [@space] *... )". */
+static cmd_expr *parse_cast(parser *ps)
+{
+    char words[128] = "";
+    ptx_space sp = PTX_SPACE_NONE;
+    int nptr = 0;
+    for (;;) {
+        if (ps->t.k == T_SPACE) {
+            sp = cmd_space_from_name(ps->t.text);
+            if (sp == PTX_SPACE_NONE) {
+                perr(ps, "Unknown address space \"@%s\".", ps->t.text);
+                return NULL;
+            }
+        } else if (ps->t.k == T_IDENT && is_type_word(ps->t.text) && nptr == 0) {
+            if (strcmp(ps->t.text, "const") && strcmp(ps->t.text, "volatile")) {
+                size_t l = strlen(words);
+                if (l + strlen(ps->t.text) + 2 > sizeof words) {
+                    perr(ps, "Type name too long.");
+                    return NULL;
+                }
+                sprintf(words + l, "%s%s", l ? " " : "", ps->t.text);
+            }
+        } else if (is_op(ps, "*")) {
+            nptr++;
+        } else {
+            break;
+        }
+        next(ps);
+    }
+    if (!is_op(ps, ")")) {
+        syntax(ps);
+        return NULL;
+    }
+    next(ps);
+    ptx_type t = words[0] ? cmd_type_from_c(words) : PTX_T_NONE;
+    if (words[0] && t == PTX_T_NONE && strcmp(words, "void")) {
+        perr(ps, "No symbol \"%s\" in current context.", words);
+        return NULL;
+    }
+    if (t == PTX_T_NONE && nptr == 0) {
+        perr(ps, "Invalid cast.");
+        return NULL;
+    }
+    cmd_expr *operand = parse_unary(ps);
+    if (!operand)
+        return NULL;
+    cmd_expr *e = node(EX_CAST, operand, NULL);
+    if (e) {
+        e->type = nptr > 1 ? PTX_T_U64 : t;
+        e->nptr = nptr > 0;
+        e->space = sp == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : sp;
+    }
+    return e;
+}
+
+static cmd_expr *parse_primary(parser *ps)
+{
+    token t = ps->t;
+    cmd_expr *e = NULL;
+    switch (t.k) {
+    case T_NUM:
+        e = node(EX_INT, NULL, NULL);
+        if (e) {
+            e->ival = t.ival;
+            e->type = t.type;
+        }
+        next(ps);
+        return e;
+    case T_FNUM:
+        e = node(EX_FLOAT, NULL, NULL);
+        if (e) {
+            e->fval = t.fval;
+            e->type = t.type;
+        }
+        next(ps);
+        return e;
+    case T_IDENT:
+        if (!strcmp(t.text, "sizeof")) {
+            next(ps);
+            cmd_expr *a = parse_unary(ps);
+            return a ? node(EX_SIZEOF, a, NULL) : NULL;
+        }
+        /* fallthrough */
+    case T_REG:
+    case T_DOLLAR:
+        e = node(t.k == T_REG ? EX_REG : t.k == T_IDENT ? EX_IDENT : EX_DOLLAR, NULL, NULL);
+        if (e && !(e->name = strdup(t.text))) {
+            free(e);
+            e = NULL;
+        }
+        next(ps);
+        return e;
+    case T_OP:
+        if (!strcmp(t.text, "(")) {
+            next(ps);
+            if (ps->t.k == T_SPACE || (ps->t.k == T_IDENT && is_type_word(ps->t.text)))
+                return parse_cast(ps);
+            e = parse_expr(ps);
+            if (!e)
+                return NULL;
+            if (!is_op(ps, ")")) {
+                cmd_expr_free(e);
+                syntax(ps);
+                return NULL;
+            }
+            next(ps);
+            return e;
+        }
+        /* fallthrough */
+    default:
+        syntax(ps);
+        return NULL;
+    }
+}
+
+static cmd_expr *parse_postfix(parser *ps)
+{
+    cmd_expr *e = parse_primary(ps);
+    while (e && !ps->failed) {
+        if (is_op(ps, "[")) {
+            next(ps);
+            cmd_expr *idx = parse_expr(ps);
+            if (!idx || !is_op(ps, "]")) {
+                cmd_expr_free(e);
+                cmd_expr_free(idx);
+                syntax(ps);
+                return NULL;
+            }
+            next(ps);
+            e = node(EX_INDEX, e, idx);
+        } else if (is_op(ps, ".")) {
+            next(ps);
+            if (ps->t.k != T_IDENT) {
+                cmd_expr_free(e);
+                syntax(ps);
+                return NULL;
+            }
+            cmd_expr *m = node(EX_MEMBER, e, NULL);
+            if (m && !(m->name = strdup(ps->t.text))) {
+                cmd_expr_free(m);
+                m = NULL;
+            }
+            e = m;
+            next(ps);
+        } else {
+            break;
+        }
+    }
+    if (ps->failed) {
+        cmd_expr_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+static cmd_expr *parse_unary(parser *ps)
+{
+    static const struct { const char *op; cmd_exop ex; } un[] = {
+        {"-", EX_NEG}, {"+", EX_POS}, {"!", EX_NOT}, {"~", EX_BITNOT}, {"*", EX_DEREF},
+        {"&", EX_ADDR}};
+    if (ps->t.k == T_OP)
+        for (size_t i = 0; i < sizeof un / sizeof un[0]; i++)
+            if (!strcmp(ps->t.text, un[i].op)) {
+                next(ps);
+                cmd_expr *a = parse_unary(ps);
+                return a ? node(un[i].ex, a, NULL) : NULL;
+            }
+    return parse_postfix(ps);
+}
+
+/* Binary levels, loosest first. */
+static const struct { const char *op; cmd_exop ex; int level; } binops[] = {
+    {"||", EX_LOR, 0}, {"&&", EX_LAND, 1}, {"|", EX_BOR, 2}, {"^", EX_BXOR, 3},
+    {"&", EX_BAND, 4}, {"==", EX_EQ, 5}, {"!=", EX_NE, 5}, {"<", EX_LT, 6}, {">", EX_GT, 6},
+    {"<=", EX_LE, 6}, {">=", EX_GE, 6}, {"<<", EX_SHL, 7}, {">>", EX_SHR, 7},
+    {"+", EX_ADD, 8}, {"-", EX_SUB, 8}, {"*", EX_MUL, 9}, {"/", EX_DIV, 9}, {"%", EX_MOD, 9}};
+#define NLEVELS 10
+
+static cmd_expr *parse_binary(parser *ps, int level)
+{
+    if (level == NLEVELS)
+        return parse_unary(ps);
+    cmd_expr *e = parse_binary(ps, level + 1);
+    while (e && ps->t.k == T_OP) {
+        int found = -1;
+        for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
+            if (binops[i].level == level && !strcmp(ps->t.text, binops[i].op))
+                found = (int)i;
+        if (found < 0)
+            break;
+        next(ps);
+        cmd_expr *b = parse_binary(ps, level + 1);
+        if (!b) {
+            cmd_expr_free(e);
+            return NULL;
+        }
+        e = node(binops[found].ex, e, b);
+    }
+    return e;
+}
+
+static cmd_expr *parse_cond(parser *ps)
+{
+    cmd_expr *e = parse_binary(ps, 0);
+    if (e && is_op(ps, "?")) {
+        next(ps);
+        cmd_expr *b = parse_expr(ps);
+        if (!b || !is_op(ps, ":")) {
+            cmd_expr_free(e);
+            cmd_expr_free(b);
+            syntax(ps);
+            return NULL;
+        }
+        next(ps);
+        cmd_expr *c = parse_cond(ps);
+        if (!c) {
+            cmd_expr_free(e);
+            cmd_expr_free(b);
+            return NULL;
+        }
+        cmd_expr *n = node(EX_COND, e, b);
+        if (n)
+            n->c = c;
+        else
+            cmd_expr_free(c);
+        e = n;
+    }
+    return e;
+}
+
+static cmd_expr *parse_assign(parser *ps)
+{
+    cmd_expr *e = parse_cond(ps);
+    if (e && is_op(ps, "=")) {
+        next(ps);
+        cmd_expr *b = parse_assign(ps);
+        if (!b) {
+            cmd_expr_free(e);
+            return NULL;
+        }
+        e = node(EX_ASSIGN, e, b);
+    }
+    return e;
+}
+
+static cmd_expr *parse_expr(parser *ps) { return parse_assign(ps); }
+
+cmd_expr *cmd_expr_parse(const char *text, char *err, size_t n)
+{
+    parser ps;
+    memset(&ps, 0, sizeof ps);
+    ps.src = ps.p = text;
+    ps.err = err;
+    ps.errn = n;
+    if (n)
+        err[0] = 0;
+    next(&ps);
+    if (ps.t.k == T_EOF && !ps.failed) {
+        snprintf(err, n, "Argument required (expression to compute).");
+        return NULL;
+    }
+    cmd_expr *e = ps.failed ? NULL : parse_expr(&ps);
+    if (e && !ps.failed && ps.t.k != T_EOF)
+        syntax(&ps);
+    if (ps.failed) {
+        cmd_expr_free(e);
+        return NULL;
+    }
+    if (!e && n && !err[0])
+        snprintf(err, n, "Out of memory.");
+    return e;
+}

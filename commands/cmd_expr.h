@@ -1,0 +1,26 @@
+/* cmd_expr.h - expression syntax tree shared by the parser (cmd_expr.c) and evaluator (cmd_eval.c). */
+#ifndef CMD_EXPR_H
+#define CMD_EXPR_H
+
+#include "cmd.h"
+
+typedef enum {
+    EX_INT, EX_FLOAT, EX_REG, EX_IDENT, EX_DOLLAR, EX_MEMBER,
+    EX_NEG, EX_POS, EX_NOT, EX_BITNOT, EX_DEREF, EX_ADDR, EX_CAST, EX_INDEX,
+    EX_MUL, EX_DIV, EX_MOD, EX_ADD, EX_SUB, EX_SHL, EX_SHR,
+    EX_LT, EX_GT, EX_LE, EX_GE, EX_EQ, EX_NE, EX_BAND, EX_BXOR, EX_BOR, EX_LAND, EX_LOR,
+    EX_COND, EX_ASSIGN, EX_SIZEOF,
+} cmd_exop;
+
+struct cmd_expr {
+    cmd_exop op;
+    cmd_expr *a, *b, *c;
+    char *name;               /* REG ("%r1", "%tid.x"), IDENT, DOLLAR (without '$'), MEMBER */
+    uint64_t ival;
+    double fval;
+    ptx_type type;            /* literal type; CAST target (pointee when nptr > 0) */
+    int nptr;                 /* CAST: pointer depth */
+    ptx_space space;          /* CAST: @space of the pointee */
+};
+
+#endif

@@ -1,0 +1,541 @@
+/* cmd_launch.c - the batch contract: file, buffer, launch, run, kill, dump, info functions/buffers. */
+#include <ctype.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    if (dbg_load_file(c->s, argv[0]) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    c->list_valid = 0;
+    c->x_valid = 0;
+    if (c->interactive)
+        printf("Reading symbols from %s...\n", argv[0]);
+    return 0;
+}
+
+/* Split "a, {b, c}, d" at top-level commas; returns count; items are trimmed copies in buf. */
+static int split_commas(const char *s, char *buf, size_t bufn, char **items, int max)
+{
+    int n = 0, depth = 0;
+    size_t k = 0;
+    const char *start = s;
+    for (const char *p = s;; p++) {
+        if (*p == '{' || *p == '(' || *p == '[')
+            depth++;
+        else if ((*p == '}' || *p == ')' || *p == ']') && depth > 0)
+            depth--;
+        if ((*p == ',' && depth == 0) || !*p) {
+            const char *a = start, *b = p;
+            while (a < b && isspace((unsigned char)*a))
+                a++;
+            while (b > a && isspace((unsigned char)b[-1]))
+                b--;
+            if (n >= max || k + (size_t)(b - a) + 1 > bufn)
+                return -1;
+            items[n++] = buf + k;
+            memcpy(buf + k, a, (size_t)(b - a));
+            k += (size_t)(b - a);
+            buf[k++] = 0;
+            start = p + 1;
+            if (!*p)
+                break;
+        }
+    }
+    return n;
+}
+
+static ptx_type buffer_type(const char *s)
+{
+    static const char *ok[] = {"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f16",
+                               "f32", "f64", "b8", "b16", "b32", "b64", NULL};
+    for (int i = 0; ok[i]; i++)
+        if (!strcmp(s, ok[i]) || (s[0] == '.' && !strcmp(s + 1, ok[i])))
+            return ptx_type_from_name(s);
+    return PTX_T_NONE;
+}
+
+/* A value for type t: a literal, or an expression (buffer names, arithmetic). */
+static int value_of(cmd_ctx *c, const char *text, ptx_type t, uint64_t *bits, char *err, size_t n)
+{
+    if (cmd_parse_literal(text, t, bits) == 0)
+        return 0;
+    cmd_value v;
+    if (cmd_eval_focus(c, text, &v, err, n) != 0)
+        return -1;
+    if (v.kind == CV_PTR || v.kind == CV_CODE) {
+        *bits = v.u;
+        return 0;
+    }
+    if (v.kind != CV_INT && v.kind != CV_FLOAT) {
+        snprintf(err, n, "Invalid value \"%s\".", text);
+        return -1;
+    }
+    *bits = cmd_value_to_bits(&v, t);
+    return 0;
+}
+
+int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    const char *name = argv[0];
+    ptx_type t = buffer_type(argv[1]);
+    if (t == PTX_T_NONE)
+        return cmd_error(c, "Invalid buffer type \"%s\" (u8..u64, s8..s64, f16, f32, f64).",
+                         argv[1]);
+    char *end;
+    unsigned long long count = strtoull(argv[2], &end, 0);
+    if (*end || !isdigit((unsigned char)argv[2][0]) || count == 0)
+        return cmd_error(c, "Invalid buffer count \"%s\".", argv[2]);
+    const char *init = strchr(args, '=');
+    if (!init && argc > 3)
+        return cmd_error(c, "Usage: buffer NAME TYPE COUNT [= {V, ...} | = file PATH | = fill V | "
+                            "= iota]");
+    int esz = ptx_type_bits(t) / 8;
+    if (count > (1ull << 32) / (unsigned)esz)
+        return cmd_error(c, "Buffer of %llu elements is too large.", count);
+    uint8_t *bytes = NULL;
+    int rc = -1;
+    char err[512];
+    if (init) {
+        init++;
+        while (isspace((unsigned char)*init))
+            init++;
+        bytes = calloc(count, (size_t)esz);
+        if (!bytes)
+            return cmd_error(c, "Out of memory.");
+        if (*init == '{') {
+            const char *close = strrchr(init, '}');
+            if (!close) {
+                cmd_error(c, "Missing '}' in buffer initializer.");
+                goto out;
+            }
+            size_t len = (size_t)(close - init - 1);
+            char *inner = strndup(init + 1, len), *buf = malloc(len + 1);
+            char **items = malloc(sizeof *items * (count + 1));
+            int n = inner && buf && items ? split_commas(inner, buf, len + 1, items, (int)count + 1)
+                                          : -1;
+            if (n == 1 && !items[0][0])
+                n = 0;
+            if (n < 0 || (unsigned long long)n > count) {
+                cmd_error(c, "Too many values for buffer %s of %llu elements.", name, count);
+            } else {
+                int i;
+                for (i = 0; i < n; i++) {
+                    uint64_t bits;
+                    if (value_of(c, items[i], t, &bits, err, sizeof err) != 0) {
+                        cmd_error(c, "Invalid value \"%s\" for %s element %d.", items[i],
+                                  argv[1], i);
+                        break;
+                    }
+                    memcpy(bytes + (size_t)i * (size_t)esz, &bits, (size_t)esz);
+                }
+                if (i == n)
+                    rc = 0;
+            }
+            free(inner);
+            free(buf);
+            free(items);
+            if (rc != 0)
+                goto out;
+            rc = -1;
+        } else if (!strncmp(init, "file", 4) && isspace((unsigned char)init[4])) {
+            const char *path = init + 5;
+            while (isspace((unsigned char)*path))
+                path++;
+            FILE *f = fopen(path, "rb");
+            if (!f) {
+                cmd_error(c, "%s: No such file or directory.", path);
+                goto out;
+            }
+            size_t got = fread(bytes, 1, count * (size_t)esz, f);
+            int extra = fgetc(f) != EOF;
+            fclose(f);
+            if (extra || got != count * (size_t)esz) {
+                cmd_error(c, "%s: file has %s bytes than buffer %s (%llu bytes).", path,
+                          extra ? "more" : "fewer", name, count * (unsigned long long)esz);
+                goto out;
+            }
+        } else if (!strncmp(init, "fill", 4) && isspace((unsigned char)init[4])) {
+            uint64_t bits;
+            if (value_of(c, init + 5, t, &bits, err, sizeof err) != 0) {
+                cmd_error(c, "Invalid fill value \"%s\".", init + 5);
+                goto out;
+            }
+            for (unsigned long long i = 0; i < count; i++)
+                memcpy(bytes + i * (size_t)esz, &bits, (size_t)esz);
+        } else if (!strncmp(init, "iota", 4) && !init[4 + strspn(init + 4, " \t")]) {
+            for (unsigned long long i = 0; i < count; i++) {
+                cmd_value v;
+                cmd_value_from_bits(&v, PTX_T_U64, i);
+                uint64_t bits = cmd_value_to_bits(&v, t);
+                memcpy(bytes + i * (size_t)esz, &bits, (size_t)esz);
+            }
+        } else {
+            cmd_error(c, "Usage: buffer NAME TYPE COUNT [= {V, ...} | = file PATH | = fill V | "
+                         "= iota]");
+            goto out;
+        }
+    } else if (argc != 3) {
+        return cmd_error(c, "Usage: buffer NAME TYPE COUNT [= {V, ...} | = file PATH | = fill V "
+                            "| = iota]");
+    }
+    if (dbg_buffer_add(c->s, name, t, count, bytes) != 0) {
+        cmd_error(c, "%s", dbg_errmsg(c->s));
+        goto out;
+    }
+    rc = 0;
+out:
+    free(bytes);
+    return rc;
+}
+
+/* "N" or "(x,y,z)" / "(x,y)" / "(x)". */
+static int parse_dim(const char *s, exec_dim3 *d)
+{
+    unsigned long v[3] = {1, 1, 1};
+    while (isspace((unsigned char)*s))
+        s++;
+    char *end;
+    if (*s == '(' || !strncmp(s, "dim3(", 5)) {
+        s = strchr(s, '(') + 1;
+        for (int i = 0; i < 3; i++) {
+            while (isspace((unsigned char)*s))
+                s++;
+            v[i] = strtoul(s, &end, 0);
+            if (end == s)
+                return -1;
+            s = end;
+            while (isspace((unsigned char)*s))
+                s++;
+            if (*s == ')')
+                break;
+            if (*s != ',' || i == 2)
+                return -1;
+            s++;
+        }
+        if (*s != ')')
+            return -1;
+        s++;
+    } else {
+        v[0] = strtoul(s, &end, 0);
+        if (end == s)
+            return -1;
+        s = end;
+    }
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s || !v[0] || !v[1] || !v[2] || v[0] > 0x7fffffff || v[1] > 65535 || v[2] > 65535)
+        return -1;
+    d->x = (uint32_t)v[0];
+    d->y = (uint32_t)v[1];
+    d->z = (uint32_t)v[2];
+    return 0;
+}
+
+/* Struct parameter "{1, 2, (f32)2.5, (u64)buf}": plain items are bytes; (TYPE)V items are
+ * stored at their natural alignment. */
+static int struct_arg(cmd_ctx *c, const char *text, uint8_t *dst, uint64_t size, int idx)
+{
+    size_t len = strlen(text);
+    if (len < 2 || text[len - 1] != '}')
+        return cmd_error(c, "Argument %d: missing '}'.", idx + 1);
+    char *inner = strndup(text + 1, len - 2), *buf = malloc(len + 1);
+    char *items[512];
+    int n = inner && buf ? split_commas(inner, buf, len + 1, items, 512) : -1;
+    int rc = 0;
+    uint64_t off = 0;
+    if (n == 1 && !items[0][0])
+        n = 0;
+    if (n < 0)
+        rc = cmd_error(c, "Argument %d: too many values.", idx + 1);
+    for (int i = 0; i < n && rc == 0; i++) {
+        const char *it = items[i];
+        ptx_type t = PTX_T_U8;
+        if (*it == '(') {
+            const char *close = strchr(it, ')');
+            char tn[32];
+            if (close && (size_t)(close - it - 1) < sizeof tn) {
+                snprintf(tn, sizeof tn, "%.*s", (int)(close - it - 1), it + 1);
+                ptx_type ct = cmd_type_from_c(tn);
+                if (ct != PTX_T_NONE && ct != PTX_T_PRED) {
+                    t = ct;
+                    it = close + 1;
+                }
+            }
+        }
+        int tb = ptx_type_bits(t) / 8;
+        off = (off + (uint64_t)tb - 1) / (uint64_t)tb * (uint64_t)tb;
+        uint64_t bits;
+        char err[256];
+        if (off + (uint64_t)tb > size) {
+            rc = cmd_error(c, "Argument %d: values exceed the parameter's %llu bytes.", idx + 1,
+                           (unsigned long long)size);
+        } else if (value_of(c, it, t, &bits, err, sizeof err) != 0) {
+            rc = cmd_error(c, "Argument %d: invalid value \"%s\".", idx + 1, items[i]);
+        } else {
+            memcpy(dst + off, &bits, (size_t)tb);
+            off += (uint64_t)tb;
+        }
+    }
+    free(inner);
+    free(buf);
+    return rc;
+}
+
+int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    static const char *usage = "Usage: launch KERNEL<<<GRID, BLOCK[, SHMEM]>>>(ARG, ...)";
+    while (isspace((unsigned char)*args))
+        args++;
+    const char *lt = strstr(args, "<<<"), *gt = lt ? strstr(lt, ">>>") : NULL;
+    if (!lt || !gt)
+        return cmd_error(c, "%s", usage);
+    char kname[512];
+    const char *ke = lt;
+    while (ke > args && isspace((unsigned char)ke[-1]))
+        ke--;
+    snprintf(kname, sizeof kname, "%.*s", (int)(ke - args), args);
+    const ptx_func *k = dbg_find_func(c->s, kname);
+    if (!k)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    if (!k->is_entry)
+        return cmd_error(c, "\"%s\" is a device function, not a kernel (.entry).", kname);
+    /* <<<grid, block[, shmem]>>> */
+    char cfgbuf[512], *cfg[4];
+    char cfgtext[512];
+    snprintf(cfgtext, sizeof cfgtext, "%.*s", (int)(gt - lt - 3), lt + 3);
+    int ncfg = split_commas(cfgtext, cfgbuf, sizeof cfgbuf, cfg, 4);
+    exec_dim3 grid, block;
+    if (ncfg < 2 || ncfg > 3)
+        return cmd_error(c, "%s", usage);
+    if (parse_dim(cfg[0], &grid) != 0)
+        return cmd_error(c, "Invalid grid dimensions \"%s\".", cfg[0]);
+    if (parse_dim(cfg[1], &block) != 0)
+        return cmd_error(c, "Invalid block dimensions \"%s\".", cfg[1]);
+    if ((uint64_t)block.x * block.y * block.z > 1024)
+        return cmd_error(c, "Invalid block dimensions \"%s\": more than 1024 threads.", cfg[1]);
+    uint32_t shmem = 0;
+    if (ncfg == 3) {
+        char *end;
+        unsigned long v = strtoul(cfg[2], &end, 0);
+        if (*end || end == cfg[2] || v > (1ul << 30))
+            return cmd_error(c, "Invalid dynamic shared memory size \"%s\".", cfg[2]);
+        shmem = (uint32_t)v;
+    }
+    /* (args) */
+    const char *p = gt + 3;
+    while (isspace((unsigned char)*p))
+        p++;
+    char *argtext = NULL;
+    if (*p == '(') {
+        const char *close = strrchr(p, ')');
+        if (!close || close[1 + strspn(close + 1, " \t")])
+            return cmd_error(c, "%s", usage);
+        argtext = strndup(p + 1, (size_t)(close - p - 1));
+    } else if (*p) {
+        return cmd_error(c, "%s", usage);
+    } else {
+        argtext = strdup("");
+    }
+    if (!argtext)
+        return cmd_error(c, "Out of memory.");
+    size_t alen = strlen(argtext) + 1;
+    char *abuf = malloc(alen);
+    char *items[256];
+    int n = abuf ? split_commas(argtext, abuf, alen, items, 256) : -1;
+    if (n == 1 && !items[0][0])
+        n = 0;
+    int rc = -1;
+    uint64_t offs[256], sizes[256];
+    int64_t total = exec_param_layout(k, offs, sizes, 256);
+    uint8_t *params = NULL;
+    char name[512];
+    dbg_func_name(c->s, k, 1, name, sizeof name);
+    if (total < 0) {
+        cmd_error(c, "Cannot lay out the parameters of %s.", name);
+        goto out;
+    }
+    if (n != k->nparams) {
+        cmd_error(c, "%s takes %d argument%s, %d given.", name, k->nparams,
+                  k->nparams == 1 ? "" : "s", n < 0 ? 0 : n);
+        goto out;
+    }
+    params = calloc(1, total ? (size_t)total : 1);
+    if (!params) {
+        cmd_error(c, "Out of memory.");
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        const ptx_sym *ps = k->params[i];
+        int is_struct = ps->ndims > 0 || sizes[i] > 8 || ps->vec > 1;
+        if (items[i][0] == '{' || is_struct) {
+            if (items[i][0] != '{') {
+                cmd_error(c, "Argument %d is a %llu-byte aggregate: give it as {V, ...}.", i + 1,
+                          (unsigned long long)sizes[i]);
+                goto out;
+            }
+            if (struct_arg(c, items[i], params + offs[i], sizes[i], i) != 0)
+                goto out;
+            continue;
+        }
+        uint64_t bits;
+        char err[256];
+        if (value_of(c, items[i], ps->type, &bits, err, sizeof err) != 0) {
+            cmd_error(c, "Argument %d: invalid %s value \"%s\"%s%s.", i + 1,
+                      ptx_type_name(ps->type), items[i], err[0] ? ": " : "", err);
+            goto out;
+        }
+        memcpy(params + offs[i], &bits, sizes[i] < 8 ? sizes[i] : 8);
+    }
+    if (dbg_launch(c->s, k, grid, block, shmem, params, (size_t)total) != 0) {
+        cmd_error(c, "%s", dbg_errmsg(c->s));
+        goto out;
+    }
+    rc = cmd_resume(c, 0);
+out:
+    free(params);
+    free(abuf);
+    free(argtext);
+    return rc;
+}
+
+/* Announce a fresh launch, then run it until it stops. */
+static void announce_launch(cmd_ctx *c)
+{
+    if (!c->kernel_events)
+        return;
+    char label[600];
+    cmd_kernel_label(c, label, sizeof label);
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    printf("[Launch of CUDA Kernel %u (%s) on Device 0]\n", li ? li->launch_id : 0, label);
+}
+
+int cmd_resume(cmd_ctx *c, int ignore)
+{
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    if (li && dbg_launch_alive(c->s) && c->shown_launch != (int)dbg_nlaunches(c->s)) {
+        announce_launch(c);
+        c->shown_launch = (int)dbg_nlaunches(c->s);
+        c->shown_focus.valid = 0;
+    }
+    dbg_event ev;
+    if (dbg_continue(c->s, ignore, &ev) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    cmd_report_event(c, &ev);
+    return 0;
+}
+
+int cmd_run(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    if (dbg_relaunch(c->s) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    return cmd_resume(c, 0);
+}
+
+int cmd_kill(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    if (!li || !dbg_launch_alive(c->s))
+        return cmd_error(c, "The program is not being run.");
+    uint32_t id = li->launch_id;
+    dbg_kill(c->s);
+    printf("[Kernel %u killed]\n", id);
+    return 0;
+}
+
+int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    const dbg_buffer *b = dbg_buffer_find(c->s, argv[0]);
+    if (!b)
+        return cmd_error(c, "No buffer named \"%s\".", argv[0]);
+    uint8_t *data = malloc(b->size ? b->size : 1);
+    if (!data)
+        return cmd_error(c, "Out of memory.");
+    if (dbg_buffer_read(c->s, b, data) != 0) {
+        free(data);
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    }
+    FILE *f = fopen(argv[1], "wb");
+    if (!f) {
+        free(data);
+        return cmd_error(c, "%s: cannot open for writing.", argv[1]);
+    }
+    size_t w = fwrite(data, 1, b->size, f);
+    int bad = fclose(f) != 0 || w != b->size;
+    free(data);
+    if (bad)
+        return cmd_error(c, "%s: write error.", argv[1]);
+    return 0;
+}
+
+int cmd_info_functions(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    const ptx_module *m = dbg_module(c->s);
+    if (!m)
+        return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
+    regex_t re;
+    if (argc == 1 && regcomp(&re, argv[0], REG_EXTENDED | REG_NOSUB) != 0)
+        return cmd_error(c, "Invalid regexp \"%s\".", argv[0]);
+    printf(argc ? "All functions matching regular expression \"%s\":\n" : "All defined functions:\n",
+           argc ? argv[0] : "");
+    for (int pass = 0; pass < 2; pass++) {
+        int header = 0;
+        for (int i = 0; i < m->nfuncs; i++) {
+            const ptx_func *f = m->funcs[i];
+            if (f->is_prototype || f->is_entry != !pass)
+                continue;
+            char full[1024];
+            dbg_func_name(c->s, f, 1, full, sizeof full);
+            if (argc == 1 && regexec(&re, full, 0, NULL, 0) != 0 &&
+                regexec(&re, f->sym->name, 0, NULL, 0) != 0)
+                continue;
+            if (!header) {
+                printf("\n%s:\n", pass ? "Device functions" : "Kernels");
+                header = 1;
+            }
+            int same = !strcmp(full, f->sym->name);
+            printf("%d:\t%s%s%s%s%s\n", f->line, f->is_entry ? "__global__ " : "", full,
+                   same ? "" : "  [", same ? "" : f->sym->name, same ? "" : "]");
+        }
+    }
+    if (argc == 1)
+        regfree(&re);
+    return 0;
+}
+
+int cmd_info_buffers(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    int n = dbg_buffer_count(c->s);
+    if (!n) {
+        printf("No buffers.\n");
+        return 0;
+    }
+    printf("%-16s %-5s %10s %12s  %s\n", "Name", "Type", "Count", "Bytes", "Address");
+    for (int i = 0; i < n; i++) {
+        const dbg_buffer *b = dbg_buffer_at(c->s, i);
+        printf("%-16s %-5s %10llu %12llu  0x%llx\n", b->name, ptx_type_name(b->type),
+               (unsigned long long)b->count, (unsigned long long)b->size,
+               (unsigned long long)b->addr);
+    }
+    return 0;
+}

@@ -1,0 +1,456 @@
+/* cmd_table.c - the command table (one source of truth), lookup, dispatch, help, set/show/info. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+#define NOSUB NULL
+
+const cmd_def cmd_info_table[] = {
+    {"breakpoints", "b break watchpoints", cmd_info_breakpoints, 0, -1, "info breakpoints [N...]",
+     "Status of breakpoints and watchpoints (hit counts, conditions).", CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"registers", "r all-registers", cmd_info_registers, 0, -1, "info registers [REG...]",
+     "Registers of the focused lane (all declared ones, or those named).", CMD_CLASS_DATA, 0, NOSUB},
+    {"display", "", cmd_info_display, 0, 0, "info display",
+     "Expressions to display when the program stops.", CMD_CLASS_DATA, 0, NOSUB},
+    {"functions", "", cmd_info_functions, 0, 1, "info functions [REGEXP]",
+     "Kernels and device functions of the module.", CMD_CLASS_STATUS, 0, NOSUB},
+    {"buffers", "", cmd_info_buffers, 0, 0, "info buffers",
+     "Global buffers: name, type, count, address.", CMD_CLASS_STATUS, 0, NOSUB},
+    {"frame", "f", cmd_info_frame, 0, 0, "info frame", "The selected frame.", CMD_CLASS_STACK, 0, NOSUB},
+    {"warps", "", cmd_info_warps, 0, 0, "info warps",
+     "Warps of the focused block: PC, line, active and divergent masks, barrier.", CMD_CLASS_CUDA, 0, NOSUB},
+    {"lanes", "", cmd_info_lanes, 0, -1, "info lanes [EXPR]",
+     "Lanes of the focused warp (state, PC, thread), or EXPR per lane.", CMD_CLASS_CUDA, 0, NOSUB},
+    {"blocks", "", cmd_info_blocks, 0, 0, "info blocks", "Blocks of the current kernel and their state.",
+     CMD_CLASS_CUDA, 0, NOSUB},
+    {"threads", "", cmd_info_threads, 0, 0, "info threads",
+     "Threads of the current kernel, coalesced by block and PC.", CMD_CLASS_CUDA, 0, NOSUB},
+    {"kernels", "", cmd_info_kernels, 0, 0, "info kernels", "The current kernel launch.",
+     CMD_CLASS_CUDA, 0, NOSUB},
+    {"sharedmem", "shared", cmd_info_sharedmem, 0, 0, "info sharedmem",
+     "Shared variables and dynamic shared memory of the focused block.", CMD_CLASS_CUDA, 0, NOSUB},
+    {"cuda", "", cmd_info_cuda, 1, -1, "info cuda warps|lanes|blocks|threads|kernels|sharedmem",
+     "cuda-gdb spellings of the info tables.", CMD_CLASS_CUDA, 0, NOSUB},
+    {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
+};
+
+const cmd_def cmd_set_table[] = {
+    {"var", "variable", cmd_set_var, 1, -1, "set var LVALUE = EXPR",
+     "Assign to a register, memory or convenience variable.", CMD_CLASS_DATA, 0, NOSUB},
+    {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
+};
+
+const cmd_def cmd_table[] = {
+    /* files and launches */
+    {"file", "", cmd_file, 1, 1, "file FILE.ptx", "Load a PTX module.", CMD_CLASS_FILES, 0, NOSUB},
+    {"buffer", "buf", cmd_buffer, 3, -1,
+     "buffer NAME TYPE COUNT [= {V, ...} | = file PATH | = fill V | = iota]",
+     "Allocate global memory named NAME (zeroed unless initialised); TYPE u8..u64 s8..s64 f16 f32 f64.",
+     CMD_CLASS_FILES, 0, NOSUB},
+    {"launch", "", cmd_launch, 1, -1, "launch KERNEL<<<GRID, BLOCK[, SHMEM]>>>(ARG, ...)",
+     "Launch a kernel and run it until it completes or stops.", CMD_CLASS_RUNNING, 0, NOSUB},
+    {"run", "r", cmd_run, 0, 0, "run",
+     "Relaunch the last launch from scratch (buffers restored to their initial contents).",
+     CMD_CLASS_RUNNING, 0, NOSUB},
+    {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING, 0, NOSUB},
+    {"dump", "", cmd_dump, 2, 2, "dump NAME PATH", "Write a buffer's bytes to a file.",
+     CMD_CLASS_DATA, 0, NOSUB},
+    /* running */
+    {"continue", "c cont fg", cmd_continue, 0, 1, "continue [N]",
+     "Resume; with N, ignore the current breakpoint N-1 more times.", CMD_CLASS_RUNNING, 1, NOSUB},
+    {"step", "s", cmd_step, 0, 1, "step [N]", "Step to the next source line (into calls).",
+     CMD_CLASS_RUNNING, 1, NOSUB},
+    {"next", "n", cmd_next, 0, 1, "next [N]", "Step to the next source line (over calls).",
+     CMD_CLASS_RUNNING, 1, NOSUB},
+    {"stepi", "si", cmd_stepi, 0, 2, "stepi [-lane] [N]",
+     "Execute one PTX instruction of the focused warp (or lane with -lane), into calls.",
+     CMD_CLASS_RUNNING, 1, NOSUB},
+    {"nexti", "ni", cmd_nexti, 0, 2, "nexti [-lane] [N]",
+     "Execute one PTX instruction of the focused warp (or lane), over calls.", CMD_CLASS_RUNNING,
+     1, NOSUB},
+    {"finish", "fin", cmd_finish, 0, 0, "finish", "Run until the selected function returns.",
+     CMD_CLASS_RUNNING, 0, NOSUB},
+    {"until", "u", cmd_until, 0, 1, "until [LOCATION]",
+     "Like next, but do not go backwards (leave loops); with LOCATION, like advance.",
+     CMD_CLASS_RUNNING, 1, NOSUB},
+    {"advance", "", cmd_advance, 1, 1, "advance LOCATION",
+     "Run the focused warp until LOCATION or until the current frame returns.",
+     CMD_CLASS_RUNNING, 0, NOSUB},
+    /* breakpoints */
+    {"break", "b br brea", cmd_break, 0, -1, "break [LOCATION] [if COND]",
+     "Set a breakpoint: FUNC, FILE:LINE, LINE, ptx:LINE or *PC.", CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"tbreak", "tb", cmd_tbreak, 0, -1, "tbreak [LOCATION] [if COND]",
+     "Set a temporary breakpoint (deleted when hit).", CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"condition", "", cmd_condition, 1, -1, "condition N [COND]",
+     "Make breakpoint N conditional (no COND: unconditional).", CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"ignore", "", cmd_ignore, 2, 2, "ignore N COUNT", "Ignore the next COUNT hits of breakpoint N.",
+     CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"delete", "d", cmd_delete, 0, -1, "delete [N...]", "Delete breakpoints (all without N).",
+     CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"disable", "dis disa", cmd_disable, 0, -1, "disable [N...]", "Disable breakpoints.",
+     CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"enable", "en", cmd_enable, 0, -1, "enable [N...]", "Enable breakpoints.",
+     CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"commands", "", cmd_commands, 0, 1, "commands [N]",
+     "Commands to run when breakpoint N is hit, one a line, ended by \"end\".",
+     CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"watch", "", cmd_watch, 1, -1, "watch EXPR",
+     "Stop when EXPR (global or shared memory) is written with a new value.",
+     CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"rwatch", "", cmd_rwatch, 1, -1, "rwatch EXPR", "Stop when EXPR is read.",
+     CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"awatch", "", cmd_awatch, 1, -1, "awatch EXPR", "Stop when EXPR is read or written.",
+     CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    /* data */
+    {"print", "p inspect", cmd_print, 0, -1, "print[/FMT] [-lanes] EXPR",
+     "Evaluate EXPR in the focused lane (-lanes: in every lane of the warp).", CMD_CLASS_DATA, 0,
+     NOSUB},
+    {"output", "", cmd_output, 1, -1, "output[/FMT] EXPR", "Print EXPR's value without $N or newline.",
+     CMD_CLASS_DATA, 0, NOSUB},
+    {"x", "", cmd_x, 0, -1, "x/NFU [@SPACE] ADDRESS",
+     "Examine memory: N units, format F (x d u o t a c f s i z), unit U (b h w g).",
+     CMD_CLASS_DATA, 1, NOSUB},
+    {"display", "disp", cmd_display, 0, -1, "display[/FMT] [EXPR]",
+     "Print EXPR every time the program stops.", CMD_CLASS_DATA, 0, NOSUB},
+    {"undisplay", "", cmd_undisplay, 0, -1, "undisplay [N...]", "Cancel displays.",
+     CMD_CLASS_DATA, 0, NOSUB},
+    {"ptype", "whatis", cmd_ptype, 1, -1, "ptype EXPR", "The type of EXPR.", CMD_CLASS_DATA, 0, NOSUB},
+    {"eval", "", cmd_eval_ptx, 1, -1, "eval PTX-INSTRUCTION",
+     "Execute one PTX instruction (or .reg declaration) on a scratch lane seeded from the focus.",
+     CMD_CLASS_DATA, 0, NOSUB},
+    {"set", "", cmd_set, 1, -1, "set var LVALUE = EXPR | set SETTING VALUE",
+     "Assign (var) or change a setting: scheduler-locking on|off, step-granularity lane|warp, "
+     "confirm, pagination, width, height, print ...", CMD_CLASS_DATA, 0, NOSUB},
+    {"show", "", cmd_show, 0, 1, "show [SETTING]", "Show settings.", CMD_CLASS_SUPPORT, 0, NOSUB},
+    /* stack */
+    {"backtrace", "bt where", cmd_backtrace, 0, 1, "backtrace [N]",
+     "Frames of the focused lane, innermost first.", CMD_CLASS_STACK, 0, NOSUB},
+    {"frame", "f", cmd_frame, 0, 1, "frame [N]", "Select and print frame N.", CMD_CLASS_STACK, 0,
+     NOSUB},
+    {"up", "", cmd_up, 0, 1, "up [N]", "Select the caller's frame.", CMD_CLASS_STACK, 0, NOSUB},
+    {"down", "do", cmd_down, 0, 1, "down [N]", "Select the callee's frame.", CMD_CLASS_STACK, 0,
+     NOSUB},
+    {"list", "l", cmd_list, 0, 1, "list [LINE | FILE:LINE | FUNC | ptx:LINE]",
+     "Source lines (PTX lines when the module has no line table).", CMD_CLASS_FILES, 1, NOSUB},
+    {"disassemble", "disas", cmd_disassemble, 0, 1, "disassemble [FUNC]",
+     "PTX of the current function with => at the PC.", CMD_CLASS_DATA, 0, NOSUB},
+    /* status */
+    {"info", "i inf", cmd_info, 1, -1, "info SUBCOMMAND", "Status of the program and debugger.",
+     CMD_CLASS_STATUS, 0, cmd_info_table},
+    /* cuda */
+    {"cuda", "", cmd_cuda, 1, -1,
+     "cuda [kernel N] [block (x,y,z)] [thread (x,y,z)] | cuda warp N [lane M] | cuda lane M",
+     "Print or switch the CUDA focus.", CMD_CLASS_CUDA, 0, NOSUB},
+    /* support */
+    {"echo", "", cmd_echo, 0, -1, "echo TEXT", "Print TEXT (C escapes like \\n understood).",
+     CMD_CLASS_SUPPORT, 0, NOSUB},
+    {"source", "", cmd_source, 1, 1, "source FILE", "Run the commands in FILE.", CMD_CLASS_SUPPORT,
+     0, NOSUB},
+    {"help", "h", cmd_help, 0, -1, "help [COMMAND | CLASS]", "Print the list of commands, or help on one.",
+     CMD_CLASS_SUPPORT, 0, NOSUB},
+    {"quit", "q exit", cmd_quit, 0, 1, "quit [STATUS]", "Leave ptxdbg.", CMD_CLASS_SUPPORT, 0, NOSUB},
+    {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
+};
+
+static const char *class_names[CMD_CLASS__COUNT][2] = {
+    {"files", "Loading PTX, buffers and sources."},
+    {"running", "Launching and running kernels."},
+    {"breakpoints", "Making the kernel stop at certain points."},
+    {"data", "Examining and changing data."},
+    {"stack", "Examining the call stack."},
+    {"status", "Status inquiries."},
+    {"cuda", "CUDA focus and tables (kernels, blocks, warps, lanes)."},
+    {"support", "Support facilities."},
+};
+
+const char *cmd_class_name(cmd_class c) { return class_names[c][0]; }
+
+int cmd_error(cmd_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fflush(stdout);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    c->failed = 1;
+    return -1;
+}
+
+static int has_word(const char *list, const char *w)
+{
+    size_t l = strlen(w);
+    for (const char *p = list; p && *p;) {
+        while (*p == ' ')
+            p++;
+        const char *e = strchr(p, ' ');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == l && strncmp(p, w, l) == 0)
+            return 1;
+        p += n;
+    }
+    return 0;
+}
+
+const cmd_def *cmd_lookup(const cmd_def *table, const char *word, char *err, size_t n)
+{
+    for (const cmd_def *d = table; d->name; d++)
+        if (!strcmp(d->name, word) || has_word(d->aliases, word))
+            return d;
+    const cmd_def *found = NULL;
+    int nfound = 0;
+    size_t l = strlen(word);
+    char list[512] = "";
+    for (const cmd_def *d = table; d->name; d++)
+        if (l && !strncmp(d->name, word, l)) {
+            found = d;
+            nfound++;
+            size_t k = strlen(list);
+            snprintf(list + k, sizeof list - k, "%s%s", k ? ", " : "", d->name);
+        }
+    if (nfound == 1)
+        return found;
+    if (err && n) {
+        if (nfound > 1)
+            snprintf(err, n, "Ambiguous command \"%s\": %s.", word, list);
+        else
+            err[0] = 0;
+    }
+    return NULL;
+}
+
+int cmd_split(const char *args, char **buf, char ***argv)
+{
+    *buf = strdup(args ? args : "");
+    *argv = NULL;
+    if (!*buf)
+        return 0;
+    int argc = 0, cap = 0;
+    for (char *p = *buf; *p;) {
+        while (isspace((unsigned char)*p))
+            *p++ = 0;
+        if (!*p)
+            break;
+        if (argc == cap) {
+            cap = cap ? cap * 2 : 8;
+            char **na = realloc(*argv, (size_t)cap * sizeof *na);
+            if (!na)
+                break;
+            *argv = na;
+        }
+        (*argv)[argc++] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+    }
+    return argc;
+}
+
+/* Run `d` with the text after its name; the central arity/usage check. */
+static int run_def(cmd_ctx *c, const cmd_def *d, const char *args)
+{
+    char *buf;
+    char **argv;
+    while (isspace((unsigned char)*args))
+        args++;
+    /* /FMT sticks to the name (print/x, x/4xw): it does not count as an argument word */
+    int argc = cmd_split(args, &buf, &argv);
+    int words = argc - (argc > 0 && argv[0][0] == '/');
+    int rc;
+    if (words < d->min_args || (d->max_args >= 0 && words > d->max_args)) {
+        if (d->sub && words == 0)
+            rc = cmd_error(c, "\"%s\" must be followed by the name of a subcommand.\n"
+                              "Usage: %s", d->name, d->usage);
+        else
+            rc = cmd_error(c, "Usage: %s", d->usage);
+    } else {
+        rc = d->fn(c, args, argc, argv);
+    }
+    free(argv);
+    free(buf);
+    return rc;
+}
+
+int cmd_execute(cmd_ctx *c, const char *line)
+{
+    while (isspace((unsigned char)*line))
+        line++;
+    if (!*line || *line == '#')
+        return 0;
+    char word[64];
+    size_t n = 0;
+    while ((isalnum((unsigned char)line[n]) || line[n] == '_' || line[n] == '-') &&
+           n + 1 < sizeof word) {
+        word[n] = line[n];
+        n++;
+    }
+    word[n] = 0;
+    if (n == 0) {
+        /* PTX typed at the prompt (".reg ...", "@%p1 bra ...") goes to the PTX REPL */
+        if (*line == '.' || *line == '@')
+            return cmd_ptx_repl_line(c, line);
+        return cmd_error(c, "Undefined command: \"%.*s\".  Try \"help\".",
+                         (int)strcspn(line, " \t"), line);
+    }
+    char err[512];
+    const cmd_def *d = cmd_lookup(cmd_table, word, err, sizeof err);
+    if (!d) {
+        /* a PTX instruction ("add.s32 %r1, ...;") at the prompt runs in the PTX REPL */
+        if (strchr(line, ';') || (line[n] == '.' && strchr(line, '%')))
+            return cmd_ptx_repl_line(c, line);
+        if (err[0])
+            return cmd_error(c, "%s", err);
+        return cmd_error(c, "Undefined command: \"%s\".  Try \"help\".", word);
+    }
+    return run_def(c, d, line + n);
+}
+
+/* Dispatch to a subcommand table ("info registers", "set var"). */
+static int run_sub(cmd_ctx *c, const char *prefix, const cmd_def *table, const char *args,
+                   int argc, char **argv)
+{
+    if (argc == 0)
+        return cmd_error(c, "\"%s\" must be followed by the name of a subcommand.", prefix);
+    char err[512];
+    const cmd_def *d = cmd_lookup(table, argv[0], err, sizeof err);
+    if (!d) {
+        if (err[0])
+            return cmd_error(c, "%s", err);
+        return cmd_error(c, "Undefined %s command: \"%s\".  Try \"help %s\".", prefix, argv[0],
+                         prefix);
+    }
+    while (isspace((unsigned char)*args))
+        args++;
+    return run_def(c, d, args + strlen(argv[0]));
+}
+
+int cmd_info(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    return run_sub(c, "info", cmd_info_table, args, argc, argv);
+}
+
+/* ---- settings ----------------------------------------------------------------------------------- */
+static int on_off(const char *v, int *out)
+{
+    if (!strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "step")) {
+        *out = 1;
+        return 0;
+    }
+    if (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "no")) {
+        *out = 0;
+        return 0;
+    }
+    return -1;
+}
+
+int cmd_set(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    dbg_options *o = dbg_opts(c->s);
+    if (!strcmp(argv[0], "scheduler-locking")) {
+        int v;
+        if (argc != 2 || on_off(argv[1], &v) != 0)
+            return cmd_error(c, "Usage: set scheduler-locking on|off");
+        o->scheduler_locking = v;
+        return 0;
+    }
+    if (!strcmp(argv[0], "step-granularity")) {
+        if (argc != 2 || (strcmp(argv[1], "lane") && strcmp(argv[1], "warp")))
+            return cmd_error(c, "Usage: set step-granularity lane|warp");
+        o->lane_steps = !strcmp(argv[1], "lane");
+        return 0;
+    }
+    /* gdb settings scripts commonly use; accepted and without effect here */
+    static const char *quiet[] = {"confirm", "pagination", "width", "height", "print",
+                                  "listsize", "verbose", "logging", "style", "cuda", NULL};
+    for (int i = 0; quiet[i]; i++)
+        if (!strcmp(argv[0], quiet[i]))
+            return 0;
+    if (strchr(args, '='))
+        return cmd_set_var(c, args, argc, argv); /* gdb: "set EXPR = VALUE" without "var" */
+    return run_sub(c, "set", cmd_set_table, args, argc, argv);
+}
+
+int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    dbg_options *o = dbg_opts(c->s);
+    int all = argc == 0;
+    if (all || !strcmp(argv[0], "scheduler-locking"))
+        printf("Mode for locking scheduler during execution is \"%s\".\n",
+               o->scheduler_locking ? "on" : "off");
+    if (all || !strcmp(argv[0], "step-granularity"))
+        printf("Steps advance the focused %s.\n", o->lane_steps ? "lane" : "warp");
+    if (!all && strcmp(argv[0], "scheduler-locking") && strcmp(argv[0], "step-granularity"))
+        return cmd_error(c, "Undefined show command: \"%s\".  Try \"help show\".", argv[0]);
+    return 0;
+}
+
+/* ---- help --------------------------------------------------------------------------------------- */
+static void help_list(const cmd_def *table, int cls, const char *prefix)
+{
+    for (const cmd_def *d = table; d->name; d++) {
+        if (cls >= 0 && (int)d->cls != cls)
+            continue;
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", prefix, d->name);
+        printf("%s -- %s\n", name, d->help);
+        if (d->sub)
+            help_list(d->sub, -1, "info ");
+    }
+}
+
+int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    if (argc == 0) {
+        printf("List of classes of commands:\n\n");
+        for (int k = 0; k < CMD_CLASS__COUNT; k++)
+            printf("%s -- %s\n", class_names[k][0], class_names[k][1]);
+        printf("\nCommands by class:\n");
+        for (int k = 0; k < CMD_CLASS__COUNT; k++) {
+            printf("\n%s:\n", class_names[k][0]);
+            for (const cmd_def *d = cmd_table; d->name; d++)
+                if ((int)d->cls == k)
+                    printf("  %-12s -- %s\n", d->name, d->help);
+        }
+        printf("\nType \"help\" followed by a class name for a list of commands in that class.\n"
+               "Type \"help\" followed by a command name for full documentation.\n"
+               "Command name abbreviations are allowed if unambiguous.\n");
+        return 0;
+    }
+    for (int k = 0; k < CMD_CLASS__COUNT; k++)
+        if (!strcmp(argv[0], class_names[k][0])) {
+            printf("%s\n\nList of commands:\n\n", class_names[k][1]);
+            help_list(cmd_table, k, "");
+            return 0;
+        }
+    char err[512];
+    const cmd_def *d = cmd_lookup(cmd_table, argv[0], err, sizeof err);
+    if (d && d->sub && argc > 1) {
+        const cmd_def *s = cmd_lookup(d->sub, argv[1], err, sizeof err);
+        if (s)
+            d = s;
+        else
+            d = NULL;
+    } else if (d && !strcmp(d->name, "set") && argc > 1) {
+        const cmd_def *s = cmd_lookup(cmd_set_table, argv[1], err, sizeof err);
+        if (s)
+            d = s;
+    }
+    if (!d) {
+        if (err[0])
+            return cmd_error(c, "%s", err);
+        return cmd_error(c, "Undefined command: \"%s\".  Try \"help\".", argv[0]);
+    }
+    printf("%s\nUsage: %s\n", d->help, d->usage);
+    if (d->aliases && d->aliases[0])
+        printf("Aliases: %s\n", d->aliases);
+    if (d->sub) {
+        printf("\nList of %s subcommands:\n\n", d->name);
+        help_list(d->sub, -1, "info ");
+    }
+    return 0;
+}

@@ -1,0 +1,91 @@
+/* main.c - ptxdbg entry point: options, batch scripts and commands, then the interactive REPL. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+/* A module with nothing in it, so buffers and the PTX REPL work before any file is loaded. */
+static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 64\n";
+
+static void usage(FILE *f)
+{
+    fprintf(f, "Usage: ptxdbg [-batch] [-q] [-x SCRIPT]... [-ex 'COMMAND']... [FILE.ptx]\n"
+               "Debug PTX kernels on the CPU. In -batch mode ptxdbg exits after the scripts and\n"
+               "commands, with a non-zero status when a command failed or a kernel trapped or\n"
+               "faulted.\n");
+}
+
+int main(int argc, char **argv)
+{
+    int batch = 0, quiet = 0;
+    const char *file = NULL;
+    /* -x and -ex in the order given */
+    const char **acts = calloc((size_t)argc, sizeof *acts);
+    char *kinds = calloc((size_t)argc, 1);
+    int nacts = 0;
+    if (!acts || !kinds)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] == '-' && a[1] == '-' && a[2])
+            a++; /* --batch == -batch */
+        if (!strcmp(a, "-batch")) {
+            batch = 1;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "-quiet") || !strcmp(a, "-silent") ||
+                   !strcmp(a, "-nx") || !strcmp(a, "-n")) {
+            quiet = 1;
+        } else if ((!strcmp(a, "-x") || !strcmp(a, "-ex") || !strcmp(a, "-command") ||
+                    !strcmp(a, "-eval-command")) && i + 1 < argc) {
+            kinds[nacts] = !strcmp(a, "-x") || !strcmp(a, "-command") ? 'x' : 'e';
+            acts[nacts++] = argv[++i];
+        } else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            free(acts);
+            free(kinds);
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "ptxdbg: unrecognized option '%s'\n", argv[i]);
+            usage(stderr);
+            free(acts);
+            free(kinds);
+            return 2;
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            fprintf(stderr, "ptxdbg: only one PTX file may be given ('%s')\n", argv[i]);
+            free(acts);
+            free(kinds);
+            return 2;
+        }
+    }
+    dbg_session *s = dbg_new();
+    if (!s)
+        return 2;
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    c.batch = batch;
+    if (!batch && !quiet)
+        printf("ptxdbg: a PTX debugger running CUDA kernels on the CPU. Type \"help\" for commands.\n");
+    if (file) {
+        if (dbg_load_file(s, file) != 0)
+            cmd_error(&c, "%s", dbg_errmsg(s));
+    } else if (dbg_load_text(s, empty_module, sizeof empty_module - 1, "<repl>") != 0) {
+        cmd_error(&c, "%s", dbg_errmsg(s));
+    }
+    for (int i = 0; i < nacts && !c.quit; i++) {
+        if (kinds[i] == 'x') {
+            char *v[1] = {(char *)acts[i]};
+            cmd_source(&c, acts[i], 1, v);
+        } else {
+            cmd_execute(&c, acts[i]);
+        }
+    }
+    if (!batch && !c.quit)
+        cmd_repl(&c);
+    int status = c.quit > 1 ? (c.quit & 0xff) : (c.failed || c.kernel_failed) && batch ? 1 : 0;
+    cmd_ctx_free(&c);
+    dbg_free(s);
+    free(acts);
+    free(kinds);
+    return status;
+}

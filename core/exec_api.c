@@ -1,0 +1,489 @@
+/* exec_api.c - the public machine API: load/free, global memory, symbols, inspection. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "exec_core.h"
+
+exec_machine *exec_new(const ptx_module *mod, char *err, size_t errlen)
+{
+    char dummy[8];
+    if (!err || !errlen) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    err[0] = 0;
+    if (!mod) {
+        snprintf(err, errlen, "no module");
+        return NULL;
+    }
+    exec_machine *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    m->mod = mod;
+    m->out = stdout;
+    if (exec_decode_module(m, err, errlen)) {
+        if (!err[0])
+            snprintf(err, errlen, "%s: error: out of memory while decoding", mod->path);
+        exec_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void exec_free(exec_machine *m)
+{
+    if (!m)
+        return;
+    exec_kill(m);
+    mem_global_free(&m->glob);
+    free(m->cbank);
+    free(m->svars);
+    free(m->watches);
+    for (exec_arena_blk *b = m->arena, *n; b; b = n) {
+        n = b->next;
+        free(b);
+    }
+    free(m);
+}
+
+const char *exec_errmsg(const exec_machine *m) { return m->err; }
+const ptx_module *exec_module(const exec_machine *m) { return m->mod; }
+void exec_set_output(exec_machine *m, FILE *out) { m->out = out ? out : stdout; }
+
+/* ---- global memory ---------------------------------------------------------------------------- */
+int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)
+{
+    uint64_t a = mem_global_add(&m->glob, size, MEM_R_ALLOC, NULL);
+    if (!a) {
+        snprintf(m->err, sizeof m->err, "cannot allocate %" PRIu64 " bytes of global memory",
+                 size);
+        return -1;
+    }
+    *addr = a;
+    return 0;
+}
+
+int exec_global_free(exec_machine *m, uint64_t addr)
+{
+    if (mem_global_remove(&m->glob, addr, MEM_R_ALLOC)) {
+        snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not an allocated buffer", addr);
+        return -1;
+    }
+    return 0;
+}
+
+int exec_symbol_addr(exec_machine *m, const char *name, ptx_space *space, uint64_t *addr,
+                     uint64_t *size)
+{
+    const ptx_module *mod = m->mod;
+    for (int i = 0; i < mod->nvars; i++)
+        if (strcmp(mod->vars[i]->name, name) == 0) {
+            *space = mod->vars[i]->space;
+            *addr = m->gvar_addr[i];
+            if (size)
+                *size = mod->vars[i]->size;
+            return 0;
+        }
+    if (m->launched) {
+        const ptx_func *k = m->li.kernel;
+        for (int i = 0; i < k->nparams; i++)
+            if (strcmp(k->params[i]->name, name) == 0) {
+                *space = PTX_SPACE_PARAM;
+                *addr = m->kfd->prm_off[i];
+                if (size)
+                    *size = k->params[i]->size;
+                return 0;
+            }
+        for (int i = 0; i < k->nvars; i++)
+            if (strcmp(k->vars[i]->name, name) == 0 && m->kfd->var_off[i] != UINT64_MAX &&
+                k->vars[i]->space != PTX_SPACE_LOCAL && k->vars[i]->space != PTX_SPACE_PARAM) {
+                *space = k->vars[i]->space;
+                *addr = m->kfd->var_off[i];
+                if (size)
+                    *size = k->vars[i]->size;
+                return 0;
+            }
+    }
+    snprintf(m->err, sizeof m->err, "no symbol %s", name);
+    return -1;
+}
+
+/* ---- instruction addresses --------------------------------------------------------------------*/
+uint32_t exec_ninsns(const exec_machine *m) { return m->ncode; }
+
+int exec_pc_insn(const exec_machine *m, uint32_t pc, const ptx_func **f, const ptx_insn **pi)
+{
+    const exec_fdec *fd = pc < m->ncode ? exec_fdec_of_pc(m, pc) : NULL;
+    if (!fd)
+        return -1;
+    if (f)
+        *f = fd->f;
+    if (pi)
+        *pi = &fd->f->insns[pc - fd->pc0];
+    return 0;
+}
+
+int64_t exec_func_pc(const exec_machine *m, const ptx_func *f)
+{
+    if (!f || f->sym->index < 0 || f->sym->index >= m->mod->nfuncs)
+        return -1;
+    const exec_fdec *fd = m->fdec[f->sym->index];
+    return fd ? (int64_t)fd->pc0 : -1;
+}
+
+/* ---- watchpoints ------------------------------------------------------------------------------*/
+int exec_watch_add(exec_machine *m, ptx_space space, uint64_t addr, uint32_t len, int kinds,
+                   uint32_t cta)
+{
+    if (!len || !(kinds & 3) || (space != PTX_SPACE_GLOBAL && space != PTX_SPACE_SHARED &&
+                                 space != PTX_SPACE_GENERIC)) {
+        snprintf(m->err, sizeof m->err, "bad watchpoint");
+        return -1;
+    }
+    if (space == PTX_SPACE_GENERIC)
+        space = mem_generic_decode(addr, &addr);
+    int id = 0;
+    for (int i = 0; i < m->nwatches; i++)
+        if (m->watches[i].id >= id)
+            id = m->watches[i].id + 1;
+    exec_watch *nw = realloc(m->watches, sizeof *nw * (size_t)(m->nwatches + 1));
+    if (!nw)
+        return -1;
+    m->watches = nw;
+    nw[m->nwatches++] = (exec_watch){ .id = id, .used = 1, .space = space, .addr = addr,
+                                      .len = len, .cta = cta, .kinds = kinds };
+    m->any_watch = 1;
+    return id;
+}
+
+int exec_watch_del(exec_machine *m, int id)
+{
+    int found = -1, any = 0;
+    for (int i = 0; i < m->nwatches; i++) {
+        if (m->watches[i].id == id && m->watches[i].used) {
+            m->watches[i].used = 0;
+            found = 0;
+        }
+        any |= m->watches[i].used;
+    }
+    m->any_watch = any;
+    if (found)
+        snprintf(m->err, sizeof m->err, "no watchpoint %d", id);
+    return found;
+}
+
+/* ---- inspection ------------------------------------------------------------------------------ */
+exec_cta_state exec_cta_get_state(const exec_machine *m, uint32_t cta)
+{
+    if (!m->launched || cta >= m->ncta)
+        return EXEC_CTA_NOT_STARTED;
+    if (cta < m->cur_cta)
+        return EXEC_CTA_DONE;
+    if (cta == m->cur_cta && m->cta_live)
+        return EXEC_CTA_RUNNING;
+    return cta == m->cur_cta && m->cur_cta >= m->ncta ? EXEC_CTA_DONE : EXEC_CTA_NOT_STARTED;
+}
+
+uint32_t exec_ncta(const exec_machine *m) { return m->launched ? m->ncta : 0; }
+uint32_t exec_nwarps(const exec_machine *m) { return m->launched ? m->nwarps : 0; }
+
+exec_dim3 exec_cta_coord(const exec_machine *m, uint32_t cta)
+{
+    exec_dim3 g = m->li.grid, c = { 0, 0, 0 };
+    if (!g.x || !g.y)
+        return c;
+    c.x = cta % g.x;
+    c.y = (cta / g.x) % g.y;
+    c.z = cta / (g.x * g.y);
+    return c;
+}
+
+int exec_cta_index(const exec_machine *m, exec_dim3 c, uint32_t *cta)
+{
+    exec_dim3 g = m->li.grid;
+    if (!m->launched || c.x >= g.x || c.y >= g.y || c.z >= g.z)
+        return -1;
+    *cta = c.x + c.y * g.x + c.z * g.x * g.y;
+    return 0;
+}
+
+static const exec_warp *exec_get_warp(const exec_machine *m, uint32_t cta, uint32_t warp)
+{
+    if (!m->launched || !m->cta_live || cta != m->cta.id || warp >= m->nwarps)
+        return NULL;
+    return &m->warps[warp];
+}
+
+int exec_warp_get(const exec_machine *m, uint32_t cta, uint32_t warp, exec_warp_info *wi)
+{
+    const exec_warp *w = exec_get_warp(m, cta, warp);
+    memset(wi, 0, sizeof *wi);
+    wi->barrier = -1;
+    if (!w) {
+        if (m->launched && cta < m->ncta && warp < m->nwarps) {
+            uint32_t n = m->nthreads - warp * 32;
+            wi->valid = n >= 32 ? EXEC_FULL : (1u << n) - 1;
+            if (exec_cta_get_state(m, cta) == EXEC_CTA_DONE)
+                wi->exited = wi->valid;
+            return 0;
+        }
+        return -1;
+    }
+    wi->valid = w->valid;
+    wi->exited = w->exited & w->valid;
+    wi->active = w->cur_mask;
+    wi->pc = w->cur_pc;
+    wi->at_barrier = w->bar_wait;
+    wi->divergent = w->valid & ~w->exited & ~w->trapped & ~w->cur_mask & ~w->bar_wait;
+    if (w->bar_wait)
+        wi->barrier = w->lane_bar[exec_ctz(w->bar_wait)];
+    wi->stopped = w->stopped;
+    return 0;
+}
+
+int exec_lane_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
+                  exec_lane_info *li)
+{
+    memset(li, 0, sizeof *li);
+    if (!m->launched || lane >= 32 || warp >= m->nwarps || cta >= m->ncta)
+        return -1;
+    uint32_t t = warp * 32 + lane;
+    exec_dim3 b = m->li.block;
+    li->tid.x = t % b.x;
+    li->tid.y = (t / b.x) % b.y;
+    li->tid.z = t / (b.x * b.y);
+    const exec_warp *w = exec_get_warp(m, cta, warp);
+    uint32_t bit = 1u << lane;
+    if (!w) {
+        li->state = t < m->nthreads && exec_cta_get_state(m, cta) == EXEC_CTA_DONE
+                    ? EXEC_LANE_EXITED : EXEC_LANE_INVALID;
+        return 0;
+    }
+    li->pc = (w->cur_mask & bit) ? w->cur_pc : w->pc[lane];
+    li->depth = (w->valid & bit) && w->lframe[lane] ? (int)w->lframe[lane]->depth : 0;
+    if (!(w->valid & bit))
+        li->state = EXEC_LANE_INVALID;
+    else if (w->trapped & bit)
+        li->state = EXEC_LANE_TRAPPED;
+    else if (w->exited & bit)
+        li->state = EXEC_LANE_EXITED;
+    else if (w->bar_wait & bit)
+        li->state = EXEC_LANE_BARRIER;
+    else if (w->cur_mask & bit)
+        li->state = EXEC_LANE_ACTIVE;
+    else
+        li->state = EXEC_LANE_DIVERGENT;
+    return 0;
+}
+
+int exec_backtrace(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
+                   exec_frame *frames, int max)
+{
+    const exec_warp *w = exec_get_warp(m, cta, warp);
+    if (!w || lane >= 32 || !((w->valid >> lane) & 1))
+        return -1;
+    int n = 0;
+    uint32_t pc = ((w->cur_mask >> lane) & 1) ? w->cur_pc : w->pc[lane];
+    for (const struct exec_act *f = w->lframe[lane]; f && n < max; f = f->parent) {
+        frames[n].func = f->fd->f;
+        frames[n].pc = pc;
+        n++;
+        pc = f->call_pc;
+    }
+    return n;
+}
+
+/* The frame `frame` levels out from lane's innermost one. */
+static struct exec_act *exec_lane_frame(const exec_machine *m, uint32_t cta, uint32_t warp,
+                                          uint32_t lane, int frame)
+{
+    const exec_warp *w = exec_get_warp(m, cta, warp);
+    if (!w || lane >= 32 || !((w->valid >> lane) & 1) || frame < 0)
+        return NULL;
+    struct exec_act *f = w->lframe[lane];
+    while (f && frame--)
+        f = f->parent;
+    return f;
+}
+
+static int exec_find_reg(const exec_machine *m, struct exec_act *f, const char *name,
+                         int *comp, const ptx_sym **sym)
+{
+    const ptx_func *fn = f->fd->f;
+    char base[128];
+    snprintf(base, sizeof base, "%s", name);
+    *comp = 0;
+    char *dot = strchr(base, '.');
+    if (dot) {
+        static const char cn[] = "xyzw";
+        const char *p = strchr(cn, dot[1]);
+        if (!p || dot[2])
+            return -1;
+        *comp = (int)(p - cn);
+        *dot = 0;
+    }
+    int n = fn->nregs + fn->nparams + fn->nrets;
+    for (int i = 0; i < n; i++) {
+        const ptx_sym *s = i < fn->nregs ? fn->regs[i]
+                         : i < fn->nregs + fn->nparams ? fn->params[i - fn->nregs]
+                                                       : fn->rets[i - fn->nregs - fn->nparams];
+        if (f->fd->reg_off[i] != UINT32_MAX && strcmp(s->name, base) == 0) {
+            *sym = s;
+            return i;
+        }
+    }
+    (void)m;
+    return -1;
+}
+
+static int exec_reg_access(exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
+                           int frame, const char *name, uint64_t *bits, ptx_type *type, int set)
+{
+    struct exec_act *f = exec_lane_frame(m, cta, warp, lane, frame);
+    if (!f) {
+        snprintf(m->err, sizeof m->err, "no frame %d for lane %u of warp %u in CTA %u", frame,
+                 lane, warp, cta);
+        return -1;
+    }
+    int comp;
+    const ptx_sym *s;
+    int ri = exec_find_reg(m, f, name, &comp, &s);
+    if (ri < 0) {
+        snprintf(m->err, sizeof m->err, "no register %s in %s", name, f->fd->f->sym->name);
+        return -1;
+    }
+    if (type)
+        *type = s->type;
+    uint32_t off = f->fd->reg_off[ri];
+    if (s->type == PTX_T_PRED) {
+        uint32_t *p = &f->preds[off + (uint32_t)comp];
+        if (set)
+            *p = (*p & ~(1u << lane)) | ((uint32_t)(*bits != 0) << lane);
+        else
+            *bits = (*p >> lane) & 1;
+        return 0;
+    }
+    off += (uint32_t)comp * (s->type == PTX_T_B128 ? 2u : 1u) * EXEC_SLOT;
+    uint8_t *slot = f->regs + off;
+    switch (ptx_type_bits(s->type)) {
+    case 8:
+        if (set) slot[lane] = (uint8_t)*bits; else *bits = slot[lane];
+        break;
+    case 16:
+        if (set) ((uint16_t *)(void *)slot)[lane] = (uint16_t)*bits;
+        else *bits = ((uint16_t *)(void *)slot)[lane];
+        break;
+    case 32:
+        if (set) ((uint32_t *)(void *)slot)[lane] = (uint32_t)*bits;
+        else *bits = ((uint32_t *)(void *)slot)[lane];
+        break;
+    default: /* 64; b128 gives the low half */
+        if (set) ((uint64_t *)(void *)slot)[lane] = *bits;
+        else *bits = ((uint64_t *)(void *)slot)[lane];
+        break;
+    }
+    return 0;
+}
+
+int exec_reg_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane, int frame,
+                 const char *name, uint64_t *bits, ptx_type *type)
+{
+    return exec_reg_access((exec_machine *)m, cta, warp, lane, frame, name, bits, type, 0);
+}
+
+int exec_reg_set(exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane, int frame,
+                 const char *name, uint64_t bits)
+{
+    return exec_reg_access(m, cta, warp, lane, frame, name, &bits, NULL, 1);
+}
+
+int exec_func_regs(const exec_machine *m, const ptx_func *f, const ptx_sym ***regs)
+{
+    (void)m;
+    *regs = (const ptx_sym **)f->regs;
+    return f->nregs;
+}
+
+int exec_sreg_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
+                  ptx_sreg_id id, int comp, uint64_t *val)
+{
+    const exec_warp *w = exec_get_warp(m, cta, warp);
+    int bits;
+    int slot = exec_sreg_slot(id, comp, &bits);
+    if (!w || lane >= 32 || slot < 0)
+        return -1;
+    if (slot == EXEC_SR_CLOCK || slot == EXEC_SR_CLOCK_HI || slot == EXEC_SR_CLOCK64 ||
+        slot == EXEC_SR_GTIMER || slot == EXEC_SR_GTIMER_LO || slot == EXEC_SR_GTIMER_HI)
+        exec_sreg_refresh((exec_warp *)w, slot);
+    const uint8_t *p = w->r.sregs + (size_t)slot * EXEC_SLOT;
+    *val = bits == 64 ? ((const uint64_t *)(const void *)p)[lane]
+                      : ((const uint32_t *)(const void *)p)[lane];
+    return 0;
+}
+
+static int exec_mem_access(exec_machine *m, ptx_space space, uint64_t addr, void *buf,
+                           size_t n, uint32_t cta, uint32_t warp, uint32_t lane, int write)
+{
+    exec_warp *w = NULL;
+    uint64_t sa = addr;
+    ptx_space s = space == PTX_SPACE_GENERIC ? mem_generic_decode(addr, &sa) : space;
+    if (s == PTX_SPACE_LOCAL || s == PTX_SPACE_SHARED) {
+        w = (exec_warp *)exec_get_warp(m, cta, warp);
+        if (!w || lane >= 32) {
+            snprintf(m->err, sizeof m->err, "CTA %u is not running", cta);
+            return -1;
+        }
+    }
+    uint8_t *h = mem_host(m, s, sa, n, w, (int)lane, write);
+    if (!h) {
+        char d[200];
+        mem_describe(m, s, sa, d, sizeof d);
+        snprintf(m->err, sizeof m->err, "cannot access %zu bytes at %s address 0x%" PRIx64
+                 " (%s)", n, ptx_space_name(s), sa, d);
+        return -1;
+    }
+    if (write)
+        memcpy(h, buf, n);
+    else
+        memcpy(buf, h, n);
+    return 0;
+}
+
+int exec_mem_read(exec_machine *m, ptx_space space, uint64_t addr, void *buf, size_t n,
+                  uint32_t cta, uint32_t warp, uint32_t lane)
+{
+    return exec_mem_access(m, space, addr, buf, n, cta, warp, lane, 0);
+}
+
+int exec_mem_write(exec_machine *m, ptx_space space, uint64_t addr, const void *buf, size_t n,
+                   uint32_t cta, uint32_t warp, uint32_t lane)
+{
+    return exec_mem_access(m, space, addr, (void *)buf, n, cta, warp, lane, 1);
+}
+
+int exec_shared_layout(const exec_machine *m, exec_shared_var *vars, int max,
+                       uint64_t *static_size, uint64_t *dyn_base, uint64_t *dyn_size)
+{
+    int n = 0;
+    for (int i = 0; i < m->nsvars; i++)
+        if (m->svars[i].size) {
+            if (n < max && vars)
+                vars[n] = m->svars[i];
+            n++;
+        }
+    if (static_size)
+        *static_size = m->shared_static;
+    if (dyn_base)
+        *dyn_base = (m->shared_static + 15) / 16 * 16;
+    if (dyn_size)
+        *dyn_size = m->launched ? m->li.dyn_shmem : 0;
+    return n;
+}
+
+int exec_addr_describe(const exec_machine *m, ptx_space space, uint64_t addr, char *out,
+                       size_t n)
+{
+    return mem_describe(m, space, addr, out, n);
+}

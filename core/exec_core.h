@@ -1,0 +1,266 @@
+/* exec_core.h - private structures of the execution core: machine, CTA, warp, frame, decoder. */
+#ifndef EXEC_CORE_H
+#define EXEC_CORE_H
+
+#include <stdio.h>
+#include "exec_int.h"
+#include "mem.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * SIMT scheme (min-pc reconvergence)
+ * Every lane has its own pc and innermost frame (hence call depth). A warp runs one GROUP at
+ * a time: the runnable lanes with the highest call depth, then the lowest pc, that share the
+ * frame of the first such lane. The group keeps running while its pc stays below `limit_pc`,
+ * the lowest pc of the other runnable lanes at the same depth, so converged code pays one
+ * compare per instruction. Once it reaches or passes that pc the warp reschedules: lanes at
+ * the same depth, pc and frame merge into one group. After an if/else (or a loop whose trip
+ * count differs per lane) the lanes that got ahead wait at the join point, which has a
+ * higher pc than every block before it, until the others catch up. Lanes of different
+ * frames (divergent calls) never merge.
+ * ------------------------------------------------------------------------------------------- */
+
+#define EXEC_NSCRATCH   16           /* scratch slots per frame for operand wrappers */
+#define EXEC_MAX_DEPTH  1024         /* call depth limit (then stack overflow) */
+#define EXEC_NBAR       16
+#define EXEC_SLICE      65536        /* warp-instructions per scheduling slice / poll */
+
+/* Special register slots of a warp's sreg block. */
+enum {
+    EXEC_SR_TID = 0,          /* 4 comps each */
+    EXEC_SR_NTID = 4, EXEC_SR_CTAID = 8, EXEC_SR_NCTAID = 12, EXEC_SR_CLUSTERID = 16,
+    EXEC_SR_NCLUSTERID = 20, EXEC_SR_CLUSTER_CTAID = 24, EXEC_SR_CLUSTER_NCTAID = 28,
+    EXEC_SR_LANEID = 32, EXEC_SR_WARPID, EXEC_SR_NWARPID, EXEC_SR_SMID, EXEC_SR_NSMID,
+    EXEC_SR_GRIDID, EXEC_SR_LM_EQ, EXEC_SR_LM_LE, EXEC_SR_LM_LT, EXEC_SR_LM_GE, EXEC_SR_LM_GT,
+    EXEC_SR_CLOCK, EXEC_SR_CLOCK_HI, EXEC_SR_CLOCK64, EXEC_SR_GTIMER, EXEC_SR_GTIMER_LO,
+    EXEC_SR_GTIMER_HI, EXEC_SR_TOTAL_SMEM, EXEC_SR_DYN_SMEM, EXEC_SR_AGGR_SMEM,
+    EXEC_SR_CTARANK, EXEC_SR_NCTARANK, EXEC_SR_IS_EXPLICIT, EXEC_SR_ZERO,
+    EXEC_SR__COUNT
+};
+#define EXEC_NSM 108   /* %nsmid (an A100) */
+
+/* Decoded function. */
+typedef struct exec_fdec {
+    const ptx_func *f;
+    uint32_t pc0, n;          /* first pc and number of instructions */
+    uint32_t *reg_off;        /* per f->regs[i]: slot byte offset, or predicate index */
+    uint32_t regbytes;        /* register block bytes (regs + scratch) */
+    uint32_t scratch_off;     /* byte offset of the first scratch slot */
+    uint32_t npreds;
+    uint64_t local_size;      /* .local variables of one activation */
+    uint32_t local_align;
+    uint64_t *var_off;        /* per f->vars[i]: local: depot offset; param: param-area
+                                 offset; shared: shared offset */
+    uint64_t *prm_off;        /* per f->params[i]: kernel param offset / param-area offset */
+    uint64_t *ret_off;        /* per f->rets[i]: param-area offset */
+    uint32_t param_size;      /* per-lane bytes of the frame's param area */
+} exec_fdec;
+
+/* A call activation shared by the lanes that made the call together. */
+typedef struct exec_act {
+    const exec_fdec *fd;
+    struct exec_act *parent;
+    uint32_t depth;
+    uint32_t members;         /* lanes in this frame or deeper */
+    uint32_t call_pc;         /* pc of the call instruction in the parent */
+    uint8_t *regs;
+    uint32_t *preds;
+    uint8_t *params;          /* 32 lanes * fd->param_size, lane-major */
+    uint64_t local_base[EXEC_LANES]; /* each lane's depot base (= stack top at entry) */
+    size_t cap;               /* bytes of the regs/preds/params block */
+    struct exec_act *next_free;
+} exec_act;
+
+typedef struct exec_cta exec_cta;
+
+struct exec_warp {
+    struct exec_warp_regs r;  /* must stay first */
+    exec_machine *m;
+    exec_cta *cta;
+    uint32_t id;
+    /* the running group */
+    uint32_t cur_mask, cur_pc, limit_pc;
+    exec_act *cur_frame;
+    uint32_t npc;             /* next pc set by handlers returning JUMPED/STOPPED */
+    int resched;              /* lane sets changed: pick a new group */
+    int64_t budget;           /* instructions left in this slice */
+    int64_t budget_left;      /* saved budget while a watch hit forces a stop */
+    int watch_hit;
+    uint8_t *watch_host;      /* host bytes of the watched access (new value read after) */
+    int solo;                 /* lane + 1 while a lane is stepped alone */
+    int stopped;              /* holds a trap/exception state */
+    /* lane state */
+    uint32_t valid, exited, trapped, bar_wait, ws_wait;
+    uint32_t ws_need[EXEC_LANES]; /* membermask a warp-sync waiter waits for */
+    int8_t lane_bar[EXEC_LANES];
+    uint32_t pc[EXEC_LANES];
+    exec_act *lframe[EXEC_LANES];
+    /* local memory: per lane stack */
+    uint8_t *ldata[EXEC_LANES];
+    uint32_t lcap[EXEC_LANES];
+    uint64_t lsp[EXEC_LANES];
+    exec_act *kframe;       /* the kernel frame */
+    exec_act *free_frames;
+    exec_act *all_frames;
+    int nframes;
+};
+
+typedef struct {
+    uint32_t arrived;         /* threads arrived in this phase */
+    uint32_t expected;        /* thread count given by the instruction, 0 = all live */
+    uint32_t red_popc;
+    int red_and, red_or;
+} exec_bar;
+
+struct exec_cta {
+    uint32_t id;
+    exec_dim3 coord;
+    uint8_t *shared;
+    uint64_t shared_size;
+    uint32_t nthreads, nexited;
+    exec_bar bar[EXEC_NBAR];
+    uint32_t rr;              /* round-robin cursor */
+};
+
+typedef struct exec_watch {
+    int id, used;
+    ptx_space space;
+    uint64_t addr;
+    uint32_t len, cta;
+    int kinds;
+} exec_watch;
+
+typedef struct exec_arena_blk { struct exec_arena_blk *next; } exec_arena_blk;
+
+struct exec_machine {
+    const ptx_module *mod;
+    char err[1024];
+    FILE *out;
+    exec_arena_blk *arena;
+    /* code */
+    exec_insn *code;
+    uint32_t ncode;
+    exec_fdec **fdec;         /* per module func index (NULL: no body) */
+    exec_fn *bp_orig;         /* per pc: original fn while a breakpoint is set */
+    /* memory */
+    mem_global glob;
+    uint64_t *gvar_addr;      /* per module var: address in its space */
+    uint8_t *cbank;
+    uint64_t cbank_size;
+    uint64_t shared_static;   /* bytes of static shared */
+    exec_shared_var *svars;
+    int nsvars;
+    /* launch */
+    int launched, over;
+    exec_launch_info li;
+    uint32_t nlaunch;
+    uint8_t *kparams;
+    uint64_t kparam_size;
+    const exec_fdec *kfd;
+    uint32_t ncta, nwarps, nthreads;
+    exec_cta cta;             /* the running CTA */
+    uint32_t cur_cta;         /* index of the running CTA; ncta when all done */
+    int cta_live;             /* cta holds allocated state */
+    exec_warp *warps;
+    uint8_t *sregs;           /* nwarps * EXEC_SR__COUNT slots */
+    /* stops */
+    exec_stop stop;
+    int stop_set;
+    exec_stop final;          /* the stop that ended the launch */
+    exec_warp *bp_skip_w;     /* resume: execute this breakpoint once */
+    uint32_t bp_skip_pc;
+    uint64_t clock;           /* warp-instructions executed by this machine (for %clock) */
+    int64_t slice_given;      /* budget given to the running warp */
+    /* watchpoints */
+    exec_watch *watches;
+    int nwatches;
+    int any_watch;
+    uint64_t heap_used;       /* bytes of device malloc in use */
+};
+
+/* The decoder's state (exec_decode.c). */
+typedef struct {
+    uint8_t dir;              /* 0 = source (before), 1 = destination (after), 2 = refresh */
+    uint8_t from_sreg;        /* source read from the sreg block */
+    uint8_t wide_bits, narrow_bits, sign;
+    uint32_t wide_off, narrow_off;
+    int sreg;                 /* refresh: EXEC_SR_* slot */
+} exec_fix;
+
+typedef struct {
+    exec_fn inner;
+    int n;
+    exec_fix f[];
+} exec_wrap;
+
+struct exec_dec {
+    exec_machine *m;
+    const ptx_module *mod;
+    const ptx_func *f;
+    exec_fdec *fd;
+    exec_fix fix[EXEC_MAXOPS * 2 + 2];
+    int nfix, nscratch;
+    char *err;
+    size_t errlen;
+};
+
+/* ---- shared helpers ---------------------------------------------------------------------- */
+/* exec_decode.c */
+int exec_decode_module(exec_machine *m, char *err, size_t errlen);
+void *exec_arena_alloc(exec_machine *m, size_t n);
+int exec_dec_var(exec_dec *d, const ptx_sym *s, ptx_space *sp, uint64_t *off, int *perlane);
+const exec_fdec *exec_fdec_of_pc(const exec_machine *m, uint32_t pc);
+int exec_reg_lookup(const exec_fdec *fd, const ptx_sym *s);   /* index in f->regs or -1 */
+int exec_wrap_fn(exec_warp *w, const exec_insn *in, uint32_t m);
+
+/* exec_run.c */
+void exec_stop_raise(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_exc e,
+                     uint32_t lanes, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+void exec_fault(exec_warp *w, const exec_insn *in, exec_exc e, int lane, ptx_space sp,
+                uint64_t addr, uint32_t size, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+void exec_lanes_retire(exec_warp *w, uint32_t lanes);
+exec_act *exec_act_new(exec_warp *w, const exec_fdec *fd);
+void exec_act_release(exec_warp *w, exec_act *f, uint32_t lanes);
+void exec_set_group(exec_warp *w, exec_act *f);
+uint64_t exec_now(const exec_warp *w);
+int exec_bar_check(exec_machine *m);
+void exec_sreg_init_launch(exec_machine *m);
+void exec_sreg_init_cta(exec_machine *m);
+void exec_sreg_refresh(exec_warp *w, int slot);
+int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits);
+
+/* mem.c: translate an access; NULL after raising a fault. */
+uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, uint64_t addr,
+                   uint32_t size, int write);
+void mem_watch_check(exec_warp *w, ptx_space sp, uint64_t addr, uint32_t size, int write,
+                     const uint8_t *host, const exec_insn *in, int lane);
+int mem_local_push(exec_warp *w, const exec_insn *in, int lane, uint64_t size, uint32_t align,
+                   uint64_t *base);
+int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, size_t n);
+uint8_t *mem_host(exec_machine *m, ptx_space sp, uint64_t addr, uint64_t n, exec_warp *w,
+                  int lane, int write);
+int mem_module_init(exec_machine *m, char *err, size_t errlen);
+
+/* Address operand modes (in->aux[2]) of memory instructions (exec_mem.c). */
+enum { EXEC_AM_REG64 = 1, EXEC_AM_REG32, EXEC_AM_ABS, EXEC_AM_LOCALVAR, EXEC_AM_PARAMVAR,
+       EXEC_AM_KPARAM };
+int exec_dec_address(exec_dec *d, const ptx_insn *pi, exec_insn *in, const ptx_operand *o,
+                     ptx_space sp);
+void exec_addr_lanes(exec_warp *w, const exec_insn *in, uint32_t m, uint64_t *addr);
+
+/* exec_ctrl.c: arguments and return value of the call instruction `in` (caller's frame). */
+int exec_call_arg(exec_warp *w, const exec_insn *in, int k, uint32_t lane, void *out,
+                  uint32_t size);
+void exec_call_ret(exec_warp *w, const exec_insn *in, uint32_t lane, const void *val,
+                   uint32_t size);
+
+/* exec_libc.c: functions without a body that CUDA's runtime provides (vprintf, malloc...). */
+int exec_libc_known(const char *name);
+int exec_libc_call(exec_warp *w, const exec_insn *in, uint32_t m, const ptx_func *callee);
+
+static inline int exec_popc(uint32_t x) { return __builtin_popcount(x); }
+static inline int exec_ctz(uint32_t x) { return __builtin_ctz(x); }
+#define EXEC_FOR_LANES(i, mask) \
+    for (uint32_t _mm = (mask), i; _mm && ((i = (uint32_t)__builtin_ctz(_mm)), 1); _mm &= _mm - 1)
+
+#endif

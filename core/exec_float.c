@@ -1,0 +1,569 @@
+/* exec_float.c - f32/f64 arithmetic: add..fma with exact directed rounding, div/rcp/sqrt, approximations, min/max, testp. */
+#include <fenv.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "exec_int.h"
+#include "exec_fp.h"
+
+/* Instruction flags of this family (exec_insn.flags); the rounding mode is in exec_insn.bop. */
+enum { FL_FTZ = 1, FL_SAT = 2, FL_NAN = 4, FL_XORSIGN = 8 };
+
+/* =============================================================================================
+ * Exact rounding helpers.
+ * ============================================================================================= */
+float exec_fp_f32_mode(double x, int mode)
+{
+    if (mode == EXEC_RN)
+        return x == x ? (float)x : exec_u2f(EXEC_NAN32);
+    return exec_u2f(exec_fp_from_double(&exec_fmt_f32, x, mode, 0));
+}
+
+/* A directed-mode IEEE operation is exact by definition: run it under fesetround. Used only
+ * for rare directed f64 mul/fma/div/sqrt; the volatile operands keep the compiler from moving
+ * the operation across the mode switch. */
+double exec_fp_f64_mode(int op, double a, double b, double c, int mode)
+{
+    static const int fe[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+    volatile double va = a, vb = b, vc = c, vr;
+    int old = fegetround();
+    fesetround(fe[mode & 3]);
+    switch (op) {
+    case 0: vr = va + vb; break;
+    case 1: vr = va * vb; break;
+    case 2: vr = fma(va, vb, vc); break;
+    case 3: vr = va / vb; break;
+    default: vr = sqrt(va); break;
+    }
+    fesetround(old);
+    return vr;
+}
+
+/* Directed f64 rounding of s + e where s = RN(x) and e the exact error. */
+static inline double dir64(double s, double e, int mode)
+{
+    if (e == 0 || mode == EXEC_RN)
+        return s;
+    switch (mode) {
+    case EXEC_RZ: return (e > 0) != (s > 0) ? nextafter(s, 0.0) : s;
+    case EXEC_RM: return e < 0 ? nextafter(s, -INFINITY) : s;
+    default:      return e > 0 ? nextafter(s, INFINITY) : s;
+    }
+}
+/* Result of an overflow (s = +-inf from finite operands) in a directed mode. */
+static inline double ovf64(double s, int mode)
+{
+    if (mode == EXEC_RZ || (mode == EXEC_RM && s > 0) || (mode == EXEC_RP && s < 0))
+        return copysign(1.7976931348623157e308, s);
+    return s;
+}
+
+/* Canonical NaN of an f64 result: an input NaN is propagated (quieted; the spec says f64 NaN
+ * payloads are supported), a NaN created by the operation is 0x7fffffffffffffff. */
+static inline double nan64(double r, double x, double y, double z)
+{
+    if (r == r)
+        return r;
+    if (x != x) return exec_u2d(exec_d2u(x) | 0x0008000000000000ull);
+    if (y != y) return exec_u2d(exec_d2u(y) | 0x0008000000000000ull);
+    if (z != z) return exec_u2d(exec_d2u(z) | 0x0008000000000000ull);
+    return exec_u2d(EXEC_NAN64);
+}
+
+/* =============================================================================================
+ * f32 core operations in mode `mo` (exact: TwoSum / exact products in double, round-to-odd,
+ * then one rounding to f32), and the approximations.
+ *   add/sub/mul/fma/div/sqrt/rcp .rn .rz .rm .rp: IEEE 754 correctly rounded.
+ *   .approx rcp/sqrt/rsqrt/sin/cos/lg2/ex2/tanh: computed in double and rounded to nearest f32
+ *     (error < 1 ulp, inside every bound the spec states); the hardware MUFU results may
+ *     differ in the last bits.
+ *   div.approx = a * rcp(b) with the reciprocal flushed (so 2^126 < |b| gives 0, inf/b NaN);
+ *   div.full = correctly rounded quotient; both flush subnormal inputs and results.
+ * ============================================================================================= */
+/* Sign of an exact zero sum a + b (IEEE 754: -0 only for -0 + -0, or any cancellation in .rm). */
+static inline double zero_sum(double a, double b, int mo)
+{
+    int neg = (a == 0 && b == 0) ? (signbit(a) && signbit(b)) || (mo == EXEC_RM && (signbit(a) || signbit(b)))
+                                 : mo == EXEC_RM;
+    return neg ? -0.0 : 0.0;
+}
+static inline float f32_add(float a, float b, int mo)
+{
+    if (mo == EXEC_RN)
+        return a + b;
+    double s, e = exec_fp_twosum(a, b, &s);
+    if (s == 0)
+        return (float)zero_sum(a, b, mo);
+    return exec_fp_f32_mode(exec_fp_odd(s, e), mo);
+}
+static inline float f32_mul(float a, float b, int mo)
+{
+    return mo == EXEC_RN ? a * b : exec_fp_f32_mode((double)a * b, mo);
+}
+static inline float f32_fma(float a, float b, float c, int mo)
+{
+    double p = (double)a * b, s, e = exec_fp_twosum(p, c, &s);
+    if (s == 0)
+        return (float)zero_sum(p, c, mo);
+    return exec_fp_f32_mode(exec_fp_odd(s, e), mo);
+}
+static inline float f32_div(float a, float b, int mo)
+{
+    double q = (double)a / b;
+    if (mo == EXEC_RN)
+        return (float)q;
+    double e = 0;
+    if (q != 0 && q - q == 0)
+        e = fma(-q, b, a) * b;
+    return exec_fp_f32_mode(exec_fp_odd(q, e), mo);
+}
+static inline float f32_sqrt(float a, int mo)
+{
+    double s = sqrt((double)a);
+    if (mo == EXEC_RN)
+        return (float)s;
+    double e = 0;
+    if (s > 0 && s - s == 0)
+        e = fma(-s, s, a);
+    return exec_fp_f32_mode(exec_fp_odd(s, e), mo);
+}
+
+/* Generic f32 path: inputs copied (flushed under .ftz), all 32 lanes computed, results flushed,
+ * saturated and NaN-canonicalised, then only the lanes of m written. */
+static void f32_pre(exec_warp *w, const exec_insn *in, int n, float t[3][EXEC_LANES])
+{
+    for (int k = 0; k < 3; k++) {
+        if (k >= n) {
+            memset(t[k], 0, sizeof t[k]);
+            continue;
+        }
+        const float *s = EXEC_SRC(w, in, k + 1);
+        if (in->flags & FL_FTZ)
+            for (int i = 0; i < EXEC_LANES; i++) t[k][i] = exec_ftz32(s[i]);
+        else
+            memcpy(t[k], s, sizeof t[k]);
+    }
+}
+static int f32_post(exec_warp *w, const exec_insn *in, uint32_t m, float *r)
+{
+    float *d = EXEC_DST(w, in, 0);
+    if (in->flags & FL_FTZ)
+        for (int i = 0; i < EXEC_LANES; i++) r[i] = exec_ftz32(r[i]);
+    if (in->flags & FL_SAT)
+        for (int i = 0; i < EXEC_LANES; i++) r[i] = exec_sat32(r[i]);
+    EXEC_LANES_DO(m, d[i] = exec_cnan32(r[i]));
+    return EXEC_NEXT;
+}
+#define F32_GEN(name, N, EXPR)                                                                \
+    static int name(exec_warp *w, const exec_insn *in, uint32_t m)                           \
+    {                                                                                        \
+        float t[3][EXEC_LANES], r[EXEC_LANES];                                               \
+        int mo = in->bop;                                                                    \
+        (void)mo;                                                                            \
+        f32_pre(w, in, N, t);                                                                \
+        for (int i = 0; i < EXEC_LANES; i++) {                                               \
+            float x = t[0][i], y = t[1][i], z = t[2][i];                                     \
+            (void)y; (void)z;                                                                \
+            r[i] = (EXPR);                                                                   \
+        }                                                                                    \
+        return f32_post(w, in, m, r);                                                        \
+    }
+F32_GEN(h_f32_add, 2, f32_add(x, y, mo))
+F32_GEN(h_f32_sub, 2, f32_add(x, -y, mo))
+F32_GEN(h_f32_mul, 2, f32_mul(x, y, mo))
+F32_GEN(h_f32_fma, 3, f32_fma(x, y, z, mo))
+F32_GEN(h_f32_div, 2, f32_div(x, y, mo))
+F32_GEN(h_f32_rcp, 1, f32_div(1.0f, x, mo))
+F32_GEN(h_f32_sqrt, 1, f32_sqrt(x, mo))
+F32_GEN(h_f32_rcp_approx, 1, (float)(1.0 / x))
+F32_GEN(h_f32_sqrt_approx, 1, (float)sqrt((double)x))
+F32_GEN(h_f32_rsqrt_approx, 1, (float)(1.0 / sqrt((double)x)))
+F32_GEN(h_f32_sin_approx, 1, (float)sin((double)x))
+F32_GEN(h_f32_cos_approx, 1, (float)cos((double)x))
+F32_GEN(h_f32_lg2_approx, 1, (float)log2((double)x))
+F32_GEN(h_f32_ex2_approx, 1, (float)exp2((double)x))
+F32_GEN(h_f32_tanh_approx, 1, (float)tanh((double)x))
+F32_GEN(h_f32_div_approx, 2, exec_ftz32(exec_ftz32(x) * exec_ftz32((float)(1.0 / exec_ftz32(y)))))
+F32_GEN(h_f32_div_full, 2, exec_ftz32((float)((double)exec_ftz32(x) / exec_ftz32(y))))
+
+/* Fast paths: .rn, no .ftz/.sat (vectorisable). */
+#define CN32(v) ((v) == (v) ? (v) : exec_u2f(EXEC_NAN32))
+EXEC_HANDLER2(h_f32_add_rn, float, float, float, CN32(x + y))
+EXEC_HANDLER2(h_f32_sub_rn, float, float, float, CN32(x - y))
+EXEC_HANDLER2(h_f32_mul_rn, float, float, float, CN32(x * y))
+EXEC_HANDLER3(h_f32_fma_rn, float, float, float, float, CN32(f32_fma(x, y, z, EXEC_RN)))
+
+/* =============================================================================================
+ * f64: .rn natively; directed add by TwoSum, other directed operations exact under a
+ * temporary rounding mode. NaN results: see nan64().
+ * ============================================================================================= */
+static inline double f64_add(double a, double b, int mo)
+{
+    double s, e = exec_fp_twosum(a, b, &s);
+    if (mo == EXEC_RN)
+        return s;
+    if (s - s != 0)
+        return (a - a == 0 && b - b == 0) ? ovf64(s, mo) : s;
+    if (s == 0)
+        return zero_sum(a, b, mo);
+    return dir64(s, e, mo);
+}
+#define F64_GEN(name, N, RNEXPR, DIREXPR)                                                     \
+    static int name(exec_warp *w, const exec_insn *in, uint32_t m)                           \
+    {                                                                                        \
+        double *d = EXEC_DST(w, in, 0);                                                      \
+        const double *a = EXEC_SRC(w, in, 1);                                                \
+        const double *b = N > 1 ? (const double *)EXEC_SRC(w, in, 2) : a;                   \
+        const double *c = N > 2 ? (const double *)EXEC_SRC(w, in, 3) : a;                   \
+        int mo = in->bop;                                                                    \
+        if (mo == EXEC_RN)                                                                   \
+            EXEC_LANES_DO(m, double x = a[i]; double y = b[i]; double z = c[i]; (void)y;     \
+                          (void)z; double r = (RNEXPR); d[i] = nan64(r, x, N > 1 ? y : 0,    \
+                                                                     N > 2 ? z : 0));        \
+        else                                                                                 \
+            EXEC_LANES_DO(m, double x = a[i]; double y = b[i]; double z = c[i]; (void)y;     \
+                          (void)z; double r = (DIREXPR); d[i] = nan64(r, x, N > 1 ? y : 0,   \
+                                                                      N > 2 ? z : 0));       \
+        return EXEC_NEXT;                                                                    \
+    }
+F64_GEN(h_f64_add, 2, x + y, f64_add(x, y, mo))
+F64_GEN(h_f64_sub, 2, x - y, f64_add(x, -y, mo))
+F64_GEN(h_f64_mul, 2, x * y, exec_fp_f64_mode(1, x, y, 0, mo))
+F64_GEN(h_f64_fma, 3, fma(x, y, z), exec_fp_f64_mode(2, x, y, z, mo))
+F64_GEN(h_f64_div, 2, x / y, exec_fp_f64_mode(3, x, y, 0, mo))
+F64_GEN(h_f64_rcp, 1, 1.0 / x, exec_fp_f64_mode(3, 1.0, x, 0, mo))
+F64_GEN(h_f64_sqrt, 1, sqrt(x), exec_fp_f64_mode(4, x, 0, 0, mo))
+F64_GEN(h_f64_rsqrt_approx, 1, 1.0 / sqrt(x), 1.0 / sqrt(x))
+
+/* rcp.approx.ftz.f64: reciprocal of the upper word (1.11.20 format), low word of the result
+ * zero; rsqrt.approx.ftz.f64: full-precision 1/sqrt. Subnormals flush; NaN -> 0x7fffffff00000000. */
+static inline double ftz64(double x)
+{
+    uint64_t u = exec_d2u(x);
+    return (u & 0x7ff0000000000000ull) ? x : exec_u2d(u & 0x8000000000000000ull);
+}
+static inline double rcp_gross(double x)
+{
+    if (x != x)
+        return exec_u2d(0x7fffffff00000000ull);
+    double t = ftz64(exec_u2d(exec_d2u(x) & 0xffffffff00000000ull));
+    double r = ftz64(1.0 / t);
+    return exec_u2d(exec_d2u(r) & 0xffffffff00000000ull);
+}
+static inline double rsqrt_ftz64(double x)
+{
+    if (x != x)
+        return exec_u2d(0x7fffffff00000000ull);
+    double r = ftz64(1.0 / sqrt(ftz64(x)));
+    return r == r ? r : exec_u2d(0x7fffffff00000000ull);
+}
+EXEC_HANDLER1(h_f64_rcp_gross, double, double, rcp_gross(x))
+EXEC_HANDLER1(h_f64_rsqrt_ftz, double, double, rsqrt_ftz64(x))
+
+/* =============================================================================================
+ * abs / neg (sign-bit operations; .ftz flushes first), copysign, min / max:
+ *   min/max of a NaN and a number is the number; of two NaNs the canonical NaN; .NaN makes any
+ *   NaN input give the canonical NaN; -0 < +0. .xorsign.abs: min/max of |a|, |b| with the sign
+ *   a.sign ^ b.sign.
+ * ============================================================================================= */
+static inline float fminmax32(float a, float b, int max, int fl)
+{
+    uint32_t s = 0;
+    if (fl & FL_FTZ) {
+        a = exec_ftz32(a);
+        b = exec_ftz32(b);
+    }
+    if (fl & FL_XORSIGN) {
+        s = (exec_f2u(a) ^ exec_f2u(b)) & 0x80000000u;
+        a = fabsf(a);
+        b = fabsf(b);
+    }
+    float r;
+    if (a != a)
+        r = (b != b || (fl & FL_NAN)) ? exec_u2f(EXEC_NAN32) : b;
+    else if (b != b)
+        r = (fl & FL_NAN) ? exec_u2f(EXEC_NAN32) : a;
+    else if (a == b)
+        r = exec_u2f(max ? exec_f2u(a) & exec_f2u(b) : exec_f2u(a) | exec_f2u(b));
+    else
+        r = (a < b) != max ? a : b;
+    if ((fl & FL_XORSIGN) && r == r)
+        r = exec_u2f(exec_f2u(r) | s);
+    return r;
+}
+static inline double fminmax64(double a, double b, int max, int fl)
+{
+    if (a != a)
+        return (b != b || (fl & FL_NAN)) ? exec_u2d(EXEC_NAN64) : b;
+    if (b != b)
+        return (fl & FL_NAN) ? exec_u2d(EXEC_NAN64) : a;
+    if (a == b)
+        return exec_u2d(max ? exec_d2u(a) & exec_d2u(b) : exec_d2u(a) | exec_d2u(b));
+    return (a < b) != max ? a : b;
+}
+EXEC_HANDLER2(h_f32_min, float, float, float, fminmax32(x, y, 0, in->flags))
+EXEC_HANDLER2(h_f32_max, float, float, float, fminmax32(x, y, 1, in->flags))
+EXEC_HANDLER2(h_f64_min, double, double, double, fminmax64(x, y, 0, in->flags))
+EXEC_HANDLER2(h_f64_max, double, double, double, fminmax64(x, y, 1, in->flags))
+EXEC_HANDLER1(h_f32_abs, uint32_t, uint32_t, x & 0x7fffffffu)
+EXEC_HANDLER1(h_f32_neg, uint32_t, uint32_t, x ^ 0x80000000u)
+EXEC_HANDLER1(h_f32_abs_ftz, uint32_t, uint32_t, exec_f2u(exec_ftz32(exec_u2f(x))) & 0x7fffffffu)
+EXEC_HANDLER1(h_f32_neg_ftz, uint32_t, uint32_t, exec_f2u(exec_ftz32(exec_u2f(x))) ^ 0x80000000u)
+EXEC_HANDLER1(h_f64_abs, uint64_t, uint64_t, x & 0x7fffffffffffffffull)
+EXEC_HANDLER1(h_f64_neg, uint64_t, uint64_t, x ^ 0x8000000000000000ull)
+EXEC_HANDLER2(h_f32_copysign, uint32_t, uint32_t, uint32_t, (y & 0x7fffffffu) | (x & 0x80000000u))
+EXEC_HANDLER2(h_f64_copysign, uint64_t, uint64_t, uint64_t,
+              (y & 0x7fffffffffffffffull) | (x & 0x8000000000000000ull))
+
+/* testp.class: per-lane class bit into a predicate. aux[0] = class. */
+static inline int fclass(uint64_t u, int ebits, int mbits, int cls)
+{
+    uint64_t e = u >> mbits & ((1ull << ebits) - 1), man = u & ((1ull << mbits) - 1);
+    uint64_t emax = (1ull << ebits) - 1;
+    switch (cls) {
+    case EXEC_CLS_FINITE:     return e != emax;
+    case EXEC_CLS_INFINITE:   return e == emax && !man;
+    case EXEC_CLS_NUMBER:     return !(e == emax && man);
+    case EXEC_CLS_NOTANUMBER: return e == emax && man;
+    case EXEC_CLS_NORMAL:     return e != 0 && e != emax;
+    default:                  return e == 0 && man;
+    }
+}
+static int h_testp32(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    const uint32_t *a = EXEC_SRC(w, in, 1);
+    uint32_t v = 0;
+    for (int i = 0; i < EXEC_LANES; i++)
+        v |= (uint32_t)fclass(a[i], 8, 23, (int)in->aux[0]) << i;
+    exec_pred_set(w, &in->op[0], v, m);
+    return EXEC_NEXT;
+}
+static int h_testp64(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    const uint64_t *a = EXEC_SRC(w, in, 1);
+    uint32_t v = 0;
+    for (int i = 0; i < EXEC_LANES; i++)
+        v |= (uint32_t)fclass(a[i], 11, 52, (int)in->aux[0]) << i;
+    exec_pred_set(w, &in->op[0], v, m);
+    return EXEC_NEXT;
+}
+
+/* =============================================================================================
+ * Decoding.
+ * ============================================================================================= */
+static int one_ftype(exec_dec *d, const ptx_insn *pi, const exec_alu_mods *mo)
+{
+    if (mo->ntypes != 1 || (mo->t[0] != PTX_T_F32 && mo->t[0] != PTX_T_F64))
+        return exec_dec_error(d, pi, "expects one type, .f32 or .f64");
+    return mo->t[0] == PTX_T_F64;
+}
+
+static int half_type_in(const ptx_insn *pi)
+{
+    for (int k = 0; k < pi->nmods; k++) {
+        const char *s = pi->mods[k];
+        if (!strcmp(s, "f16") || !strcmp(s, "f16x2") || !strcmp(s, "bf16") || !strcmp(s, "bf16x2"))
+            return 1;
+    }
+    return 0;
+}
+
+int exec_float_decode(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
+{
+    exec_alu_mods mo;
+    uint64_t allow;
+    switch (op) {
+    case EXEC_ALU_ADD: case EXEC_ALU_SUB: case EXEC_ALU_MUL: case EXEC_ALU_FMA:
+        allow = EXEC_MB_RND | EXEC_MB(FTZ) | EXEC_MB(SAT);
+        break;
+    case EXEC_ALU_DIV:
+        allow = EXEC_MB_RND | EXEC_MB(FTZ) | EXEC_MB(APPROX) | EXEC_MB(FULL);
+        break;
+    case EXEC_ALU_MIN: case EXEC_ALU_MAX:
+        allow = EXEC_MB(FTZ) | EXEC_MB(NAN) | EXEC_MB(XORSIGN) | EXEC_MB(ABS);
+        break;
+    case EXEC_ALU_ABS: case EXEC_ALU_NEG:
+        allow = EXEC_MB(FTZ);
+        break;
+    default:
+        allow = EXEC_MB(APPROX) | EXEC_MB(FTZ);
+        break;
+    }
+    if (exec_alu_parse(d, pi, allow, &mo))
+        return -1;
+    int is64 = one_ftype(d, pi, &mo);
+    if (is64 < 0)
+        return -1;
+    ptx_type t = mo.t[0];
+    if (is64 && (mo.bits & (EXEC_MB(FTZ) | EXEC_MB(SAT) | EXEC_MB(APPROX) | EXEC_MB(FULL) |
+                            EXEC_MB(XORSIGN))))
+        return exec_dec_error(d, pi, ".ftz/.sat/.approx/.full/.xorsign are not supported for .f64");
+    if (((mo.bits & EXEC_MB(XORSIGN)) != 0) != ((mo.bits & EXEC_MB(ABS)) != 0))
+        return exec_dec_error(d, pi, ".xorsign requires .abs");
+    int rnd = exec_alu_rnd(&mo, EXEC_RN);
+    in->bop = (uint8_t)rnd;
+    in->flags = (uint8_t)(((mo.bits & EXEC_MB(FTZ)) ? FL_FTZ : 0) |
+                          ((mo.bits & EXEC_MB(SAT)) ? FL_SAT : 0) |
+                          ((mo.bits & EXEC_MB(NAN)) ? FL_NAN : 0) |
+                          ((mo.bits & EXEC_MB(XORSIGN)) ? FL_XORSIGN : 0));
+    in->type = (uint8_t)t;
+    int plain = rnd == EXEC_RN && !in->flags;
+    int n = 3;
+    switch (op) {
+    case EXEC_ALU_ADD:
+        in->fn = is64 ? h_f64_add : plain ? h_f32_add_rn : h_f32_add;
+        break;
+    case EXEC_ALU_SUB:
+        in->fn = is64 ? h_f64_sub : plain ? h_f32_sub_rn : h_f32_sub;
+        break;
+    case EXEC_ALU_MUL:
+        if (mo.bits & (EXEC_MB(LO) | EXEC_MB(HI) | EXEC_MB(WIDE)))
+            return exec_dec_error(d, pi, ".lo/.hi/.wide are for integer types");
+        in->fn = is64 ? h_f64_mul : plain ? h_f32_mul_rn : h_f32_mul;
+        break;
+    case EXEC_ALU_FMA:
+        in->fn = is64 ? h_f64_fma : plain ? h_f32_fma_rn : h_f32_fma;
+        n = 4;
+        break;
+    case EXEC_ALU_DIV:
+        if (is64 && !(mo.bits & EXEC_MB_RND))
+            return exec_dec_error(d, pi, "div.f64 requires a rounding modifier");
+        if (!is64 && !(mo.bits & (EXEC_MB_RND | EXEC_MB(APPROX) | EXEC_MB(FULL))))
+            return exec_dec_error(d, pi, "div.f32 requires .approx, .full or a rounding modifier");
+        if ((mo.bits & (EXEC_MB(APPROX) | EXEC_MB(FULL))) && (mo.bits & EXEC_MB_RND))
+            return exec_dec_error(d, pi, ".approx/.full take no rounding modifier");
+        in->fn = is64 ? h_f64_div
+                 : (mo.bits & EXEC_MB(APPROX)) ? h_f32_div_approx
+                 : (mo.bits & EXEC_MB(FULL)) ? h_f32_div_full : h_f32_div;
+        break;
+    case EXEC_ALU_MIN:
+        in->fn = is64 ? h_f64_min : h_f32_min;
+        break;
+    case EXEC_ALU_MAX:
+        in->fn = is64 ? h_f64_max : h_f32_max;
+        break;
+    case EXEC_ALU_ABS:
+        in->fn = is64 ? h_f64_abs : (in->flags & FL_FTZ) ? h_f32_abs_ftz : h_f32_abs;
+        n = 2;
+        break;
+    case EXEC_ALU_NEG:
+        in->fn = is64 ? h_f64_neg : (in->flags & FL_FTZ) ? h_f32_neg_ftz : h_f32_neg;
+        n = 2;
+        break;
+    default:
+        return exec_dec_error(d, pi, "unsupported floating-point form");
+    }
+    ptx_type ty[4] = { t, t, t, t };
+    return exec_alu_ops(d, pi, in, n, ty);
+}
+
+/* fma: f32/f64 (rounding modifier required) or f16/bf16 forms. */
+int dec_fma(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    if (half_type_in(pi))
+        return exec_half_decode(d, pi, in, EXEC_ALU_FMA);
+    return exec_float_decode(d, pi, in, EXEC_ALU_FMA);
+}
+
+/* rcp / sqrt: .rn/.rz/.rm/.rp (f32 .ftz), .approx{.ftz}.f32; rcp.approx.ftz.f64. */
+static int dec_rcpsqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sq)
+{
+    exec_alu_mods mo;
+    if (exec_alu_parse(d, pi, EXEC_MB_RND | EXEC_MB(FTZ) | EXEC_MB(APPROX), &mo))
+        return -1;
+    int is64 = one_ftype(d, pi, &mo);
+    if (is64 < 0)
+        return -1;
+    int approx = !!(mo.bits & EXEC_MB(APPROX)), rnd = !!(mo.bits & EXEC_MB_RND);
+    if (approx == rnd)
+        return exec_dec_error(d, pi, "requires exactly one of .approx or a rounding modifier");
+    in->bop = (uint8_t)exec_alu_rnd(&mo, EXEC_RN);
+    in->flags = (mo.bits & EXEC_MB(FTZ)) ? FL_FTZ : 0;
+    in->type = (uint8_t)mo.t[0];
+    if (is64) {
+        if (approx) {
+            if (sq || !(mo.bits & EXEC_MB(FTZ)))
+                return exec_dec_error(d, pi, "only rcp.approx.ftz.f64 is an f64 approximation");
+            in->fn = h_f64_rcp_gross;
+        } else {
+            if (mo.bits & EXEC_MB(FTZ))
+                return exec_dec_error(d, pi, ".ftz is not supported for .f64");
+            in->fn = sq ? h_f64_sqrt : h_f64_rcp;
+        }
+    } else {
+        in->fn = approx ? (sq ? h_f32_sqrt_approx : h_f32_rcp_approx) : (sq ? h_f32_sqrt : h_f32_rcp);
+    }
+    ptx_type ty[2] = { mo.t[0], mo.t[0] };
+    return exec_alu_ops(d, pi, in, 2, ty);
+}
+int dec_rcp(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_rcpsqrt(d, pi, in, 0); }
+int dec_sqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_rcpsqrt(d, pi, in, 1); }
+
+/* rsqrt / sin / cos / lg2 / ex2 / tanh .approx{.ftz}.f32 (rsqrt also .f64, .ftz.f64). */
+static int dec_approx(exec_dec *d, const ptx_insn *pi, exec_insn *in, exec_fn f32, int f64ok)
+{
+    exec_alu_mods mo;
+    if (exec_alu_parse(d, pi, EXEC_MB(FTZ) | EXEC_MB(APPROX), &mo))
+        return -1;
+    int is64 = one_ftype(d, pi, &mo);
+    if (is64 < 0)
+        return -1;
+    if (!(mo.bits & EXEC_MB(APPROX)))
+        return exec_dec_error(d, pi, "requires .approx");
+    if (is64 && !f64ok)
+        return exec_dec_error(d, pi, ".f64 is not supported");
+    in->flags = (mo.bits & EXEC_MB(FTZ)) ? FL_FTZ : 0;
+    in->type = (uint8_t)mo.t[0];
+    in->fn = is64 ? ((mo.bits & EXEC_MB(FTZ)) ? h_f64_rsqrt_ftz : h_f64_rsqrt_approx) : f32;
+    ptx_type ty[2] = { mo.t[0], mo.t[0] };
+    return exec_alu_ops(d, pi, in, 2, ty);
+}
+int dec_rsqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_approx(d, pi, in, h_f32_rsqrt_approx, 1); }
+int dec_sin(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_approx(d, pi, in, h_f32_sin_approx, 0); }
+int dec_cos(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_approx(d, pi, in, h_f32_cos_approx, 0); }
+int dec_lg2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_approx(d, pi, in, h_f32_lg2_approx, 0); }
+int dec_ex2(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    if (half_type_in(pi))
+        return exec_half_decode(d, pi, in, EXEC_ALU_EX2);
+    return dec_approx(d, pi, in, h_f32_ex2_approx, 0);
+}
+int dec_tanh(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    if (half_type_in(pi))
+        return exec_half_decode(d, pi, in, EXEC_ALU_TANH);
+    return dec_approx(d, pi, in, h_f32_tanh_approx, 0);
+}
+
+/* testp.class.f32/.f64 p, a. */
+int dec_testp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    exec_alu_mods mo;
+    if (exec_alu_parse(d, pi, EXEC_MB(CLASS), &mo))
+        return -1;
+    int is64 = one_ftype(d, pi, &mo);
+    if (is64 < 0)
+        return -1;
+    if (!mo.cls)
+        return exec_dec_error(d, pi, "requires a class (.finite .infinite .number .notanumber .normal .subnormal)");
+    in->aux[0] = mo.cls;
+    in->fn = is64 ? h_testp64 : h_testp32;
+    in->type = (uint8_t)mo.t[0];
+    ptx_type ty[2] = { PTX_T_PRED, mo.t[0] };
+    return exec_alu_ops(d, pi, in, 2, ty);
+}
+
+/* copysign.f32/.f64 d, a, b: |b| with the sign of a. */
+int dec_copysign(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    exec_alu_mods mo;
+    if (exec_alu_parse(d, pi, 0, &mo))
+        return -1;
+    int is64 = one_ftype(d, pi, &mo);
+    if (is64 < 0)
+        return -1;
+    in->fn = is64 ? h_f64_copysign : h_f32_copysign;
+    in->type = (uint8_t)mo.t[0];
+    ptx_type ty[3] = { mo.t[0], mo.t[0], mo.t[0] };
+    return exec_alu_ops(d, pi, in, 3, ty);
+}

@@ -1,0 +1,515 @@
+/* exec_mem.c - memory instructions: ld ldu st prefetch isspacep cvta createpolicy discard applypriority. */
+#include <inttypes.h>
+#include <string.h>
+#include "exec_core.h"
+
+/* ---- modifiers ------------------------------------------------------------------------------- */
+typedef struct {
+    ptx_space space;
+    int vec;
+    ptx_type type;
+    int cache_hint;   /* .L2::cache_hint: an extra cache-policy operand */
+    int to;           /* cvta.to */
+} exec_memmods;
+
+static int exec_space_mod(const char *s, ptx_space *sp)
+{
+    static const struct { const char *n; ptx_space s; } t[] = {
+        { "global", PTX_SPACE_GLOBAL }, { "shared", PTX_SPACE_SHARED },
+        { "shared::cta", PTX_SPACE_SHARED }, { "shared::cluster", PTX_SPACE_SHARED },
+        { "local", PTX_SPACE_LOCAL }, { "param", PTX_SPACE_PARAM },
+        { "param::entry", PTX_SPACE_PARAM }, { "param::func", PTX_SPACE_PARAM },
+        { "const", PTX_SPACE_CONST },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(s, t[i].n) == 0) {
+            *sp = t[i].s;
+            return 1;
+        }
+    return 0;
+}
+
+/* Qualifiers with no visible effect in a sequentially consistent, cacheless emulator. */
+static int exec_ignorable_mod(const char *s)
+{
+    static const char *const t[] = {
+        "weak", "volatile", "relaxed", "acquire", "release", "mmio", "cta", "cluster", "gpu",
+        "sys", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "unified", "L1::evict_normal",
+        "L1::evict_unchanged", "L1::evict_first", "L1::evict_last", "L1::no_allocate",
+        "L2::evict_first", "L2::evict_last", "L2::evict_normal", "L2::64B", "L2::128B",
+        "L2::256B", "L2", "L1", "aligned", "sem", "level::eviction_priority", "uni", "L2::evict_unchanged",
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (strcmp(s, t[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int exec_mem_mods(exec_dec *d, const ptx_insn *pi, exec_memmods *mm, int need_type)
+{
+    memset(mm, 0, sizeof *mm);
+    mm->space = PTX_SPACE_GENERIC;
+    mm->vec = 1;
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *s = pi->mods[i];
+        ptx_type t;
+        if (exec_space_mod(s, &mm->space))
+            continue;
+        if (strcmp(s, "v2") == 0 || strcmp(s, "v4") == 0 || strcmp(s, "v8") == 0) {
+            mm->vec = s[1] - '0';
+            continue;
+        }
+        if (strcmp(s, "L2::cache_hint") == 0) {
+            mm->cache_hint = 1;
+            continue;
+        }
+        if (strcmp(s, "to") == 0) {
+            mm->to = 1;
+            continue;
+        }
+        if ((t = ptx_type_from_name(s)) != PTX_T_NONE) {
+            mm->type = t;
+            continue;
+        }
+        if (exec_ignorable_mod(s))
+            continue;
+        return exec_dec_error(d, pi, "unsupported qualifier .%s", s);
+    }
+    if (need_type && mm->type == PTX_T_NONE)
+        return exec_dec_error(d, pi, "missing type");
+    return 0;
+}
+
+/* ---- addresses ------------------------------------------------------------------------------- */
+int exec_dec_address(exec_dec *d, const ptx_insn *pi, exec_insn *in, const ptx_operand *o,
+                     ptx_space sp)
+{
+    const ptx_sym *base = o->sym;
+    in->aux[0] = o->ival;
+    in->aux[3] = (int64_t)sp;
+    if (o->kind != PTX_OP_ADDR && o->kind != PTX_OP_SYM && o->kind != PTX_OP_REG &&
+        o->kind != PTX_OP_IMM)
+        return exec_dec_error(d, pi, "expected an address operand");
+    if (o->kind == PTX_OP_IMM) {
+        in->aux[2] = EXEC_AM_ABS;
+        return 0;
+    }
+    if (!base) {
+        in->aux[2] = EXEC_AM_ABS;
+        return 0;
+    }
+    if (base->kind == PTX_SYM_REG) {
+        int ri = exec_reg_lookup(d->fd, base);
+        int bits = ptx_type_bits(base->type);
+        if (ri < 0 || (bits != 32 && bits != 64) || d->fd->reg_off[ri] == UINT32_MAX)
+            return exec_dec_error(d, pi, "bad address register %s", base->name);
+        in->aux[1] = d->fd->reg_off[ri];
+        in->aux[2] = bits == 64 ? EXEC_AM_REG64 : EXEC_AM_REG32;
+        return 0;
+    }
+    if (base->kind == PTX_SYM_VAR) {
+        ptx_space vs;
+        uint64_t off;
+        int pl;
+        if (exec_dec_var(d, base, &vs, &off, &pl))
+            return exec_dec_error(d, pi, "variable %s cannot be addressed here", base->name);
+        in->aux[0] = (int64_t)(off + (uint64_t)o->ival);
+        static const int modes[] = { EXEC_AM_ABS, EXEC_AM_LOCALVAR, EXEC_AM_PARAMVAR,
+                                     EXEC_AM_KPARAM };
+        in->aux[2] = modes[pl];
+        if (sp != PTX_SPACE_GENERIC && vs != sp &&
+            !(sp == PTX_SPACE_SHARED && vs == PTX_SPACE_SHARED_CLUSTER))
+            return exec_dec_error(d, pi, "%s is in .%s space, not .%s", base->name,
+                                  ptx_space_name(vs), ptx_space_name(sp));
+        if (sp == PTX_SPACE_GENERIC) {
+            if (pl == 2)
+                return exec_dec_error(d, pi, "generic access to parameter %s", base->name);
+            /* a variable named in a generic access: use its space directly */
+            in->aux[3] = vs;
+        }
+        if (pl == 2 && (uint64_t)in->aux[0] > d->fd->param_size)
+            return exec_dec_error(d, pi, "offset outside parameter %s", base->name);
+        return 0;
+    }
+    if (base->kind == PTX_SYM_FUNC)
+        return exec_dec_error(d, pi, "cannot access memory at function %s", base->name);
+    return exec_dec_error(d, pi, "bad address operand %s", base->name);
+}
+
+void exec_addr_lanes(exec_warp *w, const exec_insn *in, uint32_t m, uint64_t *addr)
+{
+    uint64_t off = (uint64_t)in->aux[0];
+    switch (in->aux[2]) {
+    case EXEC_AM_REG64: {
+        const uint64_t *b = (const uint64_t *)(const void *)(w->r.regs + in->aux[1]);
+        EXEC_FOR_LANES(i, m)
+            addr[i] = b[i] + off;
+        break;
+    }
+    case EXEC_AM_REG32: {
+        const uint32_t *b = (const uint32_t *)(const void *)(w->r.regs + in->aux[1]);
+        EXEC_FOR_LANES(i, m)
+            addr[i] = (uint32_t)(b[i] + (uint32_t)off);
+        break;
+    }
+    case EXEC_AM_LOCALVAR:
+        EXEC_FOR_LANES(i, m)
+            addr[i] = w->cur_frame->local_base[i] + off;
+        break;
+    default:
+        EXEC_FOR_LANES(i, m)
+            addr[i] = off;
+        break;
+    }
+}
+
+/* Host pointer of lane i's access: param-area variables directly, everything else checked. */
+static uint8_t *exec_access(exec_warp *w, const exec_insn *in, int i, uint64_t a, uint32_t n,
+                            int write)
+{
+    ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
+    if (in->aux[2] == EXEC_AM_PARAMVAR)
+        return w->cur_frame->params + (size_t)i * w->cur_frame->fd->param_size + a;
+    if (sp == PTX_SPACE_PARAM && in->aux[2] != EXEC_AM_KPARAM && !w->cur_frame->fd->f->is_entry) {
+        uint32_t ps = w->cur_frame->fd->param_size;
+        if (a > ps || ps - a < n) {
+            exec_fault(w, in, EXEC_EXC_OUT_OF_RANGE, i, sp, a, n,
+                       "out-of-range parameter access at offset %" PRIu64, a);
+            return NULL;
+        }
+        return w->cur_frame->params + (size_t)i * ps + a;
+    }
+    return mem_xlate(w, in, i, sp, a, n, write);
+}
+
+/* ---- ld / ldu -------------------------------------------------------------------------------
+ * ld{.sem}{.ss}{.hints}{.vec}.type d, [a]{, policy}: each lane reads vec elements of the
+ * type's size; sub-word values into wider registers are extended by the decoder's wrapper.
+ * aux[3] = space | nelem << 8 | elem bytes << 16. */
+static int exec_ld(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint64_t addr[EXEC_LANES];
+    int ne = (int)((in->aux[3] >> 8) & 0xff), es = (int)((in->aux[3] >> 16) & 0xff);
+    uint32_t total = (uint32_t)(ne * es);
+    if (in->type == PTX_T_B128)
+        total = 16 * (uint32_t)(ne / 2);
+    uint8_t *dst[EXEC_MAXOPS];
+    for (int k = 0; k < ne; k++)
+        dst[k] = EXEC_DST(w, in, k);
+    exec_addr_lanes(w, in, m, addr);
+    EXEC_FOR_LANES(i, m) {
+        const uint8_t *h = exec_access(w, in, (int)i, addr[i], total, 0);
+        if (!h)
+            return EXEC_STOPPED;
+        switch (es) {
+        case 4:
+            for (int k = 0; k < ne; k++)
+                memcpy(dst[k] + i * 4, h + k * 4, 4);
+            break;
+        case 8:
+            for (int k = 0; k < ne; k++)
+                memcpy(dst[k] + i * 8, h + k * 8, 8);
+            break;
+        default:
+            for (int k = 0; k < ne; k++)
+                memcpy(dst[k] + i * (uint32_t)es, h + k * es, (size_t)es);
+            break;
+        }
+    }
+    return EXEC_NEXT;
+}
+
+/* Fast path: scalar 32-bit global load through a 64-bit register. */
+static int exec_ld_g32(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    mem_global *g = &w->m->glob;
+    const uint64_t *b = (const uint64_t *)(const void *)(w->r.regs + in->aux[1]);
+    uint32_t *d = EXEC_DST(w, in, 0);
+    uint64_t off = (uint64_t)in->aux[0];
+    if (w->m->any_watch)
+        return exec_ld(w, in, m);
+    EXEC_FOR_LANES(i, m) {
+        uint64_t a = b[i] + off;
+        mem_region *r = g->last;
+        if (!r || a < r->base || a - r->base + 4 > r->size || (a & 3)) {
+            const uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_GLOBAL, a, 4, 0);
+            if (!h)
+                return EXEC_STOPPED;
+            memcpy(&d[i], h, 4);
+            continue;
+        }
+        memcpy(&d[i], r->data + (a - r->base), 4);
+    }
+    return EXEC_NEXT;
+}
+
+static int exec_st(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint64_t addr[EXEC_LANES];
+    int ne = (int)((in->aux[3] >> 8) & 0xff), es = (int)((in->aux[3] >> 16) & 0xff);
+    uint32_t total = (uint32_t)(ne * es);
+    if (in->type == PTX_T_B128)
+        total = 16 * (uint32_t)(ne / 2);
+    const uint8_t *src[EXEC_MAXOPS];
+    for (int k = 0; k < ne; k++)
+        src[k] = EXEC_SRC(w, in, k);
+    exec_addr_lanes(w, in, m, addr);
+    EXEC_FOR_LANES(i, m) {
+        uint8_t *h = exec_access(w, in, (int)i, addr[i], total, 1);
+        if (!h)
+            return EXEC_STOPPED;
+        for (int k = 0; k < ne; k++)
+            if (in->op[k].kind != EXEC_O_SINK)
+                memcpy(h + k * es, src[k] + i * (uint32_t)es, (size_t)es);
+    }
+    return EXEC_NEXT;
+}
+
+static int exec_st_g32(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    mem_global *g = &w->m->glob;
+    const uint64_t *b = (const uint64_t *)(const void *)(w->r.regs + in->aux[1]);
+    const uint32_t *s = EXEC_SRC(w, in, 0);
+    uint64_t off = (uint64_t)in->aux[0];
+    if (w->m->any_watch)
+        return exec_st(w, in, m);
+    EXEC_FOR_LANES(i, m) {
+        uint64_t a = b[i] + off;
+        mem_region *r = g->last;
+        if (!r || a < r->base || a - r->base + 4 > r->size || (a & 3)) {
+            uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_GLOBAL, a, 4, 1);
+            if (!h)
+                return EXEC_STOPPED;
+            memcpy(h, &s[i], 4);
+            continue;
+        }
+        memcpy(r->data + (a - r->base), &s[i], 4);
+    }
+    return EXEC_NEXT;
+}
+
+/* Shared decode of ld/ldu/st. */
+static int exec_dec_ldst(exec_dec *d, const ptx_insn *pi, exec_insn *in, int store)
+{
+    exec_memmods mm;
+    if (exec_mem_mods(d, pi, &mm, 1))
+        return -1;
+    int nops = 2 + mm.cache_hint;
+    if (pi->nops != nops && !(mm.cache_hint && pi->nops == 2))
+        return exec_dec_error(d, pi, "expected %d operands", nops);
+    const ptx_operand *data = &pi->ops[store ? 1 : 0], *ad = &pi->ops[store ? 0 : 1];
+    ptx_type t = mm.type;
+    int bits = ptx_type_bits(t);
+    if (t == PTX_T_PRED || bits < 8)
+        return exec_dec_error(d, pi, "bad type .%s", ptx_type_name(t));
+    in->type = (uint8_t)t;
+    int ne = mm.vec, es = bits / 8;
+    if (t == PTX_T_B128) {
+        if (ne != 1)
+            return exec_dec_error(d, pi, "vectors of .b128 are not supported");
+        es = 8;
+    }
+    const ptx_operand *el = data;
+    int nel = 1;
+    if (data->kind == PTX_OP_VEC) {
+        el = data->elems;
+        nel = data->nelems;
+    }
+    if (nel != ne)
+        return exec_dec_error(d, pi, "expected %d data operands, got %d", ne, nel);
+    if (t == PTX_T_B128) {
+        /* one .b128 register = two 64-bit slots: elements lo, hi */
+        if (el->kind == PTX_OP_SINK) {
+            in->op[0].kind = in->op[1].kind = EXEC_O_SINK;
+        } else {
+            if (el->kind != PTX_OP_REG || el->sym->type != PTX_T_B128)
+                return exec_dec_error(d, pi, ".b128 data must be a .b128 register");
+            int ri = exec_reg_lookup(d->fd, el->sym);
+            if (ri < 0)
+                return exec_dec_error(d, pi, "undeclared register %s", el->sym->name);
+            in->op[0].kind = in->op[1].kind = EXEC_O_REG;
+            in->op[0].off = d->fd->reg_off[ri];
+            in->op[1].off = d->fd->reg_off[ri] + EXEC_SLOT;
+            in->op[0].type = in->op[1].type = PTX_T_B64;
+        }
+        ne = 2;
+        in->nops = 2;
+    } else {
+        for (int k = 0; k < ne; k++) {
+            int rc;
+            if (store)
+                rc = el[k].kind == PTX_OP_SINK ? (in->op[k].kind = EXEC_O_SINK, 0)
+                                               : exec_dec_src(d, in, k, &el[k], t);
+            else
+                rc = exec_dec_dst(d, in, k, &el[k], t);
+            if (rc)
+                return -1;
+        }
+    }
+    if (exec_dec_address(d, pi, in, ad, mm.space))
+        return -1;
+    in->aux[3] = (in->aux[3] & 0xff) | ((int64_t)ne << 8) | ((int64_t)es << 16);
+    ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
+    if (store && (sp == PTX_SPACE_CONST || (sp == PTX_SPACE_PARAM && in->aux[2] == EXEC_AM_KPARAM)))
+        return exec_dec_error(d, pi, "store to a read-only state space");
+    if (store && sp == PTX_SPACE_PARAM && d->f->is_entry && in->aux[2] != EXEC_AM_PARAMVAR)
+        return exec_dec_error(d, pi, "store to a kernel parameter");
+    if (in->aux[2] == EXEC_AM_PARAMVAR &&
+        (uint64_t)in->aux[0] + (uint64_t)(ne * es) > d->fd->param_size)
+        return exec_dec_error(d, pi, "access beyond the parameter");
+    int fast = sp == PTX_SPACE_GLOBAL && ne == 1 && es == 4 && in->aux[2] == EXEC_AM_REG64 &&
+               in->op[0].kind == EXEC_O_REG;
+    if (store)
+        in->fn = fast ? exec_st_g32 : exec_st;
+    else
+        in->fn = fast ? exec_ld_g32 : exec_ld;
+    return 0;
+}
+
+int dec_ld(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_ldst(d, pi, in, 0); }
+int dec_ldu(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_ldst(d, pi, in, 0); }
+int dec_st(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_ldst(d, pi, in, 1); }
+
+/* ---- no-visible-effect instructions ------------------------------------------------------- */
+static int exec_nop(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    (void)w; (void)in; (void)m;
+    return EXEC_NEXT;
+}
+
+/* prefetch{.space}.level [a] / prefetchu.L1 [a]: no visible effect. */
+int dec_prefetch(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    (void)d; (void)pi;
+    in->fn = exec_nop;
+    return 0;
+}
+
+/* discard.global.L2 [a], 128: the line's contents become undefined; kept unchanged here. */
+int dec_discard(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    (void)d; (void)pi;
+    in->fn = exec_nop;
+    return 0;
+}
+
+int dec_applypriority(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    (void)d; (void)pi;
+    in->fn = exec_nop;
+    return 0;
+}
+
+/* createpolicy...b64 d, ...: d = an opaque policy value (ignored by loads and stores). */
+static int exec_createpolicy(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint64_t *d = EXEC_DST(w, in, 0);
+    EXEC_FOR_LANES(i, m)
+        d[i] = 0x1000000000000000ull;
+    return EXEC_NEXT;
+}
+
+int dec_createpolicy(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    if (pi->nops < 1 || exec_dec_dst(d, in, 0, &pi->ops[0], PTX_T_B64))
+        return pi->nops < 1 ? exec_dec_error(d, pi, "missing destination") : -1;
+    in->fn = exec_createpolicy;
+    return 0;
+}
+
+/* ---- isspacep / cvta --------------------------------------------------------------------------
+ * isspacep.space p, a: p = generic address a lies in space's window (global: in no window).
+ * cvta.space.size d, a: space address -> generic; cvta.to.space.size d, a: the reverse. */
+static int exec_isspacep(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    const uint64_t *a = EXEC_SRC(w, in, 1);
+    ptx_space want = (ptx_space)in->aux[0];
+    uint32_t r = 0;
+    EXEC_FOR_LANES(i, m) {
+        uint64_t sa;
+        if (mem_generic_decode(a[i], &sa) == want)
+            r |= 1u << i;
+    }
+    exec_pred_set(w, &in->op[0], r, m);
+    return EXEC_NEXT;
+}
+
+int dec_isspacep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    exec_memmods mm;
+    if (exec_mem_mods(d, pi, &mm, 0))
+        return -1;
+    if (mm.space == PTX_SPACE_GENERIC || pi->nops != 2)
+        return exec_dec_error(d, pi, "expected isspacep.space p, a");
+    if (exec_dec_pdst(d, in, 0, &pi->ops[0]) || exec_dec_src(d, in, 1, &pi->ops[1], PTX_T_U64))
+        return -1;
+    in->aux[0] = mm.space;
+    in->fn = exec_isspacep;
+    return 0;
+}
+
+static int exec_cvta(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint64_t a[EXEC_LANES];
+    ptx_space sp = (ptx_space)in->aux[3];
+    exec_addr_lanes(w, in, m, a);
+    int to = (int)(in->flags & 1), w32 = in->type == PTX_T_U32;
+    void *dp = EXEC_DST(w, in, 0);
+    EXEC_FOR_LANES(i, m) {
+        uint64_t v;
+        if (to) {
+            uint64_t sa;
+            if (mem_generic_decode(a[i], &sa) == sp || sp == PTX_SPACE_GLOBAL)
+                v = sp == PTX_SPACE_GLOBAL ? a[i] : sa;
+            else
+                v = a[i] & (MEM_WIN_SIZE - 1); /* not in that window: undefined */
+        } else {
+            v = mem_generic_encode(sp, a[i]);
+        }
+        if (w32)
+            ((uint32_t *)dp)[i] = (uint32_t)v;
+        else
+            ((uint64_t *)dp)[i] = v;
+    }
+    return EXEC_NEXT;
+}
+
+int dec_cvta(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    exec_memmods mm;
+    if (exec_mem_mods(d, pi, &mm, 1))
+        return -1;
+    if (mm.space == PTX_SPACE_GENERIC || pi->nops != 2)
+        return exec_dec_error(d, pi, "expected cvta{.to}.space.size d, a");
+    if (mm.type != PTX_T_U32 && mm.type != PTX_T_U64)
+        return exec_dec_error(d, pi, "size must be .u32 or .u64");
+    in->type = (uint8_t)mm.type;
+    in->flags = (uint8_t)mm.to;
+    if (exec_dec_dst(d, in, 0, &pi->ops[0], mm.type))
+        return -1;
+    const ptx_operand *a = &pi->ops[1];
+    if (a->kind == PTX_OP_REG) {
+        if (a->sym->kind != PTX_SYM_REG)
+            return exec_dec_error(d, pi, "bad source operand");
+        ptx_operand ad = *a;
+        ad.kind = PTX_OP_ADDR;
+        ad.ival = 0;
+        if (exec_dec_address(d, pi, in, &ad, PTX_SPACE_GENERIC))
+            return -1;
+    } else if (a->kind == PTX_OP_SYM) {
+        ptx_operand ad = *a;
+        ad.kind = PTX_OP_ADDR;
+        if (exec_dec_address(d, pi, in, &ad, PTX_SPACE_GENERIC))
+            return -1;
+        if (in->aux[2] == EXEC_AM_PARAMVAR)
+            return exec_dec_error(d, pi, "cvta of a function parameter is not supported");
+    } else if (a->kind == PTX_OP_IMM) {
+        in->aux[0] = a->ival;
+        in->aux[2] = EXEC_AM_ABS;
+    } else {
+        return exec_dec_error(d, pi, "bad source operand");
+    }
+    in->aux[3] = mm.space;
+    in->fn = exec_cvta;
+    return 0;
+}

@@ -1,0 +1,850 @@
+/* exec_run.c - launches, CTA and warp scheduling, the SIMT run loop, stops, frames, barriers. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "exec_core.h"
+
+enum { WR_SLICE, WR_BLOCKED, WR_DONE, WR_STOP };
+
+/* ---- stops ----------------------------------------------------------------------------------- */
+static void exec_stop_fill(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_exc e,
+                           uint32_t lanes)
+{
+    exec_stop *st = &w->m->stop;
+    memset(st, 0, sizeof *st);
+    st->kind = k;
+    st->exc = e;
+    st->cta = w->cta->id;
+    st->warp = w->id;
+    st->lanes = lanes;
+    st->lane = lanes ? (uint32_t)exec_ctz(lanes) : 0;
+    st->pc = in ? in->pc : w->cur_pc;
+    st->watch_id = -1;
+    w->m->stop_set = 1;
+    if (in)
+        w->npc = in->pc;
+}
+
+void exec_stop_raise(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_exc e,
+                     uint32_t lanes, const char *fmt, ...)
+{
+    if (w->m->stop_set && w->m->stop.kind != EXEC_STOP_WATCH)
+        return;
+    exec_stop_fill(w, in, k, e, lanes);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->m->stop.msg, sizeof w->m->stop.msg, fmt, ap);
+    va_end(ap);
+    if (k == EXEC_STOP_TRAP || k == EXEC_STOP_ASSERT || k == EXEC_STOP_EXCEPTION) {
+        w->stopped = 1;
+        w->trapped |= lanes;
+    }
+}
+
+void exec_fault(exec_warp *w, const exec_insn *in, exec_exc e, int lane, ptx_space sp,
+                uint64_t addr, uint32_t size, const char *fmt, ...)
+{
+    exec_machine *m = w->m;
+    if (m->stop_set && m->stop.kind == EXEC_STOP_EXCEPTION)
+        return;
+    exec_stop_fill(w, in, EXEC_STOP_EXCEPTION, e, lane >= 0 ? 1u << lane : w->cur_mask);
+    exec_stop *st = &m->stop;
+    st->space = sp;
+    st->addr = addr;
+    st->size = size;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->msg, sizeof st->msg, fmt, ap);
+    va_end(ap);
+    w->stopped = 1;
+    w->trapped |= st->lanes;
+}
+
+/* Deterministic time: warp-instructions executed by the machine so far. */
+uint64_t exec_now(const exec_warp *w)
+{
+    const exec_machine *m = w->m;
+    return m->clock + (uint64_t)(m->slice_given - w->budget);
+}
+
+/* ---- frames ---------------------------------------------------------------------------------- */
+exec_act *exec_act_new(exec_warp *w, const exec_fdec *fd)
+{
+    size_t need = fd->regbytes + sizeof(uint32_t) * fd->npreds + (size_t)fd->param_size * 32;
+    exec_act **pp = &w->free_frames, *f = NULL;
+    for (; *pp; pp = &(*pp)->next_free)
+        if ((*pp)->cap >= need) {
+            f = *pp;
+            *pp = f->next_free;
+            break;
+        }
+    if (!f) {
+        if (w->nframes > EXEC_MAX_DEPTH * 4)
+            return NULL;
+        f = calloc(1, sizeof *f);
+        if (!f)
+            return NULL;
+        f->regs = aligned_alloc(64, (need + 63) & ~(size_t)63);
+        if (!f->regs) {
+            free(f);
+            return NULL;
+        }
+        f->cap = need;
+        f->all_next = w->all_frames;
+        w->all_frames = f;
+        w->nframes++;
+    }
+    memset(f->regs, 0, need);
+    f->preds = (uint32_t *)(void *)(f->regs + fd->regbytes);
+    f->params = (uint8_t *)(f->preds + fd->npreds);
+    f->fd = fd;
+    f->parent = NULL;
+    f->depth = 0;
+    f->members = 0;
+    f->next_free = NULL;
+    f->in_use = 1;
+    return f;
+}
+
+void exec_act_release(exec_warp *w, exec_act *f, uint32_t lanes)
+{
+    for (; f; f = f->parent) {
+        f->members &= ~lanes;
+        if (!f->members && f != w->kframe && f->in_use) {
+            f->in_use = 0;
+            f->next_free = w->free_frames;
+            w->free_frames = f;
+        }
+    }
+}
+
+void exec_set_group(exec_warp *w, exec_act *f)
+{
+    w->cur_frame = f;
+    w->r.regs = f->regs;
+    w->r.preds = f->preds;
+}
+
+/* ---- scheduling inside a warp ---------------------------------------------------------------- */
+static uint32_t exec_runnable(const exec_warp *w)
+{
+    uint32_t r = w->valid & ~w->exited & ~w->trapped & ~w->bar_wait & ~w->ws_wait;
+    if (w->solo)
+        r &= 1u << (w->solo - 1);
+    return r;
+}
+
+static uint32_t exec_live(const exec_warp *w)
+{
+    return w->valid & ~w->exited & ~w->trapped;
+}
+
+/* Pick the next group (see exec_core.h). Returns 0 when no lane can run. */
+static int exec_sched(exec_warp *w)
+{
+    if (w->cur_mask)
+        EXEC_FOR_LANES(i, w->cur_mask)
+            w->pc[i] = w->cur_pc;
+    w->resched = 0;
+    uint32_t run = exec_runnable(w);
+    if (!run) {
+        w->cur_mask = 0;
+        return 0;
+    }
+    int best = -1;
+    uint32_t bd = 0, bpc = 0;
+    EXEC_FOR_LANES(i, run) {
+        uint32_t d = w->lframe[i]->depth, p = w->pc[i];
+        if (best < 0 || d > bd || (d == bd && p < bpc)) {
+            best = (int)i;
+            bd = d;
+            bpc = p;
+        }
+    }
+    exec_act *f = w->lframe[best];
+    uint32_t g = 0, lim = UINT32_MAX;
+    EXEC_FOR_LANES(i, run) {
+        if (w->lframe[i]->depth != bd)
+            continue;
+        if (w->pc[i] == bpc && w->lframe[i] == f)
+            g |= 1u << i;
+        else if (w->pc[i] < lim)
+            lim = w->pc[i];
+    }
+    w->cur_mask = g;
+    w->cur_pc = bpc;
+    w->limit_pc = lim;
+    exec_set_group(w, f);
+    return 1;
+}
+
+/* Breakpoint stub: stops before the instruction unless resuming from this very stop. */
+static int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    exec_machine *mc = w->m;
+    if (mc->bp_skip_w == w && mc->bp_skip_pc == in->pc) {
+        mc->bp_skip_w = NULL;
+        return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
+    }
+    exec_stop_raise(w, in, EXEC_STOP_BREAKPOINT, EXEC_EXC_NONE, w->cur_mask, "breakpoint");
+    return EXEC_STOPPED;
+}
+
+int exec_set_break(exec_machine *m, uint32_t pc, int on)
+{
+    if (pc >= m->ncode) {
+        snprintf(m->err, sizeof m->err, "no instruction at pc %u", pc);
+        return -1;
+    }
+    exec_insn *in = &m->code[pc];
+    if (on && in->fn != exec_bp_stub) {
+        m->bp_orig[pc] = in->fn;
+        in->fn = exec_bp_stub;
+    } else if (!on && in->fn == exec_bp_stub) {
+        in->fn = m->bp_orig[pc];
+        m->bp_orig[pc] = NULL;
+    }
+    return 0;
+}
+
+/* The run loop: execute groups of warp w until its budget ends, it blocks or it stops. */
+static int exec_warp_run(exec_warp *w)
+{
+    const exec_insn *code = w->m->code;
+    for (;;) {
+        if (w->resched && !exec_sched(w))
+            return exec_live(w) ? WR_BLOCKED : WR_DONE;
+        if (!w->cur_mask) {
+            w->resched = 1;
+            continue;
+        }
+        uint32_t pc = w->cur_pc;
+        const uint32_t mask = w->cur_mask, limit = w->limit_pc;
+        const uint32_t *preds = w->r.preds;
+        for (;;) {
+            const exec_insn *in = &code[pc];
+            uint32_t em = mask;
+            if (in->guard >= 0) {
+                uint32_t g = preds[in->guard];
+                if (in->guard_neg)
+                    g = ~g;
+                em &= g;
+                if (!em) {
+                    if (in->fn == exec_bp_stub && exec_bp_stub(w, in, 0) == EXEC_STOPPED) {
+                        w->cur_pc = pc;
+                        return WR_STOP;
+                    }
+                    pc++;
+                    goto next;
+                }
+            }
+            int rc = in->fn(w, in, em);
+            if (rc == EXEC_NEXT) {
+                pc++;
+            } else if (rc == EXEC_JUMPED) {
+                pc = w->npc;
+                if (w->resched) {
+                    w->cur_pc = pc;
+                    if (--w->budget <= 0)
+                        return WR_SLICE;
+                    break;
+                }
+            } else {
+                w->cur_pc = w->npc;
+                if (w->m->stop.kind != EXEC_STOP_BREAKPOINT)
+                    w->budget--;
+                return WR_STOP;
+            }
+        next:
+            if (--w->budget <= 0) {
+                w->cur_pc = pc;
+                return WR_SLICE;
+            }
+            if (pc >= limit) {
+                w->cur_pc = pc;
+                w->resched = 1;
+                break;
+            }
+        }
+    }
+}
+
+/* ---- lanes leaving ----------------------------------------------------------------------------*/
+void exec_lanes_retire(exec_warp *w, uint32_t lanes)
+{
+    lanes &= ~w->exited;
+    if (!lanes)
+        return;
+    w->exited |= lanes;
+    EXEC_FOR_LANES(i, lanes)
+        exec_act_release(w, w->lframe[i], 1u << i);
+    w->cta->nexited += (uint32_t)exec_popc(lanes);
+    w->cur_mask &= ~lanes;
+    w->resched = 1;
+    /* warp-sync waiters that name these lanes can never complete */
+    if (w->ws_wait)
+        EXEC_FOR_LANES(i, w->ws_wait)
+            if (w->ws_need[i] & lanes) {
+                const exec_insn *in = &w->m->code[w->pc[i]];
+                exec_fault(w, in, EXEC_EXC_WARP_SYNC, (int)i, PTX_SPACE_NONE, 0, 0,
+                           "lane %u waits in a warp-synchronous instruction for lanes 0x%08x, "
+                           "but lanes 0x%08x exited", i, w->ws_need[i], w->ws_need[i] & lanes);
+                break;
+            }
+    exec_bar_check(w->m);
+}
+
+/* ---- CTA barriers ---------------------------------------------------------------------------- */
+static void exec_bar_release(exec_machine *m, int b)
+{
+    exec_bar *br = &m->cta.bar[b];
+    for (uint32_t k = 0; k < m->nwarps; k++) {
+        exec_warp *w = &m->warps[k];
+        uint32_t lanes = 0;
+        EXEC_FOR_LANES(i, w->bar_wait)
+            if (w->lane_bar[i] == b)
+                lanes |= 1u << i;
+        if (!lanes)
+            continue;
+        EXEC_FOR_LANES(i, lanes) {
+            const exec_insn *in = &m->code[w->pc[i] - 1];
+            w->lane_bar[i] = -1;
+            if (in->aux[1] == 2) { /* bar.red */
+                exec_act *f = w->lframe[i];
+                const exec_opnd *d = &in->op[0];
+                if (d->kind == EXEC_O_PRED) {
+                    int v = in->aux[2] == 1 ? br->red_and : br->red_or;
+                    uint32_t *p = &f->preds[d->off];
+                    *p = (*p & ~(1u << i)) | ((uint32_t)(v != 0) << i);
+                } else if (d->kind == EXEC_O_REG) {
+                    ((uint32_t *)(void *)(f->regs + d->off))[i] = br->red_popc;
+                }
+            }
+        }
+        w->bar_wait &= ~lanes;
+        w->resched = 1;
+    }
+    br->arrived = 0;
+    br->expected = 0;
+    br->red_popc = 0;
+    br->red_and = 1;
+    br->red_or = 0;
+}
+
+/* Complete every barrier whose expected thread count has arrived. Returns 1 if any did. */
+int exec_bar_check(exec_machine *m)
+{
+    int any = 0;
+    exec_cta *c = &m->cta;
+    uint32_t live = c->nthreads - c->nexited;
+    for (int b = 0; b < EXEC_NBAR; b++) {
+        exec_bar *br = &c->bar[b];
+        if (!br->arrived)
+            continue;
+        uint32_t exp = br->expected ? br->expected : live;
+        if (br->arrived >= exp) {
+            exec_bar_release(m, b);
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* ---- CTAs ------------------------------------------------------------------------------------ */
+static void exec_cta_end(exec_machine *m)
+{
+    if (!m->cta_live)
+        return;
+    for (uint32_t k = 0; k < m->nwarps; k++) {
+        exec_warp *w = &m->warps[k];
+        for (exec_act *f = w->all_frames, *n; f; f = n) {
+            n = f->all_next;
+            free(f->regs);
+            free(f);
+        }
+        w->all_frames = w->free_frames = w->kframe = NULL;
+        w->nframes = 0;
+        for (int i = 0; i < EXEC_LANES; i++) {
+            free(w->ldata[i]);
+            w->ldata[i] = NULL;
+            w->lcap[i] = 0;
+            w->lsp[i] = 0;
+        }
+    }
+    free(m->cta.shared);
+    m->cta.shared = NULL;
+    m->cta_live = 0;
+}
+
+static int exec_cta_start(exec_machine *m, uint32_t id)
+{
+    exec_cta *c = &m->cta;
+    memset(c, 0, sizeof *c);
+    c->id = id;
+    c->coord = exec_cta_coord(m, id);
+    c->nthreads = m->nthreads;
+    for (int b = 0; b < EXEC_NBAR; b++)
+        c->bar[b].red_and = 1;
+    c->shared_size = (m->shared_static + 15) / 16 * 16 + m->li.dyn_shmem;
+    c->shared = calloc(1, c->shared_size ? c->shared_size : 1);
+    if (!c->shared)
+        return -1;
+    m->cta_live = 1;
+    exec_sreg_init_cta(m);
+    const exec_fdec *kfd = m->kfd;
+    exec_insn *in0 = &m->code[kfd->pc0];
+    for (uint32_t k = 0; k < m->nwarps; k++) {
+        exec_warp *w = &m->warps[k];
+        uint32_t first = k * 32, n = m->nthreads - first > 32 ? 32 : m->nthreads - first;
+        w->m = m;
+        w->cta = c;
+        w->id = k;
+        w->valid = n == 32 ? EXEC_FULL : (1u << n) - 1;
+        w->exited = w->trapped = w->bar_wait = w->ws_wait = 0;
+        w->stopped = 0;
+        w->solo = 0;
+        w->watch_hit = 0;
+        w->r.sregs = m->sregs + (size_t)k * EXEC_SR__COUNT * EXEC_SLOT;
+        w->r.cc = 0;
+        exec_act *f = exec_act_new(w, kfd);
+        if (!f)
+            return -1;
+        f->members = w->valid;
+        w->kframe = f;
+        for (int i = 0; i < EXEC_LANES; i++) {
+            w->lframe[i] = f;
+            w->pc[i] = kfd->pc0;
+            w->lane_bar[i] = -1;
+            w->lsp[i] = 0;
+            if ((w->valid >> i) & 1) {
+                uint64_t base = 0;
+                if (kfd->local_size && mem_local_push(w, in0, i, kfd->local_size,
+                                                      kfd->local_align, &base))
+                    return -1;
+                f->local_base[i] = base;
+            }
+        }
+        w->cur_mask = 0;
+        w->cur_pc = kfd->pc0;
+        w->resched = 1;
+        exec_sched(w);
+    }
+    return 0;
+}
+
+/* ---- launches -------------------------------------------------------------------------------- */
+int64_t exec_param_layout(const ptx_func *kernel, uint64_t *offsets, uint64_t *sizes, int max)
+{
+    if (!kernel)
+        return -1;
+    uint64_t off = 0;
+    for (int i = 0; i < kernel->nparams; i++) {
+        const ptx_sym *s = kernel->params[i];
+        uint64_t a = s->align > 0 ? (uint64_t)s->align : 0;
+        if (!a) {
+            int b = ptx_type_bits(s->type) / 8;
+            a = (uint64_t)(b > 0 ? b : 1);
+        }
+        off = (off + a - 1) / a * a;
+        uint64_t sz = s->size ? s->size : (uint64_t)(ptx_type_bits(s->type) / 8);
+        if (i < max) {
+            if (offsets)
+                offsets[i] = off;
+            if (sizes)
+                sizes[i] = sz;
+        }
+        off += sz;
+    }
+    return (int64_t)off;
+}
+
+void exec_kill(exec_machine *m)
+{
+    exec_cta_end(m);
+    free(m->warps);
+    m->warps = NULL;
+    free(m->sregs);
+    m->sregs = NULL;
+    free(m->kparams);
+    m->kparams = NULL;
+    m->kparam_size = 0;
+    m->launched = 0;
+    m->over = 0;
+    m->bp_skip_w = NULL;
+}
+
+int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
+                uint32_t dyn_shmem, const void *params, size_t nparams_bytes)
+{
+    exec_kill(m);
+    if (!kernel || !kernel->is_entry || !kernel->has_body || !m->fdec[kernel->sym->index]) {
+        snprintf(m->err, sizeof m->err, "%s is not a kernel with a body",
+                 kernel ? kernel->sym->name : "(null)");
+        return -1;
+    }
+    uint64_t nt = (uint64_t)block.x * block.y * block.z;
+    uint64_t nc = (uint64_t)grid.x * grid.y * grid.z;
+    if (!nt || nt > 1024 || !nc || nc > 0xffffffffull || block.z > 64) {
+        snprintf(m->err, sizeof m->err, "invalid launch configuration grid (%u,%u,%u) block "
+                 "(%u,%u,%u)", grid.x, grid.y, grid.z, block.x, block.y, block.z);
+        return -1;
+    }
+    int64_t psz = exec_param_layout(kernel, NULL, NULL, 0);
+    if (psz < 0 || (uint64_t)psz > nparams_bytes) {
+        snprintf(m->err, sizeof m->err, "kernel %s needs %" PRId64 " bytes of parameters, %zu "
+                 "given", kernel->sym->name, psz, nparams_bytes);
+        return -1;
+    }
+    m->kparams = malloc((size_t)psz + 1);
+    if (!m->kparams)
+        return -1;
+    if (psz)
+        memcpy(m->kparams, params, (size_t)psz);
+    m->kparam_size = (uint64_t)psz;
+    m->kfd = m->fdec[kernel->sym->index];
+    m->li.kernel = kernel;
+    m->li.grid = grid;
+    m->li.block = block;
+    m->li.dyn_shmem = dyn_shmem;
+    m->li.launch_id = m->nlaunch++;
+    m->nthreads = (uint32_t)nt;
+    m->nwarps = (uint32_t)((nt + 31) / 32);
+    m->ncta = (uint32_t)nc;
+    m->warps = calloc(m->nwarps, sizeof(exec_warp));
+    m->sregs = calloc((size_t)m->nwarps * EXEC_SR__COUNT, EXEC_SLOT);
+    if (!m->warps || !m->sregs) {
+        exec_kill(m);
+        snprintf(m->err, sizeof m->err, "out of memory");
+        return -1;
+    }
+    m->launched = 1;
+    m->over = 0;
+    m->stop_set = 0;
+    m->cur_cta = 0;
+    exec_sreg_init_launch(m);
+    if (exec_cta_start(m, 0)) {
+        exec_kill(m);
+        snprintf(m->err, sizeof m->err, "cannot start CTA 0 (out of memory)");
+        return -1;
+    }
+    return 0;
+}
+
+const exec_launch_info *exec_current_launch(const exec_machine *m)
+{
+    return m->launched ? &m->li : NULL;
+}
+
+/* ---- running --------------------------------------------------------------------------------- */
+typedef struct {
+    const exec_run_opts *o;
+    uint64_t steps;
+    uint64_t polled;
+} exec_runctx;
+
+/* Run warp w for at most `budget` instructions; account steps; returns WR_*. */
+static int exec_slice(exec_machine *m, exec_warp *w, int64_t budget, exec_runctx *rc)
+{
+    w->budget = budget;
+    m->slice_given = budget;
+    w->watch_hit = 0;
+    int r = exec_warp_run(w);
+    int64_t left = w->watch_hit ? w->budget_left : w->budget;
+    if (left < 0)
+        left = 0;
+    uint64_t done = (uint64_t)(budget - left);
+    if (w->watch_hit) {
+        exec_stop *st = &m->stop;
+        memcpy(st->new_bytes, w->watch_host, st->size);
+        w->watch_hit = 0;
+        r = WR_STOP;
+    }
+    rc->steps += done;
+    m->clock += done;
+    m->slice_given = 0;
+    w->budget = 0;
+    return r;
+}
+
+static int64_t exec_budget(const exec_runctx *rc, int64_t want)
+{
+    if (rc->o->max_steps) {
+        uint64_t left = rc->o->max_steps > rc->steps ? rc->o->max_steps - rc->steps : 0;
+        if ((uint64_t)want > left)
+            want = (int64_t)left;
+    }
+    return want;
+}
+
+static int exec_describe_lanes(const exec_machine *m, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (uint32_t i = 0; i < m->nwarps && k < n; i++) {
+        const exec_warp *w = &m->warps[i];
+        for (int b = 0; b < EXEC_NBAR; b++) {
+            uint32_t lanes = 0, pc = 0;
+            EXEC_FOR_LANES(l, w->bar_wait)
+                if (w->lane_bar[l] == b) {
+                    lanes |= 1u << l;
+                    pc = w->pc[l] - 1;
+                }
+            if (lanes && k < n) {
+                const exec_insn *in = &m->code[pc];
+                k += (size_t)snprintf(buf + k, n - k, "; warp %u lanes 0x%08x wait at barrier "
+                                      "%d (pc %u, line %d)", i, lanes, b, pc,
+                                      in->src ? in->src->line : 0);
+            }
+        }
+        if (w->ws_wait && k < n)
+            k += (size_t)snprintf(buf + k, n - k, "; warp %u lanes 0x%08x wait in a "
+                                  "warp-synchronous instruction", i, w->ws_wait);
+        if ((w->exited & w->valid) && k < n)
+            k += (size_t)snprintf(buf + k, n - k, "; warp %u lanes 0x%08x exited", i,
+                                  w->exited & w->valid);
+    }
+    return (int)k;
+}
+
+static void exec_deadlock(exec_machine *m)
+{
+    exec_warp *w0 = NULL;
+    for (uint32_t i = 0; i < m->nwarps && !w0; i++)
+        if (exec_live(&m->warps[i]))
+            w0 = &m->warps[i];
+    if (!w0)
+        w0 = &m->warps[0];
+    char buf[400];
+    exec_describe_lanes(m, buf, sizeof buf);
+    uint32_t lanes = exec_live(w0);
+    int l = lanes ? exec_ctz(lanes) : 0;
+    exec_fault(w0, &m->code[w0->pc[l]], EXEC_EXC_BARRIER_DEADLOCK, l, PTX_SPACE_NONE, 0, 0,
+               "barrier deadlock in CTA %u: no thread can proceed%s", m->cta.id, buf);
+    m->stop.lanes = lanes;
+}
+
+/* Run the CTA until done, a stop, or a limit. Returns 1 when the CTA finished, 0 on a stop. */
+static int exec_cta_run(exec_machine *m, exec_runctx *rc)
+{
+    for (;;) {
+        int any_live = 0, progressed = 0;
+        for (uint32_t k = 0; k < m->nwarps; k++) {
+            uint32_t wi = (m->cta.rr + k) % m->nwarps;
+            exec_warp *w = &m->warps[wi];
+            if (!exec_live(w))
+                continue;
+            any_live = 1;
+            if (!exec_runnable(w))
+                continue;
+            int64_t b = exec_budget(rc, EXEC_SLICE);
+            if (b <= 0) {
+                exec_stop_fill(w, NULL, EXEC_STOP_LIMIT, EXEC_EXC_NONE, w->cur_mask);
+                snprintf(m->stop.msg, sizeof m->stop.msg, "step limit reached");
+                return 0;
+            }
+            uint64_t before = rc->steps;
+            int r = exec_slice(m, w, b, rc);
+            if (rc->steps != before)
+                progressed = 1;
+            if (r == WR_STOP || m->stop_set)
+                return 0;
+            if (r == WR_SLICE) {
+                m->cta.rr = (wi + 1) % m->nwarps;
+                if (rc->o->interrupt && *rc->o->interrupt) {
+                    exec_sched(w);
+                    exec_stop_fill(w, NULL, EXEC_STOP_INTERRUPT, EXEC_EXC_NONE, w->cur_mask);
+                    snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted");
+                    return 0;
+                }
+                progressed = 1;
+                break;
+            }
+        }
+        if (!any_live)
+            return 1;
+        if (!progressed) {
+            if (exec_bar_check(m))
+                continue;
+            exec_deadlock(m);
+            return 0;
+        }
+    }
+}
+
+static void exec_resched_all(exec_machine *m)
+{
+    if (!m->cta_live)
+        return;
+    for (uint32_t k = 0; k < m->nwarps; k++)
+        if (m->warps[k].resched || !m->warps[k].cur_mask)
+            exec_sched(&m->warps[k]);
+}
+
+static void exec_finish_stop(exec_machine *m, exec_stop *stop)
+{
+    exec_resched_all(m);
+    *stop = m->stop;
+    switch (m->stop.kind) {
+    case EXEC_STOP_DONE:
+    case EXEC_STOP_TRAP:
+    case EXEC_STOP_ASSERT:
+    case EXEC_STOP_EXCEPTION:
+        m->over = 1;
+        m->final = m->stop;
+        break;
+    case EXEC_STOP_BREAKPOINT:
+        if (m->cta_live && stop->warp < m->nwarps) {
+            m->bp_skip_w = &m->warps[stop->warp];
+            m->bp_skip_pc = stop->pc;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static int exec_run_grid(exec_machine *m, exec_runctx *rc)
+{
+    for (;;) {
+        if (!m->cta_live) {
+            if (m->cur_cta >= m->ncta) {
+                memset(&m->stop, 0, sizeof m->stop);
+                m->stop.kind = EXEC_STOP_DONE;
+                m->stop.cta = m->ncta ? m->ncta - 1 : 0;
+                snprintf(m->stop.msg, sizeof m->stop.msg, "kernel %s completed",
+                         m->li.kernel->sym->name);
+                return 0;
+            }
+            if (exec_cta_start(m, m->cur_cta)) {
+                snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)",
+                         m->cur_cta);
+                return -1;
+            }
+        }
+        if (!exec_cta_run(m, rc))
+            return 0;
+        exec_cta_end(m);
+        m->cur_cta++;
+    }
+}
+
+/* Run the other warps of the CTA until `cond` lanes of warp f are released from barriers. */
+static int exec_run_until_released(exec_machine *m, exec_warp *f, exec_runctx *rc)
+{
+    while (f->bar_wait) {
+        int progressed = 0;
+        for (uint32_t k = 0; k < m->nwarps && f->bar_wait; k++) {
+            exec_warp *w = &m->warps[k];
+            if (w == f || !exec_runnable(w))
+                continue;
+            int64_t b = exec_budget(rc, EXEC_SLICE);
+            if (b <= 0) {
+                exec_stop_fill(w, NULL, EXEC_STOP_LIMIT, EXEC_EXC_NONE, w->cur_mask);
+                return 0;
+            }
+            uint64_t before = rc->steps;
+            int r = exec_slice(m, w, b, rc);
+            if (rc->steps != before)
+                progressed = 1;
+            if (r == WR_STOP || m->stop_set)
+                return 0;
+        }
+        if (!progressed && f->bar_wait && !exec_bar_check(m)) {
+            exec_deadlock(m);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *rc)
+{
+    if (!m->cta_live || o->cta != m->cta.id || o->warp >= m->nwarps) {
+        snprintf(m->err, sizeof m->err, "no running warp %u in CTA %u", o->warp, o->cta);
+        return -1;
+    }
+    exec_warp *w = &m->warps[o->warp];
+    if (o->mode == EXEC_RUN_STEP_LANE) {
+        if (o->lane >= 32 || !((exec_live(w) >> o->lane) & 1)) {
+            snprintf(m->err, sizeof m->err, "lane %u of warp %u is not live", o->lane, o->warp);
+            return -1;
+        }
+    } else if (!exec_live(w)) {
+        snprintf(m->err, sizeof m->err, "warp %u has no live lanes", o->warp);
+        return -1;
+    }
+    /* a waiting warp first lets the rest of the CTA reach the barrier */
+    if (!exec_runnable(w) && w->bar_wait && !exec_run_until_released(m, w, rc))
+        return 0;
+    if (o->mode == EXEC_RUN_STEP_LANE) {
+        w->solo = (int)o->lane + 1;
+        w->resched = 1;
+    }
+    int r = exec_runnable(w) ? exec_slice(m, w, 1, rc) : WR_BLOCKED;
+    if (w->solo) {
+        w->solo = 0;
+        w->resched = 1;
+    }
+    if (r == WR_STOP || m->stop_set)
+        return 0;
+    if (o->others_run)
+        for (uint32_t k = 0; k < m->nwarps; k++) {
+            exec_warp *x = &m->warps[k];
+            if (x == w || !exec_runnable(x))
+                continue;
+            exec_slice(m, x, 1, rc);
+            if (m->stop_set)
+                return 0;
+        }
+    if (w->bar_wait && !exec_run_until_released(m, w, rc))
+        return 0;
+    if (!exec_live(w) && m->cta.nexited == m->cta.nthreads) {
+        /* the CTA is complete: move on as a continue would, but stop right away */
+        exec_cta_end(m);
+        m->cur_cta++;
+        if (m->cur_cta >= m->ncta) {
+            memset(&m->stop, 0, sizeof m->stop);
+            m->stop.kind = EXEC_STOP_DONE;
+            snprintf(m->stop.msg, sizeof m->stop.msg, "kernel %s completed",
+                     m->li.kernel->sym->name);
+            return 0;
+        }
+        if (exec_cta_start(m, m->cur_cta))
+            return -1;
+    }
+    if (m->cta_live)
+        exec_sched(w);
+    memset(&m->stop, 0, sizeof m->stop);
+    m->stop.kind = EXEC_STOP_STEP;
+    m->stop.cta = o->cta;
+    m->stop.warp = o->warp;
+    m->stop.lanes = o->mode == EXEC_RUN_STEP_LANE ? 1u << o->lane : w->cur_mask;
+    m->stop.lane = o->mode == EXEC_RUN_STEP_LANE ? o->lane
+                   : (w->cur_mask ? (uint32_t)exec_ctz(w->cur_mask) : 0);
+    m->stop.pc = o->mode == EXEC_RUN_STEP_LANE
+                 ? (((w->cur_mask >> o->lane) & 1) ? w->cur_pc : w->pc[o->lane])
+                 : w->cur_pc;
+    m->stop.watch_id = -1;
+    return 0;
+}
+
+int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop)
+{
+    if (!m->launched || !opts || !stop) {
+        snprintf(m->err, sizeof m->err, "no active launch");
+        return -1;
+    }
+    if (m->over) {
+        *stop = m->final;
+        return 0;
+    }
+    m->stop_set = 0;
+    memset(&m->stop, 0, sizeof m->stop);
+    exec_runctx rc = { .o = opts };
+    int r = opts->mode == EXEC_RUN_CONTINUE ? exec_run_grid(m, &rc) : exec_run_step(m, opts, &rc);
+    if (r < 0)
+        return -1;
+    exec_finish_stop(m, stop);
+    return 0;
+}

@@ -1,0 +1,521 @@
+/* mem.c - state spaces: global region table, module data layout, bounds-checked translation. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "exec_core.h"
+
+/* ---- global regions -------------------------------------------------------------------------- */
+mem_region *mem_global_find(mem_global *g, uint64_t addr, uint64_t n)
+{
+    mem_region *c = g->last;
+    if (c && addr >= c->base && addr - c->base + n <= c->size)
+        return c;
+    int lo = 0, hi = g->n - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        mem_region *r = &g->r[mid];
+        if (addr < r->base)
+            hi = mid - 1;
+        else if (addr - r->base >= (r->size ? r->size : 1))
+            lo = mid + 1;
+        else {
+            if (addr - r->base + n > r->size)
+                return NULL;
+            g->last = r;
+            return r;
+        }
+    }
+    return NULL;
+}
+
+const mem_region *mem_global_nearest(const mem_global *g, uint64_t addr)
+{
+    const mem_region *best = NULL;
+    uint64_t bd = UINT64_MAX;
+    for (int i = 0; i < g->n; i++) {
+        const mem_region *r = &g->r[i];
+        uint64_t d = addr < r->base ? r->base - addr
+                   : addr < r->base + r->size ? 0 : addr - (r->base + r->size) + 1;
+        if (d < bd) {
+            bd = d;
+            best = r;
+        }
+    }
+    return best;
+}
+
+uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *sym)
+{
+    if (size > (1ull << 40))
+        return 0;
+    if (g->n == g->cap) {
+        int nc = g->cap ? g->cap * 2 : 16;
+        mem_region *nr = realloc(g->r, sizeof(mem_region) * (size_t)nc);
+        if (!nr)
+            return 0;
+        g->r = nr;
+        g->cap = nc;
+    }
+    uint8_t *data = calloc(1, size ? size : 1);
+    if (!data)
+        return 0;
+    if (!g->next)
+        g->next = MEM_GLOBAL_BASE;
+    uint64_t base = g->next;
+    g->next = (base + size + MEM_GLOBAL_GAP + 255) & ~255ull;
+    mem_region *r = &g->r[g->n++];   /* addresses only grow: the table stays sorted */
+    r->base = base;
+    r->size = size;
+    r->data = data;
+    r->kind = kind;
+    r->sym = sym;
+    r->id = ++g->nalloc;
+    g->last = NULL;
+    return base;
+}
+
+int mem_global_remove(mem_global *g, uint64_t base, int kind)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->r[i].base == base && g->r[i].kind == kind) {
+            free(g->r[i].data);
+            memmove(&g->r[i], &g->r[i + 1], sizeof(mem_region) * (size_t)(g->n - i - 1));
+            g->n--;
+            g->last = NULL;
+            return 0;
+        }
+    return -1;
+}
+
+void mem_global_free(mem_global *g)
+{
+    for (int i = 0; i < g->n; i++)
+        free(g->r[i].data);
+    free(g->r);
+    memset(g, 0, sizeof *g);
+}
+
+/* ---- module data ----------------------------------------------------------------------------- */
+static uint64_t mem_align(uint64_t x, uint64_t a)
+{
+    return a > 1 ? (x + a - 1) / a * a : x;
+}
+
+static uint32_t mem_var_align(const ptx_sym *s)
+{
+    if (s->align > 0)
+        return (uint32_t)s->align;
+    int b = ptx_type_bits(s->type) / 8;
+    return (uint32_t)((b > 0 ? b : 1) * (s->vec > 1 ? s->vec : 1));
+}
+
+static int mem_is_dynamic_shared(const ptx_sym *s)
+{
+    return s->size == 0 && (s->ndims > 0 ? s->dims[0] == 0 : 1);
+}
+
+/* Address of variable s in its space (module or function scope); -1 if unknown. */
+static int mem_sym_addr(exec_machine *m, const ptx_sym *s, uint64_t *a)
+{
+    if (s->kind == PTX_SYM_FUNC) {
+        *a = MEM_CODE_BASE + 16ull * (uint64_t)s->index;
+        return 0;
+    }
+    if (!s->owner) {
+        for (int i = 0; i < m->mod->nvars; i++)
+            if (m->mod->vars[i] == s) {
+                *a = m->gvar_addr[i];
+                return 0;
+            }
+        return -1;
+    }
+    const exec_fdec *fd = m->fdec[s->owner->sym->index];
+    for (int i = 0; fd && i < s->owner->nvars; i++)
+        if (s->owner->vars[i] == s && fd->var_off[i] != UINT64_MAX) {
+            *a = fd->var_off[i];
+            return 0;
+        }
+    return -1;
+}
+
+static int mem_place(exec_machine *m, const ptx_sym *s, uint64_t *out, uint64_t *dyn_pending)
+{
+    uint32_t a = mem_var_align(s);
+    switch (s->space) {
+    case PTX_SPACE_GLOBAL: {
+        uint64_t base = mem_global_add(&m->glob, s->size, MEM_R_MODULE, s);
+        if (!base)
+            return -1;
+        *out = base;
+        mem_region *r = mem_global_find(&m->glob, base, 0);
+        if (r && s->init)
+            memcpy(r->data, s->init, s->init_size < s->size ? s->init_size : s->size);
+        return 0;
+    }
+    case PTX_SPACE_CONST: {
+        uint64_t off = mem_align(m->cbank_size, a);
+        uint64_t end = off + s->size;
+        uint8_t *nb = realloc(m->cbank, end ? end : 1);
+        if (!nb)
+            return -1;
+        memset(nb + m->cbank_size, 0, end - m->cbank_size);
+        m->cbank = nb;
+        m->cbank_size = end;
+        if (s->init)
+            memcpy(nb + off, s->init, s->init_size < s->size ? s->init_size : s->size);
+        *out = off;
+        return 0;
+    }
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED_CLUSTER:
+        if (mem_is_dynamic_shared(s)) {
+            *out = UINT64_MAX - 1; /* patched to the dynamic base */
+            (*dyn_pending)++;
+            return 0;
+        }
+        *out = mem_align(m->shared_static, a);
+        m->shared_static = *out + s->size;
+        return 0;
+    default:
+        *out = 0;
+        return 0;
+    }
+}
+
+static void mem_svar_add(exec_machine *m, const ptx_sym *s, uint64_t addr)
+{
+    exec_shared_var *nv = realloc(m->svars, sizeof *nv * (size_t)(m->nsvars + 1));
+    if (!nv)
+        return;
+    m->svars = nv;
+    nv[m->nsvars].sym = s;
+    nv[m->nsvars].addr = addr;
+    nv[m->nsvars].size = s->size;
+    m->nsvars++;
+}
+
+int mem_module_init(exec_machine *m, char *err, size_t errlen)
+{
+    const ptx_module *mod = m->mod;
+    uint64_t dyn = 0;
+    m->gvar_addr = exec_arena_alloc(m, sizeof(uint64_t) * (size_t)(mod->nvars + 1));
+    if (!m->gvar_addr)
+        return -1;
+    for (int i = 0; i < mod->nvars; i++)
+        if (mem_place(m, mod->vars[i], &m->gvar_addr[i], &dyn)) {
+            snprintf(err, errlen, "%s:%d: error: cannot allocate %s", mod->path,
+                     mod->vars[i]->line, mod->vars[i]->name);
+            return -1;
+        }
+    for (int fi = 0; fi < mod->nfuncs; fi++) {
+        exec_fdec *fd = m->fdec[fi];
+        if (!fd)
+            continue;
+        for (int i = 0; i < fd->f->nvars; i++) {
+            const ptx_sym *s = fd->f->vars[i];
+            if (s->space == PTX_SPACE_SHARED || s->space == PTX_SPACE_SHARED_CLUSTER ||
+                s->space == PTX_SPACE_GLOBAL || s->space == PTX_SPACE_CONST)
+                if (mem_place(m, s, &fd->var_off[i], &dyn)) {
+                    snprintf(err, errlen, "%s:%d: error: cannot allocate %s", mod->path,
+                             s->line, s->name);
+                    return -1;
+                }
+        }
+    }
+    uint64_t dbase = mem_align(m->shared_static, 16);
+    for (int i = 0; i < mod->nvars; i++)
+        if (m->gvar_addr[i] == UINT64_MAX - 1)
+            m->gvar_addr[i] = dbase;
+    for (int i = 0; i < mod->nvars; i++)
+        if (mod->vars[i]->space == PTX_SPACE_SHARED ||
+            mod->vars[i]->space == PTX_SPACE_SHARED_CLUSTER)
+            mem_svar_add(m, mod->vars[i], m->gvar_addr[i]);
+    for (int fi = 0; fi < mod->nfuncs; fi++) {
+        exec_fdec *fd = m->fdec[fi];
+        for (int i = 0; fd && i < fd->f->nvars; i++) {
+            if (fd->var_off[i] == UINT64_MAX - 1)
+                fd->var_off[i] = dbase;
+            const ptx_sym *s = fd->f->vars[i];
+            if (s->space == PTX_SPACE_SHARED || s->space == PTX_SPACE_SHARED_CLUSTER)
+                mem_svar_add(m, s, fd->var_off[i]);
+        }
+    }
+    /* relocations in initialisers */
+    for (int i = 0; i < mod->nvars; i++) {
+        const ptx_sym *s = mod->vars[i];
+        uint8_t *data = NULL;
+        if (s->space == PTX_SPACE_GLOBAL) {
+            mem_region *r = mem_global_find(&m->glob, m->gvar_addr[i], 0);
+            data = r ? r->data : NULL;
+        } else if (s->space == PTX_SPACE_CONST) {
+            data = m->cbank + m->gvar_addr[i];
+        }
+        for (int k = 0; data && k < s->nrelocs; k++) {
+            const ptx_reloc *rl = &s->relocs[k];
+            uint64_t a;
+            if (!rl->sym || mem_sym_addr(m, rl->sym, &a)) {
+                snprintf(err, errlen, "%s:%d: error: cannot resolve a relocation in %s",
+                         mod->path, s->line, s->name);
+                return -1;
+            }
+            if (rl->generic && rl->sym->kind != PTX_SYM_FUNC)
+                a = mem_generic_encode(rl->sym->space, a);
+            a += (uint64_t)rl->addend;
+            if (rl->offset + (uint64_t)rl->size <= s->size && rl->size > 0 && rl->size <= 8)
+                memcpy(data + rl->offset, &a, (size_t)rl->size);
+        }
+    }
+    return 0;
+}
+
+/* ---- descriptions ---------------------------------------------------------------------------- */
+static int mem_desc_region(const mem_region *r, uint64_t addr, char *out, size_t n)
+{
+    char name[160];
+    if (r->sym)
+        snprintf(name, sizeof name, "%s", r->sym->name);
+    else
+        snprintf(name, sizeof name, "%s#%u", r->kind == MEM_R_HEAP ? "heap" : "buf", r->id);
+    if (addr < r->base)
+        return snprintf(out, n, "%" PRIu64 " bytes before %s [0x%" PRIx64 ", %" PRIu64 " bytes)",
+                        r->base - addr, name, r->base, r->size);
+    if (addr >= r->base + r->size)
+        return snprintf(out, n, "%" PRIu64 " bytes after the end of %s [0x%" PRIx64
+                        ", %" PRIu64 " bytes)", addr - (r->base + r->size), name, r->base,
+                        r->size);
+    return snprintf(out, n, "%s+%" PRIu64, name, addr - r->base);
+}
+
+int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, size_t n)
+{
+    out[0] = 0;
+    if (sp == PTX_SPACE_GENERIC)
+        sp = mem_generic_decode(addr, &addr);
+    switch (sp) {
+    case PTX_SPACE_GLOBAL: {
+        const mem_region *r = mem_global_nearest(&m->glob, addr);
+        if (!r)
+            return snprintf(out, n, "no global buffer"), 0;
+        mem_desc_region(r, addr, out, n);
+        return 0;
+    }
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED_CLUSTER: {
+        const exec_shared_var *best = NULL;
+        for (int i = 0; i < m->nsvars; i++) {
+            const exec_shared_var *v = &m->svars[i];
+            if (addr >= v->addr && (!best || v->addr >= best->addr))
+                best = v;
+        }
+        if (best)
+            snprintf(out, n, "%s+%" PRIu64, best->sym->name, addr - best->addr);
+        else
+            snprintf(out, n, "shared+%" PRIu64, addr);
+        return 0;
+    }
+    case PTX_SPACE_CONST:
+        for (int i = 0; i < m->mod->nvars; i++) {
+            const ptx_sym *s = m->mod->vars[i];
+            if (s->space == PTX_SPACE_CONST && addr >= m->gvar_addr[i] &&
+                addr < m->gvar_addr[i] + (s->size ? s->size : 1))
+                return snprintf(out, n, "%s+%" PRIu64, s->name, addr - m->gvar_addr[i]), 0;
+        }
+        snprintf(out, n, "const+%" PRIu64, addr);
+        return 0;
+    case PTX_SPACE_PARAM:
+        if (m->launched) {
+            const ptx_func *k = m->li.kernel;
+            for (int i = 0; i < k->nparams; i++) {
+                uint64_t o = m->kfd->prm_off[i], sz = k->params[i]->size;
+                if (addr >= o && addr < o + (sz ? sz : 1))
+                    return snprintf(out, n, "%s+%" PRIu64, k->params[i]->name, addr - o), 0;
+            }
+        }
+        snprintf(out, n, "param+%" PRIu64, addr);
+        return 0;
+    default:
+        snprintf(out, n, "%s+%" PRIu64, ptx_space_name(sp), addr);
+        return 0;
+    }
+}
+
+/* ---- translation ----------------------------------------------------------------------------- */
+static uint8_t *mem_oob(exec_warp *w, const exec_insn *in, int lane, ptx_space sp,
+                        uint64_t addr, uint32_t size, const char *why)
+{
+    char d[256];
+    mem_describe(w->m, sp, addr, d, sizeof d);
+    exec_fault(w, in, EXEC_EXC_OUT_OF_RANGE, lane, sp, addr, size,
+               "out-of-range %s %s of %u bytes at 0x%" PRIx64 " (%s)%s%s",
+               ptx_space_name(sp), "access", size, addr, d, why ? ": " : "", why ? why : "");
+    return NULL;
+}
+
+uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, uint64_t addr,
+                   uint32_t size, int write)
+{
+    exec_machine *m = w->m;
+    uint8_t *host;
+    ptx_space osp = sp;
+    uint64_t oaddr = addr;
+    if (sp == PTX_SPACE_GENERIC)
+        sp = mem_generic_decode(addr, &addr);
+    if ((size & (size - 1)) == 0 && (addr & (size - 1))) {
+        exec_fault(w, in, EXEC_EXC_MISALIGNED, lane, osp, oaddr, size,
+                   "misaligned %s access of %u bytes at 0x%" PRIx64, ptx_space_name(sp), size,
+                   oaddr);
+        return NULL;
+    }
+    switch (sp) {
+    case PTX_SPACE_GLOBAL: {
+        mem_region *r = mem_global_find(&m->glob, addr, size);
+        if (!r)
+            return mem_oob(w, in, lane, sp, addr, size, NULL);
+        host = r->data + (addr - r->base);
+        break;
+    }
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED_CLUSTER:
+        if (addr > w->cta->shared_size || w->cta->shared_size - addr < size)
+            return mem_oob(w, in, lane, sp, addr, size, "outside the CTA's shared memory");
+        host = w->cta->shared + addr;
+        break;
+    case PTX_SPACE_LOCAL:
+        if (addr > w->lsp[lane] || w->lsp[lane] - addr < size)
+            return mem_oob(w, in, lane, sp, addr, size, "above the thread's stack top");
+        host = w->ldata[lane] + addr;
+        break;
+    case PTX_SPACE_CONST:
+        if (write) {
+            exec_fault(w, in, EXEC_EXC_READONLY, lane, sp, addr, size,
+                       "store to read-only const space at 0x%" PRIx64, addr);
+            return NULL;
+        }
+        if (addr > m->cbank_size || m->cbank_size - addr < size)
+            return mem_oob(w, in, lane, sp, addr, size, NULL);
+        host = m->cbank + addr;
+        break;
+    case PTX_SPACE_PARAM:
+        if (write) {
+            exec_fault(w, in, EXEC_EXC_READONLY, lane, sp, addr, size,
+                       "store to read-only kernel parameter space at 0x%" PRIx64, addr);
+            return NULL;
+        }
+        if (addr > m->kparam_size || m->kparam_size - addr < size)
+            return mem_oob(w, in, lane, sp, addr, size, NULL);
+        host = m->kparams + addr;
+        break;
+    default:
+        exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, lane, sp, addr, size,
+                   "access to unsupported state space %s", ptx_space_name(sp));
+        return NULL;
+    }
+    if (m->any_watch)
+        mem_watch_check(w, sp, addr, size, write, host, in, lane);
+    return host;
+}
+
+void mem_watch_check(exec_warp *w, ptx_space sp, uint64_t addr, uint32_t size, int write,
+                     const uint8_t *host, const exec_insn *in, int lane)
+{
+    exec_machine *m = w->m;
+    if (w->watch_hit)
+        return;
+    for (int i = 0; i < m->nwatches; i++) {
+        const exec_watch *wt = &m->watches[i];
+        if (!wt->used || !(wt->kinds & (write ? 1 : 2)))
+            continue;
+        ptx_space ws = wt->space == PTX_SPACE_SHARED_CLUSTER ? PTX_SPACE_SHARED : wt->space;
+        if (ws != sp || (sp == PTX_SPACE_SHARED && wt->cta != UINT32_MAX && wt->cta != w->cta->id))
+            continue;
+        if (addr >= wt->addr + wt->len || wt->addr >= addr + size)
+            continue;
+        exec_stop *st = &m->stop;
+        memset(st, 0, sizeof *st);
+        st->kind = EXEC_STOP_WATCH;
+        st->cta = w->cta->id;
+        st->warp = w->id;
+        st->lane = (uint32_t)lane;
+        st->lanes = 1u << lane;
+        st->pc = in->pc;
+        st->space = sp;
+        st->addr = addr;
+        st->size = size > 16 ? 16 : size;
+        st->watch_id = wt->id;
+        memcpy(st->old_bytes, host, st->size);
+        snprintf(st->msg, sizeof st->msg, "watchpoint %d: %s of %u bytes at 0x%" PRIx64,
+                 wt->id, write ? "write" : "read", size, addr);
+        m->stop_set = 1;
+        w->watch_hit = 1;
+        w->watch_host = (uint8_t *)host;
+        w->budget_left = w->budget - 1;
+        w->budget = 1;
+        return;
+    }
+}
+
+int mem_local_push(exec_warp *w, const exec_insn *in, int lane, uint64_t size, uint32_t align,
+                   uint64_t *base)
+{
+    uint64_t sp = mem_align(w->lsp[lane], align ? align : 1);
+    uint64_t end = sp + size;
+    if (end > MEM_LOCAL_MAX || end < sp) {
+        exec_fault(w, in, EXEC_EXC_STACK_OVERFLOW, lane, PTX_SPACE_LOCAL, sp, (uint32_t)size,
+                   "stack overflow: %" PRIu64 " bytes of local memory needed, limit %u",
+                   end, (unsigned)MEM_LOCAL_MAX);
+        return -1;
+    }
+    if (end > w->lcap[lane]) {
+        uint64_t nc = w->lcap[lane] ? w->lcap[lane] : 256;
+        while (nc < end)
+            nc *= 2;
+        uint8_t *nb = realloc(w->ldata[lane], nc);
+        if (!nb) {
+            exec_fault(w, in, EXEC_EXC_STACK_OVERFLOW, lane, PTX_SPACE_LOCAL, sp,
+                       (uint32_t)size, "out of host memory for the local stack");
+            return -1;
+        }
+        memset(nb + w->lcap[lane], 0, nc - w->lcap[lane]);
+        w->ldata[lane] = nb;
+        w->lcap[lane] = (uint32_t)nc;
+    }
+    w->lsp[lane] = end;
+    *base = sp;
+    return 0;
+}
+
+/* Host pointer for the inspection API (no faults, no watchpoints). */
+uint8_t *mem_host(exec_machine *m, ptx_space sp, uint64_t addr, uint64_t n, exec_warp *w,
+                  int lane, int write)
+{
+    if (sp == PTX_SPACE_GENERIC)
+        sp = mem_generic_decode(addr, &addr);
+    switch (sp) {
+    case PTX_SPACE_GLOBAL: {
+        mem_region *r = mem_global_find(&m->glob, addr, n);
+        return r ? r->data + (addr - r->base) : NULL;
+    }
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED_CLUSTER:
+        if (!m->cta_live || addr > m->cta.shared_size || m->cta.shared_size - addr < n)
+            return NULL;
+        return m->cta.shared + addr;
+    case PTX_SPACE_LOCAL:
+        if (!w || addr > w->lsp[lane] || w->lsp[lane] - addr < n)
+            return NULL;
+        return w->ldata[lane] + addr;
+    case PTX_SPACE_CONST:
+        if (addr > m->cbank_size || m->cbank_size - addr < n)
+            return NULL;
+        (void)write;
+        return m->cbank + addr;
+    case PTX_SPACE_PARAM:
+        if (!m->kparams || addr > m->kparam_size || m->kparam_size - addr < n)
+            return NULL;
+        return m->kparams + addr;
+    default:
+        return NULL;
+    }
+}

@@ -1,0 +1,107 @@
+/* mem.h - state spaces and the address model: global regions, const bank, shared, local, param. */
+#ifndef MEM_H
+#define MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ptx.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Address model
+ *
+ * Every state space has its own address range; each access is translated to a host pointer
+ * and bounds-checked, so a kernel can never touch host memory it does not own.
+ *
+ *  .global  Addresses are generic addresses. Module .global variables and buffers from
+ *           exec_global_alloc / device malloc are REGIONS in one table sorted by address,
+ *           starting at MEM_GLOBAL_BASE, each 256-byte aligned and followed by a gap of at
+ *           least MEM_GLOBAL_GAP bytes, so a small overrun never lands in a neighbour. A
+ *           last-hit cache makes repeated accesses to one buffer a single compare.
+ *  .const   Offsets 0.. into the module's constant bank (module .const initialisers), read-only.
+ *  .shared  Offsets 0.. into the running CTA's shared block: the module's static .shared
+ *           variables (module scope and function scope, laid out once per module in
+ *           declaration order with their alignment), then the launch's dynamic part (every
+ *           `extern .shared x[]` names its base, aligned to 16).
+ *  .local   Offsets 0.. into a thread's own local stack: each call activation pushes the
+ *           function's .local variables (the __local_depotN frame) and alloca pushes more;
+ *           only bytes below the thread's stack top are accessible. Growth beyond
+ *           MEM_LOCAL_MAX is a stack overflow.
+ *  .param   Kernel parameters: offsets 0.. into the launch's parameter bytes (read-only).
+ *           A function's parameters / return values and the .param variables of call
+ *           sequences live in a per-lane area of the function's frame; instructions naming
+ *           them are resolved at decode time.
+ *
+ *  Generic addresses: windows at fixed bases, each 2^32 bytes wide:
+ *       MEM_WIN_SHARED  + shared offset
+ *       MEM_WIN_LOCAL   + local offset
+ *       MEM_WIN_CONST   + const offset
+ *       MEM_WIN_PARAM   + kernel param offset
+ *  anything else is a global address. cvta.global and cvta.to.global are the identity.
+ *  Function addresses (mov of a function name, indirect calls) are MEM_CODE_BASE + 16 * the
+ *  function's index in the module.
+ * ------------------------------------------------------------------------------------------- */
+#define MEM_GLOBAL_BASE 0x0000000700000000ull
+#define MEM_GLOBAL_GAP  0x100ull
+#define MEM_WIN_SHARED  0x00007e0000000000ull
+#define MEM_WIN_LOCAL   0x00007e0100000000ull
+#define MEM_WIN_CONST   0x00007e0200000000ull
+#define MEM_WIN_PARAM   0x00007e0300000000ull
+#define MEM_WIN_SIZE    0x0000000100000000ull
+#define MEM_CODE_BASE   0x00007f0000000000ull
+#define MEM_LOCAL_MAX   (1u << 20)   /* bytes of local stack per thread */
+
+enum { MEM_R_MODULE = 1, MEM_R_ALLOC, MEM_R_HEAP };
+
+typedef struct mem_region {
+    uint64_t base, size;
+    uint8_t *data;
+    int kind;                 /* MEM_R_* */
+    const ptx_sym *sym;       /* MODULE: the variable */
+    uint32_t id;              /* allocation number, for messages ("buf#3") */
+} mem_region;
+
+typedef struct mem_global {
+    mem_region *r;
+    int n, cap;
+    mem_region *last;         /* last-hit cache (points into r; reset when r changes) */
+    uint64_t next;            /* next free address */
+    uint32_t nalloc;
+} mem_global;
+
+/* Region containing [addr, addr+n) or NULL. */
+mem_region *mem_global_find(mem_global *g, uint64_t addr, uint64_t n);
+/* Nearest region to addr (for messages); NULL when there are none. */
+const mem_region *mem_global_nearest(const mem_global *g, uint64_t addr);
+/* Add a zeroed region of `size` bytes; returns its base or 0 on failure. */
+uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *sym);
+int mem_global_remove(mem_global *g, uint64_t base, int kind);
+void mem_global_free(mem_global *g);
+
+/* Generic address -> space and space address; returns the space (GLOBAL for non-window). */
+static inline ptx_space mem_generic_decode(uint64_t a, uint64_t *sa)
+{
+    if (a >= MEM_WIN_SHARED && a < MEM_WIN_PARAM + MEM_WIN_SIZE) {
+        *sa = (a - MEM_WIN_SHARED) & (MEM_WIN_SIZE - 1);
+        switch ((a - MEM_WIN_SHARED) >> 32) {
+        case 0: return PTX_SPACE_SHARED;
+        case 1: return PTX_SPACE_LOCAL;
+        case 2: return PTX_SPACE_CONST;
+        default: return PTX_SPACE_PARAM;
+        }
+    }
+    *sa = a;
+    return PTX_SPACE_GLOBAL;
+}
+/* Space address -> generic address (global: identity). */
+static inline uint64_t mem_generic_encode(ptx_space s, uint64_t a)
+{
+    switch (s) {
+    case PTX_SPACE_SHARED: case PTX_SPACE_SHARED_CLUSTER: return MEM_WIN_SHARED + (a & 0xffffffffu);
+    case PTX_SPACE_LOCAL:  return MEM_WIN_LOCAL + (a & 0xffffffffu);
+    case PTX_SPACE_CONST:  return MEM_WIN_CONST + (a & 0xffffffffu);
+    case PTX_SPACE_PARAM:  return MEM_WIN_PARAM + (a & 0xffffffffu);
+    default:               return a;
+    }
+}
+
+#endif

@@ -1,0 +1,227 @@
+/* dbg.h - the debugger session engine: module, buffers, launches, focus, breakpoints, run control. */
+#ifndef DBG_H
+#define DBG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "exec.h"
+#include "ptx.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * A dbg_session owns one parsed module, the exec machine running it, the user's global buffers
+ * (with their initial contents, so `run` can relaunch from scratch), the last launch request,
+ * the focus (kernel, CTA, warp, lane, frame), breakpoints and watchpoints, and the line table
+ * view (pc <-> PTX line <-> source line). It prints nothing: every operation returns 0 / -1 with
+ * a message in dbg_errmsg(), and stops are reported as dbg_event values the front end (the
+ * command interpreter, later a DAP server) turns into text.
+ * Breakpoint conditions are expressions of the front end: it installs dbg_cond_hooks that
+ * compile a condition once and evaluate it for one lane.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct dbg_session dbg_session;
+
+dbg_session *dbg_new(void);
+void dbg_free(dbg_session *s);
+const char *dbg_errmsg(const dbg_session *s);
+
+/* Load a module (from a file or from text); the previous module, machine and launch go; buffers
+ * are reallocated on the new machine with their initial contents; breakpoints are re-resolved
+ * (unresolvable ones become pending). Messages of parse errors are the parser's. */
+int dbg_load_file(dbg_session *s, const char *path);
+int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name);
+const ptx_module *dbg_module(const dbg_session *s);
+exec_machine *dbg_machine(const dbg_session *s);
+/* Directory of the loaded file ("" for text), used to find source files beside it. */
+const char *dbg_module_dir(const dbg_session *s);
+
+/* ---- buffers (global memory the user allocates by name) ------------------------------------ */
+typedef struct {
+    char name[64];
+    ptx_type type;            /* element type */
+    uint64_t count;           /* elements */
+    uint64_t addr;            /* device address */
+    uint64_t size;            /* bytes */
+    uint8_t *init;            /* initial contents (size bytes), what `run` restores */
+} dbg_buffer;
+/* `init` may be NULL (zeroed). Fails if the name exists or is not an identifier. */
+int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t count,
+                   const void *init);
+const dbg_buffer *dbg_buffer_find(const dbg_session *s, const char *name);
+int dbg_buffer_count(const dbg_session *s);
+const dbg_buffer *dbg_buffer_at(const dbg_session *s, int i);
+/* Read the buffer's current bytes (size bytes into buf). */
+int dbg_buffer_read(dbg_session *s, const dbg_buffer *b, void *buf);
+
+/* ---- kernels and launches ------------------------------------------------------------------ */
+/* Find a function by mangled name or demangled base name (e.g. "saxpy"); NULL + message when
+ * absent or ambiguous. The demangler is supplied by the front end (it is only display). */
+typedef int (*dbg_demangle_fn)(const char *mangled, char *out, size_t n, int base_only);
+void dbg_set_demangler(dbg_session *s, dbg_demangle_fn fn);
+const ptx_func *dbg_find_func(dbg_session *s, const char *name);
+/* Display name: base name ("saxpy") or full signature ("saxpy(int, float, ...)"). */
+void dbg_func_name(const dbg_session *s, const ptx_func *f, int full, char *out, size_t n);
+
+/* Start a launch (params laid out by exec_param_layout). Nothing runs until dbg_continue. The
+ * request is remembered for dbg_relaunch. */
+int dbg_launch(dbg_session *s, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
+               uint32_t shmem, const void *params, size_t nbytes);
+/* Restore every buffer to its initial contents and repeat the last launch request. */
+int dbg_relaunch(dbg_session *s);
+int dbg_has_last_launch(const dbg_session *s);
+void dbg_kill(dbg_session *s);
+/* The current launch (NULL if none) and whether it can still run (not done/trapped). */
+const exec_launch_info *dbg_launch_info(const dbg_session *s);
+int dbg_launch_alive(const dbg_session *s);
+/* How many launches so far (cuda-gdb kernel numbers are 0..n-1). */
+uint32_t dbg_nlaunches(const dbg_session *s);
+
+/* ---- focus ---------------------------------------------------------------------------------- */
+typedef struct {
+    int valid;                /* a launch exists and the focus names one of its lanes */
+    uint32_t kernel;          /* launch id */
+    uint32_t cta, warp, lane;
+    int frame;                /* selected frame, 0 = innermost */
+} dbg_focus;
+const dbg_focus *dbg_get_focus(const dbg_session *s);
+/* Set the focus to a lane (checks it exists; keeps frame 0). */
+int dbg_set_focus(dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane);
+int dbg_set_frame(dbg_session *s, int frame);
+/* Coordinates of the focused thread. */
+exec_dim3 dbg_focus_block(const dbg_session *s);
+exec_dim3 dbg_focus_thread(const dbg_session *s);
+/* Lane -> (warp, lane) of a thread index in the focused launch. */
+int dbg_thread_to_lane(const dbg_session *s, exec_dim3 tid, uint32_t *warp, uint32_t *lane);
+
+/* ---- lines ---------------------------------------------------------------------------------- */
+typedef struct {
+    const ptx_func *func;
+    int ptx_line;             /* line of the instruction in the .ptx */
+    const char *file;         /* source path as the module names it, NULL without .loc */
+    int line;                 /* source line, 0 when none */
+} dbg_where;
+int dbg_pc_where(const dbg_session *s, uint32_t pc, dbg_where *w);
+/* Whether the module has a source line table (.loc rows). */
+int dbg_has_source(const dbg_session *s);
+/* Source line text (without newline) of FILE (as the module names it) line N; NULL when the
+ * file cannot be found (looked up as given, then beside the .ptx by base name). */
+const char *dbg_source_line(dbg_session *s, const char *file, int line, int *len);
+/* Number of lines of a source file, 0 when unreadable. */
+int dbg_source_nlines(dbg_session *s, const char *file);
+/* The file the user means by a bare LINE: the focus's, else the first .file of the module. */
+const char *dbg_default_file(const dbg_session *s);
+/* Resolve a location string (FUNC, FILE:LINE, LINE, ptx:LINE, *PC) to pcs (at most max);
+ * returns the number found or -1 with the reason ("No line 99 in file \"k.cu\"."). */
+int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int max);
+
+/* ---- breakpoints and watchpoints ------------------------------------------------------------ */
+typedef enum { DBG_BP_BREAK, DBG_BP_WATCH, DBG_BP_RWATCH, DBG_BP_AWATCH } dbg_bp_type;
+
+#define DBG_MAX_LOCS 32
+typedef struct {
+    int num;                  /* gdb number, 1.. */
+    dbg_bp_type type;
+    int temp;                 /* tbreak: deleted when hit */
+    int enabled;
+    char *spec;               /* the location as typed (or the watched expression) */
+    char *cond;               /* condition text or NULL */
+    void *cond_compiled;      /* the front end's compiled condition */
+    int ignore;               /* remaining hits to ignore */
+    int hits;
+    int pending;              /* no module (or no match yet) */
+    uint32_t pcs[DBG_MAX_LOCS];
+    int npcs;
+    /* watchpoints */
+    ptx_space space;
+    uint64_t addr;
+    uint32_t len;
+    ptx_type wtype;           /* type the watched value is shown as */
+    int exec_id;              /* exec_watch_add id or -1 */
+    char **commands;          /* `commands N` lines */
+    int ncommands;
+} dbg_bp;
+
+typedef struct {
+    void *ctx;
+    /* Compile `text`; NULL with err filled when it does not parse. */
+    void *(*compile)(void *ctx, const char *text, char *err, size_t n);
+    /* 1 true, 0 false, -1 error (message in err) for one lane. */
+    int (*eval)(void *ctx, void *compiled, uint32_t cta, uint32_t warp, uint32_t lane,
+                char *err, size_t n);
+    void (*release)(void *ctx, void *compiled);
+} dbg_cond_hooks;
+void dbg_set_cond_hooks(dbg_session *s, const dbg_cond_hooks *h);
+
+/* Returns the new number or -1. A location that does not resolve while a module is loaded is an
+ * error; without a module it is pending. */
+int dbg_break_add(dbg_session *s, const char *spec, const char *cond, int temp);
+/* Watch `len` bytes at space:addr (shared: the focused CTA when a launch exists, else all). */
+int dbg_watch_add(dbg_session *s, dbg_bp_type type, const char *expr, ptx_space space,
+                  uint64_t addr, uint32_t len, ptx_type shown_as);
+int dbg_bp_delete(dbg_session *s, int num);          /* num 0 = all */
+int dbg_bp_enable(dbg_session *s, int num, int on);  /* num 0 = all */
+int dbg_bp_condition(dbg_session *s, int num, const char *cond);   /* NULL removes */
+int dbg_bp_ignore(dbg_session *s, int num, int count);
+int dbg_bp_set_commands(dbg_session *s, int num, char **lines, int n); /* takes ownership */
+dbg_bp *dbg_bp_find(dbg_session *s, int num);
+int dbg_bp_count(const dbg_session *s);
+dbg_bp *dbg_bp_at(dbg_session *s, int i);
+
+/* ---- running -------------------------------------------------------------------------------- */
+typedef enum {
+    DBG_EV_NONE = 0,
+    DBG_EV_EXITED,            /* the kernel completed */
+    DBG_EV_BREAKPOINT,        /* bp = breakpoint number */
+    DBG_EV_STEP,              /* a step / next / finish / until / advance ended */
+    DBG_EV_BRKPT,             /* the brkpt instruction */
+    DBG_EV_TRAP,
+    DBG_EV_ASSERT,
+    DBG_EV_EXCEPTION,
+    DBG_EV_WATCH,             /* bp = watchpoint number */
+    DBG_EV_INTERRUPT,
+    DBG_EV_LANE_EXITED,       /* a step ended because the focused lane exited */
+} dbg_event_kind;
+
+typedef struct {
+    dbg_event_kind kind;
+    exec_stop stop;           /* the core's description */
+    int bp;                   /* breakpoint/watchpoint number, 0 = none */
+    int temp_deleted;         /* the breakpoint was a tbreak and is gone */
+    int focus_changed;        /* the stop moved the focus to another lane */
+    uint32_t old_pc;          /* focused lane's pc before (steps) */
+    int new_frame;            /* step entered / left a function: print the frame line */
+} dbg_event;
+
+typedef enum {
+    DBG_STEP_INSN,            /* stepi: into calls */
+    DBG_STEP_INSN_OVER,       /* nexti */
+    DBG_STEP_LINE,            /* step */
+    DBG_STEP_LINE_OVER,       /* next */
+    DBG_STEP_FINISH,          /* until the current frame returns */
+    DBG_STEP_UNTIL,           /* next, but never backwards (loops) */
+} dbg_step_kind;
+
+typedef struct {
+    int scheduler_locking;    /* 1 (default): other warps frozen while stepping */
+    int lane_steps;           /* 1: steps advance only the focused lane */
+    uint64_t max_steps;       /* safety bound for line steps */
+} dbg_options;
+dbg_options *dbg_opts(dbg_session *s);
+
+/* The flag a SIGINT handler sets; run/step poll it and stop with DBG_EV_INTERRUPT. */
+void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag);
+
+/* Run until something stops the kernel. `ignore` > 0 ignores the current breakpoint that many
+ * more times (gdb's `continue N` sets it to N-1). */
+int dbg_continue(dbg_session *s, int ignore, dbg_event *ev);
+int dbg_step(dbg_session *s, dbg_step_kind kind, dbg_event *ev);
+/* Run until one of pcs is reached by the focused warp or the current frame returns. */
+int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);
+
+/* ---- inspection helpers --------------------------------------------------------------------- */
+/* The focused lane's state and current pc (of the selected frame). */
+int dbg_focus_lane(const dbg_session *s, exec_lane_info *li);
+int dbg_focus_pc(const dbg_session *s, uint32_t *pc);
+/* Frames of the focused lane. */
+int dbg_backtrace(const dbg_session *s, exec_frame *frames, int max);
+
+#endif

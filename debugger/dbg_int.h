@@ -1,0 +1,59 @@
+/* dbg_int.h - inside the debugger: the session structure shared by the debugger/ files. */
+#ifndef DBG_INT_H
+#define DBG_INT_H
+
+#include "dbg.h"
+
+typedef struct {
+    char *path;               /* as the module names it */
+    char **lines;             /* NULL until read; nlines -1 when unreadable */
+    int *lens;
+    int nlines;
+    char *text;
+} dbg_srcfile;
+
+struct dbg_session {
+    char err[1024];
+    ptx_module *mod;
+    exec_machine *m;
+    char *dir;
+    dbg_demangle_fn demangle;
+    /* buffers */
+    dbg_buffer *bufs;
+    int nbufs;
+    /* last launch request */
+    int has_last;
+    const ptx_func *last_kernel;
+    exec_dim3 last_grid, last_block;
+    uint32_t last_shmem;
+    uint8_t *last_params;
+    size_t last_nparams;
+    int alive;                /* the current launch can still run */
+    uint32_t nlaunches;
+    /* focus */
+    dbg_focus focus;
+    /* breakpoints */
+    dbg_bp **bps;
+    int nbps;
+    int next_bp;
+    dbg_cond_hooks hooks;
+    int have_hooks;
+    /* run control */
+    dbg_options opts;
+    volatile int *interrupt;
+    int stopped_at_bp;        /* last stop was a BREAKPOINT stop (its number) */
+    /* sources */
+    dbg_srcfile *srcs;
+    int nsrcs;
+};
+
+int dbg_err(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Apply the breakpoints' pcs to the machine (after load / changes). */
+void dbg_bp_sync(dbg_session *s);
+void dbg_bp_resolve_all(dbg_session *s);
+void dbg_bp_free_all(dbg_session *s);
+void dbg_src_free_all(dbg_session *s);
+/* Whether some enabled breakpoint flags pc. */
+int dbg_bp_at_pc(dbg_session *s, uint32_t pc);
+
+#endif

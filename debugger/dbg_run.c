@@ -1,0 +1,326 @@
+/* dbg_run.c - run control: continue, instruction and line steps, finish, until, advance. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dbg_int.h"
+
+static void focus_to(dbg_session *s, const exec_stop *st, uint32_t lane, dbg_event *ev)
+{
+    if (!s->focus.valid || s->focus.cta != st->cta || s->focus.warp != st->warp ||
+        s->focus.lane != lane)
+        ev->focus_changed = 1;
+    s->focus.valid = 1;
+    s->focus.cta = st->cta;
+    s->focus.warp = st->warp;
+    s->focus.lane = lane;
+    s->focus.frame = 0;
+}
+
+static uint32_t first_lane(uint32_t mask) { return mask ? (uint32_t)__builtin_ctz(mask) : 0; }
+
+/* A breakpoint group stop: the first breakpoint at pc whose condition holds for some lane of
+ * the group (ignore counts consumed). Returns its number, 0 if none holds; *lane is that lane. */
+static int bp_check(dbg_session *s, uint32_t pc, uint32_t cta, uint32_t warp, uint32_t lanes,
+                    uint32_t *lane)
+{
+    for (int i = 0; i < s->nbps; i++) {
+        dbg_bp *b = s->bps[i];
+        if (b->type != DBG_BP_BREAK || !b->enabled)
+            continue;
+        int at = 0;
+        for (int k = 0; k < b->npcs; k++)
+            at |= b->pcs[k] == pc;
+        if (!at)
+            continue;
+        int hit = 0;
+        uint32_t which = first_lane(lanes);
+        if (b->cond_compiled && s->have_hooks) {
+            for (uint32_t l = 0; l < 32 && !hit; l++) {
+                if (!(lanes >> l & 1))
+                    continue;
+                char err[256];
+                int r = s->hooks.eval(s->hooks.ctx, b->cond_compiled, cta, warp, l, err,
+                                      sizeof err);
+                if (r != 0) { /* an error stops too, like gdb */
+                    hit = 1;
+                    which = l;
+                }
+            }
+        } else {
+            hit = 1;
+        }
+        if (!hit)
+            continue;
+        if (b->ignore > 0) {
+            b->ignore--;
+            continue;
+        }
+        b->hits++;
+        *lane = which;
+        return b->num;
+    }
+    return 0;
+}
+
+static dbg_bp *watch_by_exec_id(dbg_session *s, int id)
+{
+    for (int i = 0; i < s->nbps; i++)
+        if (s->bps[i]->type != DBG_BP_BREAK && s->bps[i]->exec_id == id)
+            return s->bps[i];
+    return NULL;
+}
+
+/* Turn a core stop into an event. Returns 1 to report it, 0 to keep running. */
+static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
+{
+    ev->stop = *st;
+    s->stopped_at_bp = 0;
+    switch (st->kind) {
+    case EXEC_STOP_DONE:
+        ev->kind = DBG_EV_EXITED;
+        s->alive = 0;
+        return 1;
+    case EXEC_STOP_BREAKPOINT: {
+        uint32_t lane = st->lane;
+        int num = bp_check(s, st->pc, st->cta, st->warp, st->lanes, &lane);
+        if (!num)
+            return 0;
+        ev->kind = DBG_EV_BREAKPOINT;
+        ev->bp = num;
+        s->stopped_at_bp = num;
+        focus_to(s, st, lane, ev);
+        dbg_bp *b = dbg_bp_find(s, num);
+        if (b && b->temp) {
+            dbg_bp_delete(s, num);
+            ev->temp_deleted = 1;
+        }
+        return 1;
+    }
+    case EXEC_STOP_STEP:
+        ev->kind = DBG_EV_STEP;
+        return 1;
+    case EXEC_STOP_BRKPT:
+        ev->kind = DBG_EV_BRKPT;
+        focus_to(s, st, st->lane, ev);
+        return 1;
+    case EXEC_STOP_TRAP:
+    case EXEC_STOP_ASSERT:
+    case EXEC_STOP_EXCEPTION:
+        ev->kind = st->kind == EXEC_STOP_TRAP     ? DBG_EV_TRAP
+                   : st->kind == EXEC_STOP_ASSERT ? DBG_EV_ASSERT
+                                                  : DBG_EV_EXCEPTION;
+        s->alive = 0;
+        focus_to(s, st, st->lane, ev);
+        return 1;
+    case EXEC_STOP_WATCH: {
+        dbg_bp *b = watch_by_exec_id(s, st->watch_id);
+        if (!b)
+            return 0;
+        /* gdb reports a write watchpoint only when the value changed */
+        if (b->type == DBG_BP_WATCH && memcmp(st->old_bytes, st->new_bytes, b->len) == 0)
+            return 0;
+        b->hits++;
+        ev->kind = DBG_EV_WATCH;
+        ev->bp = b->num;
+        focus_to(s, st, st->lane, ev);
+        return 1;
+    }
+    case EXEC_STOP_INTERRUPT:
+    case EXEC_STOP_LIMIT:
+        ev->kind = DBG_EV_INTERRUPT;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int need_live(dbg_session *s)
+{
+    if (!dbg_launch_info(s) || !s->alive)
+        return dbg_err(s, "The program is not being run.");
+    return 0;
+}
+
+int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    if (need_live(s) != 0)
+        return -1;
+    if (ignore > 0 && s->stopped_at_bp) {
+        dbg_bp *b = dbg_bp_find(s, s->stopped_at_bp);
+        if (b)
+            b->ignore = ignore;
+    }
+    s->focus.frame = 0;
+    exec_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = EXEC_RUN_CONTINUE;
+    o.interrupt = s->interrupt;
+    for (;;) {
+        exec_stop st;
+        memset(&st, 0, sizeof st);
+        if (exec_run(s->m, &o, &st) != 0)
+            return dbg_err(s, "%s", exec_errmsg(s->m));
+        if (handle_stop(s, &st, ev))
+            return 0;
+    }
+}
+
+/* ---- steps ------------------------------------------------------------------------------------ */
+typedef struct {
+    int has_lane;
+    exec_lane_info li;
+    dbg_where w;
+} lane_pos;
+
+static void where_now(dbg_session *s, lane_pos *p)
+{
+    memset(p, 0, sizeof *p);
+    if (exec_lane_get(s->m, s->focus.cta, s->focus.warp, s->focus.lane, &p->li) == 0) {
+        p->has_lane = p->li.state != EXEC_LANE_EXITED && p->li.state != EXEC_LANE_INVALID;
+        dbg_pc_where(s, p->li.pc, &p->w);
+    }
+}
+
+/* The line a position is on: the source line with .loc rows, else the PTX line. */
+static int line_key(dbg_session *s, const lane_pos *p, const char **file)
+{
+    if (dbg_has_source(s)) {
+        *file = p->w.file;
+        return p->w.line;
+    }
+    *file = NULL;
+    return p->w.ptx_line;
+}
+
+static int one_step(dbg_session *s, dbg_event *ev)
+{
+    exec_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = s->opts.lane_steps ? EXEC_RUN_STEP_LANE : EXEC_RUN_STEP_WARP;
+    o.cta = s->focus.cta;
+    o.warp = s->focus.warp;
+    o.lane = s->focus.lane;
+    o.others_run = !s->opts.scheduler_locking;
+    o.interrupt = s->interrupt;
+    exec_stop st;
+    memset(&st, 0, sizeof st);
+    if (exec_run(s->m, &o, &st) != 0)
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    memset(ev, 0, sizeof *ev);
+    if (!handle_stop(s, &st, ev))
+        ev->kind = DBG_EV_STEP; /* an unconditioned stop elsewhere: the step itself is done */
+    return 0;
+}
+
+/* A step ended on a breakpoint location of the focused lane: report it as that breakpoint. */
+static void landed_on_bp(dbg_session *s, const lane_pos *p, dbg_event *ev)
+{
+    if (!p->has_lane || p->li.state != EXEC_LANE_ACTIVE)
+        return;
+    uint32_t lane = s->focus.lane;
+    int num = bp_check(s, p->li.pc, s->focus.cta, s->focus.warp, 1u << s->focus.lane, &lane);
+    if (num) {
+        ev->kind = DBG_EV_BREAKPOINT;
+        ev->bp = num;
+        dbg_bp *b = dbg_bp_find(s, num);
+        if (b && b->temp) {
+            dbg_bp_delete(s, num);
+            ev->temp_deleted = 1;
+        }
+    }
+}
+
+typedef enum { GOAL_INSN, GOAL_INSN_OVER, GOAL_LINE, GOAL_LINE_OVER, GOAL_FINISH, GOAL_UNTIL,
+               GOAL_ADVANCE } goal_kind;
+
+static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int npcs,
+                     dbg_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    if (need_live(s) != 0)
+        return -1;
+    if (!s->focus.valid)
+        return dbg_err(s, "No CUDA thread in focus.");
+    s->focus.frame = 0;
+    lane_pos start;
+    where_now(s, &start);
+    if (!start.has_lane)
+        return dbg_err(s, "The focused thread has exited; switch focus with \"cuda thread\".");
+    if (goal == GOAL_FINISH && start.li.depth == 0)
+        return dbg_err(s, "\"finish\" not meaningful in the outermost frame.");
+    const char *file0;
+    int line0 = line_key(s, &start, &file0);
+    int depth0 = start.li.depth;
+    uint32_t pc0 = start.li.pc;
+    for (uint64_t n = 0;; n++) {
+        if (n >= s->opts.max_steps) {
+            ev->kind = DBG_EV_INTERRUPT;
+            return 0;
+        }
+        if (one_step(s, ev) != 0)
+            return -1;
+        ev->old_pc = pc0;
+        if (ev->kind != DBG_EV_STEP)
+            return 0;
+        lane_pos p;
+        where_now(s, &p);
+        if (!p.has_lane) {
+            ev->kind = dbg_launch_alive(s) ? DBG_EV_LANE_EXITED : DBG_EV_EXITED;
+            if (ev->kind == DBG_EV_EXITED)
+                s->alive = 0;
+            return 0;
+        }
+        /* still waiting at the old place (another group of the warp ran) */
+        int moved = p.li.pc != pc0 || p.li.depth != depth0;
+        const char *file;
+        int line = line_key(s, &p, &file);
+        int newline = line != 0 && (line != line0 || (file && file0 && strcmp(file, file0) != 0) ||
+                                    (p.li.depth != depth0));
+        int done = 0;
+        switch (goal) {
+        case GOAL_INSN:
+            done = 1;
+            break;
+        case GOAL_INSN_OVER:
+            done = p.li.depth <= depth0;
+            break;
+        case GOAL_LINE:
+            done = moved && newline;
+            break;
+        case GOAL_LINE_OVER:
+            done = moved && p.li.depth <= depth0 && newline;
+            break;
+        case GOAL_UNTIL:
+            done = moved && (p.li.depth < depth0 ||
+                             (p.li.depth == depth0 && newline && p.li.pc > pc0));
+            break;
+        case GOAL_FINISH:
+            done = p.li.depth < depth0;
+            break;
+        case GOAL_ADVANCE:
+            done = p.li.depth < depth0;
+            for (int i = 0; i < npcs && !done; i++)
+                done = p.li.pc == pcs[i] && p.li.depth <= depth0;
+            break;
+        }
+        if (done) {
+            ev->new_frame = p.li.depth != depth0;
+            if (goal != GOAL_INSN && goal != GOAL_INSN_OVER)
+                landed_on_bp(s, &p, ev);
+            return 0;
+        }
+    }
+}
+
+int dbg_step(dbg_session *s, dbg_step_kind kind, dbg_event *ev)
+{
+    static const goal_kind map[] = {GOAL_INSN, GOAL_INSN_OVER, GOAL_LINE, GOAL_LINE_OVER,
+                                    GOAL_FINISH, GOAL_UNTIL};
+    return step_loop(s, map[kind], NULL, 0, ev);
+}
+
+int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev)
+{
+    return step_loop(s, GOAL_ADVANCE, pcs, npcs, ev);
+}

@@ -1,0 +1,414 @@
+/* dbg_session.c - debugger session: module loading, buffers, launches and focus. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "dbg_int.h"
+
+int dbg_err(dbg_session *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const char *dbg_errmsg(const dbg_session *s) { return s->err; }
+
+dbg_session *dbg_new(void)
+{
+    dbg_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->next_bp = 1;
+    s->opts.scheduler_locking = 1;
+    s->opts.max_steps = 100000000;
+    s->dir = strdup("");
+    return s;
+}
+
+static void unload(dbg_session *s)
+{
+    if (s->m)
+        exec_free(s->m);
+    s->m = NULL;
+    if (s->mod)
+        ptx_module_free(s->mod);
+    s->mod = NULL;
+    s->alive = 0;
+    s->has_last = 0;
+    s->last_kernel = NULL;
+    s->focus.valid = 0;
+    dbg_src_free_all(s);
+}
+
+void dbg_free(dbg_session *s)
+{
+    if (!s)
+        return;
+    unload(s);
+    dbg_bp_free_all(s);
+    for (int i = 0; i < s->nbufs; i++)
+        free(s->bufs[i].init);
+    free(s->bufs);
+    free(s->last_params);
+    free(s->dir);
+    free(s);
+}
+
+/* Give every buffer an address on the (new) machine and its initial contents. */
+static int realloc_buffers(dbg_session *s)
+{
+    for (int i = 0; i < s->nbufs; i++) {
+        dbg_buffer *b = &s->bufs[i];
+        if (exec_global_alloc(s->m, b->size ? b->size : 1, &b->addr) != 0)
+            return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
+        if (b->init && b->size &&
+            exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0) != 0)
+            return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
+    }
+    return 0;
+}
+
+static int adopt(dbg_session *s, ptx_module *mod, const char *path)
+{
+    char err[1024] = "";
+    exec_machine *m = exec_new(mod, err, sizeof err);
+    if (!m) {
+        ptx_module_free(mod);
+        return dbg_err(s, "%s", err[0] ? err : "cannot load the module");
+    }
+    unload(s);
+    s->mod = mod;
+    s->m = m;
+    free(s->dir);
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    s->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(path ? "." : "");
+    if (realloc_buffers(s) != 0)
+        return -1;
+    dbg_bp_resolve_all(s);
+    return 0;
+}
+
+int dbg_load_file(dbg_session *s, const char *path)
+{
+    ptx_error e;
+    memset(&e, 0, sizeof e);
+    ptx_module *mod = ptx_parse_file(path, &e);
+    if (!mod)
+        return dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot read the file");
+    return adopt(s, mod, path);
+}
+
+int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name)
+{
+    ptx_error e;
+    memset(&e, 0, sizeof e);
+    ptx_module *mod = ptx_parse(text, len, name, &e);
+    if (!mod)
+        return dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot parse the text");
+    return adopt(s, mod, NULL);
+}
+
+const ptx_module *dbg_module(const dbg_session *s) { return s->mod; }
+exec_machine *dbg_machine(const dbg_session *s) { return s->m; }
+const char *dbg_module_dir(const dbg_session *s) { return s->dir; }
+dbg_options *dbg_opts(dbg_session *s) { return &s->opts; }
+void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag) { s->interrupt = flag; }
+void dbg_set_demangler(dbg_session *s, dbg_demangle_fn fn) { s->demangle = fn; }
+
+/* ---- buffers ---------------------------------------------------------------------------------- */
+int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t count,
+                   const void *init)
+{
+    if (!name[0] || !(isalpha((unsigned char)name[0]) || name[0] == '_'))
+        return dbg_err(s, "Invalid buffer name \"%s\".", name);
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            return dbg_err(s, "Invalid buffer name \"%s\".", name);
+    if (strlen(name) >= sizeof s->bufs[0].name)
+        return dbg_err(s, "Buffer name \"%s\" is too long.", name);
+    if (dbg_buffer_find(s, name))
+        return dbg_err(s, "Buffer \"%s\" already exists.", name);
+    if (!s->m)
+        return dbg_err(s, "No PTX module loaded.");
+    int esz = ptx_type_bits(type) / 8;
+    if (esz <= 0)
+        return dbg_err(s, "Invalid buffer element type.");
+    if (count == 0 || count > (UINT64_C(1) << 34) / (uint64_t)esz)
+        return dbg_err(s, "Invalid buffer size %llu.", (unsigned long long)count);
+    dbg_buffer *nb = realloc(s->bufs, (size_t)(s->nbufs + 1) * sizeof *nb);
+    if (!nb)
+        return dbg_err(s, "Out of memory.");
+    s->bufs = nb;
+    dbg_buffer *b = &s->bufs[s->nbufs];
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "%s", name);
+    b->type = type;
+    b->count = count;
+    b->size = count * (uint64_t)esz;
+    if (init) {
+        b->init = malloc(b->size);
+        if (!b->init)
+            return dbg_err(s, "Out of memory.");
+        memcpy(b->init, init, b->size);
+    }
+    if (exec_global_alloc(s->m, b->size, &b->addr) != 0) {
+        free(b->init);
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    }
+    if (b->init && exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0)) {
+        exec_global_free(s->m, b->addr);
+        free(b->init);
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    }
+    s->nbufs++;
+    return 0;
+}
+
+const dbg_buffer *dbg_buffer_find(const dbg_session *s, const char *name)
+{
+    for (int i = 0; i < s->nbufs; i++)
+        if (strcmp(s->bufs[i].name, name) == 0)
+            return &s->bufs[i];
+    return NULL;
+}
+
+int dbg_buffer_count(const dbg_session *s) { return s->nbufs; }
+const dbg_buffer *dbg_buffer_at(const dbg_session *s, int i)
+{
+    return i >= 0 && i < s->nbufs ? &s->bufs[i] : NULL;
+}
+
+int dbg_buffer_read(dbg_session *s, const dbg_buffer *b, void *buf)
+{
+    if (!s->m)
+        return dbg_err(s, "No PTX module loaded.");
+    if (exec_mem_read(s->m, PTX_SPACE_GLOBAL, b->addr, buf, b->size, 0, 0, 0) != 0)
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    return 0;
+}
+
+/* ---- kernels ---------------------------------------------------------------------------------- */
+void dbg_func_name(const dbg_session *s, const ptx_func *f, int full, char *out, size_t n)
+{
+    const char *name = f->sym->name;
+    if (!s->demangle || s->demangle(name, out, n, !full) != 0)
+        snprintf(out, n, "%s", name);
+}
+
+const ptx_func *dbg_find_func(dbg_session *s, const char *name)
+{
+    if (!s->mod) {
+        dbg_err(s, "No symbol table is loaded.  Use the \"file\" command.");
+        return NULL;
+    }
+    const ptx_func *found = NULL;
+    int nfound = 0;
+    for (int i = 0; i < s->mod->nfuncs; i++) {
+        const ptx_func *f = s->mod->funcs[i];
+        if (f->is_prototype)
+            continue;
+        if (strcmp(f->sym->name, name) == 0)
+            return f;
+        char base[512], full[1024];
+        dbg_func_name(s, f, 0, base, sizeof base);
+        dbg_func_name(s, f, 1, full, sizeof full);
+        if (strcmp(base, name) == 0 || strcmp(full, name) == 0) {
+            if (!found || (found->has_body ? 0 : f->has_body))
+                found = f;
+            nfound++;
+        }
+    }
+    if (nfound > 1 && found) {
+        /* overloads: several definitions with the same base name */
+        int bodies = 0;
+        for (int i = 0; i < s->mod->nfuncs; i++) {
+            char base[512];
+            dbg_func_name(s, s->mod->funcs[i], 0, base, sizeof base);
+            if (strcmp(base, name) == 0 && s->mod->funcs[i]->has_body)
+                bodies++;
+        }
+        if (bodies > 1) {
+            dbg_err(s, "Function \"%s\" is ambiguous; use its mangled name.", name);
+            return NULL;
+        }
+    }
+    if (!found)
+        dbg_err(s, "Function \"%s\" not defined.", name);
+    return found;
+}
+
+/* ---- launches --------------------------------------------------------------------------------- */
+static int start(dbg_session *s)
+{
+    if (exec_launch(s->m, s->last_kernel, s->last_grid, s->last_block, s->last_shmem,
+                    s->last_params, s->last_nparams) != 0)
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    s->alive = 1;
+    s->nlaunches++;
+    s->stopped_at_bp = 0;
+    memset(&s->focus, 0, sizeof s->focus);
+    const exec_launch_info *li = exec_current_launch(s->m);
+    s->focus.valid = 1;
+    s->focus.kernel = li ? li->launch_id : s->nlaunches - 1;
+    return 0;
+}
+
+int dbg_launch(dbg_session *s, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
+               uint32_t shmem, const void *params, size_t nbytes)
+{
+    if (!s->m)
+        return dbg_err(s, "No PTX module loaded.");
+    if (!kernel->is_entry)
+        return dbg_err(s, "\"%s\" is not a kernel (.entry).", kernel->sym->name);
+    uint8_t *copy = malloc(nbytes ? nbytes : 1);
+    if (!copy)
+        return dbg_err(s, "Out of memory.");
+    if (nbytes)
+        memcpy(copy, params, nbytes);
+    free(s->last_params);
+    s->last_params = copy;
+    s->last_nparams = nbytes;
+    s->last_kernel = kernel;
+    s->last_grid = grid;
+    s->last_block = block;
+    s->last_shmem = shmem;
+    s->has_last = 1;
+    return start(s);
+}
+
+int dbg_relaunch(dbg_session *s)
+{
+    if (!s->has_last)
+        return dbg_err(s, "No kernel launched yet; use \"launch\" first.");
+    exec_kill(s->m);
+    s->alive = 0;
+    for (int i = 0; i < s->nbufs; i++) {
+        dbg_buffer *b = &s->bufs[i];
+        uint8_t *zero = NULL;
+        const void *src = b->init;
+        if (!src) {
+            zero = calloc(1, b->size);
+            if (!zero)
+                return dbg_err(s, "Out of memory.");
+            src = zero;
+        }
+        int rc = exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, src, b->size, 0, 0, 0);
+        free(zero);
+        if (rc != 0)
+            return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
+    }
+    return start(s);
+}
+
+int dbg_has_last_launch(const dbg_session *s) { return s->has_last; }
+
+void dbg_kill(dbg_session *s)
+{
+    if (s->m)
+        exec_kill(s->m);
+    s->alive = 0;
+    s->focus.valid = 0;
+    s->stopped_at_bp = 0;
+}
+
+const exec_launch_info *dbg_launch_info(const dbg_session *s)
+{
+    return s->m ? exec_current_launch(s->m) : NULL;
+}
+
+int dbg_launch_alive(const dbg_session *s) { return s->alive && dbg_launch_info(s) != NULL; }
+uint32_t dbg_nlaunches(const dbg_session *s) { return s->nlaunches; }
+
+/* ---- focus ------------------------------------------------------------------------------------ */
+const dbg_focus *dbg_get_focus(const dbg_session *s) { return &s->focus; }
+
+int dbg_set_focus(dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane)
+{
+    if (!dbg_launch_info(s))
+        return dbg_err(s, "Focus not set on any active CUDA kernel.");
+    if (cta >= exec_ncta(s->m))
+        return dbg_err(s, "Invalid coordinates requested. CUDA focus unchanged.");
+    if (warp >= exec_nwarps(s->m) || lane >= 32)
+        return dbg_err(s, "Invalid coordinates requested. CUDA focus unchanged.");
+    s->focus.valid = 1;
+    s->focus.cta = cta;
+    s->focus.warp = warp;
+    s->focus.lane = lane;
+    s->focus.frame = 0;
+    return 0;
+}
+
+int dbg_set_frame(dbg_session *s, int frame)
+{
+    exec_frame fr[64];
+    int n = dbg_backtrace(s, fr, 64);
+    if (n <= 0)
+        return dbg_err(s, "No stack.");
+    if (frame < 0 || frame >= n)
+        return dbg_err(s, frame < 0 ? "Bottom (innermost) frame selected; you cannot go down."
+                                    : "Initial frame selected; you cannot go up.");
+    s->focus.frame = frame;
+    return 0;
+}
+
+exec_dim3 dbg_focus_block(const dbg_session *s)
+{
+    exec_dim3 z = {0, 0, 0};
+    return s->m && dbg_launch_info(s) ? exec_cta_coord(s->m, s->focus.cta) : z;
+}
+
+exec_dim3 dbg_focus_thread(const dbg_session *s)
+{
+    exec_dim3 t = {0, 0, 0};
+    const exec_launch_info *li = dbg_launch_info(s);
+    if (!li)
+        return t;
+    uint32_t lin = s->focus.warp * 32 + s->focus.lane;
+    t.x = lin % li->block.x;
+    t.y = (lin / li->block.x) % li->block.y;
+    t.z = lin / (li->block.x * li->block.y);
+    return t;
+}
+
+int dbg_thread_to_lane(const dbg_session *s, exec_dim3 tid, uint32_t *warp, uint32_t *lane)
+{
+    const exec_launch_info *li = dbg_launch_info(s);
+    if (!li)
+        return -1;
+    if (tid.x >= li->block.x || tid.y >= li->block.y || tid.z >= li->block.z)
+        return -1;
+    uint32_t lin = tid.x + tid.y * li->block.x + tid.z * li->block.x * li->block.y;
+    *warp = lin / 32;
+    *lane = lin % 32;
+    return 0;
+}
+
+int dbg_focus_lane(const dbg_session *s, exec_lane_info *li)
+{
+    if (!s->focus.valid || !dbg_launch_info(s))
+        return -1;
+    return exec_lane_get(s->m, s->focus.cta, s->focus.warp, s->focus.lane, li);
+}
+
+int dbg_backtrace(const dbg_session *s, exec_frame *frames, int max)
+{
+    if (!s->focus.valid || !dbg_launch_info(s))
+        return 0;
+    int n = exec_backtrace(s->m, s->focus.cta, s->focus.warp, s->focus.lane, frames, max);
+    return n < 0 ? 0 : n;
+}
+
+int dbg_focus_pc(const dbg_session *s, uint32_t *pc)
+{
+    exec_frame fr[64];
+    int n = dbg_backtrace(s, fr, 64);
+    if (n <= 0)
+        return -1;
+    int f = s->focus.frame < n ? s->focus.frame : n - 1;
+    *pc = fr[f].pc;
+    return 0;
+}
