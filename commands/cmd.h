@@ -204,6 +204,8 @@ void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src);
 /* Evaluate text in the focused lane (history available). */
 int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n);
 void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
+/* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
+void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);
 void cmd_install_cond_hooks(cmd_ctx *c);
 
 /* cmd_show.c: presenting stops, frames, focus */

@@ -180,6 +180,25 @@ int cmd_set_var(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
+/* "y+4" for an address inside buffer y, else what the core knows ("name+off"). */
+void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n)
+{
+    out[0] = 0;
+    if (space == PTX_SPACE_GLOBAL || space == PTX_SPACE_GENERIC)
+        for (int i = 0; i < dbg_buffer_count(c->s); i++) {
+            const dbg_buffer *b = dbg_buffer_at(c->s, i);
+            if (a >= b->addr && a < b->addr + b->size) {
+                if (a == b->addr)
+                    snprintf(out, n, "%s", b->name);
+                else
+                    snprintf(out, n, "%s+%llu", b->name, (unsigned long long)(a - b->addr));
+                return;
+            }
+        }
+    if (exec_addr_describe(dbg_machine(c->s), space, a, out, n) != 0)
+        out[0] = 0;
+}
+
 /* ---- x -------------------------------------------------------------------------------------- */
 static int unit_bytes(char size)
 {
@@ -306,7 +325,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
             uint64_t a = addr + (uint64_t)i * (uint64_t)ub, bits = 0;
             if (i % per_line == 0) {
                 char d[300] = "";
-                exec_addr_describe(m, space, a, d, sizeof d);
+                cmd_describe_addr(c, space, a, d, sizeof d);
                 if (i)
                     printf("\n");
                 printf("0x%llx%s%s%s:", (unsigned long long)a, d[0] ? " <" : "", d,

@@ -176,13 +176,13 @@ void cmd_print_source_at(cmd_ctx *c, uint32_t pc)
         else
             printf("%d\tin %s\n", w.line, w.file);
         snprintf(c->list_file, sizeof c->list_file, "%s", w.file);
-        c->list_line = w.line;
+        c->list_line = w.line > 5 ? w.line - 5 : 1; /* a following `list` centres on it */
     } else {
         text = ptx_source_line(dbg_module(c->s), w.ptx_line, &len);
         if (text)
             printf("%d\t%.*s\n", w.ptx_line, len, text);
         c->list_file[0] = 0;
-        c->list_line = w.ptx_line;
+        c->list_line = w.ptx_line > 5 ? w.ptx_line - 5 : 1;
     }
     c->list_valid = 1;
 }

@@ -368,9 +368,11 @@ int cmd_set(cmd_ctx *c, const char *args, int argc, char **argv)
     for (int i = 0; quiet[i]; i++)
         if (!strcmp(argv[0], quiet[i]))
             return 0;
+    if (cmd_lookup(cmd_set_table, argv[0], NULL, 0))
+        return run_sub(c, "set", cmd_set_table, args, argc, argv);
     if (strchr(args, '='))
         return cmd_set_var(c, args, argc, argv); /* gdb: "set EXPR = VALUE" without "var" */
-    return run_sub(c, "set", cmd_set_table, args, argc, argv);
+    return cmd_error(c, "Undefined set command: \"%s\".  Try \"help set\".", argv[0]);
 }
 
 int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)

@@ -64,6 +64,7 @@ int main(int argc, char **argv)
     cmd_ctx c;
     cmd_ctx_init(&c, s);
     c.batch = batch;
+    c.kernel_events = !batch;
     if (!batch && !quiet)
         printf("ptxdbg: a PTX debugger running CUDA kernels on the CPU. Type \"help\" for commands.\n");
     if (file) {

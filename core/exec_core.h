@@ -68,6 +68,8 @@ typedef struct exec_act {
     uint64_t local_base[EXEC_LANES]; /* each lane's depot base (= stack top at entry) */
     size_t cap;               /* bytes of the regs/preds/params block */
     struct exec_act *next_free;
+    struct exec_act *all_next; /* every frame of the warp, for freeing */
+    int in_use;
 } exec_act;
 
 typedef struct exec_cta exec_cta;

@@ -58,6 +58,8 @@ int exec_alu_parse(exec_dec *d, const ptx_insn *pi, uint64_t allowed, exec_alu_m
                 bit = alu_words[j].bit;
                 break;
             }
+        if (bit >= 0 && !(allowed >> bit & 1))
+            bit = -1; /* e.g. .lo / .hi as comparison operators */
         if (bit < 0)
             for (int j = 1; j < EXEC_CMP__COUNT; j++)
                 if (!strcmp(s, alu_cmps[j]) && (allowed & EXEC_MB(CMP))) {

@@ -156,7 +156,12 @@ typedef enum {
 typedef struct ptx_operand {
     ptx_opkind kind;
     ptx_sym *sym;
-    int comp;                  /* -1 or component index (.x .y .z .w / .r .g .b .a) */
+    int comp;                  /* -1 or component index (.x .y .z .w / .r .g .b .a);
+                                  addition: on registers of video instructions (v*), a byte
+                                  or half-word selector .b0-.b3/.b3210/.b7654.../.h1/.h10...
+                                  is PTX_SEL_B or PTX_SEL_H | digit count << 16 | the digits
+                                  as nibbles, the last written in the lowest nibble (see
+                                  PTX_SEL_* after this struct) */
     int neg;                   /* '!' before a predicate, or unary '-' on a register (rare) */
     int64_t ival;
     double fval;
@@ -166,6 +171,14 @@ typedef struct ptx_operand {
     int nelems;
     int line, col;
 } ptx_operand;
+
+/* Video selectors in ptx_operand.comp: `.b3210` -> PTX_SEL_B | 4 << 16 | 0x3210; `.h1` ->
+ * PTX_SEL_H | 1 << 16 | 0x1. Digit k (counted from the right, k = 0 first) is element k. */
+#define PTX_SEL_B            0x100000
+#define PTX_SEL_H            0x200000
+#define PTX_SEL_KIND(c)      ((c) < 0 ? 0 : (c) & 0x300000)
+#define PTX_SEL_LEN(c)       (((c) >> 16) & 0xf)
+#define PTX_SEL_DIGIT(c, k)  (((c) >> (4 * (k))) & 0xf)
 
 /* One .loc directive. A .loc that follows another .loc with no instruction in between is
  * part of an inline chain: `prev` points at that earlier .loc, else -1. */

@@ -210,6 +210,28 @@ static int parse_component(ptx_parser *p)
     return (int)(c - "xyzwrgba") % 4;
 }
 
+/* video selector (video instructions only): '.b' d{1,4} with d in 0..7 | '.h' d{1,2} with d in
+ * 0..3, right after a register; encoded as described at ptx_operand.comp (ptx.h). */
+static int parse_selector(ptx_parser *p)
+{
+    ptx_token *t = ptx_peek(p, 0);
+    if (t->kind != PTX_TK_DIR || t->ws_before || t->len < 3 || (t->p[1] != 'b' && t->p[1] != 'h'))
+        return -1;
+    int h = t->p[1] == 'h', n = t->len - 2, v = 0;
+    if (n > (h ? 2 : 4))
+        return -1;
+    for (int k = 0; k < n; k++) {
+        int c = t->p[2 + k] - '0';
+        if (c < 0 || c > (h ? 3 : 7))
+            return -1;
+        v = v << 4 | c;
+    }
+    ptx_advance(p);
+    return (h ? PTX_SEL_H : PTX_SEL_B) | n << 16 | v;
+}
+
+#define OPF_CALL 1   /* parse_operand flags: inside call (lists allowed) */
+#define OPF_VSEL 2   /* video instruction: registers may carry a selector */
 static void parse_operand(ptx_parser *p, ptx_operand *o, int in_call);
 
 static ptx_operand *copy_ops(ptx_parser *p, const ptx_operand *src, int n)
@@ -309,7 +331,7 @@ static void parse_operand(ptx_parser *p, ptx_operand *o, int in_call)
         parse_address(p, o);
         return;
     }
-    if (t.kind == PTX_TK_PUNCT && t.punct == '(' && in_call) {
+    if (t.kind == PTX_TK_PUNCT && t.punct == '(' && (in_call & OPF_CALL)) {
         parse_list(p, o, ')', PTX_OP_LIST, 1);
         return;
     }
@@ -364,6 +386,8 @@ static void parse_operand(ptx_parser *p, ptx_operand *o, int in_call)
                 o->comp = k;
             } else {
                 o->comp = parse_component(p);
+                if (o->comp < 0 && (in_call & OPF_VSEL) && s->kind == PTX_SYM_REG)
+                    o->comp = parse_selector(p);
             }
         } else {
             if (neg)
@@ -480,10 +504,11 @@ void ptx_parse_insn(ptx_parser *p)
         if (strcmp(in.opcode, "call") == 0) {
             n = parse_call_operands(p, ops, &in);
         } else {
+            int vsel = in.opcode[0] == 'v' && strcmp(in.opcode, "vote") != 0;
             for (;;) {
                 if (n == MAX_OPS)
                     ptx_perr_tok(p, ptx_peek(p, 0), "too many operands");
-                parse_operand(p, &ops[n++], 0);
+                parse_operand(p, &ops[n++], vsel ? OPF_VSEL : 0);
                 if (!ptx_is_punct(p, 0, ','))
                     break;
                 ptx_advance(p);

@@ -83,7 +83,7 @@ int64_t dw_func_body_pc(const dw_info *d, const ptx_func *f);
 /* .file table lookups. */
 const char *dw_file_path(const dw_info *d, int num);
 
-/* Inlined frames at pc (from -lineinfo inline chains, or DWARF inlined subroutines):
+/* Inlined frames at pc (from -lineinfo inline chains, else DWARF inlined subroutines (-G)):
  * innermost first. Frame i executes `name` at file:line:col, and was called from
  * call_file:call_line:call_col, which is a position in frame i+1 (or in the real function for
  * the last one). Returns the number of inlined frames (0 = none). */
@@ -167,6 +167,7 @@ typedef struct dw_var {
     int64_t loclist;           /* -1: none */
     int has_loc;
     int inlined;               /* belongs to an inlined subroutine instance */
+    int inl_scope;             /* that instance (private index), -1 for the function's own */
 } dw_var;
 
 typedef struct dw_func {
@@ -196,8 +197,13 @@ int dw_scopes_at(const dw_info *d, uint32_t pc, dw_scope *out, int max);
  * Returns the count (may exceed max). */
 enum { DW_VARS_LOCALS = 1, DW_VARS_PARAMS = 2, DW_VARS_GLOBALS = 4, DW_VARS_ALL = 7 };
 int dw_vars_at(const dw_info *d, uint32_t pc, unsigned flags, const dw_var **out, int max);
+/* The same for inline frame `depth` at pc (0 = innermost, as numbered by dw_inline_chain; the
+ * function's own frame is depth == number of inlined frames). dw_vars_at is depth 0. */
+int dw_vars_at_frame(const dw_info *d, uint32_t pc, int depth, unsigned flags,
+                     const dw_var **out, int max);
 /* Name lookup as an expression would see it at pc: innermost local, then params, globals. */
 const dw_var *dw_var_lookup(const dw_info *d, uint32_t pc, const char *name);
+const dw_var *dw_var_lookup_frame(const dw_info *d, uint32_t pc, int depth, const char *name);
 int dw_nglobals(const dw_info *d);
 const dw_var *dw_global_get(const dw_info *d, int i);
 

@@ -300,7 +300,7 @@ static void pc_range(const dw_info *d, const dw_die *x, uint32_t *lo, uint32_t *
 }
 
 static dw_var *make_var(dw_info *d, const dw_die *x, dw_var_kind kind, int func, uint32_t lo,
-                        uint32_t hi, int inlined)
+                        uint32_t hi, int inlined, int inl_scope)
 {
     dw_var *v = dw_alloc(d, sizeof *v);
     if (!v)
@@ -324,6 +324,7 @@ static dw_var *make_var(dw_info *d, const dw_die *x, dw_var_kind kind, int func,
     v->loclist = x->loclist;
     v->has_loc = x->has_loc;
     v->inlined = inlined;
+    v->inl_scope = inl_scope;
     if (push_ptr(d, (void ***)&d->vars, &d->nvars, &d->capvars, v) < 0)
         return NULL;
     return v;
@@ -357,7 +358,7 @@ static int add_scope(dw_info *d, uint32_t lo, uint32_t hi, int parent, int func,
 
 /* Variables and nested scopes under DIE i (a subprogram, block or inlined subroutine). */
 static void walk_scope(dw_info *d, int i, dw_func *f, int fidx, uint32_t lo, uint32_t hi,
-                       int inlined, int depth)
+                       int inl_scope, int depth)
 {
     const dw_die *x = &d->dies[i];
     int nparams = 0;
@@ -367,9 +368,9 @@ static void walk_scope(dw_info *d, int i, dw_func *f, int fidx, uint32_t lo, uin
             continue;
         if (c->tag == DW_TAG_formal_parameter || c->tag == DW_TAG_variable) {
             int is_param = c->tag == DW_TAG_formal_parameter;
-            dw_var *v = make_var(d, c, is_param && !inlined ? DW_VAR_PARAM : DW_VAR_LOCAL,
-                                 fidx, lo, hi, inlined);
-            if (v && is_param && !inlined && f && depth == 0)
+            dw_var *v = make_var(d, c, is_param ? DW_VAR_PARAM : DW_VAR_LOCAL, fidx, lo, hi,
+                                 inl_scope >= 0, inl_scope);
+            if (v && is_param && inl_scope < 0 && f && depth == 0)
                 nparams++;
         } else if ((c->tag == DW_TAG_lexical_block || c->tag == DW_TAG_inlined_subroutine) &&
                    depth < 32) {
@@ -377,11 +378,14 @@ static void walk_scope(dw_info *d, int i, dw_func *f, int fidx, uint32_t lo, uin
             if (c->has_low)
                 pc_range(d, c, &l, &h);
             int inl = c->tag == DW_TAG_inlined_subroutine;
+            int sidx = -1;
             if (inl || c->has_low) {
                 const char *nm = inl ? die_name(d, c) : NULL;
-                add_scope(d, l, h, -1, fidx, inl, nm, c);
+                sidx = add_scope(d, l, h, inl_scope, fidx, inl, nm, c);
+                if (sidx >= 0 && inl)
+                    d->scopes[sidx].linkage = die_linkage(d, c);
             }
-            walk_scope(d, j, f, fidx, l, h, inlined || inl, depth + 1);
+            walk_scope(d, j, f, fidx, l, h, inl && sidx >= 0 ? sidx : inl_scope, depth + 1);
         }
     }
     if (f && depth == 0 && nparams) {
@@ -390,7 +394,8 @@ static void walk_scope(dw_info *d, int i, dw_func *f, int fidx, uint32_t lo, uin
             return;
         for (int k = 0; k < d->nvars; k++) {
             const dw_var *v = d->vars[k];
-            if (v->func == fidx && v->kind == DW_VAR_PARAM && f->nparams < nparams)
+            if (v->func == fidx && v->kind == DW_VAR_PARAM && v->inl_scope < 0 &&
+                f->nparams < nparams)
                 f->params[f->nparams++] = v;
         }
     }
@@ -408,7 +413,7 @@ static void build_funcs_vars(dw_info *d)
     for (int i = 0; i < d->ndies; i++) {
         const dw_die *x = &d->dies[i];
         if (x->tag == DW_TAG_variable && x->depth == 1 && x->has_loc) {
-            dw_var *v = make_var(d, x, DW_VAR_GLOBAL, -1, 0, d->npcs, 0);
+            dw_var *v = make_var(d, x, DW_VAR_GLOBAL, -1, 0, d->npcs, 0, -1);
             if (v)
                 push_ptr(d, (void ***)&d->globals, &d->nglobals, &d->capglobals, v);
             continue;
@@ -438,7 +443,7 @@ static void build_funcs_vars(dw_info *d)
         int fidx = d->nfuncs;
         if (push_ptr(d, (void ***)&d->funcs, &d->nfuncs, &d->capfuncs, f) < 0)
             return;
-        walk_scope(d, i, f, fidx, f->lo, f->hi, 0, 0);
+        walk_scope(d, i, f, fidx, f->lo, f->hi, -1, 0);
     }
 }
 

@@ -229,27 +229,57 @@ int dw_scopes_at(const dw_info *d, uint32_t pc, dw_scope *out, int max)
     return n + 1;
 }
 
-static int var_visible(const dw_var *v, int fi, uint32_t pc)
+int dw_inline_scopes(const dw_info *d, uint32_t pc, int *out, int max)
 {
-    return v->func == fi && pc >= v->scope_lo && pc < v->scope_hi;
+    int fi = func_idx_at(d, pc);
+    if (fi < 0)
+        return 0;
+    int best = -1;
+    for (int i = 0; i < d->nscopes; i++) {
+        const dw_scope_int *s = &d->scopes[i];
+        if (!s->is_inlined || s->func != fi || pc < s->lo || pc >= s->hi)
+            continue;
+        if (best < 0 || s->hi - s->lo < d->scopes[best].hi - d->scopes[best].lo)
+            best = i;
+    }
+    int n = 0;
+    for (int s = best; s >= 0 && n < 64; s = d->scopes[s].parent) {
+        if (!d->scopes[s].is_inlined)
+            continue;
+        if (n < max && out)
+            out[n] = s;
+        n++;
+    }
+    return n;
 }
 
-int dw_vars_at(const dw_info *d, uint32_t pc, unsigned flags, const dw_var **out, int max)
+static int var_visible(const dw_var *v, int fi, uint32_t pc, int inl)
 {
-    if (!d)
+    return v->func == fi && pc >= v->scope_lo && pc < v->scope_hi && v->inl_scope == inl;
+}
+
+int dw_vars_at_frame(const dw_info *d, uint32_t pc, int depth, unsigned flags,
+                     const dw_var **out, int max)
+{
+    if (!d || depth < 0)
         return 0;
     int n = 0;
     int fi = pc < d->npcs ? func_idx_at(d, pc) : -1;
+    int chain[64];
+    int nchain = fi >= 0 ? dw_inline_scopes(d, pc, chain, 64) : 0;
+    if (nchain > 64)
+        nchain = 64;
+    if (depth > nchain)
+        fi = -1;
+    int inl = depth < nchain ? chain[depth] : -1;
     if ((flags & DW_VARS_LOCALS) && fi >= 0) {
-        /* innermost scope first: order candidates by scope size */
+        /* innermost scope first: order candidates by scope size; drop shadowed names */
         for (;;) {
             const dw_var *best = NULL;
             uint32_t best_size = 0;
-            uint32_t last_size = 0;
-            (void)last_size;
             for (int i = 0; i < d->nvars; i++) {
                 const dw_var *v = d->vars[i];
-                if (v->kind != DW_VAR_LOCAL || !var_visible(v, fi, pc) || !v->name)
+                if (v->kind != DW_VAR_LOCAL || !var_visible(v, fi, pc, inl) || !v->name)
                     continue;
                 int seen = 0;
                 for (int k = 0; k < n && k < max; k++)
@@ -271,7 +301,7 @@ int dw_vars_at(const dw_info *d, uint32_t pc, unsigned flags, const dw_var **out
     if ((flags & DW_VARS_PARAMS) && fi >= 0)
         for (int i = 0; i < d->nvars; i++) {
             const dw_var *v = d->vars[i];
-            if (v->kind == DW_VAR_PARAM && v->func == fi) {
+            if (v->kind == DW_VAR_PARAM && var_visible(v, fi, pc, inl)) {
                 if (n < max && out)
                     out[n] = v;
                 n++;
@@ -286,18 +316,28 @@ int dw_vars_at(const dw_info *d, uint32_t pc, unsigned flags, const dw_var **out
     return n;
 }
 
-const dw_var *dw_var_lookup(const dw_info *d, uint32_t pc, const char *name)
+int dw_vars_at(const dw_info *d, uint32_t pc, unsigned flags, const dw_var **out, int max)
+{
+    return dw_vars_at_frame(d, pc, 0, flags, out, max);
+}
+
+const dw_var *dw_var_lookup_frame(const dw_info *d, uint32_t pc, int depth, const char *name)
 {
     if (!d || !name)
         return NULL;
     const dw_var *vs[512];
-    int n = dw_vars_at(d, pc, DW_VARS_ALL, vs, 512);
+    int n = dw_vars_at_frame(d, pc, depth, DW_VARS_ALL, vs, 512);
     if (n > 512)
         n = 512;
     for (int i = 0; i < n; i++)
         if (vs[i]->name && !strcmp(vs[i]->name, name))
             return vs[i];
     return NULL;
+}
+
+const dw_var *dw_var_lookup(const dw_info *d, uint32_t pc, const char *name)
+{
+    return dw_var_lookup_frame(d, pc, 0, name);
 }
 
 int dw_nglobals(const dw_info *d) { return d ? d->nglobals : 0; }

@@ -34,10 +34,10 @@ typedef struct {
 /* A lexical block or inlined-subroutine instance. */
 typedef struct {
     uint32_t lo, hi;
-    int parent;               /* scope index, -1 = function level */
+    int parent;               /* enclosing inlined scope index, -1 = the function itself */
     int func;
     int is_inlined;
-    const char *name;
+    const char *name, *linkage;
     const char *call_file; int call_line, call_col;
 } dw_scope_int;
 
@@ -114,6 +114,8 @@ int dw_read_dwarf(dw_info *d);
 dw_die *dw_die_new(dw_info *d);
 /* PTX-only function table (dw_info.c), after DWARF */
 int dw_build_funcs(dw_info *d);
+/* DWARF inlined-subroutine scopes containing pc, innermost first; returns the count. */
+int dw_inline_scopes(const dw_info *d, uint32_t pc, int *out, int max);
 const char *dw_debug_str(const dw_info *d, const char *label);
 
 #endif

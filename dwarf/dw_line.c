@@ -313,7 +313,36 @@ int dw_inline_chain(const dw_info *d, uint32_t pc, dw_inline_frame *out, int max
         n++;
         L = d->loc_parent ? d->loc_parent[L] : -1;
     }
-    return n;
+    if (n)
+        return n;
+    /* -G: DWARF inlined subroutines */
+    int sc[64];
+    int ns = dw_inline_scopes(d, pc, sc, 64);
+    if (ns > 64)
+        ns = 64;
+    for (int i = 0; i < ns; i++) {
+        const dw_scope_int *s = &d->scopes[sc[i]];
+        if (i < max && out) {
+            dw_inline_frame *fr = &out[i];
+            fr->name = s->name;
+            fr->linkage_name = s->linkage;
+            if (i == 0) {
+                const dw_row *r = &d->rows[pc];
+                fr->file = r->loc >= 0 ? dw_file_path(d, r->file) : NULL;
+                fr->line = r->loc >= 0 ? r->line : 0;
+                fr->col = r->loc >= 0 ? r->col : 0;
+            } else {
+                const dw_scope_int *in = &d->scopes[sc[i - 1]];
+                fr->file = in->call_file;
+                fr->line = in->call_line;
+                fr->col = in->call_col;
+            }
+            fr->call_file = s->call_file;
+            fr->call_line = s->call_line;
+            fr->call_col = s->call_col;
+        }
+    }
+    return ns;
 }
 
 /* ---- demangling (display base names only) ----------------------------------------------- */

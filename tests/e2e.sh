@@ -223,6 +223,10 @@ expect print-after-launch 0 'out_has "(^|[^0-9.])1999([^0-9]|$)"' \
     -batch -ex 'buffer x f32 1000 = iota' -ex 'buffer y f32 1000 = fill 1' \
     -ex 'launch saxpy<<<4, 256>>>(1000, 2.0, x, y)' -ex 'print y[999]' "$top/examples/saxpy.G.ptx"
 
+# the example session of examples/README.md
+expect example-saxpy 0 'out_has "1998\.5" && [ -s saxpy-y.bin ] || { why="${why:-saxpy-y.bin not written}"; false; }' \
+    -batch -x "$top/examples/saxpy.cmd" "$top/examples/saxpy.ptx"
+
 # malformed input files: FILE:LINE:COL: error: on stderr
 expect no-such-file nonzero err_nonempty -batch "$tmp/does-not-exist.ptx"
 for v in opcode:19 register:18 syntax:17; do

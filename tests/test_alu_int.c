@@ -205,16 +205,16 @@ static uint64_t rnd64(void)
     rng_s ^= rng_s >> 27;
     return rng_s * 2685821657736338717ull;
 }
-static uint32_t rnd32(void) { return (uint32_t)(rnd64() >> 32); }
+static inline uint32_t rnd32(void) { return (uint32_t)(rnd64() >> 32); }
 /* Interesting 32-bit values mixed with random ones. */
-static uint32_t edge32(void)
+static inline uint32_t edge32(void)
 {
     static const uint32_t e[] = { 0, 1, 2, 0x7fffffff, 0x80000000, 0x80000001, 0xffffffff,
                                   0xfffffffe, 31, 32, 33, 63, 64, 255, 256, 0x10000, 0xffff };
     uint64_t r = rnd64();
     return (r & 3) == 0 ? e[(r >> 8) % (sizeof e / sizeof e[0])] : (uint32_t)(r >> 32);
 }
-static uint64_t edge64(void)
+static inline uint64_t edge64(void)
 {
     static const uint64_t e[] = { 0, 1, 2, 0x7fffffffffffffffull, 0x8000000000000000ull,
                                   0xffffffffffffffffull, 63, 64, 65, 0xffffffff, 0x100000000ull };

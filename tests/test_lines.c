@@ -236,6 +236,50 @@ START_TEST(test_G_rows)
 }
 END_TEST
 
+START_TEST(test_G_inlined_dwarf)
+{
+    /* -G keeps __forceinline__ inlining but writes no inline chains in .loc: the frames come
+       from DW_TAG_inlined_subroutine */
+    loaded l = load(FIX "inl.G.ptx");
+    dw_inline_frame fr[8];
+    uint32_t pc = pc_of(&l, "mul.lo.s32 \t%r18, %r17, %r17", 0);   /* x * x of sq(x) */
+    int n = dw_inline_chain(l.d, pc, fr, 8);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(fr[0].name, "sq");
+    ck_assert_int_eq(fr[0].line, 5);
+    ck_assert_int_eq(fr[0].call_line, 10);
+    ck_assert_str_eq(fr[1].name, "sq_plus");
+    ck_assert_int_eq(fr[1].line, 10);
+    ck_assert_int_eq(fr[1].call_line, 27);
+    pc = pc_of(&l, "mul.lo.s32 \t%r21, %r20, %r20", 0);             /* sq(y) */
+    n = dw_inline_chain(l.d, pc, fr, 8);
+    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(fr[0].call_line, 11);
+    ck_assert_int_eq(fr[1].line, 11);
+    pc = pc_of(&l, "add.s32 \t%r22, %r19, %r21", 0);                /* t + sq(y) */
+    n = dw_inline_chain(l.d, pc, fr, 8);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(fr[0].name, "sq_plus");
+    ck_assert_int_eq(fr[0].line, 11);
+    /* variables per frame: sq's x, then sq_plus's x, y and t, then the kernel's */
+    const dw_var *v = dw_var_lookup_frame(l.d, pc_of(&l, "mul.lo.s32 \t%r18", 0), 0, "x");
+    ck_assert_ptr_nonnull(v);
+    ck_assert_int_eq(v->kind, DW_VAR_PARAM);
+    ck_assert_ptr_null(dw_var_lookup_frame(l.d, pc_of(&l, "mul.lo.s32 \t%r18", 0), 0, "acc"));
+    const dw_var *x1 = dw_var_lookup_frame(l.d, pc_of(&l, "mul.lo.s32 \t%r18", 0), 1, "x");
+    ck_assert_ptr_nonnull(x1);
+    ck_assert_ptr_ne(x1, v);
+    ck_assert_ptr_nonnull(dw_var_lookup_frame(l.d, pc_of(&l, "mul.lo.s32 \t%r18", 0), 1, "t"));
+    ck_assert_ptr_nonnull(dw_var_lookup_frame(l.d, pc_of(&l, "mul.lo.s32 \t%r18", 0), 2, "acc"));
+    ck_assert_ptr_null(dw_var_lookup_frame(l.d, pc_of(&l, "mul.lo.s32 \t%r18", 0), 3, "acc"));
+    /* the kernel's parameter list does not include the inlined ones */
+    const dw_func *k = dw_func_by_name(l.d, "inl_kernel");
+    ck_assert_int_eq(k->nparams, 2);
+    ck_assert_str_eq(k->params[0]->name, "out");
+    unload(&l);
+}
+END_TEST
+
 START_TEST(test_no_loc_module)
 {
     loaded l = load_text(".version 7.0\n.target sm_80\n.address_size 64\n"
@@ -374,6 +418,7 @@ int main(void)
     tcase_add_test(tc, test_lineinfo_breakpoints);
     tcase_add_test(tc, test_lineinfo_prologue_and_ranges);
     tcase_add_test(tc, test_G_rows);
+    tcase_add_test(tc, test_G_inlined_dwarf);
     tcase_add_test(tc, test_no_loc_module);
     tcase_add_test(tc, test_file_match_and_demangle);
     tcase_add_test(tc, test_sources);

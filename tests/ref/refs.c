@@ -24,7 +24,6 @@
 /* gcc ignores "#pragma STDC FENV_ACCESS"; -frounding-math and volatile operands keep every
  * operation under a changed rounding mode where it is written. */
 
-
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
 

@@ -1,0 +1,406 @@
+/* cmd_cuda.c - CUDA focus (`cuda ...`) and the kernel/block/warp/lane/thread/shared tables. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p ? p : "";
+}
+
+static int need_kernel(cmd_ctx *c)
+{
+    if (!dbg_launch_info(c->s))
+        return cmd_error(c, "Focus not set on any active CUDA kernel.");
+    return 0;
+}
+
+/* A coordinate "(x,y,z)", "(x,y)", or "N". */
+static const char *parse_coord(const char *p, exec_dim3 *d)
+{
+    unsigned long v[3] = {0, 0, 0};
+    char *end;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '(') {
+        p++;
+        for (int i = 0; i < 3; i++) {
+            v[i] = strtoul(p, &end, 0);
+            if (end == p)
+                return NULL;
+            p = end;
+            while (isspace((unsigned char)*p))
+                p++;
+            if (*p == ')')
+                break;
+            if (*p != ',')
+                return NULL;
+            p++;
+        }
+        if (*p != ')')
+            return NULL;
+        p++;
+    } else {
+        v[0] = strtoul(p, &end, 0);
+        if (end == p)
+            return NULL;
+        p = end;
+    }
+    d->x = (uint32_t)v[0];
+    d->y = (uint32_t)v[1];
+    d->z = (uint32_t)v[2];
+    return p;
+}
+
+static void print_focus(cmd_ctx *c, int want[6])
+{
+    const dbg_focus *f = dbg_get_focus(c->s);
+    exec_dim3 b = dbg_focus_block(c->s), t = dbg_focus_thread(c->s);
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    char out[512] = "";
+    size_t n = 0;
+#define ADD(...) n += (size_t)snprintf(out + n, sizeof out - n, __VA_ARGS__)
+    if (want[0])
+        ADD("%skernel %u", n ? ", " : "", f->kernel);
+    if (want[1])
+        ADD("%sgrid %u", n ? ", " : "", li->launch_id + 1);
+    if (want[2])
+        ADD("%sblock (%u,%u,%u)", n ? ", " : "", b.x, b.y, b.z);
+    if (want[3])
+        ADD("%sthread (%u,%u,%u)", n ? ", " : "", t.x, t.y, t.z);
+    if (want[4])
+        ADD("%swarp %u", n ? ", " : "", f->warp);
+    if (want[5])
+        ADD("%slane %u", n ? ", " : "", f->lane);
+#undef ADD
+    printf("%s\n", out);
+}
+
+int cmd_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    static const char *keys[] = {"kernel", "grid", "block", "thread", "warp", "lane", "device",
+                                 "sm", NULL};
+    int want[8] = {0}, given[8] = {0};
+    exec_dim3 val[8];
+    memset(val, 0, sizeof val);
+    const char *p = args;
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        size_t l = strcspn(p, " \t(");
+        int k;
+        for (k = 0; keys[k]; k++)
+            if (strlen(keys[k]) == l && !strncmp(p, keys[k], l))
+                break;
+        if (!keys[k])
+            return cmd_error(c, "Unrecognized argument(s): \"%.*s\".", (int)l, p);
+        p += l;
+        while (isspace((unsigned char)*p))
+            p++;
+        want[k] = 1;
+        if (*p == '(' || isdigit((unsigned char)*p)) {
+            const char *q = parse_coord(p, &val[k]);
+            if (!q)
+                return cmd_error(c, "Invalid coordinates for \"%s\".", keys[k]);
+            given[k] = 1;
+            p = q;
+        }
+    }
+    if (need_kernel(c) != 0)
+        return -1;
+    int any = 0;
+    for (int k = 0; k < 8; k++)
+        any |= given[k];
+    if (!any) {
+        print_focus(c, want);
+        return 0;
+    }
+    const dbg_focus *f = dbg_get_focus(c->s);
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    exec_machine *m = dbg_machine(c->s);
+    uint32_t cta = f->cta, warp = f->warp, lane = f->lane;
+    if ((given[0] && val[0].x != f->kernel) || (given[1] && val[1].x != li->launch_id + 1) ||
+        (given[6] && val[6].x != 0))
+        return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
+    if (given[2]) {
+        if (val[2].y == 0 && li->grid.y >= 1 && !strchr(args, ','))
+            val[2].y = 0;
+        if (exec_cta_index(m, val[2], &cta) != 0)
+            return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
+    }
+    if (given[3]) {
+        if (dbg_thread_to_lane(c->s, val[3], &warp, &lane) != 0)
+            return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
+    }
+    if (given[4])
+        warp = val[4].x;
+    if (given[5])
+        lane = val[5].x;
+    if (warp >= exec_nwarps(m) || lane >= 32)
+        return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
+    exec_cta_state st = exec_cta_get_state(m, cta);
+    exec_dim3 bc = exec_cta_coord(m, cta);
+    if (st == EXEC_CTA_NOT_STARTED)
+        return cmd_error(c, "Block (%u,%u,%u) has not started yet. CUDA focus unchanged.", bc.x,
+                         bc.y, bc.z);
+    if (st == EXEC_CTA_DONE && dbg_launch_alive(c->s))
+        return cmd_error(c, "Block (%u,%u,%u) has already exited. CUDA focus unchanged.", bc.x,
+                         bc.y, bc.z);
+    exec_lane_info info;
+    if (exec_lane_get(m, cta, warp, lane, &info) != 0 || info.state == EXEC_LANE_INVALID)
+        return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
+    if (dbg_set_focus(c->s, cta, warp, lane) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    cmd_announce_focus(c, 1);
+    if (info.state == EXEC_LANE_EXITED) {
+        exec_dim3 t = dbg_focus_thread(c->s);
+        printf("Thread (%u,%u,%u) has exited.\n", t.x, t.y, t.z);
+        return 0;
+    }
+    cmd_print_frame_line(c, -1, 1);
+    return 0;
+}
+
+/* ---- tables --------------------------------------------------------------------------------- */
+static void line_of(cmd_ctx *c, uint32_t pc, char *out, size_t n)
+{
+    dbg_where w;
+    if (dbg_pc_where(c->s, pc, &w) != 0)
+        snprintf(out, n, "??");
+    else if (w.file && w.line > 0)
+        snprintf(out, n, "%s:%d (ptx %d)", base_name(w.file), w.line, w.ptx_line);
+    else
+        snprintf(out, n, "%s:%d", base_name(dbg_module(c->s)->path), w.ptx_line);
+}
+
+int cmd_info_warps(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    if (need_kernel(c) != 0)
+        return -1;
+    exec_machine *m = dbg_machine(c->s);
+    const dbg_focus *f = dbg_get_focus(c->s);
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    exec_dim3 b = dbg_focus_block(c->s);
+    printf("  Wp Active Mask Divergent Mask Barrier       PC Line                     First Active ThreadIdx\n");
+    printf("Block (%u,%u,%u)\n", b.x, b.y, b.z);
+    for (uint32_t w = 0; w < exec_nwarps(m); w++) {
+        exec_warp_info wi;
+        if (exec_warp_get(m, f->cta, w, &wi) != 0)
+            continue;
+        char bar[32] = "-", line[600] = "-", first[48] = "-";
+        if (wi.at_barrier)
+            snprintf(bar, sizeof bar, "bar %d", wi.barrier < 0 ? 0 : wi.barrier);
+        uint32_t live = wi.valid & ~wi.exited;
+        if (live)
+            line_of(c, wi.pc, line, sizeof line);
+        if (wi.active) {
+            uint32_t lin = w * 32 + (uint32_t)__builtin_ctz(wi.active);
+            snprintf(first, sizeof first, "(%u,%u,%u)", lin % li->block.x,
+                     (lin / li->block.x) % li->block.y, lin / (li->block.x * li->block.y));
+        }
+        const char *state = !live ? " (exited)" : wi.stopped ? " (stopped)" : "";
+        char pc[16] = "-";
+        if (live)
+            snprintf(pc, sizeof pc, "%x", wi.pc);
+        printf("%c %2u  0x%08x     0x%08x %-9s %6s %-24s %s%s\n", w == f->warp ? '*' : ' ', w,
+               wi.active, wi.divergent, bar, pc, line, first, state);
+    }
+    return 0;
+}
+
+int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 0)
+        return cmd_info_lanes_expr(c, args, argc, argv);
+    if (need_kernel(c) != 0)
+        return -1;
+    exec_machine *m = dbg_machine(c->s);
+    const dbg_focus *f = dbg_get_focus(c->s);
+    static const char *names[] = {"invalid", "active", "divergent", "barrier", "exited",
+                                  "trapped"};
+    printf("  Ln     State     PC ThreadIdx   Line\n");
+    printf("Warp %u\n", f->warp);
+    for (uint32_t l = 0; l < 32; l++) {
+        exec_lane_info li;
+        if (exec_lane_get(m, f->cta, f->warp, l, &li) != 0 || li.state == EXEC_LANE_INVALID)
+            continue;
+        char line[600] = "";
+        if (li.state != EXEC_LANE_EXITED)
+            line_of(c, li.pc, line, sizeof line);
+        char tid[48];
+        snprintf(tid, sizeof tid, "(%u,%u,%u)", li.tid.x, li.tid.y, li.tid.z);
+        printf("%c %2u %9s %6x %-11s %s\n", l == f->lane ? '*' : ' ', l, names[li.state],
+               li.state == EXEC_LANE_EXITED ? 0 : li.pc, tid, line);
+    }
+    return 0;
+}
+
+int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    if (need_kernel(c) != 0)
+        return -1;
+    exec_machine *m = dbg_machine(c->s);
+    const dbg_focus *f = dbg_get_focus(c->s);
+    static const char *sn[] = {"not started", "running", "exited"};
+    printf("  BlockIdx To BlockIdx   Count State\n");
+    printf("Kernel %u\n", f->kernel);
+    uint32_t n = exec_ncta(m);
+    for (uint32_t i = 0; i < n;) {
+        exec_cta_state st = exec_cta_get_state(m, i);
+        uint32_t j = i;
+        while (j + 1 < n && exec_cta_get_state(m, j + 1) == st)
+            j++;
+        exec_dim3 a = exec_cta_coord(m, i), b = exec_cta_coord(m, j);
+        char as[48], bs[48];
+        snprintf(as, sizeof as, "(%u,%u,%u)", a.x, a.y, a.z);
+        snprintf(bs, sizeof bs, "(%u,%u,%u)", b.x, b.y, b.z);
+        printf("%c %10s %12s %7u %s\n", f->cta >= i && f->cta <= j ? '*' : ' ', as, bs,
+               j - i + 1, sn[st]);
+        i = j + 1;
+    }
+    return 0;
+}
+
+int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    if (need_kernel(c) != 0)
+        return -1;
+    exec_machine *m = dbg_machine(c->s);
+    const dbg_focus *f = dbg_get_focus(c->s);
+    printf("  BlockIdx ThreadIdx To BlockIdx ThreadIdx   Count     PC Filename           Line\n");
+    printf("Kernel %u\n", f->kernel);
+    /* walk live threads in order; a run continues while the PC and the block stay the same */
+    int open = 0, focus_in = 0;
+    uint32_t rpc = 0, rcta = 0, count = 0;
+    exec_dim3 rb = {0, 0, 0}, rt = {0, 0, 0}, lt = {0, 0, 0};
+    uint32_t nw = exec_nwarps(m);
+    for (uint32_t cta = 0; cta <= exec_ncta(m); cta++) {
+        int last = cta == exec_ncta(m);
+        if (!last && exec_cta_get_state(m, cta) != EXEC_CTA_RUNNING)
+            continue;
+        for (uint32_t w = 0; w < (last ? 1 : nw); w++)
+            for (uint32_t l = 0; l < 32; l++) {
+                exec_lane_info li;
+                int live = !last && exec_lane_get(m, cta, w, l, &li) == 0 &&
+                           li.state != EXEC_LANE_INVALID && li.state != EXEC_LANE_EXITED;
+                if (!last && !live)
+                    continue;
+                if (open && (last || li.pc != rpc || cta != rcta)) {
+                    char a[40], b[40], e[40], d[40], file[600];
+                    exec_dim3 bc = rb;
+                    snprintf(a, sizeof a, "(%u,%u,%u)", bc.x, bc.y, bc.z);
+                    snprintf(b, sizeof b, "(%u,%u,%u)", rt.x, rt.y, rt.z);
+                    snprintf(e, sizeof e, "(%u,%u,%u)", bc.x, bc.y, bc.z);
+                    snprintf(d, sizeof d, "(%u,%u,%u)", lt.x, lt.y, lt.z);
+                    dbg_where wh;
+                    int line = 0;
+                    snprintf(file, sizeof file, "??");
+                    if (dbg_pc_where(c->s, rpc, &wh) == 0) {
+                        if (wh.file && wh.line > 0) {
+                            snprintf(file, sizeof file, "%s", base_name(wh.file));
+                            line = wh.line;
+                        } else {
+                            snprintf(file, sizeof file, "%s", base_name(dbg_module(c->s)->path));
+                            line = wh.ptx_line;
+                        }
+                    }
+                    printf("%c %9s %9s %11s %9s %7u %6x %-18s %4d\n", focus_in ? '*' : ' ', a,
+                           b, e, d, count, rpc, file, line);
+                    open = 0;
+                }
+                if (last)
+                    break;
+                if (!open) {
+                    open = 1;
+                    focus_in = 0;
+                    rpc = li.pc;
+                    rcta = cta;
+                    rb = exec_cta_coord(m, cta);
+                    rt = li.tid;
+                    count = 0;
+                }
+                lt = li.tid;
+                count++;
+                if (cta == f->cta && w == f->warp && l == f->lane)
+                    focus_in = 1;
+            }
+    }
+    return 0;
+}
+
+int cmd_info_kernels(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    if (!li) {
+        printf("No CUDA kernels.\n");
+        return 0;
+    }
+    char name[1024];
+    dbg_func_name(c->s, li->kernel, 1, name, sizeof name);
+    char g[48], b[48];
+    snprintf(g, sizeof g, "(%u,%u,%u)", li->grid.x, li->grid.y, li->grid.z);
+    snprintf(b, sizeof b, "(%u,%u,%u)", li->block.x, li->block.y, li->block.z);
+    printf("  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn Invocation\n");
+    printf("* %6u %3d %4u %-10s %-10s %-10s %9u %s\n", li->launch_id, 0, li->launch_id + 1,
+           dbg_launch_alive(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, name);
+    return 0;
+}
+
+int cmd_info_sharedmem(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    if (need_kernel(c) != 0)
+        return -1;
+    exec_shared_var vars[256];
+    uint64_t st = 0, db = 0, ds = 0;
+    int n = exec_shared_layout(dbg_machine(c->s), vars, 256, &st, &db, &ds);
+    if (n < 0)
+        return cmd_error(c, "%s", exec_errmsg(dbg_machine(c->s)));
+    exec_dim3 b = dbg_focus_block(c->s);
+    printf("Shared memory of block (%u,%u,%u): %llu static bytes, %llu dynamic bytes\n", b.x,
+           b.y, b.z, (unsigned long long)st, (unsigned long long)ds);
+    printf("%-10s %-10s %s\n", "Address", "Size", "Variable");
+    for (int i = 0; i < n && i < 256; i++)
+        printf("0x%-8llx %-10llu %s\n", (unsigned long long)vars[i].addr,
+               (unsigned long long)vars[i].size, vars[i].sym ? vars[i].sym->name : "?");
+    if (ds)
+        printf("0x%-8llx %-10llu %s\n", (unsigned long long)db, (unsigned long long)ds,
+               "(dynamic shared memory)");
+    return 0;
+}
+
+int cmd_info_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    char err[256];
+    const cmd_def *d = cmd_lookup(cmd_info_table, argv[0], err, sizeof err);
+    if (!d || d->cls != CMD_CLASS_CUDA || d->fn == cmd_info_cuda)
+        return cmd_error(c, "Undefined info cuda command: \"%s\".  Try \"help info cuda\".",
+                         argv[0]);
+    while (isspace((unsigned char)*args))
+        args++;
+    args += strlen(argv[0]);
+    return d->fn(c, args, argc - 1, argv + 1);
+}

@@ -1,0 +1,694 @@
+/* exec_sync.c - barriers, fences, atomics, warp votes/shuffles/matches/reductions, elect. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include "exec_core.h"
+#include "exec_fp.h"
+
+/* ---- operand helpers -------------------------------------------------------------------------*/
+static uint64_t exec_opval(exec_warp *w, const exec_insn *in, int k, uint32_t lane)
+{
+    const exec_opnd *o = &in->op[k];
+    if (o->kind == EXEC_O_PRED || (o->kind == EXEC_O_IMM && o->type == PTX_T_PRED))
+        return (exec_pred_get(w, o) >> lane) & 1;
+    const void *p = exec_opnd_ptr(EXEC_R(w), o);
+    switch (ptx_type_bits((ptx_type)o->type)) {
+    case 8:  return ((const uint8_t *)p)[lane];
+    case 16: return ((const uint16_t *)p)[lane];
+    case 32: return ((const uint32_t *)p)[lane];
+    default: return ((const uint64_t *)p)[lane];
+    }
+}
+
+static void exec_opset(exec_warp *w, const exec_insn *in, int k, uint32_t lane, uint64_t v)
+{
+    const exec_opnd *o = &in->op[k];
+    if (o->kind == EXEC_O_PRED) {
+        exec_pred_set(w, o, v ? EXEC_FULL : 0, 1u << lane);
+        return;
+    }
+    if (o->kind != EXEC_O_REG)
+        return;
+    void *p = EXEC_R(w)->regs + o->off;
+    switch (ptx_type_bits((ptx_type)o->type)) {
+    case 8:  ((uint8_t *)p)[lane] = (uint8_t)v; break;
+    case 16: ((uint16_t *)p)[lane] = (uint16_t)v; break;
+    case 32: ((uint32_t *)p)[lane] = (uint32_t)v; break;
+    default: ((uint64_t *)p)[lane] = v; break;
+    }
+}
+
+static int exec_has_mod(const ptx_insn *pi, const char *s) { return ptx_insn_has_mod(pi, s); }
+
+/* ---- CTA barriers ----------------------------------------------------------------------------
+ * bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; bar.arrive a, b;
+ * bar.red.popc.u32 d, a{, b}, {!}c; bar.red.{and,or}.pred p, a{, b}, {!}c.
+ * op[0] = d, op[1] = a, op[2] = b (or NONE), op[3] = c; aux[1] = 0 sync, 1 arrive, 2 red;
+ * aux[2] = 0 popc, 1 and, 2 or. Counts are in threads; without b every live thread of the
+ * CTA; threads that exited do not count. */
+static int exec_bar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    exec_machine *mc = w->m;
+    uint32_t l0 = (uint32_t)exec_ctz(m);
+    uint64_t id = exec_opval(w, in, 1, l0);
+    uint64_t cnt = in->op[2].kind != EXEC_O_NONE ? exec_opval(w, in, 2, l0) : 0;
+    if (id >= EXEC_NBAR) {
+        exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)l0, PTX_SPACE_NONE, 0, 0,
+                   "barrier number %" PRIu64 " out of range 0..15", id);
+        return EXEC_STOPPED;
+    }
+    exec_bar *br = &mc->cta.bar[id];
+    if (!br->arrived) {
+        br->expected = (uint32_t)cnt;
+        br->red_popc = 0;
+        br->red_and = 1;
+        br->red_or = 0;
+    }
+    br->arrived += (uint32_t)exec_popc(m);
+    if (in->aux[1] == 2) {
+        uint32_t c = exec_pred_get(w, &in->op[3]) & m;
+        br->red_popc += (uint32_t)exec_popc(c);
+        br->red_and &= c == m;
+        br->red_or |= c != 0;
+    }
+    if (in->aux[1] == 1) { /* arrive: no wait */
+        exec_bar_check(mc);
+        return EXEC_NEXT;
+    }
+    EXEC_FOR_LANES(i, m) {
+        w->lane_bar[i] = (int8_t)id;
+        w->pc[i] = in->pc + 1;
+    }
+    w->bar_wait |= m;
+    uint32_t rest = w->cur_mask & ~m;
+    w->cur_mask = 0;
+    exec_bar_check(mc); /* may release these lanes at once */
+    EXEC_FOR_LANES(i, rest)
+        w->pc[i] = in->pc + 1;
+    w->resched = 1;
+    w->npc = in->pc + 1;
+    return EXEC_JUMPED;
+}
+
+static int exec_warpsync_fn(exec_warp *w, const exec_insn *in, uint32_t m);
+
+int dec_bar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    int red = exec_has_mod(pi, "red"), arrive = exec_has_mod(pi, "arrive");
+    if (exec_has_mod(pi, "warp")) {
+        if (pi->nops != 1 || exec_dec_src(d, in, 5, &pi->ops[0], PTX_T_B32))
+            return pi->nops != 1 ? exec_dec_error(d, pi, "expected bar.warp.sync membermask") : -1;
+        in->aux[0] = 0;
+        in->fn = exec_warpsync_fn;
+        return 0;
+    }
+    int k = 0;
+    in->aux[1] = red ? 2 : arrive ? 1 : 0;
+    if (red) {
+        if (exec_has_mod(pi, "popc")) {
+            in->aux[2] = 0;
+            if (exec_dec_dst(d, in, 0, &pi->ops[k++], PTX_T_U32))
+                return -1;
+        } else {
+            in->aux[2] = exec_has_mod(pi, "and") ? 1 : 2;
+            if (!exec_has_mod(pi, "and") && !exec_has_mod(pi, "or"))
+                return exec_dec_error(d, pi, "expected .popc, .and or .or");
+            if (exec_dec_pdst(d, in, 0, &pi->ops[k++]))
+                return -1;
+        }
+    }
+    int rest = pi->nops - k - (red ? 1 : 0);
+    if (rest < 1 || rest > 2 || (arrive && rest != 2))
+        return exec_dec_error(d, pi, "bad operands");
+    if (exec_dec_src(d, in, 1, &pi->ops[k++], PTX_T_U32))
+        return -1;
+    if (rest == 2 && exec_dec_src(d, in, 2, &pi->ops[k++], PTX_T_U32))
+        return -1;
+    if (red && exec_dec_psrc(d, in, 3, &pi->ops[k++]))
+        return -1;
+    if (in->nops < 4)
+        in->nops = 4;
+    in->fn = exec_bar_fn;
+    return 0;
+}
+
+/* membar / fence: the emulator runs one thread group at a time and every access completes
+ * before the next, so memory is sequentially consistent: fences only order, no effect. */
+static int exec_fence_fn(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    (void)w; (void)in; (void)m;
+    return EXEC_NEXT;
+}
+
+int dec_membar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    (void)d; (void)pi;
+    in->fn = exec_fence_fn;
+    return 0;
+}
+
+int dec_griddepcontrol(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    (void)d; (void)pi;
+    in->fn = exec_fence_fn;
+    return 0;
+}
+
+/* ---- atomics -------------------------------------------------------------------------------
+ * atom{.sem}{.scope}{.space}.op.type d, [a], b{, c}; red{...}.op.type [a], b.
+ * Lanes are applied one after the other in lane order. aux[0] = op, in->type = type;
+ * op[0] = d (SINK for red), op[1] = b, op[2] = c; address as in exec_mem.c. */
+enum { AT_ADD, AT_MIN, AT_MAX, AT_INC, AT_DEC, AT_AND, AT_OR, AT_XOR, AT_EXCH, AT_CAS };
+
+static uint16_t exec_h_add(uint16_t a, uint16_t b, const exec_fmt *f)
+{
+    double x = exec_fp_to_double(f, a) + exec_fp_to_double(f, b);
+    return (uint16_t)exec_fp_from_double(f, x, EXEC_RN, 0);
+}
+
+static float exec_ftz_f(float f)
+{
+    return fabsf(f) < 1.17549435e-38f ? copysignf(0.0f, f) : f;
+}
+
+static uint64_t exec_atom_apply(int op, ptx_type t, uint64_t old, uint64_t b, uint64_t c,
+                                int ftz)
+{
+    int bits = ptx_type_bits(t);
+    uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+    int sgn = ptx_type_is_signed(t);
+    int64_t so = sgn ? (bits == 32 ? (int64_t)(int32_t)old : (int64_t)old) : 0;
+    int64_t sb = sgn ? (bits == 32 ? (int64_t)(int32_t)b : (int64_t)b) : 0;
+    switch (op) {
+    case AT_ADD:
+        if (t == PTX_T_F32) {
+            float x = exec_u2f((uint32_t)old), y = exec_u2f((uint32_t)b);
+            if (ftz) {
+                x = exec_ftz_f(x);
+                y = exec_ftz_f(y);
+            }
+            float r = x + y;
+            return exec_f2u(ftz ? exec_ftz_f(r) : r);
+        }
+        if (t == PTX_T_F64)
+            return exec_d2u(exec_u2d(old) + exec_u2d(b));
+        if (t == PTX_T_F16)
+            return exec_h_add((uint16_t)old, (uint16_t)b, &exec_fmt_f16);
+        if (t == PTX_T_BF16)
+            return exec_h_add((uint16_t)old, (uint16_t)b, &exec_fmt_bf16);
+        if (t == PTX_T_F16X2 || t == PTX_T_BF16X2) {
+            const exec_fmt *f = t == PTX_T_F16X2 ? &exec_fmt_f16 : &exec_fmt_bf16;
+            return exec_h_add((uint16_t)old, (uint16_t)b, f) |
+                   (uint64_t)exec_h_add((uint16_t)(old >> 16), (uint16_t)(b >> 16), f) << 16;
+        }
+        return (old + b) & mask;
+    case AT_MIN:
+        if (t == PTX_T_F32 || t == PTX_T_F64)
+            return b; /* not reached: rejected at decode */
+        return sgn ? (uint64_t)(so < sb ? so : sb) & mask : (old < b ? old : b);
+    case AT_MAX:
+        return sgn ? (uint64_t)(so > sb ? so : sb) & mask : (old > b ? old : b);
+    case AT_INC: return old >= b ? 0 : (old + 1) & mask;
+    case AT_DEC: return (old == 0 || old > b) ? b : old - 1;
+    case AT_AND: return old & b;
+    case AT_OR:  return old | b;
+    case AT_XOR: return old ^ b;
+    case AT_EXCH: return b;
+    default:     return old == b ? c : old; /* CAS */
+    }
+}
+
+static int exec_atom_fn(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint64_t addr[EXEC_LANES];
+    ptx_type t = (ptx_type)in->type;
+    uint32_t n = (uint32_t)ptx_type_bits(t) / 8;
+    int op = (int)in->flags;
+    exec_addr_lanes(w, in, m, addr);
+    EXEC_FOR_LANES(i, m) {
+        ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
+        uint64_t a = addr[i], sa = a;
+        if (sp == PTX_SPACE_GENERIC)
+            sp = mem_generic_decode(a, &sa);
+        if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_SHARED) {
+            exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, (int)i, sp, a, n,
+                       "atomic on %s address 0x%" PRIx64 " (only global and shared)",
+                       ptx_space_name(sp), a);
+            return EXEC_STOPPED;
+        }
+        uint8_t *h = mem_xlate(w, in, (int)i, sp, sa, n, 1);
+        if (!h)
+            return EXEC_STOPPED;
+        uint64_t old = 0;
+        memcpy(&old, h, n);
+        uint64_t b = exec_opval(w, in, 1, i), c = op == AT_CAS ? exec_opval(w, in, 2, i) : 0;
+        uint64_t nv = exec_atom_apply(op, t, old, b, c, sp == PTX_SPACE_GLOBAL);
+        memcpy(h, &nv, n);
+        exec_opset(w, in, 0, i, old);
+    }
+    return EXEC_NEXT;
+}
+
+static int exec_dec_atomic(exec_dec *d, const ptx_insn *pi, exec_insn *in, int red)
+{
+    static const char *const ops[] = { "add", "min", "max", "inc", "dec", "and", "or", "xor",
+                                       "exch", "cas" };
+    int op = -1;
+    ptx_space sp = PTX_SPACE_GENERIC;
+    ptx_type t = PTX_T_NONE;
+    int hint = 0;
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *s = pi->mods[i];
+        int k;
+        for (k = 0; k < 10; k++)
+            if (strcmp(s, ops[k]) == 0)
+                break;
+        if (k < 10) {
+            op = k;
+            continue;
+        }
+        ptx_type tt = ptx_type_from_name(s);
+        if (tt != PTX_T_NONE) {
+            t = tt;
+            continue;
+        }
+        if (!strcmp(s, "global")) sp = PTX_SPACE_GLOBAL;
+        else if (!strcmp(s, "shared") || !strcmp(s, "shared::cta") || !strcmp(s, "shared::cluster"))
+            sp = PTX_SPACE_SHARED;
+        else if (!strcmp(s, "L2::cache_hint")) hint = 1;
+        else if (strcmp(s, "relaxed") && strcmp(s, "acquire") && strcmp(s, "release") &&
+                 strcmp(s, "acq_rel") && strcmp(s, "cta") && strcmp(s, "gpu") &&
+                 strcmp(s, "sys") && strcmp(s, "cluster") && strcmp(s, "noftz"))
+            return exec_dec_error(d, pi, "unsupported qualifier .%s", s);
+    }
+    if (op < 0 || t == PTX_T_NONE)
+        return exec_dec_error(d, pi, "missing operation or type");
+    int bits = ptx_type_bits(t), fl = ptx_type_is_float(t);
+    if ((bits != 16 && bits != 32 && bits != 64) || (fl && op != AT_ADD) ||
+        (bits == 16 && op != AT_CAS && !(fl && op == AT_ADD)) ||
+        ((op == AT_INC || op == AT_DEC) && t != PTX_T_U32))
+        return exec_dec_error(d, pi, "unsupported operation/type combination");
+    int want = (red ? 2 : 3) + (op == AT_CAS ? 1 : 0) + hint;
+    if (pi->nops != want)
+        return exec_dec_error(d, pi, "expected %d operands", want);
+    in->type = (uint8_t)t;
+    in->flags = (uint8_t)op;
+    int k = 0;
+    if (red) {
+        in->op[0].kind = EXEC_O_SINK;
+    } else if (exec_dec_dst(d, in, 0, &pi->ops[k++], t)) {
+        return -1;
+    }
+    if (exec_dec_address(d, pi, in, &pi->ops[k++], sp))
+        return -1;
+    if (exec_dec_src(d, in, 1, &pi->ops[k++], t))
+        return -1;
+    if (op == AT_CAS && exec_dec_src(d, in, 2, &pi->ops[k++], t))
+        return -1;
+    ptx_space vs = (ptx_space)(in->aux[3] & 0xff);
+    if (vs != PTX_SPACE_GLOBAL && vs != PTX_SPACE_SHARED && vs != PTX_SPACE_GENERIC)
+        return exec_dec_error(d, pi, "atomics need global, shared or generic addresses");
+    in->fn = exec_atom_fn;
+    return 0;
+}
+
+int dec_atom(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_atomic(d, pi, in, 0); }
+int dec_red(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_atomic(d, pi, in, 1); }
+
+/* ---- warp-synchronous operations -------------------------------------------------------------
+ * Common layout: op[0] = d (value or predicate), op[1] = optional predicate output, op[2..4] =
+ * sources a, b, c, op[5] = membermask (NONE: the executing lanes, deprecated non-.sync forms).
+ * aux[0] = kind, aux[1] = mode. A group whose membermask names lanes that are live elsewhere
+ * waits (ws_wait) until they arrive at a warp-synchronous instruction of the same kind; the
+ * waiting groups then execute jointly: each group's operands come from its own frame and
+ * instruction. Naming lanes that exited or do not exist is an EXEC_EXC_WARP_SYNC exception. */
+enum { WS_SYNC, WS_VOTE, WS_SHFL, WS_MATCH, WS_REDUX, WS_ELECT };
+
+typedef struct {
+    uint64_t a[EXEC_LANES], b[EXEC_LANES], c[EXEC_LANES], d[EXEC_LANES];
+    uint32_t q1;              /* predicate output of op[1] */
+} exec_wsbuf;
+
+static void exec_ws_load(exec_warp *w, const exec_insn *in, uint32_t lanes, exec_wsbuf *b,
+                         int all_a)
+{
+    uint32_t la = all_a ? EXEC_FULL : lanes;
+    if (in->op[2].kind != EXEC_O_NONE)
+        EXEC_FOR_LANES(i, la)
+            b->a[i] = exec_opval(w, in, 2, i);
+    if (in->op[3].kind != EXEC_O_NONE)
+        EXEC_FOR_LANES(i, lanes)
+            b->b[i] = exec_opval(w, in, 3, i);
+    if (in->op[4].kind != EXEC_O_NONE)
+        EXEC_FOR_LANES(i, lanes)
+            b->c[i] = exec_opval(w, in, 4, i);
+}
+
+static void exec_ws_store(exec_warp *w, const exec_insn *in, uint32_t lanes, const exec_wsbuf *b)
+{
+    if (in->op[0].kind == EXEC_O_PRED || in->op[0].kind == EXEC_O_REG)
+        EXEC_FOR_LANES(i, lanes)
+            exec_opset(w, in, 0, i, b->d[i]);
+    if (in->op[1].kind == EXEC_O_PRED)
+        exec_pred_set(w, &in->op[1], b->q1, lanes);
+}
+
+/* Compute the operation for all lanes of `part` (spec pseudo code). */
+static void exec_ws_core(const exec_insn *in, uint32_t part, exec_wsbuf *b)
+{
+    int mode = (int)in->aux[1];
+    switch (in->aux[0]) {
+    case WS_VOTE: {
+        uint32_t p = 0;
+        EXEC_FOR_LANES(i, part)
+            p |= (uint32_t)(b->a[i] & 1) << i;
+        uint64_t r;
+        switch (mode) {
+        case 0: r = p == part; break;               /* .all */
+        case 1: r = p != 0; break;                  /* .any */
+        case 2: r = p == part || p == 0; break;     /* .uni */
+        default: r = p; break;                      /* .ballot */
+        }
+        EXEC_FOR_LANES(i, part)
+            b->d[i] = r;
+        break;
+    }
+    case WS_SHFL: {
+        uint64_t src[EXEC_LANES];
+        memcpy(src, b->a, sizeof src);
+        EXEC_FOR_LANES(lane, part) {
+            uint32_t bval = (uint32_t)b->b[lane] & 31, cval = (uint32_t)b->c[lane] & 31;
+            uint32_t seg = ((uint32_t)b->c[lane] >> 8) & 31;
+            int32_t maxl = (int32_t)((lane & seg) | (cval & ~seg)), minl = (int32_t)(lane & seg);
+            int32_t j;
+            int pval;
+            switch (mode) {
+            case 0: j = (int32_t)lane - (int32_t)bval; pval = j >= maxl; break;     /* up */
+            case 1: j = (int32_t)lane + (int32_t)bval; pval = j <= maxl; break;     /* down */
+            case 2: j = (int32_t)(lane ^ bval); pval = j <= maxl; break;            /* bfly */
+            default: j = minl | (int32_t)(bval & ~seg); pval = j <= maxl; break;    /* idx */
+            }
+            if (!pval)
+                j = (int32_t)lane;
+            b->d[lane] = src[j & 31];
+            b->q1 = (b->q1 & ~(1u << lane)) | ((uint32_t)pval << lane);
+        }
+        break;
+    }
+    case WS_MATCH:
+        if (mode == 0) { /* any */
+            EXEC_FOR_LANES(i, part) {
+                uint32_t r = 0;
+                EXEC_FOR_LANES(j, part)
+                    if (b->a[j] == b->a[i])
+                        r |= 1u << j;
+                b->d[i] = r;
+            }
+        } else {
+            int same = 1;
+            uint64_t v0 = b->a[exec_ctz(part)];
+            EXEC_FOR_LANES(i, part)
+                same &= b->a[i] == v0;
+            EXEC_FOR_LANES(i, part)
+                b->d[i] = same ? part : 0;
+            b->q1 = same ? part : 0;
+        }
+        break;
+    case WS_REDUX: {
+        ptx_type t = (ptx_type)in->type;
+        int sgn = ptx_type_is_signed(t);
+        uint32_t acc = mode == 0 ? 0 : mode == 1 ? (sgn ? 0x7fffffffu : EXEC_FULL)
+                     : mode == 2 ? (sgn ? 0x80000000u : 0) : mode == 3 ? EXEC_FULL : 0;
+        EXEC_FOR_LANES(i, part) {
+            uint32_t v = (uint32_t)b->a[i];
+            switch (mode) {
+            case 0: acc += v; break;
+            case 1: acc = sgn ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+            case 2: acc = sgn ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+            case 3: acc &= v; break;
+            case 4: acc |= v; break;
+            default: acc ^= v; break;
+            }
+        }
+        EXEC_FOR_LANES(i, part)
+            b->d[i] = acc;
+        break;
+    }
+    case WS_ELECT: {
+        uint32_t leader = (uint32_t)exec_ctz(part);
+        EXEC_FOR_LANES(i, part)
+            b->d[i] = leader;
+        b->q1 = 1u << leader;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint32_t l0 = (uint32_t)exec_ctz(m);
+    uint32_t member = in->op[5].kind != EXEC_O_NONE ? (uint32_t)exec_opval(w, in, 5, l0) : m;
+    uint32_t bad = member & (~w->valid | w->exited);
+    if (bad) {
+        exec_fault(w, in, EXEC_EXC_WARP_SYNC, (int)l0, PTX_SPACE_NONE, 0, 0,
+                   "membermask 0x%08x names lanes 0x%08x that %s", member, bad,
+                   (bad & ~w->valid) ? "do not exist" : "have exited");
+        return EXEC_STOPPED;
+    }
+    uint32_t missing = member & ~m;
+    /* waiting lanes that can join: same kind of instruction, naming the same mask */
+    uint32_t joiners = 0;
+    EXEC_FOR_LANES(i, w->ws_wait & member) {
+        const exec_insn *wi = &w->m->code[w->pc[i]];
+        if (wi->aux[0] == in->aux[0] && wi->opc == in->opc && w->ws_need[i] == member)
+            joiners |= 1u << i;
+    }
+    if (missing & ~joiners) {
+        /* wait for the others */
+        EXEC_FOR_LANES(i, m) {
+            w->pc[i] = in->pc;
+            w->ws_need[i] = member;
+        }
+        w->ws_wait |= m;
+        uint32_t rest = w->cur_mask & ~m;
+        EXEC_FOR_LANES(i, rest)
+            w->pc[i] = in->pc + 1;
+        w->cur_mask = 0;
+        w->resched = 1;
+        w->npc = in->pc + 1;
+        return EXEC_JUMPED;
+    }
+    uint32_t part = m | (joiners & member);
+    joiners &= member & ~m;
+    if (in->aux[0] != WS_SYNC) {
+        exec_wsbuf b;
+        memset(&b, 0, sizeof b);
+        exec_ws_load(w, in, m, &b, 1);
+        struct exec_warp_regs save = *EXEC_R(w);
+        for (uint32_t left = joiners; left;) {
+            uint32_t l = (uint32_t)exec_ctz(left), g = 0;
+            EXEC_FOR_LANES(i, left)
+                if (w->pc[i] == w->pc[l] && w->lframe[i] == w->lframe[l])
+                    g |= 1u << i;
+            left &= ~g;
+            w->r.regs = w->lframe[l]->regs;
+            w->r.preds = w->lframe[l]->preds;
+            exec_ws_load(w, &w->m->code[w->pc[l]], g, &b, 0);
+        }
+        exec_ws_core(in, part, &b);
+        w->r.regs = save.regs;
+        w->r.preds = save.preds;
+        exec_ws_store(w, in, m, &b);
+        for (uint32_t left = joiners; left;) {
+            uint32_t l = (uint32_t)exec_ctz(left), g = 0;
+            EXEC_FOR_LANES(i, left)
+                if (w->pc[i] == w->pc[l] && w->lframe[i] == w->lframe[l])
+                    g |= 1u << i;
+            left &= ~g;
+            w->r.regs = w->lframe[l]->regs;
+            w->r.preds = w->lframe[l]->preds;
+            exec_ws_store(w, &w->m->code[w->pc[l]], g, &b);
+        }
+        w->r.regs = save.regs;
+        w->r.preds = save.preds;
+    }
+    if (!joiners)
+        return EXEC_NEXT;
+    EXEC_FOR_LANES(i, joiners)
+        w->pc[i]++;
+    w->ws_wait &= ~joiners;
+    uint32_t rest = w->cur_mask;
+    EXEC_FOR_LANES(i, rest)
+        w->pc[i] = in->pc + 1;
+    w->cur_mask = 0;
+    w->resched = 1;
+    w->npc = in->pc + 1;
+    return EXEC_JUMPED;
+}
+
+static int exec_warpsync_fn(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    return exec_ws_run(w, in, m);
+}
+
+static int exec_dec_mask(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sync, int k)
+{
+    if (!sync)
+        return 0;
+    if (k >= pi->nops)
+        return exec_dec_error(d, pi, "missing membermask");
+    return exec_dec_src(d, in, 5, &pi->ops[k], PTX_T_B32);
+}
+
+/* vote{.sync}.mode.pred d, {!}a{, membermask}; vote{.sync}.ballot.b32 d, {!}a{, membermask}. */
+int dec_vote(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    int sync = exec_has_mod(pi, "sync");
+    int mode = exec_has_mod(pi, "all") ? 0 : exec_has_mod(pi, "any") ? 1
+             : exec_has_mod(pi, "uni") ? 2 : exec_has_mod(pi, "ballot") ? 3 : -1;
+    if (mode < 0 || pi->nops != 2 + sync)
+        return exec_dec_error(d, pi, "expected vote.mode d, a%s", sync ? ", membermask" : "");
+    in->aux[0] = WS_VOTE;
+    in->aux[1] = mode;
+    in->op[1].kind = EXEC_O_SINK;
+    if ((mode == 3 ? exec_dec_dst(d, in, 0, &pi->ops[0], PTX_T_B32)
+                   : exec_dec_pdst(d, in, 0, &pi->ops[0])) ||
+        exec_dec_psrc(d, in, 2, &pi->ops[1]) || exec_dec_mask(d, pi, in, sync, 2))
+        return -1;
+    in->nops = 6;
+    in->fn = exec_warpsync_fn;
+    return 0;
+}
+
+/* shfl{.sync}.mode.b32 d[|p], a, b, c{, membermask} */
+int dec_shfl(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    int sync = exec_has_mod(pi, "sync");
+    int mode = exec_has_mod(pi, "up") ? 0 : exec_has_mod(pi, "down") ? 1
+             : exec_has_mod(pi, "bfly") ? 2 : exec_has_mod(pi, "idx") ? 3 : -1;
+    if (mode < 0 || pi->nops != 4 + sync)
+        return exec_dec_error(d, pi, "expected shfl.mode.b32 d[|p], a, b, c%s",
+                              sync ? ", membermask" : "");
+    in->aux[0] = WS_SHFL;
+    in->aux[1] = mode;
+    const ptx_operand *dst = &pi->ops[0];
+    if (dst->kind == PTX_OP_PAIR) {
+        if (exec_dec_dst(d, in, 0, &dst->elems[0], PTX_T_B32) ||
+            exec_dec_pdst(d, in, 1, &dst->elems[1]))
+            return -1;
+    } else {
+        if (exec_dec_dst(d, in, 0, dst, PTX_T_B32))
+            return -1;
+        in->op[1].kind = EXEC_O_SINK;
+    }
+    if (exec_dec_src(d, in, 2, &pi->ops[1], PTX_T_B32) ||
+        exec_dec_src(d, in, 3, &pi->ops[2], PTX_T_B32) ||
+        exec_dec_src(d, in, 4, &pi->ops[3], PTX_T_B32) || exec_dec_mask(d, pi, in, sync, 4))
+        return -1;
+    in->nops = 6;
+    in->fn = exec_warpsync_fn;
+    return 0;
+}
+
+/* match.any.sync.type d, a, membermask; match.all.sync.type d[|p], a, membermask */
+int dec_match(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    int mode = exec_has_mod(pi, "any") ? 0 : exec_has_mod(pi, "all") ? 1 : -1;
+    ptx_type t = exec_dec_type(pi, 0);
+    if (mode < 0 || pi->nops != 3 || (t != PTX_T_B32 && t != PTX_T_B64))
+        return exec_dec_error(d, pi, "expected match.{any,all}.sync.{b32,b64} d, a, membermask");
+    in->aux[0] = WS_MATCH;
+    in->aux[1] = mode;
+    const ptx_operand *dst = &pi->ops[0];
+    if (dst->kind == PTX_OP_PAIR) {
+        if (exec_dec_dst(d, in, 0, &dst->elems[0], PTX_T_B32) ||
+            exec_dec_pdst(d, in, 1, &dst->elems[1]))
+            return -1;
+    } else {
+        if (exec_dec_dst(d, in, 0, dst, PTX_T_B32))
+            return -1;
+        in->op[1].kind = EXEC_O_SINK;
+    }
+    if (exec_dec_src(d, in, 2, &pi->ops[1], t) || exec_dec_mask(d, pi, in, 1, 2))
+        return -1;
+    in->nops = 6;
+    in->fn = exec_warpsync_fn;
+    return 0;
+}
+
+/* redux.sync.op.type d, a, membermask (.add/.min/.max on .u32/.s32; .and/.or/.xor on .b32) */
+int dec_redux(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    static const char *const ops[] = { "add", "min", "max", "and", "or", "xor" };
+    int mode = -1;
+    for (int k = 0; k < 6; k++)
+        if (exec_has_mod(pi, ops[k]))
+            mode = k;
+    ptx_type t = exec_dec_type(pi, 0);
+    if (mode < 0 || pi->nops != 3 || ptx_type_bits(t) != 32 || ptx_type_is_float(t))
+        return exec_dec_error(d, pi, "expected redux.sync.op.type d, a, membermask");
+    in->type = (uint8_t)t;
+    in->aux[0] = WS_REDUX;
+    in->aux[1] = mode;
+    in->op[1].kind = EXEC_O_SINK;
+    if (exec_dec_dst(d, in, 0, &pi->ops[0], t) || exec_dec_src(d, in, 2, &pi->ops[1], t) ||
+        exec_dec_mask(d, pi, in, 1, 2))
+        return -1;
+    in->nops = 6;
+    in->fn = exec_warpsync_fn;
+    return 0;
+}
+
+/* elect.sync d|p, membermask */
+int dec_elect(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    if (pi->nops != 2)
+        return exec_dec_error(d, pi, "expected elect.sync d|p, membermask");
+    in->aux[0] = WS_ELECT;
+    const ptx_operand *dst = &pi->ops[0];
+    if (dst->kind == PTX_OP_PAIR) {
+        if (exec_dec_dst(d, in, 0, &dst->elems[0], PTX_T_B32) ||
+            exec_dec_pdst(d, in, 1, &dst->elems[1]))
+            return -1;
+    } else if (exec_dec_pdst(d, in, 1, dst)) {
+        return -1;
+    }
+    if (exec_dec_mask(d, pi, in, 1, 1))
+        return -1;
+    in->nops = 6;
+    in->fn = exec_warpsync_fn;
+    return 0;
+}
+
+/* activemask.b32 d: the lanes of the running group. */
+static int exec_activemask_fn(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint32_t *d = EXEC_DST(w, in, 0);
+    uint32_t v = w->cur_mask;
+    EXEC_FOR_LANES(i, m)
+        d[i] = v;
+    return EXEC_NEXT;
+}
+
+int dec_activemask(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    if (pi->nops != 1 || exec_dec_dst(d, in, 0, &pi->ops[0], PTX_T_B32))
+        return pi->nops != 1 ? exec_dec_error(d, pi, "expected activemask.b32 d") : -1;
+    in->fn = exec_activemask_fn;
+    return 0;
+}
+
+/* mbarrier / cp.async: not implemented yet; a clear load-time error. */
+int dec_mbarrier(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    (void)in;
+    return exec_dec_error(d, pi, "mbarrier is not supported yet");
+}
+
+int dec_cp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    (void)in;
+    return exec_dec_error(d, pi, "cp.async is not supported yet");
+}
