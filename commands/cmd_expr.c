@@ -357,6 +357,37 @@ static cmd_expr *parse_primary(parser *ps)
     case T_IDENT:
         if (!strcmp(t.text, "sizeof")) {
             next(ps);
+            if (is_op(ps, "(")) {
+                /* sizeof(TYPE): look ahead without consuming when it is an expression */
+                parser save = *ps;
+                next(ps);
+                if (ps->t.k == T_IDENT && is_type_word(ps->t.text)) {
+                    char words[128] = "";
+                    int ptr = 0;
+                    while (ps->t.k == T_IDENT || is_op(ps, "*") || ps->t.k == T_SPACE) {
+                        if (is_op(ps, "*"))
+                            ptr = 1;
+                        else if (ps->t.k == T_IDENT && strcmp(ps->t.text, "const") &&
+                                 strlen(words) + strlen(ps->t.text) + 2 < sizeof words)
+                            sprintf(words + strlen(words), "%s%s", words[0] ? " " : "",
+                                    ps->t.text);
+                        next(ps);
+                    }
+                    ptx_type ty = cmd_type_from_c(words);
+                    if (!is_op(ps, ")") || (!ptr && ty == PTX_T_NONE)) {
+                        syntax(ps);
+                        return NULL;
+                    }
+                    next(ps);
+                    e = node(EX_INT, NULL, NULL);
+                    if (e) {
+                        e->type = PTX_T_U64;
+                        e->ival = ptr ? 8 : (uint64_t)(ty == PTX_T_PRED ? 1 : ptx_type_bits(ty) / 8);
+                    }
+                    return e;
+                }
+                *ps = save;
+            }
             cmd_expr *a = parse_unary(ps);
             return a ? node(EX_SIZEOF, a, NULL) : NULL;
         }

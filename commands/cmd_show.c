@@ -115,7 +115,8 @@ static void func_args(cmd_ctx *c, const ptx_func *fn, int frame, char *out, size
         if (exec_reg_get(dbg_machine(c->s), f->cta, f->warp, f->lane, frame, p->name, &bits,
                          &t) == 0)
             cmd_format_bits(bits, t, 0, val, sizeof val);
-        int w = snprintf(out + len, n - len, "%s%s=%s", i ? ", " : "", p->name, val);
+        const char *u = strstr(p->name, "_param_");
+        int w = snprintf(out + len, n - len, "%s%s=%s", i ? ", " : "", u ? u + 1 : p->name, val);
         if (w < 0 || (size_t)w >= n - len)
             break;
         len += (size_t)w;

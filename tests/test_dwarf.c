@@ -432,7 +432,7 @@ END_TEST
 static int read_mem(void *ctx, ptx_space space, uint64_t addr, void *buf, size_t n)
 {
     const char *s = ctx;
-    if (space != PTX_SPACE_GLOBAL || addr < 0x100 || addr - 0x100 + n > strlen(s) + 1)
+    if ((space != PTX_SPACE_GLOBAL && space != PTX_SPACE_GENERIC) || addr < 0x100 || addr - 0x100 + n > strlen(s) + 1)
         return -1;
     memcpy(buf, s + (addr - 0x100), n);
     return 0;
@@ -471,6 +471,68 @@ START_TEST(test_format_synthetic)
     char small[6];
     ck_assert_int_eq(dw_format_value(&dbl, (uint8_t *)&d, 8, 0, 1, NULL, NULL, small, sizeof small), 5);
     ck_assert_str_eq(small, "0.100");
+}
+END_TEST
+
+START_TEST(test_spaces_fixture)
+{
+    loaded l = load(FIX "spaces.G.ptx");
+    ck_assert_str_eq(l.warn, "");
+    uint32_t pc = pc_of(&l, "bar.sync \t0", 0);
+    /* struct Node: int, const char *, bool, unsigned char[3], volatile int */
+    const dw_type *node = dw_type_lookup(l.d, "Node");
+    ck_assert_ptr_nonnull(node);
+    ck_assert_uint_eq(node->size, 24);
+    ck_assert_uint_eq(dw_type_member(node, "label")->offset, 8);
+    ck_assert_uint_eq(dw_type_member(node, "live")->offset, 16);
+    ck_assert_uint_eq(dw_type_member(node, "tag")->offset, 17);
+    ck_assert_uint_eq(dw_type_member(node, "hits")->offset, 20);
+    ck_assert_str_eq(tname(dw_type_member(node, "label")->type), "const char *");
+    ck_assert_str_eq(tname(dw_type_member(node, "tag")->type), "unsigned char [3]");
+    ck_assert_str_eq(tname(dw_type_member(node, "hits")->type), "volatile int");
+    uint8_t b[24];
+    memset(b, 0, sizeof b);
+    b[0] = 7;
+    b[8] = 0x00;
+    b[9] = 0x01;                      /* label = 0x100 */
+    b[16] = 1;
+    b[17] = 'x';
+    b[18] = 'y';
+    b[20] = 3;
+    char out[512];
+    dw_format_value(node, b, 24, 0, 1, read_mem, "node0", out, sizeof out);
+    ck_assert_str_eq(out, "{key = 7, label = 0x100 \"node0\", live = true, tag = \"xy\", hits = 3}");
+    /* __half2 */
+    const dw_type *h2 = dw_type_lookup(l.d, "__half2");
+    uint16_t hv[2] = {0x3e00, 0xc000};
+    ck_assert_str_eq(fmt(h2, hv, 4, 0, 1), "{x = 1.5, y = -2}");
+    ck_assert_str_eq(tname(var_at(&l, pc, "pair")->type), "__half2");
+    check_mem(&l, var_at(&l, pc, "pair"), pc, PTX_SPACE_LOCAL, "__local_depot2", 32);
+    /* locals, pointers to each space (generic pointers in DWARF), bool and char */
+    check_mem(&l, var_at(&l, pc, "larr"), pc, PTX_SPACE_LOCAL, "__local_depot2", 8);
+    check_mem(&l, var_at(&l, pc, "sarr"), pc, PTX_SPACE_SHARED,
+              "_ZZ13spaces_kernelPiP7__half2iE4sarr", 0);
+    ck_assert_str_eq(tname(var_at(&l, pc, "to_const")->type), "const int *");
+    ck_assert_str_eq(tname(var_at(&l, pc, "to_global")->type), "Node *");
+    ck_assert_int_eq(dw_type_strip(var_at(&l, pc, "to_shared")->type)->space, PTX_SPACE_GENERIC);
+    uint8_t one = 1, a = 'C';
+    ck_assert_str_eq(fmt(var_at(&l, pc, "flag")->type, &one, 1, 0, 1), "true");
+    ck_assert_str_eq(fmt(var_at(&l, pc, "letter")->type, &a, 1, 0, 1), "67 'C'");
+    /* module variables */
+    const dw_var *cv = var_at(&l, pc, "cvals");
+    check_mem(&l, cv, pc, PTX_SPACE_CONST, "cvals", 0);
+    ck_assert_str_eq(tname(cv->type), "int [3][2]");
+    check_mem(&l, var_at(&l, pc, "gnode"), pc, PTX_SPACE_GLOBAL, "gnode", 0);
+    /* references with the generic address class */
+    const dw_func *bump = dw_func_by_name(l.d, "bump");
+    ck_assert_int_eq(bump->nparams, 2);
+    ck_assert_str_eq(tname(bump->params[0]->type), "int &");
+    ck_assert_str_eq(tname(bump->params[1]->type), "const Node &");
+    const dw_type *rt = dw_type_strip(bump->params[0]->type);
+    ck_assert_int_eq(rt->kind, DW_TY_REFERENCE);
+    ck_assert_int_eq(rt->addr_class, 12);
+    ck_assert_int_eq(rt->space, PTX_SPACE_GENERIC);
+    unload(&l);
 }
 END_TEST
 
@@ -608,6 +670,7 @@ int main(void)
     tcase_add_test(tc, test_G_location_lists);
     tcase_add_test(tc, test_format_fixture_types);
     tcase_add_test(tc, test_format_synthetic);
+    tcase_add_test(tc, test_spaces_fixture);
     tcase_add_test(tc, test_truncated_info);
     tcase_add_test(tc, test_garbage_abbrev);
     tcase_add_test(tc, test_garbage_loc);

@@ -1,0 +1,436 @@
+/* test_commands.c - Check suite for the command layer: table, expressions, formatting, demangler. */
+#include <math.h>
+#include <string.h>
+#include "cmd.h"
+#include "test_util.h"
+
+/* ---- command table ---------------------------------------------------------------------------- */
+START_TEST(lookup_names_aliases_prefixes)
+{
+    char err[256];
+    ck_assert_str_eq(cmd_lookup(cmd_table, "break", err, sizeof err)->name, "break");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "b", err, sizeof err)->name, "break");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "c", err, sizeof err)->name, "continue");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "s", err, sizeof err)->name, "step");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "n", err, sizeof err)->name, "next");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "si", err, sizeof err)->name, "stepi");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "ni", err, sizeof err)->name, "nexti");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "p", err, sizeof err)->name, "print");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "bt", err, sizeof err)->name, "backtrace");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "disas", err, sizeof err)->name, "disassemble");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "l", err, sizeof err)->name, "list");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "fin", err, sizeof err)->name, "finish");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "u", err, sizeof err)->name, "until");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "tb", err, sizeof err)->name, "tbreak");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "d", err, sizeof err)->name, "delete");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "f", err, sizeof err)->name, "frame");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "i", err, sizeof err)->name, "info");
+    ck_assert_str_eq(cmd_lookup(cmd_info_table, "r", err, sizeof err)->name, "registers");
+    ck_assert_str_eq(cmd_lookup(cmd_info_table, "b", err, sizeof err)->name, "breakpoints");
+    /* unambiguous prefixes */
+    ck_assert_str_eq(cmd_lookup(cmd_table, "wat", err, sizeof err)->name, "watch");
+    ck_assert_str_eq(cmd_lookup(cmd_table, "undisp", err, sizeof err)->name, "undisplay");
+    ck_assert_str_eq(cmd_lookup(cmd_info_table, "sh", err, sizeof err)->name, "sharedmem");
+    /* ambiguous and unknown */
+    ck_assert_ptr_null(cmd_lookup(cmd_table, "con", err, sizeof err));
+    ck_assert_str_eq(err, "Ambiguous command \"con\": continue, condition.");
+    ck_assert_ptr_null(cmd_lookup(cmd_table, "frobnicate", err, sizeof err));
+    ck_assert_str_eq(err, "");
+}
+END_TEST
+
+START_TEST(table_is_consistent)
+{
+    /* every entry has a usage, a help line and a handler; names are unique */
+    for (const cmd_def *d = cmd_table; d->name; d++) {
+        ck_assert_ptr_nonnull(d->fn);
+        ck_assert_ptr_nonnull(d->usage);
+        ck_assert_ptr_nonnull(d->help);
+        ck_assert(d->max_args < 0 || d->max_args >= d->min_args);
+        for (const cmd_def *e = d + 1; e->name; e++)
+            ck_assert_str_ne(d->name, e->name);
+    }
+}
+END_TEST
+
+START_TEST(execute_errors_keep_going)
+{
+    dbg_session *s = dbg_new();
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    c.batch = 1;
+    ck_assert_int_eq(cmd_execute(&c, "# a comment"), 0);
+    ck_assert_int_eq(cmd_execute(&c, ""), 0);
+    ck_assert_int_eq(c.failed, 0);
+    ck_assert_int_eq(cmd_execute(&c, "frobnicate 1 2"), -1);
+    ck_assert_int_eq(c.failed, 1);
+    c.failed = 0;
+    ck_assert_int_eq(cmd_execute(&c, "ignore 1"), -1);          /* arity */
+    ck_assert_int_eq(cmd_execute(&c, "dump onlyone"), -1);      /* arity */
+    ck_assert_int_eq(cmd_execute(&c, "continue"), -1);          /* nothing running */
+    ck_assert_int_eq(cmd_execute(&c, "info"), -1);              /* needs a subcommand */
+    ck_assert_int_eq(cmd_execute(&c, "info nosuch"), -1);
+    ck_assert_int_eq(cmd_execute(&c, "print 1 +"), -1);
+    ck_assert_int_eq(c.failed, 1);
+    ck_assert_int_eq(cmd_execute(&c, "print 6 * 7"), 0);
+    ck_assert_int_eq(c.hist.nhist, 1);
+    ck_assert_uint_eq(c.hist.hist[0].u, 42);
+    ck_assert_int_eq(cmd_execute(&c, "set var $v = $1 + 1"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "p $v"), 0);
+    ck_assert_uint_eq(c.hist.hist[1].u, 43);
+    ck_assert_int_eq(cmd_execute(&c, "echo hi\\n"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "quit 3"), 0);
+    ck_assert_int_eq(c.quit & 0xff, 3);
+    cmd_ctx_free(&c);
+    dbg_free(s);
+}
+END_TEST
+
+START_TEST(split_words)
+{
+    char *buf;
+    char **argv;
+    int n = cmd_split("  a  bb\tccc ", &buf, &argv);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(argv[0], "a");
+    ck_assert_str_eq(argv[1], "bb");
+    ck_assert_str_eq(argv[2], "ccc");
+    free(argv);
+    free(buf);
+}
+END_TEST
+
+/* ---- expressions over a fake machine ------------------------------------------------------------ */
+static uint8_t fake_mem[256];
+static uint64_t fake_r1 = 5;
+
+static int f_reg_get(void *ctx, const char *name, uint64_t *bits, ptx_type *t, char *err, size_t n)
+{
+    (void)ctx;
+    if (!strcmp(name, "%r1")) {
+        *bits = fake_r1;
+        *t = PTX_T_B32;
+    } else if (!strcmp(name, "%r2")) {
+        *bits = 0xfffffffe; /* -2 as s32 */
+        *t = PTX_T_S32;
+    } else if (!strcmp(name, "%f1")) {
+        float f = 2.5f;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        *bits = b;
+        *t = PTX_T_F32;
+    } else if (!strcmp(name, "%p1")) {
+        *bits = 1;
+        *t = PTX_T_PRED;
+    } else if (!strcmp(name, "%rd1")) {
+        *bits = 0x10;
+        *t = PTX_T_U64;
+    } else {
+        snprintf(err, n, "Invalid register `%s'", name);
+        return -1;
+    }
+    return 0;
+}
+
+static int f_reg_set(void *ctx, const char *name, uint64_t bits, char *err, size_t n)
+{
+    (void)ctx;
+    if (strcmp(name, "%r1")) {
+        snprintf(err, n, "read-only");
+        return -1;
+    }
+    fake_r1 = bits;
+    return 0;
+}
+
+static int f_sreg(void *ctx, int id, int comp, uint64_t *v, char *err, size_t n)
+{
+    (void)ctx;
+    (void)err;
+    (void)n;
+    *v = id == PTX_SREG_TID ? (uint64_t)(37 + comp) : id == PTX_SREG_LANEID ? 5 : 7;
+    return 0;
+}
+
+static int f_read(void *ctx, ptx_space sp, uint64_t a, void *buf, size_t len, char *err, size_t n)
+{
+    (void)ctx;
+    if (a + len > sizeof fake_mem || (sp != PTX_SPACE_SHARED && sp != PTX_SPACE_GLOBAL)) {
+        snprintf(err, n, "Cannot access memory at address 0x%llx", (unsigned long long)a);
+        return -1;
+    }
+    memcpy(buf, fake_mem + a, len);
+    return 0;
+}
+
+static int f_write(void *ctx, ptx_space sp, uint64_t a, const void *buf, size_t len, char *err,
+                   size_t n)
+{
+    (void)ctx;
+    (void)sp;
+    if (a + len > sizeof fake_mem) {
+        snprintf(err, n, "Cannot access memory at address 0x%llx", (unsigned long long)a);
+        return -1;
+    }
+    memcpy(fake_mem + a, buf, len);
+    return 0;
+}
+
+static int f_ident(void *ctx, const char *name, cmd_value *out, char *err, size_t n)
+{
+    (void)ctx;
+    (void)err;
+    (void)n;
+    if (strcmp(name, "buf"))
+        return 0;
+    memset(out, 0, sizeof *out);
+    out->kind = CV_PTR;
+    out->type = PTX_T_S32;
+    out->space = PTX_SPACE_GLOBAL;
+    out->u = 0x20;
+    out->count = 8;
+    return 1;
+}
+
+static cmd_vsrc fake = {NULL, f_reg_get, f_reg_set, f_sreg, f_read, f_write, f_ident, NULL};
+
+static cmd_value ev(const char *text)
+{
+    cmd_value v;
+    char err[256];
+    int rc = cmd_eval_text(text, &fake, NULL, &v, err, sizeof err);
+    ck_assert_msg(rc == 0, "%s: %s", text, err);
+    return v;
+}
+
+static const char *ev_err(const char *text)
+{
+    static char err[256];
+    cmd_value v;
+    int rc = cmd_eval_text(text, &fake, NULL, &v, err, sizeof err);
+    ck_assert_msg(rc != 0, "%s should fail", text);
+    return err;
+}
+
+static const char *fmt(const char *text, char f)
+{
+    static char out[256];
+    cmd_value v = ev(text);
+    cmd_format_value(&v, f, NULL, NULL, out, sizeof out);
+    return out;
+}
+
+START_TEST(expr_arithmetic)
+{
+    ck_assert_int_eq(cmd_value_int(&(cmd_value){0}), 0);
+    ck_assert_str_eq(fmt("1 + 2 * 3", 0), "7");
+    ck_assert_str_eq(fmt("(1 + 2) * 3", 0), "9");
+    ck_assert_str_eq(fmt("7 / 2", 0), "3");
+    ck_assert_str_eq(fmt("-7 / 2", 0), "-3");
+    ck_assert_str_eq(fmt("-7 % 3", 0), "-1");
+    ck_assert_str_eq(fmt("7 / 2.0", 0), "3.5");
+    ck_assert_str_eq(fmt("1 << 4 | 1", 0), "17");
+    ck_assert_str_eq(fmt("0xff & ~0xf", 0), "240");
+    ck_assert_str_eq(fmt("3 > 2 && 2 > 1", 0), "1");
+    ck_assert_str_eq(fmt("!5", 0), "0");
+    ck_assert_str_eq(fmt("1 ? 10 : 20", 0), "10");
+    ck_assert_str_eq(fmt("-1", 'x'), "0xffffffff");
+    ck_assert_str_eq(fmt("-1L", 'x'), "0xffffffffffffffff");
+    ck_assert_str_eq(fmt("4294967295 + 1", 0), "4294967296");
+    ck_assert_str_eq(fmt("0xffffffff + 1", 0), "0"); /* unsigned int wraps, like C */
+    ck_assert_str_eq(fmt("(unsigned char)300", 0), "44");
+    ck_assert_str_eq(fmt("(int)2.9", 0), "2");
+    ck_assert_str_eq(fmt("(float)1 / 3", 0), "0.333333343");
+    ck_assert_str_eq(fmt("1.0 / 3", 0), "0.33333333333333331");
+    ck_assert_str_eq(fmt("0f40490fdb", 0), "3.14159274");
+    ck_assert_str_eq(fmt("sizeof(int)", 0), "4");
+    ck_assert_str_eq(ev_err("1 / 0"), "Division by zero");
+    ck_assert_str_eq(ev_err("1 +"), "A syntax error in expression, near `'.");
+    ck_assert_str_eq(ev_err("(1"), "A syntax error in expression, near `'.");
+    ck_assert_str_eq(ev_err("1 2"), "A syntax error in expression, near `2'.");
+    ck_assert_str_eq(ev_err("nosuch"), "No symbol \"nosuch\" in current context.");
+    ck_assert_str_eq(ev_err(""), "Argument required (expression to compute).");
+}
+END_TEST
+
+START_TEST(expr_registers_builtins_memory)
+{
+    fake_r1 = 5;
+    memset(fake_mem, 0, sizeof fake_mem);
+    ck_assert_str_eq(fmt("%r1", 0), "5");
+    ck_assert_str_eq(fmt("%r2", 0), "-2");
+    ck_assert_str_eq(fmt("%r2", 'x'), "0xfffffffe");
+    ck_assert_str_eq(fmt("%f1 * 2", 0), "5");
+    ck_assert_str_eq(fmt("%p1", 0), "1");
+    ck_assert_str_eq(fmt("%r1 % 3", 0), "2");          /* % after an operand is modulo */
+    ck_assert_str_eq(fmt("%r1 %%r1", 0), "0");
+    ck_assert_str_eq(fmt("%tid.x", 0), "37");
+    ck_assert_str_eq(fmt("%tid.y", 0), "38");
+    ck_assert_str_eq(fmt("%laneid", 0), "5");
+    ck_assert_str_eq(fmt("threadIdx.x == 37 && %r1 > 3", 0), "1");
+    ck_assert_str_eq(fmt("threadIdx", 0), "{x = 37, y = 38, z = 39}");
+    ck_assert_str_eq(fmt("warpSize", 0), "32");
+    /* memory: buffer indexing, casts with address spaces, assignment */
+    int32_t vals[8] = {10, -20, 30, 40, 50, 60, 70, 80};
+    memcpy(fake_mem + 0x20, vals, sizeof vals);
+    ck_assert_str_eq(fmt("buf[1]", 0), "-20");
+    ck_assert_str_eq(fmt("buf[1]", 'x'), "0xffffffec");
+    ck_assert_str_eq(fmt("*(buf + 2)", 0), "30");
+    ck_assert_str_eq(fmt("*(@shared int *)0x2c", 0), "40");
+    ck_assert_str_eq(fmt("*(@global short *)0x20", 0), "10");
+    ck_assert_str_eq(fmt("(@shared float *)0x10", 0), "(@shared float *) 0x10");
+    ck_assert_str_eq(ev_err("buf[8]"), "Index 8 is out of range of buf[8].");
+    ck_assert_str_eq(ev_err("*(@local int *)0"), "Cannot access memory at address 0x0");
+    ck_assert_str_eq(ev_err("*5"), "Attempt to take contents of a non-pointer value.");
+    ck_assert_str_eq(fmt("buf[3] = 7", 0), "7");
+    ck_assert_str_eq(fmt("buf[3]", 0), "7");
+    ck_assert_str_eq(fmt("*(@shared float *)0x40 = 1.5", 0), "1.5");
+    ck_assert_str_eq(fmt("*(@shared float *)0x40", 0), "1.5");
+    ck_assert_str_eq(fmt("%r1 = 9", 0), "9");
+    ck_assert_uint_eq(fake_r1, 9);
+    ck_assert_str_eq(ev_err("%r2 = 1"), "read-only");
+    ck_assert_str_eq(ev_err("3 = 4"), "Left operand of assignment is not an lvalue.");
+    ck_assert_str_eq(fmt("&buf[2]", 0), "(@global int *) 0x28");
+}
+END_TEST
+
+START_TEST(expr_history)
+{
+    cmd_history h;
+    memset(&h, 0, sizeof h);
+    cmd_value v;
+    char err[256];
+    ck_assert_int_eq(cmd_eval_text("40 + 2", &fake, &h, &v, err, sizeof err), 0);
+    cmd_history_add(&h, &v);
+    ck_assert_int_eq(cmd_eval_text("$1 * 2", &fake, &h, &v, err, sizeof err), 0);
+    ck_assert_uint_eq(v.u, 84);
+    cmd_history_add(&h, &v);
+    ck_assert_int_eq(cmd_eval_text("$ - $$", &fake, &h, &v, err, sizeof err), 0);
+    ck_assert_uint_eq(v.u, 42);
+    ck_assert_int_eq(cmd_eval_text("$9", &fake, &h, &v, err, sizeof err), -1);
+    ck_assert_str_eq(err, "History has not yet reached $9.");
+    ck_assert_int_eq(cmd_eval_text("$x = 3", &fake, &h, &v, err, sizeof err), 0);
+    ck_assert_int_eq(cmd_eval_text("$x + 1", &fake, &h, &v, err, sizeof err), 0);
+    ck_assert_uint_eq(v.u, 4);
+    cmd_history_free(&h);
+}
+END_TEST
+
+/* ---- formatting and literals -------------------------------------------------------------------- */
+START_TEST(format_values)
+{
+    char out[128];
+    cmd_format_bits(10, PTX_T_S32, 't', out, sizeof out);
+    ck_assert_str_eq(out, "1010");
+    cmd_format_bits(8, PTX_T_U32, 'o', out, sizeof out);
+    ck_assert_str_eq(out, "010");
+    cmd_format_bits(65, PTX_T_U8, 'c', out, sizeof out);
+    ck_assert_str_eq(out, "65 'A'");
+    cmd_format_bits(5, PTX_T_U16, 'z', out, sizeof out);
+    ck_assert_str_eq(out, "0x0005");
+    cmd_format_bits(0x7fc00000, PTX_T_F32, 0, out, sizeof out);
+    ck_assert_str_eq(out, "nan(0x400000)");
+    cmd_format_bits(0xff800000, PTX_T_F32, 0, out, sizeof out);
+    ck_assert_str_eq(out, "-inf");
+    cmd_format_bits(0x3c00, PTX_T_F16, 0, out, sizeof out);
+    ck_assert_str_eq(out, "1");
+    cmd_format_bits(0x40200000, PTX_T_U32, 'f', out, sizeof out);
+    ck_assert_str_eq(out, "2.5");
+    cmd_value v;
+    cmd_value_from_bits(&v, PTX_T_F32, 0x40200000);
+    ck_assert_int_eq(cmd_format_value(&v, 'q', NULL, NULL, out, sizeof out), -1);
+    ck_assert_str_eq(out, "Undefined output format \"q\".");
+}
+END_TEST
+
+START_TEST(literals)
+{
+    uint64_t b;
+    ck_assert_int_eq(cmd_parse_literal("42", PTX_T_U32, &b), 0);
+    ck_assert_uint_eq(b, 42);
+    ck_assert_int_eq(cmd_parse_literal("-1", PTX_T_S32, &b), 0);
+    ck_assert_uint_eq(b, 0xffffffffu);
+    ck_assert_int_eq(cmd_parse_literal("0x10", PTX_T_U64, &b), 0);
+    ck_assert_uint_eq(b, 16);
+    ck_assert_int_eq(cmd_parse_literal("2.5", PTX_T_F32, &b), 0);
+    ck_assert_uint_eq(b, 0x40200000);
+    ck_assert_int_eq(cmd_parse_literal("2", PTX_T_F64, &b), 0);
+    ck_assert_uint_eq(b, 0x4000000000000000ull);
+    ck_assert_int_eq(cmd_parse_literal("1.5", PTX_T_F16, &b), 0);
+    ck_assert_uint_eq(b, 0x3e00);
+    ck_assert_int_eq(cmd_parse_literal("0f3f800000", PTX_T_F32, &b), 0);
+    ck_assert_uint_eq(b, 0x3f800000);
+    ck_assert_int_eq(cmd_parse_literal("256", PTX_T_U8, &b), -1);
+    ck_assert_int_eq(cmd_parse_literal("-129", PTX_T_S8, &b), -1);
+    ck_assert_int_eq(cmd_parse_literal("abc", PTX_T_U32, &b), -1);
+    ck_assert_int_eq(cmd_parse_literal("", PTX_T_U32, &b), -1);
+    ck_assert_uint_eq(cmd_f32_to_f16(65504.0f), 0x7bff);
+    ck_assert_uint_eq(cmd_f32_to_f16(1e6f), 0x7c00);
+    ck_assert(cmd_f16_to_f32(0x0001) == ldexpf(1, -24));
+}
+END_TEST
+
+START_TEST(fmt_specs)
+{
+    int count = 1;
+    char f = 0, s = 0;
+    ck_assert_int_eq(cmd_parse_fmt("16xw", &count, &f, &s), 0);
+    ck_assert_int_eq(count, 16);
+    ck_assert_int_eq(f, 'x');
+    ck_assert_int_eq(s, 'w');
+    ck_assert_int_eq(cmd_parse_fmt("4i", &count, &f, &s), 0);
+    ck_assert_int_eq(f, 'i');
+    ck_assert_int_eq(cmd_parse_fmt("q", &count, &f, &s), -1);
+}
+END_TEST
+
+/* ---- demangler ---------------------------------------------------------------------------------- */
+static const char *dm(const char *m, int base)
+{
+    static char out[1024];
+    if (cmd_demangle(m, out, sizeof out, base) != 0)
+        return "(fail)";
+    return out;
+}
+
+START_TEST(demangler)
+{
+    ck_assert_str_eq(dm("_Z5saxpyifPKfPf", 0), "saxpy(int, float, float const*, float*)");
+    ck_assert_str_eq(dm("_Z5saxpyifPKfPf", 1), "saxpy");
+    ck_assert_str_eq(dm("_Z6kernelv", 0), "kernel()");
+    ck_assert_str_eq(dm("_Z4testPfS_", 0), "test(float*, float*)");
+    ck_assert_str_eq(dm("_ZN2ns6kernelEPfS0_", 0), "ns::kernel(float*, float*)");
+    ck_assert_str_eq(dm("_Z6kernelIfEvPT_i", 0), "void kernel<float>(float*, int)");
+    ck_assert_str_eq(dm("_Z6kernelIfEvPT_i", 1), "kernel<float>");
+    ck_assert_str_eq(dm("_Z3addIiLi5EEvPT_", 0), "void add<int, 5>(int*)");
+    ck_assert_str_eq(dm("_Z3barRK5PointS1_", 0), "bar(Point const&, Point const&)");
+    ck_assert_str_eq(dm("_ZN12_GLOBAL__N_13fooEi", 0), "(anonymous namespace)::foo(int)");
+    ck_assert_str_eq(dm("_Z4halfPDhPKDh", 0), "half(half*, half const*)");
+    ck_assert_str_eq(dm("_Z1fjlmxyhtsca", 0),
+                     "f(unsigned int, long, unsigned long, long long, unsigned long long, "
+                     "unsigned char, unsigned short, short, char, signed char)");
+    ck_assert_str_eq(dm("saxpy", 0), "(fail)");
+    ck_assert_str_eq(dm("_Z", 0), "(fail)");
+    ck_assert_str_eq(dm("_Z5sa", 0), "(fail)");
+    ck_assert_str_eq(dm("_Z3fooS9_", 0), "(fail)");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("commands");
+    TCase *t = tcase_create("commands");
+    tcase_add_test(t, lookup_names_aliases_prefixes);
+    tcase_add_test(t, table_is_consistent);
+    tcase_add_test(t, execute_errors_keep_going);
+    tcase_add_test(t, split_words);
+    tcase_add_test(t, expr_arithmetic);
+    tcase_add_test(t, expr_registers_builtins_memory);
+    tcase_add_test(t, expr_history);
+    tcase_add_test(t, format_values);
+    tcase_add_test(t, literals);
+    tcase_add_test(t, fmt_specs);
+    tcase_add_test(t, demangler);
+    suite_add_tcase(s, t);
+    return tu_run_suite(s);
+}
