@@ -182,10 +182,16 @@ int dw_pc_insn(const dw_info *d, uint32_t pc, const ptx_func **f, const ptx_insn
     if (!d || pc >= d->npcs)
         return -1;
     const ptx_func *fn = d->pc_func[pc];
+    int fi = d->rows ? d->rows[pc].func : -1;
+    if (fi < 0 || fi >= d->m->nfuncs || d->m->funcs[fi] != fn)
+        for (fi = 0; fi < d->m->nfuncs && d->m->funcs[fi] != fn; fi++)
+            ;
+    if (fi >= d->m->nfuncs)
+        return -1;
     if (f)
         *f = fn;
     if (in)
-        *in = &fn->insns[pc - d->func_first[fn->sym ? fn->sym->index : 0]];
+        *in = &fn->insns[pc - d->func_first[fi]];
     return 0;
 }
 
