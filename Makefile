@@ -3,7 +3,8 @@ BUILD    ?= build
 CC       ?= cc
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-strict-aliasing \
+# Flags the code needs whatever CFLAGS says (CFLAGS may be given on the command line).
+XCFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-strict-aliasing \
             -Icore -Idwarf -Idebugger -Icommands
 DEPFLAGS  = -MMD -MP
 
@@ -38,7 +39,7 @@ deps-quiet:
 	@sh tests/install-deps.sh $(DEB_PKGS)
 
 ptxdbg: $(BUILD)/commands/main.o $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(LIBS)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
@@ -46,15 +47,15 @@ $(LIB): $(LIB_OBJ)
 
 $(BUILD)/dwarf/%.o: dwarf/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(DWARF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(XCFLAGS) $(DWARF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(LIB) tests/test_util.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -Itests -o $@ $< $(LIB) $(CHECK_LIBS) $(LIBS)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Itests -o $@ $< $(LIB) $(CHECK_LIBS) $(LIBS)
 
 # Every Check suite, then the end-to-end batch tests.
 test: deps-quiet ptxdbg $(TEST_BIN)
@@ -82,7 +83,7 @@ sanitize: deps-quiet
 	    PTXDBG=build-san/ptxdbg sh tests/run-tests.sh build-san $(TEST_SRC:tests/%.c=build-san/tests/%)
 
 $(BUILD)/ptxdbg-bin: $(BUILD)/commands/main.o $(LIB)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(LIBS)
 
 # The whole suite under valgrind memcheck (no fork so leaks are seen per test binary).
 valgrind: deps-quiet ptxdbg $(TEST_BIN)

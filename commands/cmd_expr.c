@@ -274,6 +274,18 @@ static int is_type_word(const char *w)
     return cmd_type_from_c(w) != PTX_T_NONE;
 }
 
+/* Append " word" to a type-name buffer of 128 bytes; -1 when it does not fit. */
+static int append_word(char *words, const char *w)
+{
+    size_t l = strlen(words), wl = strlen(w);
+    if (l + wl + 2 > 128)
+        return -1;
+    if (l)
+        words[l++] = ' ';
+    memcpy(words + l, w, wl + 1);
+    return 0;
+}
+
 static cmd_expr *parse_expr(parser *ps);
 static cmd_expr *parse_assign(parser *ps);
 static cmd_expr *parse_unary(parser *ps);
@@ -293,12 +305,10 @@ static cmd_expr *parse_cast(parser *ps)
             }
         } else if (ps->t.k == T_IDENT && is_type_word(ps->t.text) && nptr == 0) {
             if (strcmp(ps->t.text, "const") && strcmp(ps->t.text, "volatile")) {
-                size_t l = strlen(words);
-                if (l + strlen(ps->t.text) + 2 > sizeof words) {
+                if (append_word(words, ps->t.text) != 0) {
                     perr(ps, "Type name too long.");
                     return NULL;
                 }
-                sprintf(words + l, "%s%s", l ? " " : "", ps->t.text);
             }
         } else if (is_op(ps, "*")) {
             nptr++;
@@ -367,10 +377,8 @@ static cmd_expr *parse_primary(parser *ps)
                     while (ps->t.k == T_IDENT || is_op(ps, "*") || ps->t.k == T_SPACE) {
                         if (is_op(ps, "*"))
                             ptr = 1;
-                        else if (ps->t.k == T_IDENT && strcmp(ps->t.text, "const") &&
-                                 strlen(words) + strlen(ps->t.text) + 2 < sizeof words)
-                            sprintf(words + strlen(words), "%s%s", words[0] ? " " : "",
-                                    ps->t.text);
+                        else if (ps->t.k == T_IDENT && strcmp(ps->t.text, "const"))
+                            append_word(words, ps->t.text);
                         next(ps);
                     }
                     ptx_type ty = cmd_type_from_c(words);

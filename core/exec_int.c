@@ -410,9 +410,83 @@ static int route_float(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, i
     return 1;
 }
 
+/* =============================================================================================
+ * SIMD 16x2 forms (PTX 8.0+, emitted by nvcc for __vadd2/__vsub2/__vmaxs2/__vminu2...):
+ *   add/sub.{u16x2,s16x2}: each half wraps independently.
+ *   min/max{.relu}.{u16x2,s16x2}: per half, signed or unsigned; .relu (signed only) clamps a
+ *   negative half to 0.
+ * The types are not ptx_type values, so these are recognised by their modifier text.
+ * ============================================================================================= */
+static inline uint32_t x2_join(uint32_t lo, uint32_t hi) { return (lo & 0xffffu) | hi << 16; }
+static inline uint32_t x2_add(uint32_t x, uint32_t y) { return x2_join(x + y, (x >> 16) + (y >> 16)); }
+static inline uint32_t x2_sub(uint32_t x, uint32_t y) { return x2_join(x - y, (x >> 16) - (y >> 16)); }
+static inline int32_t x2_s(uint32_t x, int k) { return (int16_t)(uint16_t)(x >> (16 * k)); }
+static inline uint32_t x2_u(uint32_t x, int k) { return x >> (16 * k) & 0xffffu; }
+static inline uint32_t x2_minmax(uint32_t x, uint32_t y, int max, int sgn, int relu)
+{
+    uint32_t r = 0;
+    for (int k = 0; k < 2; k++) {
+        int32_t a = sgn ? x2_s(x, k) : (int32_t)x2_u(x, k), b = sgn ? x2_s(y, k) : (int32_t)x2_u(y, k);
+        int32_t v = (a < b) != max ? a : b;
+        if (relu && v < 0)
+            v = 0;
+        r |= ((uint32_t)v & 0xffffu) << (16 * k);
+    }
+    return r;
+}
+EXEC_HANDLER2(h_add_x2, uint32_t, uint32_t, uint32_t, x2_add(x, y))
+EXEC_HANDLER2(h_sub_x2, uint32_t, uint32_t, uint32_t, x2_sub(x, y))
+EXEC_HANDLER2(h_min_u16x2, uint32_t, uint32_t, uint32_t, x2_minmax(x, y, 0, 0, 0))
+EXEC_HANDLER2(h_max_u16x2, uint32_t, uint32_t, uint32_t, x2_minmax(x, y, 1, 0, 0))
+EXEC_HANDLER2(h_min_s16x2, uint32_t, uint32_t, uint32_t, x2_minmax(x, y, 0, 1, 0))
+EXEC_HANDLER2(h_max_s16x2, uint32_t, uint32_t, uint32_t, x2_minmax(x, y, 1, 1, 0))
+EXEC_HANDLER2(h_min_s16x2_relu, uint32_t, uint32_t, uint32_t, x2_minmax(x, y, 0, 1, 1))
+EXEC_HANDLER2(h_max_s16x2_relu, uint32_t, uint32_t, uint32_t, x2_minmax(x, y, 1, 1, 1))
+
+/* If the instruction is a 16x2 SIMD form, decode it (return 0 and *rc) ; else return 1.
+ * op: 0 add, 1 sub, 2 min, 3 max. */
+static int dec_simd16x2(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, int *rc)
+{
+    int sgn = -1, relu = 0;
+    for (int k = 0; k < pi->nmods; k++) {
+        const char *s = pi->mods[k];
+        if (!strcmp(s, "u16x2") || !strcmp(s, "s16x2"))
+            sgn = s[0] == 's';
+    }
+    if (sgn < 0)
+        return 1;
+    for (int k = 0; k < pi->nmods; k++) {
+        const char *s = pi->mods[k];
+        if (!strcmp(s, "u16x2") || !strcmp(s, "s16x2"))
+            continue;
+        if (!strcmp(s, "relu") && op >= 2 && sgn && !relu) {
+            relu = 1;
+            continue;
+        }
+        *rc = exec_dec_error(d, pi, "unsupported modifier .%s for a 16x2 form", s);
+        return 0;
+    }
+    if (pi->nmods != 1 + relu) {
+        *rc = exec_dec_error(d, pi, "expects one .u16x2/.s16x2 type");
+        return 0;
+    }
+    switch (op) {
+    case 0: in->fn = h_add_x2; break;
+    case 1: in->fn = h_sub_x2; break;
+    case 2: in->fn = sgn ? (relu ? h_min_s16x2_relu : h_min_s16x2) : h_min_u16x2; break;
+    default: in->fn = sgn ? (relu ? h_max_s16x2_relu : h_max_s16x2) : h_max_u16x2; break;
+    }
+    in->type = PTX_T_B32;
+    ptx_type ty[3] = { PTX_T_B32, PTX_T_B32, PTX_T_B32 };
+    *rc = exec_alu_ops(d, pi, in, 3, ty);
+    return 0;
+}
+
 static int dec_addsub(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sub)
 {
     int rc;
+    if (!dec_simd16x2(d, pi, in, sub, &rc))
+        return rc;
     if (!route_float(d, pi, in, sub ? EXEC_ALU_SUB : EXEC_ALU_ADD, &rc))
         return rc;
     exec_alu_mods mo;
@@ -612,6 +686,8 @@ int dec_neg(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 static int dec_minmax(exec_dec *d, const ptx_insn *pi, exec_insn *in, int max)
 {
     int rc;
+    if (!dec_simd16x2(d, pi, in, max ? 3 : 2, &rc))
+        return rc;
     if (!route_float(d, pi, in, max ? EXEC_ALU_MAX : EXEC_ALU_MIN, &rc))
         return rc;
     if (has_mod(pi, "relu")) {

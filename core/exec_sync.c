@@ -480,7 +480,9 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
         w->npc = in->pc + 1;
         return EXEC_JUMPED;
     }
-    uint32_t part = m | (joiners & member);
+    uint32_t part = (m | joiners) & member;
+    if (!part)
+        part = m;
     joiners &= member & ~m;
     if (in->aux[0] != WS_SYNC) {
         exec_wsbuf b;

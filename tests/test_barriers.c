@@ -1,0 +1,262 @@
+/* test_barriers.c - CTA barriers: bar.sync/barrier.sync, bar.red, arrive, exited threads, deadlock detection. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "exec.h"
+#include "test_util.h"
+
+/* ---- helpers: parse a PTX snippet, run a kernel, read memory -------------------------------- */
+#define HDR ".version 8.0\n.target sm_80\n.address_size 64\n"
+typedef struct {
+    ptx_module *mod;
+    exec_machine *m;
+    char err[1024];
+} T;
+
+static __attribute__((unused)) int t_load(T *t, const char *src)
+{
+    ptx_error pe;
+    memset(t, 0, sizeof *t);
+    t->mod = ptx_parse(src, strlen(src), "t.ptx", &pe);
+    if (!t->mod) {
+        snprintf(t->err, sizeof t->err, "%s", pe.msg);
+        return -1;
+    }
+    t->m = exec_new(t->mod, t->err, sizeof t->err);
+    return t->m ? 0 : -1;
+}
+
+static __attribute__((unused)) void t_free(T *t)
+{
+    exec_free(t->m);
+    ptx_module_free(t->mod);
+}
+
+static __attribute__((unused)) uint64_t t_buf(T *t, size_t n)
+{
+    uint64_t a = 0;
+    ck_assert_int_eq(exec_global_alloc(t->m, n, &a), 0);
+    return a;
+}
+
+static __attribute__((unused)) void t_read(T *t, uint64_t a, void *buf, size_t n)
+{
+    ck_assert_int_eq(exec_mem_read(t->m, PTX_SPACE_GLOBAL, a, buf, n, 0, 0, 0), 0);
+}
+
+static __attribute__((unused)) void t_write(T *t, uint64_t a, const void *buf, size_t n)
+{
+    ck_assert_int_eq(exec_mem_write(t->m, PTX_SPACE_GLOBAL, a, buf, n, 0, 0, 0), 0);
+}
+
+static __attribute__((unused)) void t_launch(T *t, const char *k, unsigned gx, unsigned bx, const void *p, size_t n)
+{
+    const ptx_func *f = ptx_find_func(t->mod, k);
+    ck_assert_ptr_nonnull(f);
+    exec_dim3 g = { gx, 1, 1 }, b = { bx, 1, 1 };
+    ck_assert_msg(exec_launch(t->m, f, g, b, 0, p, n) == 0, "%s", exec_errmsg(t->m));
+}
+
+static __attribute__((unused)) exec_stop t_run(T *t)
+{
+    exec_run_opts o;
+    exec_stop st;
+    memset(&o, 0, sizeof o);
+    o.max_steps = 50000000;
+    ck_assert_int_eq(exec_run(t->m, &o, &st), 0);
+    return st;
+}
+
+/* Shared-memory tree reduction over 4 warps with bar.sync between the steps. */
+static const char *k_reduce = HDR
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+    " .shared .align 4 .b32 sm[128];\n"
+    " .reg .b32 %r<12>; .reg .b64 %rd<8>; .reg .pred %p<3>;\n"
+    " ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " mul.wide.u32 %rd3, %r1, 4; add.s64 %rd4, %rd1, %rd3;\n"
+    " ld.global.u32 %r2, [%rd4];\n"
+    " mov.u32 %r3, sm;\n"
+    " shl.b32 %r4, %r1, 2; add.s32 %r5, %r3, %r4;\n"
+    " st.shared.u32 [%r5], %r2;\n"
+    " bar.sync 0;\n"
+    " mov.u32 %r6, 64;\n"
+    "LOOP:\n"
+    " setp.ge.u32 %p1, %r1, %r6;\n"
+    " @%p1 bra SKIP;\n"
+    " shl.b32 %r7, %r6, 2; add.s32 %r8, %r5, %r7;\n"
+    " ld.shared.u32 %r9, [%r8]; ld.shared.u32 %r10, [%r5];\n"
+    " add.s32 %r10, %r10, %r9; st.shared.u32 [%r5], %r10;\n"
+    "SKIP:\n"
+    " barrier.sync 0;\n"
+    " shr.u32 %r6, %r6, 1;\n"
+    " setp.ne.u32 %p2, %r6, 0;\n"
+    " @%p2 bra LOOP;\n"
+    " setp.ne.u32 %p1, %r1, 0;\n"
+    " @%p1 exit;\n"
+    " ld.shared.u32 %r11, [sm];\n"
+    " st.global.u32 [%rd2], %r11;\n"
+    " ret;\n}\n";
+
+START_TEST(test_bar_reduce)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_reduce) == 0, "%s", t.err);
+    uint32_t in[128], sum[3] = { 0, 0, 0 };
+    for (int c = 0; c < 1; c++)
+        for (int i = 0; i < 128; i++) {
+            in[i] = (uint32_t)(i * i + 3);
+            sum[c] += in[i];
+        }
+    uint64_t p[2] = { t_buf(&t, sizeof in), t_buf(&t, 4) };
+    t_write(&t, p[0], in, sizeof in);
+    t_launch(&t, "k", 3, 128, p, sizeof p);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t r;
+    t_read(&t, p[1], &r, 4);
+    ck_assert_uint_eq(r, sum[0]);
+    uint64_t ss, dbase, dsz;
+    exec_shared_var sv[4];
+    ck_assert_int_eq(exec_shared_layout(t.m, sv, 4, &ss, &dbase, &dsz), 1);
+    ck_assert_uint_eq(ss, 512);
+    ck_assert_str_eq(sv[0].sym->name, "sm");
+    ck_assert_int_eq(exec_cta_get_state(t.m, 0), EXEC_CTA_DONE);
+    t_free(&t);
+}
+END_TEST
+
+/* Exited threads do not block bar.sync; bar.red.popc/.and/.or; arrive + named barrier. */
+static const char *k_red = HDR
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .shared .align 4 .b32 flag;\n"
+    " .reg .b32 %r<12>; .reg .b64 %rd<8>; .reg .pred %p<5>;\n"
+    " ld.param.u64 %rd1, [out];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.ge.u32 %p1, %r1, 90;\n"
+    " @%p1 exit;\n"
+    " and.b32 %r2, %r1, 3;\n"
+    " setp.eq.u32 %p2, %r2, 0;\n"
+    " bar.red.popc.u32 %r3, 0, %p2;\n"
+    " bar.red.and.pred %p3, 1, %p2;\n"
+    " bar.red.or.pred %p4, 2, %p2;\n"
+    " selp.u32 %r4, 1, 0, %p3;\n"
+    " selp.u32 %r5, 1, 0, %p4;\n"
+    /* warps 0 and 1 (64 threads) meet at named barrier 3; warp 2 arrives without waiting */
+    " setp.lt.u32 %p1, %r1, 64;\n"
+    " @%p1 bra W;\n"
+    " st.shared.u32 [flag], 77;\n"
+    " bar.arrive 3, 90;\n"
+    " bra E;\n"
+    "W:\n"
+    " bar.sync 3, 90;\n"
+    "E:\n"
+    " ld.shared.u32 %r6, [flag];\n"
+    " mul.wide.u32 %rd2, %r1, 16; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+    " ret;\n}\n";
+
+START_TEST(test_bar_red_exit_arrive)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_red) == 0, "%s", t.err);
+    uint64_t out = t_buf(&t, 96 * 16);
+    t_launch(&t, "k", 1, 96, &out, 8);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t v[96][4];
+    t_read(&t, out, v, sizeof v);
+    for (int i = 0; i < 90; i++) {
+        ck_assert_uint_eq(v[i][0], 23);  /* multiples of 4 below 90 */
+        ck_assert_uint_eq(v[i][1], 0);
+        ck_assert_uint_eq(v[i][2], 1);
+        if (i < 64)
+            ck_assert_uint_eq(v[i][3], 77);
+    }
+    t_free(&t);
+}
+END_TEST
+
+/* Half of the threads wait at a barrier the others never reach. */
+static const char *k_dead = HDR
+    ".visible .entry k()\n{\n"
+    " .reg .b32 %r<4>; .reg .pred %p<2>;\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.lt.u32 %p1, %r1, 32;\n"
+    " @%p1 bra A;\n"
+    " bar.sync 1;\n"
+    " ret;\n"
+    "A:\n"
+    " bar.sync 2;\n"
+    " ret;\n}\n";
+
+START_TEST(test_deadlock)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_dead) == 0, "%s", t.err);
+    t_launch(&t, "k", 1, 64, NULL, 0);
+    exec_stop st = t_run(&t);
+    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
+    ck_assert_int_eq(st.exc, EXEC_EXC_BARRIER_DEADLOCK);
+    ck_assert_ptr_nonnull(strstr(st.msg, "warp 0 lanes 0xffffffff wait at barrier 2"));
+    ck_assert_ptr_nonnull(strstr(st.msg, "warp 1 lanes 0xffffffff wait at barrier 1"));
+    exec_warp_info wi;
+    ck_assert_int_eq(exec_warp_get(t.m, 0, 1, &wi), 0);
+    ck_assert_uint_eq(wi.at_barrier, 0xffffffffu);
+    ck_assert_int_eq(wi.barrier, 1);
+    t_free(&t);
+}
+END_TEST
+
+/* Stepping a warp into a barrier runs the rest of the CTA until it arrives. */
+START_TEST(test_step_barrier)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_reduce) == 0, "%s", t.err);
+    uint32_t in[128];
+    for (int i = 0; i < 128; i++)
+        in[i] = (uint32_t)i;
+    uint64_t p[2] = { t_buf(&t, sizeof in), t_buf(&t, 4) };
+    t_write(&t, p[0], in, sizeof in);
+    t_launch(&t, "k", 1, 128, p, sizeof p);
+    exec_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = EXEC_RUN_STEP_WARP;
+    exec_stop st;
+    for (int i = 0; i < 9; i++) { /* up to and including bar.sync 0 (pc 8) */
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        ck_assert_int_eq(st.kind, EXEC_STOP_STEP);
+    }
+    ck_assert_uint_eq(st.pc, 9);
+    exec_warp_info wi;
+    for (uint32_t w = 0; w < 4; w++) {
+        ck_assert_int_eq(exec_warp_get(t.m, 0, w, &wi), 0);
+        ck_assert_uint_eq(wi.at_barrier, 0);
+    }
+    o.mode = EXEC_RUN_CONTINUE;
+    ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+    ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
+    uint32_t r;
+    t_read(&t, p[1], &r, 4);
+    ck_assert_uint_eq(r, 127 * 128 / 2);
+    t_free(&t);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("barriers");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_bar_reduce);
+    tcase_add_test(tc, test_bar_red_exit_arrive);
+    tcase_add_test(tc, test_deadlock);
+    tcase_add_test(tc, test_step_barrier);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(suite());
+}
