@@ -179,7 +179,7 @@ END_TEST
 static void ref_f64_imm(const uint64_t *in, uint64_t *out, const void *ctx)
 {
     (void)ctx;
-    double r = isa_d(in[0]) * -0.1 + 3.0;
+    double r = fma(isa_d(in[0]), -0.1, 3.0);
     out[0] = r != r ? (isa_d(in[0]) != isa_d(in[0]) ? in[0] | 0x0008000000000000ull : 0x7fffffffffffffffull) : isa_du(r);
 }
 START_TEST(f64_immediates)
@@ -373,6 +373,8 @@ static int ok_approx(int k, const uint64_t *in, uint64_t got, uint64_t exp, cons
         y = flush32(y);
     }
     double ex = aref(c->fn, x, y);
+    if (c->fn == A_DIVA && fabsf(y) > 0x1p126f)
+        return 1;                            /* outside the documented range (0 or NaN) */
     if (e != e)
         return g != g;                       /* any NaN */
     if (g != g)

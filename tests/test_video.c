@@ -771,6 +771,45 @@ START_TEST(t_mask_alias_sink)
 }
 END_TEST
 
+/* Every SIMD opcode spelled out once (default selectors and mask), against the reference. */
+START_TEST(t_simd_each_opcode)
+{
+    static const struct { const char *text, *vop; int n, ty, sat, acc; const char *cmp; } f[] = {
+        { "vadd2.s32.s32.s32.sat", "vadd", 2, 7, 1, 0, "" },
+        { "vsub2.u32.s32.u32", "vsub", 2, 2, 0, 0, "" },
+        { "vavrg2.s32.u32.s32", "vavrg", 2, 5, 0, 0, "" },
+        { "vabsdiff2.u32.u32.u32.add", "vabsdiff", 2, 0, 0, 1, "" },
+        { "vmin2.s32.s32.u32.sat", "vmin", 2, 3, 1, 0, "" },
+        { "vmax2.u32.s32.s32.add", "vmax", 2, 6, 0, 1, "" },
+        { "vset2.s32.u32.le", "vset", 2, 2, 0, 0, "le" },
+        { "vset2.u32.u32.ne.add", "vset", 2, 0, 0, 1, "ne" },
+        { "vadd4.u32.u32.u32.sat", "vadd", 4, 0, 1, 0, "" },
+        { "vsub4.s32.s32.s32.sat", "vsub", 4, 7, 1, 0, "" },
+        { "vavrg4.u32.u32.u32", "vavrg", 4, 0, 0, 0, "" },
+        { "vabsdiff4.u32.u32.u32.add", "vabsdiff", 4, 0, 0, 1, "" },
+        { "vmin4.s32.u32.u32.add", "vmin", 4, 1, 0, 1, "" },
+        { "vmax4.s32.s32.s32", "vmax", 4, 7, 0, 0, "" },
+        { "vset4.s32.s32.gt", "vset", 4, 6, 0, 0, "gt" },
+        { "vset4.u32.s32.eq.add", "vset", 4, 4, 0, 1, "eq" },
+    };
+    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+        for (int rep = 0; rep < 20; rep++) {
+            fill_regs();
+            RUN(f[k].text, EXEC_FULL, "r0", "r1", "r2", "r3");
+            int set = !strcmp(f[k].vop, "vset");
+            for (int i = 0; i < EXEC_LANES; i++) {
+                uint32_t want = ref_simd(f[k].n, f[k].vop, set ? 0 : f[k].ty & 1, f[k].ty >> 1 & 1,
+                                         f[k].ty >> 2 & 1, f[k].sat, f[k].acc,
+                                         f[k].n == 2 ? "10" : "3210", f[k].n == 2 ? "10" : "3210",
+                                         f[k].n == 2 ? "32" : "7654", f[k].cmp, regblk[1][i],
+                                         regblk[2][i], regblk[3][i]);
+                ck_assert_msg(regblk[0][i] == want, "%s: got %08x want %08x", f[k].text,
+                              regblk[0][i], want);
+            }
+        }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("video");
@@ -784,6 +823,7 @@ static Suite *suite(void)
     tcase_add_test(tc, t_simd2_all_forms);
     tcase_add_test(tc, t_simd4_all_forms);
     tcase_add_test(tc, t_simd_examples);
+    tcase_add_test(tc, t_simd_each_opcode);
     tcase_add_test(tc, t_decode_errors);
     tcase_add_test(tc, t_mask_alias_sink);
     suite_add_tcase(s, tc);
