@@ -100,3 +100,7 @@ clean:
 	rm -rf $(BUILD) build-* ptxdbg
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/commands/main.d
+
+# docs/CONFORMANCE.md: status and tests of every opcode of core/ptx_ops.def.
+conformance:
+	@sh tests/conformance.sh docs/CONFORMANCE.md

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "exec_core.h"
 #include "exec_fp.h"
@@ -787,10 +788,8 @@ static int exec_ldstmatrix(exec_warp *w, const exec_insn *in, uint32_t m)
     uint64_t addr[EXEC_LANES];
     exec_addr_lanes(w, in, m, addr);
     ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
-    uint32_t rows = (1u << (8 * x->num)) - 1; /* num <= 4: lanes giving addresses */
-    if (x->num == 4)
-        rows = EXEC_FULL;
-    rows &= m;
+    /* lanes giving row addresses: 8 per matrix */
+    uint32_t rows = (x->num == 4 ? EXEC_FULL : (1u << (8 * x->num)) - 1) & m;
     int store = x->kind == MK_STM;
     if (store) {
         EXEC_FOR_LANES(l, m)

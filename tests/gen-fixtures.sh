@@ -1,7 +1,8 @@
 #!/bin/sh
 # gen-fixtures.sh - regenerate the committed PTX fixtures from their CUDA sources with nvcc.
 #
-# Every NAME.cu under tests/fixtures/ and examples/ becomes, beside it:
+# Every NAME.cu under tests/fixtures/, tests/transcripts/, tests/bench/ and examples/ becomes,
+# beside it:
 #   NAME.G.ptx         nvcc -G        (full DWARF, what users debug)
 #   NAME.O3.ptx        nvcc -O3       (optimised, no line info)
 #   NAME.lineinfo.ptx  nvcc -O3 -lineinfo (line table with inline chains)
@@ -18,7 +19,7 @@ command -v "$NVCC" >/dev/null 2>&1 || { echo "gen-fixtures: nvcc not found" >&2;
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 if [ $# -eq 0 ]; then
-    set -- $(find tests/fixtures examples -name '*.cu' | sort)
+    set -- $(find tests/fixtures tests/transcripts tests/bench examples -name '*.cu' | sort)
 fi
 rm -rf "$STAGE"
 mkdir -p "$STAGE"
@@ -35,5 +36,7 @@ for cu in "$@"; do
         $NVCC $flags -ptx -O3 -o "$base.O3.ptx" "$base.cu" &&
         $NVCC $flags -ptx -O3 -lineinfo -o "$base.lineinfo.ptx" "$base.cu")
     for v in G O3 lineinfo; do cp "$STAGE/$base.$v.ptx" "$dir/$base.$v.ptx"; done
+    # the examples' NAME.ptx (what `make run` opens) is the -G build
+    case "$dir" in examples) cp "$dir/$base.G.ptx" "$dir/$base.ptx" ;; esac
     echo "generated $dir/$base.{G,O3,lineinfo}.ptx ($flags)"
 done
