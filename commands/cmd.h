@@ -6,13 +6,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "dbg.h"
+#include "dw.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Values and expressions (cmd_expr.c parses, cmd_eval.c evaluates, cmd_format.c prints).
  * Expressions read the machine only through a cmd_vsrc, so tests can give a fake one and the
  * source-level layer can add variables through `ident`.
  * ------------------------------------------------------------------------------------------- */
-typedef enum { CV_VOID = 0, CV_INT, CV_FLOAT, CV_PTR, CV_DIM3, CV_CODE } cmd_vkind;
+typedef enum { CV_VOID = 0, CV_INT, CV_FLOAT, CV_PTR, CV_DIM3, CV_CODE, CV_AGG } cmd_vkind;
 typedef enum { CMD_LV_NONE = 0, CMD_LV_REG, CMD_LV_MEM, CMD_LV_CONV } cmd_lvkind;
 
 typedef struct {
@@ -28,6 +29,10 @@ typedef struct {
     char reg[40];             /* REG: register name; CONV: convenience variable name */
     ptx_space mspace;         /* MEM */
     uint64_t maddr;
+    /* source level (DWARF): the value's declared type, NULL for PTX-level values. AGG values
+       (structs, unions, arrays) have a type and live in memory (lv MEM). */
+    const dw_type *dt;
+    int optout;               /* VOID: a variable with no location at this pc */
 } cmd_value;
 
 typedef struct {
@@ -43,6 +48,7 @@ typedef struct {
     /* Names: buffers, module variables, (source-level) variables. 1 found, 0 unknown, -1 error. */
     int (*ident)(void *ctx, const char *name, cmd_value *out, char *err, size_t n);
     int (*pc)(void *ctx, uint64_t *pc, char *err, size_t n);
+    dw_info *dw;              /* source-level types (synthetic pointer/array types), or NULL */
 } cmd_vsrc;
 
 typedef struct cmd_expr cmd_expr;
@@ -65,6 +71,13 @@ int cmd_eval(const cmd_expr *e, const cmd_vsrc *src, cmd_history *hist, cmd_valu
 /* Parse + evaluate in one go. */
 int cmd_eval_text(const char *text, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
                   char *err, size_t n);
+/* Source-level values: scalar (base, enum, pointer) of DWARF type t from raw bits; a value of
+ * type t read from memory (aggregates stay in memory as AGG). 0 ok, -1 (message in err). */
+int cmd_value_from_dw(cmd_value *v, const dw_type *t, uint64_t bits);
+int cmd_load_typed(const cmd_vsrc *src, const dw_type *t, ptx_space sp, uint64_t addr,
+                   cmd_value *out, char *err, size_t n);
+/* The PTX scalar type a DWARF scalar type maps to (NONE for aggregates). */
+ptx_type cmd_dw_scalar_type(const dw_type *t);
 /* Truth of a value (for conditions). */
 int cmd_value_true(const cmd_value *v);
 /* Value as integer / double. */
@@ -142,6 +155,7 @@ typedef struct cmd_ctx {
     /* `list` continues where it stopped */
     char list_file[512];
     int list_line;
+    int list_first;           /* first line of the last listing (for `list -`) */
     int list_valid;
     /* the last focus announced */
     dbg_focus shown_focus;
@@ -207,6 +221,17 @@ void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
 /* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
 void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);
 void cmd_install_cond_hooks(cmd_ctx *c);
+/* Format a value for one lane: DWARF-typed values like gdb (structs, arrays, enums), others
+ * as cmd_format_value. 0 or -1 (message in out). */
+int cmd_format_lane(cmd_lane_ref *ref, const cmd_value *v, char fmt, char *out, size_t n);
+int cmd_format_focus(cmd_ctx *c, const cmd_value *v, char fmt, char *out, size_t n);
+/* Source-level frame of a lane reference (its frame number in dbg_lane_frames). */
+int cmd_ref_frame(cmd_lane_ref *ref, dbg_frame *out);
+/* Value of a DWARF variable in a frame (f NULL: globals only, no lane). 0 ok, -1 error. */
+int cmd_var_value(cmd_lane_ref *ref, const dw_var *v, const dbg_frame *f, cmd_value *out,
+                  char *err, size_t n);
+/* Where a variable lives in frame f, as text ("register %r1", "@local 0x10 ..."). */
+int cmd_var_where(cmd_lane_ref *ref, const dw_var *v, const dbg_frame *f, char *out, size_t n);
 
 /* cmd_show.c: presenting stops, frames, focus */
 void cmd_report_event(cmd_ctx *c, const dbg_event *ev);
@@ -240,6 +265,14 @@ H(cmd_set); H(cmd_show); H(cmd_info);
 /* cmd_stack.c */
 H(cmd_backtrace); H(cmd_frame); H(cmd_up); H(cmd_down); H(cmd_list); H(cmd_disassemble);
 H(cmd_info_frame);
+/* cmd_src.c */
+H(cmd_info_locals); H(cmd_info_args); H(cmd_info_scope); H(cmd_info_line); H(cmd_info_source);
+H(cmd_info_address); H(cmd_directory); H(cmd_whatis);
+int cmd_set_substitute(cmd_ctx *c, int argc, char **argv);
+int cmd_unset(cmd_ctx *c, const char *args, int argc, char **argv);
+int cmd_show_src(cmd_ctx *c, const char *what);   /* 1 handled, 0 not a source setting */
+/* "name (a=1, b=2)" argument list of a frame; function return type for finish */
+void cmd_frame_args(cmd_ctx *c, const dbg_frame *f, char *out, size_t n);
 /* cmd_cuda.c */
 H(cmd_cuda); H(cmd_info_warps); H(cmd_info_lanes); H(cmd_info_blocks); H(cmd_info_threads);
 H(cmd_info_kernels); H(cmd_info_sharedmem); H(cmd_info_cuda);

@@ -1,5 +1,6 @@
 /* cmd_repl.c - reading commands: readline REPL with history and completion, scripts, source/echo/quit. */
 #include <ctype.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +9,13 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 #include "cmd.h"
+#include "cmd_complete.h"
 
 /* Set by SIGINT; run control polls it (exec_run_opts.interrupt). */
 static volatile int interrupted;
 static cmd_ctx *completion_ctx;
+static char *hist_file;       /* NULL: history is not saved */
+static int hist_max = 1000;
 
 static void on_sigint(int sig)
 {
@@ -62,13 +66,34 @@ static char *file_next(cmd_input *in, const char *prompt)
     return line;
 }
 
+/* Remember a line typed at the terminal: in memory, and appended to the history file at once
+ * (so several sessions interleave and a killed session keeps its lines). Lines starting with a
+ * blank and repeats of the previous line are not kept. */
+static void remember(const char *line)
+{
+    if (!*line || isspace((unsigned char)*line))
+        return;
+    HIST_ENTRY *prev = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
+    if (prev && !strcmp(prev->line, line))
+        return;
+    add_history(line);
+    if (!hist_file)
+        return;
+    int fd = open(hist_file, O_WRONLY | O_CREAT | O_APPEND, 0600); /* append_history needs it */
+    if (fd >= 0) {
+        close(fd);
+        append_history(1, hist_file);
+    }
+}
+
 static char *readline_next(cmd_input *in, const char *prompt)
 {
     (void)in;
     interrupted = 0;
     char *line = readline(prompt);
-    if (line && *line && !isspace((unsigned char)*line))
-        add_history(line);
+    interrupted = 0; /* a Ctrl-C at the prompt must not interrupt the command */
+    if (line)
+        remember(line);
     return line;
 }
 
@@ -102,9 +127,15 @@ int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt)
                 size_t n = strcspn(p, " \t/");
                 snprintf(word, sizeof word, "%.*s", (int)n, p);
                 const cmd_def *d = cmd_lookup(cmd_table, word, NULL, 0);
-                if (d && d->repeat)
-                    snprintf(c->repeat, sizeof c->repeat, "%s",
-                             !strcmp(d->name, "x") || !strcmp(d->name, "list") ? d->name : p);
+                /* x and list go on where they stopped (gdb); "list -" goes on backwards */
+                const char *arg = p + n;
+                while (isspace((unsigned char)*arg))
+                    arg++;
+                if (d && d->repeat) {
+                    int cont = !strcmp(d->name, "x") ||
+                               (!strcmp(d->name, "list") && strcmp(arg, "-") != 0);
+                    snprintf(c->repeat, sizeof c->repeat, "%s", cont ? d->name : p);
+                }
             }
         }
         if (r != 0)
@@ -179,148 +210,97 @@ int cmd_quit(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
-/* ---- completion --------------------------------------------------------------------------------- */
-static char **cands;
-static int ncands;
+/* ---- completion (the candidates come from cmd_complete.c) ------------------------------------- */
+static char **matches;
 
-static void cand_add(const char *s)
-{
-    for (int i = 0; i < ncands; i++)
-        if (!strcmp(cands[i], s))
-            return;
-    char **n = realloc(cands, (size_t)(ncands + 1) * sizeof *n);
-    if (!n)
-        return;
-    cands = n;
-    cands[ncands] = strdup(s);
-    if (cands[ncands])
-        ncands++;
-}
-
-static void cand_clear(void)
-{
-    for (int i = 0; i < ncands; i++)
-        free(cands[i]);
-    free(cands);
-    cands = NULL;
-    ncands = 0;
-}
-
-static void add_table(const cmd_def *t)
-{
-    for (const cmd_def *d = t; d->name; d++)
-        cand_add(d->name);
-}
-
-static void add_symbols(cmd_ctx *c, int regs)
-{
-    const ptx_module *m = dbg_module(c->s);
-    if (m)
-        for (int i = 0; i < m->nfuncs; i++) {
-            const ptx_func *f = m->funcs[i];
-            if (f->is_prototype)
-                continue;
-            char base[512];
-            dbg_func_name(c->s, f, 0, base, sizeof base);
-            cand_add(base);
-            cand_add(f->sym->name);
-        }
-    for (int i = 0; i < dbg_buffer_count(c->s); i++)
-        cand_add(dbg_buffer_at(c->s, i)->name);
-    if (!regs)
-        return;
-    static const char *builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
-                                     "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ctaid.x",
-                                     "%nctaid.x", "%laneid", "%warpid", "$pc", NULL};
-    for (int i = 0; builtins[i]; i++)
-        cand_add(builtins[i]);
-    uint32_t pc;
-    const ptx_func *f;
-    const ptx_insn *in;
-    if (dbg_focus_pc(c->s, &pc) == 0 && exec_pc_insn(dbg_machine(c->s), pc, &f, &in) == 0)
-        for (int i = 0; i < f->nregs; i++)
-            cand_add(f->regs[i]->name);
-}
-
-static char *generator(const char *text, int state)
+static char *next_match(const char *text, int state)
 {
     static int idx;
-    static size_t len;
-    if (!state) {
+    (void)text;
+    if (!state)
         idx = 0;
-        len = strlen(text);
-    }
-    while (idx < ncands) {
-        const char *s = cands[idx++];
-        if (!strncmp(s, text, len))
-            return strdup(s);
-    }
-    return NULL;
+    return matches && matches[idx] ? strdup(matches[idx++]) : NULL;
+}
+
+static char *word_breaks(void)
+{
+    static char breaks[64];
+    snprintf(breaks, sizeof breaks, "%s", cmd_complete_breaks(rl_line_buffer, rl_point));
+    return breaks;
 }
 
 static char **complete(const char *text, int start, int end)
 {
-    (void)end;
-    cmd_ctx *c = completion_ctx;
-    cand_clear();
+    int flags;
     rl_attempted_completion_over = 1;
-    char first[64] = "";
-    const char *p = rl_line_buffer;
-    while (isspace((unsigned char)*p))
-        p++;
-    size_t n = strcspn(p, " \t/");
-    snprintf(first, sizeof first, "%.*s", (int)n, p);
-    if (start <= (int)(p - rl_line_buffer)) {
-        add_table(cmd_table);
-    } else {
-        const cmd_def *d = cmd_lookup(cmd_table, first, NULL, 0);
-        const char *name = d ? d->name : "";
-        if (!strcmp(name, "info")) {
-            add_table(cmd_info_table);
-        } else if (!strcmp(name, "delete") || !strcmp(name, "enable") ||
-                   !strcmp(name, "disable") || !strcmp(name, "condition") ||
-                   !strcmp(name, "ignore") || !strcmp(name, "commands")) {
-            for (int i = 0; i < dbg_bp_count(c->s); i++) {
-                char num[16];
-                snprintf(num, sizeof num, "%d", dbg_bp_at(c->s, i)->num);
-                cand_add(num);
-            }
-        } else if (!strcmp(name, "set")) {
-            static const char *sets[] = {"var", "scheduler-locking", "step-granularity", NULL};
-            for (int i = 0; sets[i]; i++)
-                cand_add(sets[i]);
-            add_symbols(c, 1);
-        } else if (!strcmp(name, "cuda")) {
-            static const char *w[] = {"kernel", "block", "thread", "warp", "lane", NULL};
-            for (int i = 0; w[i]; i++)
-                cand_add(w[i]);
-        } else if (!strcmp(name, "file") || !strcmp(name, "source") || !strcmp(name, "dump")) {
-            rl_attempted_completion_over = 0; /* file names */
-            return NULL;
-        } else {
-            add_symbols(c, 1);
-        }
+    cmd_complete_free(matches);
+    matches = cmd_complete(completion_ctx, rl_line_buffer, start, end, &flags);
+    if (flags & CMD_COMPLETE_FILES) {
+        rl_attempted_completion_over = 0; /* readline's file name completion */
+        return NULL;
     }
-    return rl_completion_matches(text, generator);
+    if (!matches || !matches[0])
+        return NULL;
+    /* "saxpy.cu:" and "ptx:" go on with a line number: no space after them */
+    size_t l = strlen(matches[0]);
+    if (!matches[1] && l && matches[0][l - 1] == ':')
+        rl_completion_append_character = 0;
+    return rl_completion_matches(text, next_match);
 }
 
-static char *history_path(void)
+/* Ctrl-C while readline waits for input: readline has echoed ^C; drop the line and give a fresh
+ * prompt (the session goes on). */
+static int signal_event(void)
 {
-    const char *home = getenv("HOME");
-    if (!home || !*home)
-        return NULL;
-    size_t n = strlen(home) + 32;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/.ptxdbg_history", home);
-    return p;
+    if (!interrupted)
+        return 0;
+    interrupted = 0;
+    rl_replace_line("", 0);
+    rl_point = rl_end = rl_mark = 0;
+    using_history(); /* back at the end of the history list */
+    rl_crlf();
+    rl_on_new_line();
+    rl_redisplay();
+    return 0;
+}
+
+/* PTXDBG_HISTORY names the history file ("" = none); else ~/.ptxdbg_history. PTXDBG_HISTSIZE
+ * bounds it (default 1000 lines). */
+static void history_setup(void)
+{
+    const char *e = getenv("PTXDBG_HISTSIZE");
+    if (e && *e) {
+        char *end;
+        long v = strtol(e, &end, 10);
+        if (!*end && v >= 0 && v <= 1000000)
+            hist_max = (int)v;
+    }
+    free(hist_file);
+    hist_file = NULL;
+    const char *p = getenv("PTXDBG_HISTORY");
+    if (p) {
+        if (*p)
+            hist_file = strdup(p);
+    } else {
+        const char *home = getenv("HOME");
+        if (home && *home) {
+            size_t n = strlen(home) + 32;
+            hist_file = malloc(n);
+            if (hist_file)
+                snprintf(hist_file, n, "%s%s.ptxdbg_history", home,
+                         home[strlen(home) - 1] == '/' ? "" : "/");
+        }
+    }
+    using_history();
+    stifle_history(hist_max);
+    if (hist_file)
+        read_history(hist_file); /* absent the first time */
 }
 
 /* The interactive loop: readline on a terminal, plain lines otherwise. */
 int cmd_repl(cmd_ctx *c)
 {
-    int tty = isatty(STDIN_FILENO);
-    if (!tty) {
+    if (!isatty(STDIN_FILENO)) {
         cmd_input in = {file_next, stdin};
         c->interactive = 0;
         return cmd_run_input(c, &in, NULL);
@@ -329,18 +309,19 @@ int cmd_repl(cmd_ctx *c)
     completion_ctx = c;
     rl_readline_name = "ptxdbg";
     rl_attempted_completion_function = complete;
-    rl_basic_word_break_characters = " \t\n\"'`><=;|&{(,*[]+-!~";
-    char *hist = history_path();
-    using_history();
-    stifle_history(1000);
-    if (hist)
-        read_history(hist);
+    rl_completion_word_break_hook = word_breaks;
+    rl_signal_event_hook = signal_event;
+    history_setup();
     cmd_input in = {readline_next, NULL};
     int rc = cmd_run_input(c, &in, "(ptxdbg) ");
-    if (hist) {
-        write_history(hist);
-        free(hist);
+    if (hist_file) {
+        history_truncate_file(hist_file, hist_max);
+        free(hist_file);
+        hist_file = NULL;
     }
-    cand_clear();
+    clear_history();
+    cmd_complete_free(matches);
+    matches = NULL;
+    completion_ctx = NULL;
     return rc;
 }

@@ -186,12 +186,113 @@ F32_GEN(h_f32_tanh_approx, 1, (float)tanh((double)x))
 F32_GEN(h_f32_div_approx, 2, exec_ftz32(exec_ftz32(x) * exec_ftz32((float)(1.0 / exec_ftz32(y)))))
 F32_GEN(h_f32_div_full, 2, exec_ftz32((float)((double)exec_ftz32(x) / exec_ftz32(y))))
 
-/* Fast paths: .rn, no .ftz/.sat (vectorisable). */
-#define CN32(v) ((v) == (v) ? (v) : exec_u2f(EXEC_NAN32))
-EXEC_HANDLER2(h_f32_add_rn, float, float, float, CN32(x + y))
-EXEC_HANDLER2(h_f32_sub_rn, float, float, float, CN32(x - y))
-EXEC_HANDLER2(h_f32_mul_rn, float, float, float, CN32(x * y))
-EXEC_HANDLER3(h_f32_fma_rn, float, float, float, float, CN32(f32_fma(x, y, z, EXEC_RN)))
+/* Fast paths: .rn, no .ftz/.sat. All 32 lanes are computed into a local array (no aliasing
+ * with the operands, fixed trip count: gcc vectorises these loops at -O2), NaNs canonicalised
+ * branch-free, then the lanes of m are written. Inactive lanes compute garbage harmlessly. */
+static inline void f32_store(float *d, float *restrict r, uint32_t m)
+{
+    for (int i = 0; i < EXEC_LANES; i++)
+        r[i] = r[i] == r[i] ? r[i] : exec_u2f(EXEC_NAN32);
+    if (m == EXEC_FULL)
+        memcpy(d, r, sizeof(float) * EXEC_LANES);
+    else
+        for (int i = 0; i < EXEC_LANES; i++)
+            if (m >> i & 1)
+                d[i] = r[i];
+}
+/* Full mask: straight into the destination. A destination slot either is a source slot
+ * (same lane index) or is disjoint from it, so there is no loop-carried dependence (ivdep). */
+#define F32_FAST2(name, OPR)                                                                  \
+    static int name(exec_warp *w, const exec_insn *in, uint32_t m)                           \
+    {                                                                                        \
+        const float *a = EXEC_SRC(w, in, 1), *b = EXEC_SRC(w, in, 2);                        \
+        float *d = EXEC_DST(w, in, 0);                                                       \
+        if (m == EXEC_FULL) {                                                                \
+            _Pragma("GCC ivdep")                                                             \
+            for (int i = 0; i < EXEC_LANES; i++) {                                           \
+                float v = a[i] OPR b[i];                                                     \
+                d[i] = v == v ? v : exec_u2f(EXEC_NAN32);                                    \
+            }                                                                                \
+            return EXEC_NEXT;                                                                \
+        }                                                                                    \
+        float r[EXEC_LANES];                                                                 \
+        for (int i = 0; i < EXEC_LANES; i++)                                                 \
+            r[i] = a[i] OPR b[i];                                                            \
+        f32_store(d, r, m);                                                                  \
+        return EXEC_NEXT;                                                                    \
+    }
+F32_FAST2(h_f32_add_rn, +)
+F32_FAST2(h_f32_sub_rn, -)
+F32_FAST2(h_f32_mul_rn, *)
+/* fma.rn without a hardware FMA: exact via double (product exact, TwoSum, round to odd). */
+static int h_f32_fma_rn(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    const float *a = EXEC_SRC(w, in, 1), *b = EXEC_SRC(w, in, 2), *c = EXEC_SRC(w, in, 3);
+    float r[EXEC_LANES];
+    for (int i = 0; i < EXEC_LANES; i++)
+        r[i] = f32_fma(a[i], b[i], c[i], EXEC_RN);
+    f32_store(EXEC_DST(w, in, 0), r, m);
+    return EXEC_NEXT;
+}
+
+/* Runtime-dispatched FMA: x86-64's baseline has no fused multiply-add instruction, so fmaf()
+ * would be a libm call per lane. These clones are compiled for fma+avx2 and chosen at decode
+ * time when the CPU has FMA; an FMA instruction is exactly fma(), so results are identical. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+__attribute__((target("fma,avx2"))) static void fma32_loop(float *r, const float *a,
+                                                         const float *b, const float *c)
+{
+#pragma GCC ivdep
+    for (int i = 0; i < EXEC_LANES; i++) {
+        float v = __builtin_fmaf(a[i], b[i], c[i]);
+        r[i] = v == v ? v : exec_u2f(EXEC_NAN32);
+    }
+}
+__attribute__((target("fma,avx2"))) static void fma64_loop(double *restrict r, const double *a,
+                                                         const double *b, const double *c)
+{
+    for (int i = 0; i < EXEC_LANES; i++)
+        r[i] = __builtin_fma(a[i], b[i], c[i]);
+}
+static int cpu_has_fma(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        __builtin_cpu_init();
+        v = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+    }
+    return v;
+}
+#else
+static void fma32_loop(float *r, const float *a, const float *b, const float *c)
+{
+    for (int i = 0; i < EXEC_LANES; i++) {
+        float v = fmaf(a[i], b[i], c[i]);
+        r[i] = v == v ? v : exec_u2f(EXEC_NAN32);
+    }
+}
+static void fma64_loop(double *restrict r, const double *a, const double *b, const double *c)
+{
+    for (int i = 0; i < EXEC_LANES; i++)
+        r[i] = fma(a[i], b[i], c[i]);
+}
+static int cpu_has_fma(void) { return 1; }
+#endif
+static int h_f32_fma_hw(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    float *d = EXEC_DST(w, in, 0);
+    if (m == EXEC_FULL) {
+        /* each lane reads its operands before writing its result: d may be a source */
+        fma32_loop(d, EXEC_SRC(w, in, 1), EXEC_SRC(w, in, 2), EXEC_SRC(w, in, 3));
+        return EXEC_NEXT;
+    }
+    float r[EXEC_LANES];
+    fma32_loop(r, EXEC_SRC(w, in, 1), EXEC_SRC(w, in, 2), EXEC_SRC(w, in, 3));
+    for (int i = 0; i < EXEC_LANES; i++)
+        if (m >> i & 1)
+            d[i] = r[i];
+    return EXEC_NEXT;
+}
 
 /* =============================================================================================
  * f64: .rn natively; directed add by TwoSum, other directed operations exact under a
@@ -226,6 +327,71 @@ static inline double f64_add(double a, double b, int mo)
                                                                       N > 2 ? z : 0));       \
         return EXEC_NEXT;                                                                    \
     }
+/* .rn f64 fast paths: vectorised loop into a local array, then NaN lanes (rare) redone by
+ * nan64() so the payload rule holds whatever NaN the host produced. */
+static inline void f64_store(exec_warp *w, const exec_insn *in, uint32_t m, double *restrict r, int n)
+{
+    double *d = EXEC_DST(w, in, 0);
+    int any = 0;
+    for (int i = 0; i < EXEC_LANES; i++)
+        any |= r[i] != r[i];
+    if (any) {
+        const double *a = EXEC_SRC(w, in, 1);
+        const double *b = n > 1 ? (const double *)EXEC_SRC(w, in, 2) : a;
+        const double *c = n > 2 ? (const double *)EXEC_SRC(w, in, 3) : a;
+        for (int i = 0; i < EXEC_LANES; i++)
+            if (r[i] != r[i])
+                r[i] = nan64(r[i], a[i], n > 1 ? b[i] : 0, n > 2 ? c[i] : 0);
+    }
+    if (m == EXEC_FULL)
+        memcpy(d, r, sizeof(double) * EXEC_LANES);
+    else
+        for (int i = 0; i < EXEC_LANES; i++)
+            if (m >> i & 1)
+                d[i] = r[i];
+}
+#define F64_FAST2(name, OPR)                                                                  \
+    static int name(exec_warp *w, const exec_insn *in, uint32_t m)                           \
+    {                                                                                        \
+        const double *a = EXEC_SRC(w, in, 1), *b = EXEC_SRC(w, in, 2);                       \
+        double *d = EXEC_DST(w, in, 0);                                                      \
+        if (m == EXEC_FULL && d != a && d != b) {                                            \
+            /* distinct slots: straight into d; NaN lanes redone from intact inputs */       \
+            int any = 0;                                                                     \
+            _Pragma("GCC ivdep")                                                             \
+            for (int i = 0; i < EXEC_LANES; i++) {                                           \
+                d[i] = a[i] OPR b[i];                                                        \
+                any |= d[i] != d[i];                                                         \
+            }                                                                                \
+            if (any)                                                                         \
+                for (int i = 0; i < EXEC_LANES; i++)                                         \
+                    if (d[i] != d[i])                                                        \
+                        d[i] = nan64(d[i], a[i], b[i], 0);                                   \
+            return EXEC_NEXT;                                                                \
+        }                                                                                    \
+        double r[EXEC_LANES];                                                                \
+        for (int i = 0; i < EXEC_LANES; i++)                                                 \
+            r[i] = a[i] OPR b[i];                                                            \
+        f64_store(w, in, m, r, 2);                                                           \
+        return EXEC_NEXT;                                                                    \
+    }
+F64_FAST2(h_f64_add_rn, +)
+F64_FAST2(h_f64_sub_rn, -)
+F64_FAST2(h_f64_mul_rn, *)
+static int h_f64_fma_rn(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    double r[EXEC_LANES];
+    if (cpu_has_fma()) {
+        fma64_loop(r, EXEC_SRC(w, in, 1), EXEC_SRC(w, in, 2), EXEC_SRC(w, in, 3));
+    } else {
+        const double *a = EXEC_SRC(w, in, 1), *b = EXEC_SRC(w, in, 2), *c = EXEC_SRC(w, in, 3);
+        for (int i = 0; i < EXEC_LANES; i++)
+            r[i] = fma(a[i], b[i], c[i]);
+    }
+    f64_store(w, in, m, r, 3);
+    return EXEC_NEXT;
+}
+
 F64_GEN(h_f64_add, 2, x + y, f64_add(x, y, mo))
 F64_GEN(h_f64_sub, 2, x - y, f64_add(x, -y, mo))
 F64_GEN(h_f64_mul, 2, x * y, exec_fp_f64_mode(1, x, y, 0, mo))
@@ -411,18 +577,19 @@ int exec_float_decode(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
     int n = 3;
     switch (op) {
     case EXEC_ALU_ADD:
-        in->fn = is64 ? h_f64_add : plain ? h_f32_add_rn : h_f32_add;
+        in->fn = is64 ? (rnd == EXEC_RN ? h_f64_add_rn : h_f64_add) : plain ? h_f32_add_rn : h_f32_add;
         break;
     case EXEC_ALU_SUB:
-        in->fn = is64 ? h_f64_sub : plain ? h_f32_sub_rn : h_f32_sub;
+        in->fn = is64 ? (rnd == EXEC_RN ? h_f64_sub_rn : h_f64_sub) : plain ? h_f32_sub_rn : h_f32_sub;
         break;
     case EXEC_ALU_MUL:
         if (mo.bits & (EXEC_MB(LO) | EXEC_MB(HI) | EXEC_MB(WIDE)))
             return exec_dec_error(d, pi, ".lo/.hi/.wide are for integer types");
-        in->fn = is64 ? h_f64_mul : plain ? h_f32_mul_rn : h_f32_mul;
+        in->fn = is64 ? (rnd == EXEC_RN ? h_f64_mul_rn : h_f64_mul) : plain ? h_f32_mul_rn : h_f32_mul;
         break;
     case EXEC_ALU_FMA:
-        in->fn = is64 ? h_f64_fma : plain ? h_f32_fma_rn : h_f32_fma;
+        in->fn = is64 ? (rnd == EXEC_RN ? h_f64_fma_rn : h_f64_fma)
+                 : plain ? (cpu_has_fma() ? h_f32_fma_hw : h_f32_fma_rn) : h_f32_fma;
         n = 4;
         break;
     case EXEC_ALU_DIV:

@@ -328,7 +328,12 @@ static void fmt_operand(sbuf *b, const ptx_operand *o)
         if (o->sym && o->sym->kind == PTX_SYM_SREG &&
             (o->sym->sreg_id == PTX_SREG_ENVREG || o->sym->sreg_id == PTX_SREG_RESERVED_SMEM_OFFSET_2))
             sb_printf(b, "%d", o->comp);
-        else if (o->comp >= 0 && o->comp < 4)
+        else if (PTX_SEL_KIND(o->comp)) {
+            /* video byte/half selector: .b0 .. .b3210, .h0 .. .h10 */
+            sb_printf(b, ".%c", PTX_SEL_KIND(o->comp) == PTX_SEL_B ? 'b' : 'h');
+            for (int k = PTX_SEL_LEN(o->comp) - 1; k >= 0; k--)
+                sb_printf(b, "%d", PTX_SEL_DIGIT(o->comp, k));
+        } else if (o->comp >= 0 && o->comp < 4)
             sb_printf(b, ".%c", comps[o->comp]);
         break;
     case PTX_OP_IMM:

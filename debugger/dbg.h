@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "exec.h"
 #include "ptx.h"
+#include "dw.h"
 
 /* ---------------------------------------------------------------------------------------------
  * A dbg_session owns one parsed module, the exec machine running it, the user's global buffers
@@ -33,6 +34,14 @@ const ptx_module *dbg_module(const dbg_session *s);
 exec_machine *dbg_machine(const dbg_session *s);
 /* Directory of the loaded file ("" for text), used to find source files beside it. */
 const char *dbg_module_dir(const dbg_session *s);
+/* Source-level debug info of the loaded module (line tables, DWARF); NULL without a module.
+ * dbg_load_warnings: what dw_load reported (corrupt DWARF), "" when nothing. */
+dw_info *dbg_dwarf(const dbg_session *s);
+const char *dbg_load_warnings(const dbg_session *s);
+/* `directory` / `set substitute-path` rules (kept across modules). */
+dw_srcpath *dbg_srcpath(dbg_session *s);
+/* First time only for a given file: 1 (the caller warns "source file not found"), else 0. */
+int dbg_source_missing_once(dbg_session *s, const char *file);
 
 /* ---- buffers (global memory the user allocates by name) ------------------------------------ */
 typedef struct {
@@ -221,7 +230,27 @@ int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);
 /* The focused lane's state and current pc (of the selected frame). */
 int dbg_focus_lane(const dbg_session *s, exec_lane_info *li);
 int dbg_focus_pc(const dbg_session *s, uint32_t *pc);
-/* Frames of the focused lane. */
+/* Frames of the focused lane (physical: one per call). */
 int dbg_backtrace(const dbg_session *s, exec_frame *frames, int max);
+
+/* Source-level frames, innermost first: every physical frame expands into the functions inlined
+ * at its pc (dw_inline_chain) followed by the function itself. dbg_focus.frame numbers these. */
+typedef struct {
+    const ptx_func *func;     /* the physical function */
+    uint32_t pc;              /* physical frame 0: current pc; callers: the call instruction */
+    int phys;                 /* physical frame index (exec_reg_get's frame) */
+    int inl;                  /* inline depth at pc (0 innermost); == ninl: the function itself */
+    int ninl;                 /* inlined frames at pc in this physical frame */
+    const char *inl_name;     /* inlined function name, NULL for the function's own frame */
+    const char *file;         /* position in this frame (file NULL: no line info) */
+    int line;
+    int show_addr;            /* a caller of a real call: gdb prints "0x... in" */
+} dbg_frame;
+#define DBG_MAX_FRAMES 128
+int dbg_lane_frames(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane,
+                    dbg_frame *out, int max);
+int dbg_frames(const dbg_session *s, dbg_frame *out, int max);
+/* The selected frame of the focus (0 and -1 when there is no stack). */
+int dbg_focus_frame(const dbg_session *s, dbg_frame *out);
 
 #endif

@@ -3,14 +3,7 @@
 #define DBG_INT_H
 
 #include "dbg.h"
-
-typedef struct {
-    char *path;               /* as the module names it */
-    char **lines;             /* NULL until read; nlines -1 when unreadable */
-    int *lens;
-    int nlines;
-    char *text;
-} dbg_srcfile;
+#include "dw.h"
 
 struct dbg_session {
     char err[1024];
@@ -42,9 +35,12 @@ struct dbg_session {
     dbg_options opts;
     volatile int *interrupt;
     int stopped_at_bp;        /* last stop was a BREAKPOINT stop (its number) */
-    /* sources */
-    dbg_srcfile *srcs;
-    int nsrcs;
+    /* source-level debug info of the module and the source search rules */
+    dw_info *dw;
+    char dwarn[2048];         /* warnings of dw_load */
+    dw_srcpath *srcp;         /* outlives modules: `directory` rules stay */
+    char **missing;           /* sources already reported missing */
+    int nmissing;
 };
 
 int dbg_err(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

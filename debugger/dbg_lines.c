@@ -22,10 +22,10 @@ int dbg_pc_where(const dbg_session *s, uint32_t pc, dbg_where *w)
         return -1;
     w->func = f;
     w->ptx_line = in->line;
-    if (in->loc >= 0 && in->loc < s->mod->nlocs) {
-        const ptx_loc *l = &s->mod->locs[in->loc];
-        w->file = file_path(s->mod, l->file);
-        w->line = l->line;
+    dw_line l;
+    if (s->dw && dw_line_at(s->dw, pc, &l) == 0 && l.line > 0) {
+        w->file = l.file;
+        w->line = l.line;
     }
     return 0;
 }
@@ -51,115 +51,55 @@ const char *dbg_default_file(const dbg_session *s)
     return NULL;
 }
 
-/* ---- source files ----------------------------------------------------------------------------- */
-static char *read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t r = fread(buf + n, 1, cap - n - 1, f);
-        n += r;
-        if (r == 0)
-            break;
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    return buf;
-}
+dw_info *dbg_dwarf(const dbg_session *s) { return s->dw; }
+const char *dbg_load_warnings(const dbg_session *s) { return s->dwarn; }
+dw_srcpath *dbg_srcpath(dbg_session *s) { return s->srcp; }
 
-static dbg_srcfile *source(dbg_session *s, const char *file)
+/* ---- source files ----------------------------------------------------------------------------- */
+static const char *ptx_dir(const dbg_session *s)
 {
-    if (!file)
-        return NULL;
-    for (int i = 0; i < s->nsrcs; i++)
-        if (strcmp(s->srcs[i].path, file) == 0)
-            return s->srcs[i].nlines < 0 ? NULL : &s->srcs[i];
-    dbg_srcfile *ns = realloc(s->srcs, (size_t)(s->nsrcs + 1) * sizeof *ns);
-    if (!ns)
-        return NULL;
-    s->srcs = ns;
-    dbg_srcfile *sf = &s->srcs[s->nsrcs++];
-    memset(sf, 0, sizeof *sf);
-    sf->path = strdup(file);
-    sf->nlines = -1;
-    /* beside the .ptx first (fixtures are compiled elsewhere), then as named */
-    const char *base = strrchr(file, '/');
-    base = base ? base + 1 : file;
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s%s%s", s->dir, s->dir[0] ? "/" : "", base);
-    char *text = read_all(buf);
-    if (!text)
-        text = read_all(file);
-    if (!text || !sf->path)
-        return free(text), NULL;
-    sf->text = text;
-    int cap = 64;
-    sf->lines = malloc((size_t)cap * sizeof *sf->lines);
-    sf->lens = malloc((size_t)cap * sizeof *sf->lens);
-    sf->nlines = 0;
-    for (char *p = text; *p && sf->lines && sf->lens;) {
-        char *e = strchr(p, '\n');
-        int len = e ? (int)(e - p) : (int)strlen(p);
-        if (sf->nlines == cap) {
-            cap *= 2;
-            char **nl = realloc(sf->lines, (size_t)cap * sizeof *nl);
-            int *nn = realloc(sf->lens, (size_t)cap * sizeof *nn);
-            if (nl)
-                sf->lines = nl;
-            if (nn)
-                sf->lens = nn;
-            if (!nl || !nn)
-                break;
-        }
-        sf->lines[sf->nlines] = p;
-        sf->lens[sf->nlines++] = len > 0 && p[len - 1] == '\r' ? len - 1 : len;
-        if (!e)
-            break;
-        p = e + 1;
-    }
-    return sf;
+    return s->dir && s->dir[0] ? s->dir : NULL;
 }
 
 const char *dbg_source_line(dbg_session *s, const char *file, int line, int *len)
 {
-    dbg_srcfile *sf = source(s, file);
-    if (!sf || line < 1 || line > sf->nlines)
+    if (!file || !s->srcp)
         return NULL;
-    *len = sf->lens[line - 1];
-    return sf->lines[line - 1];
+    return dw_src_line(s->srcp, file, ptx_dir(s), line, len);
 }
 
 int dbg_source_nlines(dbg_session *s, const char *file)
 {
-    dbg_srcfile *sf = source(s, file);
-    return sf ? sf->nlines : 0;
+    if (!file || !s->srcp)
+        return 0;
+    int n = dw_src_nlines(s->srcp, file, ptx_dir(s));
+    return n < 0 ? 0 : n;
+}
+
+int dbg_source_missing_once(dbg_session *s, const char *file)
+{
+    for (int i = 0; i < s->nmissing; i++)
+        if (!strcmp(s->missing[i], file))
+            return 0;
+    char **nm = realloc(s->missing, (size_t)(s->nmissing + 1) * sizeof *nm);
+    if (!nm)
+        return 0;
+    s->missing = nm;
+    if (!(nm[s->nmissing] = strdup(file)))
+        return 0;
+    s->nmissing++;
+    return 1;
 }
 
 void dbg_src_free_all(dbg_session *s)
 {
-    for (int i = 0; i < s->nsrcs; i++) {
-        free(s->srcs[i].path);
-        free(s->srcs[i].lines);
-        free(s->srcs[i].lens);
-        free(s->srcs[i].text);
-    }
-    free(s->srcs);
-    s->srcs = NULL;
-    s->nsrcs = 0;
+    if (s->srcp)
+        dw_src_flush(s->srcp);
+    for (int i = 0; i < s->nmissing; i++)
+        free(s->missing[i]);
+    free(s->missing);
+    s->missing = NULL;
+    s->nmissing = 0;
 }
 
 /* ---- locations -------------------------------------------------------------------------------- */
@@ -175,70 +115,27 @@ static int same_file(const char *module_path, const char *user)
            strcmp(b1, user) == 0;
 }
 
-/* pc of the first instruction after a function's prologue: its second distinct source line
- * (gdb's line-table prologue skip), or its first instruction without .loc rows. */
-static int64_t func_body_pc(dbg_session *s, const ptx_func *f)
-{
-    int64_t pc0 = exec_func_pc(s->m, f);
-    if (pc0 < 0 || !dbg_has_source(s) || f->ninsns == 0)
-        return pc0;
-    dbg_where w0, w;
-    dbg_pc_where(s, (uint32_t)pc0, &w0);
-    for (int i = 1; i < f->ninsns; i++) {
-        dbg_pc_where(s, (uint32_t)(pc0 + i), &w);
-        if (w.line > 0 && w.line != w0.line)
-            return pc0 + i;
-        /* a branch or call before the body means there is no simple prologue */
-        const char *op = f->insns[i].opcode;
-        if (strcmp(op, "bra") == 0 || strcmp(op, "call") == 0 || strcmp(op, "ret") == 0 ||
-            strcmp(op, "exit") == 0)
-            break;
-    }
-    return pc0;
-}
-
-/* Every pc whose source line is `line` of `file`, the lowest of each function. */
-static int line_pcs(dbg_session *s, const char *file, int line, uint32_t *pcs, int max)
-{
-    int n = 0;
-    uint32_t total = exec_ninsns(s->m);
-    const ptx_func *lastf = NULL;
-    for (uint32_t pc = 0; pc < total && n < max; pc++) {
-        dbg_where w;
-        if (dbg_pc_where(s, pc, &w) != 0 || !w.file || w.line != line || !same_file(w.file, file))
-            continue;
-        if (w.func == lastf)
-            continue;
-        lastf = w.func;
-        pcs[n++] = pc;
-    }
-    return n;
-}
-
 static int file_known(dbg_session *s, const char *file)
 {
     for (int i = 0; i < s->mod->nfiles; i++)
-        if (same_file(s->mod->files[i].path, file))
+        if (same_file(s->mod->files[i].path, file) ||
+            (s->dw && dw_file_matches(s->dw, s->mod->files[i].num, file)))
             return 1;
     return 0;
 }
 
+/* gdb's choice for FILE:LINE: the first instruction of that line (or of the next line with code)
+ * in every function and inlined instance. */
 static int resolve_source_line(dbg_session *s, const char *file, int line, uint32_t *pcs,
                                int max)
 {
     if (!file_known(s, file))
         return dbg_err(s, "No source file named %s.", file);
-    /* no code on that line: the next line that has some (gdb) */
-    int maxline = 0;
-    for (int i = 0; i < s->mod->nlocs; i++)
-        if (s->mod->locs[i].line > maxline)
-            maxline = s->mod->locs[i].line;
-    for (int l = line; l <= maxline; l++) {
-        int n = line_pcs(s, file, l, pcs, max);
-        if (n > 0)
-            return n;
-    }
-    return dbg_err(s, "No line %d in file \"%s\".", line, file);
+    int actual = 0;
+    int n = s->dw ? dw_line_breakpoints(s->dw, file, line, pcs, max, &actual) : 0;
+    if (n <= 0)
+        return dbg_err(s, "No line %d in file \"%s\".", line, file);
+    return n < max ? n : max;
 }
 
 static int resolve_ptx_line(dbg_session *s, int line, uint32_t *pcs, int max)
@@ -312,7 +209,7 @@ int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int ma
     const ptx_func *f = dbg_find_func(s, spec);
     if (!f)
         return -1;
-    int64_t pc = func_body_pc(s, f);
+    int64_t pc = s->dw ? dw_func_body_pc(s->dw, f) : exec_func_pc(s->m, f);
     if (pc < 0)
         return dbg_err(s, "Function \"%s\" has no body.", spec);
     pcs[0] = (uint32_t)pc;

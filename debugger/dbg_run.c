@@ -171,6 +171,8 @@ typedef struct {
     int has_lane;
     exec_lane_info li;
     dbg_where w;
+    int vdepth;               /* source-level frames - 1 (inlined frames count) */
+    int stmt;                 /* pc starts a line-table row */
 } lane_pos;
 
 static void where_now(dbg_session *s, lane_pos *p)
@@ -179,7 +181,21 @@ static void where_now(dbg_session *s, lane_pos *p)
     if (exec_lane_get(s->m, s->focus.cta, s->focus.warp, s->focus.lane, &p->li) == 0) {
         p->has_lane = p->li.state != EXEC_LANE_EXITED && p->li.state != EXEC_LANE_INVALID;
         dbg_pc_where(s, p->li.pc, &p->w);
+        dbg_frame fr[DBG_MAX_FRAMES];
+        int n = dbg_lane_frames(s, s->focus.cta, s->focus.warp, s->focus.lane, fr,
+                                DBG_MAX_FRAMES);
+        p->vdepth = n > 0 ? n - 1 : p->li.depth;
+        p->stmt = !dbg_has_source(s) || !s->dw || dw_is_stmt(s->dw, p->li.pc);
     }
+}
+
+/* Inside the prologue of a function just entered (before gdb's breakpoint address of it)? */
+static int in_prologue(dbg_session *s, const lane_pos *p)
+{
+    if (!s->dw || !p->w.func)
+        return 0;
+    int64_t body = dw_func_body_pc(s->dw, p->w.func), first = exec_func_pc(s->m, p->w.func);
+    return body >= 0 && first >= 0 && p->li.pc >= (uint32_t)first && p->li.pc < (uint32_t)body;
 }
 
 /* The line a position is on: the source line with .loc rows, else the PTX line. */
@@ -247,11 +263,11 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
     where_now(s, &start);
     if (!start.has_lane)
         return dbg_err(s, "The focused thread has exited; switch focus with \"cuda thread\".");
-    if (goal == GOAL_FINISH && start.li.depth == 0)
+    if (goal == GOAL_FINISH && start.vdepth == 0)
         return dbg_err(s, "\"finish\" not meaningful in the outermost frame.");
     const char *file0;
     int line0 = line_key(s, &start, &file0);
-    int depth0 = start.li.depth;
+    int depth0 = start.li.depth, vd0 = start.vdepth;
     uint32_t pc0 = start.li.pc;
     for (uint64_t n = 0;; n++) {
         if (n >= s->opts.max_steps) {
@@ -275,8 +291,11 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
         int moved = p.li.pc != pc0 || p.li.depth != depth0;
         const char *file;
         int line = line_key(s, &p, &file);
+        int vd = p.vdepth;
         int newline = line != 0 && (line != line0 || (file && file0 && strcmp(file, file0) != 0) ||
-                                    (p.li.depth != depth0));
+                                    vd != vd0);
+        /* a new line counts where a row starts; a return to a caller stops at once (gdb) */
+        int at_line = newline && (vd < vd0 || p.stmt);
         int done = 0;
         switch (goal) {
         case GOAL_INSN:
@@ -286,17 +305,17 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
             done = p.li.depth <= depth0;
             break;
         case GOAL_LINE:
-            done = moved && newline;
+            done = moved && at_line && !(p.li.depth > depth0 && in_prologue(s, &p));
             break;
         case GOAL_LINE_OVER:
-            done = moved && p.li.depth <= depth0 && newline;
+            done = moved && vd <= vd0 && p.li.depth <= depth0 && at_line;
             break;
         case GOAL_UNTIL:
-            done = moved && (p.li.depth < depth0 ||
-                             (p.li.depth == depth0 && newline && p.li.pc > pc0));
+            done = moved && (vd < vd0 || p.li.depth < depth0 ||
+                             (vd == vd0 && p.li.depth == depth0 && at_line && p.li.pc > pc0));
             break;
         case GOAL_FINISH:
-            done = p.li.depth < depth0;
+            done = vd < vd0 || p.li.depth < depth0;
             break;
         case GOAL_ADVANCE:
             done = p.li.depth < depth0;
@@ -305,7 +324,7 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
             break;
         }
         if (done) {
-            ev->new_frame = p.li.depth != depth0;
+            ev->new_frame = vd != vd0 || p.li.depth != depth0;
             if (goal != GOAL_INSN && goal != GOAL_INSN_OVER)
                 landed_on_bp(s, &p, ev);
             return 0;

@@ -26,6 +26,11 @@ dbg_session *dbg_new(void)
     s->opts.scheduler_locking = 1;
     s->opts.max_steps = 100000000;
     s->dir = strdup("");
+    s->srcp = dw_src_new();
+    if (!s->dir || !s->srcp) {
+        dbg_free(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -41,6 +46,9 @@ static void unload(dbg_session *s)
     s->has_last = 0;
     s->last_kernel = NULL;
     s->focus.valid = 0;
+    dw_free(s->dw);
+    s->dw = NULL;
+    s->dwarn[0] = 0;
     dbg_src_free_all(s);
 }
 
@@ -55,6 +63,7 @@ void dbg_free(dbg_session *s)
     free(s->bufs);
     free(s->last_params);
     free(s->dir);
+    dw_src_free(s->srcp);
     free(s);
 }
 
@@ -86,6 +95,7 @@ static int adopt(dbg_session *s, ptx_module *mod, const char *path)
     free(s->dir);
     const char *slash = path ? strrchr(path, '/') : NULL;
     s->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(path ? "." : "");
+    s->dw = dw_load(mod, s->dwarn, sizeof s->dwarn);
     if (realloc_buffers(s) != 0)
         return -1;
     dbg_bp_resolve_all(s);
@@ -344,8 +354,8 @@ int dbg_set_focus(dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane)
 
 int dbg_set_frame(dbg_session *s, int frame)
 {
-    exec_frame fr[64];
-    int n = dbg_backtrace(s, fr, 64);
+    dbg_frame fr[DBG_MAX_FRAMES];
+    int n = dbg_frames(s, fr, DBG_MAX_FRAMES);
     if (n <= 0)
         return dbg_err(s, "No stack.");
     if (frame < 0 || frame >= n)
@@ -404,11 +414,69 @@ int dbg_backtrace(const dbg_session *s, exec_frame *frames, int max)
 
 int dbg_focus_pc(const dbg_session *s, uint32_t *pc)
 {
+    dbg_frame fr;
+    if (dbg_focus_frame(s, &fr) != 0)
+        return -1;
+    *pc = fr.pc;
+    return 0;
+}
+
+/* ---- source-level frames ---------------------------------------------------------------------- */
+int dbg_lane_frames(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane,
+                    dbg_frame *out, int max)
+{
+    if (!s->m || !dbg_launch_info(s))
+        return 0;
     exec_frame fr[64];
-    int n = dbg_backtrace(s, fr, 64);
+    int nf = exec_backtrace(s->m, cta, warp, lane, fr, 64);
+    int n = 0;
+    for (int k = 0; k < nf && n < max; k++) {
+        dw_inline_frame ch[16];
+        int ni = s->dw ? dw_inline_chain(s->dw, fr[k].pc, ch, 16) : 0;
+        if (ni > 16)
+            ni = 16;
+        dw_line ln;
+        memset(&ln, 0, sizeof ln);
+        if (s->dw)
+            dw_line_at(s->dw, fr[k].pc, &ln);
+        for (int i = 0; i <= ni && n < max; i++) {
+            dbg_frame *f = &out[n++];
+            memset(f, 0, sizeof *f);
+            f->func = fr[k].func;
+            f->pc = fr[k].pc;
+            f->phys = k;
+            f->inl = i;
+            f->ninl = ni;
+            f->show_addr = k > 0 && i == 0;
+            if (i < ni) {
+                f->inl_name = ch[i].name;
+                f->file = ch[i].file;
+                f->line = ch[i].line;
+            } else if (ni > 0) {
+                f->file = ch[ni - 1].call_file;
+                f->line = ch[ni - 1].call_line;
+            } else {
+                f->file = ln.line > 0 ? ln.file : NULL;
+                f->line = ln.line;
+            }
+        }
+    }
+    return n;
+}
+
+int dbg_frames(const dbg_session *s, dbg_frame *out, int max)
+{
+    if (!s->focus.valid)
+        return 0;
+    return dbg_lane_frames(s, s->focus.cta, s->focus.warp, s->focus.lane, out, max);
+}
+
+int dbg_focus_frame(const dbg_session *s, dbg_frame *out)
+{
+    dbg_frame fr[DBG_MAX_FRAMES];
+    int n = dbg_frames(s, fr, DBG_MAX_FRAMES);
     if (n <= 0)
         return -1;
-    int f = s->focus.frame < n ? s->focus.frame : n - 1;
-    *pc = fr[f].pc;
+    *out = fr[s->focus.frame < n ? s->focus.frame : n - 1];
     return 0;
 }
