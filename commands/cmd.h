@@ -282,4 +282,17 @@ int cmd_ptx_repl_line(cmd_ctx *c, const char *line);
 void cmd_ptx_free(cmd_ctx *c);
 #undef H
 
+/* cmd_core.c: postmortem (trap/exception reports, core files, info trap) */
+void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev);
+const char *cmd_core_exc_name(exec_exc e, int *num);
+/* Refuse an execution command when nothing can run (trapped launch, core file): -1. */
+int cmd_core_guard(cmd_ctx *c, const struct cmd_def *d);
+/* Open a core file in the session and print what it shows. */
+int cmd_core_open(cmd_ctx *c, const char *path);
+int cmd_generate_core(cmd_ctx *c, const char *args, int argc, char **argv);
+int cmd_core_file(cmd_ctx *c, const char *args, int argc, char **argv);
+int cmd_target(cmd_ctx *c, const char *args, int argc, char **argv);
+int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv);
+int cmd_set_auto_core(cmd_ctx *c, const char *args, int argc, char **argv);
+
 #endif

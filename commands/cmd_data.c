@@ -44,16 +44,16 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
             printf("<exited>\n");
             continue;
         }
-        cmd_lane_ref ref = {c, f->cta, f->warp, l, 0};
+        cmd_lane_ref ref = {c, f->cta, f->warp, l, f->frame};
         cmd_vsrc src;
         cmd_vsrc_lane(&ref, &src);
         cmd_value v;
-        char out[1024];
+        char out[4096];
         if (cmd_eval(e, &src, &c->hist, &v, err, sizeof err) != 0) {
             printf("<error: %s>\n", err);
             continue;
         }
-        cmd_format_value(&v, fmt, cmd_describe, c, out, sizeof out);
+        cmd_format_lane(&ref, &v, fmt, out, sizeof out);
         const char *tag = info.state == EXEC_LANE_DIVERGENT ? "  (inactive: divergent)"
                           : info.state == EXEC_LANE_BARRIER ? "  (at barrier)"
                           : info.state == EXEC_LANE_TRAPPED ? "  (trapped)"
@@ -74,7 +74,7 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     if (fmt == 'i')
         return cmd_error(c, "Format letter \"i\" is meaningless in \"print\" command.");
     cmd_value v;
-    char err[512], out[1024];
+    char err[512], out[8192];
     if (!*expr) {
         if (c->hist.nhist == 0) {
             if (record)
@@ -85,7 +85,7 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     } else if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0) {
         return cmd_error(c, "%s", err);
     }
-    if (cmd_format_value(&v, fmt, cmd_describe, c, out, sizeof out) != 0)
+    if (cmd_format_focus(c, &v, fmt, out, sizeof out) != 0)
         return cmd_error(c, "%s", out);
     if (record) {
         if (v.kind != CV_VOID)
@@ -138,16 +138,117 @@ int cmd_output(cmd_ctx *c, const char *args, int argc, char **argv)
     return rc;
 }
 
-int cmd_ptype(cmd_ctx *c, const char *args, int argc, char **argv)
+/* ptype expands structs, unions and enums and resolves typedefs; whatis names the type. */
+static void ptype_of(const dw_type *t, int expand, char *out, size_t n);
+
+static void member_decl(const dw_member *m, char *out, size_t n)
 {
-    (void)argc;
-    (void)argv;
+    char tn[512];
+    ptype_of(m->type, 0, tn, sizeof tn);
+    const char *br = strstr(tn, " [");
+    const char *star = tn[0] && tn[strlen(tn) - 1] == '*' ? "" : " ";
+    if (br)
+        snprintf(out, n, "%.*s %s%s", (int)(br - tn), tn, m->name ? m->name : "", br + 1);
+    else
+        snprintf(out, n, "%s%s%s", tn, star, m->name ? m->name : "");
+    if (m->bit_size) {
+        size_t l = strlen(out);
+        snprintf(out + l, n - l, " : %d", m->bit_size);
+    }
+}
+
+static void ptype_of(const dw_type *t, int expand, char *out, size_t n)
+{
+    if (!expand) {
+        dw_type_name(t, out, n);
+        return;
+    }
+    /* resolve typedefs at the top, keep qualifiers */
+    const dw_type *u = t;
+    char quals[64] = "";
+    while (u && (u->kind == DW_TY_TYPEDEF || u->kind == DW_TY_CONST || u->kind == DW_TY_VOLATILE)) {
+        if (u->kind != DW_TY_TYPEDEF) {
+            size_t l = strlen(quals);
+            snprintf(quals + l, sizeof quals - l, "%s ", u->kind == DW_TY_CONST ? "const" : "volatile");
+        }
+        u = u->target;
+    }
+    if (!u) {
+        snprintf(out, n, "%svoid", quals);
+        return;
+    }
+    /* pointers and arrays of aggregates: expand the innermost aggregate, keep the suffix */
+    const dw_type *base = u;
+    while (base && (base->kind == DW_TY_POINTER || base->kind == DW_TY_ARRAY ||
+                    base->kind == DW_TY_REFERENCE))
+        base = base->target;
+    const dw_type *sb = base;
+    while (sb && (sb->kind == DW_TY_TYPEDEF || sb->kind == DW_TY_CONST || sb->kind == DW_TY_VOLATILE))
+        sb = sb->target;
+    if (!sb || (sb->kind != DW_TY_STRUCT && sb->kind != DW_TY_UNION && sb->kind != DW_TY_CLASS &&
+                sb->kind != DW_TY_ENUM) || sb->enc == DW_BT_HALF || sb->enc == DW_BT_BF16) {
+        char tn[512];
+        dw_type_name(u, tn, sizeof tn);
+        snprintf(out, n, "%s%s", quals, tn);
+        return;
+    }
+    /* suffix: the full name minus the base's name ("Pair *" -> " *") */
+    char full[512], bn[512];
+    dw_type_name(u, full, sizeof full);
+    dw_type_name(base, bn, sizeof bn);
+    const char *suffix = strncmp(full, bn, strlen(bn)) == 0 ? full + strlen(bn) : "";
+    size_t len = 0;
+    const char *kw = sb->kind == DW_TY_STRUCT ? "struct" : sb->kind == DW_TY_UNION ? "union"
+                     : sb->kind == DW_TY_CLASS ? "class" : "enum";
+    len += (size_t)snprintf(out + len, n - len, "%s%s %s%s{", quals, kw, sb->name ? sb->name : "",
+                            sb->name ? " " : "");
+    if (sb->kind == DW_TY_ENUM) {
+        int64_t next = 0;
+        for (int i = 0; i < sb->nenums && len < n; i++) {
+            const dw_enumerator *e = &sb->enums[i];
+            if (e->value == next)
+                len += (size_t)snprintf(out + len, n - len, "%s%s", i ? ", " : "", e->name);
+            else
+                len += (size_t)snprintf(out + len, n - len, "%s%s = %lld", i ? ", " : "", e->name,
+                                        (long long)e->value);
+            next = e->value + 1;
+        }
+        if (len < n)
+            snprintf(out + len, n - len, "}%s", suffix);
+        return;
+    }
+    len += (size_t)snprintf(out + len, n - len, "\n");
+    for (int i = 0; i < sb->nmembers && len < n; i++) {
+        char md[600];
+        member_decl(&sb->members[i], md, sizeof md);
+        len += (size_t)snprintf(out + len, n - len, "    %s;\n", md);
+    }
+    if (len < n)
+        snprintf(out + len, n - len, "}%s", suffix);
+}
+
+static int type_cmd(cmd_ctx *c, const char *args, int expand)
+{
     cmd_value v;
     char err[512];
     while (isspace((unsigned char)*args))
         args++;
+    dw_info *d = dbg_dwarf(c->s);
+    const dw_type *named = d && dw_has_dwarf(d) ? dw_type_lookup(d, args) : NULL;
+    if (named) {
+        char out[4096];
+        ptype_of(named, expand, out, sizeof out);
+        printf("type = %s\n", out);
+        return 0;
+    }
     if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
+    if (v.dt) {
+        char out[4096];
+        ptype_of(v.dt, expand, out, sizeof out);
+        printf("type = %s\n", out);
+        return 0;
+    }
     switch (v.kind) {
     case CV_PTR:
         if (v.count)
@@ -163,6 +264,20 @@ int cmd_ptype(cmd_ctx *c, const char *args, int argc, char **argv)
     default: printf("type = %s\n", cmd_type_c_name(v.type)); break;
     }
     return 0;
+}
+
+int cmd_ptype(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return type_cmd(c, args, 1);
+}
+
+int cmd_whatis(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return type_cmd(c, args, 0);
 }
 
 int cmd_set_var(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -487,7 +602,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
                     cmd_describe(c, pc, d, sizeof d);
                     printf("%-15s0x%-17x%s\n", "pc", pc, d);
                 }
-            } else if (exec_reg_get(m, f->cta, f->warp, f->lane, f->frame, name, &bits, &t) == 0) {
+            } else if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0) {
                 reg_line(name, bits, t);
             } else {
                 rc = cmd_error(c, "Invalid register `%s'", argv[i]);
@@ -499,13 +614,14 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
     int nf = dbg_backtrace(c->s, fr, 64);
     if (nf <= 0)
         return cmd_error(c, "The program has no registers now.");
-    const ptx_func *fn = fr[f->frame < nf ? f->frame : nf - 1].func;
+    int pf = dbg_focus_phys(c->s);
+    const ptx_func *fn = fr[pf < nf ? pf : nf - 1].func;
     const ptx_sym **regs;
     int n = exec_func_regs(m, fn, &regs);
     for (int i = 0; i < n; i++) {
         uint64_t bits;
         ptx_type t;
-        if (exec_reg_get(m, f->cta, f->warp, f->lane, f->frame, regs[i]->name, &bits, &t) == 0)
+        if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), regs[i]->name, &bits, &t) == 0)
             reg_line(regs[i]->name, bits, t);
     }
     uint32_t pc;

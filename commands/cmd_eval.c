@@ -332,6 +332,187 @@ static int read_mem(ectx *x, ptx_type t, ptx_space sp, uint64_t addr, cmd_value 
     return 0;
 }
 
+/* ---- source-level (DWARF) values ----------------------------------------------------------- */
+ptx_type cmd_dw_scalar_type(const dw_type *t)
+{
+    t = dw_type_strip(t);
+    if (!t)
+        return PTX_T_NONE;
+    uint64_t sz = t->size;
+    if (t->enc == DW_BT_HALF)
+        return PTX_T_F16;
+    if (t->enc == DW_BT_BF16)
+        return PTX_T_F32;
+    switch (t->kind) {
+    case DW_TY_POINTER: case DW_TY_REFERENCE:
+        return PTX_T_U64;
+    case DW_TY_ENUM:
+    case DW_TY_BASE: {
+        int sgn = t->kind == DW_TY_ENUM ? t->enc != DW_BT_UNSIGNED
+                                        : t->enc == DW_BT_SIGNED || t->enc == DW_BT_SIGNED_CHAR;
+        if (t->kind == DW_TY_BASE && t->enc == DW_BT_FLOAT)
+            return sz == 8 ? PTX_T_F64 : sz == 2 ? PTX_T_F16 : PTX_T_F32;
+        switch (sz) {
+        case 1: return sgn ? PTX_T_S8 : PTX_T_U8;
+        case 2: return sgn ? PTX_T_S16 : PTX_T_U16;
+        case 4: return sgn ? PTX_T_S32 : PTX_T_U32;
+        case 8: return sgn ? PTX_T_S64 : PTX_T_U64;
+        default: return PTX_T_NONE;
+        }
+    }
+    default:
+        return PTX_T_NONE;
+    }
+}
+
+int cmd_value_from_dw(cmd_value *v, const dw_type *t, uint64_t bits)
+{
+    const dw_type *st = dw_type_strip(t);
+    memset(v, 0, sizeof *v);
+    if (!st)
+        return -1;
+    if (st->kind == DW_TY_POINTER || st->kind == DW_TY_REFERENCE) {
+        v->kind = CV_PTR;
+        v->u = bits;
+        v->space = st->space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : st->space;
+        v->type = st->target ? cmd_dw_scalar_type(st->target) : PTX_T_NONE;
+        const dw_type *pt = dw_type_strip(st->target);
+        if (pt && pt->kind == DW_TY_POINTER)
+            v->type = PTX_T_U64;
+        v->dt = t;
+        return 0;
+    }
+    ptx_type pt = cmd_dw_scalar_type(st);
+    if (pt == PTX_T_NONE)
+        return -1;
+    if (st->enc == DW_BT_BF16) {
+        uint32_t b = (uint32_t)(bits & 0xffff) << 16;
+        float f;
+        memcpy(&f, &b, 4);
+        v->kind = CV_FLOAT;
+        v->type = PTX_T_F32;
+        v->f = f;
+    } else {
+        cmd_value_from_bits(v, pt, bits);
+    }
+    v->dt = t;
+    return 0;
+}
+
+int cmd_load_typed(const cmd_vsrc *src, const dw_type *t, ptx_space sp, uint64_t addr,
+                   cmd_value *out, char *err, size_t n)
+{
+    const dw_type *st = dw_type_strip(t);
+    memset(out, 0, sizeof *out);
+    if (!st) {
+        snprintf(err, n, "Cannot read a value of unknown type.");
+        return -1;
+    }
+    int agg = (st->kind == DW_TY_STRUCT || st->kind == DW_TY_UNION || st->kind == DW_TY_CLASS ||
+               st->kind == DW_TY_ARRAY) && st->enc != DW_BT_HALF && st->enc != DW_BT_BF16;
+    if (agg) {
+        out->kind = CV_AGG;
+        out->dt = t;
+        out->lv = CMD_LV_MEM;
+        out->mspace = sp;
+        out->maddr = addr;
+        return 0;
+    }
+    uint64_t size = dw_type_size(st);
+    if (size == 0 || size > 8 || cmd_dw_scalar_type(st) == PTX_T_NONE) {
+        char tn[128];
+        dw_type_name(t, tn, sizeof tn);
+        snprintf(err, n, "Cannot read a value of type `%s'.", tn);
+        return -1;
+    }
+    uint64_t bits = 0;
+    if (!src->mem_read) {
+        snprintf(err, n, "Cannot access memory at address 0x%llx", (unsigned long long)addr);
+        return -1;
+    }
+    if (src->mem_read(src->ctx, sp, addr, &bits, (size_t)size, err, n) != 0)
+        return -1;
+    if (st->kind == DW_TY_REFERENCE && st->target) /* references read as their referent */
+        return cmd_load_typed(src, st->target,
+                              st->space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : st->space, bits,
+                              out, err, n);
+    cmd_value_from_dw(out, t, bits);
+    out->lv = CMD_LV_MEM;
+    out->mspace = sp;
+    out->maddr = addr;
+    return 0;
+}
+
+static int load_typed(ectx *x, const dw_type *t, ptx_space sp, uint64_t addr, cmd_value *out)
+{
+    return cmd_load_typed(x->src, t, sp, addr, out, x->err, x->n);
+}
+
+static const dw_type *pointee(const cmd_value *v)
+{
+    const dw_type *st = v->dt ? dw_type_strip(v->dt) : NULL;
+    return st && (st->kind == DW_TY_POINTER || st->kind == DW_TY_REFERENCE) ? st->target : NULL;
+}
+
+static int is_array(const cmd_value *v)
+{
+    const dw_type *st = v->kind == CV_AGG ? dw_type_strip(v->dt) : NULL;
+    return st && st->kind == DW_TY_ARRAY;
+}
+
+/* An array used as a value: a pointer to its first element (C's decay). */
+static void decay(ectx *x, cmd_value *v)
+{
+    if (!is_array(v))
+        return;
+    const dw_type *st = dw_type_strip(v->dt);
+    const dw_type *el = x->src->dw ? dw_type_subarray(x->src->dw, st, 1) : NULL;
+    cmd_value p;
+    memset(&p, 0, sizeof p);
+    p.kind = CV_PTR;
+    p.u = v->maddr;
+    p.space = v->mspace;
+    p.type = el ? cmd_dw_scalar_type(el) : PTX_T_NONE;
+    p.dt = el && x->src->dw ? dw_type_pointer_to(x->src->dw, el, v->mspace) : NULL;
+    *v = p;
+}
+
+static int not_number(ectx *x, const cmd_value *v)
+{
+    if (v->optout)
+        return eerr(x, "value has been optimized out");
+    return eerr(x, "Argument to arithmetic operation not a number or boolean.");
+}
+
+static int member(ectx *x, cmd_value *a, const char *name, cmd_value *out)
+{
+    if (a->kind == CV_PTR && pointee(a)) {
+        cmd_value d;
+        if (load_typed(x, pointee(a), a->space, a->u, &d) != 0)
+            return -1;
+        *a = d;
+    }
+    const dw_type *st = a->kind == CV_AGG ? dw_type_strip(a->dt) : NULL;
+    if (!st || st->kind == DW_TY_ARRAY)
+        return eerr(x, "Attempt to extract a component of a value that is not a structure.");
+    const dw_member *m = dw_type_member(st, name);
+    if (!m) {
+        char tn[128];
+        dw_type_name(a->dt, tn, sizeof tn);
+        return eerr(x, "There is no member named %s.", name);
+    }
+    if (load_typed(x, m->type, a->mspace, a->maddr + m->offset, out) != 0)
+        return -1;
+    if (m->bit_size > 0 && m->bit_size < 64 && out->kind == CV_INT) {
+        uint64_t v = (out->u >> m->bit_offset) & ((UINT64_C(1) << m->bit_size) - 1);
+        if (ptx_type_is_signed(out->type) && (v >> (m->bit_size - 1) & 1))
+            v |= ~((UINT64_C(1) << m->bit_size) - 1);
+        out->u = v;
+        out->lv = CMD_LV_NONE; /* bit fields are not assignable here */
+    }
+    return 0;
+}
+
 static int builtin_dim3(ectx *x, const char *name, cmd_value *out)
 {
     static const struct { const char *n; int id; } b[] = {
@@ -467,6 +648,8 @@ static ptx_type arith_type(const cmd_value *a, const cmd_value *b)
 static int ptr_arith(ectx *x, cmd_exop op, const cmd_value *a, const cmd_value *b, cmd_value *out)
 {
     int esz = a->type == PTX_T_NONE ? 1 : tbytes(a->type);
+    if (pointee(a))
+        esz = dw_type_size(pointee(a)) ? (int)dw_type_size(pointee(a)) : 1;
     if (b->kind == CV_PTR) {
         if (op != EX_SUB)
             return eerr(x, "Argument to arithmetic operation not a number or boolean.");
@@ -485,8 +668,12 @@ static int ptr_arith(ectx *x, cmd_exop op, const cmd_value *a, const cmd_value *
 
 static int binary(ectx *x, cmd_exop op, cmd_value *a, cmd_value *b, cmd_value *out)
 {
-    if (a->kind == CV_VOID || b->kind == CV_VOID || a->kind == CV_DIM3 || b->kind == CV_DIM3)
-        return eerr(x, "Argument to arithmetic operation not a number or boolean.");
+    decay(x, a);
+    decay(x, b);
+    if (a->kind == CV_VOID || a->kind == CV_DIM3 || a->kind == CV_AGG)
+        return not_number(x, a);
+    if (b->kind == CV_VOID || b->kind == CV_DIM3 || b->kind == CV_AGG)
+        return not_number(x, b);
     if (a->kind == CV_CODE)
         a->kind = CV_INT, a->type = PTX_T_U64;
     if (b->kind == CV_CODE)
@@ -588,8 +775,10 @@ static int binary(ectx *x, cmd_exop op, cmd_value *a, cmd_value *b, cmd_value *o
 
 static int assign(ectx *x, const cmd_value *lhs, const cmd_value *rhs, cmd_value *out)
 {
-    if (rhs->kind == CV_VOID || rhs->kind == CV_DIM3)
-        return eerr(x, "Invalid value to assign.");
+    if (rhs->kind == CV_VOID || rhs->kind == CV_DIM3 || rhs->kind == CV_AGG)
+        return rhs->optout ? not_number(x, rhs) : eerr(x, "Invalid value to assign.");
+    if (lhs->kind == CV_AGG)
+        return eerr(x, "Invalid cast.");
     switch (lhs->lv) {
     case CMD_LV_REG: {
         uint64_t bits = cmd_value_to_bits(rhs, lhs->type);
@@ -649,6 +838,9 @@ static int assign(ectx *x, const cmd_value *lhs, const cmd_value *rhs, cmd_value
 
 static int eval_cast(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value *out)
 {
+    decay(x, v);
+    if (v->kind == CV_AGG)
+        return eerr(x, "Invalid cast.");
     if (e->nptr) {
         if (v->kind != CV_INT && v->kind != CV_PTR && v->kind != CV_CODE)
             return eerr(x, "Invalid cast.");
@@ -689,7 +881,7 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
         if (eval(x, e->a, &a) != 0)
             return -1;
         if (a.kind != CV_DIM3)
-            return eerr(x, "Attempt to extract a component of a value that is not a structure.");
+            return member(x, &a, e->name, out);
         if (strlen(e->name) != 1 || !strchr("xyz", e->name[0]))
             return eerr(x, "There is no member named %s.", e->name);
         int_val(out, PTX_T_U32, a.d3[e->name[0] - 'x']);
@@ -697,10 +889,12 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
     case EX_NEG: case EX_POS: case EX_NOT: case EX_BITNOT:
         if (eval(x, e->a, &a) != 0)
             return -1;
-        if (a.kind == CV_VOID || a.kind == CV_DIM3)
-            return eerr(x, "Argument to arithmetic operation not a number or boolean.");
+        decay(x, &a);
+        if (a.kind == CV_VOID || a.kind == CV_DIM3 || a.kind == CV_AGG)
+            return not_number(x, &a);
         if (a.kind == CV_PTR || a.kind == CV_CODE)
             a.kind = CV_INT, a.type = PTX_T_U64;
+        a.dt = NULL;
         if (e->op == EX_NOT) {
             int_val(out, PTX_T_S32, !cmd_value_true(&a));
             return 0;
@@ -723,6 +917,9 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
     case EX_DEREF:
         if (eval(x, e->a, &a) != 0)
             return -1;
+        decay(x, &a);
+        if (a.kind == CV_PTR && pointee(&a))
+            return load_typed(x, pointee(&a), a.space, a.u, out);
         if (a.kind != CV_PTR)
             return eerr(x, "Attempt to take contents of a non-pointer value.");
         if (a.type == PTX_T_NONE)
@@ -734,9 +931,11 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
         if (a.lv != CMD_LV_MEM)
             return eerr(x, "Attempt to take address of value not located in memory.");
         out->kind = CV_PTR;
-        out->type = a.kind == CV_PTR ? PTX_T_U64 : a.type;
+        out->type = a.kind == CV_PTR ? PTX_T_U64 : a.kind == CV_AGG ? PTX_T_NONE : a.type;
         out->space = a.mspace;
         out->u = a.maddr;
+        if (a.dt && x->src->dw)
+            out->dt = dw_type_pointer_to(x->src->dw, a.dt, a.mspace);
         return 0;
     case EX_CAST:
         if (eval(x, e->a, &a) != 0)
@@ -745,16 +944,37 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
     case EX_SIZEOF:
         if (eval(x, e->a, &a) != 0)
             return -1;
+        if (a.dt && !(a.kind == CV_PTR && a.count)) {
+            int_val(out, PTX_T_U64, dw_type_size(a.dt));
+            return 0;
+        }
         int_val(out, PTX_T_U64, a.kind == CV_PTR && a.count ? a.count * (uint64_t)tbytes(a.type)
                                                             : (uint64_t)cmd_value_size(&a));
         return 0;
     case EX_INDEX: {
         if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
             return -1;
-        if (a.kind != CV_PTR)
-            return eerr(x, "cannot subscript something of type `%s'", cmd_type_c_name(a.type));
         if (b.kind != CV_INT)
-            return eerr(x, "Argument to arithmetic operation not a number or boolean.");
+            return not_number(x, &b);
+        if (is_array(&a)) {
+            const dw_type *st = dw_type_strip(a.dt);
+            const dw_type *el = x->src->dw ? dw_type_subarray(x->src->dw, st, 1) : NULL;
+            if (!el)
+                return eerr(x, "cannot subscript this array");
+            return load_typed(x, el, a.mspace, a.maddr + (uint64_t)((int64_t)b.u *
+                                                   (int64_t)dw_type_size(el)), out);
+        }
+        if (a.kind == CV_PTR && pointee(&a))
+            return load_typed(x, pointee(&a), a.space, a.u + (uint64_t)((int64_t)b.u *
+                                                 (int64_t)dw_type_size(pointee(&a))), out);
+        if (a.kind != CV_PTR) {
+            if (a.dt) {
+                char tn[128];
+                dw_type_name(a.dt, tn, sizeof tn);
+                return eerr(x, "cannot subscript something of type `%s'", tn);
+            }
+            return eerr(x, "cannot subscript something of type `%s'", cmd_type_c_name(a.type));
+        }
         if (a.count && (int64_t)b.u >= 0 && b.u >= a.count)
             return eerr(x, "Index %lld is out of range of %s[%llu].", (long long)b.u,
                         e->a->op == EX_IDENT ? e->a->name : "buffer",

@@ -200,7 +200,7 @@ static void next(parser *ps)
         ps->p = q;
         return;
     }
-    static const char *ops[] = {"<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+    static const char *ops[] = {"->", "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
                                 "+", "-", "*", "/", "%", "<", ">", "&", "|", "^", "!", "~",
                                 "(", ")", "[", "]", "?", ":", "=", ".", ",", NULL};
     for (int i = 0; ops[i]; i++) {
@@ -447,7 +447,12 @@ static cmd_expr *parse_postfix(parser *ps)
             }
             next(ps);
             e = node(EX_INDEX, e, idx);
-        } else if (is_op(ps, ".")) {
+        } else if (is_op(ps, ".") || is_op(ps, "->")) {
+            if (is_op(ps, "->")) {
+                e = node(EX_DEREF, e, NULL);
+                if (!e)
+                    return NULL;
+            }
             next(ps);
             if (ps->t.k != T_IDENT) {
                 cmd_expr_free(e);

@@ -117,7 +117,10 @@ int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, voi
         fmt = 0;
     switch (v->kind) {
     case CV_VOID:
-        snprintf(out, n, "void");
+        snprintf(out, n, v->optout ? "<optimized out>" : "void");
+        return 0;
+    case CV_AGG: /* formatted by cmd_format_lane, which can read its memory */
+        snprintf(out, n, "<aggregate at 0x%llx>", (unsigned long long)v->maddr);
         return 0;
     case CV_DIM3: {
         char a[3][48];

@@ -217,7 +217,7 @@ static int run_insn(cmd_ctx *c, const char *insn)
         uint64_t bits;
         ptx_type t;
         if (live) {
-            if (exec_reg_get(real, f->cta, f->warp, f->lane, f->frame, name, &bits, &t) == 0)
+            if (exec_reg_get(real, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0)
                 exec_reg_set(m, 0, 0, 0, 0, name, bits);
         } else {
             saved_reg *v = find_val(r, name);
@@ -264,7 +264,7 @@ static int run_insn(cmd_ctx *c, const char *insn)
             printf("%s = %s\n", dst[i]->name, nat);
         else
             printf("%s = %s  (%s)\n", dst[i]->name, nat, hex);
-        if (live && exec_reg_set(real, f->cta, f->warp, f->lane, f->frame, dst[i]->name, bits) != 0)
+        if (live && exec_reg_set(real, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), dst[i]->name, bits) != 0)
             cmd_error(c, "Cannot write %s back to the focused lane: %s", dst[i]->name,
                       exec_errmsg(real));
     }

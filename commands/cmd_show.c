@@ -136,73 +136,144 @@ static void where_text(cmd_ctx *c, uint32_t pc, char *out, size_t n)
         snprintf(out, n, "%s:%d", base_name(dbg_module(c->s)->path), w.ptx_line);
 }
 
-/* Frame line: "saxpy<<<...>>> (n=1, ...) at k.cu:7" (with "#N  " for backtraces, N >= 0). */
-void cmd_print_frame_line(cmd_ctx *c, int frame_no, int with_source)
+/* A parameter's value as a frame line shows it (gdb's "print frame-arguments scalars"). */
+static void arg_text(cmd_ctx *c, const dw_var *v, const dbg_frame *f, char *out, size_t n)
 {
-    exec_frame fr[64];
-    int nf = dbg_backtrace(c->s, fr, 64);
-    int sel = frame_no >= 0 ? frame_no : dbg_get_focus(c->s)->frame;
-    if (sel >= nf) {
-        printf("No stack.\n");
-        return;
-    }
-    const ptx_func *fn = fr[sel].func;
-    char name[600], args[1024], at[600];
-    if (fn->is_entry) {
-        cmd_kernel_label(c, name, sizeof name);
-        kernel_args(c, fn, args, sizeof args);
-    } else {
-        dbg_func_name(c->s, fn, 0, name, sizeof name);
-        func_args(c, fn, sel, args, sizeof args);
-    }
-    where_text(c, fr[sel].pc, at, sizeof at);
-    if (frame_no >= 0)
-        printf("#%-2d ", frame_no);
-    printf("%s (%s) at %s\n", name, args, at);
-    if (with_source)
-        cmd_print_source_at(c, fr[sel].pc);
+    const dbg_focus *fo = dbg_get_focus(c->s);
+    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame};
+    cmd_value val;
+    char err[256];
+    if (cmd_var_value(&ref, v, f, &val, err, sizeof err) != 0)
+        snprintf(out, n, "<error: %s>", err);
+    else if (val.kind == CV_VOID && val.optout)
+        snprintf(out, n, "<optimized out>");
+    else if (val.kind == CV_AGG)
+        snprintf(out, n, "...");
+    else if (val.kind == CV_PTR)
+        snprintf(out, n, "0x%llx", (unsigned long long)val.u);
+    else if (cmd_format_lane(&ref, &val, 0, out, n) != 0)
+        snprintf(out, n, "...");
 }
 
-void cmd_print_source_at(cmd_ctx *c, uint32_t pc)
+void cmd_frame_args(cmd_ctx *c, const dbg_frame *f, char *out, size_t n)
 {
-    dbg_where w;
-    if (dbg_pc_where(c->s, pc, &w) != 0)
+    out[0] = 0;
+    dw_info *d = dbg_dwarf(c->s);
+    if (!d || !dw_has_dwarf(d)) {
+        if (f->inl_name)
+            return;
+        if (f->func->is_entry)
+            kernel_args(c, f->func, out, n);
+        else
+            func_args(c, f->func, f->phys, out, n);
         return;
+    }
+    const dw_var *vs[64];
+    int nv = dw_vars_at_frame(d, f->pc, f->inl, DW_VARS_PARAMS, vs, 64);
+    size_t len = 0;
+    for (int i = 0; i < nv && i < 64; i++) {
+        if (vs[i]->artificial)
+            continue;
+        char val[512];
+        arg_text(c, vs[i], f, val, sizeof val);
+        int w = snprintf(out + len, n - len, "%s%s=%s", len ? ", " : "", vs[i]->name, val);
+        if (w < 0 || (size_t)w >= n - len)
+            break;
+        len += (size_t)w;
+    }
+}
+
+static void frame_name(cmd_ctx *c, const dbg_frame *f, char *out, size_t n)
+{
+    if (f->inl_name)
+        snprintf(out, n, "%s", f->inl_name);
+    else if (f->func->is_entry)
+        cmd_kernel_label(c, out, n);
+    else
+        dbg_func_name(c->s, f->func, 0, out, n);
+}
+
+/* gdb shows "0x... in" when the pc is not where a line starts (callers, after finish). */
+static int frame_shows_addr(cmd_ctx *c, const dbg_frame *f)
+{
+    if (f->inl != 0)
+        return 0;
+    if (f->show_addr)
+        return 1;
+    dw_info *d = dbg_dwarf(c->s);
+    return d && dbg_has_source(c->s) && f->file && !dw_is_stmt(d, f->pc);
+}
+
+static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
+{
     int len;
     const char *text;
-    if (w.file && w.line > 0) {
-        text = dbg_source_line(c->s, w.file, w.line, &len);
-        if (text)
-            printf("%d\t%.*s\n", w.line, len, text);
-        else
-            printf("%d\tin %s\n", w.line, w.file);
-        snprintf(c->list_file, sizeof c->list_file, "%s", w.file);
-        c->list_line = w.line > 5 ? w.line - 5 : 1; /* a following `list` centres on it */
+    if (file && line > 0) {
+        text = dbg_source_line(c->s, file, line, &len);
+        if (text) {
+            printf("%d\t%.*s\n", line, len, text);
+        } else {
+            if (dbg_source_missing_once(c->s, file)) {
+                fflush(stdout);
+                fprintf(stderr, "warning: source file not found: %s\n", base_name(file));
+            }
+            printf("%d\tin %s\n", line, file);
+        }
+        snprintf(c->list_file, sizeof c->list_file, "%s", file);
+        c->list_line = line > 5 ? line - 5 : 1; /* a following `list` centres on it */
+        c->list_first = c->list_line;
     } else {
+        dbg_where w;
+        if (dbg_pc_where(c->s, pc, &w) != 0)
+            return;
         text = ptx_source_line(dbg_module(c->s), w.ptx_line, &len);
         if (text)
             printf("%d\t%.*s\n", w.ptx_line, len, text);
         c->list_file[0] = 0;
         c->list_line = w.ptx_line > 5 ? w.ptx_line - 5 : 1;
+        c->list_first = c->list_line;
     }
     c->list_valid = 1;
 }
 
-static const char *exc_name(exec_exc e, int *num)
+/* Frame line: "saxpy<<<...>>> (n=1, ...) at k.cu:7" (with "#N  " for backtraces, N >= 0). */
+void cmd_print_frame_line(cmd_ctx *c, int frame_no, int with_source)
 {
-    switch (e) {
-    case EXEC_EXC_OUT_OF_RANGE: *num = 5; return "Warp Out-of-range Address";
-    case EXEC_EXC_MISALIGNED: *num = 6; return "Warp Misaligned Address";
-    case EXEC_EXC_ILLEGAL_INSN: *num = 4; return "Warp Illegal Instruction";
-    case EXEC_EXC_READONLY: *num = 14; return "Warp Illegal Address";
-    case EXEC_EXC_STACK_OVERFLOW: *num = 8; return "Lane User Stack Overflow";
-    case EXEC_EXC_BARRIER_DEADLOCK: *num = 17; return "Warp Barrier Deadlock";
-    case EXEC_EXC_WARP_SYNC: *num = 4; return "Warp Illegal Instruction";
-    case EXEC_EXC_ILLEGAL_ADDRESS: *num = 14; return "Warp Illegal Address";
-    case EXEC_EXC_INVALID_PC: *num = 7; return "Warp Invalid PC";
-    case EXEC_EXC_MALLOC: *num = 14; return "Warp Illegal Address";
-    default: *num = 0; return "Unknown Exception";
+    dbg_frame fr[DBG_MAX_FRAMES];
+    int nf = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
+    int sel = frame_no >= 0 ? frame_no : dbg_get_focus(c->s)->frame;
+    if (sel >= nf) {
+        printf("No stack.\n");
+        return;
     }
+    const dbg_frame *f = &fr[sel];
+    char name[600], args[2048], at[600];
+    frame_name(c, f, name, sizeof name);
+    cmd_frame_args(c, f, args, sizeof args);
+    if (f->file && f->line > 0)
+        snprintf(at, sizeof at, "%s:%d", base_name(f->file), f->line);
+    else
+        where_text(c, f->pc, at, sizeof at);
+    if (frame_no >= 0)
+        printf("#%-2d ", frame_no);
+    if (frame_shows_addr(c, f))
+        printf("0x%016llx in ", (unsigned long long)f->pc);
+    printf("%s (%s) at %s\n", name, args, at);
+    if (with_source)
+        print_line_text(c, f->file, f->line, f->pc);
+}
+
+void cmd_print_source_at(cmd_ctx *c, uint32_t pc)
+{
+    dbg_frame f;
+    if (dbg_focus_frame(c->s, &f) == 0 && f.pc == pc) {
+        print_line_text(c, f.file, f.line, pc);
+        return;
+    }
+    dbg_where w;
+    if (dbg_pc_where(c->s, pc, &w) != 0)
+        return;
+    print_line_text(c, w.file, w.line, pc);
 }
 
 static void watch_values(cmd_ctx *c, const dbg_event *ev)
@@ -297,26 +368,9 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
     }
     case DBG_EV_TRAP:
     case DBG_EV_ASSERT:
-    case DBG_EV_EXCEPTION: {
-        int num = 4;
-        const char *name = ev->kind == DBG_EV_TRAP     ? "Warp Illegal Instruction (trap)"
-                           : ev->kind == DBG_EV_ASSERT ? "Warp Assert"
-                                                       : exc_name(st->exc, &num);
-        if (ev->kind == DBG_EV_ASSERT)
-            num = 12;
-        where_text(c, st->pc, at, sizeof at);
-        printf("\nCUDA Exception: %s\nThe exception was triggered at PC 0x%x (%s)\n", name,
-               st->pc, at);
-        if (st->msg[0])
-            printf("%s\n", st->msg);
-        char k[600];
-        cmd_kernel_label(c, k, sizeof k);
-        printf("\nThread received signal CUDA_EXCEPTION_%d, %s.\n", num, name);
-        cmd_announce_focus(c, 1);
-        cmd_print_frame_line(c, -1, 1);
-        c->kernel_failed = 1;
+    case DBG_EV_EXCEPTION:
+        cmd_core_report_stop(c, ev); /* cmd_core.c */
         break;
-    }
     case DBG_EV_WATCH:
         cmd_announce_focus(c, 0);
         watch_values(c, ev);
@@ -355,13 +409,13 @@ void cmd_do_displays(cmd_ctx *c)
             continue;
         }
         cmd_value v;
-        char err[512], out[1024];
+        char err[512], out[4096];
         if (cmd_eval_focus(c, d->text, &v, err, sizeof err) != 0) {
             printf("%d: %s%s%s = <error: %s>\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text,
                    err);
             continue;
         }
-        cmd_format_value(&v, fmt, cmd_describe, c, out, sizeof out);
+        cmd_format_focus(c, &v, fmt, out, sizeof out);
         printf("%d: %s%s%s = %s\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text, out);
     }
 }

@@ -18,8 +18,8 @@ int cmd_backtrace(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     if (need_stack(c) != 0)
         return -1;
-    exec_frame fr[64];
-    int n = dbg_backtrace(c->s, fr, 64);
+    dbg_frame fr[DBG_MAX_FRAMES];
+    int n = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
     int limit = argc ? atoi(argv[0]) : n;
     if (limit <= 0 || limit > n)
         limit = n;
@@ -77,52 +77,188 @@ int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argv;
     if (need_stack(c) != 0)
         return -1;
-    exec_frame fr[64];
-    int n = dbg_backtrace(c->s, fr, 64);
+    dbg_frame fr[DBG_MAX_FRAMES];
+    int n = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
     int sel = dbg_get_focus(c->s)->frame;
-    printf("Stack level %d, pc = 0x%x", sel, fr[sel].pc);
-    char d[300];
-    cmd_describe(c, fr[sel].pc, d, sizeof d);
-    printf(" %s\n", d);
+    if (sel >= n)
+        sel = n - 1;
+    const dbg_frame *f = &fr[sel];
+    char d[300], where[600] = "";
+    cmd_describe(c, f->pc, d, sizeof d);
+    if (f->file && f->line > 0) {
+        const char *b = strrchr(f->file, '/');
+        snprintf(where, sizeof where, " (%s:%d)", b ? b + 1 : f->file, f->line);
+    }
+    printf("Stack level %d, pc = 0x%x %s:\n", sel, f->pc, d);
+    char name[600];
+    if (f->inl_name)
+        snprintf(name, sizeof name, "%s", f->inl_name);
+    else if (f->func->is_entry)
+        cmd_kernel_label(c, name, sizeof name);
+    else
+        dbg_func_name(c->s, f->func, 0, name, sizeof name);
+    printf(" pc = 0x%x in %s%s", f->pc, name, where);
+    if (sel + 1 < n && fr[sel + 1].phys != f->phys)
+        printf("; saved pc = 0x%x", fr[sel + 1].pc + 1);
+    printf("\n");
+    if (f->inl_name)
+        printf(" inlined into frame %d\n", sel + 1);
     if (sel + 1 < n)
         printf(" called by frame at level %d\n", sel + 1);
     if (sel > 0)
         printf(" caller of frame at level %d\n", sel - 1);
-    cmd_print_frame_line(c, sel, 0);
+    if (dbg_has_source(c->s))
+        printf(" source language c++.\n");
+    char argsbuf[2048];
+    cmd_frame_args(c, f, argsbuf, sizeof argsbuf);
+    printf(" args: %s\n", argsbuf);
     return 0;
 }
 
 /* ---- list ----------------------------------------------------------------------------------- */
-static void list_lines(cmd_ctx *c, const char *file, int first, int last)
+static int ptx_nlines(cmd_ctx *c)
 {
+    const ptx_module *m = dbg_module(c->s);
+    int lo = 1, hi = 1, len;
+    while (ptx_source_line(m, hi, &len))
+        hi *= 2;
+    while (lo < hi) { /* last line that exists */
+        int mid = (lo + hi + 1) / 2;
+        if (ptx_source_line(m, mid, &len))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return ptx_source_line(m, lo, &len) ? lo : 0;
+}
+
+/* Print lines first..last of file ("" = the PTX text). */
+static int list_lines(cmd_ctx *c, const char *file, int first, int last)
+{
+    char keep[512];
+    snprintf(keep, sizeof keep, "%s", file ? file : "");
+    int nlines = keep[0] ? dbg_source_nlines(c->s, keep) : ptx_nlines(c);
+    const char *shown = keep[0] ? keep : (dbg_module(c->s)->path ? dbg_module(c->s)->path : "");
+    const char *b = strrchr(shown, '/');
+    b = b ? b + 1 : shown;
     if (first < 1)
         first = 1;
+    if (first > nlines)
+        return cmd_error(c, "Line number %d out of range; \"%s\" has %d lines.", first, b, nlines);
+    if (last > nlines)
+        last = nlines;
     int len;
     for (int l = first; l <= last; l++) {
-        const char *t = file && *file ? dbg_source_line(c->s, file, l, &len)
-                                      : ptx_source_line(dbg_module(c->s), l, &len);
+        const char *t = keep[0] ? dbg_source_line(c->s, keep, l, &len)
+                                : ptx_source_line(dbg_module(c->s), l, &len);
         if (!t)
             break;
         printf("%d\t%.*s\n", l, len, t);
-        c->list_line = l + 1;
     }
-    snprintf(c->list_file, sizeof c->list_file, "%s", file ? file : "");
+    snprintf(c->list_file, sizeof c->list_file, "%s", keep);
+    c->list_first = first;
+    c->list_line = last + 1;
     c->list_valid = 1;
+    return 0;
+}
+
+static int list_centered(cmd_ctx *c, const char *file, int line)
+{
+    int first = line - 5 < 1 ? 1 : line - 5;
+    return list_lines(c, file, first, first + 9);
+}
+
+/* A source file that cannot be read: warn once and list the PTX around pc instead. */
+static int list_missing(cmd_ctx *c, const char *file, int line, uint32_t pc, int have_pc)
+{
+    if (dbg_source_missing_once(c->s, file)) {
+        const char *b = strrchr(file, '/');
+        fflush(stdout);
+        fprintf(stderr, "warning: source file not found: %s\n", b ? b + 1 : file);
+    }
+    if (!have_pc)
+        return cmd_error(c, "%d\tin %s", line, file);
+    dbg_where w;
+    dbg_pc_where(c->s, pc, &w);
+    return list_centered(c, "", w.ptx_line);
+}
+
+/* Where a location names: file and line (file "" for PTX lines). */
+static int list_where(cmd_ctx *c, const char *spec, char *file, size_t n, int *line,
+                      uint32_t *pc)
+{
+    dw_info *d = dbg_dwarf(c->s);
+    const dw_func *df = d ? dw_func_by_name(d, spec) : NULL;
+    if (!df) {
+        const ptx_func *pf = strchr(spec, ':') || spec[0] == '*' ? NULL : dbg_find_func(c->s, spec);
+        df = pf && d ? dw_func_of_ptx(d, pf) : NULL;
+    }
+    if (df && df->decl_file && df->decl_line > 0) {
+        snprintf(file, n, "%s", df->decl_file);
+        *line = df->decl_line;
+        *pc = df->lo;
+        return 0;
+    }
+    uint32_t pcs[DBG_MAX_LOCS];
+    if (dbg_resolve_location(c->s, spec, pcs, DBG_MAX_LOCS) <= 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    dbg_where w;
+    dbg_pc_where(c->s, pcs[0], &w);
+    *pc = pcs[0];
+    /* FILE:LINE lists around the line asked for, even where it has no code */
+    const char *colon = strrchr(spec, ':');
+    if (w.file && colon && strncmp(spec, "ptx:", 4) && atoi(colon + 1) > 0) {
+        snprintf(file, n, "%s", w.file);
+        *line = atoi(colon + 1);
+    } else if (w.file && w.line > 0) {
+        snprintf(file, n, "%s", w.file);
+        *line = w.line;
+    } else {
+        file[0] = 0;
+        *line = w.ptx_line;
+    }
+    return 0;
+}
+
+static int parse_line_no(const char *s, int *v)
+{
+    char *end;
+    long l = strtol(s, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (end == s || *end || l < 1 || l > 10000000)
+        return -1;
+    *v = (int)l;
+    return 0;
+}
+
+/* The file a bare LINE means: the last listed, else the focus's, else the module's first. */
+static void current_file(cmd_ctx *c, char *file, size_t n)
+{
+    const char *f = c->list_valid ? c->list_file
+                    : dbg_has_source(c->s) ? dbg_default_file(c->s) : "";
+    snprintf(file, n, "%s", f ? f : "");
 }
 
 int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
 {
-    (void)args;
+    (void)argc;
+    (void)argv;
     if (!dbg_module(c->s))
         return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
-    if (argc == 0) {
-        if (c->list_valid) {
-            list_lines(c, c->list_file, c->list_line, c->list_line + 9);
-            return 0;
-        }
+    char a[512];
+    while (isspace((unsigned char)*args))
+        args++;
+    snprintf(a, sizeof a, "%s", args);
+    for (size_t l = strlen(a); l && isspace((unsigned char)a[l - 1]);)
+        a[--l] = 0;
+    char file[512];
+    int line;
+    uint32_t pc = 0;
+    if (!a[0]) {
+        if (c->list_valid)
+            return list_lines(c, c->list_file, c->list_line, c->list_line + 9);
         /* first list: around the focus, else the first kernel */
-        uint32_t pc;
-        dbg_where w;
         if (dbg_focus_pc(c->s, &pc) != 0) {
             uint32_t pcs[1];
             const ptx_module *m = dbg_module(c->s);
@@ -134,45 +270,75 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
             if (pc == UINT32_MAX)
                 return cmd_error(c, "No kernel to list.");
         }
+        dbg_where w;
         dbg_pc_where(c->s, pc, &w);
-        if (w.file && w.line > 0)
-            list_lines(c, w.file, w.line - 5, w.line + 4);
-        else
-            list_lines(c, "", w.ptx_line - 5, w.ptx_line + 4);
-        return 0;
+        if (w.file && w.line > 0) {
+            if (!dbg_source_nlines(c->s, w.file))
+                return list_missing(c, w.file, w.line, pc, 1);
+            return list_centered(c, w.file, w.line);
+        }
+        return list_centered(c, "", w.ptx_line);
     }
-    const char *a = argv[0];
+    if (!strcmp(a, "-")) {
+        if (!c->list_valid)
+            return cmd_error(c, "No default source file to list.");
+        if (c->list_first <= 1)
+            return cmd_error(c, "Already at the start of %s.",
+                             c->list_file[0] ? c->list_file : "the PTX text");
+        int last = c->list_first - 1;
+        return list_lines(c, c->list_file, last - 9 < 1 ? 1 : last - 9, last);
+    }
     /* ptx:N lists the PTX text */
     if (!strncmp(a, "ptx:", 4)) {
-        int l = atoi(a + 4);
-        list_lines(c, "", l - 5, l + 4);
-        return 0;
+        int l;
+        if (parse_line_no(a + 4, &l) != 0)
+            return cmd_error(c, "Invalid PTX line \"%s\".", a + 4);
+        return list_centered(c, "", l);
     }
-    if (isdigit((unsigned char)a[0]) && !strchr(a, ':')) {
-        int l = atoi(a);
-        const char *file = dbg_has_source(c->s) ? (c->list_valid && c->list_file[0]
-                                                       ? c->list_file : dbg_default_file(c->s))
-                                                : "";
-        char keep[512];
-        snprintf(keep, sizeof keep, "%s", file ? file : "");
-        if (keep[0] && !dbg_source_nlines(c->s, keep))
-            return cmd_error(c, "%s: No such file or directory.", keep);
-        list_lines(c, keep, l - 5, l + 4);
-        return 0;
+    char *comma = strchr(a, ',');
+    if (comma) {
+        *comma = 0;
+        char *lhs = a, *rhs = comma + 1;
+        while (isspace((unsigned char)*rhs))
+            rhs++;
+        for (size_t l = strlen(lhs); l && isspace((unsigned char)lhs[l - 1]);)
+            lhs[--l] = 0;
+        int first = 0, last = 0;
+        current_file(c, file, sizeof file);
+        if (lhs[0]) {
+            if (parse_line_no(lhs, &first) != 0) {
+                if (list_where(c, lhs, file, sizeof file, &first, &pc) != 0)
+                    return -1;
+            }
+        }
+        if (rhs[0]) {
+            const char *colon = strrchr(rhs, ':');
+            if (parse_line_no(colon ? colon + 1 : rhs, &last) != 0)
+                return cmd_error(c, "Invalid line number \"%s\".", rhs);
+        }
+        if (!lhs[0] && !rhs[0])
+            return cmd_error(c, "Junk at end of line specification.");
+        if (!lhs[0])
+            first = last - 9 < 1 ? 1 : last - 9;
+        if (!rhs[0])
+            last = first + 9;
+        if (last < first)
+            return cmd_error(c, "Second line number out of range.");
+        if (file[0] && !dbg_source_nlines(c->s, file))
+            return list_missing(c, file, first, 0, 0);
+        return list_lines(c, file, first, last);
     }
-    uint32_t pcs[DBG_MAX_LOCS];
-    if (dbg_resolve_location(c->s, a, pcs, DBG_MAX_LOCS) <= 0)
-        return cmd_error(c, "%s", dbg_errmsg(c->s));
-    dbg_where w;
-    dbg_pc_where(c->s, pcs[0], &w);
-    if (w.file && w.line > 0) {
-        if (!dbg_source_nlines(c->s, w.file))
-            return cmd_error(c, "%d\tin %s (source file not found)", w.line, w.file);
-        list_lines(c, w.file, w.line - 5, w.line + 4);
-    } else {
-        list_lines(c, "", w.ptx_line - 5, w.ptx_line + 4);
+    if (parse_line_no(a, &line) == 0) {
+        current_file(c, file, sizeof file);
+        if (file[0] && !dbg_source_nlines(c->s, file))
+            return list_missing(c, file, line, 0, 0);
+        return list_centered(c, file, line);
     }
-    return 0;
+    if (list_where(c, a, file, sizeof file, &line, &pc) != 0)
+        return -1;
+    if (file[0] && !dbg_source_nlines(c->s, file))
+        return list_missing(c, file, line, pc, 1);
+    return list_centered(c, file, line);
 }
 
 int cmd_disassemble(cmd_ctx *c, const char *args, int argc, char **argv)

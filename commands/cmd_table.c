@@ -20,6 +20,19 @@ const cmd_def cmd_info_table[] = {
     {"buffers", "", cmd_info_buffers, 0, 0, "info buffers",
      "Global buffers: name, type, count, address.", CMD_CLASS_STATUS, 0, NOSUB},
     {"frame", "f", cmd_info_frame, 0, 0, "info frame", "The selected frame.", CMD_CLASS_STACK, 0, NOSUB},
+    {"locals", "", cmd_info_locals, 0, 0, "info locals",
+     "Local variables of the selected frame (innermost blocks first).", CMD_CLASS_STACK, 0, NOSUB},
+    {"args", "", cmd_info_args, 0, 0, "info args", "Arguments of the selected frame.",
+     CMD_CLASS_STACK, 0, NOSUB},
+    {"scope", "", cmd_info_scope, 1, -1, "info scope LOCATION",
+     "Variables visible at LOCATION and where they live.", CMD_CLASS_STATUS, 0, NOSUB},
+    {"line", "", cmd_info_line, 0, 1, "info line [LOCATION]",
+     "Addresses of the code of a source line (default: the current line).", CMD_CLASS_STATUS, 0,
+     NOSUB},
+    {"source", "", cmd_info_source, 0, 0, "info source", "The current source file.",
+     CMD_CLASS_FILES, 0, NOSUB},
+    {"address", "", cmd_info_address, 1, 1, "info address VAR",
+     "Where VAR lives: a register, or a state space and address.", CMD_CLASS_DATA, 0, NOSUB},
     {"warps", "", cmd_info_warps, 0, 0, "info warps",
      "Warps of the focused block: PC, line, active and divergent masks, barrier.", CMD_CLASS_CUDA, 0, NOSUB},
     {"lanes", "", cmd_info_lanes, 0, -1, "info lanes [EXPR]",
@@ -32,6 +45,9 @@ const cmd_def cmd_info_table[] = {
      CMD_CLASS_CUDA, 0, NOSUB},
     {"sharedmem", "shared", cmd_info_sharedmem, 0, 0, "info sharedmem",
      "Shared variables and dynamic shared memory of the focused block.", CMD_CLASS_CUDA, 0, NOSUB},
+    {"trap", "exception", cmd_info_trap, 0, 0, "info trap",
+     "Why the kernel trapped or faulted: which lanes, where each warp stood, which exited.",
+     CMD_CLASS_STATUS, 0, NOSUB},
     {"cuda", "", cmd_info_cuda, 1, -1, "info cuda warps|lanes|blocks|threads|kernels|sharedmem",
      "cuda-gdb spellings of the info tables.", CMD_CLASS_CUDA, 0, NOSUB},
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
@@ -40,6 +56,9 @@ const cmd_def cmd_info_table[] = {
 const cmd_def cmd_set_table[] = {
     {"var", "variable", cmd_set_var, 1, -1, "set var LVALUE = EXPR",
      "Assign to a register, memory or convenience variable.", CMD_CLASS_DATA, 0, NOSUB},
+    {"auto-core", "", cmd_set_auto_core, 1, 1, "set auto-core on|off",
+     "Write a core file automatically when a kernel traps or faults (also PTXDBG_COREDUMP=1).",
+     CMD_CLASS_RUNNING, 0, NOSUB},
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -56,6 +75,14 @@ const cmd_def cmd_table[] = {
      "Relaunch the last launch from scratch (buffers restored to their initial contents).",
      CMD_CLASS_RUNNING, 0, NOSUB},
     {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING, 0, NOSUB},
+    {"generate-core-file", "gcore", cmd_generate_core, 0, 1, "generate-core-file [FILE]",
+     "Save the whole state (module, sources, memory, threads, stop) to FILE (core.KERNEL.N).",
+     CMD_CLASS_FILES, 0, NOSUB},
+    {"core-file", "core", cmd_core_file, 1, 1, "core-file FILE",
+     "Open a core file written by generate-core-file: inspect it, it cannot run.",
+     CMD_CLASS_FILES, 0, NOSUB},
+    {"target", "", cmd_target, 2, 2, "target core FILE", "Same as core-file FILE.",
+     CMD_CLASS_FILES, 0, NOSUB},
     {"dump", "", cmd_dump, 2, 2, "dump NAME PATH", "Write a buffer's bytes to a file.",
      CMD_CLASS_DATA, 0, NOSUB},
     /* running */
@@ -117,7 +144,11 @@ const cmd_def cmd_table[] = {
      "Print EXPR every time the program stops.", CMD_CLASS_DATA, 0, NOSUB},
     {"undisplay", "", cmd_undisplay, 0, -1, "undisplay [N...]", "Cancel displays.",
      CMD_CLASS_DATA, 0, NOSUB},
-    {"ptype", "whatis", cmd_ptype, 1, -1, "ptype EXPR", "The type of EXPR.", CMD_CLASS_DATA, 0, NOSUB},
+    {"ptype", "", cmd_ptype, 1, -1, "ptype EXPR | TYPE",
+     "The type of EXPR (or a named type), structs and enums expanded, typedefs resolved.",
+     CMD_CLASS_DATA, 0, NOSUB},
+    {"whatis", "", cmd_whatis, 1, -1, "whatis EXPR | TYPE", "The type name of EXPR.",
+     CMD_CLASS_DATA, 0, NOSUB},
     {"eval", "", cmd_eval_ptx, 1, -1, "eval PTX-INSTRUCTION",
      "Execute one PTX instruction (or .reg declaration) on a scratch lane seeded from the focus.",
      CMD_CLASS_DATA, 0, NOSUB},
@@ -133,8 +164,13 @@ const cmd_def cmd_table[] = {
     {"up", "", cmd_up, 0, 1, "up [N]", "Select the caller's frame.", CMD_CLASS_STACK, 0, NOSUB},
     {"down", "do", cmd_down, 0, 1, "down [N]", "Select the callee's frame.", CMD_CLASS_STACK, 0,
      NOSUB},
-    {"list", "l", cmd_list, 0, 1, "list [LINE | FILE:LINE | FUNC | ptx:LINE]",
-     "Source lines (PTX lines when the module has no line table).", CMD_CLASS_FILES, 1, NOSUB},
+    {"list", "l", cmd_list, 0, -1, "list [LINE | FILE:LINE | FUNC | FIRST,LAST | - | ptx:LINE]",
+     "Source lines; `list` continues, `list -` goes back (PTX lines when there is no source).",
+     CMD_CLASS_FILES, 1, NOSUB},
+    {"directory", "dir", cmd_directory, 0, -1, "directory [DIR...]",
+     "Add directories to search for source files (none: reset).", CMD_CLASS_FILES, 0, NOSUB},
+    {"unset", "", cmd_unset, 1, 2, "unset substitute-path [FROM]",
+     "Remove source path substitution rules.", CMD_CLASS_FILES, 0, NOSUB},
     {"disassemble", "disas", cmd_disassemble, 0, 1, "disassemble [FUNC]",
      "PTX of the current function with => at the PC.", CMD_CLASS_DATA, 0, NOSUB},
     /* status */
@@ -266,6 +302,8 @@ static int run_def(cmd_ctx *c, const cmd_def *d, const char *args)
                               "Usage: %s", d->name, d->usage);
         else
             rc = cmd_error(c, "Usage: %s", d->usage);
+    } else if (cmd_core_guard(c, d) != 0) {
+        rc = -1;
     } else {
         rc = d->fn(c, args, argc, argv);
     }
@@ -368,6 +406,8 @@ int cmd_set(cmd_ctx *c, const char *args, int argc, char **argv)
     for (int i = 0; quiet[i]; i++)
         if (!strcmp(argv[0], quiet[i]))
             return 0;
+    if (!strcmp(argv[0], "substitute-path"))
+        return cmd_set_substitute(c, argc, argv);
     if (cmd_lookup(cmd_set_table, argv[0], NULL, 0))
         return run_sub(c, "set", cmd_set_table, args, argc, argv);
     if (strchr(args, '='))
@@ -380,6 +420,8 @@ int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     dbg_options *o = dbg_opts(c->s);
     int all = argc == 0;
+    if (!all && cmd_show_src(c, argv[0]))
+        return 0;
     if (all || !strcmp(argv[0], "scheduler-locking"))
         printf("Mode for locking scheduler during execution is \"%s\".\n",
                o->scheduler_locking ? "on" : "off");

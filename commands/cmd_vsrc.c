@@ -13,13 +13,30 @@ static int need_launch(cmd_lane_ref *r, char *err, size_t n)
     return 0;
 }
 
+int cmd_ref_frame(cmd_lane_ref *r, dbg_frame *out)
+{
+    dbg_frame fr[DBG_MAX_FRAMES];
+    int n = dbg_lane_frames(r->c->s, r->cta, r->warp, r->lane, fr, DBG_MAX_FRAMES);
+    if (n <= 0)
+        return -1;
+    *out = fr[r->frame >= 0 && r->frame < n ? r->frame : n - 1];
+    return 0;
+}
+
+/* Physical frame (exec_reg_get's numbering) of the reference's source-level frame. */
+static int phys_frame(cmd_lane_ref *r)
+{
+    dbg_frame f;
+    return r->frame == 0 || cmd_ref_frame(r, &f) != 0 ? 0 : f.phys;
+}
+
 static int v_reg_get(void *ctx, const char *name, uint64_t *bits, ptx_type *t, char *err, size_t n)
 {
     cmd_lane_ref *r = ctx;
     if (need_launch(r, err, n) != 0)
         return -1;
     exec_machine *m = dbg_machine(r->c->s);
-    if (exec_reg_get(m, r->cta, r->warp, r->lane, r->frame, name, bits, t) != 0) {
+    if (exec_reg_get(m, r->cta, r->warp, r->lane, phys_frame(r), name, bits, t) != 0) {
         snprintf(err, n, "%s", exec_errmsg(m));
         return -1;
     }
@@ -32,7 +49,7 @@ static int v_reg_set(void *ctx, const char *name, uint64_t bits, char *err, size
     if (need_launch(r, err, n) != 0)
         return -1;
     exec_machine *m = dbg_machine(r->c->s);
-    if (exec_reg_set(m, r->cta, r->warp, r->lane, r->frame, name, bits) != 0) {
+    if (exec_reg_set(m, r->cta, r->warp, r->lane, phys_frame(r), name, bits) != 0) {
         snprintf(err, n, "%s", exec_errmsg(m));
         return -1;
     }
@@ -106,10 +123,148 @@ static const ptx_sym *find_var(cmd_lane_ref *r, const char *name)
     return NULL;
 }
 
-/* Source-level variables (DWARF) plug in here, before the PTX names. */
+/* ---- source-level variables (DWARF) ------------------------------------------------------------ */
+/* Address of a memory location: the frame's local depot (%SPL of that activation, which nvcc's
+ * code sets to the depot's local address), or a symbol the core knows, plus the offset. */
+static int loc_addr(cmd_lane_ref *r, const dw_loc *loc, const dbg_frame *f, ptx_space *sp,
+                    uint64_t *addr, char *err, size_t n)
+{
+    exec_machine *m = dbg_machine(r->c->s);
+    *sp = loc->space;
+    if (!loc->sym) {
+        *addr = loc->offset;
+        return 0;
+    }
+    if (!strncmp(loc->sym, "__local_depot", 13)) {
+        uint64_t base;
+        ptx_type t;
+        if (!f || need_launch(r, err, n) != 0) {
+            snprintf(err, n, "No frame selected.");
+            return -1;
+        }
+        if (exec_reg_get(m, r->cta, r->warp, r->lane, f->phys, "%SPL", &base, &t) == 0) {
+            *sp = PTX_SPACE_LOCAL;
+            *addr = base + loc->offset;
+            return 0;
+        }
+    }
+    uint64_t a, size;
+    ptx_space s2;
+    if (!m || exec_symbol_addr(m, loc->sym, &s2, &a, &size) != 0) {
+        snprintf(err, n, "Cannot find the address of %s.", loc->sym);
+        return -1;
+    }
+    *sp = s2;
+    *addr = a + loc->offset;
+    return 0;
+}
+
+int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_value *out,
+                  char *err, size_t n)
+{
+    dw_info *d = dbg_dwarf(r->c->s);
+    cmd_vsrc src;
+    cmd_vsrc_lane(r, &src);
+    memset(out, 0, sizeof *out);
+    dw_loc loc;
+    uint32_t pc = f ? f->pc : 0;
+    if (!d || dw_var_location(d, v, pc, &loc) != 0 || loc.kind == DW_LOCK_NONE) {
+        out->optout = 1;
+        out->dt = v->type;
+        return 0;
+    }
+    if (loc.kind == DW_LOCK_UNSUPPORTED) {
+        snprintf(err, n, "Cannot evaluate the location of \"%s\": %s.", v->name, loc.reg);
+        return -1;
+    }
+    if (loc.kind == DW_LOCK_REG) {
+        uint64_t bits;
+        ptx_type t;
+        if (!f || need_launch(r, err, n) != 0)
+            return -1;
+        exec_machine *m = dbg_machine(r->c->s);
+        if (exec_reg_get(m, r->cta, r->warp, r->lane, f->phys, loc.reg, &bits, &t) != 0) {
+            snprintf(err, n, "%s", exec_errmsg(m));
+            return -1;
+        }
+        if (cmd_value_from_dw(out, v->type, bits) != 0) {
+            char tn[128];
+            dw_type_name(v->type, tn, sizeof tn);
+            snprintf(err, n, "Cannot read a value of type `%s' from register %s.", tn, loc.reg);
+            return -1;
+        }
+        out->lv = CMD_LV_REG;
+        snprintf(out->reg, sizeof out->reg, "%s", loc.reg);
+        return 0;
+    }
+    ptx_space sp;
+    uint64_t addr;
+    if (loc_addr(r, &loc, f, &sp, &addr, err, n) != 0)
+        return -1;
+    return cmd_load_typed(&src, v->type, sp, addr, out, err, n);
+}
+
+int cmd_var_where(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, char *out, size_t n)
+{
+    dw_info *d = dbg_dwarf(r->c->s);
+    dw_loc loc;
+    char err[256];
+    if (!d || dw_var_location(d, v, f ? f->pc : 0, &loc) != 0 || loc.kind == DW_LOCK_NONE) {
+        snprintf(out, n, "optimized out here");
+        return 0;
+    }
+    if (loc.kind == DW_LOCK_UNSUPPORTED) {
+        snprintf(out, n, "at a location that cannot be evaluated (%s)", loc.reg);
+        return 0;
+    }
+    if (loc.kind == DW_LOCK_REG) {
+        snprintf(out, n, "a variable in register %s", loc.reg);
+        return 0;
+    }
+    ptx_space sp;
+    uint64_t addr;
+    char sym[300] = "";
+    if (loc.sym)
+        snprintf(sym, sizeof sym, " (%s+%llu)", loc.sym, (unsigned long long)loc.offset);
+    if (loc_addr(r, &loc, f, &sp, &addr, err, sizeof err) != 0)
+        snprintf(out, n, "a variable in @%s memory at %s+%llu", ptx_space_name(loc.space),
+                 loc.sym ? loc.sym : "", (unsigned long long)loc.offset);
+    else
+        snprintf(out, n, "%s at @%s address 0x%llx%s",
+                 v->kind == DW_VAR_GLOBAL ? "static storage" : "a variable",
+                 ptx_space_name(sp), (unsigned long long)addr, sym);
+    return 0;
+}
+
+/* A DWARF variable visible in the reference's frame (globals without a frame): 1, 0, -1. */
+static int dwarf_ident(cmd_lane_ref *r, const char *name, cmd_value *out, char *err, size_t n)
+{
+    dw_info *d = dbg_dwarf(r->c->s);
+    if (!d || !dw_has_dwarf(d))
+        return 0;
+    dbg_frame f;
+    int have = dbg_launch_info(r->c->s) && dbg_get_focus(r->c->s)->valid &&
+               cmd_ref_frame(r, &f) == 0;
+    const dw_var *v = NULL;
+    if (have) {
+        v = dw_var_lookup_frame(d, f.pc, f.inl, name);
+    } else {
+        for (int i = 0; i < dw_nglobals(d) && !v; i++)
+            if (!strcmp(dw_global_get(d, i)->name, name))
+                v = dw_global_get(d, i);
+    }
+    if (!v)
+        return 0;
+    return cmd_var_value(r, v, have ? &f : NULL, out, err, n) == 0 ? 1 : -1;
+}
+
+/* Source-level variables (DWARF) first, then buffers, then the PTX names. */
 static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_t n)
 {
     cmd_lane_ref *r = ctx;
+    int dr = dwarf_ident(r, name, out, err, n);
+    if (dr != 0)
+        return dr;
     const dbg_buffer *b = dbg_buffer_find(r->c->s, name);
     if (b) {
         memset(out, 0, sizeof *out);
@@ -164,7 +319,8 @@ static int v_pc(void *ctx, uint64_t *pc, char *err, size_t n)
         snprintf(err, n, "No registers.");
         return -1;
     }
-    *pc = fr[r->frame < nf ? r->frame : nf - 1].pc;
+    int pf = phys_frame(r);
+    *pc = fr[pf < nf ? pf : nf - 1].pc;
     return 0;
 }
 
@@ -179,6 +335,74 @@ void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src)
     src->mem_write = v_mem_write;
     src->ident = v_ident;
     src->pc = v_pc;
+    src->dw = dbg_dwarf(ref->c->s);
+}
+
+/* ---- formatting with source-level types ------------------------------------------------------- */
+static int fmt_read(void *ctx, ptx_space space, uint64_t addr, void *buf, size_t n)
+{
+    cmd_lane_ref *r = ctx;
+    exec_machine *m = dbg_machine(r->c->s);
+    return m ? exec_mem_read(m, space, addr, buf, n, r->cta, r->warp, r->lane) : -1;
+}
+
+int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, size_t n)
+{
+    if (v->kind == CV_VOID && v->optout) {
+        snprintf(out, n, "<optimized out>");
+        return 0;
+    }
+    if (!v->dt || (fmt && !strchr("xduotcfa", fmt)))
+        return cmd_format_value(v, fmt, cmd_describe, r->c, out, n);
+    const dw_type *st = dw_type_strip(v->dt);
+    uint64_t len = dw_type_size(v->dt);
+    uint8_t small[8];
+    uint8_t *bytes = small;
+    if (v->kind == CV_AGG) {
+        if (len == 0 || len > (1u << 20)) {
+            snprintf(out, n, "<value of %llu bytes>", (unsigned long long)len);
+            return 0;
+        }
+        char err[256];
+        bytes = malloc(len);
+        if (!bytes) {
+            snprintf(out, n, "Out of memory.");
+            return -1;
+        }
+        if (v_mem_read(r, v->mspace, v->maddr, bytes, len, err, sizeof err) != 0) {
+            free(bytes);
+            snprintf(out, n, "<error: %s>", err);
+            return 0;
+        }
+    } else {
+        uint64_t bits;
+        if (v->kind == CV_PTR)
+            bits = v->u;
+        else if (st && st->enc == DW_BT_BF16) {
+            float f = (float)v->f;
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            bits = b >> 16;
+        } else
+            bits = cmd_value_to_bits(v, v->type);
+        if (len == 0 || len > 8)
+            len = 8;
+        memcpy(small, &bits, 8);
+    }
+    int rc = dw_format_value(v->dt, bytes, len, fmt, 1, fmt_read, r, out, n);
+    if (bytes != small)
+        free(bytes);
+    if (rc < 0)
+        return cmd_format_value(v, fmt, cmd_describe, r->c, out, n);
+    return 0;
+}
+
+int cmd_format_focus(cmd_ctx *c, const cmd_value *v, char fmt, char *out, size_t n)
+{
+    cmd_lane_ref ref;
+    cmd_vsrc src;
+    cmd_vsrc_focus(c, &ref, &src);
+    return cmd_format_lane(&ref, v, fmt, out, n);
 }
 
 void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src)

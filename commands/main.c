@@ -9,7 +9,7 @@ static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 6
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: ptxdbg [-batch] [-q] [-x SCRIPT]... [-ex 'COMMAND']... [FILE.ptx]\n"
+    fprintf(f, "Usage: ptxdbg [-batch] [-q] [-x SCRIPT]... [-ex 'COMMAND']... [--core CORE] [FILE.ptx]\n"
                "Debug PTX kernels on the CPU. In -batch mode ptxdbg exits after the scripts and\n"
                "commands, with a non-zero status when a command failed or a kernel trapped or\n"
                "faulted.\n");
@@ -19,6 +19,7 @@ int main(int argc, char **argv)
 {
     int batch = 0, quiet = 0;
     const char *file = NULL;
+    const char *core = NULL;  /* --core FILE: open a core file (postmortem) */
     /* -x and -ex in the order given */
     const char **acts = calloc((size_t)argc, sizeof *acts);
     char *kinds = calloc((size_t)argc, 1);
@@ -38,6 +39,10 @@ int main(int argc, char **argv)
                     !strcmp(a, "-eval-command")) && i + 1 < argc) {
             kinds[nacts] = !strcmp(a, "-x") || !strcmp(a, "-command") ? 'x' : 'e';
             acts[nacts++] = argv[++i];
+        } else if ((!strcmp(a, "-core") || !strcmp(a, "-c")) && i + 1 < argc) {
+            core = argv[++i];
+        } else if (!strncmp(a, "-core=", 6)) {
+            core = a + 6;
         } else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
             usage(stdout);
             free(acts);
@@ -73,6 +78,8 @@ int main(int argc, char **argv)
     } else if (dbg_load_text(s, empty_module, sizeof empty_module - 1, "<repl>") != 0) {
         cmd_error(&c, "%s", dbg_errmsg(s));
     }
+    if (core)
+        cmd_core_open(&c, core);
     for (int i = 0; i < nacts && !c.quit; i++) {
         if (kinds[i] == 'x') {
             char *v[1] = {(char *)acts[i]};

@@ -135,6 +135,16 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop);
  * thread-instructions (the lanes of those groups that were active, guard included). */
 void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_insns);
 
+/* Worker threads for run-to-completion (default 1; 0 = one per online CPU). CTAs then run in
+ * parallel, but only for a `continue` with no breakpoint, watchpoint or step limit active and a
+ * kernel module free of order-dependent instructions (global atomics/reductions, printf and the
+ * other libc externs, brkpt, %clock/%globaltimer reads); otherwise one thread runs, as before.
+ * Results are identical to one thread for kernels whose CTAs do not race on global memory.
+ * On a fault the stop reported is that of the lowest-numbered faulting CTA (deterministic);
+ * higher CTAs may already have run. Returns the number in effect. */
+int exec_set_threads(exec_machine *m, int n);
+int exec_get_threads(const exec_machine *m);
+
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);
 
@@ -216,5 +226,92 @@ int exec_shared_layout(const exec_machine *m, exec_shared_var *vars, int max,
 /* Describe an address: nearest buffer or symbol and the offset ("buf+12", "_Z..._param_0"). */
 int exec_addr_describe(const exec_machine *m, ptx_space space, uint64_t addr, char *out,
                        size_t n);
+
+/* ---- postmortem: core files (exec_corefile.c; the format is described there) ----------------- */
+/* Little-endian encoding helpers shared with the debugger's own core sections. */
+typedef struct { uint8_t *p; size_t n, cap; int oom; } exec_cbuf;
+void exec_cbuf_put(exec_cbuf *b, const void *p, size_t n);
+void exec_cbuf_u32(exec_cbuf *b, uint32_t v);
+void exec_cbuf_u64(exec_cbuf *b, uint64_t v);
+void exec_cbuf_str(exec_cbuf *b, const char *s);               /* u32 length + bytes */
+void exec_cbuf_bytes(exec_cbuf *b, const void *p, uint64_t n); /* u64 length + bytes */
+void exec_cbuf_free(exec_cbuf *b);
+typedef struct { const uint8_t *p; size_t n, off; int bad; } exec_crd; /* bad: ran out */
+uint32_t exec_crd_u32(exec_crd *r);
+uint64_t exec_crd_u64(exec_crd *r);
+char *exec_crd_str(exec_crd *r);                               /* malloc'd; NULL when bad */
+const void *exec_crd_bytes(exec_crd *r, uint64_t *n);
+uint32_t exec_crc32(uint32_t crc, const void *data, size_t n);
+
+/* Sections the debugger adds to a core (tags >= EXEC_CORE_TAG_USER). */
+#define EXEC_CORE_TAG_USER 0x100u
+typedef struct { uint32_t tag; const void *data; uint64_t len; } exec_core_sect;
+/* Write the machine's whole state (PTX text, memory of every space, launch, CTA, warps, lanes,
+ * frames, stop) and the extra sections to path. */
+int exec_core_write(exec_machine *m, const char *path, const exec_core_sect *extra, int nextra);
+typedef struct exec_core exec_core;
+/* Read and check a core file (magic, version, length, checksum, sections); NULL with a message
+ * naming the problem ("not a ptxdbg core file", "truncated", "corrupted", "version"). */
+exec_core *exec_core_open(const char *path, char *err, size_t n);
+void exec_core_close(exec_core *c);
+/* The nth section with `tag` (data lives until exec_core_close); -1 when absent. */
+int exec_core_find(const exec_core *c, uint32_t tag, int nth, const void **data, uint64_t *len);
+int exec_core_module(const exec_core *c, const char **text, uint64_t *len, const char **path);
+/* Put the core's state into a machine fresh from exec_new on the core's module. The launch is
+ * over afterwards (exec_run returns the saved stop and never executes). */
+int exec_core_restore(exec_machine *m, const exec_core *c);
+
+/* Global memory regions in address order (for "nearest buffer" reports). kind: 1 module
+ * variable (name set), 2 host buffer, 3 device heap. */
+typedef struct { uint64_t base, size; int kind; uint32_t id; const char *name; } exec_region_info;
+int exec_global_region(const exec_machine *m, int i, exec_region_info *ri);
+/* A lane's local stack top (bytes of local memory in use). */
+int exec_local_top(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
+                   uint64_t *top);
+/* Bytes of shared memory of a CTA of the current launch. */
+uint64_t exec_shared_size(const exec_machine *m);
+/* The last stop of the current launch (the final one once it is over; over set then). */
+int exec_last_stop(const exec_machine *m, exec_stop *st, int *over);
+/* Generic address -> state space and address within it. */
+ptx_space exec_addr_decode(uint64_t generic, uint64_t *space_addr);
+
+/* ---- textures and surfaces (exec_tex.c) ----------------------------------------------------
+ * Texture and surface objects describe a range of global memory (a buffer) as an image of
+ * width x height x depth elements (times layers for arrays and cubemaps), each element
+ * `channels` values of channel type `chtype`, stored densely: element (x, y, z, layer) is at
+ * addr + (((layer * depth + z) * height + y) * width + x) * element_bytes. A handle (the
+ * cudaTextureObject_t / cudaSurfaceObject_t value, a small non-zero integer) is what kernels
+ * receive; module-scope .texref/.samplerref/.surfref variables (and .tex variables) are bound
+ * to objects by name. Handles that name nothing fault at run time. */
+typedef enum {
+    EXEC_TEX_1D = 1, EXEC_TEX_2D, EXEC_TEX_3D, EXEC_TEX_A1D, EXEC_TEX_A2D, EXEC_TEX_CUBE,
+    EXEC_TEX_ACUBE,
+} exec_tex_geom;
+typedef enum { EXEC_TEX_WRAP = 0, EXEC_TEX_MIRROR, EXEC_TEX_CLAMP, EXEC_TEX_BORDER } exec_tex_addr;
+typedef struct {
+    uint64_t addr;            /* device address of element 0 (global memory) */
+    ptx_type chtype;          /* u8 s8 u16 s16 u32 s32 f16 f32 */
+    int channels;             /* 1, 2 or 4 */
+    exec_tex_geom geom;
+    uint32_t width, height, depth; /* elements; unused dimensions 1 */
+    uint32_t layers;          /* arrays: layers; cube: 6; cube arrays: 6 * cubes; else 1 */
+    int linear;               /* 1D linear-memory texture: integer fetches outside give 0 */
+    /* sampler part (textures only) */
+    exec_tex_addr addr_mode[3];
+    int filter_linear;        /* 0 point, 1 linear */
+    int normalized;           /* coordinates in [0, 1) */
+    int read_normalized;      /* 8/16-bit integer channels read as floats in [0,1] / [-1,1] */
+    float border[4];          /* border colour (BORDER mode) */
+} exec_tex_desc;
+/* Create a texture (surface = 0) or surface object. *handle: 0 to take the next free handle,
+ * or the handle to (re)create. The memory must lie inside one global allocation. */
+int exec_tex_create(exec_machine *m, int surface, const exec_tex_desc *d, uint64_t *handle);
+int exec_tex_destroy(exec_machine *m, uint64_t handle);
+/* What a handle names: 0 and *surface / *d filled, -1 if it names nothing. */
+int exec_tex_query(const exec_machine *m, uint64_t handle, int *surface, exec_tex_desc *d);
+/* Bind a module .texref/.samplerref/.surfref (or .tex) variable to an object; handle 0
+ * unbinds. exec_tex_binding reads a binding back (0 when unbound). */
+int exec_tex_bind(exec_machine *m, const char *var, uint64_t handle);
+int exec_tex_binding(const exec_machine *m, const char *var, uint64_t *handle);
 
 #endif

@@ -177,6 +177,12 @@ struct exec_machine {
     int nwatches;
     int any_watch;
     uint64_t heap_used;       /* bytes of device malloc in use */
+    void *tex;                /* texture/surface objects and bindings (exec_tex.c; arena memory) */
+    /* statistics and parallel runs (exec_run.c) */
+    uint64_t tinsn;           /* thread-instructions executed (exec_stats) */
+    int nthreads_run;         /* worker threads for run-to-completion (exec_set_threads) */
+    int par_ok;               /* -1 unknown; 1 when CTAs may run in parallel */
+    int is_worker;            /* this is a worker's private copy of a machine */
 };
 
 /* The decoder's state (exec_decode.c). */

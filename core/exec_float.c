@@ -58,8 +58,12 @@ static inline double ovf64(double s, int mode)
     return s;
 }
 
-/* Canonical NaN of an f64 result: an input NaN is propagated (quieted; the spec says f64 NaN
- * payloads are supported), a NaN created by the operation is 0x7fffffffffffffff. */
+/* Canonical NaN of an f64 result. The ISA (floating-point instructions, intro) says "NaN
+ * payloads are supported for double-precision instructions (except rcp.approx.ftz.f64 and
+ * rsqrt.approx.ftz.f64)" while single-precision ones return an unspecified NaN (the canonical
+ * 0x7fffffff on sm_80/sm_90, which is what f32 results here give). So an f64 input NaN is
+ * propagated quieted (the first NaN operand in a, b, c order) and a NaN created by the
+ * operation (inf - inf, 0 * inf, sqrt(-1)) is 0x7fffffffffffffff. */
 static inline double nan64(double r, double x, double y, double z)
 {
     if (r == r)

@@ -140,15 +140,16 @@ void exec_addr_lanes(exec_warp *w, const exec_insn *in, uint32_t m, uint64_t *ad
 {
     uint64_t off = (uint64_t)in->aux[0];
     switch (in->aux[2]) {
-    case EXEC_AM_REG64: {
+    case EXEC_AM_REG64: {   /* every lane: register slots always hold 32 lanes */
         const uint64_t *b = (const uint64_t *)(const void *)(w->r.regs + in->aux[1]);
-        EXEC_FOR_LANES(i, m)
+        (void)m;
+        for (int i = 0; i < EXEC_LANES; i++)
             addr[i] = b[i] + off;
         break;
     }
     case EXEC_AM_REG32: {
         const uint32_t *b = (const uint32_t *)(const void *)(w->r.regs + in->aux[1]);
-        EXEC_FOR_LANES(i, m)
+        for (int i = 0; i < EXEC_LANES; i++)
             addr[i] = (uint32_t)(b[i] + (uint32_t)off);
         break;
     }
@@ -182,13 +183,107 @@ static uint8_t *exec_access(exec_warp *w, const exec_insn *in, int i, uint64_t a
     return mem_xlate(w, in, i, sp, a, n, write);
 }
 
+/* ---- the fast path -------------------------------------------------------------------------
+ * Most accesses of a warp hit one buffer: the addresses of the active lanes are reduced to
+ * [lo, hi] and their OR (alignment), and when that whole span lies in one global region (the
+ * last-hit cache first), in the CTA's shared block or in the const bank / kernel parameters,
+ * the copy runs with no per-lane checks. Anything else (spans crossing buffers, faults,
+ * watchpoints, local and frame-param spaces) takes the checked per-lane path, which reports
+ * exactly the same faults in the same lane order. */
+typedef struct { uint8_t *data; uint64_t base; } exec_span;
+
+static inline void exec_lanes_range(const uint64_t *a, uint32_t m, uint64_t *lo, uint64_t *hi,
+                                    uint64_t *orv)
+{
+    uint64_t l = UINT64_MAX, h = 0, o = 0;
+    if (m == EXEC_FULL) {
+        for (int i = 0; i < EXEC_LANES; i++) {
+            l = a[i] < l ? a[i] : l;
+            h = a[i] > h ? a[i] : h;
+            o |= a[i];
+        }
+    } else {
+        EXEC_FOR_LANES(i, m) {
+            l = a[i] < l ? a[i] : l;
+            h = a[i] > h ? a[i] : h;
+            o |= a[i];
+        }
+    }
+    *lo = l;
+    *hi = h;
+    *orv = o;
+}
+
+/* Host base for [lo, hi + n) of space sp (generic decoded), or data NULL. */
+static inline exec_span exec_span_of(exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
+                                     uint32_t n, int write)
+{
+    exec_span r = { NULL, 0 };
+    exec_machine *m = w->m;
+    if (sp == PTX_SPACE_GENERIC) {
+        if (hi < MEM_WIN_SHARED) {
+            sp = PTX_SPACE_GLOBAL;
+        } else if (lo >= MEM_WIN_SHARED && hi < MEM_WIN_SHARED + MEM_WIN_SIZE) {
+            sp = PTX_SPACE_SHARED;
+            lo -= MEM_WIN_SHARED;
+            hi -= MEM_WIN_SHARED;
+            r.base = MEM_WIN_SHARED;
+        } else {
+            return r;
+        }
+    }
+    switch (sp) {
+    case PTX_SPACE_GLOBAL: {
+        mem_region *g = m->glob.last;
+        if (!g || lo < g->base || hi - g->base + n > g->size) {
+            g = mem_global_find(&m->glob, lo, n);
+            if (!g || hi - g->base + n > g->size)
+                return r;
+        }
+        r.data = g->data;
+        r.base = g->base;
+        return r;
+    }
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED_CLUSTER:
+        if (hi >= w->cta->shared_size || w->cta->shared_size - hi < n)
+            return r;
+        r.data = w->cta->shared;
+        return r;
+    case PTX_SPACE_CONST:
+        if (write || hi >= m->cbank_size || m->cbank_size - hi < n)
+            return r;
+        r.data = m->cbank;
+        return r;
+    case PTX_SPACE_PARAM:
+        if (write || hi >= m->kparam_size || m->kparam_size - hi < n)
+            return r;
+        r.data = m->kparams;
+        return r;
+    default:
+        return r;
+    }
+}
+
+/* Whether the fast path may be tried for this instruction (decided per execution: cheap). */
+static inline int exec_fast_ok(const exec_warp *w, const exec_insn *in)
+{
+    if (w->m->any_watch || in->aux[2] == EXEC_AM_PARAMVAR)
+        return 0;
+    ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
+    if (sp == PTX_SPACE_LOCAL)
+        return 0;
+    if (sp == PTX_SPACE_PARAM && in->aux[2] != EXEC_AM_KPARAM && !w->cur_frame->fd->f->is_entry)
+        return 0;
+    return 1;
+}
+
 /* ---- ld / ldu -------------------------------------------------------------------------------
  * ld{.sem}{.ss}{.hints}{.vec}.type d, [a]{, policy}: each lane reads vec elements of the
  * type's size; sub-word values into wider registers are extended by the decoder's wrapper.
  * aux[3] = space | nelem << 8 | elem bytes << 16. */
-static int exec_ld(exec_warp *w, const exec_insn *in, uint32_t m)
+static int exec_ld_slow(exec_warp *w, const exec_insn *in, uint32_t m, const uint64_t *addr)
 {
-    uint64_t addr[EXEC_LANES];
     int ne = (int)((in->aux[3] >> 8) & 0xff), es = (int)((in->aux[3] >> 16) & 0xff);
     uint32_t total = (uint32_t)(ne * es);
     if (in->type == PTX_T_B128)
@@ -196,7 +291,6 @@ static int exec_ld(exec_warp *w, const exec_insn *in, uint32_t m)
     uint8_t *dst[EXEC_MAXOPS];
     for (int k = 0; k < ne; k++)
         dst[k] = EXEC_DST(w, in, k);
-    exec_addr_lanes(w, in, m, addr);
     EXEC_FOR_LANES(i, m) {
         const uint8_t *h = exec_access(w, in, (int)i, addr[i], total, 0);
         if (!h)
@@ -219,33 +313,123 @@ static int exec_ld(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-/* Fast path: scalar 32-bit global load through a 64-bit register. */
-static int exec_ld_g32(exec_warp *w, const exec_insn *in, uint32_t m)
+/* Per-lane host pointers of a local-space access (each lane has its own stack). */
+static inline int exec_local_fast(exec_warp *w, uint32_t m, const uint64_t *addr, uint32_t n,
+                                  uint8_t **h)
 {
-    mem_global *g = &w->m->glob;
-    const uint64_t *b = (const uint64_t *)(const void *)(w->r.regs + in->aux[1]);
-    uint32_t *d = EXEC_DST(w, in, 0);
-    uint64_t off = (uint64_t)in->aux[0];
-    if (w->m->any_watch)
-        return exec_ld(w, in, m);
     EXEC_FOR_LANES(i, m) {
-        uint64_t a = b[i] + off;
-        mem_region *r = g->last;
-        if (!r || a < r->base || a - r->base + 4 > r->size || (a & 3)) {
-            const uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_GLOBAL, a, 4, 0);
-            if (!h)
-                return EXEC_STOPPED;
-            memcpy(&d[i], h, 4);
-            continue;
+        uint64_t a = addr[i];
+        if (a > w->lsp[i] || w->lsp[i] - a < n || ((n & (n - 1)) == 0 && (a & (n - 1))))
+            return 0;
+        h[i] = w->ldata[i] + a;
+    }
+    return 1;
+}
+
+__attribute__((hot)) static int exec_ld(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint64_t addr[EXEC_LANES];
+    int ne = (int)((in->aux[3] >> 8) & 0xff), es = (int)((in->aux[3] >> 16) & 0xff);
+    uint32_t total = (uint32_t)(ne * es);
+    if (in->type == PTX_T_B128)
+        total = 16 * (uint32_t)(ne / 2);
+    exec_addr_lanes(w, in, m, addr);
+    ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
+    if (sp == PTX_SPACE_LOCAL && !w->m->any_watch) {
+        uint8_t *h[EXEC_LANES];
+        if (!exec_local_fast(w, m, addr, total, h))
+            return exec_ld_slow(w, in, m, addr);
+        for (int k = 0; k < ne; k++) {
+            uint8_t *d = EXEC_DST(w, in, k);
+            EXEC_FOR_LANES(i, m)
+                memcpy(d + i * (uint32_t)es, h[i] + k * es, (size_t)es);
         }
-        memcpy(&d[i], r->data + (a - r->base), 4);
+        return EXEC_NEXT;
+    }
+    if (!exec_fast_ok(w, in))
+        return exec_ld_slow(w, in, m, addr);
+    uint64_t lo, hi, orv;
+    if (in->aux[2] == EXEC_AM_REG64 || in->aux[2] == EXEC_AM_REG32) {
+        exec_lanes_range(addr, m, &lo, &hi, &orv);
+    } else {
+        lo = hi = orv = addr[exec_ctz(m)]; /* uniform address */
+    }
+    if ((total & (total - 1)) == 0 && (orv & (total - 1)))
+        return exec_ld_slow(w, in, m, addr);
+    exec_span sp_ = exec_span_of(w, sp, lo, hi, total, 0);
+    if (!sp_.data)
+        return exec_ld_slow(w, in, m, addr);
+    const uint8_t *base = sp_.data;
+    uint64_t b0 = sp_.base;
+    if (lo == hi) { /* every lane reads the same bytes: broadcast */
+        const uint8_t *h = base + (lo - b0);
+        for (int k = 0; k < ne; k++) {
+            uint8_t *d = EXEC_DST(w, in, k);
+            if (es == 4) {
+                uint32_t v;
+                memcpy(&v, h + k * 4, 4);
+                EXEC_FOR_LANES(i, m)
+                    ((uint32_t *)(void *)d)[i] = v;
+            } else if (es == 8) {
+                uint64_t v;
+                memcpy(&v, h + k * 8, 8);
+                EXEC_FOR_LANES(i, m)
+                    ((uint64_t *)(void *)d)[i] = v;
+            } else {
+                EXEC_FOR_LANES(i, m)
+                    memcpy(d + i * (uint32_t)es, h + k * es, (size_t)es);
+            }
+        }
+        return EXEC_NEXT;
+    }
+    for (int k = 0; k < ne; k++) {
+        uint8_t *d = EXEC_DST(w, in, k);
+        const uint8_t *bk = base + k * es;
+        switch (es) {
+        case 4:
+            EXEC_FOR_LANES(i, m)
+                memcpy(d + i * 4, bk + (addr[i] - b0), 4);
+            break;
+        case 8:
+            EXEC_FOR_LANES(i, m)
+                memcpy(d + i * 8, bk + (addr[i] - b0), 8);
+            break;
+        default:
+            EXEC_FOR_LANES(i, m)
+                memcpy(d + i * (uint32_t)es, bk + (addr[i] - b0), (size_t)es);
+            break;
+        }
     }
     return EXEC_NEXT;
 }
 
-static int exec_st(exec_warp *w, const exec_insn *in, uint32_t m)
+/* Scalar 32-bit global load / store through a 64-bit register. */
+__attribute__((hot)) static int exec_ld_g32(exec_warp *w, const exec_insn *in, uint32_t m)
 {
-    uint64_t addr[EXEC_LANES];
+    const uint64_t *b = (const uint64_t *)(const void *)(w->r.regs + in->aux[1]);
+    uint32_t *d = EXEC_DST(w, in, 0);
+    uint64_t off = (uint64_t)in->aux[0];
+    uint64_t addr[EXEC_LANES], lo, hi, orv;
+    if (w->m->any_watch)
+        return exec_ld(w, in, m);
+    for (int i = 0; i < EXEC_LANES; i++)
+        addr[i] = b[i] + off;
+    exec_lanes_range(addr, m, &lo, &hi, &orv);
+    exec_span s;
+    if ((orv & 3) || !(s = exec_span_of(w, PTX_SPACE_GLOBAL, lo, hi, 4, 0)).data)
+        return exec_ld_slow(w, in, m, addr);
+    const uint8_t *base = s.data;
+    if (m == EXEC_FULL)
+        for (int i = 0; i < EXEC_LANES; i++)
+            memcpy(&d[i], base + (addr[i] - s.base), 4);
+    else
+        EXEC_FOR_LANES(i, m)
+            memcpy(&d[i], base + (addr[i] - s.base), 4);
+    return EXEC_NEXT;
+}
+
+static int exec_st_slow(exec_warp *w, const exec_insn *in, uint32_t m, const uint64_t *addr)
+{
     int ne = (int)((in->aux[3] >> 8) & 0xff), es = (int)((in->aux[3] >> 16) & 0xff);
     uint32_t total = (uint32_t)(ne * es);
     if (in->type == PTX_T_B128)
@@ -253,7 +437,6 @@ static int exec_st(exec_warp *w, const exec_insn *in, uint32_t m)
     const uint8_t *src[EXEC_MAXOPS];
     for (int k = 0; k < ne; k++)
         src[k] = EXEC_SRC(w, in, k);
-    exec_addr_lanes(w, in, m, addr);
     EXEC_FOR_LANES(i, m) {
         uint8_t *h = exec_access(w, in, (int)i, addr[i], total, 1);
         if (!h)
@@ -265,26 +448,78 @@ static int exec_st(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-static int exec_st_g32(exec_warp *w, const exec_insn *in, uint32_t m)
+__attribute__((hot)) static int exec_st(exec_warp *w, const exec_insn *in, uint32_t m)
 {
-    mem_global *g = &w->m->glob;
+    uint64_t addr[EXEC_LANES];
+    int ne = (int)((in->aux[3] >> 8) & 0xff), es = (int)((in->aux[3] >> 16) & 0xff);
+    uint32_t total = (uint32_t)(ne * es);
+    if (in->type == PTX_T_B128)
+        total = 16 * (uint32_t)(ne / 2);
+    exec_addr_lanes(w, in, m, addr);
+    ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
+    if (sp == PTX_SPACE_LOCAL && !w->m->any_watch) {
+        uint8_t *h[EXEC_LANES];
+        if (!exec_local_fast(w, m, addr, total, h))
+            return exec_st_slow(w, in, m, addr);
+        for (int k = 0; k < ne; k++) {
+            if (in->op[k].kind == EXEC_O_SINK)
+                continue;
+            const uint8_t *s = EXEC_SRC(w, in, k);
+            EXEC_FOR_LANES(i, m)
+                memcpy(h[i] + k * es, s + i * (uint32_t)es, (size_t)es);
+        }
+        return EXEC_NEXT;
+    }
+    if (!exec_fast_ok(w, in))
+        return exec_st_slow(w, in, m, addr);
+    uint64_t lo, hi, orv;
+    exec_lanes_range(addr, m, &lo, &hi, &orv);
+    if ((total & (total - 1)) == 0 && (orv & (total - 1)))
+        return exec_st_slow(w, in, m, addr);
+    exec_span s = exec_span_of(w, sp, lo, hi, total, 1);
+    if (!s.data)
+        return exec_st_slow(w, in, m, addr);
+    /* lane order matters when lanes store to the same address: the last lane wins */
+    for (int k = 0; k < ne; k++) {
+        if (in->op[k].kind == EXEC_O_SINK)
+            continue;
+        const uint8_t *src = EXEC_SRC(w, in, k);
+        uint8_t *bk = s.data + k * es;
+        switch (es) {
+        case 4:
+            EXEC_FOR_LANES(i, m)
+                memcpy(bk + (addr[i] - s.base), src + i * 4, 4);
+            break;
+        case 8:
+            EXEC_FOR_LANES(i, m)
+                memcpy(bk + (addr[i] - s.base), src + i * 8, 8);
+            break;
+        default:
+            EXEC_FOR_LANES(i, m)
+                memcpy(bk + (addr[i] - s.base), src + i * (uint32_t)es, (size_t)es);
+            break;
+        }
+    }
+    return EXEC_NEXT;
+}
+
+__attribute__((hot)) static int exec_st_g32(exec_warp *w, const exec_insn *in, uint32_t m)
+{
     const uint64_t *b = (const uint64_t *)(const void *)(w->r.regs + in->aux[1]);
-    const uint32_t *s = EXEC_SRC(w, in, 0);
+    const uint32_t *src = EXEC_SRC(w, in, 0);
     uint64_t off = (uint64_t)in->aux[0];
+    uint64_t addr[EXEC_LANES], lo, hi, orv;
     if (w->m->any_watch)
         return exec_st(w, in, m);
-    EXEC_FOR_LANES(i, m) {
-        uint64_t a = b[i] + off;
-        mem_region *r = g->last;
-        if (!r || a < r->base || a - r->base + 4 > r->size || (a & 3)) {
-            uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_GLOBAL, a, 4, 1);
-            if (!h)
-                return EXEC_STOPPED;
-            memcpy(h, &s[i], 4);
-            continue;
-        }
-        memcpy(r->data + (a - r->base), &s[i], 4);
-    }
+    for (int i = 0; i < EXEC_LANES; i++)
+        addr[i] = b[i] + off;
+    exec_lanes_range(addr, m, &lo, &hi, &orv);
+    exec_span s;
+    if ((orv & 3) || !(s = exec_span_of(w, PTX_SPACE_GLOBAL, lo, hi, 4, 1)).data)
+        return exec_st_slow(w, in, m, addr);
+    uint8_t *base = s.data;
+    EXEC_FOR_LANES(i, m)
+        memcpy(base + (addr[i] - s.base), &src[i], 4);
     return EXEC_NEXT;
 }
 

@@ -209,58 +209,73 @@ int exec_set_break(exec_machine *m, uint32_t pc, int on)
     return 0;
 }
 
-/* The run loop: execute groups of warp w until its budget ends, it blocks or it stops. */
-static int exec_warp_run(exec_warp *w)
+/* The run loop: execute groups of warp w until its budget ends, it blocks or it stops.
+ * Thread-instructions are counted per group (instructions run x lanes in the group). */
+__attribute__((hot)) static int exec_warp_run(exec_warp *w)
 {
     const exec_insn *code = w->m->code;
+    uint64_t tcount = 0;
+    int ret;
     for (;;) {
-        if (w->resched && !exec_sched(w))
-            return exec_live(w) ? WR_BLOCKED : WR_DONE;
+        if (w->resched && !exec_sched(w)) {
+            ret = exec_live(w) ? WR_BLOCKED : WR_DONE;
+            goto out;
+        }
         if (!w->cur_mask) {
             w->resched = 1;
             continue;
         }
         uint32_t pc = w->cur_pc;
         const uint32_t mask = w->cur_mask, limit = w->limit_pc;
+        const uint64_t lanes = (uint64_t)exec_popc(mask);
         const uint32_t *preds = w->r.preds;
         for (;;) {
             const exec_insn *in = &code[pc];
             uint32_t em = mask;
+            tcount += lanes;
             if (in->guard >= 0) {
                 uint32_t g = preds[in->guard];
                 if (in->guard_neg)
                     g = ~g;
                 em &= g;
-                if (!em) {
+                if (__builtin_expect(!em, 0)) {
                     if (in->fn == exec_bp_stub && exec_bp_stub(w, in, 0) == EXEC_STOPPED) {
+                        tcount -= lanes;
                         w->cur_pc = pc;
-                        return WR_STOP;
+                        ret = WR_STOP;
+                        goto out;
                     }
                     pc++;
                     goto next;
                 }
             }
             int rc = in->fn(w, in, em);
-            if (rc == EXEC_NEXT) {
+            if (__builtin_expect(rc == EXEC_NEXT, 1)) {
                 pc++;
             } else if (rc == EXEC_JUMPED) {
                 pc = w->npc;
                 if (w->resched) {
                     w->cur_pc = pc;
-                    if (--w->budget <= 0)
-                        return WR_SLICE;
+                    if (--w->budget <= 0) {
+                        ret = WR_SLICE;
+                        goto out;
+                    }
                     break;
                 }
             } else {
                 w->cur_pc = w->npc;
                 if (w->m->stop.kind != EXEC_STOP_BREAKPOINT)
                     w->budget--;
-                return WR_STOP;
+                else
+                    tcount -= lanes;
+                ret = WR_STOP;
+                goto out;
             }
         next:
-            if (--w->budget <= 0) {
+            if (__builtin_expect(--w->budget <= 0, 0)) {
                 w->cur_pc = pc;
-                return WR_SLICE;
+                ret = WR_SLICE;
+                goto out;
             }
             if (pc >= limit) {
                 w->cur_pc = pc;
@@ -269,6 +284,17 @@ static int exec_warp_run(exec_warp *w)
             }
         }
     }
+out:
+    w->m->tinsn += tcount;
+    return ret;
+}
+
+void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_insns)
+{
+    if (warp_insns)
+        *warp_insns = m->clock;
+    if (thread_insns)
+        *thread_insns = m->tinsn;
 }
 
 /* ---- lanes leaving ----------------------------------------------------------------------------*/
@@ -353,12 +379,29 @@ int exec_bar_check(exec_machine *m)
 }
 
 /* ---- CTAs ------------------------------------------------------------------------------------ */
-static void exec_cta_end(exec_machine *m)
+/* End the running CTA. keep = 1 between CTAs of a run: frames, local stacks and the shared
+ * block go to the next CTA (cleared when reused) instead of back to malloc; keep = 0 frees
+ * everything, so a finished or killed launch holds no register storage. */
+static void exec_cta_end(exec_machine *m, int keep)
 {
-    if (!m->cta_live)
+    if (!m->cta_live && keep)
         return;
-    for (uint32_t k = 0; k < m->nwarps; k++) {
+    for (uint32_t k = 0; m->warps && k < m->nwarps; k++) {
         exec_warp *w = &m->warps[k];
+        if (keep) {
+            w->free_frames = NULL;
+            for (exec_act *f = w->all_frames; f; f = f->all_next) {
+                f->in_use = 0;
+                f->members = 0;
+                f->next_free = w->free_frames;
+                w->free_frames = f;
+            }
+            w->kframe = NULL;
+            for (int i = 0; i < EXEC_LANES; i++)
+                if (w->ldata[i])
+                    memset(w->ldata[i], 0, w->lcap[i]);
+            continue;
+        }
         for (exec_act *f = w->all_frames, *n; f; f = n) {
             n = f->all_next;
             free(f->regs);
@@ -373,14 +416,17 @@ static void exec_cta_end(exec_machine *m)
             w->lsp[i] = 0;
         }
     }
-    free(m->cta.shared);
-    m->cta.shared = NULL;
+    if (!keep) {
+        free(m->cta.shared);
+        m->cta.shared = NULL;
+    }
     m->cta_live = 0;
 }
 
 static int exec_cta_start(exec_machine *m, uint32_t id)
 {
     exec_cta *c = &m->cta;
+    uint8_t *sh = c->shared;   /* kept from the previous CTA of this launch, or NULL */
     memset(c, 0, sizeof *c);
     c->id = id;
     c->coord = exec_cta_coord(m, id);
@@ -388,7 +434,11 @@ static int exec_cta_start(exec_machine *m, uint32_t id)
     for (int b = 0; b < EXEC_NBAR; b++)
         c->bar[b].red_and = 1;
     c->shared_size = (m->shared_static + 15) / 16 * 16 + m->li.dyn_shmem;
-    c->shared = calloc(1, c->shared_size ? c->shared_size : 1);
+    if (sh)
+        memset(sh, 0, c->shared_size ? c->shared_size : 1);
+    else
+        sh = calloc(1, c->shared_size ? c->shared_size : 1);
+    c->shared = sh;
     if (!c->shared)
         return -1;
     m->cta_live = 1;
@@ -462,7 +512,7 @@ int64_t exec_param_layout(const ptx_func *kernel, uint64_t *offsets, uint64_t *s
 
 void exec_kill(exec_machine *m)
 {
-    exec_cta_end(m);
+    exec_cta_end(m, 0);
     free(m->warps);
     m->warps = NULL;
     free(m->sregs);
@@ -724,8 +774,8 @@ static int exec_run_grid(exec_machine *m, exec_runctx *rc)
         }
         if (!exec_cta_run(m, rc))
             return 0;
-        exec_cta_end(m);
         m->cur_cta++;
+        exec_cta_end(m, m->cur_cta < m->ncta);
     }
 }
 
@@ -801,8 +851,8 @@ static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *r
         return 0;
     if (!exec_live(w) && m->cta.nexited == m->cta.nthreads) {
         /* the CTA is complete: move on as a continue would, but stop right away */
-        exec_cta_end(m);
         m->cur_cta++;
+        exec_cta_end(m, m->cur_cta < m->ncta);
         if (m->cur_cta >= m->ncta) {
             memset(&m->stop, 0, sizeof m->stop);
             m->stop.kind = EXEC_STOP_DONE;

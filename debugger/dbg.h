@@ -252,5 +252,24 @@ int dbg_lane_frames(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t 
 int dbg_frames(const dbg_session *s, dbg_frame *out, int max);
 /* The selected frame of the focus (0 and -1 when there is no stack). */
 int dbg_focus_frame(const dbg_session *s, dbg_frame *out);
+/* Physical frame number (for exec_reg_get) of the selected frame; 0 without a stack. */
+int dbg_focus_phys(const dbg_session *s);
+
+/* ---- postmortem (dbg_core.c) ------------------------------------------------------------------ */
+/* Write a core file: the machine's whole state (see core/exec_corefile.c), the module's source
+ * files, buffers, focus and breakpoints. Works at any stop. */
+int dbg_core_save(dbg_session *s, const char *path);
+/* Replace the session by a core file's state; execution is impossible afterwards. */
+int dbg_core_load(dbg_session *s, const char *path);
+/* The core file the session shows; NULL for a live session. */
+const char *dbg_core_path(const dbg_session *s);
+/* "core.KERNEL.N" for the current launch, "core.ptxdbg" without one. */
+void dbg_core_default_name(const dbg_session *s, char *out, size_t n);
+/* The message explaining why nothing can run (a core, a trapped or faulted launch); NULL when
+ * running is possible as far as postmortem state goes. */
+const char *dbg_cannot_run(dbg_session *s);
+/* The last stop of the current launch; *over when the launch ended (done, trap, fault) or the
+ * session shows a core. -1 without a launch. */
+int dbg_last_stop(const dbg_session *s, exec_stop *st, int *over);
 
 #endif

@@ -35,12 +35,14 @@ struct dbg_session {
     dbg_options opts;
     volatile int *interrupt;
     int stopped_at_bp;        /* last stop was a BREAKPOINT stop (its number) */
+    int landed_bp;            /* a step ended on a breakpoint pc (the core did not stop there) */
     /* source-level debug info of the module and the source search rules */
     dw_info *dw;
     char dwarn[2048];         /* warnings of dw_load */
     dw_srcpath *srcp;         /* outlives modules: `directory` rules stay */
     char **missing;           /* sources already reported missing */
     int nmissing;
+    struct dbg_core_state *core; /* postmortem: the core file shown (dbg_core.c), or NULL */
 };
 
 int dbg_err(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -51,5 +53,10 @@ void dbg_bp_free_all(dbg_session *s);
 void dbg_src_free_all(dbg_session *s);
 /* Whether some enabled breakpoint flags pc. */
 int dbg_bp_at_pc(dbg_session *s, uint32_t pc);
+/* dbg_core.c: forget the core state (on unload); sources embedded in the core, looked up
+ * before the file system (NULL / -1 when the core has no such file). */
+void dbg_core_unload(dbg_session *s);
+const char *dbg_core_source_line(dbg_session *s, const char *file, int line, int *len);
+int dbg_core_source_nlines(dbg_session *s, const char *file);
 
 #endif

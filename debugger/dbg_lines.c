@@ -63,6 +63,9 @@ static const char *ptx_dir(const dbg_session *s)
 
 const char *dbg_source_line(dbg_session *s, const char *file, int line, int *len)
 {
+    const char *emb = dbg_core_source_line(s, file, line, len);
+    if (emb)
+        return emb;
     if (!file || !s->srcp)
         return NULL;
     return dw_src_line(s->srcp, file, ptx_dir(s), line, len);
@@ -70,6 +73,9 @@ const char *dbg_source_line(dbg_session *s, const char *file, int line, int *len
 
 int dbg_source_nlines(dbg_session *s, const char *file)
 {
+    int emb = dbg_core_source_nlines(s, file);
+    if (emb >= 0)
+        return emb;
     if (!file || !s->srcp)
         return 0;
     int n = dw_src_nlines(s->srcp, file, ptx_dir(s));

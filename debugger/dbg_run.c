@@ -141,6 +141,8 @@ static int need_live(dbg_session *s)
     return 0;
 }
 
+static int step_off(dbg_session *s, uint32_t pc, dbg_event *ev);
+
 int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
 {
     memset(ev, 0, sizeof *ev);
@@ -152,6 +154,18 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
             b->ignore = ignore;
     }
     s->focus.frame = 0;
+    if (s->landed_bp && s->focus.valid) {
+        exec_lane_info li;
+        s->landed_bp = 0;
+        if (exec_lane_get(s->m, s->focus.cta, s->focus.warp, s->focus.lane, &li) == 0 &&
+            li.state == EXEC_LANE_ACTIVE) {
+            if (step_off(s, li.pc, ev) != 0)
+                return -1;
+            if (ev->kind != DBG_EV_STEP)
+                return 0;
+            memset(ev, 0, sizeof *ev);
+        }
+    }
     exec_run_opts o;
     memset(&o, 0, sizeof o);
     o.mode = EXEC_RUN_CONTINUE;
@@ -239,12 +253,27 @@ static void landed_on_bp(dbg_session *s, const lane_pos *p, dbg_event *ev)
     if (num) {
         ev->kind = DBG_EV_BREAKPOINT;
         ev->bp = num;
+        s->landed_bp = 1;
         dbg_bp *b = dbg_bp_find(s, num);
         if (b && b->temp) {
             dbg_bp_delete(s, num);
             ev->temp_deleted = 1;
         }
     }
+}
+
+/* One step of the focused warp; a breakpoint at the pc it stands on does not stop it (the core
+ * only skips it by itself right after it reported that breakpoint). */
+static int step_off(dbg_session *s, uint32_t pc, dbg_event *ev)
+{
+    int flagged = dbg_bp_at_pc(s, pc) != 0;
+    if (flagged)
+        exec_set_break(s->m, pc, 0);
+    int rc = one_step(s, ev);
+    if (flagged)
+        exec_set_break(s->m, pc, 1);
+    s->landed_bp = 0;
+    return rc;
 }
 
 typedef enum { GOAL_INSN, GOAL_INSN_OVER, GOAL_LINE, GOAL_LINE_OVER, GOAL_FINISH, GOAL_UNTIL,
@@ -274,7 +303,7 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
             ev->kind = DBG_EV_INTERRUPT;
             return 0;
         }
-        if (one_step(s, ev) != 0)
+        if ((n == 0 ? step_off(s, pc0, ev) : one_step(s, ev)) != 0)
             return -1;
         ev->old_pc = pc0;
         if (ev->kind != DBG_EV_STEP)

@@ -36,6 +36,7 @@ dbg_session *dbg_new(void)
 
 static void unload(dbg_session *s)
 {
+    dbg_core_unload(s);
     if (s->m)
         exec_free(s->m);
     s->m = NULL;
@@ -479,4 +480,10 @@ int dbg_focus_frame(const dbg_session *s, dbg_frame *out)
         return -1;
     *out = fr[s->focus.frame < n ? s->focus.frame : n - 1];
     return 0;
+}
+
+int dbg_focus_phys(const dbg_session *s)
+{
+    dbg_frame f;
+    return s->focus.frame == 0 || dbg_focus_frame(s, &f) != 0 ? 0 : f.phys;
 }

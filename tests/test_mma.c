@@ -703,8 +703,17 @@ static void pos_m8n8_int(int which, int lane, int i, int *r, int *c)
     }
 }
 
-enum { T_F16, T_BF16, T_TF32, T_F32, T_F64, T_S8, T_U8, T_S4, T_U4, T_B1, T_S32 };
-static const int tbits[] = { 16, 16, 32, 32, 64, 8, 8, 4, 4, 1, 32 };
+enum { T_F16, T_BF16, T_TF32, T_F32, T_F64, T_E4M3, T_E5M2, T_S8, T_U8, T_S4, T_U4, T_B1, T_S32 };
+static const int tbits[] = { 16, 16, 32, 32, 64, 8, 8, 8, 8, 4, 4, 1, 32 };
+
+/* e4m3: bias 7, no infinity, S.1111.111 is NaN; e5m2: bias 15, IEEE-like. */
+static double fp8_val(uint8_t b, int e5m2)
+{
+    int mb = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+    int e = (b & 0x7f) >> mb, m = b & ((1 << mb) - 1);
+    double v = e == 0 ? ldexp(m, 1 - bias - mb) : ldexp(m + (1 << mb), e - bias - mb);
+    return (b & 0x80) ? -v : v;
+}
 
 typedef struct {
     const char *insn;        /* the mma instruction after "mma.sync.aligned." */
@@ -731,6 +740,7 @@ static const mcase mcases[] = {
     { "m16n8k16.row.col.s32.u8.s8.s32", 16, 8, 16, T_U8, T_S8, T_S32, T_S32, pos_m16n8k16_i8, 0, 2, 0 },
     { "m16n8k32.row.col.s32.u8.u8.s32", 16, 8, 32, T_U8, T_U8, T_S32, T_S32, pos_m16n8k32_i8, 0, 2, 0 },
     { "m16n8k32.row.col.satfinite.s32.s8.s8.s32", 16, 8, 32, T_S8, T_S8, T_S32, T_S32, pos_m16n8k32_i8, 0, 2, 1 },
+    { "m16n8k32.row.col.f32.e4m3.e5m2.f32", 16, 8, 32, T_E4M3, T_E5M2, T_F32, T_F32, pos_m16n8k32_i8, 0, 0, 0 },
     { "m8n8k16.row.col.s32.s8.u8.s32", 8, 8, 16, T_S8, T_U8, T_S32, T_S32, pos_m8n8_int, 4, 2, 0 },
     { "m8n8k32.row.col.s32.s4.s4.s32", 8, 8, 32, T_S4, T_S4, T_S32, T_S32, pos_m8n8_int, 8, 2, 0 },
     { "m8n8k32.row.col.satfinite.s32.u4.u4.s32", 8, 8, 32, T_U4, T_U4, T_S32, T_S32, pos_m8n8_int, 8, 2, 1 },
@@ -739,7 +749,7 @@ static const mcase mcases[] = {
 };
 
 /* Kernel: each lane loads its fragment registers from a[lane * na ..] etc., runs the mma and
- * stores d to d[lane * nd ..]. */
+ * stores d to d[lane * nd ..]; registers are .b32, or .f64 for every operand when `wide`. */
 static void mk_kernel(char *buf, size_t n, const char *insn, int na, int nb, int nc, int nd,
                       int wide)
 {
@@ -747,18 +757,18 @@ static void mk_kernel(char *buf, size_t n, const char *insn, int na, int nb, int
     int rb = wide ? 8 : 4;
     size_t k = (size_t)snprintf(buf, n,
         HDR ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n"
-        " .reg .b32 %%a<%d>; .reg .b32 %%b<%d>; .reg %s %%c<%d>; .reg %s %%d<%d>;\n"
+        " .reg %s %%a<%d>; .reg %s %%b<%d>; .reg %s %%c<%d>; .reg %s %%d<%d>;\n"
         " .reg .b32 %%t; .reg .b64 %%p<10>;\n"
         " mov.u32 %%t, %%tid.x;\n"
         " ld.param.u64 %%p1, [pa]; mul.wide.u32 %%p5, %%t, %d; add.s64 %%p1, %%p1, %%p5;\n"
         " ld.param.u64 %%p2, [pb]; mul.wide.u32 %%p5, %%t, %d; add.s64 %%p2, %%p2, %%p5;\n"
         " ld.param.u64 %%p3, [pc]; mul.wide.u32 %%p5, %%t, %d; add.s64 %%p3, %%p3, %%p5;\n"
         " ld.param.u64 %%p4, [pd]; mul.wide.u32 %%p5, %%t, %d; add.s64 %%p4, %%p4, %%p5;\n",
-        na, nb, rt, nc, rt, nd, na * 4, nb * 4, nc * rb, nd * rb);
+        rt, na, rt, nb, rt, nc, rt, nd, na * rb, nb * rb, nc * rb, nd * rb);
     for (int i = 0; i < na; i++)
-        k += (size_t)snprintf(buf + k, n - k, " ld.global.b32 %%a%d, [%%p1+%d];\n", i, i * 4);
+        k += (size_t)snprintf(buf + k, n - k, " ld.global%s %%a%d, [%%p1+%d];\n", rt, i, i * rb);
     for (int i = 0; i < nb; i++)
-        k += (size_t)snprintf(buf + k, n - k, " ld.global.b32 %%b%d, [%%p2+%d];\n", i, i * 4);
+        k += (size_t)snprintf(buf + k, n - k, " ld.global%s %%b%d, [%%p2+%d];\n", rt, i, i * rb);
     for (int i = 0; i < nc; i++)
         k += (size_t)snprintf(buf + k, n - k, " ld.global%s %%c%d, [%%p3+%d];\n", rt, i, i * rb);
     k += (size_t)snprintf(buf + k, n - k, " %s {", insn);
@@ -788,6 +798,12 @@ static uint64_t rnd_elem(int ty, double *fv, int64_t *iv, int satf)
     case T_TF32: { uint32_t u = f2u(rnd_f32()); *fv = u2f(u & 0xffffe000u); return u; }
     case T_F32: { float f = rnd_f32(); *fv = f; return f2u(f); }
     case T_F64: { double v = (double)rnd_f32() * (1.0 + ldexp(rnd(), -50)); *fv = v; uint64_t u; memcpy(&u, &v, 8); return u; }
+    case T_E4M3: case T_E5M2: {
+        /* finite encodings only (exponent field below all-ones for e5m2, not 0x7f for e4m3) */
+        uint8_t b = (uint8_t)(rnd() & (ty == T_E5M2 ? 0xbb : 0xf7));
+        *fv = fp8_val(b, ty == T_E5M2);
+        return b;
+    }
     case T_S8: { int8_t v = satf ? 127 : (int8_t)rnd(); *iv = v; return (uint8_t)v; }
     case T_U8: { uint8_t v = satf ? 255 : (uint8_t)rnd(); *iv = v; return v; }
     case T_S4: { uint32_t v = rnd() & 15; *iv = (v & 8) ? (int64_t)v - 16 : v; return v; }
@@ -875,8 +891,8 @@ static void run_mcase(const mcase *mc)
     for (int i = 0; i < 32 * nb; i++) wb[i] = (uint32_t)rb[i];
     for (int i = 0; i < 32 * nc; i++) wc32[i] = (uint32_t)rc[i];
     uint64_t args[4];
-    args[0] = t_buf_init(&t, wa, (size_t)(32 * na * 4));
-    args[1] = t_buf_init(&t, wb, (size_t)(32 * nb * 4));
+    args[0] = wide ? t_buf_init(&t, ra, (size_t)(32 * na * 8)) : t_buf_init(&t, wa, (size_t)(32 * na * 4));
+    args[1] = wide ? t_buf_init(&t, rb, (size_t)(32 * nb * 8)) : t_buf_init(&t, wb, (size_t)(32 * nb * 4));
     args[2] = wide ? t_buf_init(&t, rc, (size_t)(32 * nc * 8)) : t_buf_init(&t, wc32, (size_t)(32 * nc * 4));
     args[3] = t_buf(&t, (size_t)(32 * nd * 8));
     exec_stop st = t_run(&t, "k", args, 4);
@@ -889,7 +905,7 @@ static void run_mcase(const mcase *mc)
         for (int i = 0; i < 32 * nd; i++)
             rd[i] = w32[i];
     }
-    int fp = mc->ta <= T_F64;
+    int fp = mc->ta <= T_E5M2;
     if (fp)
         ref_fp(M, N, K, A, B, C, D, mc->ta == T_F64);
     else
@@ -1011,6 +1027,38 @@ START_TEST(test_mma_m8n8k4_f16)
             ck_assert_msg(got == want, "%s: lane %d element %d = 0x%llx, want 0x%llx", insn, l, i,
                           (unsigned long long)got, (unsigned long long)want);
         }
+    t_free(&t);
+}
+END_TEST
+
+/* nvcc fixture: ldmatrix.x4 / .x2.trans from shared memory feed mma.m16n8k16 directly. */
+START_TEST(test_mma_ldmatrix_fixture)
+{
+    static const char *const files[] = { FIX "mma_ldmatrix.O3.ptx", FIX "mma_ldmatrix.G.ptx" };
+    T t;
+    t_load_file(&t, files[_i]);
+    uint16_t a[256], b[128];
+    float c[128], d[128];
+    double A[256], B[128], C[128], D[128];
+    for (int i = 0; i < 256; i++) {
+        a[i] = rnd_f16();
+        A[i] = f16_val(a[i]);
+    }
+    for (int i = 0; i < 128; i++) {
+        b[i] = rnd_f16();
+        B[i] = f16_val(b[i]);
+        c[i] = rnd_f32();
+        C[i] = c[i];
+    }
+    uint64_t args[4] = { t_buf_init(&t, a, sizeof a), t_buf_init(&t, b, sizeof b),
+                         t_buf_init(&t, c, sizeof c), t_buf(&t, sizeof d) };
+    exec_stop st = t_run(&t, "mma_ldm", args, 4);
+    t_done(&st);
+    t_read(&t, args[3], d, sizeof d);
+    ref_fp(16, 8, 16, A, B, C, D, 0);
+    for (int i = 0; i < 128; i++)
+        ck_assert_msg(f2u(d[i]) == f2u((float)D[i]), "D[%d][%d] = %.9g, want %.9g", i / 8, i % 8,
+                      (double)d[i], D[i]);
     t_free(&t);
 }
 END_TEST
@@ -1171,6 +1219,7 @@ static Suite *mma_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_mma_shapes, 0, (int)(sizeof mcases / sizeof mcases[0]));
     tcase_add_loop_test(tc, test_mma_m8n8k4_f16, 0, 8);
+    tcase_add_loop_test(tc, test_mma_ldmatrix_fixture, 0, 2);
     suite_add_tcase(s, tc);
     tc = tcase_create("ldmatrix");
     tcase_add_loop_test(tc, test_ldmatrix, 0, 6);

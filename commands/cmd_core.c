@@ -1,0 +1,583 @@
+/* cmd_core.c - postmortem commands: trap/exception reports, info trap, generate-core-file, core-file. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+
+/* set auto-core on|off; -1: follow the PTXDBG_COREDUMP environment variable */
+static int auto_core = -1;
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p ? p : "";
+}
+
+const char *cmd_core_exc_name(exec_exc e, int *num)
+{
+    int n;
+    const char *s;
+    switch (e) {
+    case EXEC_EXC_OUT_OF_RANGE: n = 5; s = "Warp Out-of-range Address"; break;
+    case EXEC_EXC_MISALIGNED: n = 6; s = "Warp Misaligned Address"; break;
+    case EXEC_EXC_ILLEGAL_INSN: n = 4; s = "Warp Illegal Instruction"; break;
+    case EXEC_EXC_READONLY: n = 14; s = "Warp Read-only Address Store"; break;
+    case EXEC_EXC_STACK_OVERFLOW: n = 8; s = "Lane User Stack Overflow"; break;
+    case EXEC_EXC_BARRIER_DEADLOCK: n = 17; s = "Warp Barrier Deadlock"; break;
+    case EXEC_EXC_WARP_SYNC: n = 4; s = "Warp Sync Misuse"; break;
+    case EXEC_EXC_ILLEGAL_ADDRESS: n = 14; s = "Warp Illegal Address"; break;
+    case EXEC_EXC_INVALID_PC: n = 7; s = "Warp Invalid PC"; break;
+    case EXEC_EXC_MALLOC: n = 14; s = "Warp Illegal Address (device heap)"; break;
+    default: n = 0; s = "Unknown Exception"; break;
+    }
+    if (num)
+        *num = n;
+    return s;
+}
+
+/* "thread (5,0,0)" / "threads (32..47,0,0)" / "threads (0..3,0,0), (8,0,0)" for lanes of a warp. */
+static void threads_text(cmd_ctx *c, uint32_t cta, uint32_t warp, uint32_t lanes, char *out,
+                         size_t n)
+{
+    exec_machine *m = dbg_machine(c->s);
+    size_t k = 0;
+    int count = __builtin_popcount(lanes), runs = 0;
+    out[0] = 0;
+    k += (size_t)snprintf(out, n, "%s ", count == 1 ? "thread" : "threads");
+    for (uint32_t l = 0; l < 32 && k < n; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        exec_lane_info a, b;
+        exec_lane_get(m, cta, warp, l, &a);
+        uint32_t e = l;
+        while (e + 1 < 32 && (lanes >> (e + 1) & 1)) {
+            exec_lane_get(m, cta, warp, e + 1, &b);
+            if (b.tid.y != a.tid.y || b.tid.z != a.tid.z || b.tid.x != a.tid.x + (e + 1 - l))
+                break;
+            e++;
+        }
+        exec_lane_get(m, cta, warp, e, &b);
+        if (e > l)
+            k += (size_t)snprintf(out + k, n - k, "%s(%u..%u,%u,%u)", runs ? ", " : "", a.tid.x,
+                                  b.tid.x, a.tid.y, a.tid.z);
+        else
+            k += (size_t)snprintf(out + k, n - k, "%s(%u,%u,%u)", runs ? ", " : "", a.tid.x,
+                                  a.tid.y, a.tid.z);
+        runs++;
+        l = e;
+    }
+}
+
+/* "0..15" / "5" / "0..3, 8" */
+static void lanes_text(uint32_t lanes, char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (uint32_t l = 0; l < 32 && k < n; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        uint32_t e = l;
+        while (e + 1 < 32 && (lanes >> (e + 1) & 1))
+            e++;
+        k += (size_t)(e > l ? snprintf(out + k, n - k, "%s%u..%u", k ? ", " : "", l, e)
+                            : snprintf(out + k, n - k, "%s%u", k ? ", " : "", l));
+        l = e;
+    }
+}
+
+/* "file.cu:12" of a pc (the PTX file and line without line info). */
+static void pc_text(cmd_ctx *c, uint32_t pc, char *out, size_t n)
+{
+    dbg_where w;
+    if (dbg_pc_where(c->s, pc, &w) != 0)
+        snprintf(out, n, "??");
+    else if (w.file && w.line > 0)
+        snprintf(out, n, "%s:%d", base_name(w.file), w.line);
+    else
+        snprintf(out, n, "%s:%d", base_name(dbg_module(c->s)->path), w.ptx_line);
+}
+
+/* The user's location of a lane: the innermost frame with a source line (runtime wrappers such
+ * as -G's __trap and __assert_fail have none), else the pc's PTX line. Returns the frame. */
+static int user_where(cmd_ctx *c, uint32_t cta, uint32_t warp, uint32_t lane, uint32_t pc,
+                      char *out, size_t n)
+{
+    exec_frame fr[64];
+    int nf = exec_backtrace(dbg_machine(c->s), cta, warp, lane, fr, 64);
+    for (int i = 0; i < nf; i++) {
+        dbg_where w;
+        if (dbg_pc_where(c->s, fr[i].pc, &w) == 0 && w.file && w.line > 0) {
+            char fn[256];
+            dbg_func_name(c->s, fr[i].func, 0, fn, sizeof fn);
+            snprintf(out, n, "%s:%d in %s", base_name(w.file), w.line, fn);
+            return i;
+        }
+    }
+    pc_text(c, nf > 0 ? fr[0].pc : pc, out, n);
+    if (nf > 0) {
+        char fn[256];
+        dbg_func_name(c->s, fr[0].func, 0, fn, sizeof fn);
+        size_t k = strlen(out);
+        snprintf(out + k, n - k, " in %s", fn);
+    }
+    return 0;
+}
+
+static void var_name(cmd_ctx *c, const char *mangled, char *out, size_t n)
+{
+    (void)c;
+    if (cmd_demangle(mangled, out, n, 1) != 0)
+        snprintf(out, n, "%s", mangled);
+}
+
+/* "D bytes after the end of NAME [0xbase, N bytes)" style relation of addr to [base, base+size). */
+static void relation(uint64_t a, uint64_t base, uint64_t size, const char *name, char *out,
+                     size_t n)
+{
+    if (a < base)
+        snprintf(out, n, "%" PRIu64 " bytes before the start of %s [0x%" PRIx64 ", %" PRIu64
+                 " bytes)", base - a, name, base, size);
+    else if (a >= base + size)
+        snprintf(out, n, "%" PRIu64 " bytes after the end of %s [0x%" PRIx64 ", %" PRIu64
+                 " bytes)", a - (base + size), name, base, size);
+    else
+        snprintf(out, n, "inside %s at offset %" PRIu64 " [0x%" PRIx64 ", %" PRIu64 " bytes)",
+                 name, a - base, base, size);
+}
+
+static uint64_t dist(uint64_t a, uint64_t base, uint64_t size)
+{
+    return a < base ? base - a : a < base + size ? 0 : a - (base + size) + 1;
+}
+
+/* Where a faulting address is: its space, the nearest buffer or symbol and how far outside. */
+static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
+{
+    exec_machine *m = dbg_machine(c->s);
+    const ptx_module *mod = dbg_module(c->s);
+    ptx_space sp = st->space;
+    uint64_t a = st->addr;
+    size_t k = 0;
+    out[0] = 0;
+    if (sp == PTX_SPACE_GENERIC) {
+        sp = exec_addr_decode(st->addr, &a);
+        k += (size_t)snprintf(out, n, "generic address 0x%" PRIx64 " is %s address 0x%" PRIx64
+                              "; ", st->addr, ptx_space_name(sp), a);
+    }
+    char rel[512] = "";
+    switch (sp) {
+    case PTX_SPACE_GLOBAL: {
+        exec_region_info best = {0}, ri;
+        uint64_t bd = UINT64_MAX;
+        for (int i = 0; exec_global_region(m, i, &ri) == 0; i++) {
+            uint64_t d = dist(a, ri.base, ri.size);
+            if (d < bd) {
+                bd = d;
+                best = ri;
+            }
+        }
+        if (bd == UINT64_MAX) {
+            snprintf(rel, sizeof rel, "no global buffer exists");
+            break;
+        }
+        char name[300];
+        const char *bname = NULL;
+        for (int i = 0; i < dbg_buffer_count(c->s); i++)
+            if (dbg_buffer_at(c->s, i)->addr == best.base)
+                bname = dbg_buffer_at(c->s, i)->name;
+        if (bname) {
+            snprintf(name, sizeof name, "buffer %s", bname);
+        } else if (best.name) {
+            char vn[256];
+            var_name(c, best.name, vn, sizeof vn);
+            snprintf(name, sizeof name, "variable %s", vn);
+        } else {
+            snprintf(name, sizeof name, "%s #%u", best.kind == 3 ? "device heap block"
+                                                                 : "allocation", best.id);
+        }
+        relation(a, best.base, best.size, name, rel, sizeof rel);
+        break;
+    }
+    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED_CLUSTER: {
+        uint64_t total = exec_shared_size(m);
+        size_t r = 0;
+        if (a + st->size > total)
+            r += (size_t)snprintf(rel, sizeof rel, "%" PRIu64 " bytes past the end of the "
+                                  "block's shared memory (%" PRIu64 " bytes)",
+                                  a >= total ? a - total : 0, total);
+        exec_shared_var vars[64];
+        int nv = exec_shared_layout(m, vars, 64, NULL, NULL, NULL);
+        const exec_shared_var *best = NULL;
+        for (int i = 0; i < nv && i < 64; i++)
+            if (vars[i].addr <= a && (!best || vars[i].addr >= best->addr))
+                best = &vars[i];
+        if (best && r < sizeof rel) {
+            char vn[256], nm[300];
+            var_name(c, best->sym->name, vn, sizeof vn);
+            snprintf(nm, sizeof nm, "%s", vn);
+            char t[400];
+            relation(a, best->addr, best->size, nm, t, sizeof t);
+            snprintf(rel + r, sizeof rel - r, "%s%s", r ? "; " : "", t);
+        }
+        break;
+    }
+    case PTX_SPACE_LOCAL: {
+        uint64_t top;
+        if (exec_local_top(m, st->cta, st->warp, st->lane, &top) != 0)
+            break;
+        if (a + st->size > top)
+            snprintf(rel, sizeof rel, "%" PRIu64 " bytes above the thread's stack top (%" PRIu64
+                     " bytes of local memory in use)", a >= top ? a - top : 0, top);
+        else
+            snprintf(rel, sizeof rel, "inside the thread's local memory (%" PRIu64 " bytes in "
+                     "use)", top);
+        break;
+    }
+    case PTX_SPACE_CONST: {
+        uint64_t bd = UINT64_MAX, bb = 0, bs = 0;
+        const char *bn = NULL;
+        for (int i = 0; i < mod->nvars; i++) {
+            ptx_space vs;
+            uint64_t va, vz;
+            if (mod->vars[i]->space != PTX_SPACE_CONST ||
+                exec_symbol_addr(m, mod->vars[i]->name, &vs, &va, &vz) != 0)
+                continue;
+            uint64_t d = dist(a, va, vz);
+            if (d < bd) {
+                bd = d;
+                bb = va;
+                bs = vz;
+                bn = mod->vars[i]->name;
+            }
+        }
+        if (bn) {
+            char vn[256];
+            var_name(c, bn, vn, sizeof vn);
+            relation(a, bb, bs, vn, rel, sizeof rel);
+        }
+        break;
+    }
+    case PTX_SPACE_PARAM: {
+        const exec_launch_info *li = dbg_launch_info(c->s);
+        if (!li)
+            break;
+        uint64_t offs[64], sizes[64];
+        int64_t total = exec_param_layout(li->kernel, offs, sizes, 64);
+        int best = -1;
+        uint64_t bd = UINT64_MAX;
+        for (int i = 0; i < li->kernel->nparams && i < 64; i++) {
+            uint64_t d = dist(a, offs[i], sizes[i]);
+            if (d < bd) {
+                bd = d;
+                best = i;
+            }
+        }
+        if (best >= 0) {
+            const char *pn = li->kernel->params[best]->name, *u = strstr(pn, "_param_");
+            char nm[300];
+            snprintf(nm, sizeof nm, "parameter %s", u ? u + 1 : pn);
+            relation(a, offs[best], sizes[best], nm, rel, sizeof rel);
+            size_t r = strlen(rel);
+            snprintf(rel + r, sizeof rel - r, "; the kernel's parameters are %" PRId64 " bytes",
+                     total);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    snprintf(out + k, n - k, "%s address 0x%" PRIx64 " (%u bytes)%s%s", ptx_space_name(sp), a,
+             st->size, rel[0] ? ": " : "", rel);
+}
+
+/* One line per group of lanes of a warp in the same state at the same pc. */
+static void warp_summary(cmd_ctx *c, uint32_t cta, uint32_t warp, const char *indent)
+{
+    exec_machine *m = dbg_machine(c->s);
+    exec_warp_info wi;
+    if (exec_warp_get(m, cta, warp, &wi) != 0)
+        return;
+    exec_lane_info li[32];
+    for (uint32_t l = 0; l < 32; l++)
+        exec_lane_get(m, cta, warp, l, &li[l]);
+    uint32_t done = 0;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (done >> l & 1 || li[l].state == EXEC_LANE_INVALID)
+            continue;
+        uint32_t g = 0;
+        for (uint32_t k = l; k < 32; k++)
+            if (!(done >> k & 1) && li[k].state == li[l].state &&
+                (li[l].state == EXEC_LANE_EXITED || li[k].pc == li[l].pc))
+                g |= 1u << k;
+        done |= g;
+        char th[300], ln[200], at[400];
+        threads_text(c, cta, warp, g, th, sizeof th);
+        lanes_text(g, ln, sizeof ln);
+        const char *what;
+        uint32_t pc = li[l].pc;
+        switch (li[l].state) {
+        case EXEC_LANE_TRAPPED: what = "trapped/faulted"; break;
+        case EXEC_LANE_ACTIVE: what = "stopped"; break;
+        case EXEC_LANE_DIVERGENT: what = "waiting (divergent)"; break;
+        case EXEC_LANE_BARRIER: what = "waiting at a barrier"; pc = pc ? pc - 1 : 0; break;
+        default: what = "exited"; break;
+        }
+        if (li[l].state == EXEC_LANE_EXITED) {
+            printf("%swarp %u lanes %s, %s: exited\n", indent, warp, ln, th);
+            continue;
+        }
+        user_where(c, cta, warp, l, pc, at, sizeof at);
+        if (li[l].state == EXEC_LANE_BARRIER && wi.barrier >= 0)
+            printf("%swarp %u lanes %s, %s: waiting at barrier %d, pc %u (%s)\n", indent, warp,
+                   ln, th, wi.barrier, pc, at);
+        else
+            printf("%swarp %u lanes %s, %s: %s at pc %u (%s)\n", indent, warp, ln, th, what, pc,
+                   at);
+    }
+}
+
+static int auto_core_on(void)
+{
+    if (auto_core >= 0)
+        return auto_core;
+    const char *e = getenv("PTXDBG_COREDUMP");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+/* The report of a trap, failed assertion or exception. from_core: reopening a core (no
+ * automatic core, no failure status). */
+static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
+{
+    const exec_stop *st = &ev->stop;
+    int num = 4;
+    const char *name = ev->kind == DBG_EV_TRAP     ? "Warp Illegal Instruction (trap)"
+                       : ev->kind == DBG_EV_ASSERT ? "Warp Assert"
+                                                   : cmd_core_exc_name(st->exc, &num);
+    if (ev->kind == DBG_EV_ASSERT)
+        num = 12;
+    char at[600], who[400], lanes[200], user[600];
+    pc_text(c, st->pc, at, sizeof at);
+    printf("\nCUDA Exception: %s\nThe exception was triggered at PC 0x%x (%s)\n", name, st->pc,
+           at);
+    exec_dim3 b = exec_cta_coord(dbg_machine(c->s), st->cta);
+    uint32_t ln = st->lanes ? st->lanes : 1u << st->lane;
+    threads_text(c, st->cta, st->warp, ln, who, sizeof who);
+    lanes_text(ln, lanes, sizeof lanes);
+    int uf = user_where(c, st->cta, st->warp, st->lane, st->pc, user, sizeof user);
+    const char *head = ev->kind == DBG_EV_TRAP     ? "Kernel trapped"
+                       : ev->kind == DBG_EV_ASSERT ? "Kernel assertion failed"
+                                                   : "Kernel faulted";
+    printf("%s: block (%u,%u,%u) %s at %s\n", head, b.x, b.y, b.z, who, user);
+    dbg_where w;
+    int ptxline = dbg_pc_where(c->s, st->pc, &w) == 0 ? w.ptx_line : 0;
+    printf("  warp %u, lane%s %s, PC %u (PTX line %d)\n", st->warp,
+           __builtin_popcount(ln) > 1 ? "s" : "", lanes, st->pc, ptxline);
+    if (ev->kind == DBG_EV_EXCEPTION &&
+        (st->exc == EXEC_EXC_OUT_OF_RANGE || st->exc == EXEC_EXC_MISALIGNED ||
+         st->exc == EXEC_EXC_READONLY || st->exc == EXEC_EXC_ILLEGAL_ADDRESS) &&
+        st->space != PTX_SPACE_NONE) {
+        char a[1200];
+        addr_text(c, st, a, sizeof a);
+        printf("  %s\n", a);
+    }
+    if (ev->kind == DBG_EV_EXCEPTION && st->exc == EXEC_EXC_BARRIER_DEADLOCK) {
+        printf("  no thread of block (%u,%u,%u) can proceed:\n", b.x, b.y, b.z);
+        for (uint32_t k = 0; k < exec_nwarps(dbg_machine(c->s)); k++)
+            warp_summary(c, st->cta, k, "    ");
+    } else if (st->msg[0]) {
+        printf("  %s\n", st->msg);
+    }
+    printf("\nThread received signal CUDA_EXCEPTION_%d, %s.\n", num, name);
+    /* show the user's frame, not a runtime wrapper without source */
+    if (uf > 0 && dbg_get_focus(c->s)->frame == 0)
+        dbg_set_frame(c->s, uf);
+    cmd_announce_focus(c, 1);
+    cmd_print_frame_line(c, -1, 1);
+    if (from_core)
+        return;
+    c->kernel_failed = 1;
+    if (auto_core_on()) {
+        char path[512];
+        dbg_core_default_name(c->s, path, sizeof path);
+        if (dbg_core_save(c->s, path) == 0)
+            printf("[Core file written to %s]\n", path);
+        else
+            cmd_error(c, "Cannot write the core file: %s", dbg_errmsg(c->s));
+    }
+}
+
+void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev)
+{
+    report(c, ev, 0);
+}
+
+/* ---- guards ---------------------------------------------------------------------------------- */
+int cmd_core_guard(cmd_ctx *c, const cmd_def *d)
+{
+    static const cmd_fn exec_cmds[] = {cmd_continue, cmd_step, cmd_next, cmd_stepi, cmd_nexti,
+                                       cmd_finish, cmd_until, cmd_advance, NULL};
+    int is_exec = 0;
+    for (int i = 0; exec_cmds[i]; i++)
+        is_exec |= d->fn == exec_cmds[i];
+    int is_start = d->fn == cmd_launch || d->fn == cmd_run || d->fn == cmd_kill;
+    if (!is_exec && !(is_start && dbg_core_path(c->s)))
+        return 0;
+    const char *why = dbg_cannot_run(c->s);
+    return why ? cmd_error(c, "%s", why) : 0;
+}
+
+/* ---- commands -------------------------------------------------------------------------------- */
+int cmd_generate_core(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    char path[1024];
+    if (argc == 1)
+        snprintf(path, sizeof path, "%s", argv[0]);
+    else
+        dbg_core_default_name(c->s, path, sizeof path);
+    if (dbg_core_save(c->s, path) != 0)
+        return cmd_error(c, "Can't create a corefile: %s", dbg_errmsg(c->s));
+    printf("Saved corefile %s\n", path);
+    return 0;
+}
+
+/* After loading a core: what it shows. */
+static void core_banner(cmd_ctx *c, const char *path)
+{
+    const ptx_module *mod = dbg_module(c->s);
+    printf("Core was generated by ptxdbg from %s.\n", base_name(mod->path));
+    (void)path;
+    exec_stop st;
+    int over = 0;
+    if (dbg_last_stop(c->s, &st, &over) != 0) {
+        printf("No kernel was running when the core was saved.\n");
+        return;
+    }
+    char label[600];
+    cmd_kernel_label(c, label, sizeof label);
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    printf("Kernel %u %s.\n", li ? li->launch_id : 0, label);
+    dbg_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.stop = st;
+    switch (st.kind) {
+    case EXEC_STOP_TRAP: ev.kind = DBG_EV_TRAP; break;
+    case EXEC_STOP_ASSERT: ev.kind = DBG_EV_ASSERT; break;
+    case EXEC_STOP_EXCEPTION: ev.kind = DBG_EV_EXCEPTION; break;
+    default: break;
+    }
+    c->shown_focus.valid = 0;
+    c->shown_launch = (int)dbg_nlaunches(c->s);
+    if (ev.kind != DBG_EV_NONE) {
+        report(c, &ev, 1);
+        return;
+    }
+    if (st.kind == EXEC_STOP_DONE) {
+        printf("The kernel had completed.\n");
+        return;
+    }
+    printf("The kernel was stopped (%s).\n", st.msg[0] ? st.msg : "no reason recorded");
+    cmd_announce_focus(c, 1);
+    if (dbg_get_focus(c->s)->valid)
+        cmd_print_frame_line(c, -1, 1);
+}
+
+int cmd_core_open(cmd_ctx *c, const char *path)
+{
+    if (dbg_core_load(c->s, path) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    c->list_valid = 0;
+    c->x_valid = 0;
+    core_banner(c, path);
+    return 0;
+}
+
+int cmd_core_file(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    return cmd_core_open(c, argv[0]);
+}
+
+int cmd_target(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    if (strcmp(argv[0], "core") != 0)
+        return cmd_error(c, "Undefined target command: \"%s\".  Try \"help target\".", argv[0]);
+    if (argc != 2)
+        return cmd_error(c, "Usage: target core FILE");
+    return cmd_core_open(c, argv[1]);
+}
+
+int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    (void)argv;
+    exec_stop st;
+    int over = 0;
+    if (dbg_last_stop(c->s, &st, &over) != 0) {
+        printf("No kernel has been launched.\n");
+        return 0;
+    }
+    const char *src = dbg_core_path(c->s);
+    int bad = st.kind == EXEC_STOP_TRAP || st.kind == EXEC_STOP_ASSERT ||
+              st.kind == EXEC_STOP_EXCEPTION;
+    char label[600];
+    cmd_kernel_label(c, label, sizeof label);
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    printf("Kernel %u %s%s%s%s:\n", li ? li->launch_id : 0, label, src ? " (core file " : "",
+           src ? src : "", src ? ")" : "");
+    if (!bad) {
+        printf("  The kernel has not trapped or faulted (%s).\n",
+               st.kind == EXEC_STOP_DONE ? "it completed" : "it is stopped");
+        return 0;
+    }
+    exec_machine *m = dbg_machine(c->s);
+    exec_dim3 b = exec_cta_coord(m, st.cta);
+    char who[400], user[600];
+    uint32_t ln = st.lanes ? st.lanes : 1u << st.lane;
+    threads_text(c, st.cta, st.warp, ln, who, sizeof who);
+    user_where(c, st.cta, st.warp, st.lane, st.pc, user, sizeof user);
+    if (st.kind == EXEC_STOP_TRAP)
+        printf("  Trap: block (%u,%u,%u) %s (warp %u) executed trap at %s\n", b.x, b.y, b.z, who,
+               st.warp, user);
+    else if (st.kind == EXEC_STOP_ASSERT)
+        printf("  Assertion failed: block (%u,%u,%u) %s (warp %u) at %s\n    %s\n", b.x, b.y,
+               b.z, who, st.warp, user, st.msg);
+    else {
+        printf("  CUDA Exception: %s: block (%u,%u,%u) %s (warp %u) at %s\n",
+               cmd_core_exc_name(st.exc, NULL), b.x, b.y, b.z, who, st.warp, user);
+        if (st.space != PTX_SPACE_NONE && st.exc != EXEC_EXC_STACK_OVERFLOW &&
+            st.exc != EXEC_EXC_BARRIER_DEADLOCK && st.exc != EXEC_EXC_WARP_SYNC) {
+            char a[1200];
+            addr_text(c, &st, a, sizeof a);
+            printf("    %s\n", a);
+        }
+        if (st.msg[0] && st.exc != EXEC_EXC_BARRIER_DEADLOCK)
+            printf("    %s\n", st.msg);
+    }
+    uint32_t ncta = exec_ncta(m), done = 0, notyet = 0;
+    for (uint32_t k = 0; k < ncta; k++) {
+        exec_cta_state s = exec_cta_get_state(m, k);
+        done += s == EXEC_CTA_DONE;
+        notyet += s == EXEC_CTA_NOT_STARTED;
+    }
+    printf("  Blocks: %u completed, block (%u,%u,%u) stopped, %u not started\n", done, b.x, b.y,
+           b.z, notyet);
+    printf("  Block (%u,%u,%u):\n", b.x, b.y, b.z);
+    for (uint32_t k = 0; k < exec_nwarps(m); k++)
+        warp_summary(c, st.cta, k, "    ");
+    return 0;
+}
+
+int cmd_set_auto_core(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    if (argc != 1 || (strcmp(argv[0], "on") && strcmp(argv[0], "off")))
+        return cmd_error(c, "Usage: set auto-core on|off");
+    auto_core = !strcmp(argv[0], "on");
+    return 0;
+}

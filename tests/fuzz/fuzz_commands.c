@@ -1,0 +1,157 @@
+/* fuzz_commands.c - libFuzzer harness: command lines through cmd_execute in a session stopped at a breakpoint. */
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include "cmd.h"
+
+/* A small module with a loop, a device call, shared, local and const memory. Every input gets
+ * a fresh session: the module is loaded, two buffers exist, breakpoint 1 is on `work`, and
+ * the launch work<<<2, 64>>> is stopped there; then the input's lines run one by one.
+ * Commands that touch files (file, source, dump, `= file`) and quit are skipped. A kernel
+ * that would run long (the input may relaunch with huge counts or set loop registers) is
+ * stopped by an interval timer that raises the session's interrupt flag. */
+static const char module[] =
+    ".version 7.0\n.target sm_80\n.address_size 64\n"
+    ".const .align 4 .b32 ktab[4] = {3, 5, 7, 11};\n"
+    ".global .align 4 .b32 gcount;\n"
+    ".func (.param .b32 r) twice(.param .b32 a)\n{\n"
+    "\t.reg .b32 %t<3>;\n\tld.param.b32 %t1, [a];\n\tshl.b32 %t2, %t1, 1;\n"
+    "\tst.param.b32 [r], %t2;\n\tret;\n}\n"
+    ".visible .entry work(.param .u64 work_out, .param .u32 work_n, .param .f32 work_x)\n{\n"
+    "\t.local .align 8 .b8 depot[32];\n\t.shared .align 4 .b32 sh[64];\n"
+    "\t.reg .pred %p<3>;\n\t.reg .b32 %r<12>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<8>;\n"
+    "\tld.param.u64 %rd1, [work_out];\n\tld.param.u32 %r1, [work_n];\n"
+    "\tld.param.f32 %f1, [work_x];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+    "\tmov.u32 %r2, %tid.x;\n\tmov.u32 %r3, 0;\n\tmov.u32 %r4, 0;\n"
+    "\tmov.u64 %rd3, depot;\n\tst.local.u32 [%rd3], %r2;\n"
+    "\tshl.b32 %r5, %r2, 2;\n\tmov.u32 %r6, sh;\n\tadd.u32 %r6, %r6, %r5;\n"
+    "\tst.shared.u32 [%r6], %r2;\n\tbar.sync 0;\n"
+    "LOOP:\n\tsetp.ge.u32 %p1, %r3, %r1;\n\t@%p1 bra DONE;\n"
+    "\tadd.u32 %r4, %r4, %r3;\n\tadd.u32 %r3, %r3, 1;\n\tbra LOOP;\n"
+    "DONE:\n\tand.b32 %r7, %r2, 3;\n\tshl.b32 %r7, %r7, 2;\n\tmov.u64 %rd4, ktab;\n"
+    "\tcvt.u64.u32 %rd5, %r7;\n\tadd.s64 %rd4, %rd4, %rd5;\n\tld.const.u32 %r8, [%rd4];\n"
+    "\tadd.u32 %r4, %r4, %r8;\n"
+    "\t{\n\t.param .b32 p0;\n\t.param .b32 r0;\n\tst.param.b32 [p0], %r4;\n"
+    "\tcall (r0), twice, (p0);\n\tld.param.b32 %r9, [r0];\n\t}\n"
+    "\tcvt.rn.f32.u32 %f2, %r9;\n\tmul.f32 %f3, %f2, %f1;\n"
+    "\tmul.wide.u32 %rd6, %r2, 4;\n\tadd.s64 %rd7, %rd2, %rd6;\n\tst.global.f32 [%rd7], %f3;\n"
+    "\tatom.global.add.u32 %r10, [gcount], 1;\n\tret;\n}\n";
+
+static const char *const setup_cmds[] = {
+    "buffer out f32 128",
+    "buffer in s32 16 = iota",
+    "break work",
+    "launch work<<<2, 64>>>(out, 5, 1.5)",
+};
+
+static volatile int interrupt_flag;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    interrupt_flag = 1;
+}
+
+static void arm(long usec)
+{
+    struct itimerval t = {{0, 0}, {usec / 1000000, usec % 1000000}};
+    interrupt_flag = 0;
+    setitimer(ITIMER_REAL, &t, NULL);
+}
+
+/* Commands the harness never runs: they read or write files, or end the session. */
+static int skipped(const char *line)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    char word[64];
+    size_t n = 0;
+    while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
+           (p[n] >= '0' && p[n] <= '9') || p[n] == '_' || p[n] == '-') {
+        if (n + 1 < sizeof word)
+            word[n] = p[n];
+        n++;
+    }
+    if (n >= sizeof word)
+        return 0;
+    word[n] = 0;
+    if (n == 0)
+        return 0;
+    const cmd_def *d = cmd_lookup(cmd_table, word, NULL, 0);
+    if (!d)
+        return 0;
+    if (d->fn == cmd_file || d->fn == cmd_source || d->fn == cmd_dump || d->fn == cmd_quit ||
+        d->fn == cmd_commands)
+        return 1;
+    if (d->fn == cmd_buffer && strstr(p, "file"))
+        return 1;
+    if (d->fn == cmd_set && (strstr(p, "logging") || strstr(p, "log")))
+        return 1;
+    return 0;
+}
+
+static void init_once(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    if (!freopen("/dev/null", "w", stdout))
+        abort();
+    /* libFuzzer and the sanitizers keep their own handle on fd 2; only the session's
+     * messages go quiet. */
+    FILE *null = fopen("/dev/null", "w");
+    if (null && !getenv("FUZZ_VERBOSE"))
+        stderr = null;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    init_once();
+    if (size > 4096)
+        return 0;
+    dbg_session *s = dbg_new();
+    if (!s)
+        return 0;
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    c.batch = 1;
+    dbg_set_interrupt_flag(s, &interrupt_flag);
+    if (dbg_load_text(s, module, sizeof module - 1, "fuzz.ptx") != 0)
+        abort(); /* the harness's own module must load */
+    arm(2000000);
+    for (size_t i = 0; i < sizeof setup_cmds / sizeof setup_cmds[0]; i++)
+        cmd_execute(&c, setup_cmds[i]);
+    char line[512];
+    size_t at = 0;
+    int lines = 0;
+    while (at < size && lines < 64 && !c.quit) {
+        size_t n = 0;
+        while (at < size && data[at] != '\n' && data[at] != 0) {
+            if (n + 1 < sizeof line)
+                line[n++] = (char)data[at];
+            at++;
+        }
+        at++;
+        line[n] = 0;
+        lines++;
+        if (skipped(line))
+            continue;
+        arm(300000);
+        cmd_execute(&c, line);
+    }
+    arm(0);
+    fflush(stdout);
+    cmd_ctx_free(&c);
+    dbg_free(s);
+    return 0;
+}
