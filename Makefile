@@ -53,7 +53,7 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(LIB) tests/test_util.h
+$(BUILD)/tests/%: tests/%.c $(LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Itests -o $@ $< $(LIB) $(CHECK_LIBS) $(LIBS)
 

@@ -164,6 +164,7 @@ typedef struct cmd_ctx {
     /* PTX REPL scratch state (cmd_ptx.c) */
     void *ptx_repl;
     char repeat[256];         /* the command an empty line repeats */
+    void *tex;                /* texture/surface names and bindings (cmd_tex.c) */
 } cmd_ctx;
 
 typedef int (*cmd_fn)(cmd_ctx *c, const char *args, int argc, char **argv);
@@ -280,6 +281,11 @@ H(cmd_info_kernels); H(cmd_info_sharedmem); H(cmd_info_cuda);
 H(cmd_eval_ptx);
 int cmd_ptx_repl_line(cmd_ctx *c, const char *line);
 void cmd_ptx_free(cmd_ctx *c);
+/* cmd_tex.c */
+H(cmd_texture); H(cmd_surface); H(cmd_bind); H(cmd_info_textures);
+/* A texture/surface name as a value (its .u64 handle): 1 found, 0 not a texture name. */
+int cmd_tex_ident(cmd_ctx *c, const char *name, cmd_value *out);
+void cmd_tex_free(cmd_ctx *c);
 #undef H
 
 /* cmd_core.c: postmortem (trap/exception reports, core files, info trap) */

@@ -19,6 +19,9 @@ const cmd_def cmd_info_table[] = {
      "Kernels and device functions of the module.", CMD_CLASS_STATUS, 0, NOSUB},
     {"buffers", "", cmd_info_buffers, 0, 0, "info buffers",
      "Global buffers: name, type, count, address.", CMD_CLASS_STATUS, 0, NOSUB},
+    {"textures", "surfaces", cmd_info_textures, 0, 0, "info textures",
+     "Texture and surface objects (handle, buffer, format, sampling) and bindings.",
+     CMD_CLASS_STATUS, 0, NOSUB},
     {"frame", "f", cmd_info_frame, 0, 0, "info frame", "The selected frame.", CMD_CLASS_STACK, 0, NOSUB},
     {"locals", "", cmd_info_locals, 0, 0, "info locals",
      "Local variables of the selected frame (innermost blocks first).", CMD_CLASS_STACK, 0, NOSUB},
@@ -85,6 +88,23 @@ const cmd_def cmd_table[] = {
      CMD_CLASS_FILES, 0, NOSUB},
     {"dump", "", cmd_dump, 2, 2, "dump NAME PATH", "Write a buffer's bytes to a file.",
      CMD_CLASS_DATA, 0, NOSUB},
+    {"texture", "tex", cmd_texture, 4, -1,
+     "texture NAME BUFFER TYPE W[xH[xD]] [channels=N] [address=MODE[,MODE,MODE]] "
+     "[filter=point|linear] [normalized] [read=element|normalized-float] [border=V[,V,V,V]] "
+     "[layers=N] [cube] [linear]",
+     "Make a texture object over BUFFER (TYPE u8 s8 u16 s16 u32 s32 f16 f32; MODE wrap clamp "
+     "mirror border; defaults: clamp, point, unnormalized, element). NAME is its handle "
+     "(cudaTextureObject_t) in launch arguments and expressions. layers=N: 1D/2D layered; "
+     "cube: cubemap of WxW faces (with layers=N, N cubemaps); linear: a 1D linear-memory "
+     "texture (tex1Dfetch outside gives 0).", CMD_CLASS_FILES, 0, NOSUB},
+    {"surface", "surf", cmd_surface, 4, -1,
+     "surface NAME BUFFER TYPE W[xH[xD]] [channels=N] [layers=N] [read=element|normalized-float]",
+     "Make a surface object over BUFFER; NAME is its handle (cudaSurfaceObject_t). "
+     "read=normalized-float makes 8/16-bit channels UNORM/SNORM for sust.p.", CMD_CLASS_FILES,
+     0, NOSUB},
+    {"bind", "", cmd_bind, 2, 2, "bind TEXREF NAME|none",
+     "Bind a module-scope .texref/.samplerref/.surfref variable to a texture or surface object.",
+     CMD_CLASS_FILES, 0, NOSUB},
     /* running */
     {"continue", "c cont fg", cmd_continue, 0, 1, "continue [N]",
      "Resume; with N, ignore the current breakpoint N-1 more times.", CMD_CLASS_RUNNING, 1, NOSUB},

@@ -275,6 +275,8 @@ static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
         out->count = b->count;
         return 1;
     }
+    if (cmd_tex_ident(r->c, name, out))   /* texture/surface object names: their handles */
+        return 1;
     const ptx_sym *v = find_var(r, name);
     if (!v)
         return 0;

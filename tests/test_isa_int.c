@@ -161,6 +161,9 @@ static void ref_int(const uint64_t *in, uint64_t *out, const void *ctx)
     s128 A = s ? sx(a0, b) : (s128)zx(a0, b), B = s ? sx(a1, b) : (s128)zx(a1, b);
     s128 C = s ? sx(a2, b) : (s128)zx(a2, b);
     uint64_t M = isa_mask(b);
+    /* full product: signed fits in s128; unsigned 64x64 needs the unsigned type */
+    u128 P = s ? (u128)(A * B) : (u128)zx(a0, b) * zx(a1, b);
+    s128 PS = s ? A * B : 0;
     switch (r->op) {
     case ADD: out[0] = (uint64_t)(A + B) & M; break;
     case SUB: out[0] = (uint64_t)(A - B) & M; break;
@@ -169,11 +172,11 @@ static void ref_int(const uint64_t *in, uint64_t *out, const void *ctx)
         out[0] = (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v) & M;
         break;
     }
-    case MULLO: out[0] = (uint64_t)(A * B) & M; break;
-    case MULHI: out[0] = (uint64_t)((A * B) >> b) & M; break;
-    case MULWIDE: out[0] = (uint64_t)(A * B) & isa_mask(2 * b); break;
-    case MADLO: out[0] = (uint64_t)(A * B + C) & M; break;
-    case MADHI: out[0] = (uint64_t)(((A * B) >> b) + C) & M; break;
+    case MULLO: out[0] = (uint64_t)P & M; break;
+    case MULHI: out[0] = (uint64_t)(s ? (u128)(PS >> b) : P >> b) & M; break;
+    case MULWIDE: out[0] = (uint64_t)P & isa_mask(2 * b); break;
+    case MADLO: out[0] = (uint64_t)(P + (u128)C) & M; break;
+    case MADHI: out[0] = (uint64_t)((s ? (u128)(PS >> b) : P >> b) + (u128)C) & M; break;
     case MADHISAT: {
         s128 v = ((A * B) >> 32) + C;
         out[0] = (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v) & M;
