@@ -271,7 +271,9 @@ H(cmd_info_locals); H(cmd_info_args); H(cmd_info_scope); H(cmd_info_line); H(cmd
 H(cmd_info_address); H(cmd_directory); H(cmd_whatis);
 int cmd_set_substitute(cmd_ctx *c, int argc, char **argv);
 int cmd_unset(cmd_ctx *c, const char *args, int argc, char **argv);
-int cmd_show_src(cmd_ctx *c, const char *what);   /* 1 handled, 0 not a source setting */
+int cmd_show_src(cmd_ctx *c, const char *what);
+/* After loading a module: its debug-info problems as "warning: ..." lines on stderr. */
+void cmd_load_warnings(cmd_ctx *c);   /* 1 handled, 0 not a source setting */
 /* "name (a=1, b=2)" argument list of a frame; function return type for finish */
 void cmd_frame_args(cmd_ctx *c, const dbg_frame *f, char *out, size_t n);
 /* cmd_cuda.c */

@@ -124,9 +124,31 @@ static int user_where(cmd_ctx *c, uint32_t cta, uint32_t warp, uint32_t lane, ui
     return 0;
 }
 
+/* A variable's display name; function-scope statics "_ZZ<function>E<len><name>" become
+ * "function::name". */
 static void var_name(cmd_ctx *c, const char *mangled, char *out, size_t n)
 {
     (void)c;
+    const char *e = strncmp(mangled, "_ZZ", 3) == 0 ? strrchr(mangled, 'E') : NULL;
+    if (e) {
+        char *end;
+        long len = strtol(e + 1, &end, 10);
+        if (len > 0 && end > e + 1 && (long)strlen(end) == len) {
+            char enc[256], base[256];
+            snprintf(enc, sizeof enc, "_Z%.*s", (int)(e - mangled - 3) & 0xff, mangled + 3);
+            if (cmd_demangle(enc, base, sizeof base, 1) != 0)
+                snprintf(base, sizeof base, "%s", enc);
+            size_t bl = strlen(base), el = strlen(end);
+            if (bl + el + 3 <= n) {
+                memcpy(out, base, bl);
+                memcpy(out + bl, "::", 2);
+                memcpy(out + bl + 2, end, el + 1);
+            } else {
+                snprintf(out, n, "%s", end);
+            }
+            return;
+        }
+    }
     if (cmd_demangle(mangled, out, n, 1) != 0)
         snprintf(out, n, "%s", mangled);
 }
@@ -162,7 +184,8 @@ static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
     out[0] = 0;
     if (sp == PTX_SPACE_GENERIC) {
         sp = exec_addr_decode(st->addr, &a);
-        k += (size_t)snprintf(out, n, "generic address 0x%" PRIx64 " is %s address 0x%" PRIx64
+        if (sp != PTX_SPACE_GLOBAL)
+            k += (size_t)snprintf(out, n, "generic address 0x%" PRIx64 " is %s address 0x%" PRIx64
                               "; ", st->addr, ptx_space_name(sp), a);
     }
     char rel[512] = "";
@@ -288,8 +311,12 @@ static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
     default:
         break;
     }
-    snprintf(out + k, n - k, "%s address 0x%" PRIx64 " (%u bytes)%s%s", ptx_space_name(sp), a,
-             st->size, rel[0] ? ": " : "", rel);
+    const char *why = st->exc == EXEC_EXC_OUT_OF_RANGE ? "out-of-range access to "
+                      : st->exc == EXEC_EXC_MISALIGNED ? "misaligned access to "
+                      : st->exc == EXEC_EXC_READONLY   ? "store to read-only "
+                                                       : "";
+    snprintf(out + k, n - k, "%s%s address 0x%" PRIx64 " (%u bytes)%s%s", why,
+             ptx_space_name(sp), a, st->size, rel[0] ? ": " : "", rel);
 }
 
 /* One line per group of lanes of a warp in the same state at the same pc. */
@@ -319,22 +346,23 @@ static void warp_summary(cmd_ctx *c, uint32_t cta, uint32_t warp, const char *in
         uint32_t pc = li[l].pc;
         switch (li[l].state) {
         case EXEC_LANE_TRAPPED: what = "trapped/faulted"; break;
-        case EXEC_LANE_ACTIVE: what = "stopped"; break;
+        case EXEC_LANE_ACTIVE: what = "running"; break;
         case EXEC_LANE_DIVERGENT: what = "waiting (divergent)"; break;
         case EXEC_LANE_BARRIER: what = "waiting at a barrier"; pc = pc ? pc - 1 : 0; break;
         default: what = "exited"; break;
         }
         if (li[l].state == EXEC_LANE_EXITED) {
-            printf("%swarp %u lanes %s, %s: exited\n", indent, warp, ln, th);
+            printf("%swarp %u lane%s %s, %s: exited\n", indent, warp, g & (g - 1) ? "s" : "",
+                   ln, th);
             continue;
         }
         user_where(c, cta, warp, l, pc, at, sizeof at);
         if (li[l].state == EXEC_LANE_BARRIER && wi.barrier >= 0)
-            printf("%swarp %u lanes %s, %s: waiting at barrier %d, pc %u (%s)\n", indent, warp,
-                   ln, th, wi.barrier, pc, at);
+            printf("%swarp %u lane%s %s, %s: waiting at barrier %d, pc %u (%s)\n", indent, warp,
+                   g & (g - 1) ? "s" : "", ln, th, wi.barrier, pc, at);
         else
-            printf("%swarp %u lanes %s, %s: %s at pc %u (%s)\n", indent, warp, ln, th, what, pc,
-                   at);
+            printf("%swarp %u lane%s %s, %s: %s at pc %u (%s)\n", indent, warp,
+                   g & (g - 1) ? "s" : "", ln, th, what, pc, at);
     }
 }
 
@@ -381,8 +409,7 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
         char a[1200];
         addr_text(c, st, a, sizeof a);
         printf("  %s\n", a);
-    }
-    if (ev->kind == DBG_EV_EXCEPTION && st->exc == EXEC_EXC_BARRIER_DEADLOCK) {
+    } else if (ev->kind == DBG_EV_EXCEPTION && st->exc == EXEC_EXC_BARRIER_DEADLOCK) {
         printf("  no thread of block (%u,%u,%u) can proceed:\n", b.x, b.y, b.z);
         for (uint32_t k = 0; k < exec_nwarps(dbg_machine(c->s)); k++)
             warp_summary(c, st->cta, k, "    ");
@@ -556,7 +583,7 @@ int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv)
             addr_text(c, &st, a, sizeof a);
             printf("    %s\n", a);
         }
-        if (st.msg[0] && st.exc != EXEC_EXC_BARRIER_DEADLOCK)
+        else if (st.msg[0] && st.exc != EXEC_EXC_BARRIER_DEADLOCK)
             printf("    %s\n", st.msg);
     }
     uint32_t ncta = exec_ncta(m), done = 0, notyet = 0;

@@ -88,9 +88,10 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     if (cmd_format_focus(c, &v, fmt, out, sizeof out) != 0)
         return cmd_error(c, "%s", out);
     if (record) {
-        if (v.kind != CV_VOID)
+        int keep = v.kind != CV_VOID || v.optout;
+        if (keep)
             cmd_history_add(&c->hist, &v);
-        printf("$%d = %s\n", v.kind != CV_VOID ? c->hist.nhist : c->hist.nhist + 1, out);
+        printf("$%d = %s\n", keep ? c->hist.nhist : c->hist.nhist + 1, out);
     } else {
         printf("%s", out);
     }

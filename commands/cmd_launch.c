@@ -12,6 +12,7 @@ int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argc;
     if (dbg_load_file(c->s, argv[0]) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
+    cmd_load_warnings(c);
     c->list_valid = 0;
     c->x_valid = 0;
     if (c->interactive)

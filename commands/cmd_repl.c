@@ -114,6 +114,7 @@ int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt)
         const char *p = line;
         while (isspace((unsigned char)*p))
             p++;
+        interrupted = 0; /* a Ctrl-C that was already reported must not stop the next command */
         int r;
         if (!*p && c->interactive && c->repeat[0]) {
             r = cmd_execute(c, c->repeat);

@@ -392,3 +392,15 @@ int cmd_show_src(cmd_ctx *c, const char *what)
     }
     return 0;
 }
+
+void cmd_load_warnings(cmd_ctx *c)
+{
+    const char *w = dbg_load_warnings(c->s);
+    fflush(stdout);
+    while (w && *w) {
+        size_t l = strcspn(w, "\n");
+        if (l)
+            fprintf(stderr, "%s%.*s\n", strncmp(w, "warning:", 8) ? "warning: " : "", (int)l, w);
+        w += l + (w[l] == '\n');
+    }
+}

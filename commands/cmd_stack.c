@@ -256,6 +256,10 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
     int line;
     uint32_t pc = 0;
     if (!a[0]) {
+        if (c->list_valid && c->list_file[0] && !dbg_source_nlines(c->s, c->list_file)) {
+            int have = dbg_focus_pc(c->s, &pc) == 0;
+            return list_missing(c, c->list_file, c->list_line, pc, have);
+        }
         if (c->list_valid)
             return list_lines(c, c->list_file, c->list_line, c->list_line + 9);
         /* first list: around the focus, else the first kernel */

@@ -75,6 +75,8 @@ int main(int argc, char **argv)
     if (file) {
         if (dbg_load_file(s, file) != 0)
             cmd_error(&c, "%s", dbg_errmsg(s));
+        else
+            cmd_load_warnings(&c);
     } else if (dbg_load_text(s, empty_module, sizeof empty_module - 1, "<repl>") != 0) {
         cmd_error(&c, "%s", dbg_errmsg(s));
     }

@@ -214,9 +214,29 @@ static inline void exec_lanes_range(const uint64_t *a, uint32_t m, uint64_t *lo,
     *orv = o;
 }
 
+/* Whether a watchpoint may see an access to [lo, hi + n) of space sp by this warp's CTA. */
+static int exec_span_watched(const exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
+                             uint32_t n)
+{
+    const exec_machine *m = w->m;
+    if (sp == PTX_SPACE_SHARED_CLUSTER)
+        sp = PTX_SPACE_SHARED;
+    for (int i = 0; i < m->nwatches; i++) {
+        const exec_watch *wt = &m->watches[i];
+        ptx_space ws = wt->space == PTX_SPACE_SHARED_CLUSTER ? PTX_SPACE_SHARED : wt->space;
+        if (!wt->used || ws != sp)
+            continue;
+        if (sp == PTX_SPACE_SHARED && wt->cta != UINT32_MAX && wt->cta != w->cta->id)
+            continue;
+        if (lo < wt->addr + wt->len && wt->addr < hi + n)
+            return 1;
+    }
+    return 0;
+}
+
 /* Host base for [lo, hi + n) of space sp (generic decoded), or data NULL. */
-static inline exec_span exec_span_of(exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
-                                     uint32_t n, int write)
+static inline exec_span exec_span_of1(exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
+                                      uint32_t n, int write)
 {
     exec_span r = { NULL, 0 };
     exec_machine *m = w->m;
@@ -265,10 +285,31 @@ static inline exec_span exec_span_of(exec_warp *w, ptx_space sp, uint64_t lo, ui
     }
 }
 
+/* The span, unless a watchpoint may see the access (then the checked path runs). */
+static inline exec_span exec_span_of(exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
+                                     uint32_t n, int write)
+{
+    exec_span r = exec_span_of1(w, sp, lo, hi, n, write);
+    if (r.data && __builtin_expect(w->m->any_watch, 0)) {
+        if (sp == PTX_SPACE_GENERIC) {
+            if (hi < MEM_WIN_SHARED) {
+                sp = PTX_SPACE_GLOBAL;
+            } else {
+                sp = PTX_SPACE_SHARED;
+                lo -= MEM_WIN_SHARED;
+                hi -= MEM_WIN_SHARED;
+            }
+        }
+        if (exec_span_watched(w, sp, lo, hi, n))
+            r.data = NULL;
+    }
+    return r;
+}
+
 /* Whether the fast path may be tried for this instruction (decided per execution: cheap). */
 static inline int exec_fast_ok(const exec_warp *w, const exec_insn *in)
 {
-    if (w->m->any_watch || in->aux[2] == EXEC_AM_PARAMVAR)
+    if (in->aux[2] == EXEC_AM_PARAMVAR)
         return 0;
     ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
     if (sp == PTX_SPACE_LOCAL)
@@ -335,7 +376,7 @@ __attribute__((hot)) static int exec_ld(exec_warp *w, const exec_insn *in, uint3
         total = 16 * (uint32_t)(ne / 2);
     exec_addr_lanes(w, in, m, addr);
     ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
-    if (sp == PTX_SPACE_LOCAL && !w->m->any_watch) {
+    if (sp == PTX_SPACE_LOCAL) {
         uint8_t *h[EXEC_LANES];
         if (!exec_local_fast(w, m, addr, total, h))
             return exec_ld_slow(w, in, m, addr);
@@ -410,8 +451,6 @@ __attribute__((hot)) static int exec_ld_g32(exec_warp *w, const exec_insn *in, u
     uint32_t *d = EXEC_DST(w, in, 0);
     uint64_t off = (uint64_t)in->aux[0];
     uint64_t addr[EXEC_LANES], lo, hi, orv;
-    if (w->m->any_watch)
-        return exec_ld(w, in, m);
     for (int i = 0; i < EXEC_LANES; i++)
         addr[i] = b[i] + off;
     exec_lanes_range(addr, m, &lo, &hi, &orv);
@@ -457,7 +496,7 @@ __attribute__((hot)) static int exec_st(exec_warp *w, const exec_insn *in, uint3
         total = 16 * (uint32_t)(ne / 2);
     exec_addr_lanes(w, in, m, addr);
     ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
-    if (sp == PTX_SPACE_LOCAL && !w->m->any_watch) {
+    if (sp == PTX_SPACE_LOCAL) {
         uint8_t *h[EXEC_LANES];
         if (!exec_local_fast(w, m, addr, total, h))
             return exec_st_slow(w, in, m, addr);
@@ -509,8 +548,6 @@ __attribute__((hot)) static int exec_st_g32(exec_warp *w, const exec_insn *in, u
     const uint32_t *src = EXEC_SRC(w, in, 0);
     uint64_t off = (uint64_t)in->aux[0];
     uint64_t addr[EXEC_LANES], lo, hi, orv;
-    if (w->m->any_watch)
-        return exec_st(w, in, m);
     for (int i = 0; i < EXEC_LANES; i++)
         addr[i] = b[i] + off;
     exec_lanes_range(addr, m, &lo, &hi, &orv);

@@ -490,16 +490,16 @@ static const tex_obj *tex_resolve(exec_warp *w, const exec_insn *in, const tex_r
     }
     if (!o) {
         if (var)
-            exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, i, PTX_SPACE_GLOBAL, h, 0,
+            exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, i, PTX_SPACE_NONE, h, 0,
                        "%s reference %s is not bound to an object (see `bind`)", role, var);
         else
-            exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, i, PTX_SPACE_GLOBAL, h, 0,
+            exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, i, PTX_SPACE_NONE, h, 0,
                        "invalid %s handle 0x%" PRIx64 ": no such %s object", role, h,
                        want_surface ? "surface" : "texture");
         return NULL;
     }
     if (o->surface != want_surface) {
-        exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, i, PTX_SPACE_GLOBAL, h, 0,
+        exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, i, PTX_SPACE_NONE, h, 0,
                    "%s handle 0x%" PRIx64 " names a %s object", role, h,
                    o->surface ? "surface" : "texture");
         return NULL;
@@ -650,7 +650,8 @@ static void tex_sample_f(const tex_ctx *c, int nd, const float *u, const int32_t
     for (int k = 0; k < nd; k++) {
         float xb = u[k] - 0.5f;
         int64_t fi = tex_floor(xb);
-        a[k] = tex_weight(xb - (float)fi);
+        float fr = xb - floorf(xb);
+        a[k] = fr >= 0.0f && fr < 1.0f ? tex_weight(fr) : 0.0f;
         i0[k] = tex_map(fi + off[k], tex_dim(c->d, k), c->am[k], c->normalized);
         i1[k] = tex_map(fi + off[k] + 1, tex_dim(c->d, k), c->am[k], c->normalized);
     }

@@ -24,7 +24,8 @@ fi
 LC_ALL=C
 export LC_ALL
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxdbg-tty.XXXXXX") || { echo "interactive: cannot create a temp dir"; exit 1; }
-sock=$tmp/tmux.sock
+nsess=0
+sock=$tmp/tmux.0
 T() { tmux -S "$sock" -f /dev/null "$@"; }
 trap 'T kill-server >/dev/null 2>&1; rm -rf "$tmp"' 0
 trap 'exit 2' INT TERM HUP
@@ -49,10 +50,13 @@ fi
 mkdir -p "$tmp/home"
 hist=$tmp/history
 
-# start ARGS...: a fresh tmux server running ptxdbg ARGS in the repository; when ptxdbg exits
-# the pane shows "[exit STATUS]" and stays open.
+# start ARGS...: a fresh tmux server (own socket) running ptxdbg ARGS in the repository; when
+# ptxdbg exits the pane shows "[exit STATUS]" and stays open. The wrapper shell catches SIGINT
+# so a Ctrl-C meant for ptxdbg does not end it.
 start() {
     T kill-server >/dev/null 2>&1
+    nsess=$((nsess + 1))
+    sock=$tmp/tmux.$nsess
     T new-session -d -s dbg -x 160 -y 50 -c "$top" \
         env HOME="$tmp/home" INPUTRC=/dev/null PTXDBG_HISTORY="$hist" PTXDBG_HISTSIZE="${HISTSIZE_FOR_TEST:-}" \
         sh -c 'trap : INT; "$@"; echo "[exit $?]"; exec cat' sh "$ptxdbg" -q "$@"

@@ -192,7 +192,7 @@ static int f_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
     return 1;
 }
 
-static cmd_vsrc fake = {NULL, f_reg_get, f_reg_set, f_sreg, f_read, f_write, f_ident, NULL};
+static cmd_vsrc fake = {NULL, f_reg_get, f_reg_set, f_sreg, f_read, f_write, f_ident, NULL, NULL};
 
 static cmd_value ev(const char *text)
 {

@@ -83,7 +83,7 @@ static void gen_insn(text *t, src *s, int idx, int *next_label)
                                        "div.s32", "div.u32", "rem.s32", "rem.u32", "min.s32",
                                        "max.u32", "and.b32", "or.b32", "xor.b32", "shl.b32",
                                        "shr.s32", "shr.u32", "add.sat.s32", "sub.sat.s32",
-                                       "mul24.lo.s32", "sad.u32"};
+                                       "mul24.lo.s32", "mul.hi.s32"};
     static const char *const iun[] = {"not.b32", "neg.s32", "abs.s32", "popc.b32", "clz.b32",
                                       "brev.b32", "cnot.b32", "bfind.u32"};
     static const char *const fbin[] = {"add.f32", "sub.f32", "mul.f32", "div.rn.f32",
@@ -255,7 +255,9 @@ static void gen_insn(text *t, src *s, int idx, int *next_label)
 static char *generate(const uint8_t *data, size_t size, unsigned *cfg)
 {
     src s = {data, size, 0};
-    text t = {NULL, 0, 0};
+    text t = {malloc(8192), 0, 8192};
+    if (!t.buf)
+        abort();
     *cfg = byte(&s);
     emit(&t, ".version 7.0\n.target sm_80\n.address_size 64\n\n"
              ".func (.param .b32 r) helper(.param .b32 a)\n{\n\t.reg .b32 %%h<3>;\n"
