@@ -1,6 +1,9 @@
 /* exec_run.c - launches, CTA and warp scheduling, the SIMT run loop, stops, frames, barriers. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -592,6 +595,7 @@ typedef struct {
     const exec_run_opts *o;
     uint64_t steps;
     uint64_t polled;
+    volatile int *cancel;     /* parallel workers: abandon the CTA at the next slice */
 } exec_runctx;
 
 /* Run warp w for at most `budget` instructions; account steps; returns WR_*. */
@@ -701,6 +705,8 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
                 return 0;
             if (r == WR_SLICE) {
                 m->cta.rr = (wi + 1) % m->nwarps;
+                if (rc->cancel && *rc->cancel)
+                    return 2;
                 if (rc->o->interrupt && *rc->o->interrupt) {
                     exec_sched(w);
                     exec_stop_fill(w, NULL, EXEC_STOP_INTERRUPT, EXEC_EXC_NONE, w->cur_mask);
@@ -772,7 +778,7 @@ static int exec_run_grid(exec_machine *m, exec_runctx *rc)
                 return -1;
             }
         }
-        if (!exec_cta_run(m, rc))
+        if (exec_cta_run(m, rc) != 1)
             return 0;
         m->cur_cta++;
         exec_cta_end(m, m->cur_cta < m->ncta);
@@ -879,6 +885,268 @@ static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *r
     return 0;
 }
 
+/* ---- parallel run to completion -------------------------------------------------------------
+ * Each worker thread owns a private copy of the machine (its own CTA, warps, sregs, stop,
+ * counters and global last-hit cache; code, global memory and the const bank are shared) and
+ * takes CTAs in increasing order from a shared counter. A stop in CTA k cancels the workers
+ * running CTAs above k and no CTA above k is started; CTAs below k run to completion, so the
+ * stop reported (the lowest faulting CTA's) is the one a single thread would report. That
+ * CTA's state then becomes the machine's live CTA, for inspection or (interrupts) resuming.
+ * Kernels whose CTAs could observe their order run on one thread: see exec_par_module_ok. */
+#define EXEC_MAX_THREADS 256
+
+int exec_set_threads(exec_machine *m, int n)
+{
+    if (n <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c > 0 ? (int)c : 1;
+    }
+    m->nthreads_run = n > EXEC_MAX_THREADS ? EXEC_MAX_THREADS : n;
+    return m->nthreads_run;
+}
+
+int exec_get_threads(const exec_machine *m) { return m->nthreads_run > 0 ? m->nthreads_run : 1; }
+
+static int exec_has_mod(const ptx_insn *pi, const char *prefix)
+{
+    for (int i = 0; i < pi->nmods; i++)
+        if (strncmp(pi->mods[i], prefix, strlen(prefix)) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether the module's code lets CTAs run in any order with identical results: no global or
+ * generic atomics/reductions (float ones do not commute; integer ones would need host
+ * atomics), no brkpt, no calls to bodiless (libc: printf, malloc...) or unknown indirect
+ * targets, no %clock/%globaltimer reads. */
+static int exec_par_module_ok(const exec_machine *m)
+{
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+        const ptx_insn *pi = m->code[pc].src;
+        if (!pi)
+            continue;
+        const char *op = pi->opcode;
+        if ((strcmp(op, "atom") == 0 || strcmp(op, "red") == 0) && !exec_has_mod(pi, "shared"))
+            return 0;
+        if (strcmp(op, "brkpt") == 0 || (strcmp(op, "cp") == 0 && exec_has_mod(pi, "reduce")))
+            return 0;
+        if (strcmp(op, "call") == 0) {
+            int direct = 0;
+            for (int k = 0; k < pi->nops; k++) {
+                const ptx_operand *o = &pi->ops[k];
+                if (o->kind == PTX_OP_SYM && o->sym && o->sym->kind == PTX_SYM_FUNC) {
+                    if (!o->sym->func || !o->sym->func->has_body)
+                        return 0;
+                    direct = 1;
+                }
+            }
+            if (!direct)
+                return 0;
+        }
+        for (int k = 0; k < pi->nops; k++) {
+            const ptx_operand *o = &pi->ops[k];
+            if (o->kind == PTX_OP_REG && o->sym && o->sym->kind == PTX_SYM_SREG) {
+                int id = o->sym->sreg_id;
+                if (id == PTX_SREG_CLOCK || id == PTX_SREG_CLOCK_HI || id == PTX_SREG_CLOCK64 ||
+                    id == PTX_SREG_GLOBALTIMER || id == PTX_SREG_GLOBALTIMER_LO ||
+                    id == PTX_SREG_GLOBALTIMER_HI)
+                    return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
+{
+    if (exec_get_threads(m) < 2 || o->max_steps || m->any_watch || m->bp_skip_w ||
+        m->ncta - m->cur_cta < 2)
+        return 0;
+    for (uint32_t pc = 0; pc < m->ncode; pc++)
+        if (m->code[pc].fn == exec_bp_stub)
+            return 0;
+    if (!m->par_ok)
+        m->par_ok = exec_par_module_ok(m) ? 1 : -1;
+    return m->par_ok > 0;
+}
+
+typedef struct {
+    exec_machine *m;
+    exec_machine wm;          /* the worker's machine */
+    pthread_t th;
+    volatile int cancel;
+    _Atomic uint32_t cur;     /* CTA being run, UINT32_MAX when none */
+    uint32_t stop_cta;        /* CTA of the worker's stop, UINT32_MAX when none */
+    int err;
+} exec_worker;
+
+typedef struct {
+    exec_worker *w;
+    int n;
+    _Atomic uint32_t next;    /* next CTA to hand out */
+    _Atomic uint32_t stop_min;
+    const exec_run_opts *o;
+} exec_pool;
+
+static exec_pool *exec_pool_of;   /* not used across runs; see exec_worker_main */
+
+static void exec_worker_free(exec_worker *k)
+{
+    exec_cta_end(&k->wm, 0);
+    free(k->wm.warps);
+    free(k->wm.sregs);
+    k->wm.warps = NULL;
+    k->wm.sregs = NULL;
+}
+
+static void *exec_worker_main(void *arg)
+{
+    exec_worker *k = arg;
+    exec_pool *p = (exec_pool *)k->wm.is_worker_pool;
+    exec_machine *wm = &k->wm;
+    exec_runctx rc = { .o = p->o, .cancel = &k->cancel };
+    for (;;) {
+        uint32_t id = atomic_fetch_add(&p->next, 1);
+        if (id >= wm->ncta || id > atomic_load(&p->stop_min))
+            break;
+        atomic_store(&k->cur, id);
+        if (k->cancel)
+            break;
+        if (exec_cta_start(wm, id)) {
+            k->err = 1;
+            break;
+        }
+        wm->cur_cta = id;
+        int r = exec_cta_run(wm, &rc);
+        if (r == 1) {
+            exec_cta_end(wm, 1);
+            continue;
+        }
+        if (r == 2)
+            break;
+        /* a stop in CTA id: keep this CTA's state, cancel workers on higher CTAs */
+        k->stop_cta = id;
+        uint32_t cur = atomic_load(&p->stop_min);
+        while (id < cur && !atomic_compare_exchange_weak(&p->stop_min, &cur, id))
+            ;
+        for (int j = 0; j < p->n; j++)
+            if (atomic_load(&p->w[j].cur) > id && atomic_load(&p->w[j].cur) != UINT32_MAX)
+                p->w[j].cancel = 1;
+        break;
+    }
+    atomic_store(&k->cur, UINT32_MAX);
+    return NULL;
+}
+
+static int exec_run_par(exec_machine *m, exec_runctx *rc)
+{
+    /* a CTA already under way (e.g. after an interrupt) finishes on this thread first */
+    if (m->cta_live) {
+        int r = exec_cta_run(m, rc);
+        if (r != 1)
+            return 0;
+        m->cur_cta++;
+        exec_cta_end(m, 0);
+    }
+    int n = exec_get_threads(m);
+    if ((uint32_t)n > m->ncta - m->cur_cta)
+        n = (int)(m->ncta - m->cur_cta);
+    exec_pool p = { .n = n, .o = rc->o };
+    atomic_init(&p.next, m->cur_cta);
+    atomic_init(&p.stop_min, UINT32_MAX);
+    p.w = calloc((size_t)n, sizeof *p.w);
+    if (!p.w)
+        return exec_run_grid(m, rc);
+    int started = 0;
+    for (int i = 0; i < n; i++) {
+        exec_worker *k = &p.w[i];
+        k->m = m;
+        k->wm = *m;
+        k->stop_cta = UINT32_MAX;
+        atomic_init(&k->cur, UINT32_MAX);
+        exec_machine *wm = &k->wm;
+        wm->is_worker = 1;
+        wm->is_worker_pool = &p;
+        wm->cta_live = 0;
+        memset(&wm->cta, 0, sizeof wm->cta);
+        wm->stop_set = 0;
+        memset(&wm->stop, 0, sizeof wm->stop);
+        wm->clock = m->clock;
+        wm->tinsn = 0;
+        wm->glob.last = NULL;
+        wm->warps = calloc(m->nwarps, sizeof(exec_warp));
+        wm->sregs = malloc((size_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT);
+        if (!wm->warps || !wm->sregs)
+            break;
+        memcpy(wm->sregs, m->sregs, (size_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT);
+        if (pthread_create(&k->th, NULL, exec_worker_main, k))
+            break;
+        started++;
+    }
+    if (!started) {
+        for (int i = 0; i < n; i++)
+            exec_worker_free(&p.w[i]);
+        free(p.w);
+        return exec_run_grid(m, rc);
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(p.w[i].th, NULL);
+    uint32_t smin = atomic_load(&p.stop_min);
+    exec_worker *stopped = NULL;
+    int err = 0;
+    for (int i = 0; i < n; i++) {
+        exec_worker *k = &p.w[i];
+        err |= k->err;
+        if (i < started) {
+            m->clock += k->wm.clock - m->clock > 0 ? 0 : 0;
+            m->tinsn += k->wm.tinsn;
+        }
+        if (smin != UINT32_MAX && k->stop_cta == smin)
+            stopped = k;
+    }
+    uint64_t clk = 0;
+    for (int i = 0; i < started; i++)
+        clk += p.w[i].wm.clock - m->clock;
+    m->clock += clk;
+    int rcode = 0;
+    if (err) {
+        snprintf(m->err, sizeof m->err, "cannot start a CTA (out of memory)");
+        rcode = -1;
+    } else if (stopped) {
+        /* the lowest stopped CTA becomes the machine's live CTA */
+        exec_cta_end(m, 0);
+        free(m->warps);
+        free(m->sregs);
+        exec_machine *wm = &stopped->wm;
+        m->warps = wm->warps;
+        m->sregs = wm->sregs;
+        m->cta = wm->cta;
+        m->cta_live = 1;
+        m->cur_cta = smin;
+        m->stop = wm->stop;
+        m->stop_set = 1;
+        for (uint32_t j = 0; j < m->nwarps; j++) {
+            m->warps[j].m = m;
+            m->warps[j].cta = &m->cta;
+        }
+        wm->warps = NULL;
+        wm->sregs = NULL;
+        wm->cta_live = 0;
+        wm->cta.shared = NULL;
+    } else {
+        exec_cta_end(m, 0);
+        m->cur_cta = m->ncta;
+        memset(&m->stop, 0, sizeof m->stop);
+        m->stop.kind = EXEC_STOP_DONE;
+        m->stop.cta = m->ncta ? m->ncta - 1 : 0;
+        snprintf(m->stop.msg, sizeof m->stop.msg, "kernel %s completed", m->li.kernel->sym->name);
+    }
+    for (int i = 0; i < n; i++)
+        exec_worker_free(&p.w[i]);
+    free(p.w);
+    return rcode;
+}
+
 int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop)
 {
     if (!m->launched || !opts || !stop) {
@@ -892,7 +1160,8 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop)
     m->stop_set = 0;
     memset(&m->stop, 0, sizeof m->stop);
     exec_runctx rc = { .o = opts };
-    int r = opts->mode == EXEC_RUN_CONTINUE ? exec_run_grid(m, &rc) : exec_run_step(m, opts, &rc);
+    int r = opts->mode != EXEC_RUN_CONTINUE ? exec_run_step(m, opts, &rc)
+            : exec_par_wanted(m, opts) ? exec_run_par(m, &rc) : exec_run_grid(m, &rc);
     if (r < 0)
         return -1;
     exec_finish_stop(m, stop);
