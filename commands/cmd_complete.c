@@ -164,13 +164,10 @@ static void add_sregs(cands *k)
 }
 
 /* Source variables visible at the focus (module globals without one), and struct members
- * after "var." or "var.member.". The DWARF is read for the occasion through dw.h. */
+ * after "var." or "var.member." (the session's DWARF). */
 static void add_source_vars(cands *k, cmd_ctx *c, const char *text)
 {
-    const ptx_module *m = dbg_module(c->s);
-    if (!m)
-        return;
-    dw_info *d = dw_load(m, NULL, 0);
+    const dw_info *d = dbg_dwarf(c->s);
     if (!d)
         return;
     uint32_t pc;
@@ -187,7 +184,6 @@ static void add_source_vars(cands *k, cmd_ctx *c, const char *text)
             for (int i = 0; i < dw_nglobals(d); i++)
                 add(k, dw_global_get(d, i)->name);
         }
-        dw_free(d);
         return;
     }
     /* members: walk "a.b." through the struct types */
@@ -218,7 +214,6 @@ static void add_source_vars(cands *k, cmd_ctx *c, const char *text)
             if (t->members[i].name)
                 addf(k, "%s%s", head, t->members[i].name);
     }
-    dw_free(d);
 }
 
 static void add_expression(cands *k, cmd_ctx *c, const char *text)

@@ -320,7 +320,7 @@ int cmd_repl(cmd_ctx *c)
         free(hist_file);
         hist_file = NULL;
     }
-    clear_history();
+    rl_clear_history(); /* also frees the undo lists readline keeps in entries */
     cmd_complete_free(matches);
     matches = NULL;
     completion_ctx = NULL;

@@ -396,6 +396,7 @@ int exec_reg_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t la
 int exec_reg_set(exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane, int frame,
                  const char *name, uint64_t bits)
 {
+    m->cta_fresh = 0;   /* the live CTA was changed: a parallel run must not drop it */
     return exec_reg_access(m, cta, warp, lane, frame, name, &bits, NULL, 1);
 }
 
@@ -460,6 +461,8 @@ int exec_mem_read(exec_machine *m, ptx_space space, uint64_t addr, void *buf, si
 int exec_mem_write(exec_machine *m, ptx_space space, uint64_t addr, const void *buf, size_t n,
                    uint32_t cta, uint32_t warp, uint32_t lane)
 {
+    if (space != PTX_SPACE_GLOBAL)
+        m->cta_fresh = 0;   /* may be the live CTA's shared/local memory */
     return exec_mem_access(m, space, addr, (void *)buf, n, cta, warp, lane, 1);
 }
 

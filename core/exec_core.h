@@ -121,6 +121,8 @@ struct exec_cta {
     uint32_t nthreads, nexited;
     exec_bar bar[EXEC_NBAR];
     uint32_t rr;              /* round-robin cursor */
+    uint64_t tmem[2];         /* Tensor Memory allocator state (exec_tcgen05.c; zeroed with the
+                                 rest of the CTA at its start, so it needs no freeing) */
 };
 
 typedef struct exec_watch {
@@ -183,6 +185,7 @@ struct exec_machine {
     int nthreads_run;         /* worker threads for run-to-completion (exec_set_threads) */
     int par_ok;               /* -1 unknown; 1 when CTAs may run in parallel */
     int is_worker;            /* this is a worker's private copy of a machine */
+    int cta_fresh;            /* the live CTA is a fresh launch's CTA 0, untouched */
 };
 
 /* The decoder's state (exec_decode.c). */

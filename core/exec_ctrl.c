@@ -114,7 +114,18 @@ typedef struct {
     uint64_t imm;
 } exec_carg;
 
+/* Entry block of a function with address-taken parameters (see exec_param_copies). */
 typedef struct {
+    uint64_t size;            /* depot + parameter copies */
+    uint32_t align;
+    uint64_t *offs;           /* per parameter: offset of its copy, UINT64_MAX for none */
+} exec_pcopy;
+
+int exec_param_copies(const exec_fdec *fd, uint64_t *offs, uint64_t *size, uint32_t *align);
+
+typedef struct {
+    const exec_pcopy *pcopy;  /* direct calls: the callee's copies (NULL: none) */
+    const exec_pcopy **ptab;  /* indirect calls: per module function (NULL: none) */
     const ptx_func *callee;   /* direct calls */
     const ptx_func *proto;    /* indirect: prototype (may be NULL) */
     const ptx_func **targets; /* indirect: .calltargets (may be NULL) */
@@ -122,6 +133,28 @@ typedef struct {
     int nargs, nrets;
     exec_carg args[16], rets[4];
 } exec_call;
+
+static const exec_pcopy *exec_call_pcopy(const exec_call *c, const ptx_func *cf)
+{
+    if (c->callee)
+        return c->pcopy;
+    return c->ptab ? c->ptab[cf->sym->index] : NULL;
+}
+
+static const exec_pcopy *exec_pcopy_make(exec_dec *d, const exec_fdec *fd)
+{
+    uint64_t size;
+    uint32_t align;
+    if (!fd || !exec_param_copies(fd, NULL, &size, &align))
+        return NULL;
+    exec_pcopy *pc = exec_dec_alloc(d, sizeof *pc);
+    uint64_t *offs = exec_dec_alloc(d, sizeof(uint64_t) * (size_t)(fd->f->nparams + 1));
+    if (!pc || !offs)
+        return NULL;
+    exec_param_copies(fd, offs, &pc->size, &pc->align);
+    pc->offs = offs;
+    return pc;
+}
 
 static const uint8_t *exec_carg_src(exec_warp *w, const exec_carg *a, uint32_t lane)
 {
@@ -163,6 +196,46 @@ static uint32_t exec_sym_bytes(const ptx_sym *s)
         return (uint32_t)s->size;
     int b = ptx_type_bits(s->type) / 8;
     return (uint32_t)(b > 0 ? b : 1) * (uint32_t)(s->vec > 1 ? s->vec : 1);
+}
+
+/* ---- parameters whose address is taken ----------------------------------------------------
+ * `mov d, param` in a device function gives the address of input parameter `param` in the
+ * .local state space (the parameter is copied to the stack, PTX ISA "Parameter State Space").
+ * Each such parameter gets a copy right after the function's depot: `call` pushes the depot
+ * and the copies as one block and fills the copies, so the address is the frame's local base
+ * plus a fixed offset, which mov computes at decode time. offs[k] receives parameter k's
+ * offset (UINT64_MAX when its address is not taken); *size and *align the whole block.
+ * Returns the number of address-taken parameters. */
+int exec_param_copies(const exec_fdec *fd, uint64_t *offs, uint64_t *size, uint32_t *align)
+{
+    const ptx_func *f = fd->f;
+    uint64_t cur = fd->local_size;
+    uint32_t al = fd->local_align ? fd->local_align : 1;
+    int n = 0;
+    for (int k = 0; k < f->nparams; k++) {
+        const ptx_sym *p = f->params[k];
+        int taken = 0;
+        if (!f->is_entry && p->kind == PTX_SYM_VAR && p->space == PTX_SPACE_PARAM)
+            for (int i = 0; i < f->ninsns && !taken; i++) {
+                const ptx_insn *pi = &f->insns[i];
+                taken = pi->nops == 2 && strcmp(pi->opcode, "mov") == 0 &&
+                        pi->ops[1].kind == PTX_OP_SYM && pi->ops[1].sym == p;
+            }
+        if (offs)
+            offs[k] = UINT64_MAX;
+        if (!taken)
+            continue;
+        uint32_t pa = p->align > 16 ? (uint32_t)p->align : 16;
+        cur = (cur + pa - 1) / pa * pa;
+        if (offs)
+            offs[k] = cur;
+        cur += exec_sym_bytes(p);
+        al = al > pa ? al : pa;
+        n++;
+    }
+    *size = n ? cur : fd->local_size;
+    *align = n ? al : fd->local_align;
+    return n;
 }
 
 /* Where callee parameter/return k lives for a lane. */
@@ -218,8 +291,14 @@ static int exec_enter(exec_warp *w, const exec_insn *in, uint32_t lanes, const p
             if (dst)
                 memcpy(dst, exec_carg_src(w, a, i), sz < a->size ? sz : a->size);
         }
-        uint64_t base;
-        if (mem_local_push(w, in, (int)i, cfd->local_size, cfd->local_align, &base)) {
+        uint64_t base, lsize = cfd->local_size;
+        uint32_t lalign = cfd->local_align;
+        const exec_pcopy *pc = exec_call_pcopy(c, cf);
+        if (pc) {
+            lsize = pc->size;
+            lalign = pc->align;
+        }
+        if (mem_local_push(w, in, (int)i, lsize, lalign, &base)) {
             f->members = 0;
             f->in_use = 0;
             f->next_free = w->free_frames;
@@ -227,6 +306,14 @@ static int exec_enter(exec_warp *w, const exec_insn *in, uint32_t lanes, const p
             return -1;
         }
         f->local_base[i] = base;
+        for (int k = 0; pc && k < cf->nparams; k++) {
+            if (pc->offs[k] == UINT64_MAX)
+                continue;
+            uint32_t sz;
+            const uint8_t *src = exec_callee_slot(f, cf->params[k], k, 0, i, &sz);
+            if (src)
+                memcpy(w->ldata[i] + base + pc->offs[k], src, sz);
+        }
     }
     EXEC_FOR_LANES(i, lanes) {
         w->lframe[i] = f;
@@ -400,6 +487,22 @@ int dec_call(exec_dec *d, const ptx_insn *pi, exec_insn *in)
             return c->rets[i].kind == EXEC_CA_IMM ? exec_dec_error(d, pi, "bad return operand")
                                                   : -1;
     }
+    if (c->callee) {
+        c->pcopy = exec_pcopy_make(d, d->m->fdec[c->callee->sym->index]);
+    } else {
+        const ptx_module *mod = d->mod;
+        const exec_pcopy **tab = NULL;
+        for (int i = 0; i < mod->nfuncs; i++) {
+            const exec_fdec *fd = d->m->fdec[i];
+            const exec_pcopy *pc = fd && !fd->f->is_entry ? exec_pcopy_make(d, fd) : NULL;
+            if (!pc)
+                continue;
+            if (!tab && !(tab = exec_dec_alloc(d, sizeof *tab * (size_t)(mod->nfuncs + 1))))
+                return -1;
+            tab[i] = pc;
+        }
+        c->ptab = tab;
+    }
     in->ext = c;
     in->fn = exec_call_fn;
     return 0;
@@ -568,6 +671,12 @@ static int exec_alloca_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 static int exec_stack_type(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     ptx_type t = exec_dec_type(pi, 0);
+    if (t == PTX_T_NONE && pi->nmods == 0 && pi->nops >= 1 && pi->ops[0].kind == PTX_OP_REG &&
+        pi->ops[0].sym && pi->ops[0].sym->kind == PTX_SYM_REG) {
+        /* the ISA's own alloca example omits the type: take the pointer register's width */
+        int b = ptx_type_bits(pi->ops[0].sym->type);
+        t = b == 32 ? PTX_T_U32 : b == 64 ? PTX_T_U64 : PTX_T_NONE;
+    }
     if (t != PTX_T_U32 && t != PTX_T_U64)
         return exec_dec_error(d, pi, "type must be .u32 or .u64");
     in->type = (uint8_t)t;

@@ -103,6 +103,9 @@ static int exec_unpack(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
+/* exec_ctrl.c: stack copies of the parameters of a device function whose address is taken. */
+int exec_param_copies(const exec_fdec *fd, uint64_t *offs, uint64_t *size, uint32_t *align);
+
 static ptx_type exec_uint_of_bytes(int b)
 {
     switch (b) {
@@ -125,6 +128,20 @@ int dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     const ptx_operand *dst = &pi->ops[0], *src = &pi->ops[1];
     int bits = ptx_type_bits(t);
     if (t == PTX_T_PRED) {
+        if (src->kind == PTX_OP_REG && src->sym && src->sym->kind == PTX_SYM_SREG &&
+            src->sym->sreg_id == PTX_SREG_IS_EXPLICIT_CLUSTER) {
+            /* .sreg .pred %is_explicit_cluster: launches here are never cluster launches
+             * (every CTA is an implicit 1x1x1 cluster), so it reads false */
+            static const uint32_t no = 0;
+            if (exec_dec_pdst(d, in, 0, dst))
+                return -1;
+            in->op[1].kind = EXEC_O_IMM;
+            in->op[1].type = PTX_T_PRED;
+            in->op[1].imm = &no;
+            in->nops = 2;
+            in->fn = exec_movp;
+            return 0;
+        }
         if (exec_dec_pdst(d, in, 0, dst) || exec_dec_psrc(d, in, 1, src))
             return -1;
         in->fn = exec_movp;
@@ -180,9 +197,28 @@ int dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
             in->fn = exec_mov_local;
             return 0;
         }
-        if (pl == 2)
-            return exec_dec_error(d, pi, "taking the address of function parameter %s is "
-                                  "not supported", src->sym->name);
+        if (pl == 2) {
+            /* an input parameter of this device function: its copy on the stack (.local) */
+            int k = -1;
+            for (int i = 0; i < d->f->nparams; i++)
+                if (d->f->params[i] == src->sym)
+                    k = i;
+            if (k < 0)
+                return exec_dec_error(d, pi, "taking the address of %s is not supported "
+                                      "(only input parameters of the function)",
+                                      src->sym->name);
+            uint64_t *offs = exec_dec_alloc(d, sizeof(uint64_t) * (size_t)(d->f->nparams + 1));
+            uint64_t size;
+            uint32_t align;
+            if (!offs)
+                return -1;
+            exec_param_copies(d->fd, offs, &size, &align);
+            if (offs[k] == UINT64_MAX)
+                return exec_dec_error(d, pi, "parameter %s has no stack copy", src->sym->name);
+            in->aux[0] = (int64_t)(offs[k] + (uint64_t)src->ival);
+            in->fn = exec_mov_local;
+            return 0;
+        }
     }
     if (t == PTX_T_B128) {
         if (src->kind != PTX_OP_REG || dst->kind != PTX_OP_REG)

@@ -99,7 +99,9 @@ exec_act *exec_act_new(exec_warp *w, const exec_fdec *fd)
         w->all_frames = f;
         w->nframes++;
     }
-    memset(f->regs, 0, need);
+    /* registers start at zero (deterministic); the scratch slots are written before read */
+    memset(f->regs, 0, fd->scratch_off);
+    memset(f->regs + fd->regbytes, 0, need - fd->regbytes);
     f->preds = (uint32_t *)(void *)(f->regs + fd->regbytes);
     f->params = (uint8_t *)(f->preds + fd->npreds);
     f->fd = fd;
@@ -147,14 +149,32 @@ static uint32_t exec_live(const exec_warp *w)
 /* Pick the next group (see exec_core.h). Returns 0 when no lane can run. */
 static int exec_sched(exec_warp *w)
 {
-    if (w->cur_mask)
+    if (w->cur_mask == EXEC_FULL) {
+        for (int i = 0; i < EXEC_LANES; i++)
+            w->pc[i] = w->cur_pc;
+    } else if (w->cur_mask) {
         EXEC_FOR_LANES(i, w->cur_mask)
             w->pc[i] = w->cur_pc;
+    }
     w->resched = 0;
     uint32_t run = exec_runnable(w);
     if (!run) {
         w->cur_mask = 0;
         return 0;
+    }
+    /* common case: every runnable lane at one pc in one frame (converged, after a barrier) */
+    {
+        uint32_t l0 = (uint32_t)exec_ctz(run), p0 = w->pc[l0], same = 0;
+        const exec_act *f0 = w->lframe[l0];
+        for (int i = 0; i < EXEC_LANES; i++)
+            same |= (uint32_t)(w->pc[i] == p0 && w->lframe[i] == f0) << i;
+        if (!(run & ~same)) {
+            w->cur_mask = run;
+            w->cur_pc = p0;
+            w->limit_pc = UINT32_MAX;
+            exec_set_group(w, w->lframe[l0]);
+            return 1;
+        }
     }
     int best = -1;
     uint32_t bd = 0, bpc = 0;
@@ -331,12 +351,25 @@ static void exec_bar_release(exec_machine *m, int b)
     exec_bar *br = &m->cta.bar[b];
     for (uint32_t k = 0; k < m->nwarps; k++) {
         exec_warp *w = &m->warps[k];
-        uint32_t lanes = 0;
-        EXEC_FOR_LANES(i, w->bar_wait)
-            if (w->lane_bar[i] == b)
-                lanes |= 1u << i;
+        uint32_t lanes = 0, samepc = 0;
+        if (!w->bar_wait)
+            continue;
+        uint32_t p0 = w->pc[exec_ctz(w->bar_wait)];
+        for (int i = 0; i < EXEC_LANES; i++) {
+            lanes |= (uint32_t)(w->lane_bar[i] == b) << i;
+            samepc |= (uint32_t)(w->pc[i] == p0) << i;
+        }
+        lanes &= w->bar_wait;
         if (!lanes)
             continue;
+        if (!(lanes & ~samepc) && m->code[p0 - 1].aux[1] != 2) {
+            /* one plain barrier instruction for all these lanes */
+            EXEC_FOR_LANES(i, lanes)
+                w->lane_bar[i] = -1;
+            w->bar_wait &= ~lanes;
+            w->resched = 1;
+            continue;
+        }
         EXEC_FOR_LANES(i, lanes) {
             const exec_insn *in = &m->code[w->pc[i] - 1];
             w->lane_bar[i] = -1;
@@ -582,6 +615,7 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
         snprintf(m->err, sizeof m->err, "cannot start CTA 0 (out of memory)");
         return -1;
     }
+    m->cta_fresh = 1;
     return 0;
 }
 
@@ -970,8 +1004,9 @@ static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
     return m->par_ok > 0;
 }
 
+typedef struct exec_pool exec_pool;
 typedef struct {
-    exec_machine *m;
+    exec_pool *pool;
     exec_machine wm;          /* the worker's machine */
     pthread_t th;
     volatile int cancel;
@@ -980,15 +1015,13 @@ typedef struct {
     int err;
 } exec_worker;
 
-typedef struct {
+struct exec_pool {
     exec_worker *w;
     int n;
     _Atomic uint32_t next;    /* next CTA to hand out */
     _Atomic uint32_t stop_min;
     const exec_run_opts *o;
-} exec_pool;
-
-static exec_pool *exec_pool_of;   /* not used across runs; see exec_worker_main */
+};
 
 static void exec_worker_free(exec_worker *k)
 {
@@ -1002,7 +1035,7 @@ static void exec_worker_free(exec_worker *k)
 static void *exec_worker_main(void *arg)
 {
     exec_worker *k = arg;
-    exec_pool *p = (exec_pool *)k->wm.is_worker_pool;
+    exec_pool *p = k->pool;
     exec_machine *wm = &k->wm;
     exec_runctx rc = { .o = p->o, .cancel = &k->cancel };
     for (;;) {
@@ -1040,7 +1073,10 @@ static void *exec_worker_main(void *arg)
 
 static int exec_run_par(exec_machine *m, exec_runctx *rc)
 {
-    /* a CTA already under way (e.g. after an interrupt) finishes on this thread first */
+    /* a CTA already under way (e.g. after an interrupt) finishes on this thread first; the
+     * untouched CTA 0 of a fresh launch is simply handed to the workers */
+    if (m->cta_live && m->cta_fresh)
+        exec_cta_end(m, 1);
     if (m->cta_live) {
         int r = exec_cta_run(m, rc);
         if (r != 1)
@@ -1060,13 +1096,12 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
     int started = 0;
     for (int i = 0; i < n; i++) {
         exec_worker *k = &p.w[i];
-        k->m = m;
+        k->pool = &p;
         k->wm = *m;
         k->stop_cta = UINT32_MAX;
         atomic_init(&k->cur, UINT32_MAX);
         exec_machine *wm = &k->wm;
         wm->is_worker = 1;
-        wm->is_worker_pool = &p;
         wm->cta_live = 0;
         memset(&wm->cta, 0, sizeof wm->cta);
         wm->stop_set = 0;
@@ -1097,10 +1132,8 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
     for (int i = 0; i < n; i++) {
         exec_worker *k = &p.w[i];
         err |= k->err;
-        if (i < started) {
-            m->clock += k->wm.clock - m->clock > 0 ? 0 : 0;
+        if (i < started)
             m->tinsn += k->wm.tinsn;
-        }
         if (smin != UINT32_MAX && k->stop_cta == smin)
             stopped = k;
     }
@@ -1160,8 +1193,11 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop)
     m->stop_set = 0;
     memset(&m->stop, 0, sizeof m->stop);
     exec_runctx rc = { .o = opts };
+    int par = opts->mode == EXEC_RUN_CONTINUE && exec_par_wanted(m, opts);
+    if (!par)
+        m->cta_fresh = 0;
     int r = opts->mode != EXEC_RUN_CONTINUE ? exec_run_step(m, opts, &rc)
-            : exec_par_wanted(m, opts) ? exec_run_par(m, &rc) : exec_run_grid(m, &rc);
+            : par ? exec_run_par(m, &rc) : exec_run_grid(m, &rc);
     if (r < 0)
         return -1;
     exec_finish_stop(m, stop);

@@ -107,8 +107,13 @@ void exec_sreg_init_launch(exec_machine *m)
         exec_sr_fill32(blk, EXEC_SR_NCLUSTERID, g.x);
         exec_sr_fill32(blk, EXEC_SR_NCLUSTERID + 1, g.y);
         exec_sr_fill32(blk, EXEC_SR_NCLUSTERID + 2, g.z);
-        for (int c = 0; c < 3; c++)
+        for (int c = 0; c < 3; c++) {
+            exec_sr_fill32(blk, EXEC_SR_CLUSTER_CTAID + c, 0);
             exec_sr_fill32(blk, EXEC_SR_CLUSTER_NCTAID + c, 1);
+        }
+        /* the unused fourth component (.w) of every vector register reads zero */
+        for (int v = EXEC_SR_TID; v <= EXEC_SR_CLUSTER_NCTAID; v += 4)
+            exec_sr_fill32(blk, v + 3, 0);
         exec_sr_fill32(blk, EXEC_SR_WARPID, k);
         exec_sr_fill32(blk, EXEC_SR_NWARPID, 64);
         exec_sr_fill32(blk, EXEC_SR_NSMID, EXEC_NSM);

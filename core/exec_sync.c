@@ -681,16 +681,3 @@ int dec_activemask(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     in->fn = exec_activemask_fn;
     return 0;
 }
-
-/* mbarrier / cp.async: not implemented yet; a clear load-time error. */
-int dec_mbarrier(exec_dec *d, const ptx_insn *pi, exec_insn *in)
-{
-    (void)in;
-    return exec_dec_error(d, pi, "mbarrier is not supported yet");
-}
-
-int dec_cp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
-{
-    (void)in;
-    return exec_dec_error(d, pi, "cp.async is not supported yet");
-}

@@ -333,6 +333,9 @@ static void parse_attrs(ptx_parser *p, decl_attrs *a)
             ptx_token *s = ptx_peek(p, 0);
             ptx_space sp = s->kind == PTX_TK_DIR ? ptx_space_from_dir(s->p, s->len) : PTX_SPACE_NONE;
             if (sp != PTX_SPACE_NONE) {
+                if (sp != PTX_SPACE_CONST && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_LOCAL &&
+                    sp != PTX_SPACE_SHARED)
+                    ptx_perr_tok(p, s, ".ptr space must be .const, .global, .local or .shared");
                 a->ptr_space = sp;
                 ptx_advance(p);
             }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # interactive.sh - drive ptxdbg's REPL in a real terminal (tmux): editing, history, completion, repeat, Ctrl-C.
 # Usage: sh tests/interactive.sh [PTXDBG]        (default $PTXDBG, else ./ptxdbg)
+# VALGRIND="valgrind ..." runs ptxdbg under it (with longer timeouts).
 #
 # ptxdbg runs inside a detached tmux session on a private socket with a fixed window size,
 # HOME, INPUTRC and PTXDBG_HISTORY pointing into a scratch directory (the user's files are
@@ -59,7 +60,7 @@ start() {
     sock=$tmp/tmux.$nsess
     T new-session -d -s dbg -x 160 -y 50 -c "$top" \
         env HOME="$tmp/home" INPUTRC=/dev/null PTXDBG_HISTORY="$hist" PTXDBG_HISTSIZE="${HISTSIZE_FOR_TEST:-}" \
-        sh -c 'trap : INT; "$@"; echo "[exit $?]"; exec cat' sh "$ptxdbg" -q "$@"
+        sh -c 'trap : INT; "$@"; echo "[exit $?]"; exec cat' sh ${VALGRIND:-} "$ptxdbg" -q "$@"
     base=1
 }
 
@@ -73,10 +74,13 @@ mark() { base=$(snap | wc -l); [ "$base" -gt 0 ] || base=1; }
 since() { snap | tail -n +"$base"; }
 lastline() { snap | tail -n 1; }
 
-# poll CMD... until it succeeds, for at most $limit tenths of a second (default 50)
+# poll CMD... until it succeeds, for at most $limit tenths of a second (default 50; times 10
+# under valgrind)
+scale=1
+[ -n "${VALGRIND:-}" ] && scale=10
 poll() {
     i=0
-    while [ "$i" -lt "${limit:-50}" ]; do
+    while [ "$i" -lt $((${limit:-50} * scale)) ]; do
         "$@" && return 0
         sleep 0.1
         i=$((i + 1))
@@ -276,7 +280,7 @@ if wait_for "[exit 0]"; then pass "quit-2"; else fail "quit-2" "ptxdbg did not e
 
 # ---- session 3: the history file is bounded -----------------------------------------------------
 HISTSIZE_FOR_TEST=3
-start
+start tests/fixtures/interactive/spin.ptx
 wait_idle
 cmd "quit"
 wait_for "[exit 0]"

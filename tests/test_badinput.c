@@ -24,7 +24,7 @@
 
 enum { S0, S1, SANY };
 enum { ERR, ANY };
-enum { NOALIVE = 1, MEMLIMIT = 2, CORE = 4 };
+enum { NOALIVE = 1, MEMLIMIT = 2, CORE = 4, NOSAN = 8 };
 
 typedef struct {
     const char *name;
@@ -62,6 +62,7 @@ static const row rows[] = {
     {"ptx-unterminated-comment", "B/unterminated-comment.ptx", "", S1, ERR, "error: unterminated comment", NULL, 0},
     {"ptx-unterminated-string", "B/unterminated-string.ptx", "", S1, ERR, "error: unterminated string", NULL, 0},
     {"ptx-deep-braces", "B/deep-braces.ptx", "", S1, ERR, "deep-braces\\.ptx:[0-9]+:[0-9]+: error:", NULL, 0},
+    {"ptx-deep-expr", "B/deep-expr.ptx", "", S1, ERR, "deep-expr\\.ptx:[0-9]+:[0-9]+: error:", NULL, 0},
     {"ptx-long-ident", "B/long-ident.ptx", "", S1, ERR, "long-ident\\.ptx:[0-9]+:[0-9]+: error:", NULL, 0},
     /* ---- unknown instructions, wrong operands -------------------------------------------- */
     {"ptx-unknown-insn", "B/unknown-insn.ptx", "", S1, ERR, "unknown-insn\\.ptx:11:2: error: unknown instruction 'frobnicate'", NULL, 0},
@@ -101,7 +102,8 @@ static const row rows[] = {
     {"file-bad-keeps-module", OK, "file B/unknown-insn.ptx\ninfo functions", S1, ERR, "unknown instruction", "printloop", 0},
     {"file-missing-keeps-module", OK, "file B/no-such.ptx\ninfo functions", S1, ERR, "no-such\\.ptx.*(cannot open|no such)", "printloop", 0},
     {"file-bad-keeps-buffers", OK, "buffer o u32 4 = {1,2,3,4}\nfile B/garbage.ptx\nprint o[3]", S1, ERR, "garbage\\.ptx", "\\$1 = 4", 0},
-    {"file-bad-keeps-launch", OK, STOP "file B/dup-reg.ptx\ndelete\ncontinue\nprint o[77]", S1, ERR, "dup-reg\\.ptx", "= 77", 0},
+    {"file-bad-keeps-launch", OK, STOP "file B/dup-reg.ptx\ndelete\ncontinue\nprint o[63]", S1, ERR, "dup-reg\\.ptx", "= 63", 0},
+    /* bug: "B: error: read error" says neither what nor why */
     {"file-directory", OK, "file B\ninfo functions", S1, ERR, "(directory|cannot (open|read))", "printloop", 0},
     /* bug: a leading '/' makes the argument count as a /FMT, so absolute paths give "Usage:" */
     {"file-absolute-path", NULL, "file @TOP@/tests/badinput/ok.ptx\ninfo functions", S0, ERR, NULL, "printloop", 0},
@@ -150,7 +152,7 @@ static const row rows[] = {
     /* exited threads count as arrived at a barrier, as on the GPU: this one completes */
     {"barrier-after-exit", OK, "launch halfexit<<<1,64>>>()", S0, ERR, NULL, NULL, 0},
     {"fault-then-commands", OK, "launch recurse<<<1,32>>>()\ncontinue\nstepi\nprint %r1\nbt 2\nkill\nrun\ninfo warps", S1, ANY, "stack overflow", NULL, 0},
-    {"regs-out-of-memory", "B/many-regs.ptx", "launch k<<<4,1024>>>(0)", SANY, ANY, NULL, NULL, MEMLIMIT},
+    {"regs-out-of-memory", "B/many-regs.ptx", "launch k<<<4,1024>>>(0)", SANY, ANY, NULL, NULL, MEMLIMIT | NOSAN},
     /* ---- out-of-range and misaligned accesses in every space ------------------------------ */
     FAULT("gld", 1, MIS), FAULT("gld", 65536, OOR), FAULT("gld", -8, OOR),
     FAULT("gst", 2, MIS), FAULT("gst", 1099511627776, OOR),
@@ -186,6 +188,8 @@ static const row rows[] = {
     {"expr-index-negative", OK, "buffer o u32 64\nprint o[-1]\nprint o[18446744073709551615]", S1, ERR, "Cannot access memory", NULL, 0},
     {"expr-null-deref", OK, "print *(int*)0", S1, ERR, "Cannot access", NULL, 0},
     {"expr-no-registers", OK, "print %r1\nprint $pc\ninfo registers", S1, ERR, "registers", NULL, 0},
+    /* bug: the expression parser recurses without a bound: 10000 parentheses or unary
+     * operators overflow the stack (commands/cmd_expr.c parse_binary/parse_unary) */
     {"expr-deep-parens", OK, "-x deep-parens.cmd", SANY, ERR, NULL, NULL, 0},
     {"expr-deep-unary", OK, "-x deep-unary.cmd", SANY, ERR, NULL, NULL, 0},
     {"x-bad-format", OK, "x/zz 0", S1, ERR, "format|Cannot access memory", NULL, 0},
@@ -209,7 +213,7 @@ static const row rows[] = {
     {"stopped-bad-focus", OK, STOP "frame 99\nup 100000\ndown 5\ncuda block 99999\ncuda lane 32\ncuda warp 99\ncuda thread (1024,0,0)\ncuda kernel 7", S1, ERR, "Invalid coordinates", NULL, 0},
     {"stopped-bad-registers", OK, STOP "print %r99\nprint %tid.w\ninfo registers %nosuch\nset var %r1 = 1 +", S1, ERR, "register", NULL, 0},
     {"stopped-bad-memory", OK, STOP "x/4x @shared 99999999\nx/4x @local 99999999\nx/4x @param 99999\nx/4x @const 99999\nx/4i 999999\nx/2xg 1", S1, ERR, "Cannot access", NULL, 0},
-    {"stopped-then-finishes", OK, STOP "print 1/0\ndelete\ncontinue\nprint o[100]", S1, ERR, "Division by zero", "= 100", 0},
+    {"stopped-then-finishes", OK, STOP "print 1/0\ndelete\ncontinue\nprint o[60]", S1, ERR, "Division by zero", "= 60", 0},
     /* ---- buffers ------------------------------------------------------------------------- */
     {"buffer-huge", OK, "buffer x u8 99999999999999", S1, ERR, "too large", NULL, 0},
     {"buffer-huge-u64", OK, "buffer x u64 2305843009213693952\nbuffer y u8 18446744073709551615\nbuffer z u8 99999999999999999999999", S1, ERR, "too large", NULL, 0},
@@ -227,6 +231,7 @@ static const row rows[] = {
     {"dump-bad", OK, "buffer o u8 4\ndump nosuch out.bin\ndump o no-such-dir/out.bin", S1, ERR, "nosuch", NULL, 0},
     /* ---- scripts ------------------------------------------------------------------------ */
     {"script-missing", OK, "-x no-such.cmd", S1, ERR, "no-such\\.cmd", NULL, 0},
+    /* bug: -x on a directory runs nothing and reports nothing */
     {"script-directory", OK, "-x dir", S1, ERR, "dir", NULL, 0},
     {"source-missing", OK, "source no-such.cmd", S1, ERR, "no-such\\.cmd", NULL, 0},
     {"source-recursive", OK, "source self.cmd", S1, ERR, "nested too deeply", NULL, 0},
@@ -309,7 +314,7 @@ static void run_row(const row *r, const char *dir, int *rc, char **out, char **e
     static char cmd[1 << 16];
     char line[8192], ex[8192];
     snprintf(cmd, sizeof cmd, "cd '%s' && %s timeout -k 2 10 '%s' -batch", dir,
-             (r->flags & MEMLIMIT) && !sanitized ? "ulimit -v 4000000;" : "", ptxdbg);
+             (r->flags & MEMLIMIT) && !sanitized ? "ulimit -v 2000000;" : "", ptxdbg);
     for (const char *p = r->cmds; *p;) {
         size_t l = strcspn(p, "\n");
         snprintf(line, sizeof line, "%.*s", (int)l, p);
@@ -371,6 +376,11 @@ START_TEST(matrix_row)
     if ((r->flags & CORE) && !core_load[0]) {
         printf("badinput: %s skipped: generate-core-file or a core loading command does not "
                "exist yet\n", r->name);
+        return;
+    }
+    if ((r->flags & NOSAN) && sanitized) {
+        printf("badinput: %s skipped: it needs an address-space limit, which a sanitizer build "
+               "cannot run under\n", r->name);
         return;
     }
     int rc;
@@ -486,12 +496,12 @@ static void make_scratch(void)
 /* Does the binary have generate-core-file, and which command loads a core? */
 static void probe_core(void)
 {
-    char cmd[PATH_MAX * 2];
+    static char cmd[3 * PATH_MAX + 512];
     snprintf(cmd, sizeof cmd, "cd '%s' && timeout 10 '%s' -batch -ex 'help generate-core-file' "
              ">/dev/null 2>&1", tmp, ptxdbg);
     if (system(cmd) != 0)
         return;
-    static const char *const loaders[] = {"target cudacore", "core-file", "core", NULL};
+    static const char *const loaders[] = {"core-file", "target core", NULL};
     const char *load = NULL;
     for (int i = 0; loaders[i] && !load; i++) {
         char first[32];

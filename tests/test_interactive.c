@@ -163,6 +163,27 @@ START_TEST(complete_at_the_focus)
 }
 END_TEST
 
+START_TEST(complete_struct_members)
+{
+    open_session("tests/fixtures/kernels/structs.G.ptx");
+    run("break step");
+    run("buffer in s32 64 = iota");
+    run("buffer pos s32 192");
+    run("buffer mass f64 64");
+    run("buffer lo s64 64");
+    run("buffer hi s32 64");
+    run("launch structs_kernel<<<2, 32>>>(in, pos, mass, lo, hi)");
+    ck_assert(dbg_launch_alive(s));
+    ck_assert(has_word(comp("print "), "b"));
+    ck_assert(has_word(comp("print "), "accel"));
+    ck_assert_str_eq(comp("print b.p"), "b.pos");
+    ck_assert_str_eq(comp("print b.pos."), "b.pos.x b.pos.y b.pos.z");
+    ck_assert_str_eq(comp("print b.m"), "b.mass");
+    ck_assert_str_eq(comp("print b.pos.x."), "");
+    close_session();
+}
+END_TEST
+
 /* ---- the loop: an empty line repeats ------------------------------------------------------------ */
 typedef struct {
     const char *const *lines;
@@ -289,6 +310,7 @@ int main(void)
     tcase_add_test(tc, complete_word_breaks);
     tcase_add_test(tc, complete_functions_and_files);
     tcase_add_test(tc, complete_at_the_focus);
+    tcase_add_test(tc, complete_struct_members);
     suite_add_tcase(su, tc);
     tc = tcase_create("loop");
     tcase_add_test(tc, empty_line_repeats_next);

@@ -375,7 +375,7 @@ START_TEST(tex3d_linear)
     fbuf("zu", z, N2);
     RUN("buffer out f32 %d", N2);
     for (int mode = CLAMP; mode <= BORDER; mode++) {
-        char tn[8];
+        char tn[32];
         snprintf(tn, sizeof tn, "t%d", mode);
         RUN("texture %s data f32 4x3x2 filter=linear address=%s border=1.5", tn, mode_names[mode]);
         RUN("launch tex3d<<<1, 32>>>(%s, out, xu, yu, zu, %d)", tn, N2);
@@ -720,6 +720,41 @@ START_TEST(layered_and_cube)
 }
 END_TEST
 
+/* The deprecated .tex space variable is a texref; .f16 and .f16x2 results. */
+static const char ptx_old[] =
+    ".version 6.4\n.target sm_53\n.address_size 64\n.tex .u32 oldtex;\n"
+    ".entry k(.param .u64 out)\n{\n"
+    " .reg .f32 %f<4>; .reg .b16 %h<8>; .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [out]; mov.f32 %f1, 0f3FC00000;\n"
+    " tex.1d.v4.f16.f32 {%h1, %h2, %h3, %h4}, [oldtex, {%f1}];\n"
+    " st.global.v4.b16 [%rd1], {%h1, %h2, %h3, %h4};\n"
+    " mov.f32 %f1, 0f3FE00000;\n"
+    " tex.1d.v2.f16x2.f32 {%r1, %r2}, [oldtex, {%f1}];\n"
+    " st.global.v2.b32 [%rd1+8], {%r1, %r2};\n"
+    " ret;\n}\n";
+
+START_TEST(tex_space_f16_results)
+{
+    S = dbg_new();
+    cmd_ctx_init(&C, S);
+    C.batch = 1;
+    ck_assert_int_eq(dbg_load_text(S, ptx_old, strlen(ptx_old), "old.ptx"), 0);
+    RUN("buffer d f32 4 = {1, 2.5, 3, 4}");
+    RUN("buffer out u16 8");
+    RUN("texture t d f32 4 filter=linear");
+    RUN("bind oldtex t");
+    RUN("launch k<<<1, 1>>>(out)");
+    ck_assert_int_eq(C.kernel_failed, 0);
+    uint16_t o[8];
+    readbuf("out", o, sizeof o);
+    /* x = 1.5: T[1] = 2.5 (0x4100); x = 1.75: 2.5 + 0.25 * 0.5 = 2.625 (0x4140); alpha 1.0 */
+    uint16_t want[8] = {0x4100, 0, 0, 0x3c00, 0x4140, 0, 0, 0x3c00};
+    for (int i = 0; i < 8; i++)
+        ck_assert_msg(o[i] == want[i], "h[%d] = 0x%04x, want 0x%04x", i, o[i], want[i]);
+    close_session();
+}
+END_TEST
+
 static Suite *tex_suite(void)
 {
     Suite *s = suite_create("tex");
@@ -741,6 +776,7 @@ static Suite *tex_suite(void)
     tcase_add_test(tp, texref_and_sampler);
     tcase_add_test(tp, surface_reductions);
     tcase_add_test(tp, layered_and_cube);
+    tcase_add_test(tp, tex_space_f16_results);
     suite_add_tcase(s, tp);
     return s;
 }

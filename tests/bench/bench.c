@@ -1,4 +1,5 @@
 /* bench.c - `make bench`: emulator throughput against plain C, debugger costs, launch, load, memory. */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +331,8 @@ static void setup_all(bcase *cs, exec_machine *m)
 static void bench_case(exec_machine *m, ptx_module *mod, bcase *c, const char *variant)
 {
     double t[16], b[16];
+    if (getenv("BENCH_ONLY") && strcmp(getenv("BENCH_ONLY"), c->name) != 0)
+        return;
     uint64_t w = 0, ti = 0;
     for (int r = 0; r < reps; r++) {
         t[r] = run(m, mod, c, &w, &ti);
@@ -473,6 +476,8 @@ static void bench_debugger(exec_machine *m, ptx_module *mod, bcase *cs)
     bcase big;
     memset(&big, 0, sizeof big);
     fma_setup(&big, m, 1 << 20, 50);
+    int steps_iters = 100000;
+    memcpy(big.params + 16, &steps_iters, 4);   /* warp 0 must not finish while stepping */
     for (int r = 0; r < reps; r++) {
         launch(m, mod, &big);
         exec_run_opts o = { .mode = EXEC_RUN_STEP_WARP };
@@ -486,6 +491,8 @@ static void bench_debugger(exec_machine *m, ptx_module *mod, bcase *cs)
         exec_kill(m);
     }
     printf("stepi with a 2^20-thread grid launched: %.1f us per step\n", median(t0, reps) * 1e6);
+    steps_iters = 50;
+    memcpy(big.params + 16, &steps_iters, 4);
     uint32_t last = big.grid.x - 1;
     for (int r = 0; r < reps; r++) {
         t0[r] = run(m, mod, &big, NULL, NULL);
@@ -537,6 +544,7 @@ static void bench_load(const char *path)
     long size = ftell(f);
     fclose(f);
     double t[16], tp[16], te[16], td[16];
+    int nk = 0;
     for (int r = 0; r < reps; r++) {
         double s = now();
         ptx_error perr;
@@ -546,6 +554,9 @@ static void bench_load(const char *path)
             exit(1);
         }
         double s1 = now();
+        nk = 0;
+        for (int i = 0; i < mod->nfuncs; i++)
+            nk += mod->funcs[i]->is_entry;
         char err[1024];
         exec_machine *m = exec_new(mod, err, sizeof err);
         if (!m) {
@@ -565,7 +576,7 @@ static void bench_load(const char *path)
         ptx_module_free(mod);
     }
     printf("-- load: %.1f MB -G PTX (%d kernels): %.1f ms (parse %.1f, decode %.1f, DWARF %.1f)\n",
-           (double)size / 1e6, 0, median(t, reps) * 1e3, median(tp, reps) * 1e3,
+           (double)size / 1e6, nk, median(t, reps) * 1e3, median(tp, reps) * 1e3,
            median(te, reps) * 1e3, median(td, reps) * 1e3);
 }
 
