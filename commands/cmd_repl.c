@@ -294,8 +294,10 @@ static void history_setup(void)
     }
     using_history();
     stifle_history(hist_max);
-    if (hist_file)
+    if (hist_file) {
         read_history(hist_file); /* absent the first time */
+        history_truncate_file(hist_file, hist_max); /* sessions append; keep the file bounded */
+    }
 }
 
 /* The interactive loop: readline on a terminal, plain lines otherwise. */

@@ -605,17 +605,27 @@ static int exec_nop_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
+/* nanosleep.u32 t: t is a register or an immediate (the sleep is at most 1 ms; none here). */
 int dec_nanosleep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    if (pi->nops != 1 || exec_dec_src(d, in, 0, &pi->ops[0], PTX_T_U32))
-        return pi->nops != 1 ? exec_dec_error(d, pi, "expected nanosleep.u32 t") : -1;
+    if (pi->nops != 1 || pi->nmods != 1 || strcmp(pi->mods[0], "u32"))
+        return exec_dec_error(d, pi, "expected nanosleep.u32 t");
+    if (exec_dec_src(d, in, 0, &pi->ops[0], PTX_T_U32))
+        return -1;
     in->fn = exec_nop_fn;
     return 0;
 }
 
+/* pmevent a (immediate 0..15) / pmevent.mask a (16-bit immediate mask of events). */
 int dec_pmevent(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    (void)d; (void)pi;
+    int mask = pi->nmods == 1 && !strcmp(pi->mods[0], "mask");
+    if ((pi->nmods && !mask) || pi->nops != 1 || pi->ops[0].kind != PTX_OP_IMM)
+        return exec_dec_error(d, pi, "expected pmevent a or pmevent.mask a with an immediate a");
+    if (pi->ops[0].ival < 0 || pi->ops[0].ival > (mask ? 0xffff : 15))
+        return exec_dec_error(d, pi, "event %s %" PRId64 " out of range (%s)",
+                              mask ? "mask" : "number", pi->ops[0].ival,
+                              mask ? "16 bits" : "0..15");
     in->fn = exec_nop_fn;
     return 0;
 }

@@ -140,16 +140,96 @@ static int exec_fence_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
+static int exec_is_scope(const char *s)
+{
+    return !strcmp(s, "cta") || !strcmp(s, "cluster") || !strcmp(s, "gpu") || !strcmp(s, "sys");
+}
+
+/* The forms of fence (qualifiers in `m`, n of them); NULL when valid, else what is wrong.
+ *   fence{.sem}{.sync_restrict::shared::{cta,cluster}}.scope   .sem = .sc .acq_rel .acquire .release
+ *   fence.op_restrict.release.cluster      fence.mbarrier_init.release.cluster
+ *   fence.proxy.alias   fence.proxy.async{.global, .shared::cta, .shared::cluster}
+ *   fence.proxy.tensormap::generic.release.scope
+ *   fence.proxy.tensormap::generic.acquire.scope [addr], 128
+ *   fence.proxy.async::generic.{acquire,release}.sync_restrict::shared::{cta,cluster}.cluster */
+static const char *exec_fence_form(const char *const *m, int n, int nops)
+{
+    int k = 0;
+    if (n == 0)
+        return "missing scope";
+    if (!strcmp(m[0], "op_restrict") || !strcmp(m[0], "mbarrier_init"))
+        return n == 3 && !strcmp(m[1], "release") && !strcmp(m[2], "cluster") && !nops
+               ? NULL : "expected .release.cluster";
+    if (!strcmp(m[0], "proxy")) {
+        if (n == 2 && !strcmp(m[1], "alias"))
+            return nops ? "takes no operands" : NULL;
+        if (n >= 2 && !strcmp(m[1], "async") && !nops)
+            return n == 2 || (n == 3 && (!strcmp(m[2], "global") || !strcmp(m[2], "shared::cta") ||
+                                         !strcmp(m[2], "shared::cluster")))
+                   ? NULL : "expected .async{.global,.shared::cta,.shared::cluster}";
+        if (n == 4 && !strcmp(m[1], "tensormap::generic") && exec_is_scope(m[3])) {
+            if (!strcmp(m[2], "release"))
+                return nops ? "the release form takes no operands" : NULL;
+            if (!strcmp(m[2], "acquire"))
+                return nops == 2 ? NULL : "expected [addr], 128";
+        }
+        if (n == 4 && !strcmp(m[1], "async::generic") &&
+            (!strcmp(m[2], "acquire") || !strcmp(m[2], "release")) &&
+            (!strcmp(m[3], "sync_restrict::shared::cluster") ||
+             !strcmp(m[3], "sync_restrict::shared::cta")))
+            return "missing .cluster scope";
+        if (n == 5 && !strcmp(m[1], "async::generic") &&
+            (!strcmp(m[2], "acquire") || !strcmp(m[2], "release")) &&
+            (!strcmp(m[3], "sync_restrict::shared::cluster") ||
+             !strcmp(m[3], "sync_restrict::shared::cta")) && !strcmp(m[4], "cluster"))
+            return nops ? "takes no operands" : NULL;
+        return "unknown proxy fence";
+    }
+    int sem = !strcmp(m[k], "sc") || !strcmp(m[k], "acq_rel") || !strcmp(m[k], "acquire") ||
+              !strcmp(m[k], "release");
+    int ar = sem && (!strcmp(m[k], "acquire") || !strcmp(m[k], "release"));
+    k += sem;
+    if (k < n && (!strcmp(m[k], "sync_restrict::shared::cta") ||
+                  !strcmp(m[k], "sync_restrict::shared::cluster"))) {
+        if (!ar)
+            return ".sync_restrict needs .acquire or .release";
+        k++;
+    }
+    if (k != n - 1 || !exec_is_scope(m[k]))
+        return k < n && !exec_is_scope(m[k]) && k == n - 1 ? "unknown scope"
+                                                           : "expected one scope";
+    return nops ? "takes no operands" : NULL;
+}
+
+/* membar.{cta,gl,sys} / membar.proxy.alias and the fence forms above. */
 int dec_membar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    (void)d; (void)pi;
+    const char *why = NULL;
+    if (!strcmp(pi->opcode, "membar")) {
+        if (pi->nmods == 1 && (!strcmp(pi->mods[0], "cta") || !strcmp(pi->mods[0], "gl") ||
+                               !strcmp(pi->mods[0], "sys")))
+            why = pi->nops ? "takes no operands" : NULL;
+        else if (pi->nmods == 2 && !strcmp(pi->mods[0], "proxy") && !strcmp(pi->mods[1], "alias"))
+            why = pi->nops ? "takes no operands" : NULL;
+        else
+            why = "expected membar.cta, .gl, .sys or .proxy.alias";
+    } else {
+        why = exec_fence_form(pi->mods, pi->nmods, pi->nops);
+    }
+    if (why)
+        return exec_dec_error(d, pi, "%s", why);
     in->fn = exec_fence_fn;
     return 0;
 }
 
+/* griddepcontrol.launch_dependents / griddepcontrol.wait: one grid at a time runs here, so
+ * there is nothing to wait for and no dependent grid to launch early. */
 int dec_griddepcontrol(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    (void)d; (void)pi;
+    if (pi->nmods != 1 || pi->nops ||
+        (strcmp(pi->mods[0], "launch_dependents") && strcmp(pi->mods[0], "wait")))
+        return exec_dec_error(d, pi, "expected griddepcontrol.launch_dependents or "
+                              "griddepcontrol.wait");
     in->fn = exec_fence_fn;
     return 0;
 }
@@ -646,7 +726,7 @@ int dec_redux(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 /* elect.sync d|p, membermask */
 int dec_elect(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    if (pi->nops != 2)
+    if (pi->nops != 2 || pi->nmods != 1 || strcmp(pi->mods[0], "sync"))
         return exec_dec_error(d, pi, "expected elect.sync d|p, membermask");
     in->aux[0] = WS_ELECT;
     const ptx_operand *dst = &pi->ops[0];

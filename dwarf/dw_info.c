@@ -63,20 +63,23 @@ int dw_build_funcs(dw_info *d)
         }
         d->funcs[d->nfuncs++] = f;
     }
-    /* sort by pc; variables refer to functions by index, so remap them */
+    /* sort by pc; variables refer to functions by index, so remap them. Sorting (function,
+     * original index) pairs keeps the remap linear (modules have thousands of functions). */
     int *old_of = calloc((size_t)d->nfuncs + 1, sizeof *old_of);
-    dw_func **copy = calloc((size_t)d->nfuncs + 1, sizeof *copy);
-    if (!old_of || !copy) {
+    struct func_at { dw_func *f; int old; } *pairs = calloc((size_t)d->nfuncs + 1, sizeof *pairs);
+    if (!old_of || !pairs) {
         free(old_of);
-        free(copy);
+        free(pairs);
         return -1;
     }
-    memcpy(copy, d->funcs, (size_t)d->nfuncs * sizeof *copy);
-    qsort(d->funcs, (size_t)d->nfuncs, sizeof *d->funcs, cmp_func);
     for (int i = 0; i < d->nfuncs; i++)
-        for (int k = 0; k < d->nfuncs; k++)
-            if (copy[k] == d->funcs[i])
-                old_of[k] = i;
+        pairs[i] = (struct func_at){ d->funcs[i], i };
+    if (d->nfuncs > 1)
+        qsort(pairs, (size_t)d->nfuncs, sizeof *pairs, cmp_func); /* f is the first member */
+    for (int i = 0; i < d->nfuncs; i++) {
+        d->funcs[i] = pairs[i].f;
+        old_of[pairs[i].old] = i;
+    }
     for (int i = 0; i < d->nvars; i++)
         if (d->vars[i]->func >= 0 && d->vars[i]->func < d->nfuncs)
             d->vars[i]->func = old_of[d->vars[i]->func];
@@ -84,7 +87,7 @@ int dw_build_funcs(dw_info *d)
         if (d->scopes[i].func >= 0 && d->scopes[i].func < d->nfuncs)
             d->scopes[i].func = old_of[d->scopes[i].func];
     free(old_of);
-    free(copy);
+    free(pairs);
     return 0;
 }
 

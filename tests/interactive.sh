@@ -77,7 +77,12 @@ lastline() { snap | tail -n 1; }
 # poll CMD... until it succeeds, for at most $limit tenths of a second (default 50; times 10
 # under valgrind)
 scale=1
-[ -n "${VALGRIND:-}" ] && scale=10
+if [ -n "${VALGRIND:-}" ]; then
+    scale=10
+    case $VALGRIND in
+        *valgrind*) VALGRIND="$VALGRIND --suppressions=$top/tests/fixtures/interactive/readline.supp" ;;
+    esac
+fi
 poll() {
     i=0
     while [ "$i" -lt $((${limit:-50} * scale)) ]; do

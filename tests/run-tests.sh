@@ -34,6 +34,18 @@ else
     failed=$((failed + 1))
 fi
 [ $rc -ne 0 ] && status=1
+# Terminal tests (tmux drives the real REPL) print "interactive: N passed, N failed".
+tty_out=$(sh tests/interactive.sh "${PTXDBG:-./ptxdbg}" 2>&1); rc=$?
+echo "$tty_out"
+line=$(echo "$tty_out" | grep -E '^interactive: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
+if [ -n "$line" ]; then
+    p=$(echo "$line" | sed -E 's/interactive: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    passed=$((passed + p)); failed=$((failed + f))
+elif ! echo "$tty_out" | grep -q '^SKIP'; then
+    failed=$((failed + 1))
+fi
+[ $rc -ne 0 ] && status=1
 total=$((passed + failed))
 pct=100; [ $total -gt 0 ] && pct=$((passed * 100 / total))
 echo "$pct%: Checks: $total, Failures: $failed, Errors: 0"

@@ -486,18 +486,21 @@ END_TEST
 /* ---- bulk copies and reductions (hand-written) ------------------------------------------------
  * Thread 0: bulk copy 256 bytes global->shared (complete_tx on an mbarrier that has not been
  * told to expect them yet: tx-count goes negative), then arrive.expect_tx completes the phase;
- * shared->shared::cluster bulk reduce (.max.s32) into a second tile with complete_tx;
+ * shared->shared::cluster bulk reduce (.max.s32) into a second tile with complete_tx on a
+ * second mbarrier (waiters use parity 0 on each: a parity wait cannot tell phase 0 from 2);
  * shared->global bulk copy; global bulk reductions .add.u32 / .min.s32 / .add.f32. */
 static const char *k_bulk = HDR
     ".visible .entry k(.param .u64 in, .param .u64 out, .param .u64 racc, .param .u64 facc)\n{\n"
     " .shared .align 16 .b32 a[64];\n"
     " .shared .align 16 .b32 b[64];\n"
     " .shared .align 8 .b64 bar;\n"
+    " .shared .align 8 .b64 bar2;\n"
     " .reg .b32 %r<20>; .reg .b64 %rd<20>; .reg .pred %p<4>;\n"
     " ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out]; ld.param.u64 %rd3, [racc];\n"
     " ld.param.u64 %rd4, [facc];\n"
     " mov.u32 %r1, %tid.x; setp.ne.u32 %p1, %r1, 0; @%p1 bra SYNC;\n"
     " mbarrier.init.shared.b64 [bar], 1;\n"
+    " mbarrier.init.shared.b64 [bar2], 1;\n"
     " fence.proxy.async.shared::cta;\n"
     " fence.mbarrier_init.release.cluster;\n"
     "SYNC:\n"
@@ -510,9 +513,9 @@ static const char *k_bulk = HDR
     " mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd5, [bar], 256;\n"
     /* b[i] = 0 except b[0] (the flag) and b[1] = 5: reduce max with a */
     " mov.u32 %r10, 5; st.shared.u32 [b+4], %r10;\n"
-    " mbarrier.expect_tx.shared.b64 [bar], 256;\n"
-    " cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.max.s32 [b], [a], 256, [bar];\n"
-    " mbarrier.arrive.shared.b64 %rd6, [bar];\n"                     /* phase 1 completes */
+    " mbarrier.expect_tx.shared.b64 [bar2], 256;\n"
+    " cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.max.s32 [b], [a], 256, [bar2];\n"
+    " mbarrier.arrive.shared.b64 %rd6, [bar2];\n"                    /* bar2 phase 0 completes */
     " cp.async.bulk.global.shared::cta.bulk_group [%rd2], [a], 256;\n"
     " add.s64 %rd7, %rd2, 256;\n"
     " cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd7], [b], 256, %rd9;\n"
@@ -528,7 +531,7 @@ static const char *k_bulk = HDR
     " mbarrier.try_wait.parity.shared.b64 %p3, [bar], 0;\n"
     " @!%p3 bra WAIT;\n"
     "WAIT1:\n"
-    " mbarrier.try_wait.parity.shared.b64 %p3, [bar], 1;\n"
+    " mbarrier.try_wait.parity.shared.b64 %p3, [bar2], 0;\n"
     " @!%p3 bra WAIT1;\n"
     " ret;\n}\n";
 

@@ -251,13 +251,13 @@ END_TEST
 static void *interrupt_later(void *arg)
 {
     (void)arg;
-    struct timespec ts = {0, 300 * 1000 * 1000};
+    struct timespec ts = {0, 500 * 1000 * 1000};
     nanosleep(&ts, NULL);
     kill(getpid(), SIGINT);
     return NULL;
 }
 
-/* Run one line through the REPL loop (as typed), with a SIGINT 0.3 s after it starts. */
+/* Run one line through the REPL loop (as typed), with a SIGINT 0.5 s after it starts. */
 static char *interrupted_next(cmd_input *in, const char *prompt)
 {
     (void)prompt;
