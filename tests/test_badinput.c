@@ -103,11 +103,17 @@ static const row rows[] = {
     {"file-missing-keeps-module", OK, "file B/no-such.ptx\ninfo functions", S1, ERR, "no-such\\.ptx.*(cannot open|no such)", "printloop", 0},
     {"file-bad-keeps-buffers", OK, "buffer o u32 4 = {1,2,3,4}\nfile B/garbage.ptx\nprint o[3]", S1, ERR, "garbage\\.ptx", "\\$1 = 4", 0},
     {"file-bad-keeps-launch", OK, STOP "file B/dup-reg.ptx\ndelete\ncontinue\nprint o[63]", S1, ERR, "dup-reg\\.ptx", "= 63", 0},
-    /* bug: "B: error: read error" says neither what nor why */
+    /* bug: "B: error: read error" says neither what nor why (also ptx-directory) */
     {"file-directory", OK, "file B\ninfo functions", S1, ERR, "(directory|cannot (open|read))", "printloop", 0},
     /* bug: a leading '/' makes the argument count as a /FMT, so absolute paths give "Usage:" */
     {"file-absolute-path", NULL, "file @TOP@/tests/badinput/ok.ptx\ninfo functions", S0, ERR, NULL, "printloop", 0},
     {"source-absolute-path", NULL, "source @TMP@/hello.cmd", S0, ERR, NULL, "hello-from-script", 0},
+    /* bug: files that never end (/dev/zero here, also FIFOs) are read until memory runs out:
+     * ptxdbg should refuse what is not a regular file, or cap the size it reads; under the
+ * 2 GB limit these rows end in "out of memory" (or, for -x, silently with status 0) */
+    {"ptx-dev-zero", "zero", "", S1, ERR, "zero.*(regular file|too large)", NULL, MEMLIMIT | NOSAN},
+    {"file-dev-zero", OK, "file zero\ninfo functions", S1, ERR, "zero.*(regular file|too large)", "printloop", MEMLIMIT | NOSAN},
+    {"script-dev-zero", OK, "-x zero", S1, ERR, "zero.*(regular file|too (large|long))", NULL, MEMLIMIT | NOSAN},
     /* ---- launch configurations ---------------------------------------------------------- */
     {"launch-block-1025", OK, "buffer o u32 64\nlaunch fill<<<1,1025>>>(o, 0)", S1, ERR, "block.*1024", NULL, 0},
     {"launch-block-2048-3d", OK, "buffer o u32 64\nlaunch fill<<<1,(32,32,2)>>>(o, 0)", S1, ERR, "block.*1024", NULL, 0},
@@ -257,6 +263,7 @@ static const row rows[] = {
     {"core-is-ptx", OK, "@LOAD@ B/ok.ptx", S1, ERR, "ok\\.ptx", NULL, CORE},
     {"core-missing", OK, "@LOAD@ no-such.core", S1, ERR, "no-such\\.core", NULL, CORE},
     {"core-directory", OK, "@LOAD@ dir", S1, ERR, "dir", NULL, CORE},
+    {"core-dev-zero", OK, "@LOAD@ zero", S1, ERR, "zero.*(regular file|too large)", NULL, CORE | MEMLIMIT | NOSAN},
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
 
@@ -441,6 +448,9 @@ static void make_scratch(void)
         perror("symlink");
     snprintf(path, sizeof path, "%s/dir", tmp);
     mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/zero", tmp);
+    if (symlink("/dev/zero", path) != 0)
+        perror("symlink");
     puts_file("hello.cmd", "echo hello-from-script\\n\n");
     puts_file("self.cmd", "echo x\nsource self.cmd\n");
     puts_file("empty.cmd", "");
