@@ -218,6 +218,49 @@ int dec_shf(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* =============================================================================================
+ * bmsk.{clamp,wrap}.b32 d, a, b: a mask of b one bits starting at bit a (spec pseudocode:
+ * positions and widths taken mod 32; .clamp makes a >= 32 give 0 and b >= 32 fill to bit 31;
+ * a mask reaching past bit 31 is cut there; width 0 gives 0).
+ * ============================================================================================= */
+static inline uint32_t bmsk(uint32_t a, uint32_t b, int clamp)
+{
+    uint32_t a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
+    uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0 : ~0u << sum;
+    int ovf = sum >= 32;
+    if (clamp) {
+        if (a >= 32) {
+            ovf = 1;
+            mask0 = 0;
+        }
+        if (b >= 32)
+            ovf = 1;
+    }
+    if (ovf)
+        mask1 = 0;
+    else if (b1 == 0)
+        mask1 = ~0u;
+    return mask0 & ~mask1;
+}
+EXEC_HANDLER2(h_bmsk_w, uint32_t, uint32_t, uint32_t, bmsk(x, y, 0))
+EXEC_HANDLER2(h_bmsk_c, uint32_t, uint32_t, uint32_t, bmsk(x, y, 1))
+
+int dec_bmsk(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    exec_alu_mods mo;
+    if (exec_alu_parse(d, pi, EXEC_MB(WRAP) | EXEC_MB(CLAMP), &mo))
+        return -1;
+    int wr = !!(mo.bits & EXEC_MB(WRAP)), cl = !!(mo.bits & EXEC_MB(CLAMP));
+    if (wr + cl != 1)
+        return exec_dec_error(d, pi, "requires one of .wrap/.clamp");
+    if (mo.ntypes != 1 || mo.t[0] != PTX_T_B32)
+        return exec_dec_error(d, pi, "requires .b32");
+    in->fn = cl ? h_bmsk_c : h_bmsk_w;
+    in->type = PTX_T_B32;
+    ptx_type ty[3] = { PTX_T_B32, PTX_T_U32, PTX_T_U32 };
+    return exec_alu_ops(d, pi, in, 3, ty);
+}
+
+/* =============================================================================================
  * prmt.b32{.mode} d, a, b, c: bytes of {b, a} (a = bytes 0-3, b = bytes 4-7). Generic: byte k
  * of d comes from selector nibble k of c (bit 3 = replicate that byte's sign bit). Modes use
  * c[1:0] and the fixed table of the spec (f4e b4e rc8 ecl ecr rc16), no sign replication.

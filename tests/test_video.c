@@ -3,33 +3,14 @@
  * functions and handlers run without the rest of the core. Operands are written as text:
  * "r3" (register 3), "r3.b1" / "r3.h10" (with a selector, encoded as the parser does),
  * "-r3" (negated), "#17" (an integer immediate). */
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "exec_int.h"
-#include "test_util.h"
+#define STUB_RNG_SEED 0x9e3779b97f4a7c15ull
+#include "dec_stub.h"
 
-struct exec_dec { int unused; };
-struct exec_warp { struct exec_warp_regs r; };
 #define NREG 8
 static uint32_t regblk[NREG][EXEC_LANES] __attribute__((aligned(64)));
-static struct exec_warp W;
-static char errbuf[512];
 static uint32_t immpool[8][EXEC_LANES];
 static int nimm;
 
-int exec_dec_error(exec_dec *d, const ptx_insn *pi, const char *fmt, ...)
-{
-    (void)d;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = snprintf(errbuf, sizeof errbuf, "%s: ", pi->opcode);
-    vsnprintf(errbuf + k, sizeof errbuf - (size_t)k, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 void *exec_dec_alloc(exec_dec *d, size_t n)
 {
     (void)d;
@@ -73,7 +54,7 @@ int exec_dec_dst(exec_dec *d, exec_insn *in, int k, const ptx_operand *o, ptx_ty
     return o->kind == PTX_OP_REG ? exec_dec_src(d, in, k, o, t) : -1;
 }
 
-static const struct { const char *name; exec_decode_fn fn; } dectab[] = {
+static const stub_dec dectab[] = {
     {"vadd", dec_vadd}, {"vsub", dec_vsub}, {"vabsdiff", dec_vabsdiff}, {"vmin", dec_vmin},
     {"vmax", dec_vmax}, {"vshl", dec_vshl}, {"vshr", dec_vshr}, {"vmad", dec_vmad},
     {"vset", dec_vset}, {"vadd2", dec_vadd2}, {"vsub2", dec_vsub2}, {"vavrg2", dec_vavrg2},
@@ -85,7 +66,6 @@ static const struct { const char *name; exec_decode_fn fn; } dectab[] = {
 
 static ptx_sym syms[NREG];
 static ptx_operand opnds[8];
-static exec_insn cur;
 
 /* Selector text ("b3210", "h1") -> ptx_operand.comp encoding (ptx.h). */
 static int sel_comp(const char *s)
@@ -102,16 +82,11 @@ static int decode(const char *text, const char *const *ops)
     static char buf[128], obuf[8][32];
     static const char *mods[16];
     static ptx_insn pi;
-    snprintf(buf, sizeof buf, "%s", text);
     memset(&pi, 0, sizeof pi);
     memset(&cur, 0, sizeof cur);
     nimm = 0;
     errbuf[0] = 0;
-    char *save = NULL, *tok = strtok_r(buf, ".", &save);
-    pi.opcode = tok;
-    while ((tok = strtok_r(NULL, ".", &save)) && pi.nmods < 16)
-        mods[pi.nmods++] = tok;
-    pi.mods = mods;
+    stub_opcode(&pi, buf, sizeof buf, mods, text);
     for (int k = 0; k < NREG; k++) {
         syms[k].kind = PTX_SYM_REG;
         syms[k].index = k;
@@ -148,18 +123,9 @@ static int decode(const char *text, const char *const *ops)
     pi.ops = opnds;
     pi.nops = n;
     pi.line = 1;
-    cur.src = &pi;
-    for (size_t j = 0; j < sizeof dectab / sizeof dectab[0]; j++)
-        if (!strcmp(dectab[j].name, pi.opcode))
-            return dectab[j].fn(NULL, &pi, &cur);
-    snprintf(errbuf, sizeof errbuf, "no opcode %s", pi.opcode);
-    return -1;
+    return stub_dispatch(dectab, sizeof dectab / sizeof dectab[0], &pi);
 }
-static void run_m(uint32_t m)
-{
-    W.r.regs = (uint8_t *)regblk;
-    ck_assert_int_eq(cur.fn(&W, &cur, m), EXEC_NEXT);
-}
+static void run_m(uint32_t m) { stub_exec(regblk, NULL, m); }
 #define OPS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define RUN(text, m, ...)                                                                     \
     do {                                                                                     \
@@ -173,15 +139,6 @@ static void run_m(uint32_t m)
         ck_assert_msg(errbuf[0] != 0, "%s: no message", text);                               \
     } while (0)
 
-/* xorshift64* with a fixed seed */
-static uint64_t rng_s = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd64(void)
-{
-    rng_s ^= rng_s >> 12;
-    rng_s ^= rng_s << 25;
-    rng_s ^= rng_s >> 27;
-    return rng_s * 2685821657736338717ull;
-}
 /* Random words whose bytes and half-words often sit at the interesting edges. */
 static uint32_t edge32(void)
 {
