@@ -8,7 +8,7 @@ secs=${1:-60}
 [ $# -gt 0 ] && shift
 command -v clang >/dev/null 2>&1 || sh tests/install-deps.sh clang libclang-rt-14-dev
 B=build-fuzz
-FLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+FLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -Wno-unknown-pragmas"
 make -s BUILD=$B CC=clang CFLAGS="$FLAGS -fsanitize=fuzzer-no-link" $B/libptxdbg.a
 mkdir -p $B/crashes
 harnesses=${*:-$(ls tests/fuzz/fuzz_*.c | sed 's|tests/fuzz/||; s|\.c$||')}

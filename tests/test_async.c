@@ -2,94 +2,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec.h"
-#include "test_util.h"
 
 #define HDR ".version 8.6\n.target sm_100a\n.address_size 64\n"
 #define FIX "tests/fixtures/async/"
+#define T_MAX_STEPS 200000000
+#include "core_harness.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
-typedef struct {
-    ptx_module *mod;
-    exec_machine *m;
-    char err[1024];
-} T;
-
-static int t_load(T *t, const char *src)
-{
-    ptx_error pe;
-    memset(t, 0, sizeof *t);
-    t->mod = ptx_parse(src, strlen(src), "t.ptx", &pe);
-    if (!t->mod) {
-        snprintf(t->err, sizeof t->err, "%s", pe.msg);
-        return -1;
-    }
-    t->m = exec_new(t->mod, t->err, sizeof t->err);
-    return t->m ? 0 : -1;
-}
-
-static void t_load_file(T *t, const char *path)
-{
-    ptx_error pe;
-    memset(t, 0, sizeof *t);
-    t->mod = ptx_parse_file(path, &pe);
-    ck_assert_msg(t->mod != NULL, "%s", pe.msg);
-    t->m = exec_new(t->mod, t->err, sizeof t->err);
-    ck_assert_msg(t->m != NULL, "%s", t->err);
-}
-
-static void t_free(T *t)
-{
-    exec_free(t->m);
-    ptx_module_free(t->mod);
-}
-
-static uint64_t t_buf(T *t, size_t n)
-{
-    uint64_t a = 0;
-    ck_assert_int_eq(exec_global_alloc(t->m, n, &a), 0);
-    return a;
-}
-
-static void t_read(T *t, uint64_t a, void *buf, size_t n)
-{
-    ck_assert_int_eq(exec_mem_read(t->m, PTX_SPACE_GLOBAL, a, buf, n, 0, 0, 0), 0);
-}
-
-static void t_write(T *t, uint64_t a, const void *buf, size_t n)
-{
-    ck_assert_int_eq(exec_mem_write(t->m, PTX_SPACE_GLOBAL, a, buf, n, 0, 0, 0), 0);
-}
-
-/* Launch kernel `k` with parameters given as 64-bit values, each stored with the size the
- * kernel's parameter has (pointers 8, ints 4). */
-static void t_launch(T *t, const char *k, unsigned gx, unsigned bx, const uint64_t *vals, int n)
-{
-    const ptx_func *f = ptx_find_func(t->mod, k);
-    ck_assert_msg(f != NULL, "no kernel %s", k);
-    uint64_t off[8], sz[8];
-    uint8_t buf[64];
-    memset(buf, 0, sizeof buf);
-    int64_t total = exec_param_layout(f, off, sz, 8);
-    ck_assert_int_ge(total, 0);
-    ck_assert_int_eq(f->nparams, n);
-    for (int i = 0; i < n; i++)
-        memcpy(buf + off[i], &vals[i], sz[i]);
-    exec_dim3 g = { gx, 1, 1 }, b = { bx, 1, 1 };
-    ck_assert_msg(exec_launch(t->m, f, g, b, 0, buf, (size_t)total) == 0, "%s",
-                  exec_errmsg(t->m));
-}
-
-static exec_stop t_run(T *t)
-{
-    exec_run_opts o;
-    exec_stop st;
-    memset(&o, 0, sizeof o);
-    o.max_steps = 200000000;
-    ck_assert_int_eq(exec_run(t->m, &o, &st), 0);
-    return st;
-}
-
 static void t_done(T *t)
 {
     exec_stop st = t_run(t);
@@ -190,7 +109,7 @@ START_TEST(test_mbar_basic)
     T t;
     ck_assert_msg(t_load(&t, k_mbar_basic) == 0, "%s", t.err);
     uint64_t out = t_buf(&t, 19 * 4);
-    t_launch(&t, "k", 1, 1, &out, 1);
+    t_launch_args(&t, "k", 1, 1, &out, 1);
     t_done(&t);
     uint32_t r[19];
     t_read(&t, out, r, sizeof r);
@@ -258,7 +177,7 @@ START_TEST(test_mbar_prodcons)
     ck_assert_msg(t_load(&t, k_prodcons) == 0, "%s", t.err);
     uint32_t n = 7;
     uint64_t p[2] = { t_buf(&t, 96 * 4), n };
-    t_launch(&t, "k", 2, 128, p, 2);
+    t_launch_args(&t, "k", 2, 128, p, 2);
     t_done(&t);
     uint32_t r[96];
     t_read(&t, p[0], r, sizeof r);
@@ -312,7 +231,7 @@ START_TEST(test_mbar_misuse)
         T t;
         ck_assert_msg(t_load(&t, k_mbar_misuse) == 0, "%s", t.err);
         uint64_t p[2] = { c, t_buf(&t, 64) };
-        t_launch(&t, "k", 1, 1, p, 2);
+        t_launch_args(&t, "k", 1, 1, p, 2);
         t_exc(&t, cases[c].e, cases[c].msg);
         t_free(&t);
     }
@@ -365,7 +284,7 @@ START_TEST(test_cp_async)
         in[i] = (uint8_t)(i * 7 + 3);
     uint64_t p[2] = { t_buf(&t, sizeof in), t_buf(&t, sizeof out) };
     t_write(&t, p[0], in, sizeof in);
-    t_launch(&t, "k", 1, 32, p, 2);
+    t_launch_args(&t, "k", 1, 32, p, 2);
     t_done(&t);
     t_read(&t, p[1], out, sizeof out);
     memset(want, 0, sizeof want);
@@ -425,7 +344,7 @@ START_TEST(test_cp_mbarrier_arrive)
         in[i] = (uint32_t)(i * i + 1);
     uint64_t p[2] = { t_buf(&t, sizeof in), t_buf(&t, sizeof out) };
     t_write(&t, p[0], in, sizeof in);
-    t_launch(&t, "k", 1, 32, p, 2);
+    t_launch_args(&t, "k", 1, 32, p, 2);
     t_done(&t);
     t_read(&t, p[1], out, sizeof out);
     for (int i = 0; i < 32; i++)
@@ -463,7 +382,7 @@ START_TEST(test_cp_async_errors)
         T t;
         ck_assert_msg(t_load(&t, k_cp_bad) == 0, "%s", t.err);
         uint64_t p[2] = { c, t_buf(&t, 64) };
-        t_launch(&t, "k", 1, 1, p, 2);
+        t_launch_args(&t, "k", 1, 1, p, 2);
         t_exc(&t, cases[c].e, cases[c].msg);
         t_free(&t);
     }
@@ -552,7 +471,7 @@ START_TEST(test_bulk)
     t_write(&t, p[0], in, 256);
     t_write(&t, p[2], racc, 512);
     t_write(&t, p[3], facc, 16);
-    t_launch(&t, "k", 1, 64, p, 4);
+    t_launch_args(&t, "k", 1, 64, p, 4);
     t_done(&t);
     int32_t out[128], rr[128];
     float fr[4];
@@ -605,7 +524,7 @@ START_TEST(test_bulk_errors)
         T t;
         ck_assert_msg(t_load(&t, k_bulk_bad) == 0, "%s", t.err);
         uint64_t p[2] = { c, t_buf(&t, 256) };
-        t_launch(&t, "k", 1, 1, p, 2);
+        t_launch_args(&t, "k", 1, 1, p, 2);
         t_exc(&t, cases[c].e, cases[c].msg);
         t_free(&t);
     }
@@ -640,7 +559,7 @@ START_TEST(test_cluster_ops)
     T t;
     ck_assert_msg(t_load(&t, k_cluster) == 0, "%s", t.err);
     uint64_t p[2] = { t_buf(&t, 24), 0 };
-    t_launch(&t, "k", 2, 32, p, 2);
+    t_launch_args(&t, "k", 2, 32, p, 2);
     t_done(&t);
     uint32_t r[6];
     t_read(&t, p[0], r, sizeof r);
@@ -655,7 +574,7 @@ START_TEST(test_cluster_ops)
     ck_assert_msg(t_load(&t, k_cluster) == 0, "%s", t.err);
     p[0] = t_buf(&t, 24);
     p[1] = 1;
-    t_launch(&t, "k", 1, 32, p, 2);
+    t_launch_args(&t, "k", 1, 32, p, 2);
     t_exc(&t, EXEC_EXC_ILLEGAL_ADDRESS, "no such CTA in cluster");
     t_free(&t);
     t_load_err(HDR ".visible .entry k()\n{\n setmaxnreg.inc.sync.aligned.u32 250;\n ret;\n}\n",
@@ -708,7 +627,7 @@ START_TEST(test_tmem_alloc)
     T t;
     ck_assert_msg(t_load(&t, k_tmem) == 0, "%s", t.err);
     uint64_t out = t_buf(&t, 20);
-    t_launch(&t, "k", 3, 64, &out, 1);
+    t_launch_args(&t, "k", 3, 64, &out, 1);
     t_done(&t);
     uint32_t r[5];
     t_read(&t, out, r, sizeof r);
@@ -753,7 +672,7 @@ START_TEST(test_tmem_block)
     T t;
     ck_assert_msg(t_load(&t, k_tmem_block) == 0, "%s", t.err);
     uint64_t out = t_buf(&t, 8);
-    t_launch(&t, "k", 1, 64, &out, 1);
+    t_launch_args(&t, "k", 1, 64, &out, 1);
     t_done(&t);
     uint32_t r[2];
     t_read(&t, out, r, sizeof r);
@@ -809,7 +728,7 @@ START_TEST(test_tmem_errors)
         T t;
         ck_assert_msg(t_load(&t, k_tmem_bad) == 0, "%s", t.err);
         uint64_t p = c;
-        t_launch(&t, "k", 1, 32, &p, 1);
+        t_launch_args(&t, "k", 1, 32, &p, 1);
         t_exc(&t, cases[c].e, cases[c].msg);
         t_free(&t);
     }
@@ -846,7 +765,7 @@ START_TEST(test_nvcc_pipeline_prim)
         uint64_t p[4] = { t_buf(&t, sizeof in), t_buf(&t, sizeof in4), t_buf(&t, sizeof out), tail };
         t_write(&t, p[0], in, sizeof in);
         t_write(&t, p[1], in4, sizeof in4);
-        t_launch(&t, "_Z4primPKfPK6float4Pfi", NB, NT, p, 4);
+        t_launch_args(&t, "_Z4primPKfPK6float4Pfi", NB, NT, p, 4);
         t_done(&t);
         t_read(&t, p[2], out, sizeof out);
         for (int b = 0; b < NB; b++)
@@ -874,7 +793,7 @@ START_TEST(test_nvcc_pipeline_staged_tile)
             in[i] = (i * 31) % 101 - 50;
         uint64_t p[3] = { t_buf(&t, sizeof in), t_buf(&t, sizeof out), NS };
         t_write(&t, p[0], in, sizeof in);
-        t_launch(&t, "_Z6stagedPKiPii", 1, 128, p, 3);
+        t_launch_args(&t, "_Z6stagedPKiPii", 1, 128, p, 3);
         t_done(&t);
         t_read(&t, p[1], out, sizeof out);
         for (int th = 0; th < 128; th++) {
@@ -889,7 +808,7 @@ START_TEST(test_nvcc_pipeline_staged_tile)
             tin[i] = i * 3 - 700;
         uint64_t q[2] = { t_buf(&t, sizeof tin), t_buf(&t, sizeof tout) };
         t_write(&t, q[0], tin, sizeof tin);
-        t_launch(&t, "_Z4tilePKiPi", 2, 256, q, 2);
+        t_launch_args(&t, "_Z4tilePKiPi", 2, 256, q, 2);
         t_done(&t);
         t_read(&t, q[1], tout, sizeof tout);
         for (int b = 0; b < 2; b++) {
@@ -917,7 +836,7 @@ START_TEST(test_nvcc_barrier)
             in[i] = i * 5 - 17;
         uint64_t p[2] = { t_buf(&t, sizeof in), t_buf(&t, sizeof out) };
         t_write(&t, p[0], in, sizeof in);
-        t_launch(&t, "_Z5bcopyPKiPi", 2, 256, p, 2);
+        t_launch_args(&t, "_Z5bcopyPKiPi", 2, 256, p, 2);
         t_done(&t);
         t_read(&t, p[1], out, sizeof out);
         for (int b = 0; b < 2; b++)
@@ -929,7 +848,7 @@ START_TEST(test_nvcc_barrier)
             rin[i] = (i * 13) % 29;
         uint64_t q[3] = { t_buf(&t, sizeof rin), t_buf(&t, sizeof rout), NK };
         t_write(&t, q[0], rin, sizeof rin);
-        t_launch(&t, "_Z4ringPKiPii", 1, 128, q, 3);
+        t_launch_args(&t, "_Z4ringPKiPii", 1, 128, q, 3);
         t_done(&t);
         t_read(&t, q[1], rout, sizeof rout);
         for (int w = 1; w <= 3; w++)
@@ -962,7 +881,7 @@ START_TEST(test_nvcc_bulk)
         uint64_t p[4] = { t_buf(&t, sizeof in), t_buf(&t, sizeof out), t_buf(&t, sizeof acc), N };
         t_write(&t, p[0], in, sizeof in);
         t_write(&t, p[2], acc, sizeof acc);
-        t_launch(&t, "_Z4bulkPKiPiPji", NB, 128, p, 4);
+        t_launch_args(&t, "_Z4bulkPKiPiPji", NB, 128, p, 4);
         t_done(&t);
         uint32_t racc[N];
         t_read(&t, p[1], out, sizeof out);
@@ -992,7 +911,7 @@ START_TEST(test_nvcc_tmem)
         for (int c = 0; c < 3; c++) {
             uint32_t out[4];
             uint64_t p[2] = { t_buf(&t, sizeof out), cols[c] };
-            t_launch(&t, "_Z4tmemPjj", 2, 96, p, 2);
+            t_launch_args(&t, "_Z4tmemPjj", 2, 96, p, 2);
             t_done(&t);
             t_read(&t, p[0], out, sizeof out);
             for (int b = 0; b < 2; b++) {

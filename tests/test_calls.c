@@ -2,70 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec.h"
-#include "test_util.h"
-
-/* ---- helpers: parse a PTX snippet, run a kernel, read memory -------------------------------- */
-#define HDR ".version 8.0\n.target sm_80\n.address_size 64\n"
-typedef struct {
-    ptx_module *mod;
-    exec_machine *m;
-    char err[1024];
-} T;
-
-static __attribute__((unused)) int t_load(T *t, const char *src)
-{
-    ptx_error pe;
-    memset(t, 0, sizeof *t);
-    t->mod = ptx_parse(src, strlen(src), "t.ptx", &pe);
-    if (!t->mod) {
-        snprintf(t->err, sizeof t->err, "%s", pe.msg);
-        return -1;
-    }
-    t->m = exec_new(t->mod, t->err, sizeof t->err);
-    return t->m ? 0 : -1;
-}
-
-static __attribute__((unused)) void t_free(T *t)
-{
-    exec_free(t->m);
-    ptx_module_free(t->mod);
-}
-
-static __attribute__((unused)) uint64_t t_buf(T *t, size_t n)
-{
-    uint64_t a = 0;
-    ck_assert_int_eq(exec_global_alloc(t->m, n, &a), 0);
-    return a;
-}
-
-static __attribute__((unused)) void t_read(T *t, uint64_t a, void *buf, size_t n)
-{
-    ck_assert_int_eq(exec_mem_read(t->m, PTX_SPACE_GLOBAL, a, buf, n, 0, 0, 0), 0);
-}
-
-static __attribute__((unused)) void t_write(T *t, uint64_t a, const void *buf, size_t n)
-{
-    ck_assert_int_eq(exec_mem_write(t->m, PTX_SPACE_GLOBAL, a, buf, n, 0, 0, 0), 0);
-}
-
-static __attribute__((unused)) void t_launch(T *t, const char *k, unsigned gx, unsigned bx, const void *p, size_t n)
-{
-    const ptx_func *f = ptx_find_func(t->mod, k);
-    ck_assert_ptr_nonnull(f);
-    exec_dim3 g = { gx, 1, 1 }, b = { bx, 1, 1 };
-    ck_assert_msg(exec_launch(t->m, f, g, b, 0, p, n) == 0, "%s", exec_errmsg(t->m));
-}
-
-static __attribute__((unused)) exec_stop t_run(T *t)
-{
-    exec_run_opts o;
-    exec_stop st;
-    memset(&o, 0, sizeof o);
-    o.max_steps = 50000000;
-    ck_assert_int_eq(exec_run(t->m, &o, &st), 0);
-    return st;
-}
+#include "core_harness.h"
 
 /* C references for the recursion fixture */
 static unsigned c_fib(unsigned n) { return n < 2 ? n : c_fib(n - 1) + c_fib(n - 2); }

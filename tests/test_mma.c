@@ -2,8 +2,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include "exec.h"
-#include "test_util.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Expected values come from a reference matrix product written here, in the precision the
@@ -14,84 +12,14 @@
  * ------------------------------------------------------------------------------------------- */
 
 #define FIX "tests/fixtures/mma/"
-#define HDR ".version 8.0\n.target sm_80\n.address_size 64\n"
-
-typedef struct {
-    ptx_module *mod;
-    exec_machine *m;
-    char err[1024];
-} T;
-
-static int t_load_text(T *t, const char *src)
-{
-    ptx_error pe;
-    memset(t, 0, sizeof *t);
-    t->mod = ptx_parse(src, strlen(src), "t.ptx", &pe);
-    if (!t->mod) {
-        snprintf(t->err, sizeof t->err, "%s", pe.msg);
-        return -1;
-    }
-    t->m = exec_new(t->mod, t->err, sizeof t->err);
-    return t->m ? 0 : -1;
-}
-
-static void t_load_file(T *t, const char *path)
-{
-    ptx_error pe;
-    memset(t, 0, sizeof *t);
-    t->mod = ptx_parse_file(path, &pe);
-    ck_assert_msg(t->mod != NULL, "%s", pe.msg);
-    t->m = exec_new(t->mod, t->err, sizeof t->err);
-    ck_assert_msg(t->m != NULL, "%s", t->err);
-}
-
-static void t_free(T *t)
-{
-    exec_free(t->m);
-    ptx_module_free(t->mod);
-}
-
-static uint64_t t_buf(T *t, size_t n)
-{
-    uint64_t a = 0;
-    ck_assert_int_eq(exec_global_alloc(t->m, n, &a), 0);
-    return a;
-}
-
-static uint64_t t_buf_init(T *t, const void *data, size_t n)
-{
-    uint64_t a = t_buf(t, n);
-    ck_assert_int_eq(exec_mem_write(t->m, PTX_SPACE_GLOBAL, a, data, n, 0, 0, 0), 0);
-    return a;
-}
-
-static void t_read(T *t, uint64_t a, void *buf, size_t n)
-{
-    ck_assert_int_eq(exec_mem_read(t->m, PTX_SPACE_GLOBAL, a, buf, n, 0, 0, 0), 0);
-}
+#include "core_harness.h"
 
 /* Launch kernel k with one warp; args are 64-bit values stored at the kernel's parameter
  * offsets (sizes 4 or 8 as declared). Returns the stop. */
-static exec_stop t_run(T *t, const char *k, const uint64_t *args, int nargs)
+static exec_stop t_run_warp(T *t, const char *k, const uint64_t *args, int nargs)
 {
-    const ptx_func *f = ptx_find_func(t->mod, k);
-    ck_assert_msg(f != NULL, "no kernel %s", k);
-    uint64_t off[16], sz[16];
-    int64_t total = exec_param_layout(f, off, sz, 16);
-    ck_assert_int_ge(total, 0);
-    ck_assert_int_eq(f->nparams, nargs);
-    uint8_t p[256];
-    memset(p, 0, sizeof p);
-    for (int i = 0; i < nargs; i++)
-        memcpy(p + off[i], &args[i], (size_t)sz[i]);
-    exec_dim3 g = { 1, 1, 1 }, b = { 32, 1, 1 };
-    ck_assert_msg(exec_launch(t->m, f, g, b, 0, p, (size_t)total) == 0, "%s", exec_errmsg(t->m));
-    exec_run_opts o;
-    exec_stop st;
-    memset(&o, 0, sizeof o);
-    o.max_steps = 10000000;
-    ck_assert_int_eq(exec_run(t->m, &o, &st), 0);
-    return st;
+    t_launch_args(t, k, 1, 32, args, nargs);
+    return t_run_steps(t, 10000000);
 }
 
 static void t_done(const exec_stop *st)
@@ -277,7 +205,7 @@ static void run_wcase(const char *ptx, const wcase *w)
     uint64_t da = t_buf_init(&t, ma, na * (size_t)sa), db = t_buf_init(&t, mb, nb * (size_t)sa);
     uint64_t dc = t_buf_init(&t, mc, nc * (size_t)sc), dd = t_buf(&t, nc * (size_t)sc);
     uint64_t args[7] = { da, db, dc, dd, (uint64_t)w->lda, (uint64_t)w->ldb, (uint64_t)w->ldc };
-    exec_stop st = t_run(&t, w->kernel, args, 7);
+    exec_stop st = t_run_warp(&t, w->kernel, args, 7);
     t_done(&st);
     t_read(&t, dd, md, nc * (size_t)sc);
     if (w->acc == E_S32)
@@ -380,7 +308,7 @@ START_TEST(test_wmma_tf32)
             B[k * 16 + n] = tf32_rna(b[n * 8 + k]);       /* col-major, ldb 8 */
     memset(C, 0, sizeof C);
     uint64_t args[3] = { t_buf_init(&t, a, sizeof a), t_buf_init(&t, b, sizeof b), t_buf(&t, sizeof d) };
-    exec_stop st = t_run(&t, "tf32_rc", args, 3);
+    exec_stop st = t_run_warp(&t, "tf32_rc", args, 3);
     t_done(&st);
     t_read(&t, args[2], d, sizeof d);
     ref_fp(16, 16, 8, A, B, C, D, 0);
@@ -425,7 +353,7 @@ static void run_subbyte(const char *ptx, const char *kernel, int bits, int sign,
     size_t nbytes = (size_t)(8 * K * bits / 8);
     uint64_t args[4] = { t_buf_init(&t, ma, nbytes), t_buf_init(&t, mb, nbytes),
                          t_buf_init(&t, mc, sizeof mc), t_buf(&t, sizeof md) };
-    exec_stop st = t_run(&t, kernel, args, 4);
+    exec_stop st = t_run_warp(&t, kernel, args, 4);
     t_done(&st);
     t_read(&t, args[3], md, sizeof md);
     ref_int(8, 8, K, A, B, C, D, op);
@@ -461,7 +389,7 @@ START_TEST(test_wmma_tiled)
         B[i] = f16_val(b[i]);
     }
     uint64_t args[3] = { t_buf_init(&t, a, sizeof a), t_buf_init(&t, b, sizeof b), t_buf(&t, sizeof d) };
-    exec_stop st = t_run(&t, "f16_tiled", args, 3);
+    exec_stop st = t_run_warp(&t, "f16_tiled", args, 3);
     t_done(&st);
     t_read(&t, args[2], d, sizeof d);
     for (int i = 0; i < 16; i++)
@@ -497,9 +425,9 @@ static const char *k_wmma_diverged = HDR
 START_TEST(test_wmma_diverged)
 {
     T t;
-    ck_assert_msg(t_load_text(&t, k_wmma_diverged) == 0, "%s", t.err);
+    ck_assert_msg(t_load(&t, k_wmma_diverged) == 0, "%s", t.err);
     uint64_t args[1] = { t_buf(&t, 512) };
-    exec_stop st = t_run(&t, "k", args, 1);
+    exec_stop st = t_run_warp(&t, "k", args, 1);
     ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
     ck_assert_int_eq(st.exc, EXEC_EXC_WARP_SYNC);
     t_free(&t);
@@ -518,10 +446,10 @@ static const char *k_wmma_oob = HDR
 START_TEST(test_wmma_oob)
 {
     T t;
-    ck_assert_msg(t_load_text(&t, k_wmma_oob) == 0, "%s", t.err);
+    ck_assert_msg(t_load(&t, k_wmma_oob) == 0, "%s", t.err);
     /* the load fits (1024 bytes); the store's stride 32 needs 16 columns * 32 * 4 bytes */
     uint64_t args[2] = { t_buf(&t, 1024), t_buf(&t, 1024) };
-    exec_stop st = t_run(&t, "k", args, 2);
+    exec_stop st = t_run_warp(&t, "k", args, 2);
     ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
     ck_assert_int_eq(st.exc, EXEC_EXC_OUT_OF_RANGE);
     ck_assert_int_eq(st.space, PTX_SPACE_GLOBAL);
@@ -534,12 +462,12 @@ END_TEST
 START_TEST(test_wmma_transpose_copy)
 {
     T t;
-    ck_assert_msg(t_load_text(&t, k_wmma_oob) == 0, "%s", t.err);
+    ck_assert_msg(t_load(&t, k_wmma_oob) == 0, "%s", t.err);
     float in[256], out[16 * 32];
     for (int i = 0; i < 256; i++)
         in[i] = (float)i;
     uint64_t args[2] = { t_buf_init(&t, in, sizeof in), t_buf(&t, sizeof out) };
-    exec_stop st = t_run(&t, "k", args, 2);
+    exec_stop st = t_run_warp(&t, "k", args, 2);
     t_done(&st);
     t_read(&t, args[1], out, sizeof out);
     for (int r = 0; r < 16; r++)
@@ -573,7 +501,7 @@ START_TEST(test_decode_errors)
              HDR ".visible .entry k()\n{\n .reg .b32 %%r<8>; .reg .f32 %%f<8>; .reg .b64 %%rd<3>;\n%s\n ret;\n}\n",
              bad_decode[_i][0]);
     T t;
-    ck_assert_int_ne(t_load_text(&t, src), 0);
+    ck_assert_int_ne(t_load(&t, src), 0);
     ck_assert_msg(strstr(t.err, bad_decode[_i][1]) != NULL, "error '%s' lacks '%s'", t.err,
                   bad_decode[_i][1]);
     ck_assert_msg(strstr(t.err, "t.ptx:7:") != NULL, "no position in '%s'", t.err);
@@ -847,7 +775,7 @@ static void run_mcase(const mcase *mc)
     snprintf(insn, sizeof insn, "mma.sync.aligned.%s", mc->insn);
     mk_kernel(src, sizeof src, insn, na, nb, nc, nd, wide);
     T t;
-    ck_assert_msg(t_load_text(&t, src) == 0, "%s: %s", mc->insn, t.err);
+    ck_assert_msg(t_load(&t, src) == 0, "%s: %s", mc->insn, t.err);
     static double A[16 * 128], B[128 * 8], C[16 * 8], D[16 * 8];
     static int64_t Ai[16 * 128], Bi[128 * 8], Ci[16 * 8], Di[16 * 8];
     uint64_t ra[32 * 8], rb[32 * 8], rc[32 * 8], rd[32 * 8];
@@ -895,7 +823,7 @@ static void run_mcase(const mcase *mc)
     args[1] = wide ? t_buf_init(&t, rb, (size_t)(32 * nb * 8)) : t_buf_init(&t, wb, (size_t)(32 * nb * 4));
     args[2] = wide ? t_buf_init(&t, rc, (size_t)(32 * nc * 8)) : t_buf_init(&t, wc32, (size_t)(32 * nc * 4));
     args[3] = t_buf(&t, (size_t)(32 * nd * 8));
-    exec_stop st = t_run(&t, "k", args, 4);
+    exec_stop st = t_run_warp(&t, "k", args, 4);
     t_done(&st);
     if (wide) {
         t_read(&t, args[3], rd, (size_t)(32 * nd * 8));
@@ -975,7 +903,7 @@ START_TEST(test_mma_m8n8k4_f16)
              bl ? "col" : "row", f32 ? "f32" : "f16", f32 ? "f32" : "f16");
     mk_kernel(src, sizeof src, insn, 2, 2, nc, nc, 0);
     T t;
-    ck_assert_msg(t_load_text(&t, src) == 0, "%s", t.err);
+    ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
     double A[4][8 * 4], B[4][4 * 8], C[4][64], D[4][64];
     uint64_t ra[64], rb[64], rc[256], rd[256];
     memset(ra, 0, sizeof ra); memset(rb, 0, sizeof rb); memset(rc, 0, sizeof rc);
@@ -1010,7 +938,7 @@ START_TEST(test_mma_m8n8k4_f16)
     for (int i = 0; i < 32 * nc; i++) wc[i] = (uint32_t)rc[i];
     uint64_t args[4] = { t_buf_init(&t, wa, sizeof wa), t_buf_init(&t, wb, sizeof wb),
                          t_buf_init(&t, wc, (size_t)(32 * nc * 4)), t_buf(&t, (size_t)(32 * nc * 4)) };
-    exec_stop st = t_run(&t, "k", args, 4);
+    exec_stop st = t_run_warp(&t, "k", args, 4);
     t_done(&st);
     uint32_t w32[256];
     t_read(&t, args[3], w32, (size_t)(32 * nc * 4));
@@ -1052,7 +980,7 @@ START_TEST(test_mma_ldmatrix_fixture)
     }
     uint64_t args[4] = { t_buf_init(&t, a, sizeof a), t_buf_init(&t, b, sizeof b),
                          t_buf_init(&t, c, sizeof c), t_buf(&t, sizeof d) };
-    exec_stop st = t_run(&t, "mma_ldm", args, 4);
+    exec_stop st = t_run_warp(&t, "mma_ldm", args, 4);
     t_done(&st);
     t_read(&t, args[3], d, sizeof d);
     ref_fp(16, 8, 16, A, B, C, D, 0);
@@ -1095,7 +1023,7 @@ START_TEST(test_ldmatrix)
     char src[4096];
     snprintf(src, sizeof src, k_ldmatrix, forms[_i], regs[_i % 3]);
     T t;
-    ck_assert_msg(t_load_text(&t, src) == 0, "%s", t.err);
+    ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
     uint16_t shared[256];
     uint32_t offs[32], out[128];
     for (int j = 0; j < 4; j++)
@@ -1106,7 +1034,7 @@ START_TEST(test_ldmatrix)
         offs[l] = rowoff(l / 8, l % 8);
     uint64_t args[3] = { t_buf_init(&t, shared, sizeof shared), t_buf_init(&t, offs, sizeof offs),
                          t_buf(&t, sizeof out) };
-    exec_stop st = t_run(&t, "k", args, 3);
+    exec_stop st = t_run_warp(&t, "k", args, 3);
     t_done(&st);
     t_read(&t, args[2], out, sizeof out);
     for (int l = 0; l < 32; l++)
@@ -1147,7 +1075,7 @@ static const char *k_stmatrix = HDR
 START_TEST(test_stmatrix_movmatrix)
 {
     T t;
-    ck_assert_msg(t_load_text(&t, k_stmatrix) == 0, "%s", t.err);
+    ck_assert_msg(t_load(&t, k_stmatrix) == 0, "%s", t.err);
     uint32_t frag[128], offs[32], out[128], mv[32];
     /* lane l, register j holds elements (l/4, 2(l%4)) and (l/4, 2(l%4)+1) of matrix j's
        transpose, so matrix j in memory is melem() */
@@ -1159,7 +1087,7 @@ START_TEST(test_stmatrix_movmatrix)
     }
     uint64_t args[4] = { t_buf_init(&t, frag, sizeof frag), t_buf_init(&t, offs, sizeof offs),
                          t_buf(&t, sizeof out), t_buf(&t, sizeof mv) };
-    exec_stop st = t_run(&t, "k", args, 4);
+    exec_stop st = t_run_warp(&t, "k", args, 4);
     t_done(&st);
     t_read(&t, args[2], out, sizeof out);
     t_read(&t, args[3], mv, sizeof mv);
@@ -1193,8 +1121,8 @@ static const char *k_ldmatrix_misaligned = HDR
 START_TEST(test_ldmatrix_misaligned)
 {
     T t;
-    ck_assert_msg(t_load_text(&t, k_ldmatrix_misaligned) == 0, "%s", t.err);
-    exec_stop st = t_run(&t, "k", NULL, 0);
+    ck_assert_msg(t_load(&t, k_ldmatrix_misaligned) == 0, "%s", t.err);
+    exec_stop st = t_run_warp(&t, "k", NULL, 0);
     ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
     ck_assert_int_eq(st.exc, EXEC_EXC_MISALIGNED);
     t_free(&t);

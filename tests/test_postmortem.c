@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "test_util.h"
+#include "run_ptxdbg.h"
 
 /* Kernels: tests/fixtures/postmortem/postmortem.cu. Expected values come from its source:
  * trap_range<<<2,64>>>(iota, out, 96, 112) traps in check() (line 13) for i in [96,112), i.e.
@@ -12,51 +12,6 @@
 #define DIR "tests/fixtures/postmortem/"
 static const char *variants[] = {"G", "O3"};
 static char tmpdir[256];
-
-static const char *ptxdbg(void)
-{
-    const char *p = getenv("PTXDBG");
-    return p && *p ? p : "./ptxdbg";
-}
-
-/* Run a shell command; stdout (and stderr when both) captured; status into *st. */
-static char *run(const char *cmd, int *st)
-{
-    char full[8192];
-    snprintf(full, sizeof full, "%s; echo \"@status=$?\"", cmd);
-    FILE *p = popen(full, "r");
-    if (!p)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t r = fread(buf + n, 1, cap - n - 1, p);
-        n += r;
-        if (r == 0)
-            break;
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    pclose(p);
-    if (!buf)
-        return NULL;
-    buf[n] = 0;
-    char *s = strstr(buf, "@status=");
-    if (s) {
-        if (st)
-            *st = atoi(s + 8);
-        *s = 0;
-    }
-    return buf;
-}
 
 #define HAS(out, text) ck_assert_msg(strstr((out), (text)) != NULL, "missing \"%s\" in:\n%s", \
                                      (text), (out))
@@ -86,9 +41,9 @@ START_TEST(trap_report)
     const char *v = variants[_i];
     char cmd[2048];
     int st = -1;
-    snprintf(cmd, sizeof cmd, "%s -batch %s " DIR "postmortem.%s.ptx 2>&1", ptxdbg(), trap_launch,
+    snprintf(cmd, sizeof cmd, "%s -batch %s " DIR "postmortem.%s.ptx 2>&1", rp_ptxdbg(), trap_launch,
              v);
-    char *out = run(cmd, &st);
+    char *out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     HAS(out, "CUDA Exception: Warp Illegal Instruction (trap)");
     HAS(out, "Kernel trapped: block (1,0,0) threads (32..47,0,0) at ");
@@ -107,8 +62,8 @@ START_TEST(assert_report)
     int st = -1;
     snprintf(cmd, sizeof cmd, "%s -batch -ex 'buffer in s32 64 = iota' -ex 'buffer out s32 64' "
              "-ex 'launch assert_small<<<2,32>>>(in, out)' " DIR "postmortem.%s.ptx 2>&1",
-             ptxdbg(), v);
-    char *out = run(cmd, &st);
+             rp_ptxdbg(), v);
+    char *out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     /* in[i] = i >= 40: block 1 threads 8..31 */
     HAS(out, "Kernel assertion failed: block (1,0,0) threads (8..31,0,0) at ");
@@ -162,8 +117,8 @@ START_TEST(fault_report)
     char cmd[2048];
     int st = -1;
     snprintf(cmd, sizeof cmd, "%s -batch %s -ex 'info trap' " DIR "postmortem.%s.ptx 2>&1",
-             ptxdbg(), faults[k].launch, v);
-    char *out = run(cmd, &st);
+             rp_ptxdbg(), faults[k].launch, v);
+    char *out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     for (int i = 0; i < 4 && faults[k].want[i]; i++)
         HAS(out, faults[k].want[i]);
@@ -179,9 +134,9 @@ START_TEST(no_execution_after_trap)
     char cmd[2048];
     int st = -1;
     snprintf(cmd, sizeof cmd, "%s -batch %s -ex 'stepi' -ex 'continue' -ex 'next' -ex 'print v' "
-             "-ex 'print i' -ex 'info trap' " DIR "postmortem.G.ptx 2>&1", ptxdbg(),
+             "-ex 'print i' -ex 'info trap' " DIR "postmortem.G.ptx 2>&1", rp_ptxdbg(),
              trap_launch);
-    char *out = run(cmd, &st);
+    char *out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     HAS(out, "The kernel has trapped; no further execution is possible.");
     HAS(out, "$1 = 104");
@@ -239,14 +194,14 @@ START_TEST(core_matches_live)
     snprintf(core, sizeof core, "%s/trap.%s.core", tmpdir, v);
     const char *var = strcmp(v, "G") ? "" : "-ex 'print v' -ex 'print i'";
     snprintf(cmd, sizeof cmd, "%s -batch %s -ex 'generate-core-file %s' " START "%s %s "
-             DIR "postmortem.%s.ptx 2>&1", ptxdbg(), trap_launch, core, var, inspect, v);
-    char *live = run(cmd, &st);
+             DIR "postmortem.%s.ptx 2>&1", rp_ptxdbg(), trap_launch, core, var, inspect, v);
+    char *live = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(live);
     HAS(live, "Saved corefile");
     /* a new process */
-    snprintf(cmd, sizeof cmd, "%s -batch --core '%s' " START "%s %s 2>&1", ptxdbg(), core, var,
+    snprintf(cmd, sizeof cmd, "%s -batch --core '%s' " START "%s %s 2>&1", rp_ptxdbg(), core, var,
              inspect);
-    char *dead = run(cmd, &st);
+    char *dead = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(dead);
     ck_assert_int_eq(st, 0);
     HAS(dead, "Kernel trapped: block (1,0,0) threads (32..47,0,0) at ");
@@ -271,16 +226,16 @@ START_TEST(core_at_breakpoint)
     /* no thread traps (lo = hi); stop at check's store (line 14) for thread (33,0,0) block 1 */
     snprintf(cmd, sizeof cmd, "%s -batch -ex 'buffer in s32 128 = iota' -ex 'buffer out s32 128' "
              "-ex 'break postmortem.cu:14 if i == 97' -ex 'launch trap_range<<<2,64>>>(in, out, 0, 0)' "
-             "-ex 'gcore %s' " START "-ex 'print w' %s " DIR "postmortem.G.ptx 2>&1", ptxdbg(),
+             "-ex 'gcore %s' " START "-ex 'print w' %s " DIR "postmortem.G.ptx 2>&1", rp_ptxdbg(),
              core, inspect);
-    char *live = run(cmd, &st);
+    char *live = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(live);
     ck_assert_int_eq(st, 0);
     /* thread 33 of block 1: v = tile[34] = in[98] + 7 = 105, w = 2 * 105 + 1 */
     HAS(live, "= 211");
     snprintf(cmd, sizeof cmd, "%s -batch --core '%s' " START "-ex 'print w' %s -ex 'continue' "
-             "2>&1", ptxdbg(), core, inspect);
-    char *dead = run(cmd, &st);
+             "2>&1", rp_ptxdbg(), core, inspect);
+    char *dead = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(dead);
     HAS(dead, "it cannot run");
     ck_assert_int_eq(st, 1);
@@ -307,8 +262,8 @@ static void make_core(char *core, size_t n)
     char cmd[2048];
     int st = -1;
     snprintf(cmd, sizeof cmd, "%s -batch %s -ex 'gcore %s' " DIR "postmortem.O3.ptx >/dev/null "
-             "2>&1", ptxdbg(), trap_launch, core);
-    free(run(cmd, &st));
+             "2>&1", rp_ptxdbg(), trap_launch, core);
+    free(rp_run_status(cmd, &st));
     ck_assert_uint_gt(file_size(core), 100);
 }
 
@@ -318,8 +273,8 @@ static void expect_refused(const char *path, const char *msg)
     char cmd[2048];
     int st = -1;
     snprintf(cmd, sizeof cmd, "%s -batch --core '%s' -ex 'info warps' -ex 'echo alive\\n' 2>&1",
-             ptxdbg(), path);
-    char *out = run(cmd, &st);
+             rp_ptxdbg(), path);
+    char *out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     HAS(out, msg);
     HAS(out, "alive");
@@ -381,10 +336,10 @@ START_TEST(core_sources_embedded)
     int st = -1;
     snprintf(core, sizeof core, "%s/src.core", tmpdir);
     snprintf(cmd, sizeof cmd, "%s -batch %s -ex 'gcore %s' " DIR "postmortem.G.ptx >/dev/null "
-             "2>&1", ptxdbg(), trap_launch, core);
-    free(run(cmd, &st));
-    snprintf(cmd, sizeof cmd, "%s -batch --core '%s' -ex 'list 12,13' 2>&1", ptxdbg(), core);
-    char *out = run(cmd, &st);
+             "2>&1", rp_ptxdbg(), trap_launch, core);
+    free(rp_run_status(cmd, &st));
+    snprintf(cmd, sizeof cmd, "%s -batch --core '%s' -ex 'list 12,13' 2>&1", rp_ptxdbg(), core);
+    char *out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     HAS(out, "12\t    if (i >= lo && i < hi)\n13\t        __trap();\n");
     ck_assert_int_eq(st, 0);
@@ -398,11 +353,11 @@ START_TEST(auto_core)
     int st = -1;
     char here[1024];
     ck_assert_ptr_nonnull(getcwd(here, sizeof here));
-    const char *p = ptxdbg();
+    const char *p = rp_ptxdbg();
     snprintf(cmd, sizeof cmd, "cd '%s' && PTXDBG_COREDUMP=1 %s%s%s -batch %s '%s/" DIR
              "postmortem.O3.ptx' 2>&1", tmpdir, p[0] == '/' ? "" : here, p[0] == '/' ? "" : "/",
              p, trap_launch, here);
-    char *out = run(cmd, &st);
+    char *out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     HAS(out, "[Core file written to core.trap_range.0]");
     ck_assert_int_eq(st, 1);
@@ -410,7 +365,7 @@ START_TEST(auto_core)
     char core[600];
     snprintf(core, sizeof core, "%s/core.trap_range.0", tmpdir);
     snprintf(cmd, sizeof cmd, "%s -batch --core '%s' -ex 'info trap' 2>&1", p, core);
-    out = run(cmd, &st);
+    out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     HAS(out, "Trap: block (1,0,0) threads (32..47,0,0)");
     ck_assert_int_eq(st, 0);
@@ -418,7 +373,7 @@ START_TEST(auto_core)
     /* the setting, in a session */
     snprintf(cmd, sizeof cmd, "%s -batch -ex 'set auto-core on' %s " DIR "postmortem.O3.ptx "
              "2>&1; rm -f core.trap_range.0", p, trap_launch);
-    out = run(cmd, &st);
+    out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     HAS(out, "[Core file written to core.trap_range.0]");
     free(out);

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "test_util.h"
+#include "run_ptxdbg.h"
 
 /* Transcripts: tests/transcripts/NAME.cmd run by `./ptxdbg -batch -x` on a fixture; stdout must
  * equal NAME.out. Every expected value there was worked out from the CUDA source. */
@@ -14,60 +14,13 @@ static const struct { const char *name, *ptx; } transcripts[] = {
     {"srcinline", "tests/fixtures/dwarf/inl.lineinfo.ptx"}, /* inline chain frames, finish */
 };
 
-static char *run(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t r = fread(buf + n, 1, cap - n - 1, p);
-        n += r;
-        if (r == 0)
-            break;
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    pclose(p);
-    if (buf)
-        buf[n] = 0;
-    return buf;
-}
-
 START_TEST(transcript)
 {
     const char *name = transcripts[_i].name;
-    char cmd[512], path[256];
+    char cmd[512];
     snprintf(cmd, sizeof cmd, "./ptxdbg -batch -x tests/transcripts/%s.cmd %s 2>/dev/null", name,
              transcripts[_i].ptx);
-    snprintf(path, sizeof path, "tests/transcripts/%s.out", name);
-    char *want = tu_read_file(path, NULL);
-    ck_assert_msg(want != NULL, "cannot read %s", path);
-    char *got = run(cmd);
-    ck_assert_msg(got != NULL, "cannot run %s", cmd);
-    if (strcmp(got, want) != 0) {
-        const char *g = got, *w = want;
-        int line = 1;
-        while (*g && *g == *w) {
-            if (*g == '\n')
-                line++;
-            g++;
-            w++;
-        }
-        ck_abort_msg("%s: output differs at line %d: got \"%.60s\", want \"%.60s\"", name, line,
-                     g, w);
-    }
-    free(got);
-    free(want);
+    rp_check_transcript(name, cmd);
 }
 END_TEST
 
@@ -76,7 +29,7 @@ static char *dbg(const char *ptx, const char *ex, int both)
 {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "./ptxdbg -batch %s %s %s", ex, ptx, both ? "2>&1" : "2>/dev/null");
-    return run(cmd);
+    return rp_run(cmd);
 }
 
 #define TYPES "tests/fixtures/dwarf/types.G.ptx"
