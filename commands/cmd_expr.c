@@ -25,6 +25,7 @@ typedef struct {
     char *err;
     size_t errn;
     int failed;
+    int nest;                 /* recursion of parse_cond/parse_unary (bounded: the C stack) */
 } parser;
 
 static int perr(parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -216,24 +217,45 @@ static void next(parser *ps)
     perr(ps, "Invalid character '%c' in expression.", *p);
 }
 
+static const char too_deep[] = "Expression nested too deeply.";
+
+/* Enter one level of parser recursion; -1 (message set) beyond CMD_EXPR_MAX_DEPTH. Every
+ * recursive cycle of the grammar goes through parse_cond or parse_unary, which count. */
+static int enter(parser *ps)
+{
+    if (++ps->nest > CMD_EXPR_MAX_DEPTH)
+        return perr(ps, "%s", too_deep);
+    return 0;
+}
+
 static int is_op(parser *ps, const char *op)
 {
     return ps->t.k == T_OP && strcmp(ps->t.text, op) == 0;
 }
 
-static cmd_expr *node(cmd_exop op, cmd_expr *a, cmd_expr *b)
+static int depth_of(const cmd_expr *e) { return e ? e->depth : 0; }
+
+/* A node over a and b (ownership taken; both freed on failure). Trees deeper than
+ * CMD_EXPR_MAX_DEPTH fail with too_deep in ps (left-nested chains like 1+1+...+1 are built
+ * without recursion, so the parser's own count does not bound them). */
+static cmd_expr *node_ps(parser *ps, cmd_exop op, cmd_expr *a, cmd_expr *b)
 {
-    cmd_expr *e = calloc(1, sizeof *e);
+    int d = 1 + (depth_of(a) > depth_of(b) ? depth_of(a) : depth_of(b));
+    cmd_expr *e = d > CMD_EXPR_MAX_DEPTH ? NULL : calloc(1, sizeof *e);
     if (!e) {
+        if (d > CMD_EXPR_MAX_DEPTH && ps)
+            perr(ps, "%s", too_deep);
         cmd_expr_free(a);
         cmd_expr_free(b);
         return NULL;
     }
     e->op = op;
+    e->depth = d;
     e->a = a;
     e->b = b;
     return e;
 }
+#define node(op, a, b) node_ps(ps, op, a, b)
 
 void cmd_expr_free(cmd_expr *e)
 {
@@ -477,7 +499,7 @@ static cmd_expr *parse_postfix(parser *ps)
     return e;
 }
 
-static cmd_expr *parse_unary(parser *ps)
+static cmd_expr *parse_unary_in(parser *ps)
 {
     static const struct { const char *op; cmd_exop ex; } un[] = {
         {"-", EX_NEG}, {"+", EX_POS}, {"!", EX_NOT}, {"~", EX_BITNOT}, {"*", EX_DEREF},
@@ -490,6 +512,13 @@ static cmd_expr *parse_unary(parser *ps)
                 return a ? node(un[i].ex, a, NULL) : NULL;
             }
     return parse_postfix(ps);
+}
+
+static cmd_expr *parse_unary(parser *ps)
+{
+    cmd_expr *e = enter(ps) == 0 ? parse_unary_in(ps) : NULL;
+    ps->nest--;
+    return e;
 }
 
 /* Binary levels, loosest first. */
@@ -523,7 +552,16 @@ static cmd_expr *parse_binary(parser *ps, int level)
     return e;
 }
 
+static cmd_expr *parse_cond_in(parser *ps);
+
 static cmd_expr *parse_cond(parser *ps)
+{
+    cmd_expr *e = enter(ps) == 0 ? parse_cond_in(ps) : NULL;
+    ps->nest--;
+    return e;
+}
+
+static cmd_expr *parse_cond_in(parser *ps)
 {
     cmd_expr *e = parse_binary(ps, 0);
     if (e && is_op(ps, "?")) {
@@ -543,6 +581,14 @@ static cmd_expr *parse_cond(parser *ps)
             return NULL;
         }
         cmd_expr *n = node(EX_COND, e, b);
+        if (n && c->depth >= n->depth) {
+            n->depth = c->depth + 1;
+            if (n->depth > CMD_EXPR_MAX_DEPTH) {
+                cmd_expr_free(n);
+                n = NULL;
+                perr(ps, "%s", too_deep);
+            }
+        }
         if (n)
             n->c = c;
         else

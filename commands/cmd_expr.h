@@ -12,8 +12,13 @@ typedef enum {
     EX_COND, EX_ASSIGN, EX_SIZEOF,
 } cmd_exop;
 
+/* The deepest expression tree the parser builds (and so the deepest recursion of the evaluator
+ * and of cmd_expr_free); deeper ones fail with "Expression nested too deeply.". */
+#define CMD_EXPR_MAX_DEPTH 1000
+
 struct cmd_expr {
     cmd_exop op;
+    int depth;                /* 1 + the deepest operand's depth */
     cmd_expr *a, *b, *c;
     char *name;               /* REG ("%r1", "%tid.x"), IDENT, DOLLAR (without '$'), MEMBER */
     uint64_t ival;

@@ -1,10 +1,13 @@
 /* cmd_launch.c - the batch contract: file, buffer, launch, run, kill, dump, info functions/buffers. */
 #include <ctype.h>
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cmd.h"
+#include "fileck.h"
 
 int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
 {
@@ -149,9 +152,11 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
             const char *path = init + 5;
             while (isspace((unsigned char)*path))
                 path++;
-            FILE *f = fopen(path, "rb");
-            if (!f) {
-                cmd_error(c, "%s: No such file or directory.", path);
+            char why[160] = "";
+            FILE *f = NULL;
+            if (fileck_regular(path, 0, NULL, why, sizeof why) != 0 ||
+                !(f = fopen(path, "rb"))) {
+                cmd_error(c, "%s: %s.", path, why[0] ? why : strerror(errno));
                 goto out;
             }
             size_t got = fread(bytes, 1, count * (size_t)esz, f);
@@ -471,6 +476,13 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
     if (dbg_buffer_read(c->s, b, data) != 0) {
         free(data);
         return cmd_error(c, "%s", dbg_errmsg(c->s));
+    }
+    /* an existing target must be a regular file: a FIFO would block, a device never fills */
+    char why[160];
+    struct stat st;
+    if (stat(argv[1], &st) == 0 && fileck_regular(argv[1], 0, NULL, why, sizeof why) != 0) {
+        free(data);
+        return cmd_error(c, "%s: %s.", argv[1], why);
     }
     FILE *f = fopen(argv[1], "wb");
     if (!f) {

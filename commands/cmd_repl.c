@@ -1,5 +1,6 @@
 /* cmd_repl.c - reading commands: readline REPL with history and completion, scripts, source/echo/quit. */
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <readline/readline.h>
 #include "cmd.h"
 #include "cmd_complete.h"
+#include "fileck.h"
 
 /* Set by SIGINT; run control polls it (exec_run_opts.interrupt). */
 static volatile int interrupted;
@@ -151,9 +153,12 @@ int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     (void)argc;
+    char why[160];
+    if (fileck_regular(argv[0], 0, NULL, why, sizeof why) != 0)
+        return cmd_error(c, "%s: %s.", argv[0], why);
     FILE *f = fopen(argv[0], "r");
     if (!f)
-        return cmd_error(c, "%s: No such file or directory.", argv[0]);
+        return cmd_error(c, "%s: %s.", argv[0], strerror(errno));
     if (c->depth > 16) {
         fclose(f);
         return cmd_error(c, "Scripts nested too deeply.");

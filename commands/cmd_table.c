@@ -305,6 +305,12 @@ int cmd_split(const char *args, char **buf, char ***argv)
     return argc;
 }
 
+/* Commands whose first word may be a /FMT (print/x, x/4xw, display/i, output/x). */
+static int takes_fmt(const cmd_def *d)
+{
+    return d->fn == cmd_print || d->fn == cmd_output || d->fn == cmd_x || d->fn == cmd_display;
+}
+
 /* Run `d` with the text after its name; the central arity/usage check. */
 static int run_def(cmd_ctx *c, const cmd_def *d, const char *args)
 {
@@ -312,9 +318,10 @@ static int run_def(cmd_ctx *c, const cmd_def *d, const char *args)
     char **argv;
     while (isspace((unsigned char)*args))
         args++;
-    /* /FMT sticks to the name (print/x, x/4xw): it does not count as an argument word */
+    /* /FMT sticks to the name (print/x, x/4xw): it does not count as an argument word. Only
+     * the commands that take a format have one; elsewhere a leading '/' is a path. */
     int argc = cmd_split(args, &buf, &argv);
-    int words = argc - (argc > 0 && argv[0][0] == '/');
+    int words = argc - (argc > 0 && argv[0][0] == '/' && takes_fmt(d));
     int rc;
     if (words < d->min_args || (d->max_args >= 0 && words > d->max_args)) {
         if (d->sub && words == 0)

@@ -181,7 +181,11 @@ EXEC_HANDLER2(h_sub64, uint64_t, uint64_t, uint64_t, x - y)
 EXEC_HANDLER2(h_addsat, uint32_t, uint32_t, uint32_t, sat_s32(s32v(x) + s32v(y)))
 EXEC_HANDLER2(h_subsat, uint32_t, uint32_t, uint32_t, sat_s32(s32v(x) - s32v(y)))
 
-/* Carry forms: CC.CF is a per-lane bit; for sub it is the borrow. */
+/* Carry forms: CC.CF is a per-lane bit. Subtraction is a + ~b + 1 as in the hardware, so
+ * sub.cc leaves CF = 1 when there was NO borrow (a >= b) and subc computes a + ~b + CF, i.e.
+ * a - b - (1 - CF). (The ISA text words subc as "a - (b + CF)" with CF a borrow; the code
+ * nvcc emits - 128-bit division, for one - reads CF after sub.cc/subc.cc with addc and relies
+ * on the carry meaning, and a chain of subtractions gives the same differences either way.) */
 #define CARRY_HANDLER(name, T, cin_expr, EXPR, COUT)                                          \
     static int name(exec_warp *w, const exec_insn *in, uint32_t m)                           \
     {                                                                                        \
@@ -196,12 +200,12 @@ EXEC_HANDLER2(h_subsat, uint32_t, uint32_t, uint32_t, sat_s32(s32v(x) - s32v(y))
     }
 CARRY_HANDLER(h_addcc32, uint32_t, 0, x + y, r < x)
 CARRY_HANDLER(h_addcc64, uint64_t, 0, x + y, r < x)
-CARRY_HANDLER(h_subcc32, uint32_t, 0, x - y, x < y)
-CARRY_HANDLER(h_subcc64, uint64_t, 0, x - y, x < y)
+CARRY_HANDLER(h_subcc32, uint32_t, 0, x - y, x >= y)
+CARRY_HANDLER(h_subcc64, uint64_t, 0, x - y, x >= y)
 CARRY_HANDLER(h_addc32, uint32_t, cc >> i & 1, x + y + ci, (r < x) || (ci && r == x))
 CARRY_HANDLER(h_addc64, uint64_t, cc >> i & 1, x + y + ci, (r < x) || (ci && r == x))
-CARRY_HANDLER(h_subc32, uint32_t, cc >> i & 1, x - y - ci, (x < y) || (ci && x == y))
-CARRY_HANDLER(h_subc64, uint64_t, cc >> i & 1, x - y - ci, (x < y) || (ci && x == y))
+CARRY_HANDLER(h_subc32, uint32_t, cc >> i & 1, x - y - (1 - ci), ci ? x >= y : x > y)
+CARRY_HANDLER(h_subc64, uint64_t, cc >> i & 1, x - y - (1 - ci), ci ? x >= y : x > y)
 
 /* Products of the three halves; mulhi_* give the high half of the double-width product. */
 static inline uint16_t mulhi_u16(uint16_t x, uint16_t y) { return (uint16_t)(((uint32_t)x * y) >> 16); }

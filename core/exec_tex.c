@@ -313,6 +313,11 @@ static int tex_is_array(int g)
 {
     return g == EXEC_TEX_A1D || g == EXEC_TEX_A2D || g == EXEC_TEX_ACUBE;
 }
+/* Spatial dimensions of a (non-cube) geometry: 1, 2 or 3. */
+static int tex_ndims(int g)
+{
+    return g == EXEC_TEX_1D || g == EXEC_TEX_A1D ? 1 : g == EXEC_TEX_3D ? 3 : 2;
+}
 
 /* Decode parsed operand o as a source of type t into *out. */
 static int tex_dec_opnd(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, ptx_type t,
@@ -411,8 +416,7 @@ static int tex_dec_offsets(exec_dec *d, const ptx_insn *pi, int first, tex_ext *
             return exec_dec_error(d, pi, "depth compare operands are not supported");
         if (x->noff)
             return exec_dec_error(d, pi, "too many operands");
-        int dims = x->geom == EXEC_TEX_1D || x->geom == EXEC_TEX_A1D ? 1
-                   : x->geom == EXEC_TEX_3D ? 3 : 2;
+        int dims = tex_ndims(x->geom);
         if (x->geom == EXEC_TEX_CUBE || x->geom == EXEC_TEX_ACUBE)
             return exec_dec_error(d, pi, "offsets are not supported for cubemaps");
         if (o->nelems < dims)
@@ -425,8 +429,10 @@ static int tex_dec_offsets(exec_dec *d, const ptx_insn *pi, int first, tex_ext *
     return 0;
 }
 
-static int tex_dec_dsts(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, ptx_type t,
-                        int n, exec_opnd *out)
+/* Exactly n operands of type t (a scalar or a vector) into out[]: destinations (dst), or data
+ * sources, which may not be sinks; `what` names them in the count error. */
+static int tex_dec_list(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, ptx_type t,
+                        int n, exec_opnd *out, int dst, const char *what)
 {
     const ptx_operand *el = o;
     int ne = 1;
@@ -435,12 +441,20 @@ static int tex_dec_dsts(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, p
         ne = o->nelems;
     }
     if (ne != n)
-        return exec_dec_error(d, pi, "expected %d destination%s, got %d", n, n == 1 ? "" : "s",
-                              ne);
-    for (int k = 0; k < n; k++)
-        if (tex_dec_opnd(d, pi, &el[k], t, &out[k], 1))
+        return exec_dec_error(d, pi, "expected %d %s%s, got %d", n, what, n == 1 ? "" : "s", ne);
+    for (int k = 0; k < n; k++) {
+        if (!dst && el[k].kind == PTX_OP_SINK)
+            return exec_dec_error(d, pi, "a sink cannot be stored");
+        if (tex_dec_opnd(d, pi, &el[k], t, &out[k], dst))
             return -1;
+    }
     return 0;
+}
+
+static int tex_dec_dsts(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, ptx_type t,
+                        int n, exec_opnd *out)
+{
+    return tex_dec_list(d, pi, o, t, n, out, 1, "destination");
 }
 
 /* ---- run-time helpers ------------------------------------------------------------------------ */
@@ -751,8 +765,7 @@ static void tex_coords(exec_warp *w, const tex_ext *x, const tex_ctx *c, uint32_
         tc->u[1] = t * (float)d->height;
         return;
     }
-    tc->nd = x->geom == EXEC_TEX_1D || x->geom == EXEC_TEX_A1D ? 1
-             : x->geom == EXEC_TEX_3D ? 3 : 2;
+    tc->nd = tex_ndims(x->geom);
     tc->layer = layer >= d->layers ? d->layers - 1 : layer;
     for (int k = 0; k < tc->nd; k++) {
         uint32_t v = raw[k0 + k];
@@ -791,31 +804,43 @@ static void tex_store(exec_warp *w, const tex_ext *x, int isfloat, uint32_t i, c
         ((uint32_t *)exec_opnd_ptr(EXEC_R(w), &x->dst[k]))[i] = v[k];
 }
 
+/* Lane i of tex/tld4: resolve the texture (and sampler), set up the sampling context (cube
+ * maps: normalized, clamped), read the coordinates and offsets. The texture, or NULL after a
+ * fault. */
+static const tex_obj *tex_lane(exec_warp *w, const exec_insn *in, const tex_ext *x, uint32_t i,
+                               tex_ctx *c, tex_coord *tc, int32_t off[3])
+{
+    const tex_obj *o = tex_resolve(w, in, &x->h, (int)i, 0, "texture");
+    if (!o)
+        return NULL;
+    const tex_obj *smp = NULL;
+    if (x->smp.kind != TS_NONE && !(smp = tex_resolve(w, in, &x->smp, (int)i, 0, "sampler")))
+        return NULL;
+    const uint8_t *base = tex_host(w, in, o, (int)i);
+    if (!base)
+        return NULL;
+    tex_ctx_init(c, o, smp, base);
+    if (x->geom == EXEC_TEX_CUBE || x->geom == EXEC_TEX_ACUBE) {
+        c->normalized = 1;
+        c->am[0] = c->am[1] = EXEC_TEX_CLAMP;
+    }
+    tex_coords(w, x, c, i, tc);
+    tex_offsets(w, x, i, off);
+    return o;
+}
+
 /* ---- tex ------------------------------------------------------------------------------------- */
 static int h_tex(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     const tex_ext *x = in->ext;
     EXEC_FOR_LANES(i, m) {
-        const tex_obj *o = tex_resolve(w, in, &x->h, (int)i, 0, "texture");
-        if (!o)
-            return EXEC_STOPPED;
-        const tex_obj *smp = NULL;
-        if (x->smp.kind != TS_NONE && !(smp = tex_resolve(w, in, &x->smp, (int)i, 0, "sampler")))
-            return EXEC_STOPPED;
-        const uint8_t *base = tex_host(w, in, o, (int)i);
-        if (!base)
-            return EXEC_STOPPED;
         tex_ctx c;
-        tex_ctx_init(&c, o, smp, base);
-        if (x->geom == EXEC_TEX_CUBE || x->geom == EXEC_TEX_ACUBE) {
-            c.normalized = 1;
-            c.am[0] = c.am[1] = EXEC_TEX_CLAMP;
-        }
         tex_coord tc;
         int32_t off[3];
         uint32_t v[4];
-        tex_coords(w, x, &c, i, &tc);
-        tex_offsets(w, x, i, off);
+        const tex_obj *o = tex_lane(w, in, x, i, &c, &tc, off);
+        if (!o)
+            return EXEC_STOPPED;
         if (x->cint) {
             int64_t ix[3] = {0, 0, 0};
             int outside = 0;
@@ -906,25 +931,11 @@ static int h_tld4(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     const tex_ext *x = in->ext;
     EXEC_FOR_LANES(i, m) {
-        const tex_obj *o = tex_resolve(w, in, &x->h, (int)i, 0, "texture");
-        if (!o)
-            return EXEC_STOPPED;
-        const tex_obj *smp = NULL;
-        if (x->smp.kind != TS_NONE && !(smp = tex_resolve(w, in, &x->smp, (int)i, 0, "sampler")))
-            return EXEC_STOPPED;
-        const uint8_t *base = tex_host(w, in, o, (int)i);
-        if (!base)
-            return EXEC_STOPPED;
         tex_ctx c;
-        tex_ctx_init(&c, o, smp, base);
-        if (x->geom == EXEC_TEX_CUBE || x->geom == EXEC_TEX_ACUBE) {
-            c.normalized = 1;
-            c.am[0] = c.am[1] = EXEC_TEX_CLAMP;
-        }
         tex_coord tc;
         int32_t off[3];
-        tex_coords(w, x, &c, i, &tc);
-        tex_offsets(w, x, i, off);
+        if (!tex_lane(w, in, x, i, &c, &tc, off))
+            return EXEC_STOPPED;
         int64_t i0[2], i1[2];
         for (int k = 0; k < 2; k++) {
             int64_t fi = tex_floor(tc.u[k] - 0.5f) + off[k];
@@ -1168,8 +1179,7 @@ static int surf_offset(exec_warp *w, const exec_insn *in, const tex_ext *x, cons
         raw[k] = ((const int32_t *)exec_opnd_ptr(EXEC_R(w), &x->crd[k]))[i];
     int arr = tex_is_array(x->geom), k0 = arr ? 1 : 0;
     int64_t layer = arr ? (int64_t)(uint32_t)raw[0] : 0;
-    int nd = x->geom == EXEC_TEX_1D || x->geom == EXEC_TEX_A1D ? 1
-             : x->geom == EXEC_TEX_3D ? 3 : 2;
+    int nd = tex_ndims(x->geom);
     uint32_t es = tex_esize(d);
     int64_t c[3] = {0, 0, 0};
     for (int k = 0; k < nd; k++)
@@ -1211,16 +1221,25 @@ static int surf_offset(exec_warp *w, const exec_insn *in, const tex_ext *x, cons
     return 0;
 }
 
+/* Lane i of suld/sust/sured: the surface and its host bytes, or NULL after a fault. */
+static const tex_obj *surf_lane(exec_warp *w, const exec_insn *in, const tex_ext *x, uint32_t i,
+                                uint8_t **base)
+{
+    const tex_obj *o = tex_resolve(w, in, &x->h, (int)i, 1, "surface");
+    if (!o)
+        return NULL;
+    *base = tex_host(w, in, o, (int)i);
+    return *base ? o : NULL;
+}
+
 static int h_suld(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     const tex_ext *x = in->ext;
     uint32_t es = (uint32_t)x->esz, size = es * (uint32_t)x->nd;
     EXEC_FOR_LANES(i, m) {
-        const tex_obj *o = tex_resolve(w, in, &x->h, (int)i, 1, "surface");
+        uint8_t *base;
+        const tex_obj *o = surf_lane(w, in, x, i, &base);
         if (!o)
-            return EXEC_STOPPED;
-        uint8_t *base = tex_host(w, in, o, (int)i);
-        if (!base)
             return EXEC_STOPPED;
         uint64_t off;
         int r = surf_offset(w, in, x, o, i, size, &off);
@@ -1271,11 +1290,9 @@ static int h_sust(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     const tex_ext *x = in->ext;
     EXEC_FOR_LANES(i, m) {
-        const tex_obj *o = tex_resolve(w, in, &x->h, (int)i, 1, "surface");
+        uint8_t *base;
+        const tex_obj *o = surf_lane(w, in, x, i, &base);
         if (!o)
-            return EXEC_STOPPED;
-        uint8_t *base = tex_host(w, in, o, (int)i);
-        if (!base)
             return EXEC_STOPPED;
         uint32_t es = x->fmt ? tex_esize(&o->d) : (uint32_t)x->esz;
         uint32_t size = x->fmt ? es : es * (uint32_t)x->ns;
@@ -1302,11 +1319,9 @@ static int h_sured(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     const tex_ext *x = in->ext;
     EXEC_FOR_LANES(i, m) {
-        const tex_obj *o = tex_resolve(w, in, &x->h, (int)i, 1, "surface");
+        uint8_t *base;
+        const tex_obj *o = surf_lane(w, in, x, i, &base);
         if (!o)
-            return EXEC_STOPPED;
-        uint8_t *base = tex_host(w, in, o, (int)i);
-        if (!base)
             return EXEC_STOPPED;
         int sgn = ptx_type_is_signed(x->dtype);
         uint32_t size = (uint32_t)x->esz;
@@ -1394,36 +1409,47 @@ static int surf_mods(exec_dec *d, const ptx_insn *pi, tex_ext *x, int *vec, int 
 static int surf_dec_vals(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, ptx_type t,
                          int n, exec_opnd *out, int dst)
 {
-    const ptx_operand *el = o;
-    int ne = 1;
-    if (o->kind == PTX_OP_VEC) {
-        el = o->elems;
-        ne = o->nelems;
+    return tex_dec_list(d, pi, o, t, n, out, dst, "data operand");
+}
+
+/* The decode start of suld/sust/sured: the extension with the modifiers read, or NULL after
+ * an error. */
+static tex_ext *surf_dec_begin(exec_dec *d, const ptx_insn *pi, int *vec, int red)
+{
+    tex_ext *x = exec_dec_alloc(d, sizeof *x);
+    if (!x) {
+        exec_dec_error(d, pi, "out of memory");
+        return NULL;
     }
-    if (ne != n)
-        return exec_dec_error(d, pi, "expected %d data operand%s, got %d", n, n == 1 ? "" : "s",
-                              ne);
-    for (int k = 0; k < n; k++) {
-        if (!dst && el[k].kind == PTX_OP_SINK)
-            return exec_dec_error(d, pi, "a sink cannot be stored");
-        if (tex_dec_opnd(d, pi, &el[k], t, &out[k], dst))
-            return -1;
-    }
+    return surf_mods(d, pi, x, vec, red) ? NULL : x;
+}
+
+/* The decode end of suld/sust: no sampler; handler fn. */
+static int surf_dec_end(exec_dec *d, const ptx_insn *pi, exec_insn *in, tex_ext *x, exec_fn fn)
+{
+    if (x->smp.kind != TS_NONE)
+        return exec_dec_error(d, pi, "surfaces take no sampler");
+    in->ext = x;
+    in->type = (uint8_t)x->dtype;
+    in->fn = fn;
     return 0;
+}
+
+/* Types of suld.b / sust.b data. */
+static int surf_btype_ok(ptx_type t)
+{
+    return t == PTX_T_B8 || t == PTX_T_B16 || t == PTX_T_B32 || t == PTX_T_B64;
 }
 
 int dec_suld(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    tex_ext *x = exec_dec_alloc(d, sizeof *x);
     int vec;
+    tex_ext *x = surf_dec_begin(d, pi, &vec, 0);
     if (!x)
-        return exec_dec_error(d, pi, "out of memory");
-    if (surf_mods(d, pi, x, &vec, 0))
         return -1;
     if (x->fmt)
         return exec_dec_error(d, pi, "suld.p (formatted loads) is not part of PTX; use suld.b");
-    if (x->dtype != PTX_T_B8 && x->dtype != PTX_T_B16 && x->dtype != PTX_T_B32 &&
-        x->dtype != PTX_T_B64)
+    if (!surf_btype_ok(x->dtype))
         return exec_dec_error(d, pi, "type must be .b8, .b16, .b32 or .b64");
     if (pi->nops != 2)
         return exec_dec_error(d, pi, "expected d, [a, b]");
@@ -1431,25 +1457,16 @@ int dec_suld(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     if (surf_dec_vals(d, pi, &pi->ops[0], x->dtype, vec, x->dst, 1) ||
         tex_dec_addr(d, pi, &pi->ops[1], x, 1, PTX_T_S32))
         return -1;
-    if (x->smp.kind != TS_NONE)
-        return exec_dec_error(d, pi, "surfaces take no sampler");
-    in->ext = x;
-    in->type = (uint8_t)x->dtype;
-    in->fn = h_suld;
-    return 0;
+    return surf_dec_end(d, pi, in, x, h_suld);
 }
 
 int dec_sust(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    tex_ext *x = exec_dec_alloc(d, sizeof *x);
     int vec;
+    tex_ext *x = surf_dec_begin(d, pi, &vec, 0);
     if (!x)
-        return exec_dec_error(d, pi, "out of memory");
-    if (surf_mods(d, pi, x, &vec, 0))
         return -1;
-    if (x->fmt ? x->dtype != PTX_T_B32
-               : (x->dtype != PTX_T_B8 && x->dtype != PTX_T_B16 && x->dtype != PTX_T_B32 &&
-                  x->dtype != PTX_T_B64))
+    if (x->fmt ? x->dtype != PTX_T_B32 : !surf_btype_ok(x->dtype))
         return exec_dec_error(d, pi, x->fmt ? "sust.p type must be .b32"
                                             : "type must be .b8, .b16, .b32 or .b64");
     if (pi->nops != 2)
@@ -1458,21 +1475,14 @@ int dec_sust(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     if (tex_dec_addr(d, pi, &pi->ops[0], x, 1, PTX_T_S32) ||
         surf_dec_vals(d, pi, &pi->ops[1], x->dtype, vec, x->src, 0))
         return -1;
-    if (x->smp.kind != TS_NONE)
-        return exec_dec_error(d, pi, "surfaces take no sampler");
-    in->ext = x;
-    in->type = (uint8_t)x->dtype;
-    in->fn = h_sust;
-    return 0;
+    return surf_dec_end(d, pi, in, x, h_sust);
 }
 
 int dec_sured(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    tex_ext *x = exec_dec_alloc(d, sizeof *x);
     int vec;
+    tex_ext *x = surf_dec_begin(d, pi, &vec, 1);
     if (!x)
-        return exec_dec_error(d, pi, "out of memory");
-    if (surf_mods(d, pi, x, &vec, 1))
         return -1;
     if (x->redop < 0 || vec != 1)
         return exec_dec_error(d, pi, "expected sured.{b,p}.op.geom.ctype.clamp");

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include "fileck.h"
 #include "ptx_lex.h"
 
 /* ---- errors -------------------------------------------------------------------------------- */
@@ -1124,6 +1126,14 @@ ptx_module *ptx_parse_file(const char *path, ptx_error *err)
     if (!err)
         err = &dummy;
     memset(err, 0, sizeof *err);
+    /* directories, devices and FIFOs never end or block: refuse them before opening */
+    char why[160];
+    struct stat st;
+    if (path && stat(path, &st) == 0 && fileck_regular(path, FILECK_PTX_MAX, NULL, why,
+                                                        sizeof why) != 0) {
+        snprintf(err->msg, sizeof err->msg, "%s: error: %s", path, why);
+        return NULL;
+    }
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f) {
         snprintf(err->msg, sizeof err->msg, "%s: error: cannot open file", path ? path : "(null)");
@@ -1148,6 +1158,13 @@ ptx_module *ptx_parse_file(const char *path, ptx_error *err)
         n += r;
         if (r == 0)
             break;
+        if (n > FILECK_PTX_MAX) { /* it grew while being read */
+            free(buf);
+            fclose(f);
+            fileck_too_large(n, FILECK_PTX_MAX, why, sizeof why);
+            snprintf(err->msg, sizeof err->msg, "%s: error: %s", path, why);
+            return NULL;
+        }
     }
     int bad = ferror(f);
     fclose(f);

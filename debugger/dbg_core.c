@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "dbg_int.h"
+#include "fileck.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The debugger's sections of a core file (see core/exec_corefile.c for the container):
@@ -403,6 +405,10 @@ static void load_breakpoints(dbg_session *s, const exec_core *c)
 int dbg_core_load(dbg_session *s, const char *path)
 {
     char err[1024];
+    /* a directory, device or FIFO would be read until memory runs out, or block */
+    struct stat st;
+    if (stat(path, &st) == 0 && fileck_regular(path, 0, NULL, err, sizeof err) != 0)
+        return dbg_err(s, "%s: %s", path, err);
     exec_core *c = exec_core_open(path, err, sizeof err);
     if (!c)
         return dbg_err(s, "%s", err);

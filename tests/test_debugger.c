@@ -26,13 +26,13 @@ START_TEST(batch_exit_status)
 {
     /* a failing command makes -batch exit non-zero; the session goes on after it */
     char *out = rp_run("./ptxdbg -batch -ex 'frobnicate' -ex 'echo still here\\n' "
-                    "tests/transcripts/debug.G.ptx 2>/dev/null; echo status=$?");
+                       "tests/transcripts/debug.G.ptx 2>/dev/null; echo status=$?");
     ck_assert_ptr_nonnull(out);
     ck_assert_str_eq(out, "still here\nstatus=1\n");
     free(out);
     out = rp_run("./ptxdbg -batch -ex 'buffer o s32 64' -ex 'launch diverge<<<1,64>>>(o, 64)' "
-              "-ex 'continue' -ex 'print o[1]' tests/transcripts/debug.G.ptx 2>&1 >/dev/null; "
-              "echo status=$?");
+                 "-ex 'continue' -ex 'print o[1]' tests/transcripts/debug.G.ptx 2>&1 >/dev/null; "
+                 "echo status=$?");
     ck_assert_ptr_nonnull(out);
     ck_assert_str_eq(out, "status=0\n");
     free(out);

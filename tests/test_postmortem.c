@@ -41,8 +41,8 @@ START_TEST(trap_report)
     const char *v = variants[_i];
     char cmd[2048];
     int st = -1;
-    snprintf(cmd, sizeof cmd, "%s -batch %s " DIR "postmortem.%s.ptx 2>&1", rp_ptxdbg(), trap_launch,
-             v);
+    snprintf(cmd, sizeof cmd, "%s -batch %s " DIR "postmortem.%s.ptx 2>&1", rp_ptxdbg(),
+             trap_launch, v);
     char *out = rp_run_status(cmd, &st);
     ck_assert_ptr_nonnull(out);
     HAS(out, "CUDA Exception: Warp Illegal Instruction (trap)");

@@ -647,3 +647,542 @@ static void case_unions(void)
     ex("out.bin", out, sizeof out);
     ex("rout.bin", rout, sizeof rout);
 }
+
+/* ---- atomics64.cu -------------------------------------------------------------------------- */
+static void case_atomics64(void)
+{
+    enum { N = 256 };
+    static int64_t v[N];
+    static float fin[N];
+    seed(112);
+    for (int i = 0; i < N; i++) {
+        v[i] = (int64_t)(rnd64() >> 20) - ((int64_t)1 << 43);
+        fin[i] = (float)((i % 7) - 3) * 0.5f + (float)rndi(-20, 20);
+    }
+    in("in.bin", v, sizeof v);
+    in("fin.bin", fin, sizeof fin);
+    uint64_t u64[8] = { 0, 0, ~0ull, 0, ~0ull, 0, 42, 77 };
+    int64_t s64[3] = { INT64_MIN, INT64_MAX, 0 };
+    float f32[3] = { 0, -1e30f, 0 };
+    double f64[3] = { 0, -1e300, 0 };
+    uint32_t u32[4] = { 256 % 10, 1000 - 255, 256, 1000 - 128 };
+    for (int i = 0; i < N; i++) {
+        uint64_t uv = (uint64_t)v[i];
+        u64[0] += uv;
+        if (uv > u64[1]) u64[1] = uv;
+        if (uv < u64[2]) u64[2] = uv;
+        u64[3] |= uv << (i & 7);
+        u64[4] &= ~(1ull << (i % 64));
+        u64[5] ^= uv * 0x9e3779b97f4a7c15ull;
+        if (v[i] > s64[0]) s64[0] = v[i];
+        if (v[i] < s64[1]) s64[1] = v[i];
+        s64[2] = (int64_t)((uint64_t)s64[2] + (uint64_t)(v[i] >> 4));
+        f32[0] += fin[i];
+        if (fin[i] > f32[1]) f32[1] = fin[i];
+        f32[2] += -0.25f * (float)(i & 3);
+        f64[0] += (double)fin[i] * 0.5;
+        if ((double)v[i] > f64[1]) f64[1] = (double)v[i];
+        f64[2] += (double)(i & 15) * 0.125;
+    }
+    ex("u64.bin", u64, sizeof u64);
+    ex("s64.bin", s64, sizeof s64);
+    ex("f32.bin", f32, sizeof f32);
+    ex("f64.bin", f64, sizeof f64);
+    ex("u32.bin", u32, sizeof u32);
+}
+
+/* ---- coopgroups.cu ------------------------------------------------------------------------- */
+static void case_coopgroups_tiles(void)
+{
+    enum { N = 200, T = 256 };
+    static int32_t a[N], out[10 * N];
+    seed(113);
+    for (int i = 0; i < N; i++)
+        a[i] = rndi(-100, 100);
+    in("in.bin", a, sizeof a);
+    for (int base = 0; base < T; base += 16) {
+        int v[16], s[16];
+        for (int r = 0; r < 16; r++)
+            v[r] = s[r] = base + r < N ? a[base + r] : 0;
+        for (int o = 8; o > 0; o /= 2) {
+            int ns[16];
+            for (int r = 0; r < 16; r++)
+                ns[r] = s[r] + (r + o < 16 ? s[r + o] : s[r]);
+            memcpy(s, ns, sizeof s);
+        }
+        int sum = 0, mx = INT32_MIN;
+        unsigned bal = 0;
+        int anyneg = 0, allpos = 1;
+        for (int r = 0; r < 16; r++) {
+            sum += v[r];
+            if (v[r] > mx) mx = v[r];
+            if (v[r] & 1) bal |= 1u << r;
+            if (v[r] < 0) anyneg = 1;
+            if (!(v[r] > -1000)) allpos = 0;
+        }
+        int sc = 0, exx = 0;
+        for (int r = 0; r < 16; r++) {
+            int i = base + r;
+            sc += v[r];
+            int x4 = v[r & ~3];
+            for (int k = 1; k < 4; k++)
+                if (v[(r & ~3) + k] > x4) x4 = v[(r & ~3) + k];
+            if (i < N) {
+                int *o = out + i * 10;
+                o[0] = s[r];
+                o[1] = sum;
+                o[2] = mx;
+                o[3] = sc;
+                o[4] = r ? exx : 0;
+                o[5] = x4;
+                o[6] = (int)bal;
+                o[7] = anyneg * 2 + allpos;
+                o[8] = (i % 64) % 8 + 100 * ((i % 64) / 16);
+                o[9] = v[15 - r];
+            }
+            exx ^= v[r];
+        }
+    }
+    ex("out.bin", out, sizeof out);
+}
+
+static void case_coopgroups_coalesced(void)
+{
+    enum { N = 100, T = 128 };
+    static int32_t a[N], out[4 * N];
+    seed(114);
+    for (int i = 0; i < N; i++)
+        a[i] = rndi(-50, 50);
+    in("in.bin", a, sizeof a);
+    for (int w = 0; w < T; w += 32) {
+        for (int l = 0; l < 32; l++) {
+            int i = w + l;
+            if (i >= N)
+                continue;
+            int v = a[i];
+            int r1 = -1, r2 = -1, r3 = -1;
+            if (v % 3 != 0) {
+                int size = 0, rank = 0, sum = 0, first = -1;
+                for (int k = 0; k < 32 && w + k < N; k++)
+                    if (a[w + k] % 3 != 0) {
+                        if (first < 0) first = a[w + k];
+                        size++;
+                        sum += a[w + k];
+                        if (k < l) rank++;
+                    }
+                r1 = size * 100 + rank;
+                r2 = sum;
+                r3 = first;
+            }
+            int psum = 0, psize = 0;
+            for (int k = 0; k < 32 && w + k < N; k++)
+                if ((a[w + k] & 3) == (v & 3)) {
+                    psum += a[w + k];
+                    psize++;
+                }
+            out[4 * i] = r1;
+            out[4 * i + 1] = r2;
+            out[4 * i + 2] = r3;
+            out[4 * i + 3] = psum * 1000 + psize;
+        }
+    }
+    ex("out.bin", out, sizeof out);
+}
+
+/* ---- warpagg.cu ---------------------------------------------------------------------------- */
+static void case_warpagg_compact(void)
+{
+    enum { N = 1000 };
+    static int32_t a[N], flags[N];
+    seed(115);
+    for (int i = 0; i < N; i++)
+        a[i] = rndi(-100, 100);
+    in("in.bin", a, sizeof a);
+    int32_t count = 0, sum = 0;
+    for (int i = 0; i < N; i++) {
+        flags[i] = a[i] > 0;
+        if (a[i] > 0) {
+            count++;
+            sum += a[i];
+        }
+    }
+    ex("count.bin", &count, 4);
+    ex("flags.bin", flags, sizeof flags);
+    ex("sum.bin", &sum, 4);
+}
+
+static void case_warpagg_sleepy(void)
+{
+    int32_t out[128];
+    for (int t = 0; t < 128; t++) {
+        int l = t & 31, v = l * 3;
+        if (l < 16)
+            v += l < 15 ? (l + 1) * 3 : v;
+        out[t] = v + 32;
+    }
+    ex("out.bin", out, sizeof out);
+}
+
+/* ---- printf2.cu ---------------------------------------------------------------------------- */
+static void case_printf2(void)
+{
+    static const long long ll[4] = { 5, -1, 1234567890123LL, -300 };
+    static const double d[4] = { 3.14159, -2.5, 1e-3, 12345.678 };
+    in("ll.bin", ll, sizeof ll);
+    in("d.bin", d, sizeof d);
+    const char *o = "stdout";
+    for (int t = 0; t < 4; t++) {
+        long long v = ll[t];
+        unsigned long long u = (unsigned long long)v * 3ull;
+        ex_text(o, "t%d: %lld %llu %hhd %hd %hu\n", t, v, u, (signed char)v, (short)(v * 7),
+                (unsigned short)(v * 13));
+    }
+    for (int t = 0; t < 4; t++)
+        ex_text(o, "t%d: [%5.2f] [%-8.3f] [%+.1e] [%g]\n", t, d[t], d[t] * 2.0, d[t], d[t] / 3.0);
+    const char *names[3] = { "alpha", "be", "gamma-delta" };
+    for (int k = 0; k < 3; k++)
+        ex_text(o, "[%-8s|%8s] %c%c %i%% %llx\n", names[k], names[k], 'a' + k, 'Z' - k, k * 50,
+                0xabcdef0123ull >> (4 * k));
+    ex_text(o, "%s %s %05.1f %x %X %o\n", "const-str", "lit", 3.14159, 48879u, 48879u, 511u);
+    ex_text(o, "%10.4e|%-10d|%lld|%llu\n", 123456.789, -42, -9000000000LL, 18000000000ULL);
+    ex_text(o, "no args\n");
+    ex_text(o, "%c%c%c %d %u\n", 'e', 'n', 'd', 8, 8u);
+}
+
+/* ---- devmalloc.cu -------------------------------------------------------------------------- */
+static void case_devmalloc(void)
+{
+    enum { N = 200, B = 128, G = 2 };
+    static int32_t a[N], out[2 * N];
+    seed(116);
+    for (int i = 0; i < N; i++)
+        a[i] = rndi(-10000, 10000);
+    in("in.bin", a, sizeof a);
+    for (int b = 0; b < G; b++) {
+        int32_t buf[B];
+        for (int t = 0; t < B; t++) {
+            int i = b * B + t;
+            if (i < N) {
+                int64_t q0 = a[i], q2 = q0 * q0 - q0;
+                buf[t] = (int32_t)(q2 & 0x7fffffff);
+                out[i] = a[i] * 55 - 45;
+            } else {
+                buf[t] = 0;
+            }
+        }
+        for (int t = 0; t < B; t++) {
+            int i = b * B + t;
+            if (i < N)
+                out[N + i] = wrap32((int64_t)buf[t] + buf[(t + 1) % B]);
+        }
+    }
+    ex("out.bin", out, sizeof out);
+}
+
+/* ---- recursive.cu -------------------------------------------------------------------------- */
+static void merge_sort(int *a, int *tmp, int lo, int hi)
+{
+    if (hi - lo < 2)
+        return;
+    int mid = (lo + hi) / 2;
+    merge_sort(a, tmp, lo, mid);
+    merge_sort(a, tmp, mid, hi);
+    int i = lo, j = mid, k = lo;
+    while (i < mid && j < hi)
+        tmp[k++] = a[i] <= a[j] ? a[i++] : a[j++];
+    while (i < mid)
+        tmp[k++] = a[i++];
+    while (j < hi)
+        tmp[k++] = a[j++];
+    for (k = lo; k < hi; k++)
+        a[k] = tmp[k];
+}
+static unsigned hanoi(int n, int from, int to, int via, unsigned h)
+{
+    if (n == 0)
+        return h;
+    h = hanoi(n - 1, from, via, to, h);
+    h = h * 31u + (unsigned)(from * 3 + to);
+    return hanoi(n - 1, via, to, from, h);
+}
+static int digit_root(long long v) { return v < 10 ? (int)v : digit_root(v / 10 + v % 10); }
+static int bsearch_rec(const int *a, int lo, int hi, int key)
+{
+    if (lo >= hi)
+        return -lo - 1;
+    int mid = lo + (hi - lo) / 2;
+    if (a[mid] == key)
+        return mid;
+    return a[mid] < key ? bsearch_rec(a, mid + 1, hi, key) : bsearch_rec(a, lo, mid, key);
+}
+static void case_recursive(void)
+{
+    enum { N = 64, LEN = 12 };
+    static int32_t a[N * LEN], sorted[N * LEN], info[4 * N];
+    seed(117);
+    for (int i = 0; i < N * LEN; i++)
+        a[i] = rndi(-1000, 1000);
+    in("in.bin", a, sizeof a);
+    for (int t = 0; t < N; t++) {
+        int s[LEN], tmp[LEN];
+        memcpy(s, a + t * LEN, sizeof s);
+        merge_sort(s, tmp, 0, LEN);
+        memcpy(sorted + t * LEN, s, sizeof s);
+        info[4 * t] = (int)hanoi(t % 9 + 1, 0, 2, 1, 7u);
+        info[4 * t + 1] = ((a[t * LEN] & 63) % 2) == 0;
+        info[4 * t + 2] = digit_root((long long)(a[t * LEN + 1] & 0x7fffffff) * 1000003LL);
+        info[4 * t + 3] = bsearch_rec(s, 0, LEN, a[t * LEN + (t % LEN)] + (t & 1));
+    }
+    ex("sorted.bin", sorted, sizeof sorted);
+    ex("info.bin", info, sizeof info);
+}
+
+/* ---- simdvideo.cu: per-lane models of the SIMD intrinsics ----------------------------------- */
+typedef int (*lanefn)(int a, int b);   /* a, b already extended; returns the lane result */
+static uint32_t simd(uint32_t a, uint32_t b, int bits, int sgn, lanefn f)
+{
+    uint32_t r = 0, m = bits == 8 ? 0xff : 0xffff;
+    for (int k = 0; k < 32; k += bits) {
+        int x = (int)((a >> k) & m), y = (int)((b >> k) & m);
+        if (sgn) {
+            if (x & (1 << (bits - 1))) x -= 1 << bits;
+            if (y & (1 << (bits - 1))) y -= 1 << bits;
+        }
+        r |= ((uint32_t)f(x, y) & m) << k;
+    }
+    return r;
+}
+static int sat(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int l_absdiff(int a, int b) { return a > b ? a - b : b - a; }
+static int l_add(int a, int b) { return a + b; }
+static int l_sub(int a, int b) { return a - b; }
+static int l_gtmask(int a, int b) { return a > b ? -1 : 0; }
+static int l_gemask(int a, int b) { return a >= b ? -1 : 0; }
+static int l_ltmask(int a, int b) { return a < b ? -1 : 0; }
+static int l_eqmask(int a, int b) { return a == b ? -1 : 0; }
+static int l_nemask(int a, int b) { return a != b ? -1 : 0; }
+static int l_gt(int a, int b) { return a > b; }
+static int l_le(int a, int b) { return a <= b; }
+static int l_lt(int a, int b) { return a < b; }
+static int l_eq(int a, int b) { return a == b; }
+static int l_max(int a, int b) { return a > b ? a : b; }
+static int l_min(int a, int b) { return a < b ? a : b; }
+static int l_avgr(int a, int b) { int s = a + b + 1; return s >= 0 ? s >> 1 : -((-s + 1) >> 1); }
+/* __vavgs2: the average rounded half away from zero (the sequence nvcc emits) */
+static int l_avgs(int a, int b) { int s = a + b; return s >= 0 ? (s + 1) >> 1 : -((-s + 1) >> 1); }
+static int l_hadd(int a, int b) { return (a + b) >> 1; }
+static int l_neg(int a, int b) { (void)b; return -a; }
+static int l_abs(int a, int b) { (void)b; return a < 0 ? -a : a; }
+static int l_addss8(int a, int b) { return sat(a + b, -128, 127); }
+static int l_addus16(int a, int b) { return sat(a + b, 0, 65535); }
+static int l_subus16(int a, int b) { return sat(a - b, 0, 65535); }
+static int l_subss16(int a, int b) { return sat(a - b, -32768, 32767); }
+static int l_absss16(int a, int b) { (void)b; return sat(a < 0 ? -a : a, -32768, 32767); }
+static int l_negss8(int a, int b) { (void)b; return sat(-a, -128, 127); }
+static uint32_t sad(uint32_t a, uint32_t b, int bits, int sgn)
+{
+    uint32_t s = 0, m = bits == 8 ? 0xff : 0xffff;
+    for (int k = 0; k < 32; k += bits) {
+        int x = (int)((a >> k) & m), y = (int)((b >> k) & m);
+        if (sgn) {
+            if (x & (1 << (bits - 1))) x -= 1 << bits;
+            if (y & (1 << (bits - 1))) y -= 1 << bits;
+        }
+        s += (uint32_t)(x > y ? x - y : y - x);
+    }
+    return s;
+}
+static void case_simdvideo(void)
+{
+    enum { N = 128, NO = 32 };
+    static uint32_t A[N], B[N], O[N * NO];
+    seed(118);
+    for (int i = 0; i < N; i++) {
+        A[i] = rnd32();
+        B[i] = i % 4 == 0 ? A[i] ^ (rnd32() & 0x01000100u) : rnd32();
+        if (i % 9 == 0) A[i] = 0x80008000u | (A[i] & 0x007f007fu);
+        if (i % 11 == 0) A[i] = 0x80808080u;
+    }
+    in("a.bin", A, sizeof A);
+    in("b.bin", B, sizeof B);
+    for (int i = 0; i < N; i++) {
+        uint32_t a = A[i], b = B[i], *o = O + i * NO;
+        o[0] = simd(a, b, 8, 0, l_absdiff);
+        o[1] = simd(a, b, 16, 0, l_add);
+        o[2] = simd(a, b, 8, 0, l_gtmask);
+        o[3] = simd(a, b, 8, 0, l_sub);
+        o[4] = simd(a, b, 8, 0, l_max);
+        o[5] = simd(a, b, 16, 1, l_min);
+        o[6] = simd(a, b, 8, 0, l_avgr);
+        o[7] = simd(a, b, 16, 0, l_hadd);
+        o[8] = simd(a, b, 8, 0, l_gt);
+        o[9] = sad(a, b, 8, 0);
+        o[10] = simd(a, 0, 16, 1, l_neg);
+        o[11] = simd(a, 0, 8, 1, l_abs);
+        o[12] = simd(a, b ^ (a & 0xffffu), 16, 0, l_eqmask);
+        o[13] = simd(a, b, 8, 0, l_add);
+        o[14] = simd(a, b, 8, 1, l_addss8);
+        o[15] = simd(a, b, 16, 0, l_subus16);
+        o[16] = simd(a, b, 16, 1, l_absdiff);
+        o[17] = simd(a, b, 16, 0, l_addus16);
+        o[18] = simd(a, b, 8, 1, l_gemask);
+        o[19] = simd(a, b, 16, 0, l_ltmask);
+        o[20] = simd(a, b, 8, 0, l_hadd);
+        o[21] = simd(a, b, 8, 1, l_max);
+        o[22] = simd(a, b, 16, 0, l_min);
+        o[23] = sad(a, b, 16, 1);
+        o[24] = simd(a, b | 0x00ff00ffu, 8, 0, l_eq);
+        o[25] = simd(a, b, 16, 1, l_le);
+        o[26] = simd(a, b, 16, 1, l_subss16);
+        o[27] = simd(a, 0, 16, 1, l_absss16);
+        o[28] = simd(a, 0, 8, 1, l_negss8);
+        o[29] = simd(a, b, 8, 0, l_nemask);
+        o[30] = simd(a, b, 8, 0, l_lt);
+        o[31] = simd(a, b, 16, 1, l_avgs);
+    }
+    ex("out.bin", O, sizeof O);
+}
+
+/* ---- int128.cu ----------------------------------------------------------------------------- */
+static void case_int128(void)
+{
+    enum { N = 64 };
+    static uint64_t A[N], B[N], O[N * 14];
+    seed(119);
+    for (int i = 0; i < N; i++) {
+        A[i] = rnd64() >> (i % 5 == 0 ? 40 : 0);
+        B[i] = rnd64() >> (i % 3 == 0 ? 17 : 0);
+    }
+    A[0] = ~0ull, B[0] = ~0ull;
+    A[1] = 0x8000000000000000ull, B[1] = 0x8000000000000000ull;
+    A[2] = 0, B[2] = 12345;
+    in("a.bin", A, sizeof A);
+    in("b.bin", B, sizeof B);
+    for (int i = 0; i < N; i++) {
+        uint64_t a = A[i], b = B[i];
+        u128 p = (u128)a * b;
+        i128 sp = (i128)(int64_t)a * (int64_t)b;
+        u128 s = p + ((u128)b << 64) + a;
+        u128 sh = s >> (a & 127);
+        u128 sl = s << (b & 127);
+        uint64_t d = (b >> 3) | 1ull;
+        u128 q = p / d, r = p % d;
+        i128 sq = sp / (i128)(int64_t)(a | 1);
+        uint64_t *o = O + i * 14;
+        o[0] = (uint64_t)p;
+        o[1] = (uint64_t)(p >> 64);
+        o[2] = (uint64_t)sp;
+        o[3] = (uint64_t)((u128)sp >> 64);
+        o[4] = (uint64_t)s;
+        o[5] = (uint64_t)(s >> 64);
+        o[6] = (uint64_t)sh ^ (uint64_t)(sh >> 64);
+        o[7] = (uint64_t)sl + (uint64_t)(sl >> 64);
+        o[8] = (uint64_t)q;
+        o[9] = (uint64_t)(q >> 64);
+        o[10] = (uint64_t)r;
+        o[11] = (uint64_t)sq;
+        o[12] = (uint64_t)((u128)sq >> 64);
+        o[13] = (uint64_t)((p > s) * 4 + (sp < 0) * 2 + ((i128)p == sp));
+    }
+    ex("out.bin", O, sizeof O);
+}
+
+static const struct { const char *name; void (*fn)(void); } cases[] = {
+    { "templreduce-sum", case_templreduce_sum }, { "templreduce-op", case_templreduce_op },
+    { "functors", case_functors },               { "virtual-shapes", case_virtual_shapes },
+    { "virtual-fnptr", case_virtual_fnptr },     { "vm-run", case_vm_run },
+    { "vm-classify", case_vm_classify },         { "vectypes-float", case_vectypes_float },
+    { "vectypes-pixels", case_vectypes_pixels }, { "vectypes-int", case_vectypes_int },
+    { "unions", case_unions },
+    { "atomics64", case_atomics64 },             { "coopgroups-tiles", case_coopgroups_tiles },
+    { "coopgroups-coalesced", case_coopgroups_coalesced },
+    { "warpagg-compact", case_warpagg_compact }, { "warpagg-sleepy", case_warpagg_sleepy },
+    { "printf2", case_printf2 },                 { "devmalloc", case_devmalloc },
+    { "recursive", case_recursive },             { "simdvideo", case_simdvideo },
+    { "int128", case_int128 },
+};
+
+/* ---- tolerance comparison ------------------------------------------------------------------ */
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, len = 0;
+    unsigned char *p = malloc(cap);
+    size_t k;
+    while (p && (k = fread(p + len, 1, cap - len, f)) > 0) {
+        len += k;
+        if (len == cap)
+            p = realloc(p, cap *= 2);
+    }
+    fclose(f);
+    *n = len;
+    return p;
+}
+
+static int cmp_tol(const char *spec, const char *want, const char *got)
+{
+    char ty[8];
+    double ulps, abstol;
+    if (sscanf(spec, "%7s %lf %lf", ty, &ulps, &abstol) != 3 || (strcmp(ty, "f32") && strcmp(ty, "f64"))) {
+        printf("bad tolerance spec '%s'\n", spec);
+        return 2;
+    }
+    size_t nw, ng;
+    unsigned char *w = slurp(want, &nw), *g = slurp(got, &ng);
+    if (!w || !g || nw != ng) {
+        printf("sizes differ or unreadable\n");
+        return 1;
+    }
+    int is32 = ty[1] == '3';
+    size_t sz = is32 ? 4 : 8, bad = 0;
+    for (size_t i = 0; i < nw / sz; i++) {
+        double a, b;
+        if (is32) {
+            float fa, fb;
+            memcpy(&fa, w + 4 * i, 4);
+            memcpy(&fb, g + 4 * i, 4);
+            a = fa, b = fb;
+        } else {
+            memcpy(&a, w + 8 * i, 8);
+            memcpy(&b, g + 8 * i, 8);
+        }
+        if (isnan(a) && isnan(b))
+            continue;
+        if (a == b)
+            continue;
+        double ulp = is32 ? (double)(nextafterf((float)fabs(a), INFINITY) - (float)fabs(a))
+                          : nextafter(fabs(a), INFINITY) - fabs(a);
+        double lim = ulps * ulp > abstol ? ulps * ulp : abstol;
+        if (!(fabs(a - b) <= lim)) {
+            if (bad++ == 0)
+                printf("element %zu: want %.9g got %.9g (limit %.3g)\n", i, a, b, lim);
+        }
+    }
+    return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    int n = (int)(sizeof cases / sizeof cases[0]);
+    if (argc == 2 && strcmp(argv[1], "list") == 0) {
+        for (int i = 0; i < n; i++)
+            printf("%s\n", cases[i].name);
+        return 0;
+    }
+    if (argc == 5 && strcmp(argv[1], "--cmp-tol") == 0)
+        return cmp_tol(argv[2], argv[3], argv[4]);
+    if (argc != 3) {
+        fprintf(stderr, "usage: corpus_refs NAME DIR | corpus_refs list | corpus_refs --cmp-tol SPEC WANT GOT\n");
+        return 2;
+    }
+    outdir = argv[2];
+    for (int i = 0; i < n; i++)
+        if (strcmp(cases[i].name, argv[1]) == 0) {
+            cases[i].fn();
+            return 0;
+        }
+    fprintf(stderr, "corpus_refs: no case '%s'\n", argv[1]);
+    return 2;
+}
