@@ -303,4 +303,8 @@ int cmd_target(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_set_auto_core(cmd_ctx *c, const char *args, int argc, char **argv);
 
+/* The watchdog of -batch mode: `set max-steps` starts at this many warp-instructions per
+ * launch/continue/run (interactive sessions start unlimited, Ctrl-C stops a runaway kernel). */
+#define CMD_BATCH_MAX_STEPS 4294967296
+
 #endif

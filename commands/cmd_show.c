@@ -376,6 +376,16 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
         watch_values(c, ev);
         cmd_print_frame_line(c, -1, 1);
         break;
+    case DBG_EV_LIMIT: {
+        /* the watchdog: an error (the batch exit status), but the launch lives on */
+        const exec_launch_info *li = dbg_launch_info(c->s);
+        cmd_announce_focus(c, 0);
+        cmd_print_frame_line(c, -1, 1);
+        cmd_error(c, "Kernel %u stopped after %llu warp-instructions (max-steps); \"continue\" "
+                  "runs it further, \"set max-steps N\" changes the limit (0: none).",
+                  li ? li->launch_id : 0, (unsigned long long)ev->steps);
+        break;
+    }
     case DBG_EV_INTERRUPT:
         printf("\nProgram received signal SIGINT, Interrupt.\n");
         cmd_announce_focus(c, 0);

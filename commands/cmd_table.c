@@ -1,5 +1,6 @@
 /* cmd_table.c - the command table (one source of truth), lookup, dispatch, help, set/show/info. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,12 +57,33 @@ const cmd_def cmd_info_table[] = {
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
 };
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static int cmd_set_max_steps(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(argv[0], &end, 0);
+    if (!isdigit((unsigned char)argv[0][0]) || *end || errno == ERANGE)
+        return cmd_error(c, "Usage: set max-steps N (warp-instructions; 0: no limit)");
+    dbg_opts(c->s)->run_max_steps = v;
+    return 0;
+}
+
 const cmd_def cmd_set_table[] = {
     {"var", "variable", cmd_set_var, 1, -1, "set var LVALUE = EXPR",
      "Assign to a register, memory or convenience variable.", CMD_CLASS_DATA, 0, NOSUB},
     {"auto-core", "", cmd_set_auto_core, 1, 1, "set auto-core on|off",
      "Write a core file automatically when a kernel traps or faults (also PTXDBG_COREDUMP=1).",
      CMD_CLASS_RUNNING, 0, NOSUB},
+    {"max-steps", "", cmd_set_max_steps, 1, 1, "set max-steps N",
+     "Stop a launch, run or continue after N warp-instructions (one instruction of one warp; "
+     "0: no limit); `continue` goes on for N more. The default is 0 interactively (Ctrl-C "
+     "stops a kernel) and " STR(CMD_BATCH_MAX_STEPS) " in -batch mode, where reaching the "
+     "limit makes the exit status non-zero.", CMD_CLASS_RUNNING, 0, NOSUB},
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -454,7 +476,15 @@ int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)
                o->scheduler_locking ? "on" : "off");
     if (all || !strcmp(argv[0], "step-granularity"))
         printf("Steps advance the focused %s.\n", o->lane_steps ? "lane" : "warp");
-    if (!all && strcmp(argv[0], "scheduler-locking") && strcmp(argv[0], "step-granularity"))
+    if (all || !strcmp(argv[0], "max-steps")) {
+        if (o->run_max_steps)
+            printf("A kernel stops after %llu warp-instructions per launch, run or continue.\n",
+                   (unsigned long long)o->run_max_steps);
+        else
+            printf("A kernel runs without a warp-instruction limit (max-steps 0).\n");
+    }
+    if (!all && strcmp(argv[0], "scheduler-locking") && strcmp(argv[0], "step-granularity") &&
+        strcmp(argv[0], "max-steps"))
         return cmd_error(c, "Undefined show command: \"%s\".  Try \"help show\".", argv[0]);
     return 0;
 }

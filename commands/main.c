@@ -70,6 +70,8 @@ int main(int argc, char **argv)
     cmd_ctx_init(&c, s);
     c.batch = batch;
     c.kernel_events = !batch;
+    if (batch) /* the watchdog: nobody is there to press Ctrl-C */
+        dbg_opts(s)->run_max_steps = CMD_BATCH_MAX_STEPS;
     if (!batch && !quiet)
         printf("ptxdbg: a PTX debugger running CUDA kernels on the CPU. Type \"help\" for commands.\n");
     if (file) {

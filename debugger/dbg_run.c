@@ -126,8 +126,12 @@ static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
         return 1;
     }
     case EXEC_STOP_INTERRUPT:
-    case EXEC_STOP_LIMIT:
         ev->kind = DBG_EV_INTERRUPT;
+        return 1;
+    case EXEC_STOP_LIMIT:
+        /* the warp that was about to run: where a runaway kernel spins */
+        ev->kind = DBG_EV_LIMIT;
+        focus_to(s, st, st->lane, ev);
         return 1;
     default:
         return 0;
@@ -170,13 +174,33 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
     memset(&o, 0, sizeof o);
     o.mode = EXEC_RUN_CONTINUE;
     o.interrupt = s->interrupt;
+    /* max-steps bounds the whole continue, however many unreported stops (false conditions,
+       unchanged watched values) it goes through */
+    uint64_t limit = s->opts.run_max_steps, start = 0, now = 0;
+    exec_stats(s->m, &start, NULL);
     for (;;) {
         exec_stop st;
         memset(&st, 0, sizeof st);
+        if (limit) {
+            exec_stats(s->m, &now, NULL);
+            if (now - start >= limit) {
+                st = ev->stop;
+                st.kind = EXEC_STOP_LIMIT;
+                ev->steps = now - start;
+                handle_stop(s, &st, ev);
+                return 0;
+            }
+            o.max_steps = limit - (now - start);
+        }
         if (exec_run(s->m, &o, &st) != 0)
             return dbg_err(s, "%s", exec_errmsg(s->m));
-        if (handle_stop(s, &st, ev))
+        if (handle_stop(s, &st, ev)) {
+            if (ev->kind == DBG_EV_LIMIT) {
+                exec_stats(s->m, &now, NULL);
+                ev->steps = now - start;
+            }
             return 0;
+        }
     }
 }
 
