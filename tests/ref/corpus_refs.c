@@ -1087,6 +1087,461 @@ static void case_int128(void)
     ex("out.bin", O, sizeof O);
 }
 
+/* ---- rounding helpers ---------------------------------------------------------------------- */
+static float frnd(int mode, char op, float a, float b)
+{
+    volatile float x = a, y = b, r;
+    fesetround(mode);
+    switch (op) {
+    case '+': r = x + y; break;
+    case '-': r = x - y; break;
+    case '*': r = x * y; break;
+    case '/': r = x / y; break;
+    case 's': r = sqrtf(x); break;
+    default: r = 0; break;
+    }
+    fesetround(FE_TONEAREST);
+    return r;
+}
+static float ffma(int mode, float a, float b, float c)
+{
+    volatile float x = a, y = b, z = c, r;
+    fesetround(mode);
+    r = fmaf(x, y, z);
+    fesetround(FE_TONEAREST);
+    return r;
+}
+static double drnd(int mode, char op, double a, double b)
+{
+    volatile double x = a, y = b, r;
+    fesetround(mode);
+    switch (op) {
+    case '+': r = x + y; break;
+    case '-': r = x - y; break;
+    case '*': r = x * y; break;
+    case '/': r = x / y; break;
+    case 's': r = sqrt(x); break;
+    default: r = 0; break;
+    }
+    fesetround(FE_TONEAREST);
+    return r;
+}
+static double dfma(int mode, double a, double b, double c)
+{
+    volatile double x = a, y = b, z = c, r;
+    fesetround(mode);
+    r = fma(x, y, z);
+    fesetround(FE_TONEAREST);
+    return r;
+}
+
+/* ---- dround.cu ----------------------------------------------------------------------------- */
+static void case_dround(void)
+{
+    enum { N = 96, NO = 24 };
+    static double A[N], B[N], C[N], O[N * NO];
+    seed(120);
+    for (int i = 0; i < N; i++) {
+        A[i] = rndd(-40, 40);
+        B[i] = rndd(-40, 40);
+        C[i] = i % 5 == 0 ? -A[i] * 0.75 : rndd(-40, 40);
+    }
+    in("a.bin", A, sizeof A);
+    in("b.bin", B, sizeof B);
+    in("c.bin", C, sizeof C);
+    const int RN = FE_TONEAREST, RZ = FE_TOWARDZERO, RD = FE_DOWNWARD, RU = FE_UPWARD;
+    for (int i = 0; i < N; i++) {
+        double a = A[i], b = B[i], c = C[i], *o = O + i * NO;
+        o[0] = drnd(RD, '+', a, b);
+        o[1] = drnd(RU, '+', a, b);
+        o[2] = drnd(RZ, '+', a, b);
+        o[3] = drnd(RU, '-', a, c);
+        o[4] = drnd(RU, '*', a, b);
+        o[5] = drnd(RD, '*', a, b);
+        o[6] = drnd(RZ, '*', a, c);
+        o[7] = drnd(RN, '/', a, b);
+        o[8] = drnd(RU, '/', a, b);
+        o[9] = drnd(RD, '/', c, b);
+        o[10] = drnd(RZ, '/', c, a);
+        o[11] = drnd(RN, '/', 1.0, b);
+        o[12] = drnd(RZ, '/', 1.0, b);
+        o[13] = drnd(RU, '/', 1.0, a);
+        o[14] = drnd(RN, 's', fabs(a), 0);
+        o[15] = drnd(RD, 's', fabs(b), 0);
+        o[16] = drnd(RU, 's', fabs(c), 0);
+        o[17] = dfma(RN, a, b, c);
+        o[18] = dfma(RZ, a, b, c);
+        o[19] = dfma(RU, a, c, b);
+        o[20] = dfma(RD, b, c, a);
+        o[21] = dfma(RN, a, b, c);
+        o[22] = drnd(RN, 's', fabs(a * b), 0);
+        o[23] = a / c;
+    }
+    ex("out.bin", O, sizeof O);
+}
+
+/* ---- fround.cu ----------------------------------------------------------------------------- */
+static void case_fround(void)
+{
+    enum { N = 96, NO = 28 };
+    static float A[N], B[N], C[N], O[N * NO];
+    seed(121);
+    for (int i = 0; i < N; i++) {
+        A[i] = i % 7 == 0 ? (float)rndi(-3, 3) * 0.25f : rndf(-20, 20);
+        B[i] = rndf(-20, 20);
+        C[i] = i % 5 == 0 ? -A[i] * 0.75f + 1e-3f : rndf(-20, 20);
+        if (C[i] == 0) C[i] = 1.5f;
+        if (A[i] == 0) A[i] = -0.5f;
+    }
+    in("a.bin", A, sizeof A);
+    in("b.bin", B, sizeof B);
+    in("c.bin", C, sizeof C);
+    const int RN = FE_TONEAREST, RZ = FE_TOWARDZERO, RD = FE_DOWNWARD, RU = FE_UPWARD;
+    for (int i = 0; i < N; i++) {
+        float a = A[i], b = B[i], c = C[i], *o = O + i * NO;
+        o[0] = frnd(RZ, '+', a, b);
+        o[1] = frnd(RD, '+', a, b);
+        o[2] = frnd(RU, '+', a, c);
+        o[3] = frnd(RZ, '-', a, c);
+        o[4] = frnd(RD, '-', b, c);
+        o[5] = frnd(RD, '*', a, b);
+        o[6] = frnd(RU, '*', a, c);
+        o[7] = frnd(RZ, '*', b, c);
+        o[8] = frnd(RU, '/', a, b);
+        o[9] = frnd(RD, '/', a, c);
+        o[10] = frnd(RZ, '/', b, c);
+        o[11] = frnd(RN, '/', c, a);
+        o[12] = frnd(RN, 's', fabsf(a), 0);
+        o[13] = frnd(RD, 's', fabsf(b), 0);
+        o[14] = frnd(RU, 's', fabsf(c), 0);
+        o[15] = frnd(RZ, 's', fabsf(a), 0);
+        o[16] = frnd(RZ, '/', 1.0f, b);
+        o[17] = frnd(RD, '/', 1.0f, a);
+        o[18] = frnd(RU, '/', 1.0f, c);
+        o[19] = ffma(RU, a, b, c);
+        o[20] = ffma(RD, a, b, c);
+        o[21] = ffma(RZ, a, b, c);
+        o[22] = ffma(RN, b, c, a);
+        o[23] = a / b;
+        o[24] = sqrtf(fabsf(b));
+        o[25] = fminf(a, b) + fmaxf(b, c);
+        o[26] = a < 0 ? 0.0f : a > 1 ? 1.0f : a;
+        o[27] = fmaf(a, b, c);
+    }
+    ex("out.bin", O, sizeof O);
+}
+
+/* ---- convert.cu ---------------------------------------------------------------------------- */
+/* cvt.rXi.{s,u}NN.fNN: round in the given mode, then clamp to the destination range (NaN -> 0) */
+static double rnd_int(double v, int mode)
+{
+    fesetround(mode);
+    volatile double x = v;
+    volatile double r = nearbyint(x);
+    fesetround(FE_TONEAREST);
+    return r;
+}
+static int64_t sat_s(double r, int bits)
+{
+    if (isnan(r)) return 0;
+    double hi = ldexp(1.0, bits - 1);
+    if (r >= hi) return (int64_t)(bits == 64 ? INT64_MAX : (int64_t)hi - 1);
+    if (r < -hi) return bits == 64 ? INT64_MIN : -(int64_t)hi;
+    return (int64_t)r;
+}
+static uint64_t sat_u(double r, int bits)
+{
+    if (isnan(r) || r <= 0) return 0;
+    double hi = ldexp(1.0, bits);
+    if (r >= hi) return bits == 64 ? UINT64_MAX : (uint64_t)hi - 1;
+    return (uint64_t)r;
+}
+static float i2f(int mode, int64_t v, int uns)
+{
+    fesetround(mode);
+    volatile int64_t x = v;
+    volatile uint64_t ux = (uint64_t)v;
+    volatile float r = uns ? (float)ux : (float)x;
+    fesetround(FE_TONEAREST);
+    return r;
+}
+static double l2d(int mode, int64_t v)
+{
+    fesetround(mode);
+    volatile int64_t x = v;
+    volatile double r = (double)x;
+    fesetround(FE_TONEAREST);
+    return r;
+}
+static float d2f(int mode, double v)
+{
+    fesetround(mode);
+    volatile double x = v;
+    volatile float r = (float)x;
+    fesetround(FE_TONEAREST);
+    return r;
+}
+/* half -> integer: the half value converted exactly, then rounded and clamped */
+static double hval_d(uint16_t h) { return (double)h2f(h); }
+static uint16_t int2half_rn(int64_t k)
+{
+    u128 m = (u128)(k < 0 ? -(i128)k : (i128)k);
+    return h_round(k < 0, m, 0, 0);
+}
+static void case_convert(void)
+{
+    enum { N = 96, NO = 36 };
+    static float F[N];
+    static double D[N];
+    static int64_t L[N];
+    static uint32_t O[N * NO];
+    static const float fe[] = { 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 3e9f, -3e9f, 1e20f, -1e20f, 0.0f,
+                                -0.0f, 65519.0f, 70000.0f, -1.0f, 255.75f, -128.5f, 4e9f, 5e-8f };
+    static const double de[] = { 0.5, -0.5, 1.5, -2.5, 3e9, -3e9, 1e300, 2147483647.5, -2147483648.5,
+                                 0.1, 1.0000000596046448, 3.4028235677973366e38, 1e-50 };
+    seed(122);
+    for (int i = 0; i < N; i++) {
+        int nf = (int)(sizeof fe / sizeof fe[0]), nd = (int)(sizeof de / sizeof de[0]);
+        F[i] = i < nf ? fe[i] : (i % 3 == 0 ? (float)rndi(-2000, 2000) * 0.25f : rndf(-12, 14));
+        D[i] = i < nd ? de[i] : rndd(-10, 33);
+        L[i] = i % 4 == 0 ? (int64_t)rndi(-100000000, 100000000) : (int64_t)rnd64() >> (rnd32() % 40);
+    }
+    in("f.bin", F, sizeof F);
+    in("d.bin", D, sizeof D);
+    in("l.bin", L, sizeof L);
+    const int RN = FE_TONEAREST, RZ = FE_TOWARDZERO, RD = FE_DOWNWARD, RU = FE_UPWARD;
+    for (int i = 0; i < N; i++) {
+        float f = F[i];
+        double d = D[i];
+        int64_t l = L[i];
+        uint32_t *o = O + i * NO;
+        o[0] = (uint32_t)sat_s(rnd_int(f, RD), 32);
+        o[1] = (uint32_t)sat_s(rnd_int(f, RU), 32);
+        o[2] = (uint32_t)sat_s(rnd_int(f, RN), 32);
+        o[3] = (uint32_t)sat_s(rnd_int(f, RZ), 32);
+        o[4] = (uint32_t)sat_u(rnd_int(f, RD), 32);
+        o[5] = (uint32_t)sat_u(rnd_int(f, RU), 32);
+        o[6] = (uint32_t)sat_u(rnd_int(f, RN), 32);
+        o[7] = (uint32_t)sat_u(rnd_int(f, RZ), 32);
+        int64_t fl = sat_s(rnd_int((double)(f * 65536.0f), RD), 64);
+        o[8] = (uint32_t)fl;
+        o[9] = (uint32_t)((uint64_t)fl >> 32);
+        uint64_t fu = sat_u(rnd_int((double)(f * 1e6f), RZ), 64);
+        o[10] = (uint32_t)fu;
+        o[11] = (uint32_t)(fu >> 32);
+        int32_t k = (int32_t)l;
+        o[12] = f2u(i2f(RD, k, 0));
+        o[13] = f2u(i2f(RU, k, 0));
+        o[14] = f2u(i2f(RN, k, 0));
+        o[15] = f2u(i2f(RD, (int64_t)(uint32_t)k, 0));
+        uint64_t ld = d2u(l2d(RD, l));
+        o[16] = (uint32_t)ld;
+        o[17] = (uint32_t)(ld >> 32);
+        o[18] = f2u(i2f(RU, l, 0));
+        o[19] = f2u(i2f(RN, l, 1));
+        o[20] = f2u(d2f(RZ, d));
+        o[21] = f2u(d2f(RD, d));
+        o[22] = f2u(d2f(RU, d));
+        o[23] = f2u(d2f(RN, d));
+        o[24] = (uint32_t)sat_s(rnd_int(d, RD), 32);
+        o[25] = (uint32_t)sat_s(rnd_int(d, RU), 32);
+        o[26] = (uint32_t)sat_s(rnd_int(d, RN), 32);
+        o[27] = (uint32_t)sat_s(rnd_int(d, RZ), 32);
+        int64_t dl = sat_s(rnd_int(d * 1024.0, RN), 64);
+        o[28] = (uint32_t)dl;
+        o[29] = (uint32_t)((uint64_t)dl >> 32);
+        uint16_t hf = f2h(f, 0), ha = f2h(fabsf(f), 0);
+        o[30] = (uint32_t)sat_s(rnd_int(hval_d(hf), RZ), 32);
+        o[31] = (uint32_t)sat_u(rnd_int(hval_d(ha), RN), 32);
+        o[32] = (uint32_t)(int32_t)(int16_t)sat_s(rnd_int(hval_d(hf), RD), 16);
+        o[33] = f2u(h2f(int2half_rn(k)));
+        o[34] = (uint32_t)(uint8_t)(int8_t)(int32_t)sat_s(rnd_int(f, RZ), 32);
+        o[35] = (uint32_t)(uint16_t)(uint32_t)sat_u(rnd_int(f, RZ), 32);
+    }
+    ex("out.bin", O, sizeof O);
+}
+
+/* ---- intdiv.cu ----------------------------------------------------------------------------- */
+static void case_intdiv(void)
+{
+    enum { N = 128, NO = 20 };
+    static int32_t A[N], B[N], O[N * NO];
+    static int64_t C[N], D[N];
+    static char digits[N * 40];
+    seed(123);
+    for (int i = 0; i < N; i++) {
+        A[i] = (int32_t)rnd32() >> (rnd32() % 28);
+        if (A[i] == INT32_MIN) A[i] = 7;
+        B[i] = (int32_t)rnd32() >> (8 + rnd32() % 23);
+        if (B[i] == 0) B[i] = -3;
+        C[i] = (int64_t)rnd64() >> (rnd32() % 50);
+        D[i] = (int64_t)rnd64() >> (20 + rnd32() % 43);
+        if (D[i] == 0) D[i] = 5;
+        if (D[i] == -1 && C[i] == INT64_MIN) C[i] = 1;
+    }
+    A[0] = INT32_MAX, B[0] = -1;
+    A[1] = -7, B[1] = 2;
+    A[2] = 7, B[2] = -2;
+    in("a.bin", A, sizeof A);
+    in("b.bin", B, sizeof B);
+    in("c.bin", C, sizeof C);
+    in("d.bin", D, sizeof D);
+    for (int i = 0; i < N; i++) {
+        int32_t a = A[i], b = B[i];
+        int64_t c = C[i], d = D[i];
+        uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+        uint64_t uc = (uint64_t)c, ud = (uint64_t)d;
+        int32_t *o = O + i * NO;
+        o[0] = a / b;
+        o[1] = a % b;
+        o[2] = (int32_t)(ua / ub);
+        o[3] = (int32_t)(ua % ub);
+        int64_t q = c / d, r = c % d;
+        o[4] = (int32_t)q;
+        o[5] = (int32_t)(q >> 32);
+        o[6] = (int32_t)r;
+        o[7] = (int32_t)(r >> 32);
+        uint64_t uq = uc / ud;
+        o[8] = (int32_t)uq;
+        o[9] = (int32_t)(uq >> 32);
+        o[10] = (int32_t)(uc % ud);
+        o[11] = a / -7;
+        o[12] = a % 1000;
+        o[13] = (int32_t)(c / 1000000007LL);
+        o[14] = (int32_t)(uc % 12345ull);
+        int16_t sa = (int16_t)a, sb = (int16_t)(b | 1);
+        o[15] = sa / sb;
+        int8_t ca = (int8_t)a, cb = (int8_t)(b | 1);
+        o[16] = ca % cb;
+        o[17] = (int32_t)((uint16_t)ua / (uint16_t)(ub | 1));
+        o[18] = (a >= 0 ? a : -a) / 16;
+        o[19] = a >> 4;
+        unsigned base = 2 + i % 15, v = (unsigned)(a >= 0 ? a : -a);
+        char buf[40];
+        int len = 0;
+        do {
+            unsigned dg = v % base;
+            buf[len++] = (char)(dg < 10 ? '0' + dg : 'a' + dg - 10);
+            v /= base;
+        } while (v != 0);
+        char *dst = digits + i * 40;
+        int k = 0;
+        if (a < 0) dst[k++] = '-';
+        while (len > 0) dst[k++] = buf[--len];
+        while (k < 40) dst[k++] = 0;
+    }
+    ex("out.bin", O, sizeof O);
+    ex("digits.bin", digits, sizeof digits);
+}
+
+/* ---- half2.cu ------------------------------------------------------------------------------ */
+static uint16_t h_max(uint16_t a, uint16_t b) { return h2f(a) >= h2f(b) ? (h2f(a) == h2f(b) && (a & 0x8000) ? b : a) : b; }
+static uint16_t h_min(uint16_t a, uint16_t b) { return h2f(a) <= h2f(b) ? (h2f(a) == h2f(b) && (b & 0x8000) ? b : a) : b; }
+static uint16_t h_sat(uint16_t h) { float f = h2f(h); return f < 0 || (h & 0x8000) ? 0 : f > 1 ? 0x3c00 : h; }
+static void case_half2(void)
+{
+    enum { N = 64 };
+    static float X[2 * N], Y[2 * N], FO[2 * N];
+    static uint16_t O[N * 20];
+    seed(124);
+    for (int i = 0; i < 2 * N; i++) {
+        X[i] = rndf(-6, 4);
+        Y[i] = rndf(-6, 4);
+    }
+    X[0] = Y[1];
+    in("x.bin", X, sizeof X);
+    in("y.bin", Y, sizeof Y);
+    for (int i = 0; i < N; i++) {
+        uint16_t a[2] = { f2h(X[2 * i], 0), f2h(X[2 * i + 1], 0) };
+        uint16_t b[2] = { f2h(Y[2 * i], 0), f2h(Y[2 * i + 1], 0) };
+        uint16_t c[2] = { f2h(Y[2 * i] * 0.5f, 1), f2h(X[2 * i] - 1.0f, 0) };
+        uint16_t r[8][2];
+        for (int k = 0; k < 2; k++) {
+            r[0][k] = h_fma(a[k], b[k], c[k]);
+            r[1][k] = h_mul(a[k], b[k]);
+            r[2][k] = h_sub(a[k], c[k]);
+            r[3][k] = h_add((uint16_t)(a[k] ^ 0x8000), b[k]);
+            r[4][k] = (uint16_t)(h_sub(b[k], a[k]) & 0x7fff);
+            r[5][k] = h_max(a[k], b[k]);
+            r[6][k] = h_min(a[k], c[k]);
+            r[7][1 - k] = h_sat(h_fma(a[k], b[k], c[k]));
+        }
+        uint16_t *o = O + i * 20;
+        for (int k = 0; k < 8; k++) {
+            o[2 * k] = r[k][0];
+            o[2 * k + 1] = r[k][1];
+        }
+        uint16_t h = h_max(a[0], b[1]), m = h_min(a[1], b[0]);
+        o[16] = h_fma(h, m, f2h(0.75f, 0));
+        int bgt = h2f(a[0]) > h2f(b[0]) && h2f(a[1]) > h2f(b[1]);
+        int ble = h2f(a[0]) <= h2f(b[0]) && h2f(a[1]) <= h2f(b[1]);
+        o[17] = (uint16_t)((h2f(h) > h2f(m)) | (bgt << 1) | (ble << 2));
+        uint16_t c0 = h2f(a[0]) >= h2f(b[0]) ? 0x3c00 : 0, c1 = h2f(a[1]) >= h2f(b[1]) ? 0x3c00 : 0;
+        o[18] = c0 ^ c1;
+        o[19] = (uint16_t)(int32_t)truncf(h2f(h_mul(h, f2h(3.0f, 0))));
+        FO[2 * i] = h2f(r[0][0]) + h2f(r[1][0]);
+        FO[2 * i + 1] = h2f(r[0][1]) * h2f(r[2][1]);
+    }
+    ex("out.bin", O, sizeof O);
+    ex("fout.bin", FO, sizeof FO);
+}
+
+/* ---- bf16.cu ------------------------------------------------------------------------------- */
+/* round a double (exact value of the operation) to bfloat16; inputs keep far from the limits */
+static uint16_t d2bf(double v, int rz)
+{
+    if (v == 0)
+        return signbit(v) ? 0x8000 : 0;
+    int e = ilogb(v);
+    double s = ldexp(v, 7 - e);
+    fesetround(rz ? FE_TOWARDZERO : FE_TONEAREST);
+    volatile double t = s;
+    volatile double r = nearbyint(t);
+    fesetround(FE_TONEAREST);
+    float f = (float)ldexp(r, e - 7);
+    return (uint16_t)(f2u(f) >> 16);
+}
+static double bf2d(uint16_t b) { uint32_t u = (uint32_t)b << 16; float f; memcpy(&f, &u, 4); return f; }
+static uint16_t bf_max(uint16_t a, uint16_t b) { return bf2d(a) >= bf2d(b) ? (bf2d(a) == bf2d(b) && (a & 0x8000) ? b : a) : b; }
+static uint16_t bf_min(uint16_t a, uint16_t b) { return bf2d(a) <= bf2d(b) ? (bf2d(a) == bf2d(b) && (b & 0x8000) ? b : a) : b; }
+static void case_bf16(void)
+{
+    enum { N = 64 };
+    static float X[N], Y[N], FO[2 * N];
+    static uint16_t O[N * 10];
+    seed(125);
+    for (int i = 0; i < N; i++) {
+        X[i] = rndf(-8, 8);
+        Y[i] = rndf(-8, 8);
+    }
+    in("x.bin", X, sizeof X);
+    in("y.bin", Y, sizeof Y);
+    for (int i = 0; i < N; i++) {
+        uint16_t a = d2bf(X[i], 0), b = d2bf(Y[i], 1), c = d2bf(X[i] * 0.25f + 1.0f, 0);
+        uint16_t v[2] = { d2bf(X[i], 0), d2bf(Y[i], 0) }, w[2] = { b, c };
+        uint16_t *o = O + i * 10;
+        double A = bf2d(a), B = bf2d(b), C = bf2d(c);
+        o[0] = d2bf(A + B, 0);
+        o[1] = d2bf(A * C, 0);
+        o[2] = d2bf(fma(A, B, C), 0);
+        o[3] = d2bf(B - C, 0);
+        o[4] = bf_max(a, b);
+        o[5] = bf_min((uint16_t)(a ^ 0x8000), c);
+        uint16_t f2[2];
+        for (int k = 0; k < 2; k++)
+            f2[k] = d2bf(fma(bf2d(v[k]), bf2d(w[k]), bf2d(v[k])), 0);
+        o[6] = f2[0];
+        o[7] = d2bf(bf2d(v[1]) * bf2d(w[1]), 0);
+        int bge = bf2d(v[0]) >= bf2d(w[0]) && bf2d(v[1]) >= bf2d(w[1]);
+        o[8] = (uint16_t)((A < B) | ((A == C) << 1) | (bge << 2));
+        o[9] = d2bf((double)((float)A + (float)B), 0);
+        FO[2 * i] = (float)bf2d(f2[0]);
+        FO[2 * i + 1] = (float)bf2d(f2[1]) + (float)bf2d(o[2]);
+    }
+    ex("out.bin", O, sizeof O);
+    ex("fout.bin", FO, sizeof FO);
+}
+
 static const struct { const char *name; void (*fn)(void); } cases[] = {
     { "templreduce-sum", case_templreduce_sum }, { "templreduce-op", case_templreduce_op },
     { "functors", case_functors },               { "virtual-shapes", case_virtual_shapes },
@@ -1100,6 +1555,9 @@ static const struct { const char *name; void (*fn)(void); } cases[] = {
     { "printf2", case_printf2 },                 { "devmalloc", case_devmalloc },
     { "recursive", case_recursive },             { "simdvideo", case_simdvideo },
     { "int128", case_int128 },
+    { "dround", case_dround },                   { "fround", case_fround },
+    { "convert", case_convert },                 { "intdiv", case_intdiv },
+    { "half2", case_half2 },                     { "bf16", case_bf16 },
 };
 
 /* ---- tolerance comparison ------------------------------------------------------------------ */
