@@ -148,6 +148,54 @@ int exec_get_threads(const exec_machine *m);
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);
 
+/* Breakpoint conditions evaluated inside the core (no stop, no exec_run round trip while they are
+ * false). A condition is a small stack program over per-lane values, each a 64-bit integer or a
+ * double (the program's compiler knows which). Integers are kept as a typed debugger value is:
+ * fitted to their type (bits, signedness: sign-extended to 64 for signed types). The program
+ * leaves one 0/1 integer; the breakpoint stops only when it is non-zero for some lane of the
+ * group (EXEC_STOP_BREAKPOINT's lanes are then those lanes, and any lane where the program hit
+ * an error such as a division by zero, so the caller can evaluate the condition itself there).
+ * EXEC_C_LAND/LOR evaluate both operands (errors in an unneeded operand make the lane true).
+ * Registers are named as exec_reg_get names them and resolved in the function that contains pc;
+ * their value is converted as the debugger converts register bits: integer types fitted,
+ * f16/f32/f64 to double, predicates 0/1. Clock and timer special registers are not allowed. */
+typedef enum {
+    EXEC_C_REG,        /* push register `name`, declared type `type` (checked) */
+    EXEC_C_SREG,       /* push special register `id` component `comp` (32 bits, gridid 64) */
+    EXEC_C_IMM,        /* push `imm` (integer bits or a double's bits) */
+    EXEC_C_FIT,        /* integer: wrap to `bits` (8/16/32/64), sign-extended when `sgn` */
+    EXEC_C_I2F,        /* integer -> double (as signed when `sgn`) */
+    EXEC_C_F32,        /* double rounded to float (and back to double) */
+    EXEC_C_ADD, EXEC_C_SUB, EXEC_C_MUL, EXEC_C_DIVS, EXEC_C_DIVU, EXEC_C_MODS, EXEC_C_MODU,
+    EXEC_C_AND, EXEC_C_OR, EXEC_C_XOR, EXEC_C_SHL, EXEC_C_SHRS, EXEC_C_SHRU, /* 64-bit ints */
+    EXEC_C_NEG, EXEC_C_BNOT,
+    EXEC_C_FADD, EXEC_C_FSUB, EXEC_C_FMUL, EXEC_C_FDIV, EXEC_C_FNEG,
+    EXEC_C_EQ, EXEC_C_NE, EXEC_C_LTS, EXEC_C_LES, EXEC_C_GTS, EXEC_C_GES, EXEC_C_LTU,
+    EXEC_C_LEU, EXEC_C_GTU, EXEC_C_GEU,                     /* integer compares -> 0/1 */
+    EXEC_C_FEQ, EXEC_C_FNE, EXEC_C_FLT, EXEC_C_FLE, EXEC_C_FGT, EXEC_C_FGE, /* double */
+    EXEC_C_NOT, EXEC_C_FNOT,   /* integer == 0, double == 0 -> 0/1 */
+    EXEC_C_BOOL, EXEC_C_FBOOL, /* integer != 0, double != 0 -> 0/1 */
+    EXEC_C_LAND, EXEC_C_LOR,   /* integers: both non-zero / either non-zero -> 0/1 */
+} exec_cond_op;
+#define EXEC_COND_MAX   256    /* ops in one program */
+#define EXEC_COND_DEPTH 16     /* stack depth */
+typedef struct {
+    uint8_t op;                /* exec_cond_op */
+    uint8_t bits, sgn;         /* FIT, I2F */
+    uint16_t type;             /* REG: the register's declared ptx_type */
+    int32_t id, comp;          /* SREG */
+    uint64_t imm;              /* IMM */
+    char name[40];             /* REG */
+} exec_cond;
+/* Attach a condition to the breakpoint at pc (n = 0 or prog NULL: none, stop always). Returns
+ * -1 (no condition attached) when the program is malformed, names a register the function does
+ * not have or with another type, or a special register it cannot read. exec_set_break(pc, 0)
+ * removes the condition too. */
+int exec_set_break_cond(exec_machine *m, uint32_t pc, const exec_cond *prog, int n);
+/* Declared type of register `name` (as exec_reg_get names it) of function f; -1 if none. */
+int exec_func_reg_type(const exec_machine *m, const ptx_func *f, const char *name,
+                       ptx_type *type);
+
 /* Watchpoints on global (cta ignored) or shared memory (of CTA `cta`, or every CTA when
  * cta == UINT32_MAX). kinds: 1 = write, 2 = read, 3 = both. Returns an id >= 0 or -1. */
 int exec_watch_add(exec_machine *m, ptx_space space, uint64_t addr, uint32_t len, int kinds,

@@ -37,6 +37,7 @@ void exec_free(exec_machine *m)
     if (!m)
         return;
     exec_kill(m);
+    exec_bp_cond_free(m);
     mem_global_free(&m->glob);
     free(m->cbank);
     free(m->svars);
@@ -308,10 +309,9 @@ static struct exec_act *exec_lane_frame(const exec_machine *m, uint32_t cta, uin
     return f;
 }
 
-static int exec_find_reg(const exec_machine *m, struct exec_act *f, const char *name,
-                         int *comp, const ptx_sym **sym)
+int exec_fdec_find_reg(const exec_fdec *fd, const char *name, int *comp, const ptx_sym **sym)
 {
-    const ptx_func *fn = f->fd->f;
+    const ptx_func *fn = fd->f;
     char base[128];
     snprintf(base, sizeof base, "%s", name);
     *comp = 0;
@@ -329,13 +329,24 @@ static int exec_find_reg(const exec_machine *m, struct exec_act *f, const char *
         const ptx_sym *s = i < fn->nregs ? fn->regs[i]
                          : i < fn->nregs + fn->nparams ? fn->params[i - fn->nregs]
                                                        : fn->rets[i - fn->nregs - fn->nparams];
-        if (f->fd->reg_off[i] != UINT32_MAX && strcmp(s->name, base) == 0) {
+        if (fd->reg_off[i] != UINT32_MAX && strcmp(s->name, base) == 0) {
             *sym = s;
             return i;
         }
     }
-    (void)m;
     return -1;
+}
+
+int exec_func_reg_type(const exec_machine *m, const ptx_func *f, const char *name,
+                       ptx_type *type)
+{
+    const exec_fdec *fd = f && f->sym ? m->fdec[f->sym->index] : NULL;
+    int comp;
+    const ptx_sym *s;
+    if (!fd || exec_fdec_find_reg(fd, name, &comp, &s) < 0)
+        return -1;
+    *type = s->type;
+    return 0;
 }
 
 static int exec_reg_access(exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
@@ -349,7 +360,7 @@ static int exec_reg_access(exec_machine *m, uint32_t cta, uint32_t warp, uint32_
     }
     int comp;
     const ptx_sym *s;
-    int ri = exec_find_reg(m, f, name, &comp, &s);
+    int ri = exec_fdec_find_reg(f->fd, name, &comp, &s);
     if (ri < 0) {
         snprintf(m->err, sizeof m->err, "no register %s in %s", name, f->fd->f->sym->name);
         return -1;

@@ -186,6 +186,7 @@ struct exec_machine {
     int par_ok;               /* -1 unknown; 1 when CTAs may run in parallel */
     int is_worker;            /* this is a worker's private copy of a machine */
     int cta_fresh;            /* the live CTA is a fresh launch's CTA 0, untouched */
+    struct exec_bpcond **bp_cond; /* per pc: the breakpoint's core condition (exec_cond.c) */
 };
 
 /* The decoder's state (exec_decode.c). */
@@ -221,6 +222,13 @@ void *exec_arena_alloc(exec_machine *m, size_t n);
 int exec_dec_var(exec_dec *d, const ptx_sym *s, ptx_space *sp, uint64_t *off, int *perlane);
 const exec_fdec *exec_fdec_of_pc(const exec_machine *m, uint32_t pc);
 int exec_reg_lookup(const exec_fdec *fd, const ptx_sym *s);   /* index in f->regs or -1 */
+/* exec_api.c: register `name` ("%r1", "%v.x") of a decoded function: index into reg_off. */
+int exec_fdec_find_reg(const exec_fdec *fd, const char *name, int *comp, const ptx_sym **sym);
+
+/* exec_cond.c: breakpoint conditions. exec_bp_cond_lanes returns the lanes of `lanes` where
+ * the condition at pc holds (or errs); exec_bp_cond_free drops every condition. */
+uint32_t exec_bp_cond_lanes(exec_warp *w, const struct exec_bpcond *c, uint32_t lanes);
+void exec_bp_cond_free(exec_machine *m);
 int exec_wrap_fn(exec_warp *w, const exec_insn *in, uint32_t m);
 
 /* exec_run.c */

@@ -211,7 +211,14 @@ static int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
         mc->bp_skip_w = NULL;
         return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
     }
-    exec_stop_raise(w, in, EXEC_STOP_BREAKPOINT, EXEC_EXC_NONE, w->cur_mask, "breakpoint");
+    uint32_t lanes = w->cur_mask;
+    if (mc->bp_cond && mc->bp_cond[in->pc]) {
+        /* a condition false for every lane of the group: run on without stopping */
+        lanes = exec_bp_cond_lanes(w, mc->bp_cond[in->pc], lanes);
+        if (!lanes)
+            return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
+    }
+    exec_stop_raise(w, in, EXEC_STOP_BREAKPOINT, EXEC_EXC_NONE, lanes, "breakpoint");
     return EXEC_STOPPED;
 }
 
@@ -229,6 +236,8 @@ int exec_set_break(exec_machine *m, uint32_t pc, int on)
         in->fn = m->bp_orig[pc];
         m->bp_orig[pc] = NULL;
     }
+    if (!on && m->bp_cond && m->bp_cond[pc])
+        exec_set_break_cond(m, pc, NULL, 0);
     return 0;
 }
 

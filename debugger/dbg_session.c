@@ -268,6 +268,110 @@ static int start(dbg_session *s)
     return 0;
 }
 
+/* ---- shared memory limits ----------------------------------------------------------------------
+ * A kernel's static .shared may not exceed 48 KB (ptxas: "uses too much shared data"); static +
+ * dynamic may reach the target's opt-in maximum, which ptxdbg grants as if
+ * cudaFuncSetAttribute(MaxDynamicSharedMemorySize) had been called: 227 KB (232448 bytes) for
+ * sm_90..sm_10x, 163 KB (166912 bytes, the sm_80 figure) for every other target. */
+#define STATIC_SHARED_MAX 49152u
+
+static uint64_t shared_optin_max(const ptx_module *mod)
+{
+    const char *t = mod->target ? mod->target : "";
+    const char *d = !strncmp(t, "sm_", 3) ? t + 3 : !strncmp(t, "compute_", 8) ? t + 8 : "";
+    int n = atoi(d);
+    return n >= 90 && n < 110 ? 232448 : 166912;
+}
+
+static void shared_walk_op(const ptx_operand *o, uint8_t *fseen, uint8_t *vseen, int *stack,
+                           int *nstack, const ptx_module *mod)
+{
+    if (o->kind == PTX_OP_LIST || o->kind == PTX_OP_VEC || o->kind == PTX_OP_PAIR) {
+        for (int i = 0; i < o->nelems; i++)
+            shared_walk_op(&o->elems[i], fseen, vseen, stack, nstack, mod);
+        return;
+    }
+    const ptx_sym *y = o->sym;
+    if (!y)
+        return;
+    if (y->kind == PTX_SYM_FUNC && y->index >= 0 && y->index < mod->nfuncs && !fseen[y->index]) {
+        fseen[y->index] = 1;
+        stack[(*nstack)++] = y->index;
+    } else if (y->kind == PTX_SYM_VAR && !y->owner && y->index >= 0 && y->index < mod->nvars &&
+               mod->vars[y->index] == y) {
+        vseen[y->index] = 1;
+    }
+}
+
+static uint64_t shared_add(uint64_t off, const ptx_sym *v)
+{
+    if ((v->space != PTX_SPACE_SHARED && v->space != PTX_SPACE_SHARED_CLUSTER) || !v->size)
+        return off; /* not shared, or dynamic (extern .shared x[]) */
+    uint64_t a = v->align > 0 ? (uint64_t)v->align : 1;
+    return (off + a - 1) / a * a + v->size;
+}
+
+/* Static shared bytes of a kernel as ptxas counts them: the .shared variables declared in it and
+ * in the functions it calls, and the module-scope ones these name. -1 when out of memory. */
+static int64_t kernel_static_shared(const ptx_module *mod, const ptx_func *k)
+{
+    uint8_t *fseen = calloc((size_t)mod->nfuncs + 1, 1), *vseen = calloc((size_t)mod->nvars + 1, 1);
+    int *stack = malloc(sizeof(int) * ((size_t)mod->nfuncs + 1)), nstack = 0;
+    int64_t total = -1;
+    if (!fseen || !vseen || !stack)
+        goto out;
+    int ki = k->sym ? k->sym->index : -1;
+    if (ki < 0 || ki >= mod->nfuncs || mod->funcs[ki] != k)
+        goto out;
+    fseen[ki] = 1;
+    stack[nstack++] = ki;
+    uint64_t off = 0;
+    while (nstack) {
+        const ptx_func *f = mod->funcs[stack[--nstack]];
+        for (int i = 0; i < f->nvars; i++)
+            off = shared_add(off, f->vars[i]);
+        for (int i = 0; i < f->ninsns; i++)
+            for (int j = 0; j < f->insns[i].nops; j++)
+                shared_walk_op(&f->insns[i].ops[j], fseen, vseen, stack, &nstack, mod);
+        for (int t = 0; t < f->ntargets; t++) /* .calltargets of indirect calls */
+            for (int j = 0; j < f->targets[t].nitems; j++) {
+                ptx_operand o;
+                memset(&o, 0, sizeof o);
+                o.kind = PTX_OP_SYM;
+                o.sym = f->targets[t].items[j];
+                shared_walk_op(&o, fseen, vseen, stack, &nstack, mod);
+            }
+    }
+    for (int i = 0; i < mod->nvars; i++)
+        if (vseen[i])
+            off = shared_add(off, mod->vars[i]);
+    total = (int64_t)off;
+out:
+    free(fseen);
+    free(vseen);
+    free(stack);
+    return total;
+}
+
+static int check_shared(dbg_session *s, const ptx_func *kernel, uint32_t dyn)
+{
+    int64_t st = kernel_static_shared(s->mod, kernel);
+    if (st < 0)
+        return dbg_err(s, "Out of memory.");
+    const char *name = kernel->sym->name;
+    if ((uint64_t)st > STATIC_SHARED_MAX)
+        return dbg_err(s, "Kernel \"%s\" uses %lld bytes of static shared memory; the limit is "
+                       "%u (48 KB).", name, (long long)st, STATIC_SHARED_MAX);
+    uint64_t max = shared_optin_max(s->mod);
+    if ((uint64_t)st + dyn > max)
+        return dbg_err(s, "Kernel \"%s\" needs %lld bytes of static + %u bytes of dynamic shared "
+                       "memory = %llu bytes; the limit for %s is %llu bytes.", name,
+                       (long long)st, dyn, (unsigned long long)st + dyn,
+                       s->mod->target ? s->mod->target : "this target",
+                       (unsigned long long)max);
+    return 0;
+}
+
 int dbg_launch(dbg_session *s, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
                uint32_t shmem, const void *params, size_t nbytes)
 {
@@ -275,6 +379,8 @@ int dbg_launch(dbg_session *s, const ptx_func *kernel, exec_dim3 grid, exec_dim3
         return dbg_err(s, "No PTX module loaded.");
     if (!kernel->is_entry)
         return dbg_err(s, "\"%s\" is not a kernel (.entry).", kernel->sym->name);
+    if (check_shared(s, kernel, shmem) != 0)
+        return -1;
     uint8_t *copy = malloc(nbytes ? nbytes : 1);
     if (!copy)
         return dbg_err(s, "Out of memory.");

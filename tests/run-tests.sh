@@ -34,6 +34,18 @@ else
     failed=$((failed + 1))
 fi
 [ $rc -ne 0 ] && status=1
+# The corpus of diverse nvcc kernels prints "corpus: N passed, N failed".
+corpus_out=$(sh tests/corpus.sh "${PTXDBG:-./ptxdbg}" 2>&1); rc=$?
+echo "$corpus_out"
+line=$(echo "$corpus_out" | grep -E '^corpus: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
+if [ -n "$line" ]; then
+    p=$(echo "$line" | sed -E 's/corpus: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    passed=$((passed + p)); failed=$((failed + f))
+else
+    failed=$((failed + 1))
+fi
+[ $rc -ne 0 ] && status=1
 # Terminal tests (tmux drives the real REPL) print "interactive: N passed, N failed".
 tty_out=$(sh tests/interactive.sh "${PTXDBG:-./ptxdbg}" 2>&1); rc=$?
 echo "$tty_out"

@@ -236,7 +236,6 @@ static uint16_t h_fma(uint16_t x, uint16_t y, uint16_t z)
     return h_sum(pneg, pm, a.e + b.e, c.neg, c.m, c.e);
 }
 
-static int h_lt(uint16_t x, uint16_t y) { return h2f(x) < h2f(y); }
 
 static int32_t wrap32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
 static void tol(const char *name, const char *spec) { ex_text(name, "%s\n", spec); }
@@ -1542,6 +1541,832 @@ static void case_bf16(void)
     ex("fout.bin", FO, sizeof FO);
 }
 
+/* ---- halo2d.cu ----------------------------------------------------------------------------- */
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+static void case_halo2d_box(void)
+{
+    enum { W = 50, H = 37 };
+    static int32_t a[W * H], o[W * H];
+    seed(126);
+    for (int i = 0; i < W * H; i++)
+        a[i] = rndi(0, 999);
+    in("in.bin", a, sizeof a);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int s = 0;
+            for (int dy = 0; dy <= 4; dy++)
+                for (int dx = 0; dx <= 4; dx++)
+                    s += a[clampi(y + dy - 2, 0, H - 1) * W + clampi(x + dx - 2, 0, W - 1)] *
+                         (1 + (dx == 2) + (dy == 2));
+            o[y * W + x] = s / 49;
+        }
+    ex("out.bin", o, sizeof o);
+}
+static void case_halo2d_transpose(void)
+{
+    enum { R = 70, C = 45 };
+    static int64_t a[R * C], o[R * C];
+    seed(127);
+    for (int i = 0; i < R * C; i++)
+        a[i] = (int64_t)rnd64();
+    in("in.bin", a, sizeof a);
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            o[c * R + r] = (int64_t)((uint64_t)a[r * C + c] * 2 + 1);
+    ex("out.bin", o, sizeof o);
+}
+
+/* ---- constparams.cu ------------------------------------------------------------------------ */
+static void case_constparams(void)
+{
+    enum { N = 100 };
+    static double x[N], dout[N];
+    static int32_t k[N], iout[3 * N];
+    static float fout[N];
+    static const double coeffs[5] = { 1.0, -0.5, 0.25, 0.125, -0.0625 };
+    static const int offsets[4] = { 3, -1, 4, -15 };
+    static const unsigned short lut[16] = { 0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610 };
+    static const char name[8] = "params";
+    seed(128);
+    for (int i = 0; i < N; i++) {
+        x[i] = rndd(-3, 1);
+        k[i] = rndi(0, 1 << 20);
+    }
+    in("x.bin", x, sizeof x);
+    in("k.bin", k, sizeof k);
+    for (int i = 0; i < N; i++) {
+        double v = x[i], acc = coeffs[4];
+        for (int j = 3; j >= 0; j--)
+            acc = fma(acc, v, coeffs[j]);
+        dout[i] = acc * 0.5;
+        int kk = k[i];
+        iout[3 * i] = lut[kk & 15] + offsets[kk & 3] + 0;
+        iout[3 * i + 1] = name[kk % 6] * 104;
+        iout[3 * i + 2] = lut[(kk >> 4) & 15] - lut[15 - (kk & 15)];
+        float l = (float)x[i > 0 ? i - 1 : 0], c = (float)v, r = (float)x[i + 1 < N ? i + 1 : N - 1];
+        fout[i] = 0.25f * l + 0.5f * c + 0.25f * r;
+    }
+    ex("dout.bin", dout, sizeof dout);
+    ex("iout.bin", iout, sizeof iout);
+    ex("fout.bin", fout, sizeof fout);
+}
+
+/* ---- gridstride.cu ------------------------------------------------------------------------- */
+static void case_gridstride(void)
+{
+    enum { N = 1000, NB = 777, NR = 1001 };
+    static int64_t x[N], y[N];
+    static uint8_t src[NB], dst[800];
+    static uint32_t v[NR];
+    static uint64_t h[NR];
+    seed(129);
+    for (int i = 0; i < N; i++) {
+        x[i] = (int64_t)rnd64();
+        y[i] = (int64_t)rnd64();
+    }
+    for (int i = 0; i < NB; i++)
+        src[i] = (uint8_t)rnd32();
+    for (int i = 0; i < NR; i++)
+        v[i] = rnd32();
+    in("x.bin", x, sizeof x);
+    in("y.bin", y, sizeof y);
+    in("src.bin", src, sizeof src);
+    in("v.bin", v, sizeof v);
+    for (int i = 0; i < N; i++)
+        y[i] = (int64_t)((uint64_t)-3 * (uint64_t)x[i] + (uint64_t)y[i]);
+    memset(dst, 0, sizeof dst);
+    for (int i = 0; i < NB; i++)
+        dst[i + 5] = (uint8_t)(src[i] * 7 + (i >> 3));
+    for (int i = 0; i < NR / 2; i++) {
+        uint32_t t = v[i];
+        v[i] = v[NR - 1 - i];
+        v[NR - 1 - i] = t;
+    }
+    for (uint64_t i = 0; i < NR; i++) {
+        uint64_t z = v[i] ^ (i << 32);
+        for (int r = 0; r < 4; r++) {
+            z ^= z >> 33;
+            z *= 0xff51afd7ed558ccdull;
+        }
+        h[i] = z;
+    }
+    ex("y.bin", y, sizeof y);
+    ex("dst.bin", dst, sizeof dst);
+    ex("v.bin", v, sizeof v);
+    ex("h.bin", h, sizeof h);
+}
+
+/* ---- heat3d.cu ----------------------------------------------------------------------------- */
+static void case_heat3d_heat(void)
+{
+    enum { NX = 20, NY = 12, NZ = 9, T = NX * NY * NZ };
+    static float a[T], o[T];
+    seed(130);
+    for (int i = 0; i < T; i++)
+        a[i] = rndf(-2, 6);
+    in("in.bin", a, sizeof a);
+    for (int z = 0; z < NZ; z++)
+        for (int y = 0; y < NY; y++)
+            for (int x = 0; x < NX; x++) {
+                int i = (z * NY + y) * NX + x;
+                if (x == 0 || y == 0 || z == 0 || x == NX - 1 || y == NY - 1 || z == NZ - 1) {
+                    o[i] = a[i];
+                    continue;
+                }
+                float s = a[i - 1] + a[i + 1];
+                s += a[i - NX] + a[i + NX];
+                s += a[i - NX * NY] + a[i + NX * NY];
+                o[i] = 0.25f * a[i] + 0.125f * s;
+            }
+    ex("out.bin", o, sizeof o);
+}
+static void case_heat3d_box27(void)
+{
+    enum { N = 10 };
+    static int32_t a[N * N * N], o[N * N * N];
+    seed(131);
+    for (int i = 0; i < N * N * N; i++)
+        a[i] = rndi(0, 999);
+    in("in.bin", a, sizeof a);
+    for (int z = 0; z < N; z++)
+        for (int y = 0; y < N; y++)
+            for (int x = 0; x < N; x++) {
+                int s = 0, cnt = 0;
+                for (int dz = -1; dz <= 1; dz++)
+                    for (int dy = -1; dy <= 1; dy++)
+                        for (int dx = -1; dx <= 1; dx++) {
+                            int xx = x + dx, yy = y + dy, zz = z + dz;
+                            if (xx < 0 || yy < 0 || zz < 0 || xx >= N || yy >= N || zz >= N)
+                                continue;
+                            s += a[(zz * N + yy) * N + xx];
+                            cnt++;
+                        }
+                o[(z * N + y) * N + x] = s / cnt;
+            }
+    ex("out.bin", o, sizeof o);
+}
+
+/* ---- warpscan.cu --------------------------------------------------------------------------- */
+static void case_warpscan_block(void)
+{
+    enum { N = 700, B = 256, G = 3 };
+    static int32_t a[N], o[N], tot[G];
+    seed(132);
+    for (int i = 0; i < N; i++)
+        a[i] = rndi(-100, 100);
+    in("in.bin", a, sizeof a);
+    for (int b = 0; b < G; b++) {
+        int s = 0;
+        for (int t = 0; t < B; t++) {
+            int i = b * B + t;
+            s += i < N ? a[i] : 0;
+            if (i < N) o[i] = s;
+        }
+        tot[b] = s;
+    }
+    ex("out.bin", o, sizeof o);
+    ex("totals.bin", tot, sizeof tot);
+}
+static void case_warpscan_float(void)
+{
+    enum { N = 250, T = 256 };
+    static float a[N], o[N];
+    seed(133);
+    for (int i = 0; i < N; i++)
+        a[i] = rndf(-3, 3) * (rnd32() & 1 ? 1 : 1);
+    for (int i = 0; i < N; i++)
+        a[i] = fabsf(a[i]);
+    in("in.bin", a, sizeof a);
+    for (int w = 0; w < T; w += 32) {
+        float v[32];
+        for (int l = 0; l < 32; l++)
+            v[l] = w + l < N ? a[w + l] : 0.0f;
+        for (int off = 1; off < 32; off <<= 1) {
+            float nv[32];
+            for (int l = 0; l < 32; l++)
+                nv[l] = l >= off ? v[l] + v[l - off] : v[l];
+            memcpy(v, nv, sizeof v);
+        }
+        for (int l = 0; l < 32; l++)
+            if (w + l < N)
+                o[w + l] = v[l] / v[31];
+    }
+    ex("out.bin", o, sizeof o);
+}
+
+/* ---- bitonic.cu ---------------------------------------------------------------------------- */
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+static void case_bitonic(void)
+{
+    enum { N = 512 };
+    static uint32_t k[N], s[N], sd[N];
+    static int32_t v[N], vs[N], vd[N];
+    seed(134);
+    for (int i = 0; i < N; i++) {
+        uint32_t r;
+        int dup;
+        do {
+            r = rnd32();
+            dup = 0;
+            for (int j = 0; j < i; j++)
+                if (k[j] == r) dup = 1;
+        } while (dup);
+        k[i] = r;
+        v[i] = i;
+    }
+    in("keys.bin", k, sizeof k);
+    in("vals.bin", v, sizeof v);
+    memcpy(s, k, sizeof s);
+    qsort(s, N, 4, cmp_u32);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < N; j++)
+            if (k[j] == s[i]) vs[i] = j;
+        sd[i] = s[N - 1 - i];
+    }
+    for (int i = 0; i < N; i++)
+        vd[i] = vs[N - 1 - i];
+    int32_t bad1 = 0, bad2 = N - 1;
+    ex("keys.bin", s, sizeof s);
+    ex("vals.bin", vs, sizeof vs);
+    ex("keys2.bin", sd, sizeof sd);
+    ex("vals2.bin", vd, sizeof vd);
+    ex("bad1.bin", &bad1, 4);
+    ex("bad2.bin", &bad2, 4);
+}
+
+/* ---- histwarp.cu --------------------------------------------------------------------------- */
+static void case_histwarp(void)
+{
+    enum { N4 = 2000 };
+    static uint8_t d[4 * N4];
+    uint32_t h[64] = { 0 };
+    seed(135);
+    for (int i = 0; i < 4 * N4; i++)
+        d[i] = (uint8_t)(rnd32() >> (i % 3 == 0 ? 2 : 0));
+    in("data.bin", d, sizeof d);
+    for (int i = 0; i < N4; i++) {
+        uint8_t *p = d + 4 * i;
+        h[p[0] % 64]++;
+        h[p[1] % 64]++;
+        h[p[2] / 4]++;
+        h[(p[3] ^ p[0]) & 63]++;
+    }
+    ex("hist.bin", h, sizeof h);
+}
+
+/* ---- csr.cu -------------------------------------------------------------------------------- */
+static void case_csr(void)
+{
+    enum { ROWS = 100, COLS = 64, MAXNNZ = 100 * 80 };
+    static int32_t rowptr[ROWS + 1], col[MAXNNZ];
+    static float val[MAXNNZ], x[COLS], y[ROWS];
+    seed(136);
+    int nnz = 0;
+    for (int r = 0; r < ROWS; r++) {
+        rowptr[r] = nnz;
+        int len = r % 10 == 0 ? 0 : r % 7 == 0 ? rndi(33, 80) : rndi(1, 20);
+        for (int k = 0; k < len; k++) {
+            col[nnz] = rndi(0, COLS - 1);
+            val[nnz] = (float)rndi(-20, 20) * 0.25f;
+            nnz++;
+        }
+    }
+    rowptr[ROWS] = nnz;
+    for (int c = 0; c < COLS; c++)
+        x[c] = (float)rndi(-10, 10) * 0.5f;
+    in("rowptr.bin", rowptr, sizeof rowptr);
+    in("col.bin", col, sizeof col);
+    in("val.bin", val, sizeof val);
+    in("x.bin", x, sizeof x);
+    for (int r = 0; r < ROWS; r++) {
+        float s = 0.0f;
+        for (int k = rowptr[r]; k < rowptr[r + 1]; k++)
+            s += val[k] * x[col[k]];
+        y[r] = s + 0.0f;
+    }
+    ex("y.bin", y, sizeof y);
+    ex("y2.bin", y, sizeof y);
+}
+
+/* ---- strings.cu ---------------------------------------------------------------------------- */
+static char up_c(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 32) : c; }
+static int is_sp(char c) { return c == ' ' || c == '\t' || c == ','; }
+static void case_strings(void)
+{
+    enum { N = 24 };
+    static char s[N * 32], upper[N * 32], rev[N * 32], rot[N * 32];
+    static int32_t info[4 * N];
+    static const char *fixed[] = { "Hello, World", "racecar", "  -123 apples", "A man a plan",
+                                   "Step on no pets", "42", "", "tab\tseparated,words here",
+                                   "ZZZ top", "-0", "abcdefghijklmnopqrstuvwxyz01234", "Noon" };
+    int nf = (int)(sizeof fixed / sizeof fixed[0]);
+    memset(s, 0, sizeof s);
+    seed(137);
+    for (int i = 0; i < N; i++) {
+        if (i < nf) {
+            strcpy(s + 32 * i, fixed[i]);
+        } else {
+            int len = rndi(1, 31);
+            for (int k = 0; k < len; k++) {
+                int r = rndi(0, 9);
+                s[32 * i + k] = r < 5 ? (char)('a' + rndi(0, 25)) : r < 7 ? (char)('A' + rndi(0, 25))
+                              : r < 8 ? ' ' : (char)('0' + rndi(0, 9));
+            }
+        }
+    }
+    in("in.bin", s, sizeof s);
+    for (int i = 0; i < N; i++) {
+        const char *p = s + 32 * i;
+        int len = (int)strlen(p), words = 0, inword = 0;
+        for (int k = 0; k < len; k++) {
+            upper[i * 32 + k] = up_c(p[k]);
+            rev[i * 32 + k] = p[len - 1 - k];
+            char c = p[k];
+            if (c >= 'a' && c <= 'z') c = (char)('a' + (c - 'a' + i) % 26);
+            else if (c >= 'A' && c <= 'Z') c = (char)('A' + (c - 'A' + 26 - i % 26) % 26);
+            rot[i * 32 + k] = c;
+            if (is_sp(p[k])) inword = 0;
+            else if (!inword) { inword = 1; words++; }
+        }
+        for (int k = len; k < 32; k++)
+            upper[i * 32 + k] = rev[i * 32 + k] = rot[i * 32 + k] = 0;
+        int pal = 1;
+        for (int a = 0, b = len - 1; a < b; a++, b--)
+            if (up_c(p[a]) != up_c(p[b])) { pal = 0; break; }
+        int k = 0, sign = 1, num = 0;
+        while (is_sp(p[k])) k++;
+        if (p[k] == '-') { sign = -1; k++; }
+        while (p[k] >= '0' && p[k] <= '9') num = num * 10 + (p[k++] - '0');
+        info[4 * i] = len;
+        info[4 * i + 1] = words;
+        info[4 * i + 2] = pal;
+        info[4 * i + 3] = sign * num;
+    }
+    ex("upper.bin", upper, sizeof upper);
+    ex("rev.bin", rev, sizeof rev);
+    ex("rot.bin", rot, sizeof rot);
+    ex("info.bin", info, sizeof info);
+}
+
+/* ---- hashtable.cu -------------------------------------------------------------------------- */
+static void case_hashtable(void)
+{
+    enum { N = 500, DIST = 200, Q = 300, CAP = 1024 };
+    static uint32_t keys[N], distinct[DIST], q[Q];
+    static int32_t res[Q];
+    static int32_t cnt[DIST];
+    seed(138);
+    for (int i = 0; i < DIST; i++) {
+        uint32_t r;
+        int dup;
+        do {
+            r = rnd32();
+            dup = r == 0xffffffffu;
+            for (int j = 0; j < i; j++)
+                if (distinct[j] == r) dup = 1;
+        } while (dup);
+        distinct[i] = r;
+    }
+    memset(cnt, 0, sizeof cnt);
+    for (int i = 0; i < N; i++) {
+        int j = i < DIST ? i : rndi(0, DIST - 1);
+        keys[i] = distinct[j];
+        cnt[j]++;
+    }
+    for (int i = 0; i < Q; i++) {
+        if (i % 2 == 0) {
+            int j = rndi(0, DIST - 1);
+            q[i] = distinct[j];
+            res[i] = cnt[j];
+        } else {
+            uint32_t r;
+            int hit;
+            do {
+                r = rnd32();
+                hit = r == 0xffffffffu;
+                for (int j = 0; j < DIST; j++)
+                    if (distinct[j] == r) hit = 1;
+            } while (hit);
+            q[i] = r;
+            res[i] = -1;
+        }
+    }
+    in("keys.bin", keys, sizeof keys);
+    in("q.bin", q, sizeof q);
+    uint32_t occ = DIST;
+    ex("res.bin", res, sizeof res);
+    ex("occ.bin", &occ, 4);
+}
+
+/* ---- approx.cu (hardware approximations: compared with a tolerance) ------------------------ */
+static void case_approx_funcs(void)
+{
+    enum { N = 128, NO = 16 };
+    static float X[N], O[N * NO];
+    seed(139);
+    for (int i = 0; i < N; i++)
+        X[i] = (float)rndi(-4000, 4000) / 1000.0f + (float)rndi(0, 999) * 1e-7f;
+    in("x.bin", X, sizeof X);
+    for (int i = 0; i < N; i++) {
+        double x = X[i];
+        float *o = O + i * NO;
+        o[0] = (float)exp(x);
+        o[1] = (float)log(fabs(x) + 0.5);
+        o[2] = (float)sin(x);
+        o[3] = (float)cos(x);
+        o[4] = (float)pow(fabs(x) + 1.0, 1.5);
+        o[5] = (float)(x / (3.0 + (double)(float)(X[i] * X[i])));
+        o[6] = (float)(1.0 / sqrt(fabs(x) + 0.25));
+        o[7] = (float)exp2(x);
+        o[8] = (float)exp(x);
+        o[9] = (float)log(fabs(x) + 0.5);
+        o[10] = (float)sin(x);
+        o[11] = (float)cos(x);
+        o[12] = (float)tanh(x);
+        o[13] = (float)erf(x);
+        o[14] = (float)atan2(x, 1.5);
+        o[15] = (float)cbrt(x);
+    }
+    ex("out.bin", O, sizeof O);
+    tol("out.bin.tol", "f32 16 2e-6");
+}
+static void case_approx_nbody(void)
+{
+    enum { N = 64 };
+    static float P[4 * N], A[3 * N];
+    seed(140);
+    for (int i = 0; i < N; i++) {
+        P[4 * i] = (float)rndi(-1000, 1000) / 1000.0f;
+        P[4 * i + 1] = (float)rndi(-1000, 1000) / 1000.0f;
+        P[4 * i + 2] = (float)rndi(-1000, 1000) / 1000.0f;
+        P[4 * i + 3] = 0.5f + (float)rndi(0, 500) / 1000.0f;
+    }
+    in("pos.bin", P, sizeof P);
+    for (int i = 0; i < N; i++) {
+        double ax = 0, ay = 0, az = 0;
+        for (int j = 0; j < N; j++) {
+            double dx = P[4 * j] - P[4 * i], dy = P[4 * j + 1] - P[4 * i + 1], dz = P[4 * j + 2] - P[4 * i + 2];
+            double r2 = dx * dx + dy * dy + dz * dz + 0.01;
+            double s = P[4 * j + 3] / (r2 * sqrt(r2));
+            ax += dx * s, ay += dy * s, az += dz * s;
+        }
+        A[3 * i] = (float)ax, A[3 * i + 1] = (float)ay, A[3 * i + 2] = (float)az;
+    }
+    ex("acc.bin", A, sizeof A);
+    tol("acc.bin.tol", "f32 2000 2e-3");
+}
+
+/* ---- mandel.cu ----------------------------------------------------------------------------- */
+static void case_mandel_float(void)
+{
+    enum { W = 64, H = 48, MAXIT = 200 };
+    static int32_t it[W * H];
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            float cr = fmaf((float)px, 0.05f, -2.0f), ci = fmaf((float)py, 0.05f, -1.2f);
+            float zr = 0, zi = 0;
+            int k = 0;
+            while (k < MAXIT) {
+                float zr2 = zr * zr, zi2 = zi * zi;
+                if (zr2 + zi2 > 4.0f) break;
+                float t = (zr2 - zi2) + cr;
+                zi = fmaf(2.0f * zr, zi, ci);
+                zr = t;
+                k++;
+            }
+            it[py * W + px] = k;
+        }
+    ex("iters.bin", it, sizeof it);
+}
+static void case_mandel_julia(void)
+{
+    enum { W = 60, H = 40, MAXIT = 100 };
+    static uint8_t img[W * H];
+    const double cr = -0.8, ci = 0.156;
+    for (int py = 0; py < H; py++)
+        for (int px = 0; px < W; px++) {
+            double zr = -1.5 + 3.0 * px / W, zi = -1.0 + 2.0 * py / H;
+            int k = 0;
+            for (; k < MAXIT; k++) {
+                double r2 = zr * zr, i2 = zi * zi;
+                if (r2 + i2 > 4.0) break;
+                double nz = fma(zr, zr, fma(-zi, zi, cr));
+                zi = fma(2.0 * zr, zi, ci);
+                zr = nz;
+            }
+            img[py * W + px] = (uint8_t)(k * 255 / MAXIT);
+        }
+    ex("img.bin", img, sizeof img);
+}
+
+/* ---- cubblock.cu --------------------------------------------------------------------------- */
+static void case_cubblock_scan(void)
+{
+    enum { N = 256 };
+    static int32_t a[N], excl[N], incl[N], sums[2], wmin[8];
+    seed(141);
+    for (int i = 0; i < N; i++)
+        a[i] = rndi(-1000, 1000);
+    in("in.bin", a, sizeof a);
+    for (int b = 0; b < 2; b++) {
+        int s = 0, m = INT32_MIN;
+        for (int t = 0; t < 128; t++) {
+            int i = b * 128 + t;
+            excl[i] = s;
+            s += a[i];
+            m = a[i] > m ? a[i] : m;
+            incl[i] = m;
+        }
+        sums[b] = s;
+        for (int w = 0; w < 4; w++) {
+            int mn = INT32_MAX;
+            for (int l = 0; l < 32; l++)
+                mn = a[b * 128 + w * 32 + l] < mn ? a[b * 128 + w * 32 + l] : mn;
+            wmin[b * 4 + w] = mn;
+        }
+    }
+    ex("sums.bin", sums, sizeof sums);
+    ex("excl.bin", excl, sizeof excl);
+    ex("incl.bin", incl, sizeof incl);
+    ex("wmin.bin", wmin, sizeof wmin);
+}
+static void case_cubblock_sort(void)
+{
+    enum { N = 512 };
+    static uint32_t k[N], ks[N];
+    static int32_t vs[N];
+    seed(142);
+    for (int i = 0; i < N; i++)
+        k[i] = rnd32() >> (i % 4 == 0 ? 24 : 0);
+    in("keys.bin", k, sizeof k);
+    for (int b = 0; b < 2; b++) {
+        int idx[256];
+        for (int j = 0; j < 256; j++) idx[j] = j;
+        /* stable insertion sort by key */
+        for (int j = 1; j < 256; j++) {
+            int x = idx[j], p = j - 1;
+            while (p >= 0 && k[b * 256 + idx[p]] > k[b * 256 + x]) { idx[p + 1] = idx[p]; p--; }
+            idx[p + 1] = x;
+        }
+        for (int j = 0; j < 256; j++) {
+            uint32_t key = k[b * 256 + idx[j]];
+            ks[b * 256 + j] = key;
+            vs[b * 256 + j] = (int32_t)(key & 0xff) * 1000 + idx[j];
+        }
+    }
+    ex("keys.bin", ks, sizeof ks);
+    ex("vals.bin", vs, sizeof vs);
+}
+
+/* ---- libcuxx.cu ---------------------------------------------------------------------------- */
+static void case_libcuxx(void)
+{
+    enum { N = 200 };
+    static int32_t a[N];
+    static uint32_t o[6 * N];
+    seed(143);
+    for (int i = 0; i < N; i++)
+        a[i] = i % 17 == 0 ? (1 << (i % 31)) : rndi(-100000, 100000);
+    in("in.bin", a, sizeof a);
+    int32_t acc[4] = { 0, INT32_MIN, -1, -1 };
+    for (int i = 0; i < N; i++) {
+        int v = a[i];
+        acc[0] += v;
+        if (v > acc[1]) acc[1] = v;
+        int arr[5] = { v, v >> 1, v * 3, -v, v ^ 0x5a5a }, mx = INT32_MIN, mn = INT32_MAX;
+        for (int k = 0; k < 5; k++) {
+            mx = arr[k] > mx ? arr[k] : mx;
+            mn = arr[k] < mn ? arr[k] : mn;
+        }
+        uint32_t u = (uint32_t)v;
+        int pc = __builtin_popcount(u), lz = u ? __builtin_clz(u) : 32;
+        uint32_t rot = (i & 31) ? (u << (i & 31)) | (u >> (32 - (i & 31))) : u;
+        uint32_t bf = u ? 1u << (31 - __builtin_clz(u)) : 0;
+        uint32_t bw = u ? 32 - (uint32_t)__builtin_clz(u) : 0;
+        o[6 * i] = (uint32_t)mx;
+        o[6 * i + 1] = (uint32_t)mn;
+        o[6 * i + 2] = (uint32_t)(v < -100 ? -100 : v > 100 ? 100 : v);
+        o[6 * i + 3] = (uint32_t)pc + 100u * (uint32_t)lz;
+        o[6 * i + 4] = rot ^ bf;
+        o[6 * i + 5] = bw + 1000u * (uint32_t)(pc == 1);
+    }
+    ex("acc.bin", acc, sizeof acc);
+    ex("out.bin", o, sizeof o);
+}
+
+/* ---- syncred.cu ---------------------------------------------------------------------------- */
+static void case_syncred(void)
+{
+    enum { N = 1000, B = 256, G = 4 };
+    static int32_t a[N];
+    int32_t out[3 * G], partial[G], total = 0;
+    seed(144);
+    for (int i = 0; i < N; i++)
+        a[i] = i % 97 == 5 ? 7 : rndi(-49, 60);
+    a[900] = -55;
+    in("in.bin", a, sizeof a);
+    for (int b = 0; b < G; b++) {
+        int c = 0, all = 1, any = 0, s = 0;
+        for (int t = 0; t < B; t++) {
+            int i = b * B + t, v = i < N ? a[i] : 0;
+            c += v > 0;
+            all &= v > -50;
+            any |= v == 7;
+            s += v;
+        }
+        out[3 * b] = c, out[3 * b + 1] = all, out[3 * b + 2] = any;
+        partial[b] = s;
+        total += s;
+    }
+    uint32_t ticket = G;
+    ex("out.bin", out, sizeof out);
+    ex("partial.bin", partial, sizeof partial);
+    ex("ticket.bin", &ticket, 4);
+    ex("total.bin", &total, 4);
+}
+
+/* ---- cluster.cu ---------------------------------------------------------------------------- */
+static void case_cluster(void)
+{
+    enum { N = 500, B = 64, G = 8 };
+    static int32_t a[G * B], o[2 * N];
+    seed(145);
+    memset(a, 0, sizeof a);
+    for (int i = 0; i < N; i++)
+        a[i] = rndi(-1000, 1000);
+    in("in.bin", a, (size_t)N * 4);
+    for (int b = 0; b < G; b++) {
+        int rank = b % 4, base = b - rank, nb = (rank + 1) % 4, t0 = 0;
+        for (int k = 0; k < B; k++)
+            t0 += a[base * B + k];
+        for (int t = 0; t < B; t++) {
+            int i = b * B + t;
+            if (i >= N) continue;
+            o[2 * i] = a[(base + nb) * B + 63 - t] * 10 + nb;
+            o[2 * i + 1] = t0 + rank * 1000000 + 4;
+        }
+    }
+    ex("out.bin", o, sizeof o);
+}
+
+/* ---- shfl64.cu ----------------------------------------------------------------------------- */
+static void case_shfl64(void)
+{
+    enum { N = 128 };
+    static double d[N], dO[2 * N];
+    static int64_t l[N], lO[2 * N];
+    static int32_t iO[4 * N];
+    seed(146);
+    for (int i = 0; i < N; i++) {
+        d[i] = rndd(-10, 10);
+        l[i] = (int64_t)rnd64();
+    }
+    for (int i = 64; i < 96; i++)
+        l[i] = (l[i] | 1) & ~2ll;     /* one warp where all keys are odd */
+    in("d.bin", d, sizeof d);
+    in("l.bin", l, sizeof l);
+    for (int w = 0; w < N; w += 32) {
+        double x[32];
+        int64_t y[32];
+        for (int k = 0; k < 32; k++) x[k] = d[w + k], y[k] = l[w + k];
+        for (int m = 16; m > 0; m >>= 1) {
+            double nx[32];
+            int64_t ny[32];
+            for (int k = 0; k < 32; k++) {
+                nx[k] = x[k] + x[k ^ m];
+                ny[k] = y[k] > y[k ^ m] ? y[k] : y[k ^ m];
+            }
+            memcpy(x, nx, sizeof x);
+            memcpy(y, ny, sizeof y);
+        }
+        uint32_t radd = 0, rxor = 0;
+        int32_t rmin = INT32_MAX;
+        int allsame = 1;
+        for (int k = 0; k < 32; k++) {
+            radd += (uint32_t)(l[w + k] & 0xffff);
+            rxor ^= (uint32_t)l[w + k];
+            int32_t hv = (int32_t)(l[w + k] >> 40);
+            rmin = hv < rmin ? hv : rmin;
+            if ((l[w + k] & 1) != (l[w] & 1)) allsame = 0;
+        }
+        for (int k = 0; k < 32; k++) {
+            int i = w + k;
+            dO[2 * i] = x[k];
+            dO[2 * i + 1] = d[w + ((k * 7) & 31)];
+            lO[2 * i] = y[k];
+            lO[2 * i + 1] = (k % 8) + 3 < 8 ? l[i + 3] : l[i];
+            uint32_t any = 0;
+            for (int j = 0; j < 32; j++)
+                if ((l[w + j] & 3) == (l[i] & 3)) any |= 1u << j;
+            iO[4 * i] = allsame ? (int32_t)0xffffffffu + 1 : 0;
+            iO[4 * i + 1] = (int32_t)any;
+            iO[4 * i + 2] = (int32_t)radd;
+            iO[4 * i + 3] = rmin ^ (int32_t)rxor;
+        }
+    }
+    ex("dout.bin", dO, sizeof dO);
+    ex("lout.bin", lO, sizeof lO);
+    ex("iout.bin", iO, sizeof iO);
+}
+
+/* ---- dmatmul.cu ---------------------------------------------------------------------------- */
+static void case_dmatmul_gemm(void)
+{
+    enum { M = 19, N = 23, K = 29 };
+    static double A[M * K], B[K * N], C[M * N], O[M * N];
+    seed(147);
+    for (int i = 0; i < M * K; i++) A[i] = rndd(-4, 4);
+    for (int i = 0; i < K * N; i++) B[i] = rndd(-4, 4);
+    for (int i = 0; i < M * N; i++) C[i] = rndd(-4, 4);
+    in("a.bin", A, sizeof A);
+    in("b.bin", B, sizeof B);
+    in("c.bin", C, sizeof C);
+    for (int r = 0; r < M; r++)
+        for (int c = 0; c < N; c++) {
+            double acc = 0.0;
+            for (int k0 = 0; k0 < K; k0 += 8)
+                for (int k = 0; k < 8; k++) {
+                    double x = k0 + k < K ? A[r * K + k0 + k] : 0.0, y = k0 + k < K ? B[(k0 + k) * N + c] : 0.0;
+                    acc = fma(x, y, acc);
+                }
+            O[r * N + c] = fma(1.5, acc, -0.5 * C[r * N + c]);
+        }
+    ex("c.bin", O, sizeof O);
+}
+static void case_dmatmul_gemv(void)
+{
+    enum { R = 30, C = 77 };
+    static double A[R * C], x[C], y[R];
+    seed(148);
+    for (int i = 0; i < R * C; i++) A[i] = rndd(-3, 3);
+    for (int i = 0; i < C; i++) x[i] = rndd(-3, 3);
+    in("a.bin", A, sizeof A);
+    in("x.bin", x, sizeof x);
+    for (int r = 0; r < R; r++) {
+        double s[32];
+        for (int l = 0; l < 32; l++) {
+            s[l] = 0.0;
+            for (int k = l; k < C; k += 32)
+                s[l] = fma(A[r * C + k], x[k], s[l]);
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            double ns[32];
+            for (int l = 0; l < 32; l++)
+                ns[l] = s[l] + (l + o < 32 ? s[l + o] : s[l]);
+            memcpy(s, ns, sizeof s);
+        }
+        y[r] = s[0];
+    }
+    ex("y.bin", y, sizeof y);
+}
+
+/* ---- memops.cu ----------------------------------------------------------------------------- */
+struct Big { int a[12]; double d[3]; char tag[8]; };
+static void case_memops(void)
+{
+    enum { N = 40 };
+    static struct Big in_[N], out[N];
+    static uint8_t bytes[160], bout[N * 48];
+    static int32_t iout[N];
+    seed(149);
+    for (int i = 0; i < N; i++) {
+        for (int k = 0; k < 12; k++) in_[i].a[k] = rndi(-1000, 1000);
+        for (int k = 0; k < 3; k++) in_[i].d[k] = rndd(-5, 5);
+        for (int k = 0; k < 8; k++) in_[i].tag[k] = (char)('a' + rndi(0, 25));
+    }
+    for (int i = 0; i < 160; i++) bytes[i] = (uint8_t)rnd32();
+    in("in.bin", in_, sizeof in_);
+    in("bytes.bin", bytes, sizeof bytes);
+    for (int i = 0; i < N; i++) {
+        struct Big b = in_[i], c = b;
+        for (int k = 0; k < 12; k++) c.a[k] = b.a[(k + i) % 12] - k;
+        c.d[i % 3] *= -2.0;
+        c.tag[i % 8] = 'X';
+        out[i] = c;
+        uint8_t local[48];
+        memset(local, i & 0xff, sizeof local);
+        int off = i % 13, len = 5 + i % 30;
+        memcpy(local + off, bytes + i * 3, (size_t)len);
+        memcpy(bout + i * 48, local, 48);
+        struct { short s; int v; } ring[8];
+        for (int k = 0; k < 8; k++) { ring[k].s = (short)(k * i); ring[k].v = b.a[k]; }
+        int head = i % 8, sum = 0;
+        for (int k = 0; k < 20; k++) {
+            int j = (head + k * 3) % 8;
+            sum += ring[j].s * ring[j].v;
+            ring[j].v ^= k;
+        }
+        iout[i] = sum;
+    }
+    ex("out.bin", out, sizeof out);
+    ex("bout.bin", bout, sizeof bout);
+    ex("iout.bin", iout, sizeof iout);
+}
+
 static const struct { const char *name; void (*fn)(void); } cases[] = {
     { "templreduce-sum", case_templreduce_sum }, { "templreduce-op", case_templreduce_op },
     { "functors", case_functors },               { "virtual-shapes", case_virtual_shapes },
@@ -1558,6 +2383,20 @@ static const struct { const char *name; void (*fn)(void); } cases[] = {
     { "dround", case_dround },                   { "fround", case_fround },
     { "convert", case_convert },                 { "intdiv", case_intdiv },
     { "half2", case_half2 },                     { "bf16", case_bf16 },
+    { "halo2d-box", case_halo2d_box },           { "halo2d-transpose", case_halo2d_transpose },
+    { "constparams", case_constparams },         { "gridstride", case_gridstride },
+    { "heat3d-heat", case_heat3d_heat },         { "heat3d-box27", case_heat3d_box27 },
+    { "warpscan-block", case_warpscan_block },   { "warpscan-float", case_warpscan_float },
+    { "bitonic", case_bitonic },                 { "histwarp", case_histwarp },
+    { "csr", case_csr },                         { "strings", case_strings },
+    { "hashtable", case_hashtable },
+    { "approx-funcs", case_approx_funcs },       { "approx-nbody", case_approx_nbody },
+    { "mandel-float", case_mandel_float },       { "mandel-julia", case_mandel_julia },
+    { "cubblock-scan", case_cubblock_scan },     { "cubblock-sort", case_cubblock_sort },
+    { "libcuxx", case_libcuxx },                 { "syncred", case_syncred },
+    { "cluster", case_cluster },                 { "shfl64", case_shfl64 },
+    { "dmatmul-gemm", case_dmatmul_gemm },       { "dmatmul-gemv", case_dmatmul_gemv },
+    { "memops", case_memops },
 };
 
 /* ---- tolerance comparison ------------------------------------------------------------------ */
