@@ -888,6 +888,8 @@ static void parse_function(ptx_parser *p, unsigned flags)
 }
 
 /* ---- module -------------------------------------------------------------------------------- */
+#define PTX_MAX_VERSION_MAJOR 9     /* the newest PTX ISA ptxdbg knows is 9.x */
+
 /* .version MAJOR.MINOR */
 static void parse_version(ptx_parser *p)
 {
@@ -904,9 +906,34 @@ static void parse_version(ptx_parser *p)
         min = min * 10 + (t->p[i] - '0');
     if (i != t->len)
         ptx_perr_tok(p, t, "expected a version number like 9.0");
+    if (maj > PTX_MAX_VERSION_MAJOR)
+        ptx_perr_tok(p, t, "unsupported PTX ISA version %d.%d (ptxdbg knows versions up to %d.x)",
+                     maj, min, PTX_MAX_VERSION_MAJOR);
     p->m->version_major = maj;
     p->m->version_minor = min;
     ptx_advance(p);
+}
+
+/* A target ptxdbg knows: sm_NN or compute_NN with a known NN, optionally followed by the
+ * architecture-specific 'a' or family 'f' suffix (sm_90a, sm_100f). */
+static int known_target(const ptx_token *t)
+{
+    static const int known[] = {10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62,
+                                70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120,
+                                121};
+    int i = t->len > 3 && !strncmp(t->p, "sm_", 3) ? 3
+            : t->len > 8 && !strncmp(t->p, "compute_", 8) ? 8 : 0;
+    if (!i)
+        return 0;
+    int n = 0, digits = 0;
+    for (; i < t->len && t->p[i] >= '0' && t->p[i] <= '9' && digits < 4; i++, digits++)
+        n = n * 10 + (t->p[i] - '0');
+    if (!digits || (i < t->len && !(i + 1 == t->len && (t->p[i] == 'a' || t->p[i] == 'f'))))
+        return 0;
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (known[k] == n)
+            return 1;
+    return 0;
 }
 
 /* .target name { ',' name } */
@@ -921,6 +948,8 @@ static void parse_target(ptx_parser *p)
             p->m->texmode_independent = 1;
         else if (tok_is(&t, "texmode_unified") || tok_is(&t, "map_f64_to_f32"))
             ;
+        else if (!known_target(&t))
+            ptx_perr(p, t.line, t.col, "unknown target '%.*s'", t.len, t.p);
         else if (!p->m->target)
             p->m->target = ptx_tok_intern(p, &t);
         if (!ptx_is_punct(p, 0, ','))
