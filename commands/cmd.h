@@ -222,6 +222,10 @@ void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
 /* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
 void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);
 void cmd_install_cond_hooks(cmd_ctx *c);
+/* cmd_ccond.c: a condition as a core program for a breakpoint in f (ops, or -1 when it reads
+ * more than registers, special registers, CUDA built-ins and literals). */
+int cmd_cond_core(exec_machine *m, const cmd_expr *e, const ptx_func *f, exec_cond *prog,
+                  int max);
 /* Format a value for one lane: DWARF-typed values like gdb (structs, arrays, enums), others
  * as cmd_format_value. 0 or -1 (message in out). */
 int cmd_format_lane(cmd_lane_ref *ref, const cmd_value *v, char fmt, char *out, size_t n);

@@ -247,15 +247,19 @@ static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
         break;
     }
     case PTX_SPACE_LOCAL: {
-        uint64_t top;
-        if (exec_local_top(m, st->cta, st->warp, st->lane, &top) != 0)
+        uint64_t sp, top;
+        if (exec_local_stack(m, st->cta, st->warp, st->lane, &sp, &top) != 0)
             break;
         if (a + st->size > top)
             snprintf(rel, sizeof rel, "%" PRIu64 " bytes above the thread's stack top (%" PRIu64
-                     " bytes of local memory in use)", a >= top ? a - top : 0, top);
+                     " bytes of local memory in use)", a >= top ? a - top : 0, top - sp);
+        else if (a < sp)
+            snprintf(rel, sizeof rel, "%" PRIu64 " bytes below the thread's stack pointer: not "
+                     "allocated or already freed (%" PRIu64 " bytes of local memory in use)",
+                     sp - a, top - sp);
         else
             snprintf(rel, sizeof rel, "inside the thread's local memory (%" PRIu64 " bytes in "
-                     "use)", top);
+                     "use)", top - sp);
         break;
     }
     case PTX_SPACE_CONST: {

@@ -313,6 +313,13 @@ void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_
         }
     if (exec_addr_describe(dbg_machine(c->s), space, a, out, n) != 0)
         out[0] = 0;
+    /* the core names the nearest region however far ("30064771072 bytes before fmt_n [...]",
+       "no global buffer"): a label only within 64 KB of it */
+    char *end;
+    unsigned long long dist = strtoull(out, &end, 10);
+    if ((end != out && !strncmp(end, " bytes ", 7) && dist > 65536) ||
+        !strcmp(out, "no global buffer"))
+        out[0] = 0;
 }
 
 /* ---- x -------------------------------------------------------------------------------------- */

@@ -1,6 +1,8 @@
 /* cmd_launch.c - the batch contract: file, buffer, launch, run, kill, dump, info functions/buffers. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,21 +67,83 @@ static ptx_type buffer_type(const char *s)
 }
 
 /* A value for type t: a literal, or an expression (buffer names, arithmetic). */
-static int value_of(cmd_ctx *c, const char *text, ptx_type t, uint64_t *bits, char *err, size_t n)
+/* Whether a number fits type t without being truncated: integers within the type's range
+ * (negative ones down to -2^(bits-1) also for unsigned types, as in C), floats finite where the
+ * text was, floats into integer types only when integral (never with int_only). 0 or -1 with
+ * the reason in err (no final period). */
+static int fits(const cmd_value *v, ptx_type t, int int_only, const char *text, char *err,
+                size_t n)
 {
-    if (cmd_parse_literal(text, t, bits) == 0)
+    int b = ptx_type_bits(t);
+    const char *tn = ptx_type_name(t);
+    if (ptx_type_is_float(t)) {
+        double lim = b == 16 ? 65504.0 : b == 32 ? FLT_MAX : DBL_MAX;
+        double d = v->kind == CV_FLOAT ? v->f : v->kind == CV_INT ? cmd_value_double(v) : 0;
+        if ((isinf(d) && !strpbrk(text, "iI")) || (isfinite(d) && fabs(d) > lim)) {
+            snprintf(err, n, "value %s out of range for %s", text, tn);
+            return -1;
+        }
+        return 0;
+    }
+    if (t == PTX_T_PRED || b <= 0 || b > 64)
+        return 0;
+    if (v->kind == CV_FLOAT) {
+        if (int_only) {
+            snprintf(err, n, "a floating-point value for a %s parameter", tn);
+            return -1;
+        }
+        if (isinf(v->f) || v->f < -ldexp(1.0, b - 1) || v->f >= ldexp(1.0, b)) {
+            snprintf(err, n, "value %s out of range for %s", text, tn);
+            return -1;
+        }
+        if (v->f != trunc(v->f)) { /* also NaN */
+            snprintf(err, n, "value %s is not an integer (%s)", text, tn);
+            return -1;
+        }
+        return 0;
+    }
+    if (v->kind != CV_INT || b == 64)
+        return 0;
+    int64_t s = (int64_t)v->u;
+    int neg = ptx_type_is_signed(v->type) && s < 0;
+    if (neg ? s < -(INT64_C(1) << (b - 1)) : v->u > (UINT64_C(1) << b) - 1) {
+        snprintf(err, n, "value %s out of range for %s", text, tn);
+        return -1;
+    }
+    return 0;
+}
+
+/* The bits of a value of type t given as TEXT (a literal or an expression); -1 with the reason
+ * in err (no final period) when it is not a value or does not fit t (see fits). int_only:
+ * refuse floating-point values for integer types (kernel parameters: pointers, counts). */
+static int value_of(cmd_ctx *c, const char *text, ptx_type t, int int_only, uint64_t *bits,
+                    char *err, size_t n)
+{
+    err[0] = 0;
+    /* integer literals and PTX bit patterns (0f3f800000): range-checked by the literal parser */
+    int lit = cmd_parse_literal(text, t, bits) == 0;
+    int floaty = strpbrk(text, ".eEnN") && !strstr(text, "0x") && !strstr(text, "0X");
+    if (lit && !floaty && !ptx_type_is_float(t))
         return 0;
     cmd_value v;
-    if (cmd_eval_focus(c, text, &v, err, n) != 0)
+    if (cmd_eval_focus(c, text, &v, err, n) != 0) {
+        if (lit) /* inf, nan: literals the expression language does not have */
+            return 0;
+        size_t l = strlen(err);
+        if (l && err[l - 1] == '.')
+            err[l - 1] = 0;
         return -1;
+    }
     if (v.kind == CV_PTR || v.kind == CV_CODE) {
         *bits = v.u;
         return 0;
     }
     if (v.kind != CV_INT && v.kind != CV_FLOAT) {
-        snprintf(err, n, "Invalid value \"%s\".", text);
+        snprintf(err, n, "not a number");
         return -1;
     }
+    if (fits(&v, t, int_only, text, err, n) != 0)
+        return -1;
     *bits = cmd_value_to_bits(&v, t);
     return 0;
 }
@@ -132,9 +196,9 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                 int i;
                 for (i = 0; i < n; i++) {
                     uint64_t bits;
-                    if (value_of(c, items[i], t, &bits, err, sizeof err) != 0) {
-                        cmd_error(c, "Invalid value \"%s\" for %s element %d.", items[i],
-                                  argv[1], i);
+                    if (value_of(c, items[i], t, 0, &bits, err, sizeof err) != 0) {
+                        cmd_error(c, "Invalid value \"%s\" for %s element %d%s%s.", items[i],
+                                  argv[1], i, err[0] ? ": " : "", err);
                         break;
                     }
                     memcpy(bytes + (size_t)i * (size_t)esz, &bits, (size_t)esz);
@@ -169,8 +233,9 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
             }
         } else if (!strncmp(init, "fill", 4) && isspace((unsigned char)init[4])) {
             uint64_t bits;
-            if (value_of(c, init + 5, t, &bits, err, sizeof err) != 0) {
-                cmd_error(c, "Invalid fill value \"%s\".", init + 5);
+            if (value_of(c, init + 5, t, 0, &bits, err, sizeof err) != 0) {
+                cmd_error(c, "Invalid fill value \"%s\"%s%s.", init + 5, err[0] ? ": " : "",
+                          err);
                 goto out;
             }
             for (unsigned long long i = 0; i < count; i++)
@@ -282,8 +347,9 @@ static int struct_arg(cmd_ctx *c, const char *text, uint8_t *dst, uint64_t size,
         if (off + (uint64_t)tb > size) {
             rc = cmd_error(c, "Argument %d: values exceed the parameter's %llu bytes.", idx + 1,
                            (unsigned long long)size);
-        } else if (value_of(c, it, t, &bits, err, sizeof err) != 0) {
-            rc = cmd_error(c, "Argument %d: invalid value \"%s\".", idx + 1, items[i]);
+        } else if (value_of(c, it, t, 0, &bits, err, sizeof err) != 0) {
+            rc = cmd_error(c, "Argument %d: invalid value \"%s\"%s%s.", idx + 1, items[i],
+                           err[0] ? ": " : "", err);
         } else {
             memcpy(dst + off, &bits, (size_t)tb);
             off += (uint64_t)tb;
@@ -394,7 +460,7 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         uint64_t bits;
         char err[256];
-        if (value_of(c, items[i], ps->type, &bits, err, sizeof err) != 0) {
+        if (value_of(c, items[i], ps->type, 1, &bits, err, sizeof err) != 0) {
             cmd_error(c, "Argument %d: invalid %s value \"%s\"%s%s.", i + 1,
                       ptx_type_name(ps->type), items[i], err[0] ? ": " : "", err);
             goto out;

@@ -53,6 +53,11 @@ int cmd_frame(cmd_ctx *c, const char *args, int argc, char **argv)
     long n = strtol(argv[0], &end, 10);
     if (*end || n < 0)
         return cmd_error(c, "Invalid frame number \"%s\".", argv[0]);
+    if (need_stack(c) != 0)
+        return -1;
+    dbg_frame fr[DBG_MAX_FRAMES];
+    if (n >= dbg_frames(c->s, fr, DBG_MAX_FRAMES))
+        return cmd_error(c, "No frame at level %s.", argv[0]); /* gdb */
     return select_frame(c, (int)n);
 }
 

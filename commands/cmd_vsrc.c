@@ -474,8 +474,14 @@ static void cond_release(void *ctx, void *compiled)
     cmd_expr_free(compiled);
 }
 
+static int cond_core(void *ctx, void *compiled, const ptx_func *f, exec_cond *prog, int max)
+{
+    cmd_ctx *c = ctx;
+    return cmd_cond_core(dbg_machine(c->s), compiled, f, prog, max);
+}
+
 void cmd_install_cond_hooks(cmd_ctx *c)
 {
-    dbg_cond_hooks h = {c, cond_compile, cond_eval, cond_release};
+    dbg_cond_hooks h = {c, cond_compile, cond_eval, cond_release, cond_core};
     dbg_set_cond_hooks(c->s, &h);
 }

@@ -313,9 +313,16 @@ int exec_core_restore(exec_machine *m, const exec_core *c);
  * variable (name set), 2 host buffer, 3 device heap. */
 typedef struct { uint64_t base, size; int kind; uint32_t id; const char *name; } exec_region_info;
 int exec_global_region(const exec_machine *m, int i, exec_region_info *ri);
-/* A lane's local stack top (bytes of local memory in use). */
-int exec_local_top(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
-                   uint64_t *top);
+/* A lane's local stack, which grows down: the allocated local addresses are [*sp, *top)
+ * (*sp is the stack pointer; top - sp bytes are in use). */
+int exec_local_stack(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
+                     uint64_t *sp, uint64_t *top);
+/* The local address of the .local variable `depot_symbol` (e.g. "__local_depot3") of the
+ * function running in frame `frame` of a lane (0 = innermost, as exec_backtrace counts):
+ * that activation's own copy, so a debugger reads -G locals of any frame without %SPL.
+ * Errors when the frame does not exist or its function declares no such variable. */
+int exec_frame_local_base(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
+                          int frame, const char *depot_symbol, uint64_t *addr);
 /* Bytes of shared memory of a CTA of the current launch. */
 uint64_t exec_shared_size(const exec_machine *m);
 /* The last stop of the current launch (the final one once it is over; over set then). */

@@ -309,6 +309,28 @@ static struct exec_act *exec_lane_frame(const exec_machine *m, uint32_t cta, uin
     return f;
 }
 
+int exec_frame_local_base(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
+                          int frame, const char *depot_symbol, uint64_t *addr)
+{
+    const struct exec_act *f = exec_lane_frame(m, cta, warp, lane, frame);
+    if (!f || !depot_symbol) {
+        snprintf(((exec_machine *)m)->err, sizeof m->err, "no frame %d for lane %u of warp %u",
+                 frame, lane, warp);
+        return -1;
+    }
+    const ptx_func *fn = f->fd->f;
+    for (int i = 0; i < fn->nvars; i++) {
+        const ptx_sym *s = fn->vars[i];
+        if (s->space == PTX_SPACE_LOCAL && strcmp(s->name, depot_symbol) == 0) {
+            *addr = f->local_base[lane] + f->fd->var_off[i];
+            return 0;
+        }
+    }
+    snprintf(((exec_machine *)m)->err, sizeof m->err, "%s declares no .local variable %s",
+             fn->sym->name, depot_symbol);
+    return -1;
+}
+
 int exec_fdec_find_reg(const exec_fdec *fd, const char *name, int *comp, const ptx_sym **sym)
 {
     const ptx_func *fn = fd->f;

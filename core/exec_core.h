@@ -65,7 +65,10 @@ typedef struct exec_act {
     uint8_t *regs;
     uint32_t *preds;
     uint8_t *params;          /* 32 lanes * fd->param_size, lane-major */
-    uint64_t local_base[EXEC_LANES]; /* each lane's depot base (= stack top at entry) */
+    uint64_t local_base[EXEC_LANES]; /* each lane's frame base: lowest address of its depot
+                                        (= its stack pointer right after entry; mem.h) */
+    uint64_t entry_sp[EXEC_LANES];   /* each lane's stack pointer before the call (restored
+                                        by ret) */
     size_t cap;               /* bytes of the regs/preds/params block */
     struct exec_act *next_free;
     struct exec_act *all_next; /* every frame of the warp, for freeing */
@@ -90,6 +93,7 @@ struct exec_warp {
     uint8_t *watch_host;      /* host bytes of the watched access (new value read after) */
     int solo;                 /* lane + 1 while a lane is stepped alone */
     int stopped;              /* holds a trap/exception state */
+    int yielded;              /* the last slice ended with a handler's EXEC_YIELD */
     /* lane state */
     uint32_t valid, exited, trapped, bar_wait, ws_wait;
     uint32_t ws_need[EXEC_LANES]; /* membermask a warp-sync waiter waits for */
@@ -213,6 +217,8 @@ struct exec_dec {
     int nfix, nscratch;
     char *err;
     size_t errlen;
+    int wide_ok;              /* the instruction may take registers wider than its type (ld,
+                                 st, cvt families: PTX ISA 9.4.1; set by exec_decode.c) */
 };
 
 /* ---- shared helpers ---------------------------------------------------------------------- */
@@ -237,7 +243,9 @@ void exec_stop_raise(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_e
 void exec_fault(exec_warp *w, const exec_insn *in, exec_exc e, int lane, ptx_space sp,
                 uint64_t addr, uint32_t size, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
-void exec_lanes_retire(exec_warp *w, uint32_t lanes);
+/* Lanes leave (exit, ret at depth 0) at instruction in; when the last thread of the CTA
+ * leaves, the CTA-exit checks run (exec_tcgen05_cta_exit). */
+void exec_lanes_retire(exec_warp *w, const exec_insn *in, uint32_t lanes);
 exec_act *exec_act_new(exec_warp *w, const exec_fdec *fd);
 void exec_act_release(exec_warp *w, exec_act *f, uint32_t lanes);
 void exec_set_group(exec_warp *w, exec_act *f);
@@ -247,6 +255,17 @@ void exec_sreg_init_launch(exec_machine *m);
 void exec_sreg_init_cta(exec_machine *m);
 void exec_sreg_refresh(exec_warp *w, int slot);
 int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits);
+
+/* Host byte of local address addr of a lane; addr must lie in [lsp, MEM_LOCAL_TOP). */
+static inline uint8_t *mem_local_host(const exec_warp *w, int lane, uint64_t addr)
+{
+    return w->ldata[lane] + (addr - (MEM_LOCAL_TOP - w->lcap[lane]));
+}
+/* Whether [addr, addr + n) of a lane's local space is allocated stack. */
+static inline int mem_local_ok(const exec_warp *w, int lane, uint64_t addr, uint64_t n)
+{
+    return addr >= w->lsp[lane] && addr <= MEM_LOCAL_TOP && MEM_LOCAL_TOP - addr >= n;
+}
 
 /* mem.c: translate an access; NULL after raising a fault. */
 uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, uint64_t addr,
@@ -272,6 +291,15 @@ int exec_call_arg(exec_warp *w, const exec_insn *in, int k, uint32_t lane, void 
                   uint32_t size);
 void exec_call_ret(exec_warp *w, const exec_insn *in, uint32_t lane, const void *val,
                    uint32_t size);
+
+/* exec_tcgen05.c: the last thread of the CTA exited at instruction in: Tensor Memory still
+ * allocated is an exception (raised on w). Returns -1 after raising it, else 0. */
+int exec_tcgen05_cta_exit(exec_warp *w, const exec_insn *in);
+
+/* exec_ctrl.c: parameters of a device function whose address is taken (mov d, param) get a
+ * copy in the local frame; offs[k] = offset of parameter k's copy (UINT64_MAX: none), *size and
+ * *align the whole block (depot + copies). Returns the number of such parameters. */
+int exec_param_copies(const exec_fdec *fd, uint64_t *offs, uint64_t *size, uint32_t *align);
 
 /* exec_libc.c: functions without a body that CUDA's runtime provides (vprintf, malloc...). */
 int exec_libc_known(const char *name);

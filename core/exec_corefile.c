@@ -50,7 +50,7 @@
  * ------------------------------------------------------------------------------------------- */
 
 static const char core_magic[8] = {'P', 'T', 'X', 'D', 'B', 'G', 'C', 'F'};
-enum { CORE_VERSION = 1, CORE_HDR = 32 };
+enum { CORE_VERSION = 2, CORE_HDR = 32 };  /* 2: local stacks grow down */
 enum { T_MODULE = 1, T_GLOBAL, T_LAUNCH, T_CTA, T_WARP };
 
 /* ---- CRC-32 ---------------------------------------------------------------------------------- */
@@ -241,10 +241,13 @@ static void put_warp(exec_cbuf *b, const exec_machine *m, const exec_warp *w)
         exec_cbuf_u32(b, (uint32_t)frame_index(w, w->lframe[i]));
     exec_cbuf_u32(b, (uint32_t)frame_index(w, w->kframe));
     for (int i = 0; i < EXEC_LANES; i++) {
-        uint64_t top = w->lsp[i] <= w->lcap[i] ? w->lsp[i] : w->lcap[i];
+        /* the stack in use: [lsp, MEM_LOCAL_TOP), the high end of the host copy (mem.h) */
+        uint64_t used = w->ldata[i] && w->lsp[i] <= MEM_LOCAL_TOP ? MEM_LOCAL_TOP - w->lsp[i] : 0;
+        if (used > w->lcap[i])
+            used = w->lcap[i];
         exec_cbuf_u64(b, w->lsp[i]);
         exec_cbuf_u32(b, w->lcap[i]);
-        exec_cbuf_bytes(b, w->ldata[i], w->ldata[i] ? top : 0);
+        exec_cbuf_bytes(b, used ? mem_local_host(w, i, MEM_LOCAL_TOP - used) : NULL, used);
     }
     int nf = 0;
     for (const exec_act *a = w->all_frames; a; a = a->all_next)
@@ -727,8 +730,8 @@ static int restore_warp(exec_machine *m, exec_warp *w, uint32_t k, exec_crd *r)
         uint32_t cap = exec_crd_u32(r);
         uint64_t len;
         const void *p = exec_crd_bytes(r, &len);
-        if (r->bad || w->lsp[i] > MEM_LOCAL_MAX || cap > 2 * MEM_LOCAL_MAX || len > cap ||
-            len != (w->lsp[i] < cap ? w->lsp[i] : cap))
+        if (r->bad || w->lsp[i] > MEM_LOCAL_TOP || cap > 2 * MEM_LOCAL_MAX || len > cap ||
+            (cap && len != MEM_LOCAL_TOP - w->lsp[i]) || (!cap && len))
             return bad(m, "local stack");
         if (cap) {
             w->ldata[i] = calloc(1, cap);
@@ -736,7 +739,7 @@ static int restore_warp(exec_machine *m, exec_warp *w, uint32_t k, exec_crd *r)
                 return bad(m, "out of memory");
             w->lcap[i] = cap;
             if (len)
-                memcpy(w->ldata[i], p, len);
+                memcpy(w->ldata[i] + (cap - len), p, len);
         }
     }
     uint32_t nf = exec_crd_u32(r);
@@ -968,12 +971,13 @@ int exec_global_region(const exec_machine *m, int i, exec_region_info *ri)
     return 0;
 }
 
-int exec_local_top(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
-                   uint64_t *top)
+int exec_local_stack(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
+                     uint64_t *sp, uint64_t *top)
 {
     if (!m->launched || !m->cta_live || cta != m->cta.id || warp >= m->nwarps || lane >= 32)
         return -1;
-    *top = m->warps[warp].lsp[lane];
+    *sp = m->warps[warp].lsp[lane];
+    *top = MEM_LOCAL_TOP;
     return 0;
 }
 

@@ -298,6 +298,7 @@ static int exec_enter(exec_warp *w, const exec_insn *in, uint32_t lanes, const p
             lsize = pc->size;
             lalign = pc->align;
         }
+        f->entry_sp[i] = w->lsp[i];
         if (mem_local_push(w, in, (int)i, lsize, lalign, &base)) {
             f->members = 0;
             f->in_use = 0;
@@ -312,7 +313,7 @@ static int exec_enter(exec_warp *w, const exec_insn *in, uint32_t lanes, const p
             uint32_t sz;
             const uint8_t *src = exec_callee_slot(f, cf->params[k], k, 0, i, &sz);
             if (src)
-                memcpy(w->ldata[i] + base + pc->offs[k], src, sz);
+                memcpy(mem_local_host(w, (int)i, base + pc->offs[k]), src, sz);
         }
     }
     EXEC_FOR_LANES(i, lanes) {
@@ -515,7 +516,7 @@ static int exec_ret_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     exec_act *f = w->cur_frame;
     uint32_t rest = w->cur_mask & ~m;
     if (f->depth == 0 || !f->parent) {
-        exec_lanes_retire(w, m);
+        exec_lanes_retire(w, in, m);
         w->npc = in->pc + 1;
         return EXEC_JUMPED;
     }
@@ -538,7 +539,7 @@ static int exec_ret_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         }
         w->lframe[i] = p;
         w->pc[i] = f->call_pc + 1;
-        w->lsp[i] = f->local_base[i];
+        w->lsp[i] = f->entry_sp[i];
     }
     f->members &= ~m;
     if (!f->members && f->in_use) {
@@ -558,7 +559,7 @@ int dec_ret(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 
 static int exec_exit_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
-    exec_lanes_retire(w, m);
+    exec_lanes_retire(w, in, m);
     w->npc = in->pc + 1;
     return EXEC_JUMPED;
 }
@@ -630,7 +631,7 @@ int dec_pmevent(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return 0;
 }
 
-/* ---- stack: the local stack grows upwards from the activation's depot ----------------------- */
+/* ---- stack: the local stack grows down, below the activation's depot (mem.h) ---------------- */
 static int exec_stacksave_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     if (in->type == PTX_T_U32) {
@@ -650,7 +651,7 @@ static int exec_stackrestore_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     const void *a = EXEC_SRC(w, in, 0);
     EXEC_FOR_LANES(i, m) {
         uint64_t v = in->type == PTX_T_U32 ? ((const uint32_t *)a)[i] : ((const uint64_t *)a)[i];
-        if (v > w->lsp[i] || v < w->cur_frame->local_base[i]) {
+        if (v < w->lsp[i] || v > w->cur_frame->local_base[i]) {
             exec_fault(w, in, EXEC_EXC_STACK_OVERFLOW, (int)i, PTX_SPACE_LOCAL, v, 0,
                        "stackrestore to 0x%" PRIx64 ", outside the current frame", v);
             return EXEC_STOPPED;

@@ -355,6 +355,48 @@ static int exec_fix_add(exec_dec *d, const ptx_insn *pi, exec_fix fx)
 
 static const ptx_insn *exec_cur_pi;   /* for messages from operand helpers (decode time only) */
 
+/* ---- operand sizes (PTX ISA 9.4.1 "Operand Size Exceeding Instruction-Type Size") -------------
+ * Only ld, st and cvt (and their relatives ldu, st variants) may take a data register wider
+ * than the instruction type: a wider source is truncated, a wider destination zero- or
+ * sign-extended (by the wrapper). Every other instruction needs registers of exactly the size
+ * its decoder asks for; the decoders ask for the size the ISA gives each operand (shift amounts
+ * .u32, mul.wide/mad.wide destinations twice the type, cvt.pack, prmt/bfe/bfi selectors, mov
+ * pack/unpack, the value types of atom/red/shfl/vote/match, tex coordinates...), so those
+ * exceptions need nothing here. This table is the one place that grants the relaxed rule. */
+static int exec_wide_ok(const char *opcode)
+{
+    /* suld/sust: surface loads and stores (nvcc keeps .b8 data in 16-bit registers) */
+    static const char *const relaxed[] = { "ld", "ldu", "st", "cvt", "suld", "sust" };
+    for (size_t i = 0; i < sizeof relaxed / sizeof relaxed[0]; i++)
+        if (strcmp(opcode, relaxed[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1-based position of parsed operand o in pi (elements of a vector count as their vector's
+ * position); 0 when o is not one of pi's operands (decoder-made). */
+static int exec_opnd_pos(const ptx_insn *pi, const ptx_operand *o)
+{
+    for (int i = 0; pi && i < pi->nops; i++) {
+        const ptx_operand *p = &pi->ops[i];
+        if (o == p || (p->elems && o >= p->elems && o < p->elems + p->nelems))
+            return i + 1;
+    }
+    return 0;
+}
+
+/* The one message for a register whose size does not fit the instruction type. */
+static int exec_width_error(exec_dec *d, const ptx_insn *pi, const ptx_operand *o,
+                            const ptx_sym *s, int rb, ptx_type t)
+{
+    char pos[32] = "";
+    int k = exec_opnd_pos(pi, o);
+    if (k)
+        snprintf(pos, sizeof pos, "operand %d: ", k);
+    return exec_dec_error(d, pi, "%sregister %s is %d bits, instruction type .%s needs %d", pos,
+                          s->name, rb, ptx_type_name(t), ptx_type_bits(t));
+}
+
 static int exec_dec_reg(exec_dec *d, exec_insn *in, int k, const ptx_operand *o, ptx_type t,
                         int dst)
 {
@@ -411,9 +453,8 @@ static int exec_dec_reg(exec_dec *d, exec_insn *in, int k, const ptx_operand *o,
         op->off = off;
         return 0;
     }
-    if (rb < tb || tb == 128 || rb == 128)
-        return exec_dec_error(d, pi, "register %s (.%s) is narrower than the .%s operand",
-                              s->name, ptx_type_name(s->type), ptx_type_name(t));
+    if (rb < tb || tb == 128 || rb == 128 || !d->wide_ok)
+        return exec_width_error(d, pi, o, s, rb, t);
     exec_fix fx = { .dir = (uint8_t)(dst ? 1 : 0), .wide_bits = (uint8_t)rb,
                     .narrow_bits = (uint8_t)tb, .sign = (uint8_t)ptx_type_is_signed(t),
                     .wide_off = off,
@@ -625,6 +666,7 @@ static int exec_decode_insn(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     }
     d->nfix = 0;
     d->nscratch = 0;
+    d->wide_ok = exec_wide_ok(pi->opcode);
     exec_cur_pi = pi;
     if (exec_ops[oi].decode(d, pi, in))
         return -1;

@@ -622,6 +622,9 @@ static int dec_x24(exec_dec *d, const ptx_insn *pi, exec_insn *in, int mad)
     if (mo.ntypes != 1 || (mo.t[0] != PTX_T_U32 && mo.t[0] != PTX_T_S32))
         return exec_dec_error(d, pi, "requires .u32 or .s32");
     int sgn = mo.t[0] == PTX_T_S32, hi = !!(mo.bits & EXEC_MB(HI));
+    if (!(mo.bits & (EXEC_MB(LO) | EXEC_MB(HI))))
+        return exec_dec_error(d, pi, "a mode is required: %s.lo or %s.hi", pi->opcode,
+                              pi->opcode);
     if ((mo.bits & EXEC_MB(SAT)) && !(hi && sgn))
         return exec_dec_error(d, pi, ".sat is only supported as mad24.hi.sat.s32");
     if (mo.bits & EXEC_MB(SAT))

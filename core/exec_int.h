@@ -36,6 +36,11 @@ enum {
     EXEC_NEXT = 0,    /* done; the group moves to pc+1 */
     EXEC_JUMPED,      /* the handler set the warp's next pc / group itself (branches, calls) */
     EXEC_STOPPED,     /* the warp must stop here: barrier wait, trap, fault, brkpt, watch */
+    EXEC_YIELD,       /* cannot proceed yet (e.g. a blocking allocation): leave the pc
+                         unchanged; the warp gives up the rest of its slice so other warps
+                         run, and the instruction is retried later. If every runnable warp
+                         of the CTA only yields, the CTA is reported as deadlocked (a
+                         barrier-deadlock exception naming where each warp waits). */
 };
 typedef int (*exec_fn)(exec_warp *w, const exec_insn *in, uint32_t m);
 

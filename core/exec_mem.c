@@ -360,9 +360,9 @@ static inline int exec_local_fast(exec_warp *w, uint32_t m, const uint64_t *addr
 {
     EXEC_FOR_LANES(i, m) {
         uint64_t a = addr[i];
-        if (a > w->lsp[i] || w->lsp[i] - a < n || ((n & (n - 1)) == 0 && (a & (n - 1))))
+        if (!mem_local_ok(w, (int)i, a, n) || ((n & (n - 1)) == 0 && (a & (n - 1))))
             return 0;
-        h[i] = w->ldata[i] + a;
+        h[i] = mem_local_host(w, (int)i, a);
     }
     return 1;
 }
@@ -560,12 +560,207 @@ __attribute__((hot)) static int exec_st_g32(exec_warp *w, const exec_insn *in, u
     return EXEC_NEXT;
 }
 
-/* Shared decode of ld/ldu/st. */
-static int exec_dec_ldst(exec_dec *d, const ptx_insn *pi, exec_insn *in, int store)
+/* ---- ld / ldu / st qualifiers -----------------------------------------------------------------
+ * The qualifiers of ld and st (PTX ISA 9.x st page, and ld's sibling rules) come in groups, at
+ * most one of each: semantics (.weak .volatile .relaxed .release/.acquire), .mmio, scope, state
+ * space, cache operator, L1 and L2 eviction priority, L2 prefetch size (ld), .L2::cache_hint,
+ * .nc (ld.global.nc), vector, type. Checked combinations (a generic address counts as global:
+ * where it really points is only known at run time):
+ *   .mmio: with .relaxed.sys, .global only, no vector, no cache qualifiers;
+ *   .relaxed/.release/.acquire need a scope and a scope needs them; not in .local (nor
+ *   .const/.param); no cache operator with .relaxed/.release/.acquire/.volatile; .volatile takes
+ *   no eviction priority or cache hint; no cache operator with an eviction priority;
+ *   .v8 only of 32-bit types in .global; .v4 of 64-bit types only in .global; no vector of
+ *   .b128; .L2::evict_* and sink `_` elements only with .v8 of 32-bit or .v4 of 64-bit types;
+ *   .L2::cache_hint only in .global; .nc only as ld.global.nc, without semantics. (ld keeps
+ *   accepting `_` destinations in any vector, as earlier PTX and existing code use them.)
+ * ldu takes only .global, .v2/.v4 and the type. */
+enum { LQ_SEM, LQ_SCOPE, LQ_SPACE, LQ_COP, LQ_L1, LQ_L2, LQ_PSIZE, LQ_N };
+enum { LDST_LD, LDST_LDU, LDST_ST };
+typedef struct {
+    const char *q[LQ_N];      /* the qualifier of each group, NULL when absent */
+    ptx_space space;
+    int vec, mmio, cache_hint, nc;
+    ptx_type type;
+} exec_ldst_q;
+
+static int exec_in_list(const char *s, const char *const *t)
 {
-    exec_memmods mm;
-    if (exec_mem_mods(d, pi, &mm, 1))
+    for (; *t; t++)
+        if (strcmp(s, *t) == 0)
+            return 1;
+    return 0;
+}
+
+static int exec_ldst_mods(exec_dec *d, const ptx_insn *pi, int kind, exec_ldst_q *q)
+{
+    static const char *const sem_st[] = { "weak", "volatile", "relaxed", "release", NULL };
+    static const char *const sem_ld[] = { "weak", "volatile", "relaxed", "acquire", NULL };
+    static const char *const scope[] = { "cta", "cluster", "gpu", "sys", NULL };
+    static const char *const sp_st[] = { "global", "local", "param", "param::func", "shared",
+                                         "shared::cta", "shared::cluster", NULL };
+    static const char *const sp_ld[] = { "const", "global", "local", "param", "param::entry",
+                                         "param::func", "shared", "shared::cta",
+                                         "shared::cluster", NULL };
+    static const char *const sp_ldu[] = { "global", NULL };
+    static const char *const cop_st[] = { "wb", "cg", "cs", "wt", NULL };
+    static const char *const cop_ld[] = { "ca", "cg", "cs", "lu", "cv", NULL };
+    static const char *const l1[] = { "L1::evict_normal", "L1::evict_unchanged", "L1::evict_first",
+                                      "L1::evict_last", "L1::no_allocate", NULL };
+    static const char *const l2[] = { "L2::evict_normal", "L2::evict_first", "L2::evict_last",
+                                      NULL };
+    static const char *const psize[] = { "L2::64B", "L2::128B", "L2::256B", NULL };
+    static const char *const none[] = { NULL };
+    const char *const *groups[LQ_N] = {
+        kind == LDST_ST ? sem_st : kind == LDST_LD ? sem_ld : none,
+        kind == LDST_LDU ? none : scope,
+        kind == LDST_ST ? sp_st : kind == LDST_LD ? sp_ld : sp_ldu,
+        kind == LDST_ST ? cop_st : kind == LDST_LD ? cop_ld : none,
+        kind == LDST_LDU ? none : l1,
+        kind == LDST_LDU ? none : l2,
+        kind == LDST_LD ? psize : none,
+    };
+    static const char *const gname[LQ_N] = { "memory-order", "scope", "state-space",
+                                             "cache-operator", "L1 eviction-priority",
+                                             "L2 eviction-priority", "prefetch-size" };
+    const char *op = pi->opcode;
+    memset(q, 0, sizeof *q);
+    q->space = PTX_SPACE_GENERIC;
+    q->vec = 1;
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *s = pi->mods[i];
+        ptx_type t;
+        int g = 0;
+        while (g < LQ_N && !exec_in_list(s, groups[g]))
+            g++;
+        if (g < LQ_N) {
+            if (q->q[g])
+                return exec_dec_error(d, pi, "only one %s qualifier may be given (.%s and .%s)",
+                                      gname[g], q->q[g], s);
+            q->q[g] = s;
+            if (g == LQ_SPACE)
+                exec_space_mod(s, &q->space);
+            continue;
+        }
+        if (!strcmp(s, "v2") || !strcmp(s, "v4") || (kind != LDST_LDU && !strcmp(s, "v8"))) {
+            if (q->vec > 1)
+                return exec_dec_error(d, pi, "only one vector qualifier may be given");
+            q->vec = s[1] - '0';
+            continue;
+        }
+        if ((t = ptx_type_from_name(s)) != PTX_T_NONE) {
+            if (q->type != PTX_T_NONE)
+                return exec_dec_error(d, pi, "only one type may be given");
+            q->type = t;
+            continue;
+        }
+        int *flag = NULL;
+        if (kind != LDST_LDU && !strcmp(s, "mmio"))
+            flag = &q->mmio;
+        else if (kind != LDST_LDU && !strcmp(s, "L2::cache_hint"))
+            flag = &q->cache_hint;
+        else if (kind == LDST_LD && !strcmp(s, "nc"))
+            flag = &q->nc;
+        else if (kind == LDST_LD && !strcmp(s, "unified"))
+            continue;
+        if (flag) {
+            if (*flag)
+                return exec_dec_error(d, pi, "qualifier .%s given twice", s);
+            *flag = 1;
+            continue;
+        }
+        if (kind == LDST_ST && !strcmp(s, "const"))
+            return exec_dec_error(d, pi, "stores to .const memory are illegal");
+        if (kind == LDST_ST && !strcmp(s, "param::entry"))
+            return exec_dec_error(d, pi, "st cannot write kernel parameters (.param::entry)");
+        if (kind == LDST_LDU && exec_space_mod(s, &(ptx_space){ 0 }))
+            return exec_dec_error(d, pi, "ldu loads from .global memory only (or a generic "
+                                  "address of it), not .%s", s);
+        return exec_dec_error(d, pi, "unsupported qualifier .%s for %s", s, op);
+    }
+    if (q->type == PTX_T_NONE)
+        return exec_dec_error(d, pi, "missing type");
+    const char *sem = q->q[LQ_SEM], *rel = kind == LDST_ST ? ".release" : ".acquire";
+    int ordered = sem && (!strcmp(sem, "relaxed") || !strcmp(sem, "release") ||
+                          !strcmp(sem, "acquire"));
+    int volat = sem && !strcmp(sem, "volatile");
+    int glob = q->space == PTX_SPACE_GLOBAL || q->space == PTX_SPACE_GENERIC;
+    int bits = ptx_type_bits(q->type);
+    int hints = q->q[LQ_COP] || q->q[LQ_L1] || q->q[LQ_L2] || q->q[LQ_PSIZE] || q->cache_hint;
+    if (q->mmio) {
+        if (!sem || strcmp(sem, "relaxed") || !q->q[LQ_SCOPE] || strcmp(q->q[LQ_SCOPE], "sys"))
+            return exec_dec_error(d, pi, ".mmio must be used as %s.mmio.relaxed.sys", op);
+        if (!glob || q->vec > 1 || hints)
+            return exec_dec_error(d, pi, "%s.mmio: .global only, no vector, no cache "
+                                  "qualifiers", op);
+    }
+    if (ordered && !q->q[LQ_SCOPE])
+        return exec_dec_error(d, pi, ".%s needs a scope (.cta, .cluster, .gpu or .sys)", sem);
+    if (q->q[LQ_SCOPE] && !ordered)
+        return exec_dec_error(d, pi, "scope .%s needs .relaxed or %s", q->q[LQ_SCOPE], rel);
+    if (ordered && q->space != PTX_SPACE_GLOBAL && q->space != PTX_SPACE_SHARED &&
+        q->space != PTX_SPACE_GENERIC)
+        return exec_dec_error(d, pi, ".%s: .global or .shared memory only, not .%s", sem,
+                              q->q[LQ_SPACE]);
+    if ((ordered || volat) && q->q[LQ_COP])
+        return exec_dec_error(d, pi, "cache operators are not allowed with .%s", sem);
+    if (volat && (q->q[LQ_L1] || q->q[LQ_L2] || q->cache_hint))
+        return exec_dec_error(d, pi, "%s.volatile takes no eviction priority or cache hint", op);
+    if (q->q[LQ_COP] && (q->q[LQ_L1] || q->q[LQ_L2]))
+        return exec_dec_error(d, pi, "a cache operator (.%s) and an eviction priority do not "
+                              "go together", q->q[LQ_COP]);
+    if (q->nc && (q->space != PTX_SPACE_GLOBAL || sem))
+        return exec_dec_error(d, pi, ".nc: only as ld.global.nc, without memory-order "
+                              "qualifiers");
+    if (q->vec > 1 && q->type == PTX_T_B128)
+        return exec_dec_error(d, pi, "vectors of .b128 are not supported");
+    if (q->vec == 8 && (bits != 32 || !glob))
+        return exec_dec_error(d, pi, ".v8 needs a 32-bit type and .global memory");
+    if (q->vec == 4 && bits == 64 && !glob)
+        return exec_dec_error(d, pi, ".v4 of a 64-bit type needs .global memory");
+    if (q->q[LQ_L2] && !((q->vec == 8 && bits == 32) || (q->vec == 4 && bits == 64)))
+        return exec_dec_error(d, pi, ".%s needs .v8 of a 32-bit type or .v4 of a 64-bit type",
+                              q->q[LQ_L2]);
+    if (q->cache_hint && !glob)
+        return exec_dec_error(d, pi, ".L2::cache_hint is for .global memory only");
+    return 0;
+}
+
+/* What the .param state space forbids of a device function's own parameters (PTX ISA 5.1.6.4):
+ * writing an input parameter, reading a return parameter; and (st page) a predicated st.param
+ * of a call argument (a locally-scoped .param variable). */
+static int exec_param_misuse(exec_dec *d, const ptx_insn *pi, const ptx_sym *v, int store)
+{
+    const ptx_func *f = d->f;
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i] == v && store)
+            return exec_dec_error(d, pi, "%s is an input parameter of %s: writing it is illegal",
+                                  v->name, f->sym->name);
+    for (int i = 0; i < f->nrets; i++)
+        if (f->rets[i] == v && !store)
+            return exec_dec_error(d, pi, "%s is a return parameter of %s: reading it is "
+                                  "illegal", v->name, f->sym->name);
+    if (store && pi->guard)
+        for (int i = 0; i < f->nvars; i++)
+            if (f->vars[i] == v)
+                return exec_dec_error(d, pi, "st.param of call argument %s cannot be "
+                                      "predicated", v->name);
+    return 0;
+}
+
+/* Shared decode of ld/ldu/st. */
+static int exec_dec_ldst(exec_dec *d, const ptx_insn *pi, exec_insn *in, int kind)
+{
+    int store = kind == LDST_ST;
+    exec_ldst_q lq;
+    if (exec_ldst_mods(d, pi, kind, &lq))
         return -1;
+    exec_memmods mm = { .space = lq.space, .vec = lq.vec, .type = lq.type,
+                        .cache_hint = lq.cache_hint };
+    if (kind == LDST_LDU && pi->nops != 2)
+        return exec_dec_error(d, pi, "expected ldu d, [a] (ldu takes no cache-policy operand)");
+    if (!mm.cache_hint && pi->nops == 3)
+        return exec_dec_error(d, pi, "a cache-policy operand needs .L2::cache_hint");
     int nops = 2 + mm.cache_hint;
     if (pi->nops != nops && !(mm.cache_hint && pi->nops == 2))
         return exec_dec_error(d, pi, "expected %d operands", nops);
@@ -589,6 +784,11 @@ static int exec_dec_ldst(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sto
     }
     if (nel != ne)
         return exec_dec_error(d, pi, "expected %d data operands, got %d", ne, nel);
+    for (int k = 0; store && k < nel; k++)
+        if (el[k].kind == PTX_OP_SINK &&
+            !((ne == 8 && bits == 32) || (ne == 4 && bits == 64)))
+            return exec_dec_error(d, pi, "sink `_` elements need .v8 of a 32-bit type or .v4 of "
+                                  "a 64-bit type");
     if (t == PTX_T_B128) {
         /* one .b128 register = two 64-bit slots: elements lo, hi */
         if (el->kind == PTX_OP_SINK) {
@@ -629,6 +829,8 @@ static int exec_dec_ldst(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sto
     if (in->aux[2] == EXEC_AM_PARAMVAR &&
         (uint64_t)in->aux[0] + (uint64_t)(ne * es) > d->fd->param_size)
         return exec_dec_error(d, pi, "access beyond the parameter");
+    if (in->aux[2] == EXEC_AM_PARAMVAR && exec_param_misuse(d, pi, ad->sym, store))
+        return -1;
     int fast = sp == PTX_SPACE_GLOBAL && ne == 1 && es == 4 && in->aux[2] == EXEC_AM_REG64 &&
                in->op[0].kind == EXEC_O_REG;
     if (store)
@@ -638,9 +840,18 @@ static int exec_dec_ldst(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sto
     return 0;
 }
 
-int dec_ld(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_ldst(d, pi, in, 0); }
-int dec_ldu(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_ldst(d, pi, in, 0); }
-int dec_st(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_ldst(d, pi, in, 1); }
+int dec_ld(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    return exec_dec_ldst(d, pi, in, LDST_LD);
+}
+int dec_ldu(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    return exec_dec_ldst(d, pi, in, LDST_LDU);
+}
+int dec_st(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    return exec_dec_ldst(d, pi, in, LDST_ST);
+}
 
 /* ---- no-visible-effect instructions ------------------------------------------------------- */
 static int exec_nop(exec_warp *w, const exec_insn *in, uint32_t m)
@@ -649,25 +860,111 @@ static int exec_nop(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-/* prefetch{.space}.level [a] / prefetchu.L1 [a]: no visible effect. */
+/* The address operand [a] of a hint instruction in space sp: decoded (so a bad register or
+ * variable is reported) but never accessed. */
+static int exec_hint_addr(exec_dec *d, const ptx_insn *pi, exec_insn *in, const ptx_operand *o,
+                          ptx_space sp)
+{
+    if (o->kind != PTX_OP_ADDR)
+        return exec_dec_error(d, pi, "expected an address operand [a]");
+    return exec_dec_address(d, pi, in, o, sp);
+}
+
+/* prefetch{.global,.local}.{L1,L2} [a]; prefetch{.global}.L2::evict_{last,normal} [a];
+ * prefetchu.L1 [a]; prefetch{.const,.param}.tensormap [a]: no visible effect. */
 int dec_prefetch(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    (void)d; (void)pi;
+    int u = !strcmp(pi->opcode, "prefetchu");
+    const char *space = NULL, *level = NULL;
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *s = pi->mods[i];
+        int is_space = !strcmp(s, "global") || !strcmp(s, "local") || !strcmp(s, "const") ||
+                       !strcmp(s, "param");
+        int is_level = !strcmp(s, "L1") || !strcmp(s, "L2") || !strcmp(s, "L2::evict_last") ||
+                       !strcmp(s, "L2::evict_normal") || !strcmp(s, "tensormap");
+        if ((is_space && space) || (is_level && level) || (!is_space && !is_level))
+            return exec_dec_error(d, pi, "unsupported qualifier .%s", s);
+        if (is_space)
+            space = s;
+        else
+            level = s;
+    }
+    if (u && (space || !level || strcmp(level, "L1")))
+        return exec_dec_error(d, pi, "expected prefetchu.L1 [a]");
+    if (!level)
+        return exec_dec_error(d, pi, "a cache level is required (.L1, .L2, "
+                              ".L2::evict_last, .L2::evict_normal or .tensormap)");
+    ptx_space sp = PTX_SPACE_GENERIC;
+    if (space)
+        exec_space_mod(space, &sp);
+    if (!strcmp(level, "tensormap")) {
+        if (sp != PTX_SPACE_GENERIC && sp != PTX_SPACE_CONST && sp != PTX_SPACE_PARAM)
+            return exec_dec_error(d, pi, "prefetch.tensormap: .const, .param or generic "
+                                  "addresses only");
+    } else if (!strncmp(level, "L2::", 4)) {
+        if (sp != PTX_SPACE_GENERIC && sp != PTX_SPACE_GLOBAL)
+            return exec_dec_error(d, pi, "an eviction priority needs .global memory");
+    } else if (sp != PTX_SPACE_GENERIC && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_LOCAL) {
+        return exec_dec_error(d, pi, "%s: .global, .local or generic addresses only",
+                              pi->opcode);
+    }
+    if (pi->nops != 1 || exec_hint_addr(d, pi, in, &pi->ops[0], sp))
+        return pi->nops != 1 ? exec_dec_error(d, pi, "expected one address operand [a]") : -1;
     in->fn = exec_nop;
     return 0;
 }
 
-/* discard.global.L2 [a], 128: the line's contents become undefined; kept unchanged here. */
+/* The size operand of discard / applypriority: the immediate 128. */
+static int exec_line_size(exec_dec *d, const ptx_insn *pi)
+{
+    if (pi->nops != 2 || pi->ops[1].kind != PTX_OP_IMM || pi->ops[1].ival != 128)
+        return exec_dec_error(d, pi, "expected %s [a], 128 (the size is 128 bytes)",
+                              pi->opcode);
+    return 0;
+}
+
+/* discard{.global}.L2 [a], 128: the line's contents become undefined; kept unchanged here. */
 int dec_discard(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    (void)d; (void)pi;
+    int level = 0;
+    ptx_space sp = PTX_SPACE_GENERIC;
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *s = pi->mods[i];
+        if (!strcmp(s, "global") && sp == PTX_SPACE_GENERIC)
+            sp = PTX_SPACE_GLOBAL;
+        else if (!strcmp(s, "L2") && !level)
+            level = 1;
+        else
+            return exec_dec_error(d, pi, "unsupported qualifier .%s (expected "
+                                  "discard{.global}.L2 [a], 128)", s);
+    }
+    if (!level)
+        return exec_dec_error(d, pi, "expected discard{.global}.L2 [a], 128");
+    if (exec_line_size(d, pi) || exec_hint_addr(d, pi, in, &pi->ops[0], sp))
+        return -1;
     in->fn = exec_nop;
     return 0;
 }
 
+/* applypriority{.global}.L2::evict_normal [a], 128: no visible effect. */
 int dec_applypriority(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    (void)d; (void)pi;
+    int level = 0;
+    ptx_space sp = PTX_SPACE_GENERIC;
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *s = pi->mods[i];
+        if (!strcmp(s, "global") && sp == PTX_SPACE_GENERIC)
+            sp = PTX_SPACE_GLOBAL;
+        else if (!strcmp(s, "L2::evict_normal") && !level)
+            level = 1;
+        else
+            return exec_dec_error(d, pi, "unsupported qualifier .%s (expected "
+                                  "applypriority{.global}.L2::evict_normal [a], 128)", s);
+    }
+    if (!level)
+        return exec_dec_error(d, pi, "expected applypriority{.global}.L2::evict_normal [a], 128");
+    if (exec_line_size(d, pi) || exec_hint_addr(d, pi, in, &pi->ops[0], sp))
+        return -1;
     in->fn = exec_nop;
     return 0;
 }
@@ -681,10 +978,77 @@ static int exec_createpolicy(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
+/* createpolicy.fractional.L2::primary{.L2::secondary}.b64 d{, fraction};
+ * createpolicy.range{.global}.L2::primary{.L2::secondary}.b64 d, [a], primary-size, total-size;
+ * createpolicy.cvt.L2.b64 d, access-property.
+ * primary: evict_last/normal/first/unchanged; secondary: evict_first/unchanged; the fraction an
+ * immediate in (0, 1] (default 1.0). */
 int dec_createpolicy(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
+    static const char *const prim[] = { "L2::evict_last", "L2::evict_normal", "L2::evict_first",
+                                        "L2::evict_unchanged", NULL };
+    static const char *const sec[] = { "L2::evict_first", "L2::evict_unchanged", NULL };
+    const char *kind = NULL, *p1 = NULL, *p2 = NULL;
+    int b64 = 0, glob = 0, l2 = 0;
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *s = pi->mods[i];
+        if (!kind && (!strcmp(s, "fractional") || !strcmp(s, "range") || !strcmp(s, "cvt")))
+            kind = s;
+        else if (!strcmp(s, "b64") && !b64)
+            b64 = 1;
+        else if (!strcmp(s, "global") && !glob && kind && !strcmp(kind, "range"))
+            glob = 1;
+        else if (!strcmp(s, "L2") && !l2 && kind && !strcmp(kind, "cvt"))
+            l2 = 1;
+        else if (!p1 && exec_in_list(s, prim))
+            p1 = s;
+        else if (p1 && !p2 && exec_in_list(s, sec))
+            p2 = s;
+        else
+            return exec_dec_error(d, pi, "unsupported qualifier .%s", s);
+    }
+    if (!kind)
+        return exec_dec_error(d, pi, "expected createpolicy.fractional, .range or .cvt");
+    if (!b64)
+        return exec_dec_error(d, pi, "the policy is .b64");
     if (pi->nops < 1 || exec_dec_dst(d, in, 0, &pi->ops[0], PTX_T_B64))
         return pi->nops < 1 ? exec_dec_error(d, pi, "missing destination") : -1;
+    if (!strcmp(kind, "cvt")) {
+        if (!l2 || p1 || pi->nops != 2 || exec_dec_src(d, in, 1, &pi->ops[1], PTX_T_B64))
+            return exec_dec_error(d, pi, "expected createpolicy.cvt.L2.b64 d, access-property");
+    } else if (!p1) {
+        return exec_dec_error(d, pi, "a primary priority is required (.L2::evict_last, "
+                              ".L2::evict_normal, .L2::evict_first or .L2::evict_unchanged)");
+    } else if (!strcmp(kind, "fractional")) {
+        if (pi->nops > 2)
+            return exec_dec_error(d, pi, "expected createpolicy.fractional...b64 d{, fraction}");
+        if (pi->nops == 2) {
+            const ptx_operand *f = &pi->ops[1];
+            double v = f->kind == PTX_OP_FIMM ? f->fval : (double)f->ival;
+            if (f->kind == PTX_OP_FIMM && f->fsize == 32) {
+                float fv;
+                uint32_t b = (uint32_t)f->fbits;
+                memcpy(&fv, &b, 4);
+                v = fv;
+            } else if (f->kind == PTX_OP_FIMM && f->fsize == 64) {
+                memcpy(&v, &f->fbits, 8);
+            }
+            if (f->kind != PTX_OP_FIMM && f->kind != PTX_OP_IMM)
+                return exec_dec_error(d, pi, "the fraction must be an immediate");
+            if (!(v > 0.0 && v <= 1.0))
+                return exec_dec_error(d, pi, "fraction %g outside (0, 1]", v);
+        }
+    } else {
+        if (pi->nops != 4 || exec_hint_addr(d, pi, in, &pi->ops[1],
+                                            glob ? PTX_SPACE_GLOBAL : PTX_SPACE_GENERIC) ||
+            exec_dec_src(d, in, 2, &pi->ops[2], PTX_T_B32) ||
+            exec_dec_src(d, in, 3, &pi->ops[3], PTX_T_B32))
+            return pi->nops != 4 ? exec_dec_error(d, pi, "expected createpolicy.range...b64 d, "
+                                                  "[a], primary-size, total-size") : -1;
+        if (pi->ops[2].kind == PTX_OP_IMM && pi->ops[3].kind == PTX_OP_IMM &&
+            pi->ops[2].ival > pi->ops[3].ival)
+            return exec_dec_error(d, pi, "primary-size exceeds total-size");
+    }
     in->fn = exec_createpolicy;
     return 0;
 }

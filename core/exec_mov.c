@@ -103,9 +103,6 @@ static int exec_unpack(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-/* exec_ctrl.c: stack copies of the parameters of a device function whose address is taken. */
-int exec_param_copies(const exec_fdec *fd, uint64_t *offs, uint64_t *size, uint32_t *align);
-
 static ptx_type exec_uint_of_bytes(int b)
 {
     switch (b) {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "exec_core.h"
 
-enum { WR_SLICE, WR_BLOCKED, WR_DONE, WR_STOP };
+enum { WR_SLICE, WR_BLOCKED, WR_DONE, WR_STOP, WR_YIELD };
 
 /* ---- stops ----------------------------------------------------------------------------------- */
 static void exec_stop_fill(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_exc e,
@@ -294,6 +294,13 @@ __attribute__((hot)) static int exec_warp_run(exec_warp *w)
                     }
                     break;
                 }
+            } else if (rc == EXEC_YIELD) {
+                /* not executed: retried at the same pc after the other warps ran */
+                tcount -= lanes;
+                w->cur_pc = pc;
+                w->yielded = 1;
+                ret = WR_YIELD;
+                goto out;
             } else {
                 w->cur_pc = w->npc;
                 if (w->m->stop.kind != EXEC_STOP_BREAKPOINT)
@@ -330,7 +337,7 @@ void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_in
 }
 
 /* ---- lanes leaving ----------------------------------------------------------------------------*/
-void exec_lanes_retire(exec_warp *w, uint32_t lanes)
+void exec_lanes_retire(exec_warp *w, const exec_insn *in, uint32_t lanes)
 {
     lanes &= ~w->exited;
     if (!lanes)
@@ -341,6 +348,8 @@ void exec_lanes_retire(exec_warp *w, uint32_t lanes)
     w->cta->nexited += (uint32_t)exec_popc(lanes);
     w->cur_mask &= ~lanes;
     w->resched = 1;
+    if (w->cta->nexited == w->cta->nthreads)
+        exec_tcgen05_cta_exit(w, in);   /* Tensor Memory left allocated */
     /* warp-sync waiters that name these lanes can never complete */
     if (w->ws_wait)
         EXEC_FOR_LANES(i, w->ws_wait)
@@ -458,7 +467,7 @@ static void exec_cta_end(exec_machine *m, int keep)
             free(w->ldata[i]);
             w->ldata[i] = NULL;
             w->lcap[i] = 0;
-            w->lsp[i] = 0;
+            w->lsp[i] = MEM_LOCAL_TOP;
         }
     }
     if (!keep) {
@@ -512,9 +521,9 @@ static int exec_cta_start(exec_machine *m, uint32_t id)
             w->lframe[i] = f;
             w->pc[i] = kfd->pc0;
             w->lane_bar[i] = -1;
-            w->lsp[i] = 0;
+            w->lsp[i] = MEM_LOCAL_TOP;   /* empty: the stack grows down (mem.h) */
             if ((w->valid >> i) & 1) {
-                uint64_t base = 0;
+                uint64_t base = MEM_LOCAL_TOP;
                 if (kfd->local_size && mem_local_push(w, in0, i, kfd->local_size,
                                                       kfd->local_align, &base))
                     return -1;
@@ -639,6 +648,9 @@ typedef struct {
     uint64_t steps;
     uint64_t polled;
     volatile int *cancel;     /* parallel workers: abandon the CTA at the next slice */
+    _Atomic uint64_t *pool_steps; /* parallel workers: steps of all workers together ... */
+    uint64_t pool_limit;      /* ... which reaching this abandons the parallel run */
+    volatile int *pool_over;
 } exec_runctx;
 
 /* Run warp w for at most `budget` instructions; account steps; returns WR_*. */
@@ -647,6 +659,7 @@ static int exec_slice(exec_machine *m, exec_warp *w, int64_t budget, exec_runctx
     w->budget = budget;
     m->slice_given = budget;
     w->watch_hit = 0;
+    w->yielded = 0;
     int r = exec_warp_run(w);
     int64_t left = w->watch_hit ? w->budget_left : w->budget;
     if (left < 0)
@@ -697,6 +710,13 @@ static int exec_describe_lanes(const exec_machine *m, char *buf, size_t n)
         if (w->ws_wait && k < n)
             k += (size_t)snprintf(buf + k, n - k, "; warp %u lanes 0x%08x wait in a "
                                   "warp-synchronous instruction", i, w->ws_wait);
+        if (w->yielded && w->cur_mask && k < n) {
+            const exec_insn *in = &m->code[w->cur_pc];
+            k += (size_t)snprintf(buf + k, n - k, "; warp %u lanes 0x%08x wait in %s (pc %u, "
+                                  "line %d), which cannot proceed", i, w->cur_mask,
+                                  in->src ? in->src->opcode : "?", w->cur_pc,
+                                  in->src ? in->src->line : 0);
+        }
         if ((w->exited & w->valid) && k < n)
             k += (size_t)snprintf(buf + k, n - k, "; warp %u lanes 0x%08x exited", i,
                                   w->exited & w->valid);
@@ -716,7 +736,17 @@ static void exec_deadlock(exec_machine *m)
     exec_describe_lanes(m, buf, sizeof buf);
     uint32_t lanes = exec_live(w0);
     int l = lanes ? exec_ctz(lanes) : 0;
-    exec_fault(w0, &m->code[w0->pc[l]], EXEC_EXC_BARRIER_DEADLOCK, l, PTX_SPACE_NONE, 0, 0,
+    uint32_t pc = w0->pc[l];
+    for (uint32_t i = 0; i < m->nwarps; i++)
+        if (m->warps[i].yielded && m->warps[i].cur_mask) {
+            /* warps that only yield (EXEC_YIELD): report the first one where it waits */
+            w0 = &m->warps[i];
+            lanes = w0->cur_mask;
+            l = exec_ctz(lanes);
+            pc = w0->cur_pc;
+            break;
+        }
+    exec_fault(w0, &m->code[pc], EXEC_EXC_BARRIER_DEADLOCK, l, PTX_SPACE_NONE, 0, 0,
                "barrier deadlock in CTA %u: no thread can proceed%s", m->cta.id, buf);
     m->stop.lanes = lanes;
 }
@@ -744,11 +774,17 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
             int r = exec_slice(m, w, b, rc);
             if (rc->steps != before)
                 progressed = 1;
+            if (rc->pool_steps && rc->steps != before &&
+                atomic_fetch_add(rc->pool_steps, rc->steps - before) + (rc->steps - before) >=
+                rc->pool_limit) {
+                *rc->pool_over = 1;
+                return 2;
+            }
             if (r == WR_STOP || m->stop_set)
                 return 0;
             if (r == WR_SLICE) {
                 m->cta.rr = (wi + 1) % m->nwarps;
-                if (rc->cancel && *rc->cancel)
+                if ((rc->cancel && *rc->cancel) || (rc->pool_over && *rc->pool_over))
                     return 2;
                 if (rc->o->interrupt && *rc->o->interrupt) {
                     exec_sched(w);
@@ -959,9 +995,10 @@ static int exec_has_mod(const ptx_insn *pi, const char *prefix)
 }
 
 /* Whether the module's code lets CTAs run in any order with identical results: no global or
- * generic atomics/reductions (float ones do not commute; integer ones would need host
- * atomics), no brkpt, no calls to bodiless (libc: printf, malloc...) or unknown indirect
- * targets, no %clock/%globaltimer reads. */
+ * generic atomics/reductions, surface reductions (sured) or bulk reductions (cp.reduce.async
+ * .bulk) (float ones do not commute; integer ones would need host atomics), no brkpt, no calls
+ * to bodiless (libc: printf, malloc...) or unknown indirect targets, no %clock/%globaltimer
+ * reads. */
 static int exec_par_module_ok(const exec_machine *m)
 {
     for (uint32_t pc = 0; pc < m->ncode; pc++) {
@@ -972,6 +1009,10 @@ static int exec_par_module_ok(const exec_machine *m)
         if ((strcmp(op, "atom") == 0 || strcmp(op, "red") == 0) && !exec_has_mod(pi, "shared"))
             return 0;
         if (strcmp(op, "brkpt") == 0 || (strcmp(op, "cp") == 0 && exec_has_mod(pi, "reduce")))
+            return 0;
+        /* surface reductions (cp.reduce.async.bulk, above, too): read-modify-writes of global
+         * memory that CTAs on other worker threads may do at the same time */
+        if (strcmp(op, "sured") == 0)
             return 0;
         if (strcmp(op, "call") == 0) {
             int direct = 0;
@@ -1002,7 +1043,7 @@ static int exec_par_module_ok(const exec_machine *m)
 
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
 {
-    if (exec_get_threads(m) < 2 || o->max_steps || m->any_watch || m->bp_skip_w ||
+    if (exec_get_threads(m) < 2 || m->any_watch || m->bp_skip_w ||
         m->ncta - m->cur_cta < 2)
         return 0;
     for (uint32_t pc = 0; pc < m->ncode; pc++)
@@ -1030,7 +1071,45 @@ struct exec_pool {
     _Atomic uint32_t next;    /* next CTA to hand out */
     _Atomic uint32_t stop_min;
     const exec_run_opts *o;
+    exec_run_opts wo;         /* the workers' options: no step limit of their own */
+    _Atomic uint64_t steps;   /* with a step limit: steps of every worker so far */
+    uint64_t limit;           /* 0: none */
+    volatile int over;        /* the workers reached the limit: the run is abandoned */
 };
+
+/* Copies of every global region (a parallel run under a step limit may have to be undone).
+ * NULL when the copies would be too large or memory runs out. */
+#define EXEC_SNAP_MAX (UINT64_C(1) << 30)
+static uint8_t **exec_glob_snapshot(const exec_machine *m)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < m->glob.n; i++)
+        total += m->glob.r[i].size;
+    if (total > EXEC_SNAP_MAX)
+        return NULL;
+    uint8_t **s = calloc((size_t)m->glob.n + 1, sizeof *s);
+    for (int i = 0; s && i < m->glob.n; i++) {
+        s[i] = malloc(m->glob.r[i].size ? m->glob.r[i].size : 1);
+        if (!s[i]) {
+            for (int j = 0; j < i; j++)
+                free(s[j]);
+            free(s);
+            return NULL;
+        }
+        memcpy(s[i], m->glob.r[i].data, m->glob.r[i].size);
+    }
+    return s;
+}
+
+static void exec_glob_restore(exec_machine *m, uint8_t **s, int restore)
+{
+    for (int i = 0; s && i < m->glob.n; i++) {
+        if (restore)
+            memcpy(m->glob.r[i].data, s[i], m->glob.r[i].size);
+        free(s[i]);
+    }
+    free(s);
+}
 
 static void exec_worker_free(exec_worker *k)
 {
@@ -1046,10 +1125,15 @@ static void *exec_worker_main(void *arg)
     exec_worker *k = arg;
     exec_pool *p = k->pool;
     exec_machine *wm = &k->wm;
-    exec_runctx rc = { .o = p->o, .cancel = &k->cancel };
+    exec_runctx rc = { .o = &p->wo, .cancel = &k->cancel };
+    if (p->limit) {
+        rc.pool_steps = &p->steps;
+        rc.pool_limit = p->limit;
+        rc.pool_over = &p->over;
+    }
     for (;;) {
         uint32_t id = atomic_fetch_add(&p->next, 1);
-        if (id >= wm->ncta || id > atomic_load(&p->stop_min))
+        if (id >= wm->ncta || id > atomic_load(&p->stop_min) || p->over)
             break;
         atomic_store(&k->cur, id);
         if (k->cancel)
@@ -1096,12 +1180,30 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
     int n = exec_get_threads(m);
     if ((uint32_t)n > m->ncta - m->cur_cta)
         n = (int)(m->ncta - m->cur_cta);
-    exec_pool p = { .n = n, .o = rc->o };
+    if (n < 2)
+        return exec_run_grid(m, rc);
+    exec_pool p = { .n = n, .o = rc->o, .wo = *rc->o };
+    p.wo.max_steps = 0;
     atomic_init(&p.next, m->cur_cta);
     atomic_init(&p.stop_min, UINT32_MAX);
+    atomic_init(&p.steps, 0);
+    /* A step limit (the batch watchdog): the workers count their steps together. If they reach
+     * the limit (or stop anywhere), global memory goes back to its state before the parallel run
+     * and one thread runs instead, so every stop is the one a single thread reaches. */
+    uint8_t **snap = NULL;
+    uint32_t first = m->cur_cta;
+    if (rc->o->max_steps) {
+        p.limit = rc->o->max_steps > rc->steps ? rc->o->max_steps - rc->steps : 0;
+        if (p.limit)
+            snap = exec_glob_snapshot(m);
+        if (!snap)
+            return exec_run_grid(m, rc);
+    }
     p.w = calloc((size_t)n, sizeof *p.w);
-    if (!p.w)
+    if (!p.w) {
+        exec_glob_restore(m, snap, 0);
         return exec_run_grid(m, rc);
+    }
     int started = 0;
     for (int i = 0; i < n; i++) {
         exec_worker *k = &p.w[i];
@@ -1127,15 +1229,19 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
             break;
         started++;
     }
-    if (!started) {
-        for (int i = 0; i < n; i++)
-            exec_worker_free(&p.w[i]);
-        free(p.w);
-        return exec_run_grid(m, rc);
-    }
     for (int i = 0; i < started; i++)
         pthread_join(p.w[i].th, NULL);
     uint32_t smin = atomic_load(&p.stop_min);
+    if (!started || (snap && (p.over || smin != UINT32_MAX))) {
+        /* undo: one thread runs from the first CTA again */
+        exec_glob_restore(m, snap, started > 0);
+        for (int i = 0; i < n; i++)
+            exec_worker_free(&p.w[i]);
+        free(p.w);
+        m->cur_cta = first;
+        return exec_run_grid(m, rc);
+    }
+    exec_glob_restore(m, snap, 0);
     exec_worker *stopped = NULL;
     int err = 0;
     for (int i = 0; i < n; i++) {

@@ -398,10 +398,12 @@ int dec_red(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_at
 /* ---- warp-synchronous operations -------------------------------------------------------------
  * Common layout: op[0] = d (value or predicate), op[1] = optional predicate output, op[2..4] =
  * sources a, b, c, op[5] = membermask (NONE: the executing lanes, deprecated non-.sync forms).
- * aux[0] = kind, aux[1] = mode. A group whose membermask names lanes that are live elsewhere
- * waits (ws_wait) until they arrive at a warp-synchronous instruction of the same kind; the
- * waiting groups then execute jointly: each group's operands come from its own frame and
- * instruction. Naming lanes that exited or do not exist is an EXEC_EXC_WARP_SYNC exception. */
+ * aux[0] = kind, aux[1] = mode. The membermask is per lane: the lanes of a group that name the
+ * same mask form one synchronisation set (exec_ws_run). A set whose membermask names lanes that
+ * are live elsewhere waits (ws_wait) until they arrive at a warp-synchronous instruction of the
+ * same kind with the same mask; the waiting lanes then execute jointly: each lane's operands
+ * come from its own frame and instruction. Naming lanes that exited or do not exist is an
+ * EXEC_EXC_WARP_SYNC exception. */
 enum { WS_SYNC, WS_VOTE, WS_SHFL, WS_MATCH, WS_REDUX, WS_ELECT };
 
 typedef struct {
@@ -491,7 +493,7 @@ static void exec_ws_core(const exec_insn *in, uint32_t part, exec_wsbuf *b)
                 same &= b->a[i] == v0;
             EXEC_FOR_LANES(i, part)
                 b->d[i] = same ? part : 0;
-            b->q1 = same ? part : 0;
+            b->q1 = (b->q1 & ~part) | (same ? part : 0);
         }
         break;
     case WS_REDUX: {
@@ -518,7 +520,7 @@ static void exec_ws_core(const exec_insn *in, uint32_t part, exec_wsbuf *b)
         uint32_t leader = (uint32_t)exec_ctz(part);
         EXEC_FOR_LANES(i, part)
             b->d[i] = leader;
-        b->q1 = 1u << leader;
+        b->q1 = (b->q1 & ~part) | 1u << leader;
         break;
     }
     default:
@@ -526,84 +528,118 @@ static void exec_ws_core(const exec_insn *in, uint32_t part, exec_wsbuf *b)
     }
 }
 
+/* Load the sources of the waiting lanes `joiners` from their own frames and instructions
+ * (lanes grouped by pc and frame), or store their results there (store = 1). */
+static void exec_ws_joiners(exec_warp *w, uint32_t joiners, exec_wsbuf *b, int store)
+{
+    struct exec_warp_regs save = *EXEC_R(w);
+    for (uint32_t left = joiners; left;) {
+        uint32_t l = (uint32_t)exec_ctz(left), g = 0;
+        EXEC_FOR_LANES(i, left)
+            if (w->pc[i] == w->pc[l] && w->lframe[i] == w->lframe[l])
+                g |= 1u << i;
+        left &= ~g;
+        w->r.regs = w->lframe[l]->regs;
+        w->r.preds = w->lframe[l]->preds;
+        if (store)
+            exec_ws_store(w, &w->m->code[w->pc[l]], g, b);
+        else
+            exec_ws_load(w, &w->m->code[w->pc[l]], g, b, 0);
+    }
+    w->r.regs = save.regs;
+    w->r.preds = save.preds;
+}
+
+/* Execute a warp-synchronous instruction for the lanes `m`. Each lane names its own
+ * membermask; lanes of `m` with the same mask value form one synchronisation set (e.g. the
+ * tiles of a tiled_partition, the groups of a labeled_partition), run independently of the
+ * other sets. A set whose mask names lanes that are neither in the set nor waiting at a
+ * warp-synchronous instruction of the same kind with the same mask waits (ws_wait) for them;
+ * a set whose mask names exited or absent lanes raises EXEC_EXC_WARP_SYNC. Lanes outside their
+ * own mask (undefined in the spec) get the result of the set's members. */
 static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     uint32_t l0 = (uint32_t)exec_ctz(m);
-    uint32_t member = in->op[5].kind != EXEC_O_NONE ? (uint32_t)exec_opval(w, in, 5, l0) : m;
-    uint32_t bad = member & (~w->valid | w->exited);
-    if (bad) {
-        exec_fault(w, in, EXEC_EXC_WARP_SYNC, (int)l0, PTX_SPACE_NONE, 0, 0,
-                   "membermask 0x%08x names lanes 0x%08x that %s", member, bad,
-                   (bad & ~w->valid) ? "do not exist" : "have exited");
-        return EXEC_STOPPED;
-    }
-    uint32_t missing = member & ~m;
-    /* waiting lanes that can join: same kind of instruction, naming the same mask */
-    uint32_t joiners = 0;
-    EXEC_FOR_LANES(i, w->ws_wait & member) {
-        const exec_insn *wi = &w->m->code[w->pc[i]];
-        if (wi->aux[0] == in->aux[0] && wi->opc == in->opc && w->ws_need[i] == member)
-            joiners |= 1u << i;
-    }
-    if (missing & ~joiners) {
-        /* wait for the others */
-        EXEC_FOR_LANES(i, m) {
-            w->pc[i] = in->pc;
-            w->ws_need[i] = member;
+    uint32_t smask[EXEC_LANES], slanes[EXEC_LANES];
+    int nset = 1;
+    smask[0] = m;
+    slanes[0] = m;
+    if (in->op[5].kind != EXEC_O_NONE) {
+        /* the decoder gives the b32 membermask as 32 contiguous lanes (immediates broadcast) */
+        const uint32_t *mk = EXEC_SRC(w, in, 5);
+        uint32_t diff = 0;
+        smask[0] = mk[l0];
+        if (in->op[5].kind != EXEC_O_IMM)
+            EXEC_FOR_LANES(i, m)
+                diff |= mk[i] ^ smask[0];
+        if (diff) {
+            nset = 0;
+            for (uint32_t left = m; left;) {
+                uint32_t l = (uint32_t)exec_ctz(left), v = mk[l], g = 0;
+                EXEC_FOR_LANES(i, left)
+                    g |= (uint32_t)(mk[i] == v) << i;
+                left &= ~g;
+                smask[nset] = v;
+                slanes[nset++] = g;
+            }
         }
-        w->ws_wait |= m;
-        uint32_t rest = w->cur_mask & ~m;
-        EXEC_FOR_LANES(i, rest)
-            w->pc[i] = in->pc + 1;
-        w->cur_mask = 0;
-        w->resched = 1;
-        w->npc = in->pc + 1;
-        return EXEC_JUMPED;
     }
-    uint32_t part = (m | joiners) & member;
-    if (!part)
-        part = m;
-    joiners &= member & ~m;
-    if (in->aux[0] != WS_SYNC) {
+    for (int k = 0; k < nset; k++) {
+        uint32_t member = smask[k], bad = member & (~w->valid | w->exited);
+        if (bad) {
+            exec_fault(w, in, EXEC_EXC_WARP_SYNC, exec_ctz(slanes[k]), PTX_SPACE_NONE, 0, 0,
+                       "membermask 0x%08x names lanes 0x%08x that %s", member, bad,
+                       (bad & ~w->valid) ? "do not exist" : "have exited");
+            return EXEC_STOPPED;
+        }
+    }
+    uint32_t part[EXEC_LANES];
+    uint32_t wait = 0, done = 0, joiners = 0;
+    for (int k = 0; k < nset; k++) {
+        uint32_t member = smask[k], lanes = slanes[k], join = 0;
+        /* waiting lanes that can join: same kind of instruction, naming the same mask */
+        EXEC_FOR_LANES(i, w->ws_wait & member) {
+            const exec_insn *wi = &w->m->code[w->pc[i]];
+            if (wi->aux[0] == in->aux[0] && wi->opc == in->opc && w->ws_need[i] == member)
+                join |= 1u << i;
+        }
+        if (member & ~lanes & ~join) {
+            /* wait for the others */
+            EXEC_FOR_LANES(i, lanes)
+                w->ws_need[i] = member;
+            wait |= lanes;
+            part[k] = 0;
+            continue;
+        }
+        part[k] = (lanes | join) & member;
+        if (!part[k])
+            part[k] = lanes;
+        done |= lanes;
+        joiners |= join;
+    }
+    if (done && in->aux[0] != WS_SYNC) {
         exec_wsbuf b;
         memset(&b, 0, sizeof b);
         exec_ws_load(w, in, m, &b, 1);
-        struct exec_warp_regs save = *EXEC_R(w);
-        for (uint32_t left = joiners; left;) {
-            uint32_t l = (uint32_t)exec_ctz(left), g = 0;
-            EXEC_FOR_LANES(i, left)
-                if (w->pc[i] == w->pc[l] && w->lframe[i] == w->lframe[l])
-                    g |= 1u << i;
-            left &= ~g;
-            w->r.regs = w->lframe[l]->regs;
-            w->r.preds = w->lframe[l]->preds;
-            exec_ws_load(w, &w->m->code[w->pc[l]], g, &b, 0);
-        }
-        exec_ws_core(in, part, &b);
-        w->r.regs = save.regs;
-        w->r.preds = save.preds;
-        exec_ws_store(w, in, m, &b);
-        for (uint32_t left = joiners; left;) {
-            uint32_t l = (uint32_t)exec_ctz(left), g = 0;
-            EXEC_FOR_LANES(i, left)
-                if (w->pc[i] == w->pc[l] && w->lframe[i] == w->lframe[l])
-                    g |= 1u << i;
-            left &= ~g;
-            w->r.regs = w->lframe[l]->regs;
-            w->r.preds = w->lframe[l]->preds;
-            exec_ws_store(w, &w->m->code[w->pc[l]], g, &b);
-        }
-        w->r.regs = save.regs;
-        w->r.preds = save.preds;
+        if (joiners)
+            exec_ws_joiners(w, joiners, &b, 0);
+        for (int k = 0; k < nset; k++)
+            if (part[k])
+                exec_ws_core(in, part[k], &b);
+        exec_ws_store(w, in, done, &b);
+        if (joiners)
+            exec_ws_joiners(w, joiners, &b, 1);
     }
-    if (!joiners)
+    if (!wait && !joiners)
         return EXEC_NEXT;
     EXEC_FOR_LANES(i, joiners)
         w->pc[i]++;
-    w->ws_wait &= ~joiners;
-    uint32_t rest = w->cur_mask;
+    w->ws_wait = (w->ws_wait & ~joiners) | wait;
+    uint32_t rest = w->cur_mask & ~wait;
     EXEC_FOR_LANES(i, rest)
         w->pc[i] = in->pc + 1;
+    EXEC_FOR_LANES(i, wait)
+        w->pc[i] = in->pc;
     w->cur_mask = 0;
     w->resched = 1;
     w->npc = in->pc + 1;

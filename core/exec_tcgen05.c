@@ -20,9 +20,10 @@
  *     tmem[1] 4 bits per unit: log2 of the size in units of the allocation starting there.
  * Every tcgen05 instruction here is .sync.aligned: the whole warp (its existing threads)
  * executes it together with the same operands, no thread of the warp having exited.
- * tcgen05.alloc blocks while no run of nCols columns is free: the warp keeps its pc and its
- * slice ends, so the other warps run (and may dealloc) before it retries; when no other warp
- * of the CTA can run, the wait could never end and is reported as a deadlock.
+ * tcgen05.alloc blocks while no run of nCols columns is free: it returns EXEC_YIELD (the warp
+ * keeps its pc and its slice ends), so the other warps run (and may dealloc) before it
+ * retries; when no other warp of the CTA can run, the wait could never end and is reported as
+ * a deadlock right away; when the other warps only yield too, the scheduler reports it.
  * .cta_group::2 pairs two peer CTAs of a cluster; every CTA is a cluster of one here, so only
  * .cta_group::1 is accepted. */
 #define TM_UNITS 16
@@ -150,10 +151,7 @@ static int exec_tc_alloc_fn(exec_warp *w, const exec_insn *in, uint32_t m)
             return EXEC_STOPPED;
         }
         /* block: retry this instruction after the other warps ran */
-        w->npc = in->pc;
-        if (w->budget > 1)
-            w->budget = 1;
-        return EXEC_JUMPED;
+        return EXEC_YIELD;
     }
     /* the destination before the state changes, so a bad address leaves nothing allocated */
     uint64_t addr[EXEC_LANES], sa;
@@ -220,8 +218,7 @@ static int exec_tc_nop_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 /* When the last thread of a CTA exits: Tensor Memory still allocated is an error (the spec
  * requires every allocation to be freed before the kernel exits). Returns -1 after raising
  * the exception on warp w at instruction in (the exit), 0 when nothing is left allocated.
- * The scheduler must call it: see the report of this file's author in the change notes. */
-int exec_tcgen05_cta_exit(exec_warp *w, const exec_insn *in);
+ * exec_lanes_retire (exec_run.c) calls it when the CTA's last thread exits. */
 int exec_tcgen05_cta_exit(exec_warp *w, const exec_insn *in)
 {
     exec_cta *c = w->cta;

@@ -383,9 +383,12 @@ uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, ui
         host = w->cta->shared + addr;
         break;
     case PTX_SPACE_LOCAL:
-        if (addr > w->lsp[lane] || w->lsp[lane] - addr < size)
+        if (addr < w->lsp[lane])
+            return mem_oob(w, in, lane, sp, addr, size, "below the thread's stack pointer "
+                           "(stack memory not allocated, or already freed)");
+        if (!mem_local_ok(w, lane, addr, size))
             return mem_oob(w, in, lane, sp, addr, size, "above the thread's stack top");
-        host = w->ldata[lane] + addr;
+        host = mem_local_host(w, lane, addr);
         break;
     case PTX_SPACE_CONST:
         if (write) {
@@ -456,33 +459,38 @@ void mem_watch_check(exec_warp *w, ptx_space sp, uint64_t addr, uint32_t size, i
     }
 }
 
+/* Push `size` bytes aligned to `align` on a lane's stack (it grows down, mem.h): the stack
+ * pointer becomes the block's base, returned in *base. */
 int mem_local_push(exec_warp *w, const exec_insn *in, int lane, uint64_t size, uint32_t align,
                    uint64_t *base)
 {
-    uint64_t sp = mem_align(w->lsp[lane], align ? align : 1);
-    uint64_t end = sp + size;
-    if (end > MEM_LOCAL_MAX || end < sp) {
+    uint64_t a = align ? align : 1, sp = w->lsp[lane];
+    if (size > sp) {
         exec_fault(w, in, EXEC_EXC_STACK_OVERFLOW, lane, PTX_SPACE_LOCAL, sp, (uint32_t)size,
                    "stack overflow: %" PRIu64 " bytes of local memory needed, limit %u",
-                   end, (unsigned)MEM_LOCAL_MAX);
+                   MEM_LOCAL_TOP - sp + size, (unsigned)MEM_LOCAL_MAX);
         return -1;
     }
-    if (end > w->lcap[lane]) {
-        uint64_t nc = w->lcap[lane] ? w->lcap[lane] : 256;
-        while (nc < end)
+    uint64_t nb = (sp - size) / a * a;
+    uint64_t need = MEM_LOCAL_TOP - nb;
+    if (need > w->lcap[lane]) {
+        uint64_t oc = w->lcap[lane], nc = oc ? oc : 256;
+        while (nc < need)
             nc *= 2;
-        uint8_t *nb = realloc(w->ldata[lane], nc);
-        if (!nb) {
-            exec_fault(w, in, EXEC_EXC_STACK_OVERFLOW, lane, PTX_SPACE_LOCAL, sp,
+        uint8_t *buf = realloc(w->ldata[lane], nc);
+        if (!buf) {
+            exec_fault(w, in, EXEC_EXC_STACK_OVERFLOW, lane, PTX_SPACE_LOCAL, nb,
                        (uint32_t)size, "out of host memory for the local stack");
             return -1;
         }
-        memset(nb + w->lcap[lane], 0, nc - w->lcap[lane]);
-        w->ldata[lane] = nb;
+        /* the stack's bytes stay at the high end of the buffer */
+        memmove(buf + (nc - oc), buf, oc);
+        memset(buf, 0, nc - oc);
+        w->ldata[lane] = buf;
         w->lcap[lane] = (uint32_t)nc;
     }
-    w->lsp[lane] = end;
-    *base = sp;
+    w->lsp[lane] = nb;
+    *base = nb;
     return 0;
 }
 
@@ -503,9 +511,9 @@ uint8_t *mem_host(exec_machine *m, ptx_space sp, uint64_t addr, uint64_t n, exec
             return NULL;
         return m->cta.shared + addr;
     case PTX_SPACE_LOCAL:
-        if (!w || addr > w->lsp[lane] || w->lsp[lane] - addr < n)
+        if (!w || !mem_local_ok(w, lane, addr, n))
             return NULL;
-        return w->ldata[lane] + addr;
+        return mem_local_host(w, lane, addr);
     case PTX_SPACE_CONST:
         if (addr > m->cbank_size || m->cbank_size - addr < n)
             return NULL;

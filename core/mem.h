@@ -22,10 +22,22 @@
  *           variables (module scope and function scope, laid out once per module in
  *           declaration order with their alignment), then the launch's dynamic part (every
  *           `extern .shared x[]` names its base, aligned to 16).
- *  .local   Offsets 0.. into a thread's own local stack: each call activation pushes the
- *           function's .local variables (the __local_depotN frame) and alloca pushes more;
- *           only bytes below the thread's stack top are accessible. Growth beyond
- *           MEM_LOCAL_MAX is a stack overflow.
+ *  .local   A thread's own stack, which grows DOWN (PTX ISA "Stack Manipulation"): local
+ *           addresses are 0 .. MEM_LOCAL_TOP, the stack starts empty with its stack pointer
+ *           (exec_warp.lsp) at MEM_LOCAL_TOP, and only [stack pointer, MEM_LOCAL_TOP) is
+ *           accessible: addresses below the stack pointer are free (never allocated, or freed
+ *           by stackrestore or a return), addresses at or above MEM_LOCAL_TOP are beyond the
+ *           stack. Each call activation pushes one block, its frame: the function's .local
+ *           variables (the __local_depotN frame) followed by copies of parameters whose address
+ *           is taken; the frame's base (exec_act.local_base) is its lowest address, so depot
+ *           offsets count up from there, and the stack pointer is the base right after the
+ *           call. alloca moves the stack pointer down by the size, rounded down to the
+ *           alignment, and returns the new stack pointer (so stacksave right after `alloca p`
+ *           gives p and successive allocas go down); stackrestore moves it back up within the
+ *           current frame; returning restores the caller's stack pointer (exec_act.entry_sp).
+ *           Needing more than MEM_LOCAL_MAX bytes is a stack overflow. The host copy of a
+ *           lane's stack (exec_warp.ldata, lcap bytes) holds [MEM_LOCAL_TOP - lcap,
+ *           MEM_LOCAL_TOP) and grows at its low end (mem_local_host translates).
  *  .param   Kernel parameters: offsets 0.. into the launch's parameter bytes (read-only).
  *           A function's parameters / return values and the .param variables of call
  *           sequences live in a per-lane area of the function's frame; instructions naming
@@ -49,6 +61,7 @@
 #define MEM_WIN_SIZE    0x0000000100000000ull
 #define MEM_CODE_BASE   0x00007f0000000000ull
 #define MEM_LOCAL_MAX   (1u << 20)   /* bytes of local stack per thread */
+#define MEM_LOCAL_TOP   ((uint64_t)MEM_LOCAL_MAX) /* local address just above the stack */
 
 enum { MEM_R_MODULE = 1, MEM_R_ALLOC, MEM_R_HEAP };
 

@@ -1062,6 +1062,35 @@ static void parse_module(ptx_parser *p)
     }
 }
 
+/* The constant bank holds 64 KB: the .const variables of the module and of its functions. */
+#define PTX_CONST_BANK 65536u
+
+static uint64_t const_add(uint64_t off, const ptx_sym *v)
+{
+    if (v->space != PTX_SPACE_CONST)
+        return off;
+    uint64_t a = v->align > 0 ? (uint64_t)v->align : 1;
+    off = (off + a - 1) / a * a;
+    return v->size > UINT64_MAX / 2 - off ? UINT64_MAX / 2 : off + v->size;
+}
+
+static void check_const_bank(ptx_parser *p)
+{
+    const ptx_module *m = p->m;
+    const ptx_sym *first = NULL; /* where the bank overflows */
+    uint64_t off = 0;
+    for (int i = 0; i < m->nvars; i++)
+        if ((off = const_add(off, m->vars[i])) > PTX_CONST_BANK && !first)
+            first = m->vars[i];
+    for (int f = 0; f < m->nfuncs; f++)
+        for (int i = 0; i < m->funcs[f]->nvars; i++)
+            if ((off = const_add(off, m->funcs[f]->vars[i])) > PTX_CONST_BANK && !first)
+                first = m->funcs[f]->vars[i];
+    if (first)
+        ptx_perr(p, first->line, first->col, "constant bank overflow: %llu bytes, limit %u",
+                 (unsigned long long)off, PTX_CONST_BANK);
+}
+
 /* ---- entry points -------------------------------------------------------------------------- */
 static int setup(ptx_parser *p, const char *text, size_t len, const char *path)
 {
@@ -1144,6 +1173,7 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_error 
     if (t->kind == PTX_TK_ERROR)
         ptx_perr(p, t->line, t->col, "%s", t->msg);
     parse_module(p);
+    check_const_bank(p);
     ptx_intern_free(&p->in);
     free(p);
     return m;

@@ -157,6 +157,11 @@ typedef struct {
     int (*eval)(void *ctx, void *compiled, uint32_t cta, uint32_t warp, uint32_t lane,
                 char *err, size_t n);
     void (*release)(void *ctx, void *compiled);
+    /* Optional: translate the condition into a core program (exec_set_break_cond) for a
+     * breakpoint in function f; returns the number of ops, or -1 when it cannot (the debugger
+     * then evaluates the condition at every stop). A core program must be exact: false for a
+     * lane only where eval would return 0. */
+    int (*core)(void *ctx, void *compiled, const ptx_func *f, exec_cond *prog, int max);
 } dbg_cond_hooks;
 void dbg_set_cond_hooks(dbg_session *s, const dbg_cond_hooks *h);
 

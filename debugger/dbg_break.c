@@ -23,13 +23,54 @@ int dbg_bp_at_pc(dbg_session *s, uint32_t pc)
     return 0;
 }
 
+/* The core condition of the breakpoints at pc: the OR of their conditions when every enabled
+ * breakpoint there has one the front end can translate; none (stop always) otherwise. */
+static void bp_sync_cond(dbg_session *s, uint32_t pc)
+{
+    static exec_cond prog[EXEC_COND_MAX];
+    const ptx_func *f;
+    const ptx_insn *pi;
+    int n = 0;
+    if (!s->have_hooks || !s->hooks.core || exec_pc_insn(s->m, pc, &f, &pi) != 0)
+        goto none;
+    for (int i = 0; i < s->nbps; i++) {
+        dbg_bp *b = s->bps[i];
+        if (b->type != DBG_BP_BREAK || !b->enabled)
+            continue;
+        int at = 0;
+        for (int k = 0; k < b->npcs; k++)
+            at |= b->pcs[k] == pc;
+        if (!at)
+            continue;
+        if (!b->cond_compiled)
+            goto none;
+        int k = s->hooks.core(s->hooks.ctx, b->cond_compiled, f, prog + n,
+                              EXEC_COND_MAX - n - 1);
+        if (k <= 0)
+            goto none;
+        n += k;
+        if (n > k) {
+            memset(&prog[n], 0, sizeof prog[n]);
+            prog[n++].op = EXEC_C_LOR;
+        }
+    }
+    if (n && exec_set_break_cond(s->m, pc, prog, n) == 0)
+        return;
+none:
+    exec_set_break_cond(s->m, pc, NULL, 0);
+}
+
 void dbg_bp_sync(dbg_session *s)
 {
     if (!s->m)
         return;
     uint32_t n = exec_ninsns(s->m);
-    for (uint32_t pc = 0; pc < n; pc++)
-        exec_set_break(s->m, pc, dbg_bp_at_pc(s, pc) != 0);
+    for (uint32_t pc = 0; pc < n; pc++) {
+        int on = dbg_bp_at_pc(s, pc) != 0;
+        exec_set_break(s->m, pc, on);
+        if (on)
+            bp_sync_cond(s, pc);
+    }
 }
 
 static void watch_arm(dbg_session *s, dbg_bp *b)
@@ -123,6 +164,7 @@ static int set_cond(dbg_session *s, dbg_bp *b, const char *cond)
     free(b->cond);
     b->cond = cond && *cond ? strdup(cond) : NULL;
     b->cond_compiled = compiled;
+    dbg_bp_sync(s);
     return 0;
 }
 

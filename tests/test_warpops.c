@@ -290,6 +290,313 @@ START_TEST(test_atomics)
 }
 END_TEST
 
+/* ---- per-lane membermasks -------------------------------------------------------------------
+ * Lanes executing one warp-synchronous instruction with different membermasks (the tiles of
+ * tiled_partition, the groups of labeled_partition, coalesced groups) synchronise in separate
+ * sets, each lane with the lanes of its own mask. */
+
+/* The reproducer: two 16-lane tiles, a bfly shuffle and a redux within each half. */
+static const char *k_tilemask = HDR
+    ".visible .entry tilemask(.param .u64 out, .param .u64 sum)\n{\n"
+    " .reg .b32 %r<12>; .reg .b64 %rd<6>;\n"
+    " ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [sum];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " and.b32 %r2, %r1, 16;\n"
+    " mov.u32 %r3, 65535;\n"
+    " shl.b32 %r4, %r3, %r2;\n"
+    " shfl.sync.bfly.b32 %r5, %r1, 1, 31, %r4;\n"
+    " redux.sync.add.u32 %r6, %r1, %r4;\n"
+    " mul.wide.u32 %rd3, %r1, 4;\n"
+    " add.s64 %rd4, %rd1, %rd3; st.global.u32 [%rd4], %r5;\n"
+    " add.s64 %rd5, %rd2, %rd3; st.global.u32 [%rd5], %r6;\n"
+    " ret;\n}\n";
+
+START_TEST(test_tile_masks_repro)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_tilemask) == 0, "%s", t.err);
+    uint64_t p[2] = { t_buf(&t, 32 * 4), t_buf(&t, 32 * 4) };
+    t_launch(&t, "tilemask", 1, 32, p, sizeof p);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t out[32], sum[32];
+    t_read(&t, p[0], out, sizeof out);
+    t_read(&t, p[1], sum, sizeof sum);
+    ck_assert_uint_eq(out[17], 16);
+    ck_assert_uint_eq(sum[20], 376);
+    for (uint32_t l = 0; l < 32; l++) {
+        ck_assert_uint_eq(out[l], l ^ 1);
+        ck_assert_uint_eq(sum[l], l < 16 ? 120 : 376);
+    }
+    t_free(&t);
+}
+END_TEST
+
+/* Every warp-synchronous operation with per-lane a, b, c, membermask, key and branch
+ * condition (in: 8 words per lane); the lanes with cond != 0 run a second copy of the block
+ * in the other arm of an if/else. out: 16 words per lane. */
+#define WS_BLOCK(L) \
+    " activemask.b32 %%r25;\n" \
+    " shfl.sync.%s.b32 %%r10|%%p1, %%r2, %%r3, %%r4, %%r5;\n" \
+    " selp.u32 %%r11, 1, 0, %%p1;\n" \
+    " and.b32 %%r20, %%r2, 1; setp.ne.u32 %%p2, %%r20, 0;\n" \
+    " vote.sync.ballot.b32 %%r12, %%p2, %%r5;\n" \
+    " vote.sync.all.pred %%p3, %%p2, %%r5;\n" \
+    " vote.sync.any.pred %%p4, %%p2, %%r5;\n" \
+    " vote.sync.uni.pred %%p5, %%p2, %%r5;\n" \
+    " selp.u32 %%r13, 1, 0, %%p3; selp.u32 %%r14, 2, 0, %%p4; selp.u32 %%r15, 4, 0, %%p5;\n" \
+    " or.b32 %%r13, %%r13, %%r14; or.b32 %%r13, %%r13, %%r15;\n" \
+    " match.any.sync.b32 %%r14, %%r6, %%r5;\n" \
+    " match.all.sync.b32 %%r15|%%p6, %%r6, %%r5;\n" \
+    " selp.u32 %%r16, 1, 0, %%p6;\n" \
+    " redux.sync.add.u32 %%r17, %%r2, %%r5;\n" \
+    " redux.sync.min.s32 %%r18, %%r2, %%r5;\n" \
+    " redux.sync.max.u32 %%r19, %%r2, %%r5;\n" \
+    " redux.sync.xor.b32 %%r21, %%r2, %%r5;\n" \
+    " elect.sync %%r22|%%p6, %%r5;\n" \
+    " selp.u32 %%r23, 1, 0, %%p6;\n" \
+    " bar.warp.sync %%r5;\n" \
+    " vote.sync.ballot.b32 %%r24, %%p2, %%r5;\n"
+
+static const char *k_ws_fmt = HDR
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+    " .reg .b32 %%r<40>; .reg .b64 %%rd<8>; .reg .pred %%p<8>;\n"
+    " ld.param.u64 %%rd1, [in]; ld.param.u64 %%rd2, [out];\n"
+    " mov.u32 %%r1, %%laneid;\n"
+    " mul.wide.u32 %%rd3, %%r1, 32; add.s64 %%rd4, %%rd1, %%rd3;\n"
+    " mul.wide.u32 %%rd3, %%r1, 64; add.s64 %%rd5, %%rd2, %%rd3;\n"
+    " ld.global.v4.u32 {%%r2, %%r3, %%r4, %%r5}, [%%rd4];\n"
+    " ld.global.v4.u32 {%%r6, %%r7, %%r8, %%r9}, [%%rd4+16];\n"
+    " setp.ne.u32 %%p7, %%r7, 0;\n"
+    " @%%p7 bra ELSE;\n"
+    WS_BLOCK(A)
+    " bra JOIN;\n"
+    "ELSE:\n"
+    " add.s32 %%r2, %%r2, 0;\n"
+    WS_BLOCK(B)
+    "JOIN:\n"
+    " st.global.v4.u32 [%%rd5], {%%r10, %%r11, %%r12, %%r13};\n"
+    " st.global.v4.u32 [%%rd5+16], {%%r14, %%r15, %%r16, %%r17};\n"
+    " st.global.v4.u32 [%%rd5+32], {%%r18, %%r19, %%r21, %%r22};\n"
+    " st.global.v4.u32 [%%rd5+48], {%%r23, %%r24, %%r25, %%r1};\n"
+    " ret;\n}\n";
+
+typedef struct {
+    uint32_t a, b, c, mask, key, cond, pad[2];
+} ws_in;
+
+/* C model of one lane's results (spec semantics, each lane synchronising with the lanes of
+ * its membermask, which all name the same mask). */
+static void c_ws_lane(int mode, const ws_in *in, uint32_t l, uint32_t *o)
+{
+    uint32_t m = in[l].mask, a[32];
+    for (int j = 0; j < 32; j++)
+        a[j] = in[j].a;
+    int pv;
+    o[0] = c_shfl(mode, a, l, in[l].b, in[l].c, &pv);
+    o[1] = (uint32_t)pv;
+    uint32_t bal = 0, keys = 0, same = 1, sum = 0, mx = 0, x = 0;
+    int32_t mn = INT32_MAX;
+    for (uint32_t j = 0; j < 32; j++) {
+        if (!(m >> j & 1))
+            continue;
+        bal |= (in[j].a & 1) << j;
+        keys |= (uint32_t)(in[j].key == in[l].key) << j;
+        same &= in[j].key == in[l].key;
+        sum += in[j].a;
+        mn = (int32_t)in[j].a < mn ? (int32_t)in[j].a : mn;
+        mx = in[j].a > mx ? in[j].a : mx;
+        x ^= in[j].a;
+    }
+    o[2] = bal;
+    o[3] = (bal == m) | (bal != 0) << 1 | (bal == m || bal == 0) << 2;
+    o[4] = keys;
+    o[5] = same ? m : 0;
+    o[6] = same;
+    o[7] = sum;
+    o[8] = (uint32_t)mn;
+    o[9] = mx;
+    o[10] = x;
+    o[11] = (uint32_t)__builtin_ctz(m);
+    o[12] = l == (uint32_t)__builtin_ctz(m);
+    o[13] = bal;
+    uint32_t act = 0;
+    for (uint32_t j = 0; j < 32; j++)
+        act |= (uint32_t)((in[j].cond != 0) == (in[l].cond != 0)) << j;
+    o[14] = act;
+    o[15] = l;
+}
+
+static uint32_t ws_rand(uint32_t *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return *s >> 8;
+}
+
+/* Run the kernel with shuffle mode `mode` on `in` and compare every lane with the model. */
+static void ws_check(int mode, ws_in *in, const char *what)
+{
+    static const char *const modes[] = { "up", "down", "bfly", "idx" };
+    char src[8192];
+    snprintf(src, sizeof src, k_ws_fmt, modes[mode], modes[mode]);
+    T t;
+    ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
+    uint64_t p[2] = { t_buf_init(&t, in, 32 * sizeof *in), t_buf(&t, 32 * 64) };
+    t_launch(&t, "k", 1, 32, p, sizeof p);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", what, st.msg);
+    uint32_t out[32][16];
+    t_read(&t, p[1], out, sizeof out);
+    static const char *const names[] = {
+        "shfl", "shfl pred", "ballot", "all|any|uni", "match.any", "match.all", "match.all pred",
+        "redux.add", "redux.min", "redux.max", "redux.xor", "elect", "elect pred",
+        "ballot after bar.warp.sync", "activemask", "laneid" };
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t want[16];
+        c_ws_lane(mode, in, l, want);
+        for (int k = 0; k < 16; k++)
+            ck_assert_msg(out[l][k] == want[k], "%s: lane %u %s: got 0x%08x, want 0x%08x", what,
+                          l, names[k], out[l][k], want[k]);
+    }
+    t_free(&t);
+}
+
+/* Fill a, key and cond; keys are uniform within the sets whose lowest lane is even. */
+static void ws_fill(ws_in *in, uint32_t *seed, int diverge)
+{
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t lo = (uint32_t)__builtin_ctz(in[l].mask);
+        in[l].a = ws_rand(seed) * 2654435761u;
+        in[l].key = (lo & 1) == 0 ? 7 + lo : ws_rand(seed) % 3;
+        in[l].cond = diverge ? ws_rand(seed) % 3 == 0 : 0;
+        in[l].pad[0] = in[l].pad[1] = 0;
+    }
+}
+
+/* Tiles of w lanes as cooperative_groups makes them: mask of the tile; c = segment mask and
+ * the clamp (0 for up). */
+static void ws_tiles(ws_in *in, uint32_t w, int mode, uint32_t delta)
+{
+    uint32_t tm = w == 32 ? 0xffffffffu : (1u << w) - 1;
+    for (uint32_t l = 0; l < 32; l++) {
+        in[l].mask = tm << (l & ~(w - 1));
+        in[l].b = delta;
+        in[l].c = (32 - w) << 8 | (mode == 0 ? 0 : 31);
+    }
+}
+
+START_TEST(test_tiles16)
+{
+    uint32_t seed = 99;
+    for (int div = 0; div < 2; div++)
+        for (uint32_t d = 1; d < 16; d <<= 1) {
+            ws_in in[32];
+            ws_tiles(in, 16, 2, d);
+            ws_fill(in, &seed, div);
+            ws_check(2, in, div ? "tiles of 16, bfly, divergent" : "tiles of 16, bfly");
+        }
+}
+END_TEST
+
+START_TEST(test_tiles8)
+{
+    uint32_t seed = 7;
+    for (int div = 0; div < 2; div++)
+        for (int mode = 0; mode < 4; mode++) {
+            ws_in in[32];
+            ws_tiles(in, 8, mode, mode == 3 ? 5 : 3);
+            ws_fill(in, &seed, div);
+            ws_check(mode, in, div ? "tiles of 8, divergent" : "tiles of 8");
+        }
+    /* tiles of 4 and of 2 */
+    for (uint32_t w = 2; w <= 4; w <<= 1) {
+        ws_in in[32];
+        ws_tiles(in, w, 1, 1);
+        ws_fill(in, &seed, 1);
+        ws_check(1, in, "small tiles, down");
+    }
+}
+END_TEST
+
+/* A partition by tid % 3 (labeled_partition): shfl.idx reads the next member of the lane's
+ * own group, cyclically. */
+static void ws_labeled(ws_in *in, uint32_t (*label)(uint32_t), uint32_t *seed)
+{
+    uint32_t sets[32];
+    memset(sets, 0, sizeof sets);
+    for (uint32_t l = 0; l < 32; l++)
+        sets[label(l)] |= 1u << l;
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t m = sets[label(l)], after = m & ~((2u << l) - 1);
+        uint32_t pick = ws_rand(seed) % 2 ? (after ? after : m) : m;
+        in[l].mask = m;
+        in[l].b = (uint32_t)__builtin_ctz(pick);
+        in[l].c = 31;
+    }
+}
+
+static uint32_t lab_mod3(uint32_t l) { return l % 3; }
+static uint32_t lab_mixed(uint32_t l)
+{
+    /* {0..15}, {16..23}, the even lanes of 24..31, the odd ones */
+    return l < 16 ? 0 : l < 24 ? 1 : 2 + (l & 1);
+}
+static uint32_t lab_scatter(uint32_t l) { return (l * 11 + 3) % 7 % 5; }
+
+START_TEST(test_labeled)
+{
+    uint32_t seed = 4242;
+    static uint32_t (*const labels[])(uint32_t) = { lab_mod3, lab_mixed, lab_scatter };
+    static const char *const names[] = { "labeled by tid%3", "mixed masks", "scattered sets" };
+    for (int k = 0; k < 3; k++)
+        for (int div = 0; div < 2; div++)
+            for (int round = 0; round < 3; round++) {
+                ws_in in[32];
+                ws_labeled(in, labels[k], &seed);
+                ws_fill(in, &seed, div);
+                ws_check(3, in, names[k]);
+            }
+}
+END_TEST
+
+/* Masks naming absent lanes in one set fault; sets whose masks disagree (lane 2 names lanes 0
+ * and 1, which synchronise with a different mask) wait and fault when those lanes exit. */
+static const char *k_wsbad = HDR
+    ".visible .entry k(.param .u64 in)\n{\n"
+    " .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [in];\n"
+    " mov.u32 %r1, %laneid;\n"
+    " mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " ld.global.u32 %r2, [%rd3];\n"
+    " shfl.sync.idx.b32 %r3, %r1, 0, 31, %r2;\n"
+    " st.global.u32 [%rd3], %r3;\n"
+    " ret;\n}\n";
+
+START_TEST(test_ws_bad_masks)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_wsbad) == 0, "%s", t.err);
+    uint32_t m1[24];
+    for (int l = 0; l < 24; l++)
+        m1[l] = l < 16 ? 0xffffu : 0xffff0000u;
+    uint64_t p = t_buf_init(&t, m1, sizeof m1);
+    t_launch(&t, "k", 1, 24, &p, sizeof p);
+    exec_stop st = t_run(&t);
+    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
+    ck_assert_int_eq(st.exc, EXEC_EXC_WARP_SYNC);
+    ck_assert_uint_eq(st.lane, 16);
+    exec_free(t.m);
+    t.m = exec_new(t.mod, t.err, sizeof t.err);
+    uint32_t m2[3] = { 3, 3, 7 };
+    p = t_buf_init(&t, m2, sizeof m2);
+    t_launch(&t, "k", 1, 3, &p, sizeof p);
+    st = t_run(&t);
+    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
+    ck_assert_int_eq(st.exc, EXEC_EXC_WARP_SYNC);
+    t_free(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("warpops");
@@ -300,6 +607,11 @@ static Suite *suite(void)
     tcase_add_test(tc, test_warp_O3);
     tcase_add_test(tc, test_divergent_warp_ops);
     tcase_add_test(tc, test_atomics);
+    tcase_add_test(tc, test_tile_masks_repro);
+    tcase_add_test(tc, test_tiles16);
+    tcase_add_test(tc, test_tiles8);
+    tcase_add_test(tc, test_labeled);
+    tcase_add_test(tc, test_ws_bad_masks);
     suite_add_tcase(s, tc);
     return s;
 }
