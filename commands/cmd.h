@@ -307,10 +307,11 @@ int cmd_target(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_set_auto_core(cmd_ctx *c, const char *args, int argc, char **argv);
 
-/* The watchdog of -batch mode: `set max-steps` starts at this many warp-instructions (2^24)
- * per launch/continue/run; interactive sessions start unlimited (Ctrl-C stops a runaway
- * kernel). 2^24 is about half a second of one spinning warp (a few seconds under ASan), so a
- * hung batch run ends quickly; every e2e kernel needs fewer than 2^20. */
-#define CMD_BATCH_MAX_STEPS 16777216
+/* The watchdog of -batch mode: `set max-steps` starts at this many warp-instructions (2^32)
+ * per launch/continue/run, or at $PTXDBG_MAX_STEPS when that is set; interactive sessions
+ * start unlimited (Ctrl-C stops a runaway kernel). 2^32 lets a legitimate heavy kernel run
+ * (about 10^11 thread-instructions) and still ends a hung batch run: one spinning warp reaches
+ * it in a minute or two. Counting instructions, not seconds, keeps stops deterministic. */
+#define CMD_BATCH_MAX_STEPS 4294967296ull
 
 #endif

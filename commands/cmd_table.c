@@ -57,8 +57,6 @@ const cmd_def cmd_info_table[] = {
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
 };
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 static int cmd_set_max_steps(cmd_ctx *c, const char *args, int argc, char **argv)
 {
@@ -82,7 +80,7 @@ const cmd_def cmd_set_table[] = {
     {"max-steps", "", cmd_set_max_steps, 1, 1, "set max-steps N",
      "Stop a launch, run or continue after N warp-instructions (one instruction of one warp; "
      "0: no limit); `continue` goes on for N more. The default is 0 interactively (Ctrl-C "
-     "stops a kernel) and " STR(CMD_BATCH_MAX_STEPS) " in -batch mode, where reaching the "
+     "stops a kernel) and 2^32 in -batch mode (or $PTXDBG_MAX_STEPS), where reaching the "
      "limit makes the exit status non-zero.", CMD_CLASS_RUNNING, 0, NOSUB},
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
 };

@@ -70,8 +70,16 @@ int main(int argc, char **argv)
     cmd_ctx_init(&c, s);
     c.batch = batch;
     c.kernel_events = !batch;
-    if (batch) /* the watchdog: nobody is there to press Ctrl-C */
+    if (batch) { /* the watchdog: nobody is there to press Ctrl-C */
         dbg_opts(s)->run_max_steps = CMD_BATCH_MAX_STEPS;
+        const char *env = getenv("PTXDBG_MAX_STEPS");
+        char *end;
+        unsigned long long v = env && *env ? strtoull(env, &end, 0) : 0;
+        if (env && *env && *end == 0)
+            dbg_opts(s)->run_max_steps = v;
+        else if (env && *env)
+            fprintf(stderr, "ptxdbg: ignoring PTXDBG_MAX_STEPS='%s' (not a number)\n", env);
+    }
     if (!batch && !quiet)
         printf("ptxdbg: a PTX debugger running CUDA kernels on the CPU. Type \"help\" for commands.\n");
     if (file) {

@@ -1043,6 +1043,7 @@ static int exec_par_module_ok(const exec_machine *m)
 
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
 {
+    (void)o;   /* a step limit is handled by exec_run_par */
     if (exec_get_threads(m) < 2 || m->any_watch || m->bp_skip_w ||
         m->ncta - m->cur_cta < 2)
         return 0;

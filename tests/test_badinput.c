@@ -24,7 +24,9 @@
 
 enum { S0, S1, SANY };
 enum { ERR, ANY };
-enum { NOALIVE = 1, MEMLIMIT = 2, CORE = 4, NOSAN = 8 };
+/* SMALLWD: the batch watchdog's default is lowered through PTXDBG_MAX_STEPS (the real default
+ * takes a minute of a spinning warp; the row checks the mechanism, not the figure). */
+enum { NOALIVE = 1, MEMLIMIT = 2, CORE = 4, NOSAN = 8, SMALLWD = 16 };
 
 typedef struct {
     const char *name;
@@ -149,7 +151,7 @@ static const row rows[] = {
     {"shmem-static-over-48K", "B/big-shared.ptx", "launch k<<<1,32>>>(0)", S1, ERR, "shared", NULL, 0},
     /* ---- kernels that never end, recurse, deadlock --------------------------------------- */
     /* bug: no watchdog: an endless kernel hangs a -batch run (there is no set max-steps) */
-    {"watchdog-default", OK, "launch spin<<<1,32>>>()", S1, ANY, "limit|max-steps|watchdog", NULL, 0},
+    {"watchdog-default", OK, "launch spin<<<1,32>>>()", S1, ANY, "limit|max-steps|watchdog", NULL, SMALLWD},
     {"watchdog-max-steps", OK, "set max-steps 100000\nlaunch spin<<<1,32>>>()", S1, ANY, "limit|max-steps|watchdog", NULL, 0},
     {"watchdog-lazy-huge-grid", OK, "set max-steps 1000000\nbuffer o u32 64\nlaunch fill<<<2147483647,1024>>>(o, 0)", S1, ANY, "limit|max-steps|watchdog", NULL, MEMLIMIT},
     {"watchdog-printf-flood", OK, "set max-steps 1000000\nlaunch printloop<<<1,32>>>(1000000000)", S1, ANY, "limit|max-steps|watchdog", NULL, 0},
@@ -320,8 +322,9 @@ static void run_row(const row *r, const char *dir, int *rc, char **out, char **e
 {
     static char cmd[1 << 16];
     char line[8192], ex[8192];
-    snprintf(cmd, sizeof cmd, "cd '%s' && %s timeout -k 2 10 '%s' -batch", dir,
-             (r->flags & MEMLIMIT) && !sanitized ? "ulimit -v 2000000;" : "", ptxdbg);
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s %s timeout -k 2 10 '%s' -batch", dir,
+             (r->flags & MEMLIMIT) && !sanitized ? "ulimit -v 2000000;" : "",
+             (r->flags & SMALLWD) ? "PTXDBG_MAX_STEPS=4000000" : "", ptxdbg);
     for (const char *p = r->cmds; *p;) {
         size_t l = strcspn(p, "\n");
         snprintf(line, sizeof line, "%.*s", (int)l, p);
