@@ -51,7 +51,13 @@ $(BUILD)/dwarf/%.o: dwarf/%.c
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(XCFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(XCFLAGS) $(FILE_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# Per-file flags. The execution core (exec_float.c, exec_half.c, exec_cvt.c, exec_video.c,
+# exec_mma.c and every other file doing float arithmetic) must never let the compiler fuse
+# a*b+c into an fma, results being bit-exact PTX semantics: -std=c11 already turns contraction
+# off (GNU modes default to -ffp-contract=fast); -ffp-contract=off states it whatever CFLAGS says.
+$(BUILD)/core/%.o: FILE_CFLAGS += -ffp-contract=off
 
 $(BUILD)/tests/%: tests/%.c $(LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)

@@ -364,7 +364,8 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    static const char *usage = "Usage: launch KERNEL<<<GRID, BLOCK[, SHMEM]>>>(ARG, ...)";
+    static const char *usage = "Usage: launch KERNEL<<<GRID, BLOCK[, SHMEM][, cluster=DIM]>>>"
+                               "(ARG, ...)";
     while (isspace((unsigned char)*args))
         args++;
     const char *lt = strstr(args, "<<<"), *gt = lt ? strstr(lt, ">>>") : NULL;
@@ -380,12 +381,21 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     if (!k->is_entry)
         return cmd_error(c, "\"%s\" is a device function, not a kernel (.entry).", kname);
-    /* <<<grid, block[, shmem]>>> */
+    /* <<<grid, block[, shmem][, cluster=dim]>>> */
     char cfgbuf[512], *cfg[4];
     char cfgtext[512];
     snprintf(cfgtext, sizeof cfgtext, "%.*s", (int)(gt - lt - 3), lt + 3);
     int ncfg = split_commas(cfgtext, cfgbuf, sizeof cfgbuf, cfg, 4);
-    exec_dim3 grid, block;
+    exec_dim3 grid, block, cluster = { 0, 0, 0 };
+    if (ncfg >= 3 && !strncmp(cfg[ncfg - 1], "cluster", 7)) {
+        /* thread block clusters: the launch attribute of cudaLaunchKernelEx */
+        const char *e = cfg[ncfg - 1] + 7;
+        while (isspace((unsigned char)*e))
+            e++;
+        if (*e != '=' || parse_dim(e + 1, &cluster) != 0)
+            return cmd_error(c, "Invalid cluster dimensions \"%s\".", cfg[ncfg - 1]);
+        ncfg--;
+    }
     if (ncfg < 2 || ncfg > 3)
         return cmd_error(c, "%s", usage);
     if (parse_dim(cfg[0], &grid) != 0)
@@ -467,7 +477,8 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         memcpy(params + offs[i], &bits, sizes[i] < 8 ? sizes[i] : 8);
     }
-    if (dbg_launch(c->s, k, grid, block, shmem, params, (size_t)total) != 0) {
+    if ((dbg_machine(c->s) && exec_set_cluster_dims(dbg_machine(c->s), cluster) != 0) ||
+        dbg_launch(c->s, k, grid, block, shmem, params, (size_t)total) != 0) {
         cmd_error(c, "%s", dbg_errmsg(c->s));
         goto out;
     }

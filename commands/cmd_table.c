@@ -71,6 +71,19 @@ static int cmd_set_max_steps(cmd_ctx *c, const char *args, int argc, char **argv
     return 0;
 }
 
+static int cmd_set_threads(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    (void)argc;
+    char *end;
+    errno = 0;
+    long v = strtol(argv[0], &end, 10);
+    if (!isdigit((unsigned char)argv[0][0]) || *end || errno == ERANGE || v > 256)
+        return cmd_error(c, "Usage: set threads N (worker threads, 1 to 256; 0: one per CPU)");
+    dbg_opts(c->s)->threads = (int)v;
+    return 0;
+}
+
 const cmd_def cmd_set_table[] = {
     {"var", "variable", cmd_set_var, 1, -1, "set var LVALUE = EXPR",
      "Assign to a register, memory or convenience variable.", CMD_CLASS_DATA, 0, NOSUB},
@@ -82,6 +95,12 @@ const cmd_def cmd_set_table[] = {
      "0: no limit); `continue` goes on for N more. The default is 0 interactively (Ctrl-C "
      "stops a kernel) and 2^32 in -batch mode (or $PTXDBG_MAX_STEPS), where reaching the "
      "limit makes the exit status non-zero.", CMD_CLASS_RUNNING, 0, NOSUB},
+    {"threads", "", cmd_set_threads, 1, 1, "set threads N",
+     "Worker threads (CPU cores) a continue may use to run a kernel's blocks to completion "
+     "(0, the default: one per CPU; also -j N). Only runs with no breakpoint, watchpoint or "
+     "step active, of kernels whose blocks cannot observe their order (no global atomics "
+     "with used results, printf, clock reads), go parallel; results are those of one thread.",
+     CMD_CLASS_RUNNING, 0, NOSUB},
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
 };
 
@@ -92,8 +111,12 @@ const cmd_def cmd_table[] = {
      "buffer NAME TYPE COUNT [= {V, ...} | = file PATH | = fill V | = iota]",
      "Allocate global memory named NAME (zeroed unless initialised); TYPE u8..u64 s8..s64 f16 f32 f64.",
      CMD_CLASS_FILES, 0, NOSUB},
-    {"launch", "", cmd_launch, 1, -1, "launch KERNEL<<<GRID, BLOCK[, SHMEM]>>>(ARG, ...)",
-     "Launch a kernel and run it until it completes or stops.", CMD_CLASS_RUNNING, 0, NOSUB},
+    {"launch", "", cmd_launch, 1, -1,
+     "launch KERNEL<<<GRID, BLOCK[, SHMEM][, cluster=DIM]>>>(ARG, ...)",
+     "Launch a kernel and run it until it completes or stops. cluster=(X,Y,Z) launches it in "
+     "thread block clusters of XxYxZ CTAs (sm_90; at most 16, the grid a multiple of it); "
+     "without it a kernel runs in the clusters its .reqnctapercluster declares, else every "
+     "CTA is a cluster of one.", CMD_CLASS_RUNNING, 0, NOSUB},
     {"run", "r", cmd_run, 0, 0, "run",
      "Relaunch the last launch from scratch (buffers restored to their initial contents).",
      CMD_CLASS_RUNNING, 0, NOSUB},
@@ -481,8 +504,16 @@ int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)
         else
             printf("A kernel runs without a warp-instruction limit (max-steps 0).\n");
     }
+    if (!all && !strcmp(argv[0], "threads")) {
+        exec_machine *m = dbg_machine(c->s);
+        if (o->threads)
+            printf("Kernels run on up to %d worker threads.\n", o->threads);
+        else
+            printf("Kernels run on up to %d worker threads (one per CPU).\n",
+                   m ? exec_set_threads(m, 0) : 1);
+    }
     if (!all && strcmp(argv[0], "scheduler-locking") && strcmp(argv[0], "step-granularity") &&
-        strcmp(argv[0], "max-steps"))
+        strcmp(argv[0], "max-steps") && strcmp(argv[0], "threads"))
         return cmd_error(c, "Undefined show command: \"%s\".  Try \"help show\".", argv[0]);
     return 0;
 }

@@ -124,8 +124,9 @@ static const ptx_sym *find_var(cmd_lane_ref *r, const char *name)
 }
 
 /* ---- source-level variables (DWARF) ------------------------------------------------------------ */
-/* Address of a memory location: the frame's local depot (%SPL of that activation, which nvcc's
- * code sets to the depot's local address), or a symbol the core knows, plus the offset. */
+/* Address of a memory location: the frame's local depot (exec_frame_local_base; %SPL of that
+ * activation, which nvcc's code sets to the depot's local address, as a fallback), or a symbol
+ * the core knows, plus the offset. */
 static int loc_addr(cmd_lane_ref *r, const dw_loc *loc, const dbg_frame *f, ptx_space *sp,
                     uint64_t *addr, char *err, size_t n)
 {
@@ -142,7 +143,9 @@ static int loc_addr(cmd_lane_ref *r, const dw_loc *loc, const dbg_frame *f, ptx_
             snprintf(err, n, "No frame selected.");
             return -1;
         }
-        if (exec_reg_get(m, r->cta, r->warp, r->lane, f->phys, "%SPL", &base, &t) == 0) {
+        /* the activation's own depot, else %SPL (set to the depot's address by nvcc's code) */
+        if (exec_frame_local_base(m, r->cta, r->warp, r->lane, f->phys, loc->sym, &base) == 0 ||
+            exec_reg_get(m, r->cta, r->warp, r->lane, f->phys, "%SPL", &base, &t) == 0) {
             *sp = PTX_SPACE_LOCAL;
             *addr = base + loc->offset;
             return 0;

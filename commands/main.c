@@ -9,15 +9,15 @@ static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 6
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: ptxdbg [-batch] [-q] [-x SCRIPT]... [-ex 'COMMAND']... [--core CORE] [FILE.ptx]\n"
+    fprintf(f, "Usage: ptxdbg [-batch] [-q] [-j N] [-x SCRIPT]... [-ex 'COMMAND']... [--core CORE] [FILE.ptx]\n"
                "Debug PTX kernels on the CPU. In -batch mode ptxdbg exits after the scripts and\n"
                "commands, with a non-zero status when a command failed or a kernel trapped or\n"
-               "faulted.\n");
+               "faulted. -j N: worker threads for running kernels (default 0: one per CPU).\n");
 }
 
 int main(int argc, char **argv)
 {
-    int batch = 0, quiet = 0;
+    int batch = 0, quiet = 0, threads = 0;
     const char *file = NULL;
     const char *core = NULL;  /* --core FILE: open a core file (postmortem) */
     /* -x and -ex in the order given */
@@ -39,6 +39,17 @@ int main(int argc, char **argv)
                     !strcmp(a, "-eval-command")) && i + 1 < argc) {
             kinds[nacts] = !strcmp(a, "-x") || !strcmp(a, "-command") ? 'x' : 'e';
             acts[nacts++] = argv[++i];
+        } else if (!strncmp(a, "-j", 2) && (a[2] || i + 1 < argc)) {
+            const char *v = a[2] ? a + 2 : argv[++i];
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*v < '0' || *v > '9' || *end || n > 256) {
+                fprintf(stderr, "ptxdbg: -j needs a thread count from 0 to 256 ('%s')\n", v);
+                free(acts);
+                free(kinds);
+                return 2;
+            }
+            threads = (int)n;
         } else if ((!strcmp(a, "-core") || !strcmp(a, "-c")) && i + 1 < argc) {
             core = argv[++i];
         } else if (!strncmp(a, "-core=", 6)) {
@@ -80,6 +91,7 @@ int main(int argc, char **argv)
         else if (env && *env)
             fprintf(stderr, "ptxdbg: ignoring PTXDBG_MAX_STEPS='%s' (not a number)\n", env);
     }
+    dbg_opts(s)->threads = threads;
     if (!batch && !quiet)
         printf("ptxdbg: a PTX debugger running CUDA kernels on the CPU. Type \"help\" for commands.\n");
     if (file) {

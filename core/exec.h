@@ -50,12 +50,20 @@ typedef struct {
     exec_dim3 grid, block;
     uint32_t dyn_shmem;       /* dynamic shared bytes */
     uint32_t launch_id;       /* 0, 1, 2, ... per machine (cuda-gdb's kernel number) */
+    exec_dim3 cluster;        /* CTAs per thread block cluster (1,1,1: no clusters) */
 } exec_launch_info;
 
 /* Prepare a launch: `params` are the kernel's .param bytes laid out per the ABI (each
  * parameter at its natural alignment, exec_param_layout tells offsets). Nothing runs yet. */
 int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
                 uint32_t dyn_shmem, const void *params, size_t nparams_bytes);
+/* Thread block clusters (sm_90): cluster dimensions for the following launches (the launch
+ * attribute of cudaLaunchKernelEx); {0,0,0} (the default) = none: a kernel then runs in the
+ * clusters its .reqnctapercluster declares, else every CTA is a cluster of one. exec_launch
+ * fails when the grid is not a multiple of the cluster dimensions, a cluster would hold more
+ * than 16 CTAs, the dimensions differ from .reqnctapercluster, or a .explicitcluster kernel
+ * gets none. The CTAs of a cluster run together (exec_cluster.c). */
+int exec_set_cluster_dims(exec_machine *m, exec_dim3 dims);
 /* Offsets and sizes of the kernel's parameters; returns total size or -1. */
 int64_t exec_param_layout(const ptx_func *kernel, uint64_t *offsets, uint64_t *sizes, int max);
 /* End the current launch (kill); memory of buffers stays. */
@@ -136,9 +144,12 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop);
 void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_insns);
 
 /* Worker threads for run-to-completion (default 1; 0 = one per online CPU). CTAs then run in
- * parallel, but only for a `continue` with no breakpoint, watchpoint or step limit active and a
- * kernel module free of order-dependent instructions (global atomics/reductions, printf and the
- * other libc externs, brkpt, %clock/%globaltimer reads); otherwise one thread runs, as before.
+ * parallel, but only for a `continue` with no breakpoint or watchpoint active and a kernel
+ * module free of order-dependent instructions (global atomics/reductions, printf and the other
+ * libc externs, brkpt, %clock/%globaltimer reads); otherwise one thread runs, as before. With a
+ * step limit (max_steps) global memory is copied first (at most 1 GB, else one thread runs); if
+ * the workers together reach the limit or stop, the copy is restored and one thread runs from
+ * the first CTA again, so the stop is exactly a single thread's.
  * Results are identical to one thread for kernels whose CTAs do not race on global memory.
  * On a fault the stop reported is that of the lowest-numbered faulting CTA (deterministic);
  * higher CTAs may already have run. Returns the number in effect. */

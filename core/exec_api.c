@@ -180,6 +180,8 @@ exec_cta_state exec_cta_get_state(const exec_machine *m, uint32_t cta)
 {
     if (!m->launched || cta >= m->ncta)
         return EXEC_CTA_NOT_STARTED;
+    if (m->cl)
+        return exec_cluster_cta_state(m, cta);   /* clusters of several CTAs */
     if (cta < m->cur_cta)
         return EXEC_CTA_DONE;
     if (cta == m->cur_cta && m->cta_live)
@@ -212,6 +214,8 @@ int exec_cta_index(const exec_machine *m, exec_dim3 c, uint32_t *cta)
 
 static const exec_warp *exec_get_warp(const exec_machine *m, uint32_t cta, uint32_t warp)
 {
+    if (m->cl)
+        return exec_cluster_warp(m, cta, warp);   /* any CTA of the running cluster */
     if (!m->launched || !m->cta_live || cta != m->cta.id || warp >= m->nwarps)
         return NULL;
     return &m->warps[warp];

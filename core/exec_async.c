@@ -34,9 +34,11 @@ static void exec_async_set(exec_warp *w, const exec_insn *in, int k, uint32_t la
         ((uint64_t *)p)[lane] = v;
 }
 
-/* The slice of a warp that cannot proceed ends now, so the other warps of the CTA run before
- * it retries. The scheduler has no "yield" result; a handler ends the slice by spending the
- * rest of its budget, which is the time a spinning warp would have taken anyway. */
+/* The slice of a warp whose mbarrier test_wait/try_wait found the phase incomplete ends after
+ * this instruction, so the other warps of the CTA run before it tests again. The instruction
+ * itself completes (it returns false to the program, which decides what to do), so this is
+ * not EXEC_YIELD (which retries the same instruction): the rest of the budget is spent, the
+ * time a spinning warp would have taken anyway. */
 static void exec_async_yield(exec_warp *w)
 {
     if (w->budget > 1)
@@ -529,8 +531,10 @@ static int exec_cp_nop_fn(exec_warp *w, const exec_insn *in, uint32_t m)
  * The bulk async-group instructions (commit_group, wait_group{.read}) have nothing to wait
  * for; prefetch.L2 has no visible effect. Reductions combine element by element, in order:
  * .add .min .max .inc .dec .and .or .xor on integers, .add on f32/f64, .add/.min/.max on
- * f16/bf16 (rounded to nearest even, no flush to zero). Clusters hold one CTA, so a
- * shared::cluster address is this CTA's shared memory and a multicast mask must be 1. */
+ * f16/bf16 (rounded to nearest even, no flush to zero). Without clusters of several CTAs a
+ * shared::cluster address is this CTA's shared memory and a multicast mask must be 0 or 1; in
+ * a cluster, .multicast::cluster writes dst and completes on mbar at the same shared offsets
+ * in every CTA whose rank is set in ctaMask (exec_cluster_map). */
 enum { RD_ADD, RD_MIN, RD_MAX, RD_INC, RD_DEC, RD_AND, RD_OR, RD_XOR };
 
 static uint64_t exec_red_apply(int op, ptx_type t, uint64_t a, uint64_t b)
@@ -595,6 +599,40 @@ static int exec_bulk_move(exec_warp *w, const exec_insn *in, uint32_t lane, cons
     return 0;
 }
 
+/* One copy (or reduction) into dst, then complete-tx of size bytes on the mbarrier at mba
+ * (when the instruction has one). Returns -1 after a fault. */
+static int exec_bulk_one(exec_warp *w, const exec_insn *in, uint32_t i, const exec_cpx *x,
+                         uint64_t dst, uint64_t mba, uint64_t src, uint32_t size, int reduce)
+{
+    if (exec_bulk_move(w, in, i, x, x->dsp, dst, x->ssp, src, size, reduce))
+        return -1;
+    if (x->has_mbar) {
+        uint64_t mb, s;
+        if (exec_async_shared(w, in, i, PTX_SPACE_SHARED, mba, 8, "mbarrier object", &mb))
+            return -1;
+        uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, mb, 8, 1);
+        if (!h)
+            return -1;
+        memcpy(&s, h, 8);
+        if (!(s & MB_VALID)) {
+            exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)i, PTX_SPACE_SHARED, mb, 8,
+                       "bulk copy completes on shared 0x%" PRIx64 ", which is not an "
+                       "initialised mbarrier", mb);
+            return -1;
+        }
+        int64_t ntx = (int64_t)mb_tx(s) - (int64_t)size;
+        if (ntx < -(int64_t)MB_MAX) {
+            mb_err(w, in, i, mb, "complete-tx of %u bytes takes the tx-count to "
+                   "%" PRId64 ", below -(2^20-1)", size, ntx);
+            return -1;
+        }
+        int done;
+        s = mb_settle(mb_make(mb_phase(s), (int32_t)ntx, mb_exp(s), mb_pend(s)), &done);
+        memcpy(h, &s, 8);
+    }
+    return 0;
+}
+
 static int exec_cp_bulk_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     const exec_cpx *x = in->ext;
@@ -613,41 +651,51 @@ static int exec_cp_bulk_fn(exec_warp *w, const exec_insn *in, uint32_t m)
             return EXEC_STOPPED;
         }
         int copy = 1;
+        uint32_t ranks = 0;   /* multicast in a cluster of several CTAs: the CTAs to write */
         if (x->multicast) {
             uint64_t mask = exec_async_val(w, in, 1, i) & 0xffff;
-            if (mask & ~1ull) {
-                exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, (int)i, PTX_SPACE_NONE, 0, 0,
-                           "cp.async.bulk.multicast::cluster: ctaMask 0x%" PRIx64 " names a "
-                           "CTA that is not in the cluster (clusters hold one CTA here)", mask);
+            uint32_t n = exec_cluster_size(w->m);
+            if (mask >> n) {
+                if (n == 1)
+                    exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, (int)i, PTX_SPACE_NONE, 0, 0,
+                               "cp.async.bulk.multicast::cluster: ctaMask 0x%" PRIx64 " names a "
+                               "CTA that is not in the cluster (clusters hold one CTA here)",
+                               mask);
+                else
+                    exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, (int)i, PTX_SPACE_NONE, 0, 0,
+                               "cp.async.bulk.multicast::cluster: ctaMask 0x%" PRIx64 " names a "
+                               "CTA that is not in the cluster (it has %u CTAs)", mask, n);
                 return EXEC_STOPPED;
             }
-            copy = (int)mask;
+            copy = mask != 0;
+            if (n > 1)
+                ranks = (uint32_t)mask;
         }
-        if (copy && exec_bulk_move(w, in, i, x, x->dsp, da[i], x->ssp, sa[i], size, reduce))
+        if (!copy)
+            continue;
+        if (!ranks) {
+            if (exec_bulk_one(w, in, i, x, da[i], x->has_mbar ? ma[i] : 0, sa[i], size, reduce))
+                return EXEC_STOPPED;
+            continue;
+        }
+        /* each destination CTA: the same offsets of dst and mbar in its shared memory */
+        uint64_t sd, sm = 0;
+        if (exec_async_shared(w, in, i, PTX_SPACE_SHARED, da[i], 16, "bulk copy destination",
+                              &sd) ||
+            (x->has_mbar &&
+             exec_async_shared(w, in, i, PTX_SPACE_SHARED, ma[i], 8, "mbarrier object", &sm)))
             return EXEC_STOPPED;
-        if (x->has_mbar && copy) {
-            uint64_t mb, s;
-            if (exec_async_shared(w, in, i, PTX_SPACE_SHARED, ma[i], 8, "mbarrier object", &mb))
-                return EXEC_STOPPED;
-            uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, mb, 8, 1);
-            if (!h)
-                return EXEC_STOPPED;
-            memcpy(&s, h, 8);
-            if (!(s & MB_VALID)) {
-                exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)i, PTX_SPACE_SHARED, mb, 8,
-                           "bulk copy completes on shared 0x%" PRIx64 ", which is not an "
-                           "initialised mbarrier", mb);
+        EXEC_FOR_LANES(rk, ranks) {
+            uint64_t dst, mba = 0;
+            if (exec_cluster_map(w, sd, rk, &dst) ||
+                (x->has_mbar && exec_cluster_map(w, sm, rk, &mba))) {
+                exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, (int)i, PTX_SPACE_SHARED, sd, size,
+                           "cp.async.bulk.multicast::cluster: destination 0x%" PRIx64 " or "
+                           "mbarrier 0x%" PRIx64 " is not shared memory of the cluster", sd, sm);
                 return EXEC_STOPPED;
             }
-            int64_t ntx = (int64_t)mb_tx(s) - (int64_t)size;
-            if (ntx < -(int64_t)MB_MAX) {
-                mb_err(w, in, i, mb, "complete-tx of %u bytes takes the tx-count to "
-                       "%" PRId64 ", below -(2^20-1)", size, ntx);
+            if (exec_bulk_one(w, in, i, x, dst, mba, sa[i], size, reduce))
                 return EXEC_STOPPED;
-            }
-            int done;
-            s = mb_settle(mb_make(mb_phase(s), (int32_t)ntx, mb_exp(s), mb_pend(s)), &done);
-            memcpy(h, &s, 8);
         }
     }
     return EXEC_NEXT;
@@ -883,8 +931,9 @@ int dec_cp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* ---- cluster addressing ----------------------------------------------------------------------
- * ptxdbg runs every CTA as a cluster of one (%cluster_nctarank = 1, rank 0), and a
- * shared::cluster address of the CTA is its shared::cta address.
+ * Launches with clusters of several CTAs: exec_cluster.c (shared::cluster windows). Otherwise
+ * every CTA is a cluster of one (%cluster_nctarank = 1, rank 0), and a shared::cluster address
+ * of the CTA is its shared::cta address:
  * mapa{.shared::cluster}.type d, a, rank: rank 0 maps a to itself; other ranks name no CTA.
  * getctarank{.shared::cluster}.type d, a: 0 for this CTA's shared memory (generic addresses
  * must lie in the shared window). type = .u32 / .u64; aux[0] = 1 for .shared::cluster. */
@@ -909,6 +958,8 @@ static int exec_cluster_addr(exec_warp *w, const exec_insn *in, uint32_t lane, u
 
 static int exec_mapa_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
+    if (w->m->cl)   /* clusters of several CTAs */
+        return exec_cluster_addr_fn(w, in, m, 1);
     EXEC_FOR_LANES(i, m) {
         uint64_t a = exec_async_val(w, in, 1, i), r = exec_async_val(w, in, 2, i);
         if (r != 0) {
@@ -926,6 +977,8 @@ static int exec_mapa_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 
 static int exec_getctarank_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
+    if (w->m->cl)
+        return exec_cluster_addr_fn(w, in, m, 0);
     EXEC_FOR_LANES(i, m) {
         if (exec_cluster_addr(w, in, i, exec_async_val(w, in, 1, i), "getctarank"))
             return EXEC_STOPPED;

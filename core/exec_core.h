@@ -191,6 +191,9 @@ struct exec_machine {
     int is_worker;            /* this is a worker's private copy of a machine */
     int cta_fresh;            /* the live CTA is a fresh launch's CTA 0, untouched */
     struct exec_bpcond **bp_cond; /* per pc: the breakpoint's core condition (exec_cond.c) */
+    struct exec_cluster *cl;  /* thread block clusters of several CTAs (exec_cluster.c); NULL:
+                                 every CTA is a cluster of one, the one-CTA path */
+    exec_dim3 cl_attr;        /* cluster dims given for launches (exec_set_cluster_dims), 0: none */
 };
 
 /* The decoder's state (exec_decode.c). */
@@ -301,6 +304,9 @@ int exec_tcgen05_cta_exit(exec_warp *w, const exec_insn *in);
  * *align the whole block (depot + copies). Returns the number of such parameters. */
 int exec_param_copies(const exec_fdec *fd, uint64_t *offs, uint64_t *size, uint32_t *align);
 
+/* exec_sync.c: an atom/red that parallel CTAs may apply with host atomics (see there). */
+int exec_atom_par_ok(const exec_insn *in);
+
 /* exec_libc.c: functions without a body that CUDA's runtime provides (vprintf, malloc...). */
 int exec_libc_known(const char *name);
 int exec_libc_call(exec_warp *w, const exec_insn *in, uint32_t m, const ptx_func *callee);
@@ -309,5 +315,34 @@ static inline int exec_popc(uint32_t x) { return __builtin_popcount(x); }
 static inline int exec_ctz(uint32_t x) { return __builtin_ctz(x); }
 #define EXEC_FOR_LANES(i, mask) \
     for (uint32_t _mm = (mask), i; _mm && ((i = (uint32_t)__builtin_ctz(_mm)), 1); _mm &= _mm - 1)
+
+/* exec_cluster.c: thread block clusters (see there). Hooks are called only when m->cl is set,
+ * except exec_cluster_launch (every launch) and exec_cluster_free (every kill). */
+#define EXEC_CLUSTER_MAX 16          /* CTAs per cluster (8 portable, 16 non-portable) */
+#define EXEC_CLUSTER_BAR EXEC_NBAR   /* lane_bar of a lane waiting in barrier.cluster.wait */
+typedef struct exec_cluster exec_cluster;
+int exec_cluster_launch(exec_machine *m);
+void exec_cluster_free(exec_machine *m);
+int exec_cluster_dims(const exec_machine *m, exec_dim3 *d);
+void exec_cluster_cta_ids(const exec_machine *m, exec_dim3 c, exec_dim3 *cid, exec_dim3 *cct,
+                          uint32_t *rank);
+int exec_cluster_run_grid(exec_machine *m, void *rc);
+int exec_cluster_cta_over(exec_machine *m);
+int exec_cluster_others(exec_machine *m, void *rc);
+void exec_cluster_focus(exec_machine *m, uint32_t cta);
+exec_cta_state exec_cluster_cta_state(const exec_machine *m, uint32_t cta);
+const exec_warp *exec_cluster_warp(const exec_machine *m, uint32_t cta, uint32_t warp);
+uint32_t exec_cluster_size(const exec_machine *m);
+uint8_t *exec_cluster_shared(exec_warp *w, const exec_insn *in, int lane, uint64_t addr,
+                             uint32_t size);
+uint8_t *exec_cluster_shared_host(exec_machine *m, uint64_t addr, uint64_t n);
+int exec_cluster_map(exec_warp *w, uint64_t a, uint32_t r, uint64_t *out);
+int exec_cluster_addr_fn(exec_warp *w, const exec_insn *in, uint32_t m, int mapa);
+int exec_dec_barrier_cluster(exec_dec *d, const ptx_insn *pi, exec_insn *in);
+/* exec_run.c entry points for exec_cluster.c. exec_run_cta_pass runs the machine's CTA: 0 a
+ * stop, 1 finished; with m->cl set one pass over its warps, 3 something ran, 4 all blocked. */
+int exec_run_cta_pass(exec_machine *m, void *rc);
+int exec_run_cta_start(exec_machine *m, uint32_t id);
+void exec_run_cta_end(exec_machine *m, int keep);
 
 #endif

@@ -283,14 +283,24 @@ static int exec_enter(exec_warp *w, const exec_insn *in, uint32_t lanes, const p
     f->depth = caller->depth + 1;
     f->members = lanes;
     f->call_pc = in->pc;
+    /* where each argument goes: lane 0's slot and the distance between lanes */
+    uint8_t *pdst[16];
+    size_t pstep[16];
+    uint32_t pn[16];
+    for (int k = 0; k < cf->nparams; k++) {
+        uint32_t sz;
+        pdst[k] = exec_callee_slot(f, cf->params[k], k, 0, 0, &sz);
+        pstep[k] = pdst[k] ? (size_t)(exec_callee_slot(f, cf->params[k], k, 0, 1, &sz) - pdst[k])
+                           : 0;
+        pn[k] = sz < c->args[k].size ? sz : c->args[k].size;
+    }
+    for (int k = 0; k < cf->nparams; k++) {
+        const exec_carg *a = &c->args[k];
+        if (pdst[k])
+            EXEC_FOR_LANES(i, lanes)
+                memcpy(pdst[k] + i * pstep[k], exec_carg_src(w, a, i), pn[k]);
+    }
     EXEC_FOR_LANES(i, lanes) {
-        for (int k = 0; k < cf->nparams; k++) {
-            uint32_t sz;
-            uint8_t *dst = exec_callee_slot(f, cf->params[k], k, 0, i, &sz);
-            const exec_carg *a = &c->args[k];
-            if (dst)
-                memcpy(dst, exec_carg_src(w, a, i), sz < a->size ? sz : a->size);
-        }
         uint64_t base, lsize = cfd->local_size;
         uint32_t lalign = cfd->local_align;
         const exec_pcopy *pc = exec_call_pcopy(c, cf);

@@ -375,6 +375,19 @@ __attribute__((hot)) static int exec_ld(exec_warp *w, const exec_insn *in, uint3
     if (in->type == PTX_T_B128)
         total = 16 * (uint32_t)(ne / 2);
     exec_addr_lanes(w, in, m, addr);
+    if (in->aux[2] == EXEC_AM_PARAMVAR) {
+        /* a variable of the frame's parameter area (call arguments, device-function
+         * parameters): no checks, as exec_access */
+        const exec_act *f = w->cur_frame;
+        size_t ps = f->fd->param_size;
+        const uint8_t *pb = f->params + (uint64_t)in->aux[0];
+        for (int k = 0; k < ne; k++) {
+            uint8_t *d = EXEC_DST(w, in, k);
+            EXEC_FOR_LANES(i, m)
+                memcpy(d + i * (uint32_t)es, pb + i * ps + (size_t)(k * es), (size_t)es);
+        }
+        return EXEC_NEXT;
+    }
     ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
     if (sp == PTX_SPACE_LOCAL) {
         uint8_t *h[EXEC_LANES];
@@ -495,6 +508,19 @@ __attribute__((hot)) static int exec_st(exec_warp *w, const exec_insn *in, uint3
     if (in->type == PTX_T_B128)
         total = 16 * (uint32_t)(ne / 2);
     exec_addr_lanes(w, in, m, addr);
+    if (in->aux[2] == EXEC_AM_PARAMVAR) {   /* see exec_ld */
+        const exec_act *f = w->cur_frame;
+        size_t ps = f->fd->param_size;
+        uint8_t *pb = f->params + (uint64_t)in->aux[0];
+        for (int k = 0; k < ne; k++) {
+            if (in->op[k].kind == EXEC_O_SINK)
+                continue;
+            const uint8_t *src = EXEC_SRC(w, in, k);
+            EXEC_FOR_LANES(i, m)
+                memcpy(pb + i * ps + (size_t)(k * es), src + i * (uint32_t)es, (size_t)es);
+        }
+        return EXEC_NEXT;
+    }
     ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
     if (sp == PTX_SPACE_LOCAL) {
         uint8_t *h[EXEC_LANES];

@@ -113,6 +113,13 @@ static ptx_type exec_uint_of_bytes(int b)
     }
 }
 
+static int exec_mov_explicit(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint32_t v = *(const uint32_t *)(const void *)(w->r.sregs + EXEC_SR_IS_EXPLICIT * EXEC_SLOT);
+    exec_pred_set(w, &in->op[0], v ? EXEC_FULL : 0, m);
+    return EXEC_NEXT;
+}
+
 int dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     ptx_type t = exec_dec_type(pi, 0);
@@ -127,16 +134,12 @@ int dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     if (t == PTX_T_PRED) {
         if (src->kind == PTX_OP_REG && src->sym && src->sym->kind == PTX_SYM_SREG &&
             src->sym->sreg_id == PTX_SREG_IS_EXPLICIT_CLUSTER) {
-            /* .sreg .pred %is_explicit_cluster: launches here are never cluster launches
-             * (every CTA is an implicit 1x1x1 cluster), so it reads false */
-            static const uint32_t no = 0;
+            /* .sreg .pred %is_explicit_cluster: true when the launch has explicit cluster
+             * dimensions (exec_cluster.c); read from the warp's EXEC_SR_IS_EXPLICIT slot */
             if (exec_dec_pdst(d, in, 0, dst))
                 return -1;
-            in->op[1].kind = EXEC_O_IMM;
-            in->op[1].type = PTX_T_PRED;
-            in->op[1].imm = &no;
             in->nops = 2;
-            in->fn = exec_movp;
+            in->fn = exec_mov_explicit;
             return 0;
         }
         if (exec_dec_pdst(d, in, 0, dst) || exec_dec_psrc(d, in, 1, src))

@@ -566,6 +566,7 @@ int64_t exec_param_layout(const ptx_func *kernel, uint64_t *offsets, uint64_t *s
 
 void exec_kill(exec_machine *m)
 {
+    exec_cluster_free(m);
     exec_cta_end(m, 0);
     free(m->warps);
     m->warps = NULL;
@@ -631,6 +632,10 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
     if (exec_cta_start(m, 0)) {
         exec_kill(m);
         snprintf(m->err, sizeof m->err, "cannot start CTA 0 (out of memory)");
+        return -1;
+    }
+    if (exec_cluster_launch(m)) {   /* cluster shape; the rest of cluster 0 (exec_cluster.c) */
+        exec_kill(m);
         return -1;
     }
     m->cta_fresh = 1;
@@ -801,9 +806,13 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
         if (!progressed) {
             if (exec_bar_check(m))
                 continue;
+            if (m->cl)
+                return 4;   /* a cluster: the other CTAs may release it (exec_cluster.c) */
             exec_deadlock(m);
             return 0;
         }
+        if (m->cl)
+            return 3;       /* a cluster: the next CTA's turn */
     }
 }
 
@@ -841,6 +850,8 @@ static void exec_finish_stop(exec_machine *m, exec_stop *stop)
 
 static int exec_run_grid(exec_machine *m, exec_runctx *rc)
 {
+    if (m->cl)
+        return exec_cluster_run_grid(m, rc);
     for (;;) {
         if (!m->cta_live) {
             if (m->cur_cta >= m->ncta) {
@@ -886,6 +897,11 @@ static int exec_run_until_released(exec_machine *m, exec_warp *f, exec_runctx *r
                 return 0;
         }
         if (!progressed && f->bar_wait && !exec_bar_check(m)) {
+            if (m->cl) {   /* the cluster's other CTAs take turns (exec_cluster.c) */
+                if (exec_cluster_others(m, rc) > 0)
+                    continue;
+                return 0;
+            }
             exec_deadlock(m);
             return 0;
         }
@@ -895,6 +911,8 @@ static int exec_run_until_released(exec_machine *m, exec_warp *f, exec_runctx *r
 
 static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *rc)
 {
+    if (m->cl)
+        exec_cluster_focus(m, o->cta);   /* swap the focused CTA of the cluster in */
     if (!m->cta_live || o->cta != m->cta.id || o->warp >= m->nwarps) {
         snprintf(m->err, sizeof m->err, "no running warp %u in CTA %u", o->warp, o->cta);
         return -1;
@@ -934,6 +952,11 @@ static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *r
         }
     if (w->bar_wait && !exec_run_until_released(m, w, rc))
         return 0;
+    if (m->cl && !exec_live(w) && m->cta.nexited == m->cta.nthreads) {
+        int r = exec_cluster_cta_over(m);   /* a peer of its cluster, or the next cluster */
+        if (r)
+            return r < 0 ? -1 : 0;
+    }
     if (!exec_live(w) && m->cta.nexited == m->cta.nthreads) {
         /* the CTA is complete: move on as a continue would, but stop right away */
         m->cur_cta++;
@@ -996,7 +1019,8 @@ static int exec_has_mod(const ptx_insn *pi, const char *prefix)
 
 /* Whether the module's code lets CTAs run in any order with identical results: no global or
  * generic atomics/reductions, surface reductions (sured) or bulk reductions (cp.reduce.async
- * .bulk) (float ones do not commute; integer ones would need host atomics), no brkpt, no calls
+ * .bulk) (float ones do not commute), except integer add/min/max/and/or/xor atom/red whose old
+ * value is unused (workers apply them with host atomics: exec_atom_par_ok), no brkpt, no calls
  * to bodiless (libc: printf, malloc...) or unknown indirect targets, no %clock/%globaltimer
  * reads. */
 static int exec_par_module_ok(const exec_machine *m)
@@ -1006,7 +1030,8 @@ static int exec_par_module_ok(const exec_machine *m)
         if (!pi)
             continue;
         const char *op = pi->opcode;
-        if ((strcmp(op, "atom") == 0 || strcmp(op, "red") == 0) && !exec_has_mod(pi, "shared"))
+        if ((strcmp(op, "atom") == 0 || strcmp(op, "red") == 0) && !exec_has_mod(pi, "shared") &&
+            !exec_atom_par_ok(&m->code[pc]))
             return 0;
         if (strcmp(op, "brkpt") == 0 || (strcmp(op, "cp") == 0 && exec_has_mod(pi, "reduce")))
             return 0;
@@ -1044,7 +1069,7 @@ static int exec_par_module_ok(const exec_machine *m)
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
 {
     (void)o;   /* a step limit is handled by exec_run_par */
-    if (exec_get_threads(m) < 2 || m->any_watch || m->bp_skip_w ||
+    if (exec_get_threads(m) < 2 || m->any_watch || m->bp_skip_w || m->cl ||
         m->ncta - m->cur_cta < 2)
         return 0;
     for (uint32_t pc = 0; pc < m->ncode; pc++)
@@ -1171,6 +1196,7 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
      * untouched CTA 0 of a fresh launch is simply handed to the workers */
     if (m->cta_live && m->cta_fresh)
         exec_cta_end(m, 1);
+    m->cta_fresh = 0;   /* whatever runs from here (workers or, falling back, this thread) */
     if (m->cta_live) {
         int r = exec_cta_run(m, rc);
         if (r != 1)
@@ -1271,6 +1297,7 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
         m->sregs = wm->sregs;
         m->cta = wm->cta;
         m->cta_live = 1;
+        m->cta_fresh = 0;   /* it has run: the next continue resumes it */
         m->cur_cta = smin;
         m->stop = wm->stop;
         m->stop_set = 1;
@@ -1319,3 +1346,8 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop)
     exec_finish_stop(m, stop);
     return 0;
 }
+
+/* ---- entry points for thread block clusters (exec_cluster.c) ---------------------------------- */
+int exec_run_cta_pass(exec_machine *m, void *rc) { return exec_cta_run(m, rc); }
+int exec_run_cta_start(exec_machine *m, uint32_t id) { return exec_cta_start(m, id); }
+void exec_run_cta_end(exec_machine *m, int keep) { exec_cta_end(m, keep); }

@@ -74,7 +74,10 @@ static void exec_sr_fill64(uint8_t *blk, int slot, uint64_t v)
 
 void exec_sreg_init_launch(exec_machine *m)
 {
-    exec_dim3 b = m->li.block, g = m->li.grid;
+    exec_dim3 b = m->li.block, g = m->li.grid, cd;
+    int expl = exec_cluster_dims(m, &cd);   /* cluster shape (exec_cluster.c) */
+    if (!cd.x || !cd.y || !cd.z)
+        cd.x = cd.y = cd.z = 1;             /* invalid: exec_launch refuses it */
     uint32_t total = (uint32_t)((m->shared_static + 15) / 16 * 16 + m->li.dyn_shmem);
     uint32_t total_r = (total + 255) / 256 * 256;
     for (uint32_t k = 0; k < m->nwarps; k++) {
@@ -103,13 +106,13 @@ void exec_sreg_init_launch(exec_machine *m)
         exec_sr_fill32(blk, EXEC_SR_NCTAID, g.x);
         exec_sr_fill32(blk, EXEC_SR_NCTAID + 1, g.y);
         exec_sr_fill32(blk, EXEC_SR_NCTAID + 2, g.z);
-        /* one CTA per cluster: cluster ids are the CTA ids, cluster shape 1x1x1 */
-        exec_sr_fill32(blk, EXEC_SR_NCLUSTERID, g.x);
-        exec_sr_fill32(blk, EXEC_SR_NCLUSTERID + 1, g.y);
-        exec_sr_fill32(blk, EXEC_SR_NCLUSTERID + 2, g.z);
+        /* clusters (1x1x1 without: cluster ids are then the CTA ids); per-CTA ids below */
+        exec_sr_fill32(blk, EXEC_SR_NCLUSTERID, g.x / cd.x);
+        exec_sr_fill32(blk, EXEC_SR_NCLUSTERID + 1, g.y / cd.y);
+        exec_sr_fill32(blk, EXEC_SR_NCLUSTERID + 2, g.z / cd.z);
         for (int c = 0; c < 3; c++) {
             exec_sr_fill32(blk, EXEC_SR_CLUSTER_CTAID + c, 0);
-            exec_sr_fill32(blk, EXEC_SR_CLUSTER_NCTAID + c, 1);
+            exec_sr_fill32(blk, EXEC_SR_CLUSTER_NCTAID + c, c == 0 ? cd.x : c == 1 ? cd.y : cd.z);
         }
         /* the unused fourth component (.w) of every vector register reads zero */
         for (int v = EXEC_SR_TID; v <= EXEC_SR_CLUSTER_NCTAID; v += 4)
@@ -122,23 +125,29 @@ void exec_sreg_init_launch(exec_machine *m)
         exec_sr_fill32(blk, EXEC_SR_DYN_SMEM, m->li.dyn_shmem);
         exec_sr_fill32(blk, EXEC_SR_AGGR_SMEM, total_r);
         exec_sr_fill32(blk, EXEC_SR_CTARANK, 0);
-        exec_sr_fill32(blk, EXEC_SR_NCTARANK, 1);
-        exec_sr_fill32(blk, EXEC_SR_IS_EXPLICIT, 0);
+        exec_sr_fill32(blk, EXEC_SR_NCTARANK, cd.x * cd.y * cd.z);
+        exec_sr_fill32(blk, EXEC_SR_IS_EXPLICIT, (uint32_t)expl);
         memset(blk + EXEC_SR_ZERO * EXEC_SLOT, 0, EXEC_SLOT);
     }
 }
 
 void exec_sreg_init_cta(exec_machine *m)
 {
-    exec_dim3 c = m->cta.coord;
+    exec_dim3 c = m->cta.coord, cid, cct;
+    uint32_t rank;
+    exec_cluster_cta_ids(m, c, &cid, &cct, &rank);
     for (uint32_t k = 0; k < m->nwarps; k++) {
         uint8_t *blk = m->sregs + (size_t)k * EXEC_SR__COUNT * EXEC_SLOT;
         exec_sr_fill32(blk, EXEC_SR_CTAID, c.x);
         exec_sr_fill32(blk, EXEC_SR_CTAID + 1, c.y);
         exec_sr_fill32(blk, EXEC_SR_CTAID + 2, c.z);
-        exec_sr_fill32(blk, EXEC_SR_CLUSTERID, c.x);
-        exec_sr_fill32(blk, EXEC_SR_CLUSTERID + 1, c.y);
-        exec_sr_fill32(blk, EXEC_SR_CLUSTERID + 2, c.z);
+        exec_sr_fill32(blk, EXEC_SR_CLUSTERID, cid.x);
+        exec_sr_fill32(blk, EXEC_SR_CLUSTERID + 1, cid.y);
+        exec_sr_fill32(blk, EXEC_SR_CLUSTERID + 2, cid.z);
+        exec_sr_fill32(blk, EXEC_SR_CLUSTER_CTAID, cct.x);
+        exec_sr_fill32(blk, EXEC_SR_CLUSTER_CTAID + 1, cct.y);
+        exec_sr_fill32(blk, EXEC_SR_CLUSTER_CTAID + 2, cct.z);
+        exec_sr_fill32(blk, EXEC_SR_CTARANK, rank);
         exec_sr_fill32(blk, EXEC_SR_SMID, m->cta.id % EXEC_NSM);
     }
 }

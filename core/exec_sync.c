@@ -95,6 +95,8 @@ static int exec_warpsync_fn(exec_warp *w, const exec_insn *in, uint32_t m);
 int dec_bar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int red = exec_has_mod(pi, "red"), arrive = exec_has_mod(pi, "arrive");
+    if (exec_has_mod(pi, "cluster"))
+        return exec_dec_barrier_cluster(d, pi, in);   /* barrier.cluster (exec_cluster.c) */
     if (exec_has_mod(pi, "warp")) {
         if (pi->nops != 1 || exec_dec_src(d, in, 5, &pi->ops[0], PTX_T_B32))
             return pi->nops != 1 ? exec_dec_error(d, pi, "expected bar.warp.sync membermask") : -1;
@@ -298,6 +300,21 @@ static uint64_t exec_atom_apply(int op, ptx_type t, uint64_t old, uint64_t b, ui
     }
 }
 
+/* Whether an atom/red's effect on memory is the same in any order and its old value is not
+ * used: integer add/min/max/and/or/xor (32/64-bit) into `_` (red, or atom with a sink). exch,
+ * cas, inc and dec give different final values in different orders. */
+static int exec_atom_fn(exec_warp *w, const exec_insn *in, uint32_t m);
+int exec_atom_par_ok(const exec_insn *in)
+{
+    ptx_type t = (ptx_type)in->type;
+    int op = (int)in->flags;
+    int bits = ptx_type_bits(t);
+    return (in->fn == exec_atom_fn || in->real == exec_atom_fn) && in->op[0].kind == EXEC_O_SINK && !ptx_type_is_float(t) &&
+           (bits == 32 || bits == 64) &&
+           (op == AT_ADD || op == AT_MIN || op == AT_MAX || op == AT_AND || op == AT_OR ||
+            op == AT_XOR);
+}
+
 static int exec_atom_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     uint64_t addr[EXEC_LANES];
@@ -320,8 +337,26 @@ static int exec_atom_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         if (!h)
             return EXEC_STOPPED;
         uint64_t old = 0;
-        memcpy(&old, h, n);
         uint64_t b = exec_opval(w, in, 1, i), c = op == AT_CAS ? exec_opval(w, in, 2, i) : 0;
+        if (w->m->is_worker && sp == PTX_SPACE_GLOBAL && exec_atom_par_ok(in)) {
+            /* CTAs run in parallel (exec_run.c): an order-independent integer update whose
+             * old value nobody reads, applied with a host atomic */
+            if (n == 4) {
+                uint32_t o32 = __atomic_load_n((uint32_t *)(void *)h, __ATOMIC_RELAXED), n32;
+                do
+                    n32 = (uint32_t)exec_atom_apply(op, t, o32, b, c, 1);
+                while (!__atomic_compare_exchange_n((uint32_t *)(void *)h, &o32, n32, 1,
+                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+            } else {
+                uint64_t o64 = __atomic_load_n((uint64_t *)(void *)h, __ATOMIC_RELAXED), n64;
+                do
+                    n64 = exec_atom_apply(op, t, o64, b, c, 1);
+                while (!__atomic_compare_exchange_n((uint64_t *)(void *)h, &o64, n64, 1,
+                                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+            }
+            continue;
+        }
+        memcpy(&old, h, n);
         uint64_t nv = exec_atom_apply(op, t, old, b, c, sp == PTX_SPACE_GLOBAL);
         memcpy(h, &nv, n);
         exec_opset(w, in, 0, i, old);

@@ -378,8 +378,14 @@ uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, ui
     }
     case PTX_SPACE_SHARED:
     case PTX_SPACE_SHARED_CLUSTER:
-        if (addr > w->cta->shared_size || w->cta->shared_size - addr < size)
+        if (addr > w->cta->shared_size || w->cta->shared_size - addr < size) {
+            if (m->cl && addr >= MEM_SHCL_BASE) {   /* a CTA of the cluster (exec_cluster.c) */
+                if (!(host = exec_cluster_shared(w, in, lane, addr, size)))
+                    return NULL;
+                break;
+            }
             return mem_oob(w, in, lane, sp, addr, size, "outside the CTA's shared memory");
+        }
         host = w->cta->shared + addr;
         break;
     case PTX_SPACE_LOCAL:
@@ -507,6 +513,8 @@ uint8_t *mem_host(exec_machine *m, ptx_space sp, uint64_t addr, uint64_t n, exec
     }
     case PTX_SPACE_SHARED:
     case PTX_SPACE_SHARED_CLUSTER:
+        if (m->cl && addr >= MEM_SHCL_BASE)
+            return exec_cluster_shared_host(m, addr, n);
         if (!m->cta_live || addr > m->cta.shared_size || m->cta.shared_size - addr < n)
             return NULL;
         return m->cta.shared + addr;

@@ -49,6 +49,10 @@
  *       MEM_WIN_CONST   + const offset
  *       MEM_WIN_PARAM   + kernel param offset
  *  anything else is a global address. cvta.global and cvta.to.global are the identity.
+ *  Thread block clusters (exec_cluster.c): in a cluster of several CTAs the shared memory of
+ *  the CTA of rank r is also at shared address MEM_SHCL_BASE + r * MEM_SHCL_STRIDE + offset
+ *  (its shared::cluster window; a CTA's own shared::cta addresses remain valid too). mapa
+ *  returns such addresses; accesses to a window reach that CTA's block, bounds-checked.
  *  Function addresses (mov of a function name, indirect calls) are MEM_CODE_BASE + 16 * the
  *  function's index in the module.
  * ------------------------------------------------------------------------------------------- */
@@ -62,6 +66,8 @@
 #define MEM_CODE_BASE   0x00007f0000000000ull
 #define MEM_LOCAL_MAX   (1u << 20)   /* bytes of local stack per thread */
 #define MEM_LOCAL_TOP   ((uint64_t)MEM_LOCAL_MAX) /* local address just above the stack */
+#define MEM_SHCL_BASE   0x80000000ull  /* shared::cluster window of rank 0 (shared space) */
+#define MEM_SHCL_STRIDE 0x01000000ull  /* bytes between ranks' windows (16 ranks max) */
 
 enum { MEM_R_MODULE = 1, MEM_R_ALLOC, MEM_R_HEAP };
 

@@ -231,6 +231,7 @@ typedef struct ptx_func {
     /* performance directives */
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxclusterrank, reqnctapercluster[3];
     int noreturn;
+    int explicitcluster;      /* .explicitcluster: launched with cluster dimensions */
     /* .branchtargets / .calltargets lists (labels or funcs), by name */
     struct { ptx_sym *sym; ptx_sym **items; int nitems; } *targets;
     int ntargets;

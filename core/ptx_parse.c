@@ -628,6 +628,7 @@ static int parse_perf(ptx_parser *p, ptx_func *f)
         f->noreturn = 1;
     } else if (tok_is(t, ".explicitcluster") || tok_is(t, ".blocksareclusters")) {
         ptx_advance(p);
+        f->explicitcluster = 1;
     } else if (tok_is(t, ".pragma")) {
         parse_pragma(p, f);
     } else {
@@ -854,6 +855,7 @@ static void parse_function(ptx_parser *p, unsigned flags)
     f->maxnreg = tmp.maxnreg;
     f->maxclusterrank = tmp.maxclusterrank;
     f->noreturn = tmp.noreturn;
+    f->explicitcluster = tmp.explicitcluster;
     f->pragmas = tmp.pragmas; f->npragmas = tmp.npragmas;
     f->line = kw.line;
     f->col = kw.col;

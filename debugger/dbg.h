@@ -222,6 +222,8 @@ typedef struct {
     uint64_t max_steps;       /* safety bound for line steps */
     uint64_t run_max_steps;   /* `set max-steps`: a continue (launch, run) stops with DBG_EV_LIMIT
                                  after this many warp-instructions; 0 (default) = no limit */
+    int threads;              /* `set threads`: worker threads of a continue that runs to
+                                 completion (exec_set_threads); 0 (default) = one per CPU */
 } dbg_options;
 dbg_options *dbg_opts(dbg_session *s);
 

@@ -192,6 +192,7 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
             }
             o.max_steps = limit - (now - start);
         }
+        exec_set_threads(s->m, s->opts.threads);
         if (exec_run(s->m, &o, &st) != 0)
             return dbg_err(s, "%s", exec_errmsg(s->m));
         if (handle_stop(s, &st, ev)) {

@@ -744,6 +744,108 @@ START_TEST(test_tmem_errors)
 }
 END_TEST
 
+/* The CTA-exit check: one warp allocates 64 columns and never frees them; the exception comes
+ * when the CTA's last thread exits (the other warp, which exits later). */
+static const char *k_tmem_leak = HDR
+    ".visible .entry k()\n{\n"
+    " .shared .align 4 .b32 ta;\n"
+    " .reg .b32 %r<4>; .reg .pred %p<2>;\n"
+    " mov.u32 %r1, %tid.x; setp.lt.u32 %p1, %r1, 32; @%p1 bra W0;\n"
+    " mov.u32 %r2, 0;\n"
+    "BUSY: add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 1000; @%p1 bra BUSY;\n"
+    " ret;\n"
+    "W0: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [ta], 64;\n"
+    " ret;\n}\n";
+
+START_TEST(test_tmem_leak_at_exit)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_tmem_leak) == 0, "%s", t.err);
+    t_launch_args(&t, "k", 2, 64, NULL, 0);
+    exec_stop st = t_exc(&t, EXEC_EXC_ILLEGAL_INSN,
+                         "CTA 0 exited with Tensor Memory still allocated (columns 0-63)");
+    ck_assert_uint_eq(st.cta, 0);
+    ck_assert_uint_eq(st.warp, 1);     /* raised by the last thread to exit */
+    t_free(&t);
+}
+END_TEST
+
+/* EXEC_YIELD: two warps both block in tcgen05.alloc (each can see the other as runnable, so
+ * neither reports right away); once every runnable warp only yields, the scheduler reports a
+ * deadlock naming where each waits. */
+static const char *k_tmem_both_block = HDR
+    ".visible .entry k()\n{\n"
+    " .shared .align 4 .b32 ta[2];\n"
+    " .shared .align 4 .b32 flag;\n"
+    " .reg .b32 %r<8>; .reg .pred %p<4>;\n"
+    " mov.u32 %r1, %tid.x; shr.u32 %r2, %r1, 5;\n"
+    " setp.ne.u32 %p1, %r2, 0; @%p1 bra W1;\n"
+    " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [ta], 512;\n"
+    " mov.u32 %r3, 1; st.volatile.shared.u32 [flag], %r3;\n"
+    " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [ta+4], 32;\n"
+    " ret;\n"
+    "W1: ld.volatile.shared.u32 %r7, [flag]; setp.eq.u32 %p3, %r7, 0; @%p3 bra W1;\n"
+    " tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [ta+4], 32;\n"
+    " ret;\n}\n";
+
+START_TEST(test_tmem_yield_deadlock)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_tmem_both_block) == 0, "%s", t.err);
+    t_launch_args(&t, "k", 1, 64, NULL, 0);
+    exec_stop st = t_exc(&t, EXEC_EXC_BARRIER_DEADLOCK, "no thread can proceed");
+    ck_assert_msg(strstr(st.msg, "warp 0 lanes 0xffffffff wait in tcgen05 (pc") != NULL, "%s",
+                  st.msg);
+    ck_assert_msg(strstr(st.msg, "warp 1 lanes 0xffffffff wait in tcgen05 (pc") != NULL, "%s",
+                  st.msg);
+    exec_lane_info li;
+    ck_assert_int_eq(exec_lane_get(t.m, 0, 0, 0, &li), 0);
+    ck_assert_uint_eq(st.pc, li.pc);   /* the stop is where a yielding warp waits */
+    t_free(&t);
+}
+END_TEST
+
+/* Parallel CTAs (exec_set_threads) are refused for a module with a surface reduction: every
+ * thread of 64 CTAs adds 1 to one surface element 100 times; with CTAs on several host threads the
+ * read-modify-writes would race and lose updates. */
+START_TEST(test_sured_not_parallel)
+{
+    const char *src = HDR
+        ".visible .entry k(.param .u64 surf)\n{\n"
+        " .reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p1;\n"
+        " ld.param.u64 %rd1, [surf]; mov.u32 %r1, 0; mov.u32 %r2, 1; mov.u32 %r3, 0;\n"
+        "L: sured.b.add.1d.u32.trap [%rd1, {%r1}], %r2;\n"
+        " add.u32 %r3, %r3, 1; setp.lt.u32 %p1, %r3, 100; @%p1 bra L;\n"
+        " ret;\n}\n";
+    for (int rep = 0; rep < 4; rep++) {
+        T t;
+        ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
+        uint64_t cell = t_buf(&t, 16), h = 0;
+        exec_tex_desc dsc;
+        memset(&dsc, 0, sizeof dsc);
+        dsc.addr = cell;
+        dsc.chtype = PTX_T_U32;
+        dsc.channels = 1;
+        dsc.geom = EXEC_TEX_1D;
+        dsc.width = dsc.height = dsc.depth = dsc.layers = 1;
+        ck_assert_msg(exec_tex_create(t.m, 1, &dsc, &h) == 0, "%s", exec_errmsg(t.m));
+        exec_set_threads(t.m, 8);
+        const ptx_func *f = ptx_find_func(t.mod, "k");
+        exec_dim3 g = { 64, 1, 1 }, b = { 256, 1, 1 };
+        ck_assert_int_eq(exec_launch(t.m, f, g, b, 0, &h, 8), 0);
+        exec_run_opts o;
+        memset(&o, 0, sizeof o);
+        exec_stop st;
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+        uint32_t v;
+        t_read(&t, cell, &v, 4);
+        ck_assert_uint_eq(v, 64 * 256 * 100);
+        t_free(&t);
+    }
+}
+END_TEST
+
 /* ---- nvcc-generated kernels ---------------------------------------------------------------- */
 static const char *const variants[] = { "O3", "G", "lineinfo" };
 
@@ -941,6 +1043,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_tmem_alloc);
     tcase_add_test(tc, test_tmem_block);
     tcase_add_test(tc, test_tmem_errors);
+    tcase_add_test(tc, test_tmem_leak_at_exit);
+    tcase_add_test(tc, test_tmem_yield_deadlock);
+    tcase_add_test(tc, test_sured_not_parallel);
     tcase_add_test(tc, test_nvcc_pipeline_prim);
     tcase_add_test(tc, test_nvcc_pipeline_staged_tile);
     tcase_add_test(tc, test_nvcc_barrier);

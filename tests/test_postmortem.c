@@ -312,8 +312,8 @@ START_TEST(corrupted_cores)
     }
     write_variant(core, bad, n, 0, 0);
     expect_refused(bad, "not a ptxdbg core file (bad magic)");
-    write_variant(core, bad, n, 9, 0); /* version 1 -> 0x4001 */
-    expect_refused(bad, "core file format version 16385 is not supported");
+    write_variant(core, bad, n, 9, 0); /* version 2 -> 0x4002 */
+    expect_refused(bad, "core file format version 16386 is not supported");
     size_t cuts[] = {4, 20, 36, 1000, n / 3, n / 2, n - 5, n - 1};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
         write_variant(core, bad, cuts[i], -1, 0);

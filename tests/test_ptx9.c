@@ -507,6 +507,68 @@ START_TEST(test_st_restrictions)
 }
 END_TEST
 
+/* ld follows the same qualifier rules where its page does (sem/scope pairing, .mmio, no cache
+ * operators with memory ordering, one qualifier per group, .v8/.v4 of 64-bit in .global, .L2
+ * eviction priorities, .L2::cache_hint in .global), while every form nvcc emits still loads. */
+START_TEST(test_ld_qualifiers)
+{
+    static const char *const bad[] = {
+        "ld.relaxed.global.u32 %r1, [%rd1];",
+        "ld.global.gpu.u32 %r1, [%rd1];",
+        "ld.acquire.gpu.local.u32 %r1, [lc];",
+        "ld.relaxed.gpu.global.cg.u32 %r1, [%rd1];",
+        "ld.volatile.global.ca.u32 %r1, [%rd1];",
+        "ld.volatile.global.L1::evict_last.u32 %r1, [%rd1];",
+        "ld.weak.volatile.global.u32 %r1, [%rd1];",
+        "ld.global.ca.cg.u32 %r1, [%rd1];",
+        "ld.global.cg.L1::evict_last.u32 %r1, [%rd1];",
+        "ld.mmio.relaxed.gpu.global.u32 %r1, [%rd1];",
+        "ld.mmio.global.u32 %r1, [%rd1];",
+        "ld.release.gpu.global.u32 %r1, [%rd1];",
+        "ld.shared.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [sh];",
+        "ld.shared.v4.b64 {%rd2, %rd3, %rd4, %rd5}, [sh];",
+        "ld.global.L2::evict_last.u32 %r1, [%rd1];",
+        "ld.shared.L2::cache_hint.u32 %r1, [sh], %rd9;",
+        "ld.global.u32 %r1, [%rd1], %rd9;",
+        "ld.shared.nc.u32 %r1, [sh];",
+        "ld.global.L2::64B.L2::128B.u32 %r1, [%rd1];",
+    };
+    static const char *const good[] = {
+        "ld.relaxed.gpu.global.u32 %r1, [%rd1];", "ld.acquire.sys.u32 %r1, [%rd1];",
+        "ld.volatile.shared.u32 %r1, [sh];", "ld.volatile.local.u32 %r1, [lc];",
+        "ld.global.nc.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];",
+        "ld.global.nc.L1::no_allocate.L2::128B.u32 %r1, [%rd1];",
+        "ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd9;", "ld.global.cs.u32 %r1, [%rd1];",
+        "ld.mmio.relaxed.sys.global.u32 %r1, [%rd1];", "ld.const.u32 %r1, [%rd1];",
+        "ld.global.L2::evict_last.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];",
+        "ld.global.v4.u32 {%r1, _, %r3, _}, [%rd1];", "ld.global.u8 %r1, [%rd1];",
+        "ld.global.lu.u32 %r1, [%rd1];", "ld.shared::cluster.u32 %r1, [sh];",
+    };
+    for (int pass = 0; pass < 2; pass++) {
+        const char *const *v = pass ? good : bad;
+        size_t n = pass ? sizeof good / sizeof good[0] : sizeof bad / sizeof bad[0];
+        for (size_t i = 0; i < n; i++) {
+            char src[2048];
+            snprintf(src, sizeof src, HDR
+                     ".visible .entry k(.param .u64 out)\n{\n"
+                     " .reg .b16 %%h<3>; .reg .b32 %%r<10>; .reg .b64 %%rd<10>;\n"
+                     " .shared .align 32 .b8 sh[64];\n .local .align 32 .b8 lc[64];\n"
+                     " ld.param.u64 %%rd1, [out];\n"
+                     " createpolicy.fractional.L2::evict_last.b64 %%rd9, 0.25;\n"
+                     " %s\n ret;\n}\n", v[i]);
+            T t;
+            int rc = t_load(&t, src);
+            if (pass)
+                ck_assert_msg(rc == 0, "rejected %s: %s", v[i], t.err);
+            else
+                ck_assert_msg(rc != 0 && strstr(t.err, "t.ptx:11:"), "%s: %s", v[i],
+                              rc ? t.err : "accepted");
+            t_free(&t);
+        }
+    }
+}
+END_TEST
+
 /* st.param{::func} in a call sequence (and its read-back by the callee), relaxed type rules:
  * a wider source register stores its low bits; .f16x2 data stored with st.b32. */
 START_TEST(test_st_param_func_and_wide_sources)
@@ -817,7 +879,9 @@ END_TEST
 
 /* Alignment (default 8, immAlign, .u32 and .u64 forms, the page's type-less example), live
  * allocations never overlap, stackrestore frees (the next alloca reuses the space), stacksave
- * after stackrestore gives the saved value, zero-size allocations. Per lane. */
+ * after stackrestore gives the saved value, zero-size allocations. The stack grows down: after
+ * `alloca p, n` the stack pointer is p (stacksave gives p), successive allocas go down and each
+ * lies below the stack pointer it started from. Per lane. */
 START_TEST(test_stack_alloca_basics)
 {
     T t;
@@ -876,15 +940,25 @@ START_TEST(test_stack_alloca_basics)
             for (int b = a + 1; b < 3; b++)
                 ck_assert(hi[a] <= lo[b] || hi[b] <= lo[a]);
         ck_assert_uint_ne(save, top);              /* allocating moved the stack pointer */
+        /* downwards: each block ends at or below the previous stack pointer */
+        ck_assert_uint_le(p1 + n1, save);
+        ck_assert_uint_le(p2 + 24, p1);
+        ck_assert_uint_le(p3 + 3, p2);
+        ck_assert_uint_le(p0, p3);
+        ck_assert_uint_eq(top, p0);                /* stacksave after alloca p: p */
+        ck_assert_uint_lt(save - p1, n1 + 8);      /* no more than the alignment wasted */
         ck_assert_uint_eq((uint32_t)o[i][8], i + 1);       /* %r3 */
         ck_assert_uint_eq((uint32_t)(o[i][8] >> 32), i);   /* %r4: first byte of the alloca */
         ck_assert_uint_eq(o[i][6], save);          /* restored */
-        ck_assert_uint_eq(o[i][7], p1);            /* same place as the first allocation */
+        ck_assert_uint_eq(o[i][7], save - 16);     /* the freed space again, right below */
         uint32_t sp32 = (uint32_t)o[i][9], ptr = (uint32_t)(o[i][9] >> 32);
-        ck_assert_uint_ge(sp32, (uint32_t)p1 + 16);  /* the 16 bytes at p1 are still live */
+        ck_assert_uint_eq(sp32, (uint32_t)o[i][7]);  /* the stack pointer is the last alloca */
         ck_assert_uint_eq(ptr % 8, 0);
+        ck_assert_uint_le(ptr + 40, sp32);
         ck_assert_uint_eq((uint32_t)o[i][10], 0x5a5a);
-        ck_assert_uint_eq((uint32_t)(o[i][10] >> 32) % 256, 0);
+        uint32_t r6 = (uint32_t)(o[i][10] >> 32);
+        ck_assert_uint_eq(r6 % 256, 0);
+        ck_assert_uint_le(r6 + 4, ptr);
         ck_assert_uint_eq((uint32_t)o[i][11], sp32);
     }
     t_free(&t);
@@ -892,7 +966,8 @@ START_TEST(test_stack_alloca_basics)
 END_TEST
 
 /* Accesses to memory freed by stackrestore (or by returning from the function that allocated
- * it) are reported as out-of-range local accesses above the stack top. */
+ * it) are reported as out-of-range local accesses below the stack pointer (the stack grows
+ * down, so freed memory lies below it). */
 static exec_stop stack_fault(const char *body, T *t)
 {
     char src[4096];
@@ -916,21 +991,21 @@ START_TEST(test_stack_use_after_restore)
     ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
     ck_assert_int_eq(st.exc, EXEC_EXC_OUT_OF_RANGE);
     ck_assert_int_eq(st.space, PTX_SPACE_LOCAL);
-    ck_assert_msg(strstr(st.msg, "above the thread's stack top") != NULL, "%s", st.msg);
+    ck_assert_msg(strstr(st.msg, "below the thread's stack pointer") != NULL, "%s", st.msg);
     t_free(&t);
     /* through a generic address */
     st = stack_fault(" stacksave.u64 %rd2;\n alloca.u64 %rd3, 32;\n cvta.local.u64 %rd4, %rd3;\n"
                      " stackrestore.u64 %rd2;\n st.u32 [%rd4+16], 5;\n", &t);
     ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
     ck_assert_int_eq(st.exc, EXEC_EXC_OUT_OF_RANGE);
-    ck_assert_msg(strstr(st.msg, "above the thread's stack top") != NULL, "%s", st.msg);
+    ck_assert_msg(strstr(st.msg, "below the thread's stack pointer") != NULL, "%s", st.msg);
     t_free(&t);
     /* memory of a function that returned */
     st = stack_fault(" {\n .param .b64 pr;\n call (pr), f, ();\n ld.param.b64 %rd3, [pr];\n }\n"
                      " ld.local.u32 %r1, [%rd3];\n", &t);
     ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
     ck_assert_int_eq(st.exc, EXEC_EXC_OUT_OF_RANGE);
-    ck_assert_msg(strstr(st.msg, "above the thread's stack top") != NULL, "%s", st.msg);
+    ck_assert_msg(strstr(st.msg, "below the thread's stack pointer") != NULL, "%s", st.msg);
     t_free(&t);
     /* a zero-size allocation gives no usable byte */
     st = stack_fault(" alloca.u64 %rd3, 0;\n st.local.u8 [%rd3], 1;\n", &t);
@@ -992,6 +1067,57 @@ START_TEST(test_stack_bad_forms)
 }
 END_TEST
 
+/* exec_frame_local_base: the depot of each activation, as the function's own code sees it
+ * (its %SPL), in every frame of a recursion; unknown depots and frames are errors. */
+START_TEST(test_frame_local_base)
+{
+    T t;
+    const char *src = HDR
+        ".func (.param .b32 r) f (.param .b32 n)\n{\n"
+        " .local .align 8 .b8 __local_depot1[24];\n"
+        " .reg .b64 %SPL; .reg .b32 %n, %m, %v; .reg .pred %p;\n"
+        " mov.u64 %SPL, __local_depot1;\n"
+        " ld.param.u32 %n, [n];\n st.local.u32 [%SPL+4], %n;\n"
+        " setp.eq.u32 %p, %n, 0;\n @%p brkpt;\n @%p bra Done;\n"
+        " sub.u32 %m, %n, 1;\n"
+        " {\n .param .b32 pn; .param .b32 pr;\n st.param.b32 [pn], %m;\n"
+        "  call (pr), f, (pn);\n ld.param.b32 %v, [pr];\n }\n"
+        "Done:\n st.param.b32 [r], %n;\n ret;\n}\n"
+        ".visible .entry k()\n{\n"
+        " .local .align 16 .b8 __local_depot0[32];\n"
+        " .reg .b64 %SPL; .reg .b32 %r1;\n"
+        " mov.u64 %SPL, __local_depot0;\n"
+        " {\n .param .b32 pn; .param .b32 pr;\n st.param.b32 [pn], 2;\n"
+        "  call (pr), f, (pn);\n ld.param.b32 %r1, [pr];\n }\n"
+        " ret;\n}\n";
+    ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
+    exec_stop st = t_go(&t, "k", 1, 1, NULL, 0);
+    ck_assert_int_eq(st.kind, EXEC_STOP_BRKPT);
+    uint64_t prev = 0;
+    for (int fr = 0; fr < 4; fr++) {
+        uint64_t a, spl;
+        ptx_type ty;
+        const char *depot = fr < 3 ? "__local_depot1" : "__local_depot0";
+        ck_assert_msg(exec_frame_local_base(t.m, 0, 0, 0, fr, depot, &a) == 0, "frame %d: %s", fr,
+                      exec_errmsg(t.m));
+        ck_assert_int_eq(exec_reg_get(t.m, 0, 0, 0, fr, "%SPL", &spl, &ty), 0);
+        ck_assert_uint_eq(a, spl);
+        if (fr)
+            ck_assert_uint_gt(a, prev);     /* callers lie above their callees */
+        prev = a;
+        if (fr < 3) {
+            uint32_t n;
+            ck_assert_int_eq(exec_mem_read(t.m, PTX_SPACE_LOCAL, a + 4, &n, 4, 0, 0, 0), 0);
+            ck_assert_uint_eq(n, (uint32_t)fr);   /* frame k holds n = k */
+        }
+    }
+    uint64_t a;
+    ck_assert_int_ne(exec_frame_local_base(t.m, 0, 0, 0, 0, "__local_depot0", &a), 0);
+    ck_assert_int_ne(exec_frame_local_base(t.m, 0, 0, 0, 4, "__local_depot0", &a), 0);
+    t_free(&t);
+}
+END_TEST
+
 static Suite *ptx9_suite(void)
 {
     Suite *s = suite_create("ptx9");
@@ -1001,6 +1127,7 @@ static Suite *ptx9_suite(void)
     tcase_add_test(tc, test_st_invalid_forms);
     tcase_add_test(tc, test_st_page_examples);
     tcase_add_test(tc, test_st_restrictions);
+    tcase_add_test(tc, test_ld_qualifiers);
     tcase_add_test(tc, test_st_param_func_and_wide_sources);
     suite_add_tcase(s, tc);
     tc = tcase_create("param");
@@ -1015,6 +1142,7 @@ static Suite *ptx9_suite(void)
     tcase_add_test(tc, test_stack_use_after_restore);
     tcase_add_test(tc, test_stack_frames_and_limits);
     tcase_add_test(tc, test_stack_bad_forms);
+    tcase_add_test(tc, test_frame_local_base);
     suite_add_tcase(s, tc);
     return s;
 }

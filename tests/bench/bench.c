@@ -409,6 +409,30 @@ static double run_cond(exec_machine *m, ptx_module *mod, bcase *c, uint32_t pc, 
     return e;
 }
 
+/* The same with the condition evaluated by the core (exec_set_break_cond): only stops where it
+ * holds come back. */
+static double run_core_cond(exec_machine *m, ptx_module *mod, bcase *c, uint32_t pc,
+                            const exec_cond *prog, int n, int *hit, uint64_t *nstops)
+{
+    if (c->reset)
+        c->reset(c, m);
+    double s = now();
+    launch(m, mod, c);
+    exec_set_break(m, pc, 1);
+    if (exec_set_break_cond(m, pc, prog, n) != 0)
+        die("condition", m);
+    exec_run_opts o = { .mode = EXEC_RUN_CONTINUE };
+    exec_stop st;
+    *nstops = 0;
+    if (exec_run(m, &o, &st) != 0)
+        die("run", m);
+    *hit = st.kind == EXEC_STOP_BREAKPOINT;
+    *nstops += *hit;
+    double e = now() - s;
+    exec_set_break(m, pc, 0);
+    return e;
+}
+
 static int cond_reg_false(exec_machine *m, const exec_stop *st, uint32_t lane, void *arg)
 {
     uint64_t v = 0;
@@ -444,7 +468,18 @@ static void bench_debugger(exec_machine *m, ptx_module *mod, bcase *cs)
     /* 10 unhit breakpoints; one false conditional breakpoint (evaluated per lane per stop) */
     int64_t other = exec_func_pc(m, kernel(mod, "collatz"));
     uint32_t stpc = find_pc(m, mod, "fma_loop", "st", 0);
-    uint64_t nstops = 0;
+    uint64_t nstops = 0, ncstops = 0;
+    double t3[16];
+    exec_cond rfalse[3];   /* %r1 == 0xdeadbeef */
+    memset(rfalse, 0, sizeof rfalse);
+    rfalse[0].op = EXEC_C_REG;
+    snprintf(rfalse[0].name, sizeof rfalse[0].name, "%%r1");
+    ptx_type r1t = PTX_T_NONE;
+    exec_func_reg_type(m, kernel(mod, "fma_loop"), "%r1", &r1t);
+    rfalse[0].type = (uint16_t)r1t;
+    rfalse[1].op = EXEC_C_IMM;
+    rfalse[1].imm = 0xdeadbeef;
+    rfalse[2].op = EXEC_C_EQ;
     for (int r = 0; r < reps; r++) {
         t0[r] = run(m, mod, fma, NULL, NULL);
         for (int i = 0; i < 10; i++)
@@ -454,11 +489,17 @@ static void bench_debugger(exec_machine *m, ptx_module *mod, bcase *cs)
             exec_set_break(m, (uint32_t)(other + i), 0);
         int hit;
         t2[r] = run_cond(m, mod, fma, stpc, cond_reg_false, "%r1", &hit, &nstops);
+        t3[r] = run_core_cond(m, mod, fma, stpc, rfalse, 3, &hit, &ncstops);
+        if (hit)
+            die("false core condition stopped", m);
     }
     double a = median(t0, reps), b = median(t1, reps), c = median(t2, reps);
+    double d = median(t3, reps);
     printf("fma_loop plain %.2f ms; 10 unhit breakpoints %.2f ms (%+.1f%%); false conditional "
-           "breakpoint on the store %.2f ms (%+.1f%%, %" PRIu64 " stops)\n", a * 1e3, b * 1e3,
-           (b / a - 1) * 100, c * 1e3, (c / a - 1) * 100, nstops);
+           "breakpoint on the store: evaluated by the caller at each stop %.2f ms (%+.1f%%, "
+           "%" PRIu64 " stops), by the core %.2f ms (%+.1f%%, %" PRIu64 " stops)\n", a * 1e3,
+           b * 1e3, (b / a - 1) * 100, c * 1e3, (c / a - 1) * 100, nstops, d * 1e3,
+           (d / a - 1) * 100, ncstops);
     /* a watchpoint on a shared address: s[0] of the last CTA (hit at its first store) */
     double tw[16];
     for (int r = 0; r < reps; r++) {
@@ -500,6 +541,13 @@ static void bench_debugger(exec_machine *m, ptx_module *mod, bcase *cs)
     steps_iters = 50;
     memcpy(big.params + 16, &steps_iters, 4);
     uint32_t last = big.grid.x - 1;
+    exec_cond lastc[3];    /* %ctaid.x == last */
+    memset(lastc, 0, sizeof lastc);
+    lastc[0].op = EXEC_C_SREG;
+    lastc[0].id = PTX_SREG_CTAID;
+    lastc[1].op = EXEC_C_IMM;
+    lastc[1].imm = last;
+    lastc[2].op = EXEC_C_EQ;
     for (int r = 0; r < reps; r++) {
         t0[r] = run(m, mod, &big, NULL, NULL);
         int hit;
@@ -507,12 +555,18 @@ static void bench_debugger(exec_machine *m, ptx_module *mod, bcase *cs)
         if (!hit)
             die("breakpoint in the last block not reached", m);
         exec_kill(m);
+        t2[r] = run_core_cond(m, mod, &big, stpc, lastc, 3, &hit, &ncstops);
+        if (!hit)
+            die("breakpoint in the last block not reached (core condition)", m);
+        exec_kill(m);
     }
     a = median(t0, reps);
     b = median(t1, reps);
+    c = median(t2, reps);
     printf("fma_loop 2^20 threads x 50 iterations: to completion %.2f ms; continue to a "
-           "breakpoint in the last block (condition %%ctaid.x == %u, %" PRIu64 " stops) %.2f ms "
-           "(%.2fx)\n", a * 1e3, last, nstops, b * 1e3, b / a);
+           "breakpoint in the last block (condition %%ctaid.x == %u): evaluated by the caller "
+           "(%" PRIu64 " stops) %.2f ms (%.2fx), by the core (%" PRIu64 " stop) %.2f ms (%.2fx)\n",
+           a * 1e3, last, nstops, b * 1e3, b / a, ncstops, c * 1e3, c / a);
     case_free(&big, m);
 }
 

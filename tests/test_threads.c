@@ -1,0 +1,86 @@
+/* test_threads.c - parallel runs to completion (exec_set_threads) stop and end exactly as one
+ * thread does, with and without a step limit (the batch watchdog), across resumes. */
+#include <stdio.h>
+#include <string.h>
+#include "core_harness.h"
+
+/* Each thread loops (tid % 7 + ctaid) * 3 times and stores its count and a running sum. */
+static const char *src = HDR
+    ".visible .entry k(.param .u64 out)\n{\n"
+    "  .reg .pred %p; .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;\n"
+    "  mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+    "  rem.u32 %r5, %r1, 7; add.u32 %r5, %r5, %r2; mul.lo.u32 %r5, %r5, 3;\n"
+    "  mov.u32 %r6, 0; mov.u32 %r7, 0;\n"
+    "L: setp.ge.u32 %p, %r6, %r5;\n"
+    "  @%p bra D;\n"
+    "  add.u32 %r7, %r7, %r6; mul.lo.u32 %r7, %r7, 33; add.u32 %r6, %r6, 1;\n"
+    "  bra L;\n"
+    "D: mul.wide.u32 %rd2, %r4, 8;\n"
+    "  add.u64 %rd3, %rd1, %rd2;\n"
+    "  st.global.v2.u32 [%rd3], {%r6, %r7};\n"
+    "  ret;\n}\n";
+
+enum { NCTA = 12, NT = 96 };
+
+typedef struct {
+    exec_stop st[32];
+    int n;
+    uint8_t mem[NCTA * NT * 8];
+} trace;
+
+/* Launch, then continue with the given step limit until the kernel completes. */
+static void run_trace(int threads, uint64_t limit, trace *tr)
+{
+    T t;
+    ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
+    exec_set_threads(t.m, threads);
+    uint64_t out = t_buf(&t, sizeof tr->mem);
+    t_launch(&t, "k", NCTA, NT, &out, 8);
+    exec_run_opts o = { .mode = EXEC_RUN_CONTINUE, .max_steps = limit };
+    memset(tr, 0, sizeof *tr);
+    for (tr->n = 0; tr->n < 32; tr->n++) {
+        exec_stop *st = &tr->st[tr->n];
+        ck_assert_int_eq(exec_run(t.m, &o, st), 0);
+        if (st->kind != EXEC_STOP_LIMIT) {
+            tr->n++;
+            break;
+        }
+        o.max_steps *= 3;   /* resume with a growing limit */
+    }
+    t_read(&t, out, tr->mem, sizeof tr->mem);
+    t_free(&t);
+}
+
+START_TEST(parallel_matches_one_thread)
+{
+    static const uint64_t limits[] = {0, 50, 700, 2000, 5000, 100000};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        static trace a, b;
+        run_trace(1, limits[i], &a);
+        run_trace(2, limits[i], &b);
+        ck_assert_int_eq(a.n, b.n);
+        for (int k = 0; k < a.n; k++) {
+            ck_assert_int_eq(a.st[k].kind, b.st[k].kind);
+            ck_assert_uint_eq(a.st[k].cta, b.st[k].cta);
+            ck_assert_uint_eq(a.st[k].warp, b.st[k].warp);
+            ck_assert_uint_eq(a.st[k].pc, b.st[k].pc);
+            ck_assert_uint_eq(a.st[k].lanes, b.st[k].lanes);
+        }
+        ck_assert_int_eq(a.st[a.n - 1].kind, EXEC_STOP_DONE);
+        ck_assert_msg(memcmp(a.mem, b.mem, sizeof a.mem) == 0, "memory differs (limit %llu)",
+                      (unsigned long long)limits[i]);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("threads");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, parallel_matches_one_thread);
+    suite_add_tcase(s, tc);
+    return tu_run_suite(s);
+}
