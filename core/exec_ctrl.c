@@ -534,19 +534,23 @@ static int exec_ret_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     const exec_insn *ci = &w->m->code[f->call_pc];
     const exec_call *c = ci->ext;
     const ptx_func *cf = f->fd->f;
-    EXEC_FOR_LANES(i, m) {
-        for (int k = 0; k < cf->nrets && k < c->nrets; k++) {
-            uint32_t sz;
-            const uint8_t *src = exec_callee_slot(f, cf->rets[k], k, 1, i, &sz);
-            const exec_carg *r = &c->rets[k];
-            uint8_t *dst = r->kind == EXEC_CA_PARAM
-                           ? p->params + (size_t)i * p->fd->param_size + r->off
-                           : p->regs + r->off + (size_t)i * r->size;
-            if (src) {
-                memset(dst, 0, r->size);
-                memcpy(dst, src, sz < r->size ? sz : r->size);
-            }
+    for (int k = 0; k < cf->nrets && k < c->nrets; k++) {
+        /* lane 0's slot and the distance between lanes, then every lane */
+        uint32_t sz;
+        const uint8_t *src = exec_callee_slot(f, cf->rets[k], k, 1, 0, &sz);
+        if (!src)
+            continue;
+        size_t step = (size_t)(exec_callee_slot(f, cf->rets[k], k, 1, 1, &sz) - src);
+        const exec_carg *r = &c->rets[k];
+        uint8_t *dst = r->kind == EXEC_CA_PARAM ? p->params + r->off : p->regs + r->off;
+        size_t dstep = r->kind == EXEC_CA_PARAM ? p->fd->param_size : r->size;
+        uint32_t nb = sz < r->size ? sz : r->size;
+        EXEC_FOR_LANES(i, m) {
+            memset(dst + i * dstep, 0, r->size);
+            memcpy(dst + i * dstep, src + i * step, nb);
         }
+    }
+    EXEC_FOR_LANES(i, m) {
         w->lframe[i] = p;
         w->pc[i] = f->call_pc + 1;
         w->lsp[i] = f->entry_sp[i];

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "core_harness.h"
+#include "exec_core.h"
 
 /* Each thread loops (tid % 7 + ctaid) * 3 times and stores its count and a running sum. */
 static const char *src = HDR
@@ -75,12 +76,56 @@ START_TEST(parallel_matches_one_thread)
 }
 END_TEST
 
+/* Integer reductions into one counter from every CTA: applied with host atomics by parallel
+ * workers, the final memory equals one thread's. */
+static const char *red_src = HDR
+    ".visible .entry r(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mad.lo.u32 %r3, %r2, 977, %r1;\n"
+    "  red.global.add.u32 [%rd1], %r3;\n"
+    "  atom.global.max.u32 _, [%rd1+4], %r3;\n"
+    "  red.global.xor.b32 [%rd1+8], %r3;\n"
+    "  cvt.u64.u32 %rd2, %r3;\n"
+    "  red.global.add.u64 [%rd1+16], %rd2;\n"
+    "  ret;\n}\n";
+
+START_TEST(integer_reductions_in_parallel)
+{
+    uint8_t res[2][24];
+    for (int th = 1; th <= 2; th++) {
+        T t;
+        ck_assert_msg(t_load(&t, red_src) == 0, "%s", t.err);
+        exec_set_threads(t.m, th);
+        uint64_t out = t_buf(&t, 24);
+        t_launch(&t, "r", 300, 64, &out, 8);
+        exec_run_opts o = { .mode = EXEC_RUN_CONTINUE };
+        exec_stop st;
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
+        if (th == 2)
+            ck_assert_int_eq(t.m->par_ok, 1);   /* the workers did run */
+        t_read(&t, out, res[th - 1], 24);
+        t_free(&t);
+    }
+    ck_assert(memcmp(res[0], res[1], 24) == 0);
+    uint32_t sum;
+    memcpy(&sum, res[0], 4);
+    uint32_t want = 0;
+    for (uint32_t c = 0; c < 300; c++)
+        for (uint32_t i = 0; i < 64; i++)
+            want += c * 977 + i;
+    ck_assert_uint_eq(sum, want);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("threads");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, parallel_matches_one_thread);
+    tcase_add_test(tc, integer_reductions_in_parallel);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
