@@ -133,6 +133,8 @@ END {
     }
     if (none) print "- none"
 }' "$TMP.ops" > "$TMP.md"
+# hand-kept list of refused forms and documented approximations inside executable opcodes
+cat tests/conformance-limits.md >> "$TMP.md"
 
 mv "$TMP.md" "$OUT"
 echo "wrote $OUT"
