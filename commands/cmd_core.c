@@ -420,7 +420,7 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
     } else if (st->msg[0]) {
         printf("  %s\n", st->msg);
     }
-    printf("\nThread received signal CUDA_EXCEPTION_%d, %s.\n", num, name);
+    printf("\nProgram received signal CUDA_EXCEPTION_%d, %s.\n", num, name);
     /* show the user's frame, not a runtime wrapper without source */
     if (uf > 0 && dbg_get_focus(c->s)->frame == 0)
         dbg_set_frame(c->s, uf);

@@ -71,6 +71,13 @@ static void print_focus(cmd_ctx *c, int want[6])
         ADD("%sblock (%u,%u,%u)", n ? ", " : "", b.x, b.y, b.z);
     if (want[3])
         ADD("%sthread (%u,%u,%u)", n ? ", " : "", t.x, t.y, t.z);
+    if (want[6])
+        ADD("%sdevice 0", n ? ", " : "");
+    if (want[7]) {
+        uint64_t sm = 0;
+        exec_sreg_get(dbg_machine(c->s), f->cta, f->warp, f->lane, PTX_SREG_SMID, 0, &sm);
+        ADD("%ssm %llu", n ? ", " : "", (unsigned long long)sm);
+    }
     if (want[4])
         ADD("%swarp %u", n ? ", " : "", f->warp);
     if (want[5])
@@ -134,6 +141,20 @@ int cmd_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
             val[2].y = 0;
         if (exec_cta_index(m, val[2], &cta) != 0)
             return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
+    }
+    if (given[7]) {
+        /* hardware coordinates: the running block on that SM (the focused one if it is) */
+        uint32_t pick = UINT32_MAX, n = exec_ncta(m);
+        for (uint32_t k = 0; k <= n && pick == UINT32_MAX; k++) {
+            uint32_t i = k == 0 ? cta : k - 1;
+            uint64_t sm = UINT64_MAX;
+            if (i < n && exec_cta_get_state(m, i) == EXEC_CTA_RUNNING &&
+                exec_sreg_get(m, i, 0, 0, PTX_SREG_SMID, 0, &sm) == 0 && sm == val[7].x)
+                pick = i;
+        }
+        if (pick == UINT32_MAX || (given[2] && pick != cta))
+            return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
+        cta = pick;
     }
     if (given[3]) {
         if (dbg_thread_to_lane(c->s, val[3], &warp, &lane) != 0)
@@ -382,9 +403,14 @@ int cmd_info_sharedmem(cmd_ctx *c, const char *args, int argc, char **argv)
     printf("Shared memory of block (%u,%u,%u): %llu static bytes, %llu dynamic bytes\n", b.x,
            b.y, b.z, (unsigned long long)st, (unsigned long long)ds);
     printf("%-10s %-10s %s\n", "Address", "Size", "Variable");
-    for (int i = 0; i < n && i < 256; i++)
+    for (int i = 0; i < n && i < 256; i++) {
+        char dm[1024];
+        const char *name = vars[i].sym ? vars[i].sym->name : "?";
+        if (cmd_demangle(name, dm, sizeof dm, 0) == 0)
+            name = dm;
         printf("0x%-8llx %-10llu %s\n", (unsigned long long)vars[i].addr,
-               (unsigned long long)vars[i].size, vars[i].sym ? vars[i].sym->name : "?");
+               (unsigned long long)vars[i].size, name);
+    }
     if (ds)
         printf("0x%-8llx %-10llu %s\n", (unsigned long long)db, (unsigned long long)ds,
                "(dynamic shared memory)");

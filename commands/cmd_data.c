@@ -32,6 +32,12 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
         return cmd_error(c, "%s", err);
     exec_machine *m = dbg_machine(c->s);
     const exec_launch_info *li = dbg_launch_info(c->s);
+    /* the function of the selected frame: a lane elsewhere (divergent, in another function or
+       frame) evaluates EXPR in its own frame of that number, which the line says */
+    static dbg_frame fr[DBG_MAX_FRAMES];
+    int nf = dbg_lane_frames(c->s, f->cta, f->warp, f->lane, fr, DBG_MAX_FRAMES);
+    const ptx_func *ffun = f->frame >= 0 && f->frame < nf ? fr[f->frame].func : NULL;
+    const char *finl = f->frame >= 0 && f->frame < nf ? fr[f->frame].inl_name : NULL;
     for (uint32_t l = 0; l < 32; l++) {
         exec_lane_info info;
         if (exec_lane_get(m, f->cta, f->warp, l, &info) != 0 || info.state == EXEC_LANE_INVALID)
@@ -49,15 +55,35 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
         cmd_vsrc_lane(&ref, &src);
         cmd_value v;
         char out[4096];
+        const char *state = info.state == EXEC_LANE_DIVERGENT ? "inactive: divergent"
+                            : info.state == EXEC_LANE_BARRIER ? "at barrier"
+                            : info.state == EXEC_LANE_TRAPPED ? "trapped"
+                                                              : NULL;
+        char where[600] = "";
+        if (l != f->lane && ffun) {
+            static dbg_frame lf[DBG_MAX_FRAMES];
+            int ln = dbg_lane_frames(c->s, f->cta, f->warp, l, lf, DBG_MAX_FRAMES);
+            const dbg_frame *x = f->frame < ln ? &lf[f->frame] : NULL;
+            if (x && (x->func != ffun || x->inl_name != finl)) {
+                char fn[512];
+                if (x->inl_name)
+                    snprintf(fn, sizeof fn, "%s", x->inl_name);
+                else
+                    dbg_func_name(c->s, x->func, 0, fn, sizeof fn);
+                snprintf(where, sizeof where, "in %s", fn);
+            } else if (!x) {
+                snprintf(where, sizeof where, "no frame %d", f->frame);
+            }
+        }
+        char tag[700] = "";
+        if (state || where[0])
+            snprintf(tag, sizeof tag, "  (%s%s%s)", state ? state : "",
+                     state && where[0] ? ", " : "", where);
         if (cmd_eval(e, &src, &c->hist, &v, err, sizeof err) != 0) {
-            printf("<error: %s>\n", err);
+            printf("<error: %s>%s\n", err, tag);
             continue;
         }
         cmd_format_lane(&ref, &v, fmt, out, sizeof out);
-        const char *tag = info.state == EXEC_LANE_DIVERGENT ? "  (inactive: divergent)"
-                          : info.state == EXEC_LANE_BARRIER ? "  (at barrier)"
-                          : info.state == EXEC_LANE_TRAPPED ? "  (trapped)"
-                                                            : "";
         printf("%s%s\n", out, tag);
     }
     cmd_expr_free(e);
@@ -87,6 +113,13 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     }
     if (cmd_format_focus(c, &v, fmt, out, sizeof out) != 0)
         return cmd_error(c, "%s", out);
+    size_t ol = strlen(out);
+    if (v.kind == CV_AGG && !strncmp(out, "<error: ", 8) && ol > 9 && out[ol - 1] == '>' &&
+        !strchr(out + 8, '{')) {
+        /* an aggregate whose memory cannot be read at all: gdb's error, no history entry */
+        out[ol - 1] = 0;
+        return cmd_error(c, "%s", out + 8);
+    }
     if (record) {
         int keep = v.kind != CV_VOID || v.optout;
         if (keep)
@@ -320,6 +353,20 @@ void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_
     if ((end != out && !strncmp(end, " bytes ", 7) && dist > 65536) ||
         !strcmp(out, "no global buffer"))
         out[0] = 0;
+    /* "SYM+OFF" as gdb writes it: SYM demangled (a __shared__ array is
+       "kern(int*)::tile"), no "+0" */
+    size_t l = strcspn(out, "+ ");
+    if (out[l] == ' ' || (out[l] == '+' && strspn(out + l + 1, "0123456789") != strlen(out + l + 1)))
+        return;
+    char sym[512], dm[1024];
+    snprintf(sym, sizeof sym, "%.*s", (int)l, out);
+    unsigned long long off = out[l] == '+' ? strtoull(out + l + 1, NULL, 10) : 0;
+    if (cmd_demangle(sym, dm, sizeof dm, 0) != 0)
+        snprintf(dm, sizeof dm, "%s", sym);
+    if (off)
+        snprintf(out, n, "%s+%llu", dm, off);
+    else
+        snprintf(out, n, "%s", dm);
 }
 
 /* ---- x -------------------------------------------------------------------------------------- */

@@ -367,6 +367,44 @@ static int parse_type(dm *d, char *out)
     }
 }
 
+/* <encoding> at d->p: a function name and its parameters; in a local name (_ZZ...E) the
+ * parameters end at the 'E' before the entity. */
+static int encoding(dm *d, char *out, size_t n, int base_only, int local)
+{
+    char name[DM_LEN], last[DM_LEN] = "";
+    if (parse_name(d, name, 1, last) < 0 || d->err)
+        return -1;
+    int templated = name[strlen(name) - 1] == '>';
+    if (templated) {
+        memcpy(d->targs, d->cur_targs, sizeof d->targs);
+        d->ntargs = d->ncur;
+    }
+    char ret[DM_LEN] = "";
+    if (templated && *d->p && !(local && *d->p == 'E') && parse_type(d, ret) < 0)
+        return -1;
+    char params[1024] = "";
+    size_t pl = 0;
+    int np = 0;
+    while (*d->p && !d->err && !(local && *d->p == 'E')) {
+        char t[DM_LEN];
+        if (parse_type(d, t) < 0)
+            return -1;
+        if (np == 0 && strcmp(t, "void") == 0 && (!*d->p || (local && *d->p == 'E')))
+            break;
+        pl += (size_t)snprintf(params + pl, sizeof params - pl, "%s%s", np ? ", " : "", t);
+        if (pl >= sizeof params)
+            return -1;
+        np++;
+    }
+    if (d->err)
+        return -1;
+    if (base_only)
+        snprintf(out, n, "%s", name);
+    else
+        snprintf(out, n, "%s%s%s(%s)", ret, ret[0] ? " " : "", name, params);
+    return 0;
+}
+
 int cmd_demangle(const char *mangled, char *out, size_t n, int base_only)
 {
     if (strncmp(mangled, "_Z", 2) != 0 || n == 0)
@@ -374,39 +412,35 @@ int cmd_demangle(const char *mangled, char *out, size_t n, int base_only)
     dm *d = calloc(1, sizeof *d);
     if (!d)
         return -1;
-    d->p = mangled + 2;
-    char name[DM_LEN], last[DM_LEN] = "";
     int rc = -1;
-    if (parse_name(d, name, 1, last) < 0 || d->err)
-        goto done;
-    int templated = name[strlen(name) - 1] == '>';
-    if (templated) {
-        memcpy(d->targs, d->cur_targs, sizeof d->targs);
-        d->ntargs = d->ncur;
-    }
-    char ret[DM_LEN] = "";
-    if (templated && *d->p && parse_type(d, ret) < 0)
-        goto done;
-    char params[1024] = "";
-    size_t pl = 0;
-    int np = 0;
-    while (*d->p && !d->err) {
-        char t[DM_LEN];
-        if (parse_type(d, t) < 0)
+    if (mangled[2] == 'Z') {
+        /* a local entity: _ZZ <function encoding> E <name> [_ <discriminator>], gdb's
+           "scen(int*, float*, int)::sh" (a function's static or __shared__ variable) */
+        d->p = mangled + 3;
+        char fn[1024], ent[DM_LEN];
+        if (encoding(d, fn, sizeof fn, base_only, 1) < 0 || *d->p != 'E')
             goto done;
-        if (np == 0 && strcmp(t, "void") == 0 && !*d->p)
-            break;
-        pl += (size_t)snprintf(params + pl, sizeof params - pl, "%s%s", np ? ", " : "", t);
-        if (pl >= sizeof params)
+        d->p++;
+        if (source_name(d, ent) < 0 || d->err)
             goto done;
-        np++;
-    }
-    if (d->err)
+        if (*d->p == '_') { /* discriminator: _N or __N_ */
+            d->p++;
+            if (*d->p == '_')
+                d->p++;
+            while (isdigit((unsigned char)*d->p))
+                d->p++;
+            if (*d->p == '_')
+                d->p++;
+        }
+        if (*d->p)
+            goto done;
+        snprintf(out, n, "%s::%s", fn, ent);
+        rc = 0;
         goto done;
-    if (base_only)
-        snprintf(out, n, "%s", name);
-    else
-        snprintf(out, n, "%s%s%s(%s)", ret, ret[0] ? " " : "", name, params);
+    }
+    d->p = mangled + 2;
+    if (encoding(d, out, n, base_only, 0) < 0)
+        goto done;
     rc = 0;
 done:
     free(d);

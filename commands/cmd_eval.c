@@ -861,6 +861,108 @@ static int eval_cast(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value *out)
     return 0;
 }
 
+/* ---- artificial arrays (VALUE@COUNT) --------------------------------------------------------
+ * Their types are synthetic DWARF types kept for the whole process (values in the history point
+ * at them); equal ones are shared, so repeated displays do not grow the pool. */
+static dw_type **synth;
+static size_t nsynth, capsynth;
+
+static const dw_type *synth_type(const dw_type *want)
+{
+    for (size_t i = 0; i < nsynth; i++) {
+        const dw_type *t = synth[i];
+        if (t->kind == want->kind && t->size == want->size && t->enc == want->enc &&
+            t->target == want->target && t->ndims == want->ndims && t->space == want->space &&
+            !memcmp(t->dims, want->dims, sizeof t->dims) &&
+            ((!t->name && !want->name) || (t->name && want->name && !strcmp(t->name, want->name))))
+            return t;
+    }
+    if (nsynth == capsynth) {
+        size_t nc = capsynth ? capsynth * 2 : 16;
+        dw_type **nb = realloc(synth, nc * sizeof *nb);
+        if (!nb)
+            return NULL;
+        synth = nb;
+        capsynth = nc;
+    }
+    dw_type *t = malloc(sizeof *t);
+    if (!t)
+        return NULL;
+    *t = *want;
+    synth[nsynth++] = t;
+    return t;
+}
+
+/* The DWARF-like type of a PTX-level value (a buffer element, a register-typed read). */
+static const dw_type *synth_scalar(ptx_type pt)
+{
+    dw_type t;
+    memset(&t, 0, sizeof t);
+    t.kind = DW_TY_BASE;
+    t.name = cmd_type_c_name(pt);
+    t.size = (uint64_t)tbytes(pt);
+    switch (pt) {
+    case PTX_T_F16: t.enc = DW_BT_HALF; break;
+    case PTX_T_F32: case PTX_T_F64: t.enc = DW_BT_FLOAT; break;
+    case PTX_T_PRED: t.enc = DW_BT_BOOL; break;
+    case PTX_T_S8: case PTX_T_S16: case PTX_T_S32: case PTX_T_S64: t.enc = DW_BT_SIGNED; break;
+    default: t.enc = DW_BT_UNSIGNED; break;
+    }
+    return t.size ? synth_type(&t) : NULL;
+}
+
+static int eval_artificial(ectx *x, const cmd_value *a, const cmd_value *b, cmd_value *out)
+{
+    if (b->kind != CV_INT)
+        return eerr(x, "Only values in memory can be extended with '@'.");
+    int64_t n = ptx_type_is_signed(b->type) ? (int64_t)b->u : (int64_t)(b->u & INT64_MAX);
+    if (n <= 0)
+        return eerr(x, "Invalid number %lld of repetitions.", (long long)n);
+    if (a->lv != CMD_LV_MEM)
+        return eerr(x, "Only values in memory can be extended with '@'.");
+    const dw_type *el = a->dt;
+    if (!el && a->kind == CV_PTR) {
+        dw_type p;
+        memset(&p, 0, sizeof p);
+        p.kind = DW_TY_POINTER;
+        p.size = 8;
+        p.space = a->space;
+        p.target = a->type == PTX_T_NONE ? NULL : synth_scalar(a->type);
+        el = synth_type(&p);
+    } else if (!el && (a->kind == CV_INT || a->kind == CV_FLOAT)) {
+        el = synth_scalar(a->type);
+    }
+    uint64_t esz = el ? dw_type_size(el) : 0;
+    if (!el || !esz)
+        return eerr(x, "Only values in memory can be extended with '@'.");
+    if ((uint64_t)n > (UINT64_C(1) << 32) / esz)
+        return eerr(x, "Repeat count %lld is too large.", (long long)n);
+    dw_type arr;
+    memset(&arr, 0, sizeof arr);
+    arr.kind = DW_TY_ARRAY;
+    arr.size = esz * (uint64_t)n;
+    arr.dims[0] = (uint64_t)n;
+    arr.ndims = 1;
+    arr.target = el;
+    const dw_type *se = dw_type_strip(el);
+    if (se && se->kind == DW_TY_ARRAY && se->ndims > 0 && se->ndims < 8) {
+        /* an array of arrays: one type of ndims + 1 dimensions, as DWARF writes them */
+        memcpy(arr.dims + 1, se->dims, (size_t)se->ndims * sizeof se->dims[0]);
+        arr.ndims = se->ndims + 1;
+        arr.target = se->target;
+    }
+    const dw_type *t = synth_type(&arr);
+    if (!t)
+        return eerr(x, "Out of memory.");
+    memset(out, 0, sizeof *out);
+    out->kind = CV_AGG;
+    out->dt = t;
+    out->lv = CMD_LV_MEM;
+    out->mspace = a->mspace;
+    out->maddr = a->maddr;
+    return 0;
+}
+
 static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
 {
     cmd_value a, b;
@@ -1005,6 +1107,10 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
         if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
             return -1;
         return assign(x, &a, &b, out);
+    case EX_ARRAY:
+        if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
+            return -1;
+        return eval_artificial(x, &a, &b, out);
     default:
         if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
             return -1;

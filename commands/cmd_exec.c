@@ -183,14 +183,14 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
-static int advance_to(cmd_ctx *c, const char *loc)
+static int advance_to(cmd_ctx *c, const char *loc, int any_frame)
 {
     uint32_t pcs[DBG_MAX_LOCS];
     int n = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
     if (n < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     dbg_event ev;
-    if (dbg_advance(c->s, pcs, n, &ev) != 0)
+    if ((any_frame ? dbg_advance_any(c->s, pcs, n, &ev) : dbg_advance(c->s, pcs, n, &ev)) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     if (ev.kind == DBG_EV_STEP)
         ev.new_frame = 1;
@@ -202,7 +202,7 @@ int cmd_until(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     if (argc == 1)
-        return advance_to(c, argv[0]);
+        return advance_to(c, argv[0], 0);
     return do_steps(c, DBG_STEP_UNTIL, 0, argv, 0);
 }
 
@@ -210,5 +210,5 @@ int cmd_advance(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     (void)argc;
-    return advance_to(c, argv[0]);
+    return advance_to(c, argv[0], 1);
 }

@@ -192,6 +192,12 @@ static void next(parser *ps)
         ps->p = q;
         return;
     }
+    if (*p == '@' && was_operand) { /* gdb's artificial array: VALUE@COUNT */
+        t->k = T_OP;
+        snprintf(t->text, sizeof t->text, "@");
+        ps->p = p + 1;
+        return;
+    }
     if (*p == '@') {
         const char *q = p + 1;
         while (isalpha((unsigned char)*q))
@@ -526,8 +532,9 @@ static const struct { const char *op; cmd_exop ex; int level; } binops[] = {
     {"||", EX_LOR, 0}, {"&&", EX_LAND, 1}, {"|", EX_BOR, 2}, {"^", EX_BXOR, 3},
     {"&", EX_BAND, 4}, {"==", EX_EQ, 5}, {"!=", EX_NE, 5}, {"<", EX_LT, 6}, {">", EX_GT, 6},
     {"<=", EX_LE, 6}, {">=", EX_GE, 6}, {"<<", EX_SHL, 7}, {">>", EX_SHR, 7},
-    {"+", EX_ADD, 8}, {"-", EX_SUB, 8}, {"*", EX_MUL, 9}, {"/", EX_DIV, 9}, {"%", EX_MOD, 9}};
-#define NLEVELS 10
+    {"@", EX_ARRAY, 8},  /* gdb: '@' binds tighter than shifts, looser than + and - */
+    {"+", EX_ADD, 9}, {"-", EX_SUB, 9}, {"*", EX_MUL, 10}, {"/", EX_DIV, 10}, {"%", EX_MOD, 10}};
+#define NLEVELS 11
 
 static cmd_expr *parse_binary(parser *ps, int level)
 {

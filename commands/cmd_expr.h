@@ -10,6 +10,7 @@ typedef enum {
     EX_MUL, EX_DIV, EX_MOD, EX_ADD, EX_SUB, EX_SHL, EX_SHR,
     EX_LT, EX_GT, EX_LE, EX_GE, EX_EQ, EX_NE, EX_BAND, EX_BXOR, EX_BOR, EX_LAND, EX_LOR,
     EX_COND, EX_ASSIGN, EX_SIZEOF,
+    EX_ARRAY,                 /* gdb's artificial array VALUE@COUNT */
 } cmd_exop;
 
 /* The deepest expression tree the parser builds (and so the deepest recursion of the evaluator

@@ -321,8 +321,6 @@ static void run_bp_commands(cmd_ctx *c, int num)
 
 void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
 {
-    const exec_stop *st = &ev->stop;
-    char at[600];
     int silent = 0;
     if (ev->kind == DBG_EV_BREAKPOINT) {
         dbg_bp *b = dbg_bp_find(c->s, ev->bp);
@@ -357,15 +355,12 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
                "on a live thread]\n", t.x, t.y, t.z, b.x, b.y, b.z);
         return;
     }
-    case DBG_EV_BRKPT: {
+    case DBG_EV_BRKPT:
+        /* cuda-gdb: a brkpt instruction is a SIGTRAP of the thread that executed it */
+        printf("\nProgram received signal SIGTRAP, Trace/breakpoint trap.\n");
         cmd_announce_focus(c, 0);
-        exec_dim3 b = dbg_focus_block(c->s), t = dbg_focus_thread(c->s);
-        where_text(c, st->pc, at, sizeof at);
-        printf("\nThread (%u,%u,%u) block (%u,%u,%u) hit brkpt at %s\n", t.x, t.y, t.z, b.x, b.y,
-               b.z, at);
-        cmd_print_source_at(c, st->pc);
+        cmd_print_frame_line(c, -1, 1);
         break;
-    }
     case DBG_EV_TRAP:
     case DBG_EV_ASSERT:
     case DBG_EV_EXCEPTION:

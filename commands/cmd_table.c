@@ -99,7 +99,7 @@ const cmd_def cmd_set_table[] = {
      "Worker threads (CPU cores) a continue may use to run a kernel's blocks to completion "
      "(0, the default: one per CPU; also -j N). Only runs with no breakpoint, watchpoint or "
      "step active, of kernels whose blocks cannot observe their order (no global atomics "
-     "with used results, printf, clock reads), go parallel; results are those of one thread.",
+     "with used results, malloc, clock reads), go parallel; results are those of one thread.",
      CMD_CLASS_RUNNING, 0, NOSUB},
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
 };

@@ -145,8 +145,10 @@ void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_in
 
 /* Worker threads for run-to-completion (default 1; 0 = one per online CPU). CTAs then run in
  * parallel, but only for a `continue` with no breakpoint or watchpoint active and a kernel
- * module free of order-dependent instructions (global atomics/reductions, printf and the other
- * libc externs, brkpt, %clock/%globaltimer reads); otherwise one thread runs, as before. With a
+ * module free of order-dependent instructions (global atomics/reductions other than integer
+ * add/min/max/and/or/xor whose old value is unused, libc externs other than printf, brkpt,
+ * %clock/%globaltimer reads); otherwise one thread runs, as before. printf output is buffered
+ * per CTA and written in CTA order. With a
  * step limit (max_steps) global memory is copied first (at most 1 GB, else one thread runs); if
  * the workers together reach the limit or stop, the copy is restored and one thread runs from
  * the first CTA again, so the stop is exactly a single thread's.

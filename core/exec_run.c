@@ -655,7 +655,7 @@ typedef struct {
     volatile int *cancel;     /* parallel workers: abandon the CTA at the next slice */
     _Atomic uint64_t *pool_steps; /* parallel workers: steps of all workers together ... */
     uint64_t pool_limit;      /* ... which reaching this abandons the parallel run */
-    volatile int *pool_over;
+    _Atomic int *pool_over;
 } exec_runctx;
 
 /* Run warp w for at most `budget` instructions; account steps; returns WR_*. */
@@ -1044,7 +1044,9 @@ static int exec_par_module_ok(const exec_machine *m)
             for (int k = 0; k < pi->nops; k++) {
                 const ptx_operand *o = &pi->ops[k];
                 if (o->kind == PTX_OP_SYM && o->sym && o->sym->kind == PTX_SYM_FUNC) {
-                    if (!o->sym->func || !o->sym->func->has_body)
+                    /* printf: workers write per-CTA buffers, emitted in CTA order */
+                    if (!o->sym->func || (!o->sym->func->has_body &&
+                                          strcmp(o->sym->name, "vprintf") != 0))
                         return 0;
                     direct = 1;
                 }
@@ -1080,6 +1082,21 @@ static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
     return m->par_ok > 0;
 }
 
+/* Whether the module calls vprintf (parallel workers then buffer each CTA's output). */
+static int exec_mod_printf(const exec_machine *m)
+{
+    for (uint32_t pc = 0; pc < m->ncode; pc++) {
+        const ptx_insn *pi = m->code[pc].src;
+        if (pi && strcmp(pi->opcode, "call") == 0)
+            for (int k = 0; k < pi->nops; k++)
+                if (pi->ops[k].kind == PTX_OP_SYM && pi->ops[k].sym &&
+                    strcmp(pi->ops[k].sym->name, "vprintf") == 0)
+                    return 1;
+    }
+    return 0;
+}
+
+typedef struct { char *buf; size_t len; } exec_outbuf;
 typedef struct exec_pool exec_pool;
 typedef struct {
     exec_pool *pool;
@@ -1100,7 +1117,9 @@ struct exec_pool {
     exec_run_opts wo;         /* the workers' options: no step limit of their own */
     _Atomic uint64_t steps;   /* with a step limit: steps of every worker so far */
     uint64_t limit;           /* 0: none */
-    volatile int over;        /* the workers reached the limit: the run is abandoned */
+    _Atomic int over;         /* the workers reached the limit: the run is abandoned */
+    exec_outbuf *outs;        /* printf: each CTA's output (index: CTA - first), or NULL */
+    uint32_t first;
 };
 
 /* Copies of every global region (a parallel run under a step limit may have to be undone).
@@ -1169,7 +1188,24 @@ static void *exec_worker_main(void *arg)
             break;
         }
         wm->cur_cta = id;
+        exec_outbuf ob = { NULL, 0 };
+        FILE *mo = NULL;
+        if (p->outs) {
+            mo = open_memstream(&ob.buf, &ob.len);
+            if (!mo) {
+                k->err = 1;
+                break;
+            }
+            wm->out = mo;
+        }
         int r = exec_cta_run(wm, &rc);
+        if (mo) {
+            fclose(mo);
+            if (r == 2)
+                free(ob.buf);   /* abandoned: it runs again (or never, as one thread would) */
+            else
+                p->outs[id - p->first] = ob;
+        }
         if (r == 1) {
             exec_cta_end(wm, 1);
             continue;
@@ -1214,6 +1250,7 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
     atomic_init(&p.next, m->cur_cta);
     atomic_init(&p.stop_min, UINT32_MAX);
     atomic_init(&p.steps, 0);
+    atomic_init(&p.over, 0);
     /* A step limit (the batch watchdog): the workers count their steps together. If they reach
      * the limit (or stop anywhere), global memory goes back to its state before the parallel run
      * and one thread runs instead, so every stop is the one a single thread reaches. */
@@ -1226,8 +1263,18 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
         if (!snap)
             return exec_run_grid(m, rc);
     }
+    p.first = first;
+    if (exec_mod_printf(m)) {
+        if (m->ncta - first > (1u << 22)) {
+            exec_glob_restore(m, snap, 0);
+            return exec_run_grid(m, rc);
+        }
+        p.outs = calloc(m->ncta - first, sizeof *p.outs);
+    }
     p.w = calloc((size_t)n, sizeof *p.w);
-    if (!p.w) {
+    if (!p.w || (exec_mod_printf(m) && !p.outs)) {
+        free(p.w);
+        free(p.outs);
         exec_glob_restore(m, snap, 0);
         return exec_run_grid(m, rc);
     }
@@ -1265,10 +1312,25 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
         for (int i = 0; i < n; i++)
             exec_worker_free(&p.w[i]);
         free(p.w);
+        for (uint32_t i = 0; p.outs && i < m->ncta - first; i++)
+            free(p.outs[i].buf);
+        free(p.outs);
         m->cur_cta = first;
         return exec_run_grid(m, rc);
     }
     exec_glob_restore(m, snap, 0);
+    if (p.outs) {
+        /* printf output in CTA order: up to the stopped CTA (whose output so far is real; the
+         * CTAs above it have not run as far as one thread is concerned) */
+        uint32_t last = smin != UINT32_MAX ? smin : m->ncta - 1;
+        for (uint32_t i = 0; i < m->ncta - first; i++) {
+            if (first + i <= last && p.outs[i].len)
+                fwrite(p.outs[i].buf, 1, p.outs[i].len, m->out);
+            free(p.outs[i].buf);
+        }
+        free(p.outs);
+        fflush(m->out);
+    }
     exec_worker *stopped = NULL;
     int err = 0;
     for (int i = 0; i < n; i++) {

@@ -236,6 +236,9 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev);
 int dbg_step(dbg_session *s, dbg_step_kind kind, dbg_event *ev);
 /* Run until one of pcs is reached by the focused warp or the current frame returns. */
 int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);
+/* The same, the location reached in any frame, callees included (gdb's `advance`; `until LOC`
+ * stops there only in the current frame). */
+int dbg_advance_any(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);
 
 /* ---- inspection helpers --------------------------------------------------------------------- */
 /* The focused lane's state and current pc (of the selected frame). */

@@ -302,7 +302,7 @@ static int step_off(dbg_session *s, uint32_t pc, dbg_event *ev)
 }
 
 typedef enum { GOAL_INSN, GOAL_INSN_OVER, GOAL_LINE, GOAL_LINE_OVER, GOAL_FINISH, GOAL_UNTIL,
-               GOAL_ADVANCE } goal_kind;
+               GOAL_ADVANCE, GOAL_ADVANCE_ANY } goal_kind;
 
 static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int npcs,
                      dbg_event *ev)
@@ -322,6 +322,7 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
     const char *file0;
     int line0 = line_key(s, &start, &file0);
     int depth0 = start.li.depth, vd0 = start.vdepth;
+    int depth_in = depth0, vd_in = vd0; /* the frame the command started in */
     uint32_t pc0 = start.li.pc;
     for (uint64_t n = 0;; n++) {
         if (n >= s->opts.max_steps) {
@@ -348,6 +349,18 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
         int vd = p.vdepth;
         int newline = line != 0 && (line != line0 || (file && file0 && strcmp(file, file0) != 0) ||
                                     vd != vd0);
+        /* gdb: a line step that returns from a call into the middle of a line of the caller
+           (no line-table row at the return address) finishes that line: the step goes on as
+           one in the caller, from where it returned */
+        if ((goal == GOAL_LINE || goal == GOAL_LINE_OVER || goal == GOAL_UNTIL) &&
+            p.li.depth < depth0 && !p.stmt && line != 0) {
+            line0 = line;
+            file0 = file;
+            depth0 = p.li.depth;
+            vd0 = vd;
+            pc0 = p.li.pc;
+            continue;
+        }
         /* a new line counts where a row starts; a return to a caller stops at once (gdb) */
         int at_line = newline && (vd < vd0 || p.stmt);
         int done = 0;
@@ -372,13 +385,14 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
             done = vd < vd0 || p.li.depth < depth0;
             break;
         case GOAL_ADVANCE:
+        case GOAL_ADVANCE_ANY: /* gdb's advance: the location may be in a callee */
             done = p.li.depth < depth0;
             for (int i = 0; i < npcs && !done; i++)
-                done = p.li.pc == pcs[i] && p.li.depth <= depth0;
+                done = p.li.pc == pcs[i] && (goal == GOAL_ADVANCE_ANY || p.li.depth <= depth0);
             break;
         }
         if (done) {
-            ev->new_frame = vd != vd0 || p.li.depth != depth0;
+            ev->new_frame = vd != vd_in || p.li.depth != depth_in;
             if (goal != GOAL_INSN && goal != GOAL_INSN_OVER)
                 landed_on_bp(s, &p, ev);
             return 0;
@@ -396,4 +410,9 @@ int dbg_step(dbg_session *s, dbg_step_kind kind, dbg_event *ev)
 int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev)
 {
     return step_loop(s, GOAL_ADVANCE, pcs, npcs, ev);
+}
+
+int dbg_advance_any(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev)
+{
+    return step_loop(s, GOAL_ADVANCE_ANY, pcs, npcs, ev);
 }

@@ -1,6 +1,7 @@
 /* test_threads.c - parallel runs to completion (exec_set_threads) stop and end exactly as one
  * thread does, with and without a step limit (the batch watchdog), across resumes. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "core_harness.h"
 #include "exec_core.h"
@@ -119,6 +120,40 @@ START_TEST(integer_reductions_in_parallel)
 }
 END_TEST
 
+/* printf from every CTA: workers buffer each CTA's output and it comes out in CTA order. */
+START_TEST(printf_in_parallel)
+{
+    char *text[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    for (int th = 1; th <= 2; th++) {
+        T t;
+        t_load_file(&t, "tests/fixtures/kernels/printf.O3.ptx");
+        FILE *out = open_memstream(&text[th - 1], &len[th - 1]);
+        ck_assert_ptr_nonnull(out);
+        exec_set_output(t.m, out);
+        exec_set_threads(t.m, th);
+        int32_t vals[64 * 8];
+        for (int i = 0; i < 64 * 8; i++)
+            vals[i] = i;
+        uint64_t v = t_buf_init(&t, vals, sizeof vals);
+        t_launch(&t, "_Z13printf_blocksPKi", 64, 8, &v, 8);
+        exec_run_opts o = { .mode = EXEC_RUN_CONTINUE };
+        exec_stop st;
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
+        if (th == 2)
+            ck_assert_int_eq(t.m->par_ok, 1);
+        fclose(out);
+        t_free(&t);
+    }
+    ck_assert_uint_gt(len[0], 1000);
+    ck_assert_uint_eq(len[0], len[1]);
+    ck_assert(memcmp(text[0], text[1], len[0]) == 0);
+    free(text[0]);
+    free(text[1]);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("threads");
@@ -126,6 +161,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, parallel_matches_one_thread);
     tcase_add_test(tc, integer_reductions_in_parallel);
+    tcase_add_test(tc, printf_in_parallel);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -9,11 +9,20 @@
 #include "cmd.h"
 
 /* A small module with a loop, a device call, shared, local and const memory. Every input gets
- * a fresh session: the module is loaded, two buffers exist, breakpoint 1 is on `work`, and
- * the launch work<<<2, 64>>> is stopped there; then the input's lines run one by one.
- * Commands that touch files (file, source, dump, `= file`) and quit are skipped. A kernel
- * that would run long (the input may relaunch with huge counts or set loop registers) is
- * stopped by an interval timer that raises the session's interrupt flag. */
+ * a fresh session (so every crash reproduces from its input alone): the module is loaded, two
+ * buffers exist, breakpoint 1 is on `work`, and the launch work<<<2, 32>>> is stopped there;
+ * then the input's first MAX_LINES lines run one by one (the commands parser and the
+ * expression evaluator see every line; what runs kernels is bounded). Budgets keep one input
+ * well under a millisecond of kernel time: `set max-steps` (a continue, launch or run) and the
+ * line-step limit are RUN_STEPS warp-instructions and are put back after every line (an input
+ * may change them; it then runs one line with its own value, at most LINE_USEC), and an
+ * interval timer raises the session's interrupt flag after LINE_USEC per line. Commands that
+ * touch files (file, source, dump, `= file`, logging), quit, and buffers of 64 MB or more
+ * (a libFuzzer malloc limit report, not a finding) are skipped. */
+#define MAX_LINES 16
+#define RUN_STEPS 2000
+#define LINE_USEC 20000
+
 static const char module[] =
     ".version 7.0\n.target sm_80\n.address_size 64\n"
     ".const .align 4 .b32 ktab[4] = {3, 5, 7, 11};\n"
@@ -45,7 +54,7 @@ static const char *const setup_cmds[] = {
     "buffer out f32 128",
     "buffer in s32 16 = iota",
     "break work",
-    "launch work<<<2, 64>>>(out, 5, 1.5)",
+    "launch work<<<2, 32>>>(out, 5, 1.5)",
 };
 
 static volatile int interrupt_flag;
@@ -92,7 +101,21 @@ static int skipped(const char *line)
         return 1;
     if (d->fn == cmd_set && (strstr(p, "logging") || strstr(p, "log")))
         return 1;
+    if (d->fn == cmd_buffer)
+        for (const char *q = p + n; *q; q++)
+            if (*q >= '0' && *q <= '9' && (q[-1] < '0' || q[-1] > '9')) {
+                unsigned long long v = strtoull(q, NULL, 0);
+                if (v >= (1ull << 26) && v < (1ull << 36))
+                    return 1;
+            }
     return 0;
+}
+
+static void budgets(dbg_session *s)
+{
+    dbg_options *o = dbg_opts(s);
+    o->run_max_steps = RUN_STEPS;
+    o->max_steps = RUN_STEPS;
 }
 
 static void init_once(void)
@@ -128,13 +151,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dbg_set_interrupt_flag(s, &interrupt_flag);
     if (dbg_load_text(s, module, sizeof module - 1, "fuzz.ptx") != 0)
         abort(); /* the harness's own module must load */
+    budgets(s);
     arm(2000000);
     for (size_t i = 0; i < sizeof setup_cmds / sizeof setup_cmds[0]; i++)
         cmd_execute(&c, setup_cmds[i]);
     char line[512];
     size_t at = 0;
     int lines = 0;
-    while (at < size && lines < 64 && !c.quit) {
+    while (at < size && lines < MAX_LINES && !c.quit) {
         size_t n = 0;
         while (at < size && data[at] != '\n' && data[at] != 0) {
             if (n + 1 < sizeof line)
@@ -146,8 +170,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         lines++;
         if (skipped(line))
             continue;
-        arm(300000);
+        arm(LINE_USEC);
         cmd_execute(&c, line);
+        budgets(s);
     }
     arm(0);
     fflush(stdout);

@@ -13,11 +13,14 @@
  * float, logic, cvt, setp, selp, shfl, vote, ld/st/atom on a 1 KB global buffer, a shared
  * array and a local array, forward branches, counted backward branches, bar.sync, calls).
  * Loop counters %c0..%c3 are written only by the backward-branch template, so every loop is
- * bounded; max_steps bounds the rest. The kernel runs on one or two CTAs of 32 or 64 threads.
+ * bounded; MAX_STEPS warp-instructions bound the rest (per exec_run, at most 4 runs). The
+ * kernel runs on one or two CTAs (config byte bit 0) of one warp, or of two warps when bits 1
+ * and 2 are both set (a quarter of the inputs: barriers and shared memory across warps).
  * Faults, traps and deadlocks are expected outcomes; only crashes, hangs and sanitizer
  * reports are failures. FUZZ_EXEC_PRINT=1 prints each generated program. */
 
-#define MAX_INSNS 160
+#define MAX_INSNS 48
+#define MAX_STEPS 3000
 #define NLABELS 16
 
 typedef struct {
@@ -323,12 +326,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (m->funcs[i]->is_entry)
             kernel = m->funcs[i];
     if (kernel && exec_global_alloc(em, 1024, &buf) == 0) {
-        exec_dim3 grid = {cfg & 1 ? 2 : 1, 1, 1}, block = {cfg & 2 ? 64 : 32, 1, 1};
+        exec_dim3 grid = {cfg & 1 ? 2 : 1, 1, 1}, block = {(cfg & 6) == 6 ? 64 : 32, 1, 1};
         if (exec_launch(em, kernel, grid, block, 0, &buf, sizeof buf) == 0) {
             exec_run_opts o;
             memset(&o, 0, sizeof o);
             o.mode = EXEC_RUN_CONTINUE;
-            o.max_steps = 20000;
+            o.max_steps = MAX_STEPS;
             exec_stop st;
             for (int k = 0; k < 4; k++) {
                 if (exec_run(em, &o, &st) != 0)
