@@ -29,7 +29,7 @@ LIB       = $(BUILD)/libptxdbg.a
 TEST_SRC  = $(wildcard tests/test_*.c)
 TEST_BIN  = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit e2e run bench clean sanitize valgrind fuzz conformance
+.PHONY: all deps test unit e2e run bench clean sanitize valgrind fuzz fuzz-long conformance
 all: deps-quiet ptxdbg
 
 # Install missing Debian packages (we are root on CI and fresh machines).
@@ -97,10 +97,14 @@ valgrind: deps-quiet ptxdbg $(TEST_BIN)
 	CK_FORK=no VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	    sh tests/run-tests.sh $(BUILD) $(TEST_BIN)
 
-# Every fuzz harness for FUZZ_SECONDS each (libFuzzer via clang).
+# Every fuzz harness for FUZZ_SECONDS each (libFuzzer via clang; tests/fuzz.sh prints a table
+# of executions, exec/s and crashes). fuzz-long: each harness to FUZZ_RUNS executions.
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 1000000
 fuzz: deps-quiet
 	sh tests/fuzz.sh $(FUZZ_SECONDS)
+fuzz-long: deps-quiet
+	FUZZ_RUNS=$(FUZZ_RUNS) sh tests/fuzz.sh 0
 
 clean:
 	rm -rf $(BUILD) build-* ptxdbg

@@ -254,7 +254,7 @@ int cmd_resume(cmd_ctx *c, int ignore);
 #define H(name) int name(cmd_ctx *c, const char *args, int argc, char **argv)
 /* cmd_launch.c */
 H(cmd_file); H(cmd_buffer); H(cmd_launch); H(cmd_run); H(cmd_kill); H(cmd_dump);
-H(cmd_source); H(cmd_echo); H(cmd_quit); H(cmd_info_functions); H(cmd_info_buffers);
+H(cmd_source); H(cmd_echo); H(cmd_printf); H(cmd_quit); H(cmd_info_functions); H(cmd_info_buffers);
 /* cmd_exec.c */
 H(cmd_continue); H(cmd_step); H(cmd_next); H(cmd_stepi); H(cmd_nexti); H(cmd_finish);
 H(cmd_until); H(cmd_advance);

@@ -256,7 +256,11 @@ static int set_watch(cmd_ctx *c, const char *args, dbg_bp_type type)
         return cmd_error(c, "Cannot watch constant value `%s'.", args);
     int size = cmd_value_size(&v);
     ptx_type shown = v.kind == CV_PTR ? PTX_T_U64 : v.type;
-    int num = dbg_watch_add(c->s, type, args, v.mspace, v.maddr, (uint32_t)size, shown);
+    ptx_space space = v.mspace;
+    uint64_t addr = v.maddr;
+    if (space == PTX_SPACE_GENERIC) /* p[i] through a kernel's pointer: the space it points in */
+        space = exec_addr_decode(v.maddr, &addr);
+    int num = dbg_watch_add(c->s, type, args, space, addr, (uint32_t)size, shown);
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     const char *kind = type == DBG_BP_WATCH    ? "Hardware watchpoint"

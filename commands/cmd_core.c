@@ -391,13 +391,22 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
         num = 12;
     char at[600], who[400], lanes[200], user[600];
     pc_text(c, st->pc, at, sizeof at);
+    int uf = user_where(c, st->cta, st->warp, st->lane, st->pc, user, sizeof user);
+    if (uf > 0) {
+        /* a PTX helper without source (nvcc's __trap, __assertfail): name it and its caller */
+        exec_frame fr[1];
+        char fn[256] = "?";
+        if (exec_backtrace(dbg_machine(c->s), st->cta, st->warp, st->lane, fr, 1) == 1)
+            dbg_func_name(c->s, fr[0].func, 0, fn, sizeof fn);
+        size_t k = strlen(at);
+        snprintf(at + k, sizeof at - k, " in %s, called from %s", fn, user);
+    }
     printf("\nCUDA Exception: %s\nThe exception was triggered at PC 0x%x (%s)\n", name, st->pc,
            at);
     exec_dim3 b = exec_cta_coord(dbg_machine(c->s), st->cta);
     uint32_t ln = st->lanes ? st->lanes : 1u << st->lane;
     threads_text(c, st->cta, st->warp, ln, who, sizeof who);
     lanes_text(ln, lanes, sizeof lanes);
-    int uf = user_where(c, st->cta, st->warp, st->lane, st->pc, user, sizeof user);
     const char *head = ev->kind == DBG_EV_TRAP     ? "Kernel trapped"
                        : ev->kind == DBG_EV_ASSERT ? "Kernel assertion failed"
                                                    : "Kernel faulted";

@@ -1,5 +1,6 @@
 /* cmd_data.c - data commands: print, output, x, display, set var, info registers, per-lane values. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,8 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
         return cmd_error(c, "%s", err);
     exec_machine *m = dbg_machine(c->s);
     const exec_launch_info *li = dbg_launch_info(c->s);
-    /* the function of the selected frame: a lane elsewhere (divergent, in another function or
-       frame) evaluates EXPR in its own frame of that number, which the line says */
+    /* the function of the selected frame: a lane elsewhere (divergent, in another function)
+       says where it evaluated EXPR */
     static dbg_frame fr[DBG_MAX_FRAMES];
     int nf = dbg_lane_frames(c->s, f->cta, f->warp, f->lane, fr, DBG_MAX_FRAMES);
     const ptx_func *ffun = f->frame >= 0 && f->frame < nf ? fr[f->frame].func : NULL;
@@ -50,7 +51,28 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
             printf("<exited>\n");
             continue;
         }
-        cmd_lane_ref ref = {c, f->cta, f->warp, l, f->frame};
+        /* the lane's frame at the selected frame's call depth (counted from the kernel's
+           frame, which every lane shares); its innermost one when it has no frame there */
+        int lframe = f->frame;
+        char where[600] = "";
+        if (l != f->lane && ffun) {
+            static dbg_frame lf[DBG_MAX_FRAMES];
+            int ln = dbg_lane_frames(c->s, f->cta, f->warp, l, lf, DBG_MAX_FRAMES);
+            int k = ln - (nf - f->frame);
+            if (k < 0 || k >= ln)
+                k = 0;
+            lframe = k;
+            const dbg_frame *x = k < ln ? &lf[k] : NULL;
+            if (x && (x->func != ffun || x->inl_name != finl)) {
+                char fn[512];
+                if (x->inl_name)
+                    snprintf(fn, sizeof fn, "%s", x->inl_name);
+                else
+                    dbg_func_name(c->s, x->func, 0, fn, sizeof fn);
+                snprintf(where, sizeof where, "in %s", fn);
+            }
+        }
+        cmd_lane_ref ref = {c, f->cta, f->warp, l, lframe};
         cmd_vsrc src;
         cmd_vsrc_lane(&ref, &src);
         cmd_value v;
@@ -59,22 +81,6 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
                             : info.state == EXEC_LANE_BARRIER ? "at barrier"
                             : info.state == EXEC_LANE_TRAPPED ? "trapped"
                                                               : NULL;
-        char where[600] = "";
-        if (l != f->lane && ffun) {
-            static dbg_frame lf[DBG_MAX_FRAMES];
-            int ln = dbg_lane_frames(c->s, f->cta, f->warp, l, lf, DBG_MAX_FRAMES);
-            const dbg_frame *x = f->frame < ln ? &lf[f->frame] : NULL;
-            if (x && (x->func != ffun || x->inl_name != finl)) {
-                char fn[512];
-                if (x->inl_name)
-                    snprintf(fn, sizeof fn, "%s", x->inl_name);
-                else
-                    dbg_func_name(c->s, x->func, 0, fn, sizeof fn);
-                snprintf(where, sizeof where, "in %s", fn);
-            } else if (!x) {
-                snprintf(where, sizeof where, "no frame %d", f->frame);
-            }
-        }
         char tag[700] = "";
         if (state || where[0])
             snprintf(tag, sizeof tag, "  (%s%s%s)", state ? state : "",
@@ -685,5 +691,211 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
         cmd_describe(c, pc, d, sizeof d);
         printf("%-15s0x%-17x%s\n", "pc", pc, d);
     }
+    return 0;
+}
+
+/* ---- printf "FORMAT", ARG... (gdb) ------------------------------------------------------------ */
+/* The next top-level comma-separated argument of s (parentheses, brackets and quotes nest);
+ * copies it into out and returns what follows, NULL at the end. */
+static const char *next_arg(const char *s, char *out, size_t n)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!*s)
+        return NULL;
+    int depth = 0;
+    char q = 0;
+    const char *p = s;
+    for (; *p; p++) {
+        if (q) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == q)
+                q = 0;
+        } else if (*p == '"' || *p == '\'') {
+            q = *p;
+        } else if (*p == '(' || *p == '[') {
+            depth++;
+        } else if ((*p == ')' || *p == ']') && depth > 0) {
+            depth--;
+        } else if (*p == ',' && depth == 0) {
+            break;
+        }
+    }
+    size_t l = (size_t)(p - s);
+    while (l && isspace((unsigned char)s[l - 1]))
+        l--;
+    snprintf(out, n, "%.*s", (int)l, s);
+    return *p == ',' ? p + 1 : p;
+}
+
+/* Append to a growing output buffer. */
+static void pf_put(char *out, size_t n, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void pf_put(char *out, size_t n, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (*len < n) {
+        int k = vsnprintf(out + *len, n - *len, fmt, ap);
+        if (k > 0)
+            *len += (size_t)k < n - *len ? (size_t)k : n - *len - 1;
+    }
+    va_end(ap);
+}
+
+int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    while (isspace((unsigned char)*args))
+        args++;
+    if (*args != '"')
+        return cmd_error(c, "Bad format string, missing '\"'");
+    /* the format, C escapes decoded */
+    char fmt[2048];
+    size_t fl = 0;
+    const char *p = args + 1;
+    for (; *p && *p != '"' && fl + 2 < sizeof fmt; p++) {
+        if (*p != '\\') {
+            fmt[fl++] = *p;
+            continue;
+        }
+        p++;
+        switch (*p) {
+        case 'n': fmt[fl++] = '\n'; break;
+        case 't': fmt[fl++] = '\t'; break;
+        case 'r': fmt[fl++] = '\r'; break;
+        case 'a': fmt[fl++] = '\a'; break;
+        case 'e': fmt[fl++] = 27; break;
+        case '"': fmt[fl++] = '"'; break;
+        case '\\': fmt[fl++] = '\\'; break;
+        case 0: return cmd_error(c, "Bad format string, non-terminated '\"'");
+        default:
+            return cmd_error(c, "Unrecognized escape character \\%c in format string.", *p);
+        }
+    }
+    if (*p != '"')
+        return cmd_error(c, "Bad format string, non-terminated '\"'");
+    fmt[fl] = 0;
+    p++;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p && *p != ',')
+        return cmd_error(c, "Invalid argument syntax");
+    if (*p == ',')
+        p++;
+    char out[8192];
+    size_t ol = 0;
+    out[0] = 0;
+    cmd_lane_ref ref;
+    cmd_vsrc src;
+    cmd_vsrc_focus(c, &ref, &src);
+    for (const char *f = fmt; *f; f++) {
+        if (*f != '%') {
+            pf_put(out, sizeof out, &ol, "%c", *f);
+            continue;
+        }
+        if (f[1] == '%') {
+            pf_put(out, sizeof out, &ol, "%%");
+            f++;
+            continue;
+        }
+        /* %[flags][width][.prec][length]conv */
+        const char *s = f++;
+        f += strspn(f, "-+ #0'");
+        f += strspn(f, "0123456789");
+        if (*f == '.') {
+            f++;
+            f += strspn(f, "0123456789");
+        }
+        size_t speclen = (size_t)(f - s);
+        f += strspn(f, "hlLqjzt");
+        char conv = *f;
+        if (!conv || !strchr("diouxXcsfFeEgGaAp", conv))
+            return cmd_error(c, "Bad format string");
+        char spec[64];
+        if (speclen > 40)
+            return cmd_error(c, "Bad format string");
+        char expr[1024];
+        const char *rest = next_arg(p, expr, sizeof expr);
+        if (!rest || !expr[0])
+            return cmd_error(c, "Wrong number of arguments for specified format-string");
+        p = rest;
+        cmd_value v;
+        char err[512];
+        size_t el = strlen(expr);
+        if (conv == 's' && expr[0] == '"' && el >= 2 && expr[el - 1] == '"') {
+            /* a string literal */
+            expr[el - 1] = 0;
+            snprintf(spec, sizeof spec, "%.*ss", (int)speclen, s);
+            pf_put(out, sizeof out, &ol, spec, expr + 1);
+            continue;
+        }
+        if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0)
+            return cmd_error(c, "%s", err);
+        if (v.kind == CV_VOID || v.kind == CV_DIM3 || (v.kind == CV_AGG && conv != 's'))
+            return cmd_error(c, "Value can't be converted to integer.");
+        switch (conv) {
+        case 'd': case 'i': {
+            snprintf(spec, sizeof spec, "%.*sll%c", (int)speclen, s, conv);
+            long long x = v.kind == CV_FLOAT ? (long long)v.f : (long long)cmd_value_int(&v);
+            pf_put(out, sizeof out, &ol, spec, x);
+            break;
+        }
+        case 'o': case 'u': case 'x': case 'X': case 'c': {
+            unsigned long long x = v.kind == CV_FLOAT ? (unsigned long long)(long long)v.f
+                                                      : (unsigned long long)v.u;
+            if (v.kind == CV_INT && (v.type == PTX_T_S8 || v.type == PTX_T_S16 ||
+                                     v.type == PTX_T_S32) && conv != 'c')
+                x &= v.type == PTX_T_S8 ? 0xffull : v.type == PTX_T_S16 ? 0xffffull
+                                                                         : 0xffffffffull;
+            if (conv == 'c') {
+                snprintf(spec, sizeof spec, "%.*sc", (int)speclen, s);
+                pf_put(out, sizeof out, &ol, spec, (int)(unsigned char)x);
+            } else {
+                snprintf(spec, sizeof spec, "%.*sll%c", (int)speclen, s, conv);
+                pf_put(out, sizeof out, &ol, spec, x);
+            }
+            break;
+        }
+        case 'p':
+            pf_put(out, sizeof out, &ol, "0x%llx", (unsigned long long)v.u);
+            break;
+        case 's': {
+            /* a char pointer or array in device memory, up to its NUL */
+            ptx_space sp = v.kind == CV_AGG ? v.mspace : v.space;
+            uint64_t a = v.kind == CV_AGG ? v.maddr : v.u;
+            if (v.kind != CV_PTR && v.kind != CV_AGG)
+                return cmd_error(c, "Value can't be converted to a string.");
+            char str[1024];
+            size_t k = 0;
+            for (; k + 1 < sizeof str; k++) {
+                uint8_t b = 0;
+                if (!src.mem_read || src.mem_read(src.ctx, sp, a + k, &b, 1, err, sizeof err) != 0)
+                    return cmd_error(c, "%s", err);
+                if (!b)
+                    break;
+                str[k] = (char)b;
+            }
+            str[k] = 0;
+            snprintf(spec, sizeof spec, "%.*ss", (int)speclen, s);
+            pf_put(out, sizeof out, &ol, spec, str);
+            break;
+        }
+        default: { /* floating */
+            snprintf(spec, sizeof spec, "%.*s%c", (int)speclen, s, conv);
+            double x = v.kind == CV_FLOAT ? v.f : v.kind == CV_INT && ptx_type_is_signed(v.type)
+                                                    ? (double)cmd_value_int(&v) : (double)v.u;
+            pf_put(out, sizeof out, &ol, spec, x);
+            break;
+        }
+        }
+    }
+    char extra[16];
+    if (next_arg(p, extra, sizeof extra))
+        return cmd_error(c, "Wrong number of arguments for specified format-string");
+    fputs(out, stdout);
+    fflush(stdout);
     return 0;
 }

@@ -293,6 +293,7 @@ typedef struct {
     cmd_history *hist;
     char *err;
     size_t n;
+    int lazy;                 /* the next eval's own final load only locates (for `&`) */
 } ectx;
 
 static int eerr(ectx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -318,6 +319,13 @@ static void int_val(cmd_value *v, ptx_type t, uint64_t u)
 static int read_mem(ectx *x, ptx_type t, ptx_space sp, uint64_t addr, cmd_value *out)
 {
     uint64_t bits = 0;
+    if (x->lazy && tbytes(t) > 0) { /* &p[i]: the address, whatever is there */
+        cmd_value_from_bits(out, t, 0);
+        out->lv = CMD_LV_MEM;
+        out->mspace = sp;
+        out->maddr = addr;
+        return 0;
+    }
     int size = tbytes(t);
     if (size <= 0)
         return eerr(x, "Attempt to take contents of a non-pointer value.");
@@ -445,6 +453,15 @@ int cmd_load_typed(const cmd_vsrc *src, const dw_type *t, ptx_space sp, uint64_t
 
 static int load_typed(ectx *x, const dw_type *t, ptx_space sp, uint64_t addr, cmd_value *out)
 {
+    const dw_type *st = x->lazy ? dw_type_strip(t) : NULL;
+    if (st && st->kind != DW_TY_REFERENCE && cmd_dw_scalar_type(st) != PTX_T_NONE) {
+        memset(out, 0, sizeof *out);
+        cmd_value_from_dw(out, t, 0);
+        out->lv = CMD_LV_MEM;
+        out->mspace = sp;
+        out->maddr = addr;
+        return 0;
+    }
     return cmd_load_typed(x->src, t, sp, addr, out, x->err, x->n);
 }
 
@@ -935,8 +952,9 @@ static int eval_artificial(ectx *x, const cmd_value *a, const cmd_value *b, cmd_
     uint64_t esz = el ? dw_type_size(el) : 0;
     if (!el || !esz)
         return eerr(x, "Only values in memory can be extended with '@'.");
-    if ((uint64_t)n > (UINT64_C(1) << 32) / esz)
-        return eerr(x, "Repeat count %lld is too large.", (long long)n);
+    if ((uint64_t)n > (UINT64_C(1) << 20) / esz) /* what cmd_format_lane reads at most */
+        return eerr(x, "value requires %llu bytes, which is more than max-value-size",
+                    (unsigned long long)n * (unsigned long long)esz);
     dw_type arr;
     memset(&arr, 0, sizeof arr);
     arr.kind = DW_TY_ARRAY;
@@ -966,6 +984,8 @@ static int eval_artificial(ectx *x, const cmd_value *a, const cmd_value *b, cmd_
 static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
 {
     cmd_value a, b;
+    int lazy = x->lazy; /* only this node's final load, never its operands' */
+    x->lazy = 0;
     memset(out, 0, sizeof *out);
     switch (e->op) {
     case EX_INT:
@@ -982,8 +1002,12 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
     case EX_MEMBER:
         if (eval(x, e->a, &a) != 0)
             return -1;
-        if (a.kind != CV_DIM3)
-            return member(x, &a, e->name, out);
+        if (a.kind != CV_DIM3) {
+            x->lazy = lazy;
+            int r = member(x, &a, e->name, out);
+            x->lazy = 0;
+            return r;
+        }
         if (strlen(e->name) != 1 || !strchr("xyz", e->name[0]))
             return eerr(x, "There is no member named %s.", e->name);
         int_val(out, PTX_T_U32, a.d3[e->name[0] - 'x']);
@@ -1020,6 +1044,7 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
         if (eval(x, e->a, &a) != 0)
             return -1;
         decay(x, &a);
+        x->lazy = lazy; /* reset by the caller */
         if (a.kind == CV_PTR && pointee(&a))
             return load_typed(x, pointee(&a), a.space, a.u, out);
         if (a.kind != CV_PTR)
@@ -1028,8 +1053,14 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
             return eerr(x, "Attempt to take contents of a non-pointer value.");
         return read_mem(x, a.type, a.space, a.u, out);
     case EX_ADDR:
-        if (eval(x, e->a, &a) != 0)
-            return -1;
+        /* gdb: &p[i], &*p and &s.m compute an address without reading it */
+        x->lazy = e->a->op == EX_INDEX || e->a->op == EX_DEREF || e->a->op == EX_MEMBER;
+        {
+            int r = eval(x, e->a, &a);
+            x->lazy = 0;
+            if (r != 0)
+                return -1;
+        }
         if (a.lv != CMD_LV_MEM)
             return eerr(x, "Attempt to take address of value not located in memory.");
         out->kind = CV_PTR;
@@ -1056,6 +1087,7 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
     case EX_INDEX: {
         if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
             return -1;
+        x->lazy = lazy; /* the element's load; reset by the caller */
         if (b.kind != CV_INT)
             return not_number(x, &b);
         if (is_array(&a)) {
@@ -1121,7 +1153,7 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
 int cmd_eval(const cmd_expr *e, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
              char *err, size_t n)
 {
-    ectx x = {src, hist, err, n};
+    ectx x = {src, hist, err, n, 0};
     if (n)
         err[0] = 0;
     return eval(&x, e, out);

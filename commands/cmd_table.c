@@ -195,7 +195,7 @@ const cmd_def cmd_table[] = {
     {"awatch", "", cmd_awatch, 1, -1, "awatch EXPR", "Stop when EXPR is read or written.",
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
     /* data */
-    {"print", "p inspect", cmd_print, 0, -1, "print[/FMT] [-lanes] EXPR",
+    {"print", "p pr pri prin inspect", cmd_print, 0, -1, "print[/FMT] [-lanes] EXPR",
      "Evaluate EXPR in the focused lane (-lanes: in every lane of the warp).", CMD_CLASS_DATA, 0,
      NOSUB},
     {"output", "", cmd_output, 1, -1, "output[/FMT] EXPR", "Print EXPR's value without $N or newline.",
@@ -244,6 +244,9 @@ const cmd_def cmd_table[] = {
      "cuda [kernel N] [block (x,y,z)] [thread (x,y,z)] | cuda warp N [lane M] | cuda lane M",
      "Print or switch the CUDA focus.", CMD_CLASS_CUDA, 0, NOSUB},
     /* support */
+    {"printf", "", cmd_printf, 1, -1, "printf \"FORMAT\", ARG...",
+     "Print ARGs (expressions in the focused lane) under the control of a C FORMAT string.",
+     CMD_CLASS_DATA, 0, NOSUB},
     {"echo", "", cmd_echo, 0, -1, "echo TEXT", "Print TEXT (C escapes like \\n understood).",
      CMD_CLASS_SUPPORT, 0, NOSUB},
     {"source", "", cmd_source, 1, 1, "source FILE", "Run the commands in FILE.", CMD_CLASS_SUPPORT,

@@ -3,8 +3,6 @@
 # Usage: tests/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]   (default 60 s, every harness)
 #   SECONDS 0: no time limit (then set FUZZ_RUNS, as `make fuzz-long` does).
 #   FUZZ_RUNS=N: stop each harness after N executions (-runs=N) as well.
-#   FUZZ_JOBS: libFuzzer -jobs/-workers (default 1; the harness count of a row is then the
-#   sum over workers only in the logs, the table shows the first worker's).
 # Prints a table: harness, executions, time, exec/s, crashes. Logs: build-fuzz/log-NAME.txt.
 # Seeds come from the test fixtures (and, for fuzz_core, from a core the harness writes);
 # crashes land in build-fuzz/crashes/ and must become regression inputs in tests/badinput/
@@ -19,8 +17,7 @@ FLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 # -Wall in the Makefile's XCFLAGS comes after CFLAGS and turns -Wunknown-pragmas back on
 # (gcc's `#pragma GCC ivdep`); FILE_CFLAGS comes after it (and must keep -ffp-contract=off).
 make -s BUILD=$B CC=clang CFLAGS="$FLAGS -fsanitize=fuzzer-no-link" \
-    FILE_CFLAGS="-Wno-unknown-pragmas -ffp-contract=off" DWARF_CFLAGS="-Wno-unknown-pragmas \
-$(pkg-config --cflags libdwarf 2>/dev/null || echo -I/usr/include/libdwarf)" $B/libptxdbg.a
+    FILE_CFLAGS="-Wno-unknown-pragmas -ffp-contract=off" $B/libptxdbg.a
 mkdir -p $B/crashes
 harnesses=${*:-$(ls tests/fuzz/fuzz_*.c | sed 's|tests/fuzz/||; s|\.c$||')}
 table=$B/fuzz-table.txt
@@ -59,13 +56,14 @@ for h in $harnesses; do
     start=$(date +%s)
     # shellcheck disable=SC2086
     $B/$h $opts -timeout=10 -rss_limit_mb=2048 -artifact_prefix=$B/crashes/$h- \
-        -print_final_stats=1 ${FUZZ_JOBS:+-jobs=$FUZZ_JOBS -workers=$FUZZ_JOBS} \
-        "$corpus" $seeds >"$log" 2>&1 || true
+        -print_final_stats=1 "$corpus" $seeds >"$log" 2>&1 || true
     end=$(date +%s)
     grep -E 'ERROR|SUMMARY|Done|stat::number_of_executed_units' "$log" || true
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     t=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
     [ -n "$t" ] || t=$((end - start))
+    # after a crash there are no final stats: the last status line's count
+    [ -n "$n" ] || n=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#')
     [ -n "$n" ] || n=0
     after=$(ls $B/crashes | grep -c "^$h-" || true)
     crashes=$((after - before))

@@ -8,10 +8,17 @@
 #include <sys/time.h>
 #include "cmd.h"
 
-/* A small module with a loop, a device call, shared, local and const memory. Every input gets
- * a fresh session (so every crash reproduces from its input alone): the module is loaded, two
- * buffers exist, breakpoint 1 is on `work`, and the launch work<<<2, 32>>> is stopped there;
- * then the input's first MAX_LINES lines run one by one (the commands parser and the
+/* A small module with a loop, a device call, shared, local and const memory. Every input runs
+ * on a session in the same state (so every crash reproduces from its input alone): the module
+ * is loaded, two buffers exist, breakpoint 1 is on `work`, and the launch work<<<2, 32>>> is
+ * stopped there; then the input's first MAX_LINES lines run one by one with a fresh command
+ * context (value history, displays, `x`/`list` positions). Building that session (parse,
+ * decode, launch) costs more than most inputs, so one is built at startup and kept: an input
+ * whose every line is an inspection that changes nothing in the session (print/output/printf/
+ * x/display without an assignment, info, show, bt, ptype, whatis, list, disassemble, help,
+ * echo) runs on it; any other input gets a session of its own, built and freed around it.
+ * FUZZ_COMMANDS_FRESH=1 gives every input a session of its own (to check a reproduction).
+ * The lines run (the commands parser and the
  * expression evaluator see every line; what runs kernels is bounded). Budgets keep one input
  * well under a millisecond of kernel time: `set max-steps` (a continue, launch or run) and the
  * line-step limit are RUN_STEPS warp-instructions and are put back after every line (an input
@@ -111,6 +118,40 @@ static int skipped(const char *line)
     return 0;
 }
 
+/* Does the line leave the session as it found it (see above)? Skipped lines do. */
+static int inspect_only(const char *line)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    char word[64];
+    size_t n = 0;
+    while (n + 1 < sizeof word && ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
+                                   p[n] == '-' || p[n] == '_'))
+        word[n] = p[n], n++;
+    word[n] = 0;
+    if (n == 0)
+        return *p == 0 || *p == '#';
+    const cmd_def *d = cmd_lookup(cmd_table, word, NULL, 0);
+    if (!d)
+        return 0; /* maybe a PTX statement for the REPL (`mov.u32 %r1, 7;`) */
+    if (d->fn == cmd_info || d->fn == cmd_show || d->fn == cmd_backtrace || d->fn == cmd_ptype ||
+        d->fn == cmd_whatis || d->fn == cmd_list || d->fn == cmd_disassemble ||
+        d->fn == cmd_help || d->fn == cmd_echo)
+        return 1;
+    if (d->fn == cmd_print || d->fn == cmd_output || d->fn == cmd_printf || d->fn == cmd_x ||
+        d->fn == cmd_display) {
+        for (const char *q = p + n; *q; q++) {
+            if ((q[0] == '+' && q[1] == '+') || (q[0] == '-' && q[1] == '-'))
+                return 0;
+            if (*q == '=' && q[1] != '=' && (q == p || !strchr("=!<>", q[-1])))
+                return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 static void budgets(dbg_session *s)
 {
     dbg_options *o = dbg_opts(s);
@@ -137,14 +178,12 @@ static void init_once(void)
     sigaction(SIGALRM, &sa, NULL);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* A session stopped at the breakpoint, as every input starts. */
+static dbg_session *new_session(void)
 {
-    init_once();
-    if (size > 4096)
-        return 0;
     dbg_session *s = dbg_new();
     if (!s)
-        return 0;
+        abort();
     cmd_ctx c;
     cmd_ctx_init(&c, s);
     c.batch = 1;
@@ -155,28 +194,62 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     arm(2000000);
     for (size_t i = 0; i < sizeof setup_cmds / sizeof setup_cmds[0]; i++)
         cmd_execute(&c, setup_cmds[i]);
-    char line[512];
+    arm(0);
+    cmd_ctx_free(&c);
+    return s;
+}
+
+/* The input's lines, NUL-terminated, at most MAX_LINES. */
+static int split(const uint8_t *data, size_t size, char lines[][512])
+{
     size_t at = 0;
-    int lines = 0;
-    while (at < size && lines < MAX_LINES && !c.quit) {
+    int k = 0;
+    while (at < size && k < MAX_LINES) {
         size_t n = 0;
         while (at < size && data[at] != '\n' && data[at] != 0) {
-            if (n + 1 < sizeof line)
-                line[n++] = (char)data[at];
+            if (n + 1 < 512)
+                lines[k][n++] = (char)data[at];
             at++;
         }
         at++;
-        line[n] = 0;
-        lines++;
-        if (skipped(line))
+        lines[k++][n] = 0;
+    }
+    return k;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static dbg_session *kept;
+    static char lines[MAX_LINES][512];
+    init_once();
+    if (size > 4096)
+        return 0;
+    int nl = split(data, size, lines);
+    int pure = !getenv("FUZZ_COMMANDS_FRESH");
+    for (int i = 0; i < nl && pure; i++)
+        pure = skipped(lines[i]) || inspect_only(lines[i]);
+    dbg_session *s;
+    if (pure) {
+        if (!kept)
+            kept = new_session();
+        s = kept;
+    } else {
+        s = new_session();
+    }
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    c.batch = 1;
+    for (int i = 0; i < nl && !c.quit; i++) {
+        if (skipped(lines[i]))
             continue;
         arm(LINE_USEC);
-        cmd_execute(&c, line);
+        cmd_execute(&c, lines[i]);
         budgets(s);
     }
     arm(0);
     fflush(stdout);
     cmd_ctx_free(&c);
-    dbg_free(s);
+    if (s != kept)
+        dbg_free(s);
     return 0;
 }

@@ -19,7 +19,7 @@
  * Faults, traps and deadlocks are expected outcomes; only crashes, hangs and sanitizer
  * reports are failures. FUZZ_EXEC_PRINT=1 prints each generated program. */
 
-#define MAX_INSNS 48
+#define MAX_INSNS 32
 #define MAX_STEPS 3000
 #define NLABELS 16
 
