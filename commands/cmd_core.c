@@ -389,7 +389,7 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
                                                    : cmd_core_exc_name(st->exc, &num);
     if (ev->kind == DBG_EV_ASSERT)
         num = 12;
-    char at[600], who[400], lanes[200], user[600];
+    char at[1600], who[400], lanes[200], user[600];
     pc_text(c, st->pc, at, sizeof at);
     int uf = user_where(c, st->cta, st->warp, st->lane, st->pc, user, sizeof user);
     if (uf > 0) {

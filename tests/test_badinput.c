@@ -266,6 +266,11 @@ static const row rows[] = {
     {"core-missing", OK, "@LOAD@ no-such.core", S1, ERR, "no-such\\.core", NULL, CORE},
     {"core-directory", OK, "@LOAD@ dir", S1, ERR, "dir", NULL, CORE},
     {"core-dev-zero", OK, "@LOAD@ zero", S1, ERR, "zero.*(regular file|too large)", NULL, CORE | MEMLIMIT | NOSAN},
+    /* ---- inputs found by the fuzz harnesses (tests/fuzz.sh; B/fuzz-HARNESS-N.*) ----------- */
+    /* bug: an initializer of an array with an unsized first dimension writes past the buffer
+     * it grows (core/ptx_parse_data.c ensure/put_bytes: ASan reports memcpy-param-overlap in
+     * ensure; found by fuzz_parser, minimised) */
+    {"fuzz-parser-1", "B/fuzz-parser-1.ptx", "x/26dw mat", S0, ERR, NULL, "<mat\\+96>:[[:space:]]+5[[:space:]]+6", 0},
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
 
