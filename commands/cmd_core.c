@@ -352,7 +352,7 @@ static void warp_summary(cmd_ctx *c, uint32_t cta, uint32_t warp, const char *in
         case EXEC_LANE_TRAPPED: what = "trapped/faulted"; break;
         case EXEC_LANE_ACTIVE: what = "running"; break;
         case EXEC_LANE_DIVERGENT: what = "waiting (divergent)"; break;
-        case EXEC_LANE_BARRIER: what = "waiting at a barrier"; pc = pc ? pc - 1 : 0; break;
+        case EXEC_LANE_BARRIER: what = "waiting at a barrier"; break;
         default: what = "exited"; break;
         }
         if (li[l].state == EXEC_LANE_EXITED) {

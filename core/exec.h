@@ -125,16 +125,26 @@ typedef enum {
 typedef struct {
     exec_run_mode mode;
     uint32_t cta, warp, lane;   /* the focus, for steps */
-    int others_run;             /* during a step, other warps also advance (scheduler-locking
-                                   off); when the step reaches a barrier, the rest of the CTA
-                                   runs until it arrives there too, whatever this says */
+    int others_run;             /* during a step, other warps also advance one instruction
+                                   each (scheduler-locking off). Whatever this says, when the
+                                   step leaves the stepped lanes waiting at a CTA barrier
+                                   (bar.sync, barrier.sync...), the other warps of the CTA run,
+                                   in warp order, until they arrive at that barrier or exit, no
+                                   further: the barrier then completes and the step ends past
+                                   it, with the other warps released but still right after
+                                   it. If another warp stops first (breakpoint, fault,
+                                   watchpoint, limit) that stop is reported instead, the stepped
+                                   lanes still waiting. */
     uint64_t max_steps;         /* stop with EXEC_STOP_LIMIT after this many warp-instructions;
                                    0 = no limit */
     volatile int *interrupt;    /* polled; non-zero stops with EXEC_STOP_INTERRUPT */
 } exec_run_opts;
 
-/* Run the current launch. After a BREAKPOINT stop, the next exec_run first executes the
- * stopped group's flagged instruction without stopping again. After DONE, TRAP, ASSERT or
+/* Run the current launch. A BREAKPOINT stop gives the stopped group of that warp a pass:
+ * when it next runs (in this or any later exec_run, whatever other warps stopped meanwhile) it
+ * executes the flagged instruction once without stopping again, so every warp stopped at a
+ * breakpoint passes it exactly once on resume. The pass ends if those lanes move on without
+ * using it (e.g. stepped with the breakpoint removed). After DONE, TRAP, ASSERT or
  * EXCEPTION the launch is over but its state stays inspectable until exec_kill or the next
  * exec_launch. Returns -1 only for misuse (no launch, bad focus). */
 int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop);
@@ -229,7 +239,8 @@ typedef struct {
     uint32_t active;       /* lanes of the group that runs next (same pc and frame) */
     uint32_t divergent;    /* live lanes not in that group */
     uint32_t at_barrier;   /* lanes waiting at a barrier */
-    uint32_t pc;           /* pc of the active group */
+    uint32_t pc;           /* pc of the active group; with none but lanes waiting at a
+                              barrier, that barrier instruction (execution resumes after it) */
     int barrier;           /* barrier number waited at, or -1 */
     int stopped;           /* the warp holds a trap/exception state */
 } exec_warp_info;
@@ -246,7 +257,7 @@ typedef enum {
 
 typedef struct {
     exec_lane_state state;
-    uint32_t pc;
+    uint32_t pc;           /* EXEC_LANE_BARRIER: the barrier instruction it waits at */
     int depth;             /* call depth: 0 = kernel */
     exec_dim3 tid;
 } exec_lane_info;

@@ -221,6 +221,18 @@ static const exec_warp *exec_get_warp(const exec_machine *m, uint32_t cta, uint3
     return &m->warps[warp];
 }
 
+/* Where a lane is, as reported: the running group's pc, else the lane's own; a lane waiting
+ * at a barrier (bar.sync, barrier.cluster.wait) is at the barrier instruction, although it
+ * resumes after it (w->pc holds that resume pc). */
+static uint32_t exec_lane_pc(const exec_warp *w, uint32_t lane)
+{
+    if ((w->cur_mask >> lane) & 1)
+        return w->cur_pc;
+    if (((w->bar_wait >> lane) & 1) && w->pc[lane])
+        return w->pc[lane] - 1;
+    return w->pc[lane];
+}
+
 int exec_warp_get(const exec_machine *m, uint32_t cta, uint32_t warp, exec_warp_info *wi)
 {
     const exec_warp *w = exec_get_warp(m, cta, warp);
@@ -240,6 +252,8 @@ int exec_warp_get(const exec_machine *m, uint32_t cta, uint32_t warp, exec_warp_
     wi->exited = w->exited & w->valid;
     wi->active = w->cur_mask;
     wi->pc = w->cur_pc;
+    if (!w->cur_mask && w->bar_wait)   /* waiting at a barrier: the barrier instruction */
+        wi->pc = exec_lane_pc(w, (uint32_t)exec_ctz(w->bar_wait));
     wi->at_barrier = w->bar_wait;
     wi->divergent = w->valid & ~w->exited & ~w->trapped & ~w->cur_mask & ~w->bar_wait;
     if (w->bar_wait)
@@ -266,7 +280,7 @@ int exec_lane_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t l
                     ? EXEC_LANE_EXITED : EXEC_LANE_INVALID;
         return 0;
     }
-    li->pc = (w->cur_mask & bit) ? w->cur_pc : w->pc[lane];
+    li->pc = exec_lane_pc(w, lane);
     li->depth = (w->valid & bit) && w->lframe[lane] ? (int)w->lframe[lane]->depth : 0;
     if (!(w->valid & bit))
         li->state = EXEC_LANE_INVALID;
@@ -290,7 +304,7 @@ int exec_backtrace(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t 
     if (!w || lane >= 32 || !((w->valid >> lane) & 1))
         return -1;
     int n = 0;
-    uint32_t pc = ((w->cur_mask >> lane) & 1) ? w->cur_pc : w->pc[lane];
+    uint32_t pc = exec_lane_pc(w, lane);
     for (const struct exec_act *f = w->lframe[lane]; f && n < max; f = f->parent) {
         frames[n].func = f->fd->f;
         frames[n].pc = pc;

@@ -94,6 +94,11 @@ struct exec_warp {
     int solo;                 /* lane + 1 while a lane is stepped alone */
     int stopped;              /* holds a trap/exception state */
     int yielded;              /* the last slice ended with a handler's EXEC_YIELD */
+    /* breakpoint pass: this warp reported the breakpoint at pc bp_pass - 1 (0: none) for the
+     * group bp_pass_lanes; those lanes execute that instruction once without stopping again.
+     * Dropped when the warp's next group to run is not at that pc (exec_slice), so a pass never
+     * outlives the stop it belongs to. Only the breakpoint stub reads it (no cost otherwise). */
+    uint32_t bp_pass, bp_pass_lanes;
     /* lane state */
     uint32_t valid, exited, trapped, bar_wait, ws_wait;
     uint32_t ws_need[EXEC_LANES]; /* membermask a warp-sync waiter waits for */
@@ -174,8 +179,8 @@ struct exec_machine {
     exec_stop stop;
     int stop_set;
     exec_stop final;          /* the stop that ended the launch */
-    exec_warp *bp_skip_w;     /* resume: execute this breakpoint once */
-    uint32_t bp_skip_pc;
+    int bar_hold;             /* barrier + 1 a step holds: it completes only when the step says
+                                 (exec_run_until_released); 0 outside steps */
     uint64_t clock;           /* warp-instructions executed by this machine (for %clock) */
     int64_t slice_given;      /* budget given to the running warp */
     /* watchpoints */

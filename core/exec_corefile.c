@@ -883,7 +883,7 @@ static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
     m->over = 1;
     m->final = m->stop;
     m->stop_set = 0;
-    m->bp_skip_w = NULL;
+    m->bar_hold = 0;
     if (!live)
         return 0;
     const void *cp;

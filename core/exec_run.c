@@ -203,12 +203,15 @@ static int exec_sched(exec_warp *w)
     return 1;
 }
 
-/* Breakpoint stub: stops before the instruction unless resuming from this very stop. */
+/* Breakpoint stub: stops before the instruction unless this warp's group already reported
+ * this very breakpoint (its pass, exec_warp.bp_pass): then the instruction runs once. */
 static int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     exec_machine *mc = w->m;
-    if (mc->bp_skip_w == w && mc->bp_skip_pc == in->pc) {
-        mc->bp_skip_w = NULL;
+    if (w->bp_pass == in->pc + 1 && (w->cur_mask & w->bp_pass_lanes)) {
+        w->bp_pass_lanes &= ~w->cur_mask;
+        if (!w->bp_pass_lanes)
+            w->bp_pass = 0;
         return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
     }
     uint32_t lanes = w->cur_mask;
@@ -219,6 +222,12 @@ static int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
             return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
     }
     exec_stop_raise(w, in, EXEC_STOP_BREAKPOINT, EXEC_EXC_NONE, lanes, "breakpoint");
+    if (mc->stop.kind == EXEC_STOP_BREAKPOINT && mc->stop.warp == w->id &&
+        mc->stop.cta == w->cta->id && mc->stop.pc == in->pc) {
+        /* reported: the group passes it once when it runs next (whatever other warps do) */
+        w->bp_pass = in->pc + 1;
+        w->bp_pass_lanes = w->cur_mask;
+    }
     return EXEC_STOPPED;
 }
 
@@ -421,7 +430,7 @@ int exec_bar_check(exec_machine *m)
     uint32_t live = c->nthreads - c->nexited;
     for (int b = 0; b < EXEC_NBAR; b++) {
         exec_bar *br = &c->bar[b];
-        if (!br->arrived)
+        if (!br->arrived || m->bar_hold == b + 1)
             continue;
         uint32_t exp = br->expected ? br->expected : live;
         if (br->arrived >= exp) {
@@ -508,6 +517,7 @@ static int exec_cta_start(exec_machine *m, uint32_t id)
         w->valid = n == 32 ? EXEC_FULL : (1u << n) - 1;
         w->exited = w->trapped = w->bar_wait = w->ws_wait = 0;
         w->stopped = 0;
+        w->bp_pass = w->bp_pass_lanes = 0;
         w->solo = 0;
         w->watch_hit = 0;
         w->r.sregs = m->sregs + (size_t)k * EXEC_SR__COUNT * EXEC_SLOT;
@@ -577,7 +587,7 @@ void exec_kill(exec_machine *m)
     m->kparam_size = 0;
     m->launched = 0;
     m->over = 0;
-    m->bp_skip_w = NULL;
+    m->bar_hold = 0;
 }
 
 int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
@@ -661,6 +671,18 @@ typedef struct {
 /* Run warp w for at most `budget` instructions; account steps; returns WR_*. */
 static int exec_slice(exec_machine *m, exec_warp *w, int64_t budget, exec_runctx *rc)
 {
+    if (w->bp_pass) {
+        /* a breakpoint pass belongs to lanes still standing at the breakpoint; lanes that went
+           on without using it (the debugger stepped them over it with the breakpoint lifted)
+           lose it, so a later arrival there stops again */
+        uint32_t keep = 0;
+        EXEC_FOR_LANES(i, w->bp_pass_lanes & ~w->exited & ~w->trapped & ~w->bar_wait)
+            if (((w->cur_mask >> i) & 1 ? w->cur_pc : w->pc[i]) + 1 == w->bp_pass)
+                keep |= 1u << i;
+        w->bp_pass_lanes = keep;
+        if (!keep)
+            w->bp_pass = 0;
+    }
     w->budget = budget;
     m->slice_given = budget;
     w->watch_hit = 0;
@@ -837,12 +859,6 @@ static void exec_finish_stop(exec_machine *m, exec_stop *stop)
         m->over = 1;
         m->final = m->stop;
         break;
-    case EXEC_STOP_BREAKPOINT:
-        if (m->cta_live && stop->warp < m->nwarps) {
-            m->bp_skip_w = &m->warps[stop->warp];
-            m->bp_skip_pc = stop->pc;
-        }
-        break;
     default:
         break;
     }
@@ -875,10 +891,33 @@ static int exec_run_grid(exec_machine *m, exec_runctx *rc)
     }
 }
 
-/* Run the other warps of the CTA until `cond` lanes of warp f are released from barriers. */
-static int exec_run_until_released(exec_machine *m, exec_warp *f, exec_runctx *rc)
+/* Whether CTA barrier b has every thread it expects (it would complete now). */
+static int exec_bar_full(const exec_machine *m, int b)
+{
+    const exec_bar *br = &m->cta.bar[b];
+    uint32_t live = m->cta.nthreads - m->cta.nexited;
+    return br->arrived && br->arrived >= (br->expected ? br->expected : live);
+}
+
+/* A step left the lanes of warp f waiting at a barrier: run the other warps of the CTA until
+ * they arrive there too (or exit), then complete it, so f's lanes are released; the other
+ * warps stop right there (cuda-gdb: the step lets the whole block reach the barrier, no
+ * further). The barrier is held while they run (m->bar_hold): a warp arriving blocks instead
+ * of completing it and running on, and the slices run warp by warp in order (deterministic).
+ * Other barriers behave as always, so warps may synchronise among themselves on the way. A
+ * stop of another warp before the barrier completes (breakpoint, fault, watchpoint, limit,
+ * deadlock) ends the step there and is what is reported. Returns 1 when f's lanes are
+ * released, 0 on such a stop. */
+static int exec_run_until_released_in(exec_machine *m, exec_warp *f, exec_runctx *rc)
 {
     while (f->bar_wait) {
+        int hb = f->lane_bar[exec_ctz(f->bar_wait)];
+        m->bar_hold = hb >= 0 && hb < EXEC_NBAR ? hb + 1 : 0;
+        if (m->bar_hold && exec_bar_full(m, hb)) {
+            m->bar_hold = 0;
+            exec_bar_check(m);
+            continue;
+        }
         int progressed = 0;
         for (uint32_t k = 0; k < m->nwarps && f->bar_wait; k++) {
             exec_warp *w = &m->warps[k];
@@ -895,8 +934,15 @@ static int exec_run_until_released(exec_machine *m, exec_warp *f, exec_runctx *r
                 progressed = 1;
             if (r == WR_STOP || m->stop_set)
                 return 0;
+            if (m->bar_hold && exec_bar_full(m, hb))
+                break;   /* everyone is there: complete it before anything else runs */
         }
-        if (!progressed && f->bar_wait && !exec_bar_check(m)) {
+        if (m->bar_hold && exec_bar_full(m, hb))
+            continue;
+        if (!progressed && f->bar_wait) {
+            m->bar_hold = 0;
+            if (exec_bar_check(m))
+                continue;
             if (m->cl) {   /* the cluster's other CTAs take turns (exec_cluster.c) */
                 if (exec_cluster_others(m, rc) > 0)
                     continue;
@@ -907,6 +953,13 @@ static int exec_run_until_released(exec_machine *m, exec_warp *f, exec_runctx *r
         }
     }
     return 1;
+}
+
+static int exec_run_until_released(exec_machine *m, exec_warp *f, exec_runctx *rc)
+{
+    int r = exec_run_until_released_in(m, f, rc);
+    m->bar_hold = 0;
+    return r;
 }
 
 static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *rc)
@@ -1071,7 +1124,7 @@ static int exec_par_module_ok(const exec_machine *m)
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
 {
     (void)o;   /* a step limit is handled by exec_run_par */
-    if (exec_get_threads(m) < 2 || m->any_watch || m->bp_skip_w || m->cl ||
+    if (exec_get_threads(m) < 2 || m->any_watch || m->cl ||
         m->ncta - m->cur_cta < 2)
         return 0;
     for (uint32_t pc = 0; pc < m->ncode; pc++)

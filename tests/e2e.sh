@@ -18,136 +18,35 @@
 # Exit status 1 when any case failed.
 
 ptxdbg=${1:-./ptxdbg}
-top=$(cd "$(dirname "$0")/.." && pwd)
-case $ptxdbg in
-    /*) ;;
-    *) ptxdbg=$(pwd)/$ptxdbg ;;
-esac
-LC_ALL=C
-export LC_ALL
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxdbg-e2e.XXXXXX") || { echo "e2e: cannot create a temp dir"; exit 1; }
-trap 'rm -rf "$tmp"' 0
-trap 'exit 2' INT TERM HUP
-
-passed=0
-failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-
-# A run that hangs must not hang the suite.
-if command -v timeout >/dev/null 2>&1; then
-    limit="timeout 60"
-else
-    limit=
-fi
-
-have_ptxdbg=1
-[ -x "$ptxdbg" ] || have_ptxdbg=0
+suite=e2e
+. "$(dirname "$0")/batch-lib.sh"
+batch_setup
 missing="ptxdbg not found at $1 (build it with make)"
 [ -n "$1" ] || missing="ptxdbg not found at ./ptxdbg (build it with make)"
 
-# first line of a file, shortened, for failure reasons
-first_line() {
-    if [ -s "$1" ]; then
-        sed -n '1{s/[[:cntrl:]]/ /g;p;q;}' "$1" | cut -c1-160
-    else
-        echo "(empty)"
-    fi
-}
-
-# run_dbg DIR ARGS...: run ptxdbg in DIR, stdout/stderr/status into DIR/{stdout,stderr,rc}
-run_dbg() {
-    d=$1
-    shift
-    (cd "$d" && $limit "$ptxdbg" "$@" >stdout 2>stderr </dev/null)
-    echo $? >"$d/rc"
-}
-
-# contains_block EXPECTED ACTUAL: EXPECTED's lines occur contiguously in ACTUAL
-contains_block() {
-    awk 'NR == FNR { e[n++] = $0; next }
-         { a[m++] = $0 }
-         END {
-             for (i = 0; i + n <= m; i++) {
-                 for (j = 0; j < n && a[i + j] == e[j]; j++) ;
-                 if (j == n) exit 0
-             }
-             exit 1
-         }' "$1" "$2"
-}
-
 # ---- references ----------------------------------------------------------------------------
-refs=$tmp/refs
-ref_ok=1
-if ! ${CC:-cc} -std=c11 -O2 -Wall -Wextra -ffp-contract=off -frounding-math \
-        -o "$refs" "$top/tests/ref/refs.c" -lm >"$tmp/refs.log" 2>&1; then
-    ref_ok=0
-    echo "e2e: building tests/ref/refs.c failed:"
-    sed 's/^/    /' "$tmp/refs.log" | head -n 20
-fi
+build_refs refs
 
 # ---- kernel cases --------------------------------------------------------------------------
-kernel_case() {
-    name=$1
-    script=$top/tests/e2e/$name.cmd
-    kernel=${name%%-*}
+kernel_src() {
     src=$top/tests/fixtures/kernels
     [ -f "$src/$kernel.cu" ] || src=$top/examples
-    refdir=$tmp/ref/$name
-    if [ $ref_ok -eq 1 ]; then
-        mkdir -p "$refdir/exp"
-        "$refs" "$name" "$refdir" >"$tmp/ref.log" 2>&1 || {
-            echo "e2e: refs $name: $(first_line "$tmp/ref.log")"
-            rm -rf "$refdir"
-        }
-    fi
-    for v in G O3 lineinfo; do
-        case_name=$name.$v
-        ptx=$src/$kernel.$v.ptx
-        if [ $have_ptxdbg -eq 0 ]; then fail "$case_name" "$missing"; continue; fi
-        if [ $ref_ok -eq 0 ]; then fail "$case_name" "reference program did not build"; continue; fi
-        if [ ! -d "$refdir" ]; then fail "$case_name" "no reference for $name"; continue; fi
-        if [ ! -f "$ptx" ]; then fail "$case_name" "missing fixture $ptx"; continue; fi
-        d=$tmp/run/$case_name
-        mkdir -p "$d"
-        for f in "$refdir"/*; do
-            [ -f "$f" ] && cp "$f" "$d/"
-        done
-        cp "$script" "$d/$name.cmd"
-        run_dbg "$d" -batch -x "$name.cmd" "$ptx"
-        rc=$(cat "$d/rc")
-        if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$case_name" "timed out"; continue; fi
-        if [ "$rc" != 0 ]; then
-            fail "$case_name" "exit status $rc: $(first_line "$d/stderr")"
-            continue
-        fi
-        why=
-        for e in "$refdir"/exp/*; do
-            [ -f "$e" ] || continue
-            f=$(basename "$e")
-            case $f in
-                stdout)
-                    contains_block "$e" "$d/stdout" ||
-                        why="printf output differs (expected $(first_line "$e"))"
-                    ;;
-                stdout.unordered)
-                    sort "$e" >"$d/want.sorted"
-                    grep '^\[blk ' "$d/stdout" | sort >"$d/got.sorted"
-                    cmp -s "$d/want.sorted" "$d/got.sorted" ||
-                        why="printf lines differ (expected $(first_line "$d/want.sorted"))"
-                    ;;
-                *)
-                    if [ ! -f "$d/$f" ]; then
-                        why="$f was not dumped"
-                    elif ! cmp -s "$e" "$d/$f"; then
-                        why="$f differs: $(cmp "$e" "$d/$f" 2>&1 | sed 's/.*differ: //' | head -n 1)"
-                    fi
-                    ;;
-            esac
-            [ -n "$why" ] && break
-        done
-        if [ -z "$why" ]; then pass "$case_name"; else fail "$case_name" "$why"; fi
-    done
+}
+
+check_exp() {
+    case $f in
+        stdout)
+            contains_block "$e" "$d/stdout" ||
+                why="printf output differs (expected $(first_line "$e"))"
+            ;;
+        stdout.unordered)
+            sort "$e" >"$d/want.sorted"
+            grep '^\[blk ' "$d/stdout" | sort >"$d/got.sorted"
+            cmp -s "$d/want.sorted" "$d/got.sorted" ||
+                why="printf lines differ (expected $(first_line "$d/want.sorted"))"
+            ;;
+        *) same_as_dumped ;;
+    esac
 }
 
 for s in "$top"/tests/e2e/*.cmd; do
@@ -272,5 +171,4 @@ for v in G O3; do
         -ex 'launch _Z4pokePixi<<<1, 32>>>(p, 100000000, 1)' "$F"
 done
 
-echo "e2e: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+batch_summary

@@ -97,6 +97,7 @@ static void run_f32(int op, int mode, int rnd_given, int ftz, int sat, int mad, 
 
 START_TEST(f32_arith_all_modes)
 {
+    TU_NEED_HOST_FPU();
     for (int op = OP_ADD; op <= OP_FMA; op++)
         for (int mode = 0; mode < 4; mode++)
             for (int given = 0; given < 2; given++) {
@@ -115,6 +116,7 @@ END_TEST
 
 START_TEST(f32_div_sqrt_rcp_ieee)
 {
+    TU_NEED_HOST_FPU();
     for (int op = OP_DIV; op <= OP_RCP; op++)
         for (int mode = 0; mode < 4; mode++)
             for (int ftz = 0; ftz < 2; ftz++)
@@ -137,6 +139,7 @@ static void run_f64(int op, int mode, int given, uint64_t seed, int mad)
 
 START_TEST(f64_all_modes)
 {
+    TU_NEED_HOST_FPU();
     for (int op = OP_ADD; op <= OP_RCP; op++)
         for (int mode = 0; mode < 4; mode++) {
             run_f64(op, mode, 1, (uint64_t)(op * 31 + mode), 0);

@@ -125,6 +125,7 @@ static void ref_half(const uint64_t *in, uint64_t *out, const void *ctx)
 
 START_TEST(half_arith)
 {
+    TU_NEED_HOST_FPU();
     static const char *const names[] = { "add", "sub", "mul", "fma", "min", "max", "neg", "abs" };
     static const int nin[] = { 2, 2, 2, 3, 2, 2, 1, 1 };
     static const char *const tys[] = { "f16", "f16x2", "bf16", "bf16x2" };
