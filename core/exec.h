@@ -243,6 +243,9 @@ typedef struct {
                               barrier, that barrier instruction (execution resumes after it) */
     int barrier;           /* barrier number waited at, or -1 */
     int stopped;           /* the warp holds a trap/exception state */
+    uint32_t bp_pass;      /* lanes that reported the breakpoint at bp_pass_pc and pass it once
+                              when they run next (exec_run) */
+    uint32_t bp_pass_pc;
 } exec_warp_info;
 int exec_warp_get(const exec_machine *m, uint32_t cta, uint32_t warp, exec_warp_info *wi);
 

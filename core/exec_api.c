@@ -259,6 +259,10 @@ int exec_warp_get(const exec_machine *m, uint32_t cta, uint32_t warp, exec_warp_
     if (w->bar_wait)
         wi->barrier = w->lane_bar[exec_ctz(w->bar_wait)];
     wi->stopped = w->stopped;
+    if (w->bp_pass) {
+        wi->bp_pass = w->bp_pass_lanes;
+        wi->bp_pass_pc = w->bp_pass - 1;
+    }
     return 0;
 }
 

@@ -7,21 +7,6 @@
 #include "exec_fp.h"
 
 /* ---- common helpers ------------------------------------------------------------------------- */
-/* Value of source operand k for one lane (registers and immediates of 8..64 bits). */
-static uint64_t exec_async_val(exec_warp *w, const exec_insn *in, int k, uint32_t lane)
-{
-    const exec_opnd *o = &in->op[k];
-    if (o->kind == EXEC_O_PRED || (o->kind == EXEC_O_IMM && o->type == PTX_T_PRED))
-        return (exec_pred_get(w, o) >> lane) & 1;
-    const void *p = exec_opnd_ptr(EXEC_R(w), o);
-    switch (ptx_type_bits((ptx_type)o->type)) {
-    case 8:  return ((const uint8_t *)p)[lane];
-    case 16: return ((const uint16_t *)p)[lane];
-    case 32: return ((const uint32_t *)p)[lane];
-    default: return ((const uint64_t *)p)[lane];
-    }
-}
-
 static void exec_async_set(exec_warp *w, const exec_insn *in, int k, uint32_t lane, uint64_t v)
 {
     const exec_opnd *o = &in->op[k];
@@ -241,7 +226,7 @@ static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
             return EXEC_STOPPED;
         memcpy(&s, h, 8);
         if (op == MB_INIT) {
-            uint64_t c = exec_async_val(w, in, 1, i);
+            uint64_t c = exec_lane_val(w, in, 1, i);
             if (c < 1 || c > MB_MAX) {
                 mb_err(w, in, i, sa, "init count %" PRIu64 " outside 1..1048575", c);
                 return EXEC_STOPPED;
@@ -264,9 +249,9 @@ static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
             uint32_t count = 1;
             int64_t tx = 0;
             if (fl & MBF_EXPECT)
-                tx = (int64_t)(uint32_t)exec_async_val(w, in, 1, i);
+                tx = (int64_t)(uint32_t)exec_lane_val(w, in, 1, i);
             else if (in->op[1].kind != EXEC_O_NONE)
-                count = (uint32_t)exec_async_val(w, in, 1, i);
+                count = (uint32_t)exec_lane_val(w, in, 1, i);
             if ((fl & MBF_EXPECT) && tx > MB_MAX) {
                 mb_err(w, in, i, sa, "txCount %" PRId64 " outside 0..1048575", tx);
                 return EXEC_STOPPED;
@@ -285,7 +270,7 @@ static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
             break;
         case MB_EXPECT_TX:
         case MB_COMPLETE_TX: {
-            uint64_t tx = (uint32_t)exec_async_val(w, in, 1, i);
+            uint64_t tx = (uint32_t)exec_lane_val(w, in, 1, i);
             if (tx > MB_MAX) {
                 mb_err(w, in, i, sa, "txCount %" PRIu64 " outside 0..1048575", tx);
                 return EXEC_STOPPED;
@@ -302,7 +287,7 @@ static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         }
         case MB_TEST:
         case MB_TRY: {
-            uint64_t v = exec_async_val(w, in, 1, i);
+            uint64_t v = exec_lane_val(w, in, 1, i);
             int complete;
             if (fl & MBF_PARITY) {
                 complete = (mb_phase(s) & 1) != (v & 1);
@@ -335,7 +320,7 @@ static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 static int exec_mbar_pending_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     EXEC_FOR_LANES(i, m) {
-        uint64_t s = exec_async_val(w, in, 1, i);
+        uint64_t s = exec_lane_val(w, in, 1, i);
         if (!(s & MB_VALID)) {
             exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)i, PTX_SPACE_NONE, 0, 0,
                        "mbarrier.pending_count: 0x%" PRIx64 " is not a state returned by "
@@ -486,9 +471,9 @@ static int exec_cp_plain_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     EXEC_FOR_LANES(i, m) {
         uint32_t ss = cs;
         if (x->ignore_src)
-            ss = exec_async_val(w, in, 0, i) ? 0 : cs;
+            ss = exec_lane_val(w, in, 0, i) ? 0 : cs;
         else if (in->op[0].kind != EXEC_O_NONE)
-            ss = (uint32_t)exec_async_val(w, in, 0, i);
+            ss = (uint32_t)exec_lane_val(w, in, 0, i);
         if (ss > cs) {
             exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)i, PTX_SPACE_NONE, 0, 0,
                        "cp.async: src-size %u exceeds cp-size %u", ss, cs);
@@ -643,7 +628,7 @@ static int exec_cp_bulk_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         exec_async_lanes(w, &x->mbar, m, ma);
     int reduce = in->flags == CP_RED_S || in->flags == CP_RED_G;
     EXEC_FOR_LANES(i, m) {
-        uint32_t size = (uint32_t)exec_async_val(w, in, 0, i);
+        uint32_t size = (uint32_t)exec_lane_val(w, in, 0, i);
         if (size % 16 || (da[i] | sa[i]) % 16) {
             exec_fault(w, in, size % 16 ? EXEC_EXC_ILLEGAL_INSN : EXEC_EXC_MISALIGNED, (int)i,
                        PTX_SPACE_NONE, 0, 0, "bulk copy: size %u and addresses (dst 0x%" PRIx64
@@ -653,7 +638,7 @@ static int exec_cp_bulk_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         int copy = 1;
         uint32_t ranks = 0;   /* multicast in a cluster of several CTAs: the CTAs to write */
         if (x->multicast) {
-            uint64_t mask = exec_async_val(w, in, 1, i) & 0xffff;
+            uint64_t mask = exec_lane_val(w, in, 1, i) & 0xffff;
             uint32_t n = exec_cluster_size(w->m);
             if (mask >> n) {
                 if (n == 1)
@@ -961,7 +946,7 @@ static int exec_mapa_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     if (w->m->cl)   /* clusters of several CTAs */
         return exec_cluster_addr_fn(w, in, m, 1);
     EXEC_FOR_LANES(i, m) {
-        uint64_t a = exec_async_val(w, in, 1, i), r = exec_async_val(w, in, 2, i);
+        uint64_t a = exec_lane_val(w, in, 1, i), r = exec_lane_val(w, in, 2, i);
         if (r != 0) {
             exec_fault(w, in, EXEC_EXC_ILLEGAL_ADDRESS, (int)i, PTX_SPACE_SHARED_CLUSTER, a, 0,
                        "mapa: no such CTA in cluster: rank %" PRIu64 " (every CTA runs as a "
@@ -980,7 +965,7 @@ static int exec_getctarank_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     if (w->m->cl)
         return exec_cluster_addr_fn(w, in, m, 0);
     EXEC_FOR_LANES(i, m) {
-        if (exec_cluster_addr(w, in, i, exec_async_val(w, in, 1, i), "getctarank"))
+        if (exec_cluster_addr(w, in, i, exec_lane_val(w, in, 1, i), "getctarank"))
             return EXEC_STOPPED;
         exec_async_set(w, in, 0, i, 0);
     }

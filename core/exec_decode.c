@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec_core.h"
+#include "ptx_num.h"
 
 /* ---- the opcode table ---------------------------------------------------------------------- */
 const exec_opinfo exec_ops[] = {
@@ -258,44 +259,6 @@ int exec_dec_var(exec_dec *d, const ptx_sym *s, ptx_space *sp, uint64_t *off, in
 }
 
 /* ---- immediates ------------------------------------------------------------------------------ */
-static uint16_t exec_f32_to_f16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    int e = (int)((x >> 23) & 0xff);
-    uint32_t man = x & 0x7fffffu;
-    if (e == 255)
-        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
-    int ne = e - 127 + 15;
-    if (ne >= 31)
-        return (uint16_t)(sign | 0x7c00u);
-    if (ne <= 0) {
-        if (ne < -10)
-            return (uint16_t)sign;
-        man |= 0x800000u;
-        int shift = 14 - ne;
-        uint32_t r = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (r & 1)))
-            r++;
-        return (uint16_t)(sign | r);
-    }
-    uint32_t r = ((uint32_t)ne << 10) | (man >> 13), rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (r & 1)))
-        r++;
-    return (uint16_t)(sign | r);
-}
-
-static uint16_t exec_f32_to_bf16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    if ((x & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((x >> 16) | 0x40);
-    x += 0x7fffu + ((x >> 16) & 1);
-    return (uint16_t)(x >> 16);
-}
-
 /* Fill `buf` (EXEC_SLOT bytes) with operand value o converted to t, broadcast. */
 static int exec_imm_fill(uint8_t *buf, const ptx_operand *o, ptx_type t)
 {
@@ -326,7 +289,7 @@ static int exec_imm_fill(uint8_t *buf, const ptx_operand *o, ptx_type t)
         else
             memcpy(&v, &dv, 8);
     } else if (t == PTX_T_F16 || t == PTX_T_BF16) {
-        v = t == PTX_T_F16 ? exec_f32_to_f16((float)dv) : exec_f32_to_bf16((float)dv);
+        v = t == PTX_T_F16 ? ptx_f32_to_f16((float)dv) : ptx_f32_to_bf16((float)dv);
     } else if (isf && o->kind == PTX_OP_IMM) {
         v = (uint64_t)o->ival; /* packed types: raw bits */
     } else if (o->kind == PTX_OP_FIMM) {

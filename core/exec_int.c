@@ -665,12 +665,18 @@ int dec_sad(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     return dec_simple(d, pi, in, 4, t_sadu, t_sads, 0);
 }
-int dec_div(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+/* An op with a float form (float type: float op `op`) and plain integer tables. */
+static int dec_simple_or_float(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, int nops,
+                               const exec_fn *tu, const exec_fn *ts)
 {
     int rc;
-    if (!route_float(d, pi, in, EXEC_ALU_DIV, &rc))
+    if (!route_float(d, pi, in, op, &rc))
         return rc;
-    return dec_simple(d, pi, in, 3, t_divu, t_divs, 0);
+    return dec_simple(d, pi, in, nops, tu, ts, 0);
+}
+int dec_div(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    return dec_simple_or_float(d, pi, in, EXEC_ALU_DIV, 3, t_divu, t_divs);
 }
 int dec_rem(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
@@ -678,17 +684,11 @@ int dec_rem(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 int dec_abs(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    int rc;
-    if (!route_float(d, pi, in, EXEC_ALU_ABS, &rc))
-        return rc;
-    return dec_simple(d, pi, in, 2, NULL, t_abs, 0);
+    return dec_simple_or_float(d, pi, in, EXEC_ALU_ABS, 2, NULL, t_abs);
 }
 int dec_neg(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    int rc;
-    if (!route_float(d, pi, in, EXEC_ALU_NEG, &rc))
-        return rc;
-    return dec_simple(d, pi, in, 2, NULL, t_neg, 0);
+    return dec_simple_or_float(d, pi, in, EXEC_ALU_NEG, 2, NULL, t_neg);
 }
 static int dec_minmax(exec_dec *d, const ptx_insn *pi, exec_insn *in, int max)
 {

@@ -123,6 +123,21 @@ static inline void exec_pred_set(exec_warp *w, const exec_opnd *o, uint32_t val,
     uint32_t *p = &EXEC_R(w)->preds[o->off];
     *p = (*p & ~m) | (val & m);
 }
+/* Value of operand k for one lane: a predicate (register or immediate) as 0/1, else the
+ * register, immediate or special register at its type's width (8..64 bits), zero-extended. */
+static inline uint64_t exec_lane_val(exec_warp *w, const exec_insn *in, int k, uint32_t lane)
+{
+    const exec_opnd *o = &in->op[k];
+    if (o->kind == EXEC_O_PRED || (o->kind == EXEC_O_IMM && o->type == PTX_T_PRED))
+        return (exec_pred_get(w, o) >> lane) & 1;
+    const void *p = exec_opnd_ptr(EXEC_R(w), o);
+    switch (ptx_type_bits((ptx_type)o->type)) {
+    case 8:  return ((const uint8_t *)p)[lane];
+    case 16: return ((const uint16_t *)p)[lane];
+    case 32: return ((const uint32_t *)p)[lane];
+    default: return ((const uint64_t *)p)[lane];
+    }
+}
 
 /* ---------------------------------------------------------------------------------------------
  * Decoding. The decoder walks each function's ptx_insns; for each it looks up the opcode in

@@ -949,8 +949,10 @@ static int exec_line_size(exec_dec *d, const ptx_insn *pi)
     return 0;
 }
 
-/* discard{.global}.L2 [a], 128: the line's contents become undefined; kept unchanged here. */
-int dec_discard(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+/* discard / applypriority: {.global}, the cache level `level` (required), then [a], 128;
+ * `syntax` is the whole form, quoted in the errors. */
+static int exec_dec_line_op(exec_dec *d, const ptx_insn *pi, exec_insn *in, const char *level_q,
+                            const char *syntax)
 {
     int level = 0;
     ptx_space sp = PTX_SPACE_GENERIC;
@@ -958,41 +960,30 @@ int dec_discard(exec_dec *d, const ptx_insn *pi, exec_insn *in)
         const char *s = pi->mods[i];
         if (!strcmp(s, "global") && sp == PTX_SPACE_GENERIC)
             sp = PTX_SPACE_GLOBAL;
-        else if (!strcmp(s, "L2") && !level)
+        else if (!strcmp(s, level_q) && !level)
             level = 1;
         else
-            return exec_dec_error(d, pi, "unsupported qualifier .%s (expected "
-                                  "discard{.global}.L2 [a], 128)", s);
+            return exec_dec_error(d, pi, "unsupported qualifier .%s (expected %s)", s, syntax);
     }
     if (!level)
-        return exec_dec_error(d, pi, "expected discard{.global}.L2 [a], 128");
+        return exec_dec_error(d, pi, "expected %s", syntax);
     if (exec_line_size(d, pi) || exec_hint_addr(d, pi, in, &pi->ops[0], sp))
         return -1;
     in->fn = exec_nop;
     return 0;
 }
 
+/* discard{.global}.L2 [a], 128: the line's contents become undefined; kept unchanged here. */
+int dec_discard(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    return exec_dec_line_op(d, pi, in, "L2", "discard{.global}.L2 [a], 128");
+}
+
 /* applypriority{.global}.L2::evict_normal [a], 128: no visible effect. */
 int dec_applypriority(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    int level = 0;
-    ptx_space sp = PTX_SPACE_GENERIC;
-    for (int i = 0; i < pi->nmods; i++) {
-        const char *s = pi->mods[i];
-        if (!strcmp(s, "global") && sp == PTX_SPACE_GENERIC)
-            sp = PTX_SPACE_GLOBAL;
-        else if (!strcmp(s, "L2::evict_normal") && !level)
-            level = 1;
-        else
-            return exec_dec_error(d, pi, "unsupported qualifier .%s (expected "
-                                  "applypriority{.global}.L2::evict_normal [a], 128)", s);
-    }
-    if (!level)
-        return exec_dec_error(d, pi, "expected applypriority{.global}.L2::evict_normal [a], 128");
-    if (exec_line_size(d, pi) || exec_hint_addr(d, pi, in, &pi->ops[0], sp))
-        return -1;
-    in->fn = exec_nop;
-    return 0;
+    return exec_dec_line_op(d, pi, in, "L2::evict_normal",
+                            "applypriority{.global}.L2::evict_normal [a], 128");
 }
 
 /* createpolicy...b64 d, ...: d = an opaque policy value (ignored by loads and stores). */

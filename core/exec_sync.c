@@ -6,20 +6,6 @@
 #include "exec_fp.h"
 
 /* ---- operand helpers -------------------------------------------------------------------------*/
-static uint64_t exec_opval(exec_warp *w, const exec_insn *in, int k, uint32_t lane)
-{
-    const exec_opnd *o = &in->op[k];
-    if (o->kind == EXEC_O_PRED || (o->kind == EXEC_O_IMM && o->type == PTX_T_PRED))
-        return (exec_pred_get(w, o) >> lane) & 1;
-    const void *p = exec_opnd_ptr(EXEC_R(w), o);
-    switch (ptx_type_bits((ptx_type)o->type)) {
-    case 8:  return ((const uint8_t *)p)[lane];
-    case 16: return ((const uint16_t *)p)[lane];
-    case 32: return ((const uint32_t *)p)[lane];
-    default: return ((const uint64_t *)p)[lane];
-    }
-}
-
 static void exec_opset(exec_warp *w, const exec_insn *in, int k, uint32_t lane, uint64_t v)
 {
     const exec_opnd *o = &in->op[k];
@@ -50,8 +36,8 @@ static int exec_bar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     exec_machine *mc = w->m;
     uint32_t l0 = (uint32_t)exec_ctz(m);
-    uint64_t id = exec_opval(w, in, 1, l0);
-    uint64_t cnt = in->op[2].kind != EXEC_O_NONE ? exec_opval(w, in, 2, l0) : 0;
+    uint64_t id = exec_lane_val(w, in, 1, l0);
+    uint64_t cnt = in->op[2].kind != EXEC_O_NONE ? exec_lane_val(w, in, 2, l0) : 0;
     if (id >= EXEC_NBAR) {
         exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)l0, PTX_SPACE_NONE, 0, 0,
                    "barrier number %" PRIu64 " out of range 0..15", id);
@@ -337,7 +323,7 @@ static int exec_atom_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         if (!h)
             return EXEC_STOPPED;
         uint64_t old = 0;
-        uint64_t b = exec_opval(w, in, 1, i), c = op == AT_CAS ? exec_opval(w, in, 2, i) : 0;
+        uint64_t b = exec_lane_val(w, in, 1, i), c = op == AT_CAS ? exec_lane_val(w, in, 2, i) : 0;
         if (w->m->is_worker && sp == PTX_SPACE_GLOBAL && exec_atom_par_ok(in)) {
             /* CTAs run in parallel (exec_run.c): an order-independent integer update whose
              * old value nobody reads, applied with a host atomic */
@@ -452,13 +438,13 @@ static void exec_ws_load(exec_warp *w, const exec_insn *in, uint32_t lanes, exec
     uint32_t la = all_a ? EXEC_FULL : lanes;
     if (in->op[2].kind != EXEC_O_NONE)
         EXEC_FOR_LANES(i, la)
-            b->a[i] = exec_opval(w, in, 2, i);
+            b->a[i] = exec_lane_val(w, in, 2, i);
     if (in->op[3].kind != EXEC_O_NONE)
         EXEC_FOR_LANES(i, lanes)
-            b->b[i] = exec_opval(w, in, 3, i);
+            b->b[i] = exec_lane_val(w, in, 3, i);
     if (in->op[4].kind != EXEC_O_NONE)
         EXEC_FOR_LANES(i, lanes)
-            b->c[i] = exec_opval(w, in, 4, i);
+            b->c[i] = exec_lane_val(w, in, 4, i);
 }
 
 static void exec_ws_store(exec_warp *w, const exec_insn *in, uint32_t lanes, const exec_wsbuf *b)
@@ -695,6 +681,23 @@ static int exec_dec_mask(exec_dec *d, const ptx_insn *pi, exec_insn *in, int syn
     return exec_dec_src(d, in, 5, &pi->ops[k], PTX_T_B32);
 }
 
+/* The destination d[|p] of shfl and match: d (.b32) into op 0, the optional predicate p into
+ * op 1 (a sink when absent). */
+static int exec_dec_dst_pred(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    const ptx_operand *dst = &pi->ops[0];
+    if (dst->kind == PTX_OP_PAIR) {
+        if (exec_dec_dst(d, in, 0, &dst->elems[0], PTX_T_B32) ||
+            exec_dec_pdst(d, in, 1, &dst->elems[1]))
+            return -1;
+        return 0;
+    }
+    if (exec_dec_dst(d, in, 0, dst, PTX_T_B32))
+        return -1;
+    in->op[1].kind = EXEC_O_SINK;
+    return 0;
+}
+
 /* vote{.sync}.mode.pred d, {!}a{, membermask}; vote{.sync}.ballot.b32 d, {!}a{, membermask}. */
 int dec_vote(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
@@ -726,17 +729,7 @@ int dec_shfl(exec_dec *d, const ptx_insn *pi, exec_insn *in)
                               sync ? ", membermask" : "");
     in->aux[0] = WS_SHFL;
     in->aux[1] = mode;
-    const ptx_operand *dst = &pi->ops[0];
-    if (dst->kind == PTX_OP_PAIR) {
-        if (exec_dec_dst(d, in, 0, &dst->elems[0], PTX_T_B32) ||
-            exec_dec_pdst(d, in, 1, &dst->elems[1]))
-            return -1;
-    } else {
-        if (exec_dec_dst(d, in, 0, dst, PTX_T_B32))
-            return -1;
-        in->op[1].kind = EXEC_O_SINK;
-    }
-    if (exec_dec_src(d, in, 2, &pi->ops[1], PTX_T_B32) ||
+    if (exec_dec_dst_pred(d, pi, in) || exec_dec_src(d, in, 2, &pi->ops[1], PTX_T_B32) ||
         exec_dec_src(d, in, 3, &pi->ops[2], PTX_T_B32) ||
         exec_dec_src(d, in, 4, &pi->ops[3], PTX_T_B32) || exec_dec_mask(d, pi, in, sync, 4))
         return -1;
@@ -754,17 +747,8 @@ int dec_match(exec_dec *d, const ptx_insn *pi, exec_insn *in)
         return exec_dec_error(d, pi, "expected match.{any,all}.sync.{b32,b64} d, a, membermask");
     in->aux[0] = WS_MATCH;
     in->aux[1] = mode;
-    const ptx_operand *dst = &pi->ops[0];
-    if (dst->kind == PTX_OP_PAIR) {
-        if (exec_dec_dst(d, in, 0, &dst->elems[0], PTX_T_B32) ||
-            exec_dec_pdst(d, in, 1, &dst->elems[1]))
-            return -1;
-    } else {
-        if (exec_dec_dst(d, in, 0, dst, PTX_T_B32))
-            return -1;
-        in->op[1].kind = EXEC_O_SINK;
-    }
-    if (exec_dec_src(d, in, 2, &pi->ops[1], t) || exec_dec_mask(d, pi, in, 1, 2))
+    if (exec_dec_dst_pred(d, pi, in) || exec_dec_src(d, in, 2, &pi->ops[1], t) ||
+        exec_dec_mask(d, pi, in, 1, 2))
         return -1;
     in->nops = 6;
     in->fn = exec_warpsync_fn;

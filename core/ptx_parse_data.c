@@ -3,47 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "ptx_lex.h"
-
-/* ---- float conversions for initializers ---------------------------------------------------- */
-static uint16_t f32_to_f16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u;
-    int32_t exp = (int32_t)((x >> 23) & 0xff);
-    uint32_t man = x & 0x7fffffu;
-    if (exp == 0xff)
-        return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
-    int32_t e = exp - 127 + 15;
-    if (e >= 0x1f)
-        return (uint16_t)(sign | 0x7c00u);
-    if (e <= 0) {
-        if (e < -10)
-            return (uint16_t)sign;
-        man |= 0x800000u;
-        uint32_t shift = (uint32_t)(14 - e);
-        uint32_t h = man >> shift;
-        uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1)))
-            h++;
-        return (uint16_t)(sign | h);
-    }
-    uint32_t h = ((uint32_t)e << 10) | (man >> 13);
-    uint32_t rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1)))
-        h++;
-    return (uint16_t)(sign | h);
-}
-
-static uint16_t f32_to_bf16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    if ((x & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((x >> 16) | 0x40);
-    x += 0x7fffu + ((x >> 16) & 1);
-    return (uint16_t)(x >> 16);
-}
+#include "ptx_num.h"
 
 /* ---- initializers --------------------------------------------------------------------------
  * The initializer is written straight into var->init (var->size bytes). A brace list at level
@@ -158,7 +118,7 @@ static void parse_init_item(ptx_parser *p, initctx *c, uint64_t off)
             }
         } else if (ty == PTX_T_F16 || ty == PTX_T_BF16) {
             float x = (float)d;
-            put_bytes(c, off, ty == PTX_T_F16 ? f32_to_f16(x) : f32_to_bf16(x), 2);
+            put_bytes(c, off, ty == PTX_T_F16 ? ptx_f32_to_f16(x) : ptx_f32_to_bf16(x), 2);
         } else if (hexlit && (uint64_t)f.fsize / 8 == c->elsize) {
             put_bytes(c, off, bits, c->elsize); /* raw bits into a .b32/.b64 */
         } else {
@@ -181,7 +141,7 @@ static void parse_init_item(ptx_parser *p, initctx *c, uint64_t off)
         put_bytes(c, off, b, 8);
     } else if (ty == PTX_T_F16 || ty == PTX_T_BF16) {
         float x = (float)v;
-        put_bytes(c, off, ty == PTX_T_F16 ? f32_to_f16(x) : f32_to_bf16(x), 2);
+        put_bytes(c, off, ty == PTX_T_F16 ? ptx_f32_to_f16(x) : ptx_f32_to_bf16(x), 2);
     } else {
         put_bytes(c, off, (uint64_t)v, c->elsize);
     }

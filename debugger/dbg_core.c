@@ -333,7 +333,6 @@ static void load_session(dbg_session *s, const exec_core *c)
     s->alive = 0;
     s->has_last = 0;
     s->stopped_at_bp = 0;
-    s->bp_slot.valid = 0;
     memset(&s->focus, 0, sizeof s->focus);
     if (exec_core_find(c, T_SESSION, 0, &p, &n) != 0)
         return;

@@ -36,11 +36,6 @@ struct dbg_session {
     volatile int *interrupt;
     int stopped_at_bp;        /* last stop was a BREAKPOINT stop (its number) */
     int landed_bp;            /* a step ended on a breakpoint pc (the core did not stop there) */
-    /* The core lets one warp, the one of its last breakpoint stop, execute that breakpoint's
-       instruction once without stopping; that warp is stepped off it before anything else runs
-       (else a stop of another warp first leaves it to report the same hit again, and a step
-       off it with the breakpoint lifted leaves the pass armed for its next iteration). */
-    struct { int valid; uint32_t cta, warp, lane, pc; } bp_slot;
     /* source-level debug info of the module and the source search rules */
     dw_info *dw;
     char dwarn[2048];         /* warnings of dw_load */

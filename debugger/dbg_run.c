@@ -82,11 +82,6 @@ static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
         return 1;
     case EXEC_STOP_BREAKPOINT: {
         uint32_t lane = st->lane;
-        s->bp_slot.valid = 1; /* the core's pass for this warp at this pc (exec_run.c) */
-        s->bp_slot.cta = st->cta;
-        s->bp_slot.warp = st->warp;
-        s->bp_slot.lane = st->lane;
-        s->bp_slot.pc = st->pc;
         int num = bp_check(s, st->pc, st->cta, st->warp, st->lanes, &lane);
         if (!num)
             return 0;
@@ -151,37 +146,6 @@ static int need_live(dbg_session *s)
 }
 
 static int step_off(dbg_session *s, uint32_t pc, dbg_event *ev);
-static int one_step(dbg_session *s, dbg_event *ev);
-
-/* Step the warp of the core's breakpoint pass (bp_slot) off that breakpoint: one instruction of
- * that warp, which uses the pass. 0 with ev->kind 0, or with the event that step stopped at. */
-static int use_bp_slot(dbg_session *s, dbg_event *ev)
-{
-    memset(ev, 0, sizeof *ev);
-    if (!s->bp_slot.valid)
-        return 0;
-    s->bp_slot.valid = 0;
-    exec_lane_info li;
-    if (exec_cta_get_state(s->m, s->bp_slot.cta) != EXEC_CTA_RUNNING ||
-        exec_lane_get(s->m, s->bp_slot.cta, s->bp_slot.warp, s->bp_slot.lane, &li) != 0 ||
-        li.state != EXEC_LANE_ACTIVE || li.pc != s->bp_slot.pc)
-        return 0;
-    dbg_focus keep = s->focus;
-    int lane_steps = s->opts.lane_steps;
-    s->focus.valid = 1;
-    s->focus.cta = s->bp_slot.cta;
-    s->focus.warp = s->bp_slot.warp;
-    s->focus.lane = s->bp_slot.lane;
-    s->focus.frame = 0;
-    s->opts.lane_steps = 0;
-    int rc = one_step(s, ev);
-    s->opts.lane_steps = lane_steps;
-    if (rc != 0 || ev->kind == DBG_EV_STEP) {
-        s->focus = keep;
-        memset(ev, 0, sizeof *ev);
-    }
-    return rc;
-}
 
 int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
 {
@@ -194,10 +158,6 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
             b->ignore = ignore;
     }
     s->focus.frame = 0;
-    if (use_bp_slot(s, ev) != 0)
-        return -1;
-    if (ev->kind)
-        return 0;
     if (s->landed_bp && s->focus.valid) {
         exec_lane_info li;
         s->landed_bp = 0;
@@ -328,14 +288,14 @@ static void landed_on_bp(dbg_session *s, const lane_pos *p, dbg_event *ev)
 }
 
 /* One step of the focused warp; a breakpoint at the pc it stands on does not stop it (the core
- * only skips it by itself right after it reported that breakpoint). */
+ * skips it by itself only for lanes that reported it: their breakpoint pass). */
 static int step_off(dbg_session *s, uint32_t pc, dbg_event *ev)
 {
-    /* the core's pass for this warp at this pc is used by the step itself; else the breakpoint
-       is lifted for the step */
-    if (s->bp_slot.valid && s->bp_slot.cta == s->focus.cta && s->bp_slot.warp == s->focus.warp &&
-        s->bp_slot.pc == pc) {
-        s->bp_slot.valid = 0;
+    /* the focused lane's pass at this pc is used by the step itself; else the breakpoint is
+       lifted for the step */
+    exec_warp_info wi;
+    if (exec_warp_get(s->m, s->focus.cta, s->focus.warp, &wi) == 0 &&
+        wi.bp_pass && wi.bp_pass_pc == pc) {
         s->landed_bp = 0;
         return one_step(s, ev);
     }

@@ -261,7 +261,6 @@ static int start(dbg_session *s)
     s->alive = 1;
     s->nlaunches++;
     s->stopped_at_bp = 0;
-    s->bp_slot.valid = 0;
     memset(&s->focus, 0, sizeof s->focus);
     const exec_launch_info *li = exec_current_launch(s->m);
     s->focus.valid = 1;
@@ -431,7 +430,6 @@ void dbg_kill(dbg_session *s)
     s->alive = 0;
     s->focus.valid = 0;
     s->stopped_at_bp = 0;
-    s->bp_slot.valid = 0;
 }
 
 const exec_launch_info *dbg_launch_info(const dbg_session *s)

@@ -48,10 +48,13 @@ static inline void t_load_file(T *t, const char *path)
     ck_assert_msg(t->m != NULL, "%s", t->err);
 }
 
+/* Free the machine and the module; t may be freed again (or reloaded) afterwards. */
 static inline void t_free(T *t)
 {
     exec_free(t->m);
     ptx_module_free(t->mod);
+    t->m = NULL;
+    t->mod = NULL;
 }
 
 static inline uint64_t t_buf(T *t, size_t n)
@@ -79,13 +82,21 @@ static inline uint64_t t_buf_init(T *t, const void *data, size_t n)
     return a;
 }
 
-/* Launch kernel k on gx blocks of bx threads with the parameter bytes p[0..n). */
-static inline void t_launch(T *t, const char *k, unsigned gx, unsigned bx, const void *p, size_t n)
+/* Launch kernel k on a grid g of blocks b with dyn bytes of dynamic shared memory and the
+ * parameter bytes p[0..n). */
+static inline void t_launch_dims(T *t, const char *k, exec_dim3 g, exec_dim3 b, uint32_t dyn,
+                                 const void *p, size_t n)
 {
     const ptx_func *f = ptx_find_func(t->mod, k);
     ck_assert_ptr_nonnull(f);
+    ck_assert_msg(exec_launch(t->m, f, g, b, dyn, p, n) == 0, "%s", exec_errmsg(t->m));
+}
+
+/* Launch kernel k on gx blocks of bx threads with the parameter bytes p[0..n). */
+static inline void t_launch(T *t, const char *k, unsigned gx, unsigned bx, const void *p, size_t n)
+{
     exec_dim3 g = { gx, 1, 1 }, b = { bx, 1, 1 };
-    ck_assert_msg(exec_launch(t->m, f, g, b, 0, p, n) == 0, "%s", exec_errmsg(t->m));
+    t_launch_dims(t, k, g, b, 0, p, n);
 }
 
 /* Launch kernel k with parameters given as 64-bit values, each stored at the kernel's

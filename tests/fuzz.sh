@@ -3,7 +3,8 @@
 # Usage: tests/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]   (default 60 s, every harness)
 #   SECONDS 0: no time limit (then set FUZZ_RUNS, as `make fuzz-long` does).
 #   FUZZ_RUNS=N: stop each harness after N executions (-runs=N) as well.
-# Prints a table: harness, executions, time, exec/s, crashes. Logs: build-fuzz/log-NAME.txt.
+# Prints a table: harness, executions, wall time, exec/s, CPU seconds, executions per CPU
+# second (the fair figure on a shared machine), crashes. Logs: build-fuzz/log-NAME.txt.
 # Seeds come from the test fixtures (and, for fuzz_core, from a core the harness writes);
 # crashes land in build-fuzz/crashes/ and must become regression inputs in tests/badinput/
 # (fuzz-NAME-N.*) with a row in tests/test_badinput.c. Exit status 1 when a harness crashed.
@@ -21,7 +22,15 @@ make -s BUILD=$B CC=clang CFLAGS="$FLAGS -fsanitize=fuzzer-no-link" \
 mkdir -p $B/crashes
 harnesses=${*:-$(ls tests/fuzz/fuzz_*.c | sed 's|tests/fuzz/||; s|\.c$||')}
 table=$B/fuzz-table.txt
-printf '%-14s %12s %9s %8s %8s\n' harness executions time_s exec/s crashes >"$table"
+printf '%-14s %12s %7s %7s %7s %9s %8s\n' harness executions time_s exec/s cpu_s exec/cpu_s \
+    crashes >"$table"
+# CPU seconds (user + system) of this shell's children so far: `times` must run in this shell
+# (in a pipeline or $(...) it would report a subshell's children), so snap writes it to a file.
+snap() { times >$B/.times; }
+cpusecs() {
+    awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] }
+        printf "%d", t }' $B/.times
+}
 status=0
 for h in $harnesses; do
     clang $FLAGS -fsanitize=fuzzer -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
@@ -54,10 +63,14 @@ for h in $harnesses; do
     log=$B/log-$h.txt
     echo "== $h (${secs}s${runs:+, $runs runs})"
     start=$(date +%s)
+    snap
+    cpu0=$(cpusecs)
     # shellcheck disable=SC2086
     $B/$h $opts -timeout=10 -rss_limit_mb=2048 -artifact_prefix=$B/crashes/$h- \
         -print_final_stats=1 "$corpus" $seeds >"$log" 2>&1 || true
     end=$(date +%s)
+    snap
+    cpus=$(($(cpusecs) - cpu0))
     grep -E 'ERROR|SUMMARY|Done|stat::number_of_executed_units' "$log" || true
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     t=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
@@ -69,7 +82,9 @@ for h in $harnesses; do
     crashes=$((after - before))
     [ "$crashes" -gt 0 ] && status=1
     rate=$([ "$t" -gt 0 ] && echo $((n / t)) || echo "$n")
-    printf '%-14s %12s %9s %8s %8s\n' "$h" "$n" "$t" "$rate" "$crashes" >>"$table"
+    crate=$([ "$cpus" -gt 0 ] && echo $((n / cpus)) || echo "$n")
+    printf '%-14s %12s %7s %7s %7s %9s %8s\n' "$h" "$n" "$t" "$rate" "$cpus" "$crate" \
+        "$crashes" >>"$table"
 done
 echo
 cat "$table"

@@ -180,6 +180,184 @@ START_TEST(test_step_barrier)
 }
 END_TEST
 
+/* pc of the first instruction with opcode op (from pc `from`). */
+static uint32_t find_op(T *t, const char *op, uint32_t from)
+{
+    for (uint32_t pc = from; pc < exec_ninsns(t->m); pc++) {
+        const ptx_func *f;
+        const ptx_insn *pi;
+        if (exec_pc_insn(t->m, pc, &f, &pi) == 0 && strcmp(pi->opcode, op) == 0)
+            return pc;
+    }
+    ck_abort_msg("no %s", op);
+    return 0;
+}
+
+static void launch_reduce(T *t, uint64_t *p)
+{
+    ck_assert_msg(t_load(t, k_reduce) == 0, "%s", t->err);
+    uint32_t in[128];
+    for (int i = 0; i < 128; i++)
+        in[i] = (uint32_t)i;
+    p[0] = t_buf(t, sizeof in);
+    p[1] = t_buf(t, 4);
+    t_write(t, p[0], in, sizeof in);
+    t_launch(t, "k", 1, 128, p, 2 * sizeof *p);
+}
+
+/* Every warp stopped at a breakpoint passes it once on resume, not only the last one that
+ * reported it: warp 0 reports, warp 1 is stepped onto it alone (scheduler locking) and reports
+ * too; a continue must not report warp 0 again. */
+START_TEST(test_bp_pass_per_warp)
+{
+    T t;
+    uint64_t p[2];
+    launch_reduce(&t, p);
+    uint32_t bp = find_op(&t, "ld", 2);   /* ld.global, before the first barrier */
+    ck_assert_int_eq(exec_set_break(t.m, bp, 1), 0);
+    exec_run_opts o;
+    memset(&o, 0, sizeof o);
+    exec_stop st;
+    ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+    ck_assert_int_eq(st.kind, EXEC_STOP_BREAKPOINT);
+    ck_assert_uint_eq(st.warp, 0);
+    ck_assert_uint_eq(st.pc, bp);
+    o.mode = EXEC_RUN_STEP_WARP;
+    o.warp = 1;
+    for (int i = 0; i < 64; i++) {
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        if (st.kind != EXEC_STOP_STEP)
+            break;
+    }
+    ck_assert_int_eq(st.kind, EXEC_STOP_BREAKPOINT);
+    ck_assert_uint_eq(st.warp, 1);
+    ck_assert_uint_eq(st.pc, bp);
+    exec_warp_info wi;
+    ck_assert_int_eq(exec_warp_get(t.m, 0, 0, &wi), 0);
+    ck_assert_uint_eq(wi.bp_pass, 0xffffffffu);
+    ck_assert_uint_eq(wi.bp_pass_pc, bp);
+    o.mode = EXEC_RUN_CONTINUE;
+    uint32_t seen = 0;
+    for (int i = 0; i < 8; i++) {
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        if (st.kind != EXEC_STOP_BREAKPOINT)
+            break;
+        ck_assert_uint_eq(st.pc, bp);
+        ck_assert_msg(st.warp >= 2 && !(seen >> st.warp & 1), "warp %u reported again",
+                      st.warp);
+        seen |= 1u << st.warp;
+    }
+    ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
+    ck_assert_uint_eq(seen, 0xcu);
+    uint32_t r;
+    t_read(&t, p[1], &r, 4);
+    ck_assert_uint_eq(r, 127 * 128 / 2);
+    t_free(&t);
+}
+END_TEST
+
+/* Stepping onto a barrier lets the other warps reach it and no further: a breakpoint just
+ * after it is not hit by the step, every warp stands right after the barrier; each warp then
+ * reports that breakpoint once on continue. */
+START_TEST(test_step_barrier_no_further)
+{
+    T t;
+    uint64_t p[2];
+    launch_reduce(&t, p);
+    uint32_t bar = find_op(&t, "bar", 0);
+    ck_assert_int_eq(exec_set_break(t.m, bar + 1, 1), 0);
+    exec_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = EXEC_RUN_STEP_WARP;   /* scheduler locking: the others wait at pc 0 */
+    exec_stop st;
+    for (uint32_t i = 0; i <= bar; i++) {
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        ck_assert_msg(st.kind == EXEC_STOP_STEP, "step %u: stop %d warp %u pc %u", i, st.kind,
+                      st.warp, st.pc);
+    }
+    ck_assert_uint_eq(st.pc, bar + 1);
+    for (uint32_t w = 0; w < 4; w++) {
+        exec_warp_info wi;
+        ck_assert_int_eq(exec_warp_get(t.m, 0, w, &wi), 0);
+        ck_assert_uint_eq(wi.at_barrier, 0);
+        ck_assert_uint_eq(wi.active, 0xffffffffu);
+        ck_assert_msg(wi.pc == bar + 1, "warp %u at pc %u, not %u", w, wi.pc, bar + 1);
+    }
+    o.mode = EXEC_RUN_CONTINUE;
+    uint32_t seen = 0;
+    for (int i = 0; i < 8; i++) {
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        if (st.kind != EXEC_STOP_BREAKPOINT)
+            break;
+        ck_assert_uint_eq(st.pc, bar + 1);
+        ck_assert(!(seen >> st.warp & 1));
+        seen |= 1u << st.warp;
+    }
+    ck_assert_uint_eq(seen, 0xfu);
+    ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
+    uint32_t r;
+    t_read(&t, p[1], &r, 4);
+    ck_assert_uint_eq(r, 127 * 128 / 2);
+    t_free(&t);
+}
+END_TEST
+
+/* A breakpoint another warp hits before it reaches the barrier ends the step there; the
+ * stepped warp waits at the barrier, and is reported at the barrier instruction itself
+ * (exec_warp_get, exec_lane_get, exec_backtrace) while it resumes after it. */
+START_TEST(test_step_barrier_bp_first)
+{
+    T t;
+    uint64_t p[2];
+    launch_reduce(&t, p);
+    uint32_t bar = find_op(&t, "bar", 0);
+    exec_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = EXEC_RUN_STEP_WARP;
+    exec_stop st;
+    for (uint32_t i = 0; i < bar; i++) {
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        ck_assert_int_eq(st.kind, EXEC_STOP_STEP);
+    }
+    ck_assert_uint_eq(st.pc, bar);
+    ck_assert_int_eq(exec_set_break(t.m, bar - 1, 1), 0);
+    ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+    ck_assert_int_eq(st.kind, EXEC_STOP_BREAKPOINT);
+    ck_assert_uint_eq(st.warp, 1);
+    ck_assert_uint_eq(st.pc, bar - 1);
+    exec_warp_info wi;
+    ck_assert_int_eq(exec_warp_get(t.m, 0, 0, &wi), 0);
+    ck_assert_uint_eq(wi.at_barrier, 0xffffffffu);
+    ck_assert_int_eq(wi.barrier, 0);
+    ck_assert_uint_eq(wi.pc, bar);
+    exec_lane_info li;
+    ck_assert_int_eq(exec_lane_get(t.m, 0, 0, 3, &li), 0);
+    ck_assert_int_eq(li.state, EXEC_LANE_BARRIER);
+    ck_assert_uint_eq(li.pc, bar);
+    exec_frame fr[4];
+    ck_assert_int_eq(exec_backtrace(t.m, 0, 0, 3, fr, 4), 1);
+    ck_assert_uint_eq(fr[0].pc, bar);
+    /* warps 2 and 3 report it once each, then the barrier completes and the kernel ends */
+    exec_set_break(t.m, bar - 1, 0);
+    ck_assert_int_eq(exec_set_break(t.m, bar - 1, 1), 0);
+    o.mode = EXEC_RUN_CONTINUE;
+    uint32_t seen = 0;
+    for (int i = 0; i < 8; i++) {
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        if (st.kind != EXEC_STOP_BREAKPOINT)
+            break;
+        ck_assert_uint_eq(st.pc, bar - 1);
+        seen |= 1u << st.warp;
+    }
+    ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
+    ck_assert_uint_eq(seen, 0xcu);
+    uint32_t r;
+    t_read(&t, p[1], &r, 4);
+    ck_assert_uint_eq(r, 127 * 128 / 2);
+    t_free(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("barriers");
@@ -189,6 +367,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_bar_red_exit_arrive);
     tcase_add_test(tc, test_deadlock);
     tcase_add_test(tc, test_step_barrier);
+    tcase_add_test(tc, test_bp_pass_per_warp);
+    tcase_add_test(tc, test_step_barrier_no_further);
+    tcase_add_test(tc, test_step_barrier_bp_first);
     suite_add_tcase(s, tc);
     return s;
 }

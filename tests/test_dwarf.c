@@ -2,27 +2,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dw.h"
-#include "test_util.h"
-
-#define FIX "tests/fixtures/dwarf/"
-
-typedef struct {
-    ptx_module *m;
-    dw_info *d;
-    char warn[4096];
-} loaded;
+#include "dw_harness.h"
 
 static loaded load_text(const char *text, const char *name)
 {
-    loaded l;
-    memset(&l, 0, sizeof l);
     ptx_error err;
-    l.m = ptx_parse(text, strlen(text), name, &err);
-    ck_assert_msg(l.m != NULL, "parse %s: %s", name, err.msg);
-    l.d = dw_load(l.m, l.warn, sizeof l.warn);
-    ck_assert_ptr_nonnull(l.d);
-    return l;
+    ptx_module *m = ptx_parse(text, strlen(text), name, &err);
+    ck_assert_msg(m != NULL, "parse %s: %s", name, err.msg);
+    return load_module(m);
 }
 
 static loaded load(const char *path)
@@ -32,28 +19,6 @@ static loaded load(const char *path)
     loaded l = load_text(text, path);
     free(text);
     return l;
-}
-
-static void unload(loaded *l)
-{
-    dw_free(l->d);
-    ptx_module_free(l->m);
-}
-
-static uint32_t pc_of(const loaded *l, const char *text, int nth)
-{
-    for (uint32_t pc = 0; pc < dw_npcs(l->d); pc++) {
-        const ptx_insn *in;
-        ck_assert_int_eq(dw_pc_insn(l->d, pc, NULL, &in), 0);
-        int len = 0;
-        const char *s = ptx_source_line(l->m, in->line, &len);
-        char buf[512];
-        snprintf(buf, sizeof buf, "%.*s", len, s ? s : "");
-        if (strstr(buf, text) && nth-- == 0)
-            return pc;
-    }
-    ck_abort_msg("instruction '%s' not found", text);
-    return 0;
 }
 
 static const char *tname(const dw_type *t)

@@ -4,62 +4,23 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "dw.h"
-#include "test_util.h"
-
-#define FIX "tests/fixtures/dwarf/"
-
-typedef struct {
-    ptx_module *m;
-    dw_info *d;
-    char warn[2048];
-} loaded;
+#define DW_WARN_SIZE 2048
+#include "dw_harness.h"
 
 static loaded load(const char *path)
 {
-    loaded l;
-    memset(&l, 0, sizeof l);
     ptx_error err;
-    l.m = ptx_parse_file(path, &err);
-    ck_assert_msg(l.m != NULL, "parse %s: %s", path, err.msg);
-    l.d = dw_load(l.m, l.warn, sizeof l.warn);
-    ck_assert_ptr_nonnull(l.d);
-    return l;
+    ptx_module *m = ptx_parse_file(path, &err);
+    ck_assert_msg(m != NULL, "parse %s: %s", path, err.msg);
+    return load_module(m);
 }
 
 static loaded load_text(const char *text)
 {
-    loaded l;
-    memset(&l, 0, sizeof l);
     ptx_error err;
-    l.m = ptx_parse(text, strlen(text), "<string>", &err);
-    ck_assert_msg(l.m != NULL, "parse: %s", err.msg);
-    l.d = dw_load(l.m, l.warn, sizeof l.warn);
-    ck_assert_ptr_nonnull(l.d);
-    return l;
-}
-
-static void unload(loaded *l)
-{
-    dw_free(l->d);
-    ptx_module_free(l->m);
-}
-
-/* pc of the nth (0-based) instruction whose PTX source line contains `text` */
-static uint32_t pc_of(const loaded *l, const char *text, int nth)
-{
-    for (uint32_t pc = 0; pc < dw_npcs(l->d); pc++) {
-        const ptx_insn *in;
-        ck_assert_int_eq(dw_pc_insn(l->d, pc, NULL, &in), 0);
-        int len = 0;
-        const char *s = ptx_source_line(l->m, in->line, &len);
-        char buf[512];
-        snprintf(buf, sizeof buf, "%.*s", len, s ? s : "");
-        if (strstr(buf, text) && nth-- == 0)
-            return pc;
-    }
-    ck_abort_msg("instruction '%s' not found", text);
-    return 0;
+    ptx_module *m = ptx_parse(text, strlen(text), "<string>", &err);
+    ck_assert_msg(m != NULL, "parse: %s", err.msg);
+    return load_module(m);
 }
 
 static int ends_with(const char *s, const char *suf)

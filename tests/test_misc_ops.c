@@ -8,34 +8,7 @@
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 #define HDR ".version 8.8\n.target sm_100\n.address_size 64\n"
-typedef struct {
-    ptx_module *mod;
-    exec_machine *m;
-    char err[1024];
-} T;
-
-static int t_load(T *t, const char *src)
-{
-    ptx_error pe;
-    memset(t, 0, sizeof *t);
-    t->mod = ptx_parse(src, strlen(src), "t.ptx", &pe);
-    if (!t->mod) {
-        snprintf(t->err, sizeof t->err, "%s", pe.msg);
-        return -1;
-    }
-    t->m = exec_new(t->mod, t->err, sizeof t->err);
-    return t->m ? 0 : -1;
-}
-
-static void t_free(T *t)
-{
-    if (t->m)
-        exec_free(t->m);
-    if (t->mod)
-        ptx_module_free(t->mod);
-    t->m = NULL;
-    t->mod = NULL;
-}
+#include "core_harness.h"
 
 /* The kernel every test uses: k(.param .u64 out, .param .u64 in) with a few registers
  * declared and %rd1 = out, %rd2 = in, %r0 = %tid.x, %rd3 = out + 8 * tid, %rd4 = in + 8 * tid. */

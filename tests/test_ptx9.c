@@ -8,60 +8,13 @@
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 #define HDR ".version 8.8\n.target sm_100\n.address_size 64\n"
-typedef struct {
-    ptx_module *mod;
-    exec_machine *m;
-    char err[1024];
-} T;
-
-static int t_load(T *t, const char *src)
-{
-    ptx_error pe;
-    memset(t, 0, sizeof *t);
-    t->mod = ptx_parse(src, strlen(src), "t.ptx", &pe);
-    if (!t->mod) {
-        snprintf(t->err, sizeof t->err, "%s", pe.msg);
-        return -1;
-    }
-    t->m = exec_new(t->mod, t->err, sizeof t->err);
-    return t->m ? 0 : -1;
-}
-
-static void t_free(T *t)
-{
-    if (t->m)
-        exec_free(t->m);
-    if (t->mod)
-        ptx_module_free(t->mod);
-    t->m = NULL;
-    t->mod = NULL;
-}
-
-static uint64_t t_buf(T *t, size_t n)
-{
-    uint64_t a = 0;
-    ck_assert_int_eq(exec_global_alloc(t->m, n, &a), 0);
-    return a;
-}
-
-static void t_read(T *t, uint64_t a, void *buf, size_t n)
-{
-    ck_assert_int_eq(exec_mem_read(t->m, PTX_SPACE_GLOBAL, a, buf, n, 0, 0, 0), 0);
-}
+#include "core_harness.h"
 
 /* Launch kernel k (parameter bytes p) with gx x bx threads and run it; returns the stop. */
 static exec_stop t_go(T *t, const char *k, unsigned gx, unsigned bx, const void *p, size_t n)
 {
-    const ptx_func *f = ptx_find_func(t->mod, k);
-    ck_assert_ptr_nonnull(f);
-    exec_dim3 g = { gx, 1, 1 }, b = { bx, 1, 1 };
-    ck_assert_msg(exec_launch(t->m, f, g, b, 0, p, n) == 0, "%s", exec_errmsg(t->m));
-    exec_run_opts o;
-    exec_stop st;
-    memset(&o, 0, sizeof o);
-    o.max_steps = 10000000;
-    ck_assert_int_eq(exec_run(t->m, &o, &st), 0);
-    return st;
+    t_launch(t, k, gx, bx, p, n);
+    return t_run_steps(t, 10000000);
 }
 
 static void t_done(exec_stop st)

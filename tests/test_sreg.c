@@ -7,51 +7,13 @@
 
 /* ---- helpers --------------------------------------------------------------------------------- */
 #define HDR ".version 8.5\n.target sm_90\n.address_size 64\n"
-typedef struct {
-    ptx_module *mod;
-    exec_machine *m;
-    char err[1024];
-} T;
-
-static int t_load(T *t, const char *src)
-{
-    ptx_error pe;
-    memset(t, 0, sizeof *t);
-    t->mod = ptx_parse(src, strlen(src), "t.ptx", &pe);
-    if (!t->mod) {
-        snprintf(t->err, sizeof t->err, "%s", pe.msg);
-        return -1;
-    }
-    t->m = exec_new(t->mod, t->err, sizeof t->err);
-    return t->m ? 0 : -1;
-}
-
-static void t_free(T *t)
-{
-    if (t->m)
-        exec_free(t->m);
-    if (t->mod)
-        ptx_module_free(t->mod);
-}
-
-static uint64_t t_buf(T *t, size_t n)
-{
-    uint64_t a = 0;
-    ck_assert_int_eq(exec_global_alloc(t->m, n, &a), 0);
-    return a;
-}
+#include "core_harness.h"
 
 /* Launch kernel `k` with one u64 parameter and run it to completion. */
 static void t_go(T *t, const char *k, exec_dim3 g, exec_dim3 b, uint32_t dyn, uint64_t arg)
 {
-    const ptx_func *f = ptx_find_func(t->mod, k);
-    ck_assert_ptr_nonnull(f);
-    ck_assert_msg(exec_launch(t->m, f, g, b, dyn, &arg, 8) == 0, "%s", exec_errmsg(t->m));
-    exec_run_opts o;
-    exec_stop st;
-    memset(&o, 0, sizeof o);
-    o.max_steps = 50000000;
-    ck_assert_int_eq(exec_run(t->m, &o, &st), 0);
+    t_launch_dims(t, k, g, b, dyn, &arg, 8);
+    exec_stop st = t_run_steps(t, 50000000);
     ck_assert_msg(st.kind == EXEC_STOP_DONE, "stop %d exc %d: %s", (int)st.kind, (int)st.exc,
                   st.msg);
 }
