@@ -181,8 +181,10 @@ static void parse_init_list(ptx_parser *p, initctx *c, int level, uint64_t base)
     if (cl->kind == PTX_TK_EOF)
         ptx_perr(p, open.line, open.col, "unterminated initializer: missing '}'");
     ptx_expect_punct(p, '}', "'}' or ','");
-    if (cur > c->used)
-        c->used = cur; /* a partially given aggregate still occupies its elements */
+    if (cur > c->used) { /* a partially given aggregate still occupies its elements */
+        ensure(p, c, cur, &open);
+        c->used = cur;
+    }
     p->nest--;
 }
 
