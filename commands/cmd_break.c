@@ -192,7 +192,7 @@ int cmd_enable(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     int once = argc > 0 && !strcmp(argv[0], "once");
-    return each_bp(c, argc - once, argv + once, dbg_bp_enable, 1);
+    return each_bp(c, argc - once, once ? argv + 1 : argv, dbg_bp_enable, 1);
 }
 
 int cmd_commands(cmd_ctx *c, const char *args, int argc, char **argv)

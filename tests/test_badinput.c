@@ -271,6 +271,9 @@ static const row rows[] = {
      * it grows (core/ptx_parse_data.c ensure/put_bytes: ASan reports memcpy-param-overlap in
      * ensure; found by fuzz_parser, minimised) */
     {"fuzz-parser-1", "B/fuzz-parser-1.ptx", "x/26dw mat", S0, ERR, NULL, "<mat\\+96>:[[:space:]]+5[[:space:]]+6", 0},
+    /* bug: `enable` with no argument computes argv + 0 with argv NULL (commands/cmd_break.c
+     * cmd_enable; UBSan: applying zero offset to null pointer; found by fuzz_commands) */
+    {"fuzz-commands-1", OK, "-x B/fuzz-commands-1.cmd", S0, ERR, NULL, NULL, 0},
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
 

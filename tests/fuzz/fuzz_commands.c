@@ -19,14 +19,14 @@
  * x/display without an assignment, info, show, bt, ptype, whatis, list, disassemble, help,
  * echo) runs on it; any other input gets a session of its own, built and freed around it.
  * FUZZ_COMMANDS_FRESH=1 gives every input a session of its own (to check a reproduction).
- * The lines run (the commands parser and the
- * expression evaluator see every line; what runs kernels is bounded). Budgets keep one input
- * well under a millisecond of kernel time: `set max-steps` (a continue, launch or run) and the
- * line-step limit are RUN_STEPS warp-instructions and are put back after every line (an input
- * may change them; it then runs one line with its own value, at most LINE_USEC), and an
- * interval timer raises the session's interrupt flag after LINE_USEC per line. Commands that
- * touch files (file, source, dump, `= file`, logging), quit, and buffers of 64 MB or more
- * (a libFuzzer malloc limit report, not a finding) are skipped. */
+ * The lines run (the commands parser and the expression evaluator see every line; what runs
+ * kernels is bounded). Budgets keep one input well under a millisecond of kernel time:
+ * `set max-steps` (a continue, launch or run) and the line-step limit are RUN_STEPS
+ * warp-instructions and are put back after every line (an input may change them; it then runs
+ * one line with its own value, at most LINE_USEC), and an interval timer raises the session's
+ * interrupt flag after LINE_USEC per line. Commands that
+ * touch files (file, source, dump, generate-core-file, `= file`, logging), quit, and buffers
+ * of 64 MB or more (a libFuzzer malloc limit report, not a finding) are skipped. */
 #define MAX_LINES 16
 #define RUN_STEPS 2000
 #define LINE_USEC 20000
@@ -83,7 +83,7 @@ static int skipped(const char *line)
     if (!d)
         return 0;
     if (d->fn == cmd_file || d->fn == cmd_source || d->fn == cmd_dump || d->fn == cmd_quit ||
-        d->fn == cmd_commands)
+        d->fn == cmd_commands || d->fn == cmd_generate_core)
         return 1;
     if (d->fn == cmd_buffer && strstr(p, "file"))
         return 1;
@@ -168,7 +168,7 @@ static dbg_session *new_session(void)
     cmd_ctx c;
     cmd_ctx_init(&c, s);
     c.batch = 1;
-    dbg_set_interrupt_flag(s, &interrupt_flag);
+    dbg_set_interrupt_flag(s, &interrupt_flag); /* after cmd_ctx_init, which sets its own */
     if (dbg_load_text(s, module, sizeof module - 1, "fuzz.ptx") != 0)
         abort(); /* the harness's own module must load */
     budgets(s);
@@ -220,6 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cmd_ctx c;
     cmd_ctx_init(&c, s);
     c.batch = 1;
+    dbg_set_interrupt_flag(s, &interrupt_flag); /* cmd_ctx_init sets its own */
     for (int i = 0; i < nl && !c.quit; i++) {
         if (skipped(lines[i]))
             continue;
