@@ -198,6 +198,9 @@ const cmd_def *cmd_lookup(const cmd_def *table, const char *word, char *err, siz
 int cmd_execute(cmd_ctx *c, const char *line);
 /* Error to stderr, gdb style; returns -1. */
 int cmd_error(cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The whole of s (blanks around allowed) as a decimal, 0x or 0 integer within [lo, hi]: 0, else -1
+ * (not a number, trailing text, overflow or out of range; the caller says which argument). */
+int cmd_parse_long(const char *s, long lo, long hi, long *out);
 /* Run every line of an input until it ends (or quit). */
 int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt);
 /* cmd_repl.c: the interactive loop (readline on a terminal, plain lines otherwise). */

@@ -1,5 +1,6 @@
 /* cmd_break.c - breakpoint and watchpoint commands and `info breakpoints`. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,9 +92,8 @@ int cmd_tbreak(cmd_ctx *c, const char *args, int argc, char **argv)
 
 static int bp_num(cmd_ctx *c, const char *s, int *num)
 {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*end || end == s || v <= 0)
+    long v;
+    if (cmd_parse_long(s, 1, INT_MAX, &v) != 0)
         return cmd_error(c, "Bad breakpoint argument: '%s'", s);
     *num = (int)v;
     return 0;
@@ -124,9 +124,8 @@ int cmd_ignore(cmd_ctx *c, const char *args, int argc, char **argv)
     int num = 0;
     if (bp_num(c, argv[0], &num) != 0)
         return -1;
-    char *end;
-    long n = strtol(argv[1], &end, 0);
-    if (*end || n < 0)
+    long n;
+    if (cmd_parse_long(argv[1], 0, INT_MAX, &n) != 0)
         return cmd_error(c, "Invalid count \"%s\".", argv[1]);
     if (dbg_bp_ignore(c->s, num, (int)n) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -294,12 +293,16 @@ int cmd_awatch(cmd_ctx *c, const char *args, int argc, char **argv)
 int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
+    long v;
+    for (int k = 0; k < argc; k++)
+        if (cmd_parse_long(argv[k], 1, INT_MAX, &v) != 0)
+            return cmd_error(c, "Bad breakpoint argument: '%s'", argv[k]);
     int n = dbg_bp_count(c->s), shown = 0;
     for (int i = 0; i < n; i++) {
         dbg_bp *b = dbg_bp_at(c->s, i);
         int want = argc == 0;
         for (int k = 0; k < argc; k++)
-            want |= atoi(argv[k]) == b->num;
+            want |= cmd_parse_long(argv[k], 1, INT_MAX, &v) == 0 && v == b->num;
         if (!want)
             continue;
         if (!shown++)

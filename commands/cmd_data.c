@@ -1,6 +1,7 @@
 /* cmd_data.c - data commands: print, output, x, display, set var, info registers, per-lane values. */
 #include <ctype.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -590,7 +591,10 @@ int cmd_undisplay(cmd_ctx *c, const char *args, int argc, char **argv)
     }
     int rc = 0;
     for (int k = 0; k < argc; k++) {
-        int num = atoi(argv[k]), found = 0;
+        long num = 0;
+        int found = 0;
+        if (cmd_parse_long(argv[k], 1, INT_MAX, &num) != 0)
+            num = 0; /* no display has number 0: "No display number ARG." below */
         for (int i = 0; i < c->ndisp; i++)
             if (c->disp[i].num == num) {
                 free(c->disp[i].text);

@@ -1,4 +1,5 @@
 /* cmd_exec.c - execution control commands: continue, step, next, stepi, nexti, finish, until, advance. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,9 +7,7 @@
 
 static int count_arg(cmd_ctx *c, const char *s, long *n)
 {
-    char *end;
-    *n = strtol(s, &end, 0);
-    if (*end || end == s || *n < 0)
+    if (cmd_parse_long(s, 0, INT_MAX, n) != 0)
         return cmd_error(c, "Invalid count \"%s\".", s);
     return 0;
 }

@@ -1,5 +1,6 @@
 /* cmd_stack.c - stack and listing commands: backtrace, frame, up, down, list, disassemble, info frame. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +21,18 @@ int cmd_backtrace(cmd_ctx *c, const char *args, int argc, char **argv)
         return -1;
     dbg_frame fr[DBG_MAX_FRAMES];
     int n = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
-    int limit = argc ? atoi(argv[0]) : n;
-    if (limit <= 0 || limit > n)
-        limit = n;
-    for (int i = 0; i < limit; i++)
+    long lim = n;
+    if (argc && cmd_parse_long(argv[0], -INT_MAX, INT_MAX, &lim) != 0)
+        return cmd_error(c, "Invalid frame count \"%s\".", argv[0]);
+    /* gdb: backtrace N the innermost N frames, backtrace -N the outermost N */
+    int first = 0, last = n;
+    if (lim >= 0 && lim < n)
+        last = (int)lim;
+    else if (lim < 0 && -lim < n)
+        first = n + (int)lim;
+    for (int i = first; i < last; i++)
         cmd_print_frame_line(c, i, 0);
-    if (limit < n)
+    if (last < n)
         printf("(More stack frames follow...)\n");
     return 0;
 }
@@ -49,9 +56,8 @@ int cmd_frame(cmd_ctx *c, const char *args, int argc, char **argv)
         cmd_print_frame_line(c, dbg_get_focus(c->s)->frame, 1);
         return 0;
     }
-    char *end;
-    long n = strtol(argv[0], &end, 10);
-    if (*end || n < 0)
+    long n;
+    if (cmd_parse_long(argv[0], 0, INT_MAX, &n) != 0)
         return cmd_error(c, "Invalid frame number \"%s\".", argv[0]);
     if (need_stack(c) != 0)
         return -1;
@@ -64,15 +70,19 @@ int cmd_frame(cmd_ctx *c, const char *args, int argc, char **argv)
 int cmd_up(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    int n = argc ? atoi(argv[0]) : 1;
-    return select_frame(c, dbg_get_focus(c->s)->frame + n);
+    long n = 1;
+    if (argc && cmd_parse_long(argv[0], -DBG_MAX_FRAMES, DBG_MAX_FRAMES, &n) != 0)
+        return cmd_error(c, "Invalid frame count \"%s\".", argv[0]);
+    return select_frame(c, dbg_get_focus(c->s)->frame + (int)n);
 }
 
 int cmd_down(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    int n = argc ? atoi(argv[0]) : 1;
-    return select_frame(c, dbg_get_focus(c->s)->frame - n);
+    long n = 1;
+    if (argc && cmd_parse_long(argv[0], -DBG_MAX_FRAMES, DBG_MAX_FRAMES, &n) != 0)
+        return cmd_error(c, "Invalid frame count \"%s\".", argv[0]);
+    return select_frame(c, dbg_get_focus(c->s)->frame - (int)n);
 }
 
 int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)

@@ -283,6 +283,25 @@ int cmd_error(cmd_ctx *c, const char *fmt, ...)
     return -1;
 }
 
+int cmd_parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    if (!s)
+        return -1;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (!isdigit((unsigned char)*s) && !((*s == '-' || *s == '+') && isdigit((unsigned char)s[1])))
+        return -1;
+    errno = 0;
+    long v = strtol(s, &end, 0);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end || errno == ERANGE || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static int has_word(const char *list, const char *w)
 {
     size_t l = strlen(w);

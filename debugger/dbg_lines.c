@@ -1,4 +1,6 @@
 /* dbg_lines.c - line tables (pc <-> PTX line <-> .loc source line), source files, locations. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,10 +170,13 @@ static int parse_int(const char *p, long *v)
     char *end;
     if (!isdigit((unsigned char)*p))
         return -1;
+    errno = 0;
     *v = strtol(p, &end, 0);
     while (isspace((unsigned char)*end))
         end++;
-    return *end ? -1 : 0;
+    if (*end)
+        return -1;
+    return errno == ERANGE || *v > INT_MAX ? 1 : 0; /* 1: a number, but no line can have it */
 }
 
 int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int max)
@@ -190,10 +195,16 @@ int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int ma
         return 1;
     }
     if (strncmp(spec, "ptx:", 4) == 0) {
-        if (parse_int(spec + 4, &v) != 0 || v < 1)
+        int rc = parse_int(spec + 4, &v);
+        if (rc == 1)
+            return dbg_err(s, "Line number %s out of range.", spec + 4);
+        if (rc != 0 || v < 1)
             return dbg_err(s, "Invalid PTX line \"%s\".", spec + 4);
         return resolve_ptx_line(s, (int)v, pcs, max);
     }
+    const char *colon = strrchr(spec, ':');
+    if (parse_int(spec, &v) == 1 || (colon && parse_int(colon + 1, &v) == 1))
+        return dbg_err(s, "Line number %s out of range.", colon ? colon + 1 : spec);
     if (parse_int(spec, &v) == 0) {
         if (v < 1)
             return dbg_err(s, "Invalid line number %ld.", v);
@@ -202,7 +213,6 @@ int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int ma
             return resolve_ptx_line(s, (int)v, pcs, max);
         return resolve_source_line(s, file, (int)v, pcs, max);
     }
-    const char *colon = strrchr(spec, ':');
     if (colon && parse_int(colon + 1, &v) == 0) {
         char file[1024];
         snprintf(file, sizeof file, "%.*s", (int)(colon - spec), spec);
