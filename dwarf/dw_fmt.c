@@ -316,6 +316,11 @@ static void fmt_struct(out_t *o, const dw_type *t, const uint8_t *b, size_t len,
             put(o, "<unavailable>");
             continue;
         }
+        if (m->bit_size && (m->bit_size < 0 || m->bit_size > 64 || m->bit_offset < 0 ||
+                            m->bit_offset + m->bit_size > 64)) {
+            put(o, "<invalid bit-field>"); /* nonsense DWARF: no shift beyond the 64-bit unit */
+            continue;
+        }
         if (m->bit_size) {
             size_t avail = len - (size_t)m->offset;
             uint64_t raw = rd(b + m->offset, avail < 8 ? avail : 8);

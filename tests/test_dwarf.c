@@ -605,6 +605,26 @@ START_TEST(test_garbage_loc)
 }
 END_TEST
 
+/* fuzz-dwarf-1 (tests/badinput/fuzz-dwarf-1.bin, a fuzz_dwarf input): damaged DWARF gave a
+ * bit-field a bit offset of 2031, and printing it shifted a 64-bit value by that much. Bit-fields
+ * that do not fit the 64-bit unit print as invalid; a valid one beside them still prints. */
+START_TEST(test_bitfield_out_of_unit)
+{
+    static const dw_type s32 = {.kind = DW_TY_BASE, .name = "int", .size = 4, .enc = DW_BT_SIGNED};
+    static const dw_member m[] = {
+        {"a", &s32, 0, 3, 2031}, {"b", &s32, 0, 70, 0}, {"c", &s32, 0, -1, 0},
+        {"d", &s32, 0, 4, 62}, {"e", &s32, 0, 3, 2},
+    };
+    static const dw_type st = {.kind = DW_TY_STRUCT, .name = "Bits", .size = 4, .members = m,
+                               .nmembers = 5};
+    const uint8_t bytes[4] = {0x14, 0, 0, 0}; /* bits 2..4 = 0b101: e = -3 as a signed 3-bit */
+    char out[256];
+    ck_assert_int_ge(dw_format_value(&st, bytes, sizeof bytes, 0, 1, NULL, NULL, out, sizeof out), 0);
+    ck_assert_str_eq(out, "{a = <invalid bit-field>, b = <invalid bit-field>, "
+                          "c = <invalid bit-field>, d = <invalid bit-field>, e = -3}");
+}
+END_TEST
+
 START_TEST(test_lineinfo_has_no_dies)
 {
     loaded l = load(FIX "types.lineinfo.ptx");
@@ -639,6 +659,7 @@ int main(void)
     tcase_add_test(tc, test_truncated_info);
     tcase_add_test(tc, test_garbage_abbrev);
     tcase_add_test(tc, test_garbage_loc);
+    tcase_add_test(tc, test_bitfield_out_of_unit);
     tcase_add_test(tc, test_lineinfo_has_no_dies);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
