@@ -1,5 +1,6 @@
 /* cmd_src.c - source-level commands: info locals/args/scope/line/source/address, directory, substitute-path. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,8 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
         else
             snprintf(file, sizeof file, "%s", c->list_valid && c->list_file[0] ? c->list_file : df);
     }
+    if (line > INT_MAX) /* strtol's LONG_MAX on overflow too */
+        return cmd_error(c, "Line number %s out of range.", colon && strncmp(args, "ptx:", 4) ? colon + 1 : args);
     if (line > 0) {
         dw_pc_range r[4];
         int n = dw_line_pcs(d, file, (int)line, r, 4);

@@ -223,7 +223,9 @@ static const row rows[] = {
     {"stopped-bad-memory", OK, STOP "x/4x @shared 99999999\nx/4x @local 99999999\nx/4x @param 99999\nx/4x @const 99999\nx/4i 999999\nx/2xg 1", S1, ERR, "Cannot access", NULL, 0},
     /* bug: numbers beyond long/int wrapped (to -1, or to PTX line 0, where a breakpoint landed) */
     {"numbers-overflow", OK, STOP "condition 99999999999999999999999 1\nignore 1 99999999999999999999\ncontinue 99999999999999999999\nframe 99999999999999999999\nup 99999999999999999999\nbacktrace 99999999999999999999999\ninfo breakpoints 99999999999999999999\nundisplay 99999999999999999999", S1, ERR, "Bad breakpoint argument: '99999999999999999999999'", NULL, 0},
-    {"line-overflow", OK, "break 99999999999999999999\nbreak ptx:99999999999999999999\nlist 99999999999999999999\ninfo breakpoints", S1, ERR, "Line number 99999999999999999999 out of range", "No breakpoints", 0},
+    {"line-overflow", OK, "break 99999999999999999999\nbreak ptx:99999999999999999999\nlist 99999999999999999999\ninfo line 99999999999999999999\ninfo breakpoints", S1, ERR, "Line number 99999999999999999999 out of range", "No breakpoints", 0},
+    /* bug: 4294967296 truncated to 0 and focused block/lane 0 */
+    {"cuda-coord-overflow", OK, STOP "cuda block 4294967296\ncuda lane 4294967296\ncuda thread (4294967297,0,0)\ncuda block (1,99999999999999999999999)", S1, ERR, "Invalid coordinates for \"block\"", NULL, 0},
     {"stopped-then-finishes", OK, STOP "print 1/0\ndelete\ncontinue\nprint o[60]", S1, ERR, "Division by zero", "= 60", 0},
     /* ---- buffers ------------------------------------------------------------------------- */
     {"buffer-huge", OK, "buffer x u8 99999999999999", S1, ERR, "too large", NULL, 0},
