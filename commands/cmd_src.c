@@ -211,6 +211,21 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
             return cmd_error(c, "%s", dbg_errmsg(c->s));
         return line_of_pc(c, d, pcs[0]);
     }
+    if (strncmp(args, "ptx:", 4) == 0) { /* as break ptx:N: the first instruction at or after */
+        uint32_t pcs[1];
+        if (dbg_resolve_location(c->s, args, pcs, 1) <= 0)
+            return cmd_error(c, "%s", dbg_errmsg(c->s));
+        char a[400];
+        describe(c, pcs[0], a, sizeof a);
+        dbg_where w;
+        long want = strtol(args + 4, NULL, 0); /* as the location parser reads it */
+        if (dbg_pc_where(c->s, pcs[0], &w) == 0 && w.ptx_line != want)
+            printf("PTX line %ld has no instruction; the next is at address %s (PTX line %d).\n",
+                   want, a, w.ptx_line);
+        else
+            printf("PTX line %ld is at address %s.\n", want, a);
+        return line_of_pc(c, d, pcs[0]);
+    }
     /* FILE:LINE or LINE: exact rows of that line */
     const char *colon = strrchr(args, ':');
     char file[512] = "";

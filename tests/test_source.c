@@ -100,6 +100,40 @@ START_TEST(listing)
 }
 END_TEST
 
+/* info line ptx:N, with N found in the PTX text: the address break ptx:N uses, and a line
+ * without an instruction names the next one. */
+START_TEST(info_line_ptx)
+{
+    char *text = tu_read_file(SRCDBG, NULL);
+    ck_assert_ptr_nonnull(text);
+    int n = 0, line = 1;
+    for (const char *p = text; *p && !n; line++) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!strncmp(p, "ld.param", 8))
+            n = line;
+        p = strchr(p, '\n');
+        p = p ? p + 1 : "";
+    }
+    free(text);
+    ck_assert_int_gt(n, 1);
+    char cmds[256];
+    snprintf(cmds, sizeof cmds, "-ex 'info line ptx:%d' -ex 'break ptx:%d' -ex 'info line ptx:1'", n, n);
+    char *o = dbg(SRCDBG, cmds, 1);
+    ck_assert_ptr_nonnull(o);
+    char want[64];
+    snprintf(want, sizeof want, "PTX line %d is at address 0x", n);
+    const char *a = strstr(o, want), *b = strstr(o, "Breakpoint 1 at 0x");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    a += strlen(want) - 2;
+    b += strlen("Breakpoint 1 at ");
+    ck_assert_int_eq(strtoul(a, NULL, 16), strtoul(b, NULL, 16));
+    ck_assert_ptr_nonnull(strstr(o, "PTX line 1 has no instruction; the next is at address 0x"));
+    free(o);
+}
+END_TEST
+
 START_TEST(missing_source)
 {
     /* the PTX alone in a directory: a warning once, PTX lines instead */
@@ -173,6 +207,7 @@ int main(void)
     tcase_add_test(t, lanes_and_shared);
     tcase_add_test(t, errors_and_shadowing);
     tcase_add_test(t, listing);
+    tcase_add_test(t, info_line_ptx);
     tcase_add_test(t, missing_source);
     tcase_add_test(t, corrupt_dwarf);
     suite_add_tcase(s, t);
