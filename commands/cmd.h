@@ -216,11 +216,16 @@ typedef struct {
     cmd_ctx *c;
     uint32_t cta, warp, lane;
     int frame;
+    int host;   /* a launch argument: buffers and globals, none of a stopped kernel's variables */
 } cmd_lane_ref;
 void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src);
 void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src);
 /* Evaluate text in the focused lane (history available). */
 int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n);
+/* Evaluate as the host does for a launch argument: buffer names, module globals, convenience
+ * variables and history, never a stopped kernel's variables or registers (a parameter `x` of the
+ * focused kernel must not hide buffer x). */
+int cmd_eval_host(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n);
 void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
 /* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
 void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);

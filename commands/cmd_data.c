@@ -73,7 +73,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
                 snprintf(where, sizeof where, "in %s", fn);
             }
         }
-        cmd_lane_ref ref = {c, f->cta, f->warp, l, lframe};
+        cmd_lane_ref ref = {c, f->cta, f->warp, l, lframe, 0};
         cmd_vsrc src;
         cmd_vsrc_lane(&ref, &src);
         cmd_value v;

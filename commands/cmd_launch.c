@@ -126,7 +126,7 @@ static int value_of(cmd_ctx *c, const char *text, ptx_type t, int int_only, uint
     if (lit && !floaty && !ptx_type_is_float(t))
         return 0;
     cmd_value v;
-    if (cmd_eval_focus(c, text, &v, err, n) != 0) {
+    if (cmd_eval_host(c, text, &v, err, n) != 0) {
         if (lit) /* inf, nan: literals the expression language does not have */
             return 0;
         size_t l = strlen(err);

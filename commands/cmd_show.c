@@ -140,7 +140,7 @@ static void where_text(cmd_ctx *c, uint32_t pc, char *out, size_t n)
 static void arg_text(cmd_ctx *c, const dw_var *v, const dbg_frame *f, char *out, size_t n)
 {
     const dbg_focus *fo = dbg_get_focus(c->s);
-    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame};
+    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
     cmd_value val;
     char err[256];
     if (cmd_var_value(&ref, v, f, &val, err, sizeof err) != 0)

@@ -41,7 +41,7 @@ static int print_vars(cmd_ctx *c, unsigned flags, const char *none)
         n = 256;
     int shown = 0;
     const dbg_focus *fo = dbg_get_focus(c->s);
-    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame};
+    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
     for (int i = 0; i < n; i++) {
         if (vs[i]->artificial)
             continue;
@@ -150,7 +150,7 @@ int cmd_info_address(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!v)
         return cmd_error(c, "No symbol \"%s\" in current context.", argv[0]);
     const dbg_focus *fo = dbg_get_focus(c->s);
-    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame};
+    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
     char where[600];
     if (!have || !fo->valid || !dbg_launch_info(c->s)) {
         static_where(d, v, have ? f.pc : 0, where, sizeof where);

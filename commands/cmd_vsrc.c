@@ -6,7 +6,7 @@
 
 static int need_launch(cmd_lane_ref *r, char *err, size_t n)
 {
-    if (!dbg_launch_info(r->c->s) || !dbg_get_focus(r->c->s)->valid) {
+    if (r->host || !dbg_launch_info(r->c->s) || !dbg_get_focus(r->c->s)->valid) {
         snprintf(err, n, "No registers.");
         return -1;
     }
@@ -265,7 +265,7 @@ static int dwarf_ident(cmd_lane_ref *r, const char *name, cmd_value *out, char *
 static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_t n)
 {
     cmd_lane_ref *r = ctx;
-    int dr = dwarf_ident(r, name, out, err, n);
+    int dr = r->host ? 0 : dwarf_ident(r, name, out, err, n);
     if (dr != 0)
         return dr;
     const dbg_buffer *b = dbg_buffer_find(r->c->s, name);
@@ -418,6 +418,7 @@ void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src)
     ref->warp = f->warp;
     ref->lane = f->lane;
     ref->frame = f->frame;
+    ref->host = 0;
     cmd_vsrc_lane(ref, src);
 }
 
@@ -426,6 +427,15 @@ int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size
     cmd_lane_ref ref;
     cmd_vsrc src;
     cmd_vsrc_focus(c, &ref, &src);
+    return cmd_eval_text(text, &src, &c->hist, out, err, n);
+}
+
+int cmd_eval_host(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
+{
+    cmd_lane_ref ref;
+    cmd_vsrc src;
+    cmd_vsrc_focus(c, &ref, &src);
+    ref.host = 1;
     return cmd_eval_text(text, &src, &c->hist, out, err, n);
 }
 
@@ -460,7 +470,7 @@ static int cond_eval(void *ctx, void *compiled, uint32_t cta, uint32_t warp, uin
                      char *err, size_t n)
 {
     cmd_ctx *c = ctx;
-    cmd_lane_ref ref = {c, cta, warp, lane, 0};
+    cmd_lane_ref ref = {c, cta, warp, lane, 0, 0};
     cmd_vsrc src;
     cmd_vsrc_lane(&ref, &src);
     cmd_value v;

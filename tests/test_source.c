@@ -134,6 +134,23 @@ START_TEST(info_line_ptx)
 }
 END_TEST
 
+/* Launch arguments are host values: stopped in saxpy, whose parameter x is buffer x + 16 bytes,
+ * `launch ...(.., x, y)` passes buffer x, not the parameter. With x[i] = i, y = 1, a = 1:
+ * y[i] = i + 1 + (0+1+2) + (i+1), so y[0] = 5 and y[31] = 67 (9 and 71 with the parameter). */
+START_TEST(launch_args_are_host_values)
+{
+    char *o = dbg(SRCDBG, "-ex 'buffer x f32 64 = iota' -ex 'buffer y f32 64 = fill 1' "
+                  "-ex 'break saxpy' -ex 'launch saxpy<<<1, 32>>>(32, 1, x+4, y)' -ex 'delete' "
+                  "-ex 'launch saxpy<<<1, 32>>>(32, 1, x, y)' -ex 'print y[0]' -ex 'print y[31]' "
+                  "-ex 'launch saxpy<<<1, 32>>>(32, %f1, x, y)'", 1);
+    ck_assert_ptr_nonnull(o);
+    ck_assert_ptr_nonnull(strstr(o, "x=0x700000010"));
+    ck_assert_ptr_nonnull(strstr(o, "$1 = 5\n$2 = 67\n"));
+    ck_assert_ptr_nonnull(strstr(o, "Argument 2: invalid f32 value \"%f1\": No registers."));
+    free(o);
+}
+END_TEST
+
 START_TEST(missing_source)
 {
     /* the PTX alone in a directory: a warning once, PTX lines instead */
@@ -208,6 +225,7 @@ int main(void)
     tcase_add_test(t, errors_and_shadowing);
     tcase_add_test(t, listing);
     tcase_add_test(t, info_line_ptx);
+    tcase_add_test(t, launch_args_are_host_values);
     tcase_add_test(t, missing_source);
     tcase_add_test(t, corrupt_dwarf);
     suite_add_tcase(s, t);
