@@ -235,7 +235,9 @@ static int run_insn(cmd_ctx *c, const char *insn)
     }
     if (st.kind != EXEC_STOP_BREAKPOINT) {
         if (st.kind == EXEC_STOP_EXCEPTION || st.kind == EXEC_STOP_TRAP)
-            cmd_error(c, "The instruction faulted: %s", st.msg[0] ? st.msg : "exception");
+            cmd_error(c, "The instruction faulted: %s%s", st.msg[0] ? st.msg : "exception",
+                      strstr(st.msg, " access ") ? "\n(eval runs on scratch memory, not the "
+                      "kernel's buffers or shared memory: read those with print or x.)" : "");
         else if (st.kind == EXEC_STOP_DONE)
             cmd_error(c, "The instruction left the scratch kernel (branch or exit).");
         else
