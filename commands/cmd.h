@@ -66,6 +66,8 @@ typedef struct {
 cmd_expr *cmd_expr_parse(const char *text, char *err, size_t n);
 void cmd_expr_free(cmd_expr *e);
 /* Evaluate. hist may be NULL. Returns 0 or -1 with the message in err. */
+/* The type a value of PTX type t has in expressions: bit types b8..b64 as u8..u64. */
+ptx_type cmd_type_norm(ptx_type t);
 int cmd_eval(const cmd_expr *e, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
              char *err, size_t n);
 /* Parse + evaluate in one go. */
@@ -201,6 +203,9 @@ int cmd_error(cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2,
 /* The whole of s (blanks around allowed) as a decimal, 0x or 0 integer within [lo, hi]: 0, else -1
  * (not a number, trailing text, overflow or out of range; the caller says which argument). */
 int cmd_parse_long(const char *s, long lo, long hi, long *out);
+/* "N" or "(x)", "(x,y)", "(x,y,z)" of unsigned 32-bit numbers into v (components not given keep
+ * the caller's defaults); returns the text after it, or NULL. */
+const char *cmd_parse_dim3(const char *p, unsigned long v[3]);
 /* Run every line of an input until it ends (or quit). */
 int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt);
 /* cmd_repl.c: the interactive loop (readline on a terminal, plain lines otherwise). */

@@ -293,16 +293,20 @@ int cmd_awatch(cmd_ctx *c, const char *args, int argc, char **argv)
 int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    long v;
+    long *nums = argc ? malloc((size_t)argc * sizeof *nums) : NULL;
+    if (argc && !nums)
+        return cmd_error(c, "Out of memory.");
     for (int k = 0; k < argc; k++)
-        if (cmd_parse_long(argv[k], 1, INT_MAX, &v) != 0)
+        if (cmd_parse_long(argv[k], 1, INT_MAX, &nums[k]) != 0) {
+            free(nums);
             return cmd_error(c, "Bad breakpoint argument: '%s'", argv[k]);
+        }
     int n = dbg_bp_count(c->s), shown = 0;
     for (int i = 0; i < n; i++) {
         dbg_bp *b = dbg_bp_at(c->s, i);
         int want = argc == 0;
         for (int k = 0; k < argc; k++)
-            want |= cmd_parse_long(argv[k], 1, INT_MAX, &v) == 0 && v == b->num;
+            want |= nums[k] == b->num;
         if (!want)
             continue;
         if (!shown++)
@@ -355,5 +359,6 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
         else
             printf("No breakpoints or watchpoints.\n");
     }
+    free(nums);
     return 0;
 }

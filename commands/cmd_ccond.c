@@ -28,17 +28,6 @@ static int tbytes(ptx_type t)
     return b > 0 ? b / 8 : 0;
 }
 
-static ptx_type norm(ptx_type t)
-{
-    switch (t) {
-    case PTX_T_B8: return PTX_T_U8;
-    case PTX_T_B16: return PTX_T_U16;
-    case PTX_T_B32: return PTX_T_U32;
-    case PTX_T_B64: return PTX_T_U64;
-    default: return t;
-    }
-}
-
 /* cmd_eval.c's arith_type */
 static ptx_type arith(cty a, cty b)
 {
@@ -143,7 +132,7 @@ static int gen_reg(cc *x, const char *name, cty *out)
         LAST(x)->type = (uint16_t)t;
         strcpy(LAST(x)->name, name);
     }
-    out->t = norm(t);
+    out->t = cmd_type_norm(t);
     out->isf = t == PTX_T_F16 || t == PTX_T_F32 || t == PTX_T_F64;
     return 0;
 }
@@ -305,7 +294,7 @@ static int gen(cc *x, const cmd_expr *e, cty *out)
     case EX_CAST: {
         if (e->nptr || gen(x, e->a, &a))
             return -1;
-        ptx_type t = norm(e->type);
+        ptx_type t = cmd_type_norm(e->type);
         out->t = t;
         out->isf = t == PTX_T_F32 || t == PTX_T_F64;
         if (t == PTX_T_PRED) {

@@ -1,7 +1,5 @@
 /* cmd_cuda.c - CUDA focus (`cuda ...`) and the kernel/block/warp/lane/thread/shared tables. */
 #include <ctype.h>
-#include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,49 +18,13 @@ static int need_kernel(cmd_ctx *c)
     return 0;
 }
 
-/* One unsigned 32-bit number at *p (no sign: strtoul would wrap "-1"; nothing that a uint32_t
- * would truncate to a valid index, as 4294967296 to 0). */
-static int coord_num(const char **p, unsigned long *v)
-{
-    char *end;
-    while (isspace((unsigned char)**p))
-        (*p)++;
-    if (!isdigit((unsigned char)**p))
-        return -1;
-    errno = 0;
-    *v = strtoul(*p, &end, 0);
-    if (errno == ERANGE || *v > UINT32_MAX)
-        return -1;
-    *p = end;
-    return 0;
-}
-
-/* A coordinate "(x,y,z)", "(x,y)", or "N". */
+/* A coordinate "(x,y,z)", "(x,y)", or "N" (missing components 0). */
 static const char *parse_coord(const char *p, exec_dim3 *d)
 {
     unsigned long v[3] = {0, 0, 0};
-    while (isspace((unsigned char)*p))
-        p++;
-    if (*p == '(') {
-        p++;
-        for (int i = 0; i < 3; i++) {
-            if (coord_num(&p, &v[i]) != 0)
-                return NULL;
-            while (isspace((unsigned char)*p))
-                p++;
-            if (*p == ')')
-                break;
-            if (*p != ',')
-                return NULL;
-            p++;
-        }
-        if (*p != ')')
-            return NULL;
-        p++;
-    } else {
-        if (coord_num(&p, &v[0]) != 0)
-            return NULL;
-    }
+    p = cmd_parse_dim3(p, v);
+    if (!p)
+        return NULL;
     d->x = (uint32_t)v[0];
     d->y = (uint32_t)v[1];
     d->z = (uint32_t)v[2];

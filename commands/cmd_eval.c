@@ -107,7 +107,7 @@ int cmd_sreg_lookup(const char *name, int *id, int *comp)
 }
 
 /* ---- values ----------------------------------------------------------------------------------- */
-static ptx_type norm(ptx_type t)
+ptx_type cmd_type_norm(ptx_type t)
 {
     switch (t) {
     case PTX_T_B8: return PTX_T_U8;
@@ -192,7 +192,7 @@ float cmd_f16_to_f32(uint16_t h)
 void cmd_value_from_bits(cmd_value *v, ptx_type t, uint64_t bits)
 {
     memset(v, 0, sizeof *v);
-    t = norm(t);
+    t = cmd_type_norm(t);
     v->type = t;
     if (t == PTX_T_F32) {
         uint32_t b = (uint32_t)bits;
@@ -249,7 +249,7 @@ int cmd_value_size(const cmd_value *v)
 
 uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t)
 {
-    t = norm(t);
+    t = cmd_type_norm(t);
     if (t == PTX_T_F32) {
         float f = (float)cmd_value_double(v);
         uint32_t b;
@@ -873,7 +873,7 @@ static int eval_cast(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value *out)
         return eerr(x, "Invalid cast.");
     if (v->kind == CV_PTR || v->kind == CV_CODE)
         v->kind = CV_INT, v->type = PTX_T_U64;
-    ptx_type t = norm(e->type);
+    ptx_type t = cmd_type_norm(e->type);
     cmd_value_from_bits(out, t, cmd_value_to_bits(v, t));
     return 0;
 }

@@ -272,33 +272,11 @@ static int parse_dim(const char *s, exec_dim3 *d)
     unsigned long v[3] = {1, 1, 1};
     while (isspace((unsigned char)*s))
         s++;
-    char *end;
-    if (*s == '(' || !strncmp(s, "dim3(", 5)) {
-        s = strchr(s, '(') + 1;
-        for (int i = 0; i < 3; i++) {
-            while (isspace((unsigned char)*s))
-                s++;
-            v[i] = strtoul(s, &end, 0);
-            if (end == s)
-                return -1;
-            s = end;
-            while (isspace((unsigned char)*s))
-                s++;
-            if (*s == ')')
-                break;
-            if (*s != ',' || i == 2)
-                return -1;
-            s++;
-        }
-        if (*s != ')')
-            return -1;
-        s++;
-    } else {
-        v[0] = strtoul(s, &end, 0);
-        if (end == s)
-            return -1;
-        s = end;
-    }
+    if (!strncmp(s, "dim3(", 5))
+        s += 4;
+    s = cmd_parse_dim3(s, v);
+    if (!s)
+        return -1;
     while (isspace((unsigned char)*s))
         s++;
     if (*s || !v[0] || !v[1] || !v[2] || v[0] > 0x7fffffff || v[1] > 65535 || v[2] > 65535)

@@ -231,7 +231,7 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
     char file[512] = "";
     long line = 0;
     char *end;
-    if (colon && strncmp(args, "ptx:", 4)) {
+    if (colon) {
         line = strtol(colon + 1, &end, 10);
         if (*end || line <= 0)
             line = 0;
@@ -246,7 +246,7 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
             snprintf(file, sizeof file, "%s", c->list_valid && c->list_file[0] ? c->list_file : df);
     }
     if (line > INT_MAX) /* strtol's LONG_MAX on overflow too */
-        return cmd_error(c, "Line number %s out of range.", colon && strncmp(args, "ptx:", 4) ? colon + 1 : args);
+        return cmd_error(c, "Line number %s out of range.", colon ? colon + 1 : args);
     if (line > 0) {
         dw_pc_range r[4];
         int n = dw_line_pcs(d, file, (int)line, r, 4);

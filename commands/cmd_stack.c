@@ -67,22 +67,25 @@ int cmd_frame(cmd_ctx *c, const char *args, int argc, char **argv)
     return select_frame(c, (int)n);
 }
 
-int cmd_up(cmd_ctx *c, const char *args, int argc, char **argv)
+/* up (dir 1) or down (dir -1) N frames, default 1. */
+static int move_frame(cmd_ctx *c, int argc, char **argv, int dir)
 {
-    (void)args;
     long n = 1;
     if (argc && cmd_parse_long(argv[0], -DBG_MAX_FRAMES, DBG_MAX_FRAMES, &n) != 0)
         return cmd_error(c, "Invalid frame count \"%s\".", argv[0]);
-    return select_frame(c, dbg_get_focus(c->s)->frame + (int)n);
+    return select_frame(c, dbg_get_focus(c->s)->frame + dir * (int)n);
+}
+
+int cmd_up(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)args;
+    return move_frame(c, argc, argv, 1);
 }
 
 int cmd_down(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    long n = 1;
-    if (argc && cmd_parse_long(argv[0], -DBG_MAX_FRAMES, DBG_MAX_FRAMES, &n) != 0)
-        return cmd_error(c, "Invalid frame count \"%s\".", argv[0]);
-    return select_frame(c, dbg_get_focus(c->s)->frame - (int)n);
+    return move_frame(c, argc, argv, -1);
 }
 
 int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)

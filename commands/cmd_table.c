@@ -302,6 +302,44 @@ int cmd_parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* One unsigned 32-bit number at *p, blanks before it allowed; no '-' (strtoul would wrap "-1")
+ * and nothing a uint32_t would truncate (4294967296 to 0). */
+static int dim_num(const char **p, unsigned long *v)
+{
+    char *end;
+    while (isspace((unsigned char)**p))
+        (*p)++;
+    if (!isdigit((unsigned char)**p) && !(**p == '+' && isdigit((unsigned char)(*p)[1])))
+        return -1;
+    errno = 0;
+    *v = strtoul(*p, &end, 0);
+    if (errno == ERANGE || *v > UINT32_MAX)
+        return -1;
+    *p = end;
+    return 0;
+}
+
+const char *cmd_parse_dim3(const char *p, unsigned long v[3])
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p != '(')
+        return dim_num(&p, &v[0]) == 0 ? p : NULL;
+    p++;
+    for (int i = 0; i < 3; i++) {
+        if (dim_num(&p, &v[i]) != 0)
+            return NULL;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == ')')
+            return p + 1;
+        if (*p != ',')
+            return NULL;
+        p++;
+    }
+    return NULL; /* a fourth component */
+}
+
 static int has_word(const char *list, const char *w)
 {
     size_t l = strlen(w);

@@ -422,21 +422,24 @@ void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src)
     cmd_vsrc_lane(ref, src);
 }
 
-int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
+static int eval_at_focus(cmd_ctx *c, int host, const char *text, cmd_value *out, char *err,
+                         size_t n)
 {
     cmd_lane_ref ref;
     cmd_vsrc src;
     cmd_vsrc_focus(c, &ref, &src);
+    ref.host = host;
     return cmd_eval_text(text, &src, &c->hist, out, err, n);
+}
+
+int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
+{
+    return eval_at_focus(c, 0, text, out, err, n);
 }
 
 int cmd_eval_host(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
 {
-    cmd_lane_ref ref;
-    cmd_vsrc src;
-    cmd_vsrc_focus(c, &ref, &src);
-    ref.host = 1;
-    return cmd_eval_text(text, &src, &c->hist, out, err, n);
+    return eval_at_focus(c, 1, text, out, err, n);
 }
 
 /* "<saxpy+5>" for a pc. */

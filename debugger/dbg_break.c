@@ -10,16 +10,21 @@ void dbg_set_cond_hooks(dbg_session *s, const dbg_cond_hooks *h)
     s->have_hooks = 1;
 }
 
+int dbg_bp_breaks_at(const dbg_bp *b, uint32_t pc)
+{
+    if (b->type != DBG_BP_BREAK || !b->enabled)
+        return 0;
+    for (int k = 0; k < b->npcs; k++)
+        if (b->pcs[k] == pc)
+            return 1;
+    return 0;
+}
+
 int dbg_bp_at_pc(dbg_session *s, uint32_t pc)
 {
-    for (int i = 0; i < s->nbps; i++) {
-        dbg_bp *b = s->bps[i];
-        if (b->type != DBG_BP_BREAK || !b->enabled)
-            continue;
-        for (int k = 0; k < b->npcs; k++)
-            if (b->pcs[k] == pc)
-                return b->num;
-    }
+    for (int i = 0; i < s->nbps; i++)
+        if (dbg_bp_breaks_at(s->bps[i], pc))
+            return s->bps[i]->num;
     return 0;
 }
 
@@ -35,12 +40,7 @@ static void bp_sync_cond(dbg_session *s, uint32_t pc)
         goto none;
     for (int i = 0; i < s->nbps; i++) {
         dbg_bp *b = s->bps[i];
-        if (b->type != DBG_BP_BREAK || !b->enabled)
-            continue;
-        int at = 0;
-        for (int k = 0; k < b->npcs; k++)
-            at |= b->pcs[k] == pc;
-        if (!at)
+        if (!dbg_bp_breaks_at(b, pc))
             continue;
         if (!b->cond_compiled)
             goto none;

@@ -51,7 +51,9 @@ void dbg_bp_sync(dbg_session *s);
 void dbg_bp_resolve_all(dbg_session *s);
 void dbg_bp_free_all(dbg_session *s);
 void dbg_src_free_all(dbg_session *s);
-/* Whether some enabled breakpoint flags pc. */
+/* Whether b is an enabled breakpoint (not a watchpoint) at pc. */
+int dbg_bp_breaks_at(const dbg_bp *b, uint32_t pc);
+/* The number of the first enabled breakpoint at pc, 0 if none. */
 int dbg_bp_at_pc(dbg_session *s, uint32_t pc);
 /* dbg_core.c: forget the core state (on unload); sources embedded in the core, looked up
  * before the file system (NULL / -1 when the core has no such file). */

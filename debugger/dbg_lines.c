@@ -203,9 +203,11 @@ int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int ma
         return resolve_ptx_line(s, (int)v, pcs, max);
     }
     const char *colon = strrchr(spec, ':');
-    if (parse_int(spec, &v) == 1 || (colon && parse_int(colon + 1, &v) == 1))
-        return dbg_err(s, "Line number %s out of range.", colon ? colon + 1 : spec);
-    if (parse_int(spec, &v) == 0) {
+    long cv = 0;
+    int whole = parse_int(spec, &v), after = colon ? parse_int(colon + 1, &cv) : -1;
+    if (whole == 1 || after == 1)
+        return dbg_err(s, "Line number %s out of range.", whole == 1 ? spec : colon + 1);
+    if (whole == 0) {
         if (v < 1)
             return dbg_err(s, "Invalid line number %ld.", v);
         const char *file = dbg_has_source(s) ? dbg_default_file(s) : NULL;
@@ -213,14 +215,14 @@ int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int ma
             return resolve_ptx_line(s, (int)v, pcs, max);
         return resolve_source_line(s, file, (int)v, pcs, max);
     }
-    if (colon && parse_int(colon + 1, &v) == 0) {
+    if (after == 0) {
         char file[1024];
         snprintf(file, sizeof file, "%.*s", (int)(colon - spec), spec);
         /* FILE:LINE naming the .ptx itself means a PTX line */
         const char *mp = s->mod->path ? s->mod->path : "";
         if (same_file(mp, file) || (!dbg_has_source(s) && strstr(file, ".ptx")))
-            return resolve_ptx_line(s, (int)v, pcs, max);
-        return resolve_source_line(s, file, (int)v, pcs, max);
+            return resolve_ptx_line(s, (int)cv, pcs, max);
+        return resolve_source_line(s, file, (int)cv, pcs, max);
     }
     const ptx_func *f = dbg_find_func(s, spec);
     if (!f)

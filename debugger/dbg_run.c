@@ -25,12 +25,7 @@ static int bp_check(dbg_session *s, uint32_t pc, uint32_t cta, uint32_t warp, ui
 {
     for (int i = 0; i < s->nbps; i++) {
         dbg_bp *b = s->bps[i];
-        if (b->type != DBG_BP_BREAK || !b->enabled)
-            continue;
-        int at = 0;
-        for (int k = 0; k < b->npcs; k++)
-            at |= b->pcs[k] == pc;
-        if (!at)
+        if (!dbg_bp_breaks_at(b, pc))
             continue;
         int hit = 0;
         uint32_t which = first_lane(lanes);
