@@ -8,8 +8,11 @@
 /* =============================================================================================
  * cvt semantics (d = convert(a)):
  *   int -> int     truncate / sign- or zero-extend; .sat clamps to the destination range.
- *   float -> int   round to integer (.rni .rzi .rmi .rpi; default .rzi), NaN -> 0, always
- *                  clamped to the destination range; .ftz flushes an f32 subnormal source.
+ *   float -> int   round to integer (.rni .rzi .rmi .rpi; default .rzi), always clamped to
+ *                  the destination range; NaN -> 0 for 8/16/32-bit destinations and
+ *                  0x8000000000000000 for .s64/.u64 (what the hardware gives; cuda_fp16.h
+ *                  documents it for __half2ll_rz/__half2ull_rz); .ftz flushes an f32
+ *                  subnormal source.
  *   int -> float   correctly rounded (.rn .rz .rm .rp; default .rn), exact on the integer.
  *   float -> float widening is exact; narrowing rounds once (.rn .rz .rm .rp, tf32 .rna);
  *                  .rni.. on same-or-wider types round to an integral value; .ftz flushes f32
@@ -87,12 +90,13 @@ static inline double rint_mode(double x, int mo)
     }
 }
 
-/* Float value -> integer of `bits` (signed or not): rounded, NaN -> 0, clamped. */
+/* Float value -> integer of `bits` (signed or not): rounded, clamped; NaN -> 0, or
+ * 0x8000000000000000 for a 64-bit destination (signed or not). */
 static inline uint64_t f2i(double x, int mo, int bits, int sgn)
 {
     double r = rint_mode(x, mo);
     if (r != r)
-        return 0;
+        return bits == 64 ? 1ull << 63 : 0;
     if (sgn) {
         double lim = ldexp(1.0, bits - 1);
         if (r >= lim)
