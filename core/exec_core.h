@@ -203,11 +203,13 @@ struct exec_machine {
 
 /* The decoder's state (exec_decode.c). */
 typedef struct {
-    uint8_t dir;              /* 0 = source (before), 1 = destination (after), 2 = refresh */
+    uint8_t dir;              /* 0 = source (before), 1 = destination (after), 2 = refresh,
+                                 3 = source `reg + imm` (before: narrow = wide + imm) */
     uint8_t from_sreg;        /* source read from the sreg block */
     uint8_t wide_bits, narrow_bits, sign;
     uint32_t wide_off, narrow_off;
     int sreg;                 /* refresh: EXEC_SR_* slot */
+    uint64_t imm;             /* dir 3: the constant added */
 } exec_fix;
 
 typedef struct {
@@ -227,6 +229,8 @@ struct exec_dec {
     size_t errlen;
     int wide_ok;              /* the instruction may take registers wider than its type (ld,
                                  st, cvt families: PTX ISA 9.4.1; set by exec_decode.c) */
+    int nregadd;              /* `reg + imm` operands decoded (exec_decode.c checks that the
+                                 instruction's decoder consumed every one) */
 };
 
 /* ---- shared helpers ---------------------------------------------------------------------- */

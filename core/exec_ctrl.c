@@ -106,7 +106,7 @@ int dec_brx(exec_dec *d, const ptx_insn *pi, exec_insn *in)
  * The .param ABI: arguments are the caller's call-sequence .param variables (or registers /
  * immediates for .reg parameters); `call` copies them into the new frame's parameter area,
  * `ret` copies the callee's return variables back into the caller's. */
-enum { EXEC_CA_PARAM, EXEC_CA_REG, EXEC_CA_IMM };
+enum { EXEC_CA_PARAM, EXEC_CA_REG, EXEC_CA_IMM, EXEC_CA_SINK /* `_` in a return list */ };
 typedef struct {
     int kind;
     uint64_t off;             /* PARAM: offset in caller's param area; REG: slot offset */
@@ -131,7 +131,7 @@ typedef struct {
     const ptx_func **targets; /* indirect: .calltargets (may be NULL) */
     int ntargets;
     int nargs, nrets;
-    exec_carg args[16], rets[4];
+    exec_carg args[16], rets[8];
 } exec_call;
 
 static const exec_pcopy *exec_call_pcopy(const exec_call *c, const ptx_func *cf)
@@ -182,7 +182,7 @@ void exec_call_ret(exec_warp *w, const exec_insn *in, uint32_t lane, const void 
                    uint32_t size)
 {
     const exec_call *c = in->ext;
-    if (c->nrets < 1)
+    if (c->nrets < 1 || c->rets[0].kind == EXEC_CA_SINK)
         return;
     const exec_carg *r = &c->rets[0];
     uint8_t *dst = (uint8_t *)exec_carg_src(w, r, lane);
@@ -419,7 +419,16 @@ static int exec_carg_dec(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, 
             return exec_dec_error(d, pi, "undeclared register %s", s->name);
         a->kind = EXEC_CA_REG;
         a->off = d->fd->reg_off[ri];
+        if (s->vec > 1 && o->comp < 0)
+            return exec_dec_error(d, pi, "vector register %s cannot be a call argument; "
+                                  "name an element (%s.x)", s->name, s->name);
+        if (s->vec > 1 && o->comp > 0) /* v.y: elements have consecutive slots */
+            a->off += (uint32_t)o->comp * (s->type == PTX_T_B128 ? 2u : 1u) * EXEC_SLOT;
         a->size = (uint32_t)ptx_type_bits(s->type) / 8;
+        return 0;
+    }
+    if (o->kind == PTX_OP_SINK && want == 0) {
+        a->kind = EXEC_CA_SINK;
         return 0;
     }
     if (o->kind == PTX_OP_IMM || o->kind == PTX_OP_FIMM) {
@@ -482,7 +491,7 @@ int dec_call(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     }
     c->nargs = al ? al->nelems : 0;
     c->nrets = rl ? (rl->kind == PTX_OP_LIST ? rl->nelems : 1) : 0;
-    if (c->nargs > 16 || c->nrets > 4)
+    if (c->nargs > 16 || c->nrets > 8)
         return exec_dec_error(d, pi, "too many call arguments");
     if (shape && (shape->nparams != c->nargs || shape->nrets != c->nrets))
         return exec_dec_error(d, pi, "call of %s with %d arguments and %d results, it takes "
@@ -494,7 +503,7 @@ int dec_call(exec_dec *d, const ptx_insn *pi, exec_insn *in)
             return -1;
     for (int i = 0; i < c->nrets; i++) {
         const ptx_operand *o = rl->kind == PTX_OP_LIST ? &rl->elems[i] : rl;
-        if (exec_carg_dec(d, pi, o, &c->rets[i], 8) || c->rets[i].kind == EXEC_CA_IMM)
+        if (exec_carg_dec(d, pi, o, &c->rets[i], 0) || c->rets[i].kind == EXEC_CA_IMM)
             return c->rets[i].kind == EXEC_CA_IMM ? exec_dec_error(d, pi, "bad return operand")
                                                   : -1;
     }
@@ -542,6 +551,8 @@ static int exec_ret_fn(exec_warp *w, const exec_insn *in, uint32_t m)
             continue;
         size_t step = (size_t)(exec_callee_slot(f, cf->rets[k], k, 1, 1, &sz) - src);
         const exec_carg *r = &c->rets[k];
+        if (r->kind == EXEC_CA_SINK)
+            continue;
         uint8_t *dst = r->kind == EXEC_CA_PARAM ? p->params + r->off : p->regs + r->off;
         size_t dstep = r->kind == EXEC_CA_PARAM ? p->fd->param_size : r->size;
         uint32_t nb = sz < r->size ? sz : r->size;

@@ -360,6 +360,35 @@ static int exec_width_error(exec_dec *d, const ptx_insn *pi, const ptx_operand *
                           s->name, rb, ptx_type_name(t), ptx_type_bits(t));
 }
 
+/* A source `reg + imm` (address-free register plus constant, which ptxas accepts): before the
+ * handler, a scratch slot gets the register (truncated to the type where the instruction
+ * allows wider registers) plus the constant, wrapping in the operand type's width. Integer
+ * and bit types only: ptxas gives no defined meaning to it on floating-point operands. */
+static int exec_dec_regadd(exec_dec *d, exec_opnd *op, const ptx_insn *pi, const ptx_operand *o,
+                           uint32_t off, int rb, ptx_type t, int dst)
+{
+    int tb = ptx_type_bits(t);
+    if (dst)
+        return exec_dec_error(d, pi, "a destination cannot be register + constant (%s+%lld)",
+                              o->sym->name, (long long)o->ival);
+    if (ptx_type_is_float(t) || t == PTX_T_PRED || tb > 64 || rb > 64)
+        return exec_dec_error(d, pi, "register + constant (%s+%lld) needs an integer or bit "
+                              "operand type, not .%s", o->sym->name, (long long)o->ival,
+                              ptx_type_name(t));
+    if (rb < tb || (rb > tb && !d->wide_ok))
+        return exec_width_error(d, pi, o, o->sym, rb, t);
+    exec_fix fx = { .dir = 3, .wide_bits = (uint8_t)rb, .narrow_bits = (uint8_t)tb,
+                    .wide_off = off, .imm = (uint64_t)o->ival,
+                    .narrow_off = d->fd->scratch_off + (uint32_t)d->nscratch * EXEC_SLOT };
+    if (exec_fix_add(d, pi, fx))
+        return -1;
+    d->nscratch++;
+    d->nregadd++;
+    op->kind = EXEC_O_REG;
+    op->off = fx.narrow_off;
+    return 0;
+}
+
 static int exec_dec_reg(exec_dec *d, exec_insn *in, int k, const ptx_operand *o, ptx_type t,
                         int dst)
 {
@@ -411,6 +440,8 @@ static int exec_dec_reg(exec_dec *d, exec_insn *in, int k, const ptx_operand *o,
     uint32_t off = d->fd->reg_off[ri];
     if (o->comp > 0 && s->vec > 1)
         off += (uint32_t)o->comp * (uint32_t)(s->type == PTX_T_B128 ? 2 : 1) * EXEC_SLOT;
+    if (o->reg_add)
+        return exec_dec_regadd(d, op, pi, o, off, rb, t, dst);
     if (rb == tb || t == PTX_T_PRED) {
         op->kind = EXEC_O_REG;
         op->off = off;
@@ -554,6 +585,27 @@ static void exec_narrow(uint8_t *dst, const uint8_t *src, int wb, int nb)
     }
 }
 
+/* narrow = (wide truncated to nb bits) + imm, wrapping at nb bits; every lane. */
+static void exec_addimm(uint8_t *dst, const uint8_t *src, int wb, int nb, uint64_t imm)
+{
+    for (int i = 0; i < EXEC_LANES; i++) {
+        uint64_t v;
+        switch (wb) {
+        case 8:  v = src[i]; break;
+        case 16: v = ((const uint16_t *)(const void *)src)[i]; break;
+        case 32: v = ((const uint32_t *)(const void *)src)[i]; break;
+        default: v = ((const uint64_t *)(const void *)src)[i]; break;
+        }
+        v += imm;
+        switch (nb) {
+        case 8:  dst[i] = (uint8_t)v; break;
+        case 16: ((uint16_t *)(void *)dst)[i] = (uint16_t)v; break;
+        case 32: ((uint32_t *)(void *)dst)[i] = (uint32_t)v; break;
+        default: ((uint64_t *)(void *)dst)[i] = v; break;
+        }
+    }
+}
+
 static void exec_widen(uint8_t *dst, const uint8_t *src, int wb, int nb, int sign, uint32_t m)
 {
     EXEC_FOR_LANES(i, m) {
@@ -589,6 +641,9 @@ int exec_wrap_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         const exec_fix *f = &x->f[i];
         if (f->dir == 2)
             exec_sreg_refresh(w, f->sreg);
+        else if (f->dir == 3)
+            exec_addimm(r->regs + f->narrow_off, r->regs + f->wide_off, f->wide_bits,
+                        f->narrow_bits, f->imm);
         else if (f->dir == 0)
             exec_narrow(r->regs + f->narrow_off,
                         (f->from_sreg ? r->sregs : r->regs) + f->wide_off, f->wide_bits,
@@ -607,6 +662,66 @@ int exec_wrap_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 }
 
 /* ---- the driver ------------------------------------------------------------------------------ */
+/* Number of `reg + imm` operands of pi (elements of vectors and lists included). */
+static int exec_count_regadd(const ptx_insn *pi)
+{
+    int n = 0;
+    for (int i = 0; i < pi->nops; i++) {
+        const ptx_operand *o = &pi->ops[i];
+        n += o->kind == PTX_OP_REG && o->reg_add;
+        for (int k = 0; k < o->nelems && o->kind != PTX_OP_ADDR; k++)
+            n += o->elems[k].kind == PTX_OP_REG && o->elems[k].reg_add;
+    }
+    return n;
+}
+
+/* A vector register named whole (`.reg .v4 .f32 q;` ... `ld.global.v4.f32 q, [a];`) stands
+ * for the vector of its elements, `{q.x, q.y, q.z, q.w}` (PTX ISA "Vectors"): decoders see
+ * that form, so every instruction taking a vector operand takes a vector register too, and
+ * one taking a scalar refuses it. Returns pi itself when nothing is to expand, else a copy in
+ * the machine's arena (NULL: out of memory). */
+static const ptx_insn *exec_vec_expand(exec_dec *d, const ptx_insn *pi)
+{
+    int need = 0;
+    for (int i = 0; i < pi->nops; i++) {
+        const ptx_operand *o = &pi->ops[i];
+        need |= o->kind == PTX_OP_REG && o->sym && o->sym->kind == PTX_SYM_REG &&
+                o->sym->vec > 1 && o->comp < 0;
+    }
+    if (!need || strcmp(pi->opcode, "call") == 0)
+        return pi;
+    ptx_insn *c = exec_dec_alloc(d, sizeof *c);
+    ptx_operand *ops = exec_dec_alloc(d, sizeof *ops * (size_t)pi->nops);
+    if (!c || !ops)
+        return NULL;
+    *c = *pi;
+    memcpy(ops, pi->ops, sizeof *ops * (size_t)pi->nops);
+    c->ops = ops;
+    for (int i = 0; i < pi->nops; i++) {
+        ptx_operand *o = &ops[i];
+        if (!(o->kind == PTX_OP_REG && o->sym && o->sym->kind == PTX_SYM_REG &&
+              o->sym->vec > 1 && o->comp < 0))
+            continue;
+        int n = o->sym->vec;
+        ptx_operand *e = exec_dec_alloc(d, sizeof *e * (size_t)n);
+        if (!e)
+            return NULL;
+        for (int k = 0; k < n; k++) {
+            e[k] = *o;
+            e[k].comp = k;
+            e[k].reg_add = 0;
+            e[k].ival = 0;
+        }
+        if (o->reg_add)
+            return pi; /* `v + 1`: left whole, refused by the regadd count */
+        o->kind = PTX_OP_VEC;
+        o->elems = e;
+        o->nelems = n;
+        o->sym = NULL;
+    }
+    return c;
+}
+
 static int exec_decode_insn(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     char name[160];
@@ -629,10 +744,21 @@ static int exec_decode_insn(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     }
     d->nfix = 0;
     d->nscratch = 0;
+    d->nregadd = 0;
     d->wide_ok = exec_wide_ok(pi->opcode);
     exec_cur_pi = pi;
-    if (exec_ops[oi].decode(d, pi, in))
+    const ptx_insn *dpi = exec_vec_expand(d, pi);
+    if (!dpi)
+        return exec_dec_error(d, pi, "out of memory");
+    in->src = dpi;
+    exec_cur_pi = dpi;
+    int rc = exec_ops[oi].decode(d, dpi, in);
+    in->src = pi;
+    exec_cur_pi = pi;
+    if (rc)
         return -1;
+    if (d->nregadd != exec_count_regadd(pi))
+        return exec_dec_error(d, pi, "register + constant is not supported in this operand");
     if (!in->fn)
         return exec_dec_error(d, pi, "no handler");
     if (!in->real)

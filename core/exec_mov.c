@@ -58,18 +58,26 @@ static int exec_mov_local(exec_warp *w, const exec_insn *in, uint32_t m)
 }
 
 /* Pack {e0, e1, ...} -> d (element k at bits k*W) / unpack d -> {e0, e1, ...}.
- * aux[0] = number of elements, aux[1] = element bytes; op[0] = whole, op[1..n] = elements. */
+ * aux[0] = number of elements, aux[1] = element bytes; op[0] = whole, op[1..n] = elements.
+ * A `_` element of a pack leaves those bits of d as they were. */
 static int exec_pack(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     int n = (int)in->aux[0], es = (int)in->aux[1], ws = n * es;
     uint8_t *d = EXEC_DST(w, in, 0);
     const uint8_t *e[EXEC_MAXOPS];
     for (int k = 0; k < n; k++)
-        e[k] = EXEC_SRC(w, in, k + 1);
+        e[k] = in->op[k + 1].kind == EXEC_O_SINK ? NULL : EXEC_SRC(w, in, k + 1);
     EXEC_FOR_LANES(i, m) {
         uint8_t tmp[16];
+        if (ws == 16) {
+            memcpy(tmp, d + i * 8, 8);
+            memcpy(tmp + 8, d + EXEC_SLOT + i * 8, 8);
+        } else {
+            memcpy(tmp, d + i * (uint32_t)ws, (size_t)ws);
+        }
         for (int k = 0; k < n; k++)
-            memcpy(tmp + k * es, e[k] + i * (uint32_t)es, (size_t)es);
+            if (e[k])
+                memcpy(tmp + k * es, e[k] + i * (uint32_t)es, (size_t)es);
         if (ws == 16) {
             memcpy(d + i * 8, tmp, 8);
             memcpy(d + EXEC_SLOT + i * 8, tmp + 8, 8);
@@ -103,6 +111,53 @@ static int exec_unpack(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
+/* mov.v2/.v4.type {d...}, {a...}: element-wise copies (vector registers arrive expanded to their
+ * elements). Every source is read before any destination is written, so a permutation of one
+ * vector register (`mov.v2.u32 v, {v.y, v.x}`) sees the old values. aux[0] = elements, aux[1]
+ * = element bytes; op[0..n-1] = destinations, op[n..2n-1] = sources. */
+static int exec_mov_vec(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    int n = (int)in->aux[0], es = (int)in->aux[1];
+    uint8_t tmp[4][EXEC_LANES * 8];
+    for (int k = 0; k < n; k++)
+        memcpy(tmp[k], EXEC_SRC(w, in, n + k), (size_t)es * EXEC_LANES);
+    for (int k = 0; k < n; k++) {
+        if (in->op[k].kind == EXEC_O_SINK)
+            continue;
+        uint8_t *d = EXEC_DST(w, in, k);
+        EXEC_FOR_LANES(i, m)
+            memcpy(d + i * (uint32_t)es, tmp[k] + i * (uint32_t)es, (size_t)es);
+    }
+    return EXEC_NEXT;
+}
+
+static int dec_mov_vec(exec_dec *d, const ptx_insn *pi, exec_insn *in, ptx_type t, int n)
+{
+    const ptx_operand *dst = &pi->ops[0], *src = &pi->ops[1];
+    int bits = ptx_type_bits(t);
+    if (t == PTX_T_PRED || bits > 64)
+        return exec_dec_error(d, pi, "mov.v%d takes .b8-.b64 element types", n);
+    if (dst->kind != PTX_OP_VEC || src->kind != PTX_OP_VEC || dst->nelems != n ||
+        src->nelems != n)
+        return exec_dec_error(d, pi, "mov.v%d needs vectors of %d elements on both sides", n,
+                              n);
+    for (int k = 0; k < n; k++) {
+        if (dst->elems[k].kind == PTX_OP_SINK)
+            in->op[k].kind = EXEC_O_SINK;
+        else if (exec_dec_dst(d, in, k, &dst->elems[k], t))
+            return -1;
+        if (src->elems[k].kind == PTX_OP_SINK)
+            return exec_dec_error(d, pi, "a source element cannot be '_'");
+        if (exec_dec_src(d, in, n + k, &src->elems[k], t))
+            return -1;
+    }
+    in->nops = (uint8_t)(2 * n);
+    in->aux[0] = n;
+    in->aux[1] = bits / 8;
+    in->fn = exec_mov_vec;
+    return 0;
+}
+
 static ptx_type exec_uint_of_bytes(int b)
 {
     switch (b) {
@@ -125,10 +180,18 @@ int dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     ptx_type t = exec_dec_type(pi, 0);
     if (t == PTX_T_NONE || pi->nops != 2)
         return exec_dec_error(d, pi, "expected mov.type d, a");
-    for (int i = 0; i < pi->nmods; i++)
+    int vn = 0;
+    for (int i = 0; i < pi->nmods; i++) {
+        if (!strcmp(pi->mods[i], "v2") || !strcmp(pi->mods[i], "v4")) {
+            vn = pi->mods[i][1] - '0';
+            continue;
+        }
         if (ptx_type_from_name(pi->mods[i]) == PTX_T_NONE)
             return exec_dec_error(d, pi, "unsupported qualifier .%s", pi->mods[i]);
+    }
     in->type = (uint8_t)t;
+    if (vn)
+        return dec_mov_vec(d, pi, in, t, vn);
     const ptx_operand *dst = &pi->ops[0], *src = &pi->ops[1];
     int bits = ptx_type_bits(t);
     if (t == PTX_T_PRED) {
@@ -173,6 +236,8 @@ int dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
             if (unpack)
                 rc = v->elems[k].kind == PTX_OP_SINK ? (in->op[k + 1].kind = EXEC_O_SINK, 0)
                                                      : exec_dec_dst(d, in, k + 1, &v->elems[k], et);
+            else if (v->elems[k].kind == PTX_OP_SINK)
+                rc = (in->op[k + 1].kind = EXEC_O_SINK, 0);
             else
                 rc = exec_dec_src(d, in, k + 1, &v->elems[k], et);
             if (rc)

@@ -163,6 +163,8 @@ typedef struct ptx_operand {
                                   as nibbles, the last written in the lowest nibble (see
                                   PTX_SEL_* after this struct) */
     int neg;                   /* '!' before a predicate, or unary '-' on a register (rare) */
+    int reg_add;               /* REG: the operand is `reg + ival` (an address-free register
+                                  plus a constant, e.g. `st.u64 [a], r + 1;`) */
     int64_t ival;
     double fval;
     uint64_t fbits;

@@ -335,6 +335,8 @@ static void fmt_operand(sbuf *b, const ptx_operand *o)
                 sb_printf(b, "%d", PTX_SEL_DIGIT(o->comp, k));
         } else if (o->comp >= 0 && o->comp < 4)
             sb_printf(b, ".%c", comps[o->comp]);
+        if (o->reg_add)
+            sb_printf(b, "+%" PRId64, o->ival);
         break;
     case PTX_OP_IMM:
         sb_printf(b, "%" PRId64, o->ival);

@@ -16,6 +16,14 @@ typedef struct {
 
 static cval expr_cond(ptx_parser *p);
 
+/* WARP_SZ: the ISA's predefined identifier for the warp size, a constant (32) usable wherever a
+ * constant expression is (nvcc emits it for warpSize). */
+#define PTX_WARP_SZ 32
+static int is_warp_sz(const ptx_token *t)
+{
+    return t->kind == PTX_TK_IDENT && t->len == 7 && memcmp(t->p, "WARP_SZ", 7) == 0;
+}
+
 static void nest_in(ptx_parser *p)
 {
     if (++p->nest > PTX_MAX_NEST) {
@@ -24,7 +32,7 @@ static void nest_in(ptx_parser *p)
     }
 }
 
-/* primary: INT | '(' expr ')' | '(' '.s64' | '.u64' ')' unary
+/* primary: INT | 'WARP_SZ' | '(' expr ')' | '(' '.s64' | '.u64' ')' unary
  * unary:   ('+' | '-' | '!' | '~') unary | primary */
 static cval expr_unary(ptx_parser *p)
 {
@@ -34,6 +42,9 @@ static cval expr_unary(ptx_parser *p)
     if (t->kind == PTX_TK_INT) {
         r.v = t->ival;
         r.u = t->is_unsigned;
+        ptx_advance(p);
+    } else if (is_warp_sz(t)) {
+        r.v = PTX_WARP_SZ;
         ptx_advance(p);
     } else if (t->kind == PTX_TK_PUNCT && t->punct == '(') {
         ptx_advance(p);
@@ -172,7 +183,7 @@ int64_t ptx_parse_expr(ptx_parser *p, int *is_unsigned)
 
 static int starts_expr(const ptx_token *t)
 {
-    return t->kind == PTX_TK_INT ||
+    return t->kind == PTX_TK_INT || is_warp_sz(t) ||
            (t->kind == PTX_TK_PUNCT && (t->punct == '(' || t->punct == '-' || t->punct == '+' ||
                                         t->punct == '~' || t->punct == '!'));
 }
@@ -272,7 +283,7 @@ static void parse_address(ptx_parser *p, ptx_operand *o)
     ptx_advance(p); /* [ */
     o->kind = PTX_OP_ADDR;
     ptx_token *t = ptx_peek(p, 0);
-    if (t->kind == PTX_TK_IDENT) {
+    if (t->kind == PTX_TK_IDENT && !is_warp_sz(t)) {
         ptx_token nt = *t;
         const char *name = ptx_tok_intern(p, &nt);
         ptx_sym *s = ptx_lookup(p, name);
@@ -316,7 +327,8 @@ static void parse_address(ptx_parser *p, ptx_operand *o)
     ptx_expect_punct(p, ']', "']'");
 }
 
-/* operand: '_' | reg [comp] | '!' reg | '-' reg | name [ '+' expr ] | expr | float | '-' float
+/* operand: '_' | reg [comp] | reg '+' expr | '!' reg | '-' reg | name [ '+' expr ] | expr
+ *        | float | '-' float
  *        | '{' operand { ',' operand } '}' | address | '(' list ')' (call only)
  *        | operand '|' operand (predicate pair) */
 static void parse_operand(ptx_parser *p, ptx_operand *o, int in_call)
@@ -352,7 +364,7 @@ static void parse_operand(ptx_parser *p, ptx_operand *o, int in_call)
     }
     int neg = 0;
     if (t.kind == PTX_TK_PUNCT && (t.punct == '!' || t.punct == '-') &&
-        ptx_peek(p, 1)->kind == PTX_TK_IDENT) {
+        ptx_peek(p, 1)->kind == PTX_TK_IDENT && !is_warp_sz(ptx_peek(p, 1))) {
         neg = 1;
         ptx_advance(p);
     } else if (starts_expr(&t)) {
@@ -388,6 +400,12 @@ static void parse_operand(ptx_parser *p, ptx_operand *o, int in_call)
                 o->comp = parse_component(p);
                 if (o->comp < 0 && (in_call & OPF_VSEL) && s->kind == PTX_SYM_REG)
                     o->comp = parse_selector(p);
+            }
+            /* register + constant (no address brackets): `st.u64 [a], r + 1;` */
+            if (s->kind == PTX_SYM_REG && o->comp < 0 && !neg && ptx_is_punct(p, 0, '+')) {
+                ptx_advance(p);
+                o->reg_add = 1;
+                o->ival = ptx_parse_expr(p, NULL);
             }
         } else {
             if (neg)
