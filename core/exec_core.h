@@ -258,6 +258,8 @@ void exec_fault(exec_warp *w, const exec_insn *in, exec_exc e, int lane, ptx_spa
 /* Lanes leave (exit, ret at depth 0) at instruction in; when the last thread of the CTA
  * leaves, the CTA-exit checks run (exec_tcgen05_cta_exit). */
 void exec_lanes_retire(exec_warp *w, const exec_insn *in, uint32_t lanes);
+/* exec_sync.c: lanes exited; complete the warp-sync sets that waited only for them. */
+void exec_ws_exited(exec_warp *w);
 exec_act *exec_act_new(exec_warp *w, const exec_fdec *fd);
 void exec_act_release(exec_warp *w, exec_act *f, uint32_t lanes);
 void exec_set_group(exec_warp *w, exec_act *f);

@@ -1,4 +1,4 @@
-/* exec_cvt.c - cvt between all integer and floating-point types, incl. packed f16x2/bf16x2/fp8x2 and tf32. */
+/* exec_cvt.c - cvt between all integer and floating-point types, incl. packed f16x2/bf16x2/fp8x2, tf32 and cvt.pack.sat. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -300,8 +300,71 @@ static int h_cvt_unpack8(exec_warp *w, const exec_insn *in, uint32_t m) /* f16x2
     return EXEC_NEXT;
 }
 
+/* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c
+ * (PTX ISA cvt.pack): a and b are clamped to the N-bit type; d = b's N bits at bit 0, a's at
+ * bit N, and for the 4-operand form the low 32 - 2N bits of c above them (so a chain of
+ * cvt.pack through c packs 4 bytes or 8 nibbles). aux[0] = N, aux[1] = signed result. */
+static int h_cvt_packi(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint32_t *d = EXEC_DST(w, in, 0);
+    const int32_t *a = EXEC_SRC(w, in, 1), *b = EXEC_SRC(w, in, 2);
+    const uint32_t *c = in->nops > 3 ? EXEC_SRC(w, in, 3) : NULL;
+    int n = (int)in->aux[0];
+    int32_t lo = in->aux[1] ? -(1 << (n - 1)) : 0;
+    int32_t hi = in->aux[1] ? (1 << (n - 1)) - 1 : (1 << n) - 1;
+    uint32_t mask = (1u << n) - 1;
+    EXEC_LANES_DO(m, int32_t ta = a[i] < lo ? lo : a[i] > hi ? hi : a[i];
+                  int32_t tb = b[i] < lo ? lo : b[i] > hi ? hi : b[i];
+                  uint32_t r = ((uint32_t)ta & mask) << n | ((uint32_t)tb & mask);
+                  d[i] = c ? r | c[i] << (2 * n) : r);
+    return EXEC_NEXT;
+}
+
+static int dec_cvt_pack(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    static const char *const names[] = { "u16", "s16", "u8", "s8", "u4", "s4", "u2", "s2" };
+    int n = 0, sgn = 0, sat = 0, ab = 0, cb = 0;
+    const char *tn = "";
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *md = pi->mods[i];
+        size_t k = 0;
+        while (k < sizeof names / sizeof names[0] && strcmp(md, names[k]))
+            k++;
+        if (k < sizeof names / sizeof names[0] && !n) {
+            n = 16 >> (k / 2);
+            sgn = md[0] == 's';
+            tn = md;
+            continue;
+        }
+        if (!strcmp(md, "pack")) continue;
+        if (!strcmp(md, "sat")) { sat = 1; continue; }
+        if (!strcmp(md, "s32") && n && !ab) { ab = 1; continue; }
+        if (!strcmp(md, "b32") && ab && !cb) { cb = 1; continue; }
+        return exec_dec_error(d, pi, "unsupported modifier .%s (cvt.pack.sat.convertType.s32"
+                              "[.b32])", md);
+    }
+    if (!sat)
+        return exec_dec_error(d, pi, "cvt.pack requires .sat");
+    if (!n || !ab)
+        return exec_dec_error(d, pi, "expected cvt.pack.sat.{u16,s16}.s32 or "
+                              "cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32");
+    if ((n == 16) == cb)
+        return exec_dec_error(d, pi, n == 16 ? ".%s packs take no .b32 operand c"
+                                             : "the .%s form needs .b32 and an operand c", tn);
+    int nops = cb ? 4 : 3;
+    if (pi->nops != nops)
+        return exec_dec_error(d, pi, "expected %d operands", nops);
+    in->aux[0] = n;
+    in->aux[1] = sgn;
+    in->fn = h_cvt_packi;
+    ptx_type ty[4] = { PTX_T_B32, PTX_T_S32, PTX_T_S32, PTX_T_B32 };
+    return exec_alu_ops(d, pi, in, nops, ty);
+}
+
 int dec_cvt(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
+    if (ptx_insn_has_mod(pi, "pack"))
+        return dec_cvt_pack(d, pi, in);
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB_RND | EXEC_MB(RNA) | EXEC_MB_IRND | EXEC_MB(FTZ) |
                       EXEC_MB(SAT) | EXEC_MB(RELU) | EXEC_MB(SATFINITE), &mo))

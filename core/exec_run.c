@@ -359,16 +359,9 @@ void exec_lanes_retire(exec_warp *w, const exec_insn *in, uint32_t lanes)
     w->resched = 1;
     if (w->cta->nexited == w->cta->nthreads)
         exec_tcgen05_cta_exit(w, in);   /* Tensor Memory left allocated */
-    /* warp-sync waiters that name these lanes can never complete */
+    /* warp-sync waiters that named these lanes complete without them */
     if (w->ws_wait)
-        EXEC_FOR_LANES(i, w->ws_wait)
-            if (w->ws_need[i] & lanes) {
-                const exec_insn *in = &w->m->code[w->pc[i]];
-                exec_fault(w, in, EXEC_EXC_WARP_SYNC, (int)i, PTX_SPACE_NONE, 0, 0,
-                           "lane %u waits in a warp-synchronous instruction for lanes 0x%08x, "
-                           "but lanes 0x%08x exited", i, w->ws_need[i], w->ws_need[i] & lanes);
-                break;
-            }
+        exec_ws_exited(w);
     exec_bar_check(w->m);
 }
 

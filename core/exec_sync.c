@@ -423,8 +423,9 @@ int dec_red(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_at
  * same mask form one synchronisation set (exec_ws_run). A set whose membermask names lanes that
  * are live elsewhere waits (ws_wait) until they arrive at a warp-synchronous instruction of the
  * same kind with the same mask; the waiting lanes then execute jointly: each lane's operands
- * come from its own frame and instruction. Naming lanes that exited or do not exist is an
- * EXEC_EXC_WARP_SYNC exception. */
+ * come from its own frame and instruction. Lanes of the mask that exited take no part (PTX
+ * ISA: the instruction waits for the non-exited threads of membermask); naming lanes that do
+ * not exist (past the end of a partial warp) is an EXEC_EXC_WARP_SYNC exception. */
 enum { WS_SYNC, WS_VOTE, WS_SHFL, WS_MATCH, WS_REDUX, WS_ELECT };
 
 typedef struct {
@@ -571,12 +572,51 @@ static void exec_ws_joiners(exec_warp *w, uint32_t joiners, exec_wsbuf *b, int s
     w->r.preds = save.preds;
 }
 
+/* The lanes of membermask `mask` that take part: threads that have not exited. */
+static uint32_t exec_ws_live(const exec_warp *w, uint32_t mask)
+{
+    return mask & w->valid & ~w->exited;
+}
+
+/* Lanes of warp w exited: a set of lanes waiting in a warp-synchronous instruction whose
+ * membermask's remaining live lanes are now all waiting (same kind of instruction, same mask)
+ * completes without them, as exec_ws_run would have completed it had they exited earlier. */
+void exec_ws_exited(exec_warp *w)
+{
+    uint32_t left = w->ws_wait;
+    while (left) {
+        uint32_t l = (uint32_t)exec_ctz(left), need = w->ws_need[l], g = 0;
+        const exec_insn *in = &w->m->code[w->pc[l]];
+        EXEC_FOR_LANES(i, left)
+            if (w->ws_need[i] == need && w->m->code[w->pc[i]].opc == in->opc &&
+                w->m->code[w->pc[i]].aux[0] == in->aux[0])
+                g |= 1u << i;
+        left &= ~g;
+        uint32_t live = exec_ws_live(w, need);
+        if (live & ~g)
+            continue;                /* still waits for live lanes */
+        if (in->aux[0] != WS_SYNC) {
+            exec_wsbuf b;
+            memset(&b, 0, sizeof b);
+            exec_ws_joiners(w, g, &b, 0);
+            exec_ws_core(in, live & g ? live & g : g, &b);
+            exec_ws_joiners(w, g, &b, 1);
+        }
+        EXEC_FOR_LANES(i, g)
+            w->pc[i]++;
+        w->ws_wait &= ~g;
+        w->resched = 1;
+    }
+}
+
 /* Execute a warp-synchronous instruction for the lanes `m`. Each lane names its own
  * membermask; lanes of `m` with the same mask value form one synchronisation set (e.g. the
  * tiles of a tiled_partition, the groups of a labeled_partition), run independently of the
  * other sets. A set whose mask names lanes that are neither in the set nor waiting at a
  * warp-synchronous instruction of the same kind with the same mask waits (ws_wait) for them;
- * a set whose mask names exited or absent lanes raises EXEC_EXC_WARP_SYNC. Lanes outside their
+ * lanes of the mask that exited are left out, and when the last live lane a set waits for
+ * exits, the set completes (exec_ws_exited); a mask naming lanes past the end of a partial
+ * warp (threads that do not exist) raises EXEC_EXC_WARP_SYNC. Lanes outside their
  * own mask (undefined in the spec) get the result of the set's members. */
 static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
 {
@@ -606,28 +646,30 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
         }
     }
     for (int k = 0; k < nset; k++) {
-        uint32_t member = smask[k], bad = member & (~w->valid | w->exited);
+        uint32_t bad = smask[k] & ~w->valid;
         if (bad) {
             exec_fault(w, in, EXEC_EXC_WARP_SYNC, exec_ctz(slanes[k]), PTX_SPACE_NONE, 0, 0,
-                       "membermask 0x%08x names lanes 0x%08x that %s", member, bad,
-                       (bad & ~w->valid) ? "do not exist" : "have exited");
+                       "membermask 0x%08x names lanes 0x%08x that do not exist (the warp has "
+                       "lanes 0x%08x)", smask[k], bad, w->valid);
             return EXEC_STOPPED;
         }
     }
     uint32_t part[EXEC_LANES];
     uint32_t wait = 0, done = 0, joiners = 0;
     for (int k = 0; k < nset; k++) {
-        uint32_t member = smask[k], lanes = slanes[k], join = 0;
+        /* only the non-exited threads of the mask take part (PTX ISA: "wait until all
+           non-exited threads corresponding to membermask have executed ...") */
+        uint32_t member = exec_ws_live(w, smask[k]), lanes = slanes[k], join = 0;
         /* waiting lanes that can join: same kind of instruction, naming the same mask */
         EXEC_FOR_LANES(i, w->ws_wait & member) {
             const exec_insn *wi = &w->m->code[w->pc[i]];
-            if (wi->aux[0] == in->aux[0] && wi->opc == in->opc && w->ws_need[i] == member)
+            if (wi->aux[0] == in->aux[0] && wi->opc == in->opc && w->ws_need[i] == smask[k])
                 join |= 1u << i;
         }
         if (member & ~lanes & ~join) {
             /* wait for the others */
             EXEC_FOR_LANES(i, lanes)
-                w->ws_need[i] = member;
+                w->ws_need[i] = smask[k];
             wait |= lanes;
             part[k] = 0;
             continue;

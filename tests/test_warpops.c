@@ -216,13 +216,27 @@ START_TEST(test_divergent_warp_ops)
     }
     exec_free(t.m);
     t.m = exec_new(t.mod, t.err, sizeof t.err);
-    /* lanes 30 and 31 exited: a full membermask names them */
+    /* lanes 30 and 31 exited: a full membermask names them, and the instructions wait only
+       for the non-exited threads of the mask (PTX ISA shfl.sync/redux.sync), so they complete
+       over lanes 0-29; redux.max sees lanes 16-29 only. (Lanes 14 and 15 read exited lanes:
+       undefined, not checked.) */
     p.out = t_buf(&t, 32 * 16);
     p.bad = 1;
     t_launch(&t, "k", 1, 32, &p, 12);
     st = t_run(&t);
-    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
-    ck_assert_int_eq(st.exc, EXEC_EXC_WARP_SYNC);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    t_read(&t, p.out, v, sizeof v);
+    for (uint32_t l = 0; l < 30; l++) {
+        uint32_t j = l ^ 16;
+        if (l != 14 && l != 15)
+            ck_assert_uint_eq(v[l][0], j + (j < 16 ? 200 : 100));
+        if (l < 8) {
+            ck_assert_uint_eq(v[l][1], 0xff);
+            ck_assert_uint_eq(v[l][2], 1);
+        }
+        if (l >= 16)
+            ck_assert_uint_eq(v[l][3], 29);
+    }
     t_free(&t);
 }
 END_TEST
@@ -559,8 +573,9 @@ START_TEST(test_labeled)
 }
 END_TEST
 
-/* Masks naming absent lanes in one set fault; sets whose masks disagree (lane 2 names lanes 0
- * and 1, which synchronise with a different mask) wait and fault when those lanes exit. */
+/* Masks naming absent lanes in one set fault; a set whose mask disagrees (lane 2 names lanes 0
+ * and 1, which synchronise with a different mask) waits until those lanes exit, then completes
+ * without them (the instruction waits only for non-exited threads of its mask). */
 static const char *k_wsbad = HDR
     ".visible .entry k(.param .u64 in)\n{\n"
     " .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
@@ -591,9 +606,81 @@ START_TEST(test_ws_bad_masks)
     p = t_buf_init(&t, m2, sizeof m2);
     t_launch(&t, "k", 1, 3, &p, sizeof p);
     st = t_run(&t);
-    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
-    ck_assert_int_eq(st.exc, EXEC_EXC_WARP_SYNC);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t r2[3];
+    t_read(&t, p, r2, sizeof r2);
+    ck_assert_uint_eq(r2[0], 0);   /* lanes 0 and 1 read lane 0 */
+    ck_assert_uint_eq(r2[1], 0);
     t_free(&t);
+}
+END_TEST
+
+/* Full-mask vote/shfl/match/redux/elect/bar.warp.sync in a warp whose lanes >= E exited:
+ * per the ISA they wait only for the non-exited threads of the mask and compute over them.
+ * %s is the exit form: `@%p1 exit;` before the operations (exited already), or a branch to an
+ * exit after them (the others reach the first operation, wait, and are released when these
+ * lanes exit). Reference: the ISA's definitions over the live lanes 0..E-1. */
+static const char *k_wsexit_fmt = HDR
+    ".visible .entry k(.param .u64 out, .param .u32 e)\n{\n"
+    " .reg .b32 %%r<24>; .reg .b64 %%rd<8>; .reg .pred %%p<8>;\n"
+    " ld.param.u64 %%rd1, [out]; ld.param.u32 %%r9, [e];\n"
+    " mov.u32 %%r1, %%laneid;\n"
+    " setp.ge.u32 %%p1, %%r1, %%r9;\n"
+    " %s\n"
+    " and.b32 %%r2, %%r1, 1; setp.ne.u32 %%p2, %%r2, 0;\n"
+    " vote.sync.ballot.b32 %%r3, %%p2, 0xffffffff;\n"
+    " vote.sync.all.pred %%p3, %%p2, 0xffffffff; selp.u32 %%r4, 1, 0, %%p3;\n"
+    " vote.sync.any.pred %%p3, %%p2, 0xffffffff; selp.u32 %%r5, 1, 0, %%p3;\n"
+    " mul.lo.u32 %%r6, %%r1, 3;\n"
+    " shfl.sync.idx.b32 %%r7|%%p4, %%r6, 0, 31, 0xffffffff; selp.u32 %%r8, 1, 0, %%p4;\n"
+    " rem.u32 %%r10, %%r1, 3;\n"
+    " match.any.sync.b32 %%r11, %%r10, 0xffffffff;\n"
+    " match.all.sync.b32 %%r12|%%p5, 5, 0xffffffff; selp.u32 %%r13, 1, 0, %%p5;\n"
+    " redux.sync.add.u32 %%r14, %%r1, 0xffffffff;\n"
+    " redux.sync.max.u32 %%r15, %%r6, 0xffffffff;\n"
+    " bar.warp.sync 0xffffffff;\n"
+    " elect.sync %%r16|%%p6, 0xffffffff; selp.u32 %%r17, 1, 0, %%p6;\n"
+    " mul.wide.u32 %%rd2, %%r1, 64; add.s64 %%rd3, %%rd1, %%rd2;\n"
+    " st.global.v4.u32 [%%rd3], {%%r3, %%r4, %%r5, %%r7};\n"
+    " st.global.v4.u32 [%%rd3+16], {%%r8, %%r11, %%r12, %%r13};\n"
+    " st.global.v4.u32 [%%rd3+32], {%%r14, %%r15, %%r16, %%r17};\n"
+    " ret;\n"
+    "LATE:\n exit;\n}\n";
+
+START_TEST(test_ws_exited_lanes)
+{
+    static const char *const forms[] = { "@%p1 exit;", "@%p1 bra LATE;" };
+    static const uint32_t es[] = { 1, 2, 7, 16, 29, 31, 32 };
+    for (int f = 0; f < 2; f++)
+        for (size_t k = 0; k < sizeof es / sizeof es[0]; k++) {
+            uint32_t e = es[k], live = e == 32 ? 0xffffffffu : (1u << e) - 1;
+            char src[4096];
+            snprintf(src, sizeof src, k_wsexit_fmt, forms[f]);
+            T t;
+            ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
+            struct { uint64_t out; uint32_t e, pad; } p = { t_buf(&t, 32 * 64), e, 0 };
+            t_launch(&t, "k", 1, 32, &p, 12);
+            exec_stop st = t_run(&t);
+            ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s exit, E=%u: %s", forms[f], e, st.msg);
+            uint32_t o[32][16];
+            t_read(&t, p.out, o, sizeof o);
+            uint32_t odd = live & 0xaaaaaaaau, sum = 0, mx = 0;
+            for (uint32_t l = 0; l < e; l++) {
+                sum += l;
+                mx = 3 * l > mx ? 3 * l : mx;
+            }
+            for (uint32_t l = 0; l < e; l++) {
+                uint32_t same = 0;
+                for (uint32_t j = 0; j < e; j++)
+                    same |= (uint32_t)(j % 3 == l % 3) << j;
+                const uint32_t want[12] = { odd, odd == live, odd != 0, 0, 1, same, live, 1,
+                                            sum, mx, 0, l == 0 };
+                for (int i = 0; i < 12; i++)
+                    ck_assert_msg(o[l][i] == want[i], "%s exit, E=%u, lane %u, value %d: %#x, "
+                                  "want %#x", forms[f], e, l, i, o[l][i], want[i]);
+            }
+            t_free(&t);
+        }
 }
 END_TEST
 
@@ -606,6 +693,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_warp_G);
     tcase_add_test(tc, test_warp_O3);
     tcase_add_test(tc, test_divergent_warp_ops);
+    tcase_add_test(tc, test_ws_exited_lanes);
     tcase_add_test(tc, test_atomics);
     tcase_add_test(tc, test_tile_masks_repro);
     tcase_add_test(tc, test_tiles16);
