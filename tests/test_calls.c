@@ -344,6 +344,61 @@ START_TEST(test_stack_overflow)
 }
 END_TEST
 
+/* Several return values: .reg returns (the form ptxas requires for more than one) and a `_`
+ * sink in the return list (divmod: what ptxas accepts). ptxdbg also runs forms ptxas refuses
+ * but whose meaning is plain: .param returns through a call sequence (swap), a recursive
+ * function with two results (sumto: ptxas has no ABI for it), and vector elements as call
+ * arguments (%v.y). Reference: C. */
+static const char *k_multiret = HDR
+    ".func (.reg .b32 q, .reg .b32 r) divmod(.reg .b32 a, .reg .b32 b)\n{\n"
+    " div.u32 q, a, b;\n rem.u32 r, a, b;\n ret;\n}\n"
+    ".func (.reg .b32 s, .reg .b32 n) sumto(.reg .b32 k)\n{\n"
+    " .reg .pred %p; .reg .b32 %t<3>;\n"
+    " setp.eq.u32 %p, k, 0;\n @%p bra Z;\n"
+    " sub.u32 %t0, k, 1;\n call (%t1, %t2), sumto, (%t0);\n"
+    " add.u32 s, %t1, k;\n add.u32 n, %t2, 1;\n ret;\n"
+    "Z:\n mov.u32 s, 0;\n mov.u32 n, 0;\n ret;\n}\n"
+    ".func (.param .b32 x, .param .b32 y) swap(.param .b32 a, .param .b32 b)\n{\n"
+    " .reg .b32 %u<2>;\n ld.param.b32 %u0, [a];\n ld.param.b32 %u1, [b];\n"
+    " st.param.b32 [x], %u1;\n st.param.b32 [y], %u0;\n ret;\n}\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .reg .b32 %r<12>; .reg .b64 %rd<4>; .reg .v2 .b32 %v;\n"
+    " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+    " add.u32 %r2, %r1, 1000;\n add.u32 %r3, %r1, 3;\n"
+    " call (%r4, %r5), divmod, (%r2, %r3);\n"
+    " call (_, %r6), divmod, (%r2, 7);\n"
+    " mov.v2.b32 %v, {%r3, %r2};\n call (%r7, _), divmod, (%v.y, %v.x);\n"
+    " call (%r8, %r9), sumto, (%r1);\n"
+    " {\n .param .b32 pa; .param .b32 pb; .param .b32 px; .param .b32 py;\n"
+    " st.param.b32 [pa], %r1; st.param.b32 [pb], %r2;\n"
+    " call (px, py), swap, (pa, pb);\n"
+    " ld.param.b32 %r10, [px]; ld.param.b32 %r11, [py];\n }\n"
+    " mul.wide.u32 %rd2, %r1, 32; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r7};\n"
+    " st.global.v4.u32 [%rd3+16], {%r8, %r9, %r10, %r11};\n"
+    " ret;\n}\n";
+
+START_TEST(test_multi_return)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_multiret) == 0, "%s", t.err);
+    uint64_t out = t_buf(&t, 40 * 32);
+    t_launch(&t, "k", 1, 40, &out, sizeof out);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t o[40][8];
+    t_read(&t, out, o, sizeof o);
+    for (uint32_t l = 0; l < 40; l++) {
+        uint32_t a = l + 1000, b = l + 3;
+        const uint32_t want[8] = { a / b, a % b, a % 7, a / b, l * (l + 1) / 2, l, a, l };
+        for (int i = 0; i < 8; i++)
+            ck_assert_msg(o[l][i] == want[i], "thread %u value %d: %u, want %u", l, i,
+                          o[l][i], want[i]);
+    }
+    t_free(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("calls");
@@ -357,6 +412,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_assert_trap);
     tcase_add_test(tc, test_malloc_free);
     tcase_add_test(tc, test_stack_overflow);
+    tcase_add_test(tc, test_multi_return);
     suite_add_tcase(s, tc);
     return s;
 }

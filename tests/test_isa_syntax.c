@@ -1,0 +1,258 @@
+/* test_isa_syntax.c - end-to-end operand forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ; C references. */
+#include "isa_harness.h"
+
+/* ---- vector registers (PTX ISA "Vectors"): declared .v2/.v4, elements .x-.w/.r-.a, whole ---- */
+static void ref_vec(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    uint32_t a[4] = { (uint32_t)in[0], (uint32_t)in[1], (uint32_t)in[2], (uint32_t)in[3] };
+    uint32_t q[4] = { a[0], a[1], a[2], a[3] };
+    uint32_t v[2] = { q[3], q[0] };                   /* mov.v2.u32 v, {q.w, q.x} */
+    o[0] = (uint32_t)(v[0] + v[1]);
+    uint32_t r[4] = { q[1], q[2], q[3], q[0] };       /* rotation through the same register */
+    o[1] = r[0];                                      /* q.r */
+    o[2] = r[3];                                      /* q.a */
+    o[3] = (uint64_t)v[1] << 32 | v[0];               /* mov.b64 d, v: v.x in the low half */
+    uint64_t x = in[4];
+    o[4] = x >> 32;                                   /* mov.b64 v, x; v.y */
+    o[5] = r[2] ^ r[3];                               /* st.local.v4 / ld.local.v2 [+8] */
+    o[6] = (uint32_t)(x + 1);                         /* add.u32 v.x, v.x, 1 */
+}
+
+static void ref_vec2(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    float r = isa_f(in[0]) + isa_f(in[1]);
+    o[0] = r != r ? 0x7fffffffu : isa_fu(r);   /* add.f32 NaN results are canonical */
+    o[1] = (in[3] & 0xffff) << 16 | (in[2] & 0xffff);
+}
+
+START_TEST(vector_registers)
+{
+    isa_case k = {
+        "\tmov.v4.u32 q, {%a0, %a1, %a2, %a3};\n"
+        "\tmov.v2.u32 v, {q.w, q.x};\n"
+        "\tadd.u32 %d0, v.x, v.y;\n"
+        "\tmov.v4.u32 q, {q.y, q.z, q.w, q.x};\n"
+        "\tmov.u32 %d1, q.r;\n\tmov.u32 %d2, q.a;\n"
+        "\tmov.b64 %d3, v;\n"
+        "\tmov.b64 v, %a4;\n\tmov.u32 %d4, v.y;\n"
+        "\tst.local.v4.u32 [lbuf], q;\n\tld.local.v2.u32 v2, [lbuf+8];\n"
+        "\txor.b32 %d5, v2.x, v2.y;\n"
+        "\tmov.b64 v, %a4;\n\tadd.u32 v.x, v.x, 1;\n\tmov.u32 %d6, v.r;",
+        "u32 u32 u32 u32 u64", "u32 u32 u32 u64 u32 u32 u32",
+        ".reg .v4 .u32 q; .reg .v2 .u32 v, v2; .local .align 16 .b8 lbuf[16];"
+    };
+    uint64_t *in = isa_inputs("u32 u32 u32 u32 u64", 150, 11);
+    isa_check(&k, 150, in, ref_vec, NULL);
+    free(in);
+    /* f32 and u16 vectors: elements as float operands, a u16 vector packed by mov.b32 */
+    isa_case k2 = {
+        "\tmov.v4.f32 f, {%a0, %a1, %a0, %a1};\n\tadd.f32 f.z, f.x, f.y;\n"
+        "\tmov.f32 %d0, f.b;\n\tmov.v2.u16 h, {%a2, %a3};\n\tmov.b32 %d1, h;",
+        "f32 f32 u16 u16", "f32 u32", ".reg .v4 .f32 f; .reg .v2 .u16 h;"
+    };
+    in = isa_inputs("f32 f32 u16 u16", 100, 12);
+    isa_check(&k2, 100, in, ref_vec2, NULL);
+    free(in);
+}
+END_TEST
+
+/* ---- mov pack/unpack between a register and a vector of narrower ones, with `_` ---------- */
+static void ref_pack(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    uint64_t h0 = in[0] & 0xffff, h1 = in[1] & 0xffff, x = in[2];
+    o[0] = h1 << 16 | h0;                             /* mov.b32 d, {h0, h1} */
+    o[1] = x >> 32;                                   /* mov.b64 {lo, hi}, x -> hi */
+    o[2] = (x >> 32) & 0xffff;                        /* mov.b64 {e0, e1, e2, e3}, x -> e2 */
+    o[3] = 0xdead0000u | h0;                          /* mov.b32 d, {h0, _}: d's high half kept */
+    o[4] = h1 << 48 | h0 << 32 | h1 << 16 | h0;       /* mov.b64 d, {h0, h1, h0, h1} */
+    o[5] = x & 0xffffffffu;                           /* mov.b64 {lo, _}, x */
+    o[6] = (x >> 56) ^ (x & 0xff);                    /* mov.b32 {c0..c3}, lo / {c4..c7}, hi */
+    o[7] = (x & 0xffffffffu) << 32 | x >> 32;       /* mov.b64 d, {hi, lo}: halves swapped */
+}
+
+START_TEST(mov_pack_unpack)
+{
+    isa_case k = {
+        "\tmov.b32 %d0, {%a0, %a1};\n"
+        "\tmov.b64 {lo, hi}, %a2;\n\tmov.b32 %d1, hi;\n"
+        "\tmov.b64 {e0, e1, e2, e3}, %a2;\n\tmov.b16 %d2, e2;\n"
+        "\tmov.u32 %d3, 0xdeadbeef;\n\tmov.b32 %d3, {%a0, _};\n"
+        "\tmov.b64 %d4, {%a0, %a1, %a0, %a1};\n"
+        "\tmov.b64 {lo, _}, %a2;\n\tmov.b32 %d5, lo;\n"
+        "\tmov.b32 {c0, c1, c2, c3}, lo;\n\tmov.b32 {c4, c5, c6, c7}, hi;\n"
+        "\tcvt.u32.u8 t0, c7;\n\tcvt.u32.u8 t1, c0;\n\txor.b32 %d6, t0, t1;\n"
+        "\tmov.b64 {lo, hi}, %a2;\n\tmov.b64 %d7, {hi, lo};",
+        "b16 b16 b64", "b32 b32 b16 b32 b64 b32 b32 b64",
+        ".reg .b32 lo, hi, t0, t1; .reg .b16 e0, e1, e2, e3; .reg .b8 c0, c1, c2, c3, c4, c5, c6, c7;"
+    };
+    uint64_t *in = isa_inputs("b16 b16 b64", 150, 21);
+    isa_check(&k, 150, in, ref_pack, NULL);
+    free(in);
+}
+END_TEST
+
+/* ---- cvt.pack.sat (PTX ISA 6.5): clamp a and b to the N-bit type, d = c:a:b ------------------ */
+static uint32_t c_pack(int32_t a, int32_t b, uint32_t c, int n, int sgn, int withc)
+{
+    int64_t lo = sgn ? -((int64_t)1 << (n - 1)) : 0, hi = sgn ? ((int64_t)1 << (n - 1)) - 1 : ((int64_t)1 << n) - 1;
+    int64_t ta = a < lo ? lo : a > hi ? hi : a, tb = b < lo ? lo : b > hi ? hi : b;
+    uint64_t mask = ((uint64_t)1 << n) - 1;
+    uint64_t d = ((uint64_t)ta & mask) << n | ((uint64_t)tb & mask);
+    if (withc)
+        d |= (uint64_t)c << (2 * n);
+    return (uint32_t)d;
+}
+
+static void ref_cvtpack(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    int32_t a = (int32_t)in[0], b = (int32_t)in[1], a2 = (int32_t)in[3], b2 = (int32_t)in[4];
+    uint32_t c = (uint32_t)in[2];
+    o[0] = c_pack(a, b, 0, 16, 0, 0);
+    o[1] = c_pack(a, b, 0, 16, 1, 0);
+    o[2] = c_pack(a, b, c, 8, 0, 1);
+    o[3] = c_pack(a, b, c, 8, 1, 1);
+    o[4] = c_pack(a, b, c, 4, 0, 1);
+    o[5] = c_pack(a, b, c, 4, 1, 1);
+    o[6] = c_pack(a, b, c, 2, 0, 1) ^ c_pack(a, b, c, 2, 1, 1);
+    /* two packs chained through c: four bytes a2, b2, a, b from the top */
+    o[7] = c_pack(a, b, c_pack(a2, b2, 0, 8, 0, 1), 8, 0, 1);
+}
+
+START_TEST(cvt_pack_sat)
+{
+    isa_case k = {
+        "\tcvt.pack.sat.u16.s32 %d0, %a0, %a1;\n"
+        "\tcvt.pack.sat.s16.s32 %d1, %a0, %a1;\n"
+        "\tcvt.pack.sat.u8.s32.b32 %d2, %a0, %a1, %a2;\n"
+        "\tcvt.pack.sat.s8.s32.b32 %d3, %a0, %a1, %a2;\n"
+        "\tcvt.pack.sat.u4.s32.b32 %d4, %a0, %a1, %a2;\n"
+        "\tcvt.pack.sat.s4.s32.b32 %d5, %a0, %a1, %a2;\n"
+        "\tcvt.pack.sat.u2.s32.b32 t, %a0, %a1, %a2;\n"
+        "\tcvt.pack.sat.s2.s32.b32 %d6, %a0, %a1, %a2;\n\txor.b32 %d6, %d6, t;\n"
+        "\tcvt.pack.sat.u8.s32.b32 t, %a3, %a4, 0;\n"
+        "\tcvt.pack.sat.u8.s32.b32 %d7, %a0, %a1, t;",
+        "s32 s32 b32 s32 s32", "b32 b32 b32 b32 b32 b32 b32 b32", ".reg .b32 t;"
+    };
+    uint64_t *in = isa_inputs("s32 s32 b32 s32 s32", 300, 31);
+    isa_check(&k, 300, in, ref_cvtpack, NULL);
+    free(in);
+}
+END_TEST
+
+/* ---- register + constant sources (no brackets), as ptxas accepts them -------------------- */
+static void ref_regadd(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    uint64_t x = in[0];
+    uint32_t r = (uint32_t)in[1];
+    uint16_t h = (uint16_t)in[2];
+    o[0] = x + 1;
+    o[1] = (uint32_t)(r + 0x10 + 3);
+    o[2] = (uint16_t)(h + 65535);
+    o[3] = x - 5;
+    o[4] = (uint32_t)(r + 7);
+    o[5] = (uint32_t)(r + 1) == 0;
+    o[6] = (uint32_t)(x + 2);                        /* st.u32 of a 64-bit register + 2 */
+    o[7] = (uint32_t)(r + 64);                       /* r + WARP_SZ * 2 */
+}
+
+START_TEST(register_plus_constant)
+{
+    isa_case k = {
+        "\tmov.u64 %d0, %a0 + 1;\n"
+        "\tadd.u32 %d1, %a1 + 0x10, 3;\n"
+        "\tmov.u16 %d2, %a2 + 65535;\n"
+        "\tmov.u64 %d3, %a0 + -5;\n"
+        "\tst.local.u32 [lw], %a1 + 7;\n\tld.local.u32 %d4, [lw];\n"
+        "\tsetp.eq.u32 %d5, %a1+1, 0;\n"
+        "\tst.local.u32 [lw], %a0 + 2;\n\tld.local.u32 %d6, [lw];\n"
+        "\tmov.u32 %d7, %a1 + WARP_SZ * 2;",
+        "u64 u32 u16", "u64 u32 u16 u64 u32 pred u32 u32", ".local .b32 lw;"
+    };
+    uint64_t *in = isa_inputs("u64 u32 u16", 200, 41);
+    isa_check(&k, 200, in, ref_regadd, NULL);
+    free(in);
+}
+END_TEST
+
+/* ---- WARP_SZ: the predefined identifier (nvcc emits it for warpSize) ---------------------- */
+static void ref_warpsz(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    uint32_t a = (uint32_t)in[0];
+    o[0] = 32;
+    o[1] = a + 32;
+    o[2] = 63;
+    o[3] = (uint32_t)-32;
+    o[4] = a % 32;
+    o[5] = 32;
+}
+
+START_TEST(warp_sz)
+{
+    isa_case k = {
+        "\tmov.u32 %d0, WARP_SZ;\n\tadd.u32 %d1, %a0, WARP_SZ;\n"
+        "\tmov.u32 %d2, WARP_SZ*2-1;\n\tmov.u32 %d3, -WARP_SZ;\n"
+        "\trem.u32 %d4, %a0, WARP_SZ;\n\tmov.u64 %d5, WARP_SZ;",
+        "u32", "u32 u32 u32 u32 u32 u64", NULL
+    };
+    uint64_t *in = isa_inputs("u32", 100, 51);
+    isa_check(&k, 100, in, ref_warpsz, NULL);
+    free(in);
+}
+END_TEST
+
+/* ---- forms that must be refused at load, each with its own message ----------------------- */
+static void refused(const char *decl, const char *code, const char *want)
+{
+    isa_case k = { code, "u32", "u32", decl };
+    isa_types ti, to;
+    isa_parse_types(k.in, &ti);
+    isa_parse_types(k.out, &to);
+    char *src = isa_kernel(&k, &ti, &to), err[1024] = "";
+    ptx_error pe;
+    ptx_module *mod = ptx_parse(src, strlen(src), "isa.ptx", &pe);
+    exec_machine *m = mod ? exec_new(mod, err, sizeof err) : NULL;
+    const char *msg = mod ? err : pe.msg;
+    ck_assert_msg(!m, "[%s] loaded", code);
+    ck_assert_msg(strstr(msg, want), "[%s]: '%s' lacks '%s'", code, msg, want);
+    if (mod)
+        ptx_module_free(mod);
+    free(src);
+}
+
+START_TEST(refused_forms)
+{
+    const char *vd = ".reg .v2 .u32 v; .reg .v4 .u32 q; .reg .f32 f;";
+    refused(vd, "\tadd.u32 %d0, v, 1;", "unexpected operand kind");
+    refused(vd, "\tmov.v4.u32 q, v;", "needs vectors of 4 elements");
+    refused(vd, "\tmov.v2.u32 v, {%a0, _};", "cannot be '_'");
+    refused(vd, "\tmov.f32 f, f + 1;", "integer or bit");
+    refused(vd, "\tmov.u32 %d0 + 1, %a0;", "destination cannot be");
+    refused(vd, "\tcvt.pack.sat.u8.s32 %d0, %a0, %a0;", "needs .b32 and an operand c");
+    refused(vd, "\tcvt.pack.sat.u16.s32.b32 %d0, %a0, %a0, %a0;", "take no .b32");
+    refused(vd, "\tcvt.pack.u16.s32 %d0, %a0, %a0;", "requires .sat");
+    refused(vd, "\tcvt.pack.sat.u16.u32 %d0, %a0, %a0;", "unsupported modifier .u32");
+    refused(vd, "\tcvt.pack.sat.u8.s32.b32 %d0, %a0, %a0;", "expected 4 operands");
+    refused(vd, "\tmov.u32 %d0, WARP_SZ + v;", "expected a constant expression");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("isa_syntax");
+    TCase *tc = tcase_create("forms");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, vector_registers);
+    tcase_add_test(tc, mov_pack_unpack);
+    tcase_add_test(tc, cvt_pack_sat);
+    tcase_add_test(tc, register_plus_constant);
+    tcase_add_test(tc, warp_sz);
+    tcase_add_test(tc, refused_forms);
+    suite_add_tcase(s, tc);
+    return tu_run_suite(s);
+}
