@@ -684,6 +684,63 @@ START_TEST(test_ws_exited_lanes)
 }
 END_TEST
 
+/* nvcc output using warpSize (tests/fixtures/kernels/warpsize.cu: the PTX reads WARP_SZ) in
+ * the three builds, against C: lane/warp numbers of a grid with a partial last block, a
+ * shuffle warp-sum whose offsets come from warpSize, and a strided loop. */
+static void run_warpsize(const char *path)
+{
+    T t;
+    t_load_file(&t, path);
+    enum { N = 100 };
+    uint64_t out = t_buf(&t, 3 * 4 * N);
+    uint64_t a1[2] = { out, N };
+    t_launch_args(&t, "_Z9warp_infoPji", 2, 64, a1, 2);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", path, st.msg);
+    uint32_t o[N][3];
+    t_read(&t, out, o, sizeof o);
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t tid = i % 64;
+        ck_assert_uint_eq(o[i][0], 32);
+        ck_assert_uint_eq(o[i][1], tid % 32);
+        ck_assert_uint_eq(o[i][2], tid / 32);
+    }
+    int32_t in[128], sums[4];
+    for (int i = 0; i < 128; i++)
+        in[i] = (int32_t)(i * 7919 % 1000) - 500;
+    uint64_t a2[2] = { t_buf_init(&t, in, sizeof in), t_buf(&t, sizeof sums) };
+    t_launch_args(&t, "_Z8warp_sumPKiPi", 2, 64, a2, 2);
+    st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", path, st.msg);
+    t_read(&t, a2[1], sums, sizeof sums);
+    for (int w = 0; w < 4; w++) {
+        int32_t want = 0;
+        for (int l = 0; l < 32; l++)
+            want += in[w * 32 + l];
+        ck_assert_int_eq(sums[w], want);
+    }
+    int32_t d[77];
+    for (int i = 0; i < 77; i++)
+        d[i] = i - 30;
+    uint64_t a3[2] = { t_buf_init(&t, d, sizeof d), 77 };
+    t_launch_args(&t, "_Z7stridedPii", 1, 32, a3, 2);
+    st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", path, st.msg);
+    int32_t r[77];
+    t_read(&t, a3[0], r, sizeof r);
+    for (int i = 0; i < 77; i++)
+        ck_assert_int_eq(r[i], (i - 30) * 2 + 32);
+    t_free(&t);
+}
+
+START_TEST(test_warpsize_fixture)
+{
+    run_warpsize("tests/fixtures/kernels/warpsize.G.ptx");
+    run_warpsize("tests/fixtures/kernels/warpsize.O3.ptx");
+    run_warpsize("tests/fixtures/kernels/warpsize.lineinfo.ptx");
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("warpops");
@@ -694,6 +751,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_warp_O3);
     tcase_add_test(tc, test_divergent_warp_ops);
     tcase_add_test(tc, test_ws_exited_lanes);
+    tcase_add_test(tc, test_warpsize_fixture);
     tcase_add_test(tc, test_atomics);
     tcase_add_test(tc, test_tile_masks_repro);
     tcase_add_test(tc, test_tiles16);
