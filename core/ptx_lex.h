@@ -164,6 +164,7 @@ void ptx_parse_insn(ptx_parser *p);
 void ptx_parse_loc(ptx_parser *p);
 /* constant expression: value and whether it is unsigned */
 int64_t ptx_parse_expr(ptx_parser *p, int *is_unsigned);
+int ptx_tok_is_warp_sz(const ptx_token *t);   /* the predefined identifier WARP_SZ (= 32) */
 
 /* ptx_parse_data.c */
 void ptx_parse_init(ptx_parser *p, ptx_sym *var);

@@ -106,8 +106,8 @@ static uint64_t expect_uint(ptx_parser *p, const char *what, uint64_t max)
 {
     ptx_token at = *ptx_peek(p, 0);
     int u = 0;
-    if (at.kind != PTX_TK_INT && !(at.kind == PTX_TK_PUNCT && (at.punct == '(' || at.punct == '-'
-                                                             || at.punct == '~'))) {
+    if (at.kind != PTX_TK_INT && !ptx_tok_is_warp_sz(&at) &&
+        !(at.kind == PTX_TK_PUNCT && (at.punct == '(' || at.punct == '-' || at.punct == '~'))) {
         char b[64];
         ptx_perr_tok(p, &at, "expected %s, found %s", what, ptx_tok_desc(&at, b, sizeof b));
     }

@@ -52,7 +52,7 @@ static void parse_init_item(ptx_parser *p, initctx *c, uint64_t off)
     ptx_token t = *ptx_peek(p, 0);
     ptx_type ty = c->var->type;
     ensure(p, c, off + c->elsize, &t);
-    if (t.kind == PTX_TK_IDENT) {
+    if (t.kind == PTX_TK_IDENT && !ptx_tok_is_warp_sz(&t)) {
         int generic = 0;
         ptx_token nt = t;
         if (t.len == 7 && memcmp(t.p, "generic", 7) == 0 && ptx_is_punct(p, 1, '(')) {

@@ -19,10 +19,11 @@ static cval expr_cond(ptx_parser *p);
 /* WARP_SZ: the ISA's predefined identifier for the warp size, a constant (32) usable wherever a
  * constant expression is (nvcc emits it for warpSize). */
 #define PTX_WARP_SZ 32
-static int is_warp_sz(const ptx_token *t)
+int ptx_tok_is_warp_sz(const ptx_token *t)
 {
     return t->kind == PTX_TK_IDENT && t->len == 7 && memcmp(t->p, "WARP_SZ", 7) == 0;
 }
+#define is_warp_sz ptx_tok_is_warp_sz
 
 static void nest_in(ptx_parser *p)
 {

@@ -488,6 +488,64 @@ START_TEST(test_nvcc_sm90_cluster)
 }
 END_TEST
 
+/* ---- operand forms of the ISA that ptxas accepts: WARP_SZ, register + constant, vector
+ * registers and their elements, `_` in packs and return lists ------------------------------ */
+START_TEST(test_isa_operand_forms)
+{
+    static const char *src =
+        ".version 8.5\n.target sm_90\n.address_size 64\n"
+        ".global .u32 gw = WARP_SZ * 2;\n"
+        ".func (.reg .b32 a, .reg .b32 b) two()\n{\n\tmov.u32 a, 1;\n\tmov.u32 b, 2;\n\tret;\n}\n"
+        ".entry k()\n{\n"
+        "\t.reg .b32 %r<4>; .reg .b64 %rd; .reg .b16 %h<2>;\n"
+        "\t.reg .v2 .u32 v; .reg .v4 .f32 q;\n"
+        "\tmov.u32 %r0, WARP_SZ;\n"                 /* line 15 */
+        "\tadd.u32 %r1, %r0, WARP_SZ - 1;\n"
+        "\tst.u64 [%rd], %rd + 1;\n"
+        "\tmov.u32 %r2, %r1 + -3;\n"
+        "\tmov.u32 %r3, v.y;\n"
+        "\tadd.f32 q.a, q.r, q.g;\n"
+        "\tmov.b32 %r0, {%h0, _};\n"
+        "\tmov.v2.u32 v, {%r1, %r2};\n"
+        "\tcall (%r1, _), two;\n"
+        "\tcvt.pack.sat.u8.s32.b32 %r0, %r1, %r2, %r3;\n"
+        "\tret;\n}\n";
+    ptx_error err;
+    ptx_module *m = parse_str(src, &err);
+    ck_assert_msg(m != NULL, "%s", err.msg);
+    const ptx_sym *gw = ptx_find_var(m, "gw");
+    ck_assert_uint_eq(gw->init[0], 64);
+    ptx_func *k = ptx_find_func(m, "k");
+    const ptx_insn *in = insn_at_line(k, 15);
+    ck_assert_int_eq(in->ops[1].kind, PTX_OP_IMM);
+    ck_assert_int_eq(in->ops[1].ival, 32);
+    ck_assert_int_eq(insn_at_line(k, 16)->ops[2].ival, 31);
+    in = insn_at_line(k, 17);
+    ck_assert_int_eq(in->ops[1].kind, PTX_OP_REG);
+    ck_assert_int_eq(in->ops[1].reg_add, 1);
+    ck_assert_int_eq(in->ops[1].ival, 1);
+    ck_assert_str_eq(fmt(in), "st.u64 [%rd], %rd+1;");
+    in = insn_at_line(k, 18);
+    ck_assert_int_eq(in->ops[1].ival, -3);
+    ck_assert_str_eq(fmt(in), "mov.u32 %r2, %r1+-3;");
+    in = insn_at_line(k, 19);
+    ck_assert_int_eq(in->ops[1].sym->vec, 2);
+    ck_assert_int_eq(in->ops[1].comp, 1);
+    ck_assert_int_eq(in->ops[1].reg_add, 0);
+    in = insn_at_line(k, 20);
+    ck_assert_int_eq(in->ops[0].comp, 3);
+    ck_assert_int_eq(in->ops[2].comp, 1);
+    ck_assert_int_eq(in->ops[0].sym->type, PTX_T_F32);
+    ck_assert_int_eq(insn_at_line(k, 21)->ops[1].elems[1].kind, PTX_OP_SINK);
+    ck_assert_str_eq(fmt(insn_at_line(k, 22)), "mov.v2.u32 v, {%r1, %r2};");
+    in = insn_at_line(k, 23);
+    ck_assert_int_eq(in->ops[0].nelems, 2);
+    ck_assert_int_eq(in->ops[0].elems[1].kind, PTX_OP_SINK);
+    ck_assert_int_eq(insn_at_line(k, 24)->nops, 4);
+    ptx_module_free(m);
+}
+END_TEST
+
 /* ---- errors: exact message line and caret ------------------------------------------------ */
 #define HDR ".version 9.0\n.target sm_80\n.address_size 64\n"
 static const struct { const char *src, *msg; } error_cases[] = {
@@ -676,6 +734,7 @@ int main(void)
     tcase_add_test(tc, test_functions_and_scopes);
     tcase_add_test(tc, test_operands);
     tcase_add_test(tc, test_format);
+    tcase_add_test(tc, test_isa_operand_forms);
     tcase_add_test(tc, test_locs_files_sections);
     tcase_add_test(tc, test_golden_dump);
     tcase_add_test(tc, test_nvcc_G);
