@@ -214,6 +214,12 @@ int dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
         const ptx_operand *v = dst->kind == PTX_OP_VEC ? dst : src;
         const ptx_operand *whole = dst->kind == PTX_OP_VEC ? src : dst;
         int n = v->nelems;
+        const ptx_sym *vs = v->elems[0].kind == PTX_OP_REG ? v->elems[0].sym : NULL;
+        if (vs && vs->vec == n && vs->kind == PTX_SYM_REG && ptx_type_bits(vs->type) * n != bits)
+            /* a vector register named whole: its size must be the instruction's */
+            return exec_dec_error(d, pi, "vector register %s (.v%d .%s) is %d bits, .%s needs %d",
+                                  vs->name, n, ptx_type_name(vs->type),
+                                  ptx_type_bits(vs->type) * n, ptx_type_name(t), bits);
         if (n < 2 || n > 4 || bits % n || (bits / n) % 8)
             return exec_dec_error(d, pi, "bad vector of %d elements for .%s", n,
                                   ptx_type_name(t));

@@ -401,6 +401,13 @@ static void parse_operand(ptx_parser *p, ptx_operand *o, int in_call)
                 o->comp = parse_component(p);
                 if (o->comp < 0 && (in_call & OPF_VSEL) && s->kind == PTX_SYM_REG)
                     o->comp = parse_selector(p);
+                /* %tid.x .. %tid.w; scalar special registers take no component */
+                if (s->kind == PTX_SYM_SREG && s->vec > 1 && o->comp < 0)
+                    ptx_perr(p, nt.line, nt.col, "special register '%s' needs a component "
+                             "(%s.x, .y, .z)", s->name, s->name);
+                if (s->kind == PTX_SYM_SREG && s->vec == 1 && o->comp >= 0)
+                    ptx_perr(p, nt.line, nt.col, "special register '%s' has no components",
+                             s->name);
             }
             /* register + constant (no address brackets): `st.u64 [a], r + 1;` */
             if (s->kind == PTX_SYM_REG && o->comp < 0 && !neg && ptx_is_punct(p, 0, '+')) {

@@ -239,6 +239,9 @@ START_TEST(refused_forms)
     refused(vd, "\tcvt.pack.sat.u16.u32 %d0, %a0, %a0;", "unsupported modifier .u32");
     refused(vd, "\tcvt.pack.sat.u8.s32.b32 %d0, %a0, %a0;", "expected 4 operands");
     refused(vd, "\tmov.u32 %d0, WARP_SZ + v;", "expected a constant expression");
+    refused(vd, "\tmov.b32 %d0, v;", "vector register v (.v2 .u32) is 64 bits, .b32 needs 32");
+    refused(vd, "\tmov.u32 %d0, %tid;", "'%tid' needs a component");
+    refused(vd, "\tmov.u32 %d0, %laneid.x;", "'%laneid' has no components");
 }
 END_TEST
 
