@@ -158,7 +158,8 @@ static int h_setp_x2(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-/* set: d = ((a CMP b) BOP c) ? one : 0 with one = 0xffffffff (u32/s32) or 1.0f (f32);
+/* set: d = ((a CMP b) BOP c) ? one : 0 with one = 0xffffffff (u32/s32), 1.0f (f32), or in a
+ * 16-bit result 1.0 (f16/bf16) or 0xffff (u16/s16, from f16/bf16 sources);
  * x2 source with an x2 / 32-bit destination: per half (0xffff or 1.0 in that format).
  * Operands: 0 = d, 1 = a, 2 = b, 3 = c. aux[0] = the "true" value (per half for x2). */
 static int h_set(exec_warp *w, const exec_insn *in, uint32_t m)
@@ -166,6 +167,14 @@ static int h_set(exec_warp *w, const exec_insn *in, uint32_t m)
     uint32_t c = in->bop ? exec_pred_get(w, &in->op[3]) : 0;
     uint32_t r = combine(in->bop, cmp_mask(w, in, 1, 0), c);
     uint32_t *d = EXEC_DST(w, in, 0), one = (uint32_t)in->aux[0];
+    EXEC_LANES_DO(m, d[i] = (r >> i & 1) ? one : 0);
+    return EXEC_NEXT;
+}
+static int h_set16(exec_warp *w, const exec_insn *in, uint32_t m)   /* .f16/.bf16/.u16/.s16 d */
+{
+    uint32_t c = in->bop ? exec_pred_get(w, &in->op[3]) : 0;
+    uint32_t r = combine(in->bop, cmp_mask(w, in, 1, 0), c);
+    uint16_t *d = EXEC_DST(w, in, 0), one = (uint16_t)in->aux[0];
     EXEC_LANES_DO(m, d[i] = (r >> i & 1) ? one : 0);
     return EXEC_NEXT;
 }
@@ -266,17 +275,31 @@ int dec_set(exec_dec *d, const ptx_insn *pi, exec_insn *in)
         }
         in->fn = h_set_x2;
     } else {
+        int h16 = st == PTX_T_F16 || st == PTX_T_BF16;
+        in->fn = h_set16;
         switch (dt) {
-        case PTX_T_F32: in->aux[0] = 0x3f800000; break;
-        case PTX_T_U32: case PTX_T_S32: case PTX_T_B32: in->aux[0] = 0xffffffff; break;
-        default: return exec_dec_error(d, pi, "destination must be .u32, .s32 or .f32");
+        case PTX_T_F32: in->aux[0] = 0x3f800000; in->fn = h_set; break;
+        case PTX_T_U32: case PTX_T_S32: case PTX_T_B32: in->aux[0] = 0xffffffff; in->fn = h_set; break;
+        case PTX_T_F16: in->aux[0] = 0x3c00; break;           /* 1.0 in the half format */
+        case PTX_T_BF16: in->aux[0] = 0x3f80; break;
+        case PTX_T_U16: case PTX_T_S16:                       /* half-precision sources only */
+            if (!h16)
+                return exec_dec_error(d, pi, ".%s results need an .f16 or .bf16 source",
+                                      ptx_type_name(dt));
+            in->aux[0] = 0xffff;
+            break;
+        default:
+            return exec_dec_error(d, pi, "destination must be .u32, .s32, .f32, .f16, .bf16 "
+                                  "(or .u16/.s16 from .f16/.bf16)");
         }
-        in->fn = h_set;
+        if (dt == PTX_T_F32 && h16)
+            return exec_dec_error(d, pi, ".f32 results need a source other than .f16/.bf16");
     }
     int n = in->bop ? 4 : 3;
     if (pi->nops != n)
         return exec_dec_error(d, pi, "expects %d operands", n);
-    if (exec_dec_dst(d, in, 0, &pi->ops[0], dt == PTX_T_F32 ? PTX_T_F32 : PTX_T_B32) ||
+    ptx_type dreg = dt == PTX_T_F32 ? PTX_T_F32 : in->fn == h_set16 ? PTX_T_B16 : PTX_T_B32;
+    if (exec_dec_dst(d, in, 0, &pi->ops[0], dreg) ||
         exec_dec_src(d, in, 1, &pi->ops[1], st) || exec_dec_src(d, in, 2, &pi->ops[2], st))
         return -1;
     if (in->bop && exec_dec_psrc(d, in, 3, &pi->ops[3]))

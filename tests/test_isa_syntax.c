@@ -1,4 +1,4 @@
-/* test_isa_syntax.c - end-to-end operand forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ; C references. */
+/* test_isa_syntax.c - end-to-end ISA forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ, set with 16-bit results; C references. */
 #include "isa_harness.h"
 
 /* ---- vector registers (PTX ISA "Vectors"): declared .v2/.v4, elements .x-.w/.r-.a, whole ---- */
@@ -206,6 +206,49 @@ START_TEST(warp_sz)
 }
 END_TEST
 
+/* ---- set with 16-bit results (half-precision comparison instructions) -------------------- */
+static double h2d(uint64_t b)
+{
+    uint16_t u = (uint16_t)b;
+    _Float16 h;
+    memcpy(&h, &u, 2);
+    return (double)h;
+}
+
+static void ref_set16(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    double a = h2d(in[0]), b = h2d(in[1]);
+    double ba = isa_f((in[2] & 0xffff) << 16), bb = isa_f((in[3] & 0xffff) << 16);
+    float fa = isa_f(in[4]), fb = isa_f(in[5]);
+    int c = (int)(in[6] & 1);
+    o[0] = a < b ? 0x3c00 : 0;                          /* set.lt.f16.f16 */
+    o[1] = a >= b ? 0xffff : 0;                         /* set.ge.u16.f16 */
+    o[2] = (ba < bb && c) ? 0x3f80 : 0;                 /* set.lt.and.bf16.bf16 */
+    o[3] = !(fa >= fb) ? 0x3c00 : 0;                    /* set.ltu.f16.f32 */
+    o[4] = (a != b || a != a || b != b) ? 0xffff : 0;   /* set.neu.s16.f16 */
+    o[5] = (uint32_t)in[7] < 7 ? 0x3f80 : 0;            /* set.lt.bf16.u32 */
+}
+
+START_TEST(set_half_results)
+{
+    isa_case k = {
+        "\tset.lt.f16.f16 %d0, %a0, %a1;\n"
+        "\tset.ge.u16.f16 %d1, %a0, %a1;\n"
+        "\tset.lt.and.bf16.bf16 %d2, %a2, %a3, %a6;\n"
+        "\tset.ltu.f16.f32 %d3, %a4, %a5;\n"
+        "\tset.neu.s16.f16 %d4, %a0, %a1;\n"
+        "\tset.lt.bf16.u32 %d5, %a7, 7;",
+        "f16 f16 b16 b16 f32 f32 pred u32", "b16 u16 b16 b16 s16 b16", NULL
+    };
+    uint64_t *in = isa_inputs("f16 f16 bf16 bf16 f32 f32 pred u32", 300, 61);
+    for (int i = 0; i < 300; i += 4)      /* equal operands too */
+        in[i * 8 + 1] = in[i * 8], in[i * 8 + 3] = in[i * 8 + 2], in[i * 8 + 5] = in[i * 8 + 4];
+    isa_check(&k, 300, in, ref_set16, NULL);
+    free(in);
+}
+END_TEST
+
 /* ---- forms that must be refused at load, each with its own message ----------------------- */
 static void refused(const char *decl, const char *code, const char *want)
 {
@@ -241,6 +284,7 @@ START_TEST(refused_forms)
     refused(vd, "\tmov.u32 %d0, WARP_SZ + v;", "expected a constant expression");
     refused(vd, "\tmov.b32 %d0, v;", "vector register v (.v2 .u32) is 64 bits, .b32 needs 32");
     refused(vd, "\tmov.u32 %d0, %tid;", "'%tid' needs a component");
+    refused(".reg .u16 u;", "\tset.lt.u16.f32 u, 0f00000000, 0f00000000;", "need an .f16 or .bf16 source");
     refused(vd, "\tmov.u32 %d0, %laneid.x;", "'%laneid' has no components");
 }
 END_TEST
@@ -255,6 +299,7 @@ int main(void)
     tcase_add_test(tc, cvt_pack_sat);
     tcase_add_test(tc, register_plus_constant);
     tcase_add_test(tc, warp_sz);
+    tcase_add_test(tc, set_half_results);
     tcase_add_test(tc, refused_forms);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
