@@ -260,6 +260,37 @@ int dec_bmsk(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return exec_alu_ops(d, pi, in, 3, ty);
 }
 
+/* szext.{clamp,wrap}.{u32,s32} d, a, b: the low N = b bits of a, sign- (.s32) or zero-extended
+ * (.u32) to 32 bits (PTX ISA 7.6 pseudo code): N = b & 31; with .clamp, b >= 32 keeps a whole;
+ * N = 0 gives 0. */
+static inline uint32_t szext(uint32_t a, uint32_t b, int clamp, int sgn)
+{
+    uint32_t b1 = b & 0x1f;
+    int too_large = b >= 32 && clamp;
+    uint32_t mask = too_large ? 0 : ~0u << b1;
+    int sign = !(b1 == 0 || too_large || !sgn) && (a >> ((b1 - 1) & 0x1f) & 1);
+    return (a & ~mask) | (sign ? mask : 0);
+}
+EXEC_HANDLER2(h_szext, uint32_t, uint32_t, uint32_t, szext(x, y, (int)in->aux[0], (int)in->aux[1]))
+
+int dec_szext(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    exec_alu_mods mo;
+    if (exec_alu_parse(d, pi, EXEC_MB(WRAP) | EXEC_MB(CLAMP), &mo))
+        return -1;
+    int wr = !!(mo.bits & EXEC_MB(WRAP)), cl = !!(mo.bits & EXEC_MB(CLAMP));
+    if (wr + cl != 1)
+        return exec_dec_error(d, pi, "requires one of .wrap/.clamp");
+    if (mo.ntypes != 1 || (mo.t[0] != PTX_T_U32 && mo.t[0] != PTX_T_S32))
+        return exec_dec_error(d, pi, "requires .u32 or .s32");
+    in->fn = h_szext;
+    in->type = (uint8_t)mo.t[0];
+    in->aux[0] = cl;
+    in->aux[1] = mo.t[0] == PTX_T_S32;
+    ptx_type ty[3] = { mo.t[0], mo.t[0], PTX_T_U32 };
+    return exec_alu_ops(d, pi, in, 3, ty);
+}
+
 /* =============================================================================================
  * prmt.b32{.mode} d, a, b, c: bytes of {b, a} (a = bytes 0-3, b = bytes 4-7). Generic: byte k
  * of d comes from selector nibble k of c (bit 3 = replicate that byte's sign bit). Modes use

@@ -1,4 +1,4 @@
-/* test_isa_syntax.c - end-to-end ISA forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ, set with 16-bit results; C references. */
+/* test_isa_syntax.c - end-to-end ISA forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ, set with 16-bit results, szext; C references. */
 #include "isa_harness.h"
 
 /* ---- vector registers (PTX ISA "Vectors"): declared .v2/.v4, elements .x-.w/.r-.a, whole ---- */
@@ -249,6 +249,45 @@ START_TEST(set_half_results)
 }
 END_TEST
 
+/* ---- szext (PTX ISA 7.6): the low N bits of a, sign- or zero-extended ---------------------- */
+static uint32_t c_szext(uint32_t a, uint32_t b, int clamp, int sgn)
+{
+    uint32_t n = clamp ? (b >= 32 ? 32 : b) : b % 32;
+    if (n == 0)
+        return 0;
+    if (n == 32)
+        return a;
+    uint32_t low = a & ((1u << n) - 1);
+    return sgn && (a >> (n - 1) & 1) ? low | ~((1u << n) - 1) : low;
+}
+
+static void ref_szext(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    uint32_t a = (uint32_t)in[0], b = (uint32_t)in[1], sb = (uint32_t)in[2] % 70;
+    o[0] = c_szext(a, b, 1, 1);
+    o[1] = c_szext(a, b, 0, 1);
+    o[2] = c_szext(a, sb, 1, 0);
+    o[3] = c_szext(a, sb, 0, 0);
+    o[4] = c_szext(a, sb, 1, 1);
+    o[5] = c_szext(a, sb, 0, 1);
+}
+
+START_TEST(szext_forms)
+{
+    isa_case k = {
+        "\tszext.clamp.s32 %d0, %a0, %a1;\n\tszext.wrap.s32 %d1, %a0, %a1;\n"
+        "\trem.u32 t, %a2, 70;\n"
+        "\tszext.clamp.u32 %d2, %a0, t;\n\tszext.wrap.u32 %d3, %a0, t;\n"
+        "\tszext.clamp.s32 %d4, %a0, t;\n\tszext.wrap.s32 %d5, %a0, t;",
+        "u32 u32 u32", "u32 u32 u32 u32 s32 s32", ".reg .u32 t;"
+    };
+    uint64_t *in = isa_inputs("u32 u32 u32", 400, 71);
+    isa_check(&k, 400, in, ref_szext, NULL);
+    free(in);
+}
+END_TEST
+
 /* ---- forms that must be refused at load, each with its own message ----------------------- */
 static void refused(const char *decl, const char *code, const char *want)
 {
@@ -284,6 +323,8 @@ START_TEST(refused_forms)
     refused(vd, "\tmov.u32 %d0, WARP_SZ + v;", "expected a constant expression");
     refused(vd, "\tmov.b32 %d0, v;", "vector register v (.v2 .u32) is 64 bits, .b32 needs 32");
     refused(vd, "\tmov.u32 %d0, %tid;", "'%tid' needs a component");
+    refused(vd, "\tszext.s32 %d0, %a0, 3;", "requires one of .wrap/.clamp");
+    refused(vd, "\twgmma.fence.sync.aligned;", "unsupported instruction 'wgmma.fence.sync.aligned'");
     refused(".reg .u16 u;", "\tset.lt.u16.f32 u, 0f00000000, 0f00000000;", "need an .f16 or .bf16 source");
     refused(vd, "\tmov.u32 %d0, %laneid.x;", "'%laneid' has no components");
 }
@@ -300,6 +341,7 @@ int main(void)
     tcase_add_test(tc, register_plus_constant);
     tcase_add_test(tc, warp_sz);
     tcase_add_test(tc, set_half_results);
+    tcase_add_test(tc, szext_forms);
     tcase_add_test(tc, refused_forms);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
