@@ -304,6 +304,74 @@ START_TEST(test_atomics)
 }
 END_TEST
 
+/* 128-bit cas/exch and vector float additions (sm_90 forms), lanes applied in lane order as
+ * every atomic: thread t exchanges the 128-bit slot X for {t, ~t} (so it sees t-1's pair), and
+ * compare-and-swaps slot Y from {t, 0} to {t+1, 0} (a chain that succeeds for every thread in
+ * order); .v4.f32 and .v8.bf16 additions into one vector (exact small integers) return the
+ * running sums; red.v2.f32 too. Reference: C, in lane order. */
+static const char *k_atomx = ".version 8.5\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 buf, .param .u64 out)\n{\n"
+    " .reg .b32 %r<12>; .reg .b64 %rd<12>; .reg .b128 %q<4>; .reg .f32 %f<8>; .reg .b16 %h<8>;\n"
+    " ld.param.u64 %rd1, [buf]; ld.param.u64 %rd2, [out];\n"
+    " mov.u32 %r1, %tid.x; cvt.u64.u32 %rd3, %r1; not.b64 %rd4, %rd3;\n"
+    " mov.b128 %q0, {%rd3, %rd4};\n"
+    " atom.global.exch.b128 %q1, [%rd1], %q0;\n"
+    " mov.u64 %rd5, 0; add.u64 %rd6, %rd3, 1;\n"
+    " mov.b128 %q2, {%rd3, %rd5}; mov.b128 %q3, {%rd6, %rd5};\n"
+    " atom.relaxed.gpu.global.cas.b128 %q2, [%rd1+16], %q2, %q3;\n"
+    " mov.b128 {%rd7, %rd8}, %q1; mov.b128 {%rd9, %rd10}, %q2;\n"
+    " cvt.rn.f32.u32 %f0, %r1; mov.f32 %f1, 0f3F800000;\n"
+    " atom.global.v4.f32.add {%f2, %f3, %f4, %f5}, [%rd1+32], {%f0, %f1, %f0, %f1};\n"
+    " red.global.v2.f32.add [%rd1+48], {%f1, %f0};\n"
+    " cvt.rn.bf16.f32 %h0, %f1;\n"
+    " atom.global.v8.bf16.add.noftz {%h1, _, _, _, _, _, _, %h2}, [%rd1+64], {%h0, %h0, %h0, %h0, %h0, %h0, %h0, %h0};\n"
+    " mul.wide.u32 %rd11, %r1, 64; add.s64 %rd11, %rd2, %rd11;\n"
+    " st.global.v2.u64 [%rd11], {%rd7, %rd8};\n st.global.v2.u64 [%rd11+16], {%rd9, %rd10};\n"
+    " st.global.v4.f32 [%rd11+32], {%f2, %f3, %f4, %f5};\n"
+    " st.global.v2.b16 [%rd11+48], {%h1, %h2};\n"
+    " ret;\n}\n";
+
+START_TEST(test_atomics_wide)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_atomx) == 0, "%s", t.err);
+    enum { N = 40 };
+    uint64_t init[10] = { 0xaaaa, 0xbbbb, 0, 0 };
+    uint64_t a[2] = { t_buf_init(&t, init, sizeof init), t_buf(&t, N * 64) };
+    t_launch(&t, "k", 1, N, a, sizeof a);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint64_t mem[10];
+    t_read(&t, a[0], mem, sizeof mem);
+    struct { uint64_t x[2], y[2]; float v[4]; uint16_t h[2]; uint8_t pad[12]; } o[N];
+    t_read(&t, a[1], o, sizeof o);
+    for (uint32_t i = 0; i < N; i++) {
+        ck_assert_uint_eq(o[i].x[0], i ? i - 1 : 0xaaaa);
+        ck_assert_uint_eq(o[i].x[1], i ? ~(uint64_t)(i - 1) : 0xbbbb);
+        ck_assert_uint_eq(o[i].y[0], i);          /* old value: {i, 0}, so the swap happened */
+        ck_assert_uint_eq(o[i].y[1], 0);
+        float s = (float)(i * (i - 1) / 2);
+        ck_assert(o[i].v[0] == s && o[i].v[2] == s);
+        ck_assert(o[i].v[1] == (float)i && o[i].v[3] == (float)i);
+        uint16_t hb = 0;                          /* bf16 of i (exact: i < 256) */
+        float fi = (float)i;
+        uint32_t fb;
+        memcpy(&fb, &fi, 4);
+        hb = (uint16_t)(fb >> 16);
+        ck_assert_uint_eq(o[i].h[0], hb);
+        ck_assert_uint_eq(o[i].h[1], hb);
+    }
+    ck_assert_uint_eq(mem[0], N - 1);
+    ck_assert_uint_eq(mem[1], ~(uint64_t)(N - 1));
+    ck_assert_uint_eq(mem[2], N);
+    float v[6];
+    memcpy(v, &mem[4], sizeof v);
+    ck_assert(v[0] == (float)(N * (N - 1) / 2) && v[1] == (float)N);
+    ck_assert(v[4] == (float)N && v[5] == (float)(N * (N - 1) / 2));
+    t_free(&t);
+}
+END_TEST
+
 /* ---- per-lane membermasks -------------------------------------------------------------------
  * Lanes executing one warp-synchronous instruction with different membermasks (the tiles of
  * tiled_partition, the groups of labeled_partition, coalesced groups) synchronise in separate
@@ -753,6 +821,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_ws_exited_lanes);
     tcase_add_test(tc, test_warpsize_fixture);
     tcase_add_test(tc, test_atomics);
+    tcase_add_test(tc, test_atomics_wide);
     tcase_add_test(tc, test_tile_masks_repro);
     tcase_add_test(tc, test_tiles16);
     tcase_add_test(tc, test_tiles8);
