@@ -586,36 +586,42 @@ static int exec_bulk_move(exec_warp *w, const exec_insn *in, uint32_t lane, cons
 
 /* One copy (or reduction) into dst, then complete-tx of size bytes on the mbarrier at mba
  * (when the instruction has one). Returns -1 after a fault. */
+/* Complete-tx of `size` bytes on the mbarrier at shared address mba (lane i's), as an
+ * asynchronous operation that wrote those bytes does; -1 after a fault. */
+static int exec_mb_complete_tx(exec_warp *w, const exec_insn *in, uint32_t i, uint64_t mba,
+                               uint32_t size, const char *what)
+{
+    uint64_t mb, s;
+    if (exec_async_shared(w, in, i, PTX_SPACE_SHARED, mba, 8, "mbarrier object", &mb))
+        return -1;
+    uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, mb, 8, 1);
+    if (!h)
+        return -1;
+    memcpy(&s, h, 8);
+    if (!(s & MB_VALID)) {
+        exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)i, PTX_SPACE_SHARED, mb, 8,
+                   "%s completes on shared 0x%" PRIx64 ", which is not an initialised "
+                   "mbarrier", what, mb);
+        return -1;
+    }
+    int64_t ntx = (int64_t)mb_tx(s) - (int64_t)size;
+    if (ntx < -(int64_t)MB_MAX) {
+        mb_err(w, in, i, mb, "complete-tx of %u bytes takes the tx-count to "
+               "%" PRId64 ", below -(2^20-1)", size, ntx);
+        return -1;
+    }
+    int done;
+    s = mb_settle(mb_make(mb_phase(s), (int32_t)ntx, mb_exp(s), mb_pend(s)), &done);
+    memcpy(h, &s, 8);
+    return 0;
+}
+
 static int exec_bulk_one(exec_warp *w, const exec_insn *in, uint32_t i, const exec_cpx *x,
                          uint64_t dst, uint64_t mba, uint64_t src, uint32_t size, int reduce)
 {
     if (exec_bulk_move(w, in, i, x, x->dsp, dst, x->ssp, src, size, reduce))
         return -1;
-    if (x->has_mbar) {
-        uint64_t mb, s;
-        if (exec_async_shared(w, in, i, PTX_SPACE_SHARED, mba, 8, "mbarrier object", &mb))
-            return -1;
-        uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, mb, 8, 1);
-        if (!h)
-            return -1;
-        memcpy(&s, h, 8);
-        if (!(s & MB_VALID)) {
-            exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)i, PTX_SPACE_SHARED, mb, 8,
-                       "bulk copy completes on shared 0x%" PRIx64 ", which is not an "
-                       "initialised mbarrier", mb);
-            return -1;
-        }
-        int64_t ntx = (int64_t)mb_tx(s) - (int64_t)size;
-        if (ntx < -(int64_t)MB_MAX) {
-            mb_err(w, in, i, mb, "complete-tx of %u bytes takes the tx-count to "
-                   "%" PRId64 ", below -(2^20-1)", size, ntx);
-            return -1;
-        }
-        int done;
-        s = mb_settle(mb_make(mb_phase(s), (int32_t)ntx, mb_exp(s), mb_pend(s)), &done);
-        memcpy(h, &s, 8);
-    }
-    return 0;
+    return x->has_mbar ? exec_mb_complete_tx(w, in, i, mba, size, "bulk copy") : 0;
 }
 
 static int exec_cp_bulk_fn(exec_warp *w, const exec_insn *in, uint32_t m)
@@ -788,6 +794,114 @@ static int exec_dec_bulk(exec_dec *d, const ptx_insn *pi, exec_insn *in, int red
                                  : (to_shared ? CP_BULK_S : CP_BULK_G));
     in->ext = x;
     in->fn = exec_cp_bulk_fn;
+    return 0;
+}
+
+/* ---- st.async / red.async (sm_90) ----------------------------------------------------------
+ * st.async{.weak}{.shared::cluster}{.mbarrier::complete_tx::bytes}{.v2,.v4}.type [a], b, [mbar]
+ *   .type = .b32 .b64 .u32 .s32 .u64 .s64 .f32 .f64 (.v4 of 32-bit types only)
+ * red.async.relaxed.cluster{.shared::cluster}{.mbarrier::complete_tx::bytes}.op.type [a], b,
+ *   [mbar]: .inc .dec (.u32), .min .max (.u32 .s32), .add (.u32 .s32 .u64), .and .or .xor (.b32)
+ * Each lane, in lane order, stores (or reduces into) the shared::cluster address a at issue,
+ * then performs complete-tx of the bytes written on the mbarrier at mbar (an object of the
+ * CTA that owns a). aux of in: unused; the addresses live in the extension. */
+typedef struct {
+    exec_aaddr dst, mbar;
+    int n, redop;
+    ptx_type type;
+} exec_sta;
+
+static int exec_st_async_fn(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    const exec_sta *x = in->ext;
+    uint64_t da[EXEC_LANES], ma[EXEC_LANES];
+    uint32_t es = (uint32_t)ptx_type_bits(x->type) / 8, size = es * (uint32_t)x->n;
+    exec_async_lanes(w, &x->dst, m, da);
+    exec_async_lanes(w, &x->mbar, m, ma);
+    EXEC_FOR_LANES(i, m) {
+        uint64_t sa;
+        if (exec_async_shared(w, in, i, PTX_SPACE_SHARED, da[i], size, "st.async/red.async "
+                              "destination", &sa))
+            return EXEC_STOPPED;
+        if (sa % size) {
+            exec_fault(w, in, EXEC_EXC_MISALIGNED, (int)i, PTX_SPACE_SHARED, da[i], size,
+                       "misaligned %u-byte access at shared 0x%" PRIx64, size, sa);
+            return EXEC_STOPPED;
+        }
+        uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, sa, size, 1);
+        if (!h)
+            return EXEC_STOPPED;
+        for (int k = 0; k < x->n; k++) {
+            uint64_t v = 0, old = 0;
+            memcpy(&v, (const uint8_t *)exec_opnd_ptr(EXEC_R(w), &in->op[k]) + i * es, es);
+            if (x->redop >= 0) {
+                memcpy(&old, h + (uint32_t)k * es, es);
+                v = exec_red_apply(x->redop, x->type, old, v);
+            }
+            memcpy(h + (uint32_t)k * es, &v, es);
+        }
+        if (exec_mb_complete_tx(w, in, i, ma[i], size, x->redop >= 0 ? "red.async" : "st.async"))
+            return EXEC_STOPPED;
+    }
+    return EXEC_NEXT;
+}
+
+int exec_dec_st_async(exec_dec *d, const ptx_insn *pi, exec_insn *in, int red)
+{
+    static const char *const rops[] = { "add", "min", "max", "inc", "dec", "and", "or", "xor" };
+    exec_sta *x = exec_dec_alloc(d, sizeof *x);
+    if (!x)
+        return exec_dec_error(d, pi, "out of memory");
+    memset(x, 0, sizeof *x);
+    x->n = 1;
+    x->redop = -1;
+    x->type = PTX_T_NONE;
+    int mbar = 0;
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *s = pi->mods[i];
+        ptx_type t = ptx_type_from_name(s);
+        int k = 0;
+        while (k < 8 && strcmp(s, rops[k]))
+            k++;
+        if (t != PTX_T_NONE) x->type = t;
+        else if (!strcmp(s, "v2") || !strcmp(s, "v4")) x->n = s[1] - '0';
+        else if (!strcmp(s, "mbarrier::complete_tx::bytes")) mbar = 1;
+        else if (red && k < 8) x->redop = k;
+        else if (strcmp(s, "async") && strcmp(s, "weak") && strcmp(s, "relaxed") &&
+                 strcmp(s, "cluster") && strcmp(s, "shared::cluster"))
+            return exec_dec_error(d, pi, "unsupported qualifier .%s", s);
+    }
+    ptx_type t = x->type;
+    int bits = t == PTX_T_NONE ? 0 : ptx_type_bits(t);
+    if (!mbar)
+        return exec_dec_error(d, pi, "needs .mbarrier::complete_tx::bytes");
+    if (red) {
+        int op = x->redop;
+        int ok = (op == RD_INC || op == RD_DEC) ? t == PTX_T_U32
+               : (op == RD_MIN || op == RD_MAX) ? (t == PTX_T_U32 || t == PTX_T_S32)
+               : op == RD_ADD ? (t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_U64)
+               : op >= RD_AND ? t == PTX_T_B32 : 0;
+        if (!ok || x->n != 1)
+            return exec_dec_error(d, pi, "unsupported red.async operation/type");
+    } else if ((bits != 32 && bits != 64) || t == PTX_T_PRED || (x->n == 4 && bits != 32) ||
+               ptx_type_is_float(t) != (t == PTX_T_F32 || t == PTX_T_F64)) {
+        return exec_dec_error(d, pi, "st.async takes .b32/.b64/.u32/.s32/.u64/.s64/.f32/.f64 "
+                              "(.v4 of 32-bit types)");
+    }
+    if (pi->nops != 3)
+        return exec_dec_error(d, pi, "expected [a], b, [mbar]");
+    const ptx_operand *b = &pi->ops[1];
+    if (x->n > 1 && (b->kind != PTX_OP_VEC || b->nelems != x->n))
+        return exec_dec_error(d, pi, "expected a vector of %d elements", x->n);
+    for (int k = 0; k < x->n; k++)
+        if (exec_dec_src(d, in, k, x->n > 1 ? &b->elems[k] : b, t))
+            return -1;
+    if (exec_async_dec_addr(d, pi, &pi->ops[0], PTX_SPACE_SHARED, &x->dst) ||
+        exec_async_dec_addr(d, pi, &pi->ops[2], PTX_SPACE_SHARED, &x->mbar))
+        return -1;
+    in->type = (uint8_t)t;
+    in->ext = x;
+    in->fn = exec_st_async_fn;
     return 0;
 }
 

@@ -238,5 +238,7 @@ int dec_atom_any(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 
 int dec_red_any(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
+    if (pi->nmods && !strcmp(pi->mods[0], "async"))
+        return exec_dec_st_async(d, pi, in, 1);   /* red.async: exec_async.c */
     return ax_extended(pi) ? ax_dec(d, pi, in, 1) : dec_red(d, pi, in);
 }

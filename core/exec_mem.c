@@ -876,6 +876,8 @@ int dec_ldu(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 int dec_st(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
+    if (pi->nmods && !strcmp(pi->mods[0], "async"))
+        return exec_dec_st_async(d, pi, in, 0);   /* exec_async.c */
     return exec_dec_ldst(d, pi, in, LDST_ST);
 }
 

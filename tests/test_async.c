@@ -588,6 +588,58 @@ START_TEST(test_cluster_ops)
 }
 END_TEST
 
+/* ---- st.async / red.async: stores and reductions into (this CTA's) shared::cluster memory
+ * that complete-tx on an mbarrier. Lane 0 arms the barrier for 32 4-byte stores and 32 4-byte
+ * reductions (256 bytes); every lane st.async's 3*tid into buf[tid] and red.async.add's tid
+ * into cnt, then waits on the phase. The phase can only complete when the tx-count reaches 0,
+ * so the run finishing proves the counting; the values are checked against C. */
+static const char *k_stasync = ".version 8.5\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .shared .align 8 .b64 mb;\n .shared .align 16 .b32 buf[32];\n .shared .align 4 .b32 cnt;\n"
+    " .reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<4>;\n"
+    " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x; setp.eq.u32 %p1, %r1, 0;\n"
+    " @%p1 mbarrier.init.shared::cta.b64 [mb], 1;\n @%p1 st.shared.u32 [cnt], 5;\n"
+    " bar.sync 0;\n"
+    " @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd7, [mb], 256;\n"
+    " bar.sync 0;\n"
+    " mov.u64 %rd2, buf; mul.wide.u32 %rd3, %r1, 4; add.u64 %rd4, %rd2, %rd3;\n"
+    " mul.lo.u32 %r2, %r1, 3;\n"
+    " st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%rd4], %r2, [mb];\n"
+    " red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [cnt], %r1, [mb];\n"
+    "WAIT:\n mbarrier.try_wait.parity.shared::cta.b64 %p2, [mb], 0;\n @!%p2 bra WAIT;\n"
+    " add.u32 %r3, %r1, 1; and.b32 %r3, %r3, 31; mul.wide.u32 %rd5, %r3, 4; add.u64 %rd5, %rd2, %rd5;\n"
+    " ld.shared.u32 %r4, [%rd5];\n ld.shared.u32 %r5, [cnt];\n"
+    " mul.wide.u32 %rd6, %r1, 8; add.u64 %rd6, %rd1, %rd6;\n"
+    " st.global.v2.u32 [%rd6], {%r4, %r5};\n ret;\n}\n";
+
+START_TEST(test_st_red_async)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_stasync) == 0, "%s", t.err);
+    uint64_t out = t_buf(&t, 32 * 8);
+    t_launch(&t, "k", 1, 32, &out, sizeof out);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t o[32][2];
+    t_read(&t, out, o, sizeof o);
+    for (uint32_t i = 0; i < 32; i++) {
+        ck_assert_uint_eq(o[i][0], ((i + 1) % 32) * 3);
+        ck_assert_uint_eq(o[i][1], 5 + 31 * 32 / 2);
+    }
+    t_free(&t);
+    /* an st.async whose mbarrier was never initialised is an error at that instruction */
+    static const char *bad = ".version 8.5\n.target sm_90\n.address_size 64\n"
+        ".visible .entry k()\n{\n .shared .align 8 .b64 mb;\n .shared .align 4 .b32 v;\n"
+        " st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [v], 1, [mb];\n ret;\n}\n";
+    ck_assert_msg(t_load(&t, bad) == 0, "%s", t.err);
+    t_launch(&t, "k", 1, 1, NULL, 0);
+    st = t_run(&t);
+    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
+    ck_assert_msg(strstr(st.msg, "st.async completes on shared"), "%s", st.msg);
+    t_free(&t);
+}
+END_TEST
+
 /* ---- tcgen05 Tensor Memory allocation ---------------------------------------------------------
  * Model: 512 columns, first free run of nCols columns at a multiple of nCols; address = lane
  * 0 << 16 | column. Warp 0: alloc 128 (col 0), 64 (128), 32 (192); dealloc the 64; alloc 32
@@ -1040,6 +1092,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_bulk);
     tcase_add_test(tc, test_bulk_errors);
     tcase_add_test(tc, test_cluster_ops);
+    tcase_add_test(tc, test_st_red_async);
     tcase_add_test(tc, test_tmem_alloc);
     tcase_add_test(tc, test_tmem_block);
     tcase_add_test(tc, test_tmem_errors);
