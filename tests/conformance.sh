@@ -8,6 +8,8 @@
 #  - tests/*.c: inside a string literal, the word right after the opening quote (blanks, \t,
 #    \n and a guard skipped), followed by '.', or by blanks then an operand or ';'.
 # It is a textual heuristic: it shows where an instruction appears, not what is checked.
+# Then every syntax form of tests/isa_forms.txt (forms ptxas accepts; test_isa_forms.c loads
+# each) with the suites that use the same instruction name.
 set -eu
 
 OUT=${1:-docs/CONFORMANCE.md}
@@ -133,6 +135,37 @@ END {
     }
     if (none) print "- none"
 }' "$TMP.ops" > "$TMP.md"
+# 4. Syntax forms (tests/isa_forms.txt): each form ptxas accepts, the suite that loads it, and
+# the Check suites whose PTX text uses the same instruction name (opcode and modifiers).
+FORMS=tests/isa_forms.txt
+if [ -f "$FORMS" ]; then
+    {
+        echo ""
+        echo "## Syntax forms"
+        echo ""
+        echo "Each form below is accepted by ptxas (\`sh tests/check-forms-ptxas.sh\`, sm_90a) and"
+        echo "loads in ptxdbg (parsed and decoded: test_isa_forms.c, from tests/isa_forms.txt)."
+        echo "*Also in* lists Check suites whose PTX text uses the same instruction name (a textual"
+        echo "match, as above: where its results are compared with a reference)."
+        nforms=0
+        while IFS= read -r form; do
+            case "$form" in
+            '## '*)
+                printf '\n### %s\n\n| Form | Loads | Also in |\n|---|---|---|\n' "${form#\#\# }" ;;
+            ''|'#'*|'>'*) ;;
+            *)
+                nforms=$((nforms + 1))
+                name=${form%%[ ;]*}
+                also=$(grep -l -F -- "$name" tests/test_*.c 2>/dev/null | grep -v test_isa_forms.c |
+                       head -n 3 | sed 's|^tests/||' | tr '\n' ' ' | sed 's/ $//; s/ /, /g')
+                f=$(printf '%s' "$form" | sed 's/|/\\|/g')
+                printf '| `%s` | test_isa_forms.c | %s |\n' "$f" "${also:--}" ;;
+            esac
+        done < "$FORMS"
+        echo ""
+        echo "Forms listed: $nforms."
+    } >> "$TMP.md"
+fi
 # hand-kept list of refused forms and documented approximations inside executable opcodes
 cat tests/conformance-limits.md >> "$TMP.md"
 
