@@ -443,6 +443,9 @@ static int exec_carg_dec(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, 
         a->size = 8;
         return 0;
     }
+    if (o->kind == PTX_OP_REG && s && s->type == PTX_T_PRED)
+        return exec_dec_error(d, pi, "predicate %s cannot be passed to or returned from a "
+                              "function (ptxas's ABI does not allow it either)", s->name);
     return exec_dec_error(d, pi, "bad call argument");
 }
 
