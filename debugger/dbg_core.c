@@ -302,7 +302,8 @@ static int load_buffers(dbg_session *s, const exec_core *c)
         return 0;
     exec_crd r = { p, (size_t)n, 0, 0 };
     uint32_t cnt = exec_crd_u32(&r);
-    if (r.bad || cnt > n / 36)
+    /* a record is at least 32 bytes: str name (u32 length, may be short), u32 type, 3 x u64 */
+    if (r.bad || cnt > (n - 4) / 32)
         return dbg_err(s, "the core file's buffer section is corrupted");
     dbg_buffer *bufs = calloc(cnt ? cnt : 1, sizeof *bufs);
     if (!bufs)

@@ -380,6 +380,79 @@ START_TEST(auto_core)
 }
 END_TEST
 
+
+/* Every core that generate-core-file or auto-core writes reopens: buffer counts 0..5 times name
+ * lengths 1..6 (short names once tripped a wrong minimum record size in the buffer section).
+ * Buffer i of a case holds (i * 7 + len) % 256 in every byte; after reopening, each buffer
+ * prints that value and "info buffers" lists it. auto: the same through set auto-core on. */
+static void roundtrip_case(int nb, int len, int autocore)
+{
+    char cmd[6144], core[400];
+    int st = -1;
+    snprintf(core, sizeof core, "%s/rt.%d.%d.%d.core", tmpdir, nb, len, autocore);
+    size_t k = (size_t)snprintf(cmd, sizeof cmd, "cd '%s' && ", tmpdir);
+    char here[1024];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
+    const char *p = rp_ptxdbg();
+    k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%s%s%s -batch -ex 'set auto-core %s' ",
+                          p[0] == '/' ? "" : here, p[0] == '/' ? "" : "/", p,
+                          autocore ? "on" : "off");
+    for (int i = 0; i < nb; i++) {
+        char name[16];
+        for (int c = 0; c < len; c++)
+            name[c] = (char)('a' + i);
+        name[len] = 0;
+        k += (size_t)snprintf(cmd + k, sizeof cmd - k, "-ex 'buffer %s u8 %d = fill %d' ", name,
+                              3 + i, (i * 7 + len) % 256);
+    }
+    if (autocore)
+        k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%s '%s/" DIR "postmortem.O3.ptx' 2>&1 "
+                              "&& true; mv core.trap_range.0 '%s'", trap_launch, here, core);
+    else
+        k += (size_t)snprintf(cmd + k, sizeof cmd - k, "-ex 'gcore %s' '%s/" DIR
+                              "postmortem.O3.ptx' 2>&1", core, here);
+    ck_assert_uint_lt(k, sizeof cmd);
+    free(rp_run_status(cmd, &st));
+    ck_assert_uint_gt(file_size(core), 100);
+    k = (size_t)snprintf(cmd, sizeof cmd, "%s -batch --core '%s' -ex 'info buffers' ", p, core);
+    for (int i = 0; i < nb; i++) {
+        char name[16];
+        for (int c = 0; c < len; c++)
+            name[c] = (char)('a' + i);
+        name[len] = 0;
+        k += (size_t)snprintf(cmd + k, sizeof cmd - k, "-ex 'print %s[%d]' ", name, 2 + i);
+    }
+    snprintf(cmd + k, sizeof cmd - k, "2>&1");
+    char *out = rp_run_status(cmd, &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "corrupted") == NULL && st == 0,
+                  "%d buffers, names of %d: core does not reopen (status %d):\n%s", nb, len, st,
+                  out);
+    int hist = 1;
+    for (int i = 0; i < nb; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "$%d = %d", hist++, (i * 7 + len) % 256);
+        HAS(out, want);
+    }
+    free(out);
+}
+
+START_TEST(core_roundtrip_matrix)
+{
+    for (int nb = 0; nb <= 5; nb++)
+        for (int len = 1; len <= 6; len++)
+            roundtrip_case(nb, len, 0);
+}
+END_TEST
+
+START_TEST(auto_core_roundtrip_matrix)
+{
+    for (int nb = 0; nb <= 3; nb++)
+        for (int len = 1; len <= 4; len++)
+            roundtrip_case(nb, len, 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("postmortem");
@@ -398,6 +471,8 @@ int main(void)
     tcase_add_test(c, corrupted_cores);
     tcase_add_test(c, core_sources_embedded);
     tcase_add_test(c, auto_core);
+    tcase_add_test(c, core_roundtrip_matrix);
+    tcase_add_test(c, auto_core_roundtrip_matrix);
     suite_add_tcase(s, c);
     return tu_run_suite(s);
 }
