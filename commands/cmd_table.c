@@ -118,7 +118,7 @@ const cmd_def cmd_table[] = {
      "without it a kernel runs in the clusters its .reqnctapercluster declares, else every "
      "CTA is a cluster of one.", CMD_CLASS_RUNNING, 0, NOSUB},
     {"run", "r", cmd_run, 0, 0, "run",
-     "Relaunch the last launch from scratch (buffers restored to their initial contents).",
+     "Relaunch the last launch from scratch (buffers restored to their contents at that launch).",
      CMD_CLASS_RUNNING, 0, NOSUB},
     {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING, 0, NOSUB},
     {"generate-core-file", "gcore", cmd_generate_core, 0, 1, "generate-core-file [FILE]",

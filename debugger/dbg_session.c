@@ -372,6 +372,46 @@ static int check_shared(dbg_session *s, const ptx_func *kernel, uint32_t dyn)
     return 0;
 }
 
+/* What `run` restores: every buffer's contents at the moment of the launch. A buffer that is all
+ * zero keeps no copy (init NULL), so a large never-written buffer costs no memory; the scan and
+ * the copy go in 1 MB chunks. */
+static int snapshot_buffers(dbg_session *s)
+{
+    enum { CHUNK = 1 << 20 };
+    uint8_t *tmp = malloc(CHUNK);
+    if (!tmp)
+        return dbg_err(s, "Out of memory.");
+    for (int i = 0; i < s->nbufs; i++) {
+        dbg_buffer *b = &s->bufs[i];
+        uint8_t *copy = NULL;
+        for (uint64_t off = 0; off < b->size; off += CHUNK) {
+            size_t n = b->size - off < CHUNK ? (size_t)(b->size - off) : CHUNK;
+            if (exec_mem_read(s->m, PTX_SPACE_GLOBAL, b->addr + off, tmp, n, 0, 0, 0) != 0) {
+                free(copy);
+                free(tmp);
+                return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
+            }
+            if (!copy) {
+                size_t z = 0;
+                while (z < n && !tmp[z])
+                    z++;
+                if (z == n)
+                    continue;
+                copy = calloc(1, b->size);
+                if (!copy) {
+                    free(tmp);
+                    return dbg_err(s, "Out of memory.");
+                }
+            }
+            memcpy(copy + off, tmp, n);
+        }
+        free(b->init);
+        b->init = copy;
+    }
+    free(tmp);
+    return 0;
+}
+
 int dbg_launch(dbg_session *s, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
                uint32_t shmem, const void *params, size_t nbytes)
 {
@@ -379,7 +419,7 @@ int dbg_launch(dbg_session *s, const ptx_func *kernel, exec_dim3 grid, exec_dim3
         return dbg_err(s, "No PTX module loaded.");
     if (!kernel->is_entry)
         return dbg_err(s, "\"%s\" is not a kernel (.entry).", kernel->sym->name);
-    if (check_shared(s, kernel, shmem) != 0)
+    if (check_shared(s, kernel, shmem) != 0 || snapshot_buffers(s) != 0)
         return -1;
     uint8_t *copy = malloc(nbytes ? nbytes : 1);
     if (!copy)
@@ -403,18 +443,20 @@ int dbg_relaunch(dbg_session *s)
         return dbg_err(s, "No kernel launched yet; use \"launch\" first.");
     exec_kill(s->m);
     s->alive = 0;
+    static const uint8_t zero[1 << 16];
+    uint8_t cur[1 << 16];
     for (int i = 0; i < s->nbufs; i++) {
         dbg_buffer *b = &s->bufs[i];
-        uint8_t *zero = NULL;
-        const void *src = b->init;
-        if (!src) {
-            zero = calloc(1, b->size);
-            if (!zero)
-                return dbg_err(s, "Out of memory.");
-            src = zero;
+        int rc = 0;
+        if (b->init)
+            rc = exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0);
+        /* zero only the chunks that were written, so untouched memory stays unmapped */
+        for (uint64_t off = 0; !b->init && !rc && off < b->size; off += sizeof zero) {
+            size_t n = b->size - off < sizeof zero ? (size_t)(b->size - off) : sizeof zero;
+            rc = exec_mem_read(s->m, PTX_SPACE_GLOBAL, b->addr + off, cur, n, 0, 0, 0);
+            if (!rc && memcmp(cur, zero, n) != 0)
+                rc = exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr + off, zero, n, 0, 0, 0);
         }
-        int rc = exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, src, b->size, 0, 0, 0);
-        free(zero);
         if (rc != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
     }
