@@ -103,14 +103,32 @@ static int adopt(dbg_session *s, ptx_module *mod, const char *path)
     return 0;
 }
 
+/* After a module failed to load with none before it, the session has no program, exactly as when
+ * started without a file: an empty module, so every command finds a machine (no NULL state). */
+static int no_program(dbg_session *s, int rc)
+{
+    static const char empty[] = ".version 7.0\n.target sm_80\n.address_size 64\n";
+    if (s->m)
+        return rc;
+    char msg[sizeof s->err];
+    memcpy(msg, s->err, sizeof msg);
+    ptx_error e;
+    memset(&e, 0, sizeof e);
+    ptx_module *mod = ptx_parse(empty, sizeof empty - 1, "<repl>", &e);
+    if (mod)
+        adopt(s, mod, NULL);
+    memcpy(s->err, msg, sizeof msg);
+    return rc;
+}
+
 int dbg_load_file(dbg_session *s, const char *path)
 {
     ptx_error e;
     memset(&e, 0, sizeof e);
     ptx_module *mod = ptx_parse_file(path, &e);
     if (!mod)
-        return dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot read the file");
-    return adopt(s, mod, path);
+        return no_program(s, dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot read the file"));
+    return no_program(s, adopt(s, mod, path));
 }
 
 int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name)
@@ -119,8 +137,8 @@ int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name
     memset(&e, 0, sizeof e);
     ptx_module *mod = ptx_parse(text, len, name, &e);
     if (!mod)
-        return dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot parse the text");
-    return adopt(s, mod, NULL);
+        return no_program(s, dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot parse the text"));
+    return no_program(s, adopt(s, mod, NULL));
 }
 
 const ptx_module *dbg_module(const dbg_session *s) { return s->mod; }
