@@ -322,8 +322,10 @@ uint32_t exec_crc32(uint32_t crc, const void *data, size_t n);
 #define EXEC_CORE_TAG_USER 0x100u
 typedef struct { uint32_t tag; const void *data; uint64_t len; } exec_core_sect;
 /* Write the machine's whole state (PTX text, memory of every space, launch, CTA, warps, lanes,
- * frames, stop) and the extra sections to path. */
-int exec_core_write(exec_machine *m, const char *path, const exec_core_sect *extra, int nextra);
+ * frames, stop) and the extra sections to path. Global memory is stored sparsely (runs of zero
+ * bytes cost nothing). A non-zero *interrupt (when given) abandons the write: -1, no file. */
+int exec_core_write(exec_machine *m, const char *path, const exec_core_sect *extra, int nextra,
+                    volatile int *interrupt);
 typedef struct exec_core exec_core;
 /* Read and check a core file (magic, version, length, checksum, sections); NULL with a message
  * naming the problem ("not a ptxdbg core file", "truncated", "corrupted", "version"). */

@@ -56,6 +56,11 @@ typedef struct {
 /* `init` may be NULL (zeroed). Fails if the name exists or is not an identifier. */
 int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t count,
                    const void *init);
+/* The same, taking ownership of init (malloc'd, count elements; freed on failure too). */
+int dbg_buffer_adopt(dbg_session *s, const char *name, ptx_type type, uint64_t count,
+                     uint8_t *init);
+/* Could a buffer `name` be added now (valid, new name; a module loaded)? 0, or -1 + message. */
+int dbg_buffer_check(dbg_session *s, const char *name);
 const dbg_buffer *dbg_buffer_find(const dbg_session *s, const char *name);
 int dbg_buffer_count(const dbg_session *s);
 const dbg_buffer *dbg_buffer_at(const dbg_session *s, int i);
@@ -230,6 +235,8 @@ dbg_options *dbg_opts(dbg_session *s);
 
 /* The flag a SIGINT handler sets; run/step poll it and stop with DBG_EV_INTERRUPT. */
 void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag);
+/* Has the interrupt flag been raised (Ctrl-C)? Long host-side work polls it. */
+int dbg_interrupted(const dbg_session *s);
 
 /* Run until something stops the kernel. `ignore` > 0 ignores the current breakpoint that many
  * more times (gdb's `continue N` sets it to N-1). */

@@ -250,7 +250,7 @@ int dbg_core_save(dbg_session *s, const char *path)
         oom |= b[i].oom;
     }
     int rc = oom ? dbg_err(s, "Out of memory.")
-             : exec_core_write(s->m, path, sect, 4) != 0 ? dbg_err(s, "%s", exec_errmsg(s->m))
+             : exec_core_write(s->m, path, sect, 4, s->interrupt) != 0 ? dbg_err(s, "%s", exec_errmsg(s->m))
                                                         : 0;
     for (int i = 0; i < 4; i++)
         exec_cbuf_free(&b[i]);

@@ -68,6 +68,21 @@ void dbg_free(dbg_session *s)
     free(s);
 }
 
+/* Write a buffer's saved contents into fresh (zeroed) global memory, skipping zero chunks so
+ * that memory nobody wrote stays untouched (and unmapped on the host). */
+static int write_init(dbg_session *s, const dbg_buffer *b)
+{
+    enum { CHUNK = 1 << 16 };
+    static const uint8_t zero[CHUNK];
+    for (uint64_t off = 0; b->init && off < b->size; off += CHUNK) {
+        size_t n = b->size - off < CHUNK ? (size_t)(b->size - off) : CHUNK;
+        if (memcmp(b->init + off, zero, n) != 0 &&
+            exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr + off, b->init + off, n, 0, 0, 0))
+            return -1;
+    }
+    return 0;
+}
+
 /* Give every buffer an address on the (new) machine and its initial contents. */
 static int realloc_buffers(dbg_session *s)
 {
@@ -75,8 +90,7 @@ static int realloc_buffers(dbg_session *s)
         dbg_buffer *b = &s->bufs[i];
         if (exec_global_alloc(s->m, b->size ? b->size : 1, &b->addr) != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
-        if (b->init && b->size &&
-            exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0) != 0)
+        if (write_init(s, b) != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
     }
     return 0;
@@ -149,8 +163,9 @@ void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag) { s->interrupt =
 void dbg_set_demangler(dbg_session *s, dbg_demangle_fn fn) { s->demangle = fn; }
 
 /* ---- buffers ---------------------------------------------------------------------------------- */
-int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t count,
-                   const void *init)
+int dbg_interrupted(const dbg_session *s) { return s->interrupt && *s->interrupt; }
+
+int dbg_buffer_check(dbg_session *s, const char *name)
 {
     if (!name[0] || !(isalpha((unsigned char)name[0]) || name[0] == '_'))
         return dbg_err(s, "Invalid buffer name \"%s\".", name);
@@ -163,14 +178,41 @@ int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t cou
         return dbg_err(s, "Buffer \"%s\" already exists.", name);
     if (!s->m)
         return dbg_err(s, "No PTX module loaded.");
+    return 0;
+}
+
+int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t count,
+                   const void *init)
+{
+    uint8_t *copy = NULL;
     int esz = ptx_type_bits(type) / 8;
-    if (esz <= 0)
-        return dbg_err(s, "Invalid buffer element type.");
-    if (count == 0 || count > (UINT64_C(1) << 34) / (uint64_t)esz)
-        return dbg_err(s, "Invalid buffer size %llu.", (unsigned long long)count);
+    if (init && esz > 0 && count && count <= (UINT64_C(1) << 34) / (uint64_t)esz) {
+        copy = malloc((size_t)count * (size_t)esz);
+        if (!copy)
+            return dbg_err(s, "Out of memory.");
+        memcpy(copy, init, (size_t)count * (size_t)esz);
+    }
+    return dbg_buffer_adopt(s, name, type, count, copy);
+}
+
+int dbg_buffer_adopt(dbg_session *s, const char *name, ptx_type type, uint64_t count,
+                     uint8_t *init)
+{
+    if (dbg_buffer_check(s, name) != 0) {
+        free(init);
+        return -1;
+    }
+    int esz = ptx_type_bits(type) / 8;
+    if (esz <= 0 || count == 0 || count > (UINT64_C(1) << 34) / (uint64_t)esz) {
+        free(init);
+        return dbg_err(s, esz <= 0 ? "Invalid buffer element type." : "Invalid buffer size %llu.",
+                       (unsigned long long)count);
+    }
     dbg_buffer *nb = realloc(s->bufs, (size_t)(s->nbufs + 1) * sizeof *nb);
-    if (!nb)
+    if (!nb) {
+        free(init);
         return dbg_err(s, "Out of memory.");
+    }
     s->bufs = nb;
     dbg_buffer *b = &s->bufs[s->nbufs];
     memset(b, 0, sizeof *b);
@@ -178,17 +220,12 @@ int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t cou
     b->type = type;
     b->count = count;
     b->size = count * (uint64_t)esz;
-    if (init) {
-        b->init = malloc(b->size);
-        if (!b->init)
-            return dbg_err(s, "Out of memory.");
-        memcpy(b->init, init, b->size);
-    }
+    b->init = init;
     if (exec_global_alloc(s->m, b->size, &b->addr) != 0) {
         free(b->init);
         return dbg_err(s, "%s", exec_errmsg(s->m));
     }
-    if (b->init && exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0)) {
+    if (write_init(s, b) != 0) {
         exec_global_free(s->m, b->addr);
         free(b->init);
         return dbg_err(s, "%s", exec_errmsg(s->m));

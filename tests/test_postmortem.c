@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cmd.h"
 #include "run_ptxdbg.h"
 
 /* Kernels: tests/fixtures/postmortem/postmortem.cu. Expected values come from its source:
@@ -312,8 +313,8 @@ START_TEST(corrupted_cores)
     }
     write_variant(core, bad, n, 0, 0);
     expect_refused(bad, "not a ptxdbg core file (bad magic)");
-    write_variant(core, bad, n, 9, 0); /* version 2 -> 0x4002 */
-    expect_refused(bad, "core file format version 16386 is not supported");
+    write_variant(core, bad, n, 9, 0); /* version 3 -> 0x4003 */
+    expect_refused(bad, "core file format version 16387 is not supported");
     size_t cuts[] = {4, 20, 36, 1000, n / 3, n / 2, n - 5, n - 1};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
         write_variant(core, bad, cuts[i], -1, 0);
@@ -453,6 +454,64 @@ START_TEST(auto_core_roundtrip_matrix)
 }
 END_TEST
 
+/* Memory nobody wrote is stored sparsely: a never-written 256 MB buffer (plus one written
+ * element) makes a core under 1 MB, and the element and the zeros around it come back. */
+START_TEST(core_sparse_large_buffer)
+{
+    char cmd[4096], core[400];
+    int st = -1;
+    snprintf(core, sizeof core, "%s/sparse.core", tmpdir);
+    snprintf(cmd, sizeof cmd, "%s -batch -ex 'buffer big u8 268435456' "
+             "-ex 'set var big[200000001] = 7' -ex 'gcore %s' examples/saxpy.ptx 2>&1",
+             rp_ptxdbg(), core);
+    free(rp_run_status(cmd, &st));
+    ck_assert_int_eq(st, 0);
+    size_t n = file_size(core);
+    ck_assert_msg(n > 0 && n < (1u << 20), "core of a never-written 256 MB buffer: %zu bytes", n);
+    snprintf(cmd, sizeof cmd, "%s -batch --core '%s' -ex 'print big[200000001]' "
+             "-ex 'print big[200000000]' -ex 'print big[268435455]' 2>&1", rp_ptxdbg(), core);
+    char *out = rp_run_status(cmd, &st);
+    ck_assert_ptr_nonnull(out);
+    HAS(out, "$1 = 7\n$2 = 0\n$3 = 0\n");
+    ck_assert_int_eq(st, 0);
+    free(out);
+}
+END_TEST
+
+/* Fault injection: the interrupt flag (what Ctrl-C raises) set before long host-side work
+ * stops it: a core of a 64 MB buffer is not written (no file left), and "= iota" / "= fill"
+ * of a 64 M-element buffer create no buffer. The session goes on with the flag cleared. */
+START_TEST(interrupt_host_work)
+{
+    dbg_session *s = dbg_new();
+    ck_assert_ptr_nonnull(s);
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    ck_assert_int_eq(dbg_load_file(s, "examples/saxpy.ptx"), 0);
+    static volatile int flag;
+    dbg_set_interrupt_flag(s, &flag);
+    ck_assert_int_eq(cmd_execute(&c, "buffer big u32 16777216 = fill 3"), 0);
+    char core[400];
+    snprintf(core, sizeof core, "%s/int.core", tmpdir);
+    flag = 1;
+    ck_assert_int_ne(dbg_core_save(s, core), 0);
+    ck_assert_msg(strstr(dbg_errmsg(s), "interrupted") != NULL, "%s", dbg_errmsg(s));
+    struct stat sb;
+    ck_assert_int_ne(stat(core, &sb), 0);
+    ck_assert_int_ne(cmd_execute(&c, "buffer a u32 67108864 = iota"), 0);
+    ck_assert_ptr_null(dbg_buffer_find(s, "a"));
+    ck_assert_int_ne(cmd_execute(&c, "buffer b f32 67108864 = fill 2.5"), 0);
+    ck_assert_ptr_null(dbg_buffer_find(s, "b"));
+    flag = 0;
+    ck_assert_int_eq(dbg_core_save(s, core), 0);
+    ck_assert_int_eq(stat(core, &sb), 0);
+    ck_assert_int_eq(cmd_execute(&c, "buffer a u32 1024 = iota"), 0);
+    ck_assert_ptr_nonnull(dbg_buffer_find(s, "a"));
+    cmd_ctx_free(&c);
+    dbg_free(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("postmortem");
@@ -472,6 +531,8 @@ int main(void)
     tcase_add_test(c, core_sources_embedded);
     tcase_add_test(c, auto_core);
     tcase_add_test(c, core_roundtrip_matrix);
+    tcase_add_test(c, core_sparse_large_buffer);
+    tcase_add_test(c, interrupt_host_work);
     tcase_add_test(c, auto_core_roundtrip_matrix);
     suite_add_tcase(s, c);
     return tu_run_suite(s);
