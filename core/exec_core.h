@@ -118,6 +118,8 @@ struct exec_warp {
 typedef struct {
     uint32_t arrived;         /* threads arrived in this phase */
     uint32_t expected;        /* thread count given by the instruction, 0 = all live */
+    uint32_t warps;           /* warps with threads arrived in this phase: with a count, a
+                                 warp counts whole (its exited and absent lanes too; ISA) */
     uint32_t red_popc;
     int red_and, red_or;
 } exec_bar;

@@ -432,8 +432,11 @@ int exec_bar_check(exec_machine *m)
         exec_bar *br = &c->bar[b];
         if (!br->arrived || m->bar_hold == b + 1)
             continue;
-        uint32_t exp = br->expected ? br->expected : live;
-        if (br->arrived >= exp) {
+        uint32_t exp = br->expected ? br->expected : live, got = br->arrived;
+        for (uint32_t k = 0; br->expected && k < m->nwarps && k < 32; k++)
+            if ((br->warps >> k) & 1)  /* a counted barrier counts whole warps */
+                got += 32 - (uint32_t)exec_popc(m->warps[k].valid & ~m->warps[k].exited);
+        if (got >= exp) {
             exec_bar_release(m, b);
             any = 1;
         }
