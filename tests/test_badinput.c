@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cmd.h"
 #include "test_util.h"
 
 /* Each row runs `PTXDBG -batch ... -ex 'echo badinput-alive\n' [FILE.ptx]` (PTXDBG from the
@@ -609,6 +610,63 @@ static int is_sanitized(const char *path)
     return yes;
 }
 
+/* Every command and subcommand of the tables, with argument shapes a fuzzer tries (none, 0, 1,
+ * -1, INT_MAX, past INT_MAX, a range to INT_MAX, a name, an address), in the states without a
+ * program: no file, a file that failed to load, and after "kill". One ptxdbg per state runs
+ * them all; it must not die by a signal, hang (CPU budget), or stop going on. */
+START_TEST(command_sweep_no_program)
+{
+    static const char *const shapes[] = {"", " 0", " 1", " -1", " 2147483647", " 2147483648",
+                                         " 1-2147483647", " x", " *0", " &x", " $1", " 0x0",
+                                         NULL};
+    static const char *const skip[] = {"quit", "shell", "commands", "source", "file",
+                                       "core-file", "target", "directory", "dump", NULL};
+    static const char *const states[] = {"", "B/garbage.ptx", "B/ok.ptx"};
+    char path[PATH_MAX + 32];
+    /* one -ex per command (a -x script would stop at its first error, as gdb's does) */
+    snprintf(path, sizeof path, "%s/sweep.args", tmp);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    const struct { const char *prefix; const cmd_def *t; } tabs[] = {
+        {"", cmd_table}, {"info ", cmd_info_table}, {"set ", cmd_set_table}};
+    int n = 0;
+    for (size_t k = 0; k < sizeof tabs / sizeof tabs[0]; k++)
+        for (const cmd_def *d = tabs[k].t; d->name; d++) {
+            int sk = 0;
+            for (int i = 0; skip[i]; i++)
+                sk |= !strcmp(d->name, skip[i]);
+            if (sk)
+                continue;
+            for (int i = 0; shapes[i]; i++, n++)
+                fprintf(f, " -ex '%s%s%s'", tabs[k].prefix, d->name, shapes[i]);
+        }
+    fclose(f);
+    ck_assert_int_gt(n, 300);
+    for (size_t st = 0; st < sizeof states / sizeof states[0]; st++) {
+        static char cmd[3 * PATH_MAX + 512];
+        snprintf(cmd, sizeof cmd, "cd '%s' && ulimit -t " ROW_CPU_S " && eval timeout -k 5 300 "
+                 "\"'%s'\" -batch %s \"$(cat sweep.args)\" -ex \"'echo sweep-alive\\n'\" %s "
+                 "</dev/null >sweep.out 2>&1; echo $? >sweep.rc", tmp, ptxdbg,
+                 st == 2 ? "-ex kill" : "", states[st]);
+        ck_assert_int_eq(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/sweep.rc", tmp);
+        char *rcs = tu_read_file(path, NULL);
+        int rc = rcs ? atoi(rcs) : -1;
+        free(rcs);
+        snprintf(path, sizeof path, "%s/sweep.out", tmp);
+        char *out = tu_read_file(path, NULL);
+        ck_assert_ptr_nonnull(out);
+        ck_assert_msg(rc >= 0 && rc < 128, "state %zu: ptxdbg died (status %d); last output: %s",
+                      st, rc, strlen(out) > 400 ? out + strlen(out) - 400 : out);
+        ck_assert_msg(strstr(out, "AddressSanitizer") == NULL && strstr(out, "runtime error") ==
+                      NULL, "state %zu: sanitizer report", st);
+        ck_assert_msg(strstr(out, "sweep-alive") != NULL, "state %zu: the session did not go on",
+                      st);
+        free(out);
+    }
+}
+END_TEST
+
 int main(void)
 {
     if (!getcwd(top, sizeof top))
@@ -635,6 +693,7 @@ int main(void)
     TCase *tc = tcase_create("matrix");
     tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, matrix_row, 0, NROWS);
+    tcase_add_test(tc, command_sweep_no_program);
     suite_add_tcase(s, tc);
     int rc = tu_run_suite(s);
 
