@@ -310,6 +310,8 @@ H(cmd_info_kernels); H(cmd_info_sharedmem); H(cmd_info_cuda);
 /* cmd_ptx.c */
 H(cmd_eval_ptx);
 int cmd_ptx_repl_line(cmd_ctx *c, const char *line);
+/* A register the standalone PTX REPL set (no kernel running): 0, or -1 if it has none. */
+int cmd_ptx_repl_reg(cmd_ctx *c, const char *name, uint64_t *bits, ptx_type *type);
 void cmd_ptx_free(cmd_ctx *c);
 /* cmd_tex.c */
 H(cmd_texture); H(cmd_surface); H(cmd_bind); H(cmd_info_textures);

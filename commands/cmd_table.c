@@ -213,7 +213,8 @@ const cmd_def cmd_table[] = {
     {"whatis", "", cmd_whatis, 1, -1, "whatis EXPR | TYPE", "The type name of EXPR.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"eval", "", cmd_eval_ptx, 1, -1, "eval PTX-INSTRUCTION",
-     "Execute one PTX instruction (or .reg declaration) on a scratch lane seeded from the focus.",
+     "Run one PTX instruction (or .reg declaration) on a scratch copy of the focused lane's "
+     "registers; ld/ldu read the real memory, stores are refused, nothing is written back.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"set", "", cmd_set, 1, -1, "set var LVALUE = EXPR | set SETTING VALUE",
      "Assign (var) or change a setting: scheduler-locking on|off, step-granularity lane|warp, "

@@ -282,6 +282,8 @@ int exec_reg_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t la
                  const char *name, uint64_t *bits, ptx_type *type);
 int exec_reg_set(exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane, int frame,
                  const char *name, uint64_t bits);
+/* The carry flag (CC.CF) of a lane of the running CTA: read into *cf (set 0) or write it. */
+int exec_lane_cc(exec_machine *m, uint32_t warp, uint32_t lane, int set, int *cf);
 /* The registers a function declares (in declaration order). */
 int exec_func_regs(const exec_machine *m, const ptx_func *f, const ptx_sym ***regs);
 /* Special registers; comp is 0..2 for .x/.y/.z (ignored for scalar ones). */

@@ -455,6 +455,20 @@ int exec_reg_set(exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane, in
     return exec_reg_access(m, cta, warp, lane, frame, name, &bits, NULL, 1);
 }
 
+int exec_lane_cc(exec_machine *m, uint32_t warp, uint32_t lane, int set, int *cf)
+{
+    if (!m->launched || !m->cta_live || warp >= m->nwarps || lane >= EXEC_LANES) {
+        snprintf(m->err, sizeof m->err, "no such lane");
+        return -1;
+    }
+    uint32_t *cc = &m->warps[warp].r.cc, bit = 1u << lane;
+    if (set)
+        *cc = *cf ? *cc | bit : *cc & ~bit;
+    else
+        *cf = (*cc & bit) != 0;
+    return 0;
+}
+
 int exec_func_regs(const exec_machine *m, const ptx_func *f, const ptx_sym ***regs)
 {
     (void)m;

@@ -264,7 +264,7 @@ static const row rows[] = {
     {"script-commands-with-errors", OK, "-x commands-errors.cmd", S1, ERR, "syntax error", NULL, 0},
     /* ---- the PTX REPL ------------------------------------------------------------------- */
     {"repl-bad", OK, "eval frob.u32 %r1;\neval add.s32 %r1, %r2;\n.reg .b32 %zz<100000000>;\nadd.s32 %nosuch, 1, 2;\n@%nope bra X;", S1, ERR, "unknown instruction", NULL, 0},
-    {"repl-scratch-memory", OK, STOP "eval ld.global.u32 %r1, [0];", S1, ERR, "faulted: .*access.*\n.*scratch memory.*print or x", NULL, 0},
+    {"repl-real-memory", OK, STOP "eval ld.global.u32 %r1, [0];\neval st.global.u32 [0], 1;", S1, ERR, "Cannot access global memory at address 0x0(.*\n)*.*'st' is refused", NULL, 0},
     {"repl-faults", OK, "eval ld.global.u32 %r1, [0];\neval trap;\neval exit;\neval bra L;\neval call fill;\neval st.shared.u32 [99999999], 1;", S1, ERR, "fault", NULL, 0},
     /* ---- nonsense DWARF: a warning, then PTX-level debugging works ------------------------ */
     /* bug (while dwarf loading was not wired in): no warning at all */
