@@ -282,6 +282,11 @@ int exec_reg_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t la
                  const char *name, uint64_t *bits, ptx_type *type);
 int exec_reg_set(exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane, int frame,
                  const char *name, uint64_t bits);
+/* What kernel k can reach: fseen[i] = 1 for the functions it may run (itself, direct calls,
+ * .calltargets, functions whose address it takes, transitively) and vseen[i] = 1 for the
+ * module-scope variables those name (arrays of mod->nfuncs and mod->nvars bytes). -1 when out
+ * of memory or k is not a function of mod. */
+int exec_kernel_reach(const ptx_module *mod, const ptx_func *k, uint8_t *fseen, uint8_t *vseen);
 /* The carry flag (CC.CF) of a lane of the running CTA: read into *cf (set 0) or write it. */
 int exec_lane_cc(exec_machine *m, uint32_t warp, uint32_t lane, int set, int *cf);
 /* The registers a function declares (in declaration order). */

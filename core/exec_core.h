@@ -164,6 +164,10 @@ struct exec_machine {
     uint64_t shared_static;   /* bytes of static shared */
     exec_shared_var *svars;
     int nsvars;
+    /* the launched kernel's view of static shared memory: the byte ranges [lo, hi) of other
+       kernels' shared variables, which it may not touch (none: the check is skipped) */
+    uint64_t (*sh_holes)[2];
+    int sh_nholes;
     /* launch */
     int launched, over;
     exec_launch_info li;

@@ -631,7 +631,7 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
                  "(%u,%u,%u)", grid.x, grid.y, grid.z, block.x, block.y, block.z);
         return -1;
     }
-    if (exec_launch_bounds(m, kernel, block) != 0)
+    if (exec_launch_bounds(m, kernel, block) != 0 || mem_shared_view(m, kernel) != 0)
         return -1;
     int64_t psz = exec_param_layout(kernel, NULL, NULL, 0);
     if (psz < 0 || (uint64_t)psz > nparams_bytes) {

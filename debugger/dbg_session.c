@@ -338,26 +338,6 @@ static uint64_t shared_optin_max(const ptx_module *mod)
     return n >= 90 && n < 110 ? 232448 : 166912;
 }
 
-static void shared_walk_op(const ptx_operand *o, uint8_t *fseen, uint8_t *vseen, int *stack,
-                           int *nstack, const ptx_module *mod)
-{
-    if (o->kind == PTX_OP_LIST || o->kind == PTX_OP_VEC || o->kind == PTX_OP_PAIR) {
-        for (int i = 0; i < o->nelems; i++)
-            shared_walk_op(&o->elems[i], fseen, vseen, stack, nstack, mod);
-        return;
-    }
-    const ptx_sym *y = o->sym;
-    if (!y)
-        return;
-    if (y->kind == PTX_SYM_FUNC && y->index >= 0 && y->index < mod->nfuncs && !fseen[y->index]) {
-        fseen[y->index] = 1;
-        stack[(*nstack)++] = y->index;
-    } else if (y->kind == PTX_SYM_VAR && !y->owner && y->index >= 0 && y->index < mod->nvars &&
-               mod->vars[y->index] == y) {
-        vseen[y->index] = 1;
-    }
-}
-
 static uint64_t shared_add(uint64_t off, const ptx_sym *v)
 {
     if ((v->space != PTX_SPACE_SHARED && v->space != PTX_SPACE_SHARED_CLUSTER) || !v->size)
@@ -371,40 +351,19 @@ static uint64_t shared_add(uint64_t off, const ptx_sym *v)
 static int64_t kernel_static_shared(const ptx_module *mod, const ptx_func *k)
 {
     uint8_t *fseen = calloc((size_t)mod->nfuncs + 1, 1), *vseen = calloc((size_t)mod->nvars + 1, 1);
-    int *stack = malloc(sizeof(int) * ((size_t)mod->nfuncs + 1)), nstack = 0;
     int64_t total = -1;
-    if (!fseen || !vseen || !stack)
-        goto out;
-    int ki = k->sym ? k->sym->index : -1;
-    if (ki < 0 || ki >= mod->nfuncs || mod->funcs[ki] != k)
-        goto out;
-    fseen[ki] = 1;
-    stack[nstack++] = ki;
-    uint64_t off = 0;
-    while (nstack) {
-        const ptx_func *f = mod->funcs[stack[--nstack]];
-        for (int i = 0; i < f->nvars; i++)
-            off = shared_add(off, f->vars[i]);
-        for (int i = 0; i < f->ninsns; i++)
-            for (int j = 0; j < f->insns[i].nops; j++)
-                shared_walk_op(&f->insns[i].ops[j], fseen, vseen, stack, &nstack, mod);
-        for (int t = 0; t < f->ntargets; t++) /* .calltargets of indirect calls */
-            for (int j = 0; j < f->targets[t].nitems; j++) {
-                ptx_operand o;
-                memset(&o, 0, sizeof o);
-                o.kind = PTX_OP_SYM;
-                o.sym = f->targets[t].items[j];
-                shared_walk_op(&o, fseen, vseen, stack, &nstack, mod);
-            }
+    if (fseen && vseen && exec_kernel_reach(mod, k, fseen, vseen) == 0) {
+        uint64_t off = 0;
+        for (int f = 0; f < mod->nfuncs; f++)
+            for (int i = 0; fseen[f] && i < mod->funcs[f]->nvars; i++)
+                off = shared_add(off, mod->funcs[f]->vars[i]);
+        for (int i = 0; i < mod->nvars; i++)
+            if (vseen[i])
+                off = shared_add(off, mod->vars[i]);
+        total = (int64_t)off;
     }
-    for (int i = 0; i < mod->nvars; i++)
-        if (vseen[i])
-            off = shared_add(off, mod->vars[i]);
-    total = (int64_t)off;
-out:
     free(fseen);
     free(vseen);
-    free(stack);
     return total;
 }
 
