@@ -56,9 +56,15 @@ typedef struct cmd_expr cmd_expr;
 /* Value history and convenience variables ($N, $, $$, $$N, $name). */
 typedef struct {
     cmd_value *hist;
-    int nhist;
+    int nhist, histcap;
     struct { char name[40]; cmd_value v; } *conv;
-    int nconv;
+    int nconv, convcap;
+    int *convhash;            /* open addressing: index + 1 into conv, 0 empty */
+    int hashcap;              /* a power of two, at least twice nconv */
+    /* debug info whose types stored values use: retained (dw_retain) until the history is
+       freed, so $N and $name keep their types after "file" or "core-file", as in gdb */
+    dw_info **keep;
+    int nkeep;
 } cmd_history;
 
 /* Parse an expression; NULL with a gdb-like message ("A syntax error in expression, near
@@ -91,7 +97,12 @@ int cmd_value_size(const cmd_value *v);
 void cmd_value_from_bits(cmd_value *v, ptx_type t, uint64_t bits);
 /* The value's raw bits as type t (converting numerically). */
 uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t);
-void cmd_history_add(cmd_history *h, const cmd_value *v);
+/* dw: the debug info that owns v->dt (the current one), kept alive while the history is. */
+void cmd_history_add(cmd_history *h, const cmd_value *v, dw_info *dw);
+/* The convenience variable `name` (created void when absent and create is set); NULL if none or
+ * out of memory. The value's type, if any, must be owned by dw (or by a kept one). */
+cmd_value *cmd_history_conv(cmd_history *h, const char *name, int create);
+void cmd_history_keep(cmd_history *h, const cmd_value *v, dw_info *dw);
 void cmd_history_free(cmd_history *h);
 /* Type names: "int", "unsigned int", "float", "u32", "f32", ... -> ptx_type; NONE if unknown. */
 ptx_type cmd_type_from_c(const char *name);
@@ -299,6 +310,8 @@ H(cmd_info_kernels); H(cmd_info_sharedmem); H(cmd_info_cuda);
 /* cmd_ptx.c */
 H(cmd_eval_ptx);
 int cmd_ptx_repl_line(cmd_ctx *c, const char *line);
+/* A register the standalone PTX REPL set (no kernel running): 0, or -1 if it has none. */
+int cmd_ptx_repl_reg(cmd_ctx *c, const char *name, uint64_t *bits, ptx_type *type);
 void cmd_ptx_free(cmd_ctx *c);
 /* cmd_tex.c */
 H(cmd_texture); H(cmd_surface); H(cmd_bind); H(cmd_info_textures);

@@ -160,9 +160,28 @@ static int each_bp(cmd_ctx *c, int argc, char **argv, int (*fn)(dbg_session *, i
                 return -1;
             b = a;
         }
-        for (int k = a; k <= b; k++)
-            if (fn(c->s, k, arg) != 0 && (a == b || dbg_bp_find(c->s, k)))
+        if (a > b)
+            return cmd_error(c, "Inverted breakpoint range at '%d-%d'.", a, b);
+        if (a == b) {
+            if (fn(c->s, a, arg) != 0)
                 rc = cmd_error(c, "%s", dbg_errmsg(c->s));
+            continue;
+        }
+        /* a range visits the breakpoints that exist in it (never counts up to its end, which may
+         * be INT_MAX); the numbers are taken first since deleting changes the list */
+        int n = dbg_bp_count(c->s), m = 0;
+        int *nums = malloc(sizeof *nums * (size_t)(n ? n : 1));
+        if (!nums)
+            return cmd_error(c, "Out of memory.");
+        for (int k = 0; k < n; k++) {
+            int num = dbg_bp_at(c->s, k)->num;
+            if (num >= a && num <= b)
+                nums[m++] = num;
+        }
+        for (int k = 0; k < m; k++)
+            if (fn(c->s, nums[k], arg) != 0 && dbg_bp_find(c->s, nums[k]))
+                rc = cmd_error(c, "%s", dbg_errmsg(c->s));
+        free(nums);
     }
     return rc;
 }

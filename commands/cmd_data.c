@@ -130,7 +130,7 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     if (record) {
         int keep = v.kind != CV_VOID || v.optout;
         if (keep)
-            cmd_history_add(&c->hist, &v);
+            cmd_history_add(&c->hist, &v, dbg_dwarf(c->s));
         printf("$%d = %s\n", keep ? c->hist.nhist : c->hist.nhist + 1, out);
     } else {
         printf("%s", out);
@@ -418,10 +418,16 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
     char fmt = c->x_fmt == 'i' && !fmtspec[0] ? 'i' : c->x_fmt, size = 0;
     if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
         return cmd_error(c, "Invalid number \"%s\".", fmtspec + 1);
-    if (count <= 0)
+    if (count > 100000 || count < -100000)
+        return cmd_error(c, "Count %d is too large (at most 100000 units).", count);
+    /* a negative count examines the units before the address (gdb's x/-N) */
+    int back = count < 0;
+    if (back && (fmt == 's' || fmt == 'i'))
+        return cmd_error(c, "A negative count with format \"%c\" is not supported.", fmt);
+    if (back)
+        count = -count;
+    if (count == 0)
         return 0;
-    if (count > 100000)
-        return cmd_error(c, "Count %d is too large.", count);
     ptx_space space = PTX_SPACE_GLOBAL;
     int space_given = 0;
     if (*rest == '@') {
@@ -477,6 +483,12 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
         size = 'g';
     (void)typed;
     int ub = unit_bytes(size);
+    if (back) {
+        uint64_t span = (uint64_t)count * (uint64_t)ub;
+        if (addr < span)
+            return cmd_error(c, "Cannot access memory below address 0x0.");
+        addr -= span;
+    }
     const dbg_focus *f = dbg_get_focus(c->s);
     exec_machine *m = dbg_machine(c->s);
     int per_line = fmt == 'c' ? 8 : ub == 8 ? 2 : ub == 4 ? 4 : 8;
@@ -524,7 +536,8 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
             printf("\t%s", out);
         }
         printf("\n");
-        addr += (uint64_t)count * (uint64_t)ub;
+        if (!back) /* after x/-N the next x goes on backwards from the first unit shown */
+            addr += (uint64_t)count * (uint64_t)ub;
     }
     c->x_next = addr;
     c->x_space = space;
@@ -748,6 +761,8 @@ static void pf_put(char *out, size_t n, size_t *len, const char *fmt, ...)
     va_end(ap);
 }
 
+enum { CMD_PRINTF_MAX_WIDTH = 4096 };
+
 int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
@@ -808,11 +823,20 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
         /* %[flags][width][.prec][length]conv */
         const char *s = f++;
         f += strspn(f, "-+ #0'");
-        f += strspn(f, "0123456789");
+        /* width and precision are bounded: a huge one would make the C library format (and
+         * allocate) for minutes */
+        size_t wl = strspn(f, "0123456789"), pl = 0;
+        long wv = wl ? strtol(f, NULL, 10) : 0, pv = 0;
+        f += wl;
         if (*f == '.') {
             f++;
-            f += strspn(f, "0123456789");
+            pl = strspn(f, "0123456789");
+            pv = pl ? strtol(f, NULL, 10) : 0;
+            f += pl;
         }
+        if (wl > 5 || pl > 5 || wv > CMD_PRINTF_MAX_WIDTH || pv > CMD_PRINTF_MAX_WIDTH)
+            return cmd_error(c, "Format width or precision too large (at most %d).",
+                             CMD_PRINTF_MAX_WIDTH);
         size_t speclen = (size_t)(f - s);
         f += strspn(f, "hlLqjzt");
         char conv = *f;

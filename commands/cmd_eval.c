@@ -1,4 +1,5 @@
 /* cmd_eval.c - expression evaluation: C arithmetic on typed values, registers, memory, history. */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -271,19 +272,97 @@ uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t)
     return bits >= 64 || bits <= 0 ? u : u & ((UINT64_C(1) << bits) - 1);
 }
 
-void cmd_history_add(cmd_history *h, const cmd_value *v)
+/* A value that is kept (history, convenience variable) keeps its type's debug info alive. */
+void cmd_history_keep(cmd_history *h, const cmd_value *v, dw_info *dw)
 {
-    cmd_value *n = realloc(h->hist, (size_t)(h->nhist + 1) * sizeof *n);
+    if (!v->dt || !dw)
+        return;
+    for (int i = 0; i < h->nkeep; i++)
+        if (h->keep[i] == dw)
+            return;
+    dw_info **n = realloc(h->keep, (size_t)(h->nkeep + 1) * sizeof *n);
     if (!n)
         return;
-    h->hist = n;
+    h->keep = n;
+    h->keep[h->nkeep++] = dw;
+    dw_retain(dw);
+}
+
+void cmd_history_add(cmd_history *h, const cmd_value *v, dw_info *dw)
+{
+    if (h->nhist == h->histcap) {
+        int cap = h->histcap ? 2 * h->histcap : 64;
+        cmd_value *n = cap > h->histcap ? realloc(h->hist, (size_t)cap * sizeof *n) : NULL;
+        if (!n)
+            return;
+        h->hist = n;
+        h->histcap = cap;
+    }
+    cmd_history_keep(h, v, dw);
     h->hist[h->nhist++] = *v;
+}
+
+static uint32_t conv_hash(const char *name)
+{
+    uint32_t x = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        x = (x ^ *p) * 16777619u;
+    return x;
+}
+
+static void conv_index(cmd_history *h, int i)
+{
+    uint32_t mask = (uint32_t)h->hashcap - 1, k = conv_hash(h->conv[i].name) & mask;
+    while (h->convhash[k])
+        k = (k + 1) & mask;
+    h->convhash[k] = i + 1;
+}
+
+/* Lookup is one hash probe sequence, so setting n variables costs O(n), not O(n^2). */
+cmd_value *cmd_history_conv(cmd_history *h, const char *name, int create)
+{
+    if (h->hashcap) {
+        uint32_t mask = (uint32_t)h->hashcap - 1;
+        for (uint32_t k = conv_hash(name) & mask; h->convhash[k]; k = (k + 1) & mask)
+            if (!strcmp(h->conv[h->convhash[k] - 1].name, name))
+                return &h->conv[h->convhash[k] - 1].v;
+    }
+    if (!create || strlen(name) >= sizeof h->conv[0].name || h->nconv >= INT_MAX / 4)
+        return NULL;
+    if (h->nconv == h->convcap) {
+        int cap = h->convcap ? 2 * h->convcap : 16;
+        void *n = realloc(h->conv, (size_t)cap * sizeof *h->conv);
+        if (!n)
+            return NULL;
+        h->conv = n;
+        h->convcap = cap;
+    }
+    if (2 * (h->nconv + 1) > h->hashcap) {
+        int cap = h->hashcap ? 2 * h->hashcap : 32;
+        int *t = calloc((size_t)cap, sizeof *t);
+        if (!t)
+            return NULL;
+        free(h->convhash);
+        h->convhash = t;
+        h->hashcap = cap;
+        for (int i = 0; i < h->nconv; i++)
+            conv_index(h, i);
+    }
+    int i = h->nconv++;
+    memset(&h->conv[i], 0, sizeof h->conv[i]);
+    snprintf(h->conv[i].name, sizeof h->conv[i].name, "%s", name);
+    conv_index(h, i);
+    return &h->conv[i].v;
 }
 
 void cmd_history_free(cmd_history *h)
 {
     free(h->hist);
     free(h->conv);
+    free(h->convhash);
+    for (int i = 0; i < h->nkeep; i++)
+        dw_free(h->keep[i]);
+    free(h->keep);
     memset(h, 0, sizeof *h);
 }
 
@@ -629,14 +708,13 @@ static int eval_dollar(ectx *x, const cmd_expr *e, cmd_value *out)
         *out = h->hist[idx - 1];
         return 0;
     }
-    if (h)
-        for (int i = 0; i < h->nconv; i++)
-            if (!strcmp(h->conv[i].name, n)) {
-                *out = h->conv[i].v;
-                out->lv = CMD_LV_CONV;
-                snprintf(out->reg, sizeof out->reg, "%s", n);
-                return 0;
-            }
+    const cmd_value *cv = h ? cmd_history_conv(h, n, 0) : NULL;
+    if (cv) {
+        *out = *cv;
+        out->lv = CMD_LV_CONV;
+        snprintf(out->reg, sizeof out->reg, "%s", n);
+        return 0;
+    }
     memset(out, 0, sizeof *out); /* unset convenience variable: void */
     out->lv = CMD_LV_CONV;
     snprintf(out->reg, sizeof out->reg, "%s", n);
@@ -830,20 +908,12 @@ static int assign(ectx *x, const cmd_value *lhs, const cmd_value *rhs, cmd_value
         cmd_history *h = x->hist;
         if (!h)
             return eerr(x, "Left operand of assignment is not an lvalue.");
-        int i;
-        for (i = 0; i < h->nconv; i++)
-            if (!strcmp(h->conv[i].name, lhs->reg))
-                break;
-        if (i == h->nconv) {
-            void *n = realloc(h->conv, (size_t)(h->nconv + 1) * sizeof *h->conv);
-            if (!n)
-                return eerr(x, "Out of memory.");
-            h->conv = n;
-            h->nconv++;
-            snprintf(h->conv[i].name, sizeof h->conv[i].name, "%s", lhs->reg);
-        }
-        h->conv[i].v = *rhs;
-        h->conv[i].v.lv = CMD_LV_NONE;
+        cmd_value *cv = cmd_history_conv(h, lhs->reg, 1);
+        if (!cv)
+            return eerr(x, "Out of memory.");
+        cmd_history_keep(h, rhs, x->src->dw);
+        *cv = *rhs;
+        cv->lv = CMD_LV_NONE;
         *out = *rhs;
         out->lv = CMD_LV_NONE;
         return 0;

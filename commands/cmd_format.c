@@ -1,6 +1,7 @@
 /* cmd_format.c - gdb-style value formatting (/x /d /u /o /t /a /c /f /z), literals, /FMT parsing. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,7 +272,10 @@ int cmd_parse_fmt(const char *spec, int *count, char *fmt, char *size)
     const char *p = spec;
     if (isdigit((unsigned char)*p) || *p == '-') {
         char *end;
+        errno = 0;
         long c = strtol(p, &end, 10);
+        if (end == p || errno == ERANGE || c > INT_MAX || c < -INT_MAX)
+            return -1; /* a count past int is an error, never a wrapped value */
         if (count)
             *count = (int)c;
         p = end;

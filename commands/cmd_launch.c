@@ -166,17 +166,22 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                             "= iota]");
     int esz = ptx_type_bits(t) / 8;
     if (count > (1ull << 32) / (unsigned)esz)
-        return cmd_error(c, "Buffer of %llu elements is too large.", count);
+        return cmd_error(c, "Buffer of %llu elements is too large (at most 4 GB).", count);
+    /* the name and the module first: nothing is filled for a buffer that cannot be added */
+    if (dbg_buffer_check(c->s, name) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
     uint8_t *bytes = NULL;
     int rc = -1;
     char err[512];
+    const unsigned long long poll = 1ull << 20; /* elements between interrupt checks */
     if (init) {
         init++;
         while (isspace((unsigned char)*init))
             init++;
         bytes = calloc(count, (size_t)esz);
         if (!bytes)
-            return cmd_error(c, "Out of memory.");
+            return cmd_error(c, "Out of memory (a buffer of %llu bytes).",
+                             count * (unsigned long long)esz);
         if (*init == '{') {
             const char *close = strrchr(init, '}');
             if (!close) {
@@ -184,13 +189,21 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                 goto out;
             }
             size_t len = (size_t)(close - init - 1);
+            /* as many item slots as the list can have (commas + 1), not as the buffer has */
+            size_t slots = 1;
+            for (size_t i = 0; i < len; i++)
+                slots += init[1 + i] == ',';
+            if (slots > count + 1)
+                slots = count + 1;
             char *inner = strndup(init + 1, len), *buf = malloc(len + 1);
-            char **items = malloc(sizeof *items * (count + 1));
-            int n = inner && buf && items ? split_commas(inner, buf, len + 1, items, (int)count + 1)
-                                          : -1;
+            char **items = malloc(sizeof *items * slots);
+            int n = inner && buf && items ? split_commas(inner, buf, len + 1, items, (int)slots)
+                                          : -2;
             if (n == 1 && !items[0][0])
                 n = 0;
-            if (n < 0 || (unsigned long long)n > count) {
+            if (n == -2) {
+                cmd_error(c, "Out of memory.");
+            } else if (n < 0 || (unsigned long long)n > count) {
                 cmd_error(c, "Too many values for buffer %s of %llu elements.", name, count);
             } else {
                 int i;
@@ -238,10 +251,19 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                           err);
                 goto out;
             }
-            for (unsigned long long i = 0; i < count; i++)
+            for (unsigned long long i = 0; i < count; i++) {
+                if (i % poll == 0 && dbg_interrupted(c->s)) {
+                    cmd_error(c, "Interrupted; buffer %s was not created.", name);
+                    goto out;
+                }
                 memcpy(bytes + i * (size_t)esz, &bits, (size_t)esz);
+            }
         } else if (!strncmp(init, "iota", 4) && !init[4 + strspn(init + 4, " \t")]) {
             for (unsigned long long i = 0; i < count; i++) {
+                if (i % poll == 0 && dbg_interrupted(c->s)) {
+                    cmd_error(c, "Interrupted; buffer %s was not created.", name);
+                    goto out;
+                }
                 cmd_value v;
                 cmd_value_from_bits(&v, PTX_T_U64, i);
                 uint64_t bits = cmd_value_to_bits(&v, t);
@@ -256,11 +278,10 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
         return cmd_error(c, "Usage: buffer NAME TYPE COUNT [= {V, ...} | = file PATH | = fill V "
                             "| = iota]");
     }
-    if (dbg_buffer_add(c->s, name, t, count, bytes) != 0) {
+    rc = dbg_buffer_adopt(c->s, name, t, count, bytes);
+    bytes = NULL;
+    if (rc != 0)
         cmd_error(c, "%s", dbg_errmsg(c->s));
-        goto out;
-    }
-    rc = 0;
 out:
     free(bytes);
     return rc;

@@ -1,4 +1,4 @@
-/* cmd_ptx.c - the PTX REPL: run one typed instruction on a scratch lane and print its destination. */
+/* cmd_ptx.c - the PTX REPL: one typed instruction on scratch registers (reading real memory); prints its destination. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,17 +8,27 @@
 /* ---------------------------------------------------------------------------------------------
  * Each instruction is wrapped in a one-instruction kernel with the declared registers, parsed,
  * and run on a fresh machine with one thread: a breakpoint before it loads the saved register
- * values, a breakpoint after it reads them back. Standalone (no kernel running) the registers
- * persist between lines; `.reg` lines declare more, and %r %rd %rs %f %fd %p (100 each) exist
- * without declaring. During a session (`eval` or PTX typed while a kernel is stopped) the
- * scratch lane starts from the focused lane's registers (those of its function), and the
- * destination is written back to the focused lane. Memory instructions see scratch memory, not
- * the kernel's, and special registers are those of a lone thread (0,0,0).
+ * values, a breakpoint after it reads them back.
+ *
+ * The model: typed PTX runs on a SCRATCH COPY of registers and READS the real memory.
+ *   - Standalone (no kernel running) the scratch registers and the carry flag persist between
+ *     lines (`print %r1` shows them); `.reg` lines declare more, and %r %rd %rs %f %fd %p (100
+ *     each) exist without declaring.
+ *   - During a session (`eval`, or PTX typed while a kernel is stopped) each line starts from
+ *     a copy of the focused lane's registers (those of its function) and carry flag; results
+ *     are printed and never written back: the kernel is not changed (`set var %r3 = V` does
+ *     that).
+ *   - ld and ldu read the real memory as the focused lane would (global buffers and variables,
+ *     the CTA's shared memory, the lane's local stack, kernel params, const; generic addresses
+ *     too); without a kernel, global memory (buffers). Instructions that write or synchronize
+ *     memory (st, atom, red, cp.*, ...) are refused. Special registers are those of a lone
+ *     thread (0,0,0).
  * ------------------------------------------------------------------------------------------- */
 
 typedef struct {
     char name[40];
     uint64_t bits;
+    ptx_type type;
 } saved_reg;
 
 typedef struct {
@@ -26,6 +36,7 @@ typedef struct {
     int ndecls;
     saved_reg *vals;
     int nvals;
+    int cf;                   /* standalone: the carry flag left by the last line */
 } ptx_repl;
 
 static const char *default_decls[][2] = {
@@ -62,7 +73,7 @@ static saved_reg *find_val(ptx_repl *r, const char *name)
     return NULL;
 }
 
-static void save_val(ptx_repl *r, const char *name, uint64_t bits)
+static void save_val(ptx_repl *r, const char *name, uint64_t bits, ptx_type type)
 {
     saved_reg *v = find_val(r, name);
     if (!v) {
@@ -74,6 +85,18 @@ static void save_val(ptx_repl *r, const char *name, uint64_t bits)
         snprintf(v->name, sizeof v->name, "%s", name);
     }
     v->bits = bits;
+    v->type = type;
+}
+
+int cmd_ptx_repl_reg(cmd_ctx *c, const char *name, uint64_t *bits, ptx_type *type)
+{
+    ptx_repl *r = c->ptx_repl;
+    saved_reg *v = r ? find_val(r, name) : NULL;
+    if (!v)
+        return -1;
+    *bits = v->bits;
+    *type = v->type;
+    return 0;
 }
 
 /* Does some user declaration declare registers with this prefix ("%f" for "%f<4>")? */
@@ -161,6 +184,75 @@ static int dest_regs(const ptx_insn *in, const ptx_sym **out, int max)
     return n;
 }
 
+static int has_addr(const ptx_operand *o)
+{
+    if (o->kind == PTX_OP_ADDR)
+        return 1;
+    if (o->kind == PTX_OP_LIST || o->kind == PTX_OP_VEC || o->kind == PTX_OP_PAIR)
+        for (int i = 0; i < o->nelems; i++)
+            if (has_addr(&o->elems[i]))
+                return 1;
+    return 0;
+}
+
+/* ld/ldu on the real memory: the address from the scratch registers, the bytes from the
+ * session's machine as the focused lane sees them, the destination(s) set in the scratch
+ * machine m. 0, or -1 with the message given. */
+static int real_load(cmd_ctx *c, exec_machine *m, const ptx_insn *in, int live)
+{
+    ptx_space sp = PTX_SPACE_GENERIC;
+    ptx_type t = PTX_T_NONE;
+    int vec = 1;
+    for (int i = 0; i < in->nmods; i++) {
+        const char *md = in->mods[i];
+        ptx_type mt = ptx_type_from_name(md);
+        if (mt != PTX_T_NONE)
+            t = mt;
+        else if (md[0] == 'v' && (md[1] == '2' || md[1] == '4' || md[1] == '8') && !md[2])
+            vec = md[1] - '0';
+        else if (!strncmp(md, "global", 6))
+            sp = PTX_SPACE_GLOBAL;
+        else if (!strncmp(md, "shared", 6))
+            sp = PTX_SPACE_SHARED;
+        else if (!strcmp(md, "local"))
+            sp = PTX_SPACE_LOCAL;
+        else if (!strcmp(md, "const"))
+            sp = PTX_SPACE_CONST;
+        else if (!strncmp(md, "param", 5))
+            sp = PTX_SPACE_PARAM;
+    }
+    int esz = ptx_type_bits(t) / 8;
+    const ptx_operand *a = in->nops == 2 ? &in->ops[1] : NULL;
+    if (esz <= 0 || esz > 8 || !a || a->kind != PTX_OP_ADDR ||
+        (a->sym && a->sym->kind != PTX_SYM_REG))
+        return cmd_error(c, "eval reads memory through a register or an absolute address "
+                         "([%%rd1+8], [0x...]); print or x read variables by name.");
+    uint64_t base = 0;
+    ptx_type bt;
+    if (a->sym && exec_reg_get(m, 0, 0, 0, 0, a->sym->name, &base, &bt) != 0)
+        return cmd_error(c, "%s", exec_errmsg(m));
+    uint64_t addr = base + (uint64_t)a->ival;
+    const ptx_sym *dst[8];
+    int nd = dest_regs(in, dst, 8);
+    if (nd != vec)
+        return cmd_error(c, "Bad destination for %s.", in->opcode);
+    const dbg_focus *f = dbg_get_focus(c->s);
+    exec_machine *real = dbg_machine(c->s);
+    for (int i = 0; i < nd; i++) {
+        uint64_t v = 0, at = addr + (uint64_t)i * (uint64_t)esz;
+        if (exec_mem_read(real, sp, at, &v, (size_t)esz, live ? f->cta : 0, live ? f->warp : 0,
+                          live ? f->lane : 0) != 0)
+            return cmd_error(c, "Cannot access %s memory at address 0x%llx%s",
+                             ptx_space_name(sp), (unsigned long long)at,
+                             live ? "" : " (no kernel is running: only global memory exists)");
+        if (ptx_type_is_signed(t) && esz < 8 && (v >> (8 * esz - 1)) & 1)
+            v |= ~UINT64_C(0) << (8 * esz);
+        if (exec_reg_set(m, 0, 0, 0, 0, dst[i]->name, v) != 0)
+            return cmd_error(c, "%s", exec_errmsg(m));
+    }
+    return 0;
+}
+
 static int run_insn(cmd_ctx *c, const char *insn)
 {
     ptx_repl *r = repl(c);
@@ -229,27 +321,53 @@ static int run_insn(cmd_ctx *c, const char *insn)
         rc = 0;
         goto out;
     }
-    if (exec_run(m, &o, &st) != 0) {
+    /* the carry flag: the focused lane's, or the previous line's */
+    int cf = r->cf;
+    if (live && exec_lane_cc(real, f->warp, f->lane, 0, &cf) != 0)
+        cf = 0;
+    exec_lane_cc(m, 0, 0, 1, &cf);
+    int mem = 0;
+    for (int i = 0; target && i < target->nops; i++)
+        mem |= has_addr(&target->ops[i]);
+    if (mem && strcmp(target->opcode, "ld") && strcmp(target->opcode, "ldu")) {
+        cmd_error(c, "eval does not change memory: '%s' is refused (ld and ldu read memory; "
+                  "set var writes it).", target->opcode);
+        goto out;
+    }
+    int guard_on = 1;
+    if (mem && target->guard) {
+        uint64_t g = 0;
+        ptx_type gt;
+        exec_reg_get(m, 0, 0, 0, 0, target->guard->name, &g, &gt);
+        guard_on = (g != 0) != target->guard_neg;
+    }
+    if (mem) {
+        if (guard_on && real_load(c, m, target, live != NULL) != 0)
+            goto out;
+    } else if (exec_run(m, &o, &st) != 0) {
         cmd_error(c, "%s", exec_errmsg(m));
         goto out;
     }
-    if (st.kind != EXEC_STOP_BREAKPOINT) {
+    if (!mem && st.kind != EXEC_STOP_BREAKPOINT) {
         if (st.kind == EXEC_STOP_EXCEPTION || st.kind == EXEC_STOP_TRAP)
             cmd_error(c, "The instruction faulted: %s%s", st.msg[0] ? st.msg : "exception",
-                      strstr(st.msg, " access ") ? "\n(eval runs on scratch memory, not the "
-                      "kernel's buffers or shared memory: read those with print or x.)" : "");
+                      "");
         else if (st.kind == EXEC_STOP_DONE)
             cmd_error(c, "The instruction left the scratch kernel (branch or exit).");
         else
             cmd_error(c, "The instruction did not complete.");
         goto out;
     }
-    /* save every register, print the destination(s) */
-    for (int i = 0; i < k->nregs; i++) {
-        uint64_t bits;
-        ptx_type t;
-        if (exec_reg_get(m, 0, 0, 0, 0, k->regs[i]->name, &bits, &t) == 0)
-            save_val(r, k->regs[i]->name, bits);
+    /* standalone: keep every register and the carry flag for the next line; in a session
+     * the scratch copy is dropped (the kernel is not changed) */
+    if (!live) {
+        for (int i = 0; i < k->nregs; i++) {
+            uint64_t bits;
+            ptx_type t;
+            if (exec_reg_get(m, 0, 0, 0, 0, k->regs[i]->name, &bits, &t) == 0)
+                save_val(r, k->regs[i]->name, bits, t);
+        }
+        exec_lane_cc(m, 0, 0, 0, &r->cf);
     }
     const ptx_sym *dst[8];
     int nd = target ? dest_regs(target, dst, 8) : 0;
@@ -260,15 +378,15 @@ static int run_insn(cmd_ctx *c, const char *insn)
             continue;
         char nat[128], hex[64];
         cmd_format_bits(bits, t, 0, nat, sizeof nat);
-        cmd_format_bits(bits, t == PTX_T_F32 ? PTX_T_U32 : t == PTX_T_F64 ? PTX_T_U64 : t, 'x',
-                        hex, sizeof hex);
+        /* the hex of a float is its bits: the unsigned type of its width */
+        int tb = ptx_type_bits(t);
+        ptx_type ht = !ptx_type_is_float(t) ? t : tb <= 8 ? PTX_T_U8 : tb == 16 ? PTX_T_U16
+                                                  : tb == 32 ? PTX_T_U32 : PTX_T_U64;
+        cmd_format_bits(bits, ht, 'x', hex, sizeof hex);
         if (t == PTX_T_PRED)
             printf("%s = %s\n", dst[i]->name, nat);
         else
             printf("%s = %s  (%s)\n", dst[i]->name, nat, hex);
-        if (live && exec_reg_set(real, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), dst[i]->name, bits) != 0)
-            cmd_error(c, "Cannot write %s back to the focused lane: %s", dst[i]->name,
-                      exec_errmsg(real));
     }
     rc = 0;
 out:

@@ -118,7 +118,7 @@ const cmd_def cmd_table[] = {
      "without it a kernel runs in the clusters its .reqnctapercluster declares, else every "
      "CTA is a cluster of one.", CMD_CLASS_RUNNING, 0, NOSUB},
     {"run", "r", cmd_run, 0, 0, "run",
-     "Relaunch the last launch from scratch (buffers restored to their initial contents).",
+     "Relaunch the last launch from scratch (buffers restored to their contents at that launch).",
      CMD_CLASS_RUNNING, 0, NOSUB},
     {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING, 0, NOSUB},
     {"generate-core-file", "gcore", cmd_generate_core, 0, 1, "generate-core-file [FILE]",
@@ -213,7 +213,8 @@ const cmd_def cmd_table[] = {
     {"whatis", "", cmd_whatis, 1, -1, "whatis EXPR | TYPE", "The type name of EXPR.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"eval", "", cmd_eval_ptx, 1, -1, "eval PTX-INSTRUCTION",
-     "Execute one PTX instruction (or .reg declaration) on a scratch lane seeded from the focus.",
+     "Run one PTX instruction (or .reg declaration) on a scratch copy of the focused lane's "
+     "registers; ld/ldu read the real memory, stores are refused, nothing is written back.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"set", "", cmd_set, 1, -1, "set var LVALUE = EXPR | set SETTING VALUE",
      "Assign (var) or change a setting: scheduler-locking on|off, step-granularity lane|warp, "

@@ -1,4 +1,6 @@
 /* main.c - ptxdbg entry point: options, batch scripts and commands, then the interactive REPL. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,9 +86,11 @@ int main(int argc, char **argv)
     if (batch) { /* the watchdog: nobody is there to press Ctrl-C */
         dbg_opts(s)->run_max_steps = CMD_BATCH_MAX_STEPS;
         const char *env = getenv("PTXDBG_MAX_STEPS");
-        char *end;
+        char *end = NULL;
+        errno = 0;
         unsigned long long v = env && *env ? strtoull(env, &end, 0) : 0;
-        if (env && *env && *end == 0)
+        /* digits only: "-1" would wrap and a value past 2^64 saturate, silently disabling it */
+        if (env && *env && *end == 0 && isdigit((unsigned char)env[0]) && errno != ERANGE)
             dbg_opts(s)->run_max_steps = v;
         else if (env && *env)
             fprintf(stderr, "ptxdbg: ignoring PTXDBG_MAX_STEPS='%s' (not a number)\n", env);

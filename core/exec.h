@@ -282,6 +282,13 @@ int exec_reg_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t la
                  const char *name, uint64_t *bits, ptx_type *type);
 int exec_reg_set(exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane, int frame,
                  const char *name, uint64_t bits);
+/* What kernel k can reach: fseen[i] = 1 for the functions it may run (itself, direct calls,
+ * .calltargets, functions whose address it takes, transitively) and vseen[i] = 1 for the
+ * module-scope variables those name (arrays of mod->nfuncs and mod->nvars bytes). -1 when out
+ * of memory or k is not a function of mod. */
+int exec_kernel_reach(const ptx_module *mod, const ptx_func *k, uint8_t *fseen, uint8_t *vseen);
+/* The carry flag (CC.CF) of a lane of the running CTA: read into *cf (set 0) or write it. */
+int exec_lane_cc(exec_machine *m, uint32_t warp, uint32_t lane, int set, int *cf);
 /* The registers a function declares (in declaration order). */
 int exec_func_regs(const exec_machine *m, const ptx_func *f, const ptx_sym ***regs);
 /* Special registers; comp is 0..2 for .x/.y/.z (ignored for scalar ones). */
@@ -322,8 +329,10 @@ uint32_t exec_crc32(uint32_t crc, const void *data, size_t n);
 #define EXEC_CORE_TAG_USER 0x100u
 typedef struct { uint32_t tag; const void *data; uint64_t len; } exec_core_sect;
 /* Write the machine's whole state (PTX text, memory of every space, launch, CTA, warps, lanes,
- * frames, stop) and the extra sections to path. */
-int exec_core_write(exec_machine *m, const char *path, const exec_core_sect *extra, int nextra);
+ * frames, stop) and the extra sections to path. Global memory is stored sparsely (runs of zero
+ * bytes cost nothing). A non-zero *interrupt (when given) abandons the write: -1, no file. */
+int exec_core_write(exec_machine *m, const char *path, const exec_core_sect *extra, int nextra,
+                    volatile int *interrupt);
 typedef struct exec_core exec_core;
 /* Read and check a core file (magic, version, length, checksum, sections); NULL with a message
  * naming the problem ("not a ptxdbg core file", "truncated", "corrupted", "version"). */

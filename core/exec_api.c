@@ -41,6 +41,7 @@ void exec_free(exec_machine *m)
     mem_global_free(&m->glob);
     free(m->cbank);
     free(m->svars);
+    free(m->sh_holes);
     free(m->watches);
     for (exec_arena_blk *b = m->arena, *n; b; b = n) {
         n = b->next;
@@ -453,6 +454,70 @@ int exec_reg_set(exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane, in
 {
     m->cta_fresh = 0;   /* the live CTA was changed: a parallel run must not drop it */
     return exec_reg_access(m, cta, warp, lane, frame, name, &bits, NULL, 1);
+}
+
+static void reach_op(const ptx_operand *o, uint8_t *fseen, uint8_t *vseen, int *stack,
+                     int *nstack, const ptx_module *mod)
+{
+    if (o->kind == PTX_OP_LIST || o->kind == PTX_OP_VEC || o->kind == PTX_OP_PAIR) {
+        for (int i = 0; i < o->nelems; i++)
+            reach_op(&o->elems[i], fseen, vseen, stack, nstack, mod);
+        return;
+    }
+    const ptx_sym *y = o->sym;
+    if (!y)
+        return;
+    if (y->kind == PTX_SYM_FUNC && y->index >= 0 && y->index < mod->nfuncs && !fseen[y->index]) {
+        fseen[y->index] = 1;
+        stack[(*nstack)++] = y->index;
+    } else if (y->kind == PTX_SYM_VAR && !y->owner && y->index >= 0 && y->index < mod->nvars &&
+               mod->vars[y->index] == y) {
+        vseen[y->index] = 1;
+    }
+}
+
+int exec_kernel_reach(const ptx_module *mod, const ptx_func *k, uint8_t *fseen, uint8_t *vseen)
+{
+    int *stack = malloc(sizeof(int) * ((size_t)mod->nfuncs + 1)), nstack = 0;
+    int ki = k && k->sym ? k->sym->index : -1;
+    if (!stack || ki < 0 || ki >= mod->nfuncs || mod->funcs[ki] != k) {
+        free(stack);
+        return -1;
+    }
+    memset(fseen, 0, (size_t)mod->nfuncs);
+    memset(vseen, 0, (size_t)mod->nvars);
+    fseen[ki] = 1;
+    stack[nstack++] = ki;
+    while (nstack) {
+        const ptx_func *f = mod->funcs[stack[--nstack]];
+        for (int i = 0; i < f->ninsns; i++)
+            for (int j = 0; j < f->insns[i].nops; j++)
+                reach_op(&f->insns[i].ops[j], fseen, vseen, stack, &nstack, mod);
+        for (int t = 0; t < f->ntargets; t++) /* .calltargets of indirect calls */
+            for (int j = 0; j < f->targets[t].nitems; j++) {
+                ptx_operand o;
+                memset(&o, 0, sizeof o);
+                o.kind = PTX_OP_SYM;
+                o.sym = f->targets[t].items[j];
+                reach_op(&o, fseen, vseen, stack, &nstack, mod);
+            }
+    }
+    free(stack);
+    return 0;
+}
+
+int exec_lane_cc(exec_machine *m, uint32_t warp, uint32_t lane, int set, int *cf)
+{
+    if (!m->launched || !m->cta_live || warp >= m->nwarps || lane >= EXEC_LANES) {
+        snprintf(m->err, sizeof m->err, "no such lane");
+        return -1;
+    }
+    uint32_t *cc = &m->warps[warp].r.cc, bit = 1u << lane;
+    if (set)
+        *cc = *cf ? *cc | bit : *cc & ~bit;
+    else
+        *cf = (*cc & bit) != 0;
+    return 0;
 }
 
 int exec_func_regs(const exec_machine *m, const ptx_func *f, const ptx_sym ***regs)

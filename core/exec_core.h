@@ -118,6 +118,8 @@ struct exec_warp {
 typedef struct {
     uint32_t arrived;         /* threads arrived in this phase */
     uint32_t expected;        /* thread count given by the instruction, 0 = all live */
+    uint32_t warps;           /* warps with threads arrived in this phase: with a count, a
+                                 warp counts whole (its exited and absent lanes too; ISA) */
     uint32_t red_popc;
     int red_and, red_or;
 } exec_bar;
@@ -162,6 +164,10 @@ struct exec_machine {
     uint64_t shared_static;   /* bytes of static shared */
     exec_shared_var *svars;
     int nsvars;
+    /* the launched kernel's view of static shared memory: the byte ranges [lo, hi) of other
+       kernels' shared variables, which it may not touch (none: the check is skipped) */
+    uint64_t (*sh_holes)[2];
+    int sh_nholes;
     /* launch */
     int launched, over;
     exec_launch_info li;

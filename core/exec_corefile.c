@@ -50,7 +50,7 @@
  * ------------------------------------------------------------------------------------------- */
 
 static const char core_magic[8] = {'P', 'T', 'X', 'D', 'B', 'G', 'C', 'F'};
-enum { CORE_VERSION = 2, CORE_HDR = 32 };  /* 2: local stacks grow down */
+enum { CORE_VERSION = 3, CORE_HDR = 32 };  /* 2: local stacks grow down; 3: sparse regions */
 enum { T_MODULE = 1, T_GLOBAL, T_LAUNCH, T_CTA, T_WARP };
 
 /* ---- CRC-32 ---------------------------------------------------------------------------------- */
@@ -181,6 +181,73 @@ const void *exec_crd_bytes(exec_crd *r, uint64_t *n)
     return p;
 }
 
+/* Sparse bytes (global regions): u64 total length, then runs {u64 zero bytes, u64 data bytes,
+ * data} that cover it, so memory nobody wrote costs 16 bytes per run, not its size. Runs are
+ * found per 4 KB block. *interrupt (when given) is polled every 16 MB. */
+enum { SPARSE_BLOCK = 4096 };
+
+static int block_zero(const uint8_t *p, size_t n)
+{
+    uint64_t acc = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, p + i, 8);
+        acc |= w;
+    }
+    for (; i < n; i++)
+        acc |= p[i];
+    return acc == 0;
+}
+
+static int cbuf_sparse(exec_cbuf *b, const uint8_t *p, uint64_t n, volatile int *interrupt)
+{
+    exec_cbuf_u64(b, n);
+    uint64_t off = 0;
+    while (off < n && !b->oom) {
+        uint64_t z = off, d;
+        while (z < n && block_zero(p + z, (size_t)(n - z < SPARSE_BLOCK ? n - z : SPARSE_BLOCK))) {
+            z += SPARSE_BLOCK;
+            if (z > n)
+                z = n;
+            if ((z & ((1u << 24) - 1)) == 0 && interrupt && *interrupt)
+                return -1;
+        }
+        d = z;
+        while (d < n && !block_zero(p + d, (size_t)(n - d < SPARSE_BLOCK ? n - d : SPARSE_BLOCK))) {
+            d += SPARSE_BLOCK;
+            if (d > n)
+                d = n;
+            if ((d & ((1u << 24) - 1)) == 0 && interrupt && *interrupt)
+                return -1;
+        }
+        exec_cbuf_u64(b, z - off);
+        exec_cbuf_bytes(b, p + z, d - z);
+        off = d;
+    }
+    return 0;
+}
+
+/* Decode sparse bytes into dst (n bytes, zeroed by the caller). */
+static int crd_sparse(exec_crd *r, uint8_t *dst, uint64_t n)
+{
+    if (exec_crd_u64(r) != n)
+        r->bad = 1;
+    uint64_t off = 0;
+    while (off < n && !r->bad) {
+        uint64_t z = exec_crd_u64(r), len;
+        const void *p = exec_crd_bytes(r, &len);
+        if (r->bad || z > n - off || len > n - off - z || (!z && !len)) {
+            r->bad = 1;
+            break;
+        }
+        off += z;
+        if (len)
+            memcpy(dst + off, p, len);
+        off += len;
+    }
+    return r->bad ? -1 : 0;
+}
+
 /* ---- writing the machine --------------------------------------------------------------------- */
 static void put_stop(exec_cbuf *b, const exec_stop *s)
 {
@@ -285,7 +352,8 @@ static void sect_end(exec_cbuf *b, size_t at, uint32_t *nsect)
     (*nsect)++;
 }
 
-static void put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns)
+static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
+                       volatile int *interrupt)
 {
     size_t at;
     const ptx_module *mod = m->mod;
@@ -308,14 +376,15 @@ static void put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns)
         exec_cbuf_u32(b, (uint32_t)r->kind);
         exec_cbuf_u32(b, r->id);
         exec_cbuf_str(b, r->kind == MEM_R_MODULE && r->sym ? r->sym->name : "");
-        exec_cbuf_bytes(b, r->data, r->size);
+        if (cbuf_sparse(b, r->data, r->size, interrupt) != 0)
+            return -1;
     }
     exec_cbuf_bytes(b, m->cbank, m->cbank ? m->cbank_size : 0);
     exec_cbuf_u32(b, m->ncode);
     sect_end(b, at, ns);
 
     if (!m->launched)
-        return;
+        return 0;
     sect_begin(b, T_LAUNCH, &at);
     exec_cbuf_u32(b, (uint32_t)m->li.kernel->sym->index);
     exec_cbuf_u32(b, m->li.grid.x);
@@ -340,7 +409,7 @@ static void put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns)
     sect_end(b, at, ns);
 
     if (!m->cta_live)
-        return;
+        return 0;
     const exec_cta *c = &m->cta;
     sect_begin(b, T_CTA, &at);
     exec_cbuf_u32(b, c->id);
@@ -364,9 +433,11 @@ static void put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns)
         put_warp(b, m, &m->warps[k]);
         sect_end(b, at, ns);
     }
+    return 0;
 }
 
-int exec_core_write(exec_machine *m, const char *path, const exec_core_sect *extra, int nextra)
+int exec_core_write(exec_machine *m, const char *path, const exec_core_sect *extra, int nextra,
+                    volatile int *interrupt)
 {
     exec_cbuf b = {0};
     uint32_t ns = 0;
@@ -376,7 +447,11 @@ int exec_core_write(exec_machine *m, const char *path, const exec_core_sect *ext
     exec_cbuf_u64(&b, 0);   /* length, patched */
     exec_cbuf_u32(&b, 0);   /* sections, patched */
     exec_cbuf_u32(&b, 0);
-    put_machine(&b, m, &ns);
+    if (put_machine(&b, m, &ns, interrupt) != 0) {
+        exec_cbuf_free(&b);
+        snprintf(m->err, sizeof m->err, "interrupted; no core file was written");
+        return -1;
+    }
     for (int i = 0; i < nextra; i++) {
         size_t at;
         sect_begin(&b, extra[i].tag, &at);
@@ -618,9 +693,8 @@ static int restore_global(exec_machine *m, exec_crd *r)
         x->kind = (int)exec_crd_u32(r);
         x->id = exec_crd_u32(r);
         char *name = exec_crd_str(r);
-        uint64_t len;
-        const void *data = exec_crd_bytes(r, &len);
-        if (r->bad || len != x->size || (x->kind < MEM_R_MODULE || x->kind > MEM_R_HEAP) ||
+        if (r->bad || x->size > (UINT64_C(1) << 34) || (x->kind < MEM_R_MODULE ||
+            x->kind > MEM_R_HEAP) ||
             (i && x->base < g.r[i - 1].base + g.r[i - 1].size)) {
             free(name);
             rc = bad(m, "global region");
@@ -638,14 +712,16 @@ static int restore_global(exec_machine *m, exec_crd *r)
             seen_mod++;
         }
         free(name);
-        x->data = malloc(x->size ? x->size : 1);
+        x->data = calloc(1, x->size ? x->size : 1);
         if (!x->data) {
             rc = bad(m, "out of memory");
             break;
         }
         g.n = (int)i + 1;
-        if (x->size)
-            memcpy(x->data, data, x->size);
+        if (crd_sparse(r, x->data, x->size) != 0) {
+            rc = bad(m, "global region contents");
+            break;
+        }
     }
     if (!rc && seen_mod != nmod)
         rc = bad(m, "module variables");

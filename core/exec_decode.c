@@ -113,6 +113,8 @@ static uint32_t exec_var_align(const ptx_sym *s)
     return (uint32_t)(b * (s->vec > 1 ? s->vec : 1));
 }
 
+enum { EXEC_MAX_REG_SLOTS = 16384 };
+
 /* Lay out one function's registers, .local depot, param area. */
 static int exec_layout_func(exec_machine *m, exec_fdec *fd)
 {
@@ -823,6 +825,17 @@ int exec_decode_module(exec_machine *m, char *err, size_t errlen)
         pc += fd->n;
         if (exec_layout_func(m, fd))
             return -1;
+        /* every register costs a 256-byte slot per warp in every frame: bound the declared
+         * registers (real kernels declare a few thousand; sm_80 allocates at most 255 per
+         * thread), so a 100-byte file cannot ask for gigabytes per CTA */
+        if (fd->regbytes / EXEC_SLOT > EXEC_MAX_REG_SLOTS) {
+            snprintf(err, errlen, "%s:%d: error: function %s declares %u registers; ptxdbg "
+                     "allows at most %u per function (%u bytes per thread)",
+                     mod->path ? mod->path : "<string>", f->sym->line, f->sym->name,
+                     (unsigned)(fd->regbytes / EXEC_SLOT - EXEC_NSCRATCH),
+                     (unsigned)EXEC_MAX_REG_SLOTS, (unsigned)EXEC_MAX_REG_SLOTS * 8);
+            return -1;
+        }
         m->fdec[i] = fd;
     }
     m->ncode = pc;

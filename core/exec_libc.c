@@ -73,8 +73,22 @@ static int exec_printf(exec_warp *w, const exec_insn *in, uint32_t lane, uint64_
         spec[sn++] = '%';
         while (*q && strchr("-+ #0", *q) && sn < 40)
             spec[sn++] = *q++;
-        while (*q && ((*q >= '0' && *q <= '9') || *q == '.') && sn < 40)
-            spec[sn++] = *q++;
+        /* width and precision: one conversion prints at most sizeof piece - 1 characters, so
+         * larger values are clamped to that (the C library would otherwise format, and
+         * allocate, gigabytes for a width or precision read from device memory) */
+        for (int part = 0; part < 2; part++) {
+            if (part == 1) {
+                if (*q != '.')
+                    break;
+                spec[sn++] = *q++;
+            }
+            uint32_t v = 0;
+            int any = 0;
+            for (; *q >= '0' && *q <= '9'; q++, any = 1)
+                v = v > 1023 ? 1024 : v * 10 + (uint32_t)(*q - '0');
+            if (any)
+                sn += (size_t)snprintf(spec + sn, 8, "%u", v > 1023 ? 1023 : v);
+        }
         int lng = 0;
         while (*q && strchr("hlLqjzt", *q)) {
             if (*q == 'l' || *q == 'L' || *q == 'q' || *q == 'j' || *q == 'z' || *q == 't')

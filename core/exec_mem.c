@@ -266,7 +266,8 @@ static inline exec_span exec_span_of1(exec_warp *w, ptx_space sp, uint64_t lo, u
     }
     case PTX_SPACE_SHARED:
     case PTX_SPACE_SHARED_CLUSTER:
-        if (hi >= w->cta->shared_size || w->cta->shared_size - hi < n)
+        if (hi >= w->cta->shared_size || w->cta->shared_size - hi < n ||
+            (m->sh_nholes && mem_shared_hole(m, lo, hi - lo + n)))
             return r;
         r.data = w->cta->shared;
         return r;

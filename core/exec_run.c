@@ -425,8 +425,11 @@ int exec_bar_check(exec_machine *m)
         exec_bar *br = &c->bar[b];
         if (!br->arrived || m->bar_hold == b + 1)
             continue;
-        uint32_t exp = br->expected ? br->expected : live;
-        if (br->arrived >= exp) {
+        uint32_t exp = br->expected ? br->expected : live, got = br->arrived;
+        for (uint32_t k = 0; br->expected && k < m->nwarps && k < 32; k++)
+            if ((br->warps >> k) & 1)  /* a counted barrier counts whole warps */
+                got += 32 - (uint32_t)exec_popc(m->warps[k].valid & ~m->warps[k].exited);
+        if (got >= exp) {
             exec_bar_release(m, b);
             any = 1;
         }
@@ -583,6 +586,28 @@ void exec_kill(exec_machine *m)
     m->bar_hold = 0;
 }
 
+/* The kernel's own bounds: .reqntid is the exact block shape, .maxntid bounds the number of
+ * threads (the product of its extents), as the driver enforces them at launch. */
+static int exec_launch_bounds(exec_machine *m, const ptx_func *k, exec_dim3 b)
+{
+    const uint32_t *r = k->reqntid, *x = k->maxntid;
+    uint64_t nt = (uint64_t)b.x * b.y * b.z;
+    if (r[0] && (b.x != r[0] || b.y != r[1] || b.z != r[2])) {
+        snprintf(m->err, sizeof m->err, "invalid configuration argument: kernel %s requires "
+                 "a block of exactly (%u,%u,%u) threads (.reqntid), launched with (%u,%u,%u)",
+                 k->sym->name, r[0], r[1], r[2], b.x, b.y, b.z);
+        return -1;
+    }
+    if (x[0] && nt > (uint64_t)x[0] * x[1] * x[2]) {
+        snprintf(m->err, sizeof m->err, "too many resources requested for launch: kernel %s "
+                 "allows at most %llu threads per block (.maxntid %u,%u,%u), launched with "
+                 "(%u,%u,%u)", k->sym->name, (unsigned long long)x[0] * x[1] * x[2], x[0],
+                 x[1], x[2], b.x, b.y, b.z);
+        return -1;
+    }
+    return 0;
+}
+
 int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
                 uint32_t dyn_shmem, const void *params, size_t nparams_bytes)
 {
@@ -599,6 +624,8 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
                  "(%u,%u,%u)", grid.x, grid.y, grid.z, block.x, block.y, block.z);
         return -1;
     }
+    if (exec_launch_bounds(m, kernel, block) != 0 || mem_shared_view(m, kernel) != 0)
+        return -1;
     int64_t psz = exec_param_layout(kernel, NULL, NULL, 0);
     if (psz < 0 || (uint64_t)psz > nparams_bytes) {
         snprintf(m->err, sizeof m->err, "kernel %s needs %" PRId64 " bytes of parameters, %zu "

@@ -43,14 +43,22 @@ static int exec_bar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
                    "barrier number %" PRIu64 " out of range 0..15", id);
         return EXEC_STOPPED;
     }
+    if (in->op[2].kind != EXEC_O_NONE && (cnt == 0 || cnt % 32 != 0 || cnt > 1024)) {
+        exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)l0, PTX_SPACE_NONE, 0, 0,
+                   "barrier thread count %" PRIu64 " is not a non-zero multiple of the warp "
+                   "size (32) up to 1024", cnt);
+        return EXEC_STOPPED;
+    }
     exec_bar *br = &mc->cta.bar[id];
     if (!br->arrived) {
+        br->warps = 0;
         br->expected = (uint32_t)cnt;
         br->red_popc = 0;
         br->red_and = 1;
         br->red_or = 0;
     }
     br->arrived += (uint32_t)exec_popc(m);
+    br->warps |= 1u << (w->id & 31);
     if (in->aux[1] == 2) {
         uint32_t c = exec_pred_get(w, &in->op[3]) & m;
         br->red_popc += (uint32_t)exec_popc(c);
@@ -108,6 +116,17 @@ int dec_bar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     int rest = pi->nops - k - (red ? 1 : 0);
     if (rest < 1 || rest > 2 || (arrive && rest != 2))
         return exec_dec_error(d, pi, "bad operands");
+    /* PTX ISA: the barrier number is 0..15; a thread count b must be a non-zero multiple of the
+     * warp size (at most a CTA's 1024 threads). Immediates are checked here; registers when the
+     * barrier runs. */
+    const ptx_operand *ida = &pi->ops[k], *cnta = rest == 2 ? &pi->ops[k + 1] : NULL;
+    if (ida->kind == PTX_OP_IMM && (ida->ival < 0 || ida->ival >= EXEC_NBAR))
+        return exec_dec_error(d, pi, "barrier number %lld is out of range 0..15",
+                              (long long)ida->ival);
+    if (cnta && cnta->kind == PTX_OP_IMM &&
+        (cnta->ival <= 0 || cnta->ival % 32 != 0 || cnta->ival > 1024))
+        return exec_dec_error(d, pi, "barrier thread count %lld must be a non-zero multiple of "
+                              "the warp size (32), at most 1024", (long long)cnta->ival);
     if (exec_dec_src(d, in, 1, &pi->ops[k++], PTX_T_U32))
         return -1;
     if (rest == 2 && exec_dec_src(d, in, 2, &pi->ops[k++], PTX_T_U32))

@@ -341,6 +341,59 @@ int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, 
     }
 }
 
+/* ---- each kernel sees its own shared variables ------------------------------------------------
+ * Static shared variables of the whole module are laid out together, so one decode serves every
+ * kernel. A launch then marks the variables its kernel cannot reach (other kernels' .shared and
+ * the module-scope ones only they name) as holes: an access there is out of range, as it would
+ * be past the kernel's own allocation on the GPU. */
+int mem_shared_view(exec_machine *m, const ptx_func *k)
+{
+    const ptx_module *mod = m->mod;
+    free(m->sh_holes);
+    m->sh_holes = NULL;
+    m->sh_nholes = 0;
+    uint8_t *fseen = calloc((size_t)mod->nfuncs + 1, 1), *vseen = calloc((size_t)mod->nvars + 1, 1);
+    m->sh_holes = calloc((size_t)m->nsvars + 1, sizeof *m->sh_holes);
+    int rc = -1;
+    if (!fseen || !vseen || !m->sh_holes || exec_kernel_reach(mod, k, fseen, vseen) != 0)
+        goto out;
+    for (int i = 0; i < m->nsvars; i++) {
+        const exec_shared_var *v = &m->svars[i];
+        const ptx_sym *y = v->sym;
+        int mine = y->owner ? y->owner->sym && y->owner->sym->index >= 0 &&
+                                  y->owner->sym->index < mod->nfuncs &&
+                                  fseen[y->owner->sym->index]
+                            : y->index >= 0 && y->index < mod->nvars && vseen[y->index];
+        if (!mine && v->size && mem_is_dynamic_shared(y) == 0) {
+            m->sh_holes[m->sh_nholes][0] = v->addr;
+            m->sh_holes[m->sh_nholes][1] = v->addr + v->size;
+            m->sh_nholes++;
+        }
+    }
+    rc = 0;
+out:
+    free(fseen);
+    free(vseen);
+    if (rc != 0) {
+        free(m->sh_holes);
+        m->sh_holes = NULL;
+        m->sh_nholes = 0;
+        snprintf(m->err, sizeof m->err, "out of memory");
+    }
+    return rc;
+}
+
+/* The variable whose hole [addr, addr + n) touches, or NULL (holes are few: a linear scan). */
+const ptx_sym *mem_shared_hole(const exec_machine *m, uint64_t addr, uint64_t n)
+{
+    for (int i = 0; i < m->sh_nholes; i++)
+        if (addr < m->sh_holes[i][1] && addr + n > m->sh_holes[i][0])
+            for (int k = 0; k < m->nsvars; k++)
+                if (m->svars[k].addr == m->sh_holes[i][0] && m->svars[k].size)
+                    return m->svars[k].sym;
+    return NULL;
+}
+
 /* ---- translation ----------------------------------------------------------------------------- */
 static uint8_t *mem_oob(exec_warp *w, const exec_insn *in, int lane, ptx_space sp,
                         uint64_t addr, uint32_t size, const char *why)
@@ -385,6 +438,15 @@ uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, ui
                 break;
             }
             return mem_oob(w, in, lane, sp, addr, size, "outside the CTA's shared memory");
+        }
+        if (m->sh_nholes) {
+            const ptx_sym *o = mem_shared_hole(m, addr, size);
+            if (o) {
+                char why[400];
+                snprintf(why, sizeof why, "%s is another kernel's shared variable, not part of "
+                         "%s's shared memory", o->name, m->li.kernel->sym->name);
+                return mem_oob(w, in, lane, sp, addr, size, why);
+            }
         }
         host = w->cta->shared + addr;
         break;
@@ -515,7 +577,8 @@ uint8_t *mem_host(exec_machine *m, ptx_space sp, uint64_t addr, uint64_t n, exec
     case PTX_SPACE_SHARED_CLUSTER:
         if (m->cl && addr >= MEM_SHCL_BASE)
             return exec_cluster_shared_host(m, addr, n);
-        if (!m->cta_live || addr > m->cta.shared_size || m->cta.shared_size - addr < n)
+        if (!m->cta_live || addr > m->cta.shared_size || m->cta.shared_size - addr < n ||
+            (m->sh_nholes && mem_shared_hole(m, addr, n)))
             return NULL;
         return m->cta.shared + addr;
     case PTX_SPACE_LOCAL:

@@ -123,4 +123,9 @@ static inline uint64_t mem_generic_encode(ptx_space s, uint64_t a)
     }
 }
 
+/* The launched kernel's view of static shared memory (holes where other kernels' variables
+ * lie), and the variable a range touches in a hole (NULL: none). */
+int mem_shared_view(exec_machine *m, const ptx_func *k);
+const ptx_sym *mem_shared_hole(const exec_machine *m, uint64_t addr, uint64_t n);
+
 #endif

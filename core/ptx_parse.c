@@ -605,12 +605,16 @@ static int parse_perf(ptx_parser *p, ptx_func *f)
     ptx_token *t = ptx_peek(p, 0);
     if (t->kind != PTX_TK_DIR)
         return 0;
-    if (tok_is(t, ".maxntid")) {
+    if (tok_is(t, ".maxntid") || tok_is(t, ".reqntid")) {
+        int is_max = tok_is(t, ".maxntid"), line = t->line, col = t->col;
         ptx_advance(p);
-        parse_dim3(p, f->maxntid);
-    } else if (tok_is(t, ".reqntid")) {
-        ptx_advance(p);
-        parse_dim3(p, f->reqntid);
+        uint32_t *d = is_max ? f->maxntid : f->reqntid;
+        parse_dim3(p, d);
+        /* a CTA has 1 to 1024 threads: a bound outside that can launch nothing */
+        uint64_t n = (uint64_t)d[0] * d[1] * d[2];
+        if (n == 0 || n > 1024)
+            ptx_perr(p, line, col, "%s %u,%u,%u: a block has 1 to 1024 threads",
+                     is_max ? ".maxntid" : ".reqntid", d[0], d[1], d[2]);
     } else if (tok_is(t, ".reqnctapercluster")) {
         ptx_advance(p);
         parse_dim3(p, f->reqnctapercluster);

@@ -10,7 +10,7 @@
 
 /* ---------------------------------------------------------------------------------------------
  * A dbg_session owns one parsed module, the exec machine running it, the user's global buffers
- * (with their initial contents, so `run` can relaunch from scratch), the last launch request,
+ * (with their contents at the last launch, so `run` can relaunch from there), the last launch request,
  * the focus (kernel, CTA, warp, lane, frame), breakpoints and watchpoints, and the line table
  * view (pc <-> PTX line <-> source line). It prints nothing: every operation returns 0 / -1 with
  * a message in dbg_errmsg(), and stops are reported as dbg_event values the front end (the
@@ -50,11 +50,17 @@ typedef struct {
     uint64_t count;           /* elements */
     uint64_t addr;            /* device address */
     uint64_t size;            /* bytes */
-    uint8_t *init;            /* initial contents (size bytes), what `run` restores */
+    uint8_t *init;            /* contents at the last launch (size bytes; NULL: all zero), what
+                                 `run` restores */
 } dbg_buffer;
 /* `init` may be NULL (zeroed). Fails if the name exists or is not an identifier. */
 int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t count,
                    const void *init);
+/* The same, taking ownership of init (malloc'd, count elements; freed on failure too). */
+int dbg_buffer_adopt(dbg_session *s, const char *name, ptx_type type, uint64_t count,
+                     uint8_t *init);
+/* Could a buffer `name` be added now (valid, new name; a module loaded)? 0, or -1 + message. */
+int dbg_buffer_check(dbg_session *s, const char *name);
 const dbg_buffer *dbg_buffer_find(const dbg_session *s, const char *name);
 int dbg_buffer_count(const dbg_session *s);
 const dbg_buffer *dbg_buffer_at(const dbg_session *s, int i);
@@ -74,7 +80,7 @@ void dbg_func_name(const dbg_session *s, const ptx_func *f, int full, char *out,
  * request is remembered for dbg_relaunch. */
 int dbg_launch(dbg_session *s, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
                uint32_t shmem, const void *params, size_t nbytes);
-/* Restore every buffer to its initial contents and repeat the last launch request. */
+/* Restore every buffer to its contents at the last dbg_launch and repeat that launch request. */
 int dbg_relaunch(dbg_session *s);
 int dbg_has_last_launch(const dbg_session *s);
 void dbg_kill(dbg_session *s);
@@ -229,6 +235,8 @@ dbg_options *dbg_opts(dbg_session *s);
 
 /* The flag a SIGINT handler sets; run/step poll it and stop with DBG_EV_INTERRUPT. */
 void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag);
+/* Has the interrupt flag been raised (Ctrl-C)? Long host-side work polls it. */
+int dbg_interrupted(const dbg_session *s);
 
 /* Run until something stops the kernel. `ignore` > 0 ignores the current breakpoint that many
  * more times (gdb's `continue N` sets it to N-1). */

@@ -250,7 +250,7 @@ int dbg_core_save(dbg_session *s, const char *path)
         oom |= b[i].oom;
     }
     int rc = oom ? dbg_err(s, "Out of memory.")
-             : exec_core_write(s->m, path, sect, 4) != 0 ? dbg_err(s, "%s", exec_errmsg(s->m))
+             : exec_core_write(s->m, path, sect, 4, s->interrupt) != 0 ? dbg_err(s, "%s", exec_errmsg(s->m))
                                                         : 0;
     for (int i = 0; i < 4; i++)
         exec_cbuf_free(&b[i]);
@@ -302,7 +302,8 @@ static int load_buffers(dbg_session *s, const exec_core *c)
         return 0;
     exec_crd r = { p, (size_t)n, 0, 0 };
     uint32_t cnt = exec_crd_u32(&r);
-    if (r.bad || cnt > n / 36)
+    /* a record is at least 32 bytes: str name (u32 length, may be short), u32 type, 3 x u64 */
+    if (r.bad || cnt > (n - 4) / 32)
         return dbg_err(s, "the core file's buffer section is corrupted");
     dbg_buffer *bufs = calloc(cnt ? cnt : 1, sizeof *bufs);
     if (!bufs)

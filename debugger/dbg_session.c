@@ -68,6 +68,21 @@ void dbg_free(dbg_session *s)
     free(s);
 }
 
+/* Write a buffer's saved contents into fresh (zeroed) global memory, skipping zero chunks so
+ * that memory nobody wrote stays untouched (and unmapped on the host). */
+static int write_init(dbg_session *s, const dbg_buffer *b)
+{
+    enum { CHUNK = 1 << 16 };
+    static const uint8_t zero[CHUNK];
+    for (uint64_t off = 0; b->init && off < b->size; off += CHUNK) {
+        size_t n = b->size - off < CHUNK ? (size_t)(b->size - off) : CHUNK;
+        if (memcmp(b->init + off, zero, n) != 0 &&
+            exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr + off, b->init + off, n, 0, 0, 0))
+            return -1;
+    }
+    return 0;
+}
+
 /* Give every buffer an address on the (new) machine and its initial contents. */
 static int realloc_buffers(dbg_session *s)
 {
@@ -75,8 +90,7 @@ static int realloc_buffers(dbg_session *s)
         dbg_buffer *b = &s->bufs[i];
         if (exec_global_alloc(s->m, b->size ? b->size : 1, &b->addr) != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
-        if (b->init && b->size &&
-            exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0) != 0)
+        if (write_init(s, b) != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
     }
     return 0;
@@ -103,14 +117,32 @@ static int adopt(dbg_session *s, ptx_module *mod, const char *path)
     return 0;
 }
 
+/* After a module failed to load with none before it, the session has no program, exactly as when
+ * started without a file: an empty module, so every command finds a machine (no NULL state). */
+static int no_program(dbg_session *s, int rc)
+{
+    static const char empty[] = ".version 7.0\n.target sm_80\n.address_size 64\n";
+    if (s->m)
+        return rc;
+    char msg[sizeof s->err];
+    memcpy(msg, s->err, sizeof msg);
+    ptx_error e;
+    memset(&e, 0, sizeof e);
+    ptx_module *mod = ptx_parse(empty, sizeof empty - 1, "<repl>", &e);
+    if (mod)
+        adopt(s, mod, NULL);
+    memcpy(s->err, msg, sizeof msg);
+    return rc;
+}
+
 int dbg_load_file(dbg_session *s, const char *path)
 {
     ptx_error e;
     memset(&e, 0, sizeof e);
     ptx_module *mod = ptx_parse_file(path, &e);
     if (!mod)
-        return dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot read the file");
-    return adopt(s, mod, path);
+        return no_program(s, dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot read the file"));
+    return no_program(s, adopt(s, mod, path));
 }
 
 int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name)
@@ -119,8 +151,8 @@ int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name
     memset(&e, 0, sizeof e);
     ptx_module *mod = ptx_parse(text, len, name, &e);
     if (!mod)
-        return dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot parse the text");
-    return adopt(s, mod, NULL);
+        return no_program(s, dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot parse the text"));
+    return no_program(s, adopt(s, mod, NULL));
 }
 
 const ptx_module *dbg_module(const dbg_session *s) { return s->mod; }
@@ -131,8 +163,9 @@ void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag) { s->interrupt =
 void dbg_set_demangler(dbg_session *s, dbg_demangle_fn fn) { s->demangle = fn; }
 
 /* ---- buffers ---------------------------------------------------------------------------------- */
-int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t count,
-                   const void *init)
+int dbg_interrupted(const dbg_session *s) { return s->interrupt && *s->interrupt; }
+
+int dbg_buffer_check(dbg_session *s, const char *name)
 {
     if (!name[0] || !(isalpha((unsigned char)name[0]) || name[0] == '_'))
         return dbg_err(s, "Invalid buffer name \"%s\".", name);
@@ -145,14 +178,41 @@ int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t cou
         return dbg_err(s, "Buffer \"%s\" already exists.", name);
     if (!s->m)
         return dbg_err(s, "No PTX module loaded.");
+    return 0;
+}
+
+int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t count,
+                   const void *init)
+{
+    uint8_t *copy = NULL;
     int esz = ptx_type_bits(type) / 8;
-    if (esz <= 0)
-        return dbg_err(s, "Invalid buffer element type.");
-    if (count == 0 || count > (UINT64_C(1) << 34) / (uint64_t)esz)
-        return dbg_err(s, "Invalid buffer size %llu.", (unsigned long long)count);
+    if (init && esz > 0 && count && count <= (UINT64_C(1) << 34) / (uint64_t)esz) {
+        copy = malloc((size_t)count * (size_t)esz);
+        if (!copy)
+            return dbg_err(s, "Out of memory.");
+        memcpy(copy, init, (size_t)count * (size_t)esz);
+    }
+    return dbg_buffer_adopt(s, name, type, count, copy);
+}
+
+int dbg_buffer_adopt(dbg_session *s, const char *name, ptx_type type, uint64_t count,
+                     uint8_t *init)
+{
+    if (dbg_buffer_check(s, name) != 0) {
+        free(init);
+        return -1;
+    }
+    int esz = ptx_type_bits(type) / 8;
+    if (esz <= 0 || count == 0 || count > (UINT64_C(1) << 34) / (uint64_t)esz) {
+        free(init);
+        return dbg_err(s, esz <= 0 ? "Invalid buffer element type." : "Invalid buffer size %llu.",
+                       (unsigned long long)count);
+    }
     dbg_buffer *nb = realloc(s->bufs, (size_t)(s->nbufs + 1) * sizeof *nb);
-    if (!nb)
+    if (!nb) {
+        free(init);
         return dbg_err(s, "Out of memory.");
+    }
     s->bufs = nb;
     dbg_buffer *b = &s->bufs[s->nbufs];
     memset(b, 0, sizeof *b);
@@ -160,17 +220,12 @@ int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t cou
     b->type = type;
     b->count = count;
     b->size = count * (uint64_t)esz;
-    if (init) {
-        b->init = malloc(b->size);
-        if (!b->init)
-            return dbg_err(s, "Out of memory.");
-        memcpy(b->init, init, b->size);
-    }
+    b->init = init;
     if (exec_global_alloc(s->m, b->size, &b->addr) != 0) {
         free(b->init);
         return dbg_err(s, "%s", exec_errmsg(s->m));
     }
-    if (b->init && exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0)) {
+    if (write_init(s, b) != 0) {
         exec_global_free(s->m, b->addr);
         free(b->init);
         return dbg_err(s, "%s", exec_errmsg(s->m));
@@ -283,26 +338,6 @@ static uint64_t shared_optin_max(const ptx_module *mod)
     return n >= 90 && n < 110 ? 232448 : 166912;
 }
 
-static void shared_walk_op(const ptx_operand *o, uint8_t *fseen, uint8_t *vseen, int *stack,
-                           int *nstack, const ptx_module *mod)
-{
-    if (o->kind == PTX_OP_LIST || o->kind == PTX_OP_VEC || o->kind == PTX_OP_PAIR) {
-        for (int i = 0; i < o->nelems; i++)
-            shared_walk_op(&o->elems[i], fseen, vseen, stack, nstack, mod);
-        return;
-    }
-    const ptx_sym *y = o->sym;
-    if (!y)
-        return;
-    if (y->kind == PTX_SYM_FUNC && y->index >= 0 && y->index < mod->nfuncs && !fseen[y->index]) {
-        fseen[y->index] = 1;
-        stack[(*nstack)++] = y->index;
-    } else if (y->kind == PTX_SYM_VAR && !y->owner && y->index >= 0 && y->index < mod->nvars &&
-               mod->vars[y->index] == y) {
-        vseen[y->index] = 1;
-    }
-}
-
 static uint64_t shared_add(uint64_t off, const ptx_sym *v)
 {
     if ((v->space != PTX_SPACE_SHARED && v->space != PTX_SPACE_SHARED_CLUSTER) || !v->size)
@@ -316,40 +351,19 @@ static uint64_t shared_add(uint64_t off, const ptx_sym *v)
 static int64_t kernel_static_shared(const ptx_module *mod, const ptx_func *k)
 {
     uint8_t *fseen = calloc((size_t)mod->nfuncs + 1, 1), *vseen = calloc((size_t)mod->nvars + 1, 1);
-    int *stack = malloc(sizeof(int) * ((size_t)mod->nfuncs + 1)), nstack = 0;
     int64_t total = -1;
-    if (!fseen || !vseen || !stack)
-        goto out;
-    int ki = k->sym ? k->sym->index : -1;
-    if (ki < 0 || ki >= mod->nfuncs || mod->funcs[ki] != k)
-        goto out;
-    fseen[ki] = 1;
-    stack[nstack++] = ki;
-    uint64_t off = 0;
-    while (nstack) {
-        const ptx_func *f = mod->funcs[stack[--nstack]];
-        for (int i = 0; i < f->nvars; i++)
-            off = shared_add(off, f->vars[i]);
-        for (int i = 0; i < f->ninsns; i++)
-            for (int j = 0; j < f->insns[i].nops; j++)
-                shared_walk_op(&f->insns[i].ops[j], fseen, vseen, stack, &nstack, mod);
-        for (int t = 0; t < f->ntargets; t++) /* .calltargets of indirect calls */
-            for (int j = 0; j < f->targets[t].nitems; j++) {
-                ptx_operand o;
-                memset(&o, 0, sizeof o);
-                o.kind = PTX_OP_SYM;
-                o.sym = f->targets[t].items[j];
-                shared_walk_op(&o, fseen, vseen, stack, &nstack, mod);
-            }
+    if (fseen && vseen && exec_kernel_reach(mod, k, fseen, vseen) == 0) {
+        uint64_t off = 0;
+        for (int f = 0; f < mod->nfuncs; f++)
+            for (int i = 0; fseen[f] && i < mod->funcs[f]->nvars; i++)
+                off = shared_add(off, mod->funcs[f]->vars[i]);
+        for (int i = 0; i < mod->nvars; i++)
+            if (vseen[i])
+                off = shared_add(off, mod->vars[i]);
+        total = (int64_t)off;
     }
-    for (int i = 0; i < mod->nvars; i++)
-        if (vseen[i])
-            off = shared_add(off, mod->vars[i]);
-    total = (int64_t)off;
-out:
     free(fseen);
     free(vseen);
-    free(stack);
     return total;
 }
 
@@ -372,6 +386,46 @@ static int check_shared(dbg_session *s, const ptx_func *kernel, uint32_t dyn)
     return 0;
 }
 
+/* What `run` restores: every buffer's contents at the moment of the launch. A buffer that is all
+ * zero keeps no copy (init NULL), so a large never-written buffer costs no memory; the scan and
+ * the copy go in 1 MB chunks. */
+static int snapshot_buffers(dbg_session *s)
+{
+    enum { CHUNK = 1 << 20 };
+    uint8_t *tmp = malloc(CHUNK);
+    if (!tmp)
+        return dbg_err(s, "Out of memory.");
+    for (int i = 0; i < s->nbufs; i++) {
+        dbg_buffer *b = &s->bufs[i];
+        uint8_t *copy = NULL;
+        for (uint64_t off = 0; off < b->size; off += CHUNK) {
+            size_t n = b->size - off < CHUNK ? (size_t)(b->size - off) : CHUNK;
+            if (exec_mem_read(s->m, PTX_SPACE_GLOBAL, b->addr + off, tmp, n, 0, 0, 0) != 0) {
+                free(copy);
+                free(tmp);
+                return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
+            }
+            if (!copy) {
+                size_t z = 0;
+                while (z < n && !tmp[z])
+                    z++;
+                if (z == n)
+                    continue;
+                copy = calloc(1, b->size);
+                if (!copy) {
+                    free(tmp);
+                    return dbg_err(s, "Out of memory.");
+                }
+            }
+            memcpy(copy + off, tmp, n);
+        }
+        free(b->init);
+        b->init = copy;
+    }
+    free(tmp);
+    return 0;
+}
+
 int dbg_launch(dbg_session *s, const ptx_func *kernel, exec_dim3 grid, exec_dim3 block,
                uint32_t shmem, const void *params, size_t nbytes)
 {
@@ -379,7 +433,7 @@ int dbg_launch(dbg_session *s, const ptx_func *kernel, exec_dim3 grid, exec_dim3
         return dbg_err(s, "No PTX module loaded.");
     if (!kernel->is_entry)
         return dbg_err(s, "\"%s\" is not a kernel (.entry).", kernel->sym->name);
-    if (check_shared(s, kernel, shmem) != 0)
+    if (check_shared(s, kernel, shmem) != 0 || snapshot_buffers(s) != 0)
         return -1;
     uint8_t *copy = malloc(nbytes ? nbytes : 1);
     if (!copy)
@@ -403,18 +457,20 @@ int dbg_relaunch(dbg_session *s)
         return dbg_err(s, "No kernel launched yet; use \"launch\" first.");
     exec_kill(s->m);
     s->alive = 0;
+    static const uint8_t zero[1 << 16];
+    uint8_t cur[1 << 16];
     for (int i = 0; i < s->nbufs; i++) {
         dbg_buffer *b = &s->bufs[i];
-        uint8_t *zero = NULL;
-        const void *src = b->init;
-        if (!src) {
-            zero = calloc(1, b->size);
-            if (!zero)
-                return dbg_err(s, "Out of memory.");
-            src = zero;
+        int rc = 0;
+        if (b->init)
+            rc = exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0);
+        /* zero only the chunks that were written, so untouched memory stays unmapped */
+        for (uint64_t off = 0; !b->init && !rc && off < b->size; off += sizeof zero) {
+            size_t n = b->size - off < sizeof zero ? (size_t)(b->size - off) : sizeof zero;
+            rc = exec_mem_read(s->m, PTX_SPACE_GLOBAL, b->addr + off, cur, n, 0, 0, 0);
+            if (!rc && memcmp(cur, zero, n) != 0)
+                rc = exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr + off, zero, n, 0, 0, 0);
         }
-        int rc = exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, src, b->size, 0, 0, 0);
-        free(zero);
         if (rc != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
     }

@@ -34,7 +34,11 @@ typedef struct dw_info dw_info;
  * non-NULL module; problems with the DWARF are reported in `warn` (may be NULL) as text (one
  * warning per line), and whatever could be read stays available. */
 dw_info *dw_load(const ptx_module *m, char *warn, size_t n);
+/* dw_free releases one reference: the one dw_load gave, or one taken by dw_retain (values that
+ * keep their types after the module is replaced, as gdb's value history does). Types, names and
+ * synthetic types stay valid while a reference is held; the module may be gone by then. */
 void dw_free(dw_info *d);
+void dw_retain(dw_info *d);
 const ptx_module *dw_module(const dw_info *d);
 int dw_has_dwarf(const dw_info *d);          /* DIE tables were read (at least partially) */
 uint32_t dw_npcs(const dw_info *d);          /* number of pcs of the module */

@@ -121,10 +121,20 @@ dw_info *dw_load(const ptx_module *m, char *warn, size_t n)
     return d;
 }
 
+void dw_retain(dw_info *d)
+{
+    if (d)
+        d->refs++;
+}
+
 void dw_free(dw_info *d)
 {
     if (!d)
         return;
+    if (d->refs > 0) {
+        d->refs--;
+        return;
+    }
     for (int i = 0; i < d->nblocks; i++)
         free(d->blocks[i]);
     free(d->blocks);

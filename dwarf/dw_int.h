@@ -94,6 +94,7 @@ struct dw_info {
     dw_type void_type;
     /* ownership: a simple list of malloc'd blocks */
     void **blocks; int nblocks, capblocks;
+    int refs;                 /* dw_retain calls not yet matched by dw_free */
 };
 
 /* helpers (dw_sect.c) */

@@ -19,8 +19,12 @@ batch_setup() {
     trap 'exit 2' INT TERM HUP
     passed=0
     failed=0
+    # the work is bounded, not the wall time: every command this shell starts gets 120 s of
+    # CPU time (a hang uses it up; a loaded machine only stretches the wall time), and a
+    # wall-clock backstop of 600 s catches a process blocked without using CPU
+    ulimit -t 120 2>/dev/null || true
     if command -v timeout >/dev/null 2>&1; then
-        limit="timeout 60"
+        limit="timeout 600"
     else
         limit=
     fi

@@ -2,17 +2,21 @@
 #include <errno.h>
 #include <limits.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cmd.h"
 #include "test_util.h"
 
 /* Each row runs `PTXDBG -batch ... -ex 'echo badinput-alive\n' [FILE.ptx]` (PTXDBG from the
  * environment, default ./ptxdbg; run from the repository root) in a scratch directory where
  * B/ is tests/badinput/, under `timeout`, and requires:
- *   - no hang (10 s) and no death by a signal;
+ *   - no hang and no death by a signal: the row's work is bounded, not its wall time: ptxdbg
+ *     gets 10 s of CPU time (ulimit -t; a loaded machine stretches the wall time, not this),
+ *     and a wall-clock backstop of 300 s catches a process blocked without using CPU;
  *   - no sanitizer report ("AddressSanitizer", "LeakSanitizer", "runtime error") when PTXDBG
  *     is a sanitizer build;
  *   - the exit status (S0: zero, S1: non-zero, as -batch reports a failed command or a faulted
@@ -23,10 +27,13 @@
  * Rows with a "bug:" comment expose a defect that was open when the row was written. */
 
 enum { S0, S1, SANY };
+#define ROW_CPU_S "10"
 enum { ERR, ANY };
 /* SMALLWD: the batch watchdog's default is lowered through PTXDBG_MAX_STEPS (the real default
  * takes a minute of a spinning warp; the row checks the mechanism, not the figure). */
-enum { NOALIVE = 1, MEMLIMIT = 2, CORE = 4, NOSAN = 8, SMALLWD = 16 };
+enum { NOALIVE = 1, MEMLIMIT = 2, CORE = 4, NOSAN = 8, SMALLWD = 16, WDNEG = 32, WDBIG = 64 };
+/* WDNEG, WDBIG: PTXDBG_MAX_STEPS is -1 / 2^64 + 1 instead (refused: the watchdog keeps its
+ * default, so the row still ends) */
 
 typedef struct {
     const char *name;
@@ -160,7 +167,8 @@ static const row rows[] = {
     /* exited threads count as arrived at a barrier, as on the GPU: this one completes */
     {"barrier-after-exit", OK, "launch halfexit<<<1,64>>>()", S0, ERR, NULL, NULL, 0},
     {"fault-then-commands", OK, "launch recurse<<<1,32>>>()\ncontinue\nstepi\nprint %r1\nbt 2\nkill\nrun\ninfo warps", S1, ANY, "stack overflow", NULL, 0},
-    {"regs-out-of-memory", "B/many-regs.ptx", "launch k<<<4,1024>>>(0)", SANY, ANY, NULL, NULL, MEMLIMIT | NOSAN},
+    /* a million declared registers would need 8 GB per 1024-thread block: a load error */
+    {"regs-out-of-memory", "B/many-regs.ptx", "launch k<<<4,1024>>>(0)", S1, ERR, "many-regs\\.ptx:[0-9]+: error: function k declares 1000000 registers", NULL, MEMLIMIT},
     /* ---- out-of-range and misaligned accesses in every space ------------------------------ */
     FAULT("gld", 1, MIS), FAULT("gld", 65536, OOR), FAULT("gld", -8, OOR),
     FAULT("gst", 2, MIS), FAULT("gst", 1099511627776, OOR),
@@ -256,13 +264,39 @@ static const row rows[] = {
     {"script-commands-with-errors", OK, "-x commands-errors.cmd", S1, ERR, "syntax error", NULL, 0},
     /* ---- the PTX REPL ------------------------------------------------------------------- */
     {"repl-bad", OK, "eval frob.u32 %r1;\neval add.s32 %r1, %r2;\n.reg .b32 %zz<100000000>;\nadd.s32 %nosuch, 1, 2;\n@%nope bra X;", S1, ERR, "unknown instruction", NULL, 0},
-    {"repl-scratch-memory", OK, STOP "eval ld.global.u32 %r1, [0];", S1, ERR, "faulted: .*access.*\n.*scratch memory.*print or x", NULL, 0},
+    {"repl-real-memory", OK, STOP "eval ld.global.u32 %r1, [0];\neval st.global.u32 [0], 1;", S1, ERR, "Cannot access global memory at address 0x0(.*\n)*.*'st' is refused", NULL, 0},
     {"repl-faults", OK, "eval ld.global.u32 %r1, [0];\neval trap;\neval exit;\neval bra L;\neval call fill;\neval st.shared.u32 [99999999], 1;", S1, ERR, "fault", NULL, 0},
     /* ---- nonsense DWARF: a warning, then PTX-level debugging works ------------------------ */
     /* bug (while dwarf loading was not wired in): no warning at all */
     {"dwarf-bad-info", "B/dwarf-badinfo.G.ptx", "buffer o s32 64\nbreak inl_kernel\nlaunch inl_kernel<<<1,32>>>(o, 3)\nstepi\ninfo registers %r1\nbt\ndelete\ncontinue\nprint o[5]", S0, ERR, "warning.*(dwarf|debug)", "= 95", 0},
     {"dwarf-bad-abbrev", "B/dwarf-badabbrev.G.ptx", "buffer o s32 64\nbreak inl_kernel\nlaunch inl_kernel<<<1,32>>>(o, 3)\nstepi\ninfo registers %r1\nbt\ndelete\ncontinue\nprint o[5]", S0, ERR, "warning.*(dwarf|debug)", "= 95", 0},
     {"dwarf-truncated-info", "B/dwarf-truncinfo.G.ptx", "buffer o s32 64\nbreak inl_kernel\nlaunch inl_kernel<<<1,32>>>(o, 3)\nstepi\ninfo registers %r1\nbt\ndelete\ncontinue\nprint o[5]", S0, ERR, "warning.*(dwarf|debug)", "= 95", 0},
+    /* ---- crashes and hangs found by fuzzing; limits that must be enforced -------------------- */
+    {"x-after-failed-load", "B/garbage.ptx", "x/4xw 0\nx/s 0\nx/i 0\ninfo functions", S1, ERR, "Cannot access", NULL, 0},
+    {"bp-range-intmax", OK, "break fill\ndelete 2147483647\ndisable 2147483647\nenable 2147483647\ndisable 1-2147483647\nenable 1-2147483647\nenable once 2-2147483647\ndelete 1-2147483647\ninfo breakpoints", S1, ERR, "No breakpoint number 2147483647", "No breakpoints", 0},
+    {"bp-range-inverted", OK, "delete 5-2", S1, ERR, "Inverted breakpoint range", NULL, 0},
+    {"bp-range-past-int", OK, "delete 1-2147483648", S1, ERR, "Bad breakpoint argument", NULL, 0},
+    {"history-after-file", "B/../fixtures/postmortem/postmortem.G.ptx", "buffer in s32 128 = iota\nbuffer out s32 128\nbreak check\nlaunch trap_range<<<2,64>>>(in, out, 96, 112)\nprint i\nset $v = i\nfile B/ok.ptx\nprint $1\nprint $v\nwhatis $1\nptype $v\nprint $1 + $v", S0, ERR, NULL, "\\$[0-9]+ = [0-9]+\n(.*\n)*type = (const )?(int|unsigned int)", 0},
+    {"printf-huge-width", OK, "printf \"%999999999d\\n\", 1", S1, ERR, "width or precision too large", NULL, 0},
+    {"printf-huge-precision", OK, "printf \"%.2000000000f\\n\", 1.5", S1, ERR, "width or precision too large", NULL, 0},
+    {"printf-device-huge-width", "B/devprintf.ptx", "buffer f u8 32 = {37,57,57,57,57,57,57,57,57,57,100,124,37,46,57,57,57,57,57,57,57,57,57,102,10,0}\nbuffer a u32 4 = {7, 0, 0, 0}\nlaunch pf<<<1,1>>>(f, a)", S0, ERR, NULL, "[ ]{1000}7\\|", 0},
+    {"x-count-past-int", OK, "buffer b u32 4\nx/4294967297xw b", S1, ERR, "Invalid number", NULL, 0},
+    {"x-count-too-large", OK, "buffer b u32 4\nx/200000xw b", S1, ERR, "too large", NULL, 0},
+    {"x-count-negative", OK, "buffer b u32 4 = {1, 2, 3, 4}\nx/-2dw &b[3]", S0, ERR, NULL, ":\t2\t3\n", 0},
+    {"x-count-negative-string", OK, "buffer b u8 4\nx/-2s b", S1, ERR, "negative count", NULL, 0},
+    {"launch-reqntid", "B/launch-bounds.ptx", "launch req64<<<1,32>>>()", S1, ERR, "invalid configuration argument.*exactly \\(64,1,1\\).*\\.reqntid", NULL, 0},
+    {"launch-reqntid-ok", "B/launch-bounds.ptx", "launch req64<<<2,64>>>()", S0, ERR, NULL, NULL, 0},
+    {"launch-maxntid", "B/launch-bounds.ptx", "launch max128<<<1,(16,16)>>>()", S1, ERR, "too many resources requested for launch.*\\.maxntid", NULL, 0},
+    {"load-maxntid-zero", "B/maxntid-zero.ptx", "", S1, ERR, "maxntid-zero\\.ptx:6:[0-9]+: error: \\.maxntid 0,0,0", NULL, 0},
+    {"load-bar-count", "B/bar-count.ptx", "", S1, ERR, "bar-count\\.ptx:8:[0-9]+: error: bar\\.sync: barrier thread count 33", NULL, 0},
+    {"run-bar-count", "B/launch-bounds.ptx", "launch barreg<<<1,64>>>(33)", S1, ANY, "barrier thread count 33", NULL, 0},
+    {"watchdog-negative", OK, "show max-steps", S0, ERR, "ignoring PTXDBG_MAX_STEPS='-1'", "stops after [0-9]+ warp-instructions", WDNEG},
+    {"watchdog-past-2-64", OK, "show max-steps", S0, ERR, "ignoring PTXDBG_MAX_STEPS='18446744073709551617'", "stops after [0-9]+ warp-instructions", WDBIG},
+    {"shared-own-array", "B/shared-kernels.ptx", "buffer o u32 4\nlaunch b<<<1,1>>>(o)\nlaunch a<<<1,1>>>(o, 7)\nprint o[0]", S0, ERR, NULL, "\\$1 = 0", 0},
+    {"shared-other-kernel", "B/shared-kernels.ptx", "buffer o u32 4\nlaunch a<<<1,1>>>(o, 8)", S1, ANY, "Out-of-range Address", NULL, 0},
+    {"buffer-huge-short-init", OK, "buffer z u8 0xdeadbeef = {1,2,3}\nprint z[2]\nprint z[3735928558]", S0, ERR, NULL, "\\$1 = 3\n\\$2 = 0", NOSAN},
+    {"buffer-exists-before-fill", OK, "buffer z u8 16\nbuffer z u8 4294967295 = iota", S1, ERR, "already exists", NULL, 0},
+    {"buffer-bad-name-before-fill", OK, "buffer 9z u8 4294967295 = iota", S1, ERR, "Invalid buffer name", NULL, 0},
     /* ---- corrupted core files (pending until generate-core-file exists) ------------------- */
     {"core-truncated", OK, "@LOAD@ truncated.core", S1, ERR, "truncated\\.core", NULL, CORE},
     {"core-flipped", OK, "@LOAD@ flipped.core", S1, ERR, "flipped\\.core", NULL, CORE},
@@ -336,9 +370,12 @@ static void run_row(const row *r, const char *dir, int *rc, char **out, char **e
 {
     static char cmd[1 << 16];
     char line[8192], ex[8192];
-    snprintf(cmd, sizeof cmd, "cd '%s' && %s %s timeout -k 2 10 '%s' -batch", dir,
+    snprintf(cmd, sizeof cmd, "cd '%s' && ulimit -t " ROW_CPU_S " && %s %s timeout -k 5 300 "
+             "'%s' -batch", dir,
              (r->flags & MEMLIMIT) && !sanitized ? "ulimit -v 2000000;" : "",
-             (r->flags & SMALLWD) ? "PTXDBG_MAX_STEPS=4000000" : "", ptxdbg);
+             (r->flags & WDNEG) ? "PTXDBG_MAX_STEPS=-1"
+             : (r->flags & WDBIG) ? "PTXDBG_MAX_STEPS=18446744073709551617"
+             : (r->flags & SMALLWD) ? "PTXDBG_MAX_STEPS=4000000" : "", ptxdbg);
     for (const char *p = r->cmds; *p;) {
         size_t l = strcspn(p, "\n");
         snprintf(line, sizeof line, "%.*s", (int)l, p);
@@ -415,7 +452,9 @@ START_TEST(matrix_row)
         if (strstr(err, san[k]) || strstr(out, san[k]))
             ck_abort_msg("%s: sanitizer report: %s", r->name,
                          line_with(strstr(err, san[k]) ? err : out, san[k], buf, sizeof buf));
-    ck_assert_msg(rc != 124 && rc != 137, "%s: timed out after 10 s (hang)", r->name);
+    ck_assert_msg(rc != 128 + SIGXCPU && rc != 137, "%s: used up its " ROW_CPU_S " s of CPU "
+                  "time (hang)", r->name);
+    ck_assert_msg(rc != 124, "%s: blocked for 300 s without finishing (hang)", r->name);
     ck_assert_msg(rc >= 0 && rc < 128, "%s: killed by signal %d (crash); stderr: %.200s", r->name,
                   rc - 128, err);
     if (r->status == S0)
@@ -524,7 +563,7 @@ static void make_scratch(void)
 static void probe_core(void)
 {
     static char cmd[3 * PATH_MAX + 512];
-    snprintf(cmd, sizeof cmd, "cd '%s' && timeout 10 '%s' -batch -ex 'help generate-core-file' "
+    snprintf(cmd, sizeof cmd, "cd '%s' && ulimit -t 10 && timeout 300 '%s' -batch -ex 'help generate-core-file' "
              ">/dev/null 2>&1", tmp, ptxdbg);
     if (system(cmd) != 0)
         return;
@@ -533,7 +572,7 @@ static void probe_core(void)
     for (int i = 0; loaders[i] && !load; i++) {
         char first[32];
         snprintf(first, sizeof first, "%.*s", (int)strcspn(loaders[i], " "), loaders[i]);
-        snprintf(cmd, sizeof cmd, "cd '%s' && timeout 10 '%s' -batch -ex 'help %s' >/dev/null 2>&1",
+        snprintf(cmd, sizeof cmd, "cd '%s' && ulimit -t 10 && timeout 300 '%s' -batch -ex 'help %s' >/dev/null 2>&1",
                  tmp, ptxdbg, first);
         if (system(cmd) == 0)
             load = loaders[i];
@@ -541,7 +580,7 @@ static void probe_core(void)
     if (!load)
         return;
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && timeout 10 '%s' -batch -ex 'buffer o u32 128' -ex 'break fill' "
+             "cd '%s' && ulimit -t 10 && timeout 300 '%s' -batch -ex 'buffer o u32 128' -ex 'break fill' "
              "-ex 'launch fill<<<2,64>>>(o, 128)' -ex 'generate-core-file good.core' B/ok.ptx "
              ">/dev/null 2>&1", tmp, ptxdbg);
     if (system(cmd) != 0)
@@ -573,6 +612,63 @@ static int is_sanitized(const char *path)
     return yes;
 }
 
+/* Every command and subcommand of the tables, with argument shapes a fuzzer tries (none, 0, 1,
+ * -1, INT_MAX, past INT_MAX, a range to INT_MAX, a name, an address), in the states without a
+ * program: no file, a file that failed to load, and after "kill". One ptxdbg per state runs
+ * them all; it must not die by a signal, hang (CPU budget), or stop going on. */
+START_TEST(command_sweep_no_program)
+{
+    static const char *const shapes[] = {"", " 0", " 1", " -1", " 2147483647", " 2147483648",
+                                         " 1-2147483647", " x", " *0", " &x", " $1", " 0x0",
+                                         NULL};
+    static const char *const skip[] = {"quit", "shell", "commands", "source", "file",
+                                       "core-file", "target", "directory", "dump", NULL};
+    static const char *const states[] = {"", "B/garbage.ptx", "B/ok.ptx"};
+    char path[PATH_MAX + 32];
+    /* one -ex per command (a -x script would stop at its first error, as gdb's does) */
+    snprintf(path, sizeof path, "%s/sweep.args", tmp);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    const struct { const char *prefix; const cmd_def *t; } tabs[] = {
+        {"", cmd_table}, {"info ", cmd_info_table}, {"set ", cmd_set_table}};
+    int n = 0;
+    for (size_t k = 0; k < sizeof tabs / sizeof tabs[0]; k++)
+        for (const cmd_def *d = tabs[k].t; d->name; d++) {
+            int sk = 0;
+            for (int i = 0; skip[i]; i++)
+                sk |= !strcmp(d->name, skip[i]);
+            if (sk)
+                continue;
+            for (int i = 0; shapes[i]; i++, n++)
+                fprintf(f, " -ex '%s%s%s'", tabs[k].prefix, d->name, shapes[i]);
+        }
+    fclose(f);
+    ck_assert_int_gt(n, 300);
+    for (size_t st = 0; st < sizeof states / sizeof states[0]; st++) {
+        static char cmd[3 * PATH_MAX + 512];
+        snprintf(cmd, sizeof cmd, "cd '%s' && ulimit -t " ROW_CPU_S " && eval timeout -k 5 300 "
+                 "\"'%s'\" -batch %s \"$(cat sweep.args)\" -ex \"'echo sweep-alive\\n'\" %s "
+                 "</dev/null >sweep.out 2>&1; echo $? >sweep.rc", tmp, ptxdbg,
+                 st == 2 ? "-ex kill" : "", states[st]);
+        ck_assert_int_eq(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/sweep.rc", tmp);
+        char *rcs = tu_read_file(path, NULL);
+        int rc = rcs ? atoi(rcs) : -1;
+        free(rcs);
+        snprintf(path, sizeof path, "%s/sweep.out", tmp);
+        char *out = tu_read_file(path, NULL);
+        ck_assert_ptr_nonnull(out);
+        ck_assert_msg(rc >= 0 && rc < 128, "state %zu: ptxdbg died (status %d); last output: %s",
+                      st, rc, strlen(out) > 400 ? out + strlen(out) - 400 : out);
+        ck_assert_msg(strstr(out, "AddressSanitizer") == NULL && strstr(out, "runtime error") ==
+                      NULL, "state %zu: sanitizer report", st);
+        ck_assert_msg(strstr(out, "sweep-alive") != NULL, "state %zu: the session did not go on",
+                      st);
+        free(out);
+    }
+}
+END_TEST
+
 int main(void)
 {
     if (!getcwd(top, sizeof top))
@@ -599,6 +695,7 @@ int main(void)
     TCase *tc = tcase_create("matrix");
     tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, matrix_row, 0, NROWS);
+    tcase_add_test(tc, command_sweep_no_program);
     suite_add_tcase(s, tc);
     int rc = tu_run_suite(s);
 

@@ -301,10 +301,10 @@ START_TEST(expr_history)
     cmd_value v;
     char err[256];
     ck_assert_int_eq(cmd_eval_text("40 + 2", &fake, &h, &v, err, sizeof err), 0);
-    cmd_history_add(&h, &v);
+    cmd_history_add(&h, &v, NULL);
     ck_assert_int_eq(cmd_eval_text("$1 * 2", &fake, &h, &v, err, sizeof err), 0);
     ck_assert_uint_eq(v.u, 84);
-    cmd_history_add(&h, &v);
+    cmd_history_add(&h, &v, NULL);
     ck_assert_int_eq(cmd_eval_text("$ - $$", &fake, &h, &v, err, sizeof err), 0);
     ck_assert_uint_eq(v.u, 42);
     ck_assert_int_eq(cmd_eval_text("$9", &fake, &h, &v, err, sizeof err), -1);

@@ -39,6 +39,114 @@ START_TEST(batch_exit_status)
 }
 END_TEST
 
+
+/* `run` restores every buffer to its contents at the launch being rerun, including edits made
+ * with `set var` before that launch (and not the contents at `buffer` time, nor edits made
+ * after). Expected values: saxpy's y[i] = a * x[i] + y[i], computed here in C. */
+START_TEST(run_restores_launch_state)
+{
+    float x[64], y0[64];
+    for (int i = 0; i < 64; i++) {
+        x[i] = (float)i;
+        y0[i] = 1.0f;
+    }
+    x[40] = 10.0f;   /* set var x[40] = 10 */
+    y0[40] = -3.0f;  /* set var y[40] = -3 */
+    const float a = 2.0f;
+    char want[512];
+    size_t k = 0;
+    /* after launch; after run; after set var y[41] = 5 then run (the edit is undone) */
+    for (int r = 0; r < 3; r++)
+        k += (size_t)snprintf(want + k, sizeof want - k, "$%d = %g\n$%d = %g\n", 2 * r + 1,
+                              (double)(a * x[40] + y0[40]), 2 * r + 2,
+                              (double)(a * x[41] + y0[41]));
+    char *out = rp_run("./ptxdbg -batch -ex 'buffer x f32 64 = iota' -ex 'buffer y f32 64 = fill 1'"
+                       " -ex 'set var y[40] = -3' -ex 'set var x[40] = 10'"
+                       " -ex 'launch saxpy<<<1,64>>>(64, 2, x, y)' -ex 'print y[40]'"
+                       " -ex 'print y[41]' -ex 'run' -ex 'print y[40]' -ex 'print y[41]'"
+                       " -ex 'set var y[41] = 5' -ex 'run' -ex 'print y[40]' -ex 'print y[41]'"
+                       " examples/saxpy.ptx 2>&1");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
+/* IEEE binary16 bits of a float that is exactly representable as a normal half (the spec's
+ * encoding: sign, exponent biased by 15, the top 10 fraction bits). */
+static unsigned half_bits(float f)
+{
+    unsigned u;
+    memcpy(&u, &f, 4);
+    unsigned sign = u >> 31, exp = (u >> 23) & 0xff, frac = u & 0x7fffff;
+    return sign << 15 | (exp - 127 + 15) << 10 | frac >> 13;
+}
+
+/* The standalone PTX REPL: f16 results show their bits, registers set by typed PTX can be
+ * printed, and the carry flag goes from one line to the next (add.cc then addc). */
+START_TEST(repl_standalone_state)
+{
+    char want[512];
+    unsigned long long sum = 0xffffffffull + 1ull; /* add.cc.u32: carry out of bit 31 */
+    unsigned carry = (unsigned)(sum >> 32), low = (unsigned)sum;
+    snprintf(want, sizeof want, "%%h1 = 2.75  (0x%x)\n%%r2 = %u  (0x%x)\n%%r3 = %u  (0x%x)\n"
+             "$1 = %u\n$2 = 2.75\n", half_bits(2.75f), low, low, carry, carry, carry);
+    char *out = rp_run("./ptxdbg -batch -ex '.reg .f16 %h<4>' -ex 'cvt.rn.f16.f32 %h1, 2.75'"
+                       " -ex 'mov.u32 %r1, 0xffffffff' -ex 'add.cc.u32 %r2, %r1, 1' "
+                       "-ex 'addc.u32 %r3, 0, 0' -ex 'print %r3' -ex 'print %h1' 2>&1 "
+                       "| grep -v '^%r1 '");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
+/* At a stop, typed PTX runs on a scratch copy of the focused lane's registers and reads the
+ * real memory: changing a_ (%f1) there changes neither %f1 nor the kernel's result; ld.global
+ * reads the buffers, ld.shared the CTA's shared memory; stores are refused. */
+START_TEST(eval_session_model)
+{
+    char want[512];
+    float x3 = 3.0f, y4 = 1.0f, y5 = 2.0f * 5.0f + 1.0f; /* iota x, y = 1, a = 2 */
+    snprintf(want, sizeof want, "%%f1 = 100  (0x42c80000)\n$1 = 2\n%%f2 = %g  (0x40400000)\n"
+             "%%f2 = %g  (0x3f800000)\n$2 = %g\n", (double)x3, (double)y4, (double)y5);
+    char *out = rp_run("./ptxdbg -batch -ex 'buffer x f32 64 = iota' -ex 'buffer y f32 64 = fill 1'"
+                       " -ex 'break saxpy.cu:6' -ex 'launch saxpy<<<1,64>>>(64, 2, x, y)'"
+                       " -ex 'cuda lane 5' -ex 'eval mov.f32 %f1, 100' -ex 'print %f1'"
+                       " -ex 'ld.global.f32 %f2, [%rd1+12]' -ex 'ld.f32 %f2, [%rd2+16]'"
+                       " -ex 'delete' -ex 'continue' -ex 'print y[5]' examples/saxpy.ptx 2>/dev/null"
+                       " | grep -E '^(%|\\$)'");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, want);
+    free(out);
+    out = rp_run("./ptxdbg -batch -ex 'buffer x f32 64' -ex 'break saxpy.cu:6'"
+                 " -ex 'launch saxpy<<<1,64>>>(64, 2, x, x)' -ex 'eval st.f32 [%rd2], %f1'"
+                 " examples/saxpy.ptx 2>&1 >/dev/null");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "'st' is refused") != NULL, "%s", out);
+    free(out);
+    /* shared memory: the address of tile (frame 1), then tile[5] = in[5] + 7 = 12 read by
+     * ld.shared from the focused lane's CTA */
+    const char *pm = "-ex 'buffer in s32 128 = iota' -ex 'buffer out s32 128' -ex 'break check' "
+                     "-ex 'launch trap_range<<<2,64>>>(in, out, 96, 112)' ";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "./ptxdbg -batch %s -ex 'up' -ex 'output/x (long)&tile' "
+             "tests/fixtures/postmortem/postmortem.G.ptx 2>/dev/null | tail -c 40", pm);
+    out = rp_run(cmd);
+    ck_assert_ptr_nonnull(out);
+    char *hx = strstr(out, "0x");
+    ck_assert_ptr_nonnull(hx);
+    unsigned long long tile = strtoull(hx, NULL, 16);
+    free(out);
+    snprintf(cmd, sizeof cmd, "./ptxdbg -batch %s -ex 'eval ld.shared.u32 %%r1, [0x%llx]' "
+             "tests/fixtures/postmortem/postmortem.G.ptx 2>&1 | grep '^%%r1 '", pm, tile + 20);
+    out = rp_run(cmd);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, "%r1 = 12  (0xc)\n");
+    free(out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("debugger");
@@ -46,6 +154,9 @@ int main(void)
     tcase_set_timeout(t, 60);
     tcase_add_loop_test(t, transcript, 0, (int)(sizeof transcripts / sizeof transcripts[0]));
     tcase_add_test(t, batch_exit_status);
+    tcase_add_test(t, run_restores_launch_state);
+    tcase_add_test(t, repl_standalone_state);
+    tcase_add_test(t, eval_session_model);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

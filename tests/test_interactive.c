@@ -1,6 +1,7 @@
 /* test_interactive.c - Check suite for the REPL's logic without a terminal: completion, empty-line repeat, SIGINT. */
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -248,16 +249,27 @@ START_TEST(empty_line_outside_terminal_does_nothing)
 END_TEST
 
 /* ---- SIGINT while a kernel runs ------------------------------------------------------------------ */
+/* The SIGINT comes once the process has used 0.3 s of CPU time since the line started: after
+ * real work by the kernel, however loaded the machine is (wall time would not say that). */
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 static void *interrupt_later(void *arg)
 {
-    (void)arg;
-    struct timespec ts = {0, 500 * 1000 * 1000};
-    nanosleep(&ts, NULL);
+    double start = *(double *)arg;
+    free(arg);
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    while (cpu_seconds() < start + 0.3)
+        nanosleep(&ts, NULL);
     kill(getpid(), SIGINT);
     return NULL;
 }
 
-/* Run one line through the REPL loop (as typed), with a SIGINT 0.5 s after it starts. */
+/* Run one line through the REPL loop (as typed), with a SIGINT after 0.3 s of its work. */
 static char *interrupted_next(cmd_input *in, const char *prompt)
 {
     (void)prompt;
@@ -265,7 +277,10 @@ static char *interrupted_next(cmd_input *in, const char *prompt)
     if (!sc->lines[sc->i])
         return NULL;
     pthread_t t;
-    ck_assert_int_eq(pthread_create(&t, NULL, interrupt_later, NULL), 0);
+    double *start = malloc(sizeof *start);
+    ck_assert_ptr_nonnull(start);
+    *start = cpu_seconds();
+    ck_assert_int_eq(pthread_create(&t, NULL, interrupt_later, start), 0);
     ck_assert_int_eq(pthread_detach(t), 0);
     return strdup(sc->lines[sc->i++]);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cmd.h"
 #include "run_ptxdbg.h"
 
 /* Kernels: tests/fixtures/postmortem/postmortem.cu. Expected values come from its source:
@@ -312,8 +313,8 @@ START_TEST(corrupted_cores)
     }
     write_variant(core, bad, n, 0, 0);
     expect_refused(bad, "not a ptxdbg core file (bad magic)");
-    write_variant(core, bad, n, 9, 0); /* version 2 -> 0x4002 */
-    expect_refused(bad, "core file format version 16386 is not supported");
+    write_variant(core, bad, n, 9, 0); /* version 3 -> 0x4003 */
+    expect_refused(bad, "core file format version 16387 is not supported");
     size_t cuts[] = {4, 20, 36, 1000, n / 3, n / 2, n - 5, n - 1};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
         write_variant(core, bad, cuts[i], -1, 0);
@@ -380,6 +381,137 @@ START_TEST(auto_core)
 }
 END_TEST
 
+
+/* Every core that generate-core-file or auto-core writes reopens: buffer counts 0..5 times name
+ * lengths 1..6 (short names once tripped a wrong minimum record size in the buffer section).
+ * Buffer i of a case holds (i * 7 + len) % 256 in every byte; after reopening, each buffer
+ * prints that value and "info buffers" lists it. auto: the same through set auto-core on. */
+static void roundtrip_case(int nb, int len, int autocore)
+{
+    char cmd[6144], core[400];
+    int st = -1;
+    snprintf(core, sizeof core, "%s/rt.%d.%d.%d.core", tmpdir, nb, len, autocore);
+    size_t k = (size_t)snprintf(cmd, sizeof cmd, "cd '%s' && ", tmpdir);
+    char here[1024];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
+    const char *p = rp_ptxdbg();
+    k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%s%s%s -batch -ex 'set auto-core %s' ",
+                          p[0] == '/' ? "" : here, p[0] == '/' ? "" : "/", p,
+                          autocore ? "on" : "off");
+    for (int i = 0; i < nb; i++) {
+        char name[16];
+        for (int c = 0; c < len; c++)
+            name[c] = (char)('a' + i);
+        name[len] = 0;
+        k += (size_t)snprintf(cmd + k, sizeof cmd - k, "-ex 'buffer %s u8 %d = fill %d' ", name,
+                              3 + i, (i * 7 + len) % 256);
+    }
+    if (autocore)
+        k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%s '%s/" DIR "postmortem.O3.ptx' 2>&1 "
+                              "&& true; mv core.trap_range.0 '%s'", trap_launch, here, core);
+    else
+        k += (size_t)snprintf(cmd + k, sizeof cmd - k, "-ex 'gcore %s' '%s/" DIR
+                              "postmortem.O3.ptx' 2>&1", core, here);
+    ck_assert_uint_lt(k, sizeof cmd);
+    free(rp_run_status(cmd, &st));
+    ck_assert_uint_gt(file_size(core), 100);
+    k = (size_t)snprintf(cmd, sizeof cmd, "%s -batch --core '%s' -ex 'info buffers' ", p, core);
+    for (int i = 0; i < nb; i++) {
+        char name[16];
+        for (int c = 0; c < len; c++)
+            name[c] = (char)('a' + i);
+        name[len] = 0;
+        k += (size_t)snprintf(cmd + k, sizeof cmd - k, "-ex 'print %s[%d]' ", name, 2 + i);
+    }
+    snprintf(cmd + k, sizeof cmd - k, "2>&1");
+    char *out = rp_run_status(cmd, &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "corrupted") == NULL && st == 0,
+                  "%d buffers, names of %d: core does not reopen (status %d):\n%s", nb, len, st,
+                  out);
+    int hist = 1;
+    for (int i = 0; i < nb; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "$%d = %d", hist++, (i * 7 + len) % 256);
+        HAS(out, want);
+    }
+    free(out);
+}
+
+START_TEST(core_roundtrip_matrix)
+{
+    for (int nb = 0; nb <= 5; nb++)
+        for (int len = 1; len <= 6; len++)
+            roundtrip_case(nb, len, 0);
+}
+END_TEST
+
+START_TEST(auto_core_roundtrip_matrix)
+{
+    for (int nb = 0; nb <= 3; nb++)
+        for (int len = 1; len <= 4; len++)
+            roundtrip_case(nb, len, 1);
+}
+END_TEST
+
+/* Memory nobody wrote is stored sparsely: a never-written 256 MB buffer (plus one written
+ * element) makes a core under 1 MB, and the element and the zeros around it come back. */
+START_TEST(core_sparse_large_buffer)
+{
+    char cmd[4096], core[400];
+    int st = -1;
+    snprintf(core, sizeof core, "%s/sparse.core", tmpdir);
+    snprintf(cmd, sizeof cmd, "%s -batch -ex 'buffer big u8 268435456' "
+             "-ex 'set var big[200000001] = 7' -ex 'gcore %s' examples/saxpy.ptx 2>&1",
+             rp_ptxdbg(), core);
+    free(rp_run_status(cmd, &st));
+    ck_assert_int_eq(st, 0);
+    size_t n = file_size(core);
+    ck_assert_msg(n > 0 && n < (1u << 20), "core of a never-written 256 MB buffer: %zu bytes", n);
+    snprintf(cmd, sizeof cmd, "%s -batch --core '%s' -ex 'print big[200000001]' "
+             "-ex 'print big[200000000]' -ex 'print big[268435455]' 2>&1", rp_ptxdbg(), core);
+    char *out = rp_run_status(cmd, &st);
+    ck_assert_ptr_nonnull(out);
+    HAS(out, "$1 = 7\n$2 = 0\n$3 = 0\n");
+    ck_assert_int_eq(st, 0);
+    free(out);
+}
+END_TEST
+
+/* Fault injection: the interrupt flag (what Ctrl-C raises) set before long host-side work
+ * stops it: a core of a 64 MB buffer is not written (no file left), and "= iota" / "= fill"
+ * of a 64 M-element buffer create no buffer. The session goes on with the flag cleared. */
+START_TEST(interrupt_host_work)
+{
+    dbg_session *s = dbg_new();
+    ck_assert_ptr_nonnull(s);
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    ck_assert_int_eq(dbg_load_file(s, "examples/saxpy.ptx"), 0);
+    static volatile int flag;
+    dbg_set_interrupt_flag(s, &flag);
+    ck_assert_int_eq(cmd_execute(&c, "buffer big u32 16777216 = fill 3"), 0);
+    char core[400];
+    snprintf(core, sizeof core, "%s/int.core", tmpdir);
+    flag = 1;
+    ck_assert_int_ne(dbg_core_save(s, core), 0);
+    ck_assert_msg(strstr(dbg_errmsg(s), "interrupted") != NULL, "%s", dbg_errmsg(s));
+    struct stat sb;
+    ck_assert_int_ne(stat(core, &sb), 0);
+    ck_assert_int_ne(cmd_execute(&c, "buffer a u32 67108864 = iota"), 0);
+    ck_assert_ptr_null(dbg_buffer_find(s, "a"));
+    ck_assert_int_ne(cmd_execute(&c, "buffer b f32 67108864 = fill 2.5"), 0);
+    ck_assert_ptr_null(dbg_buffer_find(s, "b"));
+    flag = 0;
+    ck_assert_int_eq(dbg_core_save(s, core), 0);
+    ck_assert_int_eq(stat(core, &sb), 0);
+    ck_assert_int_eq(cmd_execute(&c, "buffer a u32 1024 = iota"), 0);
+    ck_assert_ptr_nonnull(dbg_buffer_find(s, "a"));
+    cmd_ctx_free(&c);
+    dbg_free(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("postmortem");
@@ -398,6 +530,10 @@ int main(void)
     tcase_add_test(c, corrupted_cores);
     tcase_add_test(c, core_sources_embedded);
     tcase_add_test(c, auto_core);
+    tcase_add_test(c, core_roundtrip_matrix);
+    tcase_add_test(c, core_sparse_large_buffer);
+    tcase_add_test(c, interrupt_host_work);
+    tcase_add_test(c, auto_core_roundtrip_matrix);
     suite_add_tcase(s, c);
     return tu_run_suite(s);
 }

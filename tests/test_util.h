@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 /* Read a whole file into a NUL-terminated malloc'd buffer; NULL when unreadable. */
 static inline char *tu_read_file(const char *path, size_t *len)
@@ -64,6 +65,21 @@ static inline int tu_host_fpu_exact(void)
     } while (0)
 
 /* Run one suite and return the process exit status. */
+/* Tests bound the work, not the wall time. Before main: every test process (and each ptxdbg it
+ * starts, which inherits the limit) gets a CPU-time budget of 600 s, which only a hang uses up,
+ * and the suites' Check timeouts (wall clock) are stretched 20 times (CK_TIMEOUT_MULTIPLIER,
+ * unless set) into a backstop against a process blocked without using CPU. A loaded machine
+ * slows a test down; it cannot make it fail. */
+__attribute__((constructor)) static void tu_bound_work(void)
+{
+    setenv("CK_TIMEOUT_MULTIPLIER", "20", 0);
+    struct rlimit r;
+    if (getrlimit(RLIMIT_CPU, &r) == 0 && r.rlim_cur == RLIM_INFINITY) {
+        r.rlim_cur = r.rlim_max == RLIM_INFINITY || r.rlim_max > 600 ? 600 : r.rlim_max;
+        setrlimit(RLIMIT_CPU, &r);
+    }
+}
+
 static inline int tu_run_suite(Suite *s)
 {
     SRunner *sr = srunner_create(s);
