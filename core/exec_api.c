@@ -38,6 +38,7 @@ void exec_free(exec_machine *m)
         return;
     exec_kill(m);
     exec_bp_cond_free(m);
+    free(m->bpk);
     mem_global_free(&m->glob);
     free(m->cbank);
     free(m->svars);
@@ -252,8 +253,14 @@ int exec_warp_get(const exec_machine *m, uint32_t cta, uint32_t warp, exec_warp_
     wi->exited = w->exited & w->valid;
     wi->active = w->cur_mask;
     wi->pc = w->cur_pc;
-    if (!w->cur_mask && w->bar_wait)   /* waiting at a barrier: the barrier instruction */
+    if (!w->cur_mask && w->bar_wait) {
+        /* waiting at a barrier: the barrier instruction, and the lanes that wait there are the
+           warp's active lanes (cuda-gdb), not an empty or stale group */
         wi->pc = exec_lane_pc(w, (uint32_t)exec_ctz(w->bar_wait));
+        EXEC_FOR_LANES(i, w->bar_wait)
+            if (exec_lane_pc(w, i) == wi->pc)
+                wi->active |= 1u << i;
+    }
     wi->at_barrier = w->bar_wait;
     wi->divergent = w->valid & ~w->exited & ~w->trapped & ~w->cur_mask & ~w->bar_wait;
     if (w->bar_wait)
