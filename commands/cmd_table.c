@@ -91,7 +91,8 @@ const cmd_def cmd_set_table[] = {
      "Write a core file automatically when a kernel traps or faults (also PTXDBG_COREDUMP=1).",
      CMD_CLASS_RUNNING, 0, NOSUB},
     {"max-steps", "", cmd_set_max_steps, 1, 1, "set max-steps N",
-     "Stop a launch, run or continue after N warp-instructions (one instruction of one warp; "
+     "Stop a launch, run, continue or any step (step, next, stepi, nexti, finish, until, "
+     "advance, by warp or -lane) after N warp-instructions (one instruction of one warp; "
      "0: no limit); `continue` goes on for N more. The default is 0 interactively (Ctrl-C "
      "stops a kernel) and 2^32 in -batch mode (or $PTXDBG_MAX_STEPS), where reaching the "
      "limit makes the exit status non-zero.", CMD_CLASS_RUNNING, 0, NOSUB},

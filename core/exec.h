@@ -120,9 +120,10 @@ typedef enum {
     EXEC_RUN_CONTINUE,     /* run until something stops the kernel */
     EXEC_RUN_STEP_WARP,    /* execute one instruction of the focused warp's current group */
     EXEC_RUN_STEP_LANE,    /* execute one instruction of the focused lane only; a
-                              warp-synchronous instruction (exec_insn_collective) is never run
-                              by one lane: the lanes of its warp that are behind run up to it
-                              first (min-pc order, no further), then the group executes it;
+                              warp-synchronous instruction (exec_insn_collective) or a call is
+                              never run by one lane: the lanes of its warp that are behind run
+                              up to it first (min-pc order, no further), then the group executes
+                              it (so converged lanes keep one frame across calls);
                               lanes it still waits for (a membermask naming lanes elsewhere) run
                               until they complete it, and a CTA barrier completes as for a warp
                               step (others_run). Never a fabricated deadlock or exception. */

@@ -1065,6 +1065,15 @@ static int exec_catch_up(exec_machine *m, exec_warp *w, uint32_t lane, exec_runc
     }
 }
 
+/* Instructions a lane stepped alone executes with its group (after the lanes behind catch up):
+ * warp-synchronous ones, and calls, so that converged lanes keep sharing their frames (lanes
+ * in different frames never merge) and reach the collectives inside callees together. */
+static int exec_lane_group_insn(const exec_machine *m, uint32_t pc)
+{
+    const ptx_insn *pi = pc < m->ncode ? m->code[pc].src : NULL;
+    return exec_insn_collective(m, pc) || (pi && strcmp(pi->opcode, "call") == 0);
+}
+
 /* The pc lane `lane` of w executes next. */
 static uint32_t exec_lane_next_pc(const exec_warp *w, uint32_t lane)
 {
@@ -1082,7 +1091,7 @@ static int exec_step_one(exec_machine *m, const exec_run_opts *o, exec_runctx *r
     uint32_t mine;
     int r;
     if (lane_mode && !(w->bar_wait & bit) &&
-        exec_insn_collective(m, exec_lane_next_pc(w, o->lane))) {
+        exec_lane_group_insn(m, exec_lane_next_pc(w, o->lane))) {
         /* never alone: the lanes behind catch up, then its group executes it */
         if (!exec_catch_up(m, w, o->lane, rc))
             return 0;
@@ -1136,7 +1145,7 @@ static int exec_run_on(exec_machine *m, const exec_run_opts *o, exec_runctx *rc,
             continue;
         }
         if (lane_mode && ((w->ws_wait & bit) ||
-                          exec_insn_collective(m, exec_lane_next_pc(w, o->lane)))) {
+                          exec_lane_group_insn(m, exec_lane_next_pc(w, o->lane)))) {
             if (!exec_step_one(m, o, rc, w))
                 return 0;
             if ((w->ws_wait | w->bar_wait) & bit)

@@ -331,8 +331,8 @@ typedef enum { GOAL_INSN, GOAL_INSN_OVER, GOAL_LINE, GOAL_LINE_OVER, GOAL_FINISH
  *     `advance` / `until LOC`;
  *   - in a callee entered by `step`: its line starts (its first line after the prologue);
  *   - every `exit` (and `ret` of the kernel), so the lane is seen before it leaves;
- *   - stepping one lane: every warp-synchronous instruction, which the core completes with the
- *     lanes it needs (EXEC_RUN_STEP_LANE).
+ *   - stepping one lane: every warp-synchronous instruction and call, which the core executes
+ *     with the lanes it needs (EXEC_RUN_STEP_LANE).
  * Where the lane stops is judged exactly as after a single instruction, so the result is the
  * instruction-by-instruction one; only the speed differs. */
 typedef struct {
@@ -403,7 +403,7 @@ static void marks_for(dbg_session *s, goal_kind goal, const lane_pos *p, const s
         if (exec_pc_insn(s->m, pc, &f, &pi) != 0)
             continue;
         if (is_op(pi, "exit") || (is_op(pi, "ret") && f->is_entry) ||
-            (s->opts.lane_steps && exec_insn_collective(s->m, pc)))
+            (s->opts.lane_steps && (exec_insn_collective(s->m, pc) || is_op(pi, "call"))))
             mark_add(ms, pc);
     }
     if (!p->w.func || p->li.depth < a->depth)
