@@ -91,7 +91,8 @@ const cmd_def cmd_set_table[] = {
      "Write a core file automatically when a kernel traps or faults (also PTXDBG_COREDUMP=1).",
      CMD_CLASS_RUNNING, 0, NOSUB},
     {"max-steps", "", cmd_set_max_steps, 1, 1, "set max-steps N",
-     "Stop a launch, run or continue after N warp-instructions (one instruction of one warp; "
+     "Stop a launch, run, continue or any step (step, next, stepi, nexti, finish, until, "
+     "advance, by warp or -lane) after N warp-instructions (one instruction of one warp; "
      "0: no limit); `continue` goes on for N more. The default is 0 interactively (Ctrl-C "
      "stops a kernel) and 2^32 in -batch mode (or $PTXDBG_MAX_STEPS), where reaching the "
      "limit makes the exit status non-zero.", CMD_CLASS_RUNNING, 0, NOSUB},
@@ -151,13 +152,20 @@ const cmd_def cmd_table[] = {
     /* running */
     {"continue", "c cont fg", cmd_continue, 0, 1, "continue [N]",
      "Resume; with N, ignore the current breakpoint N-1 more times.", CMD_CLASS_RUNNING, 1, NOSUB},
-    {"step", "s", cmd_step, 0, 1, "step [N]", "Step to the next source line (into calls).",
+    {"step", "s", cmd_step, 0, 2, "step [-lane] [N]",
+     "Step to the next source line (into calls), the focused warp (or lane with -lane).",
      CMD_CLASS_RUNNING, 1, NOSUB},
-    {"next", "n", cmd_next, 0, 1, "next [N]", "Step to the next source line (over calls).",
+    {"next", "n", cmd_next, 0, 2, "next [-lane] [N]",
+     "Step to the next source line (over calls), the focused warp (or lane with -lane).",
      CMD_CLASS_RUNNING, 1, NOSUB},
     {"stepi", "si", cmd_stepi, 0, 2, "stepi [-lane] [N]",
-     "Execute one PTX instruction of the focused warp (or lane with -lane), into calls.",
-     CMD_CLASS_RUNNING, 1, NOSUB},
+     "Execute one PTX instruction of the focused warp (or lane with -lane), into calls. A "
+     "lane never executes a warp-synchronous instruction (bar/barrier, bar.warp.sync, shfl, "
+     "vote, match, redux, elect, activemask, wmma/mma/ldmatrix) or a call alone: the lanes of "
+     "its warp that are behind it run up to it (no further) and execute it with it; lanes its "
+     "membermask names elsewhere run until they complete it, and at a CTA barrier the other "
+     "warps run until they arrive, so the step ends past it. Every step runs at full speed, "
+     "stops on Ctrl-C and obeys max-steps.", CMD_CLASS_RUNNING, 1, NOSUB},
     {"nexti", "ni", cmd_nexti, 0, 2, "nexti [-lane] [N]",
      "Execute one PTX instruction of the focused warp (or lane), over calls.", CMD_CLASS_RUNNING,
      1, NOSUB},

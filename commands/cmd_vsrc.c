@@ -199,8 +199,11 @@ int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_valu
             snprintf(err, n, "Cannot read a value of type `%s' from register %s.", tn, loc.reg);
             return -1;
         }
-        out->lv = CMD_LV_REG;
-        snprintf(out->reg, sizeof out->reg, "%s", loc.reg);
+        /* a name too long to keep (a long .param slot name) leaves a value, not an lvalue */
+        if (strlen(loc.reg) < sizeof out->reg) {
+            out->lv = CMD_LV_REG;
+            snprintf(out->reg, sizeof out->reg, "%s", loc.reg);
+        }
         return 0;
     }
     ptx_space sp;

@@ -119,7 +119,14 @@ typedef struct {
 typedef enum {
     EXEC_RUN_CONTINUE,     /* run until something stops the kernel */
     EXEC_RUN_STEP_WARP,    /* execute one instruction of the focused warp's current group */
-    EXEC_RUN_STEP_LANE,    /* execute one instruction of the focused lane only */
+    EXEC_RUN_STEP_LANE,    /* execute one instruction of the focused lane only; a
+                              warp-synchronous instruction (exec_insn_collective) or a call is
+                              never run by one lane: the lanes of its warp that are behind run
+                              up to it first (min-pc order, no further), then the group executes
+                              it (so converged lanes keep one frame across calls);
+                              lanes it still waits for (a membermask naming lanes elsewhere) run
+                              until they complete it, and a CTA barrier completes as for a warp
+                              step (others_run). Never a fabricated deadlock or exception. */
 } exec_run_mode;
 
 typedef struct {
@@ -135,6 +142,12 @@ typedef struct {
                                    it. If another warp stops first (breakpoint, fault,
                                    watchpoint, limit) that stop is reported instead, the stepped
                                    lanes still waiting. */
+    int run_on;                 /* step modes: instead of one instruction, run the focused warp
+                                   (or lane alone) in slices until something stops it: a
+                                   breakpoint, a step mark reached by the focused lane, any other
+                                   stop, max_steps or the interrupt; or the focused lane exits
+                                   (EXEC_STOP_STEP). A lane run alone never executes a
+                                   warp-synchronous instruction alone (see EXEC_RUN_STEP_LANE). */
     uint64_t max_steps;         /* stop with EXEC_STOP_LIMIT after this many warp-instructions;
                                    0 = no limit */
     volatile int *interrupt;    /* polled; non-zero stops with EXEC_STOP_INTERRUPT */
@@ -170,6 +183,15 @@ int exec_get_threads(const exec_machine *m);
 
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);
+/* Step marks: internal breakpoints of a debugger's step (step over a call, out of a frame, to
+ * another line) that stop only the focused lane of the step (exec_run_opts cta/warp/lane, step
+ * modes); other lanes and `continue` run through them. Independent of exec_set_break on the
+ * same pc. Remove them after the step (a set mark keeps continues on one thread). */
+int exec_set_step_mark(exec_machine *m, uint32_t pc, int on);
+/* Whether the instruction at pc is warp-synchronous: CTA and warp barriers, shfl, vote, match,
+ * redux, elect, activemask, matrix instructions (wmma, mma, ldmatrix, stmatrix, movmatrix,
+ * wgmma), and any .aligned instruction. */
+int exec_insn_collective(const exec_machine *m, uint32_t pc);
 
 /* Breakpoint conditions evaluated inside the core (no stop, no exec_run round trip while they are
  * false). A condition is a small stack program over per-lane values, each a 64-bit integer or a

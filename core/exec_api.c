@@ -38,6 +38,7 @@ void exec_free(exec_machine *m)
         return;
     exec_kill(m);
     exec_bp_cond_free(m);
+    free(m->bpk);
     mem_global_free(&m->glob);
     free(m->cbank);
     free(m->svars);
@@ -253,8 +254,14 @@ int exec_warp_get(const exec_machine *m, uint32_t cta, uint32_t warp, exec_warp_
     wi->exited = w->exited & w->valid;
     wi->active = w->cur_mask;
     wi->pc = w->cur_pc;
-    if (!w->cur_mask && w->bar_wait)   /* waiting at a barrier: the barrier instruction */
+    if (!w->cur_mask && w->bar_wait) {
+        /* waiting at a barrier: the barrier instruction, and the lanes that wait there are the
+           warp's active lanes (cuda-gdb), not an empty or stale group */
         wi->pc = exec_lane_pc(w, (uint32_t)exec_ctz(w->bar_wait));
+        EXEC_FOR_LANES(i, w->bar_wait)
+            if (exec_lane_pc(w, i) == wi->pc)
+                wi->active |= 1u << i;
+    }
     wi->at_barrier = w->bar_wait;
     wi->divergent = w->valid & ~w->exited & ~w->trapped & ~w->cur_mask & ~w->bar_wait;
     if (w->bar_wait)
@@ -406,6 +413,31 @@ static int exec_reg_access(exec_machine *m, uint32_t cta, uint32_t warp, uint32_
     int comp;
     const ptx_sym *s;
     int ri = exec_fdec_find_reg(f->fd, name, &comp, &s);
+    if (ri < 0 && !f->fd->f->is_entry) {
+        /* a .param of the frame's (device) function: its slot in the frame, up to 8 bytes */
+        const ptx_func *fn = f->fd->f;
+        for (int i = 0; i < fn->nparams; i++) {
+            const ptx_sym *p = fn->params[i];
+            if (strcmp(p->name, name) != 0 || f->fd->reg_off[fn->nregs + i] != UINT32_MAX)
+                continue;
+            uint64_t size = p->size ? p->size : (uint64_t)(ptx_type_bits(p->type) / 8);
+            uint64_t off = f->fd->prm_off[i], ps = f->fd->param_size;
+            if (size > 8)
+                size = 8;
+            if (off > ps || ps - off < size)
+                break;
+            uint8_t *slot = f->params + (size_t)lane * ps + off;
+            if (type)
+                *type = p->type;
+            if (set) {
+                memcpy(slot, bits, (size_t)size);
+            } else {
+                *bits = 0;
+                memcpy(bits, slot, (size_t)size);
+            }
+            return 0;
+        }
+    }
     if (ri < 0) {
         snprintf(m->err, sizeof m->err, "no register %s in %s", name, f->fd->f->sym->name);
         return -1;

@@ -187,6 +187,10 @@ struct exec_machine {
     exec_stop final;          /* the stop that ended the launch */
     int bar_hold;             /* barrier + 1 a step holds: it completes only when the step says
                                  (exec_run_until_released); 0 outside steps */
+    uint8_t *bpk;             /* per pc, NULL until the first flag: 1 = breakpoint, 2 = step mark
+                                 (exec_set_step_mark); the stub is in place while either is set */
+    uint32_t sf_cta, sf_warp, sf_lanes; /* the focus of the running step: step marks stop only
+                                 groups with lanes of sf_lanes (0 outside steps) */
     uint64_t clock;           /* warp-instructions executed by this machine (for %clock) */
     int64_t slice_given;      /* budget given to the running warp */
     /* watchpoints */

@@ -215,11 +215,18 @@ static int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
         return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
     }
     uint32_t lanes = w->cur_mask;
-    if (mc->bp_cond && mc->bp_cond[in->pc]) {
+    /* a step mark stops only the focused lane of the step (exec_set_step_mark) */
+    int mark = (mc->bpk[in->pc] & 2) && (w->cur_mask & mc->sf_lanes) &&
+               w->id == mc->sf_warp && w->cta->id == mc->sf_cta;
+    if (!(mc->bpk[in->pc] & 1) && !mark)
+        return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
+    if ((mc->bpk[in->pc] & 1) && mc->bp_cond && mc->bp_cond[in->pc]) {
         /* a condition false for every lane of the group: run on without stopping */
         lanes = exec_bp_cond_lanes(w, mc->bp_cond[in->pc], lanes);
-        if (!lanes)
+        if (!lanes && !mark)
             return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
+        if (!lanes)
+            lanes = w->cur_mask;
     }
     exec_stop_raise(w, in, EXEC_STOP_BREAKPOINT, EXEC_EXC_NONE, lanes, "breakpoint");
     if (mc->stop.kind == EXEC_STOP_BREAKPOINT && mc->stop.warp == w->id &&
@@ -231,23 +238,57 @@ static int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_STOPPED;
 }
 
-int exec_set_break(exec_machine *m, uint32_t pc, int on)
+/* Set or clear flag `bit` of pc (1 breakpoint, 2 step mark); the stub stays while any is set. */
+static int exec_flag_pc(exec_machine *m, uint32_t pc, uint8_t bit, int on)
 {
     if (pc >= m->ncode) {
         snprintf(m->err, sizeof m->err, "no instruction at pc %u", pc);
         return -1;
     }
+    if (!m->bpk) {
+        if (!on)
+            return 0;
+        m->bpk = calloc(m->ncode, 1);
+        if (!m->bpk) {
+            snprintf(m->err, sizeof m->err, "out of memory");
+            return -1;
+        }
+    }
+    m->bpk[pc] = (uint8_t)(on ? m->bpk[pc] | bit : m->bpk[pc] & ~bit);
     exec_insn *in = &m->code[pc];
-    if (on && in->fn != exec_bp_stub) {
+    if (m->bpk[pc] && in->fn != exec_bp_stub) {
         m->bp_orig[pc] = in->fn;
         in->fn = exec_bp_stub;
-    } else if (!on && in->fn == exec_bp_stub) {
+    } else if (!m->bpk[pc] && in->fn == exec_bp_stub) {
         in->fn = m->bp_orig[pc];
         m->bp_orig[pc] = NULL;
     }
+    return 0;
+}
+
+int exec_set_break(exec_machine *m, uint32_t pc, int on)
+{
+    if (exec_flag_pc(m, pc, 1, on) != 0)
+        return -1;
     if (!on && m->bp_cond && m->bp_cond[pc])
         exec_set_break_cond(m, pc, NULL, 0);
     return 0;
+}
+
+int exec_set_step_mark(exec_machine *m, uint32_t pc, int on) { return exec_flag_pc(m, pc, 2, on); }
+
+int exec_insn_collective(const exec_machine *m, uint32_t pc)
+{
+    static const char *const ops[] = {"bar", "barrier", "shfl", "vote", "match", "redux",
+                                      "elect", "activemask", "wmma", "mma", "ldmatrix",
+                                      "stmatrix", "movmatrix", "wgmma", NULL};
+    const ptx_insn *pi = pc < m->ncode ? m->code[pc].src : NULL;
+    if (!pi)
+        return 0;
+    for (int i = 0; ops[i]; i++)
+        if (strcmp(pi->opcode, ops[i]) == 0)
+            return 1;
+    return ptx_insn_has_mod(pi, "aligned");
 }
 
 /* The run loop: execute groups of warp w until its budget ends, it blocks or it stops.
@@ -845,6 +886,16 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
         }
         if (!any_live)
             return 1;
+        if (rc->o->interrupt && *rc->o->interrupt) {
+            /* also when every slice ended at a barrier (no WR_SLICE to poll after) */
+            exec_warp *w = &m->warps[m->cta.rr % m->nwarps];
+            for (uint32_t k = 0; k < m->nwarps && !exec_live(w); k++)
+                w = &m->warps[(m->cta.rr + k + 1) % m->nwarps];
+            exec_sched(w);
+            exec_stop_fill(w, NULL, EXEC_STOP_INTERRUPT, EXEC_EXC_NONE, w->cur_mask);
+            snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted");
+            return 0;
+        }
         if (!progressed) {
             if (exec_bar_check(m))
                 continue;
@@ -928,10 +979,28 @@ static int exec_bar_full(const exec_machine *m, int b)
  * stop of another warp before the barrier completes (breakpoint, fault, watchpoint, limit,
  * deadlock) ends the step there and is what is reported. Returns 1 when f's lanes are
  * released, 0 on such a stop. */
-static int exec_run_until_released_in(exec_machine *m, exec_warp *f, exec_runctx *rc)
+/* The step budget and the interrupt, polled by the loops of a step: 1 when one of them stops
+ * the step (a LIMIT or INTERRUPT stop on warp w). */
+static int exec_step_poll(exec_machine *m, exec_warp *w, exec_runctx *rc)
 {
-    while (f->bar_wait) {
-        int hb = f->lane_bar[exec_ctz(f->bar_wait)];
+    if (exec_budget(rc, 1) <= 0) {
+        exec_stop_fill(w, NULL, EXEC_STOP_LIMIT, EXEC_EXC_NONE, w->cur_mask);
+        snprintf(m->stop.msg, sizeof m->stop.msg, "step limit reached");
+        return 1;
+    }
+    if (rc->o->interrupt && *rc->o->interrupt) {
+        exec_stop_fill(w, NULL, EXEC_STOP_INTERRUPT, EXEC_EXC_NONE, w->cur_mask);
+        snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted");
+        return 1;
+    }
+    return 0;
+}
+
+static int exec_run_until_released_in(exec_machine *m, exec_warp *f, uint32_t mine,
+                                      exec_runctx *rc)
+{
+    while (f->bar_wait & mine) {
+        int hb = f->lane_bar[exec_ctz(f->bar_wait & mine)];
         m->bar_hold = hb >= 0 && hb < EXEC_NBAR ? hb + 1 : 0;
         if (m->bar_hold && exec_bar_full(m, hb)) {
             m->bar_hold = 0;
@@ -939,15 +1008,15 @@ static int exec_run_until_released_in(exec_machine *m, exec_warp *f, exec_runctx
             continue;
         }
         int progressed = 0;
-        for (uint32_t k = 0; k < m->nwarps && f->bar_wait; k++) {
+        /* every warp, the stepped one too: its other lanes (divergent ones, or those a lane
+           step left behind) must arrive as well */
+        for (uint32_t k = 0; k < m->nwarps && (f->bar_wait & mine); k++) {
             exec_warp *w = &m->warps[k];
-            if (w == f || !exec_runnable(w))
+            if (!exec_runnable(w))
                 continue;
-            int64_t b = exec_budget(rc, EXEC_SLICE);
-            if (b <= 0) {
-                exec_stop_fill(w, NULL, EXEC_STOP_LIMIT, EXEC_EXC_NONE, w->cur_mask);
+            if (exec_step_poll(m, w, rc))
                 return 0;
-            }
+            int64_t b = exec_budget(rc, EXEC_SLICE);
             uint64_t before = rc->steps;
             int r = exec_slice(m, w, b, rc);
             if (rc->steps != before)
@@ -959,7 +1028,7 @@ static int exec_run_until_released_in(exec_machine *m, exec_warp *f, exec_runctx
         }
         if (m->bar_hold && exec_bar_full(m, hb))
             continue;
-        if (!progressed && f->bar_wait) {
+        if (!progressed && (f->bar_wait & mine)) {
             m->bar_hold = 0;
             if (exec_bar_check(m))
                 continue;
@@ -975,11 +1044,165 @@ static int exec_run_until_released_in(exec_machine *m, exec_warp *f, exec_runctx
     return 1;
 }
 
-static int exec_run_until_released(exec_machine *m, exec_warp *f, exec_runctx *rc)
+static int exec_run_until_released(exec_machine *m, exec_warp *f, uint32_t mine,
+                                   exec_runctx *rc)
 {
-    int r = exec_run_until_released_in(m, f, rc);
+    int r = exec_run_until_released_in(m, f, mine, rc);
     m->bar_hold = 0;
     return r;
+}
+
+/* A lane step left lane `bit` waiting in a warp-synchronous instruction for lanes elsewhere in
+ * its warp: run the warp one instruction at a time (min-pc order: the lanes behind first) until
+ * they arrive and complete it, so they stop right after it. Returns 0 on a stop; 1 when the lane
+ * is released or nothing can run any more (it then still waits, as `info cuda lanes` shows). */
+static int exec_ws_release(exec_machine *m, exec_warp *w, uint32_t bit, exec_runctx *rc)
+{
+    while ((w->ws_wait & bit) && exec_runnable(w)) {
+        if (exec_step_poll(m, w, rc))
+            return 0;
+        exec_slice(m, w, 1, rc);
+        if (m->stop_set)
+            return 0;
+    }
+    return 1;
+}
+
+/* Before lane `lane` executes a warp-synchronous instruction: run its warp one instruction at a
+ * time until the group chosen next (min-pc) contains the lane, i.e. the lanes behind it have
+ * caught up with it (and no further). Returns 0 on a stop. */
+static int exec_catch_up(exec_machine *m, exec_warp *w, uint32_t lane, exec_runctx *rc)
+{
+    for (;;) {
+        exec_sched(w);
+        if (!w->cur_mask || ((w->cur_mask >> lane) & 1))
+            return 1;
+        if (exec_step_poll(m, w, rc))
+            return 0;
+        exec_slice(m, w, 1, rc);
+        if (m->stop_set)
+            return 0;
+    }
+}
+
+/* Instructions a lane stepped alone executes with its group (after the lanes behind catch up):
+ * warp-synchronous ones, and calls, so that converged lanes keep sharing their frames (lanes
+ * in different frames never merge) and reach the collectives inside callees together. */
+static int exec_lane_group_insn(const exec_machine *m, uint32_t pc)
+{
+    const ptx_insn *pi = pc < m->ncode ? m->code[pc].src : NULL;
+    return exec_insn_collective(m, pc) || (pi && strcmp(pi->opcode, "call") == 0);
+}
+
+/* The pc lane `lane` of w executes next. */
+static uint32_t exec_lane_next_pc(const exec_warp *w, uint32_t lane)
+{
+    return ((w->cur_mask >> lane) & 1) ? w->cur_pc : w->pc[lane];
+}
+
+/* One instruction of the focused warp's group, or of the focused lane (EXEC_RUN_STEP_LANE).
+ * Returns 0 on a stop, 1 when the step is done. */
+static int exec_step_one(exec_machine *m, const exec_run_opts *o, exec_runctx *rc, exec_warp *w)
+{
+    int lane_mode = o->mode == EXEC_RUN_STEP_LANE;
+    uint32_t bit = 1u << o->lane;
+    if (lane_mode && (w->ws_wait & bit))   /* still waiting: completing it is the step */
+        return exec_ws_release(m, w, bit, rc);
+    uint32_t mine;
+    int r;
+    if (lane_mode && !(w->bar_wait & bit) &&
+        exec_lane_group_insn(m, exec_lane_next_pc(w, o->lane))) {
+        /* never alone: the lanes behind catch up, then its group executes it */
+        if (!exec_catch_up(m, w, o->lane, rc))
+            return 0;
+        mine = w->cur_mask;
+        r = mine ? exec_slice(m, w, 1, rc) : WR_BLOCKED;
+    } else {
+        if (lane_mode) {
+            w->solo = (int)o->lane + 1;
+            w->resched = 1;
+        }
+        if (w->resched || !w->cur_mask)
+            exec_sched(w);
+        mine = w->cur_mask;
+        r = exec_runnable(w) ? exec_slice(m, w, 1, rc) : WR_BLOCKED;
+        if (w->solo) {
+            w->solo = 0;
+            w->resched = 1;
+        }
+    }
+    if (r == WR_STOP || m->stop_set)
+        return 0;
+    if (o->others_run)
+        for (uint32_t k = 0; k < m->nwarps; k++) {
+            exec_warp *x = &m->warps[k];
+            if (x == w || !exec_runnable(x))
+                continue;
+            exec_slice(m, x, 1, rc);
+            if (m->stop_set)
+                return 0;
+        }
+    if (lane_mode && (w->ws_wait & bit) && !exec_ws_release(m, w, bit, rc))
+        return 0;
+    if ((w->bar_wait & mine) && !exec_run_until_released(m, w, mine, rc))
+        return 0;
+    return 1;
+}
+
+/* run_on: the focused warp (or lane alone) runs in slices until something stops it; other warps
+ * of the CTA get a slice after each of its slices when others_run. Returns 0 on a stop, 1 when
+ * the focused lane has exited (or nothing of the warp can run). */
+static int exec_run_on(exec_machine *m, const exec_run_opts *o, exec_runctx *rc, exec_warp *w)
+{
+    int lane_mode = o->mode == EXEC_RUN_STEP_LANE;
+    uint32_t bit = 1u << o->lane;
+    while (exec_live(w) & bit) {
+        if (exec_step_poll(m, w, rc))
+            return 0;
+        if (w->bar_wait & bit) {
+            if (!exec_run_until_released(m, w, lane_mode ? bit : w->bar_wait, rc))
+                return 0;
+            continue;
+        }
+        if (lane_mode && ((w->ws_wait & bit) ||
+                          exec_lane_group_insn(m, exec_lane_next_pc(w, o->lane)))) {
+            if (!exec_step_one(m, o, rc, w))
+                return 0;
+            if ((w->ws_wait | w->bar_wait) & bit)
+                return 1;   /* it cannot complete: the lane stays there */
+            continue;
+        }
+        if (lane_mode) {
+            w->solo = (int)o->lane + 1;
+            w->resched = 1;
+        }
+        int r = exec_runnable(w) ? exec_slice(m, w, exec_budget(rc, EXEC_SLICE), rc) : WR_BLOCKED;
+        if (w->solo) {
+            w->solo = 0;
+            w->resched = 1;
+        }
+        if (r == WR_STOP || m->stop_set)
+            return 0;
+        if (r == WR_BLOCKED && !(w->bar_wait & bit)) {
+            if (!w->bar_wait)
+                return 1;   /* nothing of the warp can run */
+            if (!exec_run_until_released(m, w, w->bar_wait, rc))
+                return 0;
+        }
+        if (o->others_run || r == WR_YIELD)
+            for (uint32_t k = 0; k < m->nwarps; k++) {
+                exec_warp *x = &m->warps[k];
+                if (x == w || !exec_runnable(x))
+                    continue;
+                int64_t b = exec_budget(rc, EXEC_SLICE);
+                if (b <= 0)
+                    break;
+                exec_slice(m, x, b, rc);
+                if (m->stop_set)
+                    return 0;
+            }
+    }
+    return 1;
 }
 
 static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *rc)
@@ -1000,30 +1223,12 @@ static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *r
         snprintf(m->err, sizeof m->err, "warp %u has no live lanes", o->warp);
         return -1;
     }
-    /* a waiting warp first lets the rest of the CTA reach the barrier */
-    if (!exec_runnable(w) && w->bar_wait && !exec_run_until_released(m, w, rc))
+    /* a waiting warp (lane) first lets the rest of the CTA reach the barrier */
+    uint32_t waiting = o->mode == EXEC_RUN_STEP_LANE ? w->bar_wait & (1u << o->lane)
+                       : !exec_runnable(w) ? w->bar_wait : 0;
+    if (waiting && !exec_run_until_released(m, w, waiting, rc))
         return 0;
-    if (o->mode == EXEC_RUN_STEP_LANE) {
-        w->solo = (int)o->lane + 1;
-        w->resched = 1;
-    }
-    int r = exec_runnable(w) ? exec_slice(m, w, 1, rc) : WR_BLOCKED;
-    if (w->solo) {
-        w->solo = 0;
-        w->resched = 1;
-    }
-    if (r == WR_STOP || m->stop_set)
-        return 0;
-    if (o->others_run)
-        for (uint32_t k = 0; k < m->nwarps; k++) {
-            exec_warp *x = &m->warps[k];
-            if (x == w || !exec_runnable(x))
-                continue;
-            exec_slice(m, x, 1, rc);
-            if (m->stop_set)
-                return 0;
-        }
-    if (w->bar_wait && !exec_run_until_released(m, w, rc))
+    if (!(o->run_on ? exec_run_on(m, o, rc, w) : exec_step_one(m, o, rc, w)))
         return 0;
     if (m->cl && !exec_live(w) && m->cta.nexited == m->cta.nthreads) {
         int r = exec_cluster_cta_over(m);   /* a peer of its cluster, or the next cluster */
@@ -1471,6 +1676,10 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop)
     m->stop_set = 0;
     memset(&m->stop, 0, sizeof m->stop);
     exec_runctx rc = { .o = opts };
+    /* step marks stop the focused lane of a step, nothing else */
+    m->sf_cta = opts->cta;
+    m->sf_warp = opts->warp;
+    m->sf_lanes = opts->mode != EXEC_RUN_CONTINUE && opts->lane < 32 ? 1u << opts->lane : 0;
     int par = opts->mode == EXEC_RUN_CONTINUE && exec_par_wanted(m, opts);
     if (!par)
         m->cta_fresh = 0;

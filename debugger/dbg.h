@@ -199,7 +199,8 @@ typedef enum {
     DBG_EV_WATCH,             /* bp = watchpoint number */
     DBG_EV_INTERRUPT,
     DBG_EV_LANE_EXITED,       /* a step ended because the focused lane exited */
-    DBG_EV_LIMIT,             /* a continue ran opts.run_max_steps warp-instructions (resumable) */
+    DBG_EV_LIMIT,             /* a continue or step ran opts.run_max_steps warp-instructions
+                                 (resumable; the focus stays on a stepped lane) */
 } dbg_event_kind;
 
 typedef struct {
@@ -210,7 +211,7 @@ typedef struct {
     int focus_changed;        /* the stop moved the focus to another lane */
     uint32_t old_pc;          /* focused lane's pc before (steps) */
     int new_frame;            /* step entered / left a function: print the frame line */
-    uint64_t steps;           /* LIMIT: warp-instructions the continue executed */
+    uint64_t steps;           /* LIMIT: warp-instructions the continue or step executed */
 } dbg_event;
 
 typedef enum {
@@ -225,9 +226,9 @@ typedef enum {
 typedef struct {
     int scheduler_locking;    /* 1 (default): other warps frozen while stepping */
     int lane_steps;           /* 1: steps advance only the focused lane */
-    uint64_t max_steps;       /* safety bound for line steps */
-    uint64_t run_max_steps;   /* `set max-steps`: a continue (launch, run) stops with DBG_EV_LIMIT
-                                 after this many warp-instructions; 0 (default) = no limit */
+    uint64_t run_max_steps;   /* `set max-steps`: every resume (launch, run, continue, each
+                                 step form, by warp and by lane) stops with DBG_EV_LIMIT after
+                                 this many warp-instructions; 0 (default) = no limit */
     int threads;              /* `set threads`: worker threads of a continue that runs to
                                  completion (exec_set_threads); 0 (default) = one per CPU */
 } dbg_options;

@@ -140,7 +140,7 @@ static int need_live(dbg_session *s)
     return 0;
 }
 
-static int step_off(dbg_session *s, uint32_t pc, dbg_event *ev);
+static int step_off(dbg_session *s, uint32_t pc, uint64_t budget, dbg_event *ev);
 
 int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
 {
@@ -158,7 +158,7 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
         s->landed_bp = 0;
         if (exec_lane_get(s->m, s->focus.cta, s->focus.warp, s->focus.lane, &li) == 0 &&
             li.state == EXEC_LANE_ACTIVE) {
-            if (step_off(s, li.pc, ev) != 0)
+            if (step_off(s, li.pc, s->opts.run_max_steps, ev) != 0)
                 return -1;
             if (ev->kind != DBG_EV_STEP)
                 return 0;
@@ -243,7 +243,10 @@ static int line_key(dbg_session *s, const lane_pos *p, const char **file)
     return p->w.ptx_line;
 }
 
-static int one_step(dbg_session *s, dbg_event *ev)
+/* One exec_run of a step: one instruction (run_on 0) or, with run_on, the focused warp (lane)
+ * at full speed until something stops it (a step mark, a breakpoint...). The step's share of
+ * the max-steps budget is `budget` (0: none); Ctrl-C is polled by the core. */
+static int step_run(dbg_session *s, int run_on, uint64_t budget, dbg_event *ev)
 {
     exec_run_opts o;
     memset(&o, 0, sizeof o);
@@ -253,13 +256,21 @@ static int one_step(dbg_session *s, dbg_event *ev)
     o.lane = s->focus.lane;
     o.others_run = !s->opts.scheduler_locking;
     o.interrupt = s->interrupt;
+    o.run_on = run_on;
+    o.max_steps = budget;
     exec_stop st;
     memset(&st, 0, sizeof st);
     if (exec_run(s->m, &o, &st) != 0)
         return dbg_err(s, "%s", exec_errmsg(s->m));
     memset(ev, 0, sizeof *ev);
+    if (st.kind == EXEC_STOP_LIMIT) {
+        /* the budget ends the step: the focus stays on the stepped lane */
+        ev->kind = DBG_EV_LIMIT;
+        ev->stop = st;
+        return 0;
+    }
     if (!handle_stop(s, &st, ev))
-        ev->kind = DBG_EV_STEP; /* an unconditioned stop elsewhere: the step itself is done */
+        ev->kind = DBG_EV_STEP; /* an unconditioned stop elsewhere, a step mark: look where */
     return 0;
 }
 
@@ -284,7 +295,7 @@ static void landed_on_bp(dbg_session *s, const lane_pos *p, dbg_event *ev)
 
 /* One step of the focused warp; a breakpoint at the pc it stands on does not stop it (the core
  * skips it by itself only for lanes that reported it: their breakpoint pass). */
-static int step_off(dbg_session *s, uint32_t pc, dbg_event *ev)
+static int step_off(dbg_session *s, uint32_t pc, uint64_t budget, dbg_event *ev)
 {
     /* the focused lane's pass at this pc is used by the step itself; else the breakpoint is
        lifted for the step */
@@ -292,12 +303,12 @@ static int step_off(dbg_session *s, uint32_t pc, dbg_event *ev)
     if (exec_warp_get(s->m, s->focus.cta, s->focus.warp, &wi) == 0 &&
         wi.bp_pass && wi.bp_pass_pc == pc) {
         s->landed_bp = 0;
-        return one_step(s, ev);
+        return step_run(s, 0, budget, ev);
     }
     int flagged = dbg_bp_at_pc(s, pc) != 0;
     if (flagged)
         exec_set_break(s->m, pc, 0);
-    int rc = one_step(s, ev);
+    int rc = step_run(s, 0, budget, ev);
     if (flagged)
         exec_set_break(s->m, pc, 1);
     s->landed_bp = 0;
@@ -306,6 +317,138 @@ static int step_off(dbg_session *s, uint32_t pc, dbg_event *ev)
 
 typedef enum { GOAL_INSN, GOAL_INSN_OVER, GOAL_LINE, GOAL_LINE_OVER, GOAL_FINISH, GOAL_UNTIL,
                GOAL_ADVANCE, GOAL_ADVANCE_ANY } goal_kind;
+
+/* ---- step marks --------------------------------------------------------------------------------
+ * A step runs at the speed of `continue`: instead of executing instruction after instruction
+ * through the debugger, it sets step marks (exec_set_step_mark: internal breakpoints that stop
+ * only the focused lane) on every pc where the step could end or has to look again, and lets the
+ * core run. The marks are recomputed at each stop from where the lane is:
+ *   - the return address into the frame the step started in (a callee was entered) or into the
+ *     caller (finish, and every step that may leave the function);
+ *   - in the step's own frame: the pcs of the function that start another line or another
+ *     inlined frame (step, next, until), or that leave the inlined frame (finish); the calls of
+ *     the function for `step`, which enters callees one instruction at a time; the locations of
+ *     `advance` / `until LOC`;
+ *   - in a callee entered by `step`: its line starts (its first line after the prologue);
+ *   - every `exit` (and `ret` of the kernel), so the lane is seen before it leaves;
+ *   - stepping one lane: every warp-synchronous instruction and call, which the core executes
+ *     with the lanes it needs (EXEC_RUN_STEP_LANE).
+ * Where the lane stops is judged exactly as after a single instruction, so the result is the
+ * instruction-by-instruction one; only the speed differs. */
+typedef struct {
+    uint32_t *pcs;
+    int n, cap;
+} markset;
+
+static void mark_add(markset *ms, uint32_t pc)
+{
+    if (ms->n == ms->cap) {
+        int cap = ms->cap ? ms->cap * 2 : 64;
+        uint32_t *p = realloc(ms->pcs, sizeof *p * (size_t)cap);
+        if (!p)
+            return;   /* fewer marks: the step stops less often, never wrongly */
+        ms->pcs = p;
+        ms->cap = cap;
+    }
+    ms->pcs[ms->n++] = pc;
+}
+
+static void marks_apply(dbg_session *s, markset *ms, int on)
+{
+    for (int i = 0; i < ms->n; i++)
+        exec_set_step_mark(s->m, ms->pcs[i], on);
+    if (!on)
+        ms->n = 0;
+}
+
+/* Inlined frames at pc (0 when none or no line info). */
+static int inl_count(dbg_session *s, uint32_t pc)
+{
+    return s->dw ? dw_inline_chain(s->dw, pc, NULL, 0) : 0;
+}
+
+typedef struct {
+    const char *file;
+    int line, depth, vd, inl;
+    uint32_t pc;
+} step_anchor;
+
+static void anchor_at(dbg_session *s, const lane_pos *p, step_anchor *a)
+{
+    a->line = line_key(s, p, &a->file);
+    a->depth = p->li.depth;
+    a->vd = p->vdepth;
+    a->pc = p->li.pc;
+    a->inl = inl_count(s, p->li.pc);
+}
+
+static int is_op(const ptx_insn *pi, const char *op) { return pi && !strcmp(pi->opcode, op); }
+
+static void marks_for(dbg_session *s, goal_kind goal, const lane_pos *p, const step_anchor *a,
+                      const uint32_t *pcs, int npcs, markset *ms)
+{
+    exec_frame fr[DBG_MAX_FRAMES];
+    int nf = exec_backtrace(s->m, s->focus.cta, s->focus.warp, s->focus.lane, fr,
+                            DBG_MAX_FRAMES);
+    int deeper = p->li.depth > a->depth;
+    int k = deeper ? p->li.depth - a->depth : 1;
+    if (k < nf)
+        mark_add(ms, fr[k].pc + 1);   /* the return into the anchor frame / the caller */
+    for (int i = 0; i < npcs; i++)
+        mark_add(ms, pcs[i]);
+    uint32_t n = exec_ninsns(s->m);
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const ptx_func *f;
+        const ptx_insn *pi;
+        if (exec_pc_insn(s->m, pc, &f, &pi) != 0)
+            continue;
+        if (is_op(pi, "exit") || (is_op(pi, "ret") && f->is_entry) ||
+            (s->opts.lane_steps && (exec_insn_collective(s->m, pc) || is_op(pi, "call"))))
+            mark_add(ms, pc);
+    }
+    if (!p->w.func || p->li.depth < a->depth)
+        return;
+    int64_t lo = exec_func_pc(s->m, p->w.func);
+    if (lo < 0)
+        return;
+    uint32_t hi = (uint32_t)lo + (uint32_t)p->w.func->ninsns;
+    if (deeper) {
+        /* `step` entered a callee: its line starts, the first after its prologue */
+        if (goal == GOAL_LINE && p->w.line != 0 && s->dw)
+            for (uint32_t q = (uint32_t)lo; q < hi; q++)
+                if (dw_is_stmt(s->dw, q))
+                    mark_add(ms, q);
+        return;
+    }
+    if (goal != GOAL_LINE && goal != GOAL_LINE_OVER && goal != GOAL_UNTIL && goal != GOAL_FINISH)
+        return;
+    int src = dbg_has_source(s);
+    for (uint32_t q = (uint32_t)lo; q < hi; q++) {
+        int inl = inl_count(s, q);
+        if (goal == GOAL_FINISH) {
+            if (inl < a->inl)
+                mark_add(ms, q);
+            continue;
+        }
+        const ptx_insn *pi = &p->w.func->insns[q - (uint32_t)lo];
+        dbg_where w;
+        dbg_pc_where(s, q, &w);
+        int line = src ? w.line : w.ptx_line;
+        int other = line != 0 && (line != a->line || (src && w.file && a->file &&
+                                                      strcmp(w.file, a->file) != 0));
+        if (inl != a->inl || (other && (!src || !s->dw || dw_is_stmt(s->dw, q))) ||
+            (goal == GOAL_LINE && is_op(pi, "call")))
+            mark_add(ms, q);
+    }
+}
+
+/* The focused lane stands at a call instruction of the function it is in. */
+static int at_call(dbg_session *s, const lane_pos *p)
+{
+    const ptx_func *f;
+    const ptx_insn *pi;
+    return exec_pc_insn(s->m, p->li.pc, &f, &pi) == 0 && is_op(pi, "call");
+}
 
 static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int npcs,
                      dbg_event *ev)
@@ -322,85 +465,109 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
         return dbg_err(s, "The focused thread has exited; switch focus with \"cuda thread\".");
     if (goal == GOAL_FINISH && start.vdepth == 0)
         return dbg_err(s, "\"finish\" not meaningful in the outermost frame.");
-    const char *file0;
-    int line0 = line_key(s, &start, &file0);
-    int depth0 = start.li.depth, vd0 = start.vdepth;
-    int depth_in = depth0, vd_in = vd0; /* the frame the command started in */
-    uint32_t pc0 = start.li.pc;
+    step_anchor a;
+    anchor_at(s, &start, &a);
+    int depth_in = a.depth, vd_in = a.vd; /* the frame the command started in */
+    uint32_t pc_in = a.pc;
+    /* max-steps bounds the whole step as it bounds a continue */
+    uint64_t limit = s->opts.run_max_steps, t0 = 0, now = 0;
+    exec_stats(s->m, &t0, NULL);
+    markset ms = {NULL, 0, 0};
+    lane_pos p = start;
+    int rc = 0;
     for (uint64_t n = 0;; n++) {
-        if (n >= s->opts.max_steps) {
-            ev->kind = DBG_EV_INTERRUPT;
-            return 0;
+        uint64_t budget = 0;
+        if (limit) {
+            exec_stats(s->m, &now, NULL);
+            if (now - t0 >= limit) {
+                ev->kind = DBG_EV_LIMIT;
+                break;
+            }
+            budget = limit - (now - t0);
         }
-        if ((n == 0 ? step_off(s, pc0, ev) : one_step(s, ev)) != 0)
-            return -1;
-        ev->old_pc = pc0;
-        if (ev->kind != DBG_EV_STEP)
-            return 0;
-        lane_pos p;
+        /* the first instruction (off a breakpoint), stepi, and `step` into a call go one
+           instruction; everything else runs to the marks */
+        int single = n == 0 || goal == GOAL_INSN ||
+                     (goal == GOAL_LINE && p.li.depth == a.depth && at_call(s, &p));
+        if (n == 0) {
+            rc = step_off(s, pc_in, budget, ev);
+        } else if (single) {
+            rc = step_run(s, 0, budget, ev);
+        } else {
+            marks_for(s, goal, &p, &a, pcs, npcs, &ms);
+            marks_apply(s, &ms, 1);
+            rc = step_run(s, 1, budget, ev);
+            marks_apply(s, &ms, 0);
+        }
+        ev->old_pc = pc_in;
+        if (rc != 0 || ev->kind != DBG_EV_STEP)
+            break;
         where_now(s, &p);
         if (!p.has_lane) {
             ev->kind = dbg_launch_alive(s) ? DBG_EV_LANE_EXITED : DBG_EV_EXITED;
             if (ev->kind == DBG_EV_EXITED)
                 s->alive = 0;
-            return 0;
+            break;
         }
         /* still waiting at the old place (another group of the warp ran) */
-        int moved = p.li.pc != pc0 || p.li.depth != depth0;
+        int moved = p.li.pc != a.pc || p.li.depth != a.depth;
         const char *file;
         int line = line_key(s, &p, &file);
         int vd = p.vdepth;
-        int newline = line != 0 && (line != line0 || (file && file0 && strcmp(file, file0) != 0) ||
-                                    vd != vd0);
+        int newline = line != 0 && (line != a.line ||
+                                    (file && a.file && strcmp(file, a.file) != 0) || vd != a.vd);
         /* gdb: a line step that returns from a call into the middle of a line of the caller
            (no line-table row at the return address) finishes that line: the step goes on as
            one in the caller, from where it returned */
         if ((goal == GOAL_LINE || goal == GOAL_LINE_OVER || goal == GOAL_UNTIL) &&
-            p.li.depth < depth0 && !p.stmt && line != 0) {
-            line0 = line;
-            file0 = file;
-            depth0 = p.li.depth;
-            vd0 = vd;
-            pc0 = p.li.pc;
+            p.li.depth < a.depth && !p.stmt && line != 0) {
+            anchor_at(s, &p, &a);
             continue;
         }
         /* a new line counts where a row starts; a return to a caller stops at once (gdb) */
-        int at_line = newline && (vd < vd0 || p.stmt);
+        int at_line = newline && (vd < a.vd || p.stmt);
         int done = 0;
         switch (goal) {
         case GOAL_INSN:
             done = 1;
             break;
         case GOAL_INSN_OVER:
-            done = p.li.depth <= depth0;
+            done = p.li.depth <= a.depth;
             break;
         case GOAL_LINE:
-            done = moved && at_line && !(p.li.depth > depth0 && in_prologue(s, &p));
+            done = moved && at_line && !(p.li.depth > a.depth && in_prologue(s, &p));
             break;
         case GOAL_LINE_OVER:
-            done = moved && vd <= vd0 && p.li.depth <= depth0 && at_line;
+            done = moved && vd <= a.vd && p.li.depth <= a.depth && at_line;
             break;
         case GOAL_UNTIL:
-            done = moved && (vd < vd0 || p.li.depth < depth0 ||
-                             (vd == vd0 && p.li.depth == depth0 && at_line && p.li.pc > pc0));
+            done = moved && (vd < a.vd || p.li.depth < a.depth ||
+                             (vd == a.vd && p.li.depth == a.depth && at_line && p.li.pc > a.pc));
             break;
         case GOAL_FINISH:
-            done = vd < vd0 || p.li.depth < depth0;
+            done = vd < a.vd || p.li.depth < a.depth;
             break;
         case GOAL_ADVANCE:
         case GOAL_ADVANCE_ANY: /* gdb's advance: the location may be in a callee */
-            done = p.li.depth < depth0;
+            done = p.li.depth < a.depth;
             for (int i = 0; i < npcs && !done; i++)
-                done = p.li.pc == pcs[i] && (goal == GOAL_ADVANCE_ANY || p.li.depth <= depth0);
+                done = p.li.pc == pcs[i] && (goal == GOAL_ADVANCE_ANY || p.li.depth <= a.depth);
             break;
         }
         if (done) {
             ev->new_frame = vd != vd_in || p.li.depth != depth_in;
             if (goal != GOAL_INSN && goal != GOAL_INSN_OVER)
                 landed_on_bp(s, &p, ev);
-            return 0;
+            break;
         }
     }
+    free(ms.pcs);
+    if (rc == 0 && ev->kind == DBG_EV_LIMIT) {
+        exec_stats(s->m, &now, NULL);
+        ev->steps = now - t0;
+        ev->old_pc = pc_in;
+    }
+    return rc;
 }
 
 int dbg_step(dbg_session *s, dbg_step_kind kind, dbg_event *ev)

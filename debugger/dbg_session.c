@@ -24,7 +24,6 @@ dbg_session *dbg_new(void)
         return NULL;
     s->next_bp = 1;
     s->opts.scheduler_locking = 1;
-    s->opts.max_steps = 100000000;
     s->dir = strdup("");
     s->srcp = dw_src_new();
     if (!s->dir || !s->srcp) {

@@ -81,8 +81,9 @@ int dw_line_pcs(const dw_info *d, const char *file, int line, dw_pc_range *out, 
  * row-start pc of that line. *actual_line gets the line used. Returns the count of pcs. */
 int dw_line_breakpoints(const dw_info *d, const char *file, int line, uint32_t *pcs, int max,
                         int *actual_line);
-/* First pc after the prologue of function f (its first row whose line differs from the
- * opening line and is not 0); the function's first pc when there is no such row; -1 no body. */
+/* First pc after the prologue of function f: its second line-table row (a row of another line,
+ * or a second row of the opening line, as nvcc starts a one-line function's body after the
+ * parameter loads); the function's first pc when there is no such row; -1 no body. */
 int64_t dw_func_body_pc(const dw_info *d, const ptx_func *f);
 /* .file table lookups. */
 const char *dw_file_path(const dw_info *d, int num);
@@ -221,7 +222,7 @@ typedef enum {
 
 typedef struct {
     dw_loc_kind kind;
-    char reg[32];              /* REG: "%r1", "%rd5", "%f3" (UNSUPPORTED: reason) */
+    char reg[256];             /* REG: "%r1", "%rd5", "%f3" (UNSUPPORTED: reason) */
     ptx_space space;           /* MEM */
     const char *sym;           /* MEM: "__local_depot3", "_Z4kern..._param_0", "ctab" or NULL */
     uint64_t offset;           /* MEM: from sym (or the absolute address) */

@@ -471,13 +471,47 @@ bad:
     return 0;
 }
 
+/* A parameter whose register the function's leading ld.param instructions load from its .param
+ * slot reads from that slot until the load has run (pc at or before it): at the function's
+ * first instruction the register is not yet set. The slot is named as the core names
+ * registers (exec_reg_get reads a .param of the frame's function by name). */
+static void param_slot_before_load(const dw_info *d, const dw_var *v, uint32_t pc, dw_loc *out)
+{
+    if (v->kind != DW_VAR_PARAM || out->kind != DW_LOCK_REG || pc >= d->npcs)
+        return;
+    int fi = d->rows[pc].func;
+    if (fi < 0 || fi >= d->m->nfuncs || d->func_first[fi] == UINT32_MAX)
+        return;
+    const ptx_func *f = d->m->funcs[fi];
+    uint32_t at = pc - d->func_first[fi];
+    for (int i = 0; i < f->ninsns; i++) {
+        const ptx_insn *in = &f->insns[i];
+        if (strcmp(in->opcode, "ld") != 0 || !ptx_insn_has_mod(in, "param") || in->nops != 2)
+            return;   /* the leading loads end */
+        const ptx_operand *dst = &in->ops[0], *src = &in->ops[1];
+        if (dst->kind != PTX_OP_REG || !dst->sym || strcmp(dst->sym->name, out->reg) != 0 ||
+            src->kind != PTX_OP_ADDR || !src->sym || src->ival != 0)
+            continue;
+        int own = 0;
+        for (int k = 0; k < f->nparams; k++)
+            own |= f->params[k] == src->sym;
+        if (own && at <= (uint32_t)i && strlen(src->sym->name) < sizeof out->reg)
+            snprintf(out->reg, sizeof out->reg, "%s", src->sym->name);
+        return;
+    }
+}
+
 int dw_var_location(const dw_info *d, const dw_var *v, uint32_t pc, dw_loc *out)
 {
     if (!d || !v || !out || !v->has_loc)
         return -1;
     memset(out, 0, sizeof *out);
-    if (v->loclist < 0)
-        return eval_expr(d, v, v->loc_expr, v->loc_len, out);
+    if (v->loclist < 0) {
+        int r = eval_expr(d, v, v->loc_expr, v->loc_len, out);
+        if (r == 0)
+            param_slot_before_load(d, v, pc, out);
+        return r;
+    }
     const dw_sect *s = dw_sect_find(d, ".debug_loc");
     if (!s || (uint64_t)v->loclist >= s->len) {
         loc_unsupported(out, "bad location list");
@@ -503,8 +537,12 @@ int dw_var_location(const dw_info *d, const dw_var *v, uint32_t pc, dw_loc *out)
         i += 2;
         if (i + len > n)
             break;
-        if (pc >= b + base && pc < e + base)
-            return eval_expr(d, v, p + i, len, out);
+        if (pc >= b + base && pc < e + base) {
+            int r = eval_expr(d, v, p + i, len, out);
+            if (r == 0)
+                param_slot_before_load(d, v, pc, out);
+            return r;
+        }
         i += len;
     }
     out->kind = DW_LOCK_NONE;

@@ -260,17 +260,18 @@ int64_t dw_func_body_pc(const dw_info *d, const ptx_func *f)
     if (first < 0)
         return -1;
     uint32_t lo = (uint32_t)first, hi = lo + (uint32_t)f->ninsns;
-    int open_line = -1, open_file = -1;
+    /* gdb: the second row of the line table (a one-line function has its parameter loads
+       under one row of its line and its body under a second row of the same line) */
+    int open = 0;
     for (uint32_t pc = lo; pc < hi; pc++) {
         const dw_row *r = &d->rows[pc];
         if (r->loc < 0 || r->line == 0)
             continue;
-        if (open_line < 0) {
-            open_line = r->line;
-            open_file = r->file;
+        if (!open) {
+            open = 1;
             continue;
         }
-        if (r->is_stmt && (r->line != open_line || r->file != open_file))
+        if (r->is_stmt)
             return pc;
     }
     return first;

@@ -1,0 +1,419 @@
+/* test_runctl.c - run control: every resume form bounded by max-steps and stopped by an interrupt
+ * over a call that never returns; stepping one lane onto warp-synchronous instructions; device
+ * function arguments at every instruction of the function (tests/fixtures/runctl/runctl.cu). */
+#include <stdint.h>
+#include <string.h>
+#include "cmd.h"
+#include "test_util.h"
+
+#define RUNCTL "tests/fixtures/runctl/runctl.G.ptx"
+
+static dbg_session *s;
+static cmd_ctx c;
+
+static void open_session(void)
+{
+    s = dbg_new();
+    ck_assert_ptr_nonnull(s);
+    cmd_ctx_init(&c, s);
+    ck_assert_int_eq(dbg_load_file(s, RUNCTL), 0);
+}
+
+static void close_session(void)
+{
+    cmd_ctx_free(&c);
+    dbg_free(s);
+}
+
+static void run(const char *line) { ck_assert_msg(cmd_execute(&c, line) == 0, "%s", line); }
+
+/* Name of the function the focused lane is in ("" when none). */
+static const char *focus_func(void)
+{
+    dbg_frame fr[DBG_MAX_FRAMES];
+    int n = dbg_frames(s, fr, DBG_MAX_FRAMES);
+    return n > 0 && fr[0].func ? fr[0].func->sym->name : "";
+}
+
+static int focus_line(void)
+{
+    dbg_frame fr[DBG_MAX_FRAMES];
+    return dbg_frames(s, fr, DBG_MAX_FRAMES) > 0 ? fr[0].line : -1;
+}
+
+/* ---- resume commands over a call that never returns ------------------------------------------
+ * hang<<<1,32>>>: every thread calls spin(flag), which loops while *flag == 0; flag stays 0.
+ * The session stops at `spin(flag);` (line 19) of the kernel. */
+static void stop_before_spin(int lane_steps)
+{
+    open_session();
+    run("buffer flag s32 1");
+    run("buffer out s32 32");
+    run("break runctl.cu:19");
+    run("launch hang<<<1,32>>>(flag, out)");
+    run("delete");
+    run("cuda thread (3,0,0)");
+    ck_assert_int_eq(focus_line(), 19);
+    dbg_opts(s)->lane_steps = lane_steps;
+}
+
+/* Inside spin (a `step` from line 19 enters it). */
+static void stop_inside_spin(int lane_steps)
+{
+    stop_before_spin(lane_steps);
+    dbg_event ev;
+    ck_assert_int_eq(dbg_step(s, DBG_STEP_LINE, &ev), 0);
+    ck_assert_int_eq(ev.kind, DBG_EV_STEP);
+    ck_assert_str_eq(focus_func(), "_Z4spinPVi");
+    ck_assert_int_eq(focus_line(), 11);
+}
+
+enum { F_NEXT, F_STEP, F_UNTIL, F_FINISH, F_ADVANCE, F_NEXTI, F_CONTINUE, F_NFORMS };
+static const char *const form_names[] = {"next", "step", "until", "finish", "advance", "nexti",
+                                         "continue"};
+
+/* Resume with form f from where it never comes back: a call of spin (next, until, advance,
+ * nexti over the call instruction) or inside spin (step, finish, continue). */
+static int resume(int f, dbg_event *ev)
+{
+    uint32_t pcs[8];
+    switch (f) {
+    case F_NEXT: return dbg_step(s, DBG_STEP_LINE_OVER, ev);
+    case F_STEP: return dbg_step(s, DBG_STEP_LINE, ev);
+    case F_UNTIL: return dbg_step(s, DBG_STEP_UNTIL, ev);
+    case F_FINISH: return dbg_step(s, DBG_STEP_FINISH, ev);
+    case F_ADVANCE: {
+        int n = dbg_resolve_location(s, "runctl.cu:20", pcs, 8);
+        ck_assert_int_gt(n, 0);
+        return dbg_advance_any(s, pcs, n, ev);
+    }
+    case F_NEXTI: {
+        /* up to the call instruction, then over it */
+        for (int k = 0; k < 64; k++) {
+            uint32_t pc;
+            const ptx_func *fn;
+            const ptx_insn *pi;
+            ck_assert_int_eq(dbg_focus_pc(s, &pc), 0);
+            ck_assert_int_eq(exec_pc_insn(dbg_machine(s), pc, &fn, &pi), 0);
+            if (!strcmp(pi->opcode, "call"))
+                return dbg_step(s, DBG_STEP_INSN_OVER, ev);
+            ck_assert_int_eq(dbg_step(s, DBG_STEP_INSN, ev), 0);
+            ck_assert_int_eq(ev->kind, DBG_EV_STEP);
+        }
+        ck_abort_msg("no call instruction on line 19");
+        return -1;
+    }
+    default: return dbg_continue(s, 0, ev);
+    }
+}
+
+static void start_form(int f, int lane_steps)
+{
+    if (f == F_STEP || f == F_FINISH || f == F_CONTINUE)
+        stop_inside_spin(lane_steps);
+    else
+        stop_before_spin(lane_steps);
+}
+
+/* Under max-steps N every form stops with the max-steps stop after exactly N warp-instructions,
+ * the focus still on the stepped thread, inside spin; resuming stops again after N more. */
+START_TEST(max_steps_bounds_every_form)
+{
+    for (int lane = 0; lane < 2; lane++)
+        for (int f = 0; f < F_NFORMS; f++) {
+            start_form(f, lane);
+            dbg_opts(s)->run_max_steps = 20000;
+            dbg_event ev;
+            memset(&ev, 0, sizeof ev);
+            ck_assert_int_eq(resume(f, &ev), 0);
+            ck_assert_msg(ev.kind == DBG_EV_LIMIT, "%s%s: stop %d, not the max-steps stop",
+                          form_names[f], lane ? " -lane" : "", ev.kind);
+            ck_assert_msg(ev.steps <= 20000 && ev.steps > 0, "%s: %llu steps", form_names[f],
+                          (unsigned long long)ev.steps);
+            const dbg_focus *fo = dbg_get_focus(s);
+            ck_assert_uint_eq(fo->warp, 0);
+            /* a step keeps the stepped thread in focus (continue: where the warp runs) */
+            ck_assert_msg(fo->lane == 3 || f == F_CONTINUE, "%s: focus moved to lane %u",
+                          form_names[f], fo->lane);
+            ck_assert_str_eq(focus_func(), "_Z4spinPVi");
+            /* the launch lives on; the same form is bounded again */
+            ck_assert_int_eq(dbg_launch_alive(s), 1);
+            if (f != F_NEXTI && f != F_ADVANCE) {
+                ck_assert_int_eq(resume(f == F_STEP || f == F_UNTIL ? F_NEXT : f, &ev), 0);
+                ck_assert_int_eq(ev.kind, DBG_EV_LIMIT);
+            }
+            close_session();
+        }
+}
+END_TEST
+
+/* With no step limit, an interrupt request (the flag SIGINT sets) stops every form: reported as
+ * an interrupt, never as the max-steps stop. (Were it not polled, the test would not end.) */
+START_TEST(interrupt_stops_every_form)
+{
+    for (int lane = 0; lane < 2; lane++)
+        for (int f = 0; f < F_NFORMS; f++) {
+            start_form(f, lane);
+            dbg_opts(s)->run_max_steps = 0;
+            static volatile int flag;
+            flag = 1;
+            dbg_set_interrupt_flag(s, &flag);
+            dbg_event ev;
+            memset(&ev, 0, sizeof ev);
+            ck_assert_int_eq(resume(f, &ev), 0);
+            ck_assert_msg(ev.kind == DBG_EV_INTERRUPT, "%s%s: stop %d, not an interrupt",
+                          form_names[f], lane ? " -lane" : "", ev.kind);
+            ck_assert_int_eq(dbg_launch_alive(s), 1);
+            flag = 0;
+            close_session();
+        }
+}
+END_TEST
+
+/* A batch session (PTXDBG_MAX_STEPS) ends on the watchdog after `next` over the call, with the
+ * max-steps message and a failing exit status, never "SIGINT". */
+START_TEST(batch_watchdog_ends_next)
+{
+    FILE *p = popen("PTXDBG_MAX_STEPS=100000 ./ptxdbg -batch -ex 'buffer flag s32 1' "
+                    "-ex 'buffer out s32 32' -ex 'break runctl.cu:19' "
+                    "-ex 'launch hang<<<1,32>>>(flag, out)' -ex 'next' -ex 'until' "
+                    "-ex 'next -lane' " RUNCTL " 2>&1; echo status=$?", "r");
+    ck_assert_ptr_nonnull(p);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = 0;
+    pclose(p);
+    int limits = 0;
+    for (const char *q = buf; (q = strstr(q, "(max-steps)")) != NULL; q++)
+        limits++;
+    ck_assert_msg(limits == 3, "%s", buf);
+    ck_assert_ptr_null(strstr(buf, "SIGINT"));
+    ck_assert_ptr_nonnull(strstr(buf, "status=1"));
+}
+END_TEST
+
+/* ---- one lane onto warp-synchronous instructions ---------------------------------------------
+ * wsync<<<1,B>>>(out): C reference of the kernel for block size B (B <= 64). */
+static void wsync_ref(int B, int32_t *out)
+{
+    int32_t sh[64] = {0};
+    for (int t = 0; t < B; t++)
+        sh[t] = t * 3;
+    for (int t = 0; t < B; t++) {
+        int w0 = t & ~31, lane = t & 31;
+        int nw = B - w0 < 32 ? B - w0 : 32;   /* lanes of this warp */
+        int v = sh[63 - t];
+        int src = (lane + 5) & 31;
+        int s = src < nw ? sh[63 - (w0 + src)] : v;
+        uint32_t b = 0;
+        int any = 0, r = 0;
+        uint32_t mm = 0;
+        for (int l = 0; l < nw; l++) {
+            int vl = sh[63 - (w0 + l)];
+            b |= (uint32_t)((vl & 1) != 0) << l;
+            any |= vl > 90;
+            r += vl;
+            if (l / 8 == lane / 8)
+                mm |= 1u << l;
+        }
+        out[t] = s;
+        out[64 + t] = (int32_t)b;
+        out[128 + t] = any;
+        out[192 + t] = (int32_t)mm;
+        out[256 + t] = r;
+        out[320 + t] = (int32_t)(nw == 32 ? 0xffffffffu : (1u << nw) - 1);
+        out[384 + t] = sh[(t + 1) & 63];
+    }
+}
+
+/* Stop at line 40 of wsync<<<1,B>>>, focus thread `tid`, then step with `kind` (one lane when
+ * lane_steps) until the thread reaches line 51: each step is a plain step that moves it, never
+ * an exception or the end of the kernel. Then run to the end and compare with the reference. */
+static void step_through_wsync(int B, int tid, dbg_step_kind kind, int lane_steps)
+{
+    open_session();
+    run("buffer out s32 448");
+    run("break runctl.cu:40");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "launch wsync<<<1,%d>>>(out)", B);
+    run(cmd);
+    run("delete");
+    snprintf(cmd, sizeof cmd, "cuda thread (%d,0,0)", tid);
+    run(cmd);
+    dbg_opts(s)->lane_steps = lane_steps;
+    dbg_opts(s)->run_max_steps = 10000000;
+    int k;
+    for (k = 0; k < 4000 && focus_line() != 51; k++) {
+        uint32_t before, after;
+        ck_assert_int_eq(dbg_focus_pc(s, &before), 0);
+        dbg_event ev;
+        ck_assert_int_eq(dbg_step(s, kind, &ev), 0);
+        ck_assert_msg(ev.kind == DBG_EV_STEP, "B=%d thread %d: step %d stopped with %d at pc "
+                      "0x%x", B, tid, k, ev.kind, before);
+        ck_assert_int_eq(dbg_focus_pc(s, &after), 0);
+        ck_assert_msg(after != before || kind != DBG_STEP_INSN,
+                      "B=%d thread %d: stepi at pc 0x%x did not move", B, tid, before);
+    }
+    ck_assert_int_eq(focus_line(), 51);
+    ck_assert_int_ge(k, kind == DBG_STEP_INSN ? 40 : 8);   /* lines 40..50 were all stepped */
+    dbg_event ev;
+    ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+    ck_assert_int_eq(ev.kind, DBG_EV_EXITED);
+    const dbg_buffer *b = dbg_buffer_find(s, "out");
+    ck_assert_ptr_nonnull(b);
+    int32_t got[448], want[448] = {0};
+    ck_assert_int_eq(dbg_buffer_read(s, b, got), 0);
+    wsync_ref(B, want);
+    for (int t = 0; t < B; t++)
+        for (int r = 0; r < 7; r++)
+            ck_assert_msg(got[64 * r + t] == want[64 * r + t],
+                          "B=%d stepping thread %d: out[%d] = %d, reference %d", B, tid,
+                          64 * r + t, got[64 * r + t], want[64 * r + t]);
+    close_session();
+}
+
+/* stepi -lane onto bar.sync in a one-warp block and in a two-warp block, and onto shfl, vote,
+ * match, redux, activemask, bar.warp.sync (scheduler-locking on, the default). */
+START_TEST(stepi_lane_onto_collectives)
+{
+    step_through_wsync(32, 7, DBG_STEP_INSN, 1);
+    step_through_wsync(64, 40, DBG_STEP_INSN, 1);
+    step_through_wsync(64, 0, DBG_STEP_INSN, 1);
+    step_through_wsync(64, 31, DBG_STEP_INSN, 1);
+}
+END_TEST
+
+START_TEST(line_steps_lane_onto_collectives)
+{
+    step_through_wsync(32, 5, DBG_STEP_LINE_OVER, 1);
+    step_through_wsync(64, 37, DBG_STEP_LINE, 1);
+    step_through_wsync(64, 12, DBG_STEP_UNTIL, 1);
+}
+END_TEST
+
+/* warp steps (no -lane) onto bar.sync in a multi-warp block: the other warp arrives, no
+ * fabricated deadlock */
+START_TEST(warp_steps_onto_barrier)
+{
+    step_through_wsync(64, 33, DBG_STEP_INSN, 0);
+    step_through_wsync(64, 3, DBG_STEP_LINE_OVER, 0);
+    step_through_wsync(64, 63, DBG_STEP_LINE, 0);
+}
+END_TEST
+
+/* ---- arguments of a one-line device function ---------------------------------------------------
+ * calls<<<1,32>>>(out, a, 5): bump(out, a + t, 5 + t). At `break bump` and at every instruction
+ * of bump (stepped into from the call), p == out, a == &a[t], v == 5 + t and *a == t. */
+static uint64_t eval_u(const char *expr)
+{
+    cmd_value v;
+    char err[256];
+    ck_assert_msg(cmd_eval_focus(&c, expr, &v, err, sizeof err) == 0, "%s: %s", expr, err);
+    return v.u;
+}
+
+static void check_bump_args(int t)
+{
+    const dbg_buffer *out = dbg_buffer_find(s, "out"), *a = dbg_buffer_find(s, "a");
+    ck_assert_uint_eq(eval_u("p"), out->addr);
+    ck_assert_uint_eq(eval_u("a"), a->addr + 4 * (uint64_t)t);
+    ck_assert_uint_eq((uint32_t)eval_u("v"), (uint32_t)(5 + t));
+    ck_assert_uint_eq((uint32_t)eval_u("*a"), (uint32_t)t);
+}
+
+START_TEST(args_at_break_on_one_line_function)
+{
+    open_session();
+    run("buffer out s32 32");
+    run("buffer a s32 32 = iota");
+    run("break bump");
+    run("launch calls<<<1,32>>>(out, a, 5)");
+    ck_assert_str_eq(focus_func(), "_Z4bumpPiPKii");
+    int lanes[] = {0, 3, 17, 31};
+    for (int i = 0; i < 4; i++) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "cuda thread (%d,0,0)", lanes[i]);
+        run(cmd);
+        check_bump_args(lanes[i]);
+    }
+    /* the body runs before the next step leaves the function: out[t] = t + t * (5 + t) */
+    run("delete");
+    dbg_event ev;
+    ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+    ck_assert_int_eq(ev.kind, DBG_EV_EXITED);
+    int32_t got[32];
+    ck_assert_int_eq(dbg_buffer_read(s, dbg_buffer_find(s, "out"), got), 0);
+    for (int t = 0; t < 32; t++)
+        ck_assert_int_eq(got[t], 2 * (t + t * (5 + t)));
+    close_session();
+}
+END_TEST
+
+START_TEST(args_at_every_instruction)
+{
+    open_session();
+    run("buffer out s32 32");
+    run("buffer a s32 32 = iota");
+    run("break runctl.cu:31");
+    run("launch calls<<<1,32>>>(out, a, 5)");
+    run("delete");
+    run("cuda thread (6,0,0)");
+    int inside = 0;
+    for (int k = 0; k < 200; k++) {
+        dbg_event ev;
+        ck_assert_int_eq(dbg_step(s, DBG_STEP_INSN, &ev), 0);
+        ck_assert_int_eq(ev.kind, DBG_EV_STEP);
+        if (!strcmp(focus_func(), "_Z4bumpPiPKii")) {
+            check_bump_args(6);
+            inside++;
+        } else if (inside) {
+            break;
+        }
+    }
+    ck_assert_int_ge(inside, 5);   /* the loads, the body and the ret */
+    close_session();
+}
+END_TEST
+
+/* `step` into the one-line function stops after its prologue, with the values passed */
+START_TEST(step_into_one_line_function)
+{
+    open_session();
+    run("buffer out s32 32");
+    run("buffer a s32 32 = iota");
+    run("break runctl.cu:31");
+    run("launch calls<<<1,32>>>(out, a, 5)");
+    run("delete");
+    run("cuda thread (9,0,0)");
+    dbg_event ev;
+    ck_assert_int_eq(dbg_step(s, DBG_STEP_LINE, &ev), 0);
+    ck_assert_int_eq(ev.kind, DBG_EV_STEP);
+    ck_assert_str_eq(focus_func(), "_Z4bumpPiPKii");
+    check_bump_args(9);
+    close_session();
+}
+END_TEST
+
+int main(void)
+{
+    Suite *su = suite_create("runctl");
+    TCase *t = tcase_create("resume");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, max_steps_bounds_every_form);
+    tcase_add_test(t, interrupt_stops_every_form);
+    tcase_add_test(t, batch_watchdog_ends_next);
+    suite_add_tcase(su, t);
+    TCase *l = tcase_create("lanes");
+    tcase_set_timeout(l, 300);
+    tcase_add_test(l, stepi_lane_onto_collectives);
+    tcase_add_test(l, line_steps_lane_onto_collectives);
+    tcase_add_test(l, warp_steps_onto_barrier);
+    suite_add_tcase(su, l);
+    TCase *a = tcase_create("args");
+    tcase_set_timeout(a, 120);
+    tcase_add_test(a, args_at_break_on_one_line_function);
+    tcase_add_test(a, args_at_every_instruction);
+    tcase_add_test(a, step_into_one_line_function);
+    suite_add_tcase(su, a);
+    return tu_run_suite(su);
+}
