@@ -167,6 +167,10 @@ void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_in
  * higher CTAs may already have run. Returns the number in effect. */
 int exec_set_threads(exec_machine *m, int n);
 int exec_get_threads(const exec_machine *m);
+/* For tests: the next exec_run behaves as if its interrupt flag were raised once `steps`
+ * warp-instructions (CTA setup included; all worker threads together) have run, so an
+ * interrupt can land in the middle of a parallel run at a reproducible amount of work. */
+void exec_set_interrupt_after(exec_machine *m, uint64_t steps);
 
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);

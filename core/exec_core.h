@@ -199,6 +199,14 @@ struct exec_machine {
     struct exec_cluster *cl;  /* thread block clusters of several CTAs (exec_cluster.c); NULL:
                                  every CTA is a cluster of one, the one-CTA path */
     exec_dim3 cl_attr;        /* cluster dims given for launches (exec_set_cluster_dims), 0: none */
+    /* a parallel worker's claims on global memory (exec_par.c); NULL on the main machine */
+    struct exec_par *par;
+    int par_conflict;         /* the worker stopped at an access another CTA's claim forbids */
+    const mem_region *par_obj_reg; /* texture/surface range claimed last (exec_par_claim_obj) */
+    uint64_t par_obj_off, par_obj_size;
+    uint32_t par_obj_cta;
+    int par_obj_mode;
+    uint64_t intr_after;      /* exec_set_interrupt_after: steps of the next run, 0 none */
 };
 
 /* The decoder's state (exec_decode.c). */
@@ -230,6 +238,21 @@ struct exec_dec {
 };
 
 /* ---- shared helpers ---------------------------------------------------------------------- */
+/* exec_par.c: global memory claims of parallel workers. mode 0 read, 1 write, 2 an
+ * order-independent integer reduction; -1 (after stopping the warp, par_conflict set) when
+ * another CTA's claim forbids the access. */
+typedef struct exec_par exec_par;
+exec_par *exec_par_new(const exec_machine *m, uint32_t first);
+void exec_par_free(exec_par *p);
+uint32_t exec_par_max_ctas(void);
+int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint64_t off,
+                   uint64_t size, int mode);
+int exec_par_claim_obj(exec_warp *w, const exec_insn *in, const mem_region *r, uint64_t off,
+                       uint64_t size, int mode);
+int exec_par_reduced(const exec_par *p);
+/* Put back the granules written by CTAs >= from_cta (all: every written or reduced one). */
+void exec_par_undo(exec_par *p, uint32_t from_cta, int all);
+
 /* exec_decode.c */
 int exec_decode_module(exec_machine *m, char *err, size_t errlen);
 void *exec_arena_alloc(exec_machine *m, size_t n);
