@@ -34,7 +34,8 @@ enum {
     EXEC_SR_CLOCK, EXEC_SR_CLOCK_HI, EXEC_SR_CLOCK64, EXEC_SR_GTIMER, EXEC_SR_GTIMER_LO,
     EXEC_SR_GTIMER_HI, EXEC_SR_TOTAL_SMEM, EXEC_SR_DYN_SMEM, EXEC_SR_AGGR_SMEM,
     EXEC_SR_CTARANK, EXEC_SR_NCTARANK, EXEC_SR_IS_EXPLICIT, EXEC_SR_ZERO,
-    EXEC_SR__COUNT
+    EXEC_SR_ENVREG,           /* 32 slots: %envreg0..31 */
+    EXEC_SR__COUNT = EXEC_SR_ENVREG + 32
 };
 #define EXEC_NSM 108   /* %nsmid (an A100) */
 
@@ -207,6 +208,12 @@ struct exec_machine {
     uint32_t par_obj_cta;
     int par_obj_mode;
     uint64_t intr_after;      /* exec_set_interrupt_after: steps of the next run, 0 none */
+    /* resident CTAs taking turns (exec_sched.c); NULL: one CTA at a time */
+    struct exec_res *res;
+    int turn_yield;           /* a warp backed off (nanosleep): the CTA's turn ends */
+    int coop;                 /* launches are cooperative (exec_set_cooperative) */
+    uint32_t envreg[32];      /* %envreg0..31 of later launches (exec_set_envreg) */
+    uint64_t coop_ws;         /* the grid barrier's workspace of cooperative launches */
 };
 
 /* The decoder's state (exec_decode.c). */
@@ -252,6 +259,22 @@ int exec_par_claim_obj(exec_warp *w, const exec_insn *in, const mem_region *r, u
 int exec_par_reduced(const exec_par *p);
 /* Put back the granules written by CTAs >= from_cta (all: every written or reduced one). */
 void exec_par_undo(exec_par *p, uint32_t from_cta, int all);
+
+/* exec_sched.c: resident CTAs taking turns (fairness rule there). */
+typedef struct exec_res exec_res;
+#define EXEC_RESIDENT_MAX 128     /* resident CTAs of a launch that is not cooperative */
+#define EXEC_TURN (UINT64_C(1) << 17) /* warp-instructions of a CTA's turn */
+#define EXEC_COOP_WS 16           /* bytes of a cooperative launch's grid barrier workspace */
+uint32_t exec_res_limit(const exec_machine *m);
+uint32_t exec_res_next(const exec_machine *m);
+uint32_t exec_res_parked(const exec_machine *m);
+int exec_res_turn_over(exec_machine *m);
+int exec_res_finish(exec_machine *m);
+void exec_res_free(exec_machine *m);
+exec_cta_state exec_res_cta_state(const exec_machine *m, uint32_t cta);
+const exec_warp *exec_res_warp(const exec_machine *m, uint32_t cta, uint32_t warp);
+void exec_res_focus(exec_machine *m, uint32_t cta);
+int exec_coop_prepare(exec_machine *m);
 
 /* exec_decode.c */
 int exec_decode_module(exec_machine *m, char *err, size_t errlen);

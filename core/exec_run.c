@@ -577,6 +577,7 @@ int64_t exec_param_layout(const ptx_func *kernel, uint64_t *offsets, uint64_t *s
 void exec_kill(exec_machine *m)
 {
     exec_cluster_free(m);
+    exec_res_free(m);
     exec_cta_end(m, 0);
     free(m->warps);
     m->warps = NULL;
@@ -638,6 +639,10 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
     m->over = 0;
     m->stop_set = 0;
     m->cur_cta = 0;
+    if (exec_coop_prepare(m)) {   /* cooperative: the grid barrier's workspace (exec_sched.c) */
+        exec_kill(m);
+        return -1;
+    }
     exec_sreg_init_launch(m);
     if (exec_cta_start(m, 0)) {
         exec_kill(m);
@@ -664,6 +669,7 @@ typedef struct {
     uint64_t steps;
     uint64_t polled;
     exec_pool *pool;          /* a parallel worker's pool (exec_run_par); NULL on one thread */
+    uint64_t turn_end;        /* steps at which the CTA's turn ends (exec_sched.c); 0: none */
     _Atomic int *cancel;      /* a parallel worker: abandon the CTA at the next round */
 } exec_runctx;
 
@@ -855,6 +861,8 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
             exec_interrupt_stop(m, sliced);
             return 0;
         }
+        if (rc->turn_end && (rc->steps >= rc->turn_end || m->turn_yield))
+            return 5;       /* the CTA's turn is over (exec_sched.c) */
         if (m->cl)
             return 3;       /* a cluster: the next CTA's turn */
     }
@@ -899,7 +907,9 @@ static int exec_run_grid(exec_machine *m, exec_runctx *rc)
         return exec_cluster_run_grid(m, rc);
     for (int ran = 0;; ran = 1) {
         if (!m->cta_live) {
-            if (m->cur_cta >= m->ncta) {
+            uint32_t next = exec_res_next(m);
+            if (next >= m->ncta || m->res) {   /* resident CTAs: none left (exec_res_finish) */
+                m->cur_cta = m->ncta;
                 memset(&m->stop, 0, sizeof m->stop);
                 m->stop.kind = EXEC_STOP_DONE;
                 m->stop.cta = m->ncta ? m->ncta - 1 : 0;
@@ -907,6 +917,7 @@ static int exec_run_grid(exec_machine *m, exec_runctx *rc)
                          m->li.kernel->sym->name);
                 return 0;
             }
+            m->cur_cta = next;
             if (exec_cta_start(m, m->cur_cta)) {
                 snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)",
                          m->cur_cta);
@@ -918,10 +929,23 @@ static int exec_run_grid(exec_machine *m, exec_runctx *rc)
                 return 0;
             }
         }
-        if (exec_cta_run(m, rc) != 1)
+        /* a turn (exec_sched.c) while another CTA could run */
+        rc->turn_end = exec_res_next(m) < m->ncta || (m->res && exec_res_parked(m))
+                       ? rc->steps + EXEC_TURN : 0;
+        m->turn_yield = 0;
+        int r = exec_cta_run(m, rc), t;
+        if (r == 5)
+            t = exec_res_turn_over(m);
+        else if (r == 1)
+            t = exec_res_finish(m);
+        else
             return 0;
-        m->cur_cta++;
-        exec_cta_end(m, m->cur_cta < m->ncta);
+        if (t < 0) {
+            snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)", m->cur_cta);
+            return -1;
+        }
+        if (t == 1)
+            rc->steps += exec_cta_cost(m);   /* a CTA admitted to the resident set */
     }
 }
 
@@ -1000,6 +1024,8 @@ static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *r
 {
     if (m->cl)
         exec_cluster_focus(m, o->cta);   /* swap the focused CTA of the cluster in */
+    if (m->res)
+        exec_res_focus(m, o->cta);       /* a resident CTA (exec_sched.c) */
     if (!m->cta_live || o->cta != m->cta.id || o->warp >= m->nwarps) {
         snprintf(m->err, sizeof m->err, "no running warp %u in CTA %u", o->warp, o->cta);
         return -1;
@@ -1046,17 +1072,19 @@ static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *r
     }
     if (!exec_live(w) && m->cta.nexited == m->cta.nthreads) {
         /* the CTA is complete: move on as a continue would, but stop right away */
-        m->cur_cta++;
-        exec_cta_end(m, m->cur_cta < m->ncta);
-        if (m->cur_cta >= m->ncta) {
+        if (exec_res_finish(m) < 0)
+            return -1;
+        if (!m->cta_live && exec_res_next(m) >= m->ncta) {
+            m->cur_cta = m->ncta;
             memset(&m->stop, 0, sizeof m->stop);
             m->stop.kind = EXEC_STOP_DONE;
             snprintf(m->stop.msg, sizeof m->stop.msg, "kernel %s completed",
                      m->li.kernel->sym->name);
             return 0;
         }
-        if (exec_cta_start(m, m->cur_cta))
+        if (!m->cta_live && exec_cta_start(m, m->cur_cta))
             return -1;
+        w = &m->warps[o->warp];
     }
     if (m->cta_live)
         exec_sched(w);
@@ -1158,7 +1186,7 @@ static int exec_par_module_ok(const exec_machine *m)
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
 {
     (void)o;   /* a step limit is handled by exec_run_par */
-    if (exec_get_threads(m) < 2 || m->any_watch || m->cl ||
+    if (exec_get_threads(m) < 2 || m->any_watch || m->cl || m->res || m->coop ||
         m->ncta - m->cur_cta < 2)
         return 0;
     for (uint32_t pc = 0; pc < m->ncode; pc++)
