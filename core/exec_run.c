@@ -808,6 +808,14 @@ static void exec_deadlock(exec_machine *m)
     m->stop.lanes = lanes;
 }
 
+static int exec_cta_any_live(const exec_machine *m)
+{
+    for (uint32_t k = 0; k < m->nwarps; k++)
+        if (exec_live(&m->warps[k]))
+            return 1;
+    return 0;
+}
+
 /* Run the CTA until done, a stop, or a limit. Returns 1 when the CTA finished, 0 on a stop,
  * 2 when a parallel worker abandons it (exec_run_par), 3/4 for clusters (exec_cluster.c).
  * Interrupts and a worker's halt are taken only where a round of the warps ends (a warp used
@@ -855,6 +863,8 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
             exec_deadlock(m);
             return 0;
         }
+        if (!sliced && !exec_cta_any_live(m))
+            continue;       /* the last warps exited in this round: the CTA is done */
         if (rc->pool && exec_pool_halted(rc))
             return 2;
         if (exec_interrupted(m, rc) && (sliced || !m->cl)) {
@@ -1406,6 +1416,7 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
         wm->is_worker = 1;
         wm->par = p.par;
         wm->par_conflict = 0;
+        wm->intr_after = 0;   /* the pool counts it (exec_pool_count) */
         wm->cta_live = 0;
         memset(&wm->cta, 0, sizeof wm->cta);
         wm->stop_set = 0;
