@@ -203,6 +203,8 @@ struct exec_machine {
     /* a parallel worker's claims on global memory (exec_par.c); NULL on the main machine */
     struct exec_par *par;
     int par_conflict;         /* the worker stopped at an access another CTA's claim forbids */
+    uint32_t par_spin_cta;    /* the CTA whose accesses par_quiet counts */
+    uint64_t par_quiet;       /* its accesses in a row that claimed nothing new */
     const mem_region *par_obj_reg; /* texture/surface range claimed last (exec_par_claim_obj) */
     uint64_t par_obj_off, par_obj_size;
     uint32_t par_obj_cta;
@@ -257,6 +259,8 @@ int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint6
 int exec_par_claim_obj(exec_warp *w, const exec_insn *in, const mem_region *r, uint64_t off,
                        uint64_t size, int mode);
 int exec_par_reduced(const exec_par *p);
+int exec_par_spinning(const exec_par *p);
+#define EXEC_PAR_SPIN (UINT64_C(1) << 20) /* lane accesses of held memory only: a wait */
 /* Put back the granules written by CTAs >= from_cta (all: every written or reduced one). */
 void exec_par_undo(exec_par *p, uint32_t from_cta, int all);
 

@@ -35,6 +35,7 @@ struct exec_par {
     _Atomic uint32_t **shadow;
     uint8_t **mirror;
     _Atomic int red;          /* some granule took reductions */
+    _Atomic int spin;         /* a CTA seems to wait for another: halt the workers */
 };
 
 uint32_t exec_par_max_ctas(void) { return PS_ID_MASK - 1; }
@@ -54,6 +55,7 @@ exec_par *exec_par_new(const exec_machine *m, uint32_t first)
         return NULL;
     }
     atomic_init(&p->red, 0);
+    atomic_init(&p->spin, 0);
     for (int i = 0; i < p->nreg; i++) {
         uint64_t sz = p->regs[i].size, ng = (sz + 3) / 4;
         p->shadow[i] = calloc(ng ? ng : 1, sizeof(uint32_t));
@@ -83,7 +85,8 @@ void exec_par_free(exec_par *p)
 
 int exec_par_reduced(const exec_par *p) { return atomic_load(&p->red); }
 
-/* Claim granule g of region ri for relative CTA c; mode 0 read, 1 write, 2 reduction. */
+/* Claim granule g of region ri for relative CTA c; mode 0 read, 1 write, 2 reduction.
+ * Returns 1 when the granule was already claimed so, 0 when the claim is new, -1 conflict. */
 static int par_claim1(exec_par *p, int ri, uint64_t g, uint32_t c, int mode)
 {
     _Atomic uint32_t *sh = &p->shadow[ri][g];
@@ -96,7 +99,7 @@ static int par_claim1(exec_par *p, int ri, uint64_t g, uint32_t c, int mode)
         }
         if (mode == 0) {
             if (k == PS_RN || ((k == PS_R1 || k == PS_W) && id == c))
-                return 0;
+                return 1;
             if (k == PS_FREE)
                 want = PS_MAKE(PS_R1, c);
             else if (k == PS_R1)
@@ -109,7 +112,7 @@ static int par_claim1(exec_par *p, int ri, uint64_t g, uint32_t c, int mode)
             continue;
         }
         if ((mode == 1 && k == PS_W && id == c) || (mode == 2 && k == PS_RED))
-            return 0;
+            return 1;
         if (!(k == PS_FREE || (mode == 1 && k == PS_R1 && id == c)))
             return -1;
         if (!atomic_compare_exchange_weak_explicit(sh, &s, PS_MAKE(PS_LOCK, 0),
@@ -136,16 +139,31 @@ int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint6
     if (ri < 0 || ri >= p->nreg || !size)
         return 0;
     uint32_t c = w->cta->id - p->first + 1;
-    for (uint64_t g = off / 4, e = (off + size - 1) / 4; g <= e; g++)
-        if (par_claim1(p, ri, g, c, mode)) {
+    int known = 1;
+    for (uint64_t g = off / 4, e = (off + size - 1) / 4; g <= e; g++) {
+        int r1 = par_claim1(p, ri, g, c, mode);
+        if (r1 < 0) {
             m->par_conflict = 1;
             if (in)
                 exec_stop_raise(w, in, EXEC_STOP_LIMIT, EXEC_EXC_NONE, w->cur_mask,
                                 "CTAs communicate through global memory");
             return -1;
         }
+        known &= r1;
+    }
+    /* A CTA that only re-reads memory it already holds, for long, is probably waiting for
+     * another CTA (which may not have a worker): the run goes on on one thread, where
+     * resident CTAs take turns (exec_sched.c). */
+    if (!known || m->par_spin_cta != w->cta->id) {
+        m->par_spin_cta = w->cta->id;
+        m->par_quiet = 0;
+    } else if (++m->par_quiet == EXEC_PAR_SPIN) {
+        atomic_store(&p->spin, 1);
+    }
     return 0;
 }
+
+int exec_par_spinning(const exec_par *p) { return atomic_load(&p->spin); }
 
 /* Claim a texture's or surface's whole range once per CTA (the worker remembers the last). */
 int exec_par_claim_obj(exec_warp *w, const exec_insn *in, const mem_region *r, uint64_t off,

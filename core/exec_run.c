@@ -741,7 +741,8 @@ static void exec_interrupt_stop(exec_machine *m, exec_warp *w)
     if (!w)
         w = &m->warps[0];
     exec_sched(w);
-    exec_stop_fill(w, NULL, EXEC_STOP_INTERRUPT, EXEC_EXC_NONE, w->cur_mask);
+    exec_stop_fill(w, NULL, EXEC_STOP_INTERRUPT, EXEC_EXC_NONE,
+                   w->cur_mask ? w->cur_mask : exec_live(w));
     snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted");
 }
 
@@ -1262,7 +1263,8 @@ static void exec_pool_count(exec_pool *p, uint64_t n)
 static int exec_pool_halted(const exec_runctx *rc)
 {
     const exec_pool *p = rc->pool;
-    if (atomic_load(&p->halt) || (rc->cancel && atomic_load(rc->cancel)))
+    if (atomic_load(&p->halt) || (rc->cancel && atomic_load(rc->cancel)) ||
+        exec_par_spinning(p->par))
         return 1;
     /* Ctrl-C: the flag belongs to the front end's signal handler */
     return p->o->interrupt && __atomic_load_n(p->o->interrupt, __ATOMIC_RELAXED);

@@ -11,6 +11,7 @@
 #define PTXG "tests/fixtures/intercta/intercta.G.ptx"
 #define APTX "tests/fixtures/intercta/intercta_atomic.O3.ptx"
 #define APTXG "tests/fixtures/intercta/intercta_atomic.G.ptx"
+#define PC "_Z17producer_consumerPViPVjS2_iiiPi"
 
 static const int nthreads[] = {1, 2, 4, 8};
 #define NTH (int)(sizeof nthreads / sizeof nthreads[0])
@@ -225,7 +226,9 @@ START_TEST(ticket_reduction)
 }
 END_TEST
 
-/* CTA 0 consumes what CTA 1 (started after it) produces: CTA 0 must let CTA 1 run. */
+/* CTA 0 consumes what the last CTA (started after it) produces, the CTAs between wait for
+ * the production to end: the waiting CTAs must let the producer run, on one thread (resident
+ * CTAs take turns) as with workers (which all wait: the run goes on on one thread). */
 START_TEST(producer_consumer_across_ctas)
 {
     enum { CAP = 4, COUNT = 60 };
@@ -233,18 +236,18 @@ START_TEST(producer_consumer_across_ctas)
     for (int i = 0; i < COUNT; i++)
         want += i * 7 + 3;
     for (int ti = 0; ti < NTH; ti++)
-        for (int g = 2; g <= 5; g += 3) {   /* idle CTAs beyond the pair take turns too */
+        for (int g = 2; g <= 10; g += 8) {
             T t;
             t_load_file(&t, PTX);
             exec_set_threads(t.m, nthreads[ti]);
             uint64_t args[] = {t_buf(&t, CAP * 4), t_buf(&t, 4), t_buf(&t, 4), CAP, COUNT,
-                               t_buf(&t, 4)};
-            t_launch_args(&t, "_Z17producer_consumerPViPVjS2_iiPi", g, 32, args, 6);
+                               (uint64_t)g - 1, t_buf(&t, 4)};
+            t_launch_args(&t, PC, g, 32, args, 7);
             exec_stop st = run_opts(&t, T_MAX_STEPS);
             ck_assert_msg(st.kind == EXEC_STOP_DONE, "threads %d: stop %d (%s)", nthreads[ti],
                           st.kind, st.msg);
             int32_t sum;
-            t_read(&t, args[5], &sum, 4);
+            t_read(&t, args[6], &sum, 4);
             ck_assert_int_eq(sum, want);
             t_free(&t);
         }
@@ -258,9 +261,9 @@ START_TEST(producer_consumer_interrupted)
     enum { CAP = 4, COUNT = 60 };
     T t;
     t_load_file(&t, PTX);
-    uint64_t args[] = {t_buf(&t, CAP * 4), t_buf(&t, 4), t_buf(&t, 4), CAP, COUNT,
+    uint64_t args[] = {t_buf(&t, CAP * 4), t_buf(&t, 4), t_buf(&t, 4), CAP, COUNT, 1,
                        t_buf(&t, 4)};
-    t_launch_args(&t, "_Z17producer_consumerPViPVjS2_iiPi", 2, 32, args, 6);
+    t_launch_args(&t, PC, 2, 32, args, 7);
     exec_set_interrupt_after(t.m, EXEC_TURN * 3 + 17);
     exec_stop st = run_opts(&t, 0);
     ck_assert_int_eq(st.kind, EXEC_STOP_INTERRUPT);
@@ -271,7 +274,7 @@ START_TEST(producer_consumer_interrupted)
     int32_t sum, want = 0;
     for (int i = 0; i < COUNT; i++)
         want += i * 7 + 3;
-    t_read(&t, args[5], &sum, 4);
+    t_read(&t, args[6], &sum, 4);
     ck_assert_int_eq(sum, want);
     t_free(&t);
 }
