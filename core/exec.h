@@ -180,6 +180,20 @@ void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_in
  * higher CTAs may already have run. Returns the number in effect. */
 int exec_set_threads(exec_machine *m, int n);
 int exec_get_threads(const exec_machine *m);
+/* For tests: the next exec_run behaves as if its interrupt flag were raised once `steps`
+ * warp-instructions (CTA setup included; all worker threads together) have run, so an
+ * interrupt can land in the middle of a parallel run at a reproducible amount of work. */
+void exec_set_interrupt_after(exec_machine *m, uint64_t steps);
+
+/* %envreg0..31 as later launches read them (0 unless set); -1 for another index. */
+int exec_set_envreg(exec_machine *m, int idx, uint32_t value);
+/* Later launches are cooperative (cudaLaunchCooperativeKernel): every CTA of the grid is
+ * resident and they take turns (no CTA waits for another to finish before it starts), and
+ * the grid barrier's workspace is provided: a zeroed block of global memory whose address is
+ * in %envreg1 (high 32 bits) and %envreg2 (low 32 bits), where nvcc's
+ * cooperative_groups::this_grid().sync() finds it. The caller checks that the grid fits on
+ * the device (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs). */
+void exec_set_cooperative(exec_machine *m, int on);
 
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);

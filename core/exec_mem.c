@@ -254,6 +254,8 @@ static inline exec_span exec_span_of1(exec_warp *w, ptx_space sp, uint64_t lo, u
     }
     switch (sp) {
     case PTX_SPACE_GLOBAL: {
+        if (m->par)
+            return r;   /* a parallel worker: each lane claims its bytes (mem_xlate) */
         mem_region *g = m->glob.last;
         if (!g || lo < g->base || hi - g->base + n > g->size) {
             g = mem_global_find(&m->glob, lo, n);
