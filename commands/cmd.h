@@ -137,8 +137,25 @@ typedef struct {
     int enabled;
 } cmd_disp;
 
+/* Front-end settings (the table is cmd_settings.c). UINT settings: 0 = unlimited. */
+#define CMD_PATH_MAX 512
+typedef struct {
+    uint64_t print_elements;  /* set print elements (200) */
+    uint64_t print_repeats;   /* set print repeats (10) */
+    int print_pretty;         /* set print pretty */
+    uint64_t listsize;        /* set listsize (10) */
+    uint64_t height;          /* set height: lines a page (interactive pager) */
+    int height_set;           /* the user chose height (else the terminal's) */
+    uint64_t width;           /* set width: only 0 (no wrapping) */
+    int pagination;           /* set pagination */
+    int confirm;              /* set confirm */
+    int log_enabled, log_overwrite, log_redirect;
+    char log_file[CMD_PATH_MAX];
+} cmd_opts;
+
 typedef struct cmd_ctx {
     dbg_session *s;
+    cmd_opts opt;             /* settings (set/show) */
     int batch;                /* -batch */
     int interactive;          /* reading a terminal */
     int failed;               /* some command failed (batch exit status) */
@@ -159,6 +176,8 @@ typedef struct cmd_ctx {
     int list_line;
     int list_first;           /* first line of the last listing (for `list -`) */
     int list_valid;
+    char list_missing[512];   /* the source a listing fell back to the PTX for, "" none */
+    int list_missing_line;
     /* the last focus announced */
     dbg_focus shown_focus;
     int shown_launch;
@@ -191,7 +210,6 @@ typedef struct cmd_def {
 /* cmd_table.c */
 extern const cmd_def cmd_table[];
 extern const cmd_def cmd_info_table[];
-extern const cmd_def cmd_set_table[];
 const char *cmd_class_name(cmd_class c);
 /* Look up a word in a table: exact name, alias, then unique prefix. NULL + *ambig set when
  * ambiguous (message written into err). */
@@ -278,7 +296,7 @@ H(cmd_info_breakpoints);
 /* cmd_data.c */
 H(cmd_print); H(cmd_output); H(cmd_x); H(cmd_display); H(cmd_undisplay); H(cmd_set_var);
 H(cmd_info_display); H(cmd_info_registers); H(cmd_info_lanes_expr); H(cmd_ptype);
-/* cmd_set.c (in cmd_table.c) */
+/* cmd_settings.c (the settings table); cmd_info in cmd_table.c */
 H(cmd_set); H(cmd_show); H(cmd_info);
 /* cmd_stack.c */
 H(cmd_backtrace); H(cmd_frame); H(cmd_up); H(cmd_down); H(cmd_list); H(cmd_disassemble);
@@ -307,6 +325,32 @@ int cmd_tex_ident(cmd_ctx *c, const char *name, cmd_value *out);
 void cmd_tex_free(cmd_ctx *c);
 #undef H
 
+/* cmd_settings.c */
+void cmd_opts_init(cmd_opts *o);
+/* help set|show [SETTING...]: the table's documentation. */
+int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv);
+/* Completion after "set"/"show" (verb) and the complete words `words`: the names under them,
+ * or a setting's values; calls add for each. 0 when the words name nothing. */
+int cmd_settings_complete(const char *const *words, int nw, const char *verb,
+                          void (*add)(void *k, const char *cand), void *k);
+/* The print settings as the value formatter takes them. */
+dw_format_opts cmd_print_opts(const cmd_ctx *c);
+
+/* cmd_out.c: where output goes. Logging (set logging) copies stdout and stderr to a file, or
+ * sends them only there (redirect); the pager stops interactive output after each page (set
+ * height, set pagination). */
+int cmd_out_log_start(cmd_ctx *c);       /* 0, or -1 (message printed; logging stays off) */
+void cmd_out_log_stop(cmd_ctx *c);
+/* Interactive sessions: a new command starts a fresh page; the pager is on while the terminal
+ * is stdout. on=0 at the end of the session. */
+void cmd_out_pager(cmd_ctx *c, int on);
+void cmd_out_new_command(void);
+/* The terminal's stdout (not the log): for readline. */
+FILE *cmd_out_terminal(void);
+/* Ask a yes/no question on the terminal (confirm): 1 yes. Non-interactive sessions, -batch and
+ * "set confirm off": 1 without asking. */
+int cmd_confirm(cmd_ctx *c, const char *question);
+
 /* cmd_core.c: postmortem (trap/exception reports, core files, info trap) */
 void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev);
 const char *cmd_core_exc_name(exec_exc e, int *num);
@@ -319,6 +363,7 @@ int cmd_core_file(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_target(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_set_auto_core(cmd_ctx *c, const char *args, int argc, char **argv);
+int cmd_auto_core_state(void);        /* 1 when a trap or fault writes a core file */
 
 /* The watchdog of -batch mode: `set max-steps` starts at this many warp-instructions (2^32)
  * per launch/continue/run, or at $PTXDBG_MAX_STEPS when that is set; interactive sessions

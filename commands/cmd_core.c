@@ -613,6 +613,8 @@ int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
+int cmd_auto_core_state(void) { return auto_core_on(); }
+
 int cmd_set_auto_core(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;

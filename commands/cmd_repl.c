@@ -33,6 +33,7 @@ void cmd_ctx_init(cmd_ctx *c, dbg_session *s)
     c->x_fmt = 'x';
     c->x_size = 'w';
     c->shown_launch = -1;
+    cmd_opts_init(&c->opt);
     dbg_set_demangler(s, cmd_demangle);
     dbg_set_interrupt_flag(s, &interrupted);
     cmd_install_cond_hooks(c);
@@ -50,6 +51,7 @@ void cmd_ctx_free(cmd_ctx *c)
     free(c->disp);
     cmd_history_free(&c->hist);
     cmd_ptx_free(c);
+    cmd_out_log_stop(c);
 }
 
 /* ---- inputs ------------------------------------------------------------------------------------- */
@@ -92,8 +94,11 @@ static char *readline_next(cmd_input *in, const char *prompt)
 {
     (void)in;
     interrupted = 0;
+    fflush(stdout);
+    rl_outstream = cmd_out_terminal(); /* the terminal, not the log */
     char *line = readline(prompt);
     interrupted = 0; /* a Ctrl-C at the prompt must not interrupt the command */
+    cmd_out_new_command(); /* a fresh page */
     if (line)
         remember(line);
     return line;
@@ -320,8 +325,10 @@ int cmd_repl(cmd_ctx *c)
     rl_completion_word_break_hook = word_breaks;
     rl_signal_event_hook = signal_event;
     history_setup();
+    cmd_out_pager(c, 1);
     cmd_input in = {readline_next, NULL};
     int rc = cmd_run_input(c, &in, "(ptxdbg) ");
+    cmd_out_pager(c, 0);
     if (hist_file) {
         history_truncate_file(hist_file, hist_max);
         free(hist_file);

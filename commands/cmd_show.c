@@ -349,6 +349,12 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
             cmd_print_source_at(c, pc);
         break;
     }
+    case DBG_EV_ENTRY:
+        /* break_on_launch / start: the kernel's first line, before it runs */
+        cmd_announce_focus(c, 0);
+        printf("\n");
+        cmd_print_frame_line(c, -1, 1);
+        break;
     case DBG_EV_LANE_EXITED: {
         exec_dim3 b = dbg_focus_block(c->s), t = dbg_focus_thread(c->s);
         printf("[Thread (%u,%u,%u) block (%u,%u,%u) has exited; focus it with \"cuda thread\" "

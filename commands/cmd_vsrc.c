@@ -394,7 +394,8 @@ int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, si
             len = 8;
         memcpy(small, &bits, 8);
     }
-    int rc = dw_format_value(v->dt, bytes, len, fmt, 1, fmt_read, r, out, n);
+    dw_format_opts po = cmd_print_opts(r->c);
+    int rc = dw_format_value_opts(v->dt, bytes, len, fmt, 1, &po, fmt_read, r, out, n);
     if (bytes != small)
         free(bytes);
     if (rc < 0)
