@@ -288,7 +288,7 @@ H(cmd_file); H(cmd_buffer); H(cmd_launch); H(cmd_run); H(cmd_kill); H(cmd_dump);
 H(cmd_source); H(cmd_echo); H(cmd_printf); H(cmd_quit); H(cmd_info_functions); H(cmd_info_buffers);
 /* cmd_exec.c */
 H(cmd_continue); H(cmd_step); H(cmd_next); H(cmd_stepi); H(cmd_nexti); H(cmd_finish);
-H(cmd_until); H(cmd_advance);
+H(cmd_until); H(cmd_advance); H(cmd_start);
 /* cmd_break.c */
 H(cmd_break); H(cmd_tbreak); H(cmd_condition); H(cmd_ignore); H(cmd_delete); H(cmd_disable);
 H(cmd_enable); H(cmd_commands); H(cmd_watch); H(cmd_rwatch); H(cmd_awatch);
@@ -350,6 +350,9 @@ FILE *cmd_out_terminal(void);
 /* Ask a yes/no question on the terminal (confirm): 1 yes. Non-interactive sessions, -batch and
  * "set confirm off": 1 without asking. */
 int cmd_confirm(cmd_ctx *c, const char *question);
+/* Before launch/run/start/quit end a live kernel: ask (cmd_confirm); 0 go on, -1 refused
+ * ("Not confirmed." printed). `question` ends the message ("Quit anyway?"). */
+int cmd_confirm_kill(cmd_ctx *c, const char *question);
 
 /* cmd_core.c: postmortem (trap/exception reports, core files, info trap) */
 void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev);

@@ -455,6 +455,8 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         memcpy(params + offs[i], &bits, sizes[i] < 8 ? sizes[i] : 8);
     }
+    if (cmd_confirm_kill(c, "Launch anyway?") != 0)
+        goto out;
     if ((dbg_machine(c->s) && exec_set_cluster_dims(dbg_machine(c->s), cluster) != 0) ||
         dbg_launch(c->s, k, grid, block, shmem, params, (size_t)total) != 0) {
         cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -499,6 +501,8 @@ int cmd_run(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
+    if (cmd_confirm_kill(c, "Start it from the beginning?") != 0)
+        return -1;
     if (dbg_relaunch(c->s) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     return cmd_resume(c, 0);

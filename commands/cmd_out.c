@@ -232,3 +232,17 @@ int cmd_confirm(cmd_ctx *c, const char *question)
         printf("Please answer y or n.\n");
     }
 }
+
+int cmd_confirm_kill(cmd_ctx *c, const char *question)
+{
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    if (!li || !dbg_launch_alive(c->s))
+        return 0;
+    char name[600], q[1024];
+    cmd_kernel_label(c, name, sizeof name);
+    snprintf(q, sizeof q, "A debugging session is active.\n\n\tKernel %u (%s) will be killed.\n\n%s",
+             li->launch_id, name, question);
+    if (cmd_confirm(c, q))
+        return 0;
+    return cmd_error(c, "Not confirmed.");
+}

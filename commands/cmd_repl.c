@@ -214,8 +214,12 @@ int cmd_quit(cmd_ctx *c, const char *args, int argc, char **argv)
         long v = strtol(argv[0], &end, 0);
         if (*end)
             return cmd_error(c, "Usage: quit [STATUS]");
+        if (cmd_confirm_kill(c, "Quit anyway?") != 0)
+            return -1;
         c->quit = (int)(v & 0xff) | 0x100;
     } else {
+        if (cmd_confirm_kill(c, "Quit anyway?") != 0)
+            return -1;
         c->quit = 1;
     }
     return 0;

@@ -235,9 +235,9 @@ dbg_options *dbg_opts(dbg_session *s);
  * that launches kernels of a runtime asks dbg_stop_at_entry with system = 1 for its own. */
 enum { DBG_BOL_NONE, DBG_BOL_APPLICATION, DBG_BOL_ALL };
 int dbg_stop_at_entry(const dbg_session *s, int system);
-/* The next launch or relaunch (only) stops at its kernel's entry, whatever break_on_launch says
- * (gdb's `start`). */
-void dbg_request_entry_stop(dbg_session *s);
+/* on: the next launch or relaunch (only) stops at its kernel's entry, whatever break_on_launch
+ * says (gdb's `start`); off: withdraw the request (the launch could not be made). */
+void dbg_request_entry_stop(dbg_session *s, int on);
 
 /* The flag a SIGINT handler sets; run/step poll it and stop with DBG_EV_INTERRUPT. */
 void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag);

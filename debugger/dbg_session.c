@@ -299,7 +299,7 @@ int dbg_stop_at_entry(const dbg_session *s, int system)
            (s->opts.break_on_launch == DBG_BOL_APPLICATION && !system);
 }
 
-void dbg_request_entry_stop(dbg_session *s) { s->entry_once = 1; }
+void dbg_request_entry_stop(dbg_session *s, int on) { s->entry_once = on; }
 
 int dbg_entry_at(const dbg_session *s, uint32_t pc)
 {
