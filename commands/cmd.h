@@ -128,6 +128,7 @@ struct cmd_input {
     /* Next line (malloc'd, without newline) or NULL at end. */
     char *(*next)(cmd_input *in, const char *prompt);
     void *ctx;
+    int stop_on_error;        /* a script (source, -x): the first failing command ends it */
 };
 
 typedef struct {
@@ -307,6 +308,8 @@ H(cmd_info_address); H(cmd_directory); H(cmd_whatis);
 int cmd_set_substitute(cmd_ctx *c, int argc, char **argv);
 int cmd_unset(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_show_src(cmd_ctx *c, const char *what);
+/* After a file failed to load: a hint when it is CUDA source or a cubin/fatbin (nvcc -ptx). */
+void cmd_program_hint(const char *path);
 /* After loading a module: its debug-info problems as "warning: ..." lines on stderr. */
 void cmd_load_warnings(cmd_ctx *c);   /* 1 handled, 0 not a source setting */
 /* "name (a=1, b=2)" argument list of a frame; function return type for finish */

@@ -15,8 +15,11 @@ int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     (void)argc;
-    if (dbg_load_file(c->s, argv[0]) != 0)
-        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    if (dbg_load_file(c->s, argv[0]) != 0) {
+        cmd_error(c, "%s", dbg_errmsg(c->s));
+        cmd_program_hint(argv[0]);
+        return -1;
+    }
     cmd_load_warnings(c);
     c->list_valid = 0;
     c->x_valid = 0;

@@ -146,9 +146,12 @@ int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt)
                 }
             }
         }
-        if (r != 0)
-            rc = -1;
         free(line);
+        if (r != 0) {
+            rc = -1;
+            if (in->stop_on_error)
+                break; /* gdb: an error ends the script that ran the command */
+        }
     }
     c->in = saved;
     return rc;
@@ -168,7 +171,7 @@ int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
         fclose(f);
         return cmd_error(c, "Scripts nested too deeply.");
     }
-    cmd_input in = {file_next, f};
+    cmd_input in = {file_next, f, 1};
     int interactive = c->interactive;
     c->interactive = 0;
     c->depth++;
@@ -318,7 +321,7 @@ static void history_setup(void)
 int cmd_repl(cmd_ctx *c)
 {
     if (!isatty(STDIN_FILENO)) {
-        cmd_input in = {file_next, stdin};
+        cmd_input in = {file_next, stdin, 0};
         c->interactive = 0;
         return cmd_run_input(c, &in, NULL);
     }
@@ -330,7 +333,7 @@ int cmd_repl(cmd_ctx *c)
     rl_signal_event_hook = signal_event;
     history_setup();
     cmd_out_pager(c, 1);
-    cmd_input in = {readline_next, NULL};
+    cmd_input in = {readline_next, NULL, 0};
     int rc = cmd_run_input(c, &in, "(ptxdbg) ");
     cmd_out_pager(c, 0);
     if (hist_file) {
