@@ -330,6 +330,8 @@ void cmd_tex_free(cmd_ctx *c);
 
 /* cmd_settings.c */
 void cmd_opts_init(cmd_opts *o);
+/* The first line of a listing centred on `line` (set listsize). */
+int cmd_list_centre(const cmd_ctx *c, int line);
 /* help set|show [SETTING...]: the table's documentation. */
 int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv);
 /* Completion after "set"/"show" (verb) and the complete words `words`: the names under them,

@@ -233,6 +233,14 @@ void cmd_opts_init(cmd_opts *o)
     snprintf(o->log_file, sizeof o->log_file, "ptxdbg.txt");
 }
 
+int cmd_list_centre(const cmd_ctx *c, int line)
+{
+    if (!c->opt.listsize || c->opt.listsize > 100000000)
+        return 1;
+    int first = line - (int)(c->opt.listsize / 2);
+    return first < 1 ? 1 : first;
+}
+
 /* ---- names ----------------------------------------------------------------------------------- */
 static int nwords(const char *name)
 {
@@ -720,10 +728,8 @@ int cmd_settings_complete(const char *const *words, int nw, const char *verb,
         add(k, "on");
         add(k, "off");
     }
-    if (!g && !strcmp(verb, "set")) {
+    if (!g && !strcmp(verb, "set"))
         add(k, "var");
-        add(k, "variable");
-    }
     return 1;
 }
 

@@ -220,7 +220,7 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
             printf("%d\tin %s\n", line, file);
         }
         snprintf(c->list_file, sizeof c->list_file, "%s", file);
-        c->list_line = line > 5 ? line - 5 : 1; /* a following `list` centres on it */
+        c->list_line = cmd_list_centre(c, line); /* a following `list` centres on it */
         c->list_first = c->list_line;
     } else {
         dbg_where w;
@@ -230,7 +230,7 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
         if (text)
             printf("%d\t%.*s\n", w.ptx_line, len, text);
         c->list_file[0] = 0;
-        c->list_line = w.ptx_line > 5 ? w.ptx_line - 5 : 1;
+        c->list_line = cmd_list_centre(c, w.ptx_line);
         c->list_first = c->list_line;
     }
     c->list_valid = 1;

@@ -190,26 +190,24 @@ static int list_lines(cmd_ctx *c, const char *file, int first, int last)
 
 static int list_centered(cmd_ctx *c, const char *file, int line)
 {
-    int n = list_size(c);
-    int first = c->opt.listsize ? line - n / 2 : 1;
-    if (first < 1)
-        first = 1;
-    return list_lines(c, file, first, first + n - 1);
+    int first = cmd_list_centre(c, line);
+    return list_lines(c, file, first, first + list_size(c) - 1);
 }
 
 /* A source file that cannot be read: say so and list the PTX around pc instead; a later `list`
  * goes back to the source once `directory` finds it. */
-static int list_missing(cmd_ctx *c, const char *file, int line, uint32_t pc, int have_pc)
+static int list_missing(cmd_ctx *c, const char *file_in, int line, uint32_t pc, int have_pc)
 {
+    char file[sizeof c->list_missing]; /* file_in may be c->list_file, which listing changes */
+    snprintf(file, sizeof file, "%s", file_in);
     const char *b = strrchr(file, '/');
     b = b ? b + 1 : file;
     dbg_source_missing_once(c->s, file);
     if (!have_pc)
-        return cmd_error(c, "%d\tin %s (source file not found; \"directory DIR\" tells where it "
-                            "is)", line, file);
+        return cmd_error(c, "%d\tin %s", line, file);
     fflush(stdout);
-    fprintf(stderr, "warning: source file not found: %s; listing the PTX instead (\"directory "
-                    "DIR\" tells where it is)\n", b);
+    fprintf(stderr, "Listing the PTX: source file %s not found (\"directory DIR\" tells where "
+                    "it is).\n", b);
     dbg_where w;
     dbg_pc_where(c->s, pc, &w);
     int rc = list_centered(c, "", w.ptx_line);
