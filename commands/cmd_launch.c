@@ -15,8 +15,11 @@ int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     (void)argc;
-    if (dbg_load_file(c->s, argv[0]) != 0)
-        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    if (dbg_load_file(c->s, argv[0]) != 0) {
+        cmd_error(c, "%s", dbg_errmsg(c->s));
+        cmd_program_hint(argv[0]);
+        return -1;
+    }
     cmd_load_warnings(c);
     c->list_valid = 0;
     c->x_valid = 0;
@@ -476,6 +479,8 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         memcpy(params + offs[i], &bits, sizes[i] < 8 ? sizes[i] : 8);
     }
+    if (cmd_confirm_kill(c, "Launch anyway?") != 0)
+        goto out;
     if ((dbg_machine(c->s) && exec_set_cluster_dims(dbg_machine(c->s), cluster) != 0) ||
         dbg_launch(c->s, k, grid, block, shmem, params, (size_t)total) != 0) {
         cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -520,6 +525,8 @@ int cmd_run(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
+    if (cmd_confirm_kill(c, "Start it from the beginning?") != 0)
+        return -1;
     if (dbg_relaunch(c->s) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     return cmd_resume(c, 0);

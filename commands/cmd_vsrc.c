@@ -6,8 +6,24 @@
 
 static int need_launch(cmd_lane_ref *r, char *err, size_t n)
 {
-    if (r->host || !dbg_launch_info(r->c->s) || !dbg_get_focus(r->c->s)->valid) {
+    dbg_session *s = r->c->s;
+    const exec_launch_info *li = dbg_launch_info(s);
+    if (r->host || !li || !dbg_get_focus(s)->valid) {
         snprintf(err, n, "No registers.");
+        return -1;
+    }
+    /* registers and built-ins belong to a live (or stopped-for-good) thread */
+    exec_lane_info st;
+    if (exec_lane_get(dbg_machine(s), r->cta, r->warp, r->lane, &st) != 0 ||
+        st.state == EXEC_LANE_INVALID || st.state == EXEC_LANE_EXITED) {
+        exec_stop last;
+        int over = 0;
+        if (!dbg_launch_alive(s) && (dbg_last_stop(s, &last, &over) != 0 || over))
+            snprintf(err, n, "No live kernel: kernel %u has exited (registers, special registers "
+                             "and CUDA built-ins need a stopped kernel).", li->launch_id);
+        else
+            snprintf(err, n, "The focused thread has exited: it has no registers (\"cuda "
+                             "thread\" picks a live one).");
         return -1;
     }
     return 0;
@@ -400,7 +416,8 @@ int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, si
             len = 8;
         memcpy(small, &bits, 8);
     }
-    int rc = dw_format_value(v->dt, bytes, len, fmt, 1, fmt_read, r, out, n);
+    dw_format_opts po = cmd_print_opts(r->c);
+    int rc = dw_format_value_opts(v->dt, bytes, len, fmt, 1, &po, fmt_read, r, out, n);
     if (bytes != small)
         free(bytes);
     if (rc < 0)
