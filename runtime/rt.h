@@ -74,7 +74,13 @@ int rt_unsupported(const char *name, int *said, int code);
  * records a non-success result as the thread's last error. RT_BEGIN_CTX also returns the
  * sticky error when the context is poisoned, for calls that use the device. */
 #define RT_BEGIN() do { rt_init(); rt_lock(); } while (0)
-#define RT_END(e) (rt_unlock(), rt_error(e))
+#define RT_END(e) rt_end(e)
+/* A function, so that the argument (often the whole operation) is evaluated under the lock. */
+static inline cudaError_t rt_end(cudaError_t e)
+{
+    rt_unlock();
+    return rt_error(e);
+}
 #define RT_BEGIN_CTX() do {                                                    \
         rt_init(); rt_lock();                                                  \
         cudaError_t rt_st_ = rt_sticky();                                      \
