@@ -375,7 +375,7 @@ static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
         exec_cbuf_u64(b, r->size);
         exec_cbuf_u32(b, (uint32_t)r->kind);
         exec_cbuf_u32(b, r->id);
-        exec_cbuf_str(b, r->kind == MEM_R_MODULE && r->sym ? r->sym->name : "");
+        exec_cbuf_str(b, r->kind == MEM_R_MODULE && r->sym ? r->sym->name : r->name ? r->name : "");
         if (cbuf_sparse(b, r->data, r->size, interrupt) != 0)
             return -1;
     }
@@ -694,7 +694,7 @@ static int restore_global(exec_machine *m, exec_crd *r)
         x->id = exec_crd_u32(r);
         char *name = exec_crd_str(r);
         if (r->bad || x->size > (UINT64_C(1) << 34) || (x->kind < MEM_R_MODULE ||
-            x->kind > MEM_R_HEAP) ||
+            x->kind > MEM_R_MAPPED) ||
             (i && x->base < g.r[i - 1].base + g.r[i - 1].size)) {
             free(name);
             rc = bad(m, "global region");
@@ -710,6 +710,14 @@ static int restore_global(exec_machine *m, exec_crd *r)
             }
             x->sym = o->sym;
             seen_mod++;
+        }
+        if (x->kind == MEM_R_MAPPED) {   /* restored as a buffer the machine owns */
+            size_t nl = strlen(name) + 1;
+            char *keep = exec_arena_alloc(m, nl);
+            if (keep)
+                memcpy(keep, name, nl);
+            x->name = keep;
+            x->kind = MEM_R_ALLOC;
         }
         free(name);
         x->data = calloc(1, x->size ? x->size : 1);
@@ -1043,7 +1051,7 @@ int exec_global_region(const exec_machine *m, int i, exec_region_info *ri)
     ri->size = r->size;
     ri->kind = r->kind;
     ri->id = r->id;
-    ri->name = r->sym ? r->sym->name : NULL;
+    ri->name = r->sym ? r->sym->name : r->name;
     return 0;
 }
 
