@@ -70,7 +70,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
         char path[512];
         snprintf(path, sizeof path, "core.%s.%d.%llu", ctx->k->name, (int)getpid(),
                  (unsigned long long)ctx->launch_no);
-        if (exec_core_write(m, path, NULL, 0) == 0)
+        if (exec_core_write(m, path, NULL, 0, NULL) == 0)
             fprintf(stderr, "[Core file written to %s]\n", path);
         else
             fprintf(stderr, "ptxdbg: cannot write the core file %s: %s\n", path,
