@@ -93,9 +93,10 @@ $(PIC)/%.o: %.c
 	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC $(FILE_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(PIC)/core/%.o: FILE_CFLAGS += -ffp-contract=off
 
-$(PIC)/rt_stubs.c $(PIC)/libcudart.map: runtime/gen-stubs.sh $(RT_EXPORTS) $(RT_OBJ)
+$(PIC)/rt_stubs.c: runtime/gen-stubs.sh $(RT_EXPORTS) $(RT_OBJ)
 	@mkdir -p $(PIC)
 	sh runtime/gen-stubs.sh $(PIC) $(RT_OBJ)
+$(PIC)/libcudart.map: $(PIC)/rt_stubs.c
 
 $(PIC)/rt_stubs.o: $(PIC)/rt_stubs.c
 	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC -Iruntime -c -o $@ $<

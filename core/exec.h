@@ -49,6 +49,9 @@ int exec_global_map(exec_machine *m, uint64_t base, uint64_t size, void *data,
 int exec_global_unmap(exec_machine *m, uint64_t base);
 /* Host bytes of the global range [addr, addr+n) when it lies inside one region, else NULL. */
 void *exec_global_host(exec_machine *m, uint64_t addr, uint64_t n);
+/* Host bytes of [off, off+n) of the module's constant bank (what .const variables hold), NULL
+ * when out of range. Writing there changes what kernels read (cudaMemcpyToSymbol). */
+void *exec_const_host(exec_machine *m, uint64_t off, uint64_t n);
 /* Bytes device malloc may have in use at once (cudaLimitMallocHeapSize; default 8 MB). */
 void exec_set_heap_limit(exec_machine *m, uint64_t bytes);
 /* Address and space of a module-scope variable or a variable of the kernel being run. */

@@ -110,6 +110,13 @@ void *exec_global_host(exec_machine *m, uint64_t addr, uint64_t n)
     return r ? r->data + (addr - r->base) : NULL;
 }
 
+void *exec_const_host(exec_machine *m, uint64_t off, uint64_t n)
+{
+    if (!m->cbank || off > m->cbank_size || n > m->cbank_size - off)
+        return NULL;
+    return m->cbank + off;
+}
+
 void exec_set_heap_limit(exec_machine *m, uint64_t bytes)
 {
     m->heap_limit = bytes;

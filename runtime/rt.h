@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "rt_abi.h"
 #include "exec.h"
+#include "mem.h"
 #include "ptx.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -113,13 +114,16 @@ typedef struct rt_var {
     int constant;                 /* __constant__ (const space) */
     int managed;                  /* __managed__: lives in managed memory */
     void **managed_ptr;           /* __managed__: the host's pointer slot nvcc's code reads */
-    uint64_t dev_addr;            /* address once the module is loaded (global: generic) */
+    ptx_space space;              /* GLOBAL or CONST once the module is loaded */
+    uint64_t dev_addr;            /* once loaded: global address (managed: its host address),
+                                     or offset in the module's const bank */
     struct rt_var *next;
 } rt_var;
 
 struct rt_module {
     int index;                    /* in rt_modules order */
-    const void *fatbin;           /* the program's __fatBinC_Wrapper_t (NULL: loaded from data) */
+    const void *fatbin;           /* the fat binary data (NULL: created from PTX text) */
+    size_t fatbin_len;
     char *ptx;                    /* PTX text once extracted (NUL-terminated) */
     size_t ptx_len;
     char name[64];                /* "module#N" or the file name, for messages */
@@ -156,7 +160,8 @@ cudaError_t rt_kernel_ready(rt_kernel *k);
 
 rt_var *rt_var_add(rt_module *mod, const void *host_var, const char *name, size_t size,
                    int constant, int managed);
-/* The variable whose host shadow is `symbol` (what cudaMemcpyToSymbol etc. receive); NULL. */
+/* The variable whose host shadow is `symbol` (what cudaMemcpyToSymbol etc. receive; for a
+ * __managed__ variable its managed address); NULL. */
 rt_var *rt_var_by_host(const void *symbol);
 rt_var *rt_var_by_name(rt_module *mod, const char *name);
 /* Device address and size of a variable (loads its module). The address is what kernels use:
@@ -165,6 +170,8 @@ rt_var *rt_var_by_name(rt_module *mod, const char *name);
 cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size);
 /* Copy to (write = 1) or from a variable's bytes [off, off+n). */
 cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write);
+/* Host bytes of [off, off+n) of a variable (loads its module); NULL when out of range. */
+void *rt_var_host(rt_var *v, size_t off, size_t n);
 
 /* ---- fat binaries (rt_fatbin.c) -------------------------------------------------------------- */
 #define RT_FATBINC_MAGIC 0x466243B1u   /* __fatBinC_Wrapper_t.magic */
@@ -179,6 +186,7 @@ int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, ch
                   size_t errlen);
 
 /* ---- allocations (rt_mem.c) ------------------------------------------------------------------ */
+typedef struct rt_op rt_op;
 typedef enum {
     RT_MEM_DEVICE = 1,            /* cudaMalloc, cudaMallocPitch, cudaMalloc3D */
     RT_MEM_HOST,                  /* cudaMallocHost / cudaHostAlloc (pinned, always mapped) */
@@ -206,6 +214,10 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
                          void **out);
 /* Register program-owned host memory [p, p+size) (cudaHostRegister). */
 cudaError_t rt_alloc_register(void *p, uint64_t size, unsigned flags, const char *what);
+/* Record bytes someone else owns (a __managed__ variable's region) as an allocation named
+ * `name` (borrowed) at its host address, mapped into every machine; freed with rt_alloc_free
+ * (which then releases nothing). */
+cudaError_t rt_alloc_alias(void *p, uint64_t size, rt_mem_kind kind, const char *name);
 /* Release the allocation starting at p whose kind is in kinds_mask (1 << kind); unmaps it from
  * every machine. cudaErrorInvalidValue (or InvalidDevicePointer) when p is not one. */
 cudaError_t rt_alloc_free(void *p, unsigned kinds_mask);
@@ -220,6 +232,13 @@ enum cudaMemoryType rt_mem_type(const void *p, uint64_t n);
  * their own bytes; module variables and heap blocks are found in the machines). NULL when the
  * range is not device memory. */
 void *rt_dev_host(uint64_t addr, uint64_t n);
+/* Execute a COPY / SET op: checks each device side lies inside device memory (else
+ * cudaErrorInvalidValue, naming the allocation it overruns on stderr) and that host sides do
+ * not touch the reserved windows; copies may overlap (memmove). */
+cudaError_t rt_copy_run(const rt_op *op);
+cudaError_t rt_set_run(const rt_op *op);
+/* Whether [p, p+n) touches an address window reserved for the core. */
+int rt_addr_reserved(uint64_t p, uint64_t n);
 /* Bytes of device memory in use (cudaMemGetInfo) and the emulated total. */
 void rt_mem_usage(uint64_t *used, uint64_t *total);
 
@@ -273,7 +292,7 @@ typedef enum {
     RT_OP_MEM_FREE,
 } rt_op_kind;
 
-typedef struct rt_op {
+struct rt_op {
     rt_op_kind kind;
     union {
         struct {
@@ -293,6 +312,8 @@ typedef struct rt_op {
             uint64_t dpitch, spitch;      /* bytes between rows */
             uint64_t dslice, sslice;      /* bytes between slices */
             enum cudaMemcpyKind dir;      /* as the program gave it (checked at execution) */
+            uint8_t dst_raw, src_raw;     /* that side is already host bytes the runtime
+                                             resolved (a variable's storage): not checked */
         } copy;
         struct {
             uint64_t dst;
@@ -317,7 +338,7 @@ typedef struct rt_op {
             void **out;                   /* ALLOC: where the program wants the pointer */
         } mem;
     } u;
-} rt_op;
+};
 
 /* Run (or, for a capturing stream, record) op on stream h (ptds: see rt_stream_get). Returns
  * the operation's error: launch configuration errors are returned without touching the sticky
@@ -373,9 +394,26 @@ extern int (*rt_debug_launch)(rt_launch_ctx *ctx);
 extern void (*rt_debug_module_loaded)(rt_module *mod);
 /* The error a final stop means (EXEC_STOP_DONE: cudaSuccess). */
 cudaError_t rt_stop_error(const exec_stop *st);
+/* Print the fault report of a launch that ended in a fault, trap or failed assertion to stderr
+ * (the exception, the kernel, block and thread, the PTX and source line, the core's
+ * explanation naming the allocation), and write a core file when PTXDBG_AUTO_CORE=1. */
+void rt_report_fault(rt_launch_ctx *ctx);
+
+/* Launch limits of the emulated device (rt_device.c; a weak A100 default otherwise). */
+typedef struct {
+    uint32_t max_threads;         /* per block */
+    uint32_t max_block[3];
+    uint32_t max_grid[3];
+    uint64_t shmem_default;       /* dynamic + static shared bytes without the opt-in */
+    uint64_t shmem_optin;         /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
+} rt_launch_limits;
+void rt_device_launch_limits(rt_launch_limits *l);
 
 /* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes. */
 extern uint64_t rt_heap_limit;
+/* Worker threads each machine runs kernels with (exec_set_threads; PTXDBG_THREADS, default 0:
+ * one per CPU). */
+extern int rt_threads;
 /* Flush device printf output (at synchronisation points). */
 void rt_flush_output(void);
 
