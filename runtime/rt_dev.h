@@ -15,6 +15,9 @@
  *   "sm_90", "h100"             NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)
  * Any other value: one line on stderr naming the accepted values, then the A100 profile. */
 const struct cudaDeviceProp *rt_dev_props(void);
+/* The properties of a named profile (as PTXDBG_DEVICE names them; NULL = default); -1 if
+ * the name is not a profile. */
+int rt_dev_profile_props(const char *name, struct cudaDeviceProp *p);
 /* Number of devices (always 1) and whether `dev` names one. */
 int rt_dev_count(void);
 int rt_dev_valid(int dev);
@@ -80,5 +83,27 @@ int rt_occ_blocks_per_sm(const struct cudaDeviceProp *p, const rt_func_res *r,
 /* Largest dynamic shared size that still lets `nblocks` blocks of `block` threads reside. */
 size_t rt_occ_avail_dyn_smem(const struct cudaDeviceProp *p, const rt_func_res *r,
                              const rt_fattr *a, int nblocks, int block);
+
+/* The CUDA API functions defined in rt_device.c and rt_occ.c. */
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+cudaError_t cudaDriverGetVersion(int *driverVersion);
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 
 #endif

@@ -134,16 +134,31 @@ static void profile_h100(dev_profile *d)
     d->fp_ratio = 2;
 }
 
+static int profile_by_name(const char *e, dev_profile *d)
+{
+    if (!e || !*e || !strcasecmp(e, "sm_80") || !strcasecmp(e, "a100"))
+        profile_a100(d, 0);
+    else if (!strcasecmp(e, "a100-80gb"))
+        profile_a100(d, 1);
+    else if (!strcasecmp(e, "sm_90") || !strcasecmp(e, "h100"))
+        profile_h100(d);
+    else
+        return -1;
+    return 0;
+}
+
+int rt_dev_profile_props(const char *name, struct cudaDeviceProp *p)
+{
+    dev_profile d;
+    if (profile_by_name(name, &d)) return -1;
+    *p = d.p;
+    return 0;
+}
+
 static void dev_init(void)
 {
     const char *e = getenv("PTXDBG_DEVICE");
-    if (!e || !*e || !strcasecmp(e, "sm_80") || !strcasecmp(e, "a100"))
-        profile_a100(&g_dev, 0);
-    else if (!strcasecmp(e, "a100-80gb"))
-        profile_a100(&g_dev, 1);
-    else if (!strcasecmp(e, "sm_90") || !strcasecmp(e, "h100"))
-        profile_h100(&g_dev);
-    else {
+    if (profile_by_name(e, &g_dev)) {
         fprintf(stderr, "ptxdbg: PTXDBG_DEVICE=%s is not a device profile (sm_80, a100, "
                 "a100-80gb, sm_90, h100); using the A100 (sm_80) profile\n", e);
         profile_a100(&g_dev, 0);
