@@ -16,7 +16,7 @@ CHECK_LIBS   ?= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsu
 LIBS      = $(DWARF_LIBS) -lreadline -lm -lpthread
 
 # Debian packages the build and the tests need (installed by `make deps`).
-DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmux
+DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmux libzstd-dev
 
 CORE_SRC  = $(wildcard core/*.c)
 DWARF_SRC = $(wildcard dwarf/*.c)
@@ -29,8 +29,8 @@ LIB       = $(BUILD)/libptxdbg.a
 TEST_SRC  = $(wildcard tests/test_*.c)
 TEST_BIN  = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit e2e run bench clean sanitize valgrind fuzz fuzz-long conformance
-all: deps-quiet ptxdbg
+.PHONY: all deps test unit e2e run bench clean sanitize valgrind fuzz fuzz-long conformance runtime
+all: deps-quiet ptxdbg runtime
 
 # Install missing Debian packages (we are root on CI and fresh machines).
 deps:
@@ -62,6 +62,56 @@ $(BUILD)/core/%.o: FILE_CFLAGS += -ffp-contract=off
 $(BUILD)/tests/%: tests/%.c $(LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Itests -o $@ $< $(LIB) $(CHECK_LIBS) $(LIBS)
+
+# ---- the CUDA runtime: build/lib/libcudart.so.13 and libcuda.so.1 (docs/ARCHITECTURE.md) ----
+# Position-independent objects of every layer but commands/main.c, plus runtime/*.c, plus stubs
+# generated for the exported functions runtime/*.c does not define (runtime/gen-stubs.sh). Only
+# the names in runtime/exports/*.txt are exported: the CUDA runtime ones with the symbol
+# version libcudart.so.13 that nvcc-built programs import, the driver API ones beside them
+# (libcuda.so.1 is a thin library that loads libcudart.so.13, so both share one state).
+PIC       = $(BUILD)/pic
+RT_SRC    = $(wildcard runtime/*.c)
+RT_OBJ    = $(RT_SRC:%.c=$(PIC)/%.o)
+PIC_OBJ   = $(LIB_SRC:%.c=$(PIC)/%.o)
+RT_LIBS   = $(DWARF_LIBS) -lzstd -lreadline -lm -lpthread
+CUDART    = $(BUILD)/lib/libcudart.so.13
+CUDADRV   = $(BUILD)/lib/libcuda.so.1
+RT_EXPORTS = runtime/exports/cudart.txt runtime/exports/cuda.txt
+
+runtime: $(CUDART) $(CUDADRV)
+
+$(PIC)/dwarf/%.o: dwarf/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC $(DWARF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(PIC)/runtime/%.o: runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC -Iruntime $(DEPFLAGS) -c -o $@ $<
+
+$(PIC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC $(FILE_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(PIC)/core/%.o: FILE_CFLAGS += -ffp-contract=off
+
+$(PIC)/rt_stubs.c: runtime/gen-stubs.sh $(RT_EXPORTS) $(RT_OBJ)
+	@mkdir -p $(PIC)
+	sh runtime/gen-stubs.sh $(PIC) $(RT_OBJ)
+$(PIC)/libcudart.map: $(PIC)/rt_stubs.c
+
+$(PIC)/rt_stubs.o: $(PIC)/rt_stubs.c
+	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC -Iruntime -c -o $@ $<
+
+$(CUDART): $(RT_OBJ) $(PIC)/rt_stubs.o $(PIC_OBJ) $(PIC)/libcudart.map
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -o $@ -Wl,-soname,libcudart.so.13 -Wl,-z,defs \
+	    -Wl,-Bsymbolic -Wl,--version-script=$(PIC)/libcudart.map \
+	    $(RT_OBJ) $(PIC)/rt_stubs.o $(PIC_OBJ) $(RT_LIBS)
+	ln -sf libcudart.so.13 $(BUILD)/lib/libcudart.so
+
+$(CUDADRV): runtime/drv/libcuda.c $(CUDART)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -fPIC -shared -o $@ -Wl,-soname,libcuda.so.1 \
+	    runtime/drv/libcuda.c -Wl,--no-as-needed $(CUDART) -Wl,-rpath,'$$ORIGIN'
+	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
 # Every Check suite, then the end-to-end batch tests.
 test: deps-quiet ptxdbg $(TEST_BIN)
@@ -109,7 +159,7 @@ fuzz-long: deps-quiet
 clean:
 	rm -rf $(BUILD) build-* ptxdbg
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/commands/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/commands/main.d $(PIC_OBJ:.o=.d) $(RT_OBJ:.o=.d)
 
 # docs/CONFORMANCE.md: status and tests of every opcode of core/ptx_ops.def.
 conformance:

@@ -23,6 +23,12 @@ typedef struct { uint32_t x, y, z; } exec_dim3;
  * error (e.g. an unsupported instruction) returns NULL and writes
  * "FILE:LINE:COL: error: unsupported instruction 'xyz.foo'" style text into err. */
 exec_machine *exec_new(const ptx_module *mod, char *err, size_t errlen);
+/* The same, with the machine's own global regions (module variables, exec_global_alloc
+ * buffers, device malloc) allocated upwards from global_base and never past global_limit
+ * (0: unbounded). exec_new uses MEM_GLOBAL_BASE. Several machines of one process (the CUDA
+ * runtime's modules) get disjoint windows so their addresses never collide. */
+exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t global_limit,
+                          char *err, size_t errlen);
 void exec_free(exec_machine *m);
 const char *exec_errmsg(const exec_machine *m);
 const ptx_module *exec_module(const exec_machine *m);
@@ -33,6 +39,21 @@ void exec_set_output(exec_machine *m, FILE *out);
 /* Allocate `size` zeroed bytes of global memory (a host buffer); returns its device address. */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr);
 int exec_global_free(exec_machine *m, uint64_t addr);
+/* Map bytes the caller owns, [data, data+size), as global memory at address base (a region
+ * like any other: accesses are bounds-checked, a fault outside names it `name`, which is
+ * borrowed and must outlive the mapping). The caller keeps the bytes alive until
+ * exec_global_unmap. Fails when the range overlaps a region. The CUDA runtime maps each
+ * allocation at its own host address (base == (uintptr_t)data). */
+int exec_global_map(exec_machine *m, uint64_t base, uint64_t size, void *data,
+                    const char *name);
+int exec_global_unmap(exec_machine *m, uint64_t base);
+/* Host bytes of the global range [addr, addr+n) when it lies inside one region, else NULL. */
+void *exec_global_host(exec_machine *m, uint64_t addr, uint64_t n);
+/* Host bytes of [off, off+n) of the module's constant bank (what .const variables hold), NULL
+ * when out of range. Writing there changes what kernels read (cudaMemcpyToSymbol). */
+void *exec_const_host(exec_machine *m, uint64_t off, uint64_t n);
+/* Bytes device malloc may have in use at once (cudaLimitMallocHeapSize; default 8 MB). */
+void exec_set_heap_limit(exec_machine *m, uint64_t bytes);
 /* Address and space of a module-scope variable or a variable of the kernel being run. */
 int exec_symbol_addr(exec_machine *m, const char *name, ptx_space *space, uint64_t *addr,
                      uint64_t *size);
@@ -337,7 +358,7 @@ int exec_core_module(const exec_core *c, const char **text, uint64_t *len, const
 int exec_core_restore(exec_machine *m, const exec_core *c);
 
 /* Global memory regions in address order (for "nearest buffer" reports). kind: 1 module
- * variable (name set), 2 host buffer, 3 device heap. */
+ * variable (name set), 2 host buffer, 3 device heap, 4 mapped by exec_global_map (name set). */
 typedef struct { uint64_t base, size; int kind; uint32_t id; const char *name; } exec_region_info;
 int exec_global_region(const exec_machine *m, int i, exec_region_info *ri);
 /* A lane's local stack, which grows down: the allocated local addresses are [*sp, *top)

@@ -6,6 +6,12 @@
 
 exec_machine *exec_new(const ptx_module *mod, char *err, size_t errlen)
 {
+    return exec_new_at(mod, MEM_GLOBAL_BASE, 0, err, errlen);
+}
+
+exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t global_limit,
+                          char *err, size_t errlen)
+{
     char dummy[8];
     if (!err || !errlen) {
         err = dummy;
@@ -23,6 +29,9 @@ exec_machine *exec_new(const ptx_module *mod, char *err, size_t errlen)
     }
     m->mod = mod;
     m->out = stdout;
+    m->glob.next = (global_base + 255) & ~255ull;
+    m->glob.limit = global_limit;
+    m->heap_limit = EXEC_HEAP_DEFAULT;
     if (exec_decode_module(m, err, errlen)) {
         if (!err[0])
             snprintf(err, errlen, "%s: error: out of memory while decoding", mod->path);
@@ -73,6 +82,44 @@ int exec_global_free(exec_machine *m, uint64_t addr)
         return -1;
     }
     return 0;
+}
+
+int exec_global_map(exec_machine *m, uint64_t base, uint64_t size, void *data,
+                    const char *name)
+{
+    if (mem_global_map(&m->glob, base, size, data, name)) {
+        snprintf(m->err, sizeof m->err, "cannot map %" PRIu64 " bytes at 0x%" PRIx64
+                 ": the range overlaps global memory", size, base);
+        return -1;
+    }
+    return 0;
+}
+
+int exec_global_unmap(exec_machine *m, uint64_t base)
+{
+    if (mem_global_remove(&m->glob, base, MEM_R_MAPPED)) {
+        snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not a mapped range", base);
+        return -1;
+    }
+    return 0;
+}
+
+void *exec_global_host(exec_machine *m, uint64_t addr, uint64_t n)
+{
+    mem_region *r = mem_global_find(&m->glob, addr, n);
+    return r ? r->data + (addr - r->base) : NULL;
+}
+
+void *exec_const_host(exec_machine *m, uint64_t off, uint64_t n)
+{
+    if (!m->cbank || off > m->cbank_size || n > m->cbank_size - off)
+        return NULL;
+    return m->cbank + off;
+}
+
+void exec_set_heap_limit(exec_machine *m, uint64_t bytes)
+{
+    m->heap_limit = bytes;
 }
 
 int exec_symbol_addr(exec_machine *m, const char *name, ptx_space *space, uint64_t *addr,

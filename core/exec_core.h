@@ -23,6 +23,7 @@
 #define EXEC_MAX_DEPTH  1024         /* call depth limit (then stack overflow) */
 #define EXEC_NBAR       16
 #define EXEC_SLICE      65536        /* warp-instructions per scheduling slice / poll */
+#define EXEC_HEAP_DEFAULT (8u << 20) /* device malloc bytes (cudaLimitMallocHeapSize default) */
 
 /* Special register slots of a warp's sreg block. */
 enum {
@@ -188,6 +189,7 @@ struct exec_machine {
     int nwatches;
     int any_watch;
     uint64_t heap_used;       /* bytes of device malloc in use */
+    uint64_t heap_limit;      /* at most this many (exec_set_heap_limit; 8 MB by default) */
     void *tex;                /* texture/surface objects and bindings (exec_tex.c; arena memory) */
     /* statistics and parallel runs (exec_run.c) */
     uint64_t tinsn;           /* thread-instructions executed (exec_stats) */

@@ -307,7 +307,7 @@ static void put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns)
         exec_cbuf_u64(b, r->size);
         exec_cbuf_u32(b, (uint32_t)r->kind);
         exec_cbuf_u32(b, r->id);
-        exec_cbuf_str(b, r->kind == MEM_R_MODULE && r->sym ? r->sym->name : "");
+        exec_cbuf_str(b, r->kind == MEM_R_MODULE && r->sym ? r->sym->name : r->name ? r->name : "");
         exec_cbuf_bytes(b, r->data, r->size);
     }
     exec_cbuf_bytes(b, m->cbank, m->cbank ? m->cbank_size : 0);
@@ -620,7 +620,7 @@ static int restore_global(exec_machine *m, exec_crd *r)
         char *name = exec_crd_str(r);
         uint64_t len;
         const void *data = exec_crd_bytes(r, &len);
-        if (r->bad || len != x->size || (x->kind < MEM_R_MODULE || x->kind > MEM_R_HEAP) ||
+        if (r->bad || len != x->size || (x->kind < MEM_R_MODULE || x->kind > MEM_R_MAPPED) ||
             (i && x->base < g.r[i - 1].base + g.r[i - 1].size)) {
             free(name);
             rc = bad(m, "global region");
@@ -636,6 +636,14 @@ static int restore_global(exec_machine *m, exec_crd *r)
             }
             x->sym = o->sym;
             seen_mod++;
+        }
+        if (x->kind == MEM_R_MAPPED) {   /* restored as a buffer the machine owns */
+            size_t nl = strlen(name) + 1;
+            char *keep = exec_arena_alloc(m, nl);
+            if (keep)
+                memcpy(keep, name, nl);
+            x->name = keep;
+            x->kind = MEM_R_ALLOC;
         }
         free(name);
         x->data = malloc(x->size ? x->size : 1);
@@ -967,7 +975,7 @@ int exec_global_region(const exec_machine *m, int i, exec_region_info *ri)
     ri->size = r->size;
     ri->kind = r->kind;
     ri->id = r->id;
-    ri->name = r->sym ? r->sym->name : NULL;
+    ri->name = r->sym ? r->sym->name : r->name;
     return 0;
 }
 

@@ -4,7 +4,6 @@
 #include <string.h>
 #include "exec_core.h"
 
-#define EXEC_HEAP_LIMIT (8u << 20)   /* cudaLimitMallocHeapSize default */
 
 int exec_libc_known(const char *name)
 {
@@ -203,7 +202,7 @@ int exec_libc_call(exec_warp *w, const exec_insn *in, uint32_t m, const ptx_func
         EXEC_FOR_LANES(i, m) {
             uint64_t size = 0, a = 0;
             exec_call_arg(w, in, 0, i, &size, 8);
-            if (size && size <= EXEC_HEAP_LIMIT - mc->heap_used) {
+            if (size && mc->heap_used <= mc->heap_limit && size <= mc->heap_limit - mc->heap_used) {
                 a = mem_global_add(&mc->glob, size, MEM_R_HEAP, NULL);
                 if (a)
                     mc->heap_used += size;

@@ -241,8 +241,8 @@ static inline exec_span exec_span_of1(exec_warp *w, ptx_space sp, uint64_t lo, u
     exec_span r = { NULL, 0 };
     exec_machine *m = w->m;
     if (sp == PTX_SPACE_GENERIC) {
-        if (hi < MEM_WIN_SHARED) {
-            sp = PTX_SPACE_GLOBAL;
+        if (hi < MEM_WIN_SHARED || lo >= MEM_WIN_PARAM + MEM_WIN_SIZE) {
+            sp = PTX_SPACE_GLOBAL;   /* below or above the windows (host-address mappings) */
         } else if (lo >= MEM_WIN_SHARED && hi < MEM_WIN_SHARED + MEM_WIN_SIZE) {
             sp = PTX_SPACE_SHARED;
             lo -= MEM_WIN_SHARED;
@@ -292,7 +292,7 @@ static inline exec_span exec_span_of(exec_warp *w, ptx_space sp, uint64_t lo, ui
     exec_span r = exec_span_of1(w, sp, lo, hi, n, write);
     if (r.data && __builtin_expect(w->m->any_watch, 0)) {
         if (sp == PTX_SPACE_GENERIC) {
-            if (hi < MEM_WIN_SHARED) {
+            if (hi < MEM_WIN_SHARED || lo >= MEM_WIN_PARAM + MEM_WIN_SIZE) {
                 sp = PTX_SPACE_GLOBAL;
             } else {
                 sp = PTX_SPACE_SHARED;

@@ -46,41 +46,82 @@ const mem_region *mem_global_nearest(const mem_global *g, uint64_t addr)
     return best;
 }
 
-uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *sym)
+/* Make room for one more region at the sorted position of base; returns it (zeroed). */
+static mem_region *mem_global_slot(mem_global *g, uint64_t base)
 {
-    if (size > (1ull << 40))
-        return 0;
     if (g->n == g->cap) {
         int nc = g->cap ? g->cap * 2 : 16;
         mem_region *nr = realloc(g->r, sizeof(mem_region) * (size_t)nc);
         if (!nr)
-            return 0;
+            return NULL;
         g->r = nr;
         g->cap = nc;
     }
-    uint8_t *data = calloc(1, size ? size : 1);
-    if (!data)
+    int at = g->n;
+    while (at > 0 && g->r[at - 1].base > base)
+        at--;
+    memmove(&g->r[at + 1], &g->r[at], sizeof(mem_region) * (size_t)(g->n - at));
+    g->n++;
+    g->last = NULL;
+    memset(&g->r[at], 0, sizeof g->r[at]);
+    return &g->r[at];
+}
+
+uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *sym)
+{
+    if (size > (1ull << 40))
         return 0;
     if (!g->next)
         g->next = MEM_GLOBAL_BASE;
     uint64_t base = g->next;
-    g->next = (base + size + MEM_GLOBAL_GAP + 255) & ~255ull;
-    mem_region *r = &g->r[g->n++];   /* addresses only grow: the table stays sorted */
+    uint64_t next = (base + size + MEM_GLOBAL_GAP + 255) & ~255ull;
+    if (g->limit && next > g->limit)
+        return 0;
+    uint8_t *data = calloc(1, size ? size : 1);
+    if (!data)
+        return 0;
+    mem_region *r = mem_global_slot(g, base);
+    if (!r) {
+        free(data);
+        return 0;
+    }
+    g->next = next;
     r->base = base;
     r->size = size;
     r->data = data;
     r->kind = kind;
     r->sym = sym;
     r->id = ++g->nalloc;
-    g->last = NULL;
     return base;
+}
+
+int mem_global_map(mem_global *g, uint64_t base, uint64_t size, uint8_t *data,
+                   const char *name)
+{
+    if (!size || base + size < base)
+        return -1;
+    for (int i = 0; i < g->n; i++)
+        if (base < g->r[i].base + (g->r[i].size ? g->r[i].size : 1) &&
+            g->r[i].base < base + size)
+            return -1;
+    mem_region *r = mem_global_slot(g, base);
+    if (!r)
+        return -1;
+    r->base = base;
+    r->size = size;
+    r->data = data;
+    r->kind = MEM_R_MAPPED;
+    r->name = name;
+    r->id = ++g->nalloc;
+    return 0;
 }
 
 int mem_global_remove(mem_global *g, uint64_t base, int kind)
 {
     for (int i = 0; i < g->n; i++)
         if (g->r[i].base == base && g->r[i].kind == kind) {
-            free(g->r[i].data);
+            if (kind != MEM_R_MAPPED)
+                free(g->r[i].data);
             memmove(&g->r[i], &g->r[i + 1], sizeof(mem_region) * (size_t)(g->n - i - 1));
             g->n--;
             g->last = NULL;
@@ -92,7 +133,8 @@ int mem_global_remove(mem_global *g, uint64_t base, int kind)
 void mem_global_free(mem_global *g)
 {
     for (int i = 0; i < g->n; i++)
-        free(g->r[i].data);
+        if (g->r[i].kind != MEM_R_MAPPED)
+            free(g->r[i].data);
     free(g->r);
     memset(g, 0, sizeof *g);
 }
@@ -276,6 +318,8 @@ static int mem_desc_region(const mem_region *r, uint64_t addr, char *out, size_t
     char name[160];
     if (r->sym)
         snprintf(name, sizeof name, "%s", r->sym->name);
+    else if (r->name)
+        snprintf(name, sizeof name, "%s", r->name);
     else
         snprintf(name, sizeof name, "%s#%u", r->kind == MEM_R_HEAP ? "heap" : "buf", r->id);
     if (addr < r->base)

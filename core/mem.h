@@ -69,7 +69,9 @@
 #define MEM_SHCL_BASE   0x80000000ull  /* shared::cluster window of rank 0 (shared space) */
 #define MEM_SHCL_STRIDE 0x01000000ull  /* bytes between ranks' windows (16 ranks max) */
 
-enum { MEM_R_MODULE = 1, MEM_R_ALLOC, MEM_R_HEAP };
+/* MEM_R_MAPPED: memory the machine does not own, mapped at a fixed address (exec_global_map:
+ * the CUDA runtime's allocations, which live at their host address). */
+enum { MEM_R_MODULE = 1, MEM_R_ALLOC, MEM_R_HEAP, MEM_R_MAPPED };
 
 typedef struct mem_region {
     uint64_t base, size;
@@ -77,6 +79,7 @@ typedef struct mem_region {
     int kind;                 /* MEM_R_* */
     const ptx_sym *sym;       /* MODULE: the variable */
     uint32_t id;              /* allocation number, for messages ("buf#3") */
+    const char *name;         /* MAPPED: the owner's name for it ("cudaMalloc#3"), borrowed */
 } mem_region;
 
 typedef struct mem_global {
@@ -84,6 +87,7 @@ typedef struct mem_global {
     int n, cap;
     mem_region *last;         /* last-hit cache (points into r; reset when r changes) */
     uint64_t next;            /* next free address */
+    uint64_t limit;           /* end of the window regions are allocated in (0: unbounded) */
     uint32_t nalloc;
 } mem_global;
 
@@ -94,6 +98,10 @@ const mem_region *mem_global_nearest(const mem_global *g, uint64_t addr);
 /* Add a zeroed region of `size` bytes; returns its base or 0 on failure. */
 uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *sym);
 int mem_global_remove(mem_global *g, uint64_t base, int kind);
+/* Map externally owned bytes [data, data+size) at global address base (kind MEM_R_MAPPED);
+ * -1 when the range overlaps a region or wraps. Removing it never frees data. */
+int mem_global_map(mem_global *g, uint64_t base, uint64_t size, uint8_t *data,
+                   const char *name);
 void mem_global_free(mem_global *g);
 
 /* Generic address -> space and space address; returns the space (GLOBAL for non-window). */

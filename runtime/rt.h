@@ -1,0 +1,420 @@
+/* rt.h - internal API of the CUDA runtime library: modules, kernels, memory, streams, launches. */
+#ifndef RT_H
+#define RT_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rt_abi.h"
+#include "exec.h"
+#include "mem.h"
+#include "ptx.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * The runtime (libcudart.so.13, and libcuda.so.1 which shares it) runs a CUDA program's kernels
+ * on ptxdbg's execution core. Layers: runtime/ uses core/exec.h (and the debugger's engine for
+ * fault reports), never core internals.
+ *
+ * Modules. Each fat binary the program registers (one per translation unit with device code)
+ * is an rt_module; its PTX is decompressed, parsed and decoded once, at first use, into its own
+ * exec_machine. Kernels (rt_kernel) and variables (rt_var) are registered by name and resolved
+ * in that module when it loads.
+ *
+ * Address model (docs/ARCHITECTURE.md "CUDA runtime"). Every device allocation is host memory
+ * of this process: the device pointer IS the host address of the bytes. Allocations are mapped
+ * into every module's machine as global regions at that address (exec_global_map), so device,
+ * managed, mapped and registered memory is dereferenceable by the host program and by kernels
+ * with the same pointer, and every kernel access stays bounds-checked against the table (a
+ * fault names the allocation: "cudaMalloc#3"). Module variables and the device heap live in
+ * the core's own regions, in a window per module above MEM_GLOBAL_BASE that the library reserves
+ * (PROT_NONE) at load together with the core's other fixed windows, so no host mapping ever
+ * lands there; each module's variables are also mapped into the other modules' machines.
+ *
+ * Execution. Stream work runs synchronously when submitted (rt_submit), under the process-wide
+ * lock: each stream is trivially in order, and a later operation on any stream sees every
+ * earlier one complete, which satisfies the legacy default stream's implicit synchronisation,
+ * the per-thread default streams and non-blocking streams alike (they only allow more overlap,
+ * which we never need). Host functions and callbacks run at submission, in the submitting
+ * thread. Synchronisation calls therefore only report errors and flush device printf.
+ *
+ * Threads. rt_lock/rt_unlock is one recursive mutex around every entry point; last errors are
+ * per host thread, sticky errors per process.
+ * ------------------------------------------------------------------------------------------- */
+
+/* Each module's machine keeps its variables and device heap in its own window of global
+ * addresses: [MEM_GLOBAL_BASE + i * RT_MODULE_WINDOW, + RT_MODULE_WINDOW) for module i. */
+#define RT_MODULE_WINDOW (64ull << 30)
+#define RT_MAX_MODULES   64
+
+/* ---- entry, locking, errors (rt_core.c) ------------------------------------------------------ */
+/* Initialise once (reserve the core's windows, read the environment); idempotent. */
+void rt_init(void);
+void rt_lock(void);
+void rt_unlock(void);
+
+/* Record `e` as the calling thread's last error when it is not cudaSuccess; returns e. */
+cudaError_t rt_error(cudaError_t e);
+/* The sticky error (a kernel fault poisons the context until cudaDeviceReset), or cudaSuccess. */
+cudaError_t rt_sticky(void);
+void rt_set_sticky(cudaError_t e);
+/* cudaGetLastError's state (per thread): read and reset / read only. */
+cudaError_t rt_last_error(int reset);
+/* Clear the sticky and last errors (cudaDeviceReset). */
+void rt_errors_reset(void);
+const char *rt_error_name(cudaError_t e);    /* NULL for an unknown code */
+const char *rt_error_string(cudaError_t e);  /* NULL for an unknown code */
+/* A diagnostic line on stderr: "ptxdbg: <message>\n". */
+void rt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The body of a generated stub (functions the runtime does not implement): one line naming the
+ * function the first time (*said is the stub's flag), then returns `code`. */
+int rt_unsupported(const char *name, int *said, int code);
+
+/* Entry-point helpers: RT_BEGIN takes the lock (and initialises); RT_END releases it and
+ * records a non-success result as the thread's last error. RT_BEGIN_CTX also returns the
+ * sticky error when the context is poisoned, for calls that use the device. */
+#define RT_BEGIN() do { rt_init(); rt_lock(); } while (0)
+#define RT_END(e) (rt_unlock(), rt_error(e))
+#define RT_BEGIN_CTX() do {                                                    \
+        rt_init(); rt_lock();                                                  \
+        cudaError_t rt_st_ = rt_sticky();                                      \
+        if (rt_st_ != cudaSuccess) return RT_END(rt_st_);                      \
+    } while (0)
+
+/* ---- modules, kernels, variables (rt_module.c, rt_fatbin.c) ---------------------------------- */
+typedef struct rt_module rt_module;
+
+/* A kernel: registered by __cudaRegisterFunction (host stub -> device name) or found by name
+ * (driver API). Fields below `func` are valid once rt_kernel_ready() succeeded. */
+typedef struct rt_kernel {
+    rt_module *mod;
+    const void *host_stub;        /* the host function the program launches by (NULL: driver) */
+    char *name;                   /* device (mangled) name */
+    const ptx_func *func;         /* the PTX entry */
+    int nparams;
+    uint64_t *param_off;          /* nparams offsets into the .param bytes */
+    uint64_t *param_size;         /* nparams sizes */
+    uint64_t param_bytes;         /* total .param size */
+    uint64_t static_shmem;        /* bytes of static .shared the kernel uses */
+    uint32_t maxntid[3];          /* .maxntid (0 = none) */
+    uint32_t reqntid[3];          /* .reqntid (0 = none) */
+    uint32_t minnctapersm;        /* .minnctapersm (0 = none) */
+    uint32_t reqnctapercluster[3];/* .reqnctapercluster (0 = none) */
+    int max_dyn_shmem;            /* cudaFuncAttributeMaxDynamicSharedMemorySize (rt_device.c) */
+    int attr[16];                 /* other per-function settings rt_device.c keeps */
+    struct rt_kernel *next;       /* in the module's list */
+} rt_kernel;
+
+/* A __device__ / __constant__ / __managed__ variable. */
+typedef struct rt_var {
+    rt_module *mod;
+    const void *host_var;         /* the host shadow (the symbol programs pass), NULL: driver */
+    char *name;                   /* device name */
+    size_t size;
+    int constant;                 /* __constant__ (const space) */
+    int managed;                  /* __managed__: lives in managed memory */
+    void **managed_ptr;           /* __managed__: the host's pointer slot nvcc's code reads */
+    ptx_space space;              /* GLOBAL or CONST once the module is loaded */
+    uint64_t dev_addr;            /* once loaded: global address (managed: its host address),
+                                     or offset in the module's const bank */
+    struct rt_var *next;
+} rt_var;
+
+struct rt_module {
+    int index;                    /* in rt_modules order */
+    const void *fatbin;           /* the fat binary data (NULL: created from PTX text) */
+    size_t fatbin_len;
+    char *ptx;                    /* PTX text once extracted (NUL-terminated) */
+    size_t ptx_len;
+    char name[64];                /* "module#N" or the file name, for messages */
+    ptx_module *pm;               /* parsed; NULL until loaded */
+    exec_machine *m;              /* decoded machine; NULL until loaded */
+    int loaded;                   /* 1 loaded, -1 failed (error below) */
+    cudaError_t load_error;
+    uint32_t nlaunch;             /* launches of this module so far */
+    rt_kernel *kernels;
+    rt_var *vars;
+    struct rt_module *next;
+};
+
+/* Create a module from a fat binary image (the .nv_fatbin data; the wrapper handled by the
+ * caller) or from PTX text (the driver API, NVRTC output). Nothing is decoded yet. */
+rt_module *rt_module_new_fatbin(const void *image, size_t maxlen);
+rt_module *rt_module_new_ptx(const char *text, size_t len, const char *name);
+/* Parse and decode the module if not yet done (maps every allocation into its machine).
+ * cudaSuccess, or cudaErrorInvalidKernelImage / cudaErrorNoKernelImageForDevice /
+ * cudaErrorInvalidPtx with the reason printed once on stderr. */
+cudaError_t rt_module_load(rt_module *mod);
+void rt_module_free(rt_module *mod);
+/* Modules in registration order (for texture objects in every machine, and the like). */
+rt_module *rt_modules(void);
+
+rt_kernel *rt_kernel_add(rt_module *mod, const void *host_stub, const char *name);
+/* The kernel the program launches with `host_stub`; NULL when none was registered. */
+rt_kernel *rt_kernel_by_stub(const void *host_stub);
+/* The kernel named `name` in mod (registering it when the module has such an entry). */
+rt_kernel *rt_kernel_by_name(rt_module *mod, const char *name);
+/* Load its module and fill the fields below `func`. cudaErrorInvalidDeviceFunction when the
+ * module has no such entry. */
+cudaError_t rt_kernel_ready(rt_kernel *k);
+
+rt_var *rt_var_add(rt_module *mod, const void *host_var, const char *name, size_t size,
+                   int constant, int managed);
+/* The variable whose host shadow is `symbol` (what cudaMemcpyToSymbol etc. receive; for a
+ * __managed__ variable its managed address); NULL. */
+rt_var *rt_var_by_host(const void *symbol);
+rt_var *rt_var_by_name(rt_module *mod, const char *name);
+/* Device address and size of a variable (loads its module). The address is what kernels use:
+ * generic for __device__ / __managed__, and for __constant__ the const-window generic address
+ * (reads and writes through rt_var_rw, never host dereferences). */
+cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size);
+/* Copy to (write = 1) or from a variable's bytes [off, off+n). */
+cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write);
+/* Host bytes of [off, off+n) of a variable (loads its module); NULL when out of range. */
+void *rt_var_host(rt_var *v, size_t off, size_t n);
+
+/* ---- fat binaries (rt_fatbin.c) -------------------------------------------------------------- */
+#define RT_FATBINC_MAGIC 0x466243B1u   /* __fatBinC_Wrapper_t.magic */
+#define RT_FATBIN_MAGIC  0xBA55ED50u   /* .nv_fatbin container */
+/* Size in bytes of the fat binary containers starting at image (back to back, the last one
+ * ending the data), or 0 when image is not a fat binary. maxlen bounds the walk. */
+size_t rt_fatbin_size(const void *image, size_t maxlen);
+/* Extract the PTX best matching the emulated device (highest PTX target <= sm_90, else the
+ * highest) from the fat binary image [image, image+len): malloc'd NUL-terminated text in *ptx.
+ * Returns 0, or -1 with the reason in err (no PTX: "carries only SASS for sm_80 ..."). */
+int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
+                  size_t errlen);
+
+/* ---- allocations (rt_mem.c) ------------------------------------------------------------------ */
+typedef struct rt_op rt_op;
+typedef enum {
+    RT_MEM_DEVICE = 1,            /* cudaMalloc, cudaMallocPitch, cudaMalloc3D */
+    RT_MEM_HOST,                  /* cudaMallocHost / cudaHostAlloc (pinned, always mapped) */
+    RT_MEM_REGISTERED,            /* cudaHostRegister (the program owns the bytes) */
+    RT_MEM_MANAGED,               /* cudaMallocManaged, __managed__ variables */
+    RT_MEM_ASYNC,                 /* cudaMallocAsync / cudaMallocFromPoolAsync */
+    RT_MEM_ARRAY,                 /* CUDA arrays (rt_tex.c) */
+} rt_mem_kind;
+
+typedef struct rt_alloc {
+    uint64_t base;                /* device address == host address */
+    uint64_t size;                /* bytes asked for */
+    rt_mem_kind kind;
+    unsigned flags;               /* cudaHostAlloc / cudaHostRegister / attach flags */
+    uint32_t id;                  /* n in the name */
+    char name[32];                /* "cudaMalloc#3": what faults and messages call it */
+    void *owner;                  /* kind-specific: the pool of an async allocation, ... */
+    void *mem;                    /* what to release (NULL for REGISTERED) */
+    size_t mem_size;
+} rt_alloc;
+
+/* Allocate size bytes (zeroed) of the given kind, map it into every machine; *out = address.
+ * `what` names it in messages ("cudaMalloc" -> "cudaMalloc#4"). */
+cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const char *what,
+                         void **out);
+/* Register program-owned host memory [p, p+size) (cudaHostRegister). */
+cudaError_t rt_alloc_register(void *p, uint64_t size, unsigned flags, const char *what);
+/* Record bytes someone else owns (a __managed__ variable's region) as an allocation named
+ * `name` (borrowed) at its host address, mapped into every machine; freed with rt_alloc_free
+ * (which then releases nothing). */
+cudaError_t rt_alloc_alias(void *p, uint64_t size, rt_mem_kind kind, const char *name);
+/* Release the allocation starting at p whose kind is in kinds_mask (1 << kind); unmaps it from
+ * every machine. cudaErrorInvalidValue (or InvalidDevicePointer) when p is not one. */
+cudaError_t rt_alloc_free(void *p, unsigned kinds_mask);
+/* The allocation containing [p, p+n) (n = 0: containing p); NULL. */
+const rt_alloc *rt_alloc_find(const void *p, uint64_t n);
+/* Call fn for every allocation (in address order); stops when fn returns non-zero. */
+int rt_alloc_each(int (*fn)(const rt_alloc *a, void *ctx), void *ctx);
+/* Where an address lives: device memory (an allocation or a module variable / heap block of a
+ * machine) or host memory. Used to check memcpy directions. */
+enum cudaMemoryType rt_mem_type(const void *p, uint64_t n);
+/* Resolve a device address range to host bytes the runtime may read or write (allocations are
+ * their own bytes; module variables and heap blocks are found in the machines). NULL when the
+ * range is not device memory. */
+void *rt_dev_host(uint64_t addr, uint64_t n);
+/* Execute a COPY / SET op: checks each device side lies inside device memory (else
+ * cudaErrorInvalidValue, naming the allocation it overruns on stderr) and that host sides do
+ * not touch the reserved windows; copies may overlap (memmove). */
+cudaError_t rt_copy_run(const rt_op *op);
+cudaError_t rt_set_run(const rt_op *op);
+/* Whether [p, p+n) touches an address window reserved for the core. */
+int rt_addr_reserved(uint64_t p, uint64_t n);
+/* Bytes of device memory in use (cudaMemGetInfo) and the emulated total. */
+void rt_mem_usage(uint64_t *used, uint64_t *total);
+
+/* ---- machines -------------------------------------------------------------------------------- */
+/* Call fn on the machine of every loaded module (texture objects, mappings); stops when fn
+ * returns non-zero and returns that. */
+int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx);
+
+/* ---- streams and events (rt_stream.c) -------------------------------------------------------- */
+typedef struct CUstream_st {
+    uint32_t magic;               /* RT_STREAM_MAGIC while alive */
+    unsigned flags;               /* cudaStreamNonBlocking */
+    int priority;
+    uint64_t id;                  /* cudaStreamGetId */
+    void *capture;                /* non-NULL while capturing (rt_graph.c owns it) */
+    int capture_mode;
+    struct CUstream_st *next;
+} rt_stream;
+#define RT_STREAM_MAGIC 0x5354524du
+
+typedef struct CUevent_st {
+    uint32_t magic;               /* RT_EVENT_MAGIC while alive */
+    unsigned flags;               /* cudaEventDisableTiming, ... */
+    int recorded;                 /* recorded at least once */
+    double ms;                    /* CLOCK_MONOTONIC time of the last record, milliseconds */
+    struct CUevent_st *next;
+} rt_event;
+#define RT_EVENT_MAGIC 0x45564e54u
+
+/* The stream a handle designates: NULL -> the legacy default stream, or the calling thread's
+ * per-thread stream when `ptds` (the _ptsz / _ptds entry points, or cudaStreamPerThread);
+ * RT_STREAM_LEGACY / RT_STREAM_PER_THREAD; else a created stream. NULL when the handle is not a
+ * live stream (cudaErrorInvalidResourceHandle). */
+rt_stream *rt_stream_get(cudaStream_t h, int ptds);
+rt_event *rt_event_get(cudaEvent_t h);
+
+/* ---- stream operations: the one submission seam ----------------------------------------------
+ * Every piece of stream work is an rt_op submitted with rt_submit. Stream capture (rt_graph.c)
+ * records ops instead of running them, and graphs replay them through rt_submit, so an rt_op
+ * is self-contained: addresses are resolved (symbols, pitched pointers) before submission and a
+ * kernel's parameters are already laid out as .param bytes. While submitted, `params` may point
+ * at the caller's memory; rt_op_clone copies it (and nothing else needs copying) for keeping. */
+typedef enum {
+    RT_OP_KERNEL = 1,
+    RT_OP_COPY,                   /* 1D/2D/3D copy between host and/or device memory */
+    RT_OP_SET,                    /* 1D/2D/3D memset of 1-, 2- or 4-byte elements */
+    RT_OP_HOST_FN,                /* cudaLaunchHostFunc / cudaStreamAddCallback */
+    RT_OP_EVENT_RECORD,
+    RT_OP_EVENT_WAIT,
+    RT_OP_MEM_ALLOC,              /* stream-ordered allocation (graphs: mem alloc node) */
+    RT_OP_MEM_FREE,
+} rt_op_kind;
+
+struct rt_op {
+    rt_op_kind kind;
+    union {
+        struct {
+            rt_kernel *k;
+            dim3 grid, block;
+            uint32_t shmem;               /* dynamic shared memory bytes */
+            dim3 cluster;                 /* {0,0,0}: none given */
+            int cooperative;
+            int priority;
+            const uint8_t *params;        /* k->param_bytes bytes of .param data */
+            uint64_t nparams;             /* bytes at params */
+            int params_owned;             /* params was malloc'd by rt_op_clone */
+        } kernel;
+        struct {
+            uint64_t dst, src;            /* addresses (device == host) */
+            uint64_t width, height, depth;/* bytes per row, rows, slices (1D: w, 1, 1) */
+            uint64_t dpitch, spitch;      /* bytes between rows */
+            uint64_t dslice, sslice;      /* bytes between slices */
+            enum cudaMemcpyKind dir;      /* as the program gave it (checked at execution) */
+            uint8_t dst_raw, src_raw;     /* that side is already host bytes the runtime
+                                             resolved (a variable's storage): not checked */
+        } copy;
+        struct {
+            uint64_t dst;
+            uint32_t value;               /* element value (low elem_size bytes) */
+            uint32_t elem_size;           /* 1, 2 or 4 */
+            uint64_t width, height, depth;/* elements per row, rows, slices */
+            uint64_t pitch, slice;        /* bytes between rows / slices */
+        } set;
+        struct {
+            cudaHostFn_t fn;              /* cudaLaunchHostFunc */
+            cudaStreamCallback_t cb;      /* cudaStreamAddCallback (fn NULL) */
+            void *user;
+        } host;
+        struct {
+            rt_event *ev;
+            unsigned flags;
+        } event;
+        struct {
+            uint64_t addr;                /* ALLOC: filled when run; FREE: what to free */
+            uint64_t size;
+            cudaMemPool_t pool;
+            void **out;                   /* ALLOC: where the program wants the pointer */
+        } mem;
+    } u;
+};
+
+/* Run (or, for a capturing stream, record) op on stream h (ptds: see rt_stream_get). Returns
+ * the operation's error: launch configuration errors are returned without touching the sticky
+ * state, a kernel fault sets the sticky error and returns it. Callers hold the lock. */
+cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op);
+/* Execute op now, on no particular stream (graph replay calls rt_submit instead). */
+cudaError_t rt_op_run(rt_stream *s, const rt_op *op);
+/* Deep copy for keeping an op (kernel params); rt_op_release frees what rt_op_clone made. */
+int rt_op_clone(rt_op *dst, const rt_op *src);
+void rt_op_release(rt_op *op);
+/* Stream capture (rt_graph.c): record op in s->capture. Until rt_graph.c exists a weak
+ * default refuses with cudaErrorStreamCaptureUnsupported. */
+cudaError_t rt_capture_op(rt_stream *s, const rt_op *op);
+
+/* Lay out a kernel's arguments (args[i] points at parameter i, as cudaLaunchKernel receives
+ * them) into .param bytes: buf must hold k->param_bytes. */
+void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf);
+
+/* ---- launches (rt_launch.c) ------------------------------------------------------------------ */
+/* What the launch of one kernel is, for the plain runner and the in-process debugger. */
+typedef struct rt_launch_ctx {
+    rt_module *mod;
+    exec_machine *m;              /* mod->m */
+    rt_kernel *k;
+    const ptx_func *func;         /* k->func */
+    dim3 grid, block;
+    uint32_t shmem;
+    dim3 cluster;
+    int cooperative;
+    rt_stream *stream;
+    const uint8_t *params;        /* .param bytes (k->param_bytes) */
+    uint64_t nparams;
+    uint64_t launch_no;           /* process-wide launch number, 0, 1, 2, ... */
+    /* outcome, filled by whoever ran it */
+    exec_stop stop;               /* the final stop (EXEC_STOP_DONE when it completed) */
+    int reported;                 /* the fault was already shown to the user */
+} rt_launch_ctx;
+
+/* Check the configuration, prepare and run a kernel on its module's machine to completion.
+ * Returns cudaSuccess, a configuration error (cudaErrorInvalidConfiguration,
+ * cudaErrorLaunchOutOfResources, cudaErrorInvalidValue, ...) or, after a fault, the sticky
+ * error it set (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
+ * cudaErrorLaunchFailure, ...) having printed the fault report on stderr. */
+cudaError_t rt_launch_run(rt_launch_ctx *ctx);
+/* The in-process debugger's hook. When non-NULL, rt_launch_run hands every checked, prepared
+ * launch (exec_launch done) to it instead of running the kernel plainly; it runs the kernel to
+ * completion (stopping for the user as it likes), fills ctx->stop with the final stop and
+ * ctx->reported when it showed a fault itself, and returns 0 (or -1 when it could not run: the
+ * launch then fails with cudaErrorLaunchFailure). */
+extern int (*rt_debug_launch)(rt_launch_ctx *ctx);
+/* Called (when non-NULL) after each module loads, so the debugger resolves pending
+ * breakpoints in it. */
+extern void (*rt_debug_module_loaded)(rt_module *mod);
+/* The error a final stop means (EXEC_STOP_DONE: cudaSuccess). */
+cudaError_t rt_stop_error(const exec_stop *st);
+/* Print the fault report of a launch that ended in a fault, trap or failed assertion to stderr
+ * (the exception, the kernel, block and thread, the PTX and source line, the core's
+ * explanation naming the allocation), and write a core file when PTXDBG_AUTO_CORE=1. */
+void rt_report_fault(rt_launch_ctx *ctx);
+
+/* Launch limits of the emulated device (rt_device.c; a weak A100 default otherwise). */
+typedef struct {
+    uint32_t max_threads;         /* per block */
+    uint32_t max_block[3];
+    uint32_t max_grid[3];
+    uint64_t shmem_default;       /* dynamic + static shared bytes without the opt-in */
+    uint64_t shmem_optin;         /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
+} rt_launch_limits;
+void rt_device_launch_limits(rt_launch_limits *l);
+
+/* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes. */
+extern uint64_t rt_heap_limit;
+/* Worker threads each machine runs kernels with (exec_set_threads; PTXDBG_THREADS, default 0:
+ * one per CPU). */
+extern int rt_threads;
+/* Flush device printf output (at synchronisation points). */
+void rt_flush_output(void);
+
+#endif

@@ -1,0 +1,164 @@
+/* rt_core.c - runtime start-up (address windows), the process lock, errors and their names. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "rt.h"
+#include "mem.h"
+
+static pthread_mutex_t rt_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
+static _Thread_local cudaError_t rt_last;
+static cudaError_t rt_sticky_err;
+
+/* Reserve [base, base+size) so that no host mapping can ever land there. Under a sanitizer the
+ * range may already be reserved (its shadow gap): that serves as well. */
+static void rt_reserve(uint64_t base, uint64_t size)
+{
+    void *p = mmap((void *)(uintptr_t)base, size, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p != MAP_FAILED && p != (void *)(uintptr_t)base) {
+        munmap(p, size);   /* an old kernel ignored MAP_FIXED_NOREPLACE */
+        p = MAP_FAILED;
+    }
+    if (p == MAP_FAILED && errno != EEXIST && getenv("PTXDBG_RT_VERBOSE"))
+        rt_warn("cannot reserve the address range [0x%llx, 0x%llx)", (unsigned long long)base,
+                (unsigned long long)(base + size));
+}
+
+static void rt_init_once(void)
+{
+    /* module variables and device heaps (one window per module), the core's generic windows
+     * (shared, local, const, param) and function addresses */
+    rt_reserve(MEM_GLOBAL_BASE, RT_MODULE_WINDOW * RT_MAX_MODULES);
+    rt_reserve(MEM_WIN_SHARED, 4 * MEM_WIN_SIZE);
+    rt_reserve(MEM_CODE_BASE, 1ull << 30);
+}
+
+void rt_init(void)
+{
+    pthread_once(&rt_once, rt_init_once);
+}
+
+__attribute__((constructor)) static void rt_ctor(void)
+{
+    rt_init();
+}
+
+void rt_lock(void)
+{
+    pthread_mutex_lock(&rt_mutex);
+}
+
+void rt_unlock(void)
+{
+    pthread_mutex_unlock(&rt_mutex);
+}
+
+cudaError_t rt_error(cudaError_t e)
+{
+    if (e != cudaSuccess)
+        rt_last = e;
+    return e;
+}
+
+cudaError_t rt_sticky(void)
+{
+    return rt_sticky_err;
+}
+
+void rt_set_sticky(cudaError_t e)
+{
+    if (rt_sticky_err == cudaSuccess)
+        rt_sticky_err = e;
+    rt_last = e;
+}
+
+cudaError_t rt_last_error(int reset)
+{
+    cudaError_t e = rt_last;
+    if (rt_sticky_err != cudaSuccess)
+        return rt_sticky_err;      /* a sticky error cannot be cleared */
+    if (reset)
+        rt_last = cudaSuccess;
+    return e;
+}
+
+void rt_errors_reset(void)
+{
+    rt_sticky_err = cudaSuccess;
+    rt_last = cudaSuccess;
+}
+
+typedef struct { int code; const char *name, *text; } rt_err_row;
+static const rt_err_row rt_err_rows[] = {
+#define X(name, value, text) { value, #name, text },
+#include "rt_errors.def"
+#undef X
+};
+
+static const rt_err_row *rt_err_find(cudaError_t e)
+{
+    for (size_t i = 0; i < sizeof rt_err_rows / sizeof rt_err_rows[0]; i++)
+        if (rt_err_rows[i].code == (int)e)
+            return &rt_err_rows[i];
+    return NULL;
+}
+
+const char *rt_error_name(cudaError_t e)
+{
+    const rt_err_row *r = rt_err_find(e);
+    return r ? r->name : NULL;
+}
+
+const char *rt_error_string(cudaError_t e)
+{
+    const rt_err_row *r = rt_err_find(e);
+    return r ? r->text : NULL;
+}
+
+void rt_warn(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "ptxdbg: %s\n", buf);
+    fflush(stderr);
+}
+
+int rt_unsupported(const char *name, int *said, int code)
+{
+    if (!__atomic_exchange_n(said, 1, __ATOMIC_RELAXED))
+        rt_warn("%s is not supported by ptxdbg's CUDA runtime (returns %s)", name,
+                name[0] == 'c' && name[1] == 'u' && name[2] != 'd' ? "CUDA_ERROR_NOT_SUPPORTED"
+                                                                   : "cudaErrorNotSupported");
+    if (code == cudaErrorNotSupported && !(name[0] == 'c' && name[1] == 'u' && name[2] != 'd'))
+        rt_error(cudaErrorNotSupported);
+    return code;
+}
+
+/* ---- the error API ---------------------------------------------------------------------------- */
+cudaError_t cudaGetLastError(void)
+{
+    return rt_last_error(1);
+}
+
+cudaError_t cudaPeekAtLastError(void)
+{
+    return rt_last_error(0);
+}
+
+const char *cudaGetErrorName(cudaError_t e)
+{
+    const char *s = rt_error_name(e);
+    return s ? s : "unrecognized error code";
+}
+
+const char *cudaGetErrorString(cudaError_t e)
+{
+    const char *s = rt_error_string(e);
+    return s ? s : "unrecognized error code";
+}

@@ -1,0 +1,401 @@
+/* rt_launch.c - kernel launches: nvcc's launch sequence, configuration checks, running, faults. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+
+int (*rt_debug_launch)(rt_launch_ctx *ctx);
+uint64_t rt_heap_limit = 8u << 20;
+int rt_threads;
+static uint64_t rt_nlaunch;
+static uint64_t rt_stack_limit = 1024, rt_printf_fifo = 1u << 20;
+
+/* Limits of the emulated device (rt_device.c defines the real ones from its profile). */
+__attribute__((weak)) void rt_device_launch_limits(rt_launch_limits *l)
+{
+    l->max_threads = 1024;
+    l->max_block[0] = 1024;
+    l->max_block[1] = 1024;
+    l->max_block[2] = 64;
+    l->max_grid[0] = 0x7fffffff;
+    l->max_grid[1] = 65535;
+    l->max_grid[2] = 65535;
+    l->shmem_default = 48u << 10;
+    l->shmem_optin = 166912;     /* A100: 163 KB per block with the opt-in attribute */
+}
+
+static int rt_env_threads(void)
+{
+    const char *s = getenv("PTXDBG_THREADS");
+    if (!s || !*s)
+        return 0;
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*end || n < 0 || n > 256) {
+        rt_warn("PTXDBG_THREADS=%s is not a thread count from 0 to 256; using 0 (one per CPU)",
+                s);
+        return 0;
+    }
+    return (int)n;
+}
+
+__attribute__((constructor)) static void rt_launch_init(void)
+{
+    rt_threads = rt_env_threads();
+}
+
+/* ---- parameters ------------------------------------------------------------------------------- */
+void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
+{
+    memset(buf, 0, (size_t)k->param_bytes);
+    for (int i = 0; i < k->nparams; i++)
+        if (args && args[i])
+            memcpy(buf + k->param_off[i], args[i], (size_t)k->param_size[i]);
+}
+
+/* ---- configuration ---------------------------------------------------------------------------- */
+static cudaError_t rt_launch_check(const rt_launch_ctx *c)
+{
+    const rt_kernel *k = c->k;
+    rt_launch_limits l;
+    rt_device_launch_limits(&l);
+    uint64_t threads = (uint64_t)c->block.x * c->block.y * c->block.z;
+    if (!c->grid.x || !c->grid.y || !c->grid.z || c->grid.x > l.max_grid[0] ||
+        c->grid.y > l.max_grid[1] || c->grid.z > l.max_grid[2] || !threads ||
+        c->block.x > l.max_block[0] || c->block.y > l.max_block[1] ||
+        c->block.z > l.max_block[2] || threads > l.max_threads)
+        return cudaErrorInvalidConfiguration;
+    uint64_t maxnt = (uint64_t)(k->maxntid[0] ? k->maxntid[0] : 1) *
+                     (k->maxntid[1] ? k->maxntid[1] : 1) * (k->maxntid[2] ? k->maxntid[2] : 1);
+    if (k->maxntid[0] && threads > maxnt)
+        return cudaErrorLaunchOutOfResources;
+    if (k->reqntid[0] && (c->block.x != k->reqntid[0] ||
+                          c->block.y != (k->reqntid[1] ? k->reqntid[1] : 1) ||
+                          c->block.z != (k->reqntid[2] ? k->reqntid[2] : 1)))
+        return cudaErrorInvalidValue;
+    uint64_t dyn_max = k->max_dyn_shmem >= 0 ? (uint64_t)k->max_dyn_shmem
+                       : l.shmem_default > k->static_shmem ? l.shmem_default - k->static_shmem
+                       : 0;
+    if (c->shmem > dyn_max || k->static_shmem + c->shmem > l.shmem_optin)
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+/* ---- errors after a launch -------------------------------------------------------------------- */
+cudaError_t rt_stop_error(const exec_stop *st)
+{
+    switch (st->kind) {
+    case EXEC_STOP_DONE:
+        return cudaSuccess;
+    case EXEC_STOP_ASSERT:
+        return cudaErrorAssert;
+    case EXEC_STOP_TRAP:
+    case EXEC_STOP_BRKPT:
+        return cudaErrorLaunchFailure;
+    case EXEC_STOP_LIMIT:
+    case EXEC_STOP_INTERRUPT:
+        return cudaErrorLaunchTimeout;
+    case EXEC_STOP_EXCEPTION:
+        switch (st->exc) {
+        case EXEC_EXC_OUT_OF_RANGE:
+        case EXEC_EXC_ILLEGAL_ADDRESS:
+        case EXEC_EXC_READONLY:
+        case EXEC_EXC_MALLOC:
+            return cudaErrorIllegalAddress;
+        case EXEC_EXC_MISALIGNED:
+            return cudaErrorMisalignedAddress;
+        case EXEC_EXC_ILLEGAL_INSN:
+            return cudaErrorIllegalInstruction;
+        case EXEC_EXC_STACK_OVERFLOW:
+            return cudaErrorHardwareStackError;
+        case EXEC_EXC_INVALID_PC:
+            return cudaErrorInvalidPc;
+        default:
+            return cudaErrorLaunchFailure;
+        }
+    default:
+        return cudaErrorLaunchFailure;
+    }
+}
+
+/* ---- running ---------------------------------------------------------------------------------- */
+cudaError_t rt_launch_run(rt_launch_ctx *ctx)
+{
+    rt_kernel *k = ctx->k;
+    if (!k)
+        return cudaErrorInvalidDeviceFunction;
+    cudaError_t e = rt_kernel_ready(k);
+    if (e != cudaSuccess)
+        return e;
+    e = rt_launch_check(ctx);
+    if (e != cudaSuccess)
+        return e;
+    if (ctx->nparams < k->param_bytes)
+        return cudaErrorInvalidValue;
+    ctx->mod = k->mod;
+    ctx->m = k->mod->m;
+    ctx->func = k->func;
+    exec_machine *m = ctx->m;
+    exec_dim3 cl = { ctx->cluster.x, ctx->cluster.y, ctx->cluster.z };
+    int clustered = cl.x || cl.y || cl.z;
+    if (clustered && (!cl.x || !cl.y || !cl.z))
+        return cudaErrorInvalidClusterSize;
+    if (exec_set_cluster_dims(m, cl))
+        return cudaErrorInvalidClusterSize;
+    exec_dim3 g = { ctx->grid.x, ctx->grid.y, ctx->grid.z };
+    exec_dim3 b = { ctx->block.x, ctx->block.y, ctx->block.z };
+    if (exec_launch(m, k->func, g, b, ctx->shmem, ctx->params, (size_t)k->param_bytes)) {
+        rt_warn("cannot launch %s: %s", k->name, exec_errmsg(m));
+        return clustered || k->reqnctapercluster[0] ? cudaErrorInvalidClusterSize
+                                                    : cudaErrorInvalidConfiguration;
+    }
+    ctx->launch_no = rt_nlaunch++;
+    k->mod->nlaunch++;
+    memset(&ctx->stop, 0, sizeof ctx->stop);
+    if (rt_debug_launch) {
+        if (rt_debug_launch(ctx) < 0) {
+            rt_set_sticky(cudaErrorLaunchFailure);
+            return cudaErrorLaunchFailure;
+        }
+    } else {
+        exec_run_opts o;
+        memset(&o, 0, sizeof o);
+        o.mode = EXEC_RUN_CONTINUE;
+        if (exec_run(m, &o, &ctx->stop)) {
+            rt_warn("cannot run %s: %s", k->name, exec_errmsg(m));
+            rt_set_sticky(cudaErrorLaunchFailure);
+            return cudaErrorLaunchFailure;
+        }
+    }
+    e = rt_stop_error(&ctx->stop);
+    if (e != cudaSuccess) {
+        rt_flush_output();
+        if (!ctx->reported)
+            rt_report_fault(ctx);
+        rt_set_sticky(e);
+    }
+    return e;
+}
+
+/* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------- */
+typedef struct { dim3 grid, block; size_t shmem; cudaStream_t stream; } rt_callcfg;
+#define RT_CFG_DEPTH 16
+static _Thread_local rt_callcfg rt_cfg[RT_CFG_DEPTH];
+static _Thread_local int rt_ncfg;
+
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                     struct CUstream_st *stream)
+{
+    if (rt_ncfg >= RT_CFG_DEPTH)
+        return 1;
+    rt_callcfg *c = &rt_cfg[rt_ncfg++];
+    c->grid = gridDim;
+    c->block = blockDim;
+    c->shmem = sharedMem;
+    c->stream = stream;
+    return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                       void *stream)
+{
+    if (!rt_ncfg)
+        return rt_error(cudaErrorMissingConfiguration);
+    rt_callcfg *c = &rt_cfg[--rt_ncfg];
+    *gridDim = c->grid;
+    *blockDim = c->block;
+    *sharedMem = c->shmem;
+    *(cudaStream_t *)stream = c->stream;
+    return cudaSuccess;
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
+{
+    RT_BEGIN();
+    rt_kernel *k = rt_kernel_by_stub(hostFun);
+    if (kernel)
+        *kernel = (cudaKernel_t)k;
+    return RT_END(k ? cudaSuccess : cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entryFuncAddr)
+{
+    return __cudaGetKernel(kernel, entryFuncAddr);
+}
+
+/* Launch kernel k with args (one pointer per parameter) on stream h. */
+static cudaError_t rt_launch_args(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                                  size_t shmem, cudaStream_t h, int ptds, dim3 cluster,
+                                  int coop, int prio)
+{
+    if (!k)
+        return cudaErrorInvalidDeviceFunction;
+    cudaError_t e = rt_kernel_ready(k);
+    if (e != cudaSuccess)
+        return e;
+    if (shmem > UINT32_MAX)
+        return cudaErrorInvalidValue;
+    uint8_t small[4096];
+    uint8_t *buf = k->param_bytes <= sizeof small ? small : malloc((size_t)k->param_bytes);
+    if (!buf)
+        return cudaErrorMemoryAllocation;
+    rt_params_pack(k, args, buf);
+    rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = RT_OP_KERNEL;
+    op.u.kernel.k = k;
+    op.u.kernel.grid = grid;
+    op.u.kernel.block = block;
+    op.u.kernel.shmem = (uint32_t)shmem;
+    op.u.kernel.cluster = cluster;
+    op.u.kernel.cooperative = coop;
+    op.u.kernel.priority = prio;
+    op.u.kernel.params = buf;
+    op.u.kernel.nparams = k->param_bytes;
+    e = rt_submit(h, ptds, &op);
+    if (buf != small)
+        free(buf);
+    return e;
+}
+
+static const dim3 rt_nocluster = { 0, 0, 0 };
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                               size_t sharedMem, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_launch_args((rt_kernel *)kernel, gridDim, blockDim, args, sharedMem, stream,
+                                 0, rt_nocluster, 0, 0));
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
+                                    void **args, size_t sharedMem, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_launch_args((rt_kernel *)kernel, gridDim, blockDim, args, sharedMem, stream,
+                                 1, rt_nocluster, 0, 0));
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                             size_t sharedMem, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_launch_args(rt_kernel_by_stub(func), gridDim, blockDim, args, sharedMem,
+                                 stream, 0, rt_nocluster, 0, 0));
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                  size_t sharedMem, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_launch_args(rt_kernel_by_stub(func), gridDim, blockDim, args, sharedMem,
+                                 stream, 1, rt_nocluster, 0, 0));
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                        void **args, size_t sharedMem, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_launch_args(rt_kernel_by_stub(func), gridDim, blockDim, args, sharedMem,
+                                 stream, 0, rt_nocluster, 1, 0));
+}
+
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+                                             void **args, size_t sharedMem, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_launch_args(rt_kernel_by_stub(func), gridDim, blockDim, args, sharedMem,
+                                 stream, 1, rt_nocluster, 1, 0));
+}
+
+static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *cfg, const void *func, void **args,
+                                int ptds)
+{
+    if (!cfg || (cfg->numAttrs && !cfg->attrs))
+        return cudaErrorInvalidValue;
+    dim3 cluster = rt_nocluster;
+    int coop = 0, prio = 0;
+    for (unsigned i = 0; i < cfg->numAttrs; i++) {
+        const cudaLaunchAttribute *a = &cfg->attrs[i];
+        switch (a->id) {
+        case cudaLaunchAttributeCooperative:
+            coop = a->val.cooperative != 0;
+            break;
+        case cudaLaunchAttributeClusterDimension:
+            cluster.x = a->val.clusterDim.x;
+            cluster.y = a->val.clusterDim.y;
+            cluster.z = a->val.clusterDim.z;
+            break;
+        case cudaLaunchAttributePriority:
+            prio = a->val.priority;
+            break;
+        default:
+            break;   /* scheduling and cache hints: nothing to do in an emulator */
+        }
+    }
+    return rt_launch_args(rt_kernel_by_stub(func), cfg->gridDim, cfg->blockDim, args,
+                          cfg->dynamicSmemBytes, cfg->stream, ptds, cluster, coop, prio);
+}
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_launch_ex(config, func, args, 0));
+}
+
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
+                                     void **args)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_launch_ex(config, func, args, 1));
+}
+
+/* ---- limits ----------------------------------------------------------------------------------- */
+static int rt_set_heap(exec_machine *m, rt_module *mod, void *ctx)
+{
+    (void)mod;
+    exec_set_heap_limit(m, *(uint64_t *)ctx);
+    return 0;
+}
+
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    RT_BEGIN_CTX();
+    switch (limit) {
+    case cudaLimitMallocHeapSize:
+        rt_heap_limit = value;
+        rt_machines_each(rt_set_heap, &rt_heap_limit);
+        break;
+    case cudaLimitStackSize:
+        rt_stack_limit = value;   /* each thread has MEM_LOCAL_MAX bytes of stack anyway */
+        break;
+    case cudaLimitPrintfFifoSize:
+        rt_printf_fifo = value;   /* printf output is never dropped */
+        break;
+    case cudaLimitDevRuntimeSyncDepth:
+    case cudaLimitDevRuntimePendingLaunchCount:
+        return RT_END(cudaErrorUnsupportedLimit);
+    case cudaLimitMaxL2FetchGranularity:
+    case cudaLimitPersistingL2CacheSize:
+        break;
+    default:
+        return RT_END(cudaErrorUnsupportedLimit);
+    }
+    return RT_END(cudaSuccess);
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
+{
+    RT_BEGIN();
+    if (!value)
+        return RT_END(cudaErrorInvalidValue);
+    switch (limit) {
+    case cudaLimitMallocHeapSize: *value = (size_t)rt_heap_limit; break;
+    case cudaLimitStackSize: *value = (size_t)rt_stack_limit; break;
+    case cudaLimitPrintfFifoSize: *value = (size_t)rt_printf_fifo; break;
+    case cudaLimitMaxL2FetchGranularity: *value = 64; break;
+    case cudaLimitPersistingL2CacheSize: *value = 0; break;
+    default: return RT_END(cudaErrorUnsupportedLimit);
+    }
+    return RT_END(cudaSuccess);
+}

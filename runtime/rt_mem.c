@@ -1,0 +1,389 @@
+/* rt_mem.c - the allocation table: device/host/managed/registered memory at host addresses. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "rt.h"
+
+/* Allocations sorted by base address (pointers stay valid while the allocation lives). */
+static rt_alloc **rt_al;
+static int rt_nal, rt_cap_al;
+static uint32_t rt_alloc_ids;
+static uint64_t rt_used;
+static const rt_alloc *rt_al_last;   /* last hit */
+
+#define RT_SMALL_ALLOC (64u << 10)   /* below this, malloc'd; above, mmap'd with a guard page */
+#define RT_PAGE 4096u
+
+/* The emulated device's memory size (rt_device.c has the real one). */
+__attribute__((weak)) uint64_t rt_device_total_mem(void)
+{
+    return 40ull << 30;
+}
+
+/* Whether [p, p+n) touches one of the address windows the runtime reserves for the core. */
+int rt_addr_reserved(uint64_t p, uint64_t n)
+{
+    uint64_t e = p + (n ? n : 1);
+    if (e < p)
+        return 1;
+    return (p < MEM_GLOBAL_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES && e > MEM_GLOBAL_BASE) ||
+           (p < MEM_WIN_PARAM + MEM_WIN_SIZE && e > MEM_WIN_SHARED) ||
+           (p < MEM_CODE_BASE + (1ull << 30) && e > MEM_CODE_BASE);
+}
+
+/* Index of the last allocation with base <= p, or -1. */
+static int rt_al_floor(uint64_t p)
+{
+    int lo = 0, hi = rt_nal - 1, r = -1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (rt_al[mid]->base <= p) {
+            r = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return r;
+}
+
+const rt_alloc *rt_alloc_find(const void *ptr, uint64_t n)
+{
+    uint64_t p = (uint64_t)(uintptr_t)ptr;
+    const rt_alloc *a = rt_al_last;
+    if (!a || p < a->base || p - a->base >= (a->size ? a->size : 1)) {
+        int i = rt_al_floor(p);
+        if (i < 0)
+            return NULL;
+        a = rt_al[i];
+        if (p - a->base >= (a->size ? a->size : 1))
+            return NULL;
+        rt_al_last = a;
+    }
+    if (n > a->size - (p - a->base))
+        return NULL;
+    return a;
+}
+
+int rt_alloc_each(int (*fn)(const rt_alloc *a, void *ctx), void *ctx)
+{
+    for (int i = 0; i < rt_nal; i++) {
+        int r = fn(rt_al[i], ctx);
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
+typedef struct { const rt_alloc *a; int unmap; } rt_map_req;
+
+static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
+{
+    const rt_map_req *q = ctx;
+    (void)mod;
+    if (q->unmap) {
+        exec_global_unmap(m, q->a->base);
+        return 0;
+    }
+    if (exec_global_map(m, q->a->base, q->a->size, (void *)(uintptr_t)q->a->base, q->a->name)) {
+        rt_warn("cannot map %s: %s", q->a->name, exec_errmsg(m));
+        return 1;
+    }
+    return 0;
+}
+
+/* Insert a filled allocation into the table and every machine. */
+static cudaError_t rt_al_insert(rt_alloc *a)
+{
+    if (rt_addr_reserved(a->base, a->size)) {
+        rt_warn("host memory at 0x%" PRIx64 " lies in an address window the runtime reserves",
+                a->base);
+        return cudaErrorMemoryAllocation;
+    }
+    int i = rt_al_floor(a->base);
+    if ((i >= 0 && rt_al[i]->base + (rt_al[i]->size ? rt_al[i]->size : 1) > a->base) ||
+        (i + 1 < rt_nal && rt_al[i + 1]->base < a->base + a->size))
+        return cudaErrorHostMemoryAlreadyRegistered;
+    if (rt_nal == rt_cap_al) {
+        int nc = rt_cap_al ? rt_cap_al * 2 : 64;
+        rt_alloc **nt = realloc(rt_al, sizeof *nt * (size_t)nc);
+        if (!nt)
+            return cudaErrorMemoryAllocation;
+        rt_al = nt;
+        rt_cap_al = nc;
+    }
+    memmove(&rt_al[i + 2], &rt_al[i + 1], sizeof *rt_al * (size_t)(rt_nal - i - 1));
+    rt_al[i + 1] = a;
+    rt_nal++;
+    rt_map_req q = { a, 0 };
+    if (a->size && rt_machines_each(rt_map_one, &q)) {
+        q.unmap = 1;
+        rt_machines_each(rt_map_one, &q);
+        memmove(&rt_al[i + 1], &rt_al[i + 2], sizeof *rt_al * (size_t)(rt_nal - i - 2));
+        rt_nal--;
+        return cudaErrorMemoryAllocation;
+    }
+    return cudaSuccess;
+}
+
+static rt_alloc *rt_al_make(uint64_t base, uint64_t size, rt_mem_kind kind, unsigned flags,
+                            const char *what)
+{
+    rt_alloc *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->base = base;
+    a->size = size;
+    a->kind = kind;
+    a->flags = flags;
+    a->id = ++rt_alloc_ids;
+    snprintf(a->name, sizeof a->name, "%s#%u", what, a->id);
+    return a;
+}
+
+static void rt_al_release(rt_alloc *a)
+{
+    if (a->mem && a->mem_size >= RT_SMALL_ALLOC)
+        munmap(a->mem, a->mem_size);
+    else
+        free(a->mem);
+    free(a);
+}
+
+cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const char *what,
+                         void **out)
+{
+    *out = NULL;
+    if (size > rt_device_total_mem() || size > rt_device_total_mem() - rt_used)
+        return cudaErrorMemoryAllocation;
+    void *mem;
+    size_t msize;
+    if (size + 256 < RT_SMALL_ALLOC) {
+        /* a 256-byte gap after the bytes keeps small overruns out of the next allocation */
+        msize = (size_t)((size + 255) & ~255ull) + 256;
+        mem = aligned_alloc(256, msize);
+        if (mem)
+            memset(mem, 0, msize);
+    } else {
+        /* a guard page after the bytes (mmap may place the next mapping right after) */
+        msize = (size_t)((size + RT_PAGE - 1) & ~(uint64_t)(RT_PAGE - 1)) + RT_PAGE;
+        mem = mmap(NULL, msize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+                   MAP_NORESERVE, -1, 0);
+        if (mem == MAP_FAILED)
+            mem = NULL;
+    }
+    if (!mem)
+        return cudaErrorMemoryAllocation;
+    rt_alloc *a = rt_al_make((uint64_t)(uintptr_t)mem, size, kind, flags, what);
+    if (!a) {
+        if (msize >= RT_SMALL_ALLOC)
+            munmap(mem, msize);
+        else
+            free(mem);
+        return cudaErrorMemoryAllocation;
+    }
+    a->mem = mem;
+    a->mem_size = msize;
+    cudaError_t e = rt_al_insert(a);
+    if (e != cudaSuccess) {
+        rt_al_release(a);
+        return e == cudaErrorHostMemoryAlreadyRegistered ? cudaErrorMemoryAllocation : e;
+    }
+    rt_used += size;
+    *out = mem;
+    return cudaSuccess;
+}
+
+cudaError_t rt_alloc_register(void *p, uint64_t size, unsigned flags, const char *what)
+{
+    if (!p || !size)
+        return cudaErrorInvalidValue;
+    rt_alloc *a = rt_al_make((uint64_t)(uintptr_t)p, size, RT_MEM_REGISTERED, flags, what);
+    if (!a)
+        return cudaErrorMemoryAllocation;
+    cudaError_t e = rt_al_insert(a);
+    if (e != cudaSuccess)
+        free(a);
+    return e;
+}
+
+cudaError_t rt_alloc_alias(void *p, uint64_t size, rt_mem_kind kind, const char *name)
+{
+    rt_alloc *a = rt_al_make((uint64_t)(uintptr_t)p, size, kind, 0, "alias");
+    if (!a)
+        return cudaErrorMemoryAllocation;
+    snprintf(a->name, sizeof a->name, "%s", name);
+    cudaError_t e = rt_al_insert(a);
+    if (e != cudaSuccess)
+        free(a);
+    return e;
+}
+
+cudaError_t rt_alloc_free(void *p, unsigned kinds_mask)
+{
+    uint64_t b = (uint64_t)(uintptr_t)p;
+    int i = rt_al_floor(b);
+    if (i < 0 || rt_al[i]->base != b || !(kinds_mask & (1u << rt_al[i]->kind)))
+        return cudaErrorInvalidValue;
+    rt_alloc *a = rt_al[i];
+    rt_map_req q = { a, 1 };
+    rt_machines_each(rt_map_one, &q);
+    memmove(&rt_al[i], &rt_al[i + 1], sizeof *rt_al * (size_t)(rt_nal - i - 1));
+    rt_nal--;
+    if (rt_al_last == a)
+        rt_al_last = NULL;
+    if (a->mem)
+        rt_used -= a->size;
+    rt_al_release(a);
+    return cudaSuccess;
+}
+
+void rt_mem_usage(uint64_t *used, uint64_t *total)
+{
+    *used = rt_used;
+    *total = rt_device_total_mem();
+}
+
+typedef struct { uint64_t addr, n; void *host; } rt_host_req;
+
+static int rt_find_in_machine(exec_machine *m, rt_module *mod, void *ctx)
+{
+    rt_host_req *q = ctx;
+    (void)mod;
+    q->host = exec_global_host(m, q->addr, q->n);
+    return q->host != NULL;
+}
+
+void *rt_dev_host(uint64_t addr, uint64_t n)
+{
+    if (rt_alloc_find((void *)(uintptr_t)addr, n))
+        return (void *)(uintptr_t)addr;
+    rt_host_req q = { addr, n, NULL };
+    if (addr >= MEM_GLOBAL_BASE && addr < MEM_GLOBAL_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES)
+        rt_machines_each(rt_find_in_machine, &q);
+    return q.host;
+}
+
+enum cudaMemoryType rt_mem_type(const void *p, uint64_t n)
+{
+    const rt_alloc *a = rt_alloc_find(p, n);
+    if (a) {
+        switch (a->kind) {
+        case RT_MEM_HOST: case RT_MEM_REGISTERED: return cudaMemoryTypeHost;
+        case RT_MEM_MANAGED: return cudaMemoryTypeManaged;
+        default: return cudaMemoryTypeDevice;
+        }
+    }
+    return rt_dev_host((uint64_t)(uintptr_t)p, n) ? cudaMemoryTypeDevice
+                                                   : cudaMemoryTypeUnregistered;
+}
+
+/* ---- executing copies and memsets ------------------------------------------------------------ */
+/* Host bytes for one side of a copy: device memory when the direction says so (or, for
+ * cudaMemcpyDefault, when it is device memory), else the program's host memory. */
+static cudaError_t rt_side(uint64_t addr, uint64_t span, int device, int any, int raw,
+                           uint8_t **host)
+{
+    if (raw || !span) {
+        *host = (uint8_t *)(uintptr_t)addr;
+        return cudaSuccess;
+    }
+    void *d = rt_dev_host(addr, span);
+    if (d) {
+        *host = d;
+        return cudaSuccess;
+    }
+    if (device && !any) {
+        /* a range starting inside an allocation but running past its end */
+        const rt_alloc *a = rt_alloc_find((void *)(uintptr_t)addr, 0);
+        if (a)
+            rt_warn("copy of %" PRIu64 " bytes at 0x%" PRIx64 " runs past the end of %s "
+                    "(%" PRIu64 " bytes)", span, addr, a->name, a->size);
+        return cudaErrorInvalidValue;
+    }
+    if (!addr || rt_addr_reserved(addr, span) || rt_alloc_find((void *)(uintptr_t)addr, 0))
+        return cudaErrorInvalidValue;
+    *host = (uint8_t *)(uintptr_t)addr;
+    return cudaSuccess;
+}
+
+static uint64_t rt_span(uint64_t width, uint64_t height, uint64_t depth, uint64_t pitch,
+                        uint64_t slice)
+{
+    if (!width || !height || !depth)
+        return 0;
+    return (depth - 1) * slice + (height - 1) * pitch + width;
+}
+
+cudaError_t rt_copy_run(const rt_op *op)
+{
+    const __typeof__(op->u.copy) *c = &op->u.copy;
+    int dd, sd, any = 0;
+    switch (c->dir) {
+    case cudaMemcpyHostToHost: dd = 0; sd = 0; break;
+    case cudaMemcpyHostToDevice: dd = 1; sd = 0; break;
+    case cudaMemcpyDeviceToHost: dd = 0; sd = 1; break;
+    case cudaMemcpyDeviceToDevice: dd = 1; sd = 1; break;
+    case cudaMemcpyDefault: dd = sd = 1; any = 1; break;
+    default: return cudaErrorInvalidMemcpyDirection;
+    }
+    if (c->height > 1 && (c->width > c->dpitch || c->width > c->spitch))
+        return cudaErrorInvalidPitchValue;
+    uint64_t dspan = rt_span(c->width, c->height, c->depth, c->dpitch, c->dslice);
+    uint64_t sspan = rt_span(c->width, c->height, c->depth, c->spitch, c->sslice);
+    if (!dspan)
+        return cudaSuccess;
+    uint8_t *d, *s;
+    cudaError_t e = rt_side(c->dst, dspan, dd, any, c->dst_raw, &d);
+    if (e == cudaSuccess)
+        e = rt_side(c->src, sspan, sd, any, c->src_raw, &s);
+    if (e != cudaSuccess)
+        return e;
+    if (c->height == 1 && c->depth == 1) {
+        memmove(d, s, (size_t)c->width);
+        return cudaSuccess;
+    }
+    for (uint64_t z = 0; z < c->depth; z++)
+        for (uint64_t y = 0; y < c->height; y++)
+            memmove(d + z * c->dslice + y * c->dpitch, s + z * c->sslice + y * c->spitch,
+                    (size_t)c->width);
+    return cudaSuccess;
+}
+
+cudaError_t rt_set_run(const rt_op *op)
+{
+    const __typeof__(op->u.set) *c = &op->u.set;
+    uint32_t es = c->elem_size;
+    if (es != 1 && es != 2 && es != 4)
+        return cudaErrorInvalidValue;
+    if (c->height > 1 && c->width * es > c->pitch)
+        return cudaErrorInvalidPitchValue;
+    uint64_t span = rt_span(c->width * es, c->height, c->depth, c->pitch, c->slice);
+    if (!span)
+        return cudaSuccess;
+    uint8_t *d = rt_dev_host(c->dst, span);
+    if (!d) {
+        const rt_alloc *a = rt_alloc_find((void *)(uintptr_t)c->dst, 0);
+        if (a)
+            rt_warn("memset of %" PRIu64 " bytes at 0x%" PRIx64 " runs past the end of %s "
+                    "(%" PRIu64 " bytes)", span, c->dst, a->name, a->size);
+        return cudaErrorInvalidValue;
+    }
+    for (uint64_t z = 0; z < c->depth; z++)
+        for (uint64_t y = 0; y < c->height; y++) {
+            uint8_t *row = d + z * c->slice + y * c->pitch;
+            if (es == 1) {
+                memset(row, (int)(c->value & 0xff), (size_t)c->width);
+            } else if (es == 2) {
+                uint16_t v = (uint16_t)c->value;
+                for (uint64_t x = 0; x < c->width; x++)
+                    memcpy(row + 2 * x, &v, 2);
+            } else {
+                for (uint64_t x = 0; x < c->width; x++)
+                    memcpy(row + 4 * x, &c->value, 4);
+            }
+        }
+    return cudaSuccess;
+}

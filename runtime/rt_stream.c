@@ -1,0 +1,526 @@
+/* rt_stream.c - streams, events, the rt_submit seam, host callbacks and synchronisation. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "rt.h"
+
+/* The legacy default stream, every thread's per-thread default stream, created streams. */
+static rt_stream rt_legacy = { RT_STREAM_MAGIC, 0, 0, 0, NULL, 0, NULL };
+static _Thread_local rt_stream rt_ptds_stream;
+static rt_stream *rt_streams;
+static rt_event *rt_events;
+static uint64_t rt_stream_ids = 2;   /* 0 legacy, 1 per-thread ones (cudaStreamGetId) */
+
+rt_stream *rt_stream_get(cudaStream_t h, int ptds)
+{
+    if ((!h && ptds) || h == RT_STREAM_PER_THREAD) {
+        if (!rt_ptds_stream.magic) {
+            rt_ptds_stream.magic = RT_STREAM_MAGIC;
+            rt_ptds_stream.id = 1;
+        }
+        return &rt_ptds_stream;
+    }
+    if (!h || h == RT_STREAM_LEGACY)
+        return &rt_legacy;
+    for (rt_stream *s = rt_streams; s; s = s->next)
+        if (s == h)
+            return s;
+    return NULL;
+}
+
+rt_event *rt_event_get(cudaEvent_t h)
+{
+    for (rt_event *e = rt_events; e; e = e->next)
+        if (e == h)
+            return e;
+    return NULL;
+}
+
+/* The handle programs know a stream by (host callbacks receive it). */
+static cudaStream_t rt_stream_handle(rt_stream *s)
+{
+    return s == &rt_legacy ? NULL : s == &rt_ptds_stream ? RT_STREAM_PER_THREAD : s;
+}
+
+void rt_flush_output(void)
+{
+    fflush(stdout);
+}
+
+/* ---- the submission seam ---------------------------------------------------------------------- */
+__attribute__((weak)) cudaError_t rt_capture_op(rt_stream *s, const rt_op *op)
+{
+    (void)s, (void)op;
+    return cudaErrorStreamCaptureUnsupported;
+}
+
+cudaError_t rt_mem_op_run(const rt_op *op);   /* rt_pool.c */
+
+cudaError_t rt_op_run(rt_stream *s, const rt_op *op)
+{
+    switch (op->kind) {
+    case RT_OP_KERNEL: {
+        rt_launch_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.k = op->u.kernel.k;
+        ctx.grid = op->u.kernel.grid;
+        ctx.block = op->u.kernel.block;
+        ctx.shmem = op->u.kernel.shmem;
+        ctx.cluster = op->u.kernel.cluster;
+        ctx.cooperative = op->u.kernel.cooperative;
+        ctx.stream = s;
+        ctx.params = op->u.kernel.params;
+        ctx.nparams = op->u.kernel.nparams;
+        return rt_launch_run(&ctx);
+    }
+    case RT_OP_COPY:
+        return rt_copy_run(op);
+    case RT_OP_SET:
+        return rt_set_run(op);
+    case RT_OP_HOST_FN:
+        if (op->u.host.fn)
+            op->u.host.fn(op->u.host.user);
+        else if (op->u.host.cb)
+            op->u.host.cb(rt_stream_handle(s), rt_sticky(), op->u.host.user);
+        return cudaSuccess;
+    case RT_OP_EVENT_RECORD: {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        op->u.event.ev->recorded = 1;
+        op->u.event.ev->ms = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+        return cudaSuccess;
+    }
+    case RT_OP_EVENT_WAIT:
+        return cudaSuccess;   /* everything submitted before has completed */
+    case RT_OP_MEM_ALLOC:
+    case RT_OP_MEM_FREE:
+        return rt_mem_op_run(op);
+    }
+    return cudaErrorInvalidValue;
+}
+
+cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
+{
+    rt_stream *s = rt_stream_get(h, ptds);
+    if (!s)
+        return cudaErrorInvalidResourceHandle;
+    if (s->capture)
+        return rt_capture_op(s, op);
+    return rt_op_run(s, op);
+}
+
+int rt_op_clone(rt_op *dst, const rt_op *src)
+{
+    *dst = *src;
+    if (src->kind == RT_OP_KERNEL) {
+        dst->u.kernel.params = NULL;
+        dst->u.kernel.params_owned = 0;
+        if (src->u.kernel.nparams) {
+            uint8_t *p = malloc((size_t)src->u.kernel.nparams);
+            if (!p)
+                return -1;
+            memcpy(p, src->u.kernel.params, (size_t)src->u.kernel.nparams);
+            dst->u.kernel.params = p;
+            dst->u.kernel.params_owned = 1;
+        }
+    }
+    return 0;
+}
+
+void rt_op_release(rt_op *op)
+{
+    if (op->kind == RT_OP_KERNEL && op->u.kernel.params_owned) {
+        free((void *)op->u.kernel.params);
+        op->u.kernel.params = NULL;
+        op->u.kernel.params_owned = 0;
+    }
+}
+
+/* ---- streams ---------------------------------------------------------------------------------- */
+static cudaError_t rt_stream_new(cudaStream_t *out, unsigned flags, int priority)
+{
+    if (!out || flags & ~(unsigned)cudaStreamNonBlocking)
+        return cudaErrorInvalidValue;
+    rt_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return cudaErrorMemoryAllocation;
+    s->magic = RT_STREAM_MAGIC;
+    s->flags = flags;
+    s->priority = priority > 0 ? 0 : priority < -5 ? -5 : priority;  /* the device's range */
+    s->id = ++rt_stream_ids;
+    s->next = rt_streams;
+    rt_streams = s;
+    *out = s;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_stream_new(pStream, 0, 0));
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_stream_new(pStream, flags, 0));
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_stream_new(pStream, flags, priority));
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    RT_BEGIN();
+    if (leastPriority)
+        *leastPriority = 0;
+    if (greatestPriority)
+        *greatestPriority = -5;
+    return RT_END(cudaSuccess);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    RT_BEGIN();
+    rt_stream **pp = &rt_streams;
+    while (*pp && *pp != stream)
+        pp = &(*pp)->next;
+    if (!*pp)
+        return RT_END(cudaErrorInvalidResourceHandle);
+    rt_stream *s = *pp;
+    *pp = s->next;
+    s->magic = 0;
+    free(s);
+    return RT_END(cudaSuccess);
+}
+
+static cudaError_t rt_stream_sync(cudaStream_t stream, int ptds)
+{
+    if (!rt_stream_get(stream, ptds))
+        return cudaErrorInvalidResourceHandle;
+    rt_flush_output();
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_stream_sync(stream, 0));
+}
+
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_stream_sync(stream, 1));
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_stream_get(stream, 0) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_stream_get(stream, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+static cudaError_t rt_stream_flags(cudaStream_t h, int ptds, unsigned *flags, int *prio,
+                                   unsigned long long *id)
+{
+    rt_stream *s = rt_stream_get(h, ptds);
+    if (!s)
+        return cudaErrorInvalidResourceHandle;
+    if (flags)
+        *flags = s->flags;
+    if (prio)
+        *prio = s->priority;
+    if (id)
+        *id = s->id;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t h, unsigned int *flags)
+{
+    RT_BEGIN();
+    return RT_END(flags ? rt_stream_flags(h, 0, flags, NULL, NULL) : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t h, unsigned int *flags)
+{
+    RT_BEGIN();
+    return RT_END(flags ? rt_stream_flags(h, 1, flags, NULL, NULL) : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t h, int *priority)
+{
+    RT_BEGIN();
+    return RT_END(priority ? rt_stream_flags(h, 0, NULL, priority, NULL) : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t h, int *priority)
+{
+    RT_BEGIN();
+    return RT_END(priority ? rt_stream_flags(h, 1, NULL, priority, NULL) : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaStreamGetId(cudaStream_t h, unsigned long long *id)
+{
+    RT_BEGIN();
+    return RT_END(id ? rt_stream_flags(h, 0, NULL, NULL, id) : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaStreamGetId_ptsz(cudaStream_t h, unsigned long long *id)
+{
+    RT_BEGIN();
+    return RT_END(id ? rt_stream_flags(h, 1, NULL, NULL, id) : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaStreamGetDevice(cudaStream_t h, int *device)
+{
+    RT_BEGIN();
+    if (!device)
+        return RT_END(cudaErrorInvalidValue);
+    *device = 0;
+    return RT_END(rt_stream_get(h, 0) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t h, int *device)
+{
+    RT_BEGIN();
+    if (!device)
+        return RT_END(cudaErrorInvalidValue);
+    *device = 0;
+    return RT_END(rt_stream_get(h, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+static cudaError_t rt_wait_event(cudaStream_t h, int ptds, cudaEvent_t event, unsigned flags)
+{
+    rt_event *ev = rt_event_get(event);
+    if (!ev)
+        return cudaErrorInvalidResourceHandle;
+    if (flags & ~(unsigned)cudaEventWaitExternal)
+        return cudaErrorInvalidValue;
+    rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = RT_OP_EVENT_WAIT;
+    op.u.event.ev = ev;
+    op.u.event.flags = flags;
+    return rt_submit(h, ptds, &op);
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_wait_event(stream, 0, event, flags));
+}
+
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_wait_event(stream, 1, event, flags));
+}
+
+static cudaError_t rt_host_fn(cudaStream_t h, int ptds, cudaHostFn_t fn, cudaStreamCallback_t cb,
+                              void *user)
+{
+    if (!fn && !cb)
+        return cudaErrorInvalidValue;
+    rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = RT_OP_HOST_FN;
+    op.u.host.fn = fn;
+    op.u.host.cb = cb;
+    op.u.host.user = user;
+    return rt_submit(h, ptds, &op);
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_host_fn(stream, 0, fn, NULL, userData));
+}
+
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_host_fn(stream, 1, fn, NULL, userData));
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb, void *userData,
+                                  unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    return RT_END(flags ? cudaErrorInvalidValue : rt_host_fn(stream, 0, NULL, cb, userData));
+}
+
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t cb,
+                                       void *userData, unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    return RT_END(flags ? cudaErrorInvalidValue : rt_host_fn(stream, 1, NULL, cb, userData));
+}
+
+/* ---- events (elapsed times come from CLOCK_MONOTONIC at the moment each record executes) ---- */
+static cudaError_t rt_event_new(cudaEvent_t *out, unsigned flags)
+{
+    if (!out || flags & ~0x7u)
+        return cudaErrorInvalidValue;
+    rt_event *e = calloc(1, sizeof *e);
+    if (!e)
+        return cudaErrorMemoryAllocation;
+    e->magic = RT_EVENT_MAGIC;
+    e->flags = flags;
+    e->next = rt_events;
+    rt_events = e;
+    *out = e;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_event_new(event, 0));
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_event_new(event, flags));
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    RT_BEGIN();
+    rt_event **pp = &rt_events;
+    while (*pp && *pp != event)
+        pp = &(*pp)->next;
+    if (!*pp)
+        return RT_END(cudaErrorInvalidResourceHandle);
+    rt_event *e = *pp;
+    *pp = e->next;
+    e->magic = 0;
+    free(e);
+    return RT_END(cudaSuccess);
+}
+
+static cudaError_t rt_record(cudaEvent_t event, cudaStream_t h, int ptds, unsigned flags)
+{
+    rt_event *ev = rt_event_get(event);
+    if (!ev)
+        return cudaErrorInvalidResourceHandle;
+    if (flags & ~(unsigned)cudaEventRecordExternal)
+        return cudaErrorInvalidValue;
+    rt_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = RT_OP_EVENT_RECORD;
+    op.u.event.ev = ev;
+    op.u.event.flags = flags;
+    return rt_submit(h, ptds, &op);
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_record(event, stream, 0, 0));
+}
+
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_record(event, stream, 1, 0));
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_record(event, stream, 0, flags));
+}
+
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
+                                          unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_record(event, stream, 1, flags));
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    RT_BEGIN_CTX();
+    if (!rt_event_get(event))
+        return RT_END(cudaErrorInvalidResourceHandle);
+    rt_flush_output();
+    return RT_END(cudaSuccess);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_event_get(event) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    RT_BEGIN_CTX();
+    rt_event *a = rt_event_get(start), *b = rt_event_get(end);
+    if (!ms)
+        return RT_END(cudaErrorInvalidValue);
+    if (!a || !b || (a->flags | b->flags) & cudaEventDisableTiming)
+        return RT_END(cudaErrorInvalidResourceHandle);
+    if (!a->recorded || !b->recorded)
+        return RT_END(cudaErrorInvalidResourceHandle);
+    *ms = (float)(b->ms - a->ms);
+    return RT_END(cudaSuccess);
+}
+
+/* ---- device-wide synchronisation -------------------------------------------------------------- */
+cudaError_t cudaDeviceSynchronize(void)
+{
+    RT_BEGIN_CTX();
+    rt_flush_output();
+    return RT_END(cudaSuccess);
+}
+
+cudaError_t cudaThreadSynchronize(void)
+{
+    return cudaDeviceSynchronize();
+}
+
+static int rt_reset_one(const rt_alloc *a, void *ctx)
+{
+    *(uint64_t *)ctx = a->base;
+    return a->mem || a->kind == RT_MEM_REGISTERED;   /* not the aliases of module variables */
+}
+
+cudaError_t cudaDeviceReset(void)
+{
+    RT_BEGIN();
+    rt_flush_output();
+    uint64_t b;
+    while (rt_alloc_each(rt_reset_one, &b))
+        rt_alloc_free((void *)(uintptr_t)b, ~0u);
+    while (rt_streams) {
+        rt_stream *s = rt_streams;
+        rt_streams = s->next;
+        s->magic = 0;
+        free(s);
+    }
+    while (rt_events) {
+        rt_event *e = rt_events;
+        rt_events = e->next;
+        e->magic = 0;
+        free(e);
+    }
+    rt_errors_reset();
+    return RT_END(cudaSuccess);
+}
+
+cudaError_t cudaThreadExit(void)
+{
+    return cudaDeviceReset();
+}
