@@ -3,8 +3,9 @@
 #define RT_ABI_DEV_H
 
 #include <stddef.h>
+#include "rt_abi.h"
 
-/* Layouts follow CUDA 13.0's driver_types.h field for field (tests/test_rtapi.c asserts every
+/* (enum cudaLimit and the cudaDevice* flags are in rt_abi.h.) Layouts follow CUDA 13.0's driver_types.h field for field (tests/test_rtapi.c asserts every
  * offset and the sizes); the CUDA headers themselves are never included. */
 
 typedef struct CUuuid_st { char bytes[16]; } cudaUUID_t;
@@ -194,11 +195,6 @@ enum cudaDeviceAttr {
     cudaDevAttrMax
 };
 
-enum cudaLimit {
-    cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
-    cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
-    cudaLimitMaxL2FetchGranularity = 5, cudaLimitPersistingL2CacheSize = 6,
-};
 
 enum cudaFuncAttribute {
     cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
@@ -231,15 +227,7 @@ enum cudaSharedCarveout {
     cudaSharedmemCarveoutMaxL1 = 0,
 };
 
-#define cudaDeviceScheduleAuto          0x00
-#define cudaDeviceScheduleSpin          0x01
-#define cudaDeviceScheduleYield         0x02
-#define cudaDeviceScheduleBlockingSync  0x04
 #define cudaDeviceScheduleMask          0x07
-#define cudaDeviceMapHost               0x08
-#define cudaDeviceLmemResizeToMax       0x10
-#define cudaDeviceSyncMemops            0x80
-#define cudaDeviceMask                  0xff
 #define cudaOccupancyDefault            0x00
 #define cudaOccupancyDisableCachingOverride 0x01
 #define cudaCpuDeviceId                 (-1)

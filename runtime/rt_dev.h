@@ -49,31 +49,29 @@ typedef struct {
 } rt_func_res;
 void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r);
 
-/* Attributes set by cudaFuncSetAttribute / cudaFuncSetCacheConfig / cuFuncSetAttribute,
- * kept per kernel (keyed by its ptx_func). */
+/* Attributes set by cudaFuncSetAttribute / cudaFuncSetCacheConfig / cuFuncSetAttribute.
+ * They live in the kernel (rt_kernel.max_dyn_shmem, which the launch checks honour, and the
+ * slots RT_KA_* of rt_kernel.attr[]); rt_kernel_fattr gathers them. */
 typedef struct {
     int max_dyn_smem;       /* cudaFuncAttributeMaxDynamicSharedMemorySize */
     int carveout;           /* percent, -1 default */
     int cache_config;       /* enum cudaFuncCache */
     int cluster_must_be_set, nonportable_cluster, cluster_sched;
-    int req_cluster[3];     /* set by attribute; 0 unset */
+    int req_cluster[3];     /* .reqnctapercluster or set by attribute; 0 unset */
 } rt_fattr;
-void rt_func_attr_get(const ptx_module *m, const ptx_func *f, rt_fattr *a);
-cudaError_t rt_func_attr_set(const ptx_module *m, const ptx_func *f, int attr, int value);
-cudaError_t rt_func_cache_set(const ptx_module *m, const ptx_func *f, int cache_config);
-/* Cached resources of a kernel (rt_func_resources computed once per kernel). */
-void rt_func_res_get(const ptx_module *m, const ptx_func *f, rt_func_res *r);
-/* Forget the attributes of a module's kernels (module unloaded). */
-void rt_func_attr_forget(const ptx_module *m);
-/* cudaFuncGetAttributes for a kernel. */
-void rt_func_get_attributes(const ptx_module *m, const ptx_func *f, struct cudaFuncAttributes *a);
-
-/* Launch checks of a block shape and dynamic shared size against the kernel and the device:
- * cudaSuccess, cudaErrorInvalidConfiguration (threads), cudaErrorInvalidValue (shared
- * memory beyond the per-block limit or the kernel's MaxDynamicSharedMemorySize),
- * cudaErrorLaunchOutOfResources (registers); msg (may be NULL) gets one line saying why. */
-cudaError_t rt_launch_check(const ptx_module *m, const ptx_func *f, unsigned bx, unsigned by,
-                            unsigned bz, size_t dyn_smem, char *msg, size_t msglen);
+enum {
+    RT_KA_CARVEOUT,         /* carveout + 1 (0: default) */
+    RT_KA_CACHE,            /* enum cudaFuncCache */
+    RT_KA_CLUSTER_X, RT_KA_CLUSTER_Y, RT_KA_CLUSTER_Z,
+    RT_KA_NONPORTABLE, RT_KA_SCHED,
+};
+struct rt_kernel;
+/* The kernel's attributes and resources; the kernel must be ready (rt_kernel_ready). */
+void rt_kernel_fattr(const struct rt_kernel *k, rt_func_res *r, rt_fattr *a);
+cudaError_t rt_kernel_set_attr(struct rt_kernel *k, int attr, int value);
+cudaError_t rt_kernel_set_cache(struct rt_kernel *k, int cache_config);
+/* cudaFuncGetAttributes for a ready kernel. */
+void rt_kernel_get_attributes(const struct rt_kernel *k, struct cudaFuncAttributes *a);
 
 /* Occupancy as CUDA's calculator computes it (cuda_occupancy.h rules for sm_80/sm_90): the
  * resident blocks per SM for `block` threads and `dyn` bytes of dynamic shared memory, the

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "rt.h"
 #include "rt_dev.h"
 
 #define RT_EXPORT __attribute__((visibility("default")))
@@ -17,7 +18,7 @@ typedef struct {
 
 static dev_profile g_dev;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;  /* device flags and cache config */
 
 /* Limits a device of compute capability 8.x/9.x shares (texture sizes, grid, block...). */
 static void profile_common(struct cudaDeviceProp *p)
@@ -323,60 +324,89 @@ cudaError_t rt_dev_attribute(int attr, int *value)
     return cudaSuccess;
 }
 
-/* ---- limits ------------------------------------------------------------------------------ */
-static size_t g_limits[7] = {
-    [cudaLimitStackSize] = 1024,
-    [cudaLimitPrintfFifoSize] = 1u << 20,
-    [cudaLimitMallocHeapSize] = 8u << 20,
-    [cudaLimitDevRuntimeSyncDepth] = 2,
-    [cudaLimitDevRuntimePendingLaunchCount] = 2048,
-    [cudaLimitMaxL2FetchGranularity] = 64,
-    [cudaLimitPersistingL2CacheSize] = 0,
-};
+/* ---- limits ------------------------------------------------------------------------------
+ * The heap size is rt_heap_limit (rt_launch.c), which every machine's device malloc uses; the
+ * others are kept here. Device-runtime limits are refused: dynamic parallelism is not
+ * supported. */
+static size_t g_stack = 1024, g_fifo = 1u << 20, g_l2fetch = 64, g_persist;
 
-/* Upper bounds of what the emulation can honour: the core's per-thread stack is at most
- * 1 MB, and the device heap and printf buffer are host allocations (bounded at 4 GB). */
+/* Upper bounds of what the emulation honours: the core's per-thread stack is at most 1 MB
+ * (MEM_LOCAL_MAX), and the device heap and printf buffer are host memory (bounded at 4 GB). */
 #define RT_MAX_STACK  (1u << 20)
 #define RT_MAX_BUFFER (4ull << 30)
 
-size_t rt_dev_limit(int limit)
+static int set_heap(exec_machine *m, rt_module *mod, void *ctx)
 {
-    if (limit < 0 || limit >= (int)(sizeof g_limits / sizeof g_limits[0]))
-        return 0;
-    pthread_mutex_lock(&g_lock);
-    size_t v = g_limits[limit];
-    pthread_mutex_unlock(&g_lock);
-    return v;
+    (void)mod;
+    exec_set_heap_limit(m, *(uint64_t *)ctx);
+    return 0;
 }
 
+size_t rt_dev_limit(int limit)
+{
+    switch (limit) {
+    case cudaLimitStackSize: return g_stack;
+    case cudaLimitPrintfFifoSize: return g_fifo;
+    case cudaLimitMallocHeapSize: return (size_t)rt_heap_limit;
+    case cudaLimitMaxL2FetchGranularity: return g_l2fetch;
+    case cudaLimitPersistingL2CacheSize: return g_persist;
+    default: return 0;
+    }
+}
+
+/* Callers hold the runtime lock. */
 cudaError_t rt_dev_set_limit(int limit, size_t value)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     switch (limit) {
     case cudaLimitStackSize:
         if (value > RT_MAX_STACK) return cudaErrorMemoryAllocation;
-        value = (value + 15) & ~(size_t)15;
-        break;
+        g_stack = (value + 15) & ~(size_t)15;
+        return cudaSuccess;
     case cudaLimitPrintfFifoSize:
+        if (value > RT_MAX_BUFFER) return cudaErrorMemoryAllocation;
+        g_fifo = value;                 /* printf output is never dropped */
+        return cudaSuccess;
     case cudaLimitMallocHeapSize:
         if (value > RT_MAX_BUFFER) return cudaErrorMemoryAllocation;
-        break;
-    case cudaLimitDevRuntimeSyncDepth:
-    case cudaLimitDevRuntimePendingLaunchCount:
-        break;
+        rt_heap_limit = value;
+        rt_machines_each(set_heap, &rt_heap_limit);
+        return cudaSuccess;
     case cudaLimitMaxL2FetchGranularity:
         if (value > 128 || (value & (value - 1))) return cudaErrorInvalidValue;
-        break;
+        g_l2fetch = value;
+        return cudaSuccess;
     case cudaLimitPersistingL2CacheSize:
         if (value > (size_t)p->persistingL2CacheMaxSize) return cudaErrorInvalidValue;
-        break;
-    default:
+        g_persist = value;
+        return cudaSuccess;
+    default:                            /* device-runtime limits included */
         return cudaErrorUnsupportedLimit;
     }
-    pthread_mutex_lock(&g_lock);
-    g_limits[limit] = value;
-    pthread_mutex_unlock(&g_lock);
-    return cudaSuccess;
+}
+
+/* ---- what the rest of the runtime asks of the device ---------------------------------------- */
+void rt_device_launch_limits(rt_launch_limits *l)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    l->max_threads = (uint32_t)p->maxThreadsPerBlock;
+    for (int i = 0; i < 3; i++) {
+        l->max_block[i] = (uint32_t)p->maxThreadsDim[i];
+        l->max_grid[i] = (uint32_t)p->maxGridSize[i];
+    }
+    l->shmem_default = p->sharedMemPerBlock;
+    l->shmem_optin = p->sharedMemPerBlockOptin;
+}
+
+int rt_device_cc(void)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    return p->major * 10 + p->minor;
+}
+
+uint64_t rt_device_total_mem(void)
+{
+    return rt_dev_props()->totalGlobalMem;
 }
 
 /* ---- device management API ---------------------------------------------------------------- */
@@ -386,31 +416,31 @@ static int g_cache_config;                  /* cudaDeviceSetCacheConfig */
 
 RT_EXPORT cudaError_t cudaGetDeviceCount(int *count)
 {
-    if (!count) return cudaErrorInvalidValue;
+    if (!count) return rt_error(cudaErrorInvalidValue);
     *count = rt_dev_count();
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaGetDevice(int *device)
 {
-    if (!device) return cudaErrorInvalidValue;
+    if (!device) return rt_error(cudaErrorInvalidValue);
     *device = t_device;
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaSetDevice(int device)
 {
-    if (!rt_dev_valid(device)) return cudaErrorInvalidDevice;
+    if (!rt_dev_valid(device)) return rt_error(cudaErrorInvalidDevice);
     t_device = device;
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
 {
-    if (!rt_dev_valid(device)) return cudaErrorInvalidDevice;
-    if (flags & ~(unsigned)cudaInitDeviceFlagsAreValid) return cudaErrorInvalidValue;
+    if (!rt_dev_valid(device)) return rt_error(cudaErrorInvalidDevice);
+    if (flags & ~(unsigned)cudaInitDeviceFlagsAreValid) return rt_error(cudaErrorInvalidValue);
     if ((flags & cudaInitDeviceFlagsAreValid) && (deviceFlags & ~(unsigned)cudaDeviceMask))
-        return cudaErrorInvalidValue;
+        return rt_error(cudaErrorInvalidValue);
     if (flags & cudaInitDeviceFlagsAreValid) {
         pthread_mutex_lock(&g_lock);
         g_flags = deviceFlags;
@@ -422,10 +452,10 @@ RT_EXPORT cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsig
 RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
     unsigned sched = flags & cudaDeviceScheduleMask;
-    if (flags & ~(unsigned)cudaDeviceMask) return cudaErrorInvalidValue;
+    if (flags & ~(unsigned)cudaDeviceMask) return rt_error(cudaErrorInvalidValue);
     if (sched != cudaDeviceScheduleAuto && sched != cudaDeviceScheduleSpin &&
         sched != cudaDeviceScheduleYield && sched != cudaDeviceScheduleBlockingSync)
-        return cudaErrorInvalidValue;
+        return rt_error(cudaErrorInvalidValue);
     pthread_mutex_lock(&g_lock);
     g_flags = flags;
     pthread_mutex_unlock(&g_lock);
@@ -434,7 +464,7 @@ RT_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags)
 
 RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
-    if (!flags) return cudaErrorInvalidValue;
+    if (!flags) return rt_error(cudaErrorInvalidValue);
     pthread_mutex_lock(&g_lock);
     *flags = g_flags | cudaDeviceMapHost;   /* mapped pinned memory is always available */
     pthread_mutex_unlock(&g_lock);
@@ -443,57 +473,60 @@ RT_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 
 RT_EXPORT cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
-    if (!prop) return cudaErrorInvalidValue;
-    if (!rt_dev_valid(device)) return cudaErrorInvalidDevice;
+    if (!prop) return rt_error(cudaErrorInvalidValue);
+    if (!rt_dev_valid(device)) return rt_error(cudaErrorInvalidDevice);
     *prop = *rt_dev_props();
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
 {
-    if (!value) return cudaErrorInvalidValue;
-    if (!rt_dev_valid(device)) return cudaErrorInvalidDevice;
-    return rt_dev_attribute((int)attr, value);
+    if (!value) return rt_error(cudaErrorInvalidValue);
+    if (!rt_dev_valid(device)) return rt_error(cudaErrorInvalidDevice);
+    return rt_error(rt_dev_attribute((int)attr, value));
 }
 
 RT_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
-    if (!device || !prop) return cudaErrorInvalidValue;
+    if (!device || !prop) return rt_error(cudaErrorInvalidValue);
     *device = 0;                            /* the only device is the closest match */
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
-    if (!driverVersion) return cudaErrorInvalidValue;
+    if (!driverVersion) return rt_error(cudaErrorInvalidValue);
     *driverVersion = 13000;
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
-    if (!runtimeVersion) return cudaErrorInvalidValue;
+    if (!runtimeVersion) return rt_error(cudaErrorInvalidValue);
     *runtimeVersion = 13000;
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 {
-    if (!pValue) return cudaErrorInvalidValue;
-    if ((int)limit < 0 || (int)limit > cudaLimitPersistingL2CacheSize)
-        return cudaErrorUnsupportedLimit;
+    if (!pValue) return rt_error(cudaErrorInvalidValue);
+    if ((int)limit < 0 || (int)limit > cudaLimitPersistingL2CacheSize ||
+        limit == cudaLimitDevRuntimeSyncDepth || limit == cudaLimitDevRuntimePendingLaunchCount)
+        return rt_error(cudaErrorUnsupportedLimit);
+    RT_BEGIN();
     *pValue = rt_dev_limit((int)limit);
-    return cudaSuccess;
+    return RT_END(cudaSuccess);
 }
 
 RT_EXPORT cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
-    return rt_dev_set_limit((int)limit, value);
+    RT_BEGIN_CTX();
+    return RT_END(rt_dev_set_limit((int)limit, value));
 }
 
 RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
 {
-    if (!pCacheConfig) return cudaErrorInvalidValue;
+    if (!pCacheConfig) return rt_error(cudaErrorInvalidValue);
     pthread_mutex_lock(&g_lock);
     *pCacheConfig = (enum cudaFuncCache)g_cache_config;
     pthread_mutex_unlock(&g_lock);
@@ -503,7 +536,7 @@ RT_EXPORT cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
 RT_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
 {
     if ((int)cacheConfig < cudaFuncCachePreferNone || (int)cacheConfig > cudaFuncCachePreferEqual)
-        return cudaErrorInvalidValue;
+        return rt_error(cudaErrorInvalidValue);
     pthread_mutex_lock(&g_lock);
     g_cache_config = (int)cacheConfig;
     pthread_mutex_unlock(&g_lock);
@@ -514,7 +547,7 @@ RT_EXPORT cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
  * no effect, as on those GPUs. */
 RT_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
 {
-    if (!pConfig) return cudaErrorInvalidValue;
+    if (!pConfig) return rt_error(cudaErrorInvalidValue);
     *pConfig = cudaSharedMemBankSizeFourByte;
     return cudaSuccess;
 }
@@ -522,15 +555,15 @@ RT_EXPORT cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pCo
 RT_EXPORT cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
 {
     if ((int)config < cudaSharedMemBankSizeDefault || (int)config > cudaSharedMemBankSizeEightByte)
-        return cudaErrorInvalidValue;
+        return rt_error(cudaErrorInvalidValue);
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
-    if (!pciBusId || len <= 0) return cudaErrorInvalidValue;
-    if (!rt_dev_valid(device)) return cudaErrorInvalidDevice;
+    if (!pciBusId || len <= 0) return rt_error(cudaErrorInvalidValue);
+    if (!rt_dev_valid(device)) return rt_error(cudaErrorInvalidDevice);
     snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.0", (unsigned)p->pciDomainID,
              (unsigned)p->pciBusID, (unsigned)p->pciDeviceID);
     return cudaSuccess;
@@ -569,18 +602,18 @@ RT_EXPORT cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     unsigned v[4];
-    if (!device || !pciBusId || parse_bus_id(pciBusId, v)) return cudaErrorInvalidValue;
+    if (!device || !pciBusId || parse_bus_id(pciBusId, v)) return rt_error(cudaErrorInvalidValue);
     if (v[0] != (unsigned)p->pciDomainID || v[1] != (unsigned)p->pciBusID ||
         v[2] != (unsigned)p->pciDeviceID || v[3] != 0)
-        return cudaErrorInvalidDevice;
+        return rt_error(cudaErrorInvalidDevice);
     *device = 0;
     return cudaSuccess;
 }
 
 RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
 {
-    if (!canAccessPeer) return cudaErrorInvalidValue;
-    if (!rt_dev_valid(device) || !rt_dev_valid(peerDevice)) return cudaErrorInvalidDevice;
+    if (!canAccessPeer) return rt_error(cudaErrorInvalidValue);
+    if (!rt_dev_valid(device) || !rt_dev_valid(peerDevice)) return rt_error(cudaErrorInvalidDevice);
     *canAccessPeer = 0;                     /* one device: no peers */
     return cudaSuccess;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rt.h"
 #include "rt_dev.h"
 
 #define SMEM_GRANULE 128     /* shared-memory allocation unit, sm_80 and later */
@@ -107,142 +108,76 @@ void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r)
 }
 
 /* ---- per-kernel attributes ------------------------------------------------------------------ */
-/* One entry per kernel seen: its resources (computed once) and its attributes. */
-typedef struct { const ptx_module *m; const ptx_func *f; rt_func_res r; rt_fattr a; } fattr_ent;
-static fattr_ent *g_fa;
-static int g_nfa, g_capfa, g_lastfa;
-static pthread_mutex_t g_falock = PTHREAD_MUTEX_INITIALIZER;
-
-static void fattr_default(const ptx_func *f, const rt_func_res *rp, rt_fattr *a)
+void rt_kernel_fattr(const rt_kernel *k, rt_func_res *r, rt_fattr *a)
 {
-    rt_func_res r = *rp;
     const struct cudaDeviceProp *p = rt_dev_props();
+    rt_func_resources(k->mod->pm, k->func, r);
     memset(a, 0, sizeof *a);
-    a->max_dyn_smem = r.shared_static >= p->sharedMemPerBlock ? 0 :
-                      (int)(p->sharedMemPerBlock - r.shared_static);
-    a->carveout = -1;
-    a->cluster_must_be_set = f->explicitcluster;
-    for (int i = 0; i < 3; i++) a->req_cluster[i] = r.req_cluster[i];
+    a->max_dyn_smem = k->max_dyn_shmem >= 0 ? k->max_dyn_shmem
+                      : r->shared_static >= p->sharedMemPerBlock ? 0
+                      : (int)(p->sharedMemPerBlock - r->shared_static);
+    a->carveout = k->attr[RT_KA_CARVEOUT] - 1;
+    a->cache_config = k->attr[RT_KA_CACHE];
+    a->cluster_must_be_set = k->func->explicitcluster;
+    a->nonportable_cluster = k->attr[RT_KA_NONPORTABLE];
+    a->cluster_sched = k->attr[RT_KA_SCHED];
+    for (int i = 0; i < 3; i++)
+        a->req_cluster[i] = r->req_cluster[i] ? r->req_cluster[i] : k->attr[RT_KA_CLUSTER_X + i];
 }
 
-/* The entry of f, created with defaults; NULL when out of memory. Lock held. */
-static fattr_ent *fattr_find(const ptx_module *m, const ptx_func *f)
-{
-    if (g_lastfa < g_nfa && g_fa[g_lastfa].f == f) return &g_fa[g_lastfa];
-    for (int i = 0; i < g_nfa; i++)
-        if (g_fa[i].f == f) return &g_fa[g_lastfa = i];
-    if (g_nfa == g_capfa) {
-        int cap = g_capfa ? 2 * g_capfa : 16;
-        fattr_ent *n = realloc(g_fa, (size_t)cap * sizeof *n);
-        if (!n) return NULL;
-        g_fa = n;
-        g_capfa = cap;
-    }
-    fattr_ent *e = &g_fa[g_nfa++];
-    e->m = m;
-    e->f = f;
-    rt_func_resources(m, f, &e->r);
-    fattr_default(f, &e->r, &e->a);
-    g_lastfa = g_nfa - 1;
-    return e;
-}
-
-/* Resources and attributes of a kernel (computed directly if the table cannot grow). */
-static void kinfo(const ptx_module *m, const ptx_func *f, rt_func_res *r, rt_fattr *a)
-{
-    pthread_mutex_lock(&g_falock);
-    fattr_ent *e = fattr_find(m, f);
-    if (e) { *r = e->r; *a = e->a; }
-    pthread_mutex_unlock(&g_falock);
-    if (!e) {
-        rt_func_resources(m, f, r);
-        fattr_default(f, r, a);
-    }
-}
-
-void rt_func_attr_get(const ptx_module *m, const ptx_func *f, rt_fattr *a)
-{
-    rt_func_res r;
-    kinfo(m, f, &r, a);
-}
-
-cudaError_t rt_func_attr_set(const ptx_module *m, const ptx_func *f, int attr, int value)
+cudaError_t rt_kernel_set_attr(rt_kernel *k, int attr, int value)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     rt_func_res r;
     rt_fattr cur;
-    kinfo(m, f, &r, &cur);
+    rt_kernel_fattr(k, &r, &cur);
     switch (attr) {
     case cudaFuncAttributeMaxDynamicSharedMemorySize:
         if (value < 0 || (size_t)value + r.shared_static > p->sharedMemPerBlockOptin)
             return cudaErrorInvalidValue;
-        break;
+        k->max_dyn_shmem = value;
+        return cudaSuccess;
     case cudaFuncAttributePreferredSharedMemoryCarveout:
         if (value < -1 || value > 100) return cudaErrorInvalidValue;
-        break;
+        k->attr[RT_KA_CARVEOUT] = value + 1;
+        return cudaSuccess;
     case cudaFuncAttributeRequiredClusterWidth:
     case cudaFuncAttributeRequiredClusterHeight:
     case cudaFuncAttributeRequiredClusterDepth:
         if (!p->clusterLaunch) return cudaErrorNotSupported;
         if (value < 0 || value > 16) return cudaErrorInvalidValue;
         if (r.req_cluster[0]) return cudaErrorNotPermitted;  /* fixed by the PTX */
-        break;
+        k->attr[RT_KA_CLUSTER_X + attr - cudaFuncAttributeRequiredClusterWidth] = value;
+        return cudaSuccess;
     case cudaFuncAttributeNonPortableClusterSizeAllowed:
         if (!p->clusterLaunch) return cudaErrorNotSupported;
         if (value != 0 && value != 1) return cudaErrorInvalidValue;
-        break;
+        k->attr[RT_KA_NONPORTABLE] = value;
+        return cudaSuccess;
     case cudaFuncAttributeClusterSchedulingPolicyPreference:
         if (value < 0 || value > 2) return cudaErrorInvalidValue;
-        break;
+        k->attr[RT_KA_SCHED] = value;
+        return cudaSuccess;
     case cudaFuncAttributeClusterDimMustBeSet:      /* read-only */
     default:
         return cudaErrorInvalidValue;
     }
-    pthread_mutex_lock(&g_falock);
-    fattr_ent *e = fattr_find(m, f);
-    if (e) {
-        switch (attr) {
-        case cudaFuncAttributeMaxDynamicSharedMemorySize: e->a.max_dyn_smem = value; break;
-        case cudaFuncAttributePreferredSharedMemoryCarveout: e->a.carveout = value; break;
-        case cudaFuncAttributeRequiredClusterWidth: e->a.req_cluster[0] = value; break;
-        case cudaFuncAttributeRequiredClusterHeight: e->a.req_cluster[1] = value; break;
-        case cudaFuncAttributeRequiredClusterDepth: e->a.req_cluster[2] = value; break;
-        case cudaFuncAttributeNonPortableClusterSizeAllowed: e->a.nonportable_cluster = value; break;
-        case cudaFuncAttributeClusterSchedulingPolicyPreference: e->a.cluster_sched = value; break;
-        }
-    }
-    pthread_mutex_unlock(&g_falock);
-    return e ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
-cudaError_t rt_func_cache_set(const ptx_module *m, const ptx_func *f, int cache_config)
+cudaError_t rt_kernel_set_cache(rt_kernel *k, int cache_config)
 {
     if (cache_config < cudaFuncCachePreferNone || cache_config > cudaFuncCachePreferEqual)
         return cudaErrorInvalidValue;
-    pthread_mutex_lock(&g_falock);
-    fattr_ent *e = fattr_find(m, f);
-    if (e) e->a.cache_config = cache_config;
-    pthread_mutex_unlock(&g_falock);
-    return e ? cudaSuccess : cudaErrorMemoryAllocation;
+    k->attr[RT_KA_CACHE] = cache_config;
+    return cudaSuccess;
 }
 
-void rt_func_attr_forget(const ptx_module *m)
-{
-    pthread_mutex_lock(&g_falock);
-    int k = 0;
-    for (int i = 0; i < g_nfa; i++)
-        if (g_fa[i].m != m) g_fa[k++] = g_fa[i];
-    g_nfa = k;
-    g_lastfa = 0;
-    pthread_mutex_unlock(&g_falock);
-}
-
-void rt_func_get_attributes(const ptx_module *m, const ptx_func *f, struct cudaFuncAttributes *a)
+void rt_kernel_get_attributes(const rt_kernel *k, struct cudaFuncAttributes *a)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     rt_func_res r;
     rt_fattr fa;
-    kinfo(m, f, &r, &fa);
+    rt_kernel_fattr(k, &r, &fa);
     memset(a, 0, sizeof *a);
     a->sharedSizeBytes = r.shared_static;
     a->constSizeBytes = r.const_bytes;
@@ -259,45 +194,6 @@ void rt_func_get_attributes(const ptx_module *m, const ptx_func *f, struct cudaF
     a->requiredClusterDepth = fa.req_cluster[2];
     a->clusterSchedulingPolicyPreference = fa.cluster_sched;
     a->nonPortableClusterSizeAllowed = fa.nonportable_cluster;
-}
-
-/* ---- launch checks ------------------------------------------------------------------------ */
-cudaError_t rt_launch_check(const ptx_module *m, const ptx_func *f, unsigned bx, unsigned by,
-                            unsigned bz, size_t dyn_smem, char *msg, size_t msglen)
-{
-    const struct cudaDeviceProp *p = rt_dev_props();
-    char dummy[8];
-    if (!msg) { msg = dummy; msglen = sizeof dummy; }
-    uint64_t threads = (uint64_t)bx * by * bz;
-    if (!bx || !by || !bz || bx > (unsigned)p->maxThreadsDim[0] ||
-        by > (unsigned)p->maxThreadsDim[1] || bz > (unsigned)p->maxThreadsDim[2] ||
-        threads > (uint64_t)p->maxThreadsPerBlock) {
-        snprintf(msg, msglen, "block (%u,%u,%u) exceeds the device's limits (%d,%d,%d), %d "
-                 "threads", bx, by, bz, p->maxThreadsDim[0], p->maxThreadsDim[1],
-                 p->maxThreadsDim[2], p->maxThreadsPerBlock);
-        return cudaErrorInvalidConfiguration;
-    }
-    rt_func_res r;
-    rt_fattr a;
-    kinfo(m, f, &r, &a);
-    if (threads > (uint64_t)r.max_threads) {
-        snprintf(msg, msglen, "%s: %llu threads per block exceed the kernel's maximum %d "
-                 "(launch bounds or registers)", f->sym->name, (unsigned long long)threads,
-                 r.max_threads);
-        return cudaErrorLaunchOutOfResources;
-    }
-    if (dyn_smem > (size_t)a.max_dyn_smem) {
-        snprintf(msg, msglen, "%s: %zu bytes of dynamic shared memory exceed the kernel's "
-                 "maximum %d (cudaFuncAttributeMaxDynamicSharedMemorySize)", f->sym->name,
-                 dyn_smem, a.max_dyn_smem);
-        return cudaErrorInvalidValue;
-    }
-    if (r.shared_static + dyn_smem > p->sharedMemPerBlockOptin) {
-        snprintf(msg, msglen, "%s: %zu bytes of shared memory per block exceed the device's "
-                 "%zu", f->sym->name, r.shared_static + dyn_smem, p->sharedMemPerBlockOptin);
-        return cudaErrorInvalidValue;
-    }
-    return cudaSuccess;
 }
 
 /* ---- occupancy -------------------------------------------------------------------------- */
@@ -389,8 +285,3 @@ size_t rt_occ_avail_dyn_smem(const struct cudaDeviceProp *p, const rt_func_res *
     return per_block > fixed ? per_block - fixed : 0;
 }
 
-void rt_func_res_get(const ptx_module *m, const ptx_func *f, rt_func_res *r)
-{
-    rt_fattr a;
-    kinfo(m, f, r, &a);
-}

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "test_util.h"
+#include "rt.h"
 #include "rt_dev.h"
+
+cudaError_t cudaGetLastError(void);
 
 /* ---- ABI layouts ------------------------------------------------------------------------
  * The offsets below were measured by compiling offsetof() of every field against CUDA 13.0's
@@ -182,6 +185,7 @@ START_TEST(test_device_api)
     ck_assert_int_eq(cudaGetDeviceCount(&n), cudaSuccess);
     ck_assert_int_eq(n, 1);
     ck_assert_int_eq(cudaSetDevice(1), cudaErrorInvalidDevice);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorInvalidDevice);
     ck_assert_int_eq(cudaSetDevice(0), cudaSuccess);
     ck_assert_int_eq(cudaGetDevice(&d), cudaSuccess);
     ck_assert_int_eq(d, 0);
@@ -228,6 +232,9 @@ START_TEST(test_limits)
     ck_assert_int_eq(cudaDeviceSetLimit(cudaLimitStackSize, 64u << 20), cudaErrorMemoryAllocation);
     ck_assert_int_eq(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 48), cudaErrorInvalidValue);
     ck_assert_int_eq(cudaDeviceSetLimit((enum cudaLimit)9, 1), cudaErrorUnsupportedLimit);
+    ck_assert_int_eq(cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, 4), cudaErrorUnsupportedLimit);
+    ck_assert_int_eq(cudaGetLastError(), cudaErrorUnsupportedLimit);   /* recorded */
+    ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
     ck_assert_int_eq(cudaDeviceGetLimit(&v, (enum cudaLimit)9), cudaErrorUnsupportedLimit);
 }
 END_TEST
@@ -284,13 +291,6 @@ START_TEST(test_resources)
     rt_func_resources(m, ptx_find_func(m, "nr"), &r);
     ck_assert_int_eq(r.num_regs, 24);
 
-    struct cudaFuncAttributes fa;
-    rt_func_get_attributes(m, ptx_find_func(m, "k"), &fa);
-    ck_assert_uint_eq(fa.sharedSizeBytes, 5120);
-    ck_assert_int_eq(fa.maxDynamicSharedSizeBytes, 48 * 1024 - 5120);
-    ck_assert_int_eq(fa.preferredShmemCarveout, -1);
-    ck_assert_int_eq(fa.binaryVersion, rt_dev_props()->major * 10 + rt_dev_props()->minor);
-    rt_func_attr_forget(m);
     ptx_module_free(m);
 }
 END_TEST
@@ -379,40 +379,48 @@ START_TEST(test_occupancy_h100)
 }
 END_TEST
 
-START_TEST(test_launch_check)
+/* Attributes of a kernel loaded by the runtime from PTX text, as cudaFuncGetAttributes and
+ * cudaFuncSetAttribute see them. */
+START_TEST(test_kernel_attrs)
 {
-    ptx_module *m = parse(k_res);
-    const ptx_func *k = ptx_find_func(m, "k"), *lb = ptx_find_func(m, "lb");
-    char msg[256];
-    ck_assert_int_eq(rt_launch_check(m, k, 256, 1, 1, 0, msg, sizeof msg), cudaSuccess);
-    ck_assert_int_eq(rt_launch_check(m, k, 1025, 1, 1, 0, msg, sizeof msg),
-                     cudaErrorInvalidConfiguration);
-    ck_assert_int_eq(rt_launch_check(m, k, 1, 1, 65, 0, msg, sizeof msg),
-                     cudaErrorInvalidConfiguration);
-    ck_assert_int_eq(rt_launch_check(m, lb, 512, 1, 1, 0, msg, sizeof msg),
-                     cudaErrorLaunchOutOfResources);
-    ck_assert_ptr_nonnull(strstr(msg, "lb"));
-    /* 5120 B static: 43 KB dynamic is the default maximum */
-    ck_assert_int_eq(rt_launch_check(m, k, 32, 1, 1, 48 * 1024 - 5120, msg, sizeof msg),
+    rt_init();
+    rt_module *mod = rt_module_new_ptx(k_res, strlen(k_res), "res.ptx");
+    ck_assert_ptr_nonnull(mod);
+    rt_kernel *k = rt_kernel_by_name(mod, "k");
+    ck_assert_ptr_nonnull(k);
+    ck_assert_int_eq(rt_kernel_ready(k), cudaSuccess);
+    ck_assert_uint_eq(k->static_shmem, 5120);           /* the launch checks agree */
+    struct cudaFuncAttributes fa;
+    rt_kernel_get_attributes(k, &fa);
+    ck_assert_uint_eq(fa.sharedSizeBytes, 5120);
+    ck_assert_uint_eq(fa.constSizeBytes, 256);
+    ck_assert_uint_eq(fa.localSizeBytes, 64);
+    ck_assert_int_eq(fa.numRegs, 32);
+    ck_assert_int_eq(fa.maxThreadsPerBlock, 1024);
+    ck_assert_int_eq(fa.ptxVersion, 80);
+    ck_assert_int_eq(fa.maxDynamicSharedSizeBytes, 48 * 1024 - 5120);
+    ck_assert_int_eq(fa.preferredShmemCarveout, -1);
+    ck_assert_int_eq(fa.binaryVersion, rt_dev_props()->major * 10 + rt_dev_props()->minor);
+    /* the opt-in: up to 163 KB per block in all */
+    ck_assert_int_eq(rt_kernel_set_attr(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        100 * 1024), cudaSuccess);
+    ck_assert_int_eq(k->max_dyn_shmem, 100 * 1024);     /* what rt_launch.c checks */
+    ck_assert_int_eq(rt_kernel_set_attr(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        163 * 1024 - 5120 + 1), cudaErrorInvalidValue);
+    ck_assert_int_eq(rt_kernel_set_attr(k, cudaFuncAttributePreferredSharedMemoryCarveout, 101),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(rt_kernel_set_attr(k, cudaFuncAttributePreferredSharedMemoryCarveout, 50),
                      cudaSuccess);
-    ck_assert_int_eq(rt_launch_check(m, k, 32, 1, 1, 48 * 1024 - 5119, msg, sizeof msg),
+    ck_assert_int_eq(rt_kernel_set_attr(k, cudaFuncAttributeClusterDimMustBeSet, 1),
                      cudaErrorInvalidValue);
-    ck_assert_int_eq(rt_func_attr_set(m, k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      100 * 1024), cudaSuccess);
-    ck_assert_int_eq(rt_launch_check(m, k, 32, 1, 1, 100 * 1024, msg, sizeof msg), cudaSuccess);
-    ck_assert_int_eq(rt_func_attr_set(m, k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      163 * 1024), cudaErrorInvalidValue);
-    ck_assert_int_eq(rt_func_attr_set(m, k, cudaFuncAttributePreferredSharedMemoryCarveout, 101),
-                     cudaErrorInvalidValue);
-    ck_assert_int_eq(rt_func_attr_set(m, k, cudaFuncAttributeClusterDimMustBeSet, 1),
-                     cudaErrorInvalidValue);
-    rt_fattr a;
-    rt_func_attr_get(m, k, &a);
-    ck_assert_int_eq(a.max_dyn_smem, 100 * 1024);
-    rt_func_attr_forget(m);
-    rt_func_attr_get(m, k, &a);
-    ck_assert_int_eq(a.max_dyn_smem, 48 * 1024 - 5120);
-    ptx_module_free(m);
+    ck_assert_int_eq(rt_kernel_set_cache(k, 7), cudaErrorInvalidValue);
+    rt_kernel_get_attributes(k, &fa);
+    ck_assert_int_eq(fa.maxDynamicSharedSizeBytes, 100 * 1024);
+    ck_assert_int_eq(fa.preferredShmemCarveout, 50);
+    rt_kernel *lb = rt_kernel_by_name(mod, "lb");
+    ck_assert_int_eq(rt_kernel_ready(lb), cudaSuccess);
+    rt_kernel_get_attributes(lb, &fa);
+    ck_assert_int_eq(fa.maxThreadsPerBlock, 256);
 }
 END_TEST
 
@@ -429,7 +437,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_resources);
     tcase_add_test(tc, test_occupancy_a100);
     tcase_add_test(tc, test_occupancy_h100);
-    tcase_add_test(tc, test_launch_check);
+    tcase_add_test(tc, test_kernel_attrs);
     suite_add_tcase(s, tc);
     return s;
 }
