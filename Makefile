@@ -113,6 +113,13 @@ $(CUDADRV): runtime/drv/libcuda.c $(CUDART)
 	    runtime/drv/libcuda.c -Wl,--no-as-needed $(CUDART) -Wl,-rpath,'$$ORIGIN'
 	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
+# Suites of the runtime's internals link its position-independent objects.
+RT_TESTS = $(BUILD)/tests/test_rtapi
+$(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_OBJ) $(PIC_OBJ) $(wildcard tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Iruntime -Itests -o $@ $< $(RT_OBJ) $(PIC_OBJ) \
+	    $(CHECK_LIBS) $(RT_LIBS)
+
 # Every Check suite, then the end-to-end batch tests.
 test: deps-quiet ptxdbg $(TEST_BIN)
 	@sh tests/run-tests.sh $(BUILD) $(TEST_BIN)

@@ -8,7 +8,6 @@ int (*rt_debug_launch)(rt_launch_ctx *ctx);
 uint64_t rt_heap_limit = 8u << 20;
 int rt_threads;
 static uint64_t rt_nlaunch;
-static uint64_t rt_stack_limit = 1024, rt_printf_fifo = 1u << 20;
 
 /* Limits of the emulated device (rt_device.c defines the real ones from its profile). */
 __attribute__((weak)) void rt_device_launch_limits(rt_launch_limits *l)
@@ -350,52 +349,4 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const voi
     return RT_END(rt_launch_ex(config, func, args, 1));
 }
 
-/* ---- limits ----------------------------------------------------------------------------------- */
-static int rt_set_heap(exec_machine *m, rt_module *mod, void *ctx)
-{
-    (void)mod;
-    exec_set_heap_limit(m, *(uint64_t *)ctx);
-    return 0;
-}
-
-cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
-{
-    RT_BEGIN_CTX();
-    switch (limit) {
-    case cudaLimitMallocHeapSize:
-        rt_heap_limit = value;
-        rt_machines_each(rt_set_heap, &rt_heap_limit);
-        break;
-    case cudaLimitStackSize:
-        rt_stack_limit = value;   /* each thread has MEM_LOCAL_MAX bytes of stack anyway */
-        break;
-    case cudaLimitPrintfFifoSize:
-        rt_printf_fifo = value;   /* printf output is never dropped */
-        break;
-    case cudaLimitDevRuntimeSyncDepth:
-    case cudaLimitDevRuntimePendingLaunchCount:
-        return RT_END(cudaErrorUnsupportedLimit);
-    case cudaLimitMaxL2FetchGranularity:
-    case cudaLimitPersistingL2CacheSize:
-        break;
-    default:
-        return RT_END(cudaErrorUnsupportedLimit);
-    }
-    return RT_END(cudaSuccess);
-}
-
-cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
-{
-    RT_BEGIN();
-    if (!value)
-        return RT_END(cudaErrorInvalidValue);
-    switch (limit) {
-    case cudaLimitMallocHeapSize: *value = (size_t)rt_heap_limit; break;
-    case cudaLimitStackSize: *value = (size_t)rt_stack_limit; break;
-    case cudaLimitPrintfFifoSize: *value = (size_t)rt_printf_fifo; break;
-    case cudaLimitMaxL2FetchGranularity: *value = 64; break;
-    case cudaLimitPersistingL2CacheSize: *value = 0; break;
-    default: return RT_END(cudaErrorUnsupportedLimit);
-    }
-    return RT_END(cudaSuccess);
-}
+/* Limits (cudaDeviceSetLimit/GetLimit) are in rt_device.c. */
