@@ -43,7 +43,7 @@ typedef struct {
     size_t local_bytes;     /* .local of the kernel (its depot) */
     int max_threads;        /* from .maxntid/.reqntid, the register file, and 1024 */
     int num_regs;
-    int ptx_version;        /* major * 10 + minor */
+    int ptx_version;        /* the .target architecture: sm_80 -> 80 */
     int barriers;           /* named barriers used (ids 0..n-1); 0 when none */
     int req_cluster[3];     /* .reqnctapercluster, 0 when absent */
 } rt_func_res;

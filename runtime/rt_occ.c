@@ -103,7 +103,11 @@ void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r)
     int by_regs = p->regsPerBlock / regs_warp * 32;
     if (by_regs < maxt) maxt = by_regs;
     r->max_threads = maxt;
-    r->ptx_version = m->version_major * 10 + m->version_minor;
+    /* cudaFuncAttributes.ptxVersion is the virtual architecture the PTX was compiled for
+     * (.target sm_80 -> 80; CUB picks its tuning policies by it), not the PTX ISA version. */
+    r->ptx_version = 0;
+    if (m->target && !strncmp(m->target, "sm_", 3))
+        r->ptx_version = atoi(m->target + 3);
     for (int i = 0; i < 3; i++) r->req_cluster[i] = (int)f->reqnctapercluster[i];
 }
 
