@@ -236,9 +236,17 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                 cmd_error(c, "%s: %s.", path, why[0] ? why : strerror(errno));
                 goto out;
             }
-            size_t got = fread(bytes, 1, count * (size_t)esz, f);
-            int extra = fgetc(f) != EOF;
+            size_t want = count * (size_t)esz, got = 0, r = 1;
+            while (got < want && r > 0 && !dbg_interrupted(c->s)) { /* 1 MB at a time */
+                r = fread(bytes + got, 1, want - got < (1u << 20) ? want - got : 1u << 20, f);
+                got += r;
+            }
+            int extra = got == want && fgetc(f) != EOF;
             fclose(f);
+            if (got < want && dbg_interrupted(c->s)) {
+                cmd_error(c, "Interrupted; buffer %s was not created.", name);
+                goto out;
+            }
             if (extra || got != count * (size_t)esz) {
                 cmd_error(c, "%s: file has %s bytes than buffer %s (%llu bytes).", path,
                           extra ? "more" : "fewer", name, count * (unsigned long long)esz);
