@@ -930,6 +930,8 @@ static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
     m->li = li;
     m->li.kernel = m->mod->funcs[ki];
     m->kfd = m->fdec[ki];
+    if (mem_shared_view(m, m->li.kernel) != 0)   /* the kernel's own shared variables */
+        return bad(m, "out of memory");
     m->ncta = ncta;
     m->nwarps = nwarps;
     m->nthreads = nthreads;
