@@ -512,6 +512,11 @@ START_TEST(interrupt_host_work)
     snprintf(line, sizeof line, "buffer f u8 4096 = file %s", path);
     ck_assert_int_ne(cmd_execute(&c, line), 0);
     ck_assert_ptr_null(dbg_buffer_find(s, "f"));
+    char dump[800];
+    snprintf(dump, sizeof dump, "dump big %s/big.bin", tmpdir);
+    ck_assert_int_ne(cmd_execute(&c, dump), 0);
+    snprintf(dump, sizeof dump, "%s/big.bin", tmpdir);
+    ck_assert_int_ne(stat(dump, &sb), 0);
     flag = 0;
     ck_assert_int_eq(dbg_core_save(s, core), 0);
     ck_assert_int_eq(stat(core, &sb), 0);
