@@ -524,6 +524,12 @@ START_TEST(interrupt_host_work)
     ck_assert_ptr_nonnull(dbg_buffer_find(s, "a"));
     ck_assert_int_eq(cmd_execute(&c, line), 0);
     ck_assert_ptr_nonnull(dbg_buffer_find(s, "f"));
+    /* reading a core stops too; the session keeps its program */
+    flag = 1;
+    ck_assert_int_ne(dbg_core_load(s, core), 0);
+    ck_assert_msg(strstr(dbg_errmsg(s), "interrupted") != NULL, "%s", dbg_errmsg(s));
+    ck_assert_ptr_nonnull(dbg_buffer_find(s, "f"));
+    flag = 0;
     cmd_ctx_free(&c);
     dbg_free(s);
 }
