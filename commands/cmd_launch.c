@@ -240,9 +240,17 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                 cmd_error(c, "%s: %s.", path, why[0] ? why : strerror(errno));
                 goto out;
             }
-            size_t got = fread(bytes, 1, count * (size_t)esz, f);
-            int extra = fgetc(f) != EOF;
+            size_t want = count * (size_t)esz, got = 0, r = 1;
+            while (got < want && r > 0 && !dbg_interrupted(c->s)) { /* 1 MB at a time */
+                r = fread(bytes + got, 1, want - got < (1u << 20) ? want - got : 1u << 20, f);
+                got += r;
+            }
+            int extra = got == want && fgetc(f) != EOF;
             fclose(f);
+            if (got < want && dbg_interrupted(c->s)) {
+                cmd_error(c, "Interrupted; buffer %s was not created.", name);
+                goto out;
+            }
             if (extra || got != count * (size_t)esz) {
                 cmd_error(c, "%s: file has %s bytes than buffer %s (%llu bytes).", path,
                           extra ? "more" : "fewer", name, count * (unsigned long long)esz);
@@ -560,28 +568,40 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
     const dbg_buffer *b = dbg_buffer_find(c->s, argv[0]);
     if (!b)
         return cmd_error(c, "No buffer named \"%s\".", argv[0]);
-    uint8_t *data = malloc(b->size ? b->size : 1);
-    if (!data)
-        return cmd_error(c, "Out of memory.");
-    if (dbg_buffer_read(c->s, b, data) != 0) {
-        free(data);
-        return cmd_error(c, "%s", dbg_errmsg(c->s));
-    }
     /* an existing target must be a regular file: a FIFO would block, a device never fills */
     char why[160];
     struct stat st;
-    if (stat(argv[1], &st) == 0 && fileck_regular(argv[1], 0, NULL, why, sizeof why) != 0) {
-        free(data);
+    if (stat(argv[1], &st) == 0 && fileck_regular(argv[1], 0, NULL, why, sizeof why) != 0)
         return cmd_error(c, "%s: %s.", argv[1], why);
-    }
+    enum { CHUNK = 1 << 20 };
+    uint8_t *data = malloc(CHUNK);
+    if (!data)
+        return cmd_error(c, "Out of memory.");
     FILE *f = fopen(argv[1], "wb");
     if (!f) {
         free(data);
         return cmd_error(c, "%s: cannot open for writing.", argv[1]);
     }
-    size_t w = fwrite(data, 1, b->size, f);
-    int bad = fclose(f) != 0 || w != b->size;
+    /* 1 MB at a time: bounded memory, and Ctrl-C stops a large dump (the file is removed) */
+    int bad = 0, intr = 0;
+    for (uint64_t off = 0; off < b->size && !bad && !intr; off += CHUNK) {
+        size_t n = b->size - off < CHUNK ? (size_t)(b->size - off) : CHUNK;
+        intr = dbg_interrupted(c->s);
+        if (!intr && exec_mem_read(dbg_machine(c->s), PTX_SPACE_GLOBAL, b->addr + off, data, n,
+                                   0, 0, 0) != 0) {
+            fclose(f);
+            remove(argv[1]);
+            free(data);
+            return cmd_error(c, "%s", exec_errmsg(dbg_machine(c->s)));
+        }
+        bad = !intr && fwrite(data, 1, n, f) != n;
+    }
+    bad |= fclose(f) != 0;
     free(data);
+    if (intr) {
+        remove(argv[1]);
+        return cmd_error(c, "Interrupted; %s was not written.", argv[1]);
+    }
     if (bad)
         return cmd_error(c, "%s: write error.", argv[1]);
     return 0;

@@ -49,11 +49,8 @@ static int phys_frame(cmd_lane_ref *r)
 static int v_reg_get(void *ctx, const char *name, uint64_t *bits, ptx_type *t, char *err, size_t n)
 {
     cmd_lane_ref *r = ctx;
-    /* no kernel: the registers typed PTX set in the standalone REPL */
-    if (!dbg_launch_alive(r->c->s) && cmd_ptx_repl_reg(r->c, name, bits, t) == 0)
-        return 0;
-    if (need_launch(r, err, n) != 0)
-        return -1;
+    if (need_launch(r, err, n) != 0) /* no kernel: what typed PTX set in the standalone REPL */
+        return cmd_ptx_repl_reg(r->c, name, bits, t) == 0 ? 0 : -1;
     exec_machine *m = dbg_machine(r->c->s);
     if (exec_reg_get(m, r->cta, r->warp, r->lane, phys_frame(r), name, bits, t) != 0) {
         snprintf(err, n, "%s", exec_errmsg(m));

@@ -396,7 +396,7 @@ int exec_core_write(exec_machine *m, const char *path, const exec_core_sect *ext
 typedef struct exec_core exec_core;
 /* Read and check a core file (magic, version, length, checksum, sections); NULL with a message
  * naming the problem ("not a ptxdbg core file", "truncated", "corrupted", "version"). */
-exec_core *exec_core_open(const char *path, char *err, size_t n);
+exec_core *exec_core_open(const char *path, char *err, size_t n, volatile int *interrupt);
 void exec_core_close(exec_core *c);
 /* The nth section with `tag` (data lives until exec_core_close); -1 when absent. */
 int exec_core_find(const exec_core *c, uint32_t tag, int nth, const void **data, uint64_t *len);

@@ -673,14 +673,19 @@ int exec_shared_layout(const exec_machine *m, exec_shared_var *vars, int max,
                        uint64_t *static_size, uint64_t *dyn_base, uint64_t *dyn_size)
 {
     int n = 0;
-    for (int i = 0; i < m->nsvars; i++)
-        if (m->svars[i].size) {
-            if (n < max && vars)
-                vars[n] = m->svars[i];
-            n++;
-        }
+    uint64_t own = 0; /* the launched kernel's static bytes, laid out as ptxas would */
+    for (int i = 0; i < m->nsvars; i++) {
+        const exec_shared_var *v = &m->svars[i];
+        if (!v->size || (m->sh_nholes && mem_shared_hole(m, v->addr, v->size)))
+            continue; /* another kernel's variable: not part of this launch's shared memory */
+        if (n < max && vars)
+            vars[n] = *v;
+        n++;
+        uint64_t a = v->sym->align > 0 ? (uint64_t)v->sym->align : 1;
+        own = (own + a - 1) / a * a + v->size;
+    }
     if (static_size)
-        *static_size = m->shared_static;
+        *static_size = m->launched ? own : m->shared_static;
     if (dyn_base)
         *dyn_base = (m->shared_static + 15) / 16 * 16;
     if (dyn_size)

@@ -527,7 +527,7 @@ static exec_core *core_fail(exec_core *c, char *err, size_t n, const char *fmt, 
     return NULL;
 }
 
-exec_core *exec_core_open(const char *path, char *err, size_t en)
+exec_core *exec_core_open(const char *path, char *err, size_t en, volatile int *interrupt)
 {
     exec_core *c = calloc(1, sizeof *c);
     if (!c)
@@ -547,7 +547,12 @@ exec_core *exec_core_open(const char *path, char *err, size_t en)
             c->data = np;
             cap = nc;
         }
-        size_t r = fread(c->data + c->size, 1, cap - c->size, f);
+        if (interrupt && *interrupt) {
+            fclose(f);
+            return core_fail(c, err, en, "%s: interrupted while reading the core file", path);
+        }
+        size_t want = cap - c->size < (16u << 20) ? cap - c->size : 16u << 20;
+        size_t r = fread(c->data + c->size, 1, want, f);
         c->size += r;
         if (!r)
             break;
@@ -938,6 +943,8 @@ static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
     m->li = li;
     m->li.kernel = m->mod->funcs[ki];
     m->kfd = m->fdec[ki];
+    if (mem_shared_view(m, m->li.kernel) != 0)   /* the kernel's own shared variables */
+        return bad(m, "out of memory");
     m->ncta = ncta;
     m->nwarps = nwarps;
     m->nthreads = nthreads;

@@ -410,7 +410,7 @@ int dbg_core_load(dbg_session *s, const char *path)
     struct stat st;
     if (stat(path, &st) == 0 && fileck_regular(path, 0, NULL, err, sizeof err) != 0)
         return dbg_err(s, "%s: %s", path, err);
-    exec_core *c = exec_core_open(path, err, sizeof err);
+    exec_core *c = exec_core_open(path, err, sizeof err, s->interrupt);
     if (!c)
         return dbg_err(s, "%s", err);
     const char *text, *mpath;

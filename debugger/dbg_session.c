@@ -523,10 +523,12 @@ static int snapshot_buffers(dbg_session *s)
         uint8_t *copy = NULL;
         for (uint64_t off = 0; off < b->size; off += CHUNK) {
             size_t n = b->size - off < CHUNK ? (size_t)(b->size - off) : CHUNK;
-            if (exec_mem_read(s->m, PTX_SPACE_GLOBAL, b->addr + off, tmp, n, 0, 0, 0) != 0) {
+            int intr = dbg_interrupted(s);
+            if (intr || exec_mem_read(s->m, PTX_SPACE_GLOBAL, b->addr + off, tmp, n, 0, 0, 0)) {
                 free(copy);
                 free(tmp);
-                return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
+                return intr ? dbg_err(s, "Interrupted; the kernel was not launched.")
+                            : dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
             }
             if (!copy) {
                 size_t z = 0;

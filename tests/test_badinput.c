@@ -293,7 +293,9 @@ static const row rows[] = {
     {"watchdog-negative", OK, "show max-steps", S0, ERR, "ignoring PTXDBG_MAX_STEPS='-1'", "stops after [0-9]+ warp-instructions", WDNEG},
     {"watchdog-past-2-64", OK, "show max-steps", S0, ERR, "ignoring PTXDBG_MAX_STEPS='18446744073709551617'", "stops after [0-9]+ warp-instructions", WDBIG},
     {"shared-own-array", "B/shared-kernels.ptx", "buffer o u32 4\nlaunch b<<<1,1>>>(o)\nlaunch a<<<1,1>>>(o, 7)\nprint o[0]", S0, ERR, NULL, "\\$1 = 0", 0},
+    {"shared-info-own-vars", "B/shared-kernels.ptx", "buffer o u32 4\nbreak a\nlaunch a<<<1,1>>>(o, 7)\ninfo sharedmem", S0, ERR, NULL, "32 static bytes, 0 dynamic bytes\nAddress +Size +Variable\n0x10 +32 +sa\nbadinput-alive", 0},
     {"shared-other-kernel", "B/shared-kernels.ptx", "buffer o u32 4\nlaunch a<<<1,1>>>(o, 8)", S1, ANY, "Out-of-range Address", NULL, 0},
+    {"conv-many-variables", OK, "-x many-conv.cmd", S0, ERR, NULL, "\\$1 = 200006", 0},
     {"buffer-huge-short-init", OK, "buffer z u8 0xdeadbeef = {1,2,3}\nprint z[2]\nprint z[3735928558]", S0, ERR, NULL, "\\$1 = 3\n\\$2 = 0", NOSAN},
     {"buffer-exists-before-fill", OK, "buffer z u8 16\nbuffer z u8 4294967295 = iota", S1, ERR, "already exists", NULL, 0},
     {"buffer-bad-name-before-fill", OK, "buffer 9z u8 4294967295 = iota", S1, ERR, "Invalid buffer name", NULL, 0},
@@ -555,6 +557,16 @@ static void make_scratch(void)
         g[i] = (unsigned char)(x >> 16);
     }
     put("garbage.cmd", g, sizeof g);
+    /* 200000 convenience variables: linear work (quadratic work would use up the CPU budget) */
+    FILE *mc = NULL;
+    char mcp[PATH_MAX + 32];
+    snprintf(mcp, sizeof mcp, "%s/many-conv.cmd", tmp);
+    if ((mc = fopen(mcp, "w")) != NULL) {
+        for (int i = 0; i < 200000; i++)
+            fprintf(mc, "set $v%d = %d\n", i, i);
+        fprintf(mc, "print $v199999 + $v7\n");
+        fclose(mc);
+    }
     put("garbage.core", g, sizeof g);
     put("empty.core", "", 0);
 }

@@ -502,11 +502,34 @@ START_TEST(interrupt_host_work)
     ck_assert_ptr_null(dbg_buffer_find(s, "a"));
     ck_assert_int_ne(cmd_execute(&c, "buffer b f32 67108864 = fill 2.5"), 0);
     ck_assert_ptr_null(dbg_buffer_find(s, "b"));
+    char path[400], line[600];
+    snprintf(path, sizeof path, "%s/bytes.bin", tmpdir);
+    FILE *bf = fopen(path, "wb");
+    ck_assert_ptr_nonnull(bf);
+    for (int i = 0; i < 4096; i++)
+        fputc(i & 0xff, bf);
+    fclose(bf);
+    snprintf(line, sizeof line, "buffer f u8 4096 = file %s", path);
+    ck_assert_int_ne(cmd_execute(&c, line), 0);
+    ck_assert_ptr_null(dbg_buffer_find(s, "f"));
+    char dump[800];
+    snprintf(dump, sizeof dump, "dump big %s/big.bin", tmpdir);
+    ck_assert_int_ne(cmd_execute(&c, dump), 0);
+    snprintf(dump, sizeof dump, "%s/big.bin", tmpdir);
+    ck_assert_int_ne(stat(dump, &sb), 0);
     flag = 0;
     ck_assert_int_eq(dbg_core_save(s, core), 0);
     ck_assert_int_eq(stat(core, &sb), 0);
     ck_assert_int_eq(cmd_execute(&c, "buffer a u32 1024 = iota"), 0);
     ck_assert_ptr_nonnull(dbg_buffer_find(s, "a"));
+    ck_assert_int_eq(cmd_execute(&c, line), 0);
+    ck_assert_ptr_nonnull(dbg_buffer_find(s, "f"));
+    /* reading a core stops too; the session keeps its program */
+    flag = 1;
+    ck_assert_int_ne(dbg_core_load(s, core), 0);
+    ck_assert_msg(strstr(dbg_errmsg(s), "interrupted") != NULL, "%s", dbg_errmsg(s));
+    ck_assert_ptr_nonnull(dbg_buffer_find(s, "f"));
+    flag = 0;
     cmd_ctx_free(&c);
     dbg_free(s);
 }
