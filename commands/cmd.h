@@ -254,6 +254,11 @@ void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
 /* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
 void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);
 void cmd_install_cond_hooks(cmd_ctx *c);
+/* A breakpoint condition at pcs: it parses and every name in it means something at one of them
+ * at least (a variable in scope, a buffer, a global, a built-in), as gdb checks; 0 or -1 with
+ * gdb's message ("No symbol \"foo\" in current context."). */
+int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, char *err,
+                   size_t n);
 /* cmd_ccond.c: a condition as a core program for a breakpoint in f (ops, or -1 when it reads
  * more than registers, special registers, CUDA built-ins and literals). */
 int cmd_cond_core(exec_machine *m, const cmd_expr *e, const ptx_func *f, exec_cond *prog,
