@@ -285,13 +285,16 @@ static int filter_parse(cmd_ctx *c, const char *table, const char *p, unsigned a
             q = filter_comp(q, &f->v[k][i], &f->wild[k][i]);
             if (!q)
                 return cmd_error(c, "Invalid value for the \"%s\" filter.", fkeys[k]);
-            while (isspace((unsigned char)*q))
-                q++;
-            if (*q != ',' || i == ncomp - 1)
+            const char *after = q;
+            while (isspace((unsigned char)*after))
+                after++;
+            if (*after != ',' || i == ncomp - 1)
                 break;
-            q++;
+            q = after + 1;
         }
         if (paren) {
+            while (isspace((unsigned char)*q))
+                q++;
             if (*q != ')')
                 return cmd_error(c, "Invalid value for the \"%s\" filter.", fkeys[k]);
             q++;
