@@ -32,6 +32,8 @@ void exec_set_output(exec_machine *m, FILE *out);
 /* ---- global memory and symbols -------------------------------------------------------------- */
 /* Allocate `size` zeroed bytes of global memory (a host buffer); returns its device address. */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr);
+/* Name the allocation at addr for messages ("buffer x", "x+4"); -1 if none starts there. */
+int exec_global_name(exec_machine *m, uint64_t addr, const char *name);
 int exec_global_free(exec_machine *m, uint64_t addr);
 /* Address and space of a module-scope variable or a variable of the kernel being run. */
 int exec_symbol_addr(exec_machine *m, const char *name, ptx_space *space, uint64_t *addr,

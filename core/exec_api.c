@@ -66,6 +66,17 @@ int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)
     return 0;
 }
 
+int exec_global_name(exec_machine *m, uint64_t addr, const char *name)
+{
+    mem_region *r = mem_global_find(&m->glob, addr, 1);
+    if (!r || r->base != addr || r->kind != MEM_R_ALLOC) {
+        snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not an allocated buffer", addr);
+        return -1;
+    }
+    snprintf(r->name, sizeof r->name, "%s", name);
+    return 0;
+}
+
 int exec_global_free(exec_machine *m, uint64_t addr)
 {
     if (mem_global_remove(&m->glob, addr, MEM_R_ALLOC)) {

@@ -276,6 +276,10 @@ static int mem_desc_region(const mem_region *r, uint64_t addr, char *out, size_t
     char name[160];
     if (r->sym)
         snprintf(name, sizeof name, "%s", r->sym->name);
+    else if (r->name[0]) /* a debugger buffer: "buffer x" around it, "x+4" inside */
+        snprintf(name, sizeof name, "%s%s", addr >= r->base && addr < r->base + r->size ? ""
+                                                                                   : "buffer ",
+                 r->name);
     else
         snprintf(name, sizeof name, "%s#%u", r->kind == MEM_R_HEAP ? "heap" : "buf", r->id);
     if (addr < r->base)

@@ -77,6 +77,7 @@ typedef struct mem_region {
     int kind;                 /* MEM_R_* */
     const ptx_sym *sym;       /* MODULE: the variable */
     uint32_t id;              /* allocation number, for messages ("buf#3") */
+    char name[64];            /* ALLOC: the name the debugger gave it ("" none), for messages */
 } mem_region;
 
 typedef struct mem_global {

@@ -506,6 +506,21 @@ START_TEST(condition_symbols)
 }
 END_TEST
 
+START_TEST(buffer_names)
+{
+    /* a buffer has one name in every message: x labels, fault reports, relations */
+    char *o = run("-ex 'buffer x f32 16 = iota' -ex 'buffer y f32 16' -ex 'x/2xw 0x700000040' "
+                  "-ex 'x/1xw 0x700000004' -ex 'launch saxpy<<<1, 32>>>(32, 2, x, y)' "
+                  "-ex 'info trap' examples/saxpy.ptx");
+    ck_assert_ptr_nonnull(o);
+    HAS(o, "<0 bytes after the end of buffer x [0x700000000, 64 bytes)>");
+    HAS(o, "<x+4>");
+    HAS(o, "after the end of buffer x [0x700000000, 64 bytes)\n");
+    LACKS(o, "buf#");
+    free(o);
+}
+END_TEST
+
 START_TEST(pc_format)
 {
     /* PCs are 0x hex in stop lines, info trap, fault reports and every info cuda table */
@@ -545,6 +560,7 @@ int main(void)
     tcase_add_test(t, no_live_kernel);
     tcase_add_test(t, condition_symbols);
     tcase_add_test(t, pc_format);
+    tcase_add_test(t, buffer_names);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }
