@@ -43,6 +43,12 @@ START_TEST(print_elements)
     HAS(o, want);
     HAS(o, "Limit on string chars or array elements to print is unlimited.");
     free(o);
+    /* strings too: x/s stops after `elements` characters */
+    o = run("-ex 'buffer s u8 16 = {72,101,108,108,111,0}' -ex 'set print elements 3' "
+            "-ex 'x/2s s' examples/saxpy.ptx");
+    ck_assert_ptr_nonnull(o);
+    HAS(o, "0x700000000:\t\"Hel\"...\n0x700000003:\t\"lo\"\n");
+    free(o);
 }
 END_TEST
 
