@@ -474,9 +474,10 @@ static int assign(cmd_ctx *c, const cmd_setting *r, const char *v)
         if (!*v)
             return cmd_error(c, "Argument required (filename to set it to.).");
         char *s = r->ref(c);
-        if (strlen(v) >= CMD_PATH_MAX)
+        size_t l = strlen(v);
+        if (l >= CMD_PATH_MAX)
             return cmd_error(c, "File name too long.");
-        snprintf(s, CMD_PATH_MAX, "%s", v);
+        memcpy(s, v, l + 1);
         break;
     }
     case ST_CUSTOM:
