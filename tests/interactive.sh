@@ -327,20 +327,18 @@ cmd "buffer y f32 1024"
 cmd "break saxpy"
 cmd "launch saxpy<<<4,256>>>(1000, 2.0, x, y)"
 wait_for "Breakpoint 1, " && wait_idle
-cmd "quit"
-if wait_for "Quit anyway? (y or n)"; then
-    text "n"
-    keys Enter
-    if wait_for "Not confirmed." && wait_idle; then pass "confirm-quit-no"
-    else fail "confirm-quit-no" "n did not keep the session"; fi
-else fail "confirm-quit-no" "quit over a live kernel did not ask"; fi
-cmd "run"
-if wait_for "Start it from the beginning? (y or n)"; then
-    text "y"
-    keys Enter
-    if wait_for "Breakpoint 1, " && wait_idle; then pass "confirm-run-yes"
-    else fail "confirm-run-yes" "y did not rerun"; fi
-else fail "confirm-run-yes" "run over a live kernel did not ask"; fi
+# confirm NAME COMMAND QUESTION ANSWER RESULT: COMMAND asks QUESTION, ANSWER gives RESULT
+confirm() {
+    cmd "$2"
+    if wait_for "$3"; then
+        text "$4"
+        keys Enter
+        if wait_for "$5" && wait_idle; then pass "$1"
+        else fail "$1" "answering $4 did not give '$5'"; fi
+    else fail "$1" "$2 over a live kernel did not ask"; fi
+}
+confirm confirm-quit-no quit "Quit anyway? (y or n)" n "Not confirmed."
+confirm confirm-run-yes run "Start it from the beginning? (y or n)" y "Breakpoint 1, "
 cmd "set confirm off"
 wait_idle
 cmd "quit"
