@@ -26,7 +26,7 @@ exec_machine *exec_new(const ptx_module *mod, char *err, size_t errlen);
 void exec_free(exec_machine *m);
 const char *exec_errmsg(const exec_machine *m);
 const ptx_module *exec_module(const exec_machine *m);
-/* Where device printf output goes (default stdout). */
+/* Where device printf output goes (NULL, the default: stdout as it is at each write). */
 void exec_set_output(exec_machine *m, FILE *out);
 
 /* ---- global memory and symbols -------------------------------------------------------------- */

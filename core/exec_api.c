@@ -22,7 +22,7 @@ exec_machine *exec_new(const ptx_module *mod, char *err, size_t errlen)
         return NULL;
     }
     m->mod = mod;
-    m->out = stdout;
+    m->out = NULL; /* stdout as it is when printing (the front end may replace it) */
     if (exec_decode_module(m, err, errlen)) {
         if (!err[0])
             snprintf(err, errlen, "%s: error: out of memory while decoding", mod->path);
@@ -51,7 +51,7 @@ void exec_free(exec_machine *m)
 
 const char *exec_errmsg(const exec_machine *m) { return m->err; }
 const ptx_module *exec_module(const exec_machine *m) { return m->mod; }
-void exec_set_output(exec_machine *m, FILE *out) { m->out = out ? out : stdout; }
+void exec_set_output(exec_machine *m, FILE *out) { m->out = out; }
 
 /* ---- global memory ---------------------------------------------------------------------------- */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)

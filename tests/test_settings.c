@@ -143,6 +143,21 @@ START_TEST(logging)
     HAS(log, "three\n");
     free(log);
     free(o);
+    /* device printf output goes to the log too (the machine prints to stdout as it is) */
+    snprintf(args, sizeof args,
+             "-ex 'set logging file %s' -ex 'set logging overwrite on' -ex 'set logging on' "
+             "-ex 'buffer v s32 8 = iota' -ex 'buffer f f32 8' -ex 'buffer d f64 8' "
+             "-ex 'launch printf_formats<<<1, 2>>>(v, f, d)' -ex 'set logging off' "
+             "-ex 'launch printf_formats<<<1, 2>>>(v, f, d)' tests/fixtures/kernels/printf.G.ptx",
+             path);
+    o = run(args);
+    ck_assert_ptr_nonnull(o);
+    log = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(log);
+    HAS(log, "thread 1 of block 0: val=1 hex=1 u=1\n");
+    LACKS(strstr(log, "thread 1 of block 0") + 1, "thread 1 of block 0"); /* once: logging off */
+    free(log);
+    free(o);
     /* overwrite on empties the file when logging starts */
     snprintf(args, sizeof args,
              "-ex 'set logging file %s' -ex 'set logging overwrite on' -ex 'set logging on' "
@@ -376,7 +391,7 @@ START_TEST(break_on_launch)
     ck_assert_msg(s != NULL, "no entry stop:\n%s", o);
     HAS(o, "$1 = 0\n");
     HAS(o, "$2 = 62\n"); /* y = 2x + y ran to the end after continue */
-    HAS(o, "Automatic breakpoint on the entry of none kernels.");
+    HAS(o, "Stopping at the first line of launched kernels is \"none\".");
     /* start stops once more (kernel 2) even with break_on_launch none */
     HAS(o, "CUDA kernel 2, grid 3");
     free(o);
