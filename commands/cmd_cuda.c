@@ -707,6 +707,8 @@ int cmd_info_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!d || d->cls != CMD_CLASS_CUDA || d->fn == cmd_info_cuda)
         return cmd_error(c, "Undefined info cuda command: \"%s\".  Try \"help info cuda\".",
                          argv[0]);
+    if (d->max_args >= 0 && argc - 1 > d->max_args) /* what the table takes, as "info X" */
+        return cmd_error(c, "Usage: info cuda %s", d->usage + strlen("info "));
     while (isspace((unsigned char)*args))
         args++;
     args += strlen(argv[0]);

@@ -180,7 +180,7 @@ START_TEST(unknown_settings_refused)
     char *o = run("-ex 'set cuda nonsense 1' -ex 'set nonsense 3' -ex 'show nonsense' "
                   "-ex 'set print elements lots' -ex 'set print' -ex 'set width 80' "
                   "-ex 'set pagination maybe' -ex 'set cuda break_on_launch sometimes' "
-                  "-ex 'set verbose on' examples/saxpy.ptx");
+                  "-ex 'set verbose on' -ex 'info cuda kernels 3' examples/saxpy.ptx");
     ck_assert_ptr_nonnull(o);
     HAS(o, "Undefined set cuda command: \"nonsense\".  Try \"help set cuda\".");
     HAS(o, "Undefined set command: \"nonsense\".  Try \"help set\".");
@@ -191,6 +191,7 @@ START_TEST(unknown_settings_refused)
     HAS(o, "\"on\" or \"off\" expected.");
     HAS(o, "Usage: set cuda break_on_launch none|application|all");
     HAS(o, "Undefined set command: \"verbose\".");
+    HAS(o, "Usage: info cuda kernels\n");
     free(o);
 }
 END_TEST
