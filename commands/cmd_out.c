@@ -56,8 +56,9 @@ static void page_prompt(void)
             first = ch;
     }
     out.lines = 0;
-    if (first == 'q' || first == 'Q') {
+    if (first == 'q' || first == 'Q') { /* gdb's quit: the command stops, its output goes */
         out.discard = 1;
+        cmd_interrupt();
         raw_write(STDOUT_FILENO, "Quit\n", 5);
     } else if (first == 'c' || first == 'C') {
         out.no_more = 1;
