@@ -246,6 +246,8 @@ int cmd_parse_long(const char *s, long lo, long hi, long *out);
 const char *cmd_parse_dim3(const char *p, unsigned long v[3]);
 /* Run every line of an input until it ends (or quit). */
 int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt);
+/* Stop the running command as Ctrl-C does (a kernel run stops at its next check). */
+void cmd_interrupt(void);
 /* cmd_repl.c: the interactive loop (readline on a terminal, plain lines otherwise). */
 int cmd_repl(cmd_ctx *c);
 /* One command line for a session inside a program (the terminal with readline, else fd 0
@@ -276,6 +278,11 @@ void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
 /* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
 void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);
 void cmd_install_cond_hooks(cmd_ctx *c);
+/* A breakpoint condition at pcs: it parses and every name in it means something at one of them
+ * at least (a variable in scope, a buffer, a global, a built-in), as gdb checks; 0 or -1 with
+ * gdb's message ("No symbol \"foo\" in current context."). */
+int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, char *err,
+                   size_t n);
 /* cmd_ccond.c: a condition as a core program for a breakpoint in f (ops, or -1 when it reads
  * more than registers, special registers, CUDA built-ins and literals). */
 int cmd_cond_core(exec_machine *m, const cmd_expr *e, const ptx_func *f, exec_cond *prog,

@@ -375,7 +375,7 @@ static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
         exec_cbuf_u64(b, r->size);
         exec_cbuf_u32(b, (uint32_t)r->kind);
         exec_cbuf_u32(b, r->id);
-        exec_cbuf_str(b, r->kind == MEM_R_MODULE && r->sym ? r->sym->name : r->name ? r->name : "");
+        exec_cbuf_str(b, r->kind == MEM_R_MODULE && r->sym ? r->sym->name : r->name);
         if (cbuf_sparse(b, r->data, r->size, interrupt) != 0)
             return -1;
     }
@@ -716,14 +716,10 @@ static int restore_global(exec_machine *m, exec_crd *r)
             x->sym = o->sym;
             seen_mod++;
         }
-        if (x->kind == MEM_R_MAPPED) {   /* restored as a buffer the machine owns */
-            size_t nl = strlen(name) + 1;
-            char *keep = exec_arena_alloc(m, nl);
-            if (keep)
-                memcpy(keep, name, nl);
-            x->name = keep;
+        if (x->kind != MEM_R_MODULE)
+            snprintf(x->name, sizeof x->name, "%s", name);
+        if (x->kind == MEM_R_MAPPED)     /* restored as a buffer the machine owns */
             x->kind = MEM_R_ALLOC;
-        }
         free(name);
         x->data = calloc(1, x->size ? x->size : 1);
         if (!x->data) {
@@ -1058,7 +1054,7 @@ int exec_global_region(const exec_machine *m, int i, exec_region_info *ri)
     ri->size = r->size;
     ri->kind = r->kind;
     ri->id = r->id;
-    ri->name = r->sym ? r->sym->name : r->name;
+    ri->name = r->sym ? r->sym->name : r->name[0] ? r->name : NULL;
     return 0;
 }
 

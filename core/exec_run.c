@@ -1711,12 +1711,12 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
             done += p.csteps[i];
         if (p.outs) {
             if (counts && p.outs[i].len)
-                fwrite(p.outs[i].buf, 1, p.outs[i].len, m->out);
+                fwrite(p.outs[i].buf, 1, p.outs[i].len, m->out ? m->out : stdout);
             free(p.outs[i].buf);
         }
     }
     if (p.outs)
-        fflush(m->out);
+        fflush(m->out ? m->out : stdout);
     rc->steps += done;
     m->clock += done;
     int rcode;

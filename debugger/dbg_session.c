@@ -94,6 +94,7 @@ static int realloc_buffers(dbg_session *s)
         dbg_buffer *b = &s->bufs[i];
         if (exec_global_alloc(s->m, b->size ? b->size : 1, &b->addr) != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
+        exec_global_name(s->m, b->addr, b->name);
         if (write_init(s, b) != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
     }
@@ -305,6 +306,7 @@ int dbg_buffer_adopt(dbg_session *s, const char *name, ptx_type type, uint64_t c
         free(b->init);
         return dbg_err(s, "%s", exec_errmsg(s->m));
     }
+    exec_global_name(s->m, b->addr, b->name); /* one name in every message */
     if (write_init(s, b) != 0) {
         exec_global_free(s->m, b->addr);
         free(b->init);
