@@ -301,6 +301,107 @@ START_TEST(warp_steps_onto_barrier)
 }
 END_TEST
 
+/* coll<<<1,64>>>(out): C reference (ldmatrix, elect, redux.min, match.all, vote.all/.uni,
+ * bar.red.popc, bar.arrive/bar.sync 2, 64). */
+static void coll_ref(int32_t *out)
+{
+    for (int t = 0; t < 64; t++) {
+        int lane = t & 31, w = t >> 5;
+        out[t] = (int32_t)((uint32_t)(2 * lane) | (uint32_t)(2 * lane + 1) << 16);
+        out[64 + t] = 0;
+        out[128 + t] = lane == 0;
+        out[192 + t] = 100 - 31;
+        out[256 + t] = -1;
+        out[320 + t] = 2;   /* all(lane < 40) * 2 + uni(lane < 16) */
+        out[384 + t] = 32;
+        out[448 + t] = w == 0 ? 0 : 7;
+    }
+}
+
+/* From line 81 of coll, step thread `tid` with `kind` until it exits: every stop is a plain
+ * step (or its exit), then the results equal the reference. */
+static void step_through_coll(int tid, dbg_step_kind kind, int lane_steps)
+{
+    open_session();
+    run("buffer out s32 512");
+    run("break runctl.cu:81");
+    run("launch coll<<<1,64>>>(out)");
+    run("delete");
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "cuda thread (%d,0,0)", tid);
+    run(cmd);
+    dbg_opts(s)->lane_steps = lane_steps;
+    dbg_opts(s)->run_max_steps = 10000000;
+    dbg_event ev;
+    int k;
+    for (k = 0; k < 5000; k++) {
+        ck_assert_int_eq(dbg_step(s, kind, &ev), 0);
+        if (ev.kind == DBG_EV_LANE_EXITED || ev.kind == DBG_EV_EXITED)
+            break;
+        ck_assert_msg(ev.kind == DBG_EV_STEP, "thread %d: step %d stopped with %d", tid, k,
+                      ev.kind);
+    }
+    ck_assert_int_gt(k, 10);
+    if (ev.kind != DBG_EV_EXITED) {
+        ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+        ck_assert_int_eq(ev.kind, DBG_EV_EXITED);
+    }
+    int32_t got[512], want[512];
+    ck_assert_int_eq(dbg_buffer_read(s, dbg_buffer_find(s, "out"), got), 0);
+    coll_ref(want);
+    for (int i = 0; i < 512; i++)
+        ck_assert_msg(got[i] == want[i], "stepping thread %d: out[%d] = %d, reference %d", tid,
+                      i, got[i], want[i]);
+    close_session();
+}
+
+START_TEST(lane_steps_onto_other_collectives)
+{
+    step_through_coll(5, DBG_STEP_INSN, 1);    /* producer warp */
+    step_through_coll(40, DBG_STEP_INSN, 1);   /* consumer warp: waits for bar.arrive */
+    step_through_coll(0, DBG_STEP_LINE_OVER, 1);
+    step_through_coll(63, DBG_STEP_LINE, 1);
+    step_through_coll(33, DBG_STEP_INSN, 0);
+    step_through_coll(2, DBG_STEP_LINE_OVER, 0);
+}
+END_TEST
+
+/* wmmak<<<1,32>>>: 16x16x16 f16 product (a row-major, b column-major, both iota), stepping one
+ * lane through the wmma loads, mma and store. */
+START_TEST(lane_steps_through_wmma)
+{
+    open_session();
+    run("buffer a f16 256 = iota");
+    run("buffer b f16 256 = iota");
+    run("buffer c f32 256");
+    run("break wmmak");
+    run("launch wmmak<<<1,32>>>(a, b, c)");
+    run("delete");
+    run("cuda thread (3,0,0)");
+    dbg_opts(s)->lane_steps = 1;
+    dbg_event ev;
+    for (int k = 0; k < 60; k++) {
+        ck_assert_int_eq(dbg_step(s, DBG_STEP_LINE_OVER, &ev), 0);
+        if (ev.kind != DBG_EV_STEP)
+            break;
+    }
+    ck_assert(ev.kind == DBG_EV_STEP || ev.kind == DBG_EV_LANE_EXITED);
+    ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+    ck_assert_int_eq(ev.kind, DBG_EV_EXITED);
+    float got[256];
+    ck_assert_int_eq(dbg_buffer_read(s, dbg_buffer_find(s, "c"), got), 0);
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) {
+            double want = 0;
+            for (int k = 0; k < 16; k++)
+                want += (double)(i * 16 + k) * (double)(j * 16 + k);
+            ck_assert_msg(got[i * 16 + j] == (float)want, "c[%d][%d] = %g, reference %g", i, j,
+                          got[i * 16 + j], want);
+        }
+    close_session();
+}
+END_TEST
+
 /* ---- arguments of a one-line device function ---------------------------------------------------
  * calls<<<1,32>>>(out, a, 5): bump(out, a + t, 5 + t). At `break bump` and at every instruction
  * of bump (stepped into from the call), p == out, a == &a[t], v == 5 + t and *a == t. */
@@ -408,6 +509,8 @@ int main(void)
     tcase_add_test(l, stepi_lane_onto_collectives);
     tcase_add_test(l, line_steps_lane_onto_collectives);
     tcase_add_test(l, warp_steps_onto_barrier);
+    tcase_add_test(l, lane_steps_onto_other_collectives);
+    tcase_add_test(l, lane_steps_through_wmma);
     suite_add_tcase(su, l);
     TCase *a = tcase_create("args");
     tcase_set_timeout(a, 120);
