@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "cmd.h"
-#include "test_util.h"
+#include "run_ptxdbg.h"
 
 #define RUNCTL "tests/fixtures/runctl/runctl.G.ptx"
 
@@ -174,21 +174,20 @@ END_TEST
  * max-steps message and a failing exit status, never "SIGINT". */
 START_TEST(batch_watchdog_ends_next)
 {
-    FILE *p = popen("PTXDBG_MAX_STEPS=100000 ./ptxdbg -batch -ex 'buffer flag s32 1' "
-                    "-ex 'buffer out s32 32' -ex 'break runctl.cu:19' "
-                    "-ex 'launch hang<<<1,32>>>(flag, out)' -ex 'next' -ex 'until' "
-                    "-ex 'next -lane' " RUNCTL " 2>&1; echo status=$?", "r");
-    ck_assert_ptr_nonnull(p);
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = 0;
-    pclose(p);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "PTXDBG_MAX_STEPS=100000 %s -batch -ex 'buffer flag s32 1' "
+             "-ex 'buffer out s32 32' -ex 'break runctl.cu:19' "
+             "-ex 'launch hang<<<1,32>>>(flag, out)' -ex 'next' -ex 'until' "
+             "-ex 'next -lane' " RUNCTL " 2>&1; echo status=$?", rp_ptxdbg());
+    char *buf = rp_run(cmd);
+    ck_assert_ptr_nonnull(buf);
     int limits = 0;
     for (const char *q = buf; (q = strstr(q, "(max-steps)")) != NULL; q++)
         limits++;
     ck_assert_msg(limits == 3, "%s", buf);
     ck_assert_ptr_null(strstr(buf, "SIGINT"));
     ck_assert_ptr_nonnull(strstr(buf, "status=1"));
+    free(buf);
 }
 END_TEST
 
@@ -495,6 +494,18 @@ START_TEST(step_into_one_line_function)
 }
 END_TEST
 
+/* Transcript: tests/transcripts/runctl.cmd (next, until, finish, next -lane, step -lane over
+ * the spinning call under max-steps; break bump and its arguments; next -lane over shfl, ballot,
+ * any, match, reduce, activemask): every value in runctl.out was worked out from runctl.cu. */
+START_TEST(transcript)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s -batch -x tests/transcripts/runctl.cmd " RUNCTL " 2>&1",
+             rp_ptxdbg());
+    rp_check_transcript("runctl", cmd);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("runctl");
@@ -503,6 +514,7 @@ int main(void)
     tcase_add_test(t, max_steps_bounds_every_form);
     tcase_add_test(t, interrupt_stops_every_form);
     tcase_add_test(t, batch_watchdog_ends_next);
+    tcase_add_test(t, transcript);
     suite_add_tcase(su, t);
     TCase *l = tcase_create("lanes");
     tcase_set_timeout(l, 300);
