@@ -489,6 +489,8 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
            instruction; everything else runs to the marks */
         int single = n == 0 || goal == GOAL_INSN ||
                      (goal == GOAL_LINE && p.li.depth == a.depth && at_call(s, &p));
+        uint64_t before = 0, after = 0;
+        exec_stats(s->m, &before, NULL);
         if (n == 0) {
             rc = step_off(s, pc_in, budget, ev);
         } else if (single) {
@@ -502,7 +504,13 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
         ev->old_pc = pc_in;
         if (rc != 0 || ev->kind != DBG_EV_STEP)
             break;
+        exec_stats(s->m, &after, NULL);
         where_now(s, &p);
+        if (n > 0 && after == before && ev->stop.kind == EXEC_STOP_STEP && p.has_lane) {
+            /* nothing could run: the lane waits for lanes that cannot come; the step ends */
+            ev->new_frame = p.vdepth != vd_in || p.li.depth != depth_in;
+            break;
+        }
         if (!p.has_lane) {
             ev->kind = dbg_launch_alive(s) ? DBG_EV_LANE_EXITED : DBG_EV_EXITED;
             if (ev->kind == DBG_EV_EXITED)

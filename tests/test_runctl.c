@@ -401,6 +401,39 @@ START_TEST(lane_steps_through_wmma)
 }
 END_TEST
 
+/* stuck<<<1,32>>>: threads 16..31 wait at __syncthreads, 0..15 in a full-warp shuffle: a real
+ * deadlock. Lane steps end with the lane waiting in the shuffle (a plain step, the kernel still
+ * alive, the lanes it waits for named); only running on reports the deadlock, as without any
+ * stepping. */
+START_TEST(lane_step_onto_unreachable_collective)
+{
+    for (int stepped = 0; stepped < 2; stepped++) {
+        open_session();
+        run("buffer out s32 32");
+        run("break runctl.cu:110");
+        run("launch stuck<<<1,32>>>(out)");
+        run("delete");
+        run("cuda thread (3,0,0)");
+        dbg_opts(s)->lane_steps = 1;
+        dbg_event ev;
+        for (int k = 0; stepped && k < 3; k++) {
+            ck_assert_int_eq(dbg_step(s, DBG_STEP_LINE_OVER, &ev), 0);
+            ck_assert_int_eq(ev.kind, DBG_EV_STEP);
+            ck_assert_int_eq(dbg_launch_alive(s), 1);
+        }
+        if (stepped) {
+            exec_lane_info li;
+            ck_assert_int_eq(dbg_focus_lane(s, &li), 0);
+            ck_assert_uint_eq(li.waits_for, 0xffffffffu);
+        }
+        ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+        ck_assert_int_eq(ev.kind, DBG_EV_EXCEPTION);
+        ck_assert_int_eq(ev.stop.exc, EXEC_EXC_BARRIER_DEADLOCK);
+        close_session();
+    }
+}
+END_TEST
+
 /* ---- arguments of a one-line device function ---------------------------------------------------
  * calls<<<1,32>>>(out, a, 5): bump(out, a + t, 5 + t). At `break bump` and at every instruction
  * of bump (stepped into from the call), p == out, a == &a[t], v == 5 + t and *a == t. */
@@ -523,6 +556,7 @@ int main(void)
     tcase_add_test(l, warp_steps_onto_barrier);
     tcase_add_test(l, lane_steps_onto_other_collectives);
     tcase_add_test(l, lane_steps_through_wmma);
+    tcase_add_test(l, lane_step_onto_unreachable_collective);
     suite_add_tcase(su, l);
     TCase *a = tcase_create("args");
     tcase_set_timeout(a, 120);
