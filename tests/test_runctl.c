@@ -482,7 +482,8 @@ START_TEST(args_at_break_on_one_line_function)
 }
 END_TEST
 
-START_TEST(args_at_every_instruction)
+/* Stopped at the call of bump (line 31), thread `tid` in focus. */
+static void stop_at_bump_call(int tid)
 {
     open_session();
     run("buffer out s32 32");
@@ -490,7 +491,14 @@ START_TEST(args_at_every_instruction)
     run("break runctl.cu:31");
     run("launch calls<<<1,32>>>(out, a, 5)");
     run("delete");
-    run("cuda thread (6,0,0)");
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "cuda thread (%d,0,0)", tid);
+    run(cmd);
+}
+
+START_TEST(args_at_every_instruction)
+{
+    stop_at_bump_call(6);
     int inside = 0;
     for (int k = 0; k < 200; k++) {
         dbg_event ev;
@@ -511,13 +519,7 @@ END_TEST
 /* `step` into the one-line function stops after its prologue, with the values passed */
 START_TEST(step_into_one_line_function)
 {
-    open_session();
-    run("buffer out s32 32");
-    run("buffer a s32 32 = iota");
-    run("break runctl.cu:31");
-    run("launch calls<<<1,32>>>(out, a, 5)");
-    run("delete");
-    run("cuda thread (9,0,0)");
+    stop_at_bump_call(9);
     dbg_event ev;
     ck_assert_int_eq(dbg_step(s, DBG_STEP_LINE, &ev), 0);
     ck_assert_int_eq(ev.kind, DBG_EV_STEP);
