@@ -42,15 +42,15 @@ static int focus_line(void)
 }
 
 /* ---- resume commands over a call that never returns ------------------------------------------
- * hang<<<1,32>>>: every thread calls spin(flag), which loops while *flag == 0; flag stays 0.
+ * hang<<<1,64>>>: every thread calls spin(flag), which loops while *flag == 0; flag stays 0.
  * The session stops at `spin(flag);` (line 19) of the kernel. */
 static void stop_before_spin(int lane_steps)
 {
     open_session();
     run("buffer flag s32 1");
-    run("buffer out s32 32");
+    run("buffer out s32 64");
     run("break runctl.cu:19");
-    run("launch hang<<<1,32>>>(flag, out)");
+    run("launch hang<<<1,64>>>(flag, out)");
     run("delete");
     run("cuda thread (3,0,0)");
     ck_assert_int_eq(focus_line(), 19);
@@ -68,9 +68,9 @@ static void stop_inside_spin(int lane_steps)
     ck_assert_int_eq(focus_line(), 11);
 }
 
-enum { F_NEXT, F_STEP, F_UNTIL, F_FINISH, F_ADVANCE, F_NEXTI, F_CONTINUE, F_NFORMS };
+enum { F_NEXT, F_STEP, F_UNTIL, F_FINISH, F_ADVANCE, F_NEXTI, F_CONTINUE, F_RUN, F_NFORMS };
 static const char *const form_names[] = {"next", "step", "until", "finish", "advance", "nexti",
-                                         "continue"};
+                                         "continue", "run"};
 
 /* Resume with form f from where it never comes back: a call of spin (next, until, advance,
  * nexti over the call instruction) or inside spin (step, finish, continue). */
@@ -103,13 +103,16 @@ static int resume(int f, dbg_event *ev)
         ck_abort_msg("no call instruction on line 19");
         return -1;
     }
+    case F_RUN:
+        ck_assert_int_eq(dbg_relaunch(s), 0);
+        return dbg_continue(s, 0, ev);
     default: return dbg_continue(s, 0, ev);
     }
 }
 
 static void start_form(int f, int lane_steps)
 {
-    if (f == F_STEP || f == F_FINISH || f == F_CONTINUE)
+    if (f == F_STEP || f == F_FINISH || f == F_CONTINUE || f == F_RUN)
         stop_inside_spin(lane_steps);
     else
         stop_before_spin(lane_steps);
@@ -119,9 +122,11 @@ static void start_form(int f, int lane_steps)
  * the focus still on the stepped thread, inside spin; resuming stops again after N more. */
 START_TEST(max_steps_bounds_every_form)
 {
-    for (int lane = 0; lane < 2; lane++)
+    /* by warp, by lane, and by warp with scheduler-locking off (the other warp runs too) */
+    for (int lane = 0; lane < 3; lane++)
         for (int f = 0; f < F_NFORMS; f++) {
-            start_form(f, lane);
+            start_form(f, lane == 1);
+            dbg_opts(s)->scheduler_locking = lane != 2;
             dbg_opts(s)->run_max_steps = 20000;
             dbg_event ev;
             memset(&ev, 0, sizeof ev);
@@ -131,15 +136,16 @@ START_TEST(max_steps_bounds_every_form)
             ck_assert_msg(ev.steps <= 20000 && ev.steps > 0, "%s: %llu steps", form_names[f],
                           (unsigned long long)ev.steps);
             const dbg_focus *fo = dbg_get_focus(s);
-            ck_assert_uint_eq(fo->warp, 0);
-            /* a step keeps the stepped thread in focus (continue: where the warp runs) */
-            ck_assert_msg(fo->lane == 3 || f == F_CONTINUE, "%s: focus moved to lane %u",
-                          form_names[f], fo->lane);
-            ck_assert_str_eq(focus_func(), "_Z4spinPVi");
+            /* a step keeps the stepped thread in focus (continue: where a warp runs) */
+            ck_assert_msg((fo->warp == 0 && fo->lane == 3) || f >= F_CONTINUE,
+                          "%s: focus moved to warp %u lane %u", form_names[f], fo->warp,
+                          fo->lane);
+            ck_assert(f >= F_CONTINUE || !strcmp(focus_func(), "_Z4spinPVi"));
             /* the launch lives on; the same form is bounded again */
             ck_assert_int_eq(dbg_launch_alive(s), 1);
             if (f != F_NEXTI && f != F_ADVANCE) {
-                ck_assert_int_eq(resume(f == F_STEP || f == F_UNTIL ? F_NEXT : f, &ev), 0);
+                ck_assert_int_eq(resume(f == F_STEP || f == F_UNTIL ? F_NEXT
+                                        : f == F_RUN ? F_CONTINUE : f, &ev), 0);
                 ck_assert_int_eq(ev.kind, DBG_EV_LIMIT);
             }
             close_session();
@@ -151,9 +157,10 @@ END_TEST
  * an interrupt, never as the max-steps stop. (Were it not polled, the test would not end.) */
 START_TEST(interrupt_stops_every_form)
 {
-    for (int lane = 0; lane < 2; lane++)
+    for (int lane = 0; lane < 3; lane++)
         for (int f = 0; f < F_NFORMS; f++) {
-            start_form(f, lane);
+            start_form(f, lane == 1);
+            dbg_opts(s)->scheduler_locking = lane != 2;
             dbg_opts(s)->run_max_steps = 0;
             static volatile int flag;
             flag = 1;
