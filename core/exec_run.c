@@ -1041,9 +1041,12 @@ static int exec_ws_release(exec_machine *m, exec_warp *w, uint32_t bit, exec_run
     while ((w->ws_wait & bit) && exec_runnable(w)) {
         if (exec_step_poll(m, w, rc))
             return 0;
+        uint64_t before = rc->steps;
         exec_slice(m, w, 1, rc);
         if (m->stop_set)
             return 0;
+        if (rc->steps == before)
+            break;   /* the lanes that could run only yield */
     }
     return 1;
 }
@@ -1059,9 +1062,12 @@ static int exec_catch_up(exec_machine *m, exec_warp *w, uint32_t lane, exec_runc
             return 1;
         if (exec_step_poll(m, w, rc))
             return 0;
+        uint64_t before = rc->steps;
         exec_slice(m, w, 1, rc);
         if (m->stop_set)
             return 0;
+        if (rc->steps == before)
+            return 1;   /* the lanes behind only yield: the lane goes with its group as is */
     }
 }
 
@@ -1136,12 +1142,16 @@ static int exec_run_on(exec_machine *m, const exec_run_opts *o, exec_runctx *rc,
 {
     int lane_mode = o->mode == EXEC_RUN_STEP_LANE;
     uint32_t bit = 1u << o->lane;
-    while (exec_live(w) & bit) {
+    for (uint64_t last = UINT64_MAX; exec_live(w) & bit; ) {
         if (exec_step_poll(m, w, rc))
             return 0;
+        if (rc->steps == last)
+            return 1;   /* a whole round without an instruction: nothing of it can run */
+        last = rc->steps;
         if (w->bar_wait & bit) {
             if (!exec_run_until_released(m, w, lane_mode ? bit : w->bar_wait, rc))
                 return 0;
+            last = UINT64_MAX;   /* released: progress even without an instruction */
             continue;
         }
         if (lane_mode && ((w->ws_wait & bit) ||
