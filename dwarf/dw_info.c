@@ -461,10 +461,11 @@ bad:
     return 0;
 }
 
-/* A parameter whose register the function's leading ld.param instructions load from its .param
- * slot reads from that slot until the load has run (pc at or before it): at the function's
- * first instruction the register is not yet set. The slot is named as the core names
- * registers (exec_reg_get reads a .param of the frame's function by name). */
+/* A parameter whose register an ld.param of the function's prologue (before its breakpoint
+ * address, dw_func_body_pc) loads from its .param slot reads from that slot until the load has
+ * run (pc at or before it): at the function's first instruction the register is not yet set.
+ * The slot is named as the core names registers (exec_reg_get reads a .param of the frame's
+ * function by name). */
 static void param_slot_before_load(const dw_info *d, const dw_var *v, uint32_t pc, dw_loc *out)
 {
     if (v->kind != DW_VAR_PARAM || out->kind != DW_LOCK_REG || pc >= d->npcs)
@@ -474,10 +475,12 @@ static void param_slot_before_load(const dw_info *d, const dw_var *v, uint32_t p
         return;
     const ptx_func *f = d->m->funcs[fi];
     uint32_t at = pc - d->func_first[fi];
-    for (int i = 0; i < f->ninsns; i++) {
+    int64_t body = dw_func_body_pc(d, f);
+    int end = body > (int64_t)d->func_first[fi] ? (int)(body - d->func_first[fi]) : f->ninsns;
+    for (int i = 0; i < end && i < f->ninsns; i++) {
         const ptx_insn *in = &f->insns[i];
         if (strcmp(in->opcode, "ld") != 0 || !ptx_insn_has_mod(in, "param") || in->nops != 2)
-            return;   /* the leading loads end */
+            continue;
         const ptx_operand *dst = &in->ops[0], *src = &in->ops[1];
         if (dst->kind != PTX_OP_REG || !dst->sym || strcmp(dst->sym->name, out->reg) != 0 ||
             src->kind != PTX_OP_ADDR || !src->sym || src->ival != 0)
