@@ -523,6 +523,52 @@ START_TEST(args_at_every_instruction)
 }
 END_TEST
 
+/* scale(Pair p, float f) of tests/fixtures/scenarios/scen.cu, called with p = {g, 0.5 t} and
+ * f = 2: f (a register loaded in the prologue) is 2 at every instruction; p, which the prologue
+ * copies into the local depot, is either not available yet or exactly {5, 2.5} (thread 5). */
+START_TEST(args_through_a_prologue_with_a_struct)
+{
+    s = dbg_new();
+    ck_assert_ptr_nonnull(s);
+    cmd_ctx_init(&c, s);
+    ck_assert_int_eq(dbg_load_file(s, "tests/fixtures/scenarios/scen.G.ptx"), 0);
+    run("buffer out s32 64");
+    run("buffer fout f32 64");
+    run("break scen.cu:40");
+    run("launch scen<<<1,32>>>(out, fout, 64)");
+    run("delete");
+    run("cuda thread (5,0,0)");
+    int inside = 0, have_p = 0;
+    for (int k = 0; k < 100; k++) {
+        dbg_event ev;
+        ck_assert_int_eq(dbg_step(s, DBG_STEP_INSN, &ev), 0);
+        ck_assert_int_eq(ev.kind, DBG_EV_STEP);
+        if (strcmp(focus_func(), "_Z5scale4Pairf") != 0) {
+            if (inside)
+                break;
+            continue;
+        }
+        inside++;
+        cmd_value v;
+        char err[256];
+        ck_assert_msg(cmd_eval_focus(&c, "f", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert(v.kind == CV_FLOAT && v.f == 2.0);
+        ck_assert_msg(cmd_eval_focus(&c, "p", &v, err, sizeof err) == 0, "%s", err);
+        if (v.optout) {
+            ck_assert_int_eq(have_p, 0);   /* available from the copy on, never lost */
+            continue;
+        }
+        have_p = 1;
+        ck_assert_uint_eq((uint32_t)eval_u("p.key"), 5);
+        ck_assert_msg(cmd_eval_focus(&c, "p.weight", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert(v.kind == CV_FLOAT && v.f == 2.5);
+    }
+    ck_assert_int_ge(inside, 8);
+    ck_assert_int_eq(have_p, 1);
+    close_session();
+}
+END_TEST
+
 /* `step` into the one-line function stops after its prologue, with the values passed */
 START_TEST(step_into_one_line_function)
 {
@@ -572,6 +618,7 @@ int main(void)
     tcase_add_test(a, args_at_break_on_one_line_function);
     tcase_add_test(a, args_at_every_instruction);
     tcase_add_test(a, step_into_one_line_function);
+    tcase_add_test(a, args_through_a_prologue_with_a_struct);
     suite_add_tcase(su, a);
     return tu_run_suite(su);
 }
