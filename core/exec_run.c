@@ -950,15 +950,6 @@ static int exec_bar_full(const exec_machine *m, int b)
     return br->arrived && br->arrived >= (br->expected ? br->expected : live);
 }
 
-/* A step left the lanes of warp f waiting at a barrier: run the other warps of the CTA until
- * they arrive there too (or exit), then complete it, so f's lanes are released; the other
- * warps stop right there (cuda-gdb: the step lets the whole block reach the barrier, no
- * further). The barrier is held while they run (m->bar_hold): a warp arriving blocks instead
- * of completing it and running on, and the slices run warp by warp in order (deterministic).
- * Other barriers behave as always, so warps may synchronise among themselves on the way. A
- * stop of another warp before the barrier completes (breakpoint, fault, watchpoint, limit,
- * deadlock) ends the step there and is what is reported. Returns 1 when f's lanes are
- * released, 0 on such a stop. */
 /* The step budget and the interrupt, polled by the loops of a step: 1 when one of them stops
  * the step (a LIMIT or INTERRUPT stop on warp w). */
 static int exec_step_poll(exec_machine *m, exec_warp *w, exec_runctx *rc)
@@ -976,6 +967,15 @@ static int exec_step_poll(exec_machine *m, exec_warp *w, exec_runctx *rc)
     return 0;
 }
 
+/* A step left lanes `mine` of warp f waiting at a barrier: run the warps of the CTA (f's other
+ * lanes too) until they arrive there too (or exit), then complete it, so those lanes are
+ * released; the others stop right there (cuda-gdb: the step lets the whole block reach the
+ * barrier, no further). The barrier is held while they run (m->bar_hold): a warp arriving blocks instead
+ * of completing it and running on, and the slices run warp by warp in order (deterministic).
+ * Other barriers behave as always, so warps may synchronise among themselves on the way. A
+ * stop of another warp before the barrier completes (breakpoint, fault, watchpoint, limit,
+ * deadlock), the budget or the interrupt ends the step there and is what is reported. Returns
+ * 1 when the lanes are released, 0 on such a stop. */
 static int exec_run_until_released_in(exec_machine *m, exec_warp *f, uint32_t mine,
                                       exec_runctx *rc)
 {
