@@ -153,13 +153,21 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
             b->ignore = ignore;
     }
     s->focus.frame = 0;
+    /* max-steps bounds the whole continue, however many unreported stops (false conditions,
+       unchanged watched values) it goes through */
+    uint64_t limit = s->opts.run_max_steps, start = 0, now = 0;
+    exec_stats(s->m, &start, NULL);
     if (s->landed_bp && s->focus.valid) {
         exec_lane_info li;
         s->landed_bp = 0;
         if (exec_lane_get(s->m, s->focus.cta, s->focus.warp, s->focus.lane, &li) == 0 &&
             li.state == EXEC_LANE_ACTIVE) {
-            if (step_off(s, li.pc, s->opts.run_max_steps, ev) != 0)
+            if (step_off(s, li.pc, limit, ev) != 0)
                 return -1;
+            if (ev->kind == DBG_EV_LIMIT) {
+                exec_stats(s->m, &now, NULL);
+                ev->steps = now - start;
+            }
             if (ev->kind != DBG_EV_STEP)
                 return 0;
             memset(ev, 0, sizeof *ev);
@@ -169,10 +177,6 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
     memset(&o, 0, sizeof o);
     o.mode = EXEC_RUN_CONTINUE;
     o.interrupt = s->interrupt;
-    /* max-steps bounds the whole continue, however many unreported stops (false conditions,
-       unchanged watched values) it goes through */
-    uint64_t limit = s->opts.run_max_steps, start = 0, now = 0;
-    exec_stats(s->m, &start, NULL);
     for (;;) {
         exec_stop st;
         memset(&st, 0, sizeof st);
