@@ -1036,16 +1036,26 @@ static int exec_run_until_released(exec_machine *m, exec_warp *f, uint32_t mine,
  * its warp: run the warp one instruction at a time (min-pc order: the lanes behind first) until
  * they arrive and complete it, so they stop right after it. Returns 0 on a stop; 1 when the lane
  * is released or nothing can run any more (it then still waits, as `info cuda lanes` shows). */
+/* One instruction of w's next group within a step: -1 on a stop (budget, interrupt, any
+ * other), 0 when nothing was executed (the group only yields), 1 otherwise. */
+static int exec_step_insn(exec_machine *m, exec_warp *w, exec_runctx *rc)
+{
+    if (exec_step_poll(m, w, rc))
+        return -1;
+    uint64_t before = rc->steps;
+    exec_slice(m, w, 1, rc);
+    if (m->stop_set)
+        return -1;
+    return rc->steps != before;
+}
+
 static int exec_ws_release(exec_machine *m, exec_warp *w, uint32_t bit, exec_runctx *rc)
 {
     while ((w->ws_wait & bit) && exec_runnable(w)) {
-        if (exec_step_poll(m, w, rc))
+        int r = exec_step_insn(m, w, rc);
+        if (r < 0)
             return 0;
-        uint64_t before = rc->steps;
-        exec_slice(m, w, 1, rc);
-        if (m->stop_set)
-            return 0;
-        if (rc->steps == before)
+        if (r == 0)
             break;   /* the lanes that could run only yield */
     }
     return 1;
@@ -1060,14 +1070,9 @@ static int exec_catch_up(exec_machine *m, exec_warp *w, uint32_t lane, exec_runc
         exec_sched(w);
         if (!w->cur_mask || ((w->cur_mask >> lane) & 1))
             return 1;
-        if (exec_step_poll(m, w, rc))
-            return 0;
-        uint64_t before = rc->steps;
-        exec_slice(m, w, 1, rc);
-        if (m->stop_set)
-            return 0;
-        if (rc->steps == before)
-            return 1;   /* the lanes behind only yield: the lane goes with its group as is */
+        int r = exec_step_insn(m, w, rc);
+        if (r <= 0)
+            return r == 0;   /* a stop; or the lanes behind only yield: go as the group is */
     }
 }
 

@@ -110,29 +110,29 @@ static int resume(int f, dbg_event *ev)
     }
 }
 
-static void start_form(int f, int lane_steps)
+/* Variants: 0 by warp, 1 by lane, 2 by warp with scheduler-locking off (the other warp runs). */
+static void start_form(int f, int variant)
 {
     if (f == F_STEP || f == F_FINISH || f == F_CONTINUE || f == F_RUN)
-        stop_inside_spin(lane_steps);
+        stop_inside_spin(variant == 1);
     else
-        stop_before_spin(lane_steps);
+        stop_before_spin(variant == 1);
+    dbg_opts(s)->scheduler_locking = variant != 2;
 }
 
 /* Under max-steps N every form stops with the max-steps stop after exactly N warp-instructions,
  * the focus still on the stepped thread, inside spin; resuming stops again after N more. */
 START_TEST(max_steps_bounds_every_form)
 {
-    /* by warp, by lane, and by warp with scheduler-locking off (the other warp runs too) */
     for (int lane = 0; lane < 3; lane++)
         for (int f = 0; f < F_NFORMS; f++) {
-            start_form(f, lane == 1);
-            dbg_opts(s)->scheduler_locking = lane != 2;
+            start_form(f, lane);
             dbg_opts(s)->run_max_steps = 20000;
             dbg_event ev;
             memset(&ev, 0, sizeof ev);
             ck_assert_int_eq(resume(f, &ev), 0);
             ck_assert_msg(ev.kind == DBG_EV_LIMIT, "%s%s: stop %d, not the max-steps stop",
-                          form_names[f], lane ? " -lane" : "", ev.kind);
+                          form_names[f], lane == 1 ? " -lane" : lane ? " (unlocked)" : "", ev.kind);
             ck_assert_msg(ev.steps <= 20000 && ev.steps > 0, "%s: %llu steps", form_names[f],
                           (unsigned long long)ev.steps);
             const dbg_focus *fo = dbg_get_focus(s);
@@ -159,8 +159,7 @@ START_TEST(interrupt_stops_every_form)
 {
     for (int lane = 0; lane < 3; lane++)
         for (int f = 0; f < F_NFORMS; f++) {
-            start_form(f, lane == 1);
-            dbg_opts(s)->scheduler_locking = lane != 2;
+            start_form(f, lane);
             dbg_opts(s)->run_max_steps = 0;
             static volatile int flag;
             flag = 1;
@@ -169,7 +168,7 @@ START_TEST(interrupt_stops_every_form)
             memset(&ev, 0, sizeof ev);
             ck_assert_int_eq(resume(f, &ev), 0);
             ck_assert_msg(ev.kind == DBG_EV_INTERRUPT, "%s%s: stop %d, not an interrupt",
-                          form_names[f], lane ? " -lane" : "", ev.kind);
+                          form_names[f], lane == 1 ? " -lane" : lane ? " (unlocked)" : "", ev.kind);
             ck_assert_int_eq(dbg_launch_alive(s), 1);
             flag = 0;
             close_session();
