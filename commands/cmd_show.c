@@ -347,6 +347,23 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
         uint32_t pc;
         if (dbg_focus_pc(c->s, &pc) == 0)
             cmd_print_source_at(c, pc);
+        /* a lane step that could not complete a warp-synchronous instruction: say who it
+           waits for (the program, not the step, keeps them away) */
+        exec_lane_info li;
+        if (dbg_focus_lane(c->s, &li) == 0 && li.waits_for) {
+            const dbg_focus *f = dbg_get_focus(c->s);
+            uint32_t away = 0;   /* named lanes not waiting there with it */
+            for (uint32_t l = 0; l < 32; l++) {
+                exec_lane_info o;
+                if (((li.waits_for >> l) & 1) &&
+                    (exec_lane_get(dbg_machine(c->s), f->cta, f->warp, l, &o) != 0 ||
+                     o.waits_for != li.waits_for))
+                    away |= 1u << l;
+            }
+            printf("[Lane %u waits in a warp-synchronous instruction for lanes 0x%08x; lanes "
+                   "0x%08x cannot reach it (\"info cuda lanes\" shows where they are)]\n",
+                   f->lane, li.waits_for, away);
+        }
         break;
     }
     case DBG_EV_ENTRY:

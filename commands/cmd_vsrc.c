@@ -213,9 +213,10 @@ int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_valu
             return -1;
         }
         /* a name too long to keep (a long .param slot name) leaves a value, not an lvalue */
-        if (strlen(loc.reg) < sizeof out->reg) {
+        size_t len = strlen(loc.reg);
+        if (len < sizeof out->reg) {
             out->lv = CMD_LV_REG;
-            snprintf(out->reg, sizeof out->reg, "%s", loc.reg);
+            memcpy(out->reg, loc.reg, len + 1);
         }
         return 0;
     }

@@ -325,6 +325,8 @@ typedef struct {
     uint32_t pc;           /* EXEC_LANE_BARRIER: the barrier instruction it waits at */
     int depth;             /* call depth: 0 = kernel */
     exec_dim3 tid;
+    uint32_t waits_for;    /* lanes a warp-synchronous instruction it waits in still needs
+                              (its membermask; 0 when not waiting there) */
 } exec_lane_info;
 int exec_lane_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
                   exec_lane_info *li);

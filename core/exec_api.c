@@ -356,6 +356,8 @@ int exec_lane_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t l
     }
     li->pc = exec_lane_pc(w, lane);
     li->depth = (w->valid & bit) && w->lframe[lane] ? (int)w->lframe[lane]->depth : 0;
+    if (w->ws_wait & bit)
+        li->waits_for = w->ws_need[lane];
     if (!(w->valid & bit))
         li->state = EXEC_LANE_INVALID;
     else if (w->trapped & bit)

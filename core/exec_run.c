@@ -1045,15 +1045,6 @@ static int exec_bar_full(const exec_machine *m, int b)
     return br->arrived && br->arrived >= (br->expected ? br->expected : live);
 }
 
-/* A step left the lanes of warp f waiting at a barrier: run the other warps of the CTA until
- * they arrive there too (or exit), then complete it, so f's lanes are released; the other
- * warps stop right there (cuda-gdb: the step lets the whole block reach the barrier, no
- * further). The barrier is held while they run (m->bar_hold): a warp arriving blocks instead
- * of completing it and running on, and the slices run warp by warp in order (deterministic).
- * Other barriers behave as always, so warps may synchronise among themselves on the way. A
- * stop of another warp before the barrier completes (breakpoint, fault, watchpoint, limit,
- * deadlock) ends the step there and is what is reported. Returns 1 when f's lanes are
- * released, 0 on such a stop. */
 /* The step budget and the interrupt, polled by the loops of a step: 1 when one of them stops
  * the step (a LIMIT or INTERRUPT stop on warp w). */
 static int exec_step_poll(exec_machine *m, exec_warp *w, exec_runctx *rc)
@@ -1071,6 +1062,15 @@ static int exec_step_poll(exec_machine *m, exec_warp *w, exec_runctx *rc)
     return 0;
 }
 
+/* A step left lanes `mine` of warp f waiting at a barrier: run the warps of the CTA (f's other
+ * lanes too) until they arrive there too (or exit), then complete it, so those lanes are
+ * released; the others stop right there (cuda-gdb: the step lets the whole block reach the
+ * barrier, no further). The barrier is held while they run (m->bar_hold): a warp arriving blocks instead
+ * of completing it and running on, and the slices run warp by warp in order (deterministic).
+ * Other barriers behave as always, so warps may synchronise among themselves on the way. A
+ * stop of another warp before the barrier completes (breakpoint, fault, watchpoint, limit,
+ * deadlock), the budget or the interrupt ends the step there and is what is reported. Returns
+ * 1 when the lanes are released, 0 on such a stop. */
 static int exec_run_until_released_in(exec_machine *m, exec_warp *f, uint32_t mine,
                                       exec_runctx *rc)
 {
@@ -1131,14 +1131,27 @@ static int exec_run_until_released(exec_machine *m, exec_warp *f, uint32_t mine,
  * its warp: run the warp one instruction at a time (min-pc order: the lanes behind first) until
  * they arrive and complete it, so they stop right after it. Returns 0 on a stop; 1 when the lane
  * is released or nothing can run any more (it then still waits, as `info cuda lanes` shows). */
+/* One instruction of w's next group within a step: -1 on a stop (budget, interrupt, any
+ * other), 0 when nothing was executed (the group only yields), 1 otherwise. */
+static int exec_step_insn(exec_machine *m, exec_warp *w, exec_runctx *rc)
+{
+    if (exec_step_poll(m, w, rc))
+        return -1;
+    uint64_t before = rc->steps;
+    exec_slice(m, w, 1, rc);
+    if (m->stop_set)
+        return -1;
+    return rc->steps != before;
+}
+
 static int exec_ws_release(exec_machine *m, exec_warp *w, uint32_t bit, exec_runctx *rc)
 {
     while ((w->ws_wait & bit) && exec_runnable(w)) {
-        if (exec_step_poll(m, w, rc))
+        int r = exec_step_insn(m, w, rc);
+        if (r < 0)
             return 0;
-        exec_slice(m, w, 1, rc);
-        if (m->stop_set)
-            return 0;
+        if (r == 0)
+            break;   /* the lanes that could run only yield */
     }
     return 1;
 }
@@ -1152,11 +1165,9 @@ static int exec_catch_up(exec_machine *m, exec_warp *w, uint32_t lane, exec_runc
         exec_sched(w);
         if (!w->cur_mask || ((w->cur_mask >> lane) & 1))
             return 1;
-        if (exec_step_poll(m, w, rc))
-            return 0;
-        exec_slice(m, w, 1, rc);
-        if (m->stop_set)
-            return 0;
+        int r = exec_step_insn(m, w, rc);
+        if (r <= 0)
+            return r == 0;   /* a stop; or the lanes behind only yield: go as the group is */
     }
 }
 
@@ -1231,12 +1242,16 @@ static int exec_run_on(exec_machine *m, const exec_run_opts *o, exec_runctx *rc,
 {
     int lane_mode = o->mode == EXEC_RUN_STEP_LANE;
     uint32_t bit = 1u << o->lane;
-    while (exec_live(w) & bit) {
+    for (uint64_t last = UINT64_MAX; exec_live(w) & bit; ) {
         if (exec_step_poll(m, w, rc))
             return 0;
+        if (rc->steps == last)
+            return 1;   /* a whole round without an instruction: nothing of it can run */
+        last = rc->steps;
         if (w->bar_wait & bit) {
             if (!exec_run_until_released(m, w, lane_mode ? bit : w->bar_wait, rc))
                 return 0;
+            last = UINT64_MAX;   /* released: progress even without an instruction */
             continue;
         }
         if (lane_mode && ((w->ws_wait & bit) ||

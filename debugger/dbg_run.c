@@ -163,13 +163,21 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
             b->ignore = ignore;
     }
     s->focus.frame = 0;
+    /* max-steps bounds the whole continue, however many unreported stops (false conditions,
+       unchanged watched values) it goes through */
+    uint64_t limit = s->opts.run_max_steps, start = 0, now = 0;
+    exec_stats(s->m, &start, NULL);
     if (s->landed_bp && s->focus.valid) {
         exec_lane_info li;
         s->landed_bp = 0;
         if (exec_lane_get(s->m, s->focus.cta, s->focus.warp, s->focus.lane, &li) == 0 &&
             li.state == EXEC_LANE_ACTIVE) {
-            if (step_off(s, li.pc, s->opts.run_max_steps, ev) != 0)
+            if (step_off(s, li.pc, limit, ev) != 0)
                 return -1;
+            if (ev->kind == DBG_EV_LIMIT) {
+                exec_stats(s->m, &now, NULL);
+                ev->steps = now - start;
+            }
             if (ev->kind != DBG_EV_STEP)
                 return 0;
             memset(ev, 0, sizeof *ev);
@@ -179,10 +187,6 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
     memset(&o, 0, sizeof o);
     o.mode = EXEC_RUN_CONTINUE;
     o.interrupt = s->interrupt;
-    /* max-steps bounds the whole continue, however many unreported stops (false conditions,
-       unchanged watched values) it goes through */
-    uint64_t limit = s->opts.run_max_steps, start = 0, now = 0;
-    exec_stats(s->m, &start, NULL);
     for (;;) {
         exec_stop st;
         memset(&st, 0, sizeof st);
@@ -499,6 +503,8 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
            instruction; everything else runs to the marks */
         int single = n == 0 || goal == GOAL_INSN ||
                      (goal == GOAL_LINE && p.li.depth == a.depth && at_call(s, &p));
+        uint64_t before = 0, after = 0;
+        exec_stats(s->m, &before, NULL);
         if (n == 0) {
             rc = step_off(s, pc_in, budget, ev);
         } else if (single) {
@@ -512,7 +518,13 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
         ev->old_pc = pc_in;
         if (rc != 0 || ev->kind != DBG_EV_STEP)
             break;
+        exec_stats(s->m, &after, NULL);
         where_now(s, &p);
+        if (n > 0 && after == before && ev->stop.kind == EXEC_STOP_STEP && p.has_lane) {
+            /* nothing could run: the lane waits for lanes that cannot come; the step ends */
+            ev->new_frame = p.vdepth != vd_in || p.li.depth != depth_in;
+            break;
+        }
         if (!p.has_lane) {
             ev->kind = dbg_launch_alive(s) ? DBG_EV_LANE_EXITED : DBG_EV_EXITED;
             if (ev->kind == DBG_EV_EXITED)

@@ -471,23 +471,49 @@ bad:
     return 0;
 }
 
-/* A parameter whose register the function's leading ld.param instructions load from its .param
- * slot reads from that slot until the load has run (pc at or before it): at the function's
- * first instruction the register is not yet set. The slot is named as the core names
- * registers (exec_reg_get reads a .param of the frame's function by name). */
+/* A parameter whose register an ld.param of the function's prologue (before its breakpoint
+ * address, dw_func_body_pc) loads from its .param slot reads from that slot until the load has
+ * run (pc at or before it): at the function's first instruction the register is not yet set.
+ * The slot is named as the core names registers (exec_reg_get reads a .param of the frame's
+ * function by name). A parameter the prologue stores into the local depot is not available
+ * until those stores have run. */
 static void param_slot_before_load(const dw_info *d, const dw_var *v, uint32_t pc, dw_loc *out)
 {
-    if (v->kind != DW_VAR_PARAM || out->kind != DW_LOCK_REG || pc >= d->npcs)
+    if (v->kind != DW_VAR_PARAM || (out->kind != DW_LOCK_REG && out->kind != DW_LOCK_MEM) ||
+        pc >= d->npcs)
         return;
     int fi = d->rows[pc].func;
     if (fi < 0 || fi >= d->m->nfuncs || d->func_first[fi] == UINT32_MAX)
         return;
     const ptx_func *f = d->m->funcs[fi];
     uint32_t at = pc - d->func_first[fi];
-    for (int i = 0; i < f->ninsns; i++) {
+    int64_t body = dw_func_body_pc(d, f);
+    int end = body > (int64_t)d->func_first[fi] ? (int)(body - d->func_first[fi]) : f->ninsns;
+    if (out->kind == DW_LOCK_MEM) {
+        /* a parameter the prologue copies into the frame's depot (a struct passed by value):
+           until its stores have run the depot holds nothing of it; say so (gdb's <optimized
+           out>) rather than show zeros */
+        if (!out->sym || strncmp(out->sym, "__local_depot", 13) != 0)
+            return;
+        uint64_t lo = out->offset, hi = lo + dw_type_size(v->type);
+        for (int i = (int)at; i < end && i < f->ninsns; i++) {
+            const ptx_insn *in = &f->insns[i];
+            const ptx_operand *a = in->nops == 2 ? &in->ops[0] : NULL;
+            if (strcmp(in->opcode, "st") != 0 || !a || a->kind != PTX_OP_ADDR || !a->sym)
+                continue;
+            const char *b = a->sym->name;
+            if ((!strcmp(b, "%SP") || !strcmp(b, "%SPL") || !strcmp(b, out->sym)) &&
+                (uint64_t)a->ival >= lo && (uint64_t)a->ival < hi) {
+                out->kind = DW_LOCK_NONE;
+                return;
+            }
+        }
+        return;
+    }
+    for (int i = 0; i < end && i < f->ninsns; i++) {
         const ptx_insn *in = &f->insns[i];
         if (strcmp(in->opcode, "ld") != 0 || !ptx_insn_has_mod(in, "param") || in->nops != 2)
-            return;   /* the leading loads end */
+            continue;
         const ptx_operand *dst = &in->ops[0], *src = &in->ops[1];
         if (dst->kind != PTX_OP_REG || !dst->sym || strcmp(dst->sym->name, out->reg) != 0 ||
             src->kind != PTX_OP_ADDR || !src->sym || src->ival != 0)

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "cmd.h"
-#include "test_util.h"
+#include "run_ptxdbg.h"
 
 #define RUNCTL "tests/fixtures/runctl/runctl.G.ptx"
 
@@ -42,15 +42,15 @@ static int focus_line(void)
 }
 
 /* ---- resume commands over a call that never returns ------------------------------------------
- * hang<<<1,32>>>: every thread calls spin(flag), which loops while *flag == 0; flag stays 0.
+ * hang<<<1,64>>>: every thread calls spin(flag), which loops while *flag == 0; flag stays 0.
  * The session stops at `spin(flag);` (line 19) of the kernel. */
 static void stop_before_spin(int lane_steps)
 {
     open_session();
     run("buffer flag s32 1");
-    run("buffer out s32 32");
+    run("buffer out s32 64");
     run("break runctl.cu:19");
-    run("launch hang<<<1,32>>>(flag, out)");
+    run("launch hang<<<1,64>>>(flag, out)");
     run("delete");
     run("cuda thread (3,0,0)");
     ck_assert_int_eq(focus_line(), 19);
@@ -68,9 +68,9 @@ static void stop_inside_spin(int lane_steps)
     ck_assert_int_eq(focus_line(), 11);
 }
 
-enum { F_NEXT, F_STEP, F_UNTIL, F_FINISH, F_ADVANCE, F_NEXTI, F_CONTINUE, F_NFORMS };
+enum { F_NEXT, F_STEP, F_UNTIL, F_FINISH, F_ADVANCE, F_NEXTI, F_CONTINUE, F_RUN, F_NFORMS };
 static const char *const form_names[] = {"next", "step", "until", "finish", "advance", "nexti",
-                                         "continue"};
+                                         "continue", "run"};
 
 /* Resume with form f from where it never comes back: a call of spin (next, until, advance,
  * nexti over the call instruction) or inside spin (step, finish, continue). */
@@ -103,23 +103,28 @@ static int resume(int f, dbg_event *ev)
         ck_abort_msg("no call instruction on line 19");
         return -1;
     }
+    case F_RUN:
+        ck_assert_int_eq(dbg_relaunch(s), 0);
+        return dbg_continue(s, 0, ev);
     default: return dbg_continue(s, 0, ev);
     }
 }
 
-static void start_form(int f, int lane_steps)
+/* Variants: 0 by warp, 1 by lane, 2 by warp with scheduler-locking off (the other warp runs). */
+static void start_form(int f, int variant)
 {
-    if (f == F_STEP || f == F_FINISH || f == F_CONTINUE)
-        stop_inside_spin(lane_steps);
+    if (f == F_STEP || f == F_FINISH || f == F_CONTINUE || f == F_RUN)
+        stop_inside_spin(variant == 1);
     else
-        stop_before_spin(lane_steps);
+        stop_before_spin(variant == 1);
+    dbg_opts(s)->scheduler_locking = variant != 2;
 }
 
 /* Under max-steps N every form stops with the max-steps stop after exactly N warp-instructions,
  * the focus still on the stepped thread, inside spin; resuming stops again after N more. */
 START_TEST(max_steps_bounds_every_form)
 {
-    for (int lane = 0; lane < 2; lane++)
+    for (int lane = 0; lane < 3; lane++)
         for (int f = 0; f < F_NFORMS; f++) {
             start_form(f, lane);
             dbg_opts(s)->run_max_steps = 20000;
@@ -127,19 +132,20 @@ START_TEST(max_steps_bounds_every_form)
             memset(&ev, 0, sizeof ev);
             ck_assert_int_eq(resume(f, &ev), 0);
             ck_assert_msg(ev.kind == DBG_EV_LIMIT, "%s%s: stop %d, not the max-steps stop",
-                          form_names[f], lane ? " -lane" : "", ev.kind);
+                          form_names[f], lane == 1 ? " -lane" : lane ? " (unlocked)" : "", ev.kind);
             ck_assert_msg(ev.steps <= 20000 && ev.steps > 0, "%s: %llu steps", form_names[f],
                           (unsigned long long)ev.steps);
             const dbg_focus *fo = dbg_get_focus(s);
-            ck_assert_uint_eq(fo->warp, 0);
-            /* a step keeps the stepped thread in focus (continue: where the warp runs) */
-            ck_assert_msg(fo->lane == 3 || f == F_CONTINUE, "%s: focus moved to lane %u",
-                          form_names[f], fo->lane);
-            ck_assert_str_eq(focus_func(), "_Z4spinPVi");
+            /* a step keeps the stepped thread in focus (continue: where a warp runs) */
+            ck_assert_msg((fo->warp == 0 && fo->lane == 3) || f >= F_CONTINUE,
+                          "%s: focus moved to warp %u lane %u", form_names[f], fo->warp,
+                          fo->lane);
+            ck_assert(f >= F_CONTINUE || !strcmp(focus_func(), "_Z4spinPVi"));
             /* the launch lives on; the same form is bounded again */
             ck_assert_int_eq(dbg_launch_alive(s), 1);
             if (f != F_NEXTI && f != F_ADVANCE) {
-                ck_assert_int_eq(resume(f == F_STEP || f == F_UNTIL ? F_NEXT : f, &ev), 0);
+                ck_assert_int_eq(resume(f == F_STEP || f == F_UNTIL ? F_NEXT
+                                        : f == F_RUN ? F_CONTINUE : f, &ev), 0);
                 ck_assert_int_eq(ev.kind, DBG_EV_LIMIT);
             }
             close_session();
@@ -151,7 +157,7 @@ END_TEST
  * an interrupt, never as the max-steps stop. (Were it not polled, the test would not end.) */
 START_TEST(interrupt_stops_every_form)
 {
-    for (int lane = 0; lane < 2; lane++)
+    for (int lane = 0; lane < 3; lane++)
         for (int f = 0; f < F_NFORMS; f++) {
             start_form(f, lane);
             dbg_opts(s)->run_max_steps = 0;
@@ -162,7 +168,7 @@ START_TEST(interrupt_stops_every_form)
             memset(&ev, 0, sizeof ev);
             ck_assert_int_eq(resume(f, &ev), 0);
             ck_assert_msg(ev.kind == DBG_EV_INTERRUPT, "%s%s: stop %d, not an interrupt",
-                          form_names[f], lane ? " -lane" : "", ev.kind);
+                          form_names[f], lane == 1 ? " -lane" : lane ? " (unlocked)" : "", ev.kind);
             ck_assert_int_eq(dbg_launch_alive(s), 1);
             flag = 0;
             close_session();
@@ -174,21 +180,20 @@ END_TEST
  * max-steps message and a failing exit status, never "SIGINT". */
 START_TEST(batch_watchdog_ends_next)
 {
-    FILE *p = popen("PTXDBG_MAX_STEPS=100000 ./ptxdbg -batch -ex 'buffer flag s32 1' "
-                    "-ex 'buffer out s32 32' -ex 'break runctl.cu:19' "
-                    "-ex 'launch hang<<<1,32>>>(flag, out)' -ex 'next' -ex 'until' "
-                    "-ex 'next -lane' " RUNCTL " 2>&1; echo status=$?", "r");
-    ck_assert_ptr_nonnull(p);
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf - 1, p);
-    buf[n] = 0;
-    pclose(p);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "PTXDBG_MAX_STEPS=100000 %s -batch -ex 'buffer flag s32 1' "
+             "-ex 'buffer out s32 32' -ex 'break runctl.cu:19' "
+             "-ex 'launch hang<<<1,32>>>(flag, out)' -ex 'next' -ex 'until' "
+             "-ex 'next -lane' " RUNCTL " 2>&1; echo status=$?", rp_ptxdbg());
+    char *buf = rp_run(cmd);
+    ck_assert_ptr_nonnull(buf);
     int limits = 0;
     for (const char *q = buf; (q = strstr(q, "(max-steps)")) != NULL; q++)
         limits++;
     ck_assert_msg(limits == 3, "%s", buf);
     ck_assert_ptr_null(strstr(buf, "SIGINT"));
     ck_assert_ptr_nonnull(strstr(buf, "status=1"));
+    free(buf);
 }
 END_TEST
 
@@ -301,6 +306,140 @@ START_TEST(warp_steps_onto_barrier)
 }
 END_TEST
 
+/* coll<<<1,64>>>(out): C reference (ldmatrix, elect, redux.min, match.all, vote.all/.uni,
+ * bar.red.popc, bar.arrive/bar.sync 2, 64). */
+static void coll_ref(int32_t *out)
+{
+    for (int t = 0; t < 64; t++) {
+        int lane = t & 31, w = t >> 5;
+        out[t] = (int32_t)((uint32_t)(2 * lane) | (uint32_t)(2 * lane + 1) << 16);
+        out[64 + t] = 0;
+        out[128 + t] = lane == 0;
+        out[192 + t] = 100 - 31;
+        out[256 + t] = -1;
+        out[320 + t] = 2;   /* all(lane < 40) * 2 + uni(lane < 16) */
+        out[384 + t] = 32;
+        out[448 + t] = w == 0 ? 0 : 7;
+    }
+}
+
+/* From line 81 of coll, step thread `tid` with `kind` until it exits: every stop is a plain
+ * step (or its exit), then the results equal the reference. */
+static void step_through_coll(int tid, dbg_step_kind kind, int lane_steps)
+{
+    open_session();
+    run("buffer out s32 512");
+    run("break runctl.cu:81");
+    run("launch coll<<<1,64>>>(out)");
+    run("delete");
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "cuda thread (%d,0,0)", tid);
+    run(cmd);
+    dbg_opts(s)->lane_steps = lane_steps;
+    dbg_opts(s)->run_max_steps = 10000000;
+    dbg_event ev;
+    int k;
+    for (k = 0; k < 5000; k++) {
+        ck_assert_int_eq(dbg_step(s, kind, &ev), 0);
+        if (ev.kind == DBG_EV_LANE_EXITED || ev.kind == DBG_EV_EXITED)
+            break;
+        ck_assert_msg(ev.kind == DBG_EV_STEP, "thread %d: step %d stopped with %d", tid, k,
+                      ev.kind);
+    }
+    ck_assert_int_gt(k, 10);
+    if (ev.kind != DBG_EV_EXITED) {
+        ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+        ck_assert_int_eq(ev.kind, DBG_EV_EXITED);
+    }
+    int32_t got[512], want[512];
+    ck_assert_int_eq(dbg_buffer_read(s, dbg_buffer_find(s, "out"), got), 0);
+    coll_ref(want);
+    for (int i = 0; i < 512; i++)
+        ck_assert_msg(got[i] == want[i], "stepping thread %d: out[%d] = %d, reference %d", tid,
+                      i, got[i], want[i]);
+    close_session();
+}
+
+START_TEST(lane_steps_onto_other_collectives)
+{
+    step_through_coll(5, DBG_STEP_INSN, 1);    /* producer warp */
+    step_through_coll(40, DBG_STEP_INSN, 1);   /* consumer warp: waits for bar.arrive */
+    step_through_coll(0, DBG_STEP_LINE_OVER, 1);
+    step_through_coll(63, DBG_STEP_LINE, 1);
+    step_through_coll(33, DBG_STEP_INSN, 0);
+    step_through_coll(2, DBG_STEP_LINE_OVER, 0);
+}
+END_TEST
+
+/* wmmak<<<1,32>>>: 16x16x16 f16 product (a row-major, b column-major, both iota), stepping one
+ * lane through the wmma loads, mma and store. */
+START_TEST(lane_steps_through_wmma)
+{
+    open_session();
+    run("buffer a f16 256 = iota");
+    run("buffer b f16 256 = iota");
+    run("buffer c f32 256");
+    run("break wmmak");
+    run("launch wmmak<<<1,32>>>(a, b, c)");
+    run("delete");
+    run("cuda thread (3,0,0)");
+    dbg_opts(s)->lane_steps = 1;
+    dbg_event ev;
+    for (int k = 0; k < 60; k++) {
+        ck_assert_int_eq(dbg_step(s, DBG_STEP_LINE_OVER, &ev), 0);
+        if (ev.kind != DBG_EV_STEP)
+            break;
+    }
+    ck_assert(ev.kind == DBG_EV_STEP || ev.kind == DBG_EV_LANE_EXITED);
+    ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+    ck_assert_int_eq(ev.kind, DBG_EV_EXITED);
+    float got[256];
+    ck_assert_int_eq(dbg_buffer_read(s, dbg_buffer_find(s, "c"), got), 0);
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) {
+            double want = 0;
+            for (int k = 0; k < 16; k++)
+                want += (double)(i * 16 + k) * (double)(j * 16 + k);
+            ck_assert_msg(got[i * 16 + j] == (float)want, "c[%d][%d] = %g, reference %g", i, j,
+                          got[i * 16 + j], want);
+        }
+    close_session();
+}
+END_TEST
+
+/* stuck<<<1,32>>>: threads 16..31 wait at __syncthreads, 0..15 in a full-warp shuffle: a real
+ * deadlock. Lane steps end with the lane waiting in the shuffle (a plain step, the kernel still
+ * alive, the lanes it waits for named); only running on reports the deadlock, as without any
+ * stepping. */
+START_TEST(lane_step_onto_unreachable_collective)
+{
+    for (int stepped = 0; stepped < 2; stepped++) {
+        open_session();
+        run("buffer out s32 32");
+        run("break runctl.cu:110");
+        run("launch stuck<<<1,32>>>(out)");
+        run("delete");
+        run("cuda thread (3,0,0)");
+        dbg_opts(s)->lane_steps = 1;
+        dbg_event ev;
+        for (int k = 0; stepped && k < 3; k++) {
+            ck_assert_int_eq(dbg_step(s, DBG_STEP_LINE_OVER, &ev), 0);
+            ck_assert_int_eq(ev.kind, DBG_EV_STEP);
+            ck_assert_int_eq(dbg_launch_alive(s), 1);
+        }
+        if (stepped) {
+            exec_lane_info li;
+            ck_assert_int_eq(dbg_focus_lane(s, &li), 0);
+            ck_assert_uint_eq(li.waits_for, 0xffffffffu);
+        }
+        ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+        ck_assert_int_eq(ev.kind, DBG_EV_EXCEPTION);
+        ck_assert_int_eq(ev.stop.exc, EXEC_EXC_BARRIER_DEADLOCK);
+        close_session();
+    }
+}
+END_TEST
+
 /* ---- arguments of a one-line device function ---------------------------------------------------
  * calls<<<1,32>>>(out, a, 5): bump(out, a + t, 5 + t). At `break bump` and at every instruction
  * of bump (stepped into from the call), p == out, a == &a[t], v == 5 + t and *a == t. */
@@ -349,7 +488,8 @@ START_TEST(args_at_break_on_one_line_function)
 }
 END_TEST
 
-START_TEST(args_at_every_instruction)
+/* Stopped at the call of bump (line 31), thread `tid` in focus. */
+static void stop_at_bump_call(int tid)
 {
     open_session();
     run("buffer out s32 32");
@@ -357,7 +497,14 @@ START_TEST(args_at_every_instruction)
     run("break runctl.cu:31");
     run("launch calls<<<1,32>>>(out, a, 5)");
     run("delete");
-    run("cuda thread (6,0,0)");
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "cuda thread (%d,0,0)", tid);
+    run(cmd);
+}
+
+START_TEST(args_at_every_instruction)
+{
+    stop_at_bump_call(6);
     int inside = 0;
     for (int k = 0; k < 200; k++) {
         dbg_event ev;
@@ -375,22 +522,74 @@ START_TEST(args_at_every_instruction)
 }
 END_TEST
 
+/* scale(Pair p, float f) of tests/fixtures/scenarios/scen.cu, called with p = {g, 0.5 t} and
+ * f = 2: f (a register loaded in the prologue) is 2 at every instruction; p, which the prologue
+ * copies into the local depot, is either not available yet or exactly {5, 2.5} (thread 5). */
+START_TEST(args_through_a_prologue_with_a_struct)
+{
+    s = dbg_new();
+    ck_assert_ptr_nonnull(s);
+    cmd_ctx_init(&c, s);
+    ck_assert_int_eq(dbg_load_file(s, "tests/fixtures/scenarios/scen.G.ptx"), 0);
+    run("buffer out s32 64");
+    run("buffer fout f32 64");
+    run("break scen.cu:40");
+    run("launch scen<<<1,32>>>(out, fout, 64)");
+    run("delete");
+    run("cuda thread (5,0,0)");
+    int inside = 0, have_p = 0;
+    for (int k = 0; k < 100; k++) {
+        dbg_event ev;
+        ck_assert_int_eq(dbg_step(s, DBG_STEP_INSN, &ev), 0);
+        ck_assert_int_eq(ev.kind, DBG_EV_STEP);
+        if (strcmp(focus_func(), "_Z5scale4Pairf") != 0) {
+            if (inside)
+                break;
+            continue;
+        }
+        inside++;
+        cmd_value v;
+        char err[256];
+        ck_assert_msg(cmd_eval_focus(&c, "f", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert(v.kind == CV_FLOAT && v.f == 2.0);
+        ck_assert_msg(cmd_eval_focus(&c, "p", &v, err, sizeof err) == 0, "%s", err);
+        if (v.optout) {
+            ck_assert_int_eq(have_p, 0);   /* available from the copy on, never lost */
+            continue;
+        }
+        have_p = 1;
+        ck_assert_uint_eq((uint32_t)eval_u("p.key"), 5);
+        ck_assert_msg(cmd_eval_focus(&c, "p.weight", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert(v.kind == CV_FLOAT && v.f == 2.5);
+    }
+    ck_assert_int_ge(inside, 8);
+    ck_assert_int_eq(have_p, 1);
+    close_session();
+}
+END_TEST
+
 /* `step` into the one-line function stops after its prologue, with the values passed */
 START_TEST(step_into_one_line_function)
 {
-    open_session();
-    run("buffer out s32 32");
-    run("buffer a s32 32 = iota");
-    run("break runctl.cu:31");
-    run("launch calls<<<1,32>>>(out, a, 5)");
-    run("delete");
-    run("cuda thread (9,0,0)");
+    stop_at_bump_call(9);
     dbg_event ev;
     ck_assert_int_eq(dbg_step(s, DBG_STEP_LINE, &ev), 0);
     ck_assert_int_eq(ev.kind, DBG_EV_STEP);
     ck_assert_str_eq(focus_func(), "_Z4bumpPiPKii");
     check_bump_args(9);
     close_session();
+}
+END_TEST
+
+/* Transcript: tests/transcripts/runctl.cmd (next, until, finish, next -lane, step -lane over
+ * the spinning call under max-steps; break bump and its arguments; next -lane over shfl, ballot,
+ * any, match, reduce, activemask): every value in runctl.out was worked out from runctl.cu. */
+START_TEST(transcript)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s -batch -x tests/transcripts/runctl.cmd " RUNCTL " 2>&1",
+             rp_ptxdbg());
+    rp_check_transcript("runctl", cmd);
 }
 END_TEST
 
@@ -402,18 +601,23 @@ int main(void)
     tcase_add_test(t, max_steps_bounds_every_form);
     tcase_add_test(t, interrupt_stops_every_form);
     tcase_add_test(t, batch_watchdog_ends_next);
+    tcase_add_test(t, transcript);
     suite_add_tcase(su, t);
     TCase *l = tcase_create("lanes");
     tcase_set_timeout(l, 300);
     tcase_add_test(l, stepi_lane_onto_collectives);
     tcase_add_test(l, line_steps_lane_onto_collectives);
     tcase_add_test(l, warp_steps_onto_barrier);
+    tcase_add_test(l, lane_steps_onto_other_collectives);
+    tcase_add_test(l, lane_steps_through_wmma);
+    tcase_add_test(l, lane_step_onto_unreachable_collective);
     suite_add_tcase(su, l);
     TCase *a = tcase_create("args");
     tcase_set_timeout(a, 120);
     tcase_add_test(a, args_at_break_on_one_line_function);
     tcase_add_test(a, args_at_every_instruction);
     tcase_add_test(a, step_into_one_line_function);
+    tcase_add_test(a, args_through_a_prologue_with_a_struct);
     suite_add_tcase(su, a);
     return tu_run_suite(su);
 }
