@@ -628,6 +628,14 @@ static int is_sanitized(const char *path)
  * -1, INT_MAX, past INT_MAX, a range to INT_MAX, a name, an address), in the states without a
  * program: no file, a file that failed to load, and after "kill". One ptxdbg per state runs
  * them all; it must not die by a signal, hang (CPU budget), or stop going on. */
+static FILE *sweep_f;
+static const char *const *sweep_shapes;
+static void sweep_setting(void *k, const char *name)
+{
+    for (int i = 0; sweep_shapes[i]; i++, ++*(int *)k)
+        fprintf(sweep_f, " -ex 'set %s%s'", name, sweep_shapes[i]);
+}
+
 START_TEST(command_sweep_no_program)
 {
     static const char *const shapes[] = {"", " 0", " 1", " -1", " 2147483647", " 2147483648",
@@ -642,8 +650,14 @@ START_TEST(command_sweep_no_program)
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
     const struct { const char *prefix; const cmd_def *t; } tabs[] = {
-        {"", cmd_table}, {"info ", cmd_info_table}, {"set ", cmd_set_table}};
+        {"", cmd_table}, {"info ", cmd_info_table}};
     int n = 0;
+    /* every setting of the settings table (what "set <TAB>" offers), and set var */
+    sweep_f = f;
+    sweep_shapes = shapes;
+    ck_assert_int_ne(cmd_settings_complete(NULL, 0, "set", sweep_setting, &n), 0);
+    for (int i = 0; shapes[i]; i++, n++)
+        fprintf(f, " -ex 'set var%s'", shapes[i]);
     for (size_t k = 0; k < sizeof tabs / sizeof tabs[0]; k++)
         for (const cmd_def *d = tabs[k].t; d->name; d++) {
             int sk = 0;
