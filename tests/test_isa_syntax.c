@@ -324,7 +324,7 @@ START_TEST(refused_forms)
     refused(vd, "\tmov.b32 %d0, v;", "vector register v (.v2 .u32) is 64 bits, .b32 needs 32");
     refused(vd, "\tmov.u32 %d0, %tid;", "'%tid' needs a component");
     refused(vd, "\tszext.s32 %d0, %a0, 3;", "requires one of .wrap/.clamp");
-    refused(vd, "\twgmma.fence.sync.aligned;", "unsupported instruction 'wgmma.fence.sync.aligned'");
+    refused(vd, "\twgmma.fence.sync.aligned;", "wgmma.fence.sync.aligned: not supported: warpgroup");
     refused(".reg .u16 u;", "\tset.lt.u16.f32 u, 0f00000000, 0f00000000;", "need an .f16 or .bf16 source");
     refused(vd, "\tmov.u32 %d0, %laneid.x;", "'%laneid' has no components");
 }
