@@ -378,6 +378,9 @@ static int exec_dec_regadd(exec_dec *d, exec_opnd *op, const ptx_insn *pi, const
     if (dst)
         return exec_dec_error(d, pi, "a destination cannot be register + constant (%s+%lld)",
                               o->sym->name, (long long)o->ival);
+    if (o->sym->vec > 1)
+        return exec_dec_error(d, pi, "vector register %s cannot take a constant (%s+%lld)",
+                              o->sym->name, o->sym->name, (long long)o->ival);
     if (ptx_type_is_float(t) || t == PTX_T_PRED || tb > 64 || rb > 64)
         return exec_dec_error(d, pi, "register + constant (%s+%lld) needs an integer or bit "
                               "operand type, not .%s", o->sym->name, (long long)o->ival,
