@@ -714,7 +714,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
         for (int k = 0; k < nel; k++) {   /* a vector register: one line per element (v.x) */
             char name[160];
             snprintf(name, sizeof name, "%s%s%.*s", regs[i]->name, nel > 1 ? "." : "",
-                     nel > 1 ? 1 : 0, "xyzw" + k);
+                     nel > 1 ? 1 : 0, &"xyzw"[k]);
             if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits,
                              &t) == 0)
                 reg_line(name, bits, t);

@@ -325,6 +325,12 @@ START_TEST(refused_forms)
     refused(vd, "\tmov.u32 %d0, %tid;", "'%tid' needs a component");
     refused(vd, "\tszext.s32 %d0, %a0, 3;", "requires one of .wrap/.clamp");
     refused(vd, "\twgmma.fence.sync.aligned;", "wgmma.fence.sync.aligned: not supported: warpgroup");
+    refused(".shared .align 128 .b8 tm[128]; .reg .b64 g;",
+            "\ttensormap.replace.tile.global_address.shared::cta.b1024.b64 [tm], g;",
+            "not supported: modify or copy a tensor-map object");
+    refused(".shared .align 16 .b8 cc[16]; .shared .align 8 .b64 mb;",
+            "\tclusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [cc], [mb];",
+            "not supported: cancel a not-yet-launched cluster");
     refused(".reg .u16 u;", "\tset.lt.u16.f32 u, 0f00000000, 0f00000000;", "need an .f16 or .bf16 source");
     refused(vd, "\tmov.u32 %d0, %laneid.x;", "'%laneid' has no components");
 }
