@@ -1,4 +1,5 @@
-/* test_isa_syntax.c - end-to-end ISA forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ, set with 16-bit results, szext; C references. */
+/* test_isa_syntax.c - end-to-end ISA forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ, set with 16-bit results, szext, .f32x2; C references. */
+#include <fenv.h>
 #include "isa_harness.h"
 
 /* ---- vector registers (PTX ISA "Vectors"): declared .v2/.v4, elements .x-.w/.r-.a, whole ---- */
@@ -288,6 +289,60 @@ START_TEST(szext_forms)
 }
 END_TEST
 
+/* ---- .f32x2 arithmetic (sm_100): two f32 per .b64, element 0 in the low half ------------- */
+static float ftzf(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
+
+static uint64_t x2(const uint64_t *in, int op, int mode, int ftz)
+{
+    static const int fe[] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+    uint64_t r = 0;
+    for (int e = 0; e < 2; e++) {
+        volatile float a = isa_f((in[0] >> (32 * e)) & 0xffffffffu);
+        volatile float b = isa_f((in[1] >> (32 * e)) & 0xffffffffu);
+        volatile float c = isa_f((in[2] >> (32 * e)) & 0xffffffffu);
+        if (ftz) {
+            a = ftzf(a);
+            b = ftzf(b);
+            c = ftzf(c);
+        }
+        fesetround(fe[mode]);
+        volatile float v = op == 0 ? a + b : op == 1 ? a - b : op == 2 ? a * b : fmaf(a, b, c);
+        fesetround(FE_TONEAREST);
+        float f = ftz ? ftzf(v) : v;
+        r |= (uint64_t)(f != f ? 0x7fffffffu : isa_fu(f)) << (32 * e);
+    }
+    return r;
+}
+
+static void ref_f32x2(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    o[0] = x2(in, 0, 0, 0);   /* add.f32x2 */
+    o[1] = x2(in, 1, 2, 0);   /* sub.rm.f32x2 */
+    o[2] = x2(in, 2, 3, 1);   /* mul.rp.ftz.f32x2 */
+    o[3] = x2(in, 3, 1, 0);   /* fma.rz.f32x2 */
+    o[4] = x2(in, 3, 0, 1);   /* fma.rn.ftz.f32x2 */
+}
+
+START_TEST(f32x2_arith)
+{
+    isa_case k = {
+        "\tadd.f32x2 %d0, %a0, %a1;\n\tsub.rm.f32x2 %d1, %a0, %a1;\n"
+        "\tmul.rp.ftz.f32x2 %d2, %a0, %a1;\n\tfma.rz.f32x2 %d3, %a0, %a1, %a2;\n"
+        "\tfma.rn.ftz.f32x2 %d4, %a0, %a1, %a2;",
+        "b64 b64 b64", "b64 b64 b64 b64 b64", NULL
+    };
+    enum { N = 400 };
+    uint64_t *in = isa_inputs("f32 f32 f32 f32 f32 f32", N, 81), *pk = calloc(3 * N, 8);
+    for (int i = 0; i < N; i++)   /* pairs of generated f32 values */
+        for (int k2 = 0; k2 < 3; k2++)
+            pk[3 * i + k2] = in[6 * i + 2 * k2] | in[6 * i + 2 * k2 + 1] << 32;
+    isa_check(&k, N, pk, ref_f32x2, NULL);
+    free(in);
+    free(pk);
+}
+END_TEST
+
 /* ---- forms that must be refused at load, each with its own message ----------------------- */
 static void refused(const char *decl, const char *code, const char *want)
 {
@@ -348,6 +403,7 @@ int main(void)
     tcase_add_test(tc, warp_sz);
     tcase_add_test(tc, set_half_results);
     tcase_add_test(tc, szext_forms);
+    tcase_add_test(tc, f32x2_arith);
     tcase_add_test(tc, refused_forms);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
