@@ -472,6 +472,11 @@ static inline double fminmax64(double a, double b, int max, int fl)
     return (a < b) != max ? a : b;
 }
 EXEC_HANDLER2(h_f32_min, float, float, float, fminmax32(x, y, 0, in->flags))
+/* Three inputs (PTX 8.8, sm_100): min(min(a, b), c), the same rules at each step. */
+EXEC_HANDLER3(h_f32_min3, float, float, float, float,
+              fminmax32(fminmax32(x, y, 0, in->flags), z, 0, in->flags))
+EXEC_HANDLER3(h_f32_max3, float, float, float, float,
+              fminmax32(fminmax32(x, y, 1, in->flags), z, 1, in->flags))
 EXEC_HANDLER2(h_f32_max, float, float, float, fminmax32(x, y, 1, in->flags))
 EXEC_HANDLER2(h_f64_min, double, double, double, fminmax64(x, y, 0, in->flags))
 EXEC_HANDLER2(h_f64_max, double, double, double, fminmax64(x, y, 1, in->flags))
@@ -630,6 +635,8 @@ int exec_float_decode(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
     if (is64 && (mo.bits & (EXEC_MB(FTZ) | EXEC_MB(SAT) | EXEC_MB(APPROX) | EXEC_MB(FULL) |
                             EXEC_MB(XORSIGN))))
         return exec_dec_error(d, pi, ".ftz/.sat/.approx/.full/.xorsign are not supported for .f64");
+    if ((op == EXEC_ALU_MIN || op == EXEC_ALU_MAX) && pi->nops == 4 && (mo.bits & EXEC_MB(ABS)))
+        return exec_dec_error(d, pi, "three-input min/max with .abs is not modelled");
     if (((mo.bits & EXEC_MB(XORSIGN)) != 0) != ((mo.bits & EXEC_MB(ABS)) != 0))
         return exec_dec_error(d, pi, ".xorsign requires .abs");
     int rnd = exec_alu_rnd(&mo, EXEC_RN);
@@ -670,10 +677,15 @@ int exec_float_decode(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
                  : (mo.bits & EXEC_MB(FULL)) ? h_f32_div_full : h_f32_div;
         break;
     case EXEC_ALU_MIN:
-        in->fn = is64 ? h_f64_min : h_f32_min;
-        break;
     case EXEC_ALU_MAX:
-        in->fn = is64 ? h_f64_max : h_f32_max;
+        in->fn = op == EXEC_ALU_MIN ? (is64 ? h_f64_min : h_f32_min)
+                                    : (is64 ? h_f64_max : h_f32_max);
+        if (pi->nops == 4) {   /* min/max.f32 d, a, b, c (PTX 8.8) */
+            if (is64 || (mo.bits & EXEC_MB(ABS)))
+                return exec_dec_error(d, pi, "three inputs are for .f32 without .abs");
+            in->fn = op == EXEC_ALU_MIN ? h_f32_min3 : h_f32_max3;
+            n = 4;
+        }
         break;
     case EXEC_ALU_ABS:
         in->fn = is64 ? h_f64_abs : (in->flags & FL_FTZ) ? h_f32_abs_ftz : h_f32_abs;

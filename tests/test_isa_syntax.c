@@ -1,4 +1,4 @@
-/* test_isa_syntax.c - end-to-end ISA forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ, set with 16-bit results, szext, .f32x2; C references. */
+/* test_isa_syntax.c - end-to-end ISA forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ, set with 16-bit results, szext, .f32x2, three-input min/max; C references. */
 #include <fenv.h>
 #include "isa_harness.h"
 
@@ -343,6 +343,47 @@ START_TEST(f32x2_arith)
 }
 END_TEST
 
+/* ---- three-input min/max.f32 (PTX 8.8): the two-input rules applied twice (a NaN loses to a
+ * number, two NaNs or .NaN with any NaN give the canonical NaN, -0 < +0, .ftz flushes) ---- */
+static float mm(float a, float b, int max, int nan, int ftz)
+{
+    if (ftz) {
+        a = ftzf(a);
+        b = ftzf(b);
+    }
+    if (a != a || b != b) {
+        if ((a != a && b != b) || nan)
+            return isa_f(0x7fffffffu);
+        return a != a ? b : a;
+    }
+    if (a == b)   /* only ±0 differ: min prefers -0, max +0 */
+        return max ? (signbit(a) ? b : a) : (signbit(a) ? a : b);
+    return (a < b) != max ? a : b;
+}
+
+static void ref_minmax3(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    float a = isa_f(in[0]), b = isa_f(in[1]), c = isa_f(in[2]);
+    float r[4] = { mm(mm(a, b, 0, 0, 0), c, 0, 0, 0), mm(mm(a, b, 1, 0, 0), c, 1, 0, 0),
+                   mm(mm(a, b, 0, 1, 0), c, 0, 1, 0), mm(mm(a, b, 1, 0, 1), c, 1, 0, 1) };
+    for (int k = 0; k < 4; k++)
+        o[k] = r[k] != r[k] ? 0x7fffffffu : isa_fu(r[k]);
+}
+
+START_TEST(minmax3_f32)
+{
+    isa_case k = {
+        "\tmin.f32 %d0, %a0, %a1, %a2;\n\tmax.f32 %d1, %a0, %a1, %a2;\n"
+        "\tmin.NaN.f32 %d2, %a0, %a1, %a2;\n\tmax.ftz.f32 %d3, %a0, %a1, %a2;",
+        "f32 f32 f32", "f32 f32 f32 f32", NULL
+    };
+    uint64_t *in = isa_inputs("f32 f32 f32", 400, 91);
+    isa_check(&k, 400, in, ref_minmax3, NULL);
+    free(in);
+}
+END_TEST
+
 /* ---- forms that must be refused at load, each with its own message ----------------------- */
 static void refused(const char *decl, const char *code, const char *want)
 {
@@ -404,6 +445,7 @@ int main(void)
     tcase_add_test(tc, set_half_results);
     tcase_add_test(tc, szext_forms);
     tcase_add_test(tc, f32x2_arith);
+    tcase_add_test(tc, minmax3_f32);
     tcase_add_test(tc, refused_forms);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
