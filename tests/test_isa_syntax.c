@@ -2,6 +2,14 @@
 #include <fenv.h>
 #include "isa_harness.h"
 
+/* Run case k on n generated input vectors of types `gen` (seeded) against ref. */
+static void table(const isa_case *k, const char *gen, int n, uint64_t seed, isa_ref_fn ref)
+{
+    uint64_t *in = isa_inputs(gen, n, seed);
+    isa_check(k, n, in, ref, NULL);
+    free(in);
+}
+
 /* ---- vector registers (PTX ISA "Vectors"): declared .v2/.v4, elements .x-.w/.r-.a, whole ---- */
 static void ref_vec(const uint64_t *in, uint64_t *o, const void *ctx)
 {
@@ -44,18 +52,14 @@ START_TEST(vector_registers)
         "u32 u32 u32 u32 u64", "u32 u32 u32 u64 u32 u32 u32",
         ".reg .v4 .u32 q; .reg .v2 .u32 v, v2; .local .align 16 .b8 lbuf[16];"
     };
-    uint64_t *in = isa_inputs("u32 u32 u32 u32 u64", 150, 11);
-    isa_check(&k, 150, in, ref_vec, NULL);
-    free(in);
+    table(&k, "u32 u32 u32 u32 u64", 150, 11, ref_vec);
     /* f32 and u16 vectors: elements as float operands, a u16 vector packed by mov.b32 */
     isa_case k2 = {
         "\tmov.v4.f32 f, {%a0, %a1, %a0, %a1};\n\tadd.f32 f.z, f.x, f.y;\n"
         "\tmov.f32 %d0, f.b;\n\tmov.v2.u16 h, {%a2, %a3};\n\tmov.b32 %d1, h;",
         "f32 f32 u16 u16", "f32 u32", ".reg .v4 .f32 f; .reg .v2 .u16 h;"
     };
-    in = isa_inputs("f32 f32 u16 u16", 100, 12);
-    isa_check(&k2, 100, in, ref_vec2, NULL);
-    free(in);
+    table(&k2, "f32 f32 u16 u16", 100, 12, ref_vec2);
 }
 END_TEST
 
@@ -89,9 +93,7 @@ START_TEST(mov_pack_unpack)
         "b16 b16 b64", "b32 b32 b16 b32 b64 b32 b32 b64",
         ".reg .b32 lo, hi, t0, t1; .reg .b16 e0, e1, e2, e3; .reg .b8 c0, c1, c2, c3, c4, c5, c6, c7;"
     };
-    uint64_t *in = isa_inputs("b16 b16 b64", 150, 21);
-    isa_check(&k, 150, in, ref_pack, NULL);
-    free(in);
+    table(&k, "b16 b16 b64", 150, 21, ref_pack);
 }
 END_TEST
 
@@ -138,9 +140,7 @@ START_TEST(cvt_pack_sat)
         "\tcvt.pack.sat.u8.s32.b32 %d7, %a0, %a1, t;",
         "s32 s32 b32 s32 s32", "b32 b32 b32 b32 b32 b32 b32 b32", ".reg .b32 t;"
     };
-    uint64_t *in = isa_inputs("s32 s32 b32 s32 s32", 300, 31);
-    isa_check(&k, 300, in, ref_cvtpack, NULL);
-    free(in);
+    table(&k, "s32 s32 b32 s32 s32", 300, 31, ref_cvtpack);
 }
 END_TEST
 
@@ -174,9 +174,7 @@ START_TEST(register_plus_constant)
         "\tmov.u32 %d7, %a1 + WARP_SZ * 2;",
         "u64 u32 u16", "u64 u32 u16 u64 u32 pred u32 u32", ".local .b32 lw;"
     };
-    uint64_t *in = isa_inputs("u64 u32 u16", 200, 41);
-    isa_check(&k, 200, in, ref_regadd, NULL);
-    free(in);
+    table(&k, "u64 u32 u16", 200, 41, ref_regadd);
 }
 END_TEST
 
@@ -201,9 +199,7 @@ START_TEST(warp_sz)
         "\trem.u32 %d4, %a0, WARP_SZ;\n\tmov.u64 %d5, WARP_SZ;",
         "u32", "u32 u32 u32 u32 u32 u64", NULL
     };
-    uint64_t *in = isa_inputs("u32", 100, 51);
-    isa_check(&k, 100, in, ref_warpsz, NULL);
-    free(in);
+    table(&k, "u32", 100, 51, ref_warpsz);
 }
 END_TEST
 
@@ -283,9 +279,7 @@ START_TEST(szext_forms)
         "\tszext.clamp.s32 %d4, %a0, t;\n\tszext.wrap.s32 %d5, %a0, t;",
         "u32 u32 u32", "u32 u32 u32 u32 s32 s32", ".reg .u32 t;"
     };
-    uint64_t *in = isa_inputs("u32 u32 u32", 400, 71);
-    isa_check(&k, 400, in, ref_szext, NULL);
-    free(in);
+    table(&k, "u32 u32 u32", 400, 71, ref_szext);
 }
 END_TEST
 
@@ -378,9 +372,7 @@ START_TEST(minmax3_f32)
         "\tmin.NaN.f32 %d2, %a0, %a1, %a2;\n\tmax.ftz.f32 %d3, %a0, %a1, %a2;",
         "f32 f32 f32", "f32 f32 f32 f32", NULL
     };
-    uint64_t *in = isa_inputs("f32 f32 f32", 400, 91);
-    isa_check(&k, 400, in, ref_minmax3, NULL);
-    free(in);
+    table(&k, "f32 f32 f32", 400, 91, ref_minmax3);
 }
 END_TEST
 
