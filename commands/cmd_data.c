@@ -657,6 +657,24 @@ static void reg_line(const char *name, uint64_t bits, ptx_type t)
     printf("%-15s%-19s%s\n", name, hex, nat);
 }
 
+/* Print the elements name.x, name.y, ... of vector register `name` of the focus; how many. */
+static int reg_elements(cmd_ctx *c, const char *name)
+{
+    const dbg_focus *f = dbg_get_focus(c->s);
+    int k = 0;
+    for (; k < 4; k++) {
+        char el[80];
+        uint64_t bits;
+        ptx_type t;
+        snprintf(el, sizeof el, "%.70s.%c", name, "xyzw"[k]);
+        if (exec_reg_get(dbg_machine(c->s), f->cta, f->warp, f->lane, dbg_focus_phys(c->s), el,
+                         &bits, &t) != 0)
+            break;
+        reg_line(el, bits, t);
+    }
+    return k;
+}
+
 int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
@@ -689,6 +707,12 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
                 }
             } else if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0) {
                 reg_line(name, bits, t);
+            } else if (argv[i][0] != '%' && argv[i][0] != '$' &&   /* PTX names without % */
+                       exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), argv[i],
+                                    &bits, &t) == 0) {
+                reg_line(argv[i], bits, t);
+            } else if (reg_elements(c, name) || reg_elements(c, argv[i])) {
+                /* a vector register: printed element by element */
             } else {
                 rc = cmd_error(c, "Invalid register `%s'", argv[i]);
             }
@@ -706,8 +730,15 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
     for (int i = 0; i < n; i++) {
         uint64_t bits;
         ptx_type t;
-        if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), regs[i]->name, &bits, &t) == 0)
-            reg_line(regs[i]->name, bits, t);
+        int nel = regs[i]->vec > 1 ? regs[i]->vec : 1;
+        for (int k = 0; k < nel; k++) {   /* a vector register: one line per element (v.x) */
+            char name[160];
+            snprintf(name, sizeof name, "%s%s%.*s", regs[i]->name, nel > 1 ? "." : "",
+                     nel > 1 ? 1 : 0, &"xyzw"[k]);
+            if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits,
+                             &t) == 0)
+                reg_line(name, bits, t);
+        }
     }
     uint32_t pc;
     if (dbg_focus_pc(c->s, &pc) == 0) {

@@ -433,11 +433,11 @@ int exec_fdec_find_reg(const exec_fdec *fd, const char *name, int *comp, const p
     *comp = 0;
     char *dot = strchr(base, '.');
     if (dot) {
-        static const char cn[] = "xyzw";
-        const char *p = strchr(cn, dot[1]);
+        static const char cn[] = "xyzwrgba";
+        const char *p = dot[1] ? strchr(cn, dot[1]) : NULL;
         if (!p || dot[2])
             return -1;
-        *comp = (int)(p - cn);
+        *comp = (int)(p - cn) % 4;
         *dot = 0;
     }
     int n = fn->nregs + fn->nparams + fn->nrets;
@@ -446,6 +446,9 @@ int exec_fdec_find_reg(const exec_fdec *fd, const char *name, int *comp, const p
                          : i < fn->nregs + fn->nparams ? fn->params[i - fn->nregs]
                                                        : fn->rets[i - fn->nregs - fn->nparams];
         if (fd->reg_off[i] != UINT32_MAX && strcmp(s->name, base) == 0) {
+            /* an element (v.y) only of a vector register, and within its length */
+            if (dot && *comp >= (s->vec > 1 ? s->vec : 0))
+                return -1;
             *sym = s;
             return i;
         }
@@ -459,8 +462,8 @@ int exec_func_reg_type(const exec_machine *m, const ptx_func *f, const char *nam
     const exec_fdec *fd = f && f->sym ? m->fdec[f->sym->index] : NULL;
     int comp;
     const ptx_sym *s;
-    if (!fd || exec_fdec_find_reg(fd, name, &comp, &s) < 0)
-        return -1;
+    if (!fd || exec_fdec_find_reg(fd, name, &comp, &s) < 0 || (s->vec > 1 && !strchr(name, '.')))
+        return -1;   /* (a vector register is read element by element) */
     *type = s->type;
     return 0;
 }
@@ -504,6 +507,12 @@ static int exec_reg_access(exec_machine *m, uint32_t cta, uint32_t warp, uint32_
     }
     if (ri < 0) {
         snprintf(m->err, sizeof m->err, "no register %s in %s", name, f->fd->f->sym->name);
+        return -1;
+    }
+    if (s->vec > 1 && !strchr(name, '.')) {
+        snprintf(m->err, sizeof m->err, "%s is a vector register (.v%d .%s): name an element, "
+                 "%s.x .. %s.%c", name, s->vec, ptx_type_name(s->type), name, name,
+                 "xyzw"[s->vec - 1]);
         return -1;
     }
     if (type)

@@ -7,15 +7,16 @@
 /* =============================================================================================
  * atom{.sem}{.scope}{.space}.cas.b128 d, [a], b, c; atom....exch.b128 d, [a], b (PTX ISA 8.3):
  *   one 16-byte atomic: d = old; memory = (op == cas && old != b) ? old : (cas ? c : b).
- * atom{.sem}{.scope}.global.add{.noftz}.vN.T d, [a], b; red....global.add.vN.T [a], b
- *   (PTX ISA 8.1): .v2/.v4 of .f32, .v2/.v4/.v8 of .f16/.bf16/.f16x2/.bf16x2 (at most 16
- *   bytes); each element is an atomic addition of its own (the vector is not one atomic),
- *   f32 without flushing (as atom.global.add.f32 on sm_90), f16/bf16 rounded to nearest.
+ * atom{.sem}{.scope}.global.op{.noftz}.vN.T d, [a], b; red....global.op.vN.T [a], b
+ *   (PTX ISA 8.1): .add of .v2/.v4 .f32; .add/.min/.max of .v2/.v4/.v8 .f16/.bf16/.f16x2/
+ *   .bf16x2 (at most 16 bytes); each element is an atomic operation of its own (the vector is
+ *   not one atomic), f32 without flushing (as atom.global.add.f32 on sm_90), f16/bf16 sums
+ *   rounded to nearest, min/max with the min/max instructions' NaN and signed-zero rules.
  * Lanes apply one after the other in lane order, as every atomic here (exec_sync.c). These
  * handlers are not exec_atom_fn, so a module using them never runs CTAs in parallel.
  * Every other atom/red goes to exec_sync.c's decoder unchanged.
  * ============================================================================================= */
-enum { AX_CAS = 1, AX_EXCH, AX_ADD };
+enum { AX_CAS = 1, AX_EXCH, AX_ADD, AX_MIN, AX_MAX };
 
 int dec_atom(exec_dec *d, const ptx_insn *pi, exec_insn *in);   /* exec_sync.c */
 int dec_red(exec_dec *d, const ptx_insn *pi, exec_insn *in);
@@ -81,10 +82,17 @@ static uint16_t ax_hadd(const exec_fmt *f, uint16_t a, uint16_t b)
                                          EXEC_RN, 0);
 }
 
-/* Vector add: in->flags = elements n, in->type = element type, in->ext = the element
+/* One f16/bf16 element: add (rounded to nearest), min or max (exec_half_minmax). */
+static uint16_t ax_half(const exec_fmt *f, int op, uint16_t a, uint16_t b)
+{
+    return op == AX_ADD ? ax_hadd(f, a, b) : exec_half_minmax(f, a, b, op == AX_MAX);
+}
+
+/* Vector add/min/max: in->flags = elements n, in->type = element type, in->ext = the element
  * operands (d sinks for red); the address uses aux[0..3] as every memory instruction. */
 typedef struct {
     exec_opnd d[8], b[8];
+    int op;                   /* AX_ADD, AX_MIN, AX_MAX */
 } ax_vec;
 
 static int h_atomv(exec_warp *w, const exec_insn *in, uint32_t m)
@@ -108,9 +116,10 @@ static int h_atomv(exec_warp *w, const exec_insn *in, uint32_t m)
             } else {
                 const exec_fmt *f = (t == PTX_T_F16 || t == PTX_T_F16X2) ? &exec_fmt_f16
                                                                          : &exec_fmt_bf16;
-                nv = ax_hadd(f, (uint16_t)old, (uint16_t)b);
+                nv = ax_half(f, x->op, (uint16_t)old, (uint16_t)b);
                 if (es == 4)
-                    nv |= (uint64_t)ax_hadd(f, (uint16_t)(old >> 16), (uint16_t)(b >> 16)) << 16;
+                    nv |= (uint64_t)ax_half(f, x->op, (uint16_t)(old >> 16),
+                                            (uint16_t)(b >> 16)) << 16;
             }
             memcpy(h + (uint32_t)k * es, &nv, es);
             if (x->d[k].kind == EXEC_O_REG)   /* old element into d's element register */
@@ -137,9 +146,8 @@ static int ax_mods(exec_dec *d, const ptx_insn *pi, int *op, ptx_type *t, int *v
         else if (!strcmp(s, "cas")) *op = AX_CAS;
         else if (!strcmp(s, "exch")) *op = AX_EXCH;
         else if (!strcmp(s, "add")) *op = AX_ADD;
-        else if (!strcmp(s, "min") || !strcmp(s, "max"))
-            return exec_dec_error(d, pi, "vector atomics support .add only here (.%s is "
-                                  "not modelled)", s);
+        else if (!strcmp(s, "min")) *op = AX_MIN;
+        else if (!strcmp(s, "max")) *op = AX_MAX;
         else if (!strcmp(s, "v2") || !strcmp(s, "v4") || !strcmp(s, "v8")) *vec = s[1] - '0';
         else if (!strcmp(s, "global")) *sp = PTX_SPACE_GLOBAL;
         else if (!strcmp(s, "shared") || !strcmp(s, "shared::cta") || !strcmp(s, "shared::cluster"))
@@ -179,10 +187,11 @@ static int ax_dec(exec_dec *d, const ptx_insn *pi, exec_insn *in, int red)
     } else {
         int es = ptx_type_bits(t) / 8;
         int half = t == PTX_T_F16 || t == PTX_T_BF16 || t == PTX_T_F16X2 || t == PTX_T_BF16X2;
-        if (op != AX_ADD || !(t == PTX_T_F32 || half) || (t == PTX_T_F32 && vec == 8) ||
-            es * vec > 16)
-            return exec_dec_error(d, pi, "vector atomics are .add of .v2/.v4 .f32 or "
-                                  ".v2/.v4/.v8 .f16/.bf16/.f16x2/.bf16x2 (16 bytes at most)");
+        if (!(op == AX_ADD || ((op == AX_MIN || op == AX_MAX) && half)) ||
+            !(t == PTX_T_F32 || half) || (t == PTX_T_F32 && vec == 8) || es * vec > 16)
+            return exec_dec_error(d, pi, "vector atomics are .add of .v2/.v4 .f32, or .add, "
+                                  ".min, .max of .v2/.v4/.v8 .f16/.bf16/.f16x2/.bf16x2 (16 bytes "
+                                  "at most)");
         if (sp != PTX_SPACE_GLOBAL)
             return exec_dec_error(d, pi, "vector atomics need .global");
         int want = (red ? 2 : 3) + hint;
@@ -213,6 +222,7 @@ static int ax_dec(exec_dec *d, const ptx_insn *pi, exec_insn *in, int red)
             return -1;
         in->ext = x;
         in->flags = (uint8_t)vec;
+        x->op = op;
         in->fn = h_atomv;
     }
     in->type = (uint8_t)t;

@@ -244,14 +244,24 @@ static inline uint32_t bmsk(uint32_t a, uint32_t b, int clamp)
 EXEC_HANDLER2(h_bmsk_w, uint32_t, uint32_t, uint32_t, bmsk(x, y, 0))
 EXEC_HANDLER2(h_bmsk_c, uint32_t, uint32_t, uint32_t, bmsk(x, y, 1))
 
+/* The modifiers of bmsk and szext: exactly one of .wrap/.clamp (*clamp set), one type. */
+static int dec_wrap_clamp(exec_dec *d, const ptx_insn *pi, exec_alu_mods *mo, int *clamp)
+{
+    if (exec_alu_parse(d, pi, EXEC_MB(WRAP) | EXEC_MB(CLAMP), mo))
+        return -1;
+    int wr = !!(mo->bits & EXEC_MB(WRAP));
+    *clamp = !!(mo->bits & EXEC_MB(CLAMP));
+    if (wr + *clamp != 1)
+        return exec_dec_error(d, pi, "requires one of .wrap/.clamp");
+    return 0;
+}
+
 int dec_bmsk(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
-    if (exec_alu_parse(d, pi, EXEC_MB(WRAP) | EXEC_MB(CLAMP), &mo))
+    int cl;
+    if (dec_wrap_clamp(d, pi, &mo, &cl))
         return -1;
-    int wr = !!(mo.bits & EXEC_MB(WRAP)), cl = !!(mo.bits & EXEC_MB(CLAMP));
-    if (wr + cl != 1)
-        return exec_dec_error(d, pi, "requires one of .wrap/.clamp");
     if (mo.ntypes != 1 || mo.t[0] != PTX_T_B32)
         return exec_dec_error(d, pi, "requires .b32");
     in->fn = cl ? h_bmsk_c : h_bmsk_w;
@@ -276,11 +286,9 @@ EXEC_HANDLER2(h_szext, uint32_t, uint32_t, uint32_t, szext(x, y, (int)in->aux[0]
 int dec_szext(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
-    if (exec_alu_parse(d, pi, EXEC_MB(WRAP) | EXEC_MB(CLAMP), &mo))
+    int cl;
+    if (dec_wrap_clamp(d, pi, &mo, &cl))
         return -1;
-    int wr = !!(mo.bits & EXEC_MB(WRAP)), cl = !!(mo.bits & EXEC_MB(CLAMP));
-    if (wr + cl != 1)
-        return exec_dec_error(d, pi, "requires one of .wrap/.clamp");
     if (mo.ntypes != 1 || (mo.t[0] != PTX_T_U32 && mo.t[0] != PTX_T_S32))
         return exec_dec_error(d, pi, "requires .u32 or .s32");
     in->fn = h_szext;

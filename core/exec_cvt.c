@@ -214,6 +214,8 @@ static int h_cvt(exec_warp *w, const exec_insn *in, uint32_t m)
     }
     case PTX_T_TF32: {
         uint32_t *d = dp;
+        if (fl & FL_RELU)   /* negatives (and -0) to +0; NaN stays NaN */
+            for (int i = 0; i < EXEC_LANES; i++) b.f[i] = b.f[i] <= 0 ? 0.0 : b.f[i];
         EXEC_LANES_DO(m, uint32_t e = exec_fp_from_double(&exec_fmt_tf32, b.f[i], mo, fl & FL_SATF);
                       d[i] = b.f[i] != b.f[i] ? EXEC_NAN32 : e << 13);
         break;
@@ -385,8 +387,11 @@ int dec_cvt(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     if ((mo.bits & EXEC_MB(FTZ)) && st != PTX_T_F32 && dt != PTX_T_F32)
         return exec_dec_error(d, pi, ".ftz applies only to .f32 sources or results");
     if ((mo.bits & EXEC_MB(RELU)) && !(dt == PTX_T_F16 || dt == PTX_T_BF16 || dt == PTX_T_F16X2 ||
-                                       dt == PTX_T_BF16X2 || dt == PTX_T_E4M3X2 || dt == PTX_T_E5M2X2))
-        return exec_dec_error(d, pi, ".relu needs an f16/bf16/fp8 result");
+                                       dt == PTX_T_BF16X2 || dt == PTX_T_E4M3X2 || dt == PTX_T_E5M2X2 ||
+                                       dt == PTX_T_TF32))
+        return exec_dec_error(d, pi, ".relu needs an f16/bf16/tf32/fp8 result");
+    if ((mo.bits & EXEC_MB(RELU)) && (mo.bits & EXEC_MB(RNA)))
+        return exec_dec_error(d, pi, ".relu cannot be combined with .rna");
 
     /* packed forms */
     if (dt == PTX_T_F16X2 || dt == PTX_T_BF16X2 || dt == PTX_T_E4M3X2 || dt == PTX_T_E5M2X2) {
@@ -445,7 +450,10 @@ int dec_cvt(exec_dec *d, const ptx_insn *pi, exec_insn *in)
             mode = exec_alu_irnd(&mo, EXEC_RN);
         } else {
             mode = exec_alu_rnd(&mo, EXEC_RN);
-            if (frnd && exec_alu_bits(dt) > exec_alu_bits(st) && dt != PTX_T_TF32)
+            /* widening is exact; ptxas allows (and ignores) a rounding modifier on .bf16
+               sources only */
+            if (frnd && exec_alu_bits(dt) > exec_alu_bits(st) && dt != PTX_T_TF32 &&
+                st != PTX_T_BF16)
                 return exec_dec_error(d, pi, "a widening conversion takes no rounding modifier");
         }
     } else {

@@ -16,6 +16,13 @@ const exec_opinfo exec_ops[] = {
 };
 const int exec_nops = (int)(sizeof exec_ops / sizeof exec_ops[0]);
 
+/* Decoder of opcodes the table lists but the machine does not model: a load error naming the
+ * instruction and the reason given in the table's summary. */
+int dec_refuse(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+{
+    return exec_dec_error(d, pi, "not supported: %s", exec_ops[in->opc].summary);
+}
+
 int exec_op_lookup(const char *name)
 {
     for (int i = 0; i < exec_nops; i++)
@@ -373,6 +380,9 @@ static int exec_dec_regadd(exec_dec *d, exec_opnd *op, const ptx_insn *pi, const
     if (dst)
         return exec_dec_error(d, pi, "a destination cannot be register + constant (%s+%lld)",
                               o->sym->name, (long long)o->ival);
+    if (o->sym->vec > 1)
+        return exec_dec_error(d, pi, "vector register %s cannot take a constant (%s+%lld)",
+                              o->sym->name, o->sym->name, (long long)o->ival);
     if (ptx_type_is_float(t) || t == PTX_T_PRED || tb > 64 || rb > 64)
         return exec_dec_error(d, pi, "register + constant (%s+%lld) needs an integer or bit "
                               "operand type, not .%s", o->sym->name, (long long)o->ival,

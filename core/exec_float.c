@@ -472,6 +472,11 @@ static inline double fminmax64(double a, double b, int max, int fl)
     return (a < b) != max ? a : b;
 }
 EXEC_HANDLER2(h_f32_min, float, float, float, fminmax32(x, y, 0, in->flags))
+/* Three inputs (PTX 8.8, sm_100): min(min(a, b), c), the same rules at each step. */
+EXEC_HANDLER3(h_f32_min3, float, float, float, float,
+              fminmax32(fminmax32(x, y, 0, in->flags), z, 0, in->flags))
+EXEC_HANDLER3(h_f32_max3, float, float, float, float,
+              fminmax32(fminmax32(x, y, 1, in->flags), z, 1, in->flags))
 EXEC_HANDLER2(h_f32_max, float, float, float, fminmax32(x, y, 1, in->flags))
 EXEC_HANDLER2(h_f64_min, double, double, double, fminmax64(x, y, 0, in->flags))
 EXEC_HANDLER2(h_f64_max, double, double, double, fminmax64(x, y, 1, in->flags))
@@ -538,8 +543,70 @@ static int half_type_in(const ptx_insn *pi)
     return 0;
 }
 
+/* ---- .f32x2 (sm_100): add/sub/mul{.rnd}{.ftz}.f32x2 and fma.rnd{.ftz}.f32x2 on .b64 registers
+ * holding two f32 values (element 0 in bits 0-31): each element computed as the f32
+ * instruction would (rounding, .ftz on inputs and result, canonical NaN). ---------------- */
+static float f32x2_el(int op, float x, float y, float z, int mo, int ftz)
+{
+    if (ftz) {
+        x = exec_ftz32(x);
+        y = exec_ftz32(y);
+        z = exec_ftz32(z);
+    }
+    float r = op == EXEC_ALU_ADD ? f32_add(x, y, mo) : op == EXEC_ALU_SUB ? f32_add(x, -y, mo)
+            : op == EXEC_ALU_MUL ? f32_mul(x, y, mo) : f32_fma(x, y, z, mo);
+    return exec_cnan32(ftz ? exec_ftz32(r) : r);
+}
+
+static int h_f32x2(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    uint64_t *d = EXEC_DST(w, in, 0);
+    const uint64_t *a = EXEC_SRC(w, in, 1), *b = EXEC_SRC(w, in, 2);
+    const uint64_t *c = in->type2 == EXEC_ALU_FMA ? EXEC_SRC(w, in, 3) : a;
+    int op = in->type2, mo = in->bop, ftz = in->flags & FL_FTZ;
+    EXEC_LANES_DO(m, uint64_t r = 0;
+                  for (int e = 0; e < 2; e++) {
+                      float x = exec_u2f((uint32_t)(a[i] >> (32 * e)));
+                      float y = exec_u2f((uint32_t)(b[i] >> (32 * e)));
+                      float z = exec_u2f((uint32_t)(c[i] >> (32 * e)));
+                      r |= (uint64_t)exec_f2u(f32x2_el(op, x, y, z, mo, ftz)) << (32 * e);
+                  }
+                  d[i] = r);
+    return EXEC_NEXT;
+}
+
+static int dec_f32x2(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
+{
+    static const char *const rnd[] = { "rn", "rz", "rm", "rp" };
+    static const int modes[] = { EXEC_RN, EXEC_RZ, EXEC_RM, EXEC_RP };
+    int mode = -1, ftz = 0;
+    if (op != EXEC_ALU_ADD && op != EXEC_ALU_SUB && op != EXEC_ALU_MUL && op != EXEC_ALU_FMA)
+        return exec_dec_error(d, pi, ".f32x2 is for add, sub, mul and fma");
+    for (int i = 0; i < pi->nmods; i++) {
+        const char *s = pi->mods[i];
+        int k = 0;
+        while (k < 4 && strcmp(s, rnd[k]))
+            k++;
+        if (k < 4 && mode < 0) mode = modes[k];
+        else if (!strcmp(s, "ftz")) ftz = 1;
+        else if (strcmp(s, "f32x2"))
+            return exec_dec_error(d, pi, "unsupported modifier .%s for .f32x2", s);
+    }
+    if (op == EXEC_ALU_FMA && mode < 0)
+        return exec_dec_error(d, pi, "fma.f32x2 requires a rounding modifier");
+    in->bop = (uint8_t)(mode < 0 ? EXEC_RN : mode);
+    in->flags = (uint8_t)(ftz ? FL_FTZ : 0);
+    in->type = PTX_T_B64;
+    in->type2 = (uint8_t)op;
+    in->fn = h_f32x2;
+    ptx_type ty[4] = { PTX_T_B64, PTX_T_B64, PTX_T_B64, PTX_T_B64 };
+    return exec_alu_ops(d, pi, in, op == EXEC_ALU_FMA ? 4 : 3, ty);
+}
+
 int exec_float_decode(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
 {
+    if (ptx_insn_has_mod(pi, "f32x2"))
+        return dec_f32x2(d, pi, in, op);
     exec_alu_mods mo;
     uint64_t allow;
     switch (op) {
@@ -568,6 +635,8 @@ int exec_float_decode(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
     if (is64 && (mo.bits & (EXEC_MB(FTZ) | EXEC_MB(SAT) | EXEC_MB(APPROX) | EXEC_MB(FULL) |
                             EXEC_MB(XORSIGN))))
         return exec_dec_error(d, pi, ".ftz/.sat/.approx/.full/.xorsign are not supported for .f64");
+    if ((op == EXEC_ALU_MIN || op == EXEC_ALU_MAX) && pi->nops == 4 && (mo.bits & EXEC_MB(ABS)))
+        return exec_dec_error(d, pi, "three-input min/max with .abs is not modelled");
     if (((mo.bits & EXEC_MB(XORSIGN)) != 0) != ((mo.bits & EXEC_MB(ABS)) != 0))
         return exec_dec_error(d, pi, ".xorsign requires .abs");
     int rnd = exec_alu_rnd(&mo, EXEC_RN);
@@ -608,10 +677,15 @@ int exec_float_decode(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
                  : (mo.bits & EXEC_MB(FULL)) ? h_f32_div_full : h_f32_div;
         break;
     case EXEC_ALU_MIN:
-        in->fn = is64 ? h_f64_min : h_f32_min;
-        break;
     case EXEC_ALU_MAX:
-        in->fn = is64 ? h_f64_max : h_f32_max;
+        in->fn = op == EXEC_ALU_MIN ? (is64 ? h_f64_min : h_f32_min)
+                                    : (is64 ? h_f64_max : h_f32_max);
+        if (pi->nops == 4) {   /* min/max.f32 d, a, b, c (PTX 8.8) */
+            if (is64 || (mo.bits & EXEC_MB(ABS)))
+                return exec_dec_error(d, pi, "three inputs are for .f32 without .abs");
+            in->fn = op == EXEC_ALU_MIN ? h_f32_min3 : h_f32_max3;
+            n = 4;
+        }
         break;
     case EXEC_ALU_ABS:
         in->fn = is64 ? h_f64_abs : (in->flags & FL_FTZ) ? h_f32_abs_ftz : h_f32_abs;

@@ -190,4 +190,8 @@ static inline uint16_t exec_f2bf_rn(float f) { return (uint16_t)exec_fp_from_dou
  * op: 0 add, 1 mul, 2 fma, 3 div, 4 sqrt. */
 double exec_fp_f64_mode(int op, double a, double b, double c, int mode);
 
+/* exec_half.c: min (max = 0) or max of two f16/bf16 encodings, NaN rules of min/max (a NaN
+ * loses to a number; two NaNs give the canonical NaN), -0 < +0. */
+uint16_t exec_half_minmax(const exec_fmt *f, uint16_t a, uint16_t b, int max);
+
 #endif

@@ -184,6 +184,12 @@ static inline uint16_t hminmax(const exec_fmt *f, uint16_t a, uint16_t b, int ma
     return (uint16_t)(r | s);
 }
 
+/* min/max of two f16/bf16 encodings without modifiers (atom/red .min/.max, exec_atomx.c). */
+uint16_t exec_half_minmax(const exec_fmt *f, uint16_t a, uint16_t b, int max)
+{
+    return hminmax(f, a, b, max, 0);
+}
+
 #define E_ADD(f, a, b, c, fl)  hr(f, hx(f, a, fl) + hx(f, b, fl), fl)
 #define E_SUB(f, a, b, c, fl)  hr(f, hx(f, a, fl) - hx(f, b, fl), fl)
 #define E_MUL(f, a, b, c, fl)  hr(f, hx(f, a, fl) * hx(f, b, fl), fl)

@@ -397,6 +397,10 @@ static int route_float(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, i
 {
     exec_alu_mods mo;
     uint64_t all = ~0ull;
+    if (ptx_insn_has_mod(pi, "f32x2")) {   /* two f32 in a .b64 (exec_float.c) */
+        *rc = exec_float_decode(d, pi, in, op);
+        return 0;
+    }
     if (exec_alu_parse(d, pi, all, &mo)) {
         *rc = -1;
         return 0;

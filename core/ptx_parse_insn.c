@@ -278,7 +278,8 @@ static void parse_list(ptx_parser *p, ptx_operand *o, int close, ptx_opkind kind
     o->nelems = n;
 }
 
-/* address: '[' ( name [ ('+' | '-') expr ] | expr ) [ ',' operand { ',' operand } ] ']' */
+/* address: '[' ( name [ ('+' | '-') expr ] | expr ) [ ',' operand { ',' operand } ] ']'
+ *          [ '.unified' ] */
 static void parse_address(ptx_parser *p, ptx_operand *o)
 {
     ptx_advance(p); /* [ */
@@ -326,6 +327,11 @@ static void parse_address(ptx_parser *p, ptx_operand *o)
         o->nelems = n;
     }
     ptx_expect_punct(p, ']', "']'");
+    /* `[a].unified` (ld, PTX 8.x): the address is a unified (generic) one, which every
+       generic address here is; the attribute changes nothing and is not kept */
+    ptx_token *u = ptx_peek(p, 0);
+    if (u->kind == PTX_TK_DIR && !u->ws_before && u->len == 8 && !memcmp(u->p, ".unified", 8))
+        ptx_advance(p);
 }
 
 /* operand: '_' | reg [comp] | reg '+' expr | '!' reg | '-' reg | name [ '+' expr ] | expr

@@ -143,6 +143,34 @@ START_TEST(eval_session_model)
     out = rp_run(cmd);
     ck_assert_ptr_nonnull(out);
     ck_assert_str_eq(out, "%r1 = 12  (0xc)\n");
+/* Vector registers (tests/fixtures/parser/vecregs.ptx): `info registers` shows every element,
+ * elements are read by name (%q.w, %q.a), an element past the vector's length is refused, and
+ * a whole vector register in an expression asks for an element instead of showing one.
+ * Expected values: the fixture's constants and the buffer given ({1.5, 2.25, 3, 4}: q.w =
+ * 1.5 + 2.25). */
+START_TEST(vector_registers)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s -batch -ex 'buffer b f32 4 = {1.5, 2.25, 3, 4}' "
+             "-ex 'launch vecregs<<<1,1>>>(b)' -ex 'break 19' -ex 'run' -ex 'info registers' "
+             "-ex 'info registers %%q.a %%v' -ex 'info registers %%v.z' -ex 'print %%v.y + 1' "
+             "-ex 'print %%q' -ex 'print b[3]' tests/fixtures/parser/vecregs.ptx 2>&1",
+             rp_ptxdbg());
+    char *out = rp_run(cmd);
+    ck_assert_ptr_nonnull(out);
+    static const char *const want[] = {
+        "%v.x           0x7                7\n%v.y           0x9                9\n"
+        "%q.x           0x3fc00000         1.5\n%q.y           0x40100000         2.25\n"
+        "%q.z           0x40400000         3\n%q.w           0x40700000         3.75\n",
+        "%q.a           0x40700000         3.75\n%v.x           0x7                7\n"
+        "%v.y           0x9                9\n",
+        "Invalid register `%v.z'",
+        "$1 = 10",
+        "%q is a vector register (.v4 .f32): name an element, %q.x .. %q.w",
+        "$2 = 3.75",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(out, want[i]), "missing \"%s\" in:\n%s", want[i], out);
     free(out);
 }
 END_TEST
@@ -157,6 +185,7 @@ int main(void)
     tcase_add_test(t, run_restores_launch_state);
     tcase_add_test(t, repl_standalone_state);
     tcase_add_test(t, eval_session_model);
+    tcase_add_test(t, vector_registers);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

@@ -410,6 +410,29 @@ START_TEST(cvt_tf32)
 }
 END_TEST
 
+/* cvt.rz.relu.tf32.f32: negatives and -0 to +0, NaN canonical, else the low 13 bits cleared;
+ * cvt.rp.f32.bf16 / cvt.rn.f64.bf16: ptxas accepts a rounding modifier on these exact
+ * widenings (the value is the bf16 value; NaN canonical). */
+static void ref_tf32_relu(const uint64_t *in, uint64_t *out, const void *ctx)
+{
+    (void)ctx;
+    float f = isa_f(in[0]);
+    out[0] = f != f ? 0x7fffffffu : f <= 0 ? 0 : ((uint32_t)in[0] & 0xffffe000u);
+    float b = isa_f((in[1] & 0xffff) << 16);
+    out[1] = b != b ? 0x7fffffffu : (in[1] & 0xffff) << 16;
+    out[2] = b != b ? 0x7fffffffffffffffull : isa_du((double)b);
+}
+START_TEST(cvt_tf32_relu_bf16_widen)
+{
+    int n = 400;
+    uint64_t *in = isa_inputs("f32 bf16", n, 92);
+    isa_case k = { "\tcvt.rz.relu.tf32.f32 %d0, %a0;\n\tcvt.rp.f32.bf16 %d1, %a1;\n"
+                   "\tcvt.rn.f64.bf16 %d2, %a1;", "f32 b16", "b32 f32 f64", NULL };
+    isa_check(&k, n, in, ref_tf32_relu, NULL);
+    free(in);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("isa_cvt");
@@ -423,6 +446,7 @@ int main(void)
     tcase_add_test(tc, cvt_f16_exhaustive);
     tcase_add_test(tc, cvt_packed);
     tcase_add_test(tc, cvt_tf32);
+    tcase_add_test(tc, cvt_tf32_relu_bf16_widen);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -37,7 +37,7 @@ static void forms_read(forms *f)
         }
         ck_assert_msg(f->n < 1024 && strlen(buf) < 256, FORMS ":%d: too many or too long", ln);
         f->line[f->n] = ln;
-        snprintf(f->form[f->n++], 256, "%s", buf);
+        memcpy(f->form[f->n++], buf, strlen(buf) + 1);   /* length checked above */
     }
     fclose(fp);
 }

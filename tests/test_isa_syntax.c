@@ -1,5 +1,14 @@
-/* test_isa_syntax.c - end-to-end ISA forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ, set with 16-bit results, szext; C references. */
+/* test_isa_syntax.c - end-to-end ISA forms: vector registers, mov pack/unpack and .v2/.v4, cvt.pack.sat, register + constant, WARP_SZ, set with 16-bit results, szext, .f32x2, three-input min/max; C references. */
+#include <fenv.h>
 #include "isa_harness.h"
+
+/* Run case k on n generated input vectors of types `gen` (seeded) against ref. */
+static void table(const isa_case *k, const char *gen, int n, uint64_t seed, isa_ref_fn ref)
+{
+    uint64_t *in = isa_inputs(gen, n, seed);
+    isa_check(k, n, in, ref, NULL);
+    free(in);
+}
 
 /* ---- vector registers (PTX ISA "Vectors"): declared .v2/.v4, elements .x-.w/.r-.a, whole ---- */
 static void ref_vec(const uint64_t *in, uint64_t *o, const void *ctx)
@@ -43,18 +52,14 @@ START_TEST(vector_registers)
         "u32 u32 u32 u32 u64", "u32 u32 u32 u64 u32 u32 u32",
         ".reg .v4 .u32 q; .reg .v2 .u32 v, v2; .local .align 16 .b8 lbuf[16];"
     };
-    uint64_t *in = isa_inputs("u32 u32 u32 u32 u64", 150, 11);
-    isa_check(&k, 150, in, ref_vec, NULL);
-    free(in);
+    table(&k, "u32 u32 u32 u32 u64", 150, 11, ref_vec);
     /* f32 and u16 vectors: elements as float operands, a u16 vector packed by mov.b32 */
     isa_case k2 = {
         "\tmov.v4.f32 f, {%a0, %a1, %a0, %a1};\n\tadd.f32 f.z, f.x, f.y;\n"
         "\tmov.f32 %d0, f.b;\n\tmov.v2.u16 h, {%a2, %a3};\n\tmov.b32 %d1, h;",
         "f32 f32 u16 u16", "f32 u32", ".reg .v4 .f32 f; .reg .v2 .u16 h;"
     };
-    in = isa_inputs("f32 f32 u16 u16", 100, 12);
-    isa_check(&k2, 100, in, ref_vec2, NULL);
-    free(in);
+    table(&k2, "f32 f32 u16 u16", 100, 12, ref_vec2);
 }
 END_TEST
 
@@ -88,9 +93,7 @@ START_TEST(mov_pack_unpack)
         "b16 b16 b64", "b32 b32 b16 b32 b64 b32 b32 b64",
         ".reg .b32 lo, hi, t0, t1; .reg .b16 e0, e1, e2, e3; .reg .b8 c0, c1, c2, c3, c4, c5, c6, c7;"
     };
-    uint64_t *in = isa_inputs("b16 b16 b64", 150, 21);
-    isa_check(&k, 150, in, ref_pack, NULL);
-    free(in);
+    table(&k, "b16 b16 b64", 150, 21, ref_pack);
 }
 END_TEST
 
@@ -137,9 +140,7 @@ START_TEST(cvt_pack_sat)
         "\tcvt.pack.sat.u8.s32.b32 %d7, %a0, %a1, t;",
         "s32 s32 b32 s32 s32", "b32 b32 b32 b32 b32 b32 b32 b32", ".reg .b32 t;"
     };
-    uint64_t *in = isa_inputs("s32 s32 b32 s32 s32", 300, 31);
-    isa_check(&k, 300, in, ref_cvtpack, NULL);
-    free(in);
+    table(&k, "s32 s32 b32 s32 s32", 300, 31, ref_cvtpack);
 }
 END_TEST
 
@@ -173,9 +174,7 @@ START_TEST(register_plus_constant)
         "\tmov.u32 %d7, %a1 + WARP_SZ * 2;",
         "u64 u32 u16", "u64 u32 u16 u64 u32 pred u32 u32", ".local .b32 lw;"
     };
-    uint64_t *in = isa_inputs("u64 u32 u16", 200, 41);
-    isa_check(&k, 200, in, ref_regadd, NULL);
-    free(in);
+    table(&k, "u64 u32 u16", 200, 41, ref_regadd);
 }
 END_TEST
 
@@ -200,9 +199,7 @@ START_TEST(warp_sz)
         "\trem.u32 %d4, %a0, WARP_SZ;\n\tmov.u64 %d5, WARP_SZ;",
         "u32", "u32 u32 u32 u32 u32 u64", NULL
     };
-    uint64_t *in = isa_inputs("u32", 100, 51);
-    isa_check(&k, 100, in, ref_warpsz, NULL);
-    free(in);
+    table(&k, "u32", 100, 51, ref_warpsz);
 }
 END_TEST
 
@@ -282,9 +279,100 @@ START_TEST(szext_forms)
         "\tszext.clamp.s32 %d4, %a0, t;\n\tszext.wrap.s32 %d5, %a0, t;",
         "u32 u32 u32", "u32 u32 u32 u32 s32 s32", ".reg .u32 t;"
     };
-    uint64_t *in = isa_inputs("u32 u32 u32", 400, 71);
-    isa_check(&k, 400, in, ref_szext, NULL);
+    table(&k, "u32 u32 u32", 400, 71, ref_szext);
+}
+END_TEST
+
+/* ---- .f32x2 arithmetic (sm_100): two f32 per .b64, element 0 in the low half ------------- */
+static float ftzf(float f) { return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f; }
+
+static uint64_t x2(const uint64_t *in, int op, int mode, int ftz)
+{
+    static const int fe[] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+    uint64_t r = 0;
+    for (int e = 0; e < 2; e++) {
+        volatile float a = isa_f((in[0] >> (32 * e)) & 0xffffffffu);
+        volatile float b = isa_f((in[1] >> (32 * e)) & 0xffffffffu);
+        volatile float c = isa_f((in[2] >> (32 * e)) & 0xffffffffu);
+        if (ftz) {
+            a = ftzf(a);
+            b = ftzf(b);
+            c = ftzf(c);
+        }
+        fesetround(fe[mode]);
+        volatile float v = op == 0 ? a + b : op == 1 ? a - b : op == 2 ? a * b : fmaf(a, b, c);
+        fesetround(FE_TONEAREST);
+        float f = ftz ? ftzf(v) : v;
+        r |= (uint64_t)(f != f ? 0x7fffffffu : isa_fu(f)) << (32 * e);
+    }
+    return r;
+}
+
+static void ref_f32x2(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    o[0] = x2(in, 0, 0, 0);   /* add.f32x2 */
+    o[1] = x2(in, 1, 2, 0);   /* sub.rm.f32x2 */
+    o[2] = x2(in, 2, 3, 1);   /* mul.rp.ftz.f32x2 */
+    o[3] = x2(in, 3, 1, 0);   /* fma.rz.f32x2 */
+    o[4] = x2(in, 3, 0, 1);   /* fma.rn.ftz.f32x2 */
+}
+
+START_TEST(f32x2_arith)
+{
+    isa_case k = {
+        "\tadd.f32x2 %d0, %a0, %a1;\n\tsub.rm.f32x2 %d1, %a0, %a1;\n"
+        "\tmul.rp.ftz.f32x2 %d2, %a0, %a1;\n\tfma.rz.f32x2 %d3, %a0, %a1, %a2;\n"
+        "\tfma.rn.ftz.f32x2 %d4, %a0, %a1, %a2;",
+        "b64 b64 b64", "b64 b64 b64 b64 b64", NULL
+    };
+    enum { N = 400 };
+    uint64_t *in = isa_inputs("f32 f32 f32 f32 f32 f32", N, 81), *pk = calloc(3 * N, 8);
+    for (int i = 0; i < N; i++)   /* pairs of generated f32 values */
+        for (int k2 = 0; k2 < 3; k2++)
+            pk[3 * i + k2] = in[6 * i + 2 * k2] | in[6 * i + 2 * k2 + 1] << 32;
+    isa_check(&k, N, pk, ref_f32x2, NULL);
     free(in);
+    free(pk);
+}
+END_TEST
+
+/* ---- three-input min/max.f32 (PTX 8.8): the two-input rules applied twice (a NaN loses to a
+ * number, two NaNs or .NaN with any NaN give the canonical NaN, -0 < +0, .ftz flushes) ---- */
+static float mm(float a, float b, int max, int nan, int ftz)
+{
+    if (ftz) {
+        a = ftzf(a);
+        b = ftzf(b);
+    }
+    if (a != a || b != b) {
+        if ((a != a && b != b) || nan)
+            return isa_f(0x7fffffffu);
+        return a != a ? b : a;
+    }
+    if (a == b)   /* only ±0 differ: min prefers -0, max +0 */
+        return max ? (signbit(a) ? b : a) : (signbit(a) ? a : b);
+    return (a < b) != max ? a : b;
+}
+
+static void ref_minmax3(const uint64_t *in, uint64_t *o, const void *ctx)
+{
+    (void)ctx;
+    float a = isa_f(in[0]), b = isa_f(in[1]), c = isa_f(in[2]);
+    float r[4] = { mm(mm(a, b, 0, 0, 0), c, 0, 0, 0), mm(mm(a, b, 1, 0, 0), c, 1, 0, 0),
+                   mm(mm(a, b, 0, 1, 0), c, 0, 1, 0), mm(mm(a, b, 1, 0, 1), c, 1, 0, 1) };
+    for (int k = 0; k < 4; k++)
+        o[k] = r[k] != r[k] ? 0x7fffffffu : isa_fu(r[k]);
+}
+
+START_TEST(minmax3_f32)
+{
+    isa_case k = {
+        "\tmin.f32 %d0, %a0, %a1, %a2;\n\tmax.f32 %d1, %a0, %a1, %a2;\n"
+        "\tmin.NaN.f32 %d2, %a0, %a1, %a2;\n\tmax.ftz.f32 %d3, %a0, %a1, %a2;",
+        "f32 f32 f32", "f32 f32 f32 f32", NULL
+    };
+    table(&k, "f32 f32 f32", 400, 91, ref_minmax3);
 }
 END_TEST
 
@@ -324,7 +412,13 @@ START_TEST(refused_forms)
     refused(vd, "\tmov.b32 %d0, v;", "vector register v (.v2 .u32) is 64 bits, .b32 needs 32");
     refused(vd, "\tmov.u32 %d0, %tid;", "'%tid' needs a component");
     refused(vd, "\tszext.s32 %d0, %a0, 3;", "requires one of .wrap/.clamp");
-    refused(vd, "\twgmma.fence.sync.aligned;", "unsupported instruction 'wgmma.fence.sync.aligned'");
+    refused(vd, "\twgmma.fence.sync.aligned;", "wgmma.fence.sync.aligned: not supported: warpgroup");
+    refused(".shared .align 128 .b8 tm[128]; .reg .b64 g;",
+            "\ttensormap.replace.tile.global_address.shared::cta.b1024.b64 [tm], g;",
+            "not supported: modify or copy a tensor-map object");
+    refused(".shared .align 16 .b8 cc[16]; .shared .align 8 .b64 mb;",
+            "\tclusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [cc], [mb];",
+            "not supported: cancel a not-yet-launched cluster");
     refused(".reg .u16 u;", "\tset.lt.u16.f32 u, 0f00000000, 0f00000000;", "need an .f16 or .bf16 source");
     refused(vd, "\tmov.u32 %d0, %laneid.x;", "'%laneid' has no components");
 }
@@ -342,6 +436,8 @@ int main(void)
     tcase_add_test(tc, warp_sz);
     tcase_add_test(tc, set_half_results);
     tcase_add_test(tc, szext_forms);
+    tcase_add_test(tc, f32x2_arith);
+    tcase_add_test(tc, minmax3_f32);
     tcase_add_test(tc, refused_forms);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);

@@ -329,6 +329,10 @@ static const char *k_atomx = ".version 8.5\n.target sm_90\n.address_size 64\n"
     " st.global.v2.u64 [%rd11], {%rd7, %rd8};\n st.global.v2.u64 [%rd11+16], {%rd9, %rd10};\n"
     " st.global.v4.f32 [%rd11+32], {%f2, %f3, %f4, %f5};\n"
     " st.global.v2.b16 [%rd11+48], {%h1, %h2};\n"
+    " cvt.rn.f16.u32 %h3, %r1; mov.b32 %r2, {%h3, %h3}; neg.f16 %h4, %h3; mov.b32 %r3, {%h4, %h4};\n"
+    " atom.global.v2.f16x2.max.noftz {%r4, _}, [%rd1+80], {%r2, %r2};\n"
+    " red.global.v2.f16x2.min.noftz [%rd1+88], {%r3, %r3};\n"
+    " st.global.u32 [%rd11+52], %r4;\n"
     " ret;\n}\n";
 
 START_TEST(test_atomics_wide)
@@ -336,14 +340,14 @@ START_TEST(test_atomics_wide)
     T t;
     ck_assert_msg(t_load(&t, k_atomx) == 0, "%s", t.err);
     enum { N = 40 };
-    uint64_t init[10] = { 0xaaaa, 0xbbbb, 0, 0 };
+    uint64_t init[12] = { 0xaaaa, 0xbbbb, 0, 0 };
     uint64_t a[2] = { t_buf_init(&t, init, sizeof init), t_buf(&t, N * 64) };
     t_launch(&t, "k", 1, N, a, sizeof a);
     exec_stop st = t_run(&t);
     ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
-    uint64_t mem[10];
+    uint64_t mem[12];
     t_read(&t, a[0], mem, sizeof mem);
-    struct { uint64_t x[2], y[2]; float v[4]; uint16_t h[2]; uint8_t pad[12]; } o[N];
+    struct { uint64_t x[2], y[2]; float v[4]; uint16_t h[2]; uint32_t mx; uint8_t pad[8]; } o[N];
     t_read(&t, a[1], o, sizeof o);
     for (uint32_t i = 0; i < N; i++) {
         ck_assert_uint_eq(o[i].x[0], i ? i - 1 : 0xaaaa);
@@ -360,7 +364,19 @@ START_TEST(test_atomics_wide)
         hb = (uint16_t)(fb >> 16);
         ck_assert_uint_eq(o[i].h[0], hb);
         ck_assert_uint_eq(o[i].h[1], hb);
+        _Float16 prev = (_Float16)(i ? i - 1 : 0);   /* running max of 0, 0, 1, ... */
+        uint16_t pb;
+        memcpy(&pb, &prev, 2);
+        ck_assert_uint_eq(o[i].mx, (uint32_t)pb << 16 | pb);
     }
+    /* max of +0 and 0..N-1 in every half; min of +0 and -0..-(N-1): -(N-1) */
+    _Float16 top = (_Float16)(N - 1), bot = (_Float16)-(N - 1);
+    uint16_t tb, bb;
+    memcpy(&tb, &top, 2);
+    memcpy(&bb, &bot, 2);
+    ck_assert_uint_eq(mem[10] & 0xffffffffu, (uint32_t)tb << 16 | tb);
+    ck_assert_uint_eq(mem[10] >> 32, (uint32_t)tb << 16 | tb);   /* both vector elements */
+    ck_assert_uint_eq(mem[11] & 0xffffffffu, (uint32_t)bb << 16 | bb);
     ck_assert_uint_eq(mem[0], N - 1);
     ck_assert_uint_eq(mem[1], ~(uint64_t)(N - 1));
     ck_assert_uint_eq(mem[2], N);
