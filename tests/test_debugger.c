@@ -143,6 +143,10 @@ START_TEST(eval_session_model)
     out = rp_run(cmd);
     ck_assert_ptr_nonnull(out);
     ck_assert_str_eq(out, "%r1 = 12  (0xc)\n");
+    free(out);
+}
+END_TEST
+
 /* Vector registers (tests/fixtures/parser/vecregs.ptx): `info registers` shows every element,
  * elements are read by name (%q.w, %q.a), an element past the vector's length is refused, and
  * a whole vector register in an expression asks for an element instead of showing one.
