@@ -258,6 +258,8 @@ int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint6
                    uint64_t size, int mode);
 int exec_par_claim_obj(exec_warp *w, const exec_insn *in, const mem_region *r, uint64_t off,
                        uint64_t size, int mode);
+int exec_par_claim_lanes(exec_warp *w, const exec_insn *in, const mem_region *r, uint32_t m,
+                         const uint64_t *addr, uint32_t n, int mode);
 int exec_par_reduced(const exec_par *p);
 int exec_par_spinning(const exec_par *p);
 #define EXEC_PAR_SPIN (UINT64_C(1) << 20) /* lane accesses of held memory only: a wait */

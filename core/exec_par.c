@@ -1,7 +1,7 @@
 /* exec_par.c - ownership of global memory during a parallel CTA run: claims, conflicts, undo.
  *
  * While worker threads run CTAs at once (exec_run.c), every global access of a worker first
- * claims the 4-byte granules it touches in a shadow word per granule (one array per region,
+ * claims the 16-byte granules it touches in a shadow word per granule (one array per region,
  * allocated for the run, zero = untouched). A granule is read by one CTA, read by many CTAs,
  * written by one CTA (which may also read it), or updated only by order-independent integer
  * reductions (any CTAs). Any other combination means two CTAs communicate through that
@@ -23,6 +23,7 @@
 #include "exec_core.h"
 
 enum { PS_FREE, PS_R1, PS_RN, PS_W, PS_RED, PS_LOCK = 7 };
+#define PS_G 16               /* bytes per granule */
 #define PS_SHIFT 29
 #define PS_ID_MASK ((1u << PS_SHIFT) - 1)
 #define PS_KIND(s) ((s) >> PS_SHIFT)
@@ -57,9 +58,9 @@ exec_par *exec_par_new(const exec_machine *m, uint32_t first)
     atomic_init(&p->red, 0);
     atomic_init(&p->spin, 0);
     for (int i = 0; i < p->nreg; i++) {
-        uint64_t sz = p->regs[i].size, ng = (sz + 3) / 4;
+        uint64_t sz = p->regs[i].size, ng = (sz + PS_G - 1) / PS_G;
         p->shadow[i] = calloc(ng ? ng : 1, sizeof(uint32_t));
-        p->mirror[i] = calloc(ng ? ng * 4 : 4, 1);
+        p->mirror[i] = calloc(ng ? ng * PS_G : PS_G, 1);
         if (!p->shadow[i] || !p->mirror[i]) {
             exec_par_free(p);
             return NULL;
@@ -120,7 +121,7 @@ static int par_claim1(exec_par *p, int ri, uint64_t g, uint32_t c, int mode)
             continue;
         /* first change of this granule: keep its old bytes for exec_par_undo */
         const mem_region *r = &p->regs[ri];
-        uint64_t off = g * 4, n = r->size - off < 4 ? r->size - off : 4;
+        uint64_t off = g * PS_G, n = r->size - off < PS_G ? r->size - off : PS_G;
         memcpy(p->mirror[ri] + off, r->data + off, (size_t)n);
         if (mode == 2)
             atomic_store(&p->red, 1);
@@ -140,7 +141,7 @@ int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint6
         return 0;
     uint32_t c = w->cta->id - p->first + 1;
     int known = 1;
-    for (uint64_t g = off / 4, e = (off + size - 1) / 4; g <= e; g++) {
+    for (uint64_t g = off / PS_G, e = (off + size - 1) / PS_G; g <= e; g++) {
         int r1 = par_claim1(p, ri, g, c, mode);
         if (r1 < 0) {
             m->par_conflict = 1;
@@ -164,6 +165,37 @@ int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint6
 }
 
 int exec_par_spinning(const exec_par *p) { return atomic_load(&p->spin); }
+
+/* The lanes m of a warp access n bytes each at addr[] in region r (the span fast path of
+ * ld/st): granules this CTA already holds are recognised with one load each. */
+int exec_par_claim_lanes(exec_warp *w, const exec_insn *in, const mem_region *r, uint32_t m,
+                         const uint64_t *addr, uint32_t n, int mode)
+{
+    exec_par *p = w->m->par;
+    int ri = (int)(r - p->regs);
+    if (ri < 0 || ri >= p->nreg)
+        return 0;
+    uint32_t c = w->cta->id - p->first + 1;
+    uint32_t own = PS_MAKE(mode ? PS_W : PS_R1, c), shared = PS_MAKE(PS_RN, 0);
+    _Atomic uint32_t *sh = p->shadow[ri];
+    int all_known = 1;
+    EXEC_FOR_LANES(i, m) {
+        uint64_t off = addr[i] - r->base;
+        if (off / PS_G == (off + n - 1) / PS_G) {
+            uint32_t s = atomic_load_explicit(&sh[off / PS_G], memory_order_acquire);
+            if (s == own || (mode == 0 && (s == shared || s == PS_MAKE(PS_W, c))) ||
+                (mode == 2 && s == PS_MAKE(PS_RED, 0)))
+                continue;
+        }
+        all_known = 0;
+        if (exec_par_claim(w, in, r, off, n, mode))
+            return -1;
+    }
+    if (all_known && w->m->par_spin_cta == w->cta->id &&
+        (w->m->par_quiet += (uint64_t)exec_popc(m)) >= EXEC_PAR_SPIN)
+        atomic_store(&p->spin, 1);
+    return 0;
+}
 
 /* Claim a texture's or surface's whole range once per CTA (the worker remembers the last). */
 int exec_par_claim_obj(exec_warp *w, const exec_insn *in, const mem_region *r, uint64_t off,
@@ -189,13 +221,13 @@ void exec_par_undo(exec_par *p, uint32_t from_cta, int all)
     uint32_t from = from_cta - p->first + 1;
     for (int ri = 0; ri < p->nreg; ri++) {
         const mem_region *r = &p->regs[ri];
-        uint64_t ng = (r->size + 3) / 4;
+        uint64_t ng = (r->size + PS_G - 1) / PS_G;
         for (uint64_t g = 0; g < ng; g++) {
             uint32_t s = atomic_load_explicit(&p->shadow[ri][g], memory_order_relaxed);
             uint32_t k = PS_KIND(s);
             if (!((k == PS_W && ((s & PS_ID_MASK) >= from || all)) || (k == PS_RED && all)))
                 continue;
-            uint64_t off = g * 4, n = r->size - off < 4 ? r->size - off : 4;
+            uint64_t off = g * PS_G, n = r->size - off < PS_G ? r->size - off : PS_G;
             memcpy(r->data + off, p->mirror[ri] + off, (size_t)n);
         }
     }
