@@ -401,5 +401,6 @@ int exec_dec_barrier_cluster(exec_dec *d, const ptx_insn *pi, exec_insn *in);
 int exec_run_cta_pass(exec_machine *m, void *rc);
 int exec_run_cta_start(exec_machine *m, uint32_t id);
 void exec_run_cta_end(exec_machine *m, int keep);
+void exec_run_cta_free_parked(exec_machine *m, exec_cta *c, exec_warp *warps, uint8_t *sregs);
 
 #endif

@@ -1589,3 +1589,21 @@ void exec_set_interrupt_after(exec_machine *m, uint64_t steps) { m->intr_after =
 int exec_run_cta_pass(exec_machine *m, void *rc) { return exec_cta_run(m, rc); }
 int exec_run_cta_start(exec_machine *m, uint32_t id) { return exec_cta_start(m, id); }
 void exec_run_cta_end(exec_machine *m, int keep) { exec_cta_end(m, keep); }
+
+/* Free a parked CTA (clusters, resident CTAs): its frames, stacks, shared block and arrays;
+ * the CTA swapped in stays as it is. */
+void exec_run_cta_free_parked(exec_machine *m, exec_cta *c, exec_warp *warps, uint8_t *sregs)
+{
+    exec_cta keep = m->cta;
+    exec_warp *kw = m->warps;
+    int live = m->cta_live;
+    m->cta = *c;
+    m->warps = warps;
+    m->cta_live = 1;
+    exec_cta_end(m, 0);
+    free(warps);
+    free(sregs);
+    m->cta = keep;
+    m->warps = kw;
+    m->cta_live = live;
+}

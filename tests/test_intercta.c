@@ -226,15 +226,21 @@ START_TEST(ticket_reduction)
 }
 END_TEST
 
+static int32_t pc_want(int count)
+{
+    int32_t want = 0;
+    for (int i = 0; i < count; i++)
+        want += i * 7 + 3;
+    return want;
+}
+
 /* CTA 0 consumes what the last CTA (started after it) produces, the CTAs between wait for
  * the production to end: the waiting CTAs must let the producer run, on one thread (resident
  * CTAs take turns) as with workers (which all wait: the run goes on on one thread). */
 START_TEST(producer_consumer_across_ctas)
 {
     enum { CAP = 4, COUNT = 60 };
-    int32_t want = 0;
-    for (int i = 0; i < COUNT; i++)
-        want += i * 7 + 3;
+    int32_t want = pc_want(COUNT);
     for (int ti = 0; ti < NTH; ti++)
         for (int g = 2; g <= 10; g += 8) {
             T t;
@@ -271,11 +277,9 @@ START_TEST(producer_consumer_interrupted)
     ck_assert_int_eq(exec_cta_get_state(t.m, 0), EXEC_CTA_RUNNING);
     st = run_opts(&t, T_MAX_STEPS);
     ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
-    int32_t sum, want = 0;
-    for (int i = 0; i < COUNT; i++)
-        want += i * 7 + 3;
+    int32_t sum;
     t_read(&t, args[6], &sum, 4);
-    ck_assert_int_eq(sum, want);
+    ck_assert_int_eq(sum, pc_want(COUNT));
     t_free(&t);
 }
 END_TEST
