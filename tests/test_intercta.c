@@ -342,6 +342,12 @@ START_TEST(cta_setup_counts_against_the_budget)
         exec_stop st = run_opts(&t, 100000);
         ck_assert_int_eq(st.kind, EXEC_STOP_LIMIT);
         ck_assert_uint_lt(st.cta, 100000);
+        /* an interrupt is seen between CTAs too, and lands on a live thread */
+        exec_set_interrupt_after(t.m, 5000);
+        st = run_opts(&t, 0);
+        ck_assert_int_eq(st.kind, EXEC_STOP_INTERRUPT);
+        ck_assert_uint_lt(st.cta, 200000);
+        ck_assert(stop_on_live_thread(&t, &st));
     }
     t_free(&t);
 }
