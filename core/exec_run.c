@@ -1526,7 +1526,21 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
         exec_cta_end(m, 1);
     m->cta_fresh = 0;   /* whatever runs from here (workers or, falling back, this thread) */
     if (m->cta_live) {
+        /* with a turn, as on one thread: if it waits for later CTAs, they take turns */
+        rc->turn_end = m->cur_cta + 1 < m->ncta ? rc->steps + EXEC_TURN : 0;
+        m->turn_yield = 0;
         int r = exec_cta_run(m, rc);
+        rc->turn_end = 0;
+        if (r == 5) {
+            int t = exec_res_turn_over(m);
+            if (t < 0) {
+                snprintf(m->err, sizeof m->err, "cannot start a CTA (out of memory)");
+                return -1;
+            }
+            if (t == 1)
+                rc->steps += exec_cta_cost(m);
+            return exec_run_grid(m, rc);
+        }
         if (r != 1)
             return 0;
         m->cur_cta++;

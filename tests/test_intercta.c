@@ -265,22 +265,27 @@ END_TEST
 START_TEST(producer_consumer_interrupted)
 {
     enum { CAP = 4, COUNT = 60 };
-    T t;
-    t_load_file(&t, PTX);
-    uint64_t args[] = {t_buf(&t, CAP * 4), t_buf(&t, 4), t_buf(&t, 4), CAP, COUNT, 1,
-                       t_buf(&t, 4)};
-    t_launch_args(&t, PC, 2, 32, args, 7);
-    exec_set_interrupt_after(t.m, EXEC_TURN * 3 + 17);
-    exec_stop st = run_opts(&t, 0);
-    ck_assert_int_eq(st.kind, EXEC_STOP_INTERRUPT);
-    ck_assert(stop_on_live_thread(&t, &st));
-    ck_assert_int_eq(exec_cta_get_state(t.m, 0), EXEC_CTA_RUNNING);
-    st = run_opts(&t, T_MAX_STEPS);
-    ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
-    int32_t sum;
-    t_read(&t, args[6], &sum, 4);
-    ck_assert_int_eq(sum, pc_want(COUNT));
-    t_free(&t);
+    for (int ti = 0; ti < NTH; ti++)
+        for (int g = 2; g <= 10; g += 8) {
+            T t;
+            t_load_file(&t, PTX);
+            exec_set_threads(t.m, nthreads[ti]);
+            uint64_t args[] = {t_buf(&t, CAP * 4), t_buf(&t, 4), t_buf(&t, 4), CAP, COUNT,
+                               (uint64_t)g - 1, t_buf(&t, 4)};
+            t_launch_args(&t, PC, g, 32, args, 7);
+            exec_set_interrupt_after(t.m, g == 2 ? EXEC_TURN * 3 + 17 : 20000);
+            exec_stop st = run_opts(&t, 0);
+            ck_assert_int_eq(st.kind, EXEC_STOP_INTERRUPT);
+            ck_assert(stop_on_live_thread(&t, &st));
+            ck_assert_int_eq(exec_cta_get_state(t.m, 0), EXEC_CTA_RUNNING);
+            st = run_opts(&t, T_MAX_STEPS);
+            ck_assert_msg(st.kind == EXEC_STOP_DONE, "threads %d grid %d: stop %d (%s)",
+                          nthreads[ti], g, st.kind, st.msg);
+            int32_t sum;
+            t_read(&t, args[6], &sum, 4);
+            ck_assert_int_eq(sum, pc_want(COUNT));
+            t_free(&t);
+        }
 }
 END_TEST
 
