@@ -178,7 +178,7 @@ int exec_set_envreg(exec_machine *m, int idx, uint32_t value);
  * in %envreg1 (high 32 bits) and %envreg2 (low 32 bits), where nvcc's
  * cooperative_groups::this_grid().sync() finds it. The caller checks that the grid fits on
  * the device (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs). */
-void exec_set_cooperative(exec_machine *m, int on);
+void exec_set_cooperative(exec_machine *m, int on);   /* at most 4224 CTAs (132 SMs x 32) */
 
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);

@@ -271,6 +271,7 @@ typedef struct exec_res exec_res;
 #define EXEC_RESIDENT_MAX 128     /* resident CTAs of a launch that is not cooperative */
 #define EXEC_TURN (UINT64_C(1) << 17) /* warp-instructions of a CTA's turn */
 #define EXEC_COOP_WS 16           /* bytes of a cooperative launch's grid barrier workspace */
+#define EXEC_COOP_MAX_CTAS 4224   /* 132 SMs x 32 CTAs: the most any device keeps resident */
 uint32_t exec_res_limit(const exec_machine *m);
 uint32_t exec_res_next(const exec_machine *m);
 uint32_t exec_res_parked(const exec_machine *m);

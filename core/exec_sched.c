@@ -307,6 +307,11 @@ int exec_coop_prepare(exec_machine *m)
 {
     if (!m->coop)
         return 0;
+    if (m->ncta > EXEC_COOP_MAX_CTAS) {
+        snprintf(m->err, sizeof m->err, "cooperative launch of %u CTAs: at most %u CTAs can be "
+                 "resident at once", m->ncta, EXEC_COOP_MAX_CTAS);
+        return -1;
+    }
     mem_region *r = m->coop_ws ? mem_global_find(&m->glob, m->coop_ws, EXEC_COOP_WS) : NULL;
     if (!r) {
         m->coop_ws = mem_global_add(&m->glob, EXEC_COOP_WS, MEM_R_ALLOC, NULL);

@@ -317,6 +317,17 @@ START_TEST(cooperative_grid_sync)
             }
             t_free(&t);
         }
+    {   /* more CTAs than any device keeps resident: refused */
+        T t;
+        t_load_file(&t, APTX);
+        exec_set_cooperative(t.m, 1);
+        const ptx_func *f = ptx_find_func(t.mod, "_Z9grid_syncPiS_i");
+        uint8_t p[24] = {0};
+        exec_dim3 g = { 5000, 1, 1 }, b = { 32, 1, 1 };
+        ck_assert_int_eq(exec_launch(t.m, f, g, b, 0, p, 20), -1);
+        ck_assert_ptr_nonnull(strstr(exec_errmsg(t.m), "cooperative launch of 5000 CTAs"));
+        t_free(&t);
+    }
     /* without the cooperative attribute, grid.sync() finds no workspace and traps */
     T t;
     t_load_file(&t, APTX);
