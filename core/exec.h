@@ -155,10 +155,9 @@ void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_in
 
 /* Worker threads for run-to-completion (default 1; 0 = one per online CPU). CTAs then run in
  * parallel, but only for a `continue` with no breakpoint or watchpoint active, no cluster,
- * cooperative launch or resident CTAs taking turns, and a kernel module free of
- * order-dependent instructions (global atomics/reductions other than integer
- * add/min/max/and/or/xor whose old value is unused, libc externs other than printf, brkpt,
- * %clock/%globaltimer reads); otherwise one thread runs. printf output is buffered per CTA and
+ * cooperative launch or resident CTAs taking turns, and a kernel that (with the functions
+ * it calls) has no libc externs other than printf, indirect calls, surface or bulk reductions,
+ * brkpt or %clock/%globaltimer reads; otherwise one thread runs. printf output is buffered per CTA and
  * written in CTA order. Results, stops and step counts are always one thread's: workers claim
  * the global memory they touch (exec_par.c); CTAs that communicate through it, a stop, an
  * interrupt or the step limit halt them, the CTAs above the lowest unfinished one are undone

@@ -193,7 +193,8 @@ struct exec_machine {
     /* statistics and parallel runs (exec_run.c) */
     uint64_t tinsn;           /* thread-instructions executed (exec_stats) */
     int nthreads_run;         /* worker threads for run-to-completion (exec_set_threads) */
-    int par_ok;               /* -1 unknown; 1 when CTAs may run in parallel */
+    int par_ok;               /* 0 unknown; 1 when par_ok_kernel's CTAs may run on workers, -1 not */
+    const ptx_func *par_ok_kernel;
     int is_worker;            /* this is a worker's private copy of a machine */
     int cta_fresh;            /* the live CTA is a fresh launch's CTA 0, untouched */
     struct exec_bpcond **bp_cond; /* per pc: the breakpoint's core condition (exec_cond.c) */
