@@ -205,7 +205,8 @@ struct exec_machine {
     /* statistics and parallel runs (exec_run.c) */
     uint64_t tinsn;           /* thread-instructions executed (exec_stats) */
     int nthreads_run;         /* worker threads for run-to-completion (exec_set_threads) */
-    int par_ok;               /* -1 unknown; 1 when CTAs may run in parallel */
+    int par_ok;               /* 0 unknown; 1 when par_ok_kernel's CTAs may run on workers, -1 not */
+    const ptx_func *par_ok_kernel;
     int is_worker;            /* this is a worker's private copy of a machine */
     int cta_fresh;            /* the live CTA is a fresh launch's CTA 0, untouched */
     struct exec_bpcond **bp_cond; /* per pc: the breakpoint's core condition (exec_cond.c) */
@@ -214,6 +215,7 @@ struct exec_machine {
     exec_dim3 cl_attr;        /* cluster dims given for launches (exec_set_cluster_dims), 0: none */
     /* a parallel worker's claims on global memory (exec_par.c); NULL on the main machine */
     struct exec_par *par;
+    struct exec_par *par_cache; /* the main machine's claims kept for the next run */
     int par_conflict;         /* the worker stopped at an access another CTA's claim forbids */
     uint32_t par_spin_cta;    /* the CTA whose accesses par_quiet counts */
     uint64_t par_quiet;       /* its accesses in a row that claimed nothing new */
@@ -268,12 +270,17 @@ struct exec_dec {
  * another CTA's claim forbids the access. */
 typedef struct exec_par exec_par;
 exec_par *exec_par_new(const exec_machine *m, uint32_t first);
+exec_par *exec_par_get(exec_machine *m, uint32_t first);
+void exec_par_put(exec_machine *m, exec_par *p);
+#define EXEC_PAR_CACHE (UINT64_C(1) << 30) /* bytes of claims kept between parallel runs */
 void exec_par_free(exec_par *p);
 uint32_t exec_par_max_ctas(void);
 int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint64_t off,
                    uint64_t size, int mode);
 int exec_par_claim_obj(exec_warp *w, const exec_insn *in, const mem_region *r, uint64_t off,
                        uint64_t size, int mode);
+int exec_par_claim_lanes(exec_warp *w, const exec_insn *in, const mem_region *r, uint32_t m,
+                         const uint64_t *addr, uint32_t n, int mode);
 int exec_par_reduced(const exec_par *p);
 int exec_par_spinning(const exec_par *p);
 #define EXEC_PAR_SPIN (UINT64_C(1) << 20) /* lane accesses of held memory only: a wait */
@@ -285,6 +292,7 @@ typedef struct exec_res exec_res;
 #define EXEC_RESIDENT_MAX 128     /* resident CTAs of a launch that is not cooperative */
 #define EXEC_TURN (UINT64_C(1) << 17) /* warp-instructions of a CTA's turn */
 #define EXEC_COOP_WS 16           /* bytes of a cooperative launch's grid barrier workspace */
+#define EXEC_COOP_MAX_CTAS 4224   /* 132 SMs x 32 CTAs: the most any device keeps resident */
 uint32_t exec_res_limit(const exec_machine *m);
 uint32_t exec_res_next(const exec_machine *m);
 uint32_t exec_res_parked(const exec_machine *m);
@@ -419,5 +427,6 @@ int exec_dec_barrier_cluster(exec_dec *d, const ptx_insn *pi, exec_insn *in);
 int exec_run_cta_pass(exec_machine *m, void *rc);
 int exec_run_cta_start(exec_machine *m, uint32_t id);
 void exec_run_cta_end(exec_machine *m, int keep);
+void exec_run_cta_free_parked(exec_machine *m, exec_cta *c, exec_warp *warps, uint8_t *sregs);
 
 #endif

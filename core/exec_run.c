@@ -1389,55 +1389,79 @@ static int exec_has_mod(const ptx_insn *pi, const char *prefix)
     return 0;
 }
 
-/* Whether the module's code lets CTAs run in any order with identical results: no global or
- * generic atomics/reductions, surface reductions (sured) or bulk reductions (cp.reduce.async
- * .bulk) (float ones do not commute), except integer add/min/max/and/or/xor atom/red whose old
- * value is unused (workers apply them with host atomics: exec_atom_par_ok), no brkpt, no calls
- * to bodiless (libc: printf, malloc...) or unknown indirect targets, no %clock/%globaltimer
- * reads. */
-static int exec_par_module_ok(const exec_machine *m)
+/* Whether instruction pc lets CTAs run on workers: no surface reductions (sured) or bulk
+ * reductions (cp.reduce.async.bulk), no brkpt, no calls to bodiless functions (libc: malloc,
+ * which changes the regions; printf is buffered per CTA) or unknown indirect targets, no
+ * %clock/%globaltimer reads (their values follow each machine's instruction count). Global
+ * atomics are fine: the claims of exec_par.c make a word updated by atomics of two CTAs a
+ * conflict, unless both are integer add/min/max/and/or/xor whose old value is unused
+ * (applied with host atomics: exec_atom_par_ok). *callee gets a direct call's target. */
+static int exec_par_insn_ok(const exec_machine *m, uint32_t pc, const ptx_func **callee)
 {
-    for (uint32_t pc = 0; pc < m->ncode; pc++) {
-        const ptx_insn *pi = m->code[pc].src;
-        if (!pi)
-            continue;
-        const char *op = pi->opcode;
-        if ((strcmp(op, "atom") == 0 || strcmp(op, "red") == 0) && !exec_has_mod(pi, "shared") &&
-            !exec_atom_par_ok(&m->code[pc]))
-            return 0;
-        if (strcmp(op, "brkpt") == 0 || (strcmp(op, "cp") == 0 && exec_has_mod(pi, "reduce")))
-            return 0;
-        /* surface reductions (cp.reduce.async.bulk, above, too): read-modify-writes of global
-         * memory that CTAs on other worker threads may do at the same time */
-        if (strcmp(op, "sured") == 0)
-            return 0;
-        if (strcmp(op, "call") == 0) {
-            int direct = 0;
-            for (int k = 0; k < pi->nops; k++) {
-                const ptx_operand *o = &pi->ops[k];
-                if (o->kind == PTX_OP_SYM && o->sym && o->sym->kind == PTX_SYM_FUNC) {
-                    /* printf: workers write per-CTA buffers, emitted in CTA order */
-                    if (!o->sym->func || (!o->sym->func->has_body &&
-                                          strcmp(o->sym->name, "vprintf") != 0))
-                        return 0;
-                    direct = 1;
-                }
-            }
-            if (!direct)
-                return 0;
-        }
+    const ptx_insn *pi = m->code[pc].src;
+    *callee = NULL;
+    if (!pi)
+        return 1;
+    const char *op = pi->opcode;
+    if (strcmp(op, "brkpt") == 0 || (strcmp(op, "cp") == 0 && exec_has_mod(pi, "reduce")) ||
+        strcmp(op, "sured") == 0)
+        return 0;
+    if (strcmp(op, "call") == 0) {
+        int direct = 0;
         for (int k = 0; k < pi->nops; k++) {
             const ptx_operand *o = &pi->ops[k];
-            if (o->kind == PTX_OP_REG && o->sym && o->sym->kind == PTX_SYM_SREG) {
-                int id = o->sym->sreg_id;
-                if (id == PTX_SREG_CLOCK || id == PTX_SREG_CLOCK_HI || id == PTX_SREG_CLOCK64 ||
-                    id == PTX_SREG_GLOBALTIMER || id == PTX_SREG_GLOBALTIMER_LO ||
-                    id == PTX_SREG_GLOBALTIMER_HI)
+            if (o->kind == PTX_OP_SYM && o->sym && o->sym->kind == PTX_SYM_FUNC) {
+                if (!o->sym->func || (!o->sym->func->has_body &&
+                                      strcmp(o->sym->name, "vprintf") != 0))
                     return 0;
+                if (o->sym->func->has_body)
+                    *callee = o->sym->func;
+                direct = 1;
             }
+        }
+        if (!direct)
+            return 0;
+    }
+    for (int k = 0; k < pi->nops; k++) {
+        const ptx_operand *o = &pi->ops[k];
+        if (o->kind == PTX_OP_REG && o->sym && o->sym->kind == PTX_SYM_SREG) {
+            int id = o->sym->sreg_id;
+            if (id == PTX_SREG_CLOCK || id == PTX_SREG_CLOCK_HI || id == PTX_SREG_CLOCK64 ||
+                id == PTX_SREG_GLOBALTIMER || id == PTX_SREG_GLOBALTIMER_LO ||
+                id == PTX_SREG_GLOBALTIMER_HI)
+                return 0;
         }
     }
     return 1;
+}
+
+/* Whether the launched kernel, with every function it calls, may run on workers. */
+static int exec_par_kernel_ok(const exec_machine *m)
+{
+    int nf = m->mod->nfuncs, n = 0, ok = 1;
+    uint8_t *seen = calloc((size_t)nf + 1, 1);
+    int *todo = malloc(((size_t)nf + 1) * sizeof *todo);
+    if (!seen || !todo) {
+        free(seen);
+        free(todo);
+        return 0;
+    }
+    todo[n++] = m->li.kernel->sym->index;
+    seen[m->li.kernel->sym->index] = 1;
+    while (n && ok) {
+        const exec_fdec *fd = m->fdec[todo[--n]];
+        for (uint32_t pc = fd ? fd->pc0 : 0; fd && ok && pc < fd->pc0 + fd->n; pc++) {
+            const ptx_func *c;
+            ok = exec_par_insn_ok(m, pc, &c);
+            if (ok && c && c->sym->index >= 0 && c->sym->index < nf && !seen[c->sym->index]) {
+                seen[c->sym->index] = 1;
+                todo[n++] = c->sym->index;
+            }
+        }
+    }
+    free(seen);
+    free(todo);
+    return ok;
 }
 
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
@@ -1449,8 +1473,10 @@ static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
     for (uint32_t pc = 0; pc < m->ncode; pc++)
         if (m->code[pc].fn == exec_bp_stub)
             return 0;
-    if (!m->par_ok)
-        m->par_ok = exec_par_module_ok(m) ? 1 : -1;
+    if (!m->par_ok || m->par_ok_kernel != m->li.kernel) {
+        m->par_ok = exec_par_kernel_ok(m) ? 1 : -1;
+        m->par_ok_kernel = m->li.kernel;
+    }
     return m->par_ok > 0;
 }
 
@@ -1640,14 +1666,14 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
         p.limit = rc->o->max_steps > rc->steps ? rc->o->max_steps - rc->steps : 1;
     if (m->intr_after)
         p.intr_at = m->intr_after > rc->steps ? m->intr_after - rc->steps : 1;
-    p.par = exec_par_new(m, first);
+    p.par = exec_par_get(m, first);
     p.csteps = calloc(cnt, sizeof *p.csteps);
     p.w = calloc((size_t)n, sizeof *p.w);
     int printing = exec_mod_printf(m);
     if (printing)
         p.outs = calloc(cnt, sizeof *p.outs);
     if (!p.par || !p.csteps || !p.w || (printing && !p.outs)) {
-        exec_par_free(p.par);
+        exec_par_put(m, p.par);
         free(p.csteps);
         free(p.w);
         free(p.outs);
@@ -1760,7 +1786,7 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
     free(p.w);
     free(p.outs);
     free(p.csteps);
-    exec_par_free(p.par);
+    exec_par_put(m, p.par);
     return rcode;
 }
 
@@ -1772,7 +1798,21 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
         exec_cta_end(m, 1);
     m->cta_fresh = 0;   /* whatever runs from here (workers or, falling back, this thread) */
     if (m->cta_live) {
+        /* with a turn, as on one thread: if it waits for later CTAs, they take turns */
+        rc->turn_end = m->cur_cta + 1 < m->ncta ? rc->steps + EXEC_TURN : 0;
+        m->turn_yield = 0;
         int r = exec_cta_run(m, rc);
+        rc->turn_end = 0;
+        if (r == 5) {
+            int t = exec_res_turn_over(m);
+            if (t < 0) {
+                snprintf(m->err, sizeof m->err, "cannot start a CTA (out of memory)");
+                return -1;
+            }
+            if (t == 1)
+                rc->steps += exec_cta_cost(m);
+            return exec_run_grid(m, rc);
+        }
         if (r != 1)
             return 0;
         m->cur_cta++;
@@ -1839,3 +1879,21 @@ void exec_set_interrupt_after(exec_machine *m, uint64_t steps) { m->intr_after =
 int exec_run_cta_pass(exec_machine *m, void *rc) { return exec_cta_run(m, rc); }
 int exec_run_cta_start(exec_machine *m, uint32_t id) { return exec_cta_start(m, id); }
 void exec_run_cta_end(exec_machine *m, int keep) { exec_cta_end(m, keep); }
+
+/* Free a parked CTA (clusters, resident CTAs): its frames, stacks, shared block and arrays;
+ * the CTA swapped in stays as it is. */
+void exec_run_cta_free_parked(exec_machine *m, exec_cta *c, exec_warp *warps, uint8_t *sregs)
+{
+    exec_cta keep = m->cta;
+    exec_warp *kw = m->warps;
+    int live = m->cta_live;
+    m->cta = *c;
+    m->warps = warps;
+    m->cta_live = 1;
+    exec_cta_end(m, 0);
+    free(warps);
+    free(sregs);
+    m->cta = keep;
+    m->warps = kw;
+    m->cta_live = live;
+}

@@ -218,23 +218,10 @@ void exec_res_free(exec_machine *m)
     exec_res *r = m->res;
     if (!r)
         return;
-    exec_cta keep = m->cta;
-    exec_warp *kw = m->warps;
-    uint8_t *ks = m->sregs;
-    int live = m->cta_live;
     for (uint32_t i = 0; i < r->n + r->nspare; i++) {
         exec_rslot *v = i < r->n ? &r->s[i] : &r->spare[i - r->n];
-        m->cta = v->cta;
-        m->warps = v->warps;
-        m->cta_live = 1;
-        exec_run_cta_end(m, 0);
-        free(v->warps);
-        free(v->sregs);
+        exec_run_cta_free_parked(m, &v->cta, v->warps, v->sregs);
     }
-    m->cta = keep;
-    m->warps = kw;
-    m->sregs = ks;
-    m->cta_live = live;
     free(r->s);
     free(r->spare);
     free(r);
@@ -320,6 +307,11 @@ int exec_coop_prepare(exec_machine *m)
 {
     if (!m->coop)
         return 0;
+    if (m->ncta > EXEC_COOP_MAX_CTAS) {
+        snprintf(m->err, sizeof m->err, "cooperative launch of %u CTAs: at most %u CTAs can be "
+                 "resident at once", m->ncta, EXEC_COOP_MAX_CTAS);
+        return -1;
+    }
     mem_region *r = m->coop_ws ? mem_global_find(&m->glob, m->coop_ws, EXEC_COOP_WS) : NULL;
     if (!r) {
         m->coop_ws = mem_global_add(&m->glob, EXEC_COOP_WS, MEM_R_ALLOC, NULL);

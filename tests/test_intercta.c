@@ -226,57 +226,55 @@ START_TEST(ticket_reduction)
 }
 END_TEST
 
-/* CTA 0 consumes what the last CTA (started after it) produces, the CTAs between wait for
- * the production to end: the waiting CTAs must let the producer run, on one thread (resident
- * CTAs take turns) as with workers (which all wait: the run goes on on one thread). */
-START_TEST(producer_consumer_across_ctas)
+/* CTA 0 consumes what the last CTA of g (started after it) produces through a ring of 4
+ * slots, the CTAs between wait for the production to end: the waiting CTAs must let the
+ * producer run, on one thread (resident CTAs take turns) as with workers (which all wait: the
+ * run goes on on one thread). With intr, an interrupt is injected after that many steps, while
+ * CTA 0 waits: the stop is on a live thread and the run completes on continue. */
+static void producer_consumer(int threads, int g, uint64_t intr)
 {
     enum { CAP = 4, COUNT = 60 };
     int32_t want = 0;
     for (int i = 0; i < COUNT; i++)
         want += i * 7 + 3;
-    for (int ti = 0; ti < NTH; ti++)
-        for (int g = 2; g <= 10; g += 8) {
-            T t;
-            t_load_file(&t, PTX);
-            exec_set_threads(t.m, nthreads[ti]);
-            uint64_t args[] = {t_buf(&t, CAP * 4), t_buf(&t, 4), t_buf(&t, 4), CAP, COUNT,
-                               (uint64_t)g - 1, t_buf(&t, 4)};
-            t_launch_args(&t, PC, g, 32, args, 7);
-            exec_stop st = run_opts(&t, T_MAX_STEPS);
-            ck_assert_msg(st.kind == EXEC_STOP_DONE, "threads %d: stop %d (%s)", nthreads[ti],
-                          st.kind, st.msg);
-            int32_t sum;
-            t_read(&t, args[6], &sum, 4);
-            ck_assert_int_eq(sum, want);
-            t_free(&t);
-        }
-}
-END_TEST
-
-/* The same with an interrupt injected while CTA 0 waits: the stop is on a live thread and
- * the run completes on continue. */
-START_TEST(producer_consumer_interrupted)
-{
-    enum { CAP = 4, COUNT = 60 };
     T t;
     t_load_file(&t, PTX);
-    uint64_t args[] = {t_buf(&t, CAP * 4), t_buf(&t, 4), t_buf(&t, 4), CAP, COUNT, 1,
-                       t_buf(&t, 4)};
-    t_launch_args(&t, PC, 2, 32, args, 7);
-    exec_set_interrupt_after(t.m, EXEC_TURN * 3 + 17);
-    exec_stop st = run_opts(&t, 0);
-    ck_assert_int_eq(st.kind, EXEC_STOP_INTERRUPT);
-    ck_assert(stop_on_live_thread(&t, &st));
-    ck_assert_int_eq(exec_cta_get_state(t.m, 0), EXEC_CTA_RUNNING);
+    exec_set_threads(t.m, threads);
+    uint64_t args[] = {t_buf(&t, CAP * 4), t_buf(&t, 4), t_buf(&t, 4), CAP, COUNT,
+                       (uint64_t)g - 1, t_buf(&t, 4)};
+    t_launch_args(&t, PC, (unsigned)g, 32, args, 7);
+    exec_stop st;
+    if (intr) {
+        exec_set_interrupt_after(t.m, intr);
+        st = run_opts(&t, 0);
+        ck_assert_int_eq(st.kind, EXEC_STOP_INTERRUPT);
+        ck_assert(stop_on_live_thread(&t, &st));
+        ck_assert_int_eq(exec_cta_get_state(t.m, 0), EXEC_CTA_RUNNING);
+    }
     st = run_opts(&t, T_MAX_STEPS);
-    ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
-    int32_t sum, want = 0;
-    for (int i = 0; i < COUNT; i++)
-        want += i * 7 + 3;
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "threads %d grid %d: stop %d (%s)", threads, g,
+                  st.kind, st.msg);
+    int32_t sum;
     t_read(&t, args[6], &sum, 4);
     ck_assert_int_eq(sum, want);
     t_free(&t);
+}
+
+START_TEST(producer_consumer_across_ctas)
+{
+    for (int ti = 0; ti < NTH; ti++) {
+        producer_consumer(nthreads[ti], 2, 0);
+        producer_consumer(nthreads[ti], 10, 0);
+    }
+}
+END_TEST
+
+START_TEST(producer_consumer_interrupted)
+{
+    for (int ti = 0; ti < NTH; ti++) {
+        producer_consumer(nthreads[ti], 2, EXEC_TURN * 3 + 17);
+        producer_consumer(nthreads[ti], 10, 20000);
+    }
 }
 END_TEST
 
@@ -308,6 +306,17 @@ START_TEST(cooperative_grid_sync)
             }
             t_free(&t);
         }
+    {   /* more CTAs than any device keeps resident: refused */
+        T t;
+        t_load_file(&t, APTX);
+        exec_set_cooperative(t.m, 1);
+        const ptx_func *f = ptx_find_func(t.mod, "_Z9grid_syncPiS_i");
+        uint8_t p[24] = {0};
+        exec_dim3 g = { 5000, 1, 1 }, b = { 32, 1, 1 };
+        ck_assert_int_eq(exec_launch(t.m, f, g, b, 0, p, 20), -1);
+        ck_assert_ptr_nonnull(strstr(exec_errmsg(t.m), "cooperative launch of 5000 CTAs"));
+        t_free(&t);
+    }
     /* without the cooperative attribute, grid.sync() finds no workspace and traps */
     T t;
     t_load_file(&t, APTX);
@@ -338,6 +347,12 @@ START_TEST(cta_setup_counts_against_the_budget)
         exec_stop st = run_opts(&t, 100000);
         ck_assert_int_eq(st.kind, EXEC_STOP_LIMIT);
         ck_assert_uint_lt(st.cta, 100000);
+        /* an interrupt is seen between CTAs too, and lands on a live thread */
+        exec_set_interrupt_after(t.m, 5000);
+        st = run_opts(&t, 0);
+        ck_assert_int_eq(st.kind, EXEC_STOP_INTERRUPT);
+        ck_assert_uint_lt(st.cta, 200000);
+        ck_assert(stop_on_live_thread(&t, &st));
     }
     t_free(&t);
 }
