@@ -76,8 +76,8 @@ static int spew(const char *name, const char *text, size_t n)
 static void write_back(const char *extra)
 {
     char res[256];
-    int n = snprintf(res, sizeof res, "consumed %d\n%s%s%s", next_act, fault_seen ? "fault\n" : "",
-                     C.failed ? "failed\n" : "", extra);
+    int n = snprintf(res, sizeof res, "consumed %d\n%s%s%s", next_act,
+                     fault_seen || C.kernel_failed ? "fault\n" : "", C.failed ? "failed\n" : "", extra);
     spew("result", res, (size_t)n);
     size_t len;
     const char *log = cmd_prog_log(&C, &len);
@@ -209,7 +209,7 @@ static void replay_setup(void)
         close(null);
     }
     mem_cursor cur = {log};
-    cmd_input in = {mem_next, &cur};
+    cmd_input in = {mem_next, &cur, 0};
     C.replaying = 1;
     int failed = C.failed;
     cmd_run_input(&C, &in, NULL);
@@ -278,7 +278,7 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
     fflush(stdout);
     cmd_resume(&C, 0);
     if (!launch_over()) {
-        cmd_input in = {stop_next, NULL};
+        cmd_input in = {stop_next, NULL, 0};
         cmd_run_input(&C, &in, C.batch ? NULL : "(ptxdbg) ");
         if (C.quit)
             cmd_inproc_quit(&C);

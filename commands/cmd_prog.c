@@ -37,15 +37,17 @@ typedef struct cmd_prog {
     int runs;                 /* inferior runs so far */
 } cmd_prog;
 
+/* An ELF file for the host: a cubin is ELF too, but for machine EM_CUDA (190). */
 int cmd_is_executable(const char *path)
 {
-    unsigned char m[4];
+    unsigned char h[20];
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0;
-    ssize_t n = read(fd, m, sizeof m);
+    ssize_t n = read(fd, h, sizeof h);
     close(fd);
-    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+    return n == 20 && h[0] == 0x7f && h[1] == 'E' && h[2] == 'L' && h[3] == 'F' &&
+           (h[18] | h[19] << 8) != 190;
 }
 
 static void free_args(cmd_prog *p)

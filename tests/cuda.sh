@@ -13,7 +13,7 @@
 #              exited ...]" line; a fault stops in the debugger with the exception message and
 #              ptxdbg exits non-zero)
 # Programs named api_*.cu and rt_*.cu join the table by themselves; a line
-# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as [ ],
+# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s,
 # FAULT-KIND - for none) states what they print; the default is "0 PASSED$ -".
 # Then debugging scenarios on the -G builds (NAME.G). Expected values come from the programs'
 # own arithmetic (restated here), never from ptxdbg's output.
@@ -39,31 +39,31 @@ why_nolib=
 # program table: NAME  EXIT  STDOUT-REGEX  FAULT-KIND (- for none)
 programs() {
     cat <<'TABLE'
-vector_add        0 ^vector_add:[ ]1000[ ]elements[ ]PASSED$                 -
-vector_add.G      0 ^vector_add:[ ]1000[ ]elements[ ]PASSED$                 -
-many_launches     0 ^many_launches:[ ]2000[ ]launches[ ]PASSED$              -
-memcpy_2d3d       0 ^memcpy_2d3d:[ ]PASSED$                                -
-symbols           0 ^symbols:[ ]PASSED$                                    -
-managed           0 ^managed:[ ]PASSED$                                    -
-mapped            0 ^mapped:[ ]PASSED$                                     -
-streams_events    0 ^streams_events:[ ]PASSED$                             -
-reduce_shared     0 ^reduce_shared:[ ]sum[ ]1996440[ ]PASSED$                -
-reduce_shared.G   0 ^reduce_shared:[ ]sum[ ]1996440[ ]PASSED$                -
-device_printf     0 ^device_printf:[ ]PASSED$                              -
-device_malloc     0 ^device_malloc:[ ]PASSED$                              -
-virtual           0 ^virtual:[ ]PASSED$                                    -
-ticket_reduce     0 ^ticket_reduce:[ ]sum[ ]-143[ ]PASSED$                  -
-chained_scan      0 ^chained_scan:[ ]79[ ]blocks[ ]PASSED$                   -
-coop_grid         0 ^coop_grid:[ ][0-9]+[ ]blocks[ ]PASSED$                  -
-host_threads      0 ^host_threads:[ ]PASSED$                               -
-templates         0 ^templates:[ ]PASSED$                                  -
-occupancy         0 ^occupancy:[ ]grid[ ][0-9]+[ ]x[ ][0-9]+[ ]on[ ][0-9]+[ ]SMs[ ]\(sm_80\+\)[ ]PASSED$ -
-mallocasync       0 ^mallocasync:[ ]PASSED$                                -
-fault_oob         3 ^FAULT[ ]cudaErrorIllegalAddress$                      Warp[ ](Out-of-range|Illegal)[ ]Address
-fault_oob.G       3 ^FAULT[ ]cudaErrorIllegalAddress$                      Warp[ ](Out-of-range|Illegal)[ ]Address
-fault_misaligned  3 ^FAULT[ ]cudaErrorMisalignedAddress$                   Warp[ ]Misaligned[ ]Address
-fault_assert      3 ^FAULT[ ]cudaErrorAssert$                              Warp[ ]Assert
-fault_trap        3 ^FAULT[ ]cudaErrorLaunchFailure$                       Warp[ ]Illegal[ ]Instruction
+vector_add        0 ^vector_add:\s1000\selements\sPASSED$                 -
+vector_add.G      0 ^vector_add:\s1000\selements\sPASSED$                 -
+many_launches     0 ^many_launches:\s2000\slaunches\sPASSED$              -
+memcpy_2d3d       0 ^memcpy_2d3d:\sPASSED$                                -
+symbols           0 ^symbols:\sPASSED$                                    -
+managed           0 ^managed:\sPASSED$                                    -
+mapped            0 ^mapped:\sPASSED$                                     -
+streams_events    0 ^streams_events:\sPASSED$                             -
+reduce_shared     0 ^reduce_shared:\ssum\s1996440\sPASSED$                -
+reduce_shared.G   0 ^reduce_shared:\ssum\s1996440\sPASSED$                -
+device_printf     0 ^device_printf:\sPASSED$                              -
+device_malloc     0 ^device_malloc:\sPASSED$                              -
+virtual           0 ^virtual:\sPASSED$                                    -
+ticket_reduce     0 ^ticket_reduce:\ssum\s-143\sPASSED$                  -
+chained_scan      0 ^chained_scan:\s79\sblocks\sPASSED$                   -
+coop_grid         0 ^coop_grid:\s[0-9]+\sblocks\sPASSED$                  -
+host_threads      0 ^host_threads:\sPASSED$                               -
+templates         0 ^templates:\sPASSED$                                  -
+occupancy         0 ^occupancy:\sgrid\s[0-9]+\sx\s[0-9]+\son\s[0-9]+\sSMs\s\(sm_80\+\)\sPASSED$ -
+mallocasync       0 ^mallocasync:\sPASSED$                                -
+fault_oob         3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
+fault_oob.G       3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
+fault_misaligned  3 ^FAULT\scudaErrorMisalignedAddress$                   Warp\sMisaligned\sAddress
+fault_assert      3 ^FAULT\scudaErrorAssert$                              Warp\sAssert
+fault_trap        3 ^FAULT\scudaErrorLaunchFailure$                       Warp\sIllegal\sInstruction
 TABLE
     for f in "$C"/api_*.cu "$C"/rt_*.cu; do
         [ -f "$f" ] || continue
