@@ -415,8 +415,11 @@ typedef struct {
 } rt_launch_limits;
 void rt_device_launch_limits(rt_launch_limits *l);
 
-/* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes. */
+/* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes: rt_device.c's
+ * cudaDeviceSetLimit calls rt_set_heap_limit, which applies it to every machine, now and for
+ * modules loaded later. */
 extern uint64_t rt_heap_limit;
+void rt_set_heap_limit(uint64_t bytes);
 /* Worker threads each machine runs kernels with (exec_set_threads; PTXDBG_THREADS, default 0:
  * one per CPU). */
 extern int rt_threads;
