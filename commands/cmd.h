@@ -167,6 +167,14 @@ typedef struct cmd_ctx {
     void *ptx_repl;
     char repeat[256];         /* the command an empty line repeats */
     void *tex;                /* texture/surface names and bindings (cmd_tex.c) */
+    /* debugging a CUDA program (cmd_prog.c: the parent; cmd_inproc.c: inside the program) */
+    struct cmd_prog *prog;    /* the program, its arguments and the setup log; NULL: PTX */
+    int replaying;            /* replaying the setup log: not recorded again */
+    int inproc;               /* this session runs inside the program */
+    const char **acts;        /* main's -ex/-x commands (kinds 'e'/'x'), *act the current one */
+    const char *kinds;
+    int nacts, *act;
+    int prog_exited, prog_status; /* the last run's exit status */
 } cmd_ctx;
 
 typedef int (*cmd_fn)(cmd_ctx *c, const char *args, int argc, char **argv);
@@ -210,6 +218,9 @@ const char *cmd_parse_dim3(const char *p, unsigned long v[3]);
 int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt);
 /* cmd_repl.c: the interactive loop (readline on a terminal, plain lines otherwise). */
 int cmd_repl(cmd_ctx *c);
+/* One command line for a session inside a program (the terminal with readline, else fd 0
+ * read unbuffered); NULL at the end of input. */
+char *cmd_read_line(cmd_ctx *c, const char *prompt);
 int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv);
 void cmd_ctx_init(cmd_ctx *c, dbg_session *s);
 void cmd_ctx_free(cmd_ctx *c);

@@ -464,6 +464,8 @@ int cmd_core_guard(cmd_ctx *c, const cmd_def *d)
     int is_start = d->fn == cmd_launch || d->fn == cmd_run || d->fn == cmd_kill;
     if (!is_exec && !(is_start && dbg_core_path(c->s)))
         return 0;
+    if (c->inproc && d->fn == cmd_continue && !dbg_launch_alive(c->s))
+        return 0; /* a program's kernel faulted: continue returns to the host code */
     const char *why = dbg_cannot_run(c->s);
     return why ? cmd_error(c, "%s", why) : 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 
 static int count_arg(cmd_ctx *c, const char *s, long *n)
 {
@@ -18,6 +19,8 @@ int cmd_continue(cmd_ctx *c, const char *args, int argc, char **argv)
     long n = 0;
     if (argc == 1 && count_arg(c, argv[0], &n) != 0)
         return -1;
+    if (c->inproc && !dbg_launch_alive(c->s)) /* after a fault: back to the host program */
+        return cmd_inproc_leave(c);
     if (!dbg_launch_alive(c->s))
         return cmd_error(c, "The program is not being run.");
     if (n > 1) {

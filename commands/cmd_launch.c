@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 #include "fileck.h"
 
 int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -497,8 +498,12 @@ int cmd_resume(cmd_ctx *c, int ignore)
 int cmd_run(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    (void)argc;
-    (void)argv;
+    if (c->inproc)
+        return cmd_inproc_rerun(c);
+    if (c->prog)
+        return cmd_prog_run(c, argc, argv);
+    if (argc > 0)
+        return cmd_error(c, "Usage: run   (arguments are for a program: ptxdbg --args PROGRAM ARGS)");
     if (dbg_relaunch(c->s) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     return cmd_resume(c, 0);
@@ -509,6 +514,8 @@ int cmd_kill(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
+    if (c->inproc)
+        return cmd_inproc_kill(c);
     const exec_launch_info *li = dbg_launch_info(c->s);
     if (!li || !dbg_launch_alive(c->s))
         return cmd_error(c, "The program is not being run.");

@@ -109,7 +109,7 @@ int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt)
         fflush(stdout);
         char *line = in->next(in, prompt);
         if (!line) {
-            if (c->interactive && prompt)
+            if (c->interactive && prompt && !c->inproc)
                 printf("quit\n");
             break;
         }
@@ -305,6 +305,67 @@ static void history_setup(void)
     }
 }
 
+/* readline's setup for the terminal: completion, Ctrl-C at the prompt, history. */
+static void terminal_setup(cmd_ctx *c)
+{
+    completion_ctx = c;
+    rl_readline_name = "ptxdbg";
+    rl_attempted_completion_function = complete;
+    rl_completion_word_break_hook = word_breaks;
+    rl_signal_event_hook = signal_event;
+    history_setup();
+}
+
+/* One line read from fd without buffering ahead, so that whoever reads the fd next (the parent
+ * ptxdbg after the program) finds the rest. NULL at the end of input. */
+static char *fd_line(int fd)
+{
+    size_t n = 0, cap = 128;
+    char *line = malloc(cap);
+    while (line) {
+        char ch;
+        ssize_t r = read(fd, &ch, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (n)
+                break;
+            free(line);
+            return NULL;
+        }
+        if (ch == '\n')
+            break;
+        if (n + 2 > cap) {
+            char *nl = cap < (1u << 20) ? realloc(line, cap * 2) : NULL;
+            if (!nl) {
+                free(line);
+                return NULL;
+            }
+            line = nl;
+            cap *= 2;
+        }
+        line[n++] = ch;
+    }
+    if (line) {
+        while (n > 0 && line[n - 1] == '\r')
+            n--;
+        line[n] = 0;
+    }
+    return line;
+}
+
+char *cmd_read_line(cmd_ctx *c, const char *prompt)
+{
+    if (!isatty(STDIN_FILENO)) {
+        c->interactive = 0;
+        return fd_line(STDIN_FILENO);
+    }
+    if (completion_ctx != c)
+        terminal_setup(c);
+    c->interactive = 1;
+    return readline_next(NULL, prompt ? prompt : "(ptxdbg) ");
+}
+
 /* The interactive loop: readline on a terminal, plain lines otherwise. */
 int cmd_repl(cmd_ctx *c)
 {
@@ -314,12 +375,7 @@ int cmd_repl(cmd_ctx *c)
         return cmd_run_input(c, &in, NULL);
     }
     c->interactive = 1;
-    completion_ctx = c;
-    rl_readline_name = "ptxdbg";
-    rl_attempted_completion_function = complete;
-    rl_completion_word_break_hook = word_breaks;
-    rl_signal_event_hook = signal_event;
-    history_setup();
+    terminal_setup(c);
     cmd_input in = {readline_next, NULL};
     int rc = cmd_run_input(c, &in, "(ptxdbg) ");
     if (hist_file) {

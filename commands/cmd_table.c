@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 
 #define NOSUB NULL
 
@@ -117,8 +118,9 @@ const cmd_def cmd_table[] = {
      "thread block clusters of XxYxZ CTAs (sm_90; at most 16, the grid a multiple of it); "
      "without it a kernel runs in the clusters its .reqnctapercluster declares, else every "
      "CTA is a cluster of one.", CMD_CLASS_RUNNING, 0, NOSUB},
-    {"run", "r", cmd_run, 0, 0, "run",
-     "Relaunch the last launch from scratch (buffers restored to their initial contents).",
+    {"run", "r", cmd_run, 0, -1, "run [ARGS]",
+     "Relaunch the last launch from scratch (buffers restored to their initial contents); with a "
+     "program (ptxdbg PROGRAM, --args PROGRAM ARGS), start it, with ARGS as its new arguments.",
      CMD_CLASS_RUNNING, 0, NOSUB},
     {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING, 0, NOSUB},
     {"generate-core-file", "gcore", cmd_generate_core, 0, 1, "generate-core-file [FILE]",
@@ -473,7 +475,10 @@ int cmd_execute(cmd_ctx *c, const char *line)
             return cmd_error(c, "%s", err);
         return cmd_error(c, "Undefined command: \"%s\".  Try \"help\".", word);
     }
-    return run_def(c, d, line + n);
+    int rc = run_def(c, d, line + n);
+    if (rc == 0 && c->prog)
+        cmd_prog_record(c, d, line, line + n);
+    return rc;
 }
 
 /* Dispatch to a subcommand table ("info registers", "set var"). */

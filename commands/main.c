@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 
 /* A module with nothing in it, so buffers and the PTX REPL work before any file is loaded. */
 static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 64\n";
@@ -12,9 +13,12 @@ static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 6
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: ptxdbg [-batch] [-q] [-j N] [-x SCRIPT]... [-ex 'COMMAND']... [--core CORE] [FILE.ptx]\n"
+               "       ptxdbg [OPTIONS] PROGRAM [ARGS...]   or   ptxdbg [OPTIONS] --args PROGRAM [ARGS...]\n"
                "Debug PTX kernels on the CPU. In -batch mode ptxdbg exits after the scripts and\n"
                "commands, with a non-zero status when a command failed or a kernel trapped or\n"
-               "faulted. -j N: worker threads for running kernels (default 0: one per CPU).\n");
+               "faulted. -j N: worker threads for running kernels (default 0: one per CPU).\n"
+               "A CUDA PROGRAM (an executable built with nvcc -cudart shared) starts with \"run\"; its\n"
+               "kernels run on ptxdbg; with -batch ptxdbg exits with the program's status.\n");
 }
 
 /* --print-libdir: the absolute folder holding libcudart.so.13 (LD_LIBRARY_PATH for CUDA
@@ -54,10 +58,26 @@ int main(int argc, char **argv)
     const char **acts = calloc((size_t)argc, sizeof *acts);
     char *kinds = calloc((size_t)argc, 1);
     int nacts = 0;
-    if (!acts || !kinds)
+    char **pargs = calloc((size_t)argc, sizeof *pargs); /* a program's arguments */
+    int npargs = 0, args_opt = 0;
+    if (!acts || !kinds || !pargs)
         return 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--args") || !strcmp(a, "-args")) { /* gdb: PROGRAM ARGS... follow */
+            if (i + 1 >= argc) {
+                fprintf(stderr, "ptxdbg: --args needs a program\n");
+                free(acts);
+                free(kinds);
+                free(pargs);
+                return 2;
+            }
+            file = argv[++i];
+            while (++i < argc)
+                pargs[npargs++] = argv[i];
+            args_opt = 1;
+            break;
+        }
         if (a[0] == '-' && a[1] == '-' && a[2])
             a++; /* --batch == -batch */
         if (!strcmp(a, "-batch")) {
@@ -101,6 +121,8 @@ int main(int argc, char **argv)
             return 2;
         } else if (!file) {
             file = argv[i];
+        } else if (cmd_is_executable(file)) {
+            pargs[npargs++] = argv[i];
         } else {
             fprintf(stderr, "ptxdbg: only one PTX file may be given ('%s')\n", argv[i]);
             free(acts);
@@ -126,9 +148,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "ptxdbg: ignoring PTXDBG_MAX_STEPS='%s' (not a number)\n", env);
     }
     dbg_opts(s)->threads = threads;
+    int program = file && (args_opt || cmd_is_executable(file));
+    if (program && cmd_prog_set(&c, file, pargs, npargs) != 0)
+        c.failed = 1;
+    if (program && !isatty(STDIN_FILENO)) /* the program's session reads stdin after us */
+        setvbuf(stdin, NULL, _IONBF, 0);
     if (!batch && !quiet)
         printf("ptxdbg: a PTX debugger running CUDA kernels on the CPU. Type \"help\" for commands.\n");
-    if (file) {
+    if (program) {
+        /* no module until the program registers its own: breakpoints are pending */
+    } else if (file) {
         if (dbg_load_file(s, file) != 0)
             cmd_error(&c, "%s", dbg_errmsg(s));
         else
@@ -138,7 +167,12 @@ int main(int argc, char **argv)
     }
     if (core)
         cmd_core_open(&c, core);
-    for (int i = 0; i < nacts && !c.quit; i++) {
+    int i = 0;
+    c.acts = acts;
+    c.kinds = kinds;
+    c.nacts = nacts;
+    c.act = &i; /* `run` hands the commands after it to the program's session */
+    for (i = 0; i < nacts && !c.quit; i++) {
         if (kinds[i] == 'x') {
             char *v[1] = {(char *)acts[i]};
             cmd_source(&c, acts[i], 1, v);
@@ -146,9 +180,15 @@ int main(int argc, char **argv)
             cmd_execute(&c, acts[i]);
         }
     }
+    c.act = NULL;
     if (!batch && !c.quit)
         cmd_repl(&c);
     int status = c.quit > 1 ? (c.quit & 0xff) : (c.failed || c.kernel_failed) && batch ? 1 : 0;
+    /* a program's batch exits with the program's status */
+    if (program && batch && c.quit <= 1 && c.prog_exited && c.prog_status != 0)
+        status = c.prog_status;
+    cmd_prog_free(&c);
+    free(pargs);
     cmd_ctx_free(&c);
     dbg_free(s);
     free(acts);

@@ -91,6 +91,9 @@ int64_t exec_param_layout(const ptx_func *kernel, uint64_t *offsets, uint64_t *s
 void exec_kill(exec_machine *m);
 /* NULL when no launch is active. */
 const exec_launch_info *exec_current_launch(const exec_machine *m);
+/* Renumber the current launch (a program's launches over several machines are numbered
+ * process-wide); %gridid of CTAs not yet started follows. */
+void exec_set_launch_id(exec_machine *m, uint32_t id);
 
 /* ---- running -------------------------------------------------------------------------------- */
 typedef enum {

@@ -657,6 +657,12 @@ const exec_launch_info *exec_current_launch(const exec_machine *m)
     return m->launched ? &m->li : NULL;
 }
 
+void exec_set_launch_id(exec_machine *m, uint32_t id)
+{
+    if (m->launched)
+        m->li.launch_id = id;
+}
+
 /* ---- running --------------------------------------------------------------------------------- */
 typedef struct {
     const exec_run_opts *o;

@@ -30,6 +30,18 @@ const char *dbg_errmsg(const dbg_session *s);
  * (unresolvable ones become pending). Messages of parse errors are the parser's. */
 int dbg_load_file(dbg_session *s, const char *path);
 int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name);
+/* Debug a module and machine that belong to the caller (a CUDA program's modules, run by the
+ * runtime library): the session shows them until the next dbg_use_module / load and never
+ * frees them; breakpoints are re-resolved in the module (those that do not resolve stay
+ * pending, now and for breakpoints added later, since other modules may come). Each module's
+ * DWARF is read once. dir: where its source files are looked for. dbg_forget_module: the
+ * caller is about to free mod. */
+int dbg_use_module(dbg_session *s, ptx_module *mod, exec_machine *m, const char *dir);
+int dbg_forget_module(dbg_session *s, const ptx_module *mod);
+/* The launch the caller started on the machine shown (exec_launch done) becomes the current
+ * launch, numbered id (cuda-gdb's kernel number), as if dbg_launch had started it
+ * (dbg_relaunch cannot repeat it). */
+int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id);
 const ptx_module *dbg_module(const dbg_session *s);
 exec_machine *dbg_machine(const dbg_session *s);
 /* Directory of the loaded file ("" for text), used to find source files beside it. */

@@ -174,8 +174,10 @@ int dbg_break_add(dbg_session *s, const char *spec, const char *cond, int temp)
     int n = 0;
     if (s->m) {
         n = dbg_resolve_location(s, spec, pcs, DBG_MAX_LOCS);
-        if (n < 0)
+        if (n < 0 && !s->multi)
             return -1;
+        if (n < 0) /* a module the program registers later may have it */
+            n = 0;
     }
     dbg_bp *b = bp_new(s, DBG_BP_BREAK, spec);
     if (!b)
@@ -183,7 +185,7 @@ int dbg_break_add(dbg_session *s, const char *spec, const char *cond, int temp)
     b->temp = temp;
     memcpy(b->pcs, pcs, (size_t)n * sizeof pcs[0]);
     b->npcs = n;
-    b->pending = !s->m;
+    b->pending = !s->m || n == 0;
     if (set_cond(s, b, cond) != 0) {
         char keep[sizeof s->err];
         memcpy(keep, s->err, sizeof keep);

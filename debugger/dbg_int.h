@@ -43,6 +43,11 @@ struct dbg_session {
     char **missing;           /* sources already reported missing */
     int nmissing;
     struct dbg_core_state *core; /* postmortem: the core file shown (dbg_core.c), or NULL */
+    /* modules owned by the caller (dbg_use_module: a CUDA program's modules) */
+    int borrowed;             /* mod and m are the caller's: never freed here */
+    int multi;                /* modules come and go: unresolved breakpoints stay pending */
+    struct dbg_dwcache { const ptx_module *mod; dw_info *dw; } *dwc; /* DWARF read per module */
+    int ndwc;
 };
 
 int dbg_err(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -37,18 +37,20 @@ dbg_session *dbg_new(void)
 static void unload(dbg_session *s)
 {
     dbg_core_unload(s);
-    if (s->m)
+    if (s->m && !s->borrowed)
         exec_free(s->m);
     s->m = NULL;
-    if (s->mod)
+    if (s->mod && !s->borrowed)
         ptx_module_free(s->mod);
     s->mod = NULL;
     s->alive = 0;
     s->has_last = 0;
     s->last_kernel = NULL;
     s->focus.valid = 0;
-    dw_free(s->dw);
+    if (!s->borrowed)
+        dw_free(s->dw);
     s->dw = NULL;
+    s->borrowed = 0;
     s->dwarn[0] = 0;
     dbg_src_free_all(s);
 }
@@ -58,6 +60,9 @@ void dbg_free(dbg_session *s)
     if (!s)
         return;
     unload(s);
+    for (int i = 0; i < s->ndwc; i++)
+        dw_free(s->dwc[i].dw);
+    free(s->dwc);
     dbg_bp_free_all(s);
     for (int i = 0; i < s->nbufs; i++)
         free(s->bufs[i].init);
@@ -121,6 +126,82 @@ int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name
     if (!mod)
         return dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot parse the text");
     return adopt(s, mod, NULL);
+}
+
+/* A module and machine that belong to the caller. Watchpoints leave the machine shown before
+ * (dbg_bp_resolve_all arms them on the new one); the DWARF of each module is read once. */
+int dbg_use_module(dbg_session *s, ptx_module *mod, exec_machine *m, const char *dir)
+{
+    if (!mod || !m)
+        return dbg_err(s, "No module.");
+    s->multi = 1;
+    if (s->borrowed && s->mod == mod && s->m == m)
+        return 0;
+    for (int i = 0; i < s->nbps && s->m; i++)
+        if (s->bps[i]->type != DBG_BP_BREAK && s->bps[i]->exec_id >= 0)
+            exec_watch_del(s->m, s->bps[i]->exec_id);
+    dw_info *dw = NULL;
+    int found = 0;
+    for (int i = 0; i < s->ndwc && !found; i++)
+        if (s->dwc[i].mod == mod) {
+            dw = s->dwc[i].dw;
+            found = 1;
+        }
+    char warn[sizeof s->dwarn] = "";
+    if (!found) {
+        struct dbg_dwcache *nc = realloc(s->dwc, (size_t)(s->ndwc + 1) * sizeof *nc);
+        if (!nc)
+            return dbg_err(s, "Out of memory.");
+        s->dwc = nc;
+        dw = dw_load(mod, warn, sizeof warn);
+        s->dwc[s->ndwc].mod = mod;
+        s->dwc[s->ndwc++].dw = dw;
+    }
+    char *ndir = strdup(dir ? dir : "");
+    if (!ndir)
+        return dbg_err(s, "Out of memory.");
+    unload(s);
+    s->borrowed = 1;
+    s->mod = mod;
+    s->m = m;
+    s->dw = dw;
+    memcpy(s->dwarn, warn, sizeof warn);
+    free(s->dir);
+    s->dir = ndir;
+    dbg_bp_resolve_all(s);
+    return 0;
+}
+
+int dbg_forget_module(dbg_session *s, const ptx_module *mod)
+{
+    for (int i = 0; i < s->ndwc; i++)
+        if (s->dwc[i].mod == mod) {
+            if (s->mod == mod)
+                unload(s);
+            dw_free(s->dwc[i].dw);
+            s->dwc[i] = s->dwc[--s->ndwc];
+            return 0;
+        }
+    if (s->mod == mod && s->borrowed)
+        unload(s);
+    return 0;
+}
+
+int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id)
+{
+    const exec_launch_info *li = s->m ? exec_current_launch(s->m) : NULL;
+    if (!li)
+        return dbg_err(s, "No launch to debug.");
+    exec_set_launch_id(s->m, id);
+    s->has_last = 0; /* the caller's launch: not one `run` can repeat */
+    s->last_kernel = kernel;
+    s->alive = 1;
+    s->nlaunches++;
+    s->stopped_at_bp = 0;
+    memset(&s->focus, 0, sizeof s->focus);
+    s->focus.valid = 1;
+    s->focus.kernel = li->launch_id;
+    return 0;
 }
 
 const ptx_module *dbg_module(const dbg_session *s) { return s->mod; }

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 #include "test_util.h"
 
 /* ---- command table ---------------------------------------------------------------------------- */
@@ -416,6 +417,93 @@ START_TEST(demangler)
 }
 END_TEST
 
+/* ---- a CUDA program's modules (caller-owned) and the setup log ----------------------------------- */
+static const char mod_a[] = ".version 7.0\n.target sm_80\n.address_size 64\n"
+                            ".visible .entry ka()\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 1;\nret;\n}\n";
+static const char mod_b[] = ".version 7.0\n.target sm_80\n.address_size 64\n"
+                            ".visible .entry kb()\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 1;\n"
+                            "add.u32 %r2, %r1, 1;\nret;\n}\n";
+
+START_TEST(borrowed_modules)
+{
+    ptx_error pe;
+    ptx_module *a = ptx_parse(mod_a, sizeof mod_a - 1, "a.ptx", &pe);
+    ptx_module *b = ptx_parse(mod_b, sizeof mod_b - 1, "b.ptx", &pe);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    char err[256];
+    exec_machine *ma = exec_new(a, err, sizeof err), *mb = exec_new(b, err, sizeof err);
+    ck_assert_ptr_nonnull(ma);
+    ck_assert_ptr_nonnull(mb);
+    dbg_session *s = dbg_new();
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    c.batch = 1;
+    /* no module yet: pending */
+    ck_assert_int_eq(cmd_execute(&c, "break kb"), 0);
+    ck_assert_int_eq(dbg_bp_find(s, 1)->pending, 1);
+    /* module a has no kb: still pending, and a new breakpoint on a missing kernel is too */
+    ck_assert_int_eq(dbg_use_module(s, a, ma, "."), 0);
+    ck_assert_int_eq(dbg_bp_find(s, 1)->pending, 1);
+    ck_assert_int_eq(cmd_execute(&c, "break nosuch"), 0);
+    ck_assert_int_eq(dbg_bp_find(s, 2)->pending, 1);
+    exec_dim3 one = {1, 1, 1}, warp = {32, 1, 1};
+    ck_assert_int_eq(exec_launch(ma, a->funcs[0], one, warp, 0, NULL, 0), 0);
+    ck_assert_int_eq(dbg_adopt_launch(s, a->funcs[0], 4), 0);
+    ck_assert_uint_eq(dbg_launch_info(s)->launch_id, 4);
+    dbg_event ev;
+    ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+    ck_assert_int_eq(ev.kind, DBG_EV_EXITED);
+    /* module b: the breakpoint resolves and stops its launch */
+    ck_assert_int_eq(dbg_use_module(s, b, mb, "."), 0);
+    ck_assert_int_eq(dbg_bp_find(s, 1)->pending, 0);
+    ck_assert_int_eq(exec_launch(mb, b->funcs[0], one, warp, 0, NULL, 0), 0);
+    ck_assert_int_eq(dbg_adopt_launch(s, b->funcs[0], 5), 0);
+    ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+    ck_assert_int_eq(ev.kind, DBG_EV_BREAKPOINT);
+    ck_assert_int_eq(ev.bp, 1);
+    ck_assert_uint_eq(dbg_get_focus(s)->kernel, 5);
+    ck_assert_int_eq(dbg_continue(s, 0, &ev), 0);
+    ck_assert_int_eq(ev.kind, DBG_EV_EXITED);
+    /* back to a: the machine's breakpoint flags follow the session's breakpoints */
+    ck_assert_int_eq(dbg_use_module(s, a, ma, "."), 0);
+    ck_assert_int_eq(dbg_bp_find(s, 1)->pending, 1);
+    ck_assert_int_eq(dbg_forget_module(s, b), 0);
+    cmd_ctx_free(&c);
+    dbg_free(s); /* the modules are the caller's */
+    exec_free(ma);
+    exec_free(mb);
+    ptx_module_free(a);
+    ptx_module_free(b);
+}
+END_TEST
+
+START_TEST(setup_log)
+{
+    dbg_session *s = dbg_new();
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    c.batch = 1;
+    char *args[] = {"7"};
+    ck_assert_int_eq(cmd_prog_set(&c, "prog", args, 1), 0);
+    ck_assert_int_eq(cmd_execute(&c, "break k if threadIdx.x == 5"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "print 1 + 1"), 0);          /* not state */
+    ck_assert_int_eq(cmd_execute(&c, "set var $x = 3"), 0);       /* not state */
+    ck_assert_int_eq(cmd_execute(&c, "tbreak other.cu:12"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "frobnicate"), -1);          /* failed: not kept */
+    ck_assert_int_eq(cmd_execute(&c, "disable 2"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "set scheduler-locking off"), 0);
+    size_t n;
+    const char *log = cmd_prog_log(&c, &n);
+    ck_assert_str_eq(log, "break k if threadIdx.x == 5\ntbreak other.cu:12\ndisable 2\n"
+                          "set scheduler-locking off\n");
+    ck_assert_uint_eq(n, strlen(log));
+    cmd_prog_free(&c);
+    cmd_ctx_free(&c);
+    dbg_free(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("commands");
@@ -431,6 +519,8 @@ int main(void)
     tcase_add_test(t, literals);
     tcase_add_test(t, fmt_specs);
     tcase_add_test(t, demangler);
+    tcase_add_test(t, borrowed_modules);
+    tcase_add_test(t, setup_log);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

@@ -1,0 +1,452 @@
+/* cmd_prog.c - debugging a CUDA program: `run` starts it with the runtime library and the session setup. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cmd.h"
+#include "cmd_prog.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * The parent side. ptxdbg keeps the program's path and arguments and a setup log: the command
+ * lines that changed session state (breakpoints, settings, displays), in the order typed. `run`
+ * writes a session folder, then forks; the child puts the runtime library's folder first in
+ * LD_LIBRARY_PATH, names the folder in PTXDBG_SESSION and execs the program. The library sees
+ * the variable and runs every launch under its own debugger session (cmd_inproc.c), which
+ * replays the setup log, takes the remaining -ex/-x commands as its first input, and at the
+ * program's exit writes back how many of those it used and the setup lines typed at its stops.
+ * Files of the session folder:
+ *   setup    the setup log (the child appends to it)
+ *   actions  remaining -ex/-x commands, one per line: "e COMMAND" or "x PATH"
+ *   config   "batch 0|1", "threads N", "max-steps N"
+ *   result   written by the child: "consumed N", then "quit STATUS" / "kill" / "rerun"
+ * ------------------------------------------------------------------------------------------- */
+
+typedef struct cmd_prog {
+    char *path;               /* the executable as given */
+    char **args;              /* its arguments */
+    int nargs;
+    char *log;                /* setup log: lines ending in '\n' */
+    size_t loglen;
+    int runs;                 /* inferior runs so far */
+} cmd_prog;
+
+int cmd_is_executable(const char *path)
+{
+    unsigned char m[4];
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, m, sizeof m);
+    close(fd);
+    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
+static void free_args(cmd_prog *p)
+{
+    for (int i = 0; i < p->nargs; i++)
+        free(p->args[i]);
+    free(p->args);
+    p->args = NULL;
+    p->nargs = 0;
+}
+
+int cmd_prog_set(cmd_ctx *c, const char *path, char **args, int nargs)
+{
+    cmd_prog *p = c->prog;
+    if (!p) {
+        p = calloc(1, sizeof *p);
+        if (!p)
+            return cmd_error(c, "Out of memory.");
+        c->prog = p;
+    }
+    free(p->path);
+    free_args(p);
+    p->path = strdup(path);
+    p->args = calloc((size_t)nargs + 1, sizeof *p->args);
+    if (!p->path || !p->args)
+        return cmd_error(c, "Out of memory.");
+    for (int i = 0; i < nargs; i++)
+        if (!(p->args[p->nargs++] = strdup(args[i])))
+            return cmd_error(c, "Out of memory.");
+    return 0;
+}
+
+void cmd_prog_free(cmd_ctx *c)
+{
+    cmd_prog *p = c->prog;
+    if (!p)
+        return;
+    free(p->path);
+    free_args(p);
+    free(p->log);
+    free(p);
+    c->prog = NULL;
+}
+
+/* ---- the setup log ------------------------------------------------------------------------------ */
+static int log_append(cmd_prog *p, const char *text, size_t n)
+{
+    char *nl = realloc(p->log, p->loglen + n + 2);
+    if (!nl)
+        return -1;
+    p->log = nl;
+    memcpy(p->log + p->loglen, text, n);
+    p->loglen += n;
+    if (!n || text[n - 1] != '\n')
+        p->log[p->loglen++] = '\n';
+    p->log[p->loglen] = 0;
+    return 0;
+}
+
+/* Commands whose effect is session state a later run must have. `set var`/`print` change
+ * memory, not the session, and are not kept; `commands` is kept with its lines (below). */
+static int is_setup(const cmd_def *d, const char *args)
+{
+    static const char *names[] = {"break", "tbreak", "condition", "ignore", "delete", "disable",
+                                  "enable", "display", "undisplay", "directory", "unset", NULL};
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(d->name, names[i]))
+            return 1;
+    if (!strcmp(d->name, "set")) {
+        while (isspace((unsigned char)*args))
+            args++;
+        size_t n = strcspn(args, " \t=");
+        return !(n == 3 && !strncmp(args, "var", 3)) && !(n == 8 && !strncmp(args, "variable", 8)) &&
+               n > 0 && args[0] != '$' && args[0] != '*';
+    }
+    return 0;
+}
+
+/* `commands [N...]`: keep the command lists as the engine holds them now. */
+static void log_commands(cmd_ctx *c, cmd_prog *p, const char *args)
+{
+    char buf[64];
+    const char *q = args;
+    int any = 0;
+    for (;;) {
+        while (isspace((unsigned char)*q))
+            q++;
+        if (!*q)
+            break;
+        char *end;
+        long num = strtol(q, &end, 10);
+        if (end == q)
+            return;
+        q = end;
+        any = 1;
+        dbg_bp *b = dbg_bp_find(c->s, (int)num);
+        if (!b)
+            continue;
+        snprintf(buf, sizeof buf, "commands %d", b->num);
+        log_append(p, buf, strlen(buf));
+        for (int i = 0; i < b->ncommands; i++)
+            log_append(p, b->commands[i], strlen(b->commands[i]));
+        log_append(p, "end", 3);
+    }
+    if (!any && dbg_bp_count(c->s) > 0) {
+        dbg_bp *b = dbg_bp_at(c->s, dbg_bp_count(c->s) - 1);
+        snprintf(buf, sizeof buf, "commands %d", b->num);
+        log_append(p, buf, strlen(buf));
+        for (int i = 0; i < b->ncommands; i++)
+            log_append(p, b->commands[i], strlen(b->commands[i]));
+        log_append(p, "end", 3);
+    }
+}
+
+void cmd_prog_record(cmd_ctx *c, const cmd_def *d, const char *line, const char *args)
+{
+    cmd_prog *p = c->prog;
+    if (!p || c->replaying)
+        return;
+    if (!strcmp(d->name, "commands"))
+        log_commands(c, p, args);
+    else if (is_setup(d, args))
+        log_append(p, line, strlen(line));
+}
+
+const char *cmd_prog_log(const cmd_ctx *c, size_t *len)
+{
+    *len = c->prog ? c->prog->loglen : 0;
+    return c->prog && c->prog->log ? c->prog->log : "";
+}
+
+void cmd_prog_set_log(cmd_ctx *c, const char *text, size_t len)
+{
+    if (!c->prog)
+        return;
+    free(c->prog->log);
+    c->prog->log = NULL;
+    c->prog->loglen = 0;
+    if (len)
+        log_append(c->prog, text, len);
+}
+
+/* ---- the runtime library's folder ------------------------------------------------------------------ */
+/* PTXDBG_LIBDIR when set; else build/lib beside the ptxdbg executable (the source tree), else
+ * ../lib/ptxdbg from its folder (an installed layout). */
+int cmd_prog_libdir(char *out, size_t n)
+{
+    const char *env = getenv("PTXDBG_LIBDIR");
+    if (env && *env) {
+        snprintf(out, n, "%s", env);
+        return 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return -1;
+    exe[len] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = 0;
+    static const char *rel[] = {"/build/lib", "/lib", "/../lib/ptxdbg", NULL};
+    for (int i = 0; rel[i]; i++) {
+        char cand[PATH_MAX + 32], lib[PATH_MAX + 64];
+        snprintf(cand, sizeof cand, "%s%s", exe, rel[i]);
+        snprintf(lib, sizeof lib, "%s/libcudart.so.13", cand);
+        if (access(lib, R_OK) == 0) {
+            char *real = realpath(cand, NULL);
+            snprintf(out, n, "%s", real ? real : cand);
+            free(real);
+            return 0;
+        }
+    }
+    snprintf(out, n, "%s/build/lib", exe);
+    return -1;
+}
+
+/* ---- run ------------------------------------------------------------------------------------------- */
+static int write_file(const char *dir, const char *name, const char *text, size_t n)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int ok = fwrite(text, 1, n, f) == n;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static char *read_file(const char *dir, const char *name, size_t *len)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (n < cap)
+            break;
+        char *nb = cap < (64u << 20) ? realloc(buf, cap * 2 + 1) : NULL;
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    if (len)
+        *len = n;
+    return buf;
+}
+
+static void remove_dir(const char *dir)
+{
+    static const char *names[] = {"setup", "actions", "config", "result", NULL};
+    char path[PATH_MAX + 16];
+    for (int i = 0; names[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* The child: environment, then exec. Only async-signal-safe work would be strictly required
+ * after fork in a threaded parent; ptxdbg's parent has no other threads at this point. */
+static void exec_child(cmd_prog *p, const char *dir, const char *libdir)
+{
+    const char *old = getenv("LD_LIBRARY_PATH");
+    size_t n = strlen(libdir) + (old ? strlen(old) : 0) + 2;
+    char *ld = malloc(n);
+    if (ld) {
+        snprintf(ld, n, "%s%s%s", libdir, old && *old ? ":" : "", old && *old ? old : "");
+        setenv("LD_LIBRARY_PATH", ld, 1);
+    }
+    setenv("PTXDBG_SESSION", dir, 1);
+    signal(SIGINT, SIG_DFL);
+    char **argv = calloc((size_t)p->nargs + 2, sizeof *argv);
+    if (argv) {
+        argv[0] = p->path;
+        for (int i = 0; i < p->nargs; i++)
+            argv[i + 1] = p->args[i];
+        execv(p->path, argv);
+    }
+    fprintf(stderr, "Cannot exec %s: %s.\n", p->path, strerror(errno));
+    _exit(127);
+}
+
+static int parse_result(const char *text, const char *key, long *out)
+{
+    size_t kl = strlen(key);
+    for (const char *q = text; q && *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL) {
+        if (!strncmp(q, key, kl) && (q[kl] == ' ' || q[kl] == '\n' || !q[kl])) {
+            *out = strtol(q + kl, NULL, 10);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Run the program once; returns 0 (the exit was reported) or -1. */
+static int run_once(cmd_ctx *c, int *rerun)
+{
+    cmd_prog *p = c->prog;
+    *rerun = 0;
+    char libdir[PATH_MAX];
+    if (cmd_prog_libdir(libdir, sizeof libdir) != 0)
+        return cmd_error(c, "The CUDA runtime library (libcudart.so.13) is not built: run make "
+                         "(looked in %s).", libdir);
+    const char *tmp = getenv("TMPDIR");
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/ptxdbg-session.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return cmd_error(c, "Cannot create a session folder: %s.", strerror(errno));
+    /* remaining -ex / -x commands go to the program's session */
+    size_t alen = 0, acap = 256;
+    char *actions = malloc(acap);
+    int first = c->acts && c->act ? *c->act + 1 : 0, nleft = c->acts && c->act ? c->nacts - first : 0;
+    for (int i = 0; actions && i < nleft; i++) {
+        const char *a = c->acts[first + i];
+        size_t need = alen + strlen(a) + 4;
+        if (need > acap) {
+            char *na = realloc(actions, need * 2);
+            if (!na) {
+                free(actions);
+                actions = NULL;
+                break;
+            }
+            actions = na;
+            acap = need * 2;
+        }
+        alen += (size_t)sprintf(actions + alen, "%c %s\n", c->kinds[first + i], a);
+    }
+    char config[128];
+    int clen = snprintf(config, sizeof config, "batch %d\nthreads %d\nmax-steps %llu\n", c->batch,
+                        dbg_opts(c->s)->threads,
+                        (unsigned long long)dbg_opts(c->s)->run_max_steps);
+    if (!actions || write_file(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
+        write_file(dir, "actions", actions, alen) != 0 ||
+        write_file(dir, "config", config, (size_t)clen) != 0) {
+        free(actions);
+        remove_dir(dir);
+        return cmd_error(c, "Cannot write the session folder %s.", dir);
+    }
+    free(actions);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        remove_dir(dir);
+        return cmd_error(c, "Cannot start %s: %s.", p->path, strerror(errno));
+    }
+    if (pid == 0)
+        exec_child(p, dir, libdir);
+    p->runs++;
+    /* the terminal's Ctrl-C reaches the program, which interrupts its kernel; ptxdbg waits */
+    struct sigaction ign, old;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    sigaction(SIGINT, &old, NULL);
+    size_t rlen = 0, slen = 0;
+    char *result = read_file(dir, "result", &rlen);
+    char *setup = read_file(dir, "setup", &slen);
+    remove_dir(dir);
+    if (setup) { /* the child's setup lines are the next run's */
+        free(p->log);
+        p->log = setup;
+        p->loglen = slen;
+    }
+    long consumed = 0, qstatus = 0, flag = 0;
+    if (result && parse_result(result, "consumed", &consumed) && c->act && consumed > 0)
+        *c->act += consumed < nleft ? (int)consumed : nleft;
+    int killed = result && parse_result(result, "kill", &flag);
+    *rerun = result && parse_result(result, "rerun", &flag);
+    if (result && parse_result(result, "fault", &flag))
+        c->kernel_failed = 1;
+    if (result && parse_result(result, "failed", &flag))
+        c->failed = 1;
+    int quit = result && parse_result(result, "quit", &qstatus);
+    free(result);
+    fflush(stdout);
+    if (killed || *rerun) {
+        if (killed && !c->batch)
+            printf("[Inferior 1 (process %d) killed]\n", (int)pid);
+    } else if (WIFEXITED(status)) {
+        int code = WEXITSTATUS(status);
+        if (code == 0)
+            printf("[Inferior 1 (process %d) exited normally]\n", (int)pid);
+        else
+            printf("[Inferior 1 (process %d) exited with code %02o]\n", (int)pid, code);
+        c->prog_status = code;
+    } else if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        printf("\nProgram terminated with signal %s, %s.\nThe program no longer exists.\n",
+               sig == SIGSEGV ? "SIGSEGV" : sig == SIGABRT ? "SIGABRT" : sig == SIGKILL ? "SIGKILL"
+               : sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGBUS ? "SIGBUS"
+               : sig == SIGFPE ? "SIGFPE" : "SIGNAL", strsignal(sig));
+        c->prog_status = 128 + sig;
+    }
+    c->prog_exited = 1;
+    if (quit) {
+        c->quit = (int)(qstatus & 0xff) | 0x100;
+        if (qstatus < 0)
+            c->quit = 1;
+    }
+    fflush(stdout);
+    return 0;
+}
+
+int cmd_prog_run(cmd_ctx *c, int argc, char **argv)
+{
+    cmd_prog *p = c->prog;
+    if (argc > 0) { /* run ARGS: new arguments for this and later runs */
+        char *path = strdup(p->path);
+        int rc = path ? cmd_prog_set(c, path, argv, argc) : cmd_error(c, "Out of memory.");
+        free(path);
+        if (rc != 0)
+            return rc;
+    }
+    struct stat st;
+    if (stat(p->path, &st) != 0)
+        return cmd_error(c, "%s: %s.", p->path, strerror(errno));
+    if (!(st.st_mode & S_IXUSR) || !S_ISREG(st.st_mode))
+        return cmd_error(c, "%s: Permission denied.", p->path);
+    int rerun, rc, guard = 0;
+    do {
+        rc = run_once(c, &rerun);
+    } while (rc == 0 && rerun && ++guard < 1000 && !c->quit);
+    return rc;
+}
+
+const char *cmd_prog_path(const cmd_ctx *c) { return c->prog ? c->prog->path : NULL; }
