@@ -74,7 +74,13 @@ int rt_unsupported(const char *name, int *said, int code);
  * records a non-success result as the thread's last error. RT_BEGIN_CTX also returns the
  * sticky error when the context is poisoned, for calls that use the device. */
 #define RT_BEGIN() do { rt_init(); rt_lock(); } while (0)
-#define RT_END(e) (rt_unlock(), rt_error(e))
+#define RT_END(e) rt_end(e)
+/* A function, so that the argument (often the whole operation) is evaluated under the lock. */
+static inline cudaError_t rt_end(cudaError_t e)
+{
+    rt_unlock();
+    return rt_error(e);
+}
 #define RT_BEGIN_CTX() do {                                                    \
         rt_init(); rt_lock();                                                  \
         cudaError_t rt_st_ = rt_sticky();                                      \
@@ -409,8 +415,11 @@ typedef struct {
 } rt_launch_limits;
 void rt_device_launch_limits(rt_launch_limits *l);
 
-/* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes. */
+/* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes: rt_device.c's
+ * cudaDeviceSetLimit calls rt_set_heap_limit, which applies it to every machine, now and for
+ * modules loaded later. */
 extern uint64_t rt_heap_limit;
+void rt_set_heap_limit(uint64_t bytes);
 /* Worker threads each machine runs kernels with (exec_set_threads; PTXDBG_THREADS, default 0:
  * one per CPU). */
 extern int rt_threads;

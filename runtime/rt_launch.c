@@ -8,7 +8,6 @@ int (*rt_debug_launch)(rt_launch_ctx *ctx);
 uint64_t rt_heap_limit = 8u << 20;
 int rt_threads;
 static uint64_t rt_nlaunch;
-static uint64_t rt_stack_limit = 1024, rt_printf_fifo = 1u << 20;
 
 /* Limits of the emulated device (rt_device.c defines the real ones from its profile). */
 __attribute__((weak)) void rt_device_launch_limits(rt_launch_limits *l)
@@ -54,7 +53,13 @@ void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
 }
 
 /* ---- configuration ---------------------------------------------------------------------------- */
-static cudaError_t rt_launch_check(const rt_launch_ctx *c)
+/* The device's own check of a block shape and shared memory against the kernel (rt_device.c:
+ * registers, launch bounds, function attributes), when that file is linked in. */
+extern cudaError_t rt_launch_check(const ptx_module *m, const ptx_func *f, unsigned bx,
+                                   unsigned by, unsigned bz, size_t dyn_smem, char *msg,
+                                   size_t msglen) __attribute__((weak));
+
+static cudaError_t rt_config_check(const rt_launch_ctx *c)
 {
     const rt_kernel *k = c->k;
     rt_launch_limits l;
@@ -65,6 +70,14 @@ static cudaError_t rt_launch_check(const rt_launch_ctx *c)
         c->block.x > l.max_block[0] || c->block.y > l.max_block[1] ||
         c->block.z > l.max_block[2] || threads > l.max_threads)
         return cudaErrorInvalidConfiguration;
+    if (rt_launch_check) {
+        char msg[256] = "";
+        cudaError_t e = rt_launch_check(k->mod->pm, k->func, c->block.x, c->block.y,
+                                        c->block.z, c->shmem, msg, sizeof msg);
+        if (e != cudaSuccess && msg[0] && getenv("PTXDBG_RT_VERBOSE"))
+            rt_warn("launch of %s refused: %s", k->name, msg);
+        return e;
+    }
     uint64_t maxnt = (uint64_t)(k->maxntid[0] ? k->maxntid[0] : 1) *
                      (k->maxntid[1] ? k->maxntid[1] : 1) * (k->maxntid[2] ? k->maxntid[2] : 1);
     if (k->maxntid[0] && threads > maxnt)
@@ -127,7 +140,7 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
     cudaError_t e = rt_kernel_ready(k);
     if (e != cudaSuccess)
         return e;
-    e = rt_launch_check(ctx);
+    e = rt_config_check(ctx);
     if (e != cudaSuccess)
         return e;
     if (ctx->nparams < k->param_bytes)
@@ -358,44 +371,10 @@ static int rt_set_heap(exec_machine *m, rt_module *mod, void *ctx)
     return 0;
 }
 
-cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+void rt_set_heap_limit(uint64_t bytes)
 {
-    RT_BEGIN_CTX();
-    switch (limit) {
-    case cudaLimitMallocHeapSize:
-        rt_heap_limit = value;
-        rt_machines_each(rt_set_heap, &rt_heap_limit);
-        break;
-    case cudaLimitStackSize:
-        rt_stack_limit = value;   /* each thread has MEM_LOCAL_MAX bytes of stack anyway */
-        break;
-    case cudaLimitPrintfFifoSize:
-        rt_printf_fifo = value;   /* printf output is never dropped */
-        break;
-    case cudaLimitDevRuntimeSyncDepth:
-    case cudaLimitDevRuntimePendingLaunchCount:
-        return RT_END(cudaErrorUnsupportedLimit);
-    case cudaLimitMaxL2FetchGranularity:
-    case cudaLimitPersistingL2CacheSize:
-        break;
-    default:
-        return RT_END(cudaErrorUnsupportedLimit);
-    }
-    return RT_END(cudaSuccess);
-}
-
-cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
-{
-    RT_BEGIN();
-    if (!value)
-        return RT_END(cudaErrorInvalidValue);
-    switch (limit) {
-    case cudaLimitMallocHeapSize: *value = (size_t)rt_heap_limit; break;
-    case cudaLimitStackSize: *value = (size_t)rt_stack_limit; break;
-    case cudaLimitPrintfFifoSize: *value = (size_t)rt_printf_fifo; break;
-    case cudaLimitMaxL2FetchGranularity: *value = 64; break;
-    case cudaLimitPersistingL2CacheSize: *value = 0; break;
-    default: return RT_END(cudaErrorUnsupportedLimit);
-    }
-    return RT_END(cudaSuccess);
+    rt_lock();
+    rt_heap_limit = bytes;
+    rt_machines_each(rt_set_heap, &rt_heap_limit);
+    rt_unlock();
 }
