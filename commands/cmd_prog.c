@@ -191,15 +191,10 @@ void cmd_prog_set_log(cmd_ctx *c, const char *text, size_t len)
 }
 
 /* ---- the runtime library's folder ------------------------------------------------------------------ */
-/* PTXDBG_LIBDIR when set; else build/lib beside the ptxdbg executable (the source tree), else
- * ../lib/ptxdbg from its folder (an installed layout). */
+/* build/lib beside the ptxdbg executable (the build tree), else lib or ../lib of its folder (an
+ * installed layout); the absolute path. */
 int cmd_prog_libdir(char *out, size_t n)
 {
-    const char *env = getenv("PTXDBG_LIBDIR");
-    if (env && *env) {
-        snprintf(out, n, "%s", env);
-        return 0;
-    }
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
@@ -209,7 +204,7 @@ int cmd_prog_libdir(char *out, size_t n)
     if (!slash)
         return -1;
     *slash = 0;
-    static const char *rel[] = {"/build/lib", "/lib", "/../lib/ptxdbg", NULL};
+    static const char *rel[] = {"/build/lib", "/lib", "/../lib", NULL};
     for (int i = 0; rel[i]; i++) {
         char cand[PATH_MAX + 32], lib[PATH_MAX + 64];
         snprintf(cand, sizeof cand, "%s%s", exe, rel[i]);
