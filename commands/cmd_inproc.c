@@ -72,13 +72,23 @@ static int spew(const char *name, const char *text, size_t n)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-/* The result for the parent; extra: "kill\n", "rerun\n", "quit N\n" or "". */
+/* The result for the parent; extra: "kill\n", "rerun\n...", "quit N\n" or "". Breakpoint hit
+ * counts go back too ("hits NUM COUNT"), as gdb's accumulate over runs. */
 static void write_back(const char *extra)
 {
-    char res[256];
-    int n = snprintf(res, sizeof res, "consumed %d\n%s%s%s", next_act,
-                     fault_seen || C.kernel_failed ? "fault\n" : "", C.failed ? "failed\n" : "", extra);
-    spew("result", res, (size_t)n);
+    size_t cap = 256 + strlen(extra) + (size_t)dbg_bp_count(C.s) * 32, n = 0;
+    char *res = malloc(cap);
+    if (!res)
+        return;
+    n += (size_t)snprintf(res, cap, "consumed %d\n%s%s%s", next_act,
+                          fault_seen || C.kernel_failed ? "fault\n" : "",
+                          C.failed ? "failed\n" : "", extra);
+    for (int i = 0; i < dbg_bp_count(C.s) && n < cap; i++) {
+        const dbg_bp *b = dbg_bp_at(C.s, i);
+        n += (size_t)snprintf(res + n, cap - n, "hits %d %d\n", b->num, b->hits);
+    }
+    spew("result", res, n < cap ? n : cap - 1);
+    free(res);
     size_t len;
     const char *log = cmd_prog_log(&C, &len);
     spew("setup", log, len);
@@ -159,6 +169,7 @@ static char *stop_next(cmd_input *in, const char *prompt)
 static void read_config(void)
 {
     char *cfg = slurp("config", NULL);
+    int num, hits;
     for (char *q = cfg; q && *q;) {
         char *nl = strchr(q, '\n');
         if (nl)
@@ -170,6 +181,8 @@ static void read_config(void)
             dbg_opts(C.s)->threads = (int)v;
         else if (sscanf(q, "max-steps %llu", &v) == 1)
             dbg_opts(C.s)->run_max_steps = v;
+        else if (sscanf(q, "hits %d %d", &num, &hits) == 2 && dbg_bp_find(C.s, num))
+            dbg_bp_find(C.s, num)->hits = hits;
         q = nl ? nl + 1 : q + strlen(q);
     }
     free(cfg);
@@ -249,11 +262,12 @@ int cmd_inproc_start(void)
     sigaction(SIGINT, &prog, &dbg_sigint); /* the program's own until a kernel runs */
     C.inproc = 1;
     C.kernel_events = 0;
-    read_config();
     if (cmd_prog_set(&C, "", NULL, 0) != 0)
         return -1;
+    read_config();
     read_actions();
     replay_setup();
+    read_config(); /* again once the breakpoints exist: their hit counts */
     state = 1;
     atexit(at_exit);
     return 1;
@@ -304,16 +318,30 @@ void cmd_inproc_forget(const ptx_module *mod)
 }
 
 /* ---- run / kill / quit / continue at a stop ---------------------------------------------------- */
-int cmd_inproc_rerun(cmd_ctx *c)
+int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv)
 {
-    (void)c;
-    end_program("rerun\n");
+    if (!cmd_confirm(c, "The program being debugged has been started already.\n"
+                        "Start it from the beginning?"))
+        return cmd_error(c, "Program not restarted.");
+    size_t cap = 64, n = 0;
+    for (int i = 0; i < argc; i++)
+        cap += strlen(argv[i]) + 8;
+    char *extra = malloc(cap);
+    if (!extra)
+        end_program("rerun\n");
+    n += (size_t)snprintf(extra, cap, "rerun\n");
+    if (argc > 0) /* run ARGS: new arguments */
+        n += (size_t)snprintf(extra + n, cap - n, "args %d\n", argc);
+    for (int i = 0; i < argc; i++)
+        n += (size_t)snprintf(extra + n, cap - n, "arg %s\n", argv[i]);
+    end_program(extra);
     return 0;
 }
 
 int cmd_inproc_kill(cmd_ctx *c)
 {
-    (void)c;
+    if (!cmd_confirm(c, "Kill the program being debugged?"))
+        return cmd_error(c, "Not confirmed.");
     end_program("kill\n");
     return 0;
 }

@@ -510,7 +510,7 @@ int cmd_run(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     if (c->inproc)
-        return cmd_inproc_rerun(c);
+        return cmd_inproc_rerun(c, argc, argv);
     if (c->prog)
         return cmd_prog_run(c, argc, argv);
     if (argc > 0)

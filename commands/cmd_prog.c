@@ -343,18 +343,27 @@ static int run_once(cmd_ctx *c, int *rerun)
         }
         alen += (size_t)sprintf(actions + alen, "%c %s\n", c->kinds[first + i], a);
     }
-    char config[128];
-    int clen = snprintf(config, sizeof config, "batch %d\nthreads %d\nmax-steps %llu\n", c->batch,
-                        dbg_opts(c->s)->threads,
-                        (unsigned long long)dbg_opts(c->s)->run_max_steps);
-    if (!actions || write_file(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
+    size_t ccap = 128 + (size_t)dbg_bp_count(c->s) * 32, clen;
+    char *config = malloc(ccap);
+    if (config) {
+        clen = (size_t)snprintf(config, ccap, "batch %d\nthreads %d\nmax-steps %llu\n", c->batch,
+                                dbg_opts(c->s)->threads,
+                                (unsigned long long)dbg_opts(c->s)->run_max_steps);
+        for (int i = 0; i < dbg_bp_count(c->s) && clen < ccap; i++) {
+            const dbg_bp *b = dbg_bp_at(c->s, i);
+            clen += (size_t)snprintf(config + clen, ccap - clen, "hits %d %d\n", b->num, b->hits);
+        }
+    }
+    if (!actions || !config || clen >= ccap || write_file(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
         write_file(dir, "actions", actions, alen) != 0 ||
-        write_file(dir, "config", config, (size_t)clen) != 0) {
+        write_file(dir, "config", config, clen) != 0) {
         free(actions);
+        free(config);
         remove_dir(dir);
         return cmd_error(c, "Cannot write the session folder %s.", dir);
     }
     free(actions);
+    free(config);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -394,6 +403,27 @@ static int run_once(cmd_ctx *c, int *rerun)
     if (result && parse_result(result, "failed", &flag))
         c->failed = 1;
     int quit = result && parse_result(result, "quit", &qstatus);
+    for (const char *q = result; q && *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL) {
+        int num, hits;
+        if (sscanf(q, "hits %d %d", &num, &hits) == 2 && dbg_bp_find(c->s, num))
+            dbg_bp_find(c->s, num)->hits = hits;
+    }
+    long nargs = 0;
+    if (*rerun && parse_result(result, "args", &nargs) && nargs > 0 && nargs < 100000) {
+        char **args = calloc((size_t)nargs, sizeof *args);
+        int k = 0;
+        for (const char *q = result; args && q && *q && k < nargs;
+             q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL)
+            if (!strncmp(q, "arg ", 4))
+                args[k++] = strndup(q + 4, strcspn(q + 4, "\n"));
+        char *path = strdup(p->path);
+        if (args && path)
+            cmd_prog_set(c, path, args, k);
+        for (int j = 0; args && j < k; j++)
+            free(args[j]);
+        free(args);
+        free(path);
+    }
     free(result);
     fflush(stdout);
     if (killed || *rerun) {

@@ -35,7 +35,7 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
 /* The runtime is about to free mod. */
 void cmd_inproc_forget(const ptx_module *mod);
 /* run / kill / quit typed at a stop inside the program. */
-int cmd_inproc_rerun(cmd_ctx *c);
+int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv);
 int cmd_inproc_kill(cmd_ctx *c);
 int cmd_inproc_quit(cmd_ctx *c);
 /* `continue` after a kernel fault: the program goes on with the sticky error. */
