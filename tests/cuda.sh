@@ -59,6 +59,8 @@ host_threads      0 ^host_threads:\sPASSED$                               -
 templates         0 ^templates:\sPASSED$                                  -
 occupancy         0 ^occupancy:\sgrid\s[0-9]+\sx\s[0-9]+\son\s[0-9]+\sSMs\s\(sm_80\+\)\sPASSED$ -
 mallocasync       0 ^mallocasync:\sPASSED$                                -
+spin_flag         0 ^spin_flag:\sPASSED$                                  -
+spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
 fault_oob         3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
 fault_oob.G       3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
 fault_misaligned  3 ^FAULT\scudaErrorMisalignedAddress$                   Warp\sMisaligned\sAddress
