@@ -32,44 +32,16 @@ static struct sigaction dbg_sigint; /* the debugger's SIGINT handler (interrupts
 
 static char *slurp(const char *name, size_t *len)
 {
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/%s", sdir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int ch;
-    while ((ch = fgetc(f)) != EOF) {
-        if (n + 2 > cap) {
-            size_t nc = cap ? cap * 2 : 4096;
-            char *nb = nc <= (64u << 20) ? realloc(buf, nc) : NULL;
-            if (!nb)
-                break;
-            buf = nb;
-            cap = nc;
-        }
-        buf[n++] = (char)ch;
-    }
-    fclose(f);
-    if (!buf)
-        buf = calloc(1, 1);
-    else
-        buf[n] = 0;
+    size_t n;
+    char *text = cmd_prog_file_read(sdir, name, &n);
     if (len)
-        *len = buf ? n : 0;
-    return buf;
+        *len = n;
+    return text;
 }
 
 static int spew(const char *name, const char *text, size_t n)
 {
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/%s", sdir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    int ok = fwrite(text, 1, n, f) == n;
-    return fclose(f) == 0 && ok ? 0 : -1;
+    return cmd_prog_file_write(sdir, name, text, n);
 }
 
 /* The result for the parent; extra: "kill\n", "rerun\n...", "quit N\n" or "". Breakpoint hit

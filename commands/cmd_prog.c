@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "fileck.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The parent side. ptxdbg keeps the program's path and arguments and a setup log: the command
@@ -221,7 +222,7 @@ int cmd_prog_libdir(char *out, size_t n)
 }
 
 /* ---- run ------------------------------------------------------------------------------------------- */
-static int write_file(const char *dir, const char *name, const char *text, size_t n)
+int cmd_prog_file_write(const char *dir, const char *name, const char *text, size_t n)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -232,35 +233,11 @@ static int write_file(const char *dir, const char *name, const char *text, size_
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-static char *read_file(const char *dir, const char *name, size_t *len)
+char *cmd_prog_file_read(const char *dir, const char *name, size_t *len)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (n < cap)
-            break;
-        char *nb = cap < (64u << 20) ? realloc(buf, cap * 2 + 1) : NULL;
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    if (len)
-        *len = n;
-    return buf;
+    return fileck_read_all(path, len);
 }
 
 static void remove_dir(const char *dir)
@@ -354,9 +331,9 @@ static int run_once(cmd_ctx *c, int *rerun)
             clen += (size_t)snprintf(config + clen, ccap - clen, "hits %d %d\n", b->num, b->hits);
         }
     }
-    if (!actions || !config || clen >= ccap || write_file(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
-        write_file(dir, "actions", actions, alen) != 0 ||
-        write_file(dir, "config", config, clen) != 0) {
+    if (!actions || !config || clen >= ccap || cmd_prog_file_write(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
+        cmd_prog_file_write(dir, "actions", actions, alen) != 0 ||
+        cmd_prog_file_write(dir, "config", config, clen) != 0) {
         free(actions);
         free(config);
         remove_dir(dir);
@@ -385,8 +362,8 @@ static int run_once(cmd_ctx *c, int *rerun)
         ;
     sigaction(SIGINT, &old, NULL);
     size_t rlen = 0, slen = 0;
-    char *result = read_file(dir, "result", &rlen);
-    char *setup = read_file(dir, "setup", &slen);
+    char *result = cmd_prog_file_read(dir, "result", &rlen);
+    char *setup = cmd_prog_file_read(dir, "setup", &slen);
     remove_dir(dir);
     if (setup) { /* the child's setup lines are the next run's */
         free(p->log);
