@@ -60,6 +60,8 @@ templates         0 ^templates:\sPASSED$                                  -
 occupancy         0 ^occupancy:\sgrid\s[0-9]+\sx\s[0-9]+\son\s[0-9]+\sSMs\s\(sm_80\+\)\sPASSED$ -
 mallocasync       0 ^mallocasync:\sPASSED$                                -
 spin_flag         0 ^spin_flag:\sPASSED$                                  -
+multi_module      0 ^multi_module:\sPASSED$                               -
+multi_module.G    0 ^multi_module:\sPASSED$                               -
 spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
 fault_oob         3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
 fault_oob.G       3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
@@ -291,6 +293,21 @@ scenario shared-memory 0 -ex 'break reduce_shared.cu:21 if blockIdx.x == 2' -ex 
 ^\\\$1 = $rs_b2\$
 ^\* .*reduce_static
 ^reduce_shared: sum 1996440 PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+# two modules: offset (multi_module_b.cu) is kernel 5 at r = 2; x[3] is then ((3*2+100)*2+100-7)*2+100
+mm_x3=$(( ((3 * 2 + 100) * 2 + 100 - 7) * 2 + 100 ))
+scenario two-modules 0 -ex 'break multi_module_b.cu:12 if threadIdx.x == 3 && add == 2' -ex run \
+    -ex 'print i' -ex 'print delta' -ex 'print bias_b' -ex 'print x[i]' -ex 'info cuda kernels' \
+    -ex delete -ex continue --args ./multi_module.G <<PATS
+^Breakpoint 1, offset<<<\(5,1,1\),\(64,1,1\)>>> .*add=2\) at multi_module_b\.cu:12\$
+^\\\$1 = 3\$
+^\\\$2 = 14\$
+^\\\$3 = 7\$
+^\\\$4 = $mm_x3\$
+^\* +5 +0 +6 .*offset
+^multi_module: PASSED\$
 ^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
 PATS
 
