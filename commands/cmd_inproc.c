@@ -153,6 +153,8 @@ static void read_config(void)
             dbg_opts(C.s)->threads = (int)v;
         else if (sscanf(q, "max-steps %llu", &v) == 1)
             dbg_opts(C.s)->run_max_steps = v;
+        else if (sscanf(q, "entry %llu", &v) == 1 && v)
+            dbg_request_entry_stop(C.s, 1); /* `start`: the first launch stops at its entry */
         else if (sscanf(q, "hits %d %d", &num, &hits) == 2 && dbg_bp_find(C.s, num))
             dbg_bp_find(C.s, num)->hits = hits;
         q = nl ? nl + 1 : q + strlen(q);
@@ -290,7 +292,7 @@ void cmd_inproc_forget(const ptx_module *mod)
 }
 
 /* ---- run / kill / quit / continue at a stop ---------------------------------------------------- */
-int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv)
+int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv, int entry)
 {
     if (!cmd_confirm(c, "The program being debugged has been started already.\n"
                         "Start it from the beginning?"))
@@ -301,7 +303,7 @@ int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv)
     char *extra = malloc(cap);
     if (!extra)
         end_program("rerun\n");
-    n += (size_t)snprintf(extra, cap, "rerun\n");
+    n += (size_t)snprintf(extra, cap, "rerun\n%s", entry ? "entry 1\n" : "");
     if (argc > 0) /* run ARGS: new arguments */
         n += (size_t)snprintf(extra + n, cap - n, "args %d\n", argc);
     for (int i = 0; i < argc; i++)

@@ -36,6 +36,7 @@ typedef struct cmd_prog {
     char *log;                /* setup log: lines ending in '\n' */
     size_t loglen;
     int runs;                 /* inferior runs so far */
+    int entry;                /* `start`: stop at the first launch's entry */
 } cmd_prog;
 
 /* An ELF file for the host: a cubin is ELF too, but for machine EM_CUDA (190). */
@@ -323,9 +324,9 @@ static int run_once(cmd_ctx *c, int *rerun)
     size_t ccap = 128 + (size_t)dbg_bp_count(c->s) * 32, clen;
     char *config = malloc(ccap);
     if (config) {
-        clen = (size_t)snprintf(config, ccap, "batch %d\nthreads %d\nmax-steps %llu\n", c->batch,
-                                dbg_opts(c->s)->threads,
-                                (unsigned long long)dbg_opts(c->s)->run_max_steps);
+        clen = (size_t)snprintf(config, ccap, "batch %d\nthreads %d\nmax-steps %llu\nentry %d\n",
+                                c->batch, dbg_opts(c->s)->threads,
+                                (unsigned long long)dbg_opts(c->s)->run_max_steps, p->entry);
         for (int i = 0; i < dbg_bp_count(c->s) && clen < ccap; i++) {
             const dbg_bp *b = dbg_bp_at(c->s, i);
             clen += (size_t)snprintf(config + clen, ccap - clen, "hits %d %d\n", b->num, b->hits);
@@ -375,6 +376,7 @@ static int run_once(cmd_ctx *c, int *rerun)
         *c->act += consumed < nleft ? (int)consumed : nleft;
     int killed = result && parse_result(result, "kill", &flag);
     *rerun = result && parse_result(result, "rerun", &flag);
+    p->entry = *rerun && parse_result(result, "entry", &flag) && flag;
     if (result && parse_result(result, "fault", &flag))
         c->kernel_failed = 1;
     if (result && parse_result(result, "failed", &flag))
@@ -450,7 +452,14 @@ int cmd_prog_run(cmd_ctx *c, int argc, char **argv)
     do {
         rc = run_once(c, &rerun);
     } while (rc == 0 && rerun && ++guard < 1000 && !c->quit);
+    p->entry = 0;
     return rc;
+}
+
+int cmd_prog_start(cmd_ctx *c, int argc, char **argv)
+{
+    c->prog->entry = 1;
+    return cmd_prog_run(c, argc, argv);
 }
 
 const char *cmd_prog_path(const cmd_ctx *c) { return c->prog ? c->prog->path : NULL; }

@@ -311,4 +311,12 @@ scenario two-modules 0 -ex 'break multi_module_b.cu:12 if threadIdx.x == 3 && ad
 ^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
 PATS
 
+# start ARGS: run with new arguments, stopping at the first kernel's entry (50 elements: 1 block)
+scenario start 0 -ex 'start 50' -ex 'print n' -ex continue --args ./vector_add.G <<PATS
+^vector_add<<<\(1,1,1\),\(128,1,1\)>>> .*n=50\) at vector_add\.cu:7\$
+^\\\$1 = 50\$
+^vector_add: 50 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
 batch_summary
