@@ -58,6 +58,15 @@ cudaError_t rt_error(cudaError_t e);
 /* The sticky error (a kernel fault poisons the context until cudaDeviceReset), or cudaSuccess. */
 cudaError_t rt_sticky(void);
 void rt_set_sticky(cudaError_t e);
+/* A kernel fault happens "asynchronously": rt_set_fault records it as pending, invisible to
+ * cudaGetLastError and to calls that do not synchronise, as on a GPU where the launch returns
+ * before the kernel faults; stream work submitted meanwhile is dropped (a faulted context runs
+ * nothing more). The next synchronising call (device/stream/event synchronize or query, a
+ * synchronous copy or memset, cudaFree) calls rt_sync, which makes it the sticky error and
+ * returns it. rt_sync also flushes device printf output. rt_faulted: pending or sticky. */
+void rt_set_fault(cudaError_t e);
+cudaError_t rt_sync(void);
+int rt_faulted(void);
 /* cudaGetLastError's state (per thread): read and reset / read only. */
 cudaError_t rt_last_error(int reset);
 /* Clear the sticky and last errors (cudaDeviceReset). */
@@ -384,10 +393,11 @@ typedef struct rt_launch_ctx {
 } rt_launch_ctx;
 
 /* Check the configuration, prepare and run a kernel on its module's machine to completion.
- * Returns cudaSuccess, a configuration error (cudaErrorInvalidConfiguration,
- * cudaErrorLaunchOutOfResources, cudaErrorInvalidValue, ...) or, after a fault, the sticky
- * error it set (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
- * cudaErrorLaunchFailure, ...) having printed the fault report on stderr. */
+ * Returns a configuration error (cudaErrorInvalidConfiguration, cudaErrorLaunchOutOfResources,
+ * cudaErrorInvalidValue, ...) or cudaSuccess, also after a fault: that is reported on stderr
+ * (rt_report_fault, unless the debugger showed it) and recorded with rt_set_fault
+ * (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
+ * cudaErrorLaunchFailure, ...); ctx->stop says what happened. */
 cudaError_t rt_launch_run(rt_launch_ctx *ctx);
 /* The in-process debugger's hook. When non-NULL, rt_launch_run hands every checked, prepared
  * launch (exec_launch done) to it instead of running the kernel plainly; it runs the kernel to

@@ -21,6 +21,8 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 cudaError_t cudaFree(void *devPtr)
 {
     RT_BEGIN_CTX();
+    if (rt_sync() != cudaSuccess)
+        return RT_END(rt_sticky());
     if (!devPtr)
         return RT_END(cudaSuccess);
     cudaError_t e = rt_alloc_free(devPtr, 1u << RT_MEM_DEVICE | 1u << RT_MEM_MANAGED |
@@ -88,6 +90,8 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 cudaError_t cudaFreeHost(void *ptr)
 {
     RT_BEGIN_CTX();
+    if (rt_sync() != cudaSuccess)
+        return RT_END(rt_sticky());
     if (!ptr)
         return RT_END(cudaSuccess);
     return RT_END(rt_alloc_free(ptr, 1u << RT_MEM_HOST));
@@ -218,7 +222,9 @@ static cudaError_t rt_copy3(uint64_t dst, uint64_t dpitch, uint64_t dslice, uint
     op.u.copy.dslice = dslice;
     op.u.copy.sslice = sslice;
     op.u.copy.dir = kind;
-    cudaError_t e = rt_submit(st, ptds, &op);
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;
@@ -455,7 +461,9 @@ static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_
         op.u.copy.src_raw = 1;
         op.u.copy.dst = (uint64_t)(uintptr_t)mem;
     }
-    e = rt_submit(st, ptds, &op);
+    e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;
@@ -534,7 +542,9 @@ static cudaError_t rt_memset3(void *dst, size_t pitch, size_t slice, int value, 
     op.u.set.depth = depth;
     op.u.set.pitch = pitch;
     op.u.set.slice = slice;
-    cudaError_t e = rt_submit(st, ptds, &op);
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;

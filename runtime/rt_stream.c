@@ -107,6 +107,8 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
         return cudaErrorInvalidResourceHandle;
     if (s->capture)
         return rt_capture_op(s, op);
+    if (rt_faulted())
+        return cudaSuccess;   /* a faulted context runs nothing more (rt_sync reports it) */
     return rt_op_run(s, op);
 }
 
@@ -202,8 +204,7 @@ static cudaError_t rt_stream_sync(cudaStream_t stream, int ptds)
 {
     if (!rt_stream_get(stream, ptds))
         return cudaErrorInvalidResourceHandle;
-    rt_flush_output();
-    return cudaSuccess;
+    return rt_sync();
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
@@ -221,13 +222,13 @@ cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     RT_BEGIN_CTX();
-    return RT_END(rt_stream_get(stream, 0) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return RT_END(rt_stream_sync(stream, 0));
 }
 
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 {
     RT_BEGIN_CTX();
-    return RT_END(rt_stream_get(stream, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return RT_END(rt_stream_sync(stream, 1));
 }
 
 static cudaError_t rt_stream_flags(cudaStream_t h, int ptds, unsigned *flags, int *prio,
@@ -454,14 +455,13 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
     RT_BEGIN_CTX();
     if (!rt_event_get(event))
         return RT_END(cudaErrorInvalidResourceHandle);
-    rt_flush_output();
-    return RT_END(cudaSuccess);
+    return RT_END(rt_sync());
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
     RT_BEGIN_CTX();
-    return RT_END(rt_event_get(event) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return RT_END(rt_event_get(event) ? rt_sync() : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
@@ -482,8 +482,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 cudaError_t cudaDeviceSynchronize(void)
 {
     RT_BEGIN_CTX();
-    rt_flush_output();
-    return RT_END(cudaSuccess);
+    return RT_END(rt_sync());
 }
 
 cudaError_t cudaThreadSynchronize(void)
