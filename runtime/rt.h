@@ -263,6 +263,7 @@ void rt_mem_usage(uint64_t *used, uint64_t *total);
 int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx);
 
 /* ---- streams and events (rt_stream.c) -------------------------------------------------------- */
+#define RT_STREAM_NATTR 17            /* cudaLaunchAttributeID values a stream keeps */
 typedef struct CUstream_st {
     uint32_t magic;               /* RT_STREAM_MAGIC while alive */
     unsigned flags;               /* cudaStreamNonBlocking */
@@ -270,6 +271,7 @@ typedef struct CUstream_st {
     uint64_t id;                  /* cudaStreamGetId */
     void *capture;                /* non-NULL while capturing (rt_graph.c owns it) */
     int capture_mode;
+    cudaLaunchAttributeValue attr[RT_STREAM_NATTR]; /* cudaStreamSetAttribute values by id */
     struct CUstream_st *next;
 } rt_stream;
 #define RT_STREAM_MAGIC 0x5354524du

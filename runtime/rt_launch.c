@@ -236,6 +236,16 @@ cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entryFuncAddr)
     return __cudaGetKernel(kernel, entryFuncAddr);
 }
 
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
+{
+    RT_BEGIN();
+    rt_kernel *k = rt_kernel_by_stub(symbolPtr);
+    if (!functionPtr || !k)
+        return RT_END(cudaErrorInvalidDeviceFunction);
+    *functionPtr = (cudaFunction_t)k;
+    return RT_END(cudaSuccess);
+}
+
 /* Launch kernel k with args (one pointer per parameter) on stream h. */
 static cudaError_t rt_launch_args(rt_kernel *k, dim3 grid, dim3 block, void **args,
                                   size_t shmem, cudaStream_t h, int ptds, dim3 cluster,

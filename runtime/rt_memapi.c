@@ -637,3 +637,64 @@ cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr p, int value, struct cu
     RT_BEGIN_CTX();
     return RT_END(rt_memset3d(p, value, extent, stream, 1, 0));
 }
+
+/* ---- peer copies (one device: only device 0 is valid) ------------------------------------------ */
+static cudaError_t rt_copy3d_peer(const struct cudaMemcpy3DPeerParms *p, cudaStream_t st,
+                                  int ptds, int sync)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (p->srcDevice != 0 || p->dstDevice != 0)
+        return cudaErrorInvalidDevice;
+    struct cudaMemcpy3DParms q;
+    memset(&q, 0, sizeof q);
+    q.srcArray = p->srcArray;
+    q.srcPos = p->srcPos;
+    q.srcPtr = p->srcPtr;
+    q.dstArray = p->dstArray;
+    q.dstPos = p->dstPos;
+    q.dstPtr = p->dstPtr;
+    q.extent = p->extent;
+    q.kind = cudaMemcpyDefault;
+    return rt_copy3d(&q, st, ptds, sync);
+}
+
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_copy3d_peer(p, NULL, 0, 1));
+}
+
+cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_copy3d_peer(p, NULL, 1, 1));
+}
+
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_copy3d_peer(p, stream, 0, 0));
+}
+
+cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
+                                       cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_copy3d_peer(p, stream, 1, 0));
+}
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count)
+{
+    RT_BEGIN_CTX();
+    (void)devPtr, (void)count;
+    return RT_END(cudaSuccess);
+}
+
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
+                                          unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    (void)devPtr, (void)length, (void)flags;
+    return RT_END(rt_stream_get(stream, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}

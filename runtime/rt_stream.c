@@ -6,7 +6,7 @@
 #include "rt.h"
 
 /* The legacy default stream, every thread's per-thread default stream, created streams. */
-static rt_stream rt_legacy = { RT_STREAM_MAGIC, 0, 0, 0, NULL, 0, NULL };
+static rt_stream rt_legacy = { .magic = RT_STREAM_MAGIC };
 static _Thread_local rt_stream rt_ptds_stream;
 static rt_stream *rt_streams;
 static rt_event *rt_events;
@@ -298,6 +298,78 @@ cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t h, int *device)
         return RT_END(cudaErrorInvalidValue);
     *device = 0;
     return RT_END(rt_stream_get(h, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+/* Stream attributes: kept as given (the scheduling and cache hints have no effect here);
+ * priority reads and writes the stream's priority. */
+static cudaError_t rt_stream_attr(cudaStream_t h, int ptds, int id, cudaLaunchAttributeValue *v,
+                                  int set)
+{
+    rt_stream *s = rt_stream_get(h, ptds);
+    if (!s)
+        return cudaErrorInvalidResourceHandle;
+    if (!v || id <= 0 || id >= RT_STREAM_NATTR)
+        return cudaErrorInvalidValue;
+    if (set) {
+        s->attr[id] = *v;
+        if (id == cudaLaunchAttributePriority)
+            s->priority = v->priority > 0 ? 0 : v->priority < -5 ? -5 : v->priority;
+    } else {
+        *v = s->attr[id];
+        if (id == cudaLaunchAttributePriority)
+            v->priority = s->priority;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
+                                   cudaLaunchAttributeValue *value_out)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_attr(h, 0, attr, value_out, 0));
+}
+
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
+                                        cudaLaunchAttributeValue *value_out)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_attr(h, 1, attr, value_out, 0));
+}
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
+                                   const cudaLaunchAttributeValue *value)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_attr(h, 0, attr, (cudaLaunchAttributeValue *)value, 1));
+}
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
+                                        const cudaLaunchAttributeValue *value)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_attr(h, 1, attr, (cudaLaunchAttributeValue *)value, 1));
+}
+
+static cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src, int ptds)
+{
+    rt_stream *d = rt_stream_get(dst, ptds), *s = rt_stream_get(src, ptds);
+    if (!d || !s)
+        return cudaErrorInvalidResourceHandle;
+    memcpy(d->attr, s->attr, sizeof d->attr);
+    d->priority = s->priority;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_copy_attrs(dst, src, 0));
+}
+
+cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_copy_attrs(dst, src, 1));
 }
 
 static cudaError_t rt_wait_event(cudaStream_t h, int ptds, cudaEvent_t event, unsigned flags)
