@@ -2,6 +2,7 @@
  * host code does them, the address model and its faults, copies, sticky errors, error names. */
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include "rt.h"
 #include "test_util.h"
 
@@ -356,6 +357,40 @@ START_TEST(fault_kinds)
 }
 END_TEST
 
+/* A plain launch that faults reports on stderr and, with PTXDBG_AUTO_CORE=1, writes a core
+ * file the core reader accepts. */
+START_TEST(auto_core_file)
+{
+    module_up();
+    char path[256];
+    snprintf(path, sizeof path, "core.store.%d.", (int)getpid());
+    setenv("PTXDBG_AUTO_CORE", "1", 1);
+    int *d;
+    ck_assert_int_eq(cudaMalloc((void **)&d, 64), cudaSuccess);
+    long long i = 1 << 20;
+    int v = 1;
+    void *args[] = { &d, &i, &v };
+    ck_assert_int_eq(launch(stub_store, one, one, args), cudaSuccess);
+    unsetenv("PTXDBG_AUTO_CORE");
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    /* the launch number is process-wide: find the file by its prefix */
+    char found[300] = "";
+    for (int n = 0; n < 64 && !found[0]; n++) {
+        char f[300];
+        snprintf(f, sizeof f, "%s%d", path, n);
+        if (access(f, R_OK) == 0)
+            snprintf(found, sizeof found, "%s", f);
+    }
+    ck_assert_msg(found[0], "no core file %s*", path);
+    char err[256];
+    exec_core *c = exec_core_open(found, err, sizeof err);
+    ck_assert_msg(c != NULL, "%s", err);
+    exec_core_close(c);
+    unlink(found);
+    module_down();
+}
+END_TEST
+
 /* ---- copies ----------------------------------------------------------------------------------- */
 START_TEST(copy_kinds)
 {
@@ -476,6 +511,7 @@ int main(void)
     tcase_add_test(l, launch_configuration_errors);
     tcase_add_test(l, fault_names_allocation);
     tcase_add_test(l, fault_kinds);
+    tcase_add_test(l, auto_core_file);
     suite_add_tcase(s, l);
     TCase *m = tcase_create("memory");
     tcase_set_timeout(m, 60);
