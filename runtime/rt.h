@@ -417,6 +417,15 @@ cudaError_t rt_stop_error(const exec_stop *st);
  * explanation naming the allocation), and write a core file when PTXDBG_AUTO_CORE=1. */
 void rt_report_fault(rt_launch_ctx *ctx);
 
+/* The emulated device as the rest of the runtime needs it. Weak defaults (an A100: compute
+ * capability 80, 40 GB) live beside their users; rt_device.c defines the real ones from its
+ * profile: the compute capability the fat binary's PTX is chosen for (major * 10 + minor),
+ * the memory size cudaMalloc and cudaMemGetInfo count against. */
+int rt_device_cc(void);
+uint64_t rt_device_total_mem(void);
+/* A CUDA array as a pitched pointer to its bytes and its element size (rt_tex.c; the weak
+ * default refuses with cudaErrorInvalidResourceHandle), for cudaMemcpy3D with arrays. */
+cudaError_t rt_array_pitched(cudaArray_const_t a, struct cudaPitchedPtr *p, size_t *elem);
 /* Launch limits of the emulated device (rt_device.c; a weak A100 default otherwise). */
 typedef struct {
     uint32_t max_threads;         /* per block */
