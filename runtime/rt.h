@@ -58,6 +58,15 @@ cudaError_t rt_error(cudaError_t e);
 /* The sticky error (a kernel fault poisons the context until cudaDeviceReset), or cudaSuccess. */
 cudaError_t rt_sticky(void);
 void rt_set_sticky(cudaError_t e);
+/* A kernel fault happens "asynchronously": rt_set_fault records it as pending, invisible to
+ * cudaGetLastError and to calls that do not synchronise, as on a GPU where the launch returns
+ * before the kernel faults; stream work submitted meanwhile is dropped (a faulted context runs
+ * nothing more). The next synchronising call (device/stream/event synchronize or query, a
+ * synchronous copy or memset, cudaFree) calls rt_sync, which makes it the sticky error and
+ * returns it. rt_sync also flushes device printf output. rt_faulted: pending or sticky. */
+void rt_set_fault(cudaError_t e);
+cudaError_t rt_sync(void);
+int rt_faulted(void);
 /* cudaGetLastError's state (per thread): read and reset / read only. */
 cudaError_t rt_last_error(int reset);
 /* Clear the sticky and last errors (cudaDeviceReset). */
@@ -254,6 +263,7 @@ void rt_mem_usage(uint64_t *used, uint64_t *total);
 int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx);
 
 /* ---- streams and events (rt_stream.c) -------------------------------------------------------- */
+#define RT_STREAM_NATTR 17            /* cudaLaunchAttributeID values a stream keeps */
 typedef struct CUstream_st {
     uint32_t magic;               /* RT_STREAM_MAGIC while alive */
     unsigned flags;               /* cudaStreamNonBlocking */
@@ -261,6 +271,7 @@ typedef struct CUstream_st {
     uint64_t id;                  /* cudaStreamGetId */
     void *capture;                /* non-NULL while capturing (rt_graph.c owns it) */
     int capture_mode;
+    cudaLaunchAttributeValue attr[RT_STREAM_NATTR]; /* cudaStreamSetAttribute values by id */
     struct CUstream_st *next;
 } rt_stream;
 #define RT_STREAM_MAGIC 0x5354524du
@@ -384,10 +395,11 @@ typedef struct rt_launch_ctx {
 } rt_launch_ctx;
 
 /* Check the configuration, prepare and run a kernel on its module's machine to completion.
- * Returns cudaSuccess, a configuration error (cudaErrorInvalidConfiguration,
- * cudaErrorLaunchOutOfResources, cudaErrorInvalidValue, ...) or, after a fault, the sticky
- * error it set (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
- * cudaErrorLaunchFailure, ...) having printed the fault report on stderr. */
+ * Returns a configuration error (cudaErrorInvalidConfiguration, cudaErrorLaunchOutOfResources,
+ * cudaErrorInvalidValue, ...) or cudaSuccess, also after a fault: that is reported on stderr
+ * (rt_report_fault, unless the debugger showed it) and recorded with rt_set_fault
+ * (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
+ * cudaErrorLaunchFailure, ...); ctx->stop says what happened. */
 cudaError_t rt_launch_run(rt_launch_ctx *ctx);
 /* The in-process debugger's hook. When non-NULL, rt_launch_run hands every checked, prepared
  * launch (exec_launch done) to it instead of running the kernel plainly; it runs the kernel to
@@ -405,6 +417,15 @@ cudaError_t rt_stop_error(const exec_stop *st);
  * explanation naming the allocation), and write a core file when PTXDBG_AUTO_CORE=1. */
 void rt_report_fault(rt_launch_ctx *ctx);
 
+/* The emulated device as the rest of the runtime needs it. Weak defaults (an A100: compute
+ * capability 80, 40 GB) live beside their users; rt_device.c defines the real ones from its
+ * profile: the compute capability the fat binary's PTX is chosen for (major * 10 + minor),
+ * the memory size cudaMalloc and cudaMemGetInfo count against. */
+int rt_device_cc(void);
+uint64_t rt_device_total_mem(void);
+/* A CUDA array as a pitched pointer to its bytes and its element size (rt_tex.c; the weak
+ * default refuses with cudaErrorInvalidResourceHandle), for cudaMemcpy3D with arrays. */
+cudaError_t rt_array_pitched(cudaArray_const_t a, struct cudaPitchedPtr *p, size_t *elem);
 /* Launch limits of the emulated device (rt_device.c; a weak A100 default otherwise). */
 typedef struct {
     uint32_t max_threads;         /* per block */

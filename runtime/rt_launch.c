@@ -167,8 +167,8 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
     memset(&ctx->stop, 0, sizeof ctx->stop);
     if (rt_debug_launch) {
         if (rt_debug_launch(ctx) < 0) {
-            rt_set_sticky(cudaErrorLaunchFailure);
-            return cudaErrorLaunchFailure;
+            rt_set_fault(cudaErrorLaunchFailure);
+            return cudaSuccess;
         }
     } else {
         exec_run_opts o;
@@ -176,8 +176,8 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         o.mode = EXEC_RUN_CONTINUE;
         if (exec_run(m, &o, &ctx->stop)) {
             rt_warn("cannot run %s: %s", k->name, exec_errmsg(m));
-            rt_set_sticky(cudaErrorLaunchFailure);
-            return cudaErrorLaunchFailure;
+            rt_set_fault(cudaErrorLaunchFailure);
+            return cudaSuccess;
         }
     }
     e = rt_stop_error(&ctx->stop);
@@ -185,9 +185,9 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         rt_flush_output();
         if (!ctx->reported)
             rt_report_fault(ctx);
-        rt_set_sticky(e);
+        rt_set_fault(e);
     }
-    return e;
+    return cudaSuccess;
 }
 
 /* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------- */
@@ -234,6 +234,16 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entryFuncAddr)
 {
     return __cudaGetKernel(kernel, entryFuncAddr);
+}
+
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
+{
+    RT_BEGIN();
+    rt_kernel *k = rt_kernel_by_stub(symbolPtr);
+    if (!functionPtr || !k)
+        return RT_END(cudaErrorInvalidDeviceFunction);
+    *functionPtr = (cudaFunction_t)k;
+    return RT_END(cudaSuccess);
 }
 
 /* Launch kernel k with args (one pointer per parameter) on stream h. */
