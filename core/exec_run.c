@@ -1384,11 +1384,11 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
         uint32_t last = smin != UINT32_MAX ? smin : m->ncta - 1;
         for (uint32_t i = 0; i < m->ncta - first; i++) {
             if (first + i <= last && p.outs[i].len)
-                fwrite(p.outs[i].buf, 1, p.outs[i].len, m->out);
+                fwrite(p.outs[i].buf, 1, p.outs[i].len, m->out ? m->out : stdout);
             free(p.outs[i].buf);
         }
         free(p.outs);
-        fflush(m->out);
+        fflush(m->out ? m->out : stdout);
     }
     exec_worker *stopped = NULL;
     int err = 0;
