@@ -13,7 +13,7 @@
 #              exited ...]" line; a fault stops in the debugger with the exception message and
 #              ptxdbg exits non-zero)
 # Programs named api_*.cu and rt_*.cu join the table by themselves; a line
-# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s,
+# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s or [ ],
 # FAULT-KIND - for none) states what they print; the default is "0 PASSED$ -".
 # Then debugging scenarios on the -G builds (NAME.G). Expected values come from the programs'
 # own arithmetic (restated here), never from ptxdbg's output.
@@ -72,7 +72,7 @@ TABLE
     for f in "$C"/api_*.cu "$C"/rt_*.cu; do
         [ -f "$f" ] || continue
         b=$(basename "$f" .cu)
-        spec=$(sed -n 's|^// cuda-test: *||p' "$f" | head -n 1)
+        spec=$(sed -n 's|^// cuda-test: *||p' "$f" | head -n 1 | sed 's/\[ \]/\\s/g')
         echo "$b ${spec:-0 PASSED$ -}"
     done
 }
