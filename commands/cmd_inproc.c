@@ -29,6 +29,7 @@ static int nacts, next_act;
 static int fault_seen;            /* a kernel faulted (batch exit status) */
 static int leave;                 /* `continue` at a fault: back to the host program */
 static struct sigaction dbg_sigint; /* the debugger's SIGINT handler (interrupts a kernel) */
+static pid_t session_pid;         /* a child the program forks is not the session */
 
 static char *slurp(const char *name, size_t *len)
 {
@@ -68,7 +69,7 @@ static void write_back(const char *extra)
 
 static void at_exit(void)
 {
-    if (state == 1)
+    if (state == 1 && getpid() == session_pid)
         write_back("");
 }
 
@@ -243,6 +244,7 @@ int cmd_inproc_start(void)
     replay_setup();
     read_config(); /* again once the breakpoints exist: their hit counts */
     state = 1;
+    session_pid = getpid();
     atexit(at_exit);
     return 1;
 }
@@ -253,7 +255,7 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
 {
     *reported = 0;
     memset(out, 0, sizeof *out);
-    if (state != 1)
+    if (state != 1 || getpid() != session_pid)
         return -1;
     if (dbg_use_module(C.s, mod, m, dir) != 0 || dbg_adopt_launch(C.s, k, id) != 0) {
         fprintf(stderr, "ptxdbg: %s\n", dbg_errmsg(C.s));

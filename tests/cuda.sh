@@ -26,7 +26,7 @@ suite=cuda
 batch_setup
 C=$top/tests/cuda
 limit=
-command -v timeout >/dev/null 2>&1 && limit="timeout 120"
+command -v timeout >/dev/null 2>&1 && limit="timeout 60"
 
 libdir=
 if [ $have_ptxdbg -eq 1 ]; then
