@@ -1,4 +1,4 @@
-/* cmd_inproc.c - the debugger inside a CUDA program: the session `run` prepared, at every kernel launch. */
+/* cmd_inproc.c - the debugger inside a CUDA program: the session `run` set up, at every launch. */
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -85,7 +85,7 @@ static void end_program(const char *extra)
     _exit(137);
 }
 
-/* ---- inputs -------------------------------------------------------------------------------------- */
+/* ---- inputs ---------------------------------------------------------------------------------- */
 /* Lines of a text in memory (the setup log). */
 typedef struct {
     const char *p;
@@ -138,7 +138,7 @@ static char *stop_next(cmd_input *in, const char *prompt)
     return cmd_read_line(&C, prompt);
 }
 
-/* ---- start --------------------------------------------------------------------------------------- */
+/* ---- start ----------------------------------------------------------------------------------- */
 static void read_config(void)
 {
     char *cfg = slurp("config", NULL);
@@ -249,7 +249,7 @@ int cmd_inproc_start(void)
     return 1;
 }
 
-/* ---- launches ------------------------------------------------------------------------------------ */
+/* ---- launches -------------------------------------------------------------------------------- */
 int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
                       uint32_t id, exec_stop *out, int *reported)
 {
@@ -293,7 +293,7 @@ void cmd_inproc_forget(const ptx_module *mod)
         dbg_forget_module(C.s, mod);
 }
 
-/* ---- run / kill / quit / continue at a stop ---------------------------------------------------- */
+/* ---- run / kill / quit / continue at a stop -------------------------------------------------- */
 int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv, int entry)
 {
     if (!cmd_confirm(c, "The program being debugged has been started already.\n"
