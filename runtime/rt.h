@@ -139,6 +139,9 @@ struct rt_module {
     int index;                    /* in rt_modules order */
     const void *fatbin;           /* the fat binary data (NULL: created from PTX text) */
     size_t fatbin_len;
+    void *const *prelinked;       /* -rdc=true: the units' fat binaries (NULL-terminated), whose
+                                     PTX is linked into this module (fatbin: the device-linked
+                                     SASS, unused) */
     char *ptx;                    /* PTX text once extracted (NUL-terminated) */
     size_t ptx_len;
     char name[64];                /* "module#N" or the file name, for messages */
@@ -199,6 +202,11 @@ size_t rt_fatbin_size(const void *image, size_t maxlen);
  * Returns 0, or -1 with the reason in err (no PTX: "carries only SASS for sm_80 ..."). */
 int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
                   size_t errlen);
+
+/* Link the PTX of several translation units of relocatable device code (-rdc=true) into one
+ * module's text (rt_link.c: how). 0 and a malloc'd *out, or -1 with the reason in err. */
+int rt_ptx_link(char **texts, const size_t *lens, int n, char **out, size_t *outlen, char *err,
+                size_t errlen);
 
 /* ---- allocations (rt_mem.c) ------------------------------------------------------------------ */
 typedef struct rt_op rt_op;

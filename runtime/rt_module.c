@@ -186,12 +186,44 @@ static cudaError_t rt_module_fail(rt_module *mod, cudaError_t e, const char *why
     return e;
 }
 
+/* -rdc=true: extract every unit's PTX and link them. */
+static int rt_module_link(rt_module *mod, char *err, size_t errlen)
+{
+    int n = 0;
+    while (n < 4096 && mod->prelinked[n])
+        n++;
+    char **texts = calloc((size_t)n + 1, sizeof *texts);
+    size_t *lens = calloc((size_t)n + 1, sizeof *lens);
+    int rc = texts && lens ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "out of memory");
+    for (int i = 0; i < n && !rc; i++) {
+        size_t sz = rt_fatbin_size(mod->prelinked[i], (size_t)1 << 40);
+        if (!sz) {
+            snprintf(err, errlen, "translation unit %d: not a fat binary", i);
+            rc = -1;
+        } else if (rt_fatbin_ptx(mod->prelinked[i], sz, &texts[i], &lens[i], err, errlen)) {
+            rc = -1;
+        }
+    }
+    if (!rc)
+        rc = rt_ptx_link(texts, lens, n, &mod->ptx, &mod->ptx_len, err, errlen);
+    for (int i = 0; i < n && texts; i++)
+        free(texts[i]);
+    free(texts);
+    free(lens);
+    return rc;
+}
+
 cudaError_t rt_module_load(rt_module *mod)
 {
     if (mod->loaded)
         return mod->loaded > 0 ? cudaSuccess : mod->load_error;
     char err[1024];
-    if (!mod->ptx) {
+    if (!mod->ptx && mod->prelinked) {
+        if (rt_module_link(mod, err, sizeof err))
+            return rt_module_fail(mod, cudaErrorNoKernelImageForDevice, err);
+    } else if (!mod->ptx) {
         if (rt_fatbin_ptx(mod->fatbin, mod->fatbin_len, &mod->ptx, &mod->ptx_len, err,
                           sizeof err))
             return rt_module_fail(mod, cudaErrorNoKernelImageForDevice, err);
@@ -499,6 +531,8 @@ void **__cudaRegisterFatBinary(void *fatCubin)
         rt_warn("__cudaRegisterFatBinary: not a fat binary wrapper");
     else if (!(mod = rt_module_new_fatbin(w->data, (size_t)1 << 40)))
         rt_warn("__cudaRegisterFatBinary: unreadable fat binary");
+    else if (w->version == 2 && w->filename_or_fatbins)
+        mod->prelinked = (void *const *)w->filename_or_fatbins;   /* -rdc=true */
     RT_END(cudaSuccess);
     return (void **)mod;
 }
