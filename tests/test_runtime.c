@@ -199,7 +199,8 @@ START_TEST(rdc_link)
                   ".visible .global .align 4 .u32 shared_v;\n"
                   ".global .align 1 .b8 $str[3] = {104, 111, 0};\n"
                   ".weak .func w() { ret; }\n"
-                  ".visible .func (.param .b32 r) other (.param .b32 x) { .reg .b64 %rd<10>; .loc 1 3 1\n"
+                  ".visible .func (.param .b32 r) other (.param .b32 x)\n"
+                  "{ .reg .b64 %rd<10>; .loc 1 3 1\n"
                   " mov.u64 %rd9, $str; st.param.b32 [r], 1; ret; }\n");
     size_t lens[2] = { strlen(u[0]), strlen(u[1]) };
     char *out = NULL, err[256] = "";
