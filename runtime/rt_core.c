@@ -163,7 +163,7 @@ int rt_unsupported(const char *name, int *said, int code)
     return code;
 }
 
-/* ---- the error API ---------------------------------------------------------------------------- */
+/* ---- the error API --------------------------------------------------------------------------- */
 cudaError_t cudaGetLastError(void)
 {
     return rt_last_error(1);

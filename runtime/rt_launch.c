@@ -43,7 +43,7 @@ __attribute__((constructor)) static void rt_launch_init(void)
     rt_threads = rt_env_threads();
 }
 
-/* ---- parameters ------------------------------------------------------------------------------- */
+/* ---- parameters ------------------------------------------------------------------------------ */
 void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
 {
     memset(buf, 0, (size_t)k->param_bytes);
@@ -52,7 +52,7 @@ void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
             memcpy(buf + k->param_off[i], args[i], (size_t)k->param_size[i]);
 }
 
-/* ---- configuration ---------------------------------------------------------------------------- */
+/* ---- configuration --------------------------------------------------------------------------- */
 /* The device's own check of a block shape and shared memory against the kernel (rt_device.c:
  * registers, launch bounds, function attributes), when that file is linked in. */
 extern cudaError_t rt_launch_check(const ptx_module *m, const ptx_func *f, unsigned bx,
@@ -94,7 +94,7 @@ static cudaError_t rt_config_check(const rt_launch_ctx *c)
     return cudaSuccess;
 }
 
-/* ---- errors after a launch -------------------------------------------------------------------- */
+/* ---- errors after a launch ------------------------------------------------------------------- */
 cudaError_t rt_stop_error(const exec_stop *st)
 {
     switch (st->kind) {
@@ -131,7 +131,7 @@ cudaError_t rt_stop_error(const exec_stop *st)
     }
 }
 
-/* ---- running ---------------------------------------------------------------------------------- */
+/* ---- running --------------------------------------------------------------------------------- */
 cudaError_t rt_launch_run(rt_launch_ctx *ctx)
 {
     rt_kernel *k = ctx->k;
@@ -190,7 +190,7 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
     return cudaSuccess;
 }
 
-/* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------- */
+/* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------ */
 typedef struct { dim3 grid, block; size_t shmem; cudaStream_t stream; } rt_callcfg;
 #define RT_CFG_DEPTH 16
 static _Thread_local rt_callcfg rt_cfg[RT_CFG_DEPTH];
@@ -373,7 +373,7 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const voi
     return RT_END(rt_launch_ex(config, func, args, 1));
 }
 
-/* ---- limits ----------------------------------------------------------------------------------- */
+/* ---- limits ---------------------------------------------------------------------------------- */
 static int rt_set_heap(exec_machine *m, rt_module *mod, void *ctx)
 {
     (void)mod;

@@ -6,7 +6,7 @@
 
 #define RT_PITCH_ALIGN 512   /* cudaMallocPitch / cudaMalloc3D row alignment */
 
-/* ---- allocation ------------------------------------------------------------------------------- */
+/* ---- allocation ------------------------------------------------------------------------------ */
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     RT_BEGIN_CTX();
@@ -638,7 +638,7 @@ cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr p, int value, struct cu
     return RT_END(rt_memset3d(p, value, extent, stream, 1, 0));
 }
 
-/* ---- peer copies (one device: only device 0 is valid) ------------------------------------------ */
+/* ---- peer copies (one device: only device 0 is valid) ---------------------------------------- */
 static cudaError_t rt_copy3d_peer(const struct cudaMemcpy3DPeerParms *p, cudaStream_t st,
                                   int ptds, int sync)
 {

@@ -147,7 +147,7 @@ rt_module *rt_module_new_ptx(const char *text, size_t len, const char *name)
     return mod;
 }
 
-/* ---- loading ------------------------------------------------------------------------------------ */
+/* ---- loading --------------------------------------------------------------------------------- */
 static int rt_map_alloc_cb(const rt_alloc *a, void *ctx)
 {
     exec_machine *m = ctx;
@@ -326,7 +326,7 @@ int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void
     return 0;
 }
 
-/* ---- kernels ------------------------------------------------------------------------------------ */
+/* ---- kernels --------------------------------------------------------------------------------- */
 rt_kernel *rt_kernel_add(rt_module *mod, const void *host_stub, const char *name)
 {
     rt_kernel *k = calloc(1, sizeof *k);
@@ -412,7 +412,7 @@ cudaError_t rt_kernel_ready(rt_kernel *k)
     return cudaSuccess;
 }
 
-/* ---- variables ---------------------------------------------------------------------------------- */
+/* ---- variables ------------------------------------------------------------------------------- */
 rt_var *rt_var_add(rt_module *mod, const void *host_var, const char *name, size_t size,
                    int constant, int managed)
 {
@@ -514,7 +514,7 @@ cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write)
     return cudaSuccess;
 }
 
-/* ---- registration as nvcc's host code does it ------------------------------------------------- */
+/* ---- registration as nvcc's host code does it ------------------------------------------------ */
 typedef struct {
     int magic;
     int version;

@@ -48,7 +48,7 @@ void rt_flush_output(void)
     fflush(stdout);
 }
 
-/* ---- the submission seam ---------------------------------------------------------------------- */
+/* ---- the submission seam --------------------------------------------------------------------- */
 __attribute__((weak)) cudaError_t rt_capture_op(rt_stream *s, const rt_op *op)
 {
     (void)s, (void)op;
@@ -139,7 +139,7 @@ void rt_op_release(rt_op *op)
     }
 }
 
-/* ---- streams ---------------------------------------------------------------------------------- */
+/* ---- streams --------------------------------------------------------------------------------- */
 static cudaError_t rt_stream_new(cudaStream_t *out, unsigned flags, int priority)
 {
     if (!out || flags & ~(unsigned)cudaStreamNonBlocking)
@@ -550,7 +550,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
     return RT_END(cudaSuccess);
 }
 
-/* ---- device-wide synchronisation -------------------------------------------------------------- */
+/* ---- device-wide synchronisation ------------------------------------------------------------- */
 cudaError_t cudaDeviceSynchronize(void)
 {
     RT_BEGIN_CTX();

@@ -44,7 +44,7 @@ const char *cudaGetErrorName(cudaError_t e);
 const char *cudaGetErrorString(cudaError_t e);
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
 
-/* ---- the fixture module ----------------------------------------------------------------------- */
+/* ---- the fixture module ---------------------------------------------------------------------- */
 typedef struct { int magic, version; const void *data; void *filename; } fatbinc;
 static fatbinc wrapper;
 static char *fatbin_bytes;
@@ -108,7 +108,7 @@ static cudaError_t launch(void (*stub)(void), dim3 g, dim3 b, void **args)
 
 static const dim3 one = { 1, 1, 1 };
 
-/* ---- fat binaries ----------------------------------------------------------------------------- */
+/* ---- fat binaries ---------------------------------------------------------------------------- */
 START_TEST(fatbin_ptx)
 {
     size_t len;
@@ -238,7 +238,7 @@ START_TEST(rdc_link)
 }
 END_TEST
 
-/* ---- registration and launch ------------------------------------------------------------------ */
+/* ---- registration and launch ----------------------------------------------------------------- */
 START_TEST(register_and_launch)
 {
     module_up();
@@ -323,7 +323,7 @@ START_TEST(launch_configuration_errors)
 }
 END_TEST
 
-/* ---- faults ----------------------------------------------------------------------------------- */
+/* ---- faults ---------------------------------------------------------------------------------- */
 static exec_stop seen_stop;
 static int seen_launches;
 static char seen_kernel[64];
@@ -447,7 +447,7 @@ START_TEST(auto_core_file)
 }
 END_TEST
 
-/* ---- copies ----------------------------------------------------------------------------------- */
+/* ---- copies ---------------------------------------------------------------------------------- */
 START_TEST(copy_kinds)
 {
     cudaDeviceReset();
@@ -528,7 +528,7 @@ START_TEST(address_model)
 }
 END_TEST
 
-/* ---- error names ------------------------------------------------------------------------------ */
+/* ---- error names ----------------------------------------------------------------------------- */
 START_TEST(error_names)
 {
     static const struct { int code; const char *name; } rows[] = {
