@@ -443,6 +443,10 @@ typedef struct {
     uint64_t shmem_optin;         /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
 } rt_launch_limits;
 void rt_device_launch_limits(rt_launch_limits *l);
+/* The most blocks of shape `block` with `dyn` bytes of dynamic shared memory the device keeps
+ * resident at once (occupancy x SMs), which a cooperative launch may not exceed
+ * (cudaErrorCooperativeLaunchTooLarge); 0 = unknown (weak default). rt_occ.c defines it. */
+int rt_device_coop_max_blocks(rt_kernel *k, dim3 block, size_t dyn);
 
 /* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes: rt_device.c's
  * cudaDeviceSetLimit calls rt_set_heap_limit, which applies it to every machine, now and for

@@ -43,6 +43,14 @@ __attribute__((constructor)) static void rt_launch_init(void)
     rt_threads = rt_env_threads();
 }
 
+/* The most blocks of this shape the device keeps resident at once (occupancy x SMs; rt_occ.c
+ * defines it); 0 = unknown: only the core's own residency bound applies. */
+__attribute__((weak)) int rt_device_coop_max_blocks(rt_kernel *k, dim3 block, size_t dyn)
+{
+    (void)k, (void)block, (void)dyn;
+    return 0;
+}
+
 /* ---- parameters ------------------------------------------------------------------------------ */
 void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
 {
@@ -155,12 +163,24 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         return cudaErrorInvalidClusterSize;
     if (exec_set_cluster_dims(m, cl))
         return cudaErrorInvalidClusterSize;
+    if (ctx->cooperative) {
+        /* every CTA of a cooperative grid must be resident at once on the device */
+        uint64_t nblocks = (uint64_t)ctx->grid.x * ctx->grid.y * ctx->grid.z;
+        int max = rt_device_coop_max_blocks(k, ctx->block, ctx->shmem);
+        if (max > 0 && nblocks > (uint64_t)max) {
+            rt_warn("cooperative launch of %s: %llu blocks, at most %d fit on the device at "
+                    "once", k->name, (unsigned long long)nblocks, max);
+            return cudaErrorCooperativeLaunchTooLarge;
+        }
+    }
+    exec_set_cooperative(m, ctx->cooperative);
     exec_dim3 g = { ctx->grid.x, ctx->grid.y, ctx->grid.z };
     exec_dim3 b = { ctx->block.x, ctx->block.y, ctx->block.z };
     if (exec_launch(m, k->func, g, b, ctx->shmem, ctx->params, (size_t)k->param_bytes)) {
         rt_warn("cannot launch %s: %s", k->name, exec_errmsg(m));
-        return clustered || k->reqnctapercluster[0] ? cudaErrorInvalidClusterSize
-                                                    : cudaErrorInvalidConfiguration;
+        return ctx->cooperative ? cudaErrorCooperativeLaunchTooLarge
+               : clustered || k->reqnctapercluster[0] ? cudaErrorInvalidClusterSize
+                                                      : cudaErrorInvalidConfiguration;
     }
     ctx->launch_no = rt_nlaunch++;
     k->mod->nlaunch++;
