@@ -285,16 +285,19 @@ static int type_cmd(cmd_ctx *c, const char *args, int expand)
     if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
     if (v.dt) {
+        /* a pointer into a state space names it, as print does: "@local int (*)[5]" */
+        const dw_type *st = dw_type_strip(v.dt);
+        const char *sp = st && (st->kind == DW_TY_POINTER || st->kind == DW_TY_REFERENCE) &&
+                                 st->space != PTX_SPACE_GENERIC && st->space != PTX_SPACE_NONE
+                             ? ptx_space_name(st->space) : NULL;
         char out[4096];
         ptype_of(v.dt, expand, out, sizeof out);
-        printf("type = %s\n", out);
+        printf("type = %s%s%s%s\n", sp ? "@" : "", sp ? sp : "", sp ? " " : "", out);
         return 0;
     }
     switch (v.kind) {
-    case CV_PTR:
-        if (v.count)
-            printf("type = %s [%llu]\n", cmd_type_c_name(v.type), (unsigned long long)v.count);
-        else if (v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_NONE)
+    case CV_PTR: /* a buffer is a pointer to its first element, as print shows it */
+        if (v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_NONE)
             printf("type = @%s %s *\n", ptx_space_name(v.space), cmd_type_c_name(v.type));
         else
             printf("type = %s *\n", cmd_type_c_name(v.type));
@@ -481,21 +484,25 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
     exec_machine *m = dbg_machine(c->s);
     int per_line = fmt == 'c' ? 8 : ub == 8 ? 2 : ub == 4 ? 4 : 8;
     if (fmt == 's') {
+        /* gdb: a string stops at `print elements` characters, with "..." */
+        uint64_t lim = c->opt.print_elements && c->opt.print_elements <= 65536
+                           ? c->opt.print_elements : 65536;
         for (int i = 0; i < count; i++) {
-            char str[256];
-            int k = 0;
-            for (; k < 200; k++) {
-                char ch;
-                if (exec_mem_read(m, space, addr + (uint64_t)k, &ch, 1, f->cta, f->warp, f->lane))
+            printf("0x%llx:\t\"", (unsigned long long)addr);
+            uint64_t k = 0;
+            char ch = 1;
+            for (; k < lim; k++) {
+                if (exec_mem_read(m, space, addr + k, &ch, 1, f->cta, f->warp, f->lane)) {
+                    printf("\"\n");
                     return cmd_error(c, "Cannot access memory at address 0x%llx",
-                                     (unsigned long long)(addr + (uint64_t)k));
-                str[k] = ch;
+                                     (unsigned long long)(addr + k));
+                }
                 if (!ch)
                     break;
+                putchar(ch);
             }
-            str[k] = 0;
-            printf("0x%llx:\t\"%s\"\n", (unsigned long long)addr, str);
-            addr += (uint64_t)k + 1;
+            printf(k == lim ? "\"...\n" : "\"\n");
+            addr += k + (k < lim);
         }
     } else {
         for (int i = 0; i < count; i++) {

@@ -32,12 +32,14 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
 void exec_free(exec_machine *m);
 const char *exec_errmsg(const exec_machine *m);
 const ptx_module *exec_module(const exec_machine *m);
-/* Where device printf output goes (default stdout). */
+/* Where device printf output goes (NULL, the default: stdout as it is at each write). */
 void exec_set_output(exec_machine *m, FILE *out);
 
 /* ---- global memory and symbols -------------------------------------------------------------- */
 /* Allocate `size` zeroed bytes of global memory (a host buffer); returns its device address. */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr);
+/* Name the allocation at addr for messages ("buffer x", "x+4"); -1 if none starts there. */
+int exec_global_name(exec_machine *m, uint64_t addr, const char *name);
 int exec_global_free(exec_machine *m, uint64_t addr);
 /* Map bytes the caller owns, [data, data+size), as global memory at address base (a region
  * like any other: accesses are bounds-checked, a fault outside names it `name`, which is

@@ -28,7 +28,7 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
         return NULL;
     }
     m->mod = mod;
-    m->out = stdout;
+    m->out = NULL; /* stdout as it is when printing (the front end may replace it) */
     m->glob.next = (global_base + 255) & ~255ull;
     m->glob.limit = global_limit;
     m->heap_limit = EXEC_HEAP_DEFAULT;
@@ -60,7 +60,7 @@ void exec_free(exec_machine *m)
 
 const char *exec_errmsg(const exec_machine *m) { return m->err; }
 const ptx_module *exec_module(const exec_machine *m) { return m->mod; }
-void exec_set_output(exec_machine *m, FILE *out) { m->out = out ? out : stdout; }
+void exec_set_output(exec_machine *m, FILE *out) { m->out = out; }
 
 /* ---- global memory ---------------------------------------------------------------------------- */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)
@@ -72,6 +72,17 @@ int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)
         return -1;
     }
     *addr = a;
+    return 0;
+}
+
+int exec_global_name(exec_machine *m, uint64_t addr, const char *name)
+{
+    mem_region *r = mem_global_find(&m->glob, addr, 1);
+    if (!r || r->base != addr || r->kind != MEM_R_ALLOC) {
+        snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not an allocated buffer", addr);
+        return -1;
+    }
+    snprintf(r->name, sizeof r->name, "%s", name);
     return 0;
 }
 

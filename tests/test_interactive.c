@@ -82,6 +82,18 @@ START_TEST(complete_commands_and_subcommands)
     ck_assert_str_eq(comp("set step-granularity "), "lane warp");
     ck_assert_str_eq(comp("set va"), "var");
     ck_assert_str_eq(comp("show step"), "step-granularity");
+    /* the settings table: groups, their members, values */
+    ck_assert_str_eq(comp("set print el"), "elements");
+    ck_assert_str_eq(comp("set print "), "elements pretty repeats");
+    ck_assert_str_eq(comp("set cuda break_on_launch "), "all application none");
+    ck_assert_str_eq(comp("set print pretty "), "off on");
+    ck_assert_str_eq(comp("set listsize "), "unlimited");
+    ck_assert_str_eq(comp("show log"), "logging");
+    ck_assert_str_eq(comp("show logging "), "enabled file overwrite redirect");
+    ck_assert_str_eq(comp("help set cuda "), "break_on_launch");
+    ck_assert(has_word(comp("set "), "max-steps"));
+    ck_assert(has_word(comp("set "), "threads"));
+    ck_assert(!has_word(comp("set "), "verbose"));
     ck_assert_str_eq(comp("cuda bl"), "block");
     ck_assert_str_eq(comp("cuda kernel 0 th"), "thread");
     ck_assert_str_eq(comp("help brea"), "break breakpoints");
@@ -212,7 +224,7 @@ START_TEST(empty_line_repeats_next)
     ck_assert_int_eq(focus_line(), 4);
     static const char *const lines[] = {"next", "", NULL};
     script sc = {lines, 0};
-    cmd_input in = {script_next, &sc};
+    cmd_input in = {script_next, &sc, 0};
     c.interactive = 1;
     ck_assert_int_eq(cmd_run_input(&c, &in, "(ptxdbg) "), 0);
     ck_assert_int_eq(focus_line(), 6);
@@ -226,7 +238,7 @@ START_TEST(empty_line_does_not_repeat_print)
     open_session(NULL);
     static const char *const lines[] = {"print 7", "", "   ", NULL};
     script sc = {lines, 0};
-    cmd_input in = {script_next, &sc};
+    cmd_input in = {script_next, &sc, 0};
     c.interactive = 1;
     ck_assert_int_eq(cmd_run_input(&c, &in, "(ptxdbg) "), 0);
     ck_assert_int_eq(c.hist.nhist, 1);
@@ -240,7 +252,7 @@ START_TEST(empty_line_outside_terminal_does_nothing)
     stop_at_saxpy();
     static const char *const lines[] = {"next", "", NULL};
     script sc = {lines, 0};
-    cmd_input in = {script_next, &sc};
+    cmd_input in = {script_next, &sc, 0};
     ck_assert_int_eq(cmd_run_input(&c, &in, NULL), 0);
     ck_assert_int_eq(focus_line(), 5);
     close_session();
@@ -274,7 +286,7 @@ static void run_interrupted(const char *line)
 {
     const char *lines[] = {line, NULL};
     script sc = {lines, 0};
-    cmd_input in = {interrupted_next, &sc};
+    cmd_input in = {interrupted_next, &sc, 0};
     cmd_run_input(&c, &in, NULL); /* returns once the signal stopped the kernel */
 }
 
