@@ -274,6 +274,9 @@ typedef struct CUevent_st {
  * live stream (cudaErrorInvalidResourceHandle). */
 rt_stream *rt_stream_get(cudaStream_t h, int ptds);
 rt_event *rt_event_get(cudaEvent_t h);
+/* Call fn for the legacy stream, the calling thread's per-thread stream and every created
+ * stream; stops when fn returns non-zero and returns that. */
+int rt_streams_each(int (*fn)(rt_stream *s, void *ctx), void *ctx);
 
 /* ---- stream operations: the one submission seam ----------------------------------------------
  * Every piece of stream work is an rt_op submitted with rt_submit. Stream capture (rt_graph.c)
@@ -352,6 +355,14 @@ void rt_op_release(rt_op *op);
 /* Stream capture (rt_graph.c): record op in s->capture. Until rt_graph.c exists a weak
  * default refuses with cudaErrorStreamCaptureUnsupported. */
 cudaError_t rt_capture_op(rt_stream *s, const rt_op *op);
+
+/* The COPY op a cudaMemcpy3DParms describes (pitched pointers and CUDA arrays), for
+ * cudaMemcpy3D* and graph memcpy nodes. */
+cudaError_t rt_copy3d_op(const struct cudaMemcpy3DParms *p, rt_op *op);
+/* Stream capture joins: an EVENT_WAIT on a stream that is not capturing, for an event last
+ * recorded in a capture, makes the stream join that capture (rt_graph.c); returns 1 then, and
+ * rt_submit records the op. */
+int rt_capture_joins(rt_stream *s, const rt_op *op);
 
 /* Lay out a kernel's arguments (args[i] points at parameter i, as cudaLaunchKernel receives
  * them) into .param bytes: buf must hold k->param_bytes. */
