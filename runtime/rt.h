@@ -247,6 +247,10 @@ void rt_mem_usage(uint64_t *used, uint64_t *total);
  * returns non-zero and returns that. */
 int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx);
 
+/* Texture and surface objects (rt_texobj.c) exist in every machine with the same handle: a
+ * machine created after some were made gets them all. */
+void rt_tex_machine_added(exec_machine *m);
+
 /* ---- streams and events (rt_stream.c) -------------------------------------------------------- */
 typedef struct CUstream_st {
     uint32_t magic;               /* RT_STREAM_MAGIC while alive */

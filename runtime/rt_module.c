@@ -237,6 +237,7 @@ cudaError_t rt_module_load(rt_module *mod)
                 *v->managed_ptr = data;
         }
     }
+    rt_tex_machine_added(mod->m);
     if (rt_debug_module_loaded)
         rt_debug_module_loaded(mod);
     return cudaSuccess;
