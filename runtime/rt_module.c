@@ -333,7 +333,6 @@ rt_kernel *rt_kernel_by_name(rt_module *mod, const char *name)
     return NULL;
 }
 
-/* Static shared memory a kernel declares (its own .shared variables; module-scope ones too). */
 /* Static shared memory the kernel uses: its own and the module-scope .shared it reaches, as
  * cudaFuncGetAttributes reports (rt_occ.c). */
 static uint64_t rt_kernel_static_shared(const ptx_module *pm, const ptx_func *f)
