@@ -1,4 +1,5 @@
 /* main.c - ptxdbg entry point: options, batch scripts and commands, then the interactive REPL. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,34 @@ static void usage(FILE *f)
                "faulted. -j N: worker threads for running kernels (default 0: one per CPU).\n"
                "A CUDA PROGRAM (an executable built with nvcc -cudart shared) starts with \"run\"; its\n"
                "kernels run on ptxdbg; with -batch ptxdbg exits with the program's status.\n");
+}
+
+/* --print-libdir: the absolute folder holding libcudart.so.13 (LD_LIBRARY_PATH for CUDA
+ * programs): build/lib beside the ptxdbg executable (the build tree), or ../lib of it. */
+static int print_libdir(void)
+{
+    char exe[PATH_MAX], dir[PATH_MAX + 32], lib[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        fprintf(stderr, "ptxdbg: cannot find the ptxdbg executable\n");
+        return 1;
+    }
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = 0;
+    static const char *const rel[] = { "build/lib", "lib", "../lib" };
+    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+        snprintf(dir, sizeof dir, "%s/%s", exe, rel[i]);
+        snprintf(lib, sizeof lib, "%s/libcudart.so.13", dir);
+        char real[PATH_MAX];
+        if (access(lib, R_OK) == 0 && realpath(dir, real)) {
+            printf("%s\n", real);
+            return 0;
+        }
+    }
+    fprintf(stderr, "ptxdbg: the CUDA runtime library is not built (run make in %s)\n", exe);
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -53,6 +82,10 @@ int main(int argc, char **argv)
             a++; /* --batch == -batch */
         if (!strcmp(a, "-batch")) {
             batch = 1;
+        } else if (!strcmp(a, "-print-libdir")) {
+            free(acts);
+            free(kinds);
+            return print_libdir();
         } else if (!strcmp(a, "-q") || !strcmp(a, "-quiet") || !strcmp(a, "-silent") ||
                    !strcmp(a, "-nx") || !strcmp(a, "-n")) {
             quiet = 1;

@@ -58,6 +58,15 @@ cudaError_t rt_error(cudaError_t e);
 /* The sticky error (a kernel fault poisons the context until cudaDeviceReset), or cudaSuccess. */
 cudaError_t rt_sticky(void);
 void rt_set_sticky(cudaError_t e);
+/* A kernel fault happens "asynchronously": rt_set_fault records it as pending, invisible to
+ * cudaGetLastError and to calls that do not synchronise, as on a GPU where the launch returns
+ * before the kernel faults; stream work submitted meanwhile is dropped (a faulted context runs
+ * nothing more). The next synchronising call (device/stream/event synchronize or query, a
+ * synchronous copy or memset, cudaFree) calls rt_sync, which makes it the sticky error and
+ * returns it. rt_sync also flushes device printf output. rt_faulted: pending or sticky. */
+void rt_set_fault(cudaError_t e);
+cudaError_t rt_sync(void);
+int rt_faulted(void);
 /* cudaGetLastError's state (per thread): read and reset / read only. */
 cudaError_t rt_last_error(int reset);
 /* Clear the sticky and last errors (cudaDeviceReset). */
@@ -74,7 +83,13 @@ int rt_unsupported(const char *name, int *said, int code);
  * records a non-success result as the thread's last error. RT_BEGIN_CTX also returns the
  * sticky error when the context is poisoned, for calls that use the device. */
 #define RT_BEGIN() do { rt_init(); rt_lock(); } while (0)
-#define RT_END(e) (rt_unlock(), rt_error(e))
+#define RT_END(e) rt_end(e)
+/* A function, so that the argument (often the whole operation) is evaluated under the lock. */
+static inline cudaError_t rt_end(cudaError_t e)
+{
+    rt_unlock();
+    return rt_error(e);
+}
 #define RT_BEGIN_CTX() do {                                                    \
         rt_init(); rt_lock();                                                  \
         cudaError_t rt_st_ = rt_sticky();                                      \
@@ -252,6 +267,7 @@ int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void
 void rt_tex_machine_added(exec_machine *m);
 
 /* ---- streams and events (rt_stream.c) -------------------------------------------------------- */
+#define RT_STREAM_NATTR 17            /* cudaLaunchAttributeID values a stream keeps */
 typedef struct CUstream_st {
     uint32_t magic;               /* RT_STREAM_MAGIC while alive */
     unsigned flags;               /* cudaStreamNonBlocking */
@@ -259,6 +275,7 @@ typedef struct CUstream_st {
     uint64_t id;                  /* cudaStreamGetId */
     void *capture;                /* non-NULL while capturing (rt_graph.c owns it) */
     int capture_mode;
+    cudaLaunchAttributeValue attr[RT_STREAM_NATTR]; /* cudaStreamSetAttribute values by id */
     struct CUstream_st *next;
 } rt_stream;
 #define RT_STREAM_MAGIC 0x5354524du
@@ -393,10 +410,11 @@ typedef struct rt_launch_ctx {
 } rt_launch_ctx;
 
 /* Check the configuration, prepare and run a kernel on its module's machine to completion.
- * Returns cudaSuccess, a configuration error (cudaErrorInvalidConfiguration,
- * cudaErrorLaunchOutOfResources, cudaErrorInvalidValue, ...) or, after a fault, the sticky
- * error it set (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
- * cudaErrorLaunchFailure, ...) having printed the fault report on stderr. */
+ * Returns a configuration error (cudaErrorInvalidConfiguration, cudaErrorLaunchOutOfResources,
+ * cudaErrorInvalidValue, ...) or cudaSuccess, also after a fault: that is reported on stderr
+ * (rt_report_fault, unless the debugger showed it) and recorded with rt_set_fault
+ * (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
+ * cudaErrorLaunchFailure, ...); ctx->stop says what happened. */
 cudaError_t rt_launch_run(rt_launch_ctx *ctx);
 /* The in-process debugger's hook. When non-NULL, rt_launch_run hands every checked, prepared
  * launch (exec_launch done) to it instead of running the kernel plainly; it runs the kernel to
@@ -424,8 +442,11 @@ typedef struct {
 } rt_launch_limits;
 void rt_device_launch_limits(rt_launch_limits *l);
 
-/* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes. */
+/* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes: rt_device.c's
+ * cudaDeviceSetLimit calls rt_set_heap_limit, which applies it to every machine, now and for
+ * modules loaded later. */
 extern uint64_t rt_heap_limit;
+void rt_set_heap_limit(uint64_t bytes);
 /* Worker threads each machine runs kernels with (exec_set_threads; PTXDBG_THREADS, default 0:
  * one per CPU). */
 extern int rt_threads;

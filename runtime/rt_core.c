@@ -11,6 +11,7 @@ static pthread_mutex_t rt_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static _Thread_local cudaError_t rt_last;
 static cudaError_t rt_sticky_err;
+static cudaError_t rt_pending_err;   /* a kernel fault the program has not synchronised with */
 
 /* Reserve [base, base+size) so that no host mapping can ever land there. Under a sanitizer the
  * range may already be reserved (its shadow gap): that serves as well. */
@@ -75,6 +76,27 @@ void rt_set_sticky(cudaError_t e)
     rt_last = e;
 }
 
+void rt_set_fault(cudaError_t e)
+{
+    if (rt_sticky_err == cudaSuccess && rt_pending_err == cudaSuccess)
+        rt_pending_err = e;
+}
+
+int rt_faulted(void)
+{
+    return rt_pending_err != cudaSuccess || rt_sticky_err != cudaSuccess;
+}
+
+cudaError_t rt_sync(void)
+{
+    fflush(stdout);
+    if (rt_pending_err != cudaSuccess) {
+        rt_set_sticky(rt_pending_err);
+        rt_pending_err = cudaSuccess;
+    }
+    return rt_sticky_err;
+}
+
 cudaError_t rt_last_error(int reset)
 {
     cudaError_t e = rt_last;
@@ -88,6 +110,7 @@ cudaError_t rt_last_error(int reset)
 void rt_errors_reset(void)
 {
     rt_sticky_err = cudaSuccess;
+    rt_pending_err = cudaSuccess;
     rt_last = cudaSuccess;
 }
 

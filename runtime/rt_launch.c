@@ -53,7 +53,13 @@ void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
 }
 
 /* ---- configuration ---------------------------------------------------------------------------- */
-static cudaError_t rt_launch_check(const rt_launch_ctx *c)
+/* The device's own check of a block shape and shared memory against the kernel (rt_device.c:
+ * registers, launch bounds, function attributes), when that file is linked in. */
+extern cudaError_t rt_launch_check(const ptx_module *m, const ptx_func *f, unsigned bx,
+                                   unsigned by, unsigned bz, size_t dyn_smem, char *msg,
+                                   size_t msglen) __attribute__((weak));
+
+static cudaError_t rt_config_check(const rt_launch_ctx *c)
 {
     const rt_kernel *k = c->k;
     rt_launch_limits l;
@@ -64,6 +70,14 @@ static cudaError_t rt_launch_check(const rt_launch_ctx *c)
         c->block.x > l.max_block[0] || c->block.y > l.max_block[1] ||
         c->block.z > l.max_block[2] || threads > l.max_threads)
         return cudaErrorInvalidConfiguration;
+    if (rt_launch_check) {
+        char msg[256] = "";
+        cudaError_t e = rt_launch_check(k->mod->pm, k->func, c->block.x, c->block.y,
+                                        c->block.z, c->shmem, msg, sizeof msg);
+        if (e != cudaSuccess && msg[0] && getenv("PTXDBG_RT_VERBOSE"))
+            rt_warn("launch of %s refused: %s", k->name, msg);
+        return e;
+    }
     uint64_t maxnt = (uint64_t)(k->maxntid[0] ? k->maxntid[0] : 1) *
                      (k->maxntid[1] ? k->maxntid[1] : 1) * (k->maxntid[2] ? k->maxntid[2] : 1);
     if (k->maxntid[0] && threads > maxnt)
@@ -126,7 +140,7 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
     cudaError_t e = rt_kernel_ready(k);
     if (e != cudaSuccess)
         return e;
-    e = rt_launch_check(ctx);
+    e = rt_config_check(ctx);
     if (e != cudaSuccess)
         return e;
     if (ctx->nparams < k->param_bytes)
@@ -153,8 +167,8 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
     memset(&ctx->stop, 0, sizeof ctx->stop);
     if (rt_debug_launch) {
         if (rt_debug_launch(ctx) < 0) {
-            rt_set_sticky(cudaErrorLaunchFailure);
-            return cudaErrorLaunchFailure;
+            rt_set_fault(cudaErrorLaunchFailure);
+            return cudaSuccess;
         }
     } else {
         exec_run_opts o;
@@ -162,8 +176,8 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         o.mode = EXEC_RUN_CONTINUE;
         if (exec_run(m, &o, &ctx->stop)) {
             rt_warn("cannot run %s: %s", k->name, exec_errmsg(m));
-            rt_set_sticky(cudaErrorLaunchFailure);
-            return cudaErrorLaunchFailure;
+            rt_set_fault(cudaErrorLaunchFailure);
+            return cudaSuccess;
         }
     }
     e = rt_stop_error(&ctx->stop);
@@ -171,9 +185,9 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         rt_flush_output();
         if (!ctx->reported)
             rt_report_fault(ctx);
-        rt_set_sticky(e);
+        rt_set_fault(e);
     }
-    return e;
+    return cudaSuccess;
 }
 
 /* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------- */
@@ -220,6 +234,16 @@ cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entryFuncAddr)
 {
     return __cudaGetKernel(kernel, entryFuncAddr);
+}
+
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
+{
+    RT_BEGIN();
+    rt_kernel *k = rt_kernel_by_stub(symbolPtr);
+    if (!functionPtr || !k)
+        return RT_END(cudaErrorInvalidDeviceFunction);
+    *functionPtr = (cudaFunction_t)k;
+    return RT_END(cudaSuccess);
 }
 
 /* Launch kernel k with args (one pointer per parameter) on stream h. */
@@ -349,4 +373,18 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const voi
     return RT_END(rt_launch_ex(config, func, args, 1));
 }
 
-/* Limits (cudaDeviceSetLimit/GetLimit) are in rt_device.c. */
+/* ---- limits ----------------------------------------------------------------------------------- */
+static int rt_set_heap(exec_machine *m, rt_module *mod, void *ctx)
+{
+    (void)mod;
+    exec_set_heap_limit(m, *(uint64_t *)ctx);
+    return 0;
+}
+
+void rt_set_heap_limit(uint64_t bytes)
+{
+    rt_lock();
+    rt_heap_limit = bytes;
+    rt_machines_each(rt_set_heap, &rt_heap_limit);
+    rt_unlock();
+}

@@ -295,15 +295,14 @@ static cudaError_t rt_side(uint64_t addr, uint64_t span, int device, int any, in
         *host = d;
         return cudaSuccess;
     }
-    if (device && !any) {
-        /* a range starting inside an allocation but running past its end */
-        const rt_alloc *a = rt_alloc_find((void *)(uintptr_t)addr, 0);
-        if (a)
-            rt_warn("copy of %" PRIu64 " bytes at 0x%" PRIx64 " runs past the end of %s "
-                    "(%" PRIu64 " bytes)", span, addr, a->name, a->size);
+    /* a range starting inside an allocation but running past its end */
+    const rt_alloc *a = rt_alloc_find((void *)(uintptr_t)addr, 0);
+    if (a) {
+        rt_warn("copy of %" PRIu64 " bytes at 0x%" PRIx64 " runs past the end of %s "
+                "(%" PRIu64 " bytes)", span, addr, a->name, a->size);
         return cudaErrorInvalidValue;
     }
-    if (!addr || rt_addr_reserved(addr, span) || rt_alloc_find((void *)(uintptr_t)addr, 0))
+    if ((device && !any) || !addr || rt_addr_reserved(addr, span))
         return cudaErrorInvalidValue;
     *host = (uint8_t *)(uintptr_t)addr;
     return cudaSuccess;

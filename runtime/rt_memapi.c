@@ -21,6 +21,8 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 cudaError_t cudaFree(void *devPtr)
 {
     RT_BEGIN_CTX();
+    if (rt_sync() != cudaSuccess)
+        return RT_END(rt_sticky());
     if (!devPtr)
         return RT_END(cudaSuccess);
     cudaError_t e = rt_alloc_free(devPtr, 1u << RT_MEM_DEVICE | 1u << RT_MEM_MANAGED |
@@ -88,6 +90,8 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 cudaError_t cudaFreeHost(void *ptr)
 {
     RT_BEGIN_CTX();
+    if (rt_sync() != cudaSuccess)
+        return RT_END(rt_sticky());
     if (!ptr)
         return RT_END(cudaSuccess);
     return RT_END(rt_alloc_free(ptr, 1u << RT_MEM_HOST));
@@ -225,7 +229,9 @@ static cudaError_t rt_copy3(uint64_t dst, uint64_t dpitch, uint64_t dslice, uint
 {
     rt_op op;
     rt_copy_fill(&op, dst, dpitch, dslice, src, spitch, sslice, width, height, depth, kind);
-    cudaError_t e = rt_submit(st, ptds, &op);
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;
@@ -373,9 +379,10 @@ static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st,
 {
     rt_op op;
     cudaError_t e = rt_copy3d_op(p, &op);
-    if (e != cudaSuccess)
-        return e;
-    e = rt_submit(st, ptds, &op);
+    if (e == cudaSuccess && sync)
+        e = rt_sync();
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;
@@ -475,7 +482,9 @@ static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_
         op.u.copy.src_raw = 1;
         op.u.copy.dst = (uint64_t)(uintptr_t)mem;
     }
-    e = rt_submit(st, ptds, &op);
+    e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;
@@ -554,7 +563,9 @@ static cudaError_t rt_memset3(void *dst, size_t pitch, size_t slice, int value, 
     op.u.set.depth = depth;
     op.u.set.pitch = pitch;
     op.u.set.slice = slice;
-    cudaError_t e = rt_submit(st, ptds, &op);
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;
@@ -646,4 +657,65 @@ cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr p, int value, struct cu
 {
     RT_BEGIN_CTX();
     return RT_END(rt_memset3d(p, value, extent, stream, 1, 0));
+}
+
+/* ---- peer copies (one device: only device 0 is valid) ------------------------------------------ */
+static cudaError_t rt_copy3d_peer(const struct cudaMemcpy3DPeerParms *p, cudaStream_t st,
+                                  int ptds, int sync)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (p->srcDevice != 0 || p->dstDevice != 0)
+        return cudaErrorInvalidDevice;
+    struct cudaMemcpy3DParms q;
+    memset(&q, 0, sizeof q);
+    q.srcArray = p->srcArray;
+    q.srcPos = p->srcPos;
+    q.srcPtr = p->srcPtr;
+    q.dstArray = p->dstArray;
+    q.dstPos = p->dstPos;
+    q.dstPtr = p->dstPtr;
+    q.extent = p->extent;
+    q.kind = cudaMemcpyDefault;
+    return rt_copy3d(&q, st, ptds, sync);
+}
+
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_copy3d_peer(p, NULL, 0, 1));
+}
+
+cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_copy3d_peer(p, NULL, 1, 1));
+}
+
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_copy3d_peer(p, stream, 0, 0));
+}
+
+cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
+                                       cudaStream_t stream)
+{
+    RT_BEGIN_CTX();
+    return RT_END(rt_copy3d_peer(p, stream, 1, 0));
+}
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count)
+{
+    RT_BEGIN_CTX();
+    (void)devPtr, (void)count;
+    return RT_END(cudaSuccess);
+}
+
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
+                                          unsigned int flags)
+{
+    RT_BEGIN_CTX();
+    (void)devPtr, (void)length, (void)flags;
+    return RT_END(rt_stream_get(stream, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }

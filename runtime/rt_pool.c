@@ -284,3 +284,49 @@ cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t m
                  : cudaMemAccessFlagsProtNone;
     return RT_END(cudaSuccess);
 }
+
+/* CUDA 13's location-based pool queries: device 0's pinned pool is the only one. */
+static cudaError_t rt_pool_where(const struct cudaMemLocation *loc, enum cudaMemAllocationType t)
+{
+    if (!loc || t != cudaMemAllocationTypePinned)
+        return cudaErrorInvalidValue;
+    if (loc->type != cudaMemLocationTypeDevice || loc->id != 0)
+        return loc->type == cudaMemLocationTypeDevice ? cudaErrorInvalidDevice
+                                                      : cudaErrorNotSupported;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                     enum cudaMemAllocationType type)
+{
+    RT_BEGIN();
+    cudaError_t e = memPool ? rt_pool_where(location, type) : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *memPool = &rt_default_pool;
+    return RT_END(e);
+}
+
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                              enum cudaMemAllocationType type)
+{
+    RT_BEGIN();
+    cudaError_t e = memPool ? rt_pool_where(location, type) : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *memPool = rt_cur_pool;
+    return RT_END(e);
+}
+
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type,
+                              cudaMemPool_t memPool)
+{
+    RT_BEGIN();
+    cudaError_t e = rt_pool_where(location, type);
+    if (e == cudaSuccess) {
+        rt_mempool *p = rt_pool_get(memPool);
+        if (p)
+            rt_cur_pool = p;
+        else
+            e = cudaErrorInvalidValue;
+    }
+    return RT_END(e);
+}

@@ -48,6 +48,9 @@ void rt_report_fault(rt_launch_ctx *ctx)
     exec_dim3 b = exec_cta_coord(m, st->cta);
     uint32_t t = st->warp * 32 + st->lane;
     exec_dim3 bd = { ctx->block.x, ctx->block.y, ctx->block.z };
+    char kname[512];
+    if (cmd_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
+        snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nCUDA Exception: %s\n", name);
     fprintf(stderr, "The exception was triggered at PC %u (%s%sPTX line %d%s%s)\n", st->pc,
             src[0] ? src : "", src[0] ? ", " : "", in ? in->line : 0,
@@ -56,7 +59,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
             st->kind == EXEC_STOP_TRAP     ? "Kernel trapped"
             : st->kind == EXEC_STOP_ASSERT ? "Kernel assertion failed"
                                            : "Kernel faulted",
-            ctx->k->name, (unsigned long long)ctx->launch_no, b.x, b.y, b.z, t % bd.x,
+            kname, (unsigned long long)ctx->launch_no, b.x, b.y, b.z, t % bd.x,
             (t / bd.x) % bd.y, t / (bd.x * bd.y));
     if (st->msg[0])
         fprintf(stderr, "  %s\n", st->msg);

@@ -6,7 +6,7 @@
 #include "rt.h"
 
 /* The legacy default stream, every thread's per-thread default stream, created streams. */
-static rt_stream rt_legacy = { RT_STREAM_MAGIC, 0, 0, 0, NULL, 0, NULL };
+static rt_stream rt_legacy = { .magic = RT_STREAM_MAGIC };
 static _Thread_local rt_stream rt_ptds_stream;
 static rt_stream *rt_streams;
 static rt_event *rt_events;
@@ -123,6 +123,8 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
         return cudaErrorInvalidResourceHandle;
     if (s->capture || (op->kind == RT_OP_EVENT_WAIT && rt_capture_joins(s, op)))
         return rt_capture_op(s, op);
+    if (rt_faulted())
+        return cudaSuccess;   /* a faulted context runs nothing more (rt_sync reports it) */
     return rt_op_run(s, op);
 }
 
@@ -218,8 +220,7 @@ static cudaError_t rt_stream_sync(cudaStream_t stream, int ptds)
 {
     if (!rt_stream_get(stream, ptds))
         return cudaErrorInvalidResourceHandle;
-    rt_flush_output();
-    return cudaSuccess;
+    return rt_sync();
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
@@ -237,13 +238,13 @@ cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     RT_BEGIN_CTX();
-    return RT_END(rt_stream_get(stream, 0) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return RT_END(rt_stream_sync(stream, 0));
 }
 
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 {
     RT_BEGIN_CTX();
-    return RT_END(rt_stream_get(stream, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return RT_END(rt_stream_sync(stream, 1));
 }
 
 static cudaError_t rt_stream_flags(cudaStream_t h, int ptds, unsigned *flags, int *prio,
@@ -313,6 +314,78 @@ cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t h, int *device)
         return RT_END(cudaErrorInvalidValue);
     *device = 0;
     return RT_END(rt_stream_get(h, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+}
+
+/* Stream attributes: kept as given (the scheduling and cache hints have no effect here);
+ * priority reads and writes the stream's priority. */
+static cudaError_t rt_stream_attr(cudaStream_t h, int ptds, int id, cudaLaunchAttributeValue *v,
+                                  int set)
+{
+    rt_stream *s = rt_stream_get(h, ptds);
+    if (!s)
+        return cudaErrorInvalidResourceHandle;
+    if (!v || id <= 0 || id >= RT_STREAM_NATTR)
+        return cudaErrorInvalidValue;
+    if (set) {
+        s->attr[id] = *v;
+        if (id == cudaLaunchAttributePriority)
+            s->priority = v->priority > 0 ? 0 : v->priority < -5 ? -5 : v->priority;
+    } else {
+        *v = s->attr[id];
+        if (id == cudaLaunchAttributePriority)
+            v->priority = s->priority;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
+                                   cudaLaunchAttributeValue *value_out)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_attr(h, 0, attr, value_out, 0));
+}
+
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
+                                        cudaLaunchAttributeValue *value_out)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_attr(h, 1, attr, value_out, 0));
+}
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
+                                   const cudaLaunchAttributeValue *value)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_attr(h, 0, attr, (cudaLaunchAttributeValue *)value, 1));
+}
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
+                                        const cudaLaunchAttributeValue *value)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_attr(h, 1, attr, (cudaLaunchAttributeValue *)value, 1));
+}
+
+static cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src, int ptds)
+{
+    rt_stream *d = rt_stream_get(dst, ptds), *s = rt_stream_get(src, ptds);
+    if (!d || !s)
+        return cudaErrorInvalidResourceHandle;
+    memcpy(d->attr, s->attr, sizeof d->attr);
+    d->priority = s->priority;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_copy_attrs(dst, src, 0));
+}
+
+cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src)
+{
+    RT_BEGIN();
+    return RT_END(rt_stream_copy_attrs(dst, src, 1));
 }
 
 static cudaError_t rt_wait_event(cudaStream_t h, int ptds, cudaEvent_t event, unsigned flags)
@@ -470,14 +543,13 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
     RT_BEGIN_CTX();
     if (!rt_event_get(event))
         return RT_END(cudaErrorInvalidResourceHandle);
-    rt_flush_output();
-    return RT_END(cudaSuccess);
+    return RT_END(rt_sync());
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
     RT_BEGIN_CTX();
-    return RT_END(rt_event_get(event) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    return RT_END(rt_event_get(event) ? rt_sync() : cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
@@ -498,8 +570,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 cudaError_t cudaDeviceSynchronize(void)
 {
     RT_BEGIN_CTX();
-    rt_flush_output();
-    return RT_END(cudaSuccess);
+    return RT_END(rt_sync());
 }
 
 cudaError_t cudaThreadSynchronize(void)

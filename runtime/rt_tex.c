@@ -212,9 +212,11 @@ static cudaError_t array_region(cudaArray_const_t array, size_t woff, size_t hof
     return cudaSuccess;
 }
 
+/* A copy on stream st; the synchronous calls (sync) first report a pending kernel fault, as
+ * every synchronous copy does (rt_sync). */
 static cudaError_t copy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t spitch,
                           size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t st,
-                          int ptds)
+                          int ptds, int sync)
 {
     if ((height > 1 && (width > dpitch || width > spitch)) || (unsigned)kind > cudaMemcpyDefault)
         return cudaErrorInvalidValue;
@@ -231,29 +233,34 @@ static cudaError_t copy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t 
     op.u.copy.dslice = dpitch * height;
     op.u.copy.sslice = spitch * height;
     op.u.copy.dir = kind;
-    cudaError_t e = rt_submit(st, ptds, &op);
-    rt_flush_output();
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
+    if (sync)
+        rt_flush_output();
     return e;
 }
 
 static cudaError_t to_array(cudaArray_t dst, size_t woff, size_t hoff, const void *src,
                             size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind,
-                            cudaStream_t st, int ptds)
+                            cudaStream_t st, int ptds, int sync)
 {
     uint64_t a, pitch;
     if (!src) return cudaErrorInvalidValue;
     cudaError_t e = array_region(dst, woff, hoff, width, height, &a, &pitch);
-    return e ? e : copy2d(a, pitch, (uint64_t)(uintptr_t)src, spitch, width, height, kind, st, ptds);
+    return e ? e : copy2d(a, pitch, (uint64_t)(uintptr_t)src, spitch, width, height, kind, st,
+                          ptds, sync);
 }
 
 static cudaError_t from_array(void *dst, size_t dpitch, cudaArray_const_t src, size_t woff,
                               size_t hoff, size_t width, size_t height, enum cudaMemcpyKind kind,
-                              cudaStream_t st, int ptds)
+                              cudaStream_t st, int ptds, int sync)
 {
     uint64_t a, pitch;
     if (!dst) return cudaErrorInvalidValue;
     cudaError_t e = array_region(src, woff, hoff, width, height, &a, &pitch);
-    return e ? e : copy2d((uint64_t)(uintptr_t)dst, dpitch, a, pitch, width, height, kind, st, ptds);
+    return e ? e : copy2d((uint64_t)(uintptr_t)dst, dpitch, a, pitch, width, height, kind, st,
+                          ptds, sync);
 }
 
 /* A linear count of bytes starting at (woff, hoff): the rows are contiguous. */
@@ -269,88 +276,95 @@ static cudaError_t array_linear(cudaArray_const_t array, size_t woff, size_t hof
     return cudaSuccess;
 }
 
-#define TO2D(ptds, st) \
+#define TO2D(ptds, st, sync) \
     RT_BEGIN_CTX(); \
-    return RT_END(to_array(dst, wOffset, hOffset, src, spitch, width, height, kind, st, ptds))
-#define FROM2D(ptds, st) \
+    return RT_END(to_array(dst, wOffset, hOffset, src, spitch, width, height, kind, st, ptds, sync))
+#define FROM2D(ptds, st, sync) \
     RT_BEGIN_CTX(); \
-    return RT_END(from_array(dst, dpitch, src, wOffset, hOffset, width, height, kind, st, ptds))
+    return RT_END(from_array(dst, dpitch, src, wOffset, hOffset, width, height, kind, st, ptds, \
+                             sync))
 
 cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                                 size_t spitch, size_t width, size_t height,
-                                enum cudaMemcpyKind kind) { TO2D(0, NULL); }
+                                enum cudaMemcpyKind kind) { TO2D(0, NULL, 1); }
 cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                      const void *src, size_t spitch, size_t width, size_t height,
-                                     enum cudaMemcpyKind kind) { TO2D(1, NULL); }
+                                     enum cudaMemcpyKind kind) { TO2D(1, NULL, 1); }
 cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                      const void *src, size_t spitch, size_t width, size_t height,
                                      enum cudaMemcpyKind kind, cudaStream_t stream)
-{ TO2D(0, stream); }
+{ TO2D(0, stream, 0); }
 cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                           const void *src, size_t spitch, size_t width,
                                           size_t height, enum cudaMemcpyKind kind,
-                                          cudaStream_t stream) { TO2D(1, stream); }
+                                          cudaStream_t stream) { TO2D(1, stream, 0); }
 cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
                                   size_t hOffset, size_t width, size_t height,
-                                  enum cudaMemcpyKind kind) { FROM2D(0, NULL); }
+                                  enum cudaMemcpyKind kind) { FROM2D(0, NULL, 1); }
 cudaError_t cudaMemcpy2DFromArray_ptds(void *dst, size_t dpitch, cudaArray_const_t src,
                                        size_t wOffset, size_t hOffset, size_t width,
                                        size_t height, enum cudaMemcpyKind kind)
-{ FROM2D(1, NULL); }
+{ FROM2D(1, NULL, 1); }
 cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
                                        size_t wOffset, size_t hOffset, size_t width,
                                        size_t height, enum cudaMemcpyKind kind,
-                                       cudaStream_t stream) { FROM2D(0, stream); }
+                                       cudaStream_t stream) { FROM2D(0, stream, 0); }
 cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void *dst, size_t dpitch, cudaArray_const_t src,
                                             size_t wOffset, size_t hOffset, size_t width,
                                             size_t height, enum cudaMemcpyKind kind,
-                                            cudaStream_t stream) { FROM2D(1, stream); }
+                                            cudaStream_t stream) { FROM2D(1, stream, 0); }
 
 static cudaError_t to_array1(cudaArray_t dst, size_t woff, size_t hoff, const void *src,
-                             size_t count, enum cudaMemcpyKind kind, cudaStream_t st, int ptds)
+                             size_t count, enum cudaMemcpyKind kind, cudaStream_t st, int ptds,
+                             int sync)
 {
     uint64_t a;
     if (!src) return cudaErrorInvalidValue;
     cudaError_t e = array_linear(dst, woff, hoff, count, &a);
-    return e ? e : copy2d(a, count, (uint64_t)(uintptr_t)src, count, count, 1, kind, st, ptds);
+    return e ? e : copy2d(a, count, (uint64_t)(uintptr_t)src, count, count, 1, kind, st, ptds,
+                          sync);
 }
 
 static cudaError_t from_array1(void *dst, cudaArray_const_t src, size_t woff, size_t hoff,
-                               size_t count, enum cudaMemcpyKind kind, cudaStream_t st, int ptds)
+                               size_t count, enum cudaMemcpyKind kind, cudaStream_t st, int ptds,
+                             int sync)
 {
     uint64_t a;
     if (!dst) return cudaErrorInvalidValue;
     cudaError_t e = array_linear(src, woff, hoff, count, &a);
-    return e ? e : copy2d((uint64_t)(uintptr_t)dst, count, a, count, count, 1, kind, st, ptds);
+    return e ? e : copy2d((uint64_t)(uintptr_t)dst, count, a, count, count, 1, kind, st, ptds,
+                          sync);
 }
 
-#define TO1(ptds, st) \
-    RT_BEGIN_CTX(); return RT_END(to_array1(dst, wOffset, hOffset, src, count, kind, st, ptds))
-#define FROM1(ptds, st) \
-    RT_BEGIN_CTX(); return RT_END(from_array1(dst, src, wOffset, hOffset, count, kind, st, ptds))
+#define TO1(ptds, st, sync) \
+    RT_BEGIN_CTX(); \
+    return RT_END(to_array1(dst, wOffset, hOffset, src, count, kind, st, ptds, sync))
+#define FROM1(ptds, st, sync) \
+    RT_BEGIN_CTX(); \
+    return RT_END(from_array1(dst, src, wOffset, hOffset, count, kind, st, ptds, sync))
 
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                              size_t count, enum cudaMemcpyKind kind) { TO1(0, NULL); }
+                              size_t count, enum cudaMemcpyKind kind) { TO1(0, NULL, 1); }
 cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                    const void *src, size_t count, enum cudaMemcpyKind kind)
-{ TO1(1, NULL); }
+{ TO1(1, NULL, 1); }
 cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                    const void *src, size_t count, enum cudaMemcpyKind kind,
-                                   cudaStream_t stream) { TO1(0, stream); }
+                                   cudaStream_t stream) { TO1(0, stream, 0); }
 cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                         const void *src, size_t count, enum cudaMemcpyKind kind,
-                                        cudaStream_t stream) { TO1(1, stream); }
+                                        cudaStream_t stream) { TO1(1, stream, 0); }
 cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
-                                size_t count, enum cudaMemcpyKind kind) { FROM1(0, NULL); }
+                                size_t count, enum cudaMemcpyKind kind) { FROM1(0, NULL, 1); }
 cudaError_t cudaMemcpyFromArray_ptds(void *dst, cudaArray_const_t src, size_t wOffset,
                                      size_t hOffset, size_t count, enum cudaMemcpyKind kind)
-{ FROM1(1, NULL); }
+{ FROM1(1, NULL, 1); }
 cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
                                      size_t hOffset, size_t count, enum cudaMemcpyKind kind,
-                                     cudaStream_t stream) { FROM1(0, stream); }
+                                     cudaStream_t stream) { FROM1(0, stream, 0); }
 cudaError_t cudaMemcpyFromArrayAsync_ptsz(void *dst, cudaArray_const_t src, size_t wOffset,
                                           size_t hOffset, size_t count, enum cudaMemcpyKind kind,
-                                          cudaStream_t stream) { FROM1(1, stream); }
+                                          cudaStream_t stream) { FROM1(1, stream, 0); }
 
 static cudaError_t array_to_array(cudaArray_t dst, size_t wd, size_t hd, cudaArray_const_t src,
                                   size_t ws, size_t hs, size_t width, size_t height,
@@ -359,7 +373,7 @@ static cudaError_t array_to_array(cudaArray_t dst, size_t wd, size_t hd, cudaArr
     uint64_t da, dp, sa, sp;
     cudaError_t e = array_region(dst, wd, hd, width, height, &da, &dp);
     if (e == cudaSuccess) e = array_region(src, ws, hs, width, height, &sa, &sp);
-    return e ? e : copy2d(da, dp, sa, sp, width, height, kind, NULL, ptds);
+    return e ? e : copy2d(da, dp, sa, sp, width, height, kind, NULL, ptds, 1);
 }
 
 cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
@@ -388,7 +402,7 @@ static cudaError_t array_to_array1(cudaArray_t dst, size_t wd, size_t hd, cudaAr
     uint64_t da, sa;
     cudaError_t e = array_linear(dst, wd, hd, count, &da);
     if (e == cudaSuccess) e = array_linear(src, ws, hs, count, &sa);
-    return e ? e : copy2d(da, count, sa, count, count, 1, kind, NULL, ptds);
+    return e ? e : copy2d(da, count, sa, count, count, 1, kind, NULL, ptds, 1);
 }
 
 cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
