@@ -128,6 +128,7 @@ struct cmd_input {
     /* Next line (malloc'd, without newline) or NULL at end. */
     char *(*next)(cmd_input *in, const char *prompt);
     void *ctx;
+    int stop_on_error;        /* a script (source, -x): the first failing command ends it */
 };
 
 typedef struct {
@@ -137,8 +138,25 @@ typedef struct {
     int enabled;
 } cmd_disp;
 
+/* Front-end settings (the table is cmd_settings.c). UINT settings: 0 = unlimited. */
+#define CMD_PATH_MAX 512
+typedef struct {
+    uint64_t print_elements;  /* set print elements (200) */
+    uint64_t print_repeats;   /* set print repeats (10) */
+    int print_pretty;         /* set print pretty */
+    uint64_t listsize;        /* set listsize (10) */
+    uint64_t height;          /* set height: lines a page (interactive pager) */
+    int height_set;           /* the user chose height (else the terminal's) */
+    uint64_t width;           /* set width: only 0 (no wrapping) */
+    int pagination;           /* set pagination */
+    int confirm;              /* set confirm */
+    int log_enabled, log_overwrite, log_redirect;
+    char log_file[CMD_PATH_MAX];
+} cmd_opts;
+
 typedef struct cmd_ctx {
     dbg_session *s;
+    cmd_opts opt;             /* settings (set/show) */
     int batch;                /* -batch */
     int interactive;          /* reading a terminal */
     int failed;               /* some command failed (batch exit status) */
@@ -159,6 +177,8 @@ typedef struct cmd_ctx {
     int list_line;
     int list_first;           /* first line of the last listing (for `list -`) */
     int list_valid;
+    char list_missing[512];   /* the source a listing fell back to the PTX for, "" none */
+    int list_missing_line;
     /* the last focus announced */
     dbg_focus shown_focus;
     int shown_launch;
@@ -199,7 +219,6 @@ typedef struct cmd_def {
 /* cmd_table.c */
 extern const cmd_def cmd_table[];
 extern const cmd_def cmd_info_table[];
-extern const cmd_def cmd_set_table[];
 const char *cmd_class_name(cmd_class c);
 /* Look up a word in a table: exact name, alias, then unique prefix. NULL + *ambig set when
  * ambiguous (message written into err). */
@@ -246,6 +265,11 @@ void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
 /* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
 void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);
 void cmd_install_cond_hooks(cmd_ctx *c);
+/* A breakpoint condition at pcs: it parses and every name in it means something at one of them
+ * at least (a variable in scope, a buffer, a global, a built-in), as gdb checks; 0 or -1 with
+ * gdb's message ("No symbol \"foo\" in current context."). */
+int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, char *err,
+                   size_t n);
 /* cmd_ccond.c: a condition as a core program for a breakpoint in f (ops, or -1 when it reads
  * more than registers, special registers, CUDA built-ins and literals). */
 int cmd_cond_core(exec_machine *m, const cmd_expr *e, const ptx_func *f, exec_cond *prog,
@@ -281,7 +305,7 @@ H(cmd_file); H(cmd_buffer); H(cmd_launch); H(cmd_run); H(cmd_kill); H(cmd_dump);
 H(cmd_source); H(cmd_echo); H(cmd_printf); H(cmd_quit); H(cmd_info_functions); H(cmd_info_buffers);
 /* cmd_exec.c */
 H(cmd_continue); H(cmd_step); H(cmd_next); H(cmd_stepi); H(cmd_nexti); H(cmd_finish);
-H(cmd_until); H(cmd_advance);
+H(cmd_until); H(cmd_advance); H(cmd_start);
 /* cmd_break.c */
 H(cmd_break); H(cmd_tbreak); H(cmd_condition); H(cmd_ignore); H(cmd_delete); H(cmd_disable);
 H(cmd_enable); H(cmd_commands); H(cmd_watch); H(cmd_rwatch); H(cmd_awatch);
@@ -289,7 +313,7 @@ H(cmd_info_breakpoints);
 /* cmd_data.c */
 H(cmd_print); H(cmd_output); H(cmd_x); H(cmd_display); H(cmd_undisplay); H(cmd_set_var);
 H(cmd_info_display); H(cmd_info_registers); H(cmd_info_lanes_expr); H(cmd_ptype);
-/* cmd_set.c (in cmd_table.c) */
+/* cmd_settings.c (the settings table); cmd_info in cmd_table.c */
 H(cmd_set); H(cmd_show); H(cmd_info);
 /* cmd_stack.c */
 H(cmd_backtrace); H(cmd_frame); H(cmd_up); H(cmd_down); H(cmd_list); H(cmd_disassemble);
@@ -300,6 +324,8 @@ H(cmd_info_address); H(cmd_directory); H(cmd_whatis);
 int cmd_set_substitute(cmd_ctx *c, int argc, char **argv);
 int cmd_unset(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_show_src(cmd_ctx *c, const char *what);
+/* After a file failed to load: a hint when it is CUDA source or a cubin/fatbin (nvcc -ptx). */
+void cmd_program_hint(const char *path);
 /* After loading a module: its debug-info problems as "warning: ..." lines on stderr. */
 void cmd_load_warnings(cmd_ctx *c);   /* 1 handled, 0 not a source setting */
 /* "name (a=1, b=2)" argument list of a frame; function return type for finish */
@@ -318,6 +344,37 @@ int cmd_tex_ident(cmd_ctx *c, const char *name, cmd_value *out);
 void cmd_tex_free(cmd_ctx *c);
 #undef H
 
+/* cmd_settings.c */
+void cmd_opts_init(cmd_opts *o);
+/* The first line of a listing centred on `line` (set listsize). */
+int cmd_list_centre(const cmd_ctx *c, int line);
+/* help set|show [SETTING...]: the table's documentation. */
+int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv);
+/* Completion after "set"/"show" (verb) and the complete words `words`: the names under them,
+ * or a setting's values; calls add for each. 0 when the words name nothing. */
+int cmd_settings_complete(const char *const *words, int nw, const char *verb,
+                          void (*add)(void *k, const char *cand), void *k);
+/* The print settings as the value formatter takes them. */
+dw_format_opts cmd_print_opts(const cmd_ctx *c);
+
+/* cmd_out.c: where output goes. Logging (set logging) copies stdout and stderr to a file, or
+ * sends them only there (redirect); the pager stops interactive output after each page (set
+ * height, set pagination). */
+int cmd_out_log_start(cmd_ctx *c);       /* 0, or -1 (message printed; logging stays off) */
+void cmd_out_log_stop(cmd_ctx *c);
+/* Interactive sessions: a new command starts a fresh page; the pager is on while the terminal
+ * is stdout. on=0 at the end of the session. */
+void cmd_out_pager(cmd_ctx *c, int on);
+void cmd_out_new_command(void);
+/* The terminal's stdout (not the log): for readline. */
+FILE *cmd_out_terminal(void);
+/* Ask a yes/no question on the terminal (confirm): 1 yes. Non-interactive sessions, -batch and
+ * "set confirm off": 1 without asking. */
+int cmd_confirm(cmd_ctx *c, const char *question);
+/* Before launch/run/start/quit end a live kernel: ask (cmd_confirm); 0 go on, -1 refused
+ * ("Not confirmed." printed). `question` ends the message ("Quit anyway?"). */
+int cmd_confirm_kill(cmd_ctx *c, const char *question);
+
 /* cmd_core.c: postmortem (trap/exception reports, core files, info trap) */
 void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev);
 const char *cmd_core_exc_name(exec_exc e, int *num);
@@ -330,6 +387,7 @@ int cmd_core_file(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_target(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv);
 int cmd_set_auto_core(cmd_ctx *c, const char *args, int argc, char **argv);
+int cmd_auto_core_state(void);        /* 1 when a trap or fault writes a core file */
 
 /* The watchdog of -batch mode: `set max-steps` starts at this many warp-instructions (2^32)
  * per launch/continue/run, or at $PTXDBG_MAX_STEPS when that is set; interactive sessions

@@ -58,6 +58,13 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
             return cmd_error(c, "No default breakpoint location now selected.");
         snprintf(loc, sizeof loc, "*%u", pc);
     }
+    if (cond && dbg_module(c->s)) {
+        uint32_t pcs[DBG_MAX_LOCS];
+        char err[512];
+        int np = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
+        if (np > 0 && cmd_cond_check(c, cond, pcs, np, err, sizeof err) != 0)
+            return cmd_error(c, "%s", err);
+    }
     int num = dbg_break_add(c->s, loc, cond, temp);
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -110,6 +117,11 @@ int cmd_condition(cmd_ctx *c, const char *args, int argc, char **argv)
     const char *cond = args + strlen(argv[0]);
     while (isspace((unsigned char)*cond))
         cond++;
+    const dbg_bp *b = dbg_bp_find(c->s, num);
+    char err[512];
+    if (*cond && b && b->type == DBG_BP_BREAK && !b->pending &&
+        cmd_cond_check(c, cond, b->pcs, b->npcs, err, sizeof err) != 0)
+        return cmd_error(c, "%s", err);
     if (dbg_bp_condition(c->s, num, *cond ? cond : NULL) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     if (!*cond)

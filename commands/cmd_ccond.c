@@ -292,7 +292,7 @@ static int gen(cc *x, const cmd_expr *e, cty *out)
             return -1;
         return emit_fit(x, out->t);
     case EX_CAST: {
-        if (e->nptr || gen(x, e->a, &a))
+        if (e->nptr || e->tname || gen(x, e->a, &a))
             return -1;
         ptx_type t = cmd_type_norm(e->type);
         out->t = t;

@@ -44,6 +44,8 @@ static void addf(cands *k, const char *fmt, const char *a, const char *b)
     add(k, buf);
 }
 
+static void add_any(void *k, const char *s) { add(k, s); }
+
 static void add_list(cands *k, const char *const *list)
 {
     for (int i = 0; list[i]; i++)
@@ -259,13 +261,32 @@ typedef struct {
     kind k;
     const cmd_def *table;             /* K_TABLE */
     const char *const *list;          /* K_LIST */
+    const char *verb;                 /* K_SETTINGS: "set" or "show" */
+    char sw[MAXW][WLEN];              /* K_SETTINGS: the words after the verb */
+    int nsw;
 } context;
 
-static const char *const settings[] = {"scheduler-locking", "step-granularity", "confirm",
-                                       "pagination", "width", "height", "print", "listsize",
-                                       "verbose", "logging", "style", NULL};
-static const char *const on_off[] = {"on", "off", NULL};
-static const char *const lane_warp[] = {"lane", "warp", NULL};
+static void no_add(void *k, const char *cand)
+{
+    (void)k;
+    (void)cand;
+}
+
+/* K_SETTINGS after `verb` and the words w[from, nw), when they name settings (else 0). */
+static int settings_ctx(context *x, const char *verb, char w[MAXW][WLEN], int from, int nw)
+{
+    const char *words[MAXW] = {NULL};
+    for (int i = from; i < nw; i++)
+        words[i - from] = w[i];
+    if (!cmd_settings_complete(words, nw - from, verb, no_add, NULL))
+        return 0;
+    x->k = K_SETTINGS;
+    x->verb = verb;
+    x->nsw = nw - from;
+    for (int i = from; i < nw; i++)
+        snprintf(x->sw[i - from], WLEN, "%s", w[i]);
+    return 1;
+}
 static const char *const cuda_keys[] = {"kernel", "grid", "block", "thread", "device", "sm",
                                         "warp", "lane", NULL};
 static const char *const types[] = {"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
@@ -311,7 +332,8 @@ static context classify(const char *line, int point)
 {
     char w[MAXW][WLEN];
     int nw = split_words(line, point, w);
-    context x = {K_NONE, NULL, NULL};
+    context x;
+    memset(&x, 0, sizeof x);
     if (nw == 0) {
         x.k = K_COMMAND;
         return x;
@@ -351,31 +373,22 @@ static context classify(const char *line, int point)
             if (s && s->sub) {
                 x.k = K_TABLE;
                 x.table = s->sub;
-            } else if (s && !strcmp(s->name, "set")) {
-                x.k = K_SETTINGS;
             }
         }
+        const cmd_def *s = na >= 1 ? cmd_lookup(cmd_table, w[1], NULL, 0) : NULL;
+        if (s && (s->fn == cmd_set || s->fn == cmd_show))
+            settings_ctx(&x, "show", w, 2, nw);
         return x;
     }
     if (!strcmp(n, "set")) {
-        if (na == 0) {
-            x.k = K_SETTINGS;
-        } else if (cmd_lookup(cmd_set_table, w[1], NULL, 0)) {
+        if (na >= 1 && (!strcmp(w[1], "var") || !strcmp(w[1], "variable")))
             x.k = K_EXPR;
-        } else if (na == 1 && (!strcmp(w[1], "scheduler-locking") || !strcmp(w[1], "confirm") ||
-                               !strcmp(w[1], "pagination") || !strcmp(w[1], "verbose"))) {
-            x.k = K_LIST;
-            x.list = on_off;
-        } else if (na == 1 && !strcmp(w[1], "step-granularity")) {
-            x.k = K_LIST;
-            x.list = lane_warp;
-        } else if (!is_one_of(w[1], settings)) {
+        else if (!settings_ctx(&x, "set", w, 1, nw))
             x.k = K_EXPR; /* set EXPR = VALUE */
-        }
         return x;
     }
     if (!strcmp(n, "show")) {
-        x.k = na == 0 ? K_SETTINGS : K_NONE;
+        settings_ctx(&x, "show", w, 1, nw);
         return x;
     }
     if (!strcmp(n, "break") || !strcmp(n, "tbreak") || !strcmp(n, "until") ||
@@ -496,10 +509,13 @@ char **cmd_complete(cmd_ctx *c, const char *line, int start, int end, int *flags
                 add(&k, d->name);
         break;
     case K_LIST: add_list(&k, x.list); break;
-    case K_SETTINGS:
-        add_list(&k, settings);
-        add_table(&k, cmd_set_table);
+    case K_SETTINGS: {
+        const char *words[MAXW] = {NULL};
+        for (int i = 0; i < x.nsw; i++)
+            words[i] = x.sw[i];
+        cmd_settings_complete(words, x.nsw, x.verb, add_any, &k);
         break;
+    }
     case K_LOCATION:
         add_functions(&k, c, 0);
         add_files(&k, c);

@@ -362,10 +362,10 @@ static void warp_summary(cmd_ctx *c, uint32_t cta, uint32_t warp, const char *in
         }
         user_where(c, cta, warp, l, pc, at, sizeof at);
         if (li[l].state == EXEC_LANE_BARRIER && wi.barrier >= 0)
-            printf("%swarp %u lane%s %s, %s: waiting at barrier %d, pc %u (%s)\n", indent, warp,
+            printf("%swarp %u lane%s %s, %s: waiting at barrier %d, pc 0x%x (%s)\n", indent, warp,
                    g & (g - 1) ? "s" : "", ln, th, wi.barrier, pc, at);
         else
-            printf("%swarp %u lane%s %s, %s: %s at pc %u (%s)\n", indent, warp,
+            printf("%swarp %u lane%s %s, %s: %s at pc 0x%x (%s)\n", indent, warp,
                    g & (g - 1) ? "s" : "", ln, th, what, pc, at);
     }
 }
@@ -413,7 +413,7 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
     printf("%s: block (%u,%u,%u) %s at %s\n", head, b.x, b.y, b.z, who, user);
     dbg_where w;
     int ptxline = dbg_pc_where(c->s, st->pc, &w) == 0 ? w.ptx_line : 0;
-    printf("  warp %u, lane%s %s, PC %u (PTX line %d)\n", st->warp,
+    printf("  warp %u, lane%s %s, pc 0x%x (PTX line %d)\n", st->warp,
            __builtin_popcount(ln) > 1 ? "s" : "", lanes, st->pc, ptxline);
     if (ev->kind == DBG_EV_EXCEPTION &&
         (st->exc == EXEC_EXC_OUT_OF_RANGE || st->exc == EXEC_EXC_MISALIGNED ||
@@ -614,6 +614,8 @@ int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv)
         warp_summary(c, st.cta, k, "    ");
     return 0;
 }
+
+int cmd_auto_core_state(void) { return auto_core_on(); }
 
 int cmd_set_auto_core(cmd_ctx *c, const char *args, int argc, char **argv)
 {

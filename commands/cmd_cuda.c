@@ -1,5 +1,6 @@
 /* cmd_cuda.c - CUDA focus (`cuda ...`) and the kernel/block/warp/lane/thread/shared tables. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,202 @@ int cmd_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
+/* ---- filters (cuda-gdb: info cuda threads|warps|lanes|blocks [FILTER]) ---------------------------
+ * A filter is restrictions "device N", "sm N", "warp N", "lane N", "kernel N", "grid N",
+ * "block X[,Y[,Z]]" or "block (X[,Y[,Z]])", "thread X[,Y[,Z]]" or "thread (...)", "breakpoint N"
+ * and "breakpoint all" (info cuda threads only). A value may be "current" (the focus's), "any"
+ * or "all" (no restriction); a coordinate component may be "*". */
+enum { F_DEVICE, F_SM, F_WARP, F_LANE, F_KERNEL, F_GRID, F_BLOCK, F_THREAD, F_BREAKPOINT, F_N };
+static const char *const fkeys[F_N] = {"device", "sm", "warp", "lane", "kernel", "grid",
+                                       "block", "thread", "breakpoint"};
+
+typedef struct {
+    int has[F_N];
+    uint32_t v[F_N][3];
+    int wild[F_N][3];         /* a "*" component */
+    int bp_all;               /* breakpoint all */
+} cuda_filter;
+
+/* Whether the text starts a filter (a keyword followed by a value), not an expression. */
+static int is_filter(const char *p)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    for (int k = 0; k < F_N; k++) {
+        size_t l = strlen(fkeys[k]);
+        if (!strncmp(p, fkeys[k], l) && (isspace((unsigned char)p[l]) || p[l] == '(')) {
+            const char *q = p + l;
+            while (isspace((unsigned char)*q))
+                q++;
+            if (*q == '(' || isdigit((unsigned char)*q) || !strncmp(q, "current", 7) ||
+                !strncmp(q, "any", 3) || !strncmp(q, "all", 3) || *q == '*')
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static const char *filter_comp(const char *p, uint32_t *v, int *wild)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '*') {
+        *wild = 1;
+        return p + 1;
+    }
+    char *end;
+    errno = 0;
+    unsigned long x = strtoul(p, &end, 0);
+    if (end == p || !isdigit((unsigned char)*p) || errno == ERANGE || x > UINT32_MAX)
+        return NULL;
+    *v = (uint32_t)x;
+    return end;
+}
+
+/* Parse args into f; `allowed` is a bit mask of the keys the table takes. -1 with a message. */
+static int filter_parse(cmd_ctx *c, const char *table, const char *p, unsigned allowed,
+                        cuda_filter *f)
+{
+    memset(f, 0, sizeof *f);
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            return 0;
+        size_t l = strcspn(p, " \t(");
+        int k;
+        for (k = 0; k < F_N; k++)
+            if (strlen(fkeys[k]) == l && !strncmp(p, fkeys[k], l))
+                break;
+        if (k == F_N)
+            return cmd_error(c, "Invalid filter \"%.*s\" for \"info cuda %s\" (device, sm, "
+                                "warp, lane, kernel, grid, block, thread%s).", (int)l, p, table,
+                             allowed >> F_BREAKPOINT & 1 ? ", breakpoint" : "");
+        if (!(allowed >> k & 1))
+            return cmd_error(c, "The \"%s\" filter does not apply to \"info cuda %s\".",
+                             fkeys[k], table);
+        p += l;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!strncmp(p, "any", 3) || !strncmp(p, "all", 3)) {
+            if (k == F_BREAKPOINT) {
+                f->has[k] = 1;
+                f->bp_all = 1;
+            } else {
+                f->has[k] = 0;
+            }
+            p += 3;
+            continue;
+        }
+        f->has[k] = 1;
+        if (!strncmp(p, "current", 7)) {
+            const dbg_focus *fo = dbg_get_focus(c->s);
+            exec_dim3 d = k == F_BLOCK ? dbg_focus_block(c->s) : dbg_focus_thread(c->s);
+            uint64_t sm = 0;
+            if (k == F_SM)
+                exec_sreg_get(dbg_machine(c->s), fo->cta, fo->warp, fo->lane, PTX_SREG_SMID, 0,
+                              &sm);
+            uint32_t one = k == F_WARP ? fo->warp : k == F_LANE ? fo->lane
+                           : k == F_KERNEL ? fo->kernel
+                           : k == F_GRID ? dbg_launch_info(c->s)->launch_id + 1
+                           : k == F_SM ? (uint32_t)sm : 0;
+            if (k == F_BLOCK || k == F_THREAD) {
+                f->v[k][0] = d.x;
+                f->v[k][1] = d.y;
+                f->v[k][2] = d.z;
+            } else {
+                f->v[k][0] = one;
+            }
+            if (k == F_BREAKPOINT)
+                return cmd_error(c, "\"breakpoint current\" is not a filter (breakpoint N or "
+                                    "all).");
+            p += 7;
+            continue;
+        }
+        int paren = *p == '(';
+        int ncomp = k == F_BLOCK || k == F_THREAD ? 3 : 1;
+        const char *q = p + paren;
+        for (int i = 0; i < ncomp; i++) {
+            q = filter_comp(q, &f->v[k][i], &f->wild[k][i]);
+            if (!q)
+                return cmd_error(c, "Invalid value for the \"%s\" filter.", fkeys[k]);
+            while (isspace((unsigned char)*q))
+                q++;
+            if (*q != ',' || i == ncomp - 1)
+                break;
+            q++;
+        }
+        if (paren) {
+            if (*q != ')')
+                return cmd_error(c, "Invalid value for the \"%s\" filter.", fkeys[k]);
+            q++;
+        }
+        if (*q && !isspace((unsigned char)*q))
+            return cmd_error(c, "Invalid value for the \"%s\" filter.", fkeys[k]);
+        p = q;
+    }
+}
+
+static int f_one(const cuda_filter *f, int k, uint32_t v)
+{
+    return !f->has[k] || f->wild[k][0] || f->v[k][0] == v;
+}
+
+static int f_dim(const cuda_filter *f, int k, exec_dim3 d)
+{
+    if (!f->has[k])
+        return 1;
+    uint32_t a[3] = {d.x, d.y, d.z};
+    for (int i = 0; i < 3; i++)
+        if (!f->wild[k][i] && f->v[k][i] != a[i])
+            return 0;
+    return 1;
+}
+
+/* The launch-wide restrictions (kernel, grid, device). */
+static int f_launch(cmd_ctx *c, const cuda_filter *f)
+{
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    return f_one(f, F_KERNEL, li->launch_id) && f_one(f, F_GRID, li->launch_id + 1) &&
+           f_one(f, F_DEVICE, 0);
+}
+
+/* A block: launch restrictions, its coordinates and its SM. */
+static int f_block(cmd_ctx *c, const cuda_filter *f, uint32_t cta)
+{
+    exec_machine *m = dbg_machine(c->s);
+    if (!f_launch(c, f) || !f_dim(f, F_BLOCK, exec_cta_coord(m, cta)))
+        return 0;
+    if (f->has[F_SM]) {
+        uint64_t sm = UINT64_MAX;
+        if (exec_sreg_get(m, cta, 0, 0, PTX_SREG_SMID, 0, &sm) != 0 || !f_one(f, F_SM, (uint32_t)sm))
+            return 0;
+    }
+    return 1;
+}
+
+/* A thread (lane) of a block that passed f_block. */
+static int f_lane(cmd_ctx *c, const cuda_filter *f, uint32_t warp, uint32_t lane, exec_dim3 tid,
+                  uint32_t pc)
+{
+    if (!f_one(f, F_WARP, warp) || !f_one(f, F_LANE, lane) || !f_dim(f, F_THREAD, tid))
+        return 0;
+    if (f->has[F_BREAKPOINT]) {
+        int hit = 0;
+        for (int i = 0; i < dbg_bp_count(c->s) && !hit; i++) {
+            const dbg_bp *b = dbg_bp_at(c->s, i);
+            if (b->type != DBG_BP_BREAK || !b->enabled || (!f->bp_all && b->num != (int)f->v[F_BREAKPOINT][0]))
+                continue;
+            for (int k = 0; k < b->npcs; k++)
+                hit |= b->pcs[k] == pc;
+        }
+        return hit;
+    }
+    return 1;
+}
+
+#define FILTER_ALL ((1u << F_BREAKPOINT) - 1)
+
 /* ---- tables --------------------------------------------------------------------------------- */
 static void line_of(cmd_ctx *c, uint32_t pc, char *out, size_t n)
 {
@@ -177,90 +374,181 @@ static void line_of(cmd_ctx *c, uint32_t pc, char *out, size_t n)
         snprintf(out, n, "%s:%d", base_name(dbg_module(c->s)->path), w.ptx_line);
 }
 
+/* One warp row of info warps. */
+static void warp_row(cmd_ctx *c, uint32_t cta, uint32_t w)
+{
+    exec_machine *m = dbg_machine(c->s);
+    const dbg_focus *f = dbg_get_focus(c->s);
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    exec_warp_info wi;
+    if (exec_warp_get(m, cta, w, &wi) != 0)
+        return;
+    char bar[32] = "-", line[600] = "-", first[48] = "-";
+    if (wi.at_barrier)
+        snprintf(bar, sizeof bar, "bar %d", wi.barrier < 0 ? 0 : wi.barrier);
+    uint32_t live = wi.valid & ~wi.exited;
+    if (live)
+        line_of(c, wi.pc, line, sizeof line);
+    if (wi.active) {
+        uint32_t lin = w * 32 + (uint32_t)__builtin_ctz(wi.active);
+        snprintf(first, sizeof first, "(%u,%u,%u)", lin % li->block.x,
+                 (lin / li->block.x) % li->block.y, lin / (li->block.x * li->block.y));
+    }
+    const char *state = !live ? " (exited)" : wi.stopped ? " (stopped)" : "";
+    char pc[16] = "-";
+    if (live)
+        snprintf(pc, sizeof pc, "0x%x", wi.pc);
+    printf("%c %2u  0x%08x     0x%08x %-9s %8s %-24s %s%s\n",
+           cta == f->cta && w == f->warp ? '*' : ' ', w, wi.active, wi.divergent, bar, pc, line,
+           first, state);
+}
+
+/* The blocks a filter names: those matching when it restricts blocks or SMs, else the focused
+ * block (when the launch restrictions hold). */
+static int block_selected(cmd_ctx *c, const cuda_filter *fl, uint32_t cta)
+{
+    exec_machine *m = dbg_machine(c->s);
+    if (exec_cta_get_state(m, cta) != EXEC_CTA_RUNNING && cta != dbg_get_focus(c->s)->cta)
+        return 0;
+    if (!fl->has[F_BLOCK] && !fl->has[F_SM] && cta != dbg_get_focus(c->s)->cta)
+        return 0;
+    return f_block(c, fl, cta);
+}
+
+/* Whether some lane of warp w (of a selected block) passes the lane restrictions. */
+static int warp_selected(cmd_ctx *c, const cuda_filter *fl, uint32_t cta, uint32_t w)
+{
+    if (!f_one(fl, F_WARP, w))
+        return 0;
+    if (!fl->has[F_LANE] && !fl->has[F_THREAD])
+        return 1;
+    exec_machine *m = dbg_machine(c->s);
+    for (uint32_t l = 0; l < 32; l++) {
+        exec_lane_info li;
+        if (exec_lane_get(m, cta, w, l, &li) == 0 && li.state != EXEC_LANE_INVALID &&
+            f_one(fl, F_LANE, l) && f_dim(fl, F_THREAD, li.tid))
+            return 1;
+    }
+    return 0;
+}
+
 int cmd_info_warps(cmd_ctx *c, const char *args, int argc, char **argv)
 {
-    (void)args;
     (void)argc;
     (void)argv;
     if (need_kernel(c) != 0)
         return -1;
+    cuda_filter fl;
+    if (filter_parse(c, "warps", args, FILTER_ALL, &fl) != 0)
+        return -1;
     exec_machine *m = dbg_machine(c->s);
-    const dbg_focus *f = dbg_get_focus(c->s);
-    const exec_launch_info *li = dbg_launch_info(c->s);
-    exec_dim3 b = dbg_focus_block(c->s);
-    printf("  Wp Active Mask Divergent Mask Barrier       PC Line                     First Active ThreadIdx\n");
-    printf("Block (%u,%u,%u)\n", b.x, b.y, b.z);
-    for (uint32_t w = 0; w < exec_nwarps(m); w++) {
-        exec_warp_info wi;
-        if (exec_warp_get(m, f->cta, w, &wi) != 0)
+    int rows = 0;
+    for (uint32_t cta = 0; cta < exec_ncta(m); cta++) {
+        if (!block_selected(c, &fl, cta))
             continue;
-        char bar[32] = "-", line[600] = "-", first[48] = "-";
-        if (wi.at_barrier)
-            snprintf(bar, sizeof bar, "bar %d", wi.barrier < 0 ? 0 : wi.barrier);
-        uint32_t live = wi.valid & ~wi.exited;
-        if (live)
-            line_of(c, wi.pc, line, sizeof line);
-        if (wi.active) {
-            uint32_t lin = w * 32 + (uint32_t)__builtin_ctz(wi.active);
-            snprintf(first, sizeof first, "(%u,%u,%u)", lin % li->block.x,
-                     (lin / li->block.x) % li->block.y, lin / (li->block.x * li->block.y));
+        int head = 0;
+        for (uint32_t w = 0; w < exec_nwarps(m); w++) {
+            if (!warp_selected(c, &fl, cta, w))
+                continue;
+            if (!rows++)
+                printf("  Wp Active Mask Divergent Mask Barrier         PC Line                     "
+                       "First Active ThreadIdx\n");
+            if (!head++) {
+                exec_dim3 b = exec_cta_coord(m, cta);
+                printf("Block (%u,%u,%u)\n", b.x, b.y, b.z);
+            }
+            warp_row(c, cta, w);
         }
-        const char *state = !live ? " (exited)" : wi.stopped ? " (stopped)" : "";
-        char pc[16] = "-";
-        if (live)
-            snprintf(pc, sizeof pc, "%x", wi.pc);
-        printf("%c %2u  0x%08x     0x%08x %-9s %6s %-24s %s%s\n", w == f->warp ? '*' : ' ', w,
-               wi.active, wi.divergent, bar, pc, line, first, state);
     }
+    if (!rows)
+        printf("No CUDA warps match the filter.\n");
     return 0;
 }
 
 int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argv;
-    if (argc > 0)
+    if (argc > 0 && !is_filter(args))
         return cmd_info_lanes_expr(c, args, argc, argv);
     if (need_kernel(c) != 0)
+        return -1;
+    cuda_filter fl;
+    if (filter_parse(c, "lanes", args, FILTER_ALL, &fl) != 0)
         return -1;
     exec_machine *m = dbg_machine(c->s);
     const dbg_focus *f = dbg_get_focus(c->s);
     static const char *names[] = {"invalid", "active", "divergent", "barrier", "exited",
                                   "trapped"};
-    printf("  Ln     State     PC ThreadIdx   Line\n");
-    printf("Warp %u\n", f->warp);
-    for (uint32_t l = 0; l < 32; l++) {
-        exec_lane_info li;
-        if (exec_lane_get(m, f->cta, f->warp, l, &li) != 0 || li.state == EXEC_LANE_INVALID)
+    /* the focused warp unless the filter names warps, threads, blocks or SMs */
+    int wide = fl.has[F_WARP] || fl.has[F_THREAD] || fl.has[F_BLOCK] || fl.has[F_SM];
+    int rows = 0;
+    for (uint32_t cta = 0; cta < exec_ncta(m); cta++) {
+        if (!block_selected(c, &fl, cta))
             continue;
-        char line[600] = "";
-        if (li.state != EXEC_LANE_EXITED)
-            line_of(c, li.pc, line, sizeof line);
-        char tid[48];
-        snprintf(tid, sizeof tid, "(%u,%u,%u)", li.tid.x, li.tid.y, li.tid.z);
-        printf("%c %2u %9s %6x %-11s %s\n", l == f->lane ? '*' : ' ', l, names[li.state],
-               li.state == EXEC_LANE_EXITED ? 0 : li.pc, tid, line);
+        for (uint32_t w = 0; w < exec_nwarps(m); w++) {
+            if (!wide && (cta != f->cta || w != f->warp))
+                continue;
+            int head = 0;
+            for (uint32_t l = 0; l < 32; l++) {
+                exec_lane_info li;
+                if (exec_lane_get(m, cta, w, l, &li) != 0 || li.state == EXEC_LANE_INVALID ||
+                    !f_lane(c, &fl, w, l, li.tid, li.pc))
+                    continue;
+                if (!rows++)
+                    printf("  Ln     State       PC ThreadIdx   Line\n");
+                if (!head++) {
+                    exec_dim3 b = exec_cta_coord(m, cta);
+                    if (cta == f->cta)
+                        printf("Warp %u\n", w);
+                    else
+                        printf("Block (%u,%u,%u) warp %u\n", b.x, b.y, b.z, w);
+                }
+                char line[600] = "", pc[16] = "-";
+                if (li.state != EXEC_LANE_EXITED) {
+                    line_of(c, li.pc, line, sizeof line);
+                    snprintf(pc, sizeof pc, "0x%x", li.pc);
+                }
+                char tid[48];
+                snprintf(tid, sizeof tid, "(%u,%u,%u)", li.tid.x, li.tid.y, li.tid.z);
+                printf("%c %2u %9s %8s %-11s %s\n",
+                       cta == f->cta && w == f->warp && l == f->lane ? '*' : ' ', l,
+                       names[li.state], pc, tid, line);
+            }
+        }
     }
+    if (!rows)
+        printf("No CUDA lanes match the filter.\n");
     return 0;
 }
 
 int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
 {
-    (void)args;
     (void)argc;
     (void)argv;
     if (need_kernel(c) != 0)
         return -1;
+    cuda_filter fl;
+    unsigned allowed = 1u << F_DEVICE | 1u << F_SM | 1u << F_KERNEL | 1u << F_GRID | 1u << F_BLOCK;
+    if (filter_parse(c, "blocks", args, allowed, &fl) != 0)
+        return -1;
     exec_machine *m = dbg_machine(c->s);
     const dbg_focus *f = dbg_get_focus(c->s);
     static const char *sn[] = {"not started", "running", "exited"};
-    printf("  BlockIdx To BlockIdx   Count State\n");
-    printf("Kernel %u\n", f->kernel);
     uint32_t n = exec_ncta(m);
+    int rows = 0;
     for (uint32_t i = 0; i < n;) {
+        if (!f_block(c, &fl, i)) {
+            i++;
+            continue;
+        }
         exec_cta_state st = exec_cta_get_state(m, i);
         uint32_t j = i;
-        while (j + 1 < n && exec_cta_get_state(m, j + 1) == st)
+        while (j + 1 < n && exec_cta_get_state(m, j + 1) == st && f_block(c, &fl, j + 1))
             j++;
+        if (!rows++) {
+            printf("  BlockIdx To BlockIdx   Count State\n");
+            printf("Kernel %u\n", f->kernel);
+        }
         exec_dim3 a = exec_cta_coord(m, i), b = exec_cta_coord(m, j);
         char as[48], bs[48];
         snprintf(as, sizeof as, "(%u,%u,%u)", a.x, a.y, a.z);
@@ -269,28 +557,31 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
                j - i + 1, sn[st]);
         i = j + 1;
     }
+    if (!rows)
+        printf("No CUDA blocks match the filter.\n");
     return 0;
 }
 
 int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
 {
-    (void)args;
     (void)argc;
     (void)argv;
     if (need_kernel(c) != 0)
         return -1;
+    cuda_filter fl;
+    if (filter_parse(c, "threads", args, FILTER_ALL | 1u << F_BREAKPOINT, &fl) != 0)
+        return -1;
     exec_machine *m = dbg_machine(c->s);
     const dbg_focus *f = dbg_get_focus(c->s);
-    printf("  BlockIdx ThreadIdx To BlockIdx ThreadIdx   Count     PC Filename           Line\n");
-    printf("Kernel %u\n", f->kernel);
-    /* walk live threads in order; a run continues while the PC and the block stay the same */
-    int open = 0, focus_in = 0;
+    /* walk live threads in order; a run continues while the PC and the block stay the same and
+     * no thread in between is left out by the filter */
+    int open = 0, focus_in = 0, rows = 0;
     uint32_t rpc = 0, rcta = 0, count = 0;
     exec_dim3 rb = {0, 0, 0}, rt = {0, 0, 0}, lt = {0, 0, 0};
     uint32_t nw = exec_nwarps(m);
     for (uint32_t cta = 0; cta <= exec_ncta(m); cta++) {
         int last = cta == exec_ncta(m);
-        if (!last && exec_cta_get_state(m, cta) != EXEC_CTA_RUNNING)
+        if (!last && (exec_cta_get_state(m, cta) != EXEC_CTA_RUNNING || !f_block(c, &fl, cta)))
             continue;
         for (uint32_t w = 0; w < (last ? 1 : nw); w++)
             for (uint32_t l = 0; l < 32; l++) {
@@ -299,7 +590,8 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
                            li.state != EXEC_LANE_INVALID && li.state != EXEC_LANE_EXITED;
                 if (!last && !live)
                     continue;
-                if (open && (last || li.pc != rpc || cta != rcta)) {
+                int skip = !last && !f_lane(c, &fl, w, l, li.tid, li.pc);
+                if (open && (last || skip || li.pc != rpc || cta != rcta)) {
                     char a[40], b[40], e[40], d[40], file[600];
                     exec_dim3 bc = rb;
                     snprintf(a, sizeof a, "(%u,%u,%u)", bc.x, bc.y, bc.z);
@@ -318,12 +610,21 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
                             line = wh.ptx_line;
                         }
                     }
-                    printf("%c %9s %9s %11s %9s %7u %6x %-18s %4d\n", focus_in ? '*' : ' ', a,
-                           b, e, d, count, rpc, file, line);
+                    if (!rows++) {
+                        printf("  BlockIdx ThreadIdx To BlockIdx ThreadIdx   Count       PC "
+                               "Filename           Line\n");
+                        printf("Kernel %u\n", f->kernel);
+                    }
+                    char pcs[16];
+                    snprintf(pcs, sizeof pcs, "0x%x", rpc);
+                    printf("%c %9s %9s %11s %9s %7u %8s %-18s %4d\n", focus_in ? '*' : ' ', a,
+                           b, e, d, count, pcs, file, line);
                     open = 0;
                 }
                 if (last)
                     break;
+                if (skip)
+                    continue;
                 if (!open) {
                     open = 1;
                     focus_in = 0;
@@ -339,6 +640,8 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
                     focus_in = 1;
             }
     }
+    if (!rows)
+        printf("No CUDA threads match the filter.\n");
     return 0;
 }
 

@@ -285,16 +285,19 @@ static int type_cmd(cmd_ctx *c, const char *args, int expand)
     if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
     if (v.dt) {
+        /* a pointer into a state space names it, as print does: "@local int (*)[5]" */
+        const dw_type *st = dw_type_strip(v.dt);
+        const char *sp = st && (st->kind == DW_TY_POINTER || st->kind == DW_TY_REFERENCE) &&
+                                 st->space != PTX_SPACE_GENERIC && st->space != PTX_SPACE_NONE
+                             ? ptx_space_name(st->space) : NULL;
         char out[4096];
         ptype_of(v.dt, expand, out, sizeof out);
-        printf("type = %s\n", out);
+        printf("type = %s%s%s%s\n", sp ? "@" : "", sp ? sp : "", sp ? " " : "", out);
         return 0;
     }
     switch (v.kind) {
-    case CV_PTR:
-        if (v.count)
-            printf("type = %s [%llu]\n", cmd_type_c_name(v.type), (unsigned long long)v.count);
-        else if (v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_NONE)
+    case CV_PTR: /* a buffer is a pointer to its first element, as print shows it */
+        if (v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_NONE)
             printf("type = @%s %s *\n", ptx_space_name(v.space), cmd_type_c_name(v.type));
         else
             printf("type = %s *\n", cmd_type_c_name(v.type));

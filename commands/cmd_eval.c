@@ -981,6 +981,95 @@ static int eval_artificial(ectx *x, const cmd_value *a, const cmd_value *b, cmd_
     return 0;
 }
 
+/* The type a cast, sizeof or {TYPE} names (cmd_expr.tname): the debug info's type of that name
+ * (or the PTX scalar of a C type name), then its array dimensions, then its pointers; the
+ * innermost pointer points into e->space. NULL with the message set. */
+static const dw_type *written_type(ectx *x, const cmd_expr *e)
+{
+    const dw_type *t = x->src->dw && dw_has_dwarf(x->src->dw) ? dw_type_lookup(x->src->dw, e->tname)
+                                                               : NULL;
+    ptx_type pt = cmd_type_from_c(e->tname);
+    if (!t && pt != PTX_T_NONE)
+        t = synth_scalar(pt);
+    if (!t && !strcmp(e->tname, "void")) {
+        dw_type v;
+        memset(&v, 0, sizeof v);
+        v.kind = DW_TY_VOID;
+        v.name = "void";
+        t = synth_type(&v);
+    }
+    if (!t) {
+        eerr(x, "No symbol \"%s\" in current context.", e->tname);
+        return NULL;
+    }
+    if (e->ndims) {
+        uint64_t esz = dw_type_size(t), total = esz;
+        for (int i = 0; i < e->ndims; i++) {
+            if (!e->dims[i] || total > (UINT64_C(1) << 40) / e->dims[i]) {
+                eerr(x, "Invalid array size in a type.");
+                return NULL;
+            }
+            total *= e->dims[i];
+        }
+        dw_type arr;
+        memset(&arr, 0, sizeof arr);
+        arr.kind = DW_TY_ARRAY;
+        arr.size = total;
+        arr.ndims = e->ndims;
+        memcpy(arr.dims, e->dims, (size_t)e->ndims * sizeof arr.dims[0]);
+        arr.target = t;
+        t = synth_type(&arr);
+    }
+    for (int i = 0; i < e->nptrs && t; i++) {
+        dw_type p;
+        memset(&p, 0, sizeof p);
+        p.kind = DW_TY_POINTER;
+        p.size = 8;
+        p.space = i == 0 ? e->space : PTX_SPACE_GENERIC;
+        p.target = t;
+        t = synth_type(&p);
+    }
+    if (!t)
+        eerr(x, "Out of memory.");
+    return t;
+}
+
+/* (TYPE) value for a written type: pointers keep the value's bits (and its space unless one is
+ * named); scalar types convert as C does; aggregates cannot be cast to. */
+static int eval_cast_written(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value *out)
+{
+    const dw_type *t = written_type(x, e);
+    if (!t)
+        return -1;
+    decay(x, v);
+    const dw_type *st = dw_type_strip(t);
+    if (st && st->kind == DW_TY_POINTER) {
+        if (v->kind != CV_INT && v->kind != CV_PTR && v->kind != CV_CODE)
+            return eerr(x, "Invalid cast.");
+        memset(out, 0, sizeof *out);
+        out->kind = CV_PTR;
+        out->dt = t;
+        out->type = cmd_dw_scalar_type(st->target);
+        out->space = e->space != PTX_SPACE_GENERIC || v->kind != CV_PTR ? e->space : v->space;
+        if (out->space != e->space) { /* the pointer type shows the space the value keeps */
+            dw_type p = *st;
+            p.space = out->space;
+            out->dt = synth_type(&p);
+        }
+        out->u = v->u;
+        return 0;
+    }
+    ptx_type pt = cmd_dw_scalar_type(t);
+    if (pt == PTX_T_NONE || v->kind == CV_AGG || v->kind == CV_VOID || v->kind == CV_DIM3)
+        return eerr(x, "Invalid cast.");
+    if (v->kind == CV_PTR || v->kind == CV_CODE)
+        v->kind = CV_INT, v->type = PTX_T_U64;
+    pt = cmd_type_norm(pt);
+    cmd_value_from_bits(out, pt, cmd_value_to_bits(v, pt));
+    out->dt = t;
+    return 0;
+}
+
 static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
 {
     cmd_value a, b;
@@ -1073,8 +1162,15 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
     case EX_CAST:
         if (eval(x, e->a, &a) != 0)
             return -1;
-        return eval_cast(x, e, &a, out);
+        return e->tname ? eval_cast_written(x, e, &a, out) : eval_cast(x, e, &a, out);
     case EX_SIZEOF:
+        if (!e->a) { /* sizeof(TYPE) */
+            const dw_type *t = written_type(x, e);
+            if (!t)
+                return -1;
+            int_val(out, PTX_T_U64, dw_type_size(t));
+            return 0;
+        }
         if (eval(x, e->a, &a) != 0)
             return -1;
         if (a.dt && !(a.kind == CV_PTR && a.count)) {

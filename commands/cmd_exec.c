@@ -30,6 +30,15 @@ int cmd_continue(cmd_ctx *c, const char *args, int argc, char **argv)
     return cmd_resume(c, n > 1 ? (int)(n - 1) : 0);
 }
 
+/* gdb's start: launch (or relaunch the last launch) stopping at the kernel's first line. */
+int cmd_start(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    dbg_request_entry_stop(c->s, 1);
+    int rc = argc ? cmd_launch(c, args, argc, argv) : cmd_run(c, args, argc, argv);
+    dbg_request_entry_stop(c->s, 0);
+    return rc;
+}
+
 /* Step `count` times, reporting only the last stop (or the first that is not a plain step). */
 static int do_steps(cmd_ctx *c, dbg_step_kind kind, int argc, char **argv, int lane)
 {

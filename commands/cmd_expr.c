@@ -209,7 +209,7 @@ static void next(parser *ps)
     }
     static const char *ops[] = {"->", "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
                                 "+", "-", "*", "/", "%", "<", ">", "&", "|", "^", "!", "~",
-                                "(", ")", "[", "]", "?", ":", "=", ".", ",", NULL};
+                                "(", ")", "[", "]", "?", ":", "=", ".", ",", "{", "}", NULL};
     for (int i = 0; ops[i]; i++) {
         size_t l = strlen(ops[i]);
         if (strncmp(p, ops[i], l) == 0) {
@@ -271,6 +271,7 @@ void cmd_expr_free(cmd_expr *e)
     cmd_expr_free(e->b);
     cmd_expr_free(e->c);
     free(e->name);
+    free(e->tname);
     free(e);
 }
 
@@ -318,57 +319,200 @@ static cmd_expr *parse_expr(parser *ps);
 static cmd_expr *parse_assign(parser *ps);
 static cmd_expr *parse_unary(parser *ps);
 
-/* After '(' when a type follows: "[@space] words [@space] *... )". */
-static cmd_expr *parse_cast(parser *ps)
+static int is_tag_word(const char *w)
 {
-    char words[128] = "";
-    ptx_space sp = PTX_SPACE_NONE;
-    int nptr = 0;
+    return !strcmp(w, "struct") || !strcmp(w, "union") || !strcmp(w, "enum") ||
+           !strcmp(w, "class");
+}
+
+/* Whether the tokens after '(' (or '{', or "sizeof(") begin a type: a C type word, an address
+ * space, struct/union/enum/class, or a name followed by '*' or "(*" (which no expression
+ * is). */
+static int type_follows(parser *ps)
+{
+    if (ps->t.k == T_SPACE || (ps->t.k == T_IDENT && (is_type_word(ps->t.text) ||
+                                                      is_tag_word(ps->t.text))))
+        return 1;
+    if (ps->t.k != T_IDENT)
+        return 0;
+    parser look = *ps;
+    next(&look);
+    if (is_op(&look, "*")) {
+        next(&look);
+        return is_op(&look, ")") || is_op(&look, "*") || is_op(&look, "}");
+    }
+    return 0;
+}
+
+typedef struct {
+    char words[128];
+    ptx_space space;
+    int nptrs, ndims;
+    uint64_t dims[4];
+} typespec;
+
+/* "[N]" array dimensions into ts; -1 (message set) when malformed. */
+static int parse_dims(parser *ps, typespec *ts)
+{
+    while (is_op(ps, "[")) {
+        next(ps);
+        if (ps->t.k != T_NUM || ts->ndims == 4) {
+            perr(ps, ts->ndims == 4 ? "Too many array dimensions." : "Array size expected.");
+            return -1;
+        }
+        ts->dims[ts->ndims++] = ps->t.ival;
+        next(ps);
+        if (!is_op(ps, "]")) {
+            syntax(ps);
+            return -1;
+        }
+        next(ps);
+    }
+    return 0;
+}
+
+/* A type name up to (not including) `close` (")" or "}"): "[@space] [const] [struct] WORDS
+ * [@space] *..." optionally "(*)" or "(**)" and "[N]...". */
+static int parse_typespec(parser *ps, typespec *ts, const char *close)
+{
+    memset(ts, 0, sizeof *ts);
+    ts->space = PTX_SPACE_NONE;
+    int words = 0;
     for (;;) {
         if (ps->t.k == T_SPACE) {
-            sp = cmd_space_from_name(ps->t.text);
-            if (sp == PTX_SPACE_NONE) {
+            ts->space = cmd_space_from_name(ps->t.text);
+            if (ts->space == PTX_SPACE_NONE) {
                 perr(ps, "Unknown address space \"@%s\".", ps->t.text);
-                return NULL;
+                return -1;
             }
-        } else if (ps->t.k == T_IDENT && is_type_word(ps->t.text) && nptr == 0) {
+        } else if (ps->t.k == T_IDENT && ts->nptrs == 0 &&
+                   (is_type_word(ps->t.text) || is_tag_word(ps->t.text) || !words ||
+                    is_tag_word(ts->words))) {
             if (strcmp(ps->t.text, "const") && strcmp(ps->t.text, "volatile")) {
-                if (append_word(words, ps->t.text) != 0) {
+                if (append_word(ts->words, ps->t.text) != 0) {
                     perr(ps, "Type name too long.");
-                    return NULL;
+                    return -1;
                 }
+                words++;
             }
         } else if (is_op(ps, "*")) {
-            nptr++;
+            ts->nptrs++;
         } else {
             break;
         }
         next(ps);
     }
-    if (!is_op(ps, ")")) {
+    if (is_op(ps, "(")) { /* abstract declarator: (*)[N] */
+        next(ps);
+        int inner = 0;
+        while (is_op(ps, "*")) {
+            inner++;
+            next(ps);
+        }
+        if (!inner || !is_op(ps, ")")) {
+            syntax(ps);
+            return -1;
+        }
+        next(ps);
+        if (!is_op(ps, "[")) {
+            syntax(ps);
+            return -1;
+        }
+        if (ts->nptrs) {
+            perr(ps, "Pointers to arrays of pointers are not supported in casts.");
+            return -1;
+        }
+        if (parse_dims(ps, ts) != 0)
+            return -1;
+        ts->nptrs = inner;
+    } else if (parse_dims(ps, ts) != 0) {
+        return -1;
+    } else if (ts->ndims && ts->nptrs) {
+        perr(ps, "Arrays of pointers are not supported in casts.");
+        return -1;
+    }
+    if (!is_op(ps, close)) {
         syntax(ps);
-        return NULL;
+        return -1;
+    }
+    if (!ts->words[0]) {
+        perr(ps, "A type name is expected.");
+        return -1;
     }
     next(ps);
-    ptx_type t = words[0] ? cmd_type_from_c(words) : PTX_T_NONE;
-    if (words[0] && t == PTX_T_NONE && strcmp(words, "void")) {
-        perr(ps, "No symbol \"%s\" in current context.", words);
+    return 0;
+}
+
+/* Whether a type spec needs the evaluator's source-level types (not only the PTX scalar path). */
+static int needs_dw(const typespec *ts)
+{
+    return ts->ndims || (cmd_type_from_c(ts->words) == PTX_T_NONE && strcmp(ts->words, "void"));
+}
+
+static cmd_expr *type_node(parser *ps, cmd_exop op, cmd_expr *operand, const typespec *ts)
+{
+    cmd_expr *e = node(op, operand, NULL);
+    if (!e)
         return NULL;
+    e->space = ts->space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : ts->space;
+    ptx_type t = cmd_type_from_c(ts->words);
+    e->type = ts->nptrs > 1 ? PTX_T_U64 : t;
+    e->nptr = ts->nptrs > 0;
+    if (needs_dw(ts) || op == EX_SIZEOF) {
+        e->tname = strdup(ts->words);
+        e->nptrs = ts->nptrs;
+        e->ndims = ts->ndims;
+        memcpy(e->dims, ts->dims, sizeof e->dims);
+        if (!e->tname) {
+            cmd_expr_free(e);
+            return NULL;
+        }
     }
-    if (t == PTX_T_NONE && nptr == 0) {
+    return e;
+}
+
+/* After '(' when a type follows: the type, ')' and the operand. */
+static cmd_expr *parse_cast(parser *ps)
+{
+    typespec ts;
+    if (parse_typespec(ps, &ts, ")") != 0)
+        return NULL;
+    if (!needs_dw(&ts) && !strcmp(ts.words, "void") && !ts.nptrs) {
         perr(ps, "Invalid cast.");
         return NULL;
     }
     cmd_expr *operand = parse_unary(ps);
     if (!operand)
         return NULL;
-    cmd_expr *e = node(EX_CAST, operand, NULL);
-    if (e) {
-        e->type = nptr > 1 ? PTX_T_U64 : t;
-        e->nptr = nptr > 0;
-        e->space = sp == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : sp;
-    }
+    cmd_expr *e = type_node(ps, EX_CAST, operand, &ts);
+    if (!e)
+        cmd_expr_free(operand);
     return e;
+}
+
+/* gdb's {TYPE} ADDR: the TYPE object at ADDR, *(TYPE *) ADDR. */
+static cmd_expr *parse_brace(parser *ps)
+{
+    typespec ts;
+    if (parse_typespec(ps, &ts, "}") != 0)
+        return NULL;
+    if (ts.nptrs == 4) {
+        perr(ps, "Type too deep.");
+        return NULL;
+    }
+    ts.nptrs++;
+    cmd_expr *operand = parse_unary(ps);
+    if (!operand)
+        return NULL;
+    cmd_expr *e = type_node(ps, EX_CAST, operand, &ts);
+    if (!e) {
+        cmd_expr_free(operand);
+        return NULL;
+    }
+    cmd_expr *d = node(EX_DEREF, e, NULL);
+    if (!d)
+        cmd_expr_free(e);
+    return d;
 }
 
 static cmd_expr *parse_primary(parser *ps)
@@ -399,28 +543,21 @@ static cmd_expr *parse_primary(parser *ps)
                 /* sizeof(TYPE): look ahead without consuming when it is an expression */
                 parser save = *ps;
                 next(ps);
-                if (ps->t.k == T_IDENT && is_type_word(ps->t.text)) {
-                    char words[128] = "";
-                    int ptr = 0;
-                    while (ps->t.k == T_IDENT || is_op(ps, "*") || ps->t.k == T_SPACE) {
-                        if (is_op(ps, "*"))
-                            ptr = 1;
-                        else if (ps->t.k == T_IDENT && strcmp(ps->t.text, "const"))
-                            append_word(words, ps->t.text);
-                        next(ps);
-                    }
-                    ptx_type ty = cmd_type_from_c(words);
-                    if (!is_op(ps, ")") || (!ptr && ty == PTX_T_NONE)) {
-                        syntax(ps);
+                if (type_follows(ps)) {
+                    typespec ts;
+                    if (parse_typespec(ps, &ts, ")") != 0)
                         return NULL;
+                    ptx_type ty = cmd_type_from_c(ts.words);
+                    if (!needs_dw(&ts)) { /* a PTX scalar or a pointer: known now */
+                        e = node(EX_INT, NULL, NULL);
+                        if (e) {
+                            e->type = PTX_T_U64;
+                            e->ival = ts.nptrs ? 8 : (uint64_t)(ty == PTX_T_PRED ? 1
+                                                                : ptx_type_bits(ty) / 8);
+                        }
+                        return e;
                     }
-                    next(ps);
-                    e = node(EX_INT, NULL, NULL);
-                    if (e) {
-                        e->type = PTX_T_U64;
-                        e->ival = ptr ? 8 : (uint64_t)(ty == PTX_T_PRED ? 1 : ptx_type_bits(ty) / 8);
-                    }
-                    return e;
+                    return type_node(ps, EX_SIZEOF, NULL, &ts);
                 }
                 *ps = save;
             }
@@ -438,9 +575,13 @@ static cmd_expr *parse_primary(parser *ps)
         next(ps);
         return e;
     case T_OP:
+        if (!strcmp(t.text, "{")) {
+            next(ps);
+            return parse_brace(ps);
+        }
         if (!strcmp(t.text, "(")) {
             next(ps);
-            if (ps->t.k == T_SPACE || (ps->t.k == T_IDENT && is_type_word(ps->t.text)))
+            if (type_follows(ps))
                 return parse_cast(ps);
             e = parse_expr(ps);
             if (!e)

@@ -27,6 +27,13 @@ struct cmd_expr {
     ptx_type type;            /* literal type; CAST target (pointee when nptr > 0) */
     int nptr;                 /* CAST: pointer depth */
     ptx_space space;          /* CAST: @space of the pointee */
+    /* A type written out (casts, sizeof(TYPE), {TYPE} ADDR) that needs source-level types:
+     * CAST/SIZEOF with tname set name it as base words ("struct Cell", "float"), then ndims
+     * array dimensions, then nptrs pointers ("float (*)[4]": dims {4}, nptrs 1). The
+     * evaluator builds it from the debug info (or the PTX scalar types). */
+    char *tname;
+    int nptrs, ndims;
+    uint64_t dims[4];
 };
 
 #endif

@@ -16,8 +16,17 @@ int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     (void)argc;
-    if (dbg_load_file(c->s, argv[0]) != 0)
-        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    if (cmd_is_executable(argv[0])) { /* a CUDA program: `run` starts it */
+        if (cmd_prog_set(c, argv[0], NULL, 0) != 0)
+            return -1;
+        printf("Reading symbols from %s...\n", argv[0]);
+        return 0;
+    }
+    if (dbg_load_file(c->s, argv[0]) != 0) {
+        cmd_error(c, "%s", dbg_errmsg(c->s));
+        cmd_program_hint(argv[0]);
+        return -1;
+    }
     cmd_load_warnings(c);
     c->list_valid = 0;
     c->x_valid = 0;
@@ -456,6 +465,8 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         memcpy(params + offs[i], &bits, sizes[i] < 8 ? sizes[i] : 8);
     }
+    if (cmd_confirm_kill(c, "Launch anyway?") != 0)
+        goto out;
     if ((dbg_machine(c->s) && exec_set_cluster_dims(dbg_machine(c->s), cluster) != 0) ||
         dbg_launch(c->s, k, grid, block, shmem, params, (size_t)total) != 0) {
         cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -499,11 +510,13 @@ int cmd_run(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     if (c->inproc)
-        return cmd_inproc_rerun(c);
+        return cmd_inproc_rerun(c, argc, argv);
     if (c->prog)
         return cmd_prog_run(c, argc, argv);
     if (argc > 0)
         return cmd_error(c, "Usage: run   (arguments are for a program: ptxdbg --args PROGRAM ARGS)");
+    if (cmd_confirm_kill(c, "Start it from the beginning?") != 0)
+        return -1;
     if (dbg_relaunch(c->s) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     return cmd_resume(c, 0);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "fileck.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The parent side. ptxdbg keeps the program's path and arguments and a setup log: the command
@@ -37,15 +38,17 @@ typedef struct cmd_prog {
     int runs;                 /* inferior runs so far */
 } cmd_prog;
 
+/* An ELF file for the host: a cubin is ELF too, but for machine EM_CUDA (190). */
 int cmd_is_executable(const char *path)
 {
-    unsigned char m[4];
+    unsigned char h[20];
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0;
-    ssize_t n = read(fd, m, sizeof m);
+    ssize_t n = read(fd, h, sizeof h);
     close(fd);
-    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+    return n == 20 && h[0] == 0x7f && h[1] == 'E' && h[2] == 'L' && h[3] == 'F' &&
+           (h[18] | h[19] << 8) != 190;
 }
 
 static void free_args(cmd_prog *p)
@@ -189,15 +192,10 @@ void cmd_prog_set_log(cmd_ctx *c, const char *text, size_t len)
 }
 
 /* ---- the runtime library's folder ------------------------------------------------------------------ */
-/* PTXDBG_LIBDIR when set; else build/lib beside the ptxdbg executable (the source tree), else
- * ../lib/ptxdbg from its folder (an installed layout). */
+/* build/lib beside the ptxdbg executable (the build tree), else lib or ../lib of its folder (an
+ * installed layout); the absolute path. */
 int cmd_prog_libdir(char *out, size_t n)
 {
-    const char *env = getenv("PTXDBG_LIBDIR");
-    if (env && *env) {
-        snprintf(out, n, "%s", env);
-        return 0;
-    }
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
@@ -207,7 +205,7 @@ int cmd_prog_libdir(char *out, size_t n)
     if (!slash)
         return -1;
     *slash = 0;
-    static const char *rel[] = {"/build/lib", "/lib", "/../lib/ptxdbg", NULL};
+    static const char *rel[] = {"/build/lib", "/lib", "/../lib", NULL};
     for (int i = 0; rel[i]; i++) {
         char cand[PATH_MAX + 32], lib[PATH_MAX + 64];
         snprintf(cand, sizeof cand, "%s%s", exe, rel[i]);
@@ -224,7 +222,7 @@ int cmd_prog_libdir(char *out, size_t n)
 }
 
 /* ---- run ------------------------------------------------------------------------------------------- */
-static int write_file(const char *dir, const char *name, const char *text, size_t n)
+int cmd_prog_file_write(const char *dir, const char *name, const char *text, size_t n)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -235,35 +233,11 @@ static int write_file(const char *dir, const char *name, const char *text, size_
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-static char *read_file(const char *dir, const char *name, size_t *len)
+char *cmd_prog_file_read(const char *dir, const char *name, size_t *len)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (n < cap)
-            break;
-        char *nb = cap < (64u << 20) ? realloc(buf, cap * 2 + 1) : NULL;
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    if (len)
-        *len = n;
-    return buf;
+    return fileck_read_all(path, len);
 }
 
 static void remove_dir(const char *dir)
@@ -346,18 +320,27 @@ static int run_once(cmd_ctx *c, int *rerun)
         }
         alen += (size_t)sprintf(actions + alen, "%c %s\n", c->kinds[first + i], a);
     }
-    char config[128];
-    int clen = snprintf(config, sizeof config, "batch %d\nthreads %d\nmax-steps %llu\n", c->batch,
-                        dbg_opts(c->s)->threads,
-                        (unsigned long long)dbg_opts(c->s)->run_max_steps);
-    if (!actions || write_file(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
-        write_file(dir, "actions", actions, alen) != 0 ||
-        write_file(dir, "config", config, (size_t)clen) != 0) {
+    size_t ccap = 128 + (size_t)dbg_bp_count(c->s) * 32, clen;
+    char *config = malloc(ccap);
+    if (config) {
+        clen = (size_t)snprintf(config, ccap, "batch %d\nthreads %d\nmax-steps %llu\n", c->batch,
+                                dbg_opts(c->s)->threads,
+                                (unsigned long long)dbg_opts(c->s)->run_max_steps);
+        for (int i = 0; i < dbg_bp_count(c->s) && clen < ccap; i++) {
+            const dbg_bp *b = dbg_bp_at(c->s, i);
+            clen += (size_t)snprintf(config + clen, ccap - clen, "hits %d %d\n", b->num, b->hits);
+        }
+    }
+    if (!actions || !config || clen >= ccap || cmd_prog_file_write(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
+        cmd_prog_file_write(dir, "actions", actions, alen) != 0 ||
+        cmd_prog_file_write(dir, "config", config, clen) != 0) {
         free(actions);
+        free(config);
         remove_dir(dir);
         return cmd_error(c, "Cannot write the session folder %s.", dir);
     }
     free(actions);
+    free(config);
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -379,8 +362,8 @@ static int run_once(cmd_ctx *c, int *rerun)
         ;
     sigaction(SIGINT, &old, NULL);
     size_t rlen = 0, slen = 0;
-    char *result = read_file(dir, "result", &rlen);
-    char *setup = read_file(dir, "setup", &slen);
+    char *result = cmd_prog_file_read(dir, "result", &rlen);
+    char *setup = cmd_prog_file_read(dir, "setup", &slen);
     remove_dir(dir);
     if (setup) { /* the child's setup lines are the next run's */
         free(p->log);
@@ -397,6 +380,27 @@ static int run_once(cmd_ctx *c, int *rerun)
     if (result && parse_result(result, "failed", &flag))
         c->failed = 1;
     int quit = result && parse_result(result, "quit", &qstatus);
+    for (const char *q = result; q && *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL) {
+        int num, hits;
+        if (sscanf(q, "hits %d %d", &num, &hits) == 2 && dbg_bp_find(c->s, num))
+            dbg_bp_find(c->s, num)->hits = hits;
+    }
+    long nargs = 0;
+    if (*rerun && parse_result(result, "args", &nargs) && nargs > 0 && nargs < 100000) {
+        char **args = calloc((size_t)nargs, sizeof *args);
+        int k = 0;
+        for (const char *q = result; args && q && *q && k < nargs;
+             q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL)
+            if (!strncmp(q, "arg ", 4))
+                args[k++] = strndup(q + 4, strcspn(q + 4, "\n"));
+        char *path = strdup(p->path);
+        if (args && path)
+            cmd_prog_set(c, path, args, k);
+        for (int j = 0; args && j < k; j++)
+            free(args[j]);
+        free(args);
+        free(path);
+    }
     free(result);
     fflush(stdout);
     if (killed || *rerun) {

@@ -33,6 +33,7 @@ void cmd_ctx_init(cmd_ctx *c, dbg_session *s)
     c->x_fmt = 'x';
     c->x_size = 'w';
     c->shown_launch = -1;
+    cmd_opts_init(&c->opt);
     dbg_set_demangler(s, cmd_demangle);
     dbg_set_interrupt_flag(s, &interrupted);
     cmd_install_cond_hooks(c);
@@ -50,6 +51,7 @@ void cmd_ctx_free(cmd_ctx *c)
     free(c->disp);
     cmd_history_free(&c->hist);
     cmd_ptx_free(c);
+    cmd_out_log_stop(c);
 }
 
 /* ---- inputs ------------------------------------------------------------------------------------- */
@@ -92,8 +94,11 @@ static char *readline_next(cmd_input *in, const char *prompt)
 {
     (void)in;
     interrupted = 0;
+    fflush(stdout);
+    rl_outstream = cmd_out_terminal(); /* the terminal, not the log */
     char *line = readline(prompt);
     interrupted = 0; /* a Ctrl-C at the prompt must not interrupt the command */
+    cmd_out_new_command(); /* a fresh page */
     if (line)
         remember(line);
     return line;
@@ -141,9 +146,12 @@ int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt)
                 }
             }
         }
-        if (r != 0)
-            rc = -1;
         free(line);
+        if (r != 0) {
+            rc = -1;
+            if (in->stop_on_error)
+                break; /* gdb: an error ends the script that ran the command */
+        }
     }
     c->in = saved;
     return rc;
@@ -163,7 +171,7 @@ int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
         fclose(f);
         return cmd_error(c, "Scripts nested too deeply.");
     }
-    cmd_input in = {file_next, f};
+    cmd_input in = {file_next, f, 1};
     int interactive = c->interactive;
     c->interactive = 0;
     c->depth++;
@@ -209,8 +217,12 @@ int cmd_quit(cmd_ctx *c, const char *args, int argc, char **argv)
         long v = strtol(argv[0], &end, 0);
         if (*end)
             return cmd_error(c, "Usage: quit [STATUS]");
+        if (cmd_confirm_kill(c, "Quit anyway?") != 0)
+            return -1;
         c->quit = (int)(v & 0xff) | 0x100;
     } else {
+        if (cmd_confirm_kill(c, "Quit anyway?") != 0)
+            return -1;
         c->quit = 1;
     }
     return 0;
@@ -370,14 +382,16 @@ char *cmd_read_line(cmd_ctx *c, const char *prompt)
 int cmd_repl(cmd_ctx *c)
 {
     if (!isatty(STDIN_FILENO)) {
-        cmd_input in = {file_next, stdin};
+        cmd_input in = {file_next, stdin, 0};
         c->interactive = 0;
         return cmd_run_input(c, &in, NULL);
     }
     c->interactive = 1;
     terminal_setup(c);
-    cmd_input in = {readline_next, NULL};
+    cmd_out_pager(c, 1);
+    cmd_input in = {readline_next, NULL, 0};
     int rc = cmd_run_input(c, &in, "(ptxdbg) ");
+    cmd_out_pager(c, 0);
     if (hist_file) {
         history_truncate_file(hist_file, hist_max);
         free(hist_file);

@@ -220,7 +220,7 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
             printf("%d\tin %s\n", line, file);
         }
         snprintf(c->list_file, sizeof c->list_file, "%s", file);
-        c->list_line = line > 5 ? line - 5 : 1; /* a following `list` centres on it */
+        c->list_line = cmd_list_centre(c, line); /* a following `list` centres on it */
         c->list_first = c->list_line;
     } else {
         dbg_where w;
@@ -230,7 +230,7 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
         if (text)
             printf("%d\t%.*s\n", w.ptx_line, len, text);
         c->list_file[0] = 0;
-        c->list_line = w.ptx_line > 5 ? w.ptx_line - 5 : 1;
+        c->list_line = cmd_list_centre(c, w.ptx_line);
         c->list_first = c->list_line;
     }
     c->list_valid = 1;
@@ -349,6 +349,12 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
             cmd_print_source_at(c, pc);
         break;
     }
+    case DBG_EV_ENTRY:
+        /* break_on_launch / start: the kernel's first line, before it runs */
+        cmd_announce_focus(c, 0);
+        printf("\n");
+        cmd_print_frame_line(c, -1, 1);
+        break;
     case DBG_EV_LANE_EXITED: {
         exec_dim3 b = dbg_focus_block(c->s), t = dbg_focus_thread(c->s);
         printf("[Thread (%u,%u,%u) block (%u,%u,%u) has exited; focus it with \"cuda thread\" "

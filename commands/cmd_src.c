@@ -422,3 +422,33 @@ void cmd_load_warnings(cmd_ctx *c)
         w += l + (w[l] == '\n');
     }
 }
+
+/* Not PTX: CUDA C++ source, or GPU machine code (an ELF for EM_CUDA, 190: a cubin; a fatbin). */
+void cmd_program_hint(const char *path)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    int cu = dot && (!strcmp(dot, ".cu") || !strcmp(dot, ".cuh"));
+    int bin = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        unsigned char h[20] = {0};
+        size_t n = fread(h, 1, sizeof h, f);
+        fclose(f);
+        if (n >= 20 && !memcmp(h, "\177ELF", 4) && (h[18] | h[19] << 8) == 190)
+            bin = 1;
+        if (n >= 4 && h[0] == 0x50 && h[1] == 0xed && h[2] == 0x55 && h[3] == 0xba)
+            bin = 1;
+    }
+    if (dot && (!strcmp(dot, ".cubin") || !strcmp(dot, ".fatbin")))
+        bin = 1;
+    int stem = dot && dot > base ? (int)(dot - base) : (int)strlen(base);
+    fflush(stdout);
+    if (cu)
+        fprintf(stderr, "hint: %s is CUDA source; ptxdbg debugs PTX. Compile it with \"nvcc -ptx "
+                        "-G %s\" (or -lineinfo) and load %.*s.ptx.\n", base, base, stem, base);
+    else if (bin)
+        fprintf(stderr, "hint: %s is GPU machine code (cubin/fatbin); ptxdbg debugs PTX. "
+                        "Compile the source with \"nvcc -ptx -G FILE.cu\" and load the .ptx.\n",
+                base);
+}

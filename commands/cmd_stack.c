@@ -150,6 +150,12 @@ static int ptx_nlines(cmd_ctx *c)
     return ptx_source_line(m, lo, &len) ? lo : 0;
 }
 
+/* Lines a listing shows (set listsize; 0: unlimited, bounded by the file). */
+static int list_size(const cmd_ctx *c)
+{
+    return c->opt.listsize && c->opt.listsize < 100000000 ? (int)c->opt.listsize : 100000000;
+}
+
 /* Print lines first..last of file ("" = the PTX text). */
 static int list_lines(cmd_ctx *c, const char *file, int first, int last)
 {
@@ -174,6 +180,8 @@ static int list_lines(cmd_ctx *c, const char *file, int first, int last)
         printf("%d\t%.*s\n", l, len, t);
     }
     snprintf(c->list_file, sizeof c->list_file, "%s", keep);
+    if (keep[0])
+        c->list_missing[0] = 0; /* listing a source: no fallback to undo */
     c->list_first = first;
     c->list_line = last + 1;
     c->list_valid = 1;
@@ -182,23 +190,30 @@ static int list_lines(cmd_ctx *c, const char *file, int first, int last)
 
 static int list_centered(cmd_ctx *c, const char *file, int line)
 {
-    int first = line - 5 < 1 ? 1 : line - 5;
-    return list_lines(c, file, first, first + 9);
+    int first = cmd_list_centre(c, line);
+    return list_lines(c, file, first, first + list_size(c) - 1);
 }
 
-/* A source file that cannot be read: warn once and list the PTX around pc instead. */
-static int list_missing(cmd_ctx *c, const char *file, int line, uint32_t pc, int have_pc)
+/* A source file that cannot be read: say so and list the PTX around pc instead; a later `list`
+ * goes back to the source once `directory` finds it. */
+static int list_missing(cmd_ctx *c, const char *file_in, int line, uint32_t pc, int have_pc)
 {
-    if (dbg_source_missing_once(c->s, file)) {
-        const char *b = strrchr(file, '/');
-        fflush(stdout);
-        fprintf(stderr, "warning: source file not found: %s\n", b ? b + 1 : file);
-    }
+    char file[sizeof c->list_missing]; /* file_in may be c->list_file, which listing changes */
+    snprintf(file, sizeof file, "%s", file_in);
+    const char *b = strrchr(file, '/');
+    b = b ? b + 1 : file;
+    dbg_source_missing_once(c->s, file);
     if (!have_pc)
         return cmd_error(c, "%d\tin %s", line, file);
+    fflush(stdout);
+    fprintf(stderr, "Listing the PTX: source file %s not found (\"directory DIR\" tells where "
+                    "it is).\n", b);
     dbg_where w;
     dbg_pc_where(c->s, pc, &w);
-    return list_centered(c, "", w.ptx_line);
+    int rc = list_centered(c, "", w.ptx_line);
+    snprintf(c->list_missing, sizeof c->list_missing, "%s", file);
+    c->list_missing_line = line;
+    return rc;
 }
 
 /* Where a location names: file and line (file "" for PTX lines). */
@@ -274,12 +289,19 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
     int line;
     uint32_t pc = 0;
     if (!a[0]) {
+        /* listing the PTX for a missing source that can now be read: back to the source */
+        if (c->list_valid && !c->list_file[0] && c->list_missing[0] &&
+            dbg_source_nlines(c->s, c->list_missing)) {
+            char f[sizeof c->list_missing];
+            snprintf(f, sizeof f, "%s", c->list_missing);
+            return list_centered(c, f, c->list_missing_line);
+        }
         if (c->list_valid && c->list_file[0] && !dbg_source_nlines(c->s, c->list_file)) {
             int have = dbg_focus_pc(c->s, &pc) == 0;
             return list_missing(c, c->list_file, c->list_line, pc, have);
         }
         if (c->list_valid)
-            return list_lines(c, c->list_file, c->list_line, c->list_line + 9);
+            return list_lines(c, c->list_file, c->list_line, c->list_line + list_size(c) - 1);
         /* first list: around the focus, else the first kernel */
         if (dbg_focus_pc(c->s, &pc) != 0) {
             uint32_t pcs[1];
@@ -308,7 +330,8 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
             return cmd_error(c, "Already at the start of %s.",
                              c->list_file[0] ? c->list_file : "the PTX text");
         int last = c->list_first - 1;
-        return list_lines(c, c->list_file, last - 9 < 1 ? 1 : last - 9, last);
+        int n = list_size(c);
+        return list_lines(c, c->list_file, last - n + 1 < 1 ? 1 : last - n + 1, last);
     }
     /* ptx:N lists the PTX text */
     if (!strncmp(a, "ptx:", 4)) {
@@ -341,9 +364,9 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
         if (!lhs[0] && !rhs[0])
             return cmd_error(c, "Junk at end of line specification.");
         if (!lhs[0])
-            first = last - 9 < 1 ? 1 : last - 9;
+            first = last - list_size(c) + 1 < 1 ? 1 : last - list_size(c) + 1;
         if (!rhs[0])
-            last = first + 9;
+            last = first + list_size(c) - 1;
         if (last < first)
             return cmd_error(c, "Second line number out of range.");
         if (file[0] && !dbg_source_nlines(c->s, file))

@@ -38,14 +38,18 @@ const cmd_def cmd_info_table[] = {
      CMD_CLASS_FILES, 0, NOSUB},
     {"address", "", cmd_info_address, 1, 1, "info address VAR",
      "Where VAR lives: a register, or a state space and address.", CMD_CLASS_DATA, 0, NOSUB},
-    {"warps", "", cmd_info_warps, 0, 0, "info warps",
-     "Warps of the focused block: PC, line, active and divergent masks, barrier.", CMD_CLASS_CUDA, 0, NOSUB},
-    {"lanes", "", cmd_info_lanes, 0, -1, "info lanes [EXPR]",
-     "Lanes of the focused warp (state, PC, thread), or EXPR per lane.", CMD_CLASS_CUDA, 0, NOSUB},
-    {"blocks", "", cmd_info_blocks, 0, 0, "info blocks", "Blocks of the current kernel and their state.",
+    {"warps", "", cmd_info_warps, 0, -1, "info warps [FILTER]",
+     "Warps of the focused block (FILTER: device|sm|warp|lane|kernel|grid N, block|thread (X,Y,Z); "
+     "values may be current, any or *): PC, line, masks, barrier.", CMD_CLASS_CUDA, 0, NOSUB},
+    {"lanes", "", cmd_info_lanes, 0, -1, "info lanes [FILTER | EXPR]",
+     "Lanes of the focused warp (state, PC, thread; FILTER as for info warps), or EXPR per lane.",
      CMD_CLASS_CUDA, 0, NOSUB},
-    {"threads", "", cmd_info_threads, 0, 0, "info threads",
-     "Threads of the current kernel, coalesced by block and PC.", CMD_CLASS_CUDA, 0, NOSUB},
+    {"blocks", "", cmd_info_blocks, 0, -1, "info blocks [FILTER]",
+     "Blocks of the current kernel and their state (FILTER: device, sm, kernel, grid, block).",
+     CMD_CLASS_CUDA, 0, NOSUB},
+    {"threads", "", cmd_info_threads, 0, -1, "info threads [FILTER]",
+     "Threads of the current kernel, coalesced by block and PC (FILTER as for info warps, and "
+     "breakpoint N|all: threads at a breakpoint).", CMD_CLASS_CUDA, 0, NOSUB},
     {"kernels", "", cmd_info_kernels, 0, 0, "info kernels", "The current kernel launch.",
      CMD_CLASS_CUDA, 0, NOSUB},
     {"sharedmem", "shared", cmd_info_sharedmem, 0, 0, "info sharedmem",
@@ -58,52 +62,6 @@ const cmd_def cmd_info_table[] = {
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
 };
 
-
-static int cmd_set_max_steps(cmd_ctx *c, const char *args, int argc, char **argv)
-{
-    (void)args;
-    (void)argc;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(argv[0], &end, 0);
-    if (!isdigit((unsigned char)argv[0][0]) || *end || errno == ERANGE)
-        return cmd_error(c, "Usage: set max-steps N (warp-instructions; 0: no limit)");
-    dbg_opts(c->s)->run_max_steps = v;
-    return 0;
-}
-
-static int cmd_set_threads(cmd_ctx *c, const char *args, int argc, char **argv)
-{
-    (void)args;
-    (void)argc;
-    char *end;
-    errno = 0;
-    long v = strtol(argv[0], &end, 10);
-    if (!isdigit((unsigned char)argv[0][0]) || *end || errno == ERANGE || v > 256)
-        return cmd_error(c, "Usage: set threads N (worker threads, 1 to 256; 0: one per CPU)");
-    dbg_opts(c->s)->threads = (int)v;
-    return 0;
-}
-
-const cmd_def cmd_set_table[] = {
-    {"var", "variable", cmd_set_var, 1, -1, "set var LVALUE = EXPR",
-     "Assign to a register, memory or convenience variable.", CMD_CLASS_DATA, 0, NOSUB},
-    {"auto-core", "", cmd_set_auto_core, 1, 1, "set auto-core on|off",
-     "Write a core file automatically when a kernel traps or faults (also PTXDBG_COREDUMP=1).",
-     CMD_CLASS_RUNNING, 0, NOSUB},
-    {"max-steps", "", cmd_set_max_steps, 1, 1, "set max-steps N",
-     "Stop a launch, run or continue after N warp-instructions (one instruction of one warp; "
-     "0: no limit); `continue` goes on for N more. The default is 0 interactively (Ctrl-C "
-     "stops a kernel) and 2^32 in -batch mode (or $PTXDBG_MAX_STEPS), where reaching the "
-     "limit makes the exit status non-zero.", CMD_CLASS_RUNNING, 0, NOSUB},
-    {"threads", "", cmd_set_threads, 1, 1, "set threads N",
-     "Worker threads (CPU cores) a continue may use to run a kernel's blocks to completion "
-     "(0, the default: one per CPU; also -j N). Only runs with no breakpoint, watchpoint or "
-     "step active, of kernels whose blocks cannot observe their order (no global atomics "
-     "with used results, malloc, clock reads), go parallel; results are those of one thread.",
-     CMD_CLASS_RUNNING, 0, NOSUB},
-    {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
-};
 
 const cmd_def cmd_table[] = {
     /* files and launches */
@@ -122,6 +80,9 @@ const cmd_def cmd_table[] = {
      "Relaunch the last launch from scratch (buffers restored to their initial contents); with a "
      "program (ptxdbg PROGRAM, --args PROGRAM ARGS), start it, with ARGS as its new arguments.",
      CMD_CLASS_RUNNING, 0, NOSUB},
+    {"start", "", cmd_start, 0, -1, "start [KERNEL<<<GRID, BLOCK[, SHMEM]>>>(ARG, ...)]",
+     "Launch KERNEL (or relaunch the last launch, as run does) and stop at the kernel's first "
+     "line.", CMD_CLASS_RUNNING, 0, NOSUB},
     {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING, 0, NOSUB},
     {"generate-core-file", "gcore", cmd_generate_core, 0, 1, "generate-core-file [FILE]",
      "Save the whole state (module, sources, memory, threads, stop) to FILE (core.KERNEL.N).",
@@ -218,9 +179,9 @@ const cmd_def cmd_table[] = {
      "Execute one PTX instruction (or .reg declaration) on a scratch lane seeded from the focus.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"set", "", cmd_set, 1, -1, "set var LVALUE = EXPR | set SETTING VALUE",
-     "Assign (var) or change a setting: scheduler-locking on|off, step-granularity lane|warp, "
-     "confirm, pagination, width, height, print ...", CMD_CLASS_DATA, 0, NOSUB},
-    {"show", "", cmd_show, 0, 1, "show [SETTING]", "Show settings.", CMD_CLASS_SUPPORT, 0, NOSUB},
+     "Assign (var) or change a setting (\"help set\" lists them).", CMD_CLASS_DATA, 0, NOSUB},
+    {"show", "", cmd_show, 0, -1, "show [SETTING]", "Show settings (all without SETTING).",
+     CMD_CLASS_SUPPORT, 0, NOSUB},
     /* stack */
     {"backtrace", "bt where", cmd_backtrace, 0, 1, "backtrace [N]",
      "Frames of the focused lane, innermost first.", CMD_CLASS_STACK, 0, NOSUB},
@@ -505,84 +466,6 @@ int cmd_info(cmd_ctx *c, const char *args, int argc, char **argv)
     return run_sub(c, "info", cmd_info_table, args, argc, argv);
 }
 
-/* ---- settings ----------------------------------------------------------------------------------- */
-static int on_off(const char *v, int *out)
-{
-    if (!strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "step")) {
-        *out = 1;
-        return 0;
-    }
-    if (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "no")) {
-        *out = 0;
-        return 0;
-    }
-    return -1;
-}
-
-int cmd_set(cmd_ctx *c, const char *args, int argc, char **argv)
-{
-    dbg_options *o = dbg_opts(c->s);
-    if (!strcmp(argv[0], "scheduler-locking")) {
-        int v;
-        if (argc != 2 || on_off(argv[1], &v) != 0)
-            return cmd_error(c, "Usage: set scheduler-locking on|off");
-        o->scheduler_locking = v;
-        return 0;
-    }
-    if (!strcmp(argv[0], "step-granularity")) {
-        if (argc != 2 || (strcmp(argv[1], "lane") && strcmp(argv[1], "warp")))
-            return cmd_error(c, "Usage: set step-granularity lane|warp");
-        o->lane_steps = !strcmp(argv[1], "lane");
-        return 0;
-    }
-    /* gdb settings scripts commonly use; accepted and without effect here */
-    static const char *quiet[] = {"confirm", "pagination", "width", "height", "print",
-                                  "listsize", "verbose", "logging", "style", "cuda", NULL};
-    for (int i = 0; quiet[i]; i++)
-        if (!strcmp(argv[0], quiet[i]))
-            return 0;
-    if (!strcmp(argv[0], "substitute-path"))
-        return cmd_set_substitute(c, argc, argv);
-    if (cmd_lookup(cmd_set_table, argv[0], NULL, 0))
-        return run_sub(c, "set", cmd_set_table, args, argc, argv);
-    if (strchr(args, '='))
-        return cmd_set_var(c, args, argc, argv); /* gdb: "set EXPR = VALUE" without "var" */
-    return cmd_error(c, "Undefined set command: \"%s\".  Try \"help set\".", argv[0]);
-}
-
-int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)
-{
-    (void)args;
-    dbg_options *o = dbg_opts(c->s);
-    int all = argc == 0;
-    if (!all && cmd_show_src(c, argv[0]))
-        return 0;
-    if (all || !strcmp(argv[0], "scheduler-locking"))
-        printf("Mode for locking scheduler during execution is \"%s\".\n",
-               o->scheduler_locking ? "on" : "off");
-    if (all || !strcmp(argv[0], "step-granularity"))
-        printf("Steps advance the focused %s.\n", o->lane_steps ? "lane" : "warp");
-    if (all || !strcmp(argv[0], "max-steps")) {
-        if (o->run_max_steps)
-            printf("A kernel stops after %llu warp-instructions per launch, run or continue.\n",
-                   (unsigned long long)o->run_max_steps);
-        else
-            printf("A kernel runs without a warp-instruction limit (max-steps 0).\n");
-    }
-    if (!all && !strcmp(argv[0], "threads")) {
-        exec_machine *m = dbg_machine(c->s);
-        if (o->threads)
-            printf("Kernels run on up to %d worker threads.\n", o->threads);
-        else
-            printf("Kernels run on up to %d worker threads (one per CPU).\n",
-                   m ? exec_set_threads(m, 0) : 1);
-    }
-    if (!all && strcmp(argv[0], "scheduler-locking") && strcmp(argv[0], "step-granularity") &&
-        strcmp(argv[0], "max-steps") && strcmp(argv[0], "threads"))
-        return cmd_error(c, "Undefined show command: \"%s\".  Try \"help show\".", argv[0]);
-    return 0;
-}
-
 /* ---- help --------------------------------------------------------------------------------------- */
 static void help_list(const cmd_def *table, int cls, const char *prefix)
 {
@@ -624,16 +507,14 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
         }
     char err[512];
     const cmd_def *d = cmd_lookup(cmd_table, argv[0], err, sizeof err);
+    if (d && (d->fn == cmd_set || d->fn == cmd_show))
+        return cmd_help_settings(c, d->name, argc - 1, argv + 1);
     if (d && d->sub && argc > 1) {
         const cmd_def *s = cmd_lookup(d->sub, argv[1], err, sizeof err);
         if (s)
             d = s;
         else
             d = NULL;
-    } else if (d && !strcmp(d->name, "set") && argc > 1) {
-        const cmd_def *s = cmd_lookup(cmd_set_table, argv[1], err, sizeof err);
-        if (s)
-            d = s;
     }
     if (!d) {
         if (err[0])

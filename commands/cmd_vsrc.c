@@ -6,8 +6,24 @@
 
 static int need_launch(cmd_lane_ref *r, char *err, size_t n)
 {
-    if (r->host || !dbg_launch_info(r->c->s) || !dbg_get_focus(r->c->s)->valid) {
+    dbg_session *s = r->c->s;
+    const exec_launch_info *li = dbg_launch_info(s);
+    if (r->host || !li || !dbg_get_focus(s)->valid) {
         snprintf(err, n, "No registers.");
+        return -1;
+    }
+    /* registers and built-ins belong to a live (or stopped-for-good) thread */
+    exec_lane_info st;
+    if (exec_lane_get(dbg_machine(s), r->cta, r->warp, r->lane, &st) != 0 ||
+        st.state == EXEC_LANE_INVALID || st.state == EXEC_LANE_EXITED) {
+        exec_stop last;
+        int over = 0;
+        if (!dbg_launch_alive(s) && (dbg_last_stop(s, &last, &over) != 0 || over))
+            snprintf(err, n, "No live kernel: kernel %u has exited (registers, special registers "
+                             "and CUDA built-ins need a stopped kernel).", li->launch_id);
+        else
+            snprintf(err, n, "The focused thread has exited: it has no registers (\"cuda "
+                             "thread\" picks a live one).");
         return -1;
     }
     return 0;
@@ -394,7 +410,8 @@ int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, si
             len = 8;
         memcpy(small, &bits, 8);
     }
-    int rc = dw_format_value(v->dt, bytes, len, fmt, 1, fmt_read, r, out, n);
+    dw_format_opts po = cmd_print_opts(r->c);
+    int rc = dw_format_value_opts(v->dt, bytes, len, fmt, 1, &po, fmt_read, r, out, n);
     if (bytes != small)
         free(bytes);
     if (rc < 0)
@@ -500,4 +517,75 @@ void cmd_install_cond_hooks(cmd_ctx *c)
 {
     dbg_cond_hooks h = {c, cond_compile, cond_eval, cond_release, cond_core};
     dbg_set_cond_hooks(c->s, &h);
+}
+
+/* ---- conditions: every name must mean something where the breakpoint is (gdb) -------------- */
+static int name_known_at(cmd_ctx *c, const char *name, uint32_t pc)
+{
+    static const char *builtin[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
+                                    "true", "false", NULL};
+    for (int i = 0; builtin[i]; i++)
+        if (!strcmp(name, builtin[i]))
+            return 1;
+    dw_info *d = dbg_dwarf(c->s);
+    if (d && dw_has_dwarf(d)) {
+        if (dw_var_lookup_frame(d, pc, 0, name) || dw_var_lookup(d, pc, name))
+            return 1;
+        for (int i = 0; i < dw_nglobals(d); i++)
+            if (!strcmp(dw_global_get(d, i)->name, name))
+                return 1;
+    }
+    cmd_value v;
+    if (dbg_buffer_find(c->s, name) || cmd_tex_ident(c, name, &v))
+        return 1;
+    const ptx_module *mod = dbg_module(c->s);
+    if (mod && ptx_find_var(mod, name))
+        return 1;
+    dbg_where w;
+    if (dbg_pc_where(c->s, pc, &w) == 0 && w.func) {
+        const ptx_func *f = w.func;
+        for (int i = 0; i < f->nvars; i++)
+            if (!strcmp(f->vars[i]->name, name))
+                return 1;
+        for (int i = 0; i < f->nparams; i++)
+            if (!strcmp(f->params[i]->name, name))
+                return 1;
+    }
+    return 0;
+}
+
+/* The first identifier of e unknown at pc, or NULL. Member names are not identifiers. */
+static const char *unknown_name(cmd_ctx *c, const cmd_expr *e, uint32_t pc)
+{
+    if (!e)
+        return NULL;
+    if (e->op == EX_IDENT)
+        return name_known_at(c, e->name, pc) ? NULL : e->name;
+    const char *u = unknown_name(c, e->a, pc);
+    if (!u && e->op != EX_MEMBER)
+        u = unknown_name(c, e->b, pc);
+    if (!u)
+        u = unknown_name(c, e->c, pc);
+    return u;
+}
+
+int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, char *err,
+                   size_t n)
+{
+    cmd_expr *e = cmd_expr_parse(cond, err, n);
+    if (!e)
+        return -1;
+    const char *bad = NULL;
+    int ok = npcs == 0;
+    for (int i = 0; i < npcs && !ok; i++) {
+        const char *u = unknown_name(c, e, pcs[i]);
+        if (!u)
+            ok = 1;
+        else if (!bad)
+            bad = u;
+    }
+    if (!ok)
+        snprintf(err, n, "No symbol \"%s\" in current context.", bad);
+    cmd_expr_free(e);
+    return ok ? 0 : -1;
 }

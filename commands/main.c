@@ -10,43 +10,49 @@
 /* A module with nothing in it, so buffers and the PTX REPL work before any file is loaded. */
 static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 64\n";
 
+#define PTXDBG_VERSION "1.0"
+
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: ptxdbg [-batch] [-q] [-j N] [-x SCRIPT]... [-ex 'COMMAND']... [--core CORE] [FILE.ptx]\n"
                "       ptxdbg [OPTIONS] PROGRAM [ARGS...]   or   ptxdbg [OPTIONS] --args PROGRAM [ARGS...]\n"
                "Debug PTX kernels on the CPU. In -batch mode ptxdbg exits after the scripts and\n"
                "commands, with a non-zero status when a command failed or a kernel trapped or\n"
-               "faulted. -j N: worker threads for running kernels (default 0: one per CPU).\n"
-               "A CUDA PROGRAM (an executable built with nvcc -cudart shared) starts with \"run\"; its\n"
-               "kernels run on ptxdbg; with -batch ptxdbg exits with the program's status.\n");
+               "faulted. A script (-x) stops at its first error; -ex commands all run.\n"
+               "A CUDA PROGRAM (an executable built with nvcc -cudart shared) starts with \"run\";\n"
+               "its kernels run on ptxdbg; with -batch ptxdbg exits with the program's status.\n"
+               "Options (one or two dashes; a value also as OPTION=VALUE):\n"
+               "  -batch                  exit after the scripts and commands\n"
+               "  -q, -quiet, -silent     no banner\n"
+               "  -x, -command FILE       run the commands in FILE\n"
+               "  -ex, -eval-command CMD  run CMD\n"
+               "  -core, -c FILE          open a core file\n"
+               "  -j N                    worker threads (0: one per CPU)\n"
+               "  -version                print the version\n"
+               "  -help                   this text\n");
+}
+
+/* "-name=value" (after "--name" became "-name"): the value, and the name alone in name. */
+static const char *opt_value(const char *a, char *name, size_t n)
+{
+    const char *eq = strchr(a, '=');
+    size_t l = eq ? (size_t)(eq - a) : strlen(a);
+    snprintf(name, n, "%.*s", (int)(l < n ? l : n - 1), a);
+    return eq ? eq + 1 : NULL;
 }
 
 /* --print-libdir: the absolute folder holding libcudart.so.13 (LD_LIBRARY_PATH for CUDA
- * programs): build/lib beside the ptxdbg executable (the build tree), or ../lib of it. */
+ * programs), found as `run` finds it (cmd_prog_libdir). */
 static int print_libdir(void)
 {
-    char exe[PATH_MAX], dir[PATH_MAX + 32], lib[PATH_MAX + 64];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        fprintf(stderr, "ptxdbg: cannot find the ptxdbg executable\n");
+    char dir[PATH_MAX];
+    if (cmd_prog_libdir(dir, sizeof dir) != 0) {
+        fprintf(stderr, "ptxdbg: the CUDA runtime library is not built (looked in %s; run make)\n",
+                dir);
         return 1;
     }
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash)
-        *slash = 0;
-    static const char *const rel[] = { "build/lib", "lib", "../lib" };
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        snprintf(dir, sizeof dir, "%s/%s", exe, rel[i]);
-        snprintf(lib, sizeof lib, "%s/libcudart.so.13", dir);
-        char real[PATH_MAX];
-        if (access(lib, R_OK) == 0 && realpath(dir, real)) {
-            printf("%s\n", real);
-            return 0;
-        }
-    }
-    fprintf(stderr, "ptxdbg: the CUDA runtime library is not built (run make in %s)\n", exe);
-    return 1;
+    printf("%s\n", dir);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -80,6 +86,28 @@ int main(int argc, char **argv)
         }
         if (a[0] == '-' && a[1] == '-' && a[2])
             a++; /* --batch == -batch */
+        char name[64];
+        const char *val = a[0] == '-' ? opt_value(a, name, sizeof name) : NULL;
+        if (a[0] != '-')
+            name[0] = 0;
+        int takes = !strcmp(name, "-x") || !strcmp(name, "-ex") || !strcmp(name, "-command") ||
+                    !strcmp(name, "-eval-command") || !strcmp(name, "-core") ||
+                    !strcmp(name, "-c");
+        if (takes && !val) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "ptxdbg: option '%s' requires an argument\n", argv[i]);
+                usage(stderr);
+                free(acts);
+                free(kinds);
+                return 2;
+            }
+            val = argv[++i];
+        } else if (!takes && val && strncmp(name, "-j", 2) != 0) {
+            fprintf(stderr, "ptxdbg: option '%s' doesn't allow an argument\n", argv[i]);
+            free(acts);
+            free(kinds);
+            return 2;
+        }
         if (!strcmp(a, "-batch")) {
             batch = 1;
         } else if (!strcmp(a, "-print-libdir")) {
@@ -89,12 +117,18 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "-q") || !strcmp(a, "-quiet") || !strcmp(a, "-silent") ||
                    !strcmp(a, "-nx") || !strcmp(a, "-n")) {
             quiet = 1;
-        } else if ((!strcmp(a, "-x") || !strcmp(a, "-ex") || !strcmp(a, "-command") ||
-                    !strcmp(a, "-eval-command")) && i + 1 < argc) {
-            kinds[nacts] = !strcmp(a, "-x") || !strcmp(a, "-command") ? 'x' : 'e';
-            acts[nacts++] = argv[++i];
+        } else if (!strcmp(a, "-version") || !strcmp(a, "-v")) {
+            printf("ptxdbg %s\nA debugger for NVIDIA PTX kernels, run on the CPU with GPU "
+                   "semantics.\n", PTXDBG_VERSION);
+            free(acts);
+            free(kinds);
+            return 0;
+        } else if (!strcmp(name, "-x") || !strcmp(name, "-ex") || !strcmp(name, "-command") ||
+                   !strcmp(name, "-eval-command")) {
+            kinds[nacts] = !strcmp(name, "-x") || !strcmp(name, "-command") ? 'x' : 'e';
+            acts[nacts++] = val;
         } else if (!strncmp(a, "-j", 2) && (a[2] || i + 1 < argc)) {
-            const char *v = a[2] ? a + 2 : argv[++i];
+            const char *v = a[2] == '=' ? a + 3 : a[2] ? a + 2 : argv[++i];
             char *end;
             long n = strtol(v, &end, 10);
             if (*v < '0' || *v > '9' || *end || n > 256) {
@@ -104,10 +138,8 @@ int main(int argc, char **argv)
                 return 2;
             }
             threads = (int)n;
-        } else if ((!strcmp(a, "-core") || !strcmp(a, "-c")) && i + 1 < argc) {
-            core = argv[++i];
-        } else if (!strncmp(a, "-core=", 6)) {
-            core = a + 6;
+        } else if (!strcmp(name, "-core") || !strcmp(name, "-c")) {
+            core = val;
         } else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
             usage(stdout);
             free(acts);
@@ -158,9 +190,10 @@ int main(int argc, char **argv)
     if (program) {
         /* no module until the program registers its own: breakpoints are pending */
     } else if (file) {
-        if (dbg_load_file(s, file) != 0)
+        if (dbg_load_file(s, file) != 0) {
             cmd_error(&c, "%s", dbg_errmsg(s));
-        else
+            cmd_program_hint(file);
+        } else
             cmd_load_warnings(&c);
     } else if (dbg_load_text(s, empty_module, sizeof empty_module - 1, "<repl>") != 0) {
         cmd_error(&c, "%s", dbg_errmsg(s));

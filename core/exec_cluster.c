@@ -506,7 +506,7 @@ static int cl_describe(exec_machine *m, char *buf, size_t n)
                     snprintf(what, sizeof what, "barrier %d", b);
                 if (k < n)
                     k += (size_t)snprintf(buf + k, n - k, "; CTA %u warp %u lanes 0x%08x wait "
-                                          "at %s (pc %u, line %d)", cl->s[r].id, wi, lanes,
+                                          "at %s (pc 0x%x, line %d)", cl->s[r].id, wi, lanes,
                                           what, pc, in->src ? in->src->line : 0);
             }
             if (w->ws_wait && k < n)

@@ -234,7 +234,7 @@ static int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
 int exec_set_break(exec_machine *m, uint32_t pc, int on)
 {
     if (pc >= m->ncode) {
-        snprintf(m->err, sizeof m->err, "no instruction at pc %u", pc);
+        snprintf(m->err, sizeof m->err, "no instruction at pc 0x%x", pc);
         return -1;
     }
     exec_insn *in = &m->code[pc];
@@ -736,7 +736,7 @@ static int exec_describe_lanes(const exec_machine *m, char *buf, size_t n)
             if (lanes && k < n) {
                 const exec_insn *in = &m->code[pc];
                 k += (size_t)snprintf(buf + k, n - k, "; warp %u lanes 0x%08x wait at barrier "
-                                      "%d (pc %u, line %d)", i, lanes, b, pc,
+                                      "%d (pc 0x%x, line %d)", i, lanes, b, pc,
                                       in->src ? in->src->line : 0);
             }
         }
@@ -745,7 +745,7 @@ static int exec_describe_lanes(const exec_machine *m, char *buf, size_t n)
                                   "warp-synchronous instruction", i, w->ws_wait);
         if (w->yielded && w->cur_mask && k < n) {
             const exec_insn *in = &m->code[w->cur_pc];
-            k += (size_t)snprintf(buf + k, n - k, "; warp %u lanes 0x%08x wait in %s (pc %u, "
+            k += (size_t)snprintf(buf + k, n - k, "; warp %u lanes 0x%08x wait in %s (pc 0x%x, "
                                   "line %d), which cannot proceed", i, w->cur_mask,
                                   in->src ? in->src->opcode : "?", w->cur_pc,
                                   in->src ? in->src->line : 0);

@@ -206,6 +206,7 @@ typedef enum {
     DBG_EV_INTERRUPT,
     DBG_EV_LANE_EXITED,       /* a step ended because the focused lane exited */
     DBG_EV_LIMIT,             /* a continue ran opts.run_max_steps warp-instructions (resumable) */
+    DBG_EV_ENTRY,             /* the kernel's first line (break_on_launch, start) */
 } dbg_event_kind;
 
 typedef struct {
@@ -236,8 +237,19 @@ typedef struct {
                                  after this many warp-instructions; 0 (default) = no limit */
     int threads;              /* `set threads`: worker threads of a continue that runs to
                                  completion (exec_set_threads); 0 (default) = one per CPU */
+    int break_on_launch;      /* `set cuda break_on_launch`: DBG_BOL_* */
 } dbg_options;
 dbg_options *dbg_opts(dbg_session *s);
+
+/* Stopping at kernel entry (cuda-gdb's break_on_launch, gdb's start). A launch that should stop
+ * there stops before its first line runs, reported as DBG_EV_ENTRY with the focus on the first
+ * thread of the first block. Every kernel of a PTX file is an application kernel; a front end
+ * that launches kernels of a runtime asks dbg_stop_at_entry with system = 1 for its own. */
+enum { DBG_BOL_NONE, DBG_BOL_APPLICATION, DBG_BOL_ALL };
+int dbg_stop_at_entry(const dbg_session *s, int system);
+/* on: the next launch or relaunch (only) stops at its kernel's entry, whatever break_on_launch
+ * says (gdb's `start`); off: withdraw the request (the launch could not be made). */
+void dbg_request_entry_stop(dbg_session *s, int on);
 
 /* The flag a SIGINT handler sets; run/step poll it and stop with DBG_EV_INTERRUPT. */
 void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag);

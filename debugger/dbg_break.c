@@ -66,9 +66,11 @@ void dbg_bp_sync(dbg_session *s)
         return;
     uint32_t n = exec_ninsns(s->m);
     for (uint32_t pc = 0; pc < n; pc++) {
-        int on = dbg_bp_at_pc(s, pc) != 0;
-        exec_set_break(s->m, pc, on);
-        if (on)
+        int on = dbg_bp_at_pc(s, pc) != 0, entry = dbg_entry_at(s, pc);
+        exec_set_break(s->m, pc, on || entry);
+        if (entry)
+            exec_set_break_cond(s->m, pc, NULL, 0); /* the entry stop is unconditional */
+        else if (on)
             bp_sync_cond(s, pc);
     }
 }

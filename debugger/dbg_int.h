@@ -36,6 +36,11 @@ struct dbg_session {
     volatile int *interrupt;
     int stopped_at_bp;        /* last stop was a BREAKPOINT stop (its number) */
     int landed_bp;            /* a step ended on a breakpoint pc (the core did not stop there) */
+    /* stop at kernel entry (break_on_launch, start): armed at launch, disarmed by the stop */
+    int entry_once;           /* dbg_request_entry_stop: the next launch only */
+    int entry_armed;
+    uint32_t entry_pcs[DBG_MAX_LOCS];
+    int nentry;
     /* source-level debug info of the module and the source search rules */
     dw_info *dw;
     char dwarn[2048];         /* warnings of dw_load */
@@ -58,6 +63,8 @@ void dbg_bp_free_all(dbg_session *s);
 void dbg_src_free_all(dbg_session *s);
 /* Whether b is an enabled breakpoint (not a watchpoint) at pc. */
 int dbg_bp_breaks_at(const dbg_bp *b, uint32_t pc);
+/* Whether pc is an armed kernel-entry stop (dbg_stop_at_entry). */
+int dbg_entry_at(const dbg_session *s, uint32_t pc);
 /* The number of the first enabled breakpoint at pc, 0 if none. */
 int dbg_bp_at_pc(dbg_session *s, uint32_t pc);
 /* dbg_core.c: forget the core state (on unload); sources embedded in the core, looked up

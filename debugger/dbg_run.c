@@ -77,7 +77,17 @@ static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
         return 1;
     case EXEC_STOP_BREAKPOINT: {
         uint32_t lane = st->lane;
+        int entry = dbg_entry_at(s, st->pc);
+        if (entry) { /* the kernel's entry: once per launch */
+            s->entry_armed = 0;
+            dbg_bp_sync(s);
+        }
         int num = bp_check(s, st->pc, st->cta, st->warp, st->lanes, &lane);
+        if (!num && entry) {
+            ev->kind = DBG_EV_ENTRY;
+            focus_to(s, st, first_lane(st->lanes), ev);
+            return 1;
+        }
         if (!num)
             return 0;
         ev->kind = DBG_EV_BREAKPOINT;

@@ -128,6 +128,8 @@ int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name
     return adopt(s, mod, NULL);
 }
 
+static int begin(dbg_session *s);
+
 /* A module and machine that belong to the caller. Watchpoints leave the machine shown before
  * (dbg_bp_resolve_all arms them on the new one); the DWARF of each module is read once. */
 int dbg_use_module(dbg_session *s, ptx_module *mod, exec_machine *m, const char *dir)
@@ -195,13 +197,7 @@ int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id)
     exec_set_launch_id(s->m, id);
     s->has_last = 0; /* the caller's launch: not one `run` can repeat */
     s->last_kernel = kernel;
-    s->alive = 1;
-    s->nlaunches++;
-    s->stopped_at_bp = 0;
-    memset(&s->focus, 0, sizeof s->focus);
-    s->focus.valid = 1;
-    s->focus.kernel = li->launch_id;
-    return 0;
+    return begin(s);
 }
 
 const ptx_module *dbg_module(const dbg_session *s) { return s->mod; }
@@ -334,11 +330,33 @@ const ptx_func *dbg_find_func(dbg_session *s, const char *name)
 }
 
 /* ---- launches --------------------------------------------------------------------------------- */
-static int start(dbg_session *s)
+/* A launch that should stop at its kernel's entry: breakpoints (of the core only) where
+ * `break KERNEL` would put them, i.e. the first line after the prologue. */
+static void arm_entry(dbg_session *s)
 {
-    if (exec_launch(s->m, s->last_kernel, s->last_grid, s->last_block, s->last_shmem,
-                    s->last_params, s->last_nparams) != 0)
-        return dbg_err(s, "%s", exec_errmsg(s->m));
+    int want = s->entry_once || dbg_stop_at_entry(s, 0);
+    s->entry_once = 0;
+    s->entry_armed = 0;
+    s->nentry = 0;
+    if (want) {
+        char err[sizeof s->err];
+        memcpy(err, s->err, sizeof err); /* resolving must not change the last message */
+        int n = dbg_resolve_location(s, s->last_kernel->sym->name, s->entry_pcs, DBG_MAX_LOCS);
+        memcpy(s->err, err, sizeof err);
+        int64_t pc0 = exec_func_pc(s->m, s->last_kernel);
+        if (n <= 0 && pc0 >= 0 && s->last_kernel->ninsns > 0) {
+            s->entry_pcs[0] = (uint32_t)pc0;
+            n = 1;
+        }
+        s->nentry = n > 0 ? n : 0;
+        s->entry_armed = s->nentry > 0;
+    }
+    dbg_bp_sync(s);
+}
+
+/* The machine's current launch becomes the session's. */
+static int begin(dbg_session *s)
+{
     s->alive = 1;
     s->nlaunches++;
     s->stopped_at_bp = 0;
@@ -346,6 +364,33 @@ static int start(dbg_session *s)
     const exec_launch_info *li = exec_current_launch(s->m);
     s->focus.valid = 1;
     s->focus.kernel = li ? li->launch_id : s->nlaunches - 1;
+    arm_entry(s);
+    return 0;
+}
+
+static int start(dbg_session *s)
+{
+    if (exec_launch(s->m, s->last_kernel, s->last_grid, s->last_block, s->last_shmem,
+                    s->last_params, s->last_nparams) != 0)
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    return begin(s);
+}
+
+int dbg_stop_at_entry(const dbg_session *s, int system)
+{
+    return s->opts.break_on_launch == DBG_BOL_ALL ||
+           (s->opts.break_on_launch == DBG_BOL_APPLICATION && !system);
+}
+
+void dbg_request_entry_stop(dbg_session *s, int on) { s->entry_once = on; }
+
+int dbg_entry_at(const dbg_session *s, uint32_t pc)
+{
+    if (!s->entry_armed)
+        return 0;
+    for (int i = 0; i < s->nentry; i++)
+        if (s->entry_pcs[i] == pc)
+            return 1;
     return 0;
 }
 

@@ -244,6 +244,17 @@ typedef int (*dw_read_mem_fn)(void *ctx, ptx_space space, uint64_t addr, void *b
  * read may be NULL. Returns the length written (truncated to n-1) or -1. */
 int dw_format_value(const dw_type *t, const uint8_t *bytes, size_t len, int fmt, int top,
                     dw_read_mem_fn read, void *ctx, char *out, size_t n);
+/* gdb's print settings: elements (array elements and string characters shown, then "...";
+ * 0 unlimited), repeats (runs of at least this many equal elements print as <repeats N times>;
+ * 0 never), pretty (one struct member a line, indented two spaces a level). */
+typedef struct {
+    uint64_t elements, repeats;
+    int pretty;
+} dw_format_opts;
+#define DW_FORMAT_OPTS_DEFAULT {200, 10, 0}
+int dw_format_value_opts(const dw_type *t, const uint8_t *bytes, size_t len, int fmt, int top,
+                         const dw_format_opts *opts, dw_read_mem_fn read, void *ctx, char *out,
+                         size_t n);
 /* Half-precision bits -> float. */
 float dw_half_to_float(uint16_t h);
 

@@ -5,15 +5,18 @@
 #include <string.h>
 #include "dw_int.h"
 
-#define REPEAT_THRESHOLD 10
-#define MAX_ELEMENTS 200
-
 typedef struct {
     char *b;
     size_t n, len;
     dw_read_mem_fn read;
     void *ctx;
+    uint64_t elements;        /* gdb's print elements (0: unlimited) */
+    uint64_t repeats;         /* print repeats: runs this long collapse (0: never) */
+    int pretty;               /* print pretty: one struct member a line, indented */
 } out_t;
+
+/* A new line indented by `indent` spaces (print pretty). */
+static void put_nl(out_t *o, int indent);
 
 static void put(out_t *o, const char *s)
 {
@@ -167,30 +170,33 @@ static void put_int(out_t *o, uint64_t raw, size_t size, int is_signed, int fmt)
 static void fmt_val(out_t *o, const dw_type *t, const uint8_t *b, size_t len, int fmt, int top,
                     int depth);
 
+/* The NUL-terminated string at addr after a char pointer: at most `print elements` characters
+ * (200 when unlimited would be more than 65536), "..." when cut. */
 static void put_string_at(out_t *o, ptx_space space, uint64_t addr)
 {
     if (!o->read || !addr)
         return;
-    char s[201];
-    size_t k = 0;
-    for (; k < 200; k++) {
-        uint8_t c;
-        if (o->read(o->ctx, space, addr + k, &c, 1) != 0) {
-            if (k == 0) {
-                putf(o, " <error: Cannot access memory at address 0x%llx>",
-                     (unsigned long long)addr);
-                return;
-            }
-            break;
-        }
-        s[k] = (char)c;
-        if (!c)
-            break;
+    uint64_t lim = o->elements && o->elements <= 65536 ? o->elements : 65536;
+    uint8_t c;
+    if (o->read(o->ctx, space, addr, &c, 1) != 0) {
+        putf(o, " <error: Cannot access memory at address 0x%llx>", (unsigned long long)addr);
+        return;
     }
     put(o, " \"");
-    for (size_t i = 0; i < k && s[i]; i++)
-        put_char(o, (uint8_t)s[i], '"');
-    put(o, k == 200 ? "\"..." : "\"");
+    uint64_t k = 0;
+    for (; k < lim && c; k++) {
+        put_char(o, c, '"');
+        if (o->read(o->ctx, space, addr + k + 1, &c, 1) != 0)
+            c = 0;
+    }
+    put(o, k == lim && c ? "\"..." : "\"");
+}
+
+static void put_nl(out_t *o, int indent)
+{
+    put(o, "\n");
+    for (int i = 0; i < indent; i++)
+        put(o, " ");
 }
 
 static int is_char_type(const dw_type *t)
@@ -264,37 +270,38 @@ static void fmt_array(out_t *o, const dw_type *t, int dim, const uint8_t *b, siz
             if (r == k)
                 k = z;
         }
+        size_t shown = o->elements && o->elements < k ? (size_t)o->elements : k;
         put(o, "\"");
-        for (size_t i = 0; i < k; i++)
+        for (size_t i = 0; i < shown; i++)
             put_char(o, b[i], '"');
-        put(o, "\"");
+        put(o, shown < k ? "\"..." : "\"");
         return;
     }
     put(o, "{");
-    uint64_t i = 0;
-    int printed = 0;
-    while (i < cnt) {
+    /* gdb: a run of `repeats` or more equal elements prints once with <repeats N times> and
+     * counts as `repeats` elements; printing ends with "..." once `elements` are shown */
+    uint64_t i = 0, printed = 0;
+    while (i < cnt && (!o->elements || printed < o->elements)) {
         uint64_t j = i + 1;
         while (j < cnt && !memcmp(b + i * esz, b + j * esz, (size_t)esz))
             j++;
-        if (printed)
+        if (i)
             put(o, ", ");
-        if (printed >= MAX_ELEMENTS) {
-            put(o, "...");
-            break;
-        }
         if (dim + 1 < t->ndims)
             fmt_array(o, t, dim + 1, b + i * esz, (size_t)esz, fmt, depth + 1);
         else
             fmt_val(o, el, b + i * esz, (size_t)esz, fmt, 0, depth + 1);
-        if (j - i >= REPEAT_THRESHOLD) {
+        if (o->repeats && j - i >= o->repeats) {
             putf(o, " <repeats %llu times>", (unsigned long long)(j - i));
             i = j;
+            printed += o->repeats;
         } else {
             i++;
+            printed++;
         }
-        printed++;
     }
+    if (i < cnt)
+        put(o, "...");
     put(o, "}");
 }
 
@@ -305,7 +312,9 @@ static void fmt_struct(out_t *o, const dw_type *t, const uint8_t *b, size_t len,
     for (int i = 0; i < t->nmembers; i++) {
         const dw_member *m = &t->members[i];
         if (i)
-            put(o, ", ");
+            put(o, o->pretty ? "," : ", ");
+        if (o->pretty)
+            put_nl(o, 2 * (depth + 1));
         if (m->name)
             putf(o, "%s = ", m->name);
         else if (!m->name && dw_type_strip(m->type) &&
@@ -334,6 +343,8 @@ static void fmt_struct(out_t *o, const dw_type *t, const uint8_t *b, size_t len,
         }
         fmt_val(o, m->type, b + m->offset, (size_t)sz, fmt, 0, depth + 1);
     }
+    if (o->pretty && t->nmembers)
+        put_nl(o, 2 * depth);
     put(o, "}");
 }
 
@@ -465,10 +476,18 @@ static void fmt_val(out_t *o, const dw_type *t0, const uint8_t *b, size_t len, i
 int dw_format_value(const dw_type *t, const uint8_t *bytes, size_t len, int fmt, int top,
                     dw_read_mem_fn read, void *ctx, char *out, size_t n)
 {
+    dw_format_opts d = DW_FORMAT_OPTS_DEFAULT;
+    return dw_format_value_opts(t, bytes, len, fmt, top, &d, read, ctx, out, n);
+}
+
+int dw_format_value_opts(const dw_type *t, const uint8_t *bytes, size_t len, int fmt, int top,
+                         const dw_format_opts *opts, dw_read_mem_fn read, void *ctx, char *out,
+                         size_t n)
+{
     if (!out || !n || (!bytes && len))
         return -1;
     out[0] = 0;
-    out_t o = {out, n, 0, read, ctx};
+    out_t o = {out, n, 0, read, ctx, opts->elements, opts->repeats, opts->pretty};
     fmt_val(&o, t, bytes, len, fmt, top, 0);
     return (int)(o.len < n ? o.len : n - 1);
 }

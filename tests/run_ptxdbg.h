@@ -63,6 +63,46 @@ static inline char *rp_run_status(const char *cmd, int *st)
 
 /* Run cmd; its stdout must equal tests/transcripts/NAME.out exactly (else the first differing
  * line is reported). */
+/* A transcript script as -x options: gdb ends a script at its first failing command, so a
+ * transcript that shows an error goes on in a new script after it. A line "#-x" in the .cmd file
+ * starts the next script; each part is written to dir/NAME.N.cmd. The options are appended to
+ * opts (" -x dir/NAME.0.cmd -x dir/NAME.1.cmd ..."). 0, or -1 when a file cannot be written. */
+static inline int rp_script_parts(const char *cmdfile, const char *dir, const char *name,
+                                  char *opts, size_t n)
+{
+    char *text = tu_read_file(cmdfile, NULL);
+    if (!text)
+        return -1;
+    int part = 0;
+    FILE *f = NULL;
+    opts[0] = 0;
+    for (char *line = text; line && *line;) {
+        char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        int brk = len == 3 && !strncmp(line, "#-x", 3);
+        if (!f || brk) {
+            if (f)
+                fclose(f);
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s.%d.cmd", dir, name, part++);
+            f = fopen(path, "w");
+            if (!f) {
+                free(text);
+                return -1;
+            }
+            size_t k = strlen(opts);
+            snprintf(opts + k, n - k, " -x %s", path);
+        }
+        if (!brk)
+            fprintf(f, "%.*s\n", (int)len, line);
+        line = nl ? nl + 1 : NULL;
+    }
+    if (f)
+        fclose(f);
+    free(text);
+    return 0;
+}
+
 static inline void rp_check_transcript(const char *name, const char *cmd)
 {
     char path[256];

@@ -212,7 +212,7 @@ START_TEST(empty_line_repeats_next)
     ck_assert_int_eq(focus_line(), 4);
     static const char *const lines[] = {"next", "", NULL};
     script sc = {lines, 0};
-    cmd_input in = {script_next, &sc};
+    cmd_input in = {script_next, &sc, 0};
     c.interactive = 1;
     ck_assert_int_eq(cmd_run_input(&c, &in, "(ptxdbg) "), 0);
     ck_assert_int_eq(focus_line(), 6);
@@ -226,7 +226,7 @@ START_TEST(empty_line_does_not_repeat_print)
     open_session(NULL);
     static const char *const lines[] = {"print 7", "", "   ", NULL};
     script sc = {lines, 0};
-    cmd_input in = {script_next, &sc};
+    cmd_input in = {script_next, &sc, 0};
     c.interactive = 1;
     ck_assert_int_eq(cmd_run_input(&c, &in, "(ptxdbg) "), 0);
     ck_assert_int_eq(c.hist.nhist, 1);
@@ -240,7 +240,7 @@ START_TEST(empty_line_outside_terminal_does_nothing)
     stop_at_saxpy();
     static const char *const lines[] = {"next", "", NULL};
     script sc = {lines, 0};
-    cmd_input in = {script_next, &sc};
+    cmd_input in = {script_next, &sc, 0};
     ck_assert_int_eq(cmd_run_input(&c, &in, NULL), 0);
     ck_assert_int_eq(focus_line(), 5);
     close_session();
@@ -274,7 +274,7 @@ static void run_interrupted(const char *line)
 {
     const char *lines[] = {line, NULL};
     script sc = {lines, 0};
-    cmd_input in = {interrupted_next, &sc};
+    cmd_input in = {interrupted_next, &sc, 0};
     cmd_run_input(&c, &in, NULL); /* returns once the signal stopped the kernel */
 }
 

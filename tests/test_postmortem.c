@@ -47,7 +47,7 @@ START_TEST(trap_report)
     ck_assert_ptr_nonnull(out);
     HAS(out, "CUDA Exception: Warp Illegal Instruction (trap)");
     HAS(out, "Kernel trapped: block (1,0,0) threads (32..47,0,0) at ");
-    HAS(out, "warp 1, lanes 0..15, PC ");
+    HAS(out, "warp 1, lanes 0..15, pc 0x");
     if (!strcmp(v, "G"))
         HAS(out, "at postmortem.cu:13 in check");
     ck_assert_int_eq(st, 1);

@@ -23,10 +23,15 @@ static const struct { const char *name, *ptx; } transcripts[] = {
 START_TEST(transcript)
 {
     const char *name = transcripts[_i].name;
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s -batch -x tests/transcripts/%s.cmd %s 2>&1", rp_ptxdbg(),
-             name, transcripts[_i].ptx);
+    char dir[] = "/tmp/ptxdbg-tr-XXXXXX", path[256], parts[2048], cmd[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "tests/transcripts/%s.cmd", name);
+    ck_assert_int_eq(rp_script_parts(path, dir, name, parts, sizeof parts), 0);
+    snprintf(cmd, sizeof cmd, "%s -batch%s %s 2>&1", rp_ptxdbg(), parts, transcripts[_i].ptx);
     rp_check_transcript(name, cmd);
+    char rm[128];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    ck_assert_int_eq(system(rm), 0);
 }
 END_TEST
 
@@ -43,12 +48,15 @@ START_TEST(postmortem)
         snprintf(bin, sizeof bin, "%s/%s", top, p);
     char dir[] = "/tmp/ptxdbg-scen-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char cmd[8192];
+    char cmd[16384], p1[4096], p2[4096], path[2048];
+    snprintf(path, sizeof path, "%s/tests/transcripts/scen_fault.cmd", top);
+    ck_assert_int_eq(rp_script_parts(path, dir, "scen_fault", p1, sizeof p1), 0);
+    snprintf(path, sizeof path, "%s/tests/transcripts/scen_core.cmd", top);
+    ck_assert_int_eq(rp_script_parts(path, dir, "scen_core", p2, sizeof p2), 0);
     snprintf(cmd, sizeof cmd,
-             "cd %s && %s -batch -x %s/tests/transcripts/scen_fault.cmd "
-             "%s/tests/fixtures/scenarios/fault.G.ptx 2>&1; echo '--- core'; "
-             "%s -batch --core scen_fault.core -x %s/tests/transcripts/scen_core.cmd 2>&1",
-             dir, bin, top, top, bin, top);
+             "cd %s && %s -batch%s %s/tests/fixtures/scenarios/fault.G.ptx 2>&1; "
+             "echo '--- core'; %s -batch --core scen_fault.core%s 2>&1",
+             dir, bin, p1, top, bin, p2);
     rp_check_transcript("scen_fault", cmd);
     char rm[128];
     snprintf(rm, sizeof rm, "rm -rf %s", dir);

@@ -168,8 +168,22 @@ START_TEST(missing_source)
     ck_assert_ptr_nonnull(w);
     ck_assert_ptr_null(strstr(w + 1, "warning: source file not found"));
     ck_assert_ptr_nonnull(strstr(o, "14\tin /tmp/ptxdbg-fixtures/srcdbg.cu\n"));
+    /* list says it falls back to the PTX, and lists it */
+    ck_assert_ptr_nonnull(strstr(o, "Listing the PTX: source file srcdbg.cu not found"));
     ck_assert_ptr_nonnull(strstr(o, "\tld.param"));      /* PTX listed instead */
     ck_assert_ptr_nonnull(strstr(o, "$1 = 0\n"));
+    free(o);
+    /* a listing of the PTX goes back to the source once `directory` finds it */
+    snprintf(cmd, sizeof cmd, "-ex 'buffer x f32 64' -ex 'buffer y f32 64' "
+             "-ex 'break srcdbg.cu:14' -ex 'launch saxpy<<<1, 32>>>(40, 2, x, y)' -ex 'list' "
+             "-ex 'directory tests/fixtures/source' -ex 'list' %s/srcdbg.G.ptx", dir);
+    o = dbg("", cmd, 1);
+    ck_assert_ptr_nonnull(o);
+    w = strstr(o, "Listing the PTX: source file srcdbg.cu not found");
+    ck_assert_ptr_nonnull(w);
+    ck_assert_ptr_nonnull(strstr(w, "\tld.param"));
+    ck_assert_ptr_nonnull(strstr(w, "13\t        int k = add_one(i);\n"));
+    ck_assert_ptr_null(strstr(w + 1, "Listing the PTX"));
     free(o);
     /* `directory` finds it again */
     snprintf(cmd, sizeof cmd, "-ex 'directory tests/fixtures/source' -ex 'list 13,13' "

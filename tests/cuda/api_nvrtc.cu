@@ -2,7 +2,7 @@
 // cuModuleLoadDataEx and launched with cuLaunchKernel; results against a C reference.
 // Needs libnvrtc.so.13 when it runs (tests/cuda.sh skips it where the toolkit is absent).
 // nvcc-flags: -lcuda -lnvrtc
-// cuda-test: 0 ^api_nvrtc:[ ][0-9]+[ ]bytes[ ]of[ ]PTX[ ]PASSED$ -
+// cuda-test: 0 ^api_nvrtc:\s[0-9]+\sbytes\sof\sPTX\sPASSED$ -
 // cuda-needs: libnvrtc.so.13
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,15 +17,18 @@ next
 print acc
 cuda thread (35,0,0)
 print k
+#-x
 until
 until
 print acc
 print t
 cuda block (0,0,0)
+#-x
 cuda block (1,0,0) thread (5,0,0)
 cuda sm
 cuda device 0 sm 1 warp 0 lane 4
 cuda sm 0
+#-x
 delete
 break scen.cu:41 if g == 100
 commands

@@ -25,6 +25,7 @@ frame 1
 print -lanes s
 generate-core-file scen_fault.core
 kill
+#-x
 print out[86]
 print out[87]@2
 buffer idx s32 64 = iota
@@ -35,4 +36,5 @@ print j
 print w
 print &out[j]
 print out[j]
+#-x
 print idx[i - 1]@3
