@@ -195,18 +195,7 @@ static CUresult launch(CUfunction f, dim3 grid, dim3 block, unsigned shmem, CUst
     if (e != cudaSuccess) return CU_END(e);
     uint8_t *buf;
     if ((e = rt_kernel_params(k, params, extra, &buf)) != cudaSuccess) return CU_END(e);
-    rt_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = RT_OP_KERNEL;
-    op.u.kernel.k = k;
-    op.u.kernel.grid = grid;
-    op.u.kernel.block = block;
-    op.u.kernel.shmem = shmem;
-    op.u.kernel.cluster = cluster;
-    op.u.kernel.cooperative = coop;
-    op.u.kernel.params = buf;
-    op.u.kernel.nparams = k->param_bytes;
-    e = rt_submit((cudaStream_t)stream, 0, &op);
+    e = rt_launch_packed(k, grid, block, buf, shmem, (cudaStream_t)stream, 0, cluster, coop, 0);
     free(buf);
     return CU_END(e);
 }

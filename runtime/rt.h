@@ -385,6 +385,15 @@ cudaError_t rt_copy3d_op(const struct cudaMemcpy3DParms *p, rt_op *op);
  * rt_submit records the op. */
 int rt_capture_joins(rt_stream *s, const rt_op *op);
 
+/* Submit a launch of kernel k (ready) whose .param bytes are `params` (rt_launch.c). */
+cudaError_t rt_launch_packed(rt_kernel *k, dim3 grid, dim3 block, const uint8_t *params,
+                             size_t shmem, cudaStream_t h, int ptds, dim3 cluster, int coop,
+                             int prio);
+/* Fill a COPY op: width bytes per row, height rows, depth slices (rt_memapi.c). */
+void rt_copy_fill(rt_op *op, uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
+                  uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
+                  uint64_t depth, enum cudaMemcpyKind kind);
+
 /* Lay out a kernel's arguments (args[i] points at parameter i, as cudaLaunchKernel receives
  * them) into .param bytes: buf must hold k->param_bytes. */
 void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf);

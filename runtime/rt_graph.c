@@ -215,14 +215,8 @@ static cudaError_t memset_op(rt_op *op, const struct cudaMemsetParams *p)
 static void copy1d_op(rt_op *op, void *dst, const void *src, size_t count,
                       enum cudaMemcpyKind kind)
 {
-    memset(op, 0, sizeof *op);
-    op->kind = RT_OP_COPY;
-    op->u.copy.dst = (uint64_t)(uintptr_t)dst;
-    op->u.copy.src = (uint64_t)(uintptr_t)src;
-    op->u.copy.width = op->u.copy.dpitch = op->u.copy.spitch = count;
-    op->u.copy.dslice = op->u.copy.sslice = count;
-    op->u.copy.height = op->u.copy.depth = 1;
-    op->u.copy.dir = kind;
+    rt_copy_fill(op, (uint64_t)(uintptr_t)dst, count, count, (uint64_t)(uintptr_t)src, count,
+                 count, count, 1, 1, kind);
 }
 
 /* A node recording a captured op (rt_capture.c), depending on deps. */

@@ -204,9 +204,9 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
 }
 
 /* ---- copies ---------------------------------------------------------------------------------- */
-static void rt_copy_fill(rt_op *op, uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
-                         uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
-                         uint64_t depth, enum cudaMemcpyKind kind)
+void rt_copy_fill(rt_op *op, uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
+                  uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
+                  uint64_t depth, enum cudaMemcpyKind kind)
 {
     memset(op, 0, sizeof *op);
     op->kind = RT_OP_COPY;

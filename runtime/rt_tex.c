@@ -221,18 +221,8 @@ static cudaError_t copy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t 
     if ((height > 1 && (width > dpitch || width > spitch)) || (unsigned)kind > cudaMemcpyDefault)
         return cudaErrorInvalidValue;
     rt_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = RT_OP_COPY;
-    op.u.copy.dst = dst;
-    op.u.copy.src = src;
-    op.u.copy.width = width;
-    op.u.copy.height = height;
-    op.u.copy.depth = 1;
-    op.u.copy.dpitch = dpitch;
-    op.u.copy.spitch = spitch;
-    op.u.copy.dslice = dpitch * height;
-    op.u.copy.sslice = spitch * height;
-    op.u.copy.dir = kind;
+    rt_copy_fill(&op, dst, dpitch, dpitch * height, src, spitch, spitch * height, width, height,
+                 1, kind);
     cudaError_t e = sync ? rt_sync() : cudaSuccess;
     if (e == cudaSuccess)
         e = rt_submit(st, ptds, &op);

@@ -2,30 +2,7 @@
 // PTX text embedded here, cuLaunchKernel with kernelParams and with the `extra` buffer,
 // module globals, memsets, streams/events, attributes, occupancy, errors, cuGetProcAddress.
 // nvcc-flags: -lcuda
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cuda.h>
-
-#define CK(call)                                                                          \
-    do {                                                                                  \
-        CUresult r_ = (call);                                                             \
-        if (r_ != CUDA_SUCCESS) {                                                         \
-            const char *n_ = "?";                                                         \
-            cuGetErrorName(r_, &n_);                                                      \
-            printf("FAILED: %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, n_);     \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-#define EXPECT(cond, ...)                                                                 \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            printf("FAILED: %s:%d: ", __FILE__, __LINE__);                                \
-            printf(__VA_ARGS__);                                                          \
-            printf("\n");                                                                 \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
+#include "cu_check.h"
 
 // y[i] = a * x[i] + bias, where bias is a module global set by the host.
 static const char ptx[] =

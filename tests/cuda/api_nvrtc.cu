@@ -4,10 +4,7 @@
 // nvcc-flags: -lcuda -lnvrtc
 // cuda-test: 0 ^api_nvrtc:\s[0-9]+\sbytes\sof\sPTX\sPASSED$ -
 // cuda-needs: libnvrtc.so.13
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cuda.h>
+#include "cu_check.h"
 #include <nvrtc.h>
 
 #define NV(call)                                                                          \
@@ -16,16 +13,6 @@
         if (r_ != NVRTC_SUCCESS) {                                                        \
             printf("FAILED: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
                    nvrtcGetErrorString(r_));                                              \
-            exit(1);                                                                      \
-        }                                                                                 \
-    } while (0)
-#define CK(call)                                                                          \
-    do {                                                                                  \
-        CUresult r_ = (call);                                                             \
-        if (r_ != CUDA_SUCCESS) {                                                         \
-            const char *n_ = "?";                                                         \
-            cuGetErrorName(r_, &n_);                                                      \
-            printf("FAILED: %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, n_);     \
             exit(1);                                                                      \
         }                                                                                 \
     } while (0)
