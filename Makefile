@@ -114,9 +114,10 @@ $(CUDADRV): runtime/drv/libcuda.c $(CUDART)
 	    runtime/drv/libcuda.c -Wl,--no-as-needed $(CUDART) -Wl,-rpath,'$$ORIGIN'
 	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
-# The runtime's Check suite links the runtime's objects (not position-independent) statically.
+# The runtime's Check suites link the runtime's objects (not position-independent) statically.
 RT_TOBJ = $(RT_SRC:%.c=$(BUILD)/%.o)
-$(BUILD)/tests/test_runtime: tests/test_runtime.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
+RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi
+$(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Itests -Iruntime -o $@ $< $(RT_TOBJ) $(LIB) \
 	    $(CHECK_LIBS) $(LIBS) -lzstd

@@ -270,6 +270,10 @@ void rt_mem_usage(uint64_t *used, uint64_t *total);
  * returns non-zero and returns that. */
 int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx);
 
+/* Texture and surface objects (rt_texobj.c) exist in every machine with the same handle: a
+ * machine created after some were made gets them all. */
+void rt_tex_machine_added(exec_machine *m);
+
 /* ---- streams and events (rt_stream.c) -------------------------------------------------------- */
 #define RT_STREAM_NATTR 17            /* cudaLaunchAttributeID values a stream keeps */
 typedef struct CUstream_st {
@@ -299,6 +303,9 @@ typedef struct CUevent_st {
  * live stream (cudaErrorInvalidResourceHandle). */
 rt_stream *rt_stream_get(cudaStream_t h, int ptds);
 rt_event *rt_event_get(cudaEvent_t h);
+/* Call fn for the legacy stream, the calling thread's per-thread stream and every created
+ * stream; stops when fn returns non-zero and returns that. */
+int rt_streams_each(int (*fn)(rt_stream *s, void *ctx), void *ctx);
 
 /* ---- stream operations: the one submission seam ----------------------------------------------
  * Every piece of stream work is an rt_op submitted with rt_submit. Stream capture (rt_graph.c)
@@ -377,6 +384,23 @@ void rt_op_release(rt_op *op);
 /* Stream capture (rt_graph.c): record op in s->capture. Until rt_graph.c exists a weak
  * default refuses with cudaErrorStreamCaptureUnsupported. */
 cudaError_t rt_capture_op(rt_stream *s, const rt_op *op);
+
+/* The COPY op a cudaMemcpy3DParms describes (pitched pointers and CUDA arrays), for
+ * cudaMemcpy3D* and graph memcpy nodes. */
+cudaError_t rt_copy3d_op(const struct cudaMemcpy3DParms *p, rt_op *op);
+/* Stream capture joins: an EVENT_WAIT on a stream that is not capturing, for an event last
+ * recorded in a capture, makes the stream join that capture (rt_graph.c); returns 1 then, and
+ * rt_submit records the op. */
+int rt_capture_joins(rt_stream *s, const rt_op *op);
+
+/* Submit a launch of kernel k (ready) whose .param bytes are `params` (rt_launch.c). */
+cudaError_t rt_launch_packed(rt_kernel *k, dim3 grid, dim3 block, const uint8_t *params,
+                             size_t shmem, cudaStream_t h, int ptds, dim3 cluster, int coop,
+                             int prio);
+/* Fill a COPY op: width bytes per row, height rows, depth slices (rt_memapi.c). */
+void rt_copy_fill(rt_op *op, uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
+                  uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
+                  uint64_t depth, enum cudaMemcpyKind kind);
 
 /* Lay out a kernel's arguments (args[i] points at parameter i, as cudaLaunchKernel receives
  * them) into .param bytes: buf must hold k->param_bytes. */

@@ -266,23 +266,13 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
     return RT_END(cudaSuccess);
 }
 
-/* Launch kernel k with args (one pointer per parameter) on stream h. */
-static cudaError_t rt_launch_args(rt_kernel *k, dim3 grid, dim3 block, void **args,
-                                  size_t shmem, cudaStream_t h, int ptds, dim3 cluster,
-                                  int coop, int prio)
+/* Launch kernel k (ready) with its .param bytes on stream h (rt.h). */
+cudaError_t rt_launch_packed(rt_kernel *k, dim3 grid, dim3 block, const uint8_t *params,
+                             size_t shmem, cudaStream_t h, int ptds, dim3 cluster, int coop,
+                             int prio)
 {
-    if (!k)
-        return cudaErrorInvalidDeviceFunction;
-    cudaError_t e = rt_kernel_ready(k);
-    if (e != cudaSuccess)
-        return e;
     if (shmem > UINT32_MAX)
         return cudaErrorInvalidValue;
-    uint8_t small[4096];
-    uint8_t *buf = k->param_bytes <= sizeof small ? small : malloc((size_t)k->param_bytes);
-    if (!buf)
-        return cudaErrorMemoryAllocation;
-    rt_params_pack(k, args, buf);
     rt_op op;
     memset(&op, 0, sizeof op);
     op.kind = RT_OP_KERNEL;
@@ -293,9 +283,27 @@ static cudaError_t rt_launch_args(rt_kernel *k, dim3 grid, dim3 block, void **ar
     op.u.kernel.cluster = cluster;
     op.u.kernel.cooperative = coop;
     op.u.kernel.priority = prio;
-    op.u.kernel.params = buf;
+    op.u.kernel.params = params;
     op.u.kernel.nparams = k->param_bytes;
-    e = rt_submit(h, ptds, &op);
+    return rt_submit(h, ptds, &op);
+}
+
+/* Launch kernel k with args (one pointer per parameter) on stream h. */
+static cudaError_t rt_launch_args(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                                  size_t shmem, cudaStream_t h, int ptds, dim3 cluster,
+                                  int coop, int prio)
+{
+    if (!k)
+        return cudaErrorInvalidDeviceFunction;
+    cudaError_t e = rt_kernel_ready(k);
+    if (e != cudaSuccess)
+        return e;
+    uint8_t small[4096];
+    uint8_t *buf = k->param_bytes <= sizeof small ? small : malloc((size_t)k->param_bytes);
+    if (!buf)
+        return cudaErrorMemoryAllocation;
+    rt_params_pack(k, args, buf);
+    e = rt_launch_packed(k, grid, block, buf, shmem, h, ptds, cluster, coop, prio);
     if (buf != small)
         free(buf);
     return e;

@@ -204,24 +204,31 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
 }
 
 /* ---- copies ---------------------------------------------------------------------------------- */
+void rt_copy_fill(rt_op *op, uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
+                  uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
+                  uint64_t depth, enum cudaMemcpyKind kind)
+{
+    memset(op, 0, sizeof *op);
+    op->kind = RT_OP_COPY;
+    op->u.copy.dst = dst;
+    op->u.copy.src = src;
+    op->u.copy.width = width;
+    op->u.copy.height = height;
+    op->u.copy.depth = depth;
+    op->u.copy.dpitch = dpitch;
+    op->u.copy.spitch = spitch;
+    op->u.copy.dslice = dslice;
+    op->u.copy.sslice = sslice;
+    op->u.copy.dir = kind;
+}
+
 static cudaError_t rt_copy3(uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
                             uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
                             uint64_t depth, enum cudaMemcpyKind kind, cudaStream_t st, int ptds,
                             int sync)
 {
     rt_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = RT_OP_COPY;
-    op.u.copy.dst = dst;
-    op.u.copy.src = src;
-    op.u.copy.width = width;
-    op.u.copy.height = height;
-    op.u.copy.depth = depth;
-    op.u.copy.dpitch = dpitch;
-    op.u.copy.spitch = spitch;
-    op.u.copy.dslice = dslice;
-    op.u.copy.sslice = sslice;
-    op.u.copy.dir = kind;
+    rt_copy_fill(&op, dst, dpitch, dslice, src, spitch, sslice, width, height, depth, kind);
     cudaError_t e = sync ? rt_sync() : cudaSuccess;
     if (e == cudaSuccess)
         e = rt_submit(st, ptds, &op);
@@ -327,8 +334,7 @@ __attribute__((weak)) cudaError_t rt_array_pitched(cudaArray_const_t a, struct c
     return cudaErrorInvalidResourceHandle;
 }
 
-static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st, int ptds,
-                             int sync)
+cudaError_t rt_copy3d_op(const struct cudaMemcpy3DParms *p, rt_op *op)
 {
     if (!p || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr) ||
         (!p->srcArray && !p->srcPtr.ptr) || (!p->dstArray && !p->dstPtr.ptr))
@@ -362,9 +368,24 @@ static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st,
         if (w > s.pitch || w > d.pitch)
             return cudaErrorInvalidPitchValue;
     }
-    return rt_copy3((uint64_t)(uintptr_t)d.ptr + doff, d.pitch, (uint64_t)d.pitch * d.ysize,
-                    (uint64_t)(uintptr_t)s.ptr + soff, s.pitch, (uint64_t)s.pitch * s.ysize, w,
-                    h, dep, kind, st, ptds, sync);
+    rt_copy_fill(op, (uint64_t)(uintptr_t)d.ptr + doff, d.pitch, (uint64_t)d.pitch * d.ysize,
+                 (uint64_t)(uintptr_t)s.ptr + soff, s.pitch, (uint64_t)s.pitch * s.ysize, w, h,
+                 dep, kind);
+    return cudaSuccess;
+}
+
+static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st, int ptds,
+                             int sync)
+{
+    rt_op op;
+    cudaError_t e = rt_copy3d_op(p, &op);
+    if (e == cudaSuccess && sync)
+        e = rt_sync();
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
+    if (sync)
+        rt_flush_output();
+    return e;
 }
 
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)

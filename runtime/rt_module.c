@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "rt_dev.h"
 
 static rt_module *rt_mods, *rt_mods_tail;
 static int rt_nmods;
@@ -268,6 +269,7 @@ cudaError_t rt_module_load(rt_module *mod)
                 *v->managed_ptr = data;
         }
     }
+    rt_tex_machine_added(mod->m);
     if (rt_debug_module_loaded)
         rt_debug_module_loaded(mod);
     return cudaSuccess;
@@ -363,17 +365,13 @@ rt_kernel *rt_kernel_by_name(rt_module *mod, const char *name)
     return NULL;
 }
 
-/* Static shared memory a kernel declares (its own .shared variables; module-scope ones too). */
+/* Static shared memory the kernel uses: its own and the module-scope .shared it reaches, as
+ * cudaFuncGetAttributes reports (rt_occ.c). */
 static uint64_t rt_kernel_static_shared(const ptx_module *pm, const ptx_func *f)
 {
-    uint64_t n = 0;
-    for (int i = 0; i < f->nvars; i++)
-        if (f->vars[i]->space == PTX_SPACE_SHARED)
-            n += f->vars[i]->size;
-    for (int i = 0; i < pm->nvars; i++)
-        if (pm->vars[i]->space == PTX_SPACE_SHARED)
-            n += pm->vars[i]->size;
-    return n;
+    rt_func_res r;
+    rt_func_resources(pm, f, &r);
+    return r.shared_static;
 }
 
 cudaError_t rt_kernel_ready(rt_kernel *k)

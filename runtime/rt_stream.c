@@ -29,6 +29,16 @@ rt_stream *rt_stream_get(cudaStream_t h, int ptds)
     return NULL;
 }
 
+int rt_streams_each(int (*fn)(rt_stream *s, void *ctx), void *ctx)
+{
+    int r = fn(&rt_legacy, ctx);
+    if (!r && rt_ptds_stream.magic)
+        r = fn(&rt_ptds_stream, ctx);
+    for (rt_stream *s = rt_streams; s && !r; s = s->next)
+        r = fn(s, ctx);
+    return r;
+}
+
 rt_event *rt_event_get(cudaEvent_t h)
 {
     for (rt_event *e = rt_events; e; e = e->next)
@@ -53,6 +63,12 @@ __attribute__((weak)) cudaError_t rt_capture_op(rt_stream *s, const rt_op *op)
 {
     (void)s, (void)op;
     return cudaErrorStreamCaptureUnsupported;
+}
+
+__attribute__((weak)) int rt_capture_joins(rt_stream *s, const rt_op *op)
+{
+    (void)s, (void)op;
+    return 0;
 }
 
 cudaError_t rt_mem_op_run(const rt_op *op);   /* rt_pool.c */
@@ -105,7 +121,7 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
     rt_stream *s = rt_stream_get(h, ptds);
     if (!s)
         return cudaErrorInvalidResourceHandle;
-    if (s->capture)
+    if (s->capture || (op->kind == RT_OP_EVENT_WAIT && rt_capture_joins(s, op)))
         return rt_capture_op(s, op);
     if (rt_faulted())
         return cudaSuccess;   /* a faulted context runs nothing more (rt_sync reports it) */
