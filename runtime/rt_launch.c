@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "rt_dev.h"
 
 int (*rt_debug_launch)(rt_launch_ctx *ctx);
 uint64_t rt_heap_limit = 8u << 20;
@@ -43,12 +44,16 @@ __attribute__((constructor)) static void rt_launch_init(void)
     rt_threads = rt_env_threads();
 }
 
-/* The most blocks of this shape the device keeps resident at once (occupancy x SMs; rt_occ.c
- * defines it); 0 = unknown: only the core's own residency bound applies. */
+/* The most blocks of this shape the device keeps resident at once: the occupancy calculator's
+ * blocks per SM (rt_occ.c) times the SMs. Weak, so the device code may define its own. */
 __attribute__((weak)) int rt_device_coop_max_blocks(rt_kernel *k, dim3 block, size_t dyn)
 {
-    (void)k, (void)block, (void)dyn;
-    return 0;
+    const struct cudaDeviceProp *p = rt_dev_props();
+    rt_func_res r;
+    rt_fattr a;
+    rt_kernel_fattr(k, &r, &a);
+    int per_sm = rt_occ_blocks_per_sm(p, &r, &a, (int)(block.x * block.y * block.z), dyn);
+    return per_sm > 0 ? per_sm * p->multiProcessorCount : 0;
 }
 
 /* ---- parameters ------------------------------------------------------------------------------ */

@@ -1,7 +1,7 @@
 // rt_coop.cu - cooperative launches (cudaLaunchCooperativeKernel and the cooperative launch
 // attribute): grid.sync() orders two phases across every block; a grid larger than any device
 // keeps resident is refused with cudaErrorCooperativeLaunchTooLarge.
-// cuda-test: 0 ^rt_coop:[ ]PASSED$ -
+// cuda-test: 0 ^rt_coop:\sPASSED$ -
 #include <cooperative_groups.h>
 #include "cuda_check.h"
 namespace cg = cooperative_groups;

@@ -1,7 +1,7 @@
 // rt_rdc.cu - relocatable device code (-rdc=true): the kernel calls a device function and
 // updates a variable defined in another translation unit; the runtime links the units' PTX.
 // nvcc-flags: -rdc=true -x cu rt_rdc_part.h
-// cuda-test: 0 ^rt_rdc:[ ]PASSED$ -
+// cuda-test: 0 ^rt_rdc:\sPASSED$ -
 #include "cuda_check.h"
 template <typename T> __device__ T square(T x) { return x * x; }
 static __device__ int helper(int x) { return x + 1; }
