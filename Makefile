@@ -123,7 +123,7 @@ $(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 	    $(CHECK_LIBS) $(LIBS) -lzstd
 
 # Every Check suite, then the end-to-end batch tests.
-test: deps-quiet ptxdbg $(TEST_BIN)
+test: deps-quiet ptxdbg runtime $(TEST_BIN)
 	@sh tests/run-tests.sh $(BUILD) $(TEST_BIN)
 
 unit: $(TEST_BIN)

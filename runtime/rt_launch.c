@@ -66,12 +66,6 @@ void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
 }
 
 /* ---- configuration --------------------------------------------------------------------------- */
-/* The device's own check of a block shape and shared memory against the kernel (rt_device.c:
- * registers, launch bounds, function attributes), when that file is linked in. */
-extern cudaError_t rt_launch_check(const ptx_module *m, const ptx_func *f, unsigned bx,
-                                   unsigned by, unsigned bz, size_t dyn_smem, char *msg,
-                                   size_t msglen) __attribute__((weak));
-
 static cudaError_t rt_config_check(const rt_launch_ctx *c)
 {
     const rt_kernel *k = c->k;
@@ -83,14 +77,6 @@ static cudaError_t rt_config_check(const rt_launch_ctx *c)
         c->block.x > l.max_block[0] || c->block.y > l.max_block[1] ||
         c->block.z > l.max_block[2] || threads > l.max_threads)
         return cudaErrorInvalidConfiguration;
-    if (rt_launch_check) {
-        char msg[256] = "";
-        cudaError_t e = rt_launch_check(k->mod->pm, k->func, c->block.x, c->block.y,
-                                        c->block.z, c->shmem, msg, sizeof msg);
-        if (e != cudaSuccess && msg[0] && getenv("PTXDBG_RT_VERBOSE"))
-            rt_warn("launch of %s refused: %s", k->name, msg);
-        return e;
-    }
     uint64_t maxnt = (uint64_t)(k->maxntid[0] ? k->maxntid[0] : 1) *
                      (k->maxntid[1] ? k->maxntid[1] : 1) * (k->maxntid[2] ? k->maxntid[2] : 1);
     if (k->maxntid[0] && threads > maxnt)
