@@ -90,6 +90,9 @@ static inline cudaError_t rt_end(cudaError_t e)
     rt_unlock();
     return rt_error(e);
 }
+/* An entry point whose whole body is one operation: RT_ENTRY(declaration, expression). */
+#define RT_ENTRY(decl, call) decl { RT_BEGIN(); return RT_END(call); }
+#define RT_ENTRY_CTX(decl, call) decl { RT_BEGIN_CTX(); return RT_END(call); }
 #define RT_BEGIN_CTX() do {                                                    \
         rt_init(); rt_lock();                                                  \
         cudaError_t rt_st_ = rt_sticky();                                      \

@@ -260,12 +260,9 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
     return RT_END(RT_COPY1(dst, src, count, kind, stream, 0, 0));
 }
 
-cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
-                                 enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(RT_COPY1(dst, src, count, kind, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
+                                              enum cudaMemcpyKind kind, cudaStream_t stream),
+             RT_COPY1(dst, src, count, kind, stream, 1, 0))
 
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
                            size_t count)
@@ -303,20 +300,14 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
     return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 0, 1));
 }
 
-cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
-                              size_t width, size_t height, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                           size_t width, size_t height, enum cudaMemcpyKind kind),
+             rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 1, 1))
 
-cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                              size_t width, size_t height, enum cudaMemcpyKind kind,
-                              cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                           size_t width, size_t height, enum cudaMemcpyKind kind,
+                                           cudaStream_t stream),
+             rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 0, 0))
 
 cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch,
                                    size_t width, size_t height, enum cudaMemcpyKind kind,
@@ -388,23 +379,13 @@ static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st,
     return e;
 }
 
-cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d(p, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p), rt_copy3d(p, NULL, 0, 1))
 
-cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d(p, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p),
+             rt_copy3d(p, NULL, 1, 1))
 
-cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d(p, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream),
+             rt_copy3d(p, stream, 0, 0))
 
 cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
@@ -497,12 +478,9 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
     return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 0, 1));
 }
 
-cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
-                                    size_t offset, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
+                                                 size_t offset, enum cudaMemcpyKind kind),
+             rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 1, 1))
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind)
@@ -511,19 +489,14 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
     return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 0, 1));
 }
 
-cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
-                                      size_t offset, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
+                                                   size_t offset, enum cudaMemcpyKind kind),
+             rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 1, 1))
 
-cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
-                                    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                                 size_t offset, enum cudaMemcpyKind kind,
+                                                 cudaStream_t stream),
+             rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 0, 0))
 
 cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
                                          size_t offset, enum cudaMemcpyKind kind,
@@ -540,13 +513,10 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
     return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 0, 0));
 }
 
-cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
-                                           size_t offset, enum cudaMemcpyKind kind,
-                                           cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
+                                                        size_t offset, enum cudaMemcpyKind kind,
+                                                        cudaStream_t stream),
+             rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 1, 0))
 
 /* ---- memset ---------------------------------------------------------------------------------- */
 static cudaError_t rt_memset3(void *dst, size_t pitch, size_t slice, int value, size_t width,
@@ -571,17 +541,11 @@ static cudaError_t rt_memset3(void *dst, size_t pitch, size_t slice, int value, 
     return e;
 }
 
-cudaError_t cudaMemset(void *devPtr, int value, size_t count)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset(void *devPtr, int value, size_t count),
+             rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 0, 1))
 
-cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count),
+             rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 1, 1))
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
@@ -602,13 +566,9 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
                              1));
 }
 
-cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
-                              size_t height)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 1,
-                             1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
+                                           size_t height),
+             rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 1, 1))
 
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream)
@@ -618,13 +578,9 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
                              0));
 }
 
-cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
-                                   size_t height, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, stream, 1,
-                             0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
+                                                size_t height, cudaStream_t stream),
+             rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, stream, 1, 0))
 
 static cudaError_t rt_memset3d(struct cudaPitchedPtr p, int value, struct cudaExtent e,
                                cudaStream_t st, int ptds, int sync)
@@ -633,11 +589,8 @@ static cudaError_t rt_memset3d(struct cudaPitchedPtr p, int value, struct cudaEx
                       ptds, sync);
 }
 
-cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent extent)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3d(p, value, extent, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent extent),
+             rt_memset3d(p, value, extent, NULL, 0, 1))
 
 cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr p, int value, struct cudaExtent extent)
 {
@@ -680,17 +633,11 @@ static cudaError_t rt_copy3d_peer(const struct cudaMemcpy3DPeerParms *p, cudaStr
     return rt_copy3d(&q, st, ptds, sync);
 }
 
-cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d_peer(p, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p),
+             rt_copy3d_peer(p, NULL, 0, 1))
 
-cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d_peer(p, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p),
+             rt_copy3d_peer(p, NULL, 1, 1))
 
 cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream)
 {
@@ -698,12 +645,9 @@ cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStr
     return RT_END(rt_copy3d_peer(p, stream, 0, 0));
 }
 
-cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
-                                       cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d_peer(p, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
+                                                    cudaStream_t stream),
+             rt_copy3d_peer(p, stream, 1, 0))
 
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count)
 {
