@@ -180,28 +180,33 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
     return RT_END(cudaSuccess);
 }
 
-/* Data placement hints: every byte is already where both the host and the kernels see it. */
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count)
-{
-    RT_BEGIN_CTX();
-    (void)devPtr, (void)count;
-    return RT_END(cudaSuccess);
-}
 
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count)
-{
-    RT_BEGIN_CTX();
-    (void)devPtr, (void)count;
-    return RT_END(cudaSuccess);
-}
 
-cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
-                                     unsigned int flags)
+
+/* Data placement hints: every byte is already where both the host and the kernels see it
+ * (CUDA 13's cudaMemPrefetchAsync/cudaMemAdvise take more arguments; none matters here). */
+static cudaError_t rt_hint(const void *p, size_t n)
 {
-    RT_BEGIN_CTX();
-    (void)devPtr, (void)length, (void)flags;
-    return RT_END(rt_stream_get(stream, 0) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    (void)p, (void)n;
+    return cudaSuccess;
 }
+RT_ENTRY_CTX(cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count),
+             rt_hint(devPtr, count))
+RT_ENTRY_CTX(cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count),
+             rt_hint(devPtr, count))
+RT_ENTRY_CTX(cudaError_t cudaMemAdvise(const void *devPtr, size_t count), rt_hint(devPtr, count))
+
+static cudaError_t rt_attach(cudaStream_t stream, int ptds, void *p, size_t n, unsigned flags)
+{
+    (void)p, (void)n, (void)flags;
+    return rt_stream_get(stream, ptds) ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+RT_ENTRY_CTX(cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                                  unsigned int flags),
+             rt_attach(stream, 0, devPtr, length, flags))
+RT_ENTRY_CTX(cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr,
+                                                       size_t length, unsigned int flags),
+             rt_attach(stream, 1, devPtr, length, flags))
 
 /* ---- copies ---------------------------------------------------------------------------------- */
 void rt_copy_fill(rt_op *op, uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
@@ -639,27 +644,12 @@ RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
 RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p),
              rt_copy3d_peer(p, NULL, 1, 1))
 
-cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d_peer(p, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p,
+                                               cudaStream_t stream),
+             rt_copy3d_peer(p, stream, 0, 0))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
                                                     cudaStream_t stream),
              rt_copy3d_peer(p, stream, 1, 0))
 
-cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count)
-{
-    RT_BEGIN_CTX();
-    (void)devPtr, (void)count;
-    return RT_END(cudaSuccess);
-}
 
-cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
-                                          unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    (void)devPtr, (void)length, (void)flags;
-    return RT_END(rt_stream_get(stream, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
-}
