@@ -180,19 +180,30 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop);
 void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_insns);
 
 /* Worker threads for run-to-completion (default 1; 0 = one per online CPU). CTAs then run in
- * parallel, but only for a `continue` with no breakpoint or watchpoint active and a kernel
- * module free of order-dependent instructions (global atomics/reductions other than integer
- * add/min/max/and/or/xor whose old value is unused, libc externs other than printf, brkpt,
- * %clock/%globaltimer reads); otherwise one thread runs, as before. printf output is buffered
- * per CTA and written in CTA order. With a
- * step limit (max_steps) global memory is copied first (at most 1 GB, else one thread runs); if
- * the workers together reach the limit or stop, the copy is restored and one thread runs from
- * the first CTA again, so the stop is exactly a single thread's.
- * Results are identical to one thread for kernels whose CTAs do not race on global memory.
- * On a fault the stop reported is that of the lowest-numbered faulting CTA (deterministic);
- * higher CTAs may already have run. Returns the number in effect. */
+ * parallel, but only for a `continue` with no breakpoint or watchpoint active, no cluster,
+ * cooperative launch or resident CTAs taking turns, and a kernel that (with the functions
+ * it calls) has no libc externs other than printf, indirect calls, surface or bulk reductions,
+ * brkpt or %clock/%globaltimer reads; otherwise one thread runs. printf output is buffered per CTA and
+ * written in CTA order. Results, stops and step counts are always one thread's: workers claim
+ * the global memory they touch (exec_par.c); CTAs that communicate through it, a stop, an
+ * interrupt or the step limit halt them, the CTAs above the lowest unfinished one are undone
+ * and one thread goes on from there. Returns the number in effect. */
 int exec_set_threads(exec_machine *m, int n);
 int exec_get_threads(const exec_machine *m);
+/* For tests: the next exec_run behaves as if its interrupt flag were raised once `steps`
+ * warp-instructions (CTA setup included; all worker threads together) have run, so an
+ * interrupt can land in the middle of a parallel run at a reproducible amount of work. */
+void exec_set_interrupt_after(exec_machine *m, uint64_t steps);
+
+/* %envreg0..31 as later launches read them (0 unless set); -1 for another index. */
+int exec_set_envreg(exec_machine *m, int idx, uint32_t value);
+/* Later launches are cooperative (cudaLaunchCooperativeKernel): every CTA of the grid is
+ * resident and they take turns (no CTA waits for another to finish before it starts), and
+ * the grid barrier's workspace is provided: a zeroed block of global memory whose address is
+ * in %envreg1 (high 32 bits) and %envreg2 (low 32 bits), where nvcc's
+ * cooperative_groups::this_grid().sync() finds it. The caller checks that the grid fits on
+ * the device (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs). */
+void exec_set_cooperative(exec_machine *m, int on);   /* at most 4224 CTAs (132 SMs x 32) */
 
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);
@@ -386,8 +397,9 @@ ptx_space exec_addr_decode(uint64_t generic, uint64_t *space_addr);
 /* ---- textures and surfaces (exec_tex.c) ----------------------------------------------------
  * Texture and surface objects describe a range of global memory (a buffer) as an image of
  * width x height x depth elements (times layers for arrays and cubemaps), each element
- * `channels` values of channel type `chtype`, stored densely: element (x, y, z, layer) is at
- * addr + (((layer * depth + z) * height + y) * width + x) * element_bytes. A handle (the
+ * `channels` values of channel type `chtype`, in rows `pitch` bytes apart (0: densely, width *
+ * element_bytes): element (x, y, z, layer) is at
+ * addr + ((layer * depth + z) * height + y) * pitch + x * element_bytes. A handle (the
  * cudaTextureObject_t / cudaSurfaceObject_t value, a small non-zero integer) is what kernels
  * receive; module-scope .texref/.samplerref/.surfref variables (and .tex variables) are bound
  * to objects by name. Handles that name nothing fault at run time. */
@@ -403,6 +415,7 @@ typedef struct {
     exec_tex_geom geom;
     uint32_t width, height, depth; /* elements; unused dimensions 1 */
     uint32_t layers;          /* arrays: layers; cube: 6; cube arrays: 6 * cubes; else 1 */
+    uint64_t pitch;           /* bytes between rows (pitched 2D memory); 0 = dense */
     int linear;               /* 1D linear-memory texture: integer fetches outside give 0 */
     /* sampler part (textures only) */
     exec_tex_addr addr_mode[3];

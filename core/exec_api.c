@@ -240,6 +240,8 @@ exec_cta_state exec_cta_get_state(const exec_machine *m, uint32_t cta)
         return EXEC_CTA_NOT_STARTED;
     if (m->cl)
         return exec_cluster_cta_state(m, cta);   /* clusters of several CTAs */
+    if (m->res)
+        return exec_res_cta_state(m, cta);       /* resident CTAs taking turns */
     if (cta < m->cur_cta)
         return EXEC_CTA_DONE;
     if (cta == m->cur_cta && m->cta_live)
@@ -274,6 +276,8 @@ static const exec_warp *exec_get_warp(const exec_machine *m, uint32_t cta, uint3
 {
     if (m->cl)
         return exec_cluster_warp(m, cta, warp);   /* any CTA of the running cluster */
+    if (m->res)
+        return m->launched ? exec_res_warp(m, cta, warp) : NULL;   /* any resident CTA */
     if (!m->launched || !m->cta_live || cta != m->cta.id || warp >= m->nwarps)
         return NULL;
     return &m->warps[warp];

@@ -426,6 +426,8 @@ uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, ui
         if (!r)
             return mem_oob(w, in, lane, sp, addr, size, NULL);
         host = r->data + (addr - r->base);
+        if (m->par && exec_par_claim(w, in, r, addr - r->base, size, write))
+            return NULL;   /* CTAs of a parallel run communicate here (exec_par.c) */
         break;
     }
     case PTX_SPACE_SHARED:

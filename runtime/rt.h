@@ -90,6 +90,9 @@ static inline cudaError_t rt_end(cudaError_t e)
     rt_unlock();
     return rt_error(e);
 }
+/* An entry point whose whole body is one operation: RT_ENTRY(declaration, expression). */
+#define RT_ENTRY(decl, call) decl { RT_BEGIN(); return RT_END(call); }
+#define RT_ENTRY_CTX(decl, call) decl { RT_BEGIN_CTX(); return RT_END(call); }
 #define RT_BEGIN_CTX() do {                                                    \
         rt_init(); rt_lock();                                                  \
         cudaError_t rt_st_ = rt_sticky();                                      \
@@ -139,6 +142,9 @@ struct rt_module {
     int index;                    /* in rt_modules order */
     const void *fatbin;           /* the fat binary data (NULL: created from PTX text) */
     size_t fatbin_len;
+    void *const *prelinked;       /* -rdc=true: the units' fat binaries (NULL-terminated), whose
+                                     PTX is linked into this module (fatbin: the device-linked
+                                     SASS, unused) */
     char *ptx;                    /* PTX text once extracted (NUL-terminated) */
     size_t ptx_len;
     char name[64];                /* "module#N" or the file name, for messages */
@@ -199,6 +205,11 @@ size_t rt_fatbin_size(const void *image, size_t maxlen);
  * Returns 0, or -1 with the reason in err (no PTX: "carries only SASS for sm_80 ..."). */
 int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
                   size_t errlen);
+
+/* Link the PTX of several translation units of relocatable device code (-rdc=true) into one
+ * module's text (rt_link.c: how). 0 and a malloc'd *out, or -1 with the reason in err. */
+int rt_ptx_link(char **texts, const size_t *lens, int n, char **out, size_t *outlen, char *err,
+                size_t errlen);
 
 /* ---- allocations (rt_mem.c) ------------------------------------------------------------------ */
 typedef struct rt_op rt_op;
@@ -262,6 +273,10 @@ void rt_mem_usage(uint64_t *used, uint64_t *total);
  * returns non-zero and returns that. */
 int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx);
 
+/* Texture and surface objects (rt_texobj.c) exist in every machine with the same handle: a
+ * machine created after some were made gets them all. */
+void rt_tex_machine_added(exec_machine *m);
+
 /* ---- streams and events (rt_stream.c) -------------------------------------------------------- */
 #define RT_STREAM_NATTR 17            /* cudaLaunchAttributeID values a stream keeps */
 typedef struct CUstream_st {
@@ -291,6 +306,9 @@ typedef struct CUevent_st {
  * live stream (cudaErrorInvalidResourceHandle). */
 rt_stream *rt_stream_get(cudaStream_t h, int ptds);
 rt_event *rt_event_get(cudaEvent_t h);
+/* Call fn for the legacy stream, the calling thread's per-thread stream and every created
+ * stream; stops when fn returns non-zero and returns that. */
+int rt_streams_each(int (*fn)(rt_stream *s, void *ctx), void *ctx);
 
 /* ---- stream operations: the one submission seam ----------------------------------------------
  * Every piece of stream work is an rt_op submitted with rt_submit. Stream capture (rt_graph.c)
@@ -370,6 +388,23 @@ void rt_op_release(rt_op *op);
  * default refuses with cudaErrorStreamCaptureUnsupported. */
 cudaError_t rt_capture_op(rt_stream *s, const rt_op *op);
 
+/* The COPY op a cudaMemcpy3DParms describes (pitched pointers and CUDA arrays), for
+ * cudaMemcpy3D* and graph memcpy nodes. */
+cudaError_t rt_copy3d_op(const struct cudaMemcpy3DParms *p, rt_op *op);
+/* Stream capture joins: an EVENT_WAIT on a stream that is not capturing, for an event last
+ * recorded in a capture, makes the stream join that capture (rt_graph.c); returns 1 then, and
+ * rt_submit records the op. */
+int rt_capture_joins(rt_stream *s, const rt_op *op);
+
+/* Submit a launch of kernel k (ready) whose .param bytes are `params` (rt_launch.c). */
+cudaError_t rt_launch_packed(rt_kernel *k, dim3 grid, dim3 block, const uint8_t *params,
+                             size_t shmem, cudaStream_t h, int ptds, dim3 cluster, int coop,
+                             int prio);
+/* Fill a COPY op: width bytes per row, height rows, depth slices (rt_memapi.c). */
+void rt_copy_fill(rt_op *op, uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
+                  uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
+                  uint64_t depth, enum cudaMemcpyKind kind);
+
 /* Lay out a kernel's arguments (args[i] points at parameter i, as cudaLaunchKernel receives
  * them) into .param bytes: buf must hold k->param_bytes. */
 void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf);
@@ -435,6 +470,10 @@ typedef struct {
     uint64_t shmem_optin;         /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
 } rt_launch_limits;
 void rt_device_launch_limits(rt_launch_limits *l);
+/* The most blocks of shape `block` with `dyn` bytes of dynamic shared memory the device keeps
+ * resident at once (occupancy x SMs), which a cooperative launch may not exceed
+ * (cudaErrorCooperativeLaunchTooLarge); 0 = unknown (weak default). rt_occ.c defines it. */
+int rt_device_coop_max_blocks(rt_kernel *k, dim3 block, size_t dyn);
 
 /* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes: rt_device.c's
  * cudaDeviceSetLimit calls rt_set_heap_limit, which applies it to every machine, now and for

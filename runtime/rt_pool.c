@@ -88,24 +88,15 @@ static cudaError_t rt_free_async(void *p, cudaStream_t st, int ptds)
     return rt_submit(st, ptds, &op);
 }
 
-cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_malloc_async(devPtr, size, rt_cur_pool, hStream, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream),
+             rt_malloc_async(devPtr, size, rt_cur_pool, hStream, 0))
 
-cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_malloc_async(devPtr, size, rt_cur_pool, hStream, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream),
+             rt_malloc_async(devPtr, size, rt_cur_pool, hStream, 1))
 
-cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
-                                    cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_malloc_async(ptr, size, memPool, stream, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                 cudaStream_t stream),
+             rt_malloc_async(ptr, size, memPool, stream, 0))
 
 cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
                                          cudaStream_t stream)
@@ -114,17 +105,11 @@ cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t 
     return RT_END(rt_malloc_async(ptr, size, memPool, stream, 1));
 }
 
-cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_free_async(devPtr, hStream, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream),
+             rt_free_async(devPtr, hStream, 0))
 
-cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_free_async(devPtr, hStream, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream),
+             rt_free_async(devPtr, hStream, 1))
 
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 {

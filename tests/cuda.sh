@@ -12,7 +12,8 @@
 #              (the program's own exit status and output, then gdb's "[Inferior 1 (process N)
 #              exited ...]" line; a fault stops in the debugger with the exception message and
 #              ptxdbg exits non-zero)
-# Programs named api_*.cu and rt_*.cu join the table by themselves; a line
+# Programs named api_*.cu and rt_*.cu join the table by themselves ("// cuda-needs: LIB":
+# skipped with a SKIP line where LIB, a CUDA toolkit library, cannot be found); a line
 # "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s or [ ],
 # FAULT-KIND - for none) states what they print; the default is "0 PASSED$ -".
 # Then debugging scenarios on the -G builds (NAME.G). Expected values come from the programs'
@@ -77,6 +78,16 @@ TABLE
     done
 }
 
+# missing NAME: the library a program's "// cuda-needs: LIB" line names when the dynamic
+# linker cannot find it (programs that use the CUDA toolkit itself, such as NVRTC); such a
+# program is skipped, with a SKIP line, where the toolkit is not installed.
+missing() {
+    needs=$(sed -n 's|^// cuda-needs: *||p' "$C/${1%.G}.cu" 2>/dev/null | head -n 1)
+    [ -n "$needs" ] || return 1
+    LD_LIBRARY_PATH="$libdir" ldd "$C/$1" 2>/dev/null | grep -q "$needs => not found" || return 1
+    echo "$needs"
+}
+
 n_case=0
 # run_case DIR CMD...: run a command in DIR with stdin from /dev/null; stdout, stderr, rc there
 run_case() {
@@ -97,6 +108,7 @@ check_run() {
     name=$1 want=$2 re=$3 fault=$4
     cname="run $name"
     [ -n "$why_nolib" ] && { fail "$cname" "$why_nolib"; return; }
+    lib=$(missing "$name") && { echo "SKIP $cname: $lib not found (no CUDA toolkit)"; return; }
     [ -x "$C/$name" ] || { fail "$cname" "tests/cuda/$name missing (tests/cuda/build.sh)"; return; }
     newdir
     run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/$name"
@@ -126,6 +138,7 @@ check_dbg() {
     name=$1 want=$2 re=$3 fault=$4
     cname="dbg $name"
     [ $have_ptxdbg -eq 1 ] || { fail "$cname" "ptxdbg not found at $ptxdbg"; return; }
+    lib=$(missing "$name") && { echo "SKIP $cname: $lib not found (no CUDA toolkit)"; return; }
     [ -n "$why_nolib" ] && { fail "$cname" "$why_nolib"; return; }
     [ -x "$C/$name" ] || { fail "$cname" "tests/cuda/$name missing (tests/cuda/build.sh)"; return; }
     newdir

@@ -1,0 +1,287 @@
+/* rt_occ.c - kernel resources from PTX, per-kernel attributes, launch checks and the
+ * occupancy calculator (CUDA's rules for sm_80/sm_90). */
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+#include "rt_dev.h"
+
+#define SMEM_GRANULE 128     /* shared-memory allocation unit, sm_80 and later */
+#define REG_GRANULE 256      /* registers are allocated per warp in units of 256 */
+#define SUB_PARTITIONS 4     /* an SM's register file is split among 4 schedulers */
+#define MAX_REGS_THREAD 255
+
+/* ---- resources ---------------------------------------------------------------------------- */
+typedef struct {
+    const ptx_module *m;
+    unsigned char *fseen, *vseen;
+    rt_func_res *r;
+} res_walk;
+
+static void res_sym(res_walk *w, const ptx_sym *s);
+
+static void res_func(res_walk *w, const ptx_func *f)
+{
+    if (!f || f->sym->index < 0 || f->sym->index >= w->m->nfuncs || w->fseen[f->sym->index])
+        return;
+    w->fseen[f->sym->index] = 1;
+    for (int i = 0; i < f->ninsns; i++) {
+        const ptx_insn *in = &f->insns[i];
+        int is_bar = (!strcmp(in->opcode, "bar") || !strcmp(in->opcode, "barrier")) &&
+                     !ptx_insn_has_mod(in, "warp");
+        if (is_bar && in->nops > 0) {
+            int n = in->ops[0].kind == PTX_OP_IMM ? (int)in->ops[0].ival + 1 : 16;
+            if (n > 16) n = 16;
+            if (n > w->r->barriers) w->r->barriers = n;
+        }
+        for (int k = 0; k < in->nops; k++) {
+            const ptx_operand *o = &in->ops[k];
+            if (o->sym) res_sym(w, o->sym);
+            for (int e = 0; e < o->nelems; e++)
+                if (o->elems[e].sym) res_sym(w, o->elems[e].sym);
+        }
+    }
+}
+
+static void res_sym(res_walk *w, const ptx_sym *s)
+{
+    if (s->kind == PTX_SYM_FUNC) {
+        res_func(w, s->func);
+        return;
+    }
+    if (s->kind != PTX_SYM_VAR || s->owner || s->index < 0 || s->index >= w->m->nvars ||
+        w->vseen[s->index])
+        return;
+    w->vseen[s->index] = 1;
+    if (s->space == PTX_SPACE_SHARED && !(s->flags & PTX_LINK_EXTERN) && s->size)
+        w->r->shared_static += s->size;
+    else if (s->space == PTX_SPACE_CONST)
+        w->r->const_bytes += s->size;
+}
+
+static size_t align_up(size_t v, size_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < f->nvars; i++) {
+        const ptx_sym *v = f->vars[i];
+        size_t a = v->align > 0 ? (size_t)v->align : 1;
+        if (v->space == PTX_SPACE_SHARED && v->size)
+            r->shared_static = align_up(r->shared_static, a) + v->size;
+        else if (v->space == PTX_SPACE_LOCAL)
+            r->local_bytes = align_up(r->local_bytes, a) + v->size;
+    }
+    unsigned char *fseen = calloc((size_t)m->nfuncs + 1, 1);
+    unsigned char *vseen = calloc((size_t)m->nvars + 1, 1);
+    if (fseen && vseen) {
+        res_walk w = { m, fseen, vseen, r };
+        res_func(&w, f);
+    }
+    free(fseen);
+    free(vseen);
+
+    int regs = 32;
+    if (f->maxnreg && (int)f->maxnreg < regs) regs = (int)f->maxnreg;
+    uint64_t ntid = 0;
+    if (f->reqntid[0]) ntid = (uint64_t)f->reqntid[0] * (f->reqntid[1] ? f->reqntid[1] : 1) *
+                              (f->reqntid[2] ? f->reqntid[2] : 1);
+    else if (f->maxntid[0]) ntid = (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
+                                   (f->maxntid[2] ? f->maxntid[2] : 1);
+    if (ntid && f->minnctapersm) {
+        uint64_t t = align_up(ntid, 32) * f->minnctapersm;
+        int cap = (int)((uint64_t)p->regsPerMultiprocessor / t) & ~7;
+        if (cap >= 8 && cap < regs) regs = cap;
+    }
+    r->num_regs = regs;
+    int maxt = p->maxThreadsPerBlock;
+    if (ntid && ntid < (uint64_t)maxt) maxt = (int)ntid;
+    int regs_warp = (int)align_up((size_t)regs * 32, REG_GRANULE);
+    int by_regs = p->regsPerBlock / regs_warp * 32;
+    if (by_regs < maxt) maxt = by_regs;
+    r->max_threads = maxt;
+    r->ptx_version = m->version_major * 10 + m->version_minor;
+    for (int i = 0; i < 3; i++) r->req_cluster[i] = (int)f->reqnctapercluster[i];
+}
+
+/* ---- per-kernel attributes ------------------------------------------------------------------ */
+void rt_kernel_fattr(const rt_kernel *k, rt_func_res *r, rt_fattr *a)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    rt_func_resources(k->mod->pm, k->func, r);
+    memset(a, 0, sizeof *a);
+    a->max_dyn_smem = k->max_dyn_shmem >= 0 ? k->max_dyn_shmem
+                      : r->shared_static >= p->sharedMemPerBlock ? 0
+                      : (int)(p->sharedMemPerBlock - r->shared_static);
+    a->carveout = k->attr[RT_KA_CARVEOUT] - 1;
+    a->cache_config = k->attr[RT_KA_CACHE];
+    a->cluster_must_be_set = k->func->explicitcluster;
+    a->nonportable_cluster = k->attr[RT_KA_NONPORTABLE];
+    a->cluster_sched = k->attr[RT_KA_SCHED];
+    for (int i = 0; i < 3; i++)
+        a->req_cluster[i] = r->req_cluster[i] ? r->req_cluster[i] : k->attr[RT_KA_CLUSTER_X + i];
+}
+
+cudaError_t rt_kernel_set_attr(rt_kernel *k, int attr, int value)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    rt_func_res r;
+    rt_fattr cur;
+    rt_kernel_fattr(k, &r, &cur);
+    switch (attr) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize:
+        if (value < 0 || (size_t)value + r.shared_static > p->sharedMemPerBlockOptin)
+            return cudaErrorInvalidValue;
+        k->max_dyn_shmem = value;
+        return cudaSuccess;
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+        if (value < -1 || value > 100) return cudaErrorInvalidValue;
+        k->attr[RT_KA_CARVEOUT] = value + 1;
+        return cudaSuccess;
+    case cudaFuncAttributeRequiredClusterWidth:
+    case cudaFuncAttributeRequiredClusterHeight:
+    case cudaFuncAttributeRequiredClusterDepth:
+        if (!p->clusterLaunch) return cudaErrorNotSupported;
+        if (value < 0 || value > 16) return cudaErrorInvalidValue;
+        if (r.req_cluster[0]) return cudaErrorNotPermitted;  /* fixed by the PTX */
+        k->attr[RT_KA_CLUSTER_X + attr - cudaFuncAttributeRequiredClusterWidth] = value;
+        return cudaSuccess;
+    case cudaFuncAttributeNonPortableClusterSizeAllowed:
+        if (!p->clusterLaunch) return cudaErrorNotSupported;
+        if (value != 0 && value != 1) return cudaErrorInvalidValue;
+        k->attr[RT_KA_NONPORTABLE] = value;
+        return cudaSuccess;
+    case cudaFuncAttributeClusterSchedulingPolicyPreference:
+        if (value < 0 || value > 2) return cudaErrorInvalidValue;
+        k->attr[RT_KA_SCHED] = value;
+        return cudaSuccess;
+    case cudaFuncAttributeClusterDimMustBeSet:      /* read-only */
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t rt_kernel_set_cache(rt_kernel *k, int cache_config)
+{
+    if (cache_config < cudaFuncCachePreferNone || cache_config > cudaFuncCachePreferEqual)
+        return cudaErrorInvalidValue;
+    k->attr[RT_KA_CACHE] = cache_config;
+    return cudaSuccess;
+}
+
+void rt_kernel_get_attributes(const rt_kernel *k, struct cudaFuncAttributes *a)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    rt_func_res r;
+    rt_fattr fa;
+    rt_kernel_fattr(k, &r, &fa);
+    memset(a, 0, sizeof *a);
+    a->sharedSizeBytes = r.shared_static;
+    a->constSizeBytes = r.const_bytes;
+    a->localSizeBytes = r.local_bytes;
+    a->maxThreadsPerBlock = r.max_threads;
+    a->numRegs = r.num_regs;
+    a->ptxVersion = r.ptx_version;
+    a->binaryVersion = p->major * 10 + p->minor;
+    a->maxDynamicSharedSizeBytes = fa.max_dyn_smem;
+    a->preferredShmemCarveout = fa.carveout;
+    a->clusterDimMustBeSet = fa.cluster_must_be_set;
+    a->requiredClusterWidth = fa.req_cluster[0];
+    a->requiredClusterHeight = fa.req_cluster[1];
+    a->requiredClusterDepth = fa.req_cluster[2];
+    a->clusterSchedulingPolicyPreference = fa.cluster_sched;
+    a->nonPortableClusterSizeAllowed = fa.nonportable_cluster;
+}
+
+/* ---- occupancy -------------------------------------------------------------------------- */
+/* The smallest shared-memory carveout (L1/shared split) of the device holding `size`
+ * bytes; the largest one when none does. */
+static size_t carveout_align(const struct cudaDeviceProp *p, size_t size)
+{
+    static const unsigned kb80[] = {0, 8, 16, 32, 64, 100, 132, 164};
+    static const unsigned kb90[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+    const unsigned *t = p->major >= 9 ? kb90 : kb80;
+    int n = p->major >= 9 ? 10 : 8;
+    for (int i = 0; i < n; i++)
+        if (size <= (size_t)t[i] * 1024) return (size_t)t[i] * 1024;
+    return (size_t)t[n - 1] * 1024;
+}
+
+/* Shared memory per SM the driver would configure for the kernel's preference. */
+static size_t smem_preference(const struct cudaDeviceProp *p, const rt_fattr *a)
+{
+    int pref = a->carveout;
+    if (pref == -1) {
+        switch (a->cache_config) {
+        case cudaFuncCachePreferL1: pref = 0; break;
+        case cudaFuncCachePreferShared: pref = 100; break;
+        case cudaFuncCachePreferEqual: pref = 50; break;
+        default: break;
+        }
+    }
+    size_t sz = pref == -1 ? p->sharedMemPerMultiprocessor :
+                (size_t)pref * p->sharedMemPerMultiprocessor / 100;
+    return carveout_align(p, sz);
+}
+
+static int imin(int a, int b) { return a < b ? a : b; }
+
+/* Blocks per SM allowed by everything but shared memory; 0 when a block cannot run at all. */
+static int occ_non_smem(const struct cudaDeviceProp *p, const rt_func_res *r, int block)
+{
+    if (block <= 0 || block > p->maxThreadsPerBlock || block > r->max_threads) return 0;
+    int wpb = (block + p->warpSize - 1) / p->warpSize;
+    int lim = p->maxThreadsPerMultiProcessor / p->warpSize / wpb;
+    lim = imin(lim, p->maxBlocksPerMultiProcessor);
+    int regs_warp = (int)align_up((size_t)r->num_regs * (size_t)p->warpSize, REG_GRANULE);
+    int per_cta = regs_warp * wpb;
+    int assumed = regs_warp * (int)align_up((size_t)wpb, SUB_PARTITIONS);
+    if (r->num_regs > MAX_REGS_THREAD || per_cta > p->regsPerBlock || assumed > p->regsPerBlock)
+        return 0;
+    if (regs_warp > 0) {
+        int warps_sub = p->regsPerMultiprocessor / SUB_PARTITIONS / regs_warp;
+        lim = imin(lim, warps_sub * SUB_PARTITIONS / wpb);
+    }
+    if (r->barriers > 0)
+        lim = imin(lim, p->maxBlocksPerMultiProcessor * 2 / r->barriers);
+    return lim;
+}
+
+/* Per-block shared-memory limit (with the driver's reserve) for the kernel's opt-in. */
+static size_t smem_block_limit(const struct cudaDeviceProp *p, const rt_func_res *r,
+                               const rt_fattr *a)
+{
+    size_t lim = r->shared_static + (size_t)a->max_dyn_smem > p->sharedMemPerBlock ?
+                 p->sharedMemPerBlockOptin : p->sharedMemPerBlock;
+    return lim + p->reservedSharedMemPerBlock;
+}
+
+int rt_occ_blocks_per_sm(const struct cudaDeviceProp *p, const rt_func_res *r,
+                         const rt_fattr *a, int block, size_t dyn)
+{
+    int lim = occ_non_smem(p, r, block);
+    if (!lim) return 0;
+    if (dyn > (size_t)a->max_dyn_smem) return 0;
+    size_t alloc = align_up(r->shared_static + p->reservedSharedMemPerBlock + dyn, SMEM_GRANULE);
+    if (alloc > smem_block_limit(p, r, a)) return 0;
+    size_t pref = smem_preference(p, a);
+    size_t per_sm = pref >= alloc ? pref : carveout_align(p, alloc);
+    if (alloc) lim = imin(lim, (int)(per_sm / alloc));
+    return lim;
+}
+
+size_t rt_occ_avail_dyn_smem(const struct cudaDeviceProp *p, const rt_func_res *r,
+                             const rt_fattr *a, int nblocks, int block)
+{
+    if (nblocks <= 0 || occ_non_smem(p, r, block) < nblocks) return 0;
+    size_t pref = smem_preference(p, a);
+    size_t per_block = pref / (size_t)nblocks / SMEM_GRANULE * SMEM_GRANULE;
+    size_t lim = p->sharedMemPerBlockOptin + p->reservedSharedMemPerBlock;
+    if (per_block > lim) per_block = lim;
+    size_t fixed = r->shared_static + p->reservedSharedMemPerBlock;
+    return per_block > fixed ? per_block - fixed : 0;
+}
+
