@@ -113,15 +113,16 @@ $(CUDADRV): runtime/drv/libcuda.c $(CUDART)
 	    runtime/drv/libcuda.c -Wl,--no-as-needed $(CUDART) -Wl,-rpath,'$$ORIGIN'
 	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
 
-# Suites of the runtime's internals link its position-independent objects.
-RT_TESTS = $(BUILD)/tests/test_rtapi
-$(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_OBJ) $(PIC_OBJ) $(wildcard tests/*.h)
+# The runtime's Check suites link the runtime's objects (not position-independent) statically.
+RT_TOBJ = $(RT_SRC:%.c=$(BUILD)/%.o)
+RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi
+$(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Iruntime -Itests -o $@ $< $(RT_OBJ) $(PIC_OBJ) \
-	    $(CHECK_LIBS) $(RT_LIBS)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Itests -Iruntime -o $@ $< $(RT_TOBJ) $(LIB) \
+	    $(CHECK_LIBS) $(LIBS) -lzstd
 
 # Every Check suite, then the end-to-end batch tests.
-test: deps-quiet ptxdbg $(TEST_BIN)
+test: deps-quiet ptxdbg runtime $(TEST_BIN)
 	@sh tests/run-tests.sh $(BUILD) $(TEST_BIN)
 
 unit: $(TEST_BIN)
@@ -178,7 +179,8 @@ fuzz-long: deps-quiet
 clean:
 	rm -rf $(BUILD) build-* ptxdbg
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/commands/main.d $(PIC_OBJ:.o=.d) $(RT_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/commands/main.d $(PIC_OBJ:.o=.d) $(RT_OBJ:.o=.d) \
+    $(RT_TOBJ:.o=.d)
 
 # docs/CONFORMANCE.md: status and tests of every opcode of core/ptx_ops.def.
 conformance:

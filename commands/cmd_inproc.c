@@ -1,4 +1,4 @@
-/* cmd_inproc.c - the debugger inside a CUDA program: the session `run` prepared, at every kernel launch. */
+/* cmd_inproc.c - the debugger inside a CUDA program: the session `run` set up, at every launch. */
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -29,56 +29,39 @@ static int nacts, next_act;
 static int fault_seen;            /* a kernel faulted (batch exit status) */
 static int leave;                 /* `continue` at a fault: back to the host program */
 static struct sigaction dbg_sigint; /* the debugger's SIGINT handler (interrupts a kernel) */
+static pid_t session_pid;         /* a child the program forks is not the session */
 
 static char *slurp(const char *name, size_t *len)
 {
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/%s", sdir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int ch;
-    while ((ch = fgetc(f)) != EOF) {
-        if (n + 2 > cap) {
-            size_t nc = cap ? cap * 2 : 4096;
-            char *nb = nc <= (64u << 20) ? realloc(buf, nc) : NULL;
-            if (!nb)
-                break;
-            buf = nb;
-            cap = nc;
-        }
-        buf[n++] = (char)ch;
-    }
-    fclose(f);
-    if (!buf)
-        buf = calloc(1, 1);
-    else
-        buf[n] = 0;
+    size_t n;
+    char *text = cmd_prog_file_read(sdir, name, &n);
     if (len)
-        *len = buf ? n : 0;
-    return buf;
+        *len = n;
+    return text;
 }
 
 static int spew(const char *name, const char *text, size_t n)
 {
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/%s", sdir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    int ok = fwrite(text, 1, n, f) == n;
-    return fclose(f) == 0 && ok ? 0 : -1;
+    return cmd_prog_file_write(sdir, name, text, n);
 }
 
-/* The result for the parent; extra: "kill\n", "rerun\n", "quit N\n" or "". */
+/* The result for the parent; extra: "kill\n", "rerun\n...", "quit N\n" or "". Breakpoint hit
+ * counts go back too ("hits NUM COUNT"), as gdb's accumulate over runs. */
 static void write_back(const char *extra)
 {
-    char res[256];
-    int n = snprintf(res, sizeof res, "consumed %d\n%s%s%s", next_act, fault_seen ? "fault\n" : "",
-                     C.failed ? "failed\n" : "", extra);
-    spew("result", res, (size_t)n);
+    size_t cap = 256 + strlen(extra) + (size_t)dbg_bp_count(C.s) * 32, n = 0;
+    char *res = malloc(cap);
+    if (!res)
+        return;
+    n += (size_t)snprintf(res, cap, "consumed %d\n%s%s%s", next_act,
+                          fault_seen || C.kernel_failed ? "fault\n" : "",
+                          C.failed ? "failed\n" : "", extra);
+    for (int i = 0; i < dbg_bp_count(C.s) && n < cap; i++) {
+        const dbg_bp *b = dbg_bp_at(C.s, i);
+        n += (size_t)snprintf(res + n, cap - n, "hits %d %d\n", b->num, b->hits);
+    }
+    spew("result", res, n < cap ? n : cap - 1);
+    free(res);
     size_t len;
     const char *log = cmd_prog_log(&C, &len);
     spew("setup", log, len);
@@ -86,7 +69,7 @@ static void write_back(const char *extra)
 
 static void at_exit(void)
 {
-    if (state == 1)
+    if (state == 1 && getpid() == session_pid)
         write_back("");
 }
 
@@ -102,7 +85,7 @@ static void end_program(const char *extra)
     _exit(137);
 }
 
-/* ---- inputs -------------------------------------------------------------------------------------- */
+/* ---- inputs ---------------------------------------------------------------------------------- */
 /* Lines of a text in memory (the setup log). */
 typedef struct {
     const char *p;
@@ -155,10 +138,11 @@ static char *stop_next(cmd_input *in, const char *prompt)
     return cmd_read_line(&C, prompt);
 }
 
-/* ---- start --------------------------------------------------------------------------------------- */
+/* ---- start ----------------------------------------------------------------------------------- */
 static void read_config(void)
 {
     char *cfg = slurp("config", NULL);
+    int num, hits;
     for (char *q = cfg; q && *q;) {
         char *nl = strchr(q, '\n');
         if (nl)
@@ -170,6 +154,10 @@ static void read_config(void)
             dbg_opts(C.s)->threads = (int)v;
         else if (sscanf(q, "max-steps %llu", &v) == 1)
             dbg_opts(C.s)->run_max_steps = v;
+        else if (sscanf(q, "entry %llu", &v) == 1 && v)
+            dbg_request_entry_stop(C.s, 1); /* `start`: the first launch stops at its entry */
+        else if (sscanf(q, "hits %d %d", &num, &hits) == 2 && dbg_bp_find(C.s, num))
+            dbg_bp_find(C.s, num)->hits = hits;
         q = nl ? nl + 1 : q + strlen(q);
     }
     free(cfg);
@@ -249,23 +237,25 @@ int cmd_inproc_start(void)
     sigaction(SIGINT, &prog, &dbg_sigint); /* the program's own until a kernel runs */
     C.inproc = 1;
     C.kernel_events = 0;
-    read_config();
     if (cmd_prog_set(&C, "", NULL, 0) != 0)
         return -1;
+    read_config();
     read_actions();
     replay_setup();
+    read_config(); /* again once the breakpoints exist: their hit counts */
     state = 1;
+    session_pid = getpid();
     atexit(at_exit);
     return 1;
 }
 
-/* ---- launches ------------------------------------------------------------------------------------ */
+/* ---- launches -------------------------------------------------------------------------------- */
 int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
                       uint32_t id, exec_stop *out, int *reported)
 {
     *reported = 0;
     memset(out, 0, sizeof *out);
-    if (state != 1)
+    if (state != 1 || getpid() != session_pid)
         return -1;
     if (dbg_use_module(C.s, mod, m, dir) != 0 || dbg_adopt_launch(C.s, k, id) != 0) {
         fprintf(stderr, "ptxdbg: %s\n", dbg_errmsg(C.s));
@@ -303,17 +293,31 @@ void cmd_inproc_forget(const ptx_module *mod)
         dbg_forget_module(C.s, mod);
 }
 
-/* ---- run / kill / quit / continue at a stop ---------------------------------------------------- */
-int cmd_inproc_rerun(cmd_ctx *c)
+/* ---- run / kill / quit / continue at a stop -------------------------------------------------- */
+int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv, int entry)
 {
-    (void)c;
-    end_program("rerun\n");
+    if (!cmd_confirm(c, "The program being debugged has been started already.\n"
+                        "Start it from the beginning?"))
+        return cmd_error(c, "Program not restarted.");
+    size_t cap = 64, n = 0;
+    for (int i = 0; i < argc; i++)
+        cap += strlen(argv[i]) + 8;
+    char *extra = malloc(cap);
+    if (!extra)
+        end_program("rerun\n");
+    n += (size_t)snprintf(extra, cap, "rerun\n%s", entry ? "entry 1\n" : "");
+    if (argc > 0) /* run ARGS: new arguments */
+        n += (size_t)snprintf(extra + n, cap - n, "args %d\n", argc);
+    for (int i = 0; i < argc; i++)
+        n += (size_t)snprintf(extra + n, cap - n, "arg %s\n", argv[i]);
+    end_program(extra);
     return 0;
 }
 
 int cmd_inproc_kill(cmd_ctx *c)
 {
-    (void)c;
+    if (!cmd_confirm(c, "Kill the program being debugged?"))
+        return cmd_error(c, "Not confirmed.");
     end_program("kill\n");
     return 0;
 }

@@ -1,4 +1,4 @@
-/* cmd_prog.c - debugging a CUDA program: `run` starts it with the runtime library and the session setup. */
+/* cmd_prog.c - debugging a CUDA program: `run` starts it with the runtime library and the setup. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "fileck.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The parent side. ptxdbg keeps the program's path and arguments and a setup log: the command
@@ -35,17 +36,20 @@ typedef struct cmd_prog {
     char *log;                /* setup log: lines ending in '\n' */
     size_t loglen;
     int runs;                 /* inferior runs so far */
+    int entry;                /* `start`: stop at the first launch's entry */
 } cmd_prog;
 
+/* An ELF file for the host: a cubin is ELF too, but for machine EM_CUDA (190). */
 int cmd_is_executable(const char *path)
 {
-    unsigned char m[4];
+    unsigned char h[20];
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return 0;
-    ssize_t n = read(fd, m, sizeof m);
+    ssize_t n = read(fd, h, sizeof h);
     close(fd);
-    return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+    return n == 20 && h[0] == 0x7f && h[1] == 'E' && h[2] == 'L' && h[3] == 'F' &&
+           (h[18] | h[19] << 8) != 190;
 }
 
 static void free_args(cmd_prog *p)
@@ -90,7 +94,7 @@ void cmd_prog_free(cmd_ctx *c)
     c->prog = NULL;
 }
 
-/* ---- the setup log ------------------------------------------------------------------------------ */
+/* ---- the setup log --------------------------------------------------------------------------- */
 static int log_append(cmd_prog *p, const char *text, size_t n)
 {
     char *nl = realloc(p->log, p->loglen + n + 2);
@@ -118,8 +122,8 @@ static int is_setup(const cmd_def *d, const char *args)
         while (isspace((unsigned char)*args))
             args++;
         size_t n = strcspn(args, " \t=");
-        return !(n == 3 && !strncmp(args, "var", 3)) && !(n == 8 && !strncmp(args, "variable", 8)) &&
-               n > 0 && args[0] != '$' && args[0] != '*';
+        int var = (n == 3 && !strncmp(args, "var", 3)) || (n == 8 && !strncmp(args, "variable", 8));
+        return !var && n > 0 && args[0] != '$' && args[0] != '*';
     }
     return 0;
 }
@@ -188,16 +192,11 @@ void cmd_prog_set_log(cmd_ctx *c, const char *text, size_t len)
         log_append(c->prog, text, len);
 }
 
-/* ---- the runtime library's folder ------------------------------------------------------------------ */
-/* PTXDBG_LIBDIR when set; else build/lib beside the ptxdbg executable (the source tree), else
- * ../lib/ptxdbg from its folder (an installed layout). */
+/* ---- the runtime library's folder ------------------------------------------------------------ */
+/* build/lib beside the ptxdbg executable (the build tree), else lib or ../lib of its folder (an
+ * installed layout); the absolute path. */
 int cmd_prog_libdir(char *out, size_t n)
 {
-    const char *env = getenv("PTXDBG_LIBDIR");
-    if (env && *env) {
-        snprintf(out, n, "%s", env);
-        return 0;
-    }
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len <= 0)
@@ -207,7 +206,7 @@ int cmd_prog_libdir(char *out, size_t n)
     if (!slash)
         return -1;
     *slash = 0;
-    static const char *rel[] = {"/build/lib", "/lib", "/../lib/ptxdbg", NULL};
+    static const char *rel[] = {"/build/lib", "/lib", "/../lib", NULL};
     for (int i = 0; rel[i]; i++) {
         char cand[PATH_MAX + 32], lib[PATH_MAX + 64];
         snprintf(cand, sizeof cand, "%s%s", exe, rel[i]);
@@ -223,8 +222,8 @@ int cmd_prog_libdir(char *out, size_t n)
     return -1;
 }
 
-/* ---- run ------------------------------------------------------------------------------------------- */
-static int write_file(const char *dir, const char *name, const char *text, size_t n)
+/* ---- run ------------------------------------------------------------------------------------- */
+int cmd_prog_file_write(const char *dir, const char *name, const char *text, size_t n)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -235,35 +234,11 @@ static int write_file(const char *dir, const char *name, const char *text, size_
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-static char *read_file(const char *dir, const char *name, size_t *len)
+char *cmd_prog_file_read(const char *dir, const char *name, size_t *len)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (n < cap)
-            break;
-        char *nb = cap < (64u << 20) ? realloc(buf, cap * 2 + 1) : NULL;
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    if (len)
-        *len = n;
-    return buf;
+    return fileck_read_all(path, len);
 }
 
 static void remove_dir(const char *dir)
@@ -330,7 +305,8 @@ static int run_once(cmd_ctx *c, int *rerun)
     /* remaining -ex / -x commands go to the program's session */
     size_t alen = 0, acap = 256;
     char *actions = malloc(acap);
-    int first = c->acts && c->act ? *c->act + 1 : 0, nleft = c->acts && c->act ? c->nacts - first : 0;
+    int first = c->acts && c->act ? *c->act + 1 : 0;
+    int nleft = c->acts && c->act ? c->nacts - first : 0;
     for (int i = 0; actions && i < nleft; i++) {
         const char *a = c->acts[first + i];
         size_t need = alen + strlen(a) + 4;
@@ -346,18 +322,34 @@ static int run_once(cmd_ctx *c, int *rerun)
         }
         alen += (size_t)sprintf(actions + alen, "%c %s\n", c->kinds[first + i], a);
     }
-    char config[128];
-    int clen = snprintf(config, sizeof config, "batch %d\nthreads %d\nmax-steps %llu\n", c->batch,
-                        dbg_opts(c->s)->threads,
-                        (unsigned long long)dbg_opts(c->s)->run_max_steps);
-    if (!actions || write_file(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
-        write_file(dir, "actions", actions, alen) != 0 ||
-        write_file(dir, "config", config, (size_t)clen) != 0) {
+    size_t ccap = 128 + (size_t)dbg_bp_count(c->s) * 32, clen;
+    char *config = malloc(ccap);
+    if (config) {
+        clen = (size_t)snprintf(config, ccap, "batch %d\nthreads %d\nmax-steps %llu\nentry %d\n",
+                                c->batch, dbg_opts(c->s)->threads,
+                                (unsigned long long)dbg_opts(c->s)->run_max_steps, p->entry);
+        for (int i = 0; i < dbg_bp_count(c->s) && clen < ccap; i++) {
+            const dbg_bp *b = dbg_bp_at(c->s, i);
+            clen += (size_t)snprintf(config + clen, ccap - clen, "hits %d %d\n", b->num, b->hits);
+        }
+    }
+    if (!actions || !config || clen >= ccap ||
+        cmd_prog_file_write(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
+        cmd_prog_file_write(dir, "actions", actions, alen) != 0 ||
+        cmd_prog_file_write(dir, "config", config, clen) != 0) {
         free(actions);
+        free(config);
         remove_dir(dir);
         return cmd_error(c, "Cannot write the session folder %s.", dir);
     }
     free(actions);
+    free(config);
+    char *abs = realpath(p->path, NULL); /* gdb names the program by its absolute path */
+    printf("Starting program: %s", abs ? abs : p->path);
+    free(abs);
+    for (int i = 0; i < p->nargs; i++)
+        printf(" %s", p->args[i]);
+    printf("\n");
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
@@ -379,8 +371,8 @@ static int run_once(cmd_ctx *c, int *rerun)
         ;
     sigaction(SIGINT, &old, NULL);
     size_t rlen = 0, slen = 0;
-    char *result = read_file(dir, "result", &rlen);
-    char *setup = read_file(dir, "setup", &slen);
+    char *result = cmd_prog_file_read(dir, "result", &rlen);
+    char *setup = cmd_prog_file_read(dir, "setup", &slen);
     remove_dir(dir);
     if (setup) { /* the child's setup lines are the next run's */
         free(p->log);
@@ -392,11 +384,33 @@ static int run_once(cmd_ctx *c, int *rerun)
         *c->act += consumed < nleft ? (int)consumed : nleft;
     int killed = result && parse_result(result, "kill", &flag);
     *rerun = result && parse_result(result, "rerun", &flag);
+    p->entry = *rerun && parse_result(result, "entry", &flag) && flag;
     if (result && parse_result(result, "fault", &flag))
         c->kernel_failed = 1;
     if (result && parse_result(result, "failed", &flag))
         c->failed = 1;
     int quit = result && parse_result(result, "quit", &qstatus);
+    for (const char *q = result; q && *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL) {
+        int num, hits;
+        if (sscanf(q, "hits %d %d", &num, &hits) == 2 && dbg_bp_find(c->s, num))
+            dbg_bp_find(c->s, num)->hits = hits;
+    }
+    long nargs = 0;
+    if (*rerun && parse_result(result, "args", &nargs) && nargs > 0 && nargs < 100000) {
+        char **args = calloc((size_t)nargs, sizeof *args);
+        int k = 0;
+        for (const char *q = result; args && q && *q && k < nargs;
+             q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL)
+            if (!strncmp(q, "arg ", 4))
+                args[k++] = strndup(q + 4, strcspn(q + 4, "\n"));
+        char *path = strdup(p->path);
+        if (args && path)
+            cmd_prog_set(c, path, args, k);
+        for (int j = 0; args && j < k; j++)
+            free(args[j]);
+        free(args);
+        free(path);
+    }
     free(result);
     fflush(stdout);
     if (killed || *rerun) {
@@ -446,7 +460,14 @@ int cmd_prog_run(cmd_ctx *c, int argc, char **argv)
     do {
         rc = run_once(c, &rerun);
     } while (rc == 0 && rerun && ++guard < 1000 && !c->quit);
+    p->entry = 0;
     return rc;
+}
+
+int cmd_prog_start(cmd_ctx *c, int argc, char **argv)
+{
+    c->prog->entry = 1;
+    return cmd_prog_run(c, argc, argv);
 }
 
 const char *cmd_prog_path(const cmd_ctx *c) { return c->prog ? c->prog->path : NULL; }

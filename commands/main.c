@@ -21,6 +21,8 @@ static void usage(FILE *f)
                "Debug PTX kernels on the CPU. In -batch mode ptxdbg exits after the scripts and\n"
                "commands, with a non-zero status when a command failed or a kernel trapped or\n"
                "faulted. A script (-x) stops at its first error; -ex commands all run.\n"
+               "A CUDA PROGRAM (an executable built with nvcc -cudart shared) starts with \"run\";\n"
+               "its kernels run on ptxdbg; with -batch ptxdbg exits with the program's status.\n"
                "Options (one or two dashes; a value also as OPTION=VALUE):\n"
                "  -batch                  exit after the scripts and commands\n"
                "  -q, -quiet, -silent     no banner\n"
@@ -31,9 +33,7 @@ static void usage(FILE *f)
                "  -version                print the version\n"
                "  -help                   this text\n"
                "  -print-libdir           the folder holding libcudart.so.13 and libcuda.so.1\n"
-               "  -args PROGRAM ARGS...   debug a CUDA PROGRAM with these arguments\n"
-               "A CUDA PROGRAM (an executable built with nvcc -cudart shared) starts with \"run\"; its\n"
-               "kernels run on ptxdbg; with -batch ptxdbg exits with the program's status.\n");
+               "  -args PROGRAM ARGS...   debug a CUDA PROGRAM with these arguments\n");
 }
 
 /* "-name=value" (after "--name" became "-name"): the value, and the name alone in name. */
@@ -46,31 +46,17 @@ static const char *opt_value(const char *a, char *name, size_t n)
 }
 
 /* --print-libdir: the absolute folder holding libcudart.so.13 (LD_LIBRARY_PATH for CUDA
- * programs): build/lib beside the ptxdbg executable (the build tree), or ../lib of it. */
+ * programs), found as `run` finds it (cmd_prog_libdir). */
 static int print_libdir(void)
 {
-    char exe[PATH_MAX], dir[PATH_MAX + 32], lib[PATH_MAX + 64];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        fprintf(stderr, "ptxdbg: cannot find the ptxdbg executable\n");
+    char dir[PATH_MAX];
+    if (cmd_prog_libdir(dir, sizeof dir) != 0) {
+        fprintf(stderr, "ptxdbg: the CUDA runtime library is not built (looked in %s; run make)\n",
+                dir);
         return 1;
     }
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash)
-        *slash = 0;
-    static const char *const rel[] = { "build/lib", "lib", "../lib" };
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        snprintf(dir, sizeof dir, "%s/%s", exe, rel[i]);
-        snprintf(lib, sizeof lib, "%s/libcudart.so.13", dir);
-        char real[PATH_MAX];
-        if (access(lib, R_OK) == 0 && realpath(dir, real)) {
-            printf("%s\n", real);
-            return 0;
-        }
-    }
-    fprintf(stderr, "ptxdbg: the CUDA runtime library is not built (run make in %s)\n", exe);
-    return 1;
+    printf("%s\n", dir);
+    return 0;
 }
 
 int main(int argc, char **argv)

@@ -430,8 +430,9 @@ ptx_space exec_addr_decode(uint64_t generic, uint64_t *space_addr);
 /* ---- textures and surfaces (exec_tex.c) ----------------------------------------------------
  * Texture and surface objects describe a range of global memory (a buffer) as an image of
  * width x height x depth elements (times layers for arrays and cubemaps), each element
- * `channels` values of channel type `chtype`, stored densely: element (x, y, z, layer) is at
- * addr + (((layer * depth + z) * height + y) * width + x) * element_bytes. A handle (the
+ * `channels` values of channel type `chtype`, in rows `pitch` bytes apart (0: densely, width *
+ * element_bytes): element (x, y, z, layer) is at
+ * addr + ((layer * depth + z) * height + y) * pitch + x * element_bytes. A handle (the
  * cudaTextureObject_t / cudaSurfaceObject_t value, a small non-zero integer) is what kernels
  * receive; module-scope .texref/.samplerref/.surfref variables (and .tex variables) are bound
  * to objects by name. Handles that name nothing fault at run time. */
@@ -447,6 +448,7 @@ typedef struct {
     exec_tex_geom geom;
     uint32_t width, height, depth; /* elements; unused dimensions 1 */
     uint32_t layers;          /* arrays: layers; cube: 6; cube arrays: 6 * cubes; else 1 */
+    uint64_t pitch;           /* bytes between rows (pitched 2D memory); 0 = dense */
     int linear;               /* 1D linear-memory texture: integer fetches outside give 0 */
     /* sampler part (textures only) */
     exec_tex_addr addr_mode[3];

@@ -94,9 +94,15 @@ static uint32_t tex_esize(const exec_tex_desc *d)
     return (uint32_t)(ptx_type_bits(d->chtype) / 8 * d->channels);
 }
 
+/* Bytes from one row of elements to the next. */
+static uint64_t tex_pitch(const exec_tex_desc *d)
+{
+    return d->pitch ? d->pitch : (uint64_t)d->width * tex_esize(d);
+}
+
 static uint64_t tex_bytes(const exec_tex_desc *d)
 {
-    return (uint64_t)d->width * d->height * d->depth * d->layers * tex_esize(d);
+    return tex_pitch(d) * d->height * d->depth * d->layers;
 }
 
 /* ---- public API ------------------------------------------------------------------------------ */
@@ -151,6 +157,9 @@ int exec_tex_create(exec_machine *m, int surface, const exec_tex_desc *din, uint
     if (!surface && d.filter_linear && !tex_returns_float(&d))
         return tex_err(m, "%s: linear filtering needs a texture that returns floats (float "
                        "channels or read=normalized-float)", what);
+    if (d.pitch && (d.pitch < (uint64_t)d.width * tex_esize(&d) || d.linear))
+        return tex_err(m, "%s: a row pitch of %" PRIu64 " bytes is less than a row of %u "
+                       "elements", what, d.pitch, d.width);
     if (d.read_normalized && ptx_type_bits(d.chtype) > 16)
         return tex_err(m, "%s: read=normalized-float needs 8- or 16-bit integer channels", what);
     for (int k = 0; k < 3; k++)
@@ -555,9 +564,8 @@ static void tex_texel(const tex_ctx *c, int64_t x, int64_t y, int64_t z, uint32_
                       uint32_t out[4])
 {
     const exec_tex_desc *d = c->d;
-    uint64_t idx = (((uint64_t)layer * d->depth + (uint64_t)z) * d->height + (uint64_t)y) *
-                   d->width + (uint64_t)x;
-    const uint8_t *p = c->base + idx * c->es;
+    uint64_t row = (((uint64_t)layer * d->depth + (uint64_t)z) * d->height + (uint64_t)y);
+    const uint8_t *p = c->base + row * tex_pitch(d) + (uint64_t)x * c->es;
     int nrm = c->isfloat;
     for (int k = 0; k < 4; k++) {
         if (k >= d->channels) {
@@ -1213,7 +1221,7 @@ static int surf_offset(exec_warp *w, const exec_insn *in, const tex_ext *x, cons
         layer = layer >= d->layers ? d->layers - 1 : layer;
     }
     uint64_t off = (((uint64_t)layer * d->depth + (uint64_t)c[2]) * d->height + (uint64_t)c[1]) *
-                   (uint64_t)row + (uint64_t)c[0];
+                   tex_pitch(d) + (uint64_t)c[0];
     if (off + size > tex_bytes(d)) {
         exec_fault(w, in, EXEC_EXC_OUT_OF_RANGE, (int)i, PTX_SPACE_SURF, off, size,
                    "surface access of %u bytes does not fit the surface's elements", size);

@@ -1,7 +1,8 @@
-/* fileck.c - refuse what is not a regular file (directories, devices, FIFOs) before reading it. */
+/* fileck.c - refuse what is not a regular file (directories, devices, FIFOs) before reading it; read one whole. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "fileck.h"
@@ -33,4 +34,34 @@ int fileck_regular(const char *path, uint64_t limit, uint64_t *size, char *why, 
     if (size)
         *size = (uint64_t)st.st_size;
     return 0;
+}
+
+char *fileck_read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0)
+            break;
+        if (n == cap) {
+            char *nb = cap > (64u << 20) ? NULL : realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    *len = buf ? n : 0;
+    return buf;
 }

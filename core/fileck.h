@@ -15,6 +15,10 @@
  * (a FIFO is not opened). */
 int fileck_regular(const char *path, uint64_t limit, uint64_t *size, char *why, size_t n);
 
+/* The whole contents of the file at path, NUL-terminated (malloc'd; *len bytes, the NUL not
+ * counted); NULL when it cannot be opened, is larger than 64 MB, or memory runs out. */
+char *fileck_read_all(const char *path, size_t *len);
+
 /* The reason text for a file that grew past `limit` while it was read. */
 void fileck_too_large(uint64_t got, uint64_t limit, char *why, size_t n);
 

@@ -326,6 +326,10 @@ static int mem_desc_region(const mem_region *r, uint64_t addr, char *out, size_t
         snprintf(name, sizeof name, "%s", r->name);
     else
         snprintf(name, sizeof name, "%s#%u", r->kind == MEM_R_HEAP ? "heap" : "buf", r->id);
+    uint64_t far = addr < r->base ? r->base - addr
+                 : addr >= r->base + r->size ? addr - (r->base + r->size) : 0;
+    if (far > (1ull << 30))   /* nowhere near anything: naming a neighbour would mislead */
+        return snprintf(out, n, "not inside any global allocation");
     if (addr < r->base)
         return snprintf(out, n, "%" PRIu64 " bytes before %s [0x%" PRIx64 ", %" PRIu64 " bytes)",
                         r->base - addr, name, r->base, r->size);

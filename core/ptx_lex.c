@@ -235,6 +235,11 @@ void ptx_lex_next(ptx_lexer *lx, ptx_token *t)
         while (p < end && is_ident_char(*p))
             p++;
         t->kind = PTX_TK_IDENT;
+        if (p - t->p == 7 && !memcmp(t->p, "WARP_SZ", 7)) {
+            /* the predefined identifier WARP_SZ (CUDA's warpSize): the constant 32 */
+            t->kind = PTX_TK_INT;
+            t->ival = 32;
+        }
     } else if (c == '%' && p + 1 < end && is_ident_char(p[1])) {
         p++;
         while (p < end && is_ident_char(*p))

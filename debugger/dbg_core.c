@@ -127,30 +127,10 @@ static int add_src(struct dbg_core_state *k, const char *path, const char *text,
 
 static char *read_whole(const char *path, uint64_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
-            break;
-        if (n == cap) {
-            char *nb = cap > (64u << 20) ? NULL : realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
+    size_t n = 0;
+    char *text = fileck_read_all(path, &n);
     *len = n;
-    return buf;
+    return text;
 }
 
 /* ---- saving ---------------------------------------------------------------------------------- */

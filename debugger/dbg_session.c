@@ -160,6 +160,8 @@ int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name
     return no_program(s, adopt(s, mod, NULL));
 }
 
+static int begin(dbg_session *s);
+
 /* A module and machine that belong to the caller. Watchpoints leave the machine shown before
  * (dbg_bp_resolve_all arms them on the new one); the DWARF of each module is read once. */
 int dbg_use_module(dbg_session *s, ptx_module *mod, exec_machine *m, const char *dir)
@@ -227,13 +229,7 @@ int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id)
     exec_set_launch_id(s->m, id);
     s->has_last = 0; /* the caller's launch: not one `run` can repeat */
     s->last_kernel = kernel;
-    s->alive = 1;
-    s->nlaunches++;
-    s->stopped_at_bp = 0;
-    memset(&s->focus, 0, sizeof s->focus);
-    s->focus.valid = 1;
-    s->focus.kernel = li->launch_id;
-    return 0;
+    return begin(s);
 }
 
 const ptx_module *dbg_module(const dbg_session *s) { return s->mod; }
@@ -414,11 +410,9 @@ static void arm_entry(dbg_session *s)
     dbg_bp_sync(s);
 }
 
-static int start(dbg_session *s)
+/* The machine's current launch becomes the session's. */
+static int begin(dbg_session *s)
 {
-    if (exec_launch(s->m, s->last_kernel, s->last_grid, s->last_block, s->last_shmem,
-                    s->last_params, s->last_nparams) != 0)
-        return dbg_err(s, "%s", exec_errmsg(s->m));
     s->alive = 1;
     s->nlaunches++;
     s->stopped_at_bp = 0;
@@ -428,6 +422,14 @@ static int start(dbg_session *s)
     s->focus.kernel = li ? li->launch_id : s->nlaunches - 1;
     arm_entry(s);
     return 0;
+}
+
+static int start(dbg_session *s)
+{
+    if (exec_launch(s->m, s->last_kernel, s->last_grid, s->last_block, s->last_shmem,
+                    s->last_params, s->last_nparams) != 0)
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    return begin(s);
 }
 
 int dbg_stop_at_entry(const dbg_session *s, int system)

@@ -58,6 +58,15 @@ cudaError_t rt_error(cudaError_t e);
 /* The sticky error (a kernel fault poisons the context until cudaDeviceReset), or cudaSuccess. */
 cudaError_t rt_sticky(void);
 void rt_set_sticky(cudaError_t e);
+/* A kernel fault happens "asynchronously": rt_set_fault records it as pending, invisible to
+ * cudaGetLastError and to calls that do not synchronise, as on a GPU where the launch returns
+ * before the kernel faults; stream work submitted meanwhile is dropped (a faulted context runs
+ * nothing more). The next synchronising call (device/stream/event synchronize or query, a
+ * synchronous copy or memset, cudaFree) calls rt_sync, which makes it the sticky error and
+ * returns it. rt_sync also flushes device printf output. rt_faulted: pending or sticky. */
+void rt_set_fault(cudaError_t e);
+cudaError_t rt_sync(void);
+int rt_faulted(void);
 /* cudaGetLastError's state (per thread): read and reset / read only. */
 cudaError_t rt_last_error(int reset);
 /* Clear the sticky and last errors (cudaDeviceReset). */
@@ -81,6 +90,9 @@ static inline cudaError_t rt_end(cudaError_t e)
     rt_unlock();
     return rt_error(e);
 }
+/* An entry point whose whole body is one operation: RT_ENTRY(declaration, expression). */
+#define RT_ENTRY(decl, call) decl { RT_BEGIN(); return RT_END(call); }
+#define RT_ENTRY_CTX(decl, call) decl { RT_BEGIN_CTX(); return RT_END(call); }
 #define RT_BEGIN_CTX() do {                                                    \
         rt_init(); rt_lock();                                                  \
         cudaError_t rt_st_ = rt_sticky();                                      \
@@ -130,6 +142,9 @@ struct rt_module {
     int index;                    /* in rt_modules order */
     const void *fatbin;           /* the fat binary data (NULL: created from PTX text) */
     size_t fatbin_len;
+    void *const *prelinked;       /* -rdc=true: the units' fat binaries (NULL-terminated), whose
+                                     PTX is linked into this module (fatbin: the device-linked
+                                     SASS, unused) */
     char *ptx;                    /* PTX text once extracted (NUL-terminated) */
     size_t ptx_len;
     char name[64];                /* "module#N" or the file name, for messages */
@@ -190,6 +205,11 @@ size_t rt_fatbin_size(const void *image, size_t maxlen);
  * Returns 0, or -1 with the reason in err (no PTX: "carries only SASS for sm_80 ..."). */
 int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
                   size_t errlen);
+
+/* Link the PTX of several translation units of relocatable device code (-rdc=true) into one
+ * module's text (rt_link.c: how). 0 and a malloc'd *out, or -1 with the reason in err. */
+int rt_ptx_link(char **texts, const size_t *lens, int n, char **out, size_t *outlen, char *err,
+                size_t errlen);
 
 /* ---- allocations (rt_mem.c) ------------------------------------------------------------------ */
 typedef struct rt_op rt_op;
@@ -253,7 +273,12 @@ void rt_mem_usage(uint64_t *used, uint64_t *total);
  * returns non-zero and returns that. */
 int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx);
 
+/* Texture and surface objects (rt_texobj.c) exist in every machine with the same handle: a
+ * machine created after some were made gets them all. */
+void rt_tex_machine_added(exec_machine *m);
+
 /* ---- streams and events (rt_stream.c) -------------------------------------------------------- */
+#define RT_STREAM_NATTR 17            /* cudaLaunchAttributeID values a stream keeps */
 typedef struct CUstream_st {
     uint32_t magic;               /* RT_STREAM_MAGIC while alive */
     unsigned flags;               /* cudaStreamNonBlocking */
@@ -261,6 +286,7 @@ typedef struct CUstream_st {
     uint64_t id;                  /* cudaStreamGetId */
     void *capture;                /* non-NULL while capturing (rt_graph.c owns it) */
     int capture_mode;
+    cudaLaunchAttributeValue attr[RT_STREAM_NATTR]; /* cudaStreamSetAttribute values by id */
     struct CUstream_st *next;
 } rt_stream;
 #define RT_STREAM_MAGIC 0x5354524du
@@ -280,6 +306,9 @@ typedef struct CUevent_st {
  * live stream (cudaErrorInvalidResourceHandle). */
 rt_stream *rt_stream_get(cudaStream_t h, int ptds);
 rt_event *rt_event_get(cudaEvent_t h);
+/* Call fn for the legacy stream, the calling thread's per-thread stream and every created
+ * stream; stops when fn returns non-zero and returns that. */
+int rt_streams_each(int (*fn)(rt_stream *s, void *ctx), void *ctx);
 
 /* ---- stream operations: the one submission seam ----------------------------------------------
  * Every piece of stream work is an rt_op submitted with rt_submit. Stream capture (rt_graph.c)
@@ -359,6 +388,23 @@ void rt_op_release(rt_op *op);
  * default refuses with cudaErrorStreamCaptureUnsupported. */
 cudaError_t rt_capture_op(rt_stream *s, const rt_op *op);
 
+/* The COPY op a cudaMemcpy3DParms describes (pitched pointers and CUDA arrays), for
+ * cudaMemcpy3D* and graph memcpy nodes. */
+cudaError_t rt_copy3d_op(const struct cudaMemcpy3DParms *p, rt_op *op);
+/* Stream capture joins: an EVENT_WAIT on a stream that is not capturing, for an event last
+ * recorded in a capture, makes the stream join that capture (rt_graph.c); returns 1 then, and
+ * rt_submit records the op. */
+int rt_capture_joins(rt_stream *s, const rt_op *op);
+
+/* Submit a launch of kernel k (ready) whose .param bytes are `params` (rt_launch.c). */
+cudaError_t rt_launch_packed(rt_kernel *k, dim3 grid, dim3 block, const uint8_t *params,
+                             size_t shmem, cudaStream_t h, int ptds, dim3 cluster, int coop,
+                             int prio);
+/* Fill a COPY op: width bytes per row, height rows, depth slices (rt_memapi.c). */
+void rt_copy_fill(rt_op *op, uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
+                  uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
+                  uint64_t depth, enum cudaMemcpyKind kind);
+
 /* Lay out a kernel's arguments (args[i] points at parameter i, as cudaLaunchKernel receives
  * them) into .param bytes: buf must hold k->param_bytes. */
 void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf);
@@ -384,10 +430,11 @@ typedef struct rt_launch_ctx {
 } rt_launch_ctx;
 
 /* Check the configuration, prepare and run a kernel on its module's machine to completion.
- * Returns cudaSuccess, a configuration error (cudaErrorInvalidConfiguration,
- * cudaErrorLaunchOutOfResources, cudaErrorInvalidValue, ...) or, after a fault, the sticky
- * error it set (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
- * cudaErrorLaunchFailure, ...) having printed the fault report on stderr. */
+ * Returns a configuration error (cudaErrorInvalidConfiguration, cudaErrorLaunchOutOfResources,
+ * cudaErrorInvalidValue, ...) or cudaSuccess, also after a fault: that is reported on stderr
+ * (rt_report_fault, unless the debugger showed it) and recorded with rt_set_fault
+ * (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
+ * cudaErrorLaunchFailure, ...); ctx->stop says what happened. */
 cudaError_t rt_launch_run(rt_launch_ctx *ctx);
 /* The in-process debugger's hook. When non-NULL, rt_launch_run hands every checked, prepared
  * launch (exec_launch done) to it instead of running the kernel plainly; it runs the kernel to
@@ -405,6 +452,15 @@ cudaError_t rt_stop_error(const exec_stop *st);
  * explanation naming the allocation), and write a core file when PTXDBG_AUTO_CORE=1. */
 void rt_report_fault(rt_launch_ctx *ctx);
 
+/* The emulated device as the rest of the runtime needs it. Weak defaults (an A100: compute
+ * capability 80, 40 GB) live beside their users; rt_device.c defines the real ones from its
+ * profile: the compute capability the fat binary's PTX is chosen for (major * 10 + minor),
+ * the memory size cudaMalloc and cudaMemGetInfo count against. */
+int rt_device_cc(void);
+uint64_t rt_device_total_mem(void);
+/* A CUDA array as a pitched pointer to its bytes and its element size (rt_tex.c; the weak
+ * default refuses with cudaErrorInvalidResourceHandle), for cudaMemcpy3D with arrays. */
+cudaError_t rt_array_pitched(cudaArray_const_t a, struct cudaPitchedPtr *p, size_t *elem);
 /* Launch limits of the emulated device (rt_device.c; a weak A100 default otherwise). */
 typedef struct {
     uint32_t max_threads;         /* per block */
@@ -414,9 +470,16 @@ typedef struct {
     uint64_t shmem_optin;         /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
 } rt_launch_limits;
 void rt_device_launch_limits(rt_launch_limits *l);
+/* The most blocks of shape `block` with `dyn` bytes of dynamic shared memory the device keeps
+ * resident at once (occupancy x SMs), which a cooperative launch may not exceed
+ * (cudaErrorCooperativeLaunchTooLarge); 0 = unknown (weak default). rt_occ.c defines it. */
+int rt_device_coop_max_blocks(rt_kernel *k, dim3 block, size_t dyn);
 
-/* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes. */
+/* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes: rt_device.c's
+ * cudaDeviceSetLimit calls rt_set_heap_limit, which applies it to every machine, now and for
+ * modules loaded later. */
 extern uint64_t rt_heap_limit;
+void rt_set_heap_limit(uint64_t bytes);
 /* Worker threads each machine runs kernels with (exec_set_threads; PTXDBG_THREADS, default 0:
  * one per CPU). */
 extern int rt_threads;

@@ -11,6 +11,7 @@ static pthread_mutex_t rt_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static _Thread_local cudaError_t rt_last;
 static cudaError_t rt_sticky_err;
+static cudaError_t rt_pending_err;   /* a kernel fault the program has not synchronised with */
 
 /* Reserve [base, base+size) so that no host mapping can ever land there. Under a sanitizer the
  * range may already be reserved (its shadow gap): that serves as well. */
@@ -75,6 +76,27 @@ void rt_set_sticky(cudaError_t e)
     rt_last = e;
 }
 
+void rt_set_fault(cudaError_t e)
+{
+    if (rt_sticky_err == cudaSuccess && rt_pending_err == cudaSuccess)
+        rt_pending_err = e;
+}
+
+int rt_faulted(void)
+{
+    return rt_pending_err != cudaSuccess || rt_sticky_err != cudaSuccess;
+}
+
+cudaError_t rt_sync(void)
+{
+    fflush(stdout);
+    if (rt_pending_err != cudaSuccess) {
+        rt_set_sticky(rt_pending_err);
+        rt_pending_err = cudaSuccess;
+    }
+    return rt_sticky_err;
+}
+
 cudaError_t rt_last_error(int reset)
 {
     cudaError_t e = rt_last;
@@ -88,6 +110,7 @@ cudaError_t rt_last_error(int reset)
 void rt_errors_reset(void)
 {
     rt_sticky_err = cudaSuccess;
+    rt_pending_err = cudaSuccess;
     rt_last = cudaSuccess;
 }
 
@@ -140,7 +163,7 @@ int rt_unsupported(const char *name, int *said, int code)
     return code;
 }
 
-/* ---- the error API ---------------------------------------------------------------------------- */
+/* ---- the error API --------------------------------------------------------------------------- */
 cudaError_t cudaGetLastError(void)
 {
     return rt_last_error(1);
@@ -161,4 +184,67 @@ const char *cudaGetErrorString(cudaError_t e)
 {
     const char *s = rt_error_string(e);
     return s ? s : "unrecognized error code";
+}
+
+/* ---- profiler control and cache hints: no profiler is ever attached and no L2 lines persist,
+ * so these have nothing to do; they succeed as CUDA's do without a profiler ------------------ */
+cudaError_t cudaProfilerStart(void)
+{
+    return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStop(void)
+{
+    return cudaSuccess;
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    return cudaSuccess;
+}
+
+/* ---- driver entry points: cuGetProcAddress (cu_proc.c) answers; the flag and status numbers
+ * of the two APIs are the same (default / legacy stream / per-thread stream; success, symbol
+ * not found, version not sufficient) ---------------------------------------------------------- */
+int cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags,
+                        int *status);
+
+static cudaError_t rt_entry_point(const char *symbol, void **fn, unsigned version,
+                                  unsigned long long flags, int *status)
+{
+    int st = 1;
+    if (!symbol || !fn || flags > 3)
+        return cudaErrorInvalidValue;
+    int r = cuGetProcAddress_v2(symbol, fn, (int)version, flags, &st);
+    if (status)
+        *status = st;
+    return r == RT_CUDA_SUCCESS || r == 500 /* CUDA_ERROR_NOT_FOUND */ ? cudaSuccess
+                                                                       : cudaErrorInvalidValue;
+}
+
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    int *driverStatus)
+{
+    return rt_error(rt_entry_point(symbol, funcPtr, 13000, flags, driverStatus));
+}
+
+cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr,
+                                         unsigned long long flags, int *driverStatus)
+{
+    return rt_error(rt_entry_point(symbol, funcPtr, 13000, flags ? flags : 2, driverStatus));
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
+                                             unsigned int cudaVersion, unsigned long long flags,
+                                             int *driverStatus)
+{
+    return rt_error(rt_entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus));
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *symbol, void **funcPtr,
+                                                  unsigned int cudaVersion,
+                                                  unsigned long long flags, int *driverStatus)
+{
+    return rt_error(rt_entry_point(symbol, funcPtr, cudaVersion, flags ? flags : 2,
+                                   driverStatus));
 }

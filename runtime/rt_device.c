@@ -325,7 +325,7 @@ cudaError_t rt_dev_attribute(int attr, int *value)
 }
 
 /* ---- limits ------------------------------------------------------------------------------
- * The heap size is rt_heap_limit (rt_launch.c), which every machine's device malloc uses; the
+ * The heap size is rt_heap_limit (rt_set_heap_limit applies it to every machine); the
  * others are kept here. Device-runtime limits are refused: dynamic parallelism is not
  * supported. */
 static size_t g_stack = 1024, g_fifo = 1u << 20, g_l2fetch = 64, g_persist;
@@ -334,13 +334,6 @@ static size_t g_stack = 1024, g_fifo = 1u << 20, g_l2fetch = 64, g_persist;
  * (MEM_LOCAL_MAX), and the device heap and printf buffer are host memory (bounded at 4 GB). */
 #define RT_MAX_STACK  (1u << 20)
 #define RT_MAX_BUFFER (4ull << 30)
-
-static int set_heap(exec_machine *m, rt_module *mod, void *ctx)
-{
-    (void)mod;
-    exec_set_heap_limit(m, *(uint64_t *)ctx);
-    return 0;
-}
 
 size_t rt_dev_limit(int limit)
 {
@@ -369,8 +362,7 @@ cudaError_t rt_dev_set_limit(int limit, size_t value)
         return cudaSuccess;
     case cudaLimitMallocHeapSize:
         if (value > RT_MAX_BUFFER) return cudaErrorMemoryAllocation;
-        rt_heap_limit = value;
-        rt_machines_each(set_heap, &rt_heap_limit);
+        rt_set_heap_limit(value);
         return cudaSuccess;
     case cudaLimitMaxL2FetchGranularity:
         if (value > 128 || (value & (value - 1))) return cudaErrorInvalidValue;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "rt_dev.h"
 
 int (*rt_debug_launch)(rt_launch_ctx *ctx);
 uint64_t rt_heap_limit = 8u << 20;
@@ -43,7 +44,19 @@ __attribute__((constructor)) static void rt_launch_init(void)
     rt_threads = rt_env_threads();
 }
 
-/* ---- parameters ------------------------------------------------------------------------------- */
+/* The most blocks of this shape the device keeps resident at once: the occupancy calculator's
+ * blocks per SM (rt_occ.c) times the SMs. Weak, so the device code may define its own. */
+__attribute__((weak)) int rt_device_coop_max_blocks(rt_kernel *k, dim3 block, size_t dyn)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    rt_func_res r;
+    rt_fattr a;
+    rt_kernel_fattr(k, &r, &a);
+    int per_sm = rt_occ_blocks_per_sm(p, &r, &a, (int)(block.x * block.y * block.z), dyn);
+    return per_sm > 0 ? per_sm * p->multiProcessorCount : 0;
+}
+
+/* ---- parameters ------------------------------------------------------------------------------ */
 void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
 {
     memset(buf, 0, (size_t)k->param_bytes);
@@ -52,8 +65,8 @@ void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
             memcpy(buf + k->param_off[i], args[i], (size_t)k->param_size[i]);
 }
 
-/* ---- configuration ---------------------------------------------------------------------------- */
-static cudaError_t rt_launch_check(const rt_launch_ctx *c)
+/* ---- configuration --------------------------------------------------------------------------- */
+static cudaError_t rt_config_check(const rt_launch_ctx *c)
 {
     const rt_kernel *k = c->k;
     rt_launch_limits l;
@@ -80,7 +93,7 @@ static cudaError_t rt_launch_check(const rt_launch_ctx *c)
     return cudaSuccess;
 }
 
-/* ---- errors after a launch -------------------------------------------------------------------- */
+/* ---- errors after a launch ------------------------------------------------------------------- */
 cudaError_t rt_stop_error(const exec_stop *st)
 {
     switch (st->kind) {
@@ -117,7 +130,7 @@ cudaError_t rt_stop_error(const exec_stop *st)
     }
 }
 
-/* ---- running ---------------------------------------------------------------------------------- */
+/* ---- running --------------------------------------------------------------------------------- */
 cudaError_t rt_launch_run(rt_launch_ctx *ctx)
 {
     rt_kernel *k = ctx->k;
@@ -126,7 +139,7 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
     cudaError_t e = rt_kernel_ready(k);
     if (e != cudaSuccess)
         return e;
-    e = rt_launch_check(ctx);
+    e = rt_config_check(ctx);
     if (e != cudaSuccess)
         return e;
     if (ctx->nparams < k->param_bytes)
@@ -141,20 +154,32 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         return cudaErrorInvalidClusterSize;
     if (exec_set_cluster_dims(m, cl))
         return cudaErrorInvalidClusterSize;
+    if (ctx->cooperative) {
+        /* every CTA of a cooperative grid must be resident at once on the device */
+        uint64_t nblocks = (uint64_t)ctx->grid.x * ctx->grid.y * ctx->grid.z;
+        int max = rt_device_coop_max_blocks(k, ctx->block, ctx->shmem);
+        if (max > 0 && nblocks > (uint64_t)max) {
+            rt_warn("cooperative launch of %s: %llu blocks, at most %d fit on the device at "
+                    "once", k->name, (unsigned long long)nblocks, max);
+            return cudaErrorCooperativeLaunchTooLarge;
+        }
+    }
+    exec_set_cooperative(m, ctx->cooperative);
     exec_dim3 g = { ctx->grid.x, ctx->grid.y, ctx->grid.z };
     exec_dim3 b = { ctx->block.x, ctx->block.y, ctx->block.z };
     if (exec_launch(m, k->func, g, b, ctx->shmem, ctx->params, (size_t)k->param_bytes)) {
         rt_warn("cannot launch %s: %s", k->name, exec_errmsg(m));
-        return clustered || k->reqnctapercluster[0] ? cudaErrorInvalidClusterSize
-                                                    : cudaErrorInvalidConfiguration;
+        return ctx->cooperative ? cudaErrorCooperativeLaunchTooLarge
+               : clustered || k->reqnctapercluster[0] ? cudaErrorInvalidClusterSize
+                                                      : cudaErrorInvalidConfiguration;
     }
     ctx->launch_no = rt_nlaunch++;
     k->mod->nlaunch++;
     memset(&ctx->stop, 0, sizeof ctx->stop);
     if (rt_debug_launch) {
         if (rt_debug_launch(ctx) < 0) {
-            rt_set_sticky(cudaErrorLaunchFailure);
-            return cudaErrorLaunchFailure;
+            rt_set_fault(cudaErrorLaunchFailure);
+            return cudaSuccess;
         }
     } else {
         exec_run_opts o;
@@ -162,8 +187,8 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         o.mode = EXEC_RUN_CONTINUE;
         if (exec_run(m, &o, &ctx->stop)) {
             rt_warn("cannot run %s: %s", k->name, exec_errmsg(m));
-            rt_set_sticky(cudaErrorLaunchFailure);
-            return cudaErrorLaunchFailure;
+            rt_set_fault(cudaErrorLaunchFailure);
+            return cudaSuccess;
         }
     }
     e = rt_stop_error(&ctx->stop);
@@ -171,12 +196,12 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         rt_flush_output();
         if (!ctx->reported)
             rt_report_fault(ctx);
-        rt_set_sticky(e);
+        rt_set_fault(e);
     }
-    return e;
+    return cudaSuccess;
 }
 
-/* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------- */
+/* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------ */
 typedef struct { dim3 grid, block; size_t shmem; cudaStream_t stream; } rt_callcfg;
 #define RT_CFG_DEPTH 16
 static _Thread_local rt_callcfg rt_cfg[RT_CFG_DEPTH];
@@ -222,23 +247,23 @@ cudaError_t cudaGetKernel(cudaKernel_t *kernel, const void *entryFuncAddr)
     return __cudaGetKernel(kernel, entryFuncAddr);
 }
 
-/* Launch kernel k with args (one pointer per parameter) on stream h. */
-static cudaError_t rt_launch_args(rt_kernel *k, dim3 grid, dim3 block, void **args,
-                                  size_t shmem, cudaStream_t h, int ptds, dim3 cluster,
-                                  int coop, int prio)
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr)
 {
-    if (!k)
-        return cudaErrorInvalidDeviceFunction;
-    cudaError_t e = rt_kernel_ready(k);
-    if (e != cudaSuccess)
-        return e;
+    RT_BEGIN();
+    rt_kernel *k = rt_kernel_by_stub(symbolPtr);
+    if (!functionPtr || !k)
+        return RT_END(cudaErrorInvalidDeviceFunction);
+    *functionPtr = (cudaFunction_t)k;
+    return RT_END(cudaSuccess);
+}
+
+/* Launch kernel k (ready) with its .param bytes on stream h (rt.h). */
+cudaError_t rt_launch_packed(rt_kernel *k, dim3 grid, dim3 block, const uint8_t *params,
+                             size_t shmem, cudaStream_t h, int ptds, dim3 cluster, int coop,
+                             int prio)
+{
     if (shmem > UINT32_MAX)
         return cudaErrorInvalidValue;
-    uint8_t small[4096];
-    uint8_t *buf = k->param_bytes <= sizeof small ? small : malloc((size_t)k->param_bytes);
-    if (!buf)
-        return cudaErrorMemoryAllocation;
-    rt_params_pack(k, args, buf);
     rt_op op;
     memset(&op, 0, sizeof op);
     op.kind = RT_OP_KERNEL;
@@ -249,9 +274,27 @@ static cudaError_t rt_launch_args(rt_kernel *k, dim3 grid, dim3 block, void **ar
     op.u.kernel.cluster = cluster;
     op.u.kernel.cooperative = coop;
     op.u.kernel.priority = prio;
-    op.u.kernel.params = buf;
+    op.u.kernel.params = params;
     op.u.kernel.nparams = k->param_bytes;
-    e = rt_submit(h, ptds, &op);
+    return rt_submit(h, ptds, &op);
+}
+
+/* Launch kernel k with args (one pointer per parameter) on stream h. */
+static cudaError_t rt_launch_args(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                                  size_t shmem, cudaStream_t h, int ptds, dim3 cluster,
+                                  int coop, int prio)
+{
+    if (!k)
+        return cudaErrorInvalidDeviceFunction;
+    cudaError_t e = rt_kernel_ready(k);
+    if (e != cudaSuccess)
+        return e;
+    uint8_t small[4096];
+    uint8_t *buf = k->param_bytes <= sizeof small ? small : malloc((size_t)k->param_bytes);
+    if (!buf)
+        return cudaErrorMemoryAllocation;
+    rt_params_pack(k, args, buf);
+    e = rt_launch_packed(k, grid, block, buf, shmem, h, ptds, cluster, coop, prio);
     if (buf != small)
         free(buf);
     return e;
@@ -349,4 +392,18 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const voi
     return RT_END(rt_launch_ex(config, func, args, 1));
 }
 
-/* Limits (cudaDeviceSetLimit/GetLimit) are in rt_device.c. */
+/* ---- limits ---------------------------------------------------------------------------------- */
+static int rt_set_heap(exec_machine *m, rt_module *mod, void *ctx)
+{
+    (void)mod;
+    exec_set_heap_limit(m, *(uint64_t *)ctx);
+    return 0;
+}
+
+void rt_set_heap_limit(uint64_t bytes)
+{
+    rt_lock();
+    rt_heap_limit = bytes;
+    rt_machines_each(rt_set_heap, &rt_heap_limit);
+    rt_unlock();
+}

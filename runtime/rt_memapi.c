@@ -6,7 +6,7 @@
 
 #define RT_PITCH_ALIGN 512   /* cudaMallocPitch / cudaMalloc3D row alignment */
 
-/* ---- allocation ------------------------------------------------------------------------------- */
+/* ---- allocation ------------------------------------------------------------------------------ */
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
     RT_BEGIN_CTX();
@@ -21,6 +21,8 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 cudaError_t cudaFree(void *devPtr)
 {
     RT_BEGIN_CTX();
+    if (rt_sync() != cudaSuccess)
+        return RT_END(rt_sticky());
     if (!devPtr)
         return RT_END(cudaSuccess);
     cudaError_t e = rt_alloc_free(devPtr, 1u << RT_MEM_DEVICE | 1u << RT_MEM_MANAGED |
@@ -88,6 +90,8 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 cudaError_t cudaFreeHost(void *ptr)
 {
     RT_BEGIN_CTX();
+    if (rt_sync() != cudaSuccess)
+        return RT_END(rt_sticky());
     if (!ptr)
         return RT_END(cudaSuccess);
     return RT_END(rt_alloc_free(ptr, 1u << RT_MEM_HOST));
@@ -176,49 +180,63 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
     return RT_END(cudaSuccess);
 }
 
-/* Data placement hints: every byte is already where both the host and the kernels see it. */
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count)
-{
-    RT_BEGIN_CTX();
-    (void)devPtr, (void)count;
-    return RT_END(cudaSuccess);
-}
 
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count)
-{
-    RT_BEGIN_CTX();
-    (void)devPtr, (void)count;
-    return RT_END(cudaSuccess);
-}
 
-cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
-                                     unsigned int flags)
+
+/* Data placement hints: every byte is already where both the host and the kernels see it
+ * (CUDA 13's cudaMemPrefetchAsync/cudaMemAdvise take more arguments; none matters here). */
+static cudaError_t rt_hint(const void *p, size_t n)
 {
-    RT_BEGIN_CTX();
-    (void)devPtr, (void)length, (void)flags;
-    return RT_END(rt_stream_get(stream, 0) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    (void)p, (void)n;
+    return cudaSuccess;
 }
+RT_ENTRY_CTX(cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count),
+             rt_hint(devPtr, count))
+RT_ENTRY_CTX(cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count),
+             rt_hint(devPtr, count))
+RT_ENTRY_CTX(cudaError_t cudaMemAdvise(const void *devPtr, size_t count), rt_hint(devPtr, count))
+
+static cudaError_t rt_attach(cudaStream_t stream, int ptds, void *p, size_t n, unsigned flags)
+{
+    (void)p, (void)n, (void)flags;
+    return rt_stream_get(stream, ptds) ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
+RT_ENTRY_CTX(cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                                  unsigned int flags),
+             rt_attach(stream, 0, devPtr, length, flags))
+RT_ENTRY_CTX(cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr,
+                                                       size_t length, unsigned int flags),
+             rt_attach(stream, 1, devPtr, length, flags))
 
 /* ---- copies ---------------------------------------------------------------------------------- */
+void rt_copy_fill(rt_op *op, uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
+                  uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
+                  uint64_t depth, enum cudaMemcpyKind kind)
+{
+    memset(op, 0, sizeof *op);
+    op->kind = RT_OP_COPY;
+    op->u.copy.dst = dst;
+    op->u.copy.src = src;
+    op->u.copy.width = width;
+    op->u.copy.height = height;
+    op->u.copy.depth = depth;
+    op->u.copy.dpitch = dpitch;
+    op->u.copy.spitch = spitch;
+    op->u.copy.dslice = dslice;
+    op->u.copy.sslice = sslice;
+    op->u.copy.dir = kind;
+}
+
 static cudaError_t rt_copy3(uint64_t dst, uint64_t dpitch, uint64_t dslice, uint64_t src,
                             uint64_t spitch, uint64_t sslice, uint64_t width, uint64_t height,
                             uint64_t depth, enum cudaMemcpyKind kind, cudaStream_t st, int ptds,
                             int sync)
 {
     rt_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = RT_OP_COPY;
-    op.u.copy.dst = dst;
-    op.u.copy.src = src;
-    op.u.copy.width = width;
-    op.u.copy.height = height;
-    op.u.copy.depth = depth;
-    op.u.copy.dpitch = dpitch;
-    op.u.copy.spitch = spitch;
-    op.u.copy.dslice = dslice;
-    op.u.copy.sslice = sslice;
-    op.u.copy.dir = kind;
-    cudaError_t e = rt_submit(st, ptds, &op);
+    rt_copy_fill(&op, dst, dpitch, dslice, src, spitch, sslice, width, height, depth, kind);
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;
@@ -247,12 +265,9 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
     return RT_END(RT_COPY1(dst, src, count, kind, stream, 0, 0));
 }
 
-cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
-                                 enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(RT_COPY1(dst, src, count, kind, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
+                                              enum cudaMemcpyKind kind, cudaStream_t stream),
+             RT_COPY1(dst, src, count, kind, stream, 1, 0))
 
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
                            size_t count)
@@ -290,20 +305,14 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
     return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 0, 1));
 }
 
-cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
-                              size_t width, size_t height, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                           size_t width, size_t height, enum cudaMemcpyKind kind),
+             rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 1, 1))
 
-cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                              size_t width, size_t height, enum cudaMemcpyKind kind,
-                              cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                           size_t width, size_t height, enum cudaMemcpyKind kind,
+                                           cudaStream_t stream),
+             rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 0, 0))
 
 cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch,
                                    size_t width, size_t height, enum cudaMemcpyKind kind,
@@ -321,8 +330,7 @@ __attribute__((weak)) cudaError_t rt_array_pitched(cudaArray_const_t a, struct c
     return cudaErrorInvalidResourceHandle;
 }
 
-static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st, int ptds,
-                             int sync)
+cudaError_t rt_copy3d_op(const struct cudaMemcpy3DParms *p, rt_op *op)
 {
     if (!p || (p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr) ||
         (!p->srcArray && !p->srcPtr.ptr) || (!p->dstArray && !p->dstPtr.ptr))
@@ -356,28 +364,33 @@ static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st,
         if (w > s.pitch || w > d.pitch)
             return cudaErrorInvalidPitchValue;
     }
-    return rt_copy3((uint64_t)(uintptr_t)d.ptr + doff, d.pitch, (uint64_t)d.pitch * d.ysize,
-                    (uint64_t)(uintptr_t)s.ptr + soff, s.pitch, (uint64_t)s.pitch * s.ysize, w,
-                    h, dep, kind, st, ptds, sync);
+    rt_copy_fill(op, (uint64_t)(uintptr_t)d.ptr + doff, d.pitch, (uint64_t)d.pitch * d.ysize,
+                 (uint64_t)(uintptr_t)s.ptr + soff, s.pitch, (uint64_t)s.pitch * s.ysize, w, h,
+                 dep, kind);
+    return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
+static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st, int ptds,
+                             int sync)
 {
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d(p, NULL, 0, 1));
+    rt_op op;
+    cudaError_t e = rt_copy3d_op(p, &op);
+    if (e == cudaSuccess && sync)
+        e = rt_sync();
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
+    if (sync)
+        rt_flush_output();
+    return e;
 }
 
-cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d(p, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p), rt_copy3d(p, NULL, 0, 1))
 
-cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d(p, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p),
+             rt_copy3d(p, NULL, 1, 1))
+
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream),
+             rt_copy3d(p, stream, 0, 0))
 
 cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
@@ -455,7 +468,9 @@ static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_
         op.u.copy.src_raw = 1;
         op.u.copy.dst = (uint64_t)(uintptr_t)mem;
     }
-    e = rt_submit(st, ptds, &op);
+    e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;
@@ -468,12 +483,9 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
     return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 0, 1));
 }
 
-cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
-                                    size_t offset, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
+                                                 size_t offset, enum cudaMemcpyKind kind),
+             rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 1, 1))
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind)
@@ -482,19 +494,14 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
     return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 0, 1));
 }
 
-cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
-                                      size_t offset, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
+                                                   size_t offset, enum cudaMemcpyKind kind),
+             rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 1, 1))
 
-cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
-                                    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                                 size_t offset, enum cudaMemcpyKind kind,
+                                                 cudaStream_t stream),
+             rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 0, 0))
 
 cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
                                          size_t offset, enum cudaMemcpyKind kind,
@@ -511,13 +518,10 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
     return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 0, 0));
 }
 
-cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
-                                           size_t offset, enum cudaMemcpyKind kind,
-                                           cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
+                                                        size_t offset, enum cudaMemcpyKind kind,
+                                                        cudaStream_t stream),
+             rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 1, 0))
 
 /* ---- memset ---------------------------------------------------------------------------------- */
 static cudaError_t rt_memset3(void *dst, size_t pitch, size_t slice, int value, size_t width,
@@ -534,23 +538,19 @@ static cudaError_t rt_memset3(void *dst, size_t pitch, size_t slice, int value, 
     op.u.set.depth = depth;
     op.u.set.pitch = pitch;
     op.u.set.slice = slice;
-    cudaError_t e = rt_submit(st, ptds, &op);
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(st, ptds, &op);
     if (sync)
         rt_flush_output();
     return e;
 }
 
-cudaError_t cudaMemset(void *devPtr, int value, size_t count)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset(void *devPtr, int value, size_t count),
+             rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 0, 1))
 
-cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count),
+             rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 1, 1))
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
 {
@@ -571,13 +571,9 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
                              1));
 }
 
-cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
-                              size_t height)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 1,
-                             1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
+                                           size_t height),
+             rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 1, 1))
 
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream)
@@ -587,13 +583,9 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
                              0));
 }
 
-cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
-                                   size_t height, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, stream, 1,
-                             0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
+                                                size_t height, cudaStream_t stream),
+             rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, stream, 1, 0))
 
 static cudaError_t rt_memset3d(struct cudaPitchedPtr p, int value, struct cudaExtent e,
                                cudaStream_t st, int ptds, int sync)
@@ -602,11 +594,8 @@ static cudaError_t rt_memset3d(struct cudaPitchedPtr p, int value, struct cudaEx
                       ptds, sync);
 }
 
-cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent extent)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3d(p, value, extent, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent extent),
+             rt_memset3d(p, value, extent, NULL, 0, 1))
 
 cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr p, int value, struct cudaExtent extent)
 {
@@ -627,3 +616,40 @@ cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr p, int value, struct cu
     RT_BEGIN_CTX();
     return RT_END(rt_memset3d(p, value, extent, stream, 1, 0));
 }
+
+/* ---- peer copies (one device: only device 0 is valid) ---------------------------------------- */
+static cudaError_t rt_copy3d_peer(const struct cudaMemcpy3DPeerParms *p, cudaStream_t st,
+                                  int ptds, int sync)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (p->srcDevice != 0 || p->dstDevice != 0)
+        return cudaErrorInvalidDevice;
+    struct cudaMemcpy3DParms q;
+    memset(&q, 0, sizeof q);
+    q.srcArray = p->srcArray;
+    q.srcPos = p->srcPos;
+    q.srcPtr = p->srcPtr;
+    q.dstArray = p->dstArray;
+    q.dstPos = p->dstPos;
+    q.dstPtr = p->dstPtr;
+    q.extent = p->extent;
+    q.kind = cudaMemcpyDefault;
+    return rt_copy3d(&q, st, ptds, sync);
+}
+
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p),
+             rt_copy3d_peer(p, NULL, 0, 1))
+
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p),
+             rt_copy3d_peer(p, NULL, 1, 1))
+
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p,
+                                               cudaStream_t stream),
+             rt_copy3d_peer(p, stream, 0, 0))
+
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
+                                                    cudaStream_t stream),
+             rt_copy3d_peer(p, stream, 1, 0))
+
+

@@ -88,24 +88,15 @@ static cudaError_t rt_free_async(void *p, cudaStream_t st, int ptds)
     return rt_submit(st, ptds, &op);
 }
 
-cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_malloc_async(devPtr, size, rt_cur_pool, hStream, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream),
+             rt_malloc_async(devPtr, size, rt_cur_pool, hStream, 0))
 
-cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_malloc_async(devPtr, size, rt_cur_pool, hStream, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t hStream),
+             rt_malloc_async(devPtr, size, rt_cur_pool, hStream, 1))
 
-cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
-                                    cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_malloc_async(ptr, size, memPool, stream, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                 cudaStream_t stream),
+             rt_malloc_async(ptr, size, memPool, stream, 0))
 
 cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
                                          cudaStream_t stream)
@@ -114,17 +105,11 @@ cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t 
     return RT_END(rt_malloc_async(ptr, size, memPool, stream, 1));
 }
 
-cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_free_async(devPtr, hStream, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream),
+             rt_free_async(devPtr, hStream, 0))
 
-cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_free_async(devPtr, hStream, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream),
+             rt_free_async(devPtr, hStream, 1))
 
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 {
@@ -283,4 +268,50 @@ cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t m
                  ? cudaMemAccessFlagsProtReadWrite
                  : cudaMemAccessFlagsProtNone;
     return RT_END(cudaSuccess);
+}
+
+/* CUDA 13's location-based pool queries: device 0's pinned pool is the only one. */
+static cudaError_t rt_pool_where(const struct cudaMemLocation *loc, enum cudaMemAllocationType t)
+{
+    if (!loc || t != cudaMemAllocationTypePinned)
+        return cudaErrorInvalidValue;
+    if (loc->type != cudaMemLocationTypeDevice || loc->id != 0)
+        return loc->type == cudaMemLocationTypeDevice ? cudaErrorInvalidDevice
+                                                      : cudaErrorNotSupported;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                     enum cudaMemAllocationType type)
+{
+    RT_BEGIN();
+    cudaError_t e = memPool ? rt_pool_where(location, type) : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *memPool = &rt_default_pool;
+    return RT_END(e);
+}
+
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                              enum cudaMemAllocationType type)
+{
+    RT_BEGIN();
+    cudaError_t e = memPool ? rt_pool_where(location, type) : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *memPool = rt_cur_pool;
+    return RT_END(e);
+}
+
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type,
+                              cudaMemPool_t memPool)
+{
+    RT_BEGIN();
+    cudaError_t e = rt_pool_where(location, type);
+    if (e == cudaSuccess) {
+        rt_mempool *p = rt_pool_get(memPool);
+        if (p)
+            rt_cur_pool = p;
+        else
+            e = cudaErrorInvalidValue;
+    }
+    return RT_END(e);
 }

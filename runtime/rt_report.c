@@ -68,7 +68,10 @@ void rt_report_fault(rt_launch_ctx *ctx)
             rt_error_string(e));
     if (rt_auto_core()) {
         char path[512];
-        snprintf(path, sizeof path, "core.%s.%d.%llu", ctx->k->name, (int)getpid(),
+        char base[256];
+        if (cmd_demangle(ctx->k->name, base, sizeof base, 1) != 0)
+            snprintf(base, sizeof base, "%s", ctx->k->name);
+        snprintf(path, sizeof path, "core.%s.%d.%llu", base, (int)getpid(),
                  (unsigned long long)ctx->launch_no);
         if (exec_core_write(m, path, NULL, 0, NULL) == 0)
             fprintf(stderr, "[Core file written to %s]\n", path);

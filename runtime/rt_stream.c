@@ -6,7 +6,7 @@
 #include "rt.h"
 
 /* The legacy default stream, every thread's per-thread default stream, created streams. */
-static rt_stream rt_legacy = { RT_STREAM_MAGIC, 0, 0, 0, NULL, 0, NULL };
+static rt_stream rt_legacy = { .magic = RT_STREAM_MAGIC };
 static _Thread_local rt_stream rt_ptds_stream;
 static rt_stream *rt_streams;
 static rt_event *rt_events;
@@ -29,6 +29,16 @@ rt_stream *rt_stream_get(cudaStream_t h, int ptds)
     return NULL;
 }
 
+int rt_streams_each(int (*fn)(rt_stream *s, void *ctx), void *ctx)
+{
+    int r = fn(&rt_legacy, ctx);
+    if (!r && rt_ptds_stream.magic)
+        r = fn(&rt_ptds_stream, ctx);
+    for (rt_stream *s = rt_streams; s && !r; s = s->next)
+        r = fn(s, ctx);
+    return r;
+}
+
 rt_event *rt_event_get(cudaEvent_t h)
 {
     for (rt_event *e = rt_events; e; e = e->next)
@@ -48,11 +58,17 @@ void rt_flush_output(void)
     fflush(stdout);
 }
 
-/* ---- the submission seam ---------------------------------------------------------------------- */
+/* ---- the submission seam --------------------------------------------------------------------- */
 __attribute__((weak)) cudaError_t rt_capture_op(rt_stream *s, const rt_op *op)
 {
     (void)s, (void)op;
     return cudaErrorStreamCaptureUnsupported;
+}
+
+__attribute__((weak)) int rt_capture_joins(rt_stream *s, const rt_op *op)
+{
+    (void)s, (void)op;
+    return 0;
 }
 
 cudaError_t rt_mem_op_run(const rt_op *op);   /* rt_pool.c */
@@ -105,8 +121,10 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
     rt_stream *s = rt_stream_get(h, ptds);
     if (!s)
         return cudaErrorInvalidResourceHandle;
-    if (s->capture)
+    if (s->capture || (op->kind == RT_OP_EVENT_WAIT && rt_capture_joins(s, op)))
         return rt_capture_op(s, op);
+    if (rt_faulted())
+        return cudaSuccess;   /* a faulted context runs nothing more (rt_sync reports it) */
     return rt_op_run(s, op);
 }
 
@@ -137,7 +155,7 @@ void rt_op_release(rt_op *op)
     }
 }
 
-/* ---- streams ---------------------------------------------------------------------------------- */
+/* ---- streams --------------------------------------------------------------------------------- */
 static cudaError_t rt_stream_new(cudaStream_t *out, unsigned flags, int priority)
 {
     if (!out || flags & ~(unsigned)cudaStreamNonBlocking)
@@ -155,17 +173,10 @@ static cudaError_t rt_stream_new(cudaStream_t *out, unsigned flags, int priority
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamCreate(cudaStream_t *pStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_new(pStream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamCreate(cudaStream_t *pStream), rt_stream_new(pStream, 0, 0))
 
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_new(pStream, flags, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags),
+             rt_stream_new(pStream, flags, 0))
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
 {
@@ -202,33 +213,16 @@ static cudaError_t rt_stream_sync(cudaStream_t stream, int ptds)
 {
     if (!rt_stream_get(stream, ptds))
         return cudaErrorInvalidResourceHandle;
-    rt_flush_output();
-    return cudaSuccess;
+    return rt_sync();
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_sync(stream, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamSynchronize(cudaStream_t stream), rt_stream_sync(stream, 0))
 
-cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_sync(stream, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream), rt_stream_sync(stream, 1))
 
-cudaError_t cudaStreamQuery(cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_get(stream, 0) ? cudaSuccess : cudaErrorInvalidResourceHandle);
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamQuery(cudaStream_t stream), rt_stream_sync(stream, 0))
 
-cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_get(stream, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream), rt_stream_sync(stream, 1))
 
 static cudaError_t rt_stream_flags(cudaStream_t h, int ptds, unsigned *flags, int *prio,
                                    unsigned long long *id)
@@ -245,41 +239,23 @@ static cudaError_t rt_stream_flags(cudaStream_t h, int ptds, unsigned *flags, in
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamGetFlags(cudaStream_t h, unsigned int *flags)
-{
-    RT_BEGIN();
-    return RT_END(flags ? rt_stream_flags(h, 0, flags, NULL, NULL) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetFlags(cudaStream_t h, unsigned int *flags),
+         flags ? rt_stream_flags(h, 0, flags, NULL, NULL) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t h, unsigned int *flags)
-{
-    RT_BEGIN();
-    return RT_END(flags ? rt_stream_flags(h, 1, flags, NULL, NULL) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t h, unsigned int *flags),
+         flags ? rt_stream_flags(h, 1, flags, NULL, NULL) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetPriority(cudaStream_t h, int *priority)
-{
-    RT_BEGIN();
-    return RT_END(priority ? rt_stream_flags(h, 0, NULL, priority, NULL) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetPriority(cudaStream_t h, int *priority),
+         priority ? rt_stream_flags(h, 0, NULL, priority, NULL) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t h, int *priority)
-{
-    RT_BEGIN();
-    return RT_END(priority ? rt_stream_flags(h, 1, NULL, priority, NULL) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t h, int *priority),
+         priority ? rt_stream_flags(h, 1, NULL, priority, NULL) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetId(cudaStream_t h, unsigned long long *id)
-{
-    RT_BEGIN();
-    return RT_END(id ? rt_stream_flags(h, 0, NULL, NULL, id) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetId(cudaStream_t h, unsigned long long *id),
+         id ? rt_stream_flags(h, 0, NULL, NULL, id) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetId_ptsz(cudaStream_t h, unsigned long long *id)
-{
-    RT_BEGIN();
-    return RT_END(id ? rt_stream_flags(h, 1, NULL, NULL, id) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetId_ptsz(cudaStream_t h, unsigned long long *id),
+         id ? rt_stream_flags(h, 1, NULL, NULL, id) : cudaErrorInvalidValue)
 
 cudaError_t cudaStreamGetDevice(cudaStream_t h, int *device)
 {
@@ -298,6 +274,60 @@ cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t h, int *device)
     *device = 0;
     return RT_END(rt_stream_get(h, 1) ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
+
+/* Stream attributes: kept as given (the scheduling and cache hints have no effect here);
+ * priority reads and writes the stream's priority. */
+static cudaError_t rt_stream_attr(cudaStream_t h, int ptds, int id, cudaLaunchAttributeValue *v,
+                                  int set)
+{
+    rt_stream *s = rt_stream_get(h, ptds);
+    if (!s)
+        return cudaErrorInvalidResourceHandle;
+    if (!v || id <= 0 || id >= RT_STREAM_NATTR)
+        return cudaErrorInvalidValue;
+    if (set) {
+        s->attr[id] = *v;
+        if (id == cudaLaunchAttributePriority)
+            s->priority = v->priority > 0 ? 0 : v->priority < -5 ? -5 : v->priority;
+    } else {
+        *v = s->attr[id];
+        if (id == cudaLaunchAttributePriority)
+            v->priority = s->priority;
+    }
+    return cudaSuccess;
+}
+
+RT_ENTRY(cudaError_t cudaStreamGetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
+                                            cudaLaunchAttributeValue *value_out),
+         rt_stream_attr(h, 0, attr, value_out, 0))
+
+RT_ENTRY(cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
+                                                 cudaLaunchAttributeValue *value_out),
+         rt_stream_attr(h, 1, attr, value_out, 0))
+
+RT_ENTRY(cudaError_t cudaStreamSetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
+                                            const cudaLaunchAttributeValue *value),
+         rt_stream_attr(h, 0, attr, (cudaLaunchAttributeValue *)value, 1))
+
+RT_ENTRY(cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
+                                                 const cudaLaunchAttributeValue *value),
+         rt_stream_attr(h, 1, attr, (cudaLaunchAttributeValue *)value, 1))
+
+static cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src, int ptds)
+{
+    rt_stream *d = rt_stream_get(dst, ptds), *s = rt_stream_get(src, ptds);
+    if (!d || !s)
+        return cudaErrorInvalidResourceHandle;
+    memcpy(d->attr, s->attr, sizeof d->attr);
+    d->priority = s->priority;
+    return cudaSuccess;
+}
+
+RT_ENTRY(cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src),
+         rt_stream_copy_attrs(dst, src, 0))
+
+RT_ENTRY(cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src),
+         rt_stream_copy_attrs(dst, src, 1))
 
 static cudaError_t rt_wait_event(cudaStream_t h, int ptds, cudaEvent_t event, unsigned flags)
 {
@@ -340,11 +370,8 @@ static cudaError_t rt_host_fn(cudaStream_t h, int ptds, cudaHostFn_t fn, cudaStr
     return rt_submit(h, ptds, &op);
 }
 
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_host_fn(stream, 0, fn, NULL, userData));
-}
+RT_ENTRY_CTX(cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData),
+             rt_host_fn(stream, 0, fn, NULL, userData))
 
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
@@ -359,12 +386,9 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb, 
     return RT_END(flags ? cudaErrorInvalidValue : rt_host_fn(stream, 0, NULL, cb, userData));
 }
 
-cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t cb,
-                                       void *userData, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(flags ? cudaErrorInvalidValue : rt_host_fn(stream, 1, NULL, cb, userData));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t cb,
+                                                    void *userData, unsigned int flags),
+             flags ? cudaErrorInvalidValue : rt_host_fn(stream, 1, NULL, cb, userData))
 
 /* ---- events (elapsed times come from CLOCK_MONOTONIC at the moment each record executes) ---- */
 static cudaError_t rt_event_new(cudaEvent_t *out, unsigned flags)
@@ -382,17 +406,10 @@ static cudaError_t rt_event_new(cudaEvent_t *out, unsigned flags)
     return cudaSuccess;
 }
 
-cudaError_t cudaEventCreate(cudaEvent_t *event)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_event_new(event, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventCreate(cudaEvent_t *event), rt_event_new(event, 0))
 
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_event_new(event, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags),
+             rt_event_new(event, flags))
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
@@ -424,17 +441,11 @@ static cudaError_t rt_record(cudaEvent_t event, cudaStream_t h, int ptds, unsign
     return rt_submit(h, ptds, &op);
 }
 
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_record(event, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream),
+             rt_record(event, stream, 0, 0))
 
-cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_record(event, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream),
+             rt_record(event, stream, 1, 0))
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
@@ -442,27 +453,20 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
     return RT_END(rt_record(event, stream, 0, flags));
 }
 
-cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
-                                          unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_record(event, stream, 1, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
+                                                       unsigned int flags),
+             rt_record(event, stream, 1, flags))
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     RT_BEGIN_CTX();
     if (!rt_event_get(event))
         return RT_END(cudaErrorInvalidResourceHandle);
-    rt_flush_output();
-    return RT_END(cudaSuccess);
+    return RT_END(rt_sync());
 }
 
-cudaError_t cudaEventQuery(cudaEvent_t event)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_event_get(event) ? cudaSuccess : cudaErrorInvalidResourceHandle);
-}
+RT_ENTRY_CTX(cudaError_t cudaEventQuery(cudaEvent_t event),
+             rt_event_get(event) ? rt_sync() : cudaErrorInvalidResourceHandle)
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
@@ -478,13 +482,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
     return RT_END(cudaSuccess);
 }
 
-/* ---- device-wide synchronisation -------------------------------------------------------------- */
-cudaError_t cudaDeviceSynchronize(void)
-{
-    RT_BEGIN_CTX();
-    rt_flush_output();
-    return RT_END(cudaSuccess);
-}
+/* ---- device-wide synchronisation ------------------------------------------------------------- */
+RT_ENTRY_CTX(cudaError_t cudaDeviceSynchronize(void), rt_sync())
 
 cudaError_t cudaThreadSynchronize(void)
 {

@@ -12,8 +12,9 @@
 #              (the program's own exit status and output, then gdb's "[Inferior 1 (process N)
 #              exited ...]" line; a fault stops in the debugger with the exception message and
 #              ptxdbg exits non-zero)
-# Programs named api_*.cu and rt_*.cu join the table by themselves; a line
-# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as [ ],
+# Programs named api_*.cu and rt_*.cu join the table by themselves ("// cuda-needs: LIB":
+# skipped with a SKIP line where LIB, a CUDA toolkit library, cannot be found); a line
+# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s or [ ],
 # FAULT-KIND - for none) states what they print; the default is "0 PASSED$ -".
 # Then debugging scenarios on the -G builds (NAME.G). Expected values come from the programs'
 # own arithmetic (restated here), never from ptxdbg's output.
@@ -26,7 +27,7 @@ suite=cuda
 batch_setup
 C=$top/tests/cuda
 limit=
-command -v timeout >/dev/null 2>&1 && limit="timeout 120"
+command -v timeout >/dev/null 2>&1 && limit="timeout 60"
 
 libdir=
 if [ $have_ptxdbg -eq 1 ]; then
@@ -39,38 +40,52 @@ why_nolib=
 # program table: NAME  EXIT  STDOUT-REGEX  FAULT-KIND (- for none)
 programs() {
     cat <<'TABLE'
-vector_add        0 ^vector_add:[ ]1000[ ]elements[ ]PASSED$                 -
-vector_add.G      0 ^vector_add:[ ]1000[ ]elements[ ]PASSED$                 -
-many_launches     0 ^many_launches:[ ]2000[ ]launches[ ]PASSED$              -
-memcpy_2d3d       0 ^memcpy_2d3d:[ ]PASSED$                                -
-symbols           0 ^symbols:[ ]PASSED$                                    -
-managed           0 ^managed:[ ]PASSED$                                    -
-mapped            0 ^mapped:[ ]PASSED$                                     -
-streams_events    0 ^streams_events:[ ]PASSED$                             -
-reduce_shared     0 ^reduce_shared:[ ]sum[ ]1996440[ ]PASSED$                -
-reduce_shared.G   0 ^reduce_shared:[ ]sum[ ]1996440[ ]PASSED$                -
-device_printf     0 ^device_printf:[ ]PASSED$                              -
-device_malloc     0 ^device_malloc:[ ]PASSED$                              -
-virtual           0 ^virtual:[ ]PASSED$                                    -
-ticket_reduce     0 ^ticket_reduce:[ ]sum[ ]-143[ ]PASSED$                  -
-chained_scan      0 ^chained_scan:[ ]79[ ]blocks[ ]PASSED$                   -
-coop_grid         0 ^coop_grid:[ ][0-9]+[ ]blocks[ ]PASSED$                  -
-host_threads      0 ^host_threads:[ ]PASSED$                               -
-templates         0 ^templates:[ ]PASSED$                                  -
-occupancy         0 ^occupancy:[ ]grid[ ][0-9]+[ ]x[ ][0-9]+[ ]on[ ][0-9]+[ ]SMs[ ]\(sm_80\+\)[ ]PASSED$ -
-mallocasync       0 ^mallocasync:[ ]PASSED$                                -
-fault_oob         3 ^FAULT[ ]cudaErrorIllegalAddress$                      Warp[ ](Out-of-range|Illegal)[ ]Address
-fault_oob.G       3 ^FAULT[ ]cudaErrorIllegalAddress$                      Warp[ ](Out-of-range|Illegal)[ ]Address
-fault_misaligned  3 ^FAULT[ ]cudaErrorMisalignedAddress$                   Warp[ ]Misaligned[ ]Address
-fault_assert      3 ^FAULT[ ]cudaErrorAssert$                              Warp[ ]Assert
-fault_trap        3 ^FAULT[ ]cudaErrorLaunchFailure$                       Warp[ ]Illegal[ ]Instruction
+vector_add        0 ^vector_add:\s1000\selements\sPASSED$                 -
+vector_add.G      0 ^vector_add:\s1000\selements\sPASSED$                 -
+many_launches     0 ^many_launches:\s2000\slaunches\sPASSED$              -
+memcpy_2d3d       0 ^memcpy_2d3d:\sPASSED$                                -
+symbols           0 ^symbols:\sPASSED$                                    -
+managed           0 ^managed:\sPASSED$                                    -
+mapped            0 ^mapped:\sPASSED$                                     -
+streams_events    0 ^streams_events:\sPASSED$                             -
+reduce_shared     0 ^reduce_shared:\ssum\s1996440\sPASSED$                -
+reduce_shared.G   0 ^reduce_shared:\ssum\s1996440\sPASSED$                -
+device_printf     0 ^device_printf:\sPASSED$                              -
+device_malloc     0 ^device_malloc:\sPASSED$                              -
+virtual           0 ^virtual:\sPASSED$                                    -
+ticket_reduce     0 ^ticket_reduce:\ssum\s-143\sPASSED$                  -
+chained_scan      0 ^chained_scan:\s79\sblocks\sPASSED$                   -
+coop_grid         0 ^coop_grid:\s[0-9]+\sblocks\sPASSED$                  -
+host_threads      0 ^host_threads:\sPASSED$                               -
+templates         0 ^templates:\sPASSED$                                  -
+occupancy         0 ^occupancy:\sgrid\s[0-9]+\sx\s[0-9]+\son\s[0-9]+\sSMs\s\(sm_80\+\)\sPASSED$ -
+mallocasync       0 ^mallocasync:\sPASSED$                                -
+spin_flag         0 ^spin_flag:\sPASSED$                                  -
+multi_module      0 ^multi_module:\sPASSED$                               -
+multi_module.G    0 ^multi_module:\sPASSED$                               -
+spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
+fault_oob         3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
+fault_oob.G       3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
+fault_misaligned  3 ^FAULT\scudaErrorMisalignedAddress$                   Warp\sMisaligned\sAddress
+fault_assert      3 ^FAULT\scudaErrorAssert$                              Warp\sAssert
+fault_trap        3 ^FAULT\scudaErrorLaunchFailure$                       Warp\sIllegal\sInstruction
 TABLE
     for f in "$C"/api_*.cu "$C"/rt_*.cu; do
         [ -f "$f" ] || continue
         b=$(basename "$f" .cu)
-        spec=$(sed -n 's|^// cuda-test: *||p' "$f" | head -n 1)
+        spec=$(sed -n 's|^// cuda-test: *||p' "$f" | head -n 1 | sed 's/\[ \]/\\s/g')
         echo "$b ${spec:-0 PASSED$ -}"
     done
+}
+
+# missing NAME: the library a program's "// cuda-needs: LIB" line names when the dynamic
+# linker cannot find it (programs that use the CUDA toolkit itself, such as NVRTC); such a
+# program is skipped, with a SKIP line, where the toolkit is not installed.
+missing() {
+    needs=$(sed -n 's|^// cuda-needs: *||p' "$C/${1%.G}.cu" 2>/dev/null | head -n 1)
+    [ -n "$needs" ] || return 1
+    LD_LIBRARY_PATH="$libdir" ldd "$C/$1" 2>/dev/null | grep -q "$needs => not found" || return 1
+    echo "$needs"
 }
 
 n_case=0
@@ -93,6 +108,7 @@ check_run() {
     name=$1 want=$2 re=$3 fault=$4
     cname="run $name"
     [ -n "$why_nolib" ] && { fail "$cname" "$why_nolib"; return; }
+    lib=$(missing "$name") && { echo "SKIP $cname: $lib not found (no CUDA toolkit)"; return; }
     [ -x "$C/$name" ] || { fail "$cname" "tests/cuda/$name missing (tests/cuda/build.sh)"; return; }
     newdir
     run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/$name"
@@ -122,6 +138,7 @@ check_dbg() {
     name=$1 want=$2 re=$3 fault=$4
     cname="dbg $name"
     [ $have_ptxdbg -eq 1 ] || { fail "$cname" "ptxdbg not found at $ptxdbg"; return; }
+    lib=$(missing "$name") && { echo "SKIP $cname: $lib not found (no CUDA toolkit)"; return; }
     [ -n "$why_nolib" ] && { fail "$cname" "$why_nolib"; return; }
     [ -x "$C/$name" ] || { fail "$cname" "tests/cuda/$name missing (tests/cuda/build.sh)"; return; }
     newdir
@@ -166,5 +183,182 @@ while read -r name code re fault; do
     selected "$name" || continue
     check_dbg "$name" "$code" "$re" "$fault"
 done <"$tmp/table"
+
+# ---- debugging scenarios on the -G builds ---------------------------------------------------------
+# scenario NAME EXIT ARGS... <<PATTERNS: run PTXDBG -batch ARGS in tests/cuda (where the sources
+# are); the exit status must be EXIT ("nz": any non-zero) and the extended regexes of PATTERNS
+# (stdin, one a line) must match lines of stdout+stderr in that order.
+scenario() {
+    name=$1 want=$2
+    shift 2
+    cname="scenario $name"
+    cat >"$tmp/pats"
+    selected "$name" || return 0
+    [ $have_ptxdbg -eq 1 ] || { fail "$cname" "ptxdbg not found at $ptxdbg"; return; }
+    [ -n "$why_nolib" ] && { fail "$cname" "$why_nolib"; return; }
+    newdir
+    (cd "$C" && $limit "$ptxdbg" -batch "$@" >"$d/stdout" 2>"$d/stderr" </dev/null)
+    rc=$?
+    if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$cname" "timed out"; return; fi
+    if [ "$want" = nz ]; then
+        [ "$rc" != 0 ] || { fail "$cname" "exit status 0, want non-zero"; return; }
+    elif [ "$rc" != "$want" ]; then
+        fail "$cname" "exit status $rc, want $want: $(first_line "$d/stderr")"
+        return
+    fi
+    cat "$d/stdout" "$d/stderr" >"$d/all"
+    missing=$(awk 'NR == FNR { p[n++] = $0; next }
+                   k < n && $0 ~ p[k] { k++ }
+                   END { if (k < n) print p[k] }' "$tmp/pats" "$d/all")
+    if [ -n "$missing" ]; then
+        fail "$cname" "no line matching '$missing' (in order); output: $(first_line "$d/all")"
+        return
+    fi
+    pass "$cname"
+}
+
+# vector_add: element i is i + (2i + 1); 128 threads per block, 1000 elements -> 8 blocks
+VA="--args ./vector_add.G 1000"
+FA="--args ./fault_oob.G"
+va_i5=5 va_s5=$((5 + 2 * 5 + 1))
+va_i133=$((1 * 128 + 5)) va_s133=$((133 + 2 * 133 + 1))
+
+scenario break-by-name 0 -ex 'break vector_add' -ex run -ex 'print n' -ex 'info cuda kernels' \
+    -ex 'print blockDim.x' -ex delete -ex continue $VA <<PATS
+^Breakpoint 1 \(vector_add\) pending\.\$
+^Breakpoint 1, vector_add<<<\(8,1,1\),\(128,1,1\)>>> \(a=0x[0-9a-f]+, b=0x[0-9a-f]+, c=0x[0-9a-f]+, n=1000\) at vector_add\.cu:7\$
+^7[[:space:]]+int i = blockIdx\.x \* blockDim\.x \+ threadIdx\.x;
+^\\\$1 = 1000\$
+^\* +0 +0 +1 +Active +\(8,1,1\) +\(128,1,1\) .*vector_add
+^\\\$2 = 128\$
+^vector_add: 1000 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+scenario break-file-line-cond 0 -ex 'break vector_add.cu:10 if threadIdx.x == 5' -ex run \
+    -ex 'print i' -ex 'print sum' -ex 'print -lanes i' -ex continue -ex 'print i' -ex 'print sum' \
+    -ex 'info breakpoints' -ex delete -ex continue $VA <<PATS
+^Breakpoint 1, vector_add.* at vector_add\.cu:10\$
+^10[[:space:]]+c\[i\] = sum;
+^\\\$1 = $va_i5\$
+^\\\$2 = $va_s5\$
+Lane +0 .*: 0\$
+^\* Lane +5 .*: 5\$
+Lane 31 .*: 31\$
+^Breakpoint 1, vector_add.* at vector_add\.cu:10\$
+^\\\$3 = $va_i133\$
+^\\\$4 = $va_s133\$
+stop only if threadIdx\.x == 5
+breakpoint already hit 2 times
+^vector_add: 1000 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+scenario break-on-launch 0 -ex 'set cuda break_on_launch application' -ex run -ex 'info cuda kernels' \
+    -ex 'print n' -ex 'set cuda break_on_launch none' -ex continue $VA <<PATS
+vector_add<<<\(8,1,1\),\(128,1,1\)>>> .*at vector_add\.cu:7\$
+^\* +0 .*vector_add
+^\\\$1 = 1000\$
+^vector_add: 1000 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+# the program's own failure (a length it refuses) is ptxdbg's exit status
+scenario exit-code 1 -ex run --args ./vector_add.G 0 <<PATS
+^FAILED: .*bad length 0
+^\[Inferior 1 \(process [0-9]+\) exited with code 01\]\$
+PATS
+
+# a tbreak and a commands block are replayed into the program's session; block 7 starts at 896
+printf 'tbreak vector_add.cu:10\nbreak vector_add.cu:9 if blockIdx.x == 7\ncommands 2\nprint i\ncontinue\nend\n' \
+    >"$tmp/setup.gdb"
+scenario commands-tbreak 0 -x "$tmp/setup.gdb" -ex run -ex continue -ex 'info breakpoints' $VA <<PATS
+^Temporary breakpoint 1, vector_add.* at vector_add\.cu:10\$
+^Breakpoint 2, vector_add.* at vector_add\.cu:9\$
+^\\\$1 = 896\$
+^vector_add: 1000 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+breakpoint already hit [0-9]+ time
+PATS
+
+# thread 37 = block 1, thread 5 writes 4 MB past the 64-int allocation at line 10
+scenario fault-stop nz -ex run -ex 'print i' -ex 'print value' -ex bt $FA <<PATS
+CUDA Exception: Warp (Out-of-range|Illegal) Address
+block \(1,0,0\) thread \(5,0,0\) at fault_oob\.cu:10
+^10[[:space:]]+p\[n \+ \(1 << 20\)\] = value;
+^\\\$1 = 37\$
+^\\\$2 = 370\$
+^#0 .*write_past.* at fault_oob\.cu:10
+PATS
+
+# continue after the fault: the program sees the sticky error and exits 3 (its own status)
+scenario fault-continue 3 -ex run -ex continue $FA <<PATS
+CUDA Exception: Warp (Out-of-range|Illegal) Address
+^FAULT cudaErrorIllegalAddress\$
+^\[Inferior 1 \(process [0-9]+\) exited with code 03\]\$
+PATS
+
+# reduce_static in block 2 (elements 512..767): buf[0] after the tree is the block's sum
+rs_b2=$(awk 'BEGIN { s = 0; for (i = 512; i < 768; i++) s += (i * 2654435761) % 4294967296 % 1000 - 300; print s }')
+scenario shared-memory 0 -ex 'break reduce_shared.cu:21 if blockIdx.x == 2' -ex run -ex 'print buf[0]' \
+    -ex 'info cuda kernels' -ex delete -ex continue --args ./reduce_shared.G <<PATS
+^Breakpoint 1, reduce_static.* at reduce_shared\.cu:21\$
+^\\\$1 = $rs_b2\$
+^\* .*reduce_static
+^reduce_shared: sum 1996440 PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+# two modules: offset (multi_module_b.cu) is kernel 5 at r = 2; x[3] is then ((3*2+100)*2+100-7)*2+100
+mm_x3=$(( ((3 * 2 + 100) * 2 + 100 - 7) * 2 + 100 ))
+scenario two-modules 0 -ex 'break multi_module_b.cu:12 if threadIdx.x == 3 && add == 2' -ex run \
+    -ex 'print i' -ex 'print delta' -ex 'print bias_b' -ex 'print x[i]' -ex 'info cuda kernels' \
+    -ex delete -ex continue --args ./multi_module.G <<PATS
+^Breakpoint 1, offset<<<\(5,1,1\),\(64,1,1\)>>> .*add=2\) at multi_module_b\.cu:12\$
+^\\\$1 = 3\$
+^\\\$2 = 14\$
+^\\\$3 = 7\$
+^\\\$4 = $mm_x3\$
+^\* +5 +0 +6 .*offset
+^multi_module: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+# start ARGS: run with new arguments, stopping at the first kernel's entry (50 elements: 1 block)
+scenario start 0 -ex 'start 50' -ex 'print n' -ex continue --args ./vector_add.G <<PATS
+^vector_add<<<\(1,1,1\),\(128,1,1\)>>> .*n=50\) at vector_add\.cu:7\$
+^\\\$1 = 50\$
+^vector_add: 50 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+# a watchpoint on c[200] (element 200 of 300: 200 + 2*200 + 1, written by block 1, thread 72),
+# a core file written at that stop, then opened on its own
+scenario watch-core 0 -ex 'break vector_add.cu:10 if blockIdx.x == 1 && threadIdx.x == 0' -ex run \
+    -ex 'watch c[200]' -ex continue -ex "generate-core-file $tmp/va.core" -ex delete -ex continue \
+    --args ./vector_add.G 300 <<PATS
+^Hardware watchpoint 2: c\[200\]\$
+block \(1,0,0\), thread \(72,0,0\)
+^New value = 601\$
+^Saved corefile
+^vector_add: 300 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+# (the core file of watch-core)
+scenario core-open 0 -ex 'print c[200]' -ex 'print i' -ex 'print n' --core "$tmp/va.core" <<PATS
+^\\\$1 = 601\$
+^\\\$2 = 200\$
+^\\\$3 = 300\$
+PATS
+
+# focus: the stop is on thread 0 of block 2; thread 3 of the same warp has i = 2*128 + 3
+scenario focus 0 -ex 'break vector_add.cu:10 if blockIdx.x == 2' -ex run -ex 'cuda thread (3,0,0)' \
+    -ex 'print i' -ex 'cuda thread' -ex delete -ex continue $VA <<PATS
+^Breakpoint 1, vector_add.* at vector_add\.cu:10\$
+block \(2,0,0\), thread \(3,0,0\)
+^\\\$1 = $((2 * 128 + 3))\$
+^thread \(3,0,0\)\$
+^vector_add: 1000 elements PASSED\$
+PATS
 
 batch_summary

@@ -346,6 +346,46 @@ cmd "quit"
 if wait_for "[exit 0]" && ! has "(y or n)"; then pass "confirm-off"
 else fail "confirm-off" "set confirm off still asked"; fi
 
+# ---- session 5: a CUDA program; its debugger session runs inside it ----------------------------------
+# spin_flag forever: its kernel spins on a flag nobody sets, until Ctrl-C. vector_add: element i
+# is i + (2i + 1), so thread 3 of block 0 computes sum = 10.
+if [ -f "$top/build/lib/libcudart.so.13" ]; then
+    start --args tests/cuda/spin_flag.G forever
+    wait_idle
+    cmd "run"
+    sleep 0.5
+    keys C-c
+    limit=100
+    if wait_for "Program received signal SIGINT, Interrupt." && wait_idle
+    then pass "program-ctrl-c"
+    else fail "program-ctrl-c" "C-c did not stop the program's kernel"; fi
+    limit=
+    cmd "print *flag"
+    if wait_for "= 0" && wait_idle; then pass "program-print-at-stop"
+    else fail "program-print-at-stop" "the kernel's parameter was not readable"; fi
+    cmd "kill"
+    wait_for "(y or n)" && { text "y"; keys Enter; }
+    if wait_for "killed]" && wait_idle; then pass "program-kill"
+    else fail "program-kill" "kill did not end the program"; fi
+    cmd "file tests/cuda/vector_add.G"
+    cmd "break vector_add.cu:10 if threadIdx.x == 3"
+    cmd "run"
+    if wait_for "Breakpoint 1, vector_add" && wait_idle; then pass "program-breakpoint"
+    else fail "program-breakpoint" "no stop at the conditional breakpoint"; fi
+    cmd "print sum"
+    if wait_for "= 10" && wait_idle; then pass "program-print-local"
+    else fail "program-print-local" "sum is not 10"; fi
+    cmd "disable 1"
+    cmd "continue"
+    if wait_for "vector_add: 1000 elements PASSED" && wait_for "exited normally]" && wait_idle
+    then pass "program-continue-to-exit"
+    else fail "program-continue-to-exit" "the program did not finish"; fi
+    cmd "quit"
+    if wait_for "[exit 0]"; then pass "program-quit"; else fail "program-quit" "ptxdbg did not exit with 0"; fi
+else
+    fail "program-session" "build/lib/libcudart.so.13 is not built"
+fi
+
 T kill-server >/dev/null 2>&1
 echo "interactive: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -58,6 +58,18 @@ START_TEST(test_idents_and_dirs)
 }
 END_TEST
 
+/* PTX's predefined identifier WARP_SZ (nvcc's warpSize) is the constant 32; longer names that
+ * start with it stay identifiers */
+START_TEST(test_warp_sz)
+{
+    toks r = lex_all("mov.u32 %r1, WARP_SZ; WARP_SZX");
+    ck_assert_int_eq(r.t[4].kind, PTX_TK_INT);
+    ck_assert_uint_eq(r.t[4].ival, 32);
+    ck_assert_int_eq(r.t[6].kind, PTX_TK_IDENT);
+    ck_assert(text_is(&r.t[6], "WARP_SZX"));
+}
+END_TEST
+
 START_TEST(test_sreg_component_and_params)
 {
     toks r = lex_all("%tid.x %r<5> .shared::cluster .L2::64B .b128 .v8");
@@ -177,6 +189,7 @@ int main(void)
     Suite *s = suite_create("lexer");
     TCase *tc = tcase_create("lexer");
     tcase_add_test(tc, test_idents_and_dirs);
+    tcase_add_test(tc, test_warp_sz);
     tcase_add_test(tc, test_sreg_component_and_params);
     tcase_add_test(tc, test_numbers);
     tcase_add_test(tc, test_operators);

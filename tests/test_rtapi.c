@@ -6,8 +6,19 @@
 #include "test_util.h"
 #include "rt.h"
 #include "rt_dev.h"
+#include "rt_graph.h"
+#include "cu_int.h"
 
 cudaError_t cudaGetLastError(void);
+CUresult cuGetErrorName(CUresult error, const char **pStr);
+CUresult cuGetErrorString(CUresult error, const char **pStr);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                  const cudaGraphNode_t *pDependencies, size_t numDependencies);
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                     size_t numDependencies);
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                              cudaGraphEdgeData *edgeData, size_t *numEdges);
 
 /* ---- ABI layouts ------------------------------------------------------------------------
  * The offsets below were measured by compiling offsetof() of every field against CUDA 13.0's
@@ -424,6 +435,87 @@ START_TEST(test_kernel_attrs)
 }
 END_TEST
 
+/* ---- graphs: launch order ------------------------------------------------------------------- */
+START_TEST(test_graph_order)
+{
+    rt_init();
+    cudaGraph_t g = rt_graph_new();
+    ck_assert_ptr_nonnull(g);
+    cudaGraphNode_t n[6];
+    ck_assert_int_eq(cudaGraphAddEmptyNode(&n[0], g, NULL, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddEmptyNode(&n[1], g, NULL, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddEmptyNode(&n[2], g, &n[1], 1), cudaSuccess);
+    cudaGraphNode_t d3[2] = { n[0], n[2] };
+    ck_assert_int_eq(cudaGraphAddEmptyNode(&n[3], g, d3, 2), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddEmptyNode(&n[4], g, NULL, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddEmptyNode(&n[5], g, NULL, 0), cudaSuccess);
+    /* n1 now also waits for n5, created after it */
+    ck_assert_int_eq(cudaGraphAddDependencies(g, &n[5], &n[1], NULL, 1), cudaSuccess);
+    size_t ne = 0;
+    ck_assert_int_eq(cudaGraphGetEdges(g, NULL, NULL, NULL, &ne), cudaSuccess);
+    ck_assert_uint_eq(ne, 4);
+    /* Kahn's algorithm, the earliest-created ready node first: n0 (ready), then n4 and n5
+     * (n1 waits for n5), n1, n2 (after n1), n3 (after n0 and n2) */
+    size_t cnt;
+    cudaError_t e;
+    cudaGraphNode_t *order = rt_graph_order(g, &cnt, &e);
+    ck_assert_ptr_nonnull(order);
+    ck_assert_uint_eq(cnt, 6);
+    const int want[6] = { 0, 4, 5, 1, 2, 3 };
+    for (int i = 0; i < 6; i++)
+        ck_assert_msg(order[i] == n[want[i]], "position %d is not n%d", i, want[i]);
+    free(order);
+    /* a cycle n3 -> n5 -> n1 -> n2 -> n3 has no order */
+    ck_assert_int_eq(cudaGraphAddDependencies(g, &n[3], &n[5], NULL, 1), cudaSuccess);
+    ck_assert_ptr_null(rt_graph_order(g, &cnt, &e));
+    ck_assert_int_eq(e, cudaErrorInvalidValue);
+    /* self edges and foreign nodes are refused */
+    ck_assert_int_eq(cudaGraphAddDependencies(g, &n[0], &n[0], NULL, 1), cudaErrorInvalidValue);
+    rt_graph_free(g);
+}
+END_TEST
+
+/* ---- driver API errors: CUDA 13.0's cuda.h numbers ------------------------------------------ */
+START_TEST(test_cu_errors)
+{
+    static const struct { int v; const char *name; } rows[] = {
+        {0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"}, {3, "CUDA_ERROR_NOT_INITIALIZED"},
+        {34, "CUDA_ERROR_STUB_LIBRARY"}, {100, "CUDA_ERROR_NO_DEVICE"},
+        {101, "CUDA_ERROR_INVALID_DEVICE"}, {201, "CUDA_ERROR_INVALID_CONTEXT"},
+        {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"}, {218, "CUDA_ERROR_INVALID_PTX"},
+        {226, "CUDA_ERROR_CONTAINED"}, {400, "CUDA_ERROR_INVALID_HANDLE"},
+        {500, "CUDA_ERROR_NOT_FOUND"}, {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+        {710, "CUDA_ERROR_ASSERT"}, {716, "CUDA_ERROR_MISALIGNED_ADDRESS"},
+        {719, "CUDA_ERROR_LAUNCH_FAILED"}, {721, "CUDA_ERROR_TENSOR_MEMORY_LEAK"},
+        {801, "CUDA_ERROR_NOT_SUPPORTED"}, {910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"},
+        {916, "CUDA_ERROR_KEY_ROTATION"}, {999, "CUDA_ERROR_UNKNOWN"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *n = NULL, *t = NULL;
+        ck_assert_int_eq(cuGetErrorName((CUresult)rows[i].v, &n), CUDA_SUCCESS);
+        ck_assert_str_eq(n, rows[i].name);
+        ck_assert_int_eq(cuGetErrorString((CUresult)rows[i].v, &t), CUDA_SUCCESS);
+        ck_assert_ptr_nonnull(t);
+    }
+    int defined = 0;
+    for (int v = 0; v < 1100; v++) {
+        const char *n;
+        if (cuGetErrorName((CUresult)v, &n) == CUDA_SUCCESS) defined++;
+    }
+    ck_assert_int_eq(defined, 101);           /* the values of CUDA 13.0's CUresult */
+    const char *t = NULL;
+    ck_assert_int_eq(cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &t), CUDA_SUCCESS);
+    ck_assert_str_eq(t, "invalid argument");
+    ck_assert_int_eq(cuGetErrorName((CUresult)2, NULL), CUDA_ERROR_INVALID_VALUE);
+    /* runtime errors as the driver API reports them */
+    ck_assert_int_eq(cu_result(cudaErrorIllegalAddress), CUDA_ERROR_ILLEGAL_ADDRESS);
+    ck_assert_int_eq(cu_result(cudaErrorInvalidResourceHandle), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cu_result(cudaErrorInvalidDeviceFunction), CUDA_ERROR_INVALID_HANDLE);
+    ck_assert_int_eq(cu_result(cudaErrorInvalidConfiguration), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cu_result(cudaErrorInvalidSymbol), CUDA_ERROR_NOT_FOUND);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("rtapi");
@@ -438,6 +530,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_occupancy_a100);
     tcase_add_test(tc, test_occupancy_h100);
     tcase_add_test(tc, test_kernel_attrs);
+    tcase_add_test(tc, test_graph_order);
+    tcase_add_test(tc, test_cu_errors);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -35,9 +35,16 @@
     } while (0)
 
 // A fault program: the expected sticky error was seen -> "FAULT name", exit code 3.
+// launch: cudaGetLastError() right after the launch, which is cudaSuccess, or already the fault
+// when the kernel ran before it returned (kernels run asynchronously: either is correct);
+// got: what the synchronisation returned.
 #define FAULT_EXIT_CODE 3
-static inline int expect_fault(cudaError_t got, cudaError_t want)
+static inline int expect_fault(cudaError_t launch, cudaError_t got, cudaError_t want)
 {
+    if (launch != cudaSuccess && launch != want) {
+        printf("FAILED: the launch returned %s\n", cudaGetErrorName(launch));
+        return 1;
+    }
     if (got != want) {
         printf("FAILED: expected %s, got %s\n", cudaGetErrorName(want), cudaGetErrorName(got));
         return 1;

@@ -18,7 +18,7 @@ int main()
     CHECK(cudaMalloc(&d, sizeof h));
     CHECK(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
     check_positive<<<4, 32>>>(d, n);
-    CHECK(cudaGetLastError());
+    cudaError_t launch = cudaGetLastError();
     cudaError_t e = cudaDeviceSynchronize();
-    return expect_fault(e, cudaErrorAssert);
+    return expect_fault(launch, e, cudaErrorAssert);
 }

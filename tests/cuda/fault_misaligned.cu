@@ -14,7 +14,7 @@ int main()
     CHECK(cudaMalloc(&base, 1024));
     CHECK(cudaMalloc(&out, 32 * sizeof(long long)));
     load_misaligned<<<1, 32>>>(base, out, 4);
-    CHECK(cudaGetLastError());
+    cudaError_t launch = cudaGetLastError();
     cudaError_t e = cudaDeviceSynchronize();
-    return expect_fault(e, cudaErrorMisalignedAddress);
+    return expect_fault(launch, e, cudaErrorMisalignedAddress);
 }

@@ -18,7 +18,7 @@ int main()
     int *p;
     CHECK(cudaMalloc(&p, n * sizeof(int)));
     write_past<<<2, 32>>>(p, n);
-    CHECK(cudaGetLastError());   // the launch itself is valid
+    cudaError_t launch = cudaGetLastError();
     cudaError_t e = cudaDeviceSynchronize();
-    return expect_fault(e, cudaErrorIllegalAddress);
+    return expect_fault(launch, e, cudaErrorIllegalAddress);
 }

@@ -13,7 +13,7 @@ int main()
     CHECK(cudaMalloc(&d, sizeof h));
     CHECK(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
     maybe_trap<<<4, 32>>>(d);
-    CHECK(cudaGetLastError());
+    cudaError_t launch = cudaGetLastError();
     cudaError_t e = cudaDeviceSynchronize();
-    return expect_fault(e, cudaErrorLaunchFailure);
+    return expect_fault(launch, e, cudaErrorLaunchFailure);
 }

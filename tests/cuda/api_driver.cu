@@ -1,0 +1,153 @@
+// api_driver.cu - the driver API on its own: cuInit, devices, a context, a module loaded from
+// PTX text embedded here, cuLaunchKernel with kernelParams and with the `extra` buffer,
+// module globals, memsets, streams/events, attributes, occupancy, errors, cuGetProcAddress.
+// nvcc-flags: -lcuda
+#include "cu_check.h"
+
+// y[i] = a * x[i] + bias, where bias is a module global set by the host.
+static const char ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .global .align 4 .f32 bias;\n"
+    ".visible .entry axpb(.param .u64 y, .param .u64 x, .param .f32 a, .param .u32 n)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<6>; .reg .f32 %f<6>; .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [y]; ld.param.u64 %rd2, [x]; ld.param.f32 %f1, [a];\n"
+    " ld.param.u32 %r1, [n];\n"
+    " mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x; mov.u32 %r4, %tid.x;\n"
+    " mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+    " setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra DONE;\n"
+    " cvta.to.global.u64 %rd3, %rd2; cvta.to.global.u64 %rd4, %rd1;\n"
+    " mul.wide.u32 %rd5, %r5, 4; add.s64 %rd6, %rd3, %rd5; add.s64 %rd7, %rd4, %rd5;\n"
+    " ld.global.f32 %f2, [%rd6]; ld.global.f32 %f3, [bias];\n"
+    " fma.rn.f32 %f4, %f1, %f2, %f3;\n st.global.f32 [%rd7], %f4;\n"
+    "DONE:\n ret;\n}\n";
+
+int main()
+{
+    CUdevice dev;
+    int count = 0;
+    EXPECT(cuDeviceGetCount(&count) == CUDA_ERROR_NOT_INITIALIZED, "calls before cuInit");
+    CK(cuInit(0));
+    CK(cuDeviceGetCount(&count));
+    EXPECT(count == 1, "%d devices", count);
+    CK(cuDeviceGet(&dev, 0));
+    char name[256];
+    CK(cuDeviceGetName(name, sizeof name, dev));
+    int major = 0, minor = 0, sms = 0, drv = 0;
+    CK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
+    CK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+    CK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+    CK(cuDriverGetVersion(&drv));
+    EXPECT(major >= 8 && sms > 0 && drv >= 13000, "cc %d.%d, %d SMs, driver %d", major, minor,
+           sms, drv);
+    size_t total = 0;
+    CK(cuDeviceTotalMem(&total, dev));
+    EXPECT(total > (1ull << 30), "total memory %zu", total);
+
+    CUcontext ctx, cur;
+    CUmodule mod;
+    EXPECT(cuModuleLoadData(&mod, ptx) == CUDA_ERROR_INVALID_CONTEXT, "module without context");
+    CK(cuCtxCreate(&ctx, NULL, 0, dev));
+    CK(cuCtxGetCurrent(&cur));
+    EXPECT(cur == ctx, "current context");
+    CK(cuModuleLoadData(&mod, ptx));
+    CUfunction f;
+    CK(cuModuleGetFunction(&f, mod, "axpb"));
+    EXPECT(cuModuleGetFunction(&f, mod, "nope") == CUDA_ERROR_NOT_FOUND, "missing function");
+    CK(cuModuleGetFunction(&f, mod, "axpb"));
+    CUdeviceptr bias;
+    size_t bias_size = 0;
+    CK(cuModuleGetGlobal(&bias, &bias_size, mod, "bias"));
+    EXPECT(bias_size == 4, "bias is %zu bytes", bias_size);
+    float b = 0.25f;
+    CK(cuMemcpyHtoD(bias, &b, sizeof b));
+
+    const unsigned n = 1000;
+    float *hx = (float *)malloc(n * 4), *hy = (float *)malloc(n * 4);
+    for (unsigned i = 0; i < n; i++) hx[i] = (float)i * 0.5f - 100.0f;
+    CUdeviceptr x, y;
+    CK(cuMemAlloc(&x, n * 4));
+    CK(cuMemAlloc(&y, n * 4));
+    CK(cuMemcpyHtoD(x, hx, n * 4));
+    CK(cuMemsetD32(y, 0x7fc00000u, n));   // NaN everywhere, every element overwritten below
+    int minGrid = 0, block = 0;
+    CK(cuOccupancyMaxPotentialBlockSize(&minGrid, &block, f, NULL, 0, 0));
+    EXPECT(block > 0 && block % 32 == 0 && minGrid >= sms, "block %d grid %d", block, minGrid);
+    int maxt = 0, regs = 0;
+    CK(cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f));
+    CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+    EXPECT(maxt >= block && regs > 0, "max threads %d, regs %d", maxt, regs);
+
+    float a = 3.0f;
+    void *args[] = {&y, &x, &a, (void *)&n};
+    unsigned grid = (n + 255) / 256;
+    CK(cuLaunchKernel(f, grid, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
+    CK(cuCtxSynchronize());
+    CK(cuMemcpyDtoH(hy, y, n * 4));
+    for (unsigned i = 0; i < n; i++)
+        EXPECT(hy[i] == 3.0f * hx[i] + 0.25f, "y[%u] = %g", i, hy[i]);
+
+    // the same launch through the extra buffer form, on a stream with events
+    struct { CUdeviceptr y, x; float a; unsigned n; } pk = {y, x, -1.0f, n};
+    size_t pks = sizeof pk;
+    void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &pk, CU_LAUNCH_PARAM_BUFFER_SIZE, &pks,
+                     CU_LAUNCH_PARAM_END};
+    CUstream s;
+    CUevent e0, e1;
+    CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    CK(cuEventCreate(&e0, CU_EVENT_DEFAULT));
+    CK(cuEventCreate(&e1, CU_EVENT_DEFAULT));
+    CK(cuEventRecord(e0, s));
+    CK(cuLaunchKernel(f, grid, 1, 1, 256, 1, 1, 0, s, NULL, extra));
+    CK(cuEventRecord(e1, s));
+    CK(cuMemcpyDtoHAsync(hy, y, n * 4, s));
+    CK(cuStreamSynchronize(s));
+    float ms = -1;
+    CK(cuEventElapsedTime(&ms, e0, e1));
+    EXPECT(ms >= 0, "elapsed %g", ms);
+    for (unsigned i = 0; i < n; i++)
+        EXPECT(hy[i] == -hx[i] + 0.25f, "extra launch: y[%u] = %g", i, hy[i]);
+
+    // launch errors and pointers
+    EXPECT(cuLaunchKernel(f, 1, 1, 1, 2048, 1, 1, 0, NULL, args, NULL) != CUDA_SUCCESS,
+           "oversized block accepted");
+    unsigned mt = 0;
+    CK(cuPointerGetAttribute(&mt, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, x + 40));
+    EXPECT(mt == CU_MEMORYTYPE_DEVICE, "memory type %u", mt);
+    CUdeviceptr base;
+    size_t size;
+    CK(cuMemGetAddressRange(&base, &size, x + 40));
+    EXPECT(base == x && size == n * 4, "address range");
+
+    // a cubin is refused with a clear error
+    static const unsigned char elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+    CUmodule bad;
+    EXPECT(cuModuleLoadData(&bad, elf) == CUDA_ERROR_INVALID_IMAGE, "cubin accepted");
+    // broken PTX
+    EXPECT(cuModuleLoadData(&bad, ".version 8.0\n.target sm_80\nbogus;\n") ==
+               CUDA_ERROR_INVALID_PTX, "bad PTX accepted");
+
+    const char *en = NULL, *es = NULL;
+    CK(cuGetErrorName(CUDA_ERROR_ILLEGAL_ADDRESS, &en));
+    CK(cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &es));
+    EXPECT(!strcmp(en, "CUDA_ERROR_ILLEGAL_ADDRESS") && !strcmp(es, "invalid argument"),
+           "error texts %s / %s", en, es);
+    EXPECT(cuGetErrorName((CUresult)12345, &en) == CUDA_ERROR_INVALID_VALUE, "unknown code");
+
+    void *fn = NULL;
+    CUdriverProcAddressQueryResult qr;
+    CK(cuGetProcAddress("cuMemAlloc", &fn, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &qr));
+    EXPECT(fn && qr == CU_GET_PROC_ADDRESS_SUCCESS, "cuGetProcAddress(cuMemAlloc)");
+    CUdeviceptr z;
+    CK(((CUresult(*)(CUdeviceptr *, size_t))fn)(&z, 64));
+    CK(cuMemFree(z));
+
+    CK(cuStreamDestroy(s));
+    CK(cuEventDestroy(e0));
+    CK(cuEventDestroy(e1));
+    CK(cuMemFree(x));
+    CK(cuMemFree(y));
+    CK(cuModuleUnload(mod));
+    CK(cuCtxDestroy(ctx));
+    printf("api_driver: PASSED\n");
+    return 0;
+}
