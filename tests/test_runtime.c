@@ -439,7 +439,7 @@ START_TEST(auto_core_file)
     }
     ck_assert_msg(found[0], "no core file %s*", path);
     char err[256];
-    exec_core *c = exec_core_open(found, err, sizeof err);
+    exec_core *c = exec_core_open(found, err, sizeof err, NULL);
     ck_assert_msg(c != NULL, "%s", err);
     exec_core_close(c);
     unlink(found);
