@@ -31,7 +31,9 @@ struct CUgraphExec_st {
     uint32_t magic;
     rt_op *ops;                     /* owned copies, in launch order */
     struct CUgraphNode_st **src;    /* the node each op came from (child nodes: the child's) */
+    unsigned char *off;             /* cudaGraphNodeSetEnabled(0): skipped at launch */
     size_t n, cap;
+    unsigned long long flags;       /* as instantiated */
 };
 
 static cudaGraph_t graph_ok(cudaGraph_t g) { return g && g->magic == GRAPH_MAGIC ? g : NULL; }
@@ -688,9 +690,13 @@ static int gx_push(cudaGraphExec_t x, const rt_op *op, cudaGraphNode_t src)
         cudaGraphNode_t *s = realloc(x->src, cap * sizeof *s);
         if (!s) return -1;
         x->src = s;
+        unsigned char *off = realloc(x->off, cap);
+        if (!off) return -1;
+        x->off = off;
         x->cap = cap;
     }
     if (rt_op_clone(&x->ops[x->n], op)) return -1;
+    x->off[x->n] = 0;
     x->src[x->n++] = src;
     return 0;
 }
@@ -749,6 +755,7 @@ static void gx_free(cudaGraphExec_t x)
     for (size_t i = 0; i < x->n; i++) rt_op_release(&x->ops[i]);
     free(x->ops);
     free(x->src);
+    free(x->off);
     x->magic = 0;
     free(x);
 }
@@ -760,6 +767,7 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned
     cudaGraphExec_t x = calloc(1, sizeof *x);
     if (!x) return cudaErrorMemoryAllocation;
     x->magic = EXEC_MAGIC;
+    x->flags = flags;
     cudaError_t e = gx_fill(x, graph, 0);
     if (e != cudaSuccess) {
         gx_free(x);
@@ -796,7 +804,7 @@ static cudaError_t graph_launch(cudaGraphExec_t x, cudaStream_t stream, int ptds
     if (!x || x->magic != EXEC_MAGIC) return cudaErrorInvalidValue;
     if (!rt_stream_get(stream, ptds)) return cudaErrorInvalidResourceHandle;
     for (size_t i = 0; i < x->n; i++) {
-        cudaError_t e = rt_submit(stream, ptds, &x->ops[i]);
+        cudaError_t e = x->off[i] ? cudaSuccess : rt_submit(stream, ptds, &x->ops[i]);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
@@ -933,4 +941,119 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
     if (fresh) gx_free(fresh);
     if (resultInfo) *resultInfo = info;
     return RT_END(e);
+}
+
+/* ---- node lookups and event nodes ------------------------------------------------------------ */
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode,
+                                     cudaGraph_t clonedGraph)
+{
+    RT_BEGIN();
+    if (!pNode || !node_ok(originalNode) || !graph_ok(clonedGraph) ||
+        originalNode->g->n != clonedGraph->n)
+        return RT_END(cudaErrorInvalidValue);
+    size_t i = 0;                           /* a clone keeps the nodes' order */
+    while (originalNode->g->nodes[i] != originalNode) i++;
+    *pNode = clonedGraph->nodes[i];
+    return RT_END(cudaSuccess);
+}
+
+static cudaError_t event_node(cudaGraphNode_t node, enum cudaGraphNodeType type,
+                              cudaEvent_t *get, cudaEvent_t set)
+{
+    if (!node_ok(node) || node->type != type) return cudaErrorInvalidValue;
+    if (get) {
+        *get = node->op.u.event.ev;
+        return cudaSuccess;
+    }
+    return node_set_event(node, set, node->op.kind);
+}
+
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
+{
+    RT_BEGIN();
+    if (!event_out) return RT_END(cudaErrorInvalidValue);
+    return RT_END(event_node(node, cudaGraphNodeTypeEventRecord, event_out, NULL));
+}
+
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)
+{
+    RT_BEGIN();
+    return RT_END(event_node(node, cudaGraphNodeTypeEventRecord, NULL, event));
+}
+
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
+{
+    RT_BEGIN();
+    if (!event_out) return RT_END(cudaErrorInvalidValue);
+    return RT_END(event_node(node, cudaGraphNodeTypeWaitEvent, event_out, NULL));
+}
+
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)
+{
+    RT_BEGIN();
+    return RT_END(event_node(node, cudaGraphNodeTypeWaitEvent, NULL, event));
+}
+
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)
+{
+    RT_BEGIN();
+    if (!graphExec || graphExec->magic != EXEC_MAGIC || !flags)
+        return RT_END(cudaErrorInvalidValue);
+    *flags = graphExec->flags;
+    return RT_END(cudaSuccess);
+}
+
+/* The parameters of a memcpy node as linear pitched pointers (what the op holds). */
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *p)
+{
+    RT_BEGIN();
+    if (!node_ok(node) || node->type != cudaGraphNodeTypeMemcpy || !p)
+        return RT_END(cudaErrorInvalidValue);
+    const rt_op *op = &node->op;
+    memset(p, 0, sizeof *p);
+    p->srcPtr.ptr = (void *)(uintptr_t)op->u.copy.src;
+    p->srcPtr.pitch = op->u.copy.spitch;
+    p->srcPtr.xsize = op->u.copy.width;
+    p->srcPtr.ysize = op->u.copy.spitch ? op->u.copy.sslice / op->u.copy.spitch : 0;
+    p->dstPtr.ptr = (void *)(uintptr_t)op->u.copy.dst;
+    p->dstPtr.pitch = op->u.copy.dpitch;
+    p->dstPtr.xsize = op->u.copy.width;
+    p->dstPtr.ysize = op->u.copy.dpitch ? op->u.copy.dslice / op->u.copy.dpitch : 0;
+    p->extent.width = op->u.copy.width;
+    p->extent.height = op->u.copy.height;
+    p->extent.depth = op->u.copy.depth;
+    p->kind = op->u.copy.dir;
+    return RT_END(cudaSuccess);
+}
+
+/* Disabled nodes of an executable graph are skipped at launch (kernel, memcpy, memset). */
+static cudaError_t exec_enable(cudaGraphExec_t x, cudaGraphNode_t node, unsigned *get, int set)
+{
+    if (!x || x->magic != EXEC_MAGIC || !node_ok(node)) return cudaErrorInvalidValue;
+    if (node->type != cudaGraphNodeTypeKernel && node->type != cudaGraphNodeTypeMemcpy &&
+        node->type != cudaGraphNodeTypeMemset)
+        return cudaErrorInvalidValue;
+    int found = 0;
+    for (size_t i = 0; i < x->n; i++)
+        if (x->src[i] == node) {
+            if (get) *get = !x->off[i];
+            else x->off[i] = !set;
+            found = 1;
+        }
+    return found ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                    unsigned int isEnabled)
+{
+    RT_BEGIN();
+    return RT_END(exec_enable(hGraphExec, hNode, NULL, isEnabled != 0));
+}
+
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                    unsigned int *isEnabled)
+{
+    RT_BEGIN();
+    if (!isEnabled) return RT_END(cudaErrorInvalidValue);
+    return RT_END(exec_enable(hGraphExec, hNode, isEnabled, 0));
 }

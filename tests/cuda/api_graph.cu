@@ -146,6 +146,27 @@ int main()
     for (int i = 0; i < n; i++)
         EXPECT(hy[i] == 3.0f * hx[i], "graph update: z[%d] = %g", i, hy[i]);
     EXPECT(host_calls == 3, "host node ran %d times", host_calls);
+    // a disabled kernel node is skipped: z stays as the memset left it
+    CHECK(cudaGraphNodeSetEnabled(exec, nk2, 0));
+    unsigned en = 1;
+    CHECK(cudaGraphNodeGetEnabled(exec, nk2, &en));
+    EXPECT(en == 0, "node still enabled");
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; i++) EXPECT(hy[i] == 0.0f, "disabled node ran: z[%d] = %g", i, hy[i]);
+    CHECK(cudaGraphNodeSetEnabled(exec, nk2, 1));
+    unsigned long long xf = 1;
+    CHECK(cudaGraphExecGetFlags(exec, &xf));
+    EXPECT(xf == 0, "exec flags %llu", xf);
+    // a clone's nodes are found from the original's
+    cudaGraph_t cl;
+    cudaGraphNode_t cnk1;
+    CHECK(cudaGraphClone(&cl, g));
+    CHECK(cudaGraphNodeFindInClone(&cnk1, nk1, cl));
+    CHECK(cudaGraphKernelNodeGetParams(cnk1, &got));
+    EXPECT(cnk1 != nk1 && got.func == (void *)scale_add && *(float *)got.kernelParams[2] == 3.0f,
+           "clone's kernel node");
+    CHECK(cudaGraphDestroy(cl));
     // a graph of another shape is refused
     cudaGraph_t other;
     CHECK(cudaGraphCreate(&other, 0));
