@@ -292,6 +292,34 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
     ADD_NODE(cudaGraphNodeTypeMemcpy, node_set_copy1d(n, dst, src, count, kind));
 }
 
+static cudaError_t node_set_symcopy(cudaGraphNode_t n, const void *symbol, void *mem,
+                                    size_t count, size_t offset, enum cudaMemcpyKind kind, int to)
+{
+    if (!mem) return cudaErrorInvalidValue;
+    cudaError_t e = rt_symcopy_op(symbol, mem, count, offset, kind, to, &n->op);
+    n->has_op = e == cudaSuccess && n->op.kind;
+    return e;
+}
+
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                           const cudaGraphNode_t *pDependencies,
+                                           size_t numDependencies, const void *symbol,
+                                           const void *src, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind)
+{
+    ADD_NODE(cudaGraphNodeTypeMemcpy,
+             node_set_symcopy(n, symbol, (void *)(uintptr_t)src, count, offset, kind, 1));
+}
+
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies,
+                                             size_t numDependencies, void *dst,
+                                             const void *symbol, size_t count, size_t offset,
+                                             enum cudaMemcpyKind kind)
+{
+    ADD_NODE(cudaGraphNodeTypeMemcpy, node_set_symcopy(n, symbol, dst, count, offset, kind, 0));
+}
+
 static cudaError_t node_set_memset(cudaGraphNode_t n, const struct cudaMemsetParams *p)
 {
     cudaError_t e = rt_graph_memset_op(&n->op, p);

@@ -18,6 +18,14 @@ __global__ void add_into(float *y, const float *x, int n)
         y[i] += x[i];
 }
 
+__constant__ float coef[4];
+__device__ float result[4];
+
+__global__ void use_coef()
+{
+    result[threadIdx.x] = coef[threadIdx.x] * 10.0f + threadIdx.x;
+}
+
 static int host_calls;
 static void CUDART_CB count_call(void *p) { host_calls += *(int *)p; }
 
@@ -185,6 +193,29 @@ int main()
     (void)cudaGetLastError();
     CHECK(cudaGraphDestroy(other));
     CHECK(cudaGraphExecDestroy(exec));
+    // symbol copies as nodes: __constant__ in, kernel, __device__ out
+    cudaGraph_t sg;
+    cudaGraphNode_t to, k3, from;
+    float hc[4] = {1.5f, -2.0f, 0.25f, 8.0f}, hr[4] = {0, 0, 0, 0};
+    CHECK(cudaGraphCreate(&sg, 0));
+    CHECK(cudaGraphAddMemcpyNodeToSymbol(&to, sg, NULL, 0, coef, hc, sizeof hc, 0,
+                                         cudaMemcpyHostToDevice));
+    cudaKernelNodeParams kp3 = {};
+    kp3.func = (void *)use_coef;
+    kp3.gridDim = dim3(1);
+    kp3.blockDim = dim3(4);
+    kp3.kernelParams = NULL;
+    CHECK(cudaGraphAddKernelNode(&k3, sg, &to, 1, &kp3));
+    CHECK(cudaGraphAddMemcpyNodeFromSymbol(&from, sg, &k3, 1, hr, result, sizeof hr, 0,
+                                           cudaMemcpyDeviceToHost));
+    cudaGraphExec_t sx;
+    CHECK(cudaGraphInstantiate(&sx, sg, 0));
+    CHECK(cudaGraphLaunch(sx, 0));
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < 4; i++)
+        EXPECT(hr[i] == hc[i] * 10.0f + i, "symbol graph: result[%d] = %g", i, hr[i]);
+    CHECK(cudaGraphExecDestroy(sx));
+    CHECK(cudaGraphDestroy(sg));
     CHECK(cudaGraphDestroy(child));
     CHECK(cudaGraphDestroy(g));
     CHECK(cudaStreamDestroy(s1));
