@@ -391,6 +391,9 @@ cudaError_t rt_capture_op(rt_stream *s, const rt_op *op);
 /* The COPY op a cudaMemcpy3DParms describes (pitched pointers and CUDA arrays), for
  * cudaMemcpy3D* and graph memcpy nodes. */
 cudaError_t rt_copy3d_op(const struct cudaMemcpy3DParms *p, rt_op *op);
+/* The COPY op of cudaMemcpyToSymbol (to = 1) / FromSymbol: kind 0 (no op) when count is 0. */
+cudaError_t rt_symcopy_op(const void *symbol, void *mem, size_t count, size_t offset,
+                          enum cudaMemcpyKind kind, int to, rt_op *op);
 /* Stream capture joins: an EVENT_WAIT on a stream that is not capturing, for an event last
  * recorded in a capture, makes the stream join that capture (rt_graph.c); returns 1 then, and
  * rt_submit records the op. */

@@ -429,9 +429,8 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 }
 
 /* to = 1: host/device memory -> symbol. */
-static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_t offset,
-                              enum cudaMemcpyKind kind, int to, cudaStream_t st, int ptds,
-                              int sync)
+cudaError_t rt_symcopy_op(const void *symbol, void *mem, size_t count, size_t offset,
+                          enum cudaMemcpyKind kind, int to, rt_op *op)
 {
     rt_var *v;
     cudaError_t e = rt_symbol(symbol, &v);
@@ -444,30 +443,40 @@ static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_
         return cudaErrorInvalidMemcpyDirection;
     if (offset > v->size || count > v->size - offset)
         return cudaErrorInvalidValue;
+    memset(op, 0, sizeof *op);
     if (!count)
         return cudaSuccess;
     uint8_t *h = rt_var_host(v, offset, count);
     if (!h)
         return cudaErrorInvalidSymbol;
-    rt_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = RT_OP_COPY;
-    op.u.copy.width = op.u.copy.dpitch = op.u.copy.spitch = count;
-    op.u.copy.dslice = op.u.copy.sslice = count;
-    op.u.copy.height = op.u.copy.depth = 1;
+    op->kind = RT_OP_COPY;
+    op->u.copy.width = op->u.copy.dpitch = op->u.copy.spitch = count;
+    op->u.copy.dslice = op->u.copy.sslice = count;
+    op->u.copy.height = op->u.copy.depth = 1;
     int other_dev = kind == cudaMemcpyDeviceToDevice;
-    op.u.copy.dir = other_dev ? cudaMemcpyDeviceToDevice
-                  : kind == cudaMemcpyDefault ? cudaMemcpyDefault
-                  : cudaMemcpyHostToHost;
+    op->u.copy.dir = other_dev ? cudaMemcpyDeviceToDevice
+                   : kind == cudaMemcpyDefault ? cudaMemcpyDefault
+                   : cudaMemcpyHostToHost;
     if (to) {
-        op.u.copy.dst = (uint64_t)(uintptr_t)h;
-        op.u.copy.dst_raw = 1;
-        op.u.copy.src = (uint64_t)(uintptr_t)mem;
+        op->u.copy.dst = (uint64_t)(uintptr_t)h;
+        op->u.copy.dst_raw = 1;
+        op->u.copy.src = (uint64_t)(uintptr_t)mem;
     } else {
-        op.u.copy.src = (uint64_t)(uintptr_t)h;
-        op.u.copy.src_raw = 1;
-        op.u.copy.dst = (uint64_t)(uintptr_t)mem;
+        op->u.copy.src = (uint64_t)(uintptr_t)h;
+        op->u.copy.src_raw = 1;
+        op->u.copy.dst = (uint64_t)(uintptr_t)mem;
     }
+    return cudaSuccess;
+}
+
+static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_t offset,
+                              enum cudaMemcpyKind kind, int to, cudaStream_t st, int ptds,
+                              int sync)
+{
+    rt_op op;
+    cudaError_t e = rt_symcopy_op(symbol, mem, count, offset, kind, to, &op);
+    if (e != cudaSuccess || !op.kind)
+        return e;
     e = sync ? rt_sync() : cudaSuccess;
     if (e == cudaSuccess)
         e = rt_submit(st, ptds, &op);
