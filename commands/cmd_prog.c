@@ -1,4 +1,4 @@
-/* cmd_prog.c - debugging a CUDA program: `run` starts it with the runtime library and the session setup. */
+/* cmd_prog.c - debugging a CUDA program: `run` starts it with the runtime library and the setup. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -94,7 +94,7 @@ void cmd_prog_free(cmd_ctx *c)
     c->prog = NULL;
 }
 
-/* ---- the setup log ------------------------------------------------------------------------------ */
+/* ---- the setup log --------------------------------------------------------------------------- */
 static int log_append(cmd_prog *p, const char *text, size_t n)
 {
     char *nl = realloc(p->log, p->loglen + n + 2);
@@ -122,8 +122,8 @@ static int is_setup(const cmd_def *d, const char *args)
         while (isspace((unsigned char)*args))
             args++;
         size_t n = strcspn(args, " \t=");
-        return !(n == 3 && !strncmp(args, "var", 3)) && !(n == 8 && !strncmp(args, "variable", 8)) &&
-               n > 0 && args[0] != '$' && args[0] != '*';
+        int var = (n == 3 && !strncmp(args, "var", 3)) || (n == 8 && !strncmp(args, "variable", 8));
+        return !var && n > 0 && args[0] != '$' && args[0] != '*';
     }
     return 0;
 }
@@ -192,7 +192,7 @@ void cmd_prog_set_log(cmd_ctx *c, const char *text, size_t len)
         log_append(c->prog, text, len);
 }
 
-/* ---- the runtime library's folder ------------------------------------------------------------------ */
+/* ---- the runtime library's folder ------------------------------------------------------------ */
 /* build/lib beside the ptxdbg executable (the build tree), else lib or ../lib of its folder (an
  * installed layout); the absolute path. */
 int cmd_prog_libdir(char *out, size_t n)
@@ -222,7 +222,7 @@ int cmd_prog_libdir(char *out, size_t n)
     return -1;
 }
 
-/* ---- run ------------------------------------------------------------------------------------------- */
+/* ---- run ------------------------------------------------------------------------------------- */
 int cmd_prog_file_write(const char *dir, const char *name, const char *text, size_t n)
 {
     char path[PATH_MAX + 16];
@@ -305,7 +305,8 @@ static int run_once(cmd_ctx *c, int *rerun)
     /* remaining -ex / -x commands go to the program's session */
     size_t alen = 0, acap = 256;
     char *actions = malloc(acap);
-    int first = c->acts && c->act ? *c->act + 1 : 0, nleft = c->acts && c->act ? c->nacts - first : 0;
+    int first = c->acts && c->act ? *c->act + 1 : 0;
+    int nleft = c->acts && c->act ? c->nacts - first : 0;
     for (int i = 0; actions && i < nleft; i++) {
         const char *a = c->acts[first + i];
         size_t need = alen + strlen(a) + 4;
@@ -332,7 +333,8 @@ static int run_once(cmd_ctx *c, int *rerun)
             clen += (size_t)snprintf(config + clen, ccap - clen, "hits %d %d\n", b->num, b->hits);
         }
     }
-    if (!actions || !config || clen >= ccap || cmd_prog_file_write(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
+    if (!actions || !config || clen >= ccap ||
+        cmd_prog_file_write(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
         cmd_prog_file_write(dir, "actions", actions, alen) != 0 ||
         cmd_prog_file_write(dir, "config", config, clen) != 0) {
         free(actions);

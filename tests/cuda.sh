@@ -14,7 +14,7 @@
 #              ptxdbg exits non-zero)
 # Programs named api_*.cu and rt_*.cu join the table by themselves ("// cuda-needs: LIB":
 # skipped with a SKIP line where LIB, a CUDA toolkit library, cannot be found); a line
-# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s,
+# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s or [ ],
 # FAULT-KIND - for none) states what they print; the default is "0 PASSED$ -".
 # Then debugging scenarios on the -G builds (NAME.G). Expected values come from the programs'
 # own arithmetic (restated here), never from ptxdbg's output.
@@ -27,7 +27,7 @@ suite=cuda
 batch_setup
 C=$top/tests/cuda
 limit=
-command -v timeout >/dev/null 2>&1 && limit="timeout 120"
+command -v timeout >/dev/null 2>&1 && limit="timeout 60"
 
 libdir=
 if [ $have_ptxdbg -eq 1 ]; then
