@@ -46,6 +46,7 @@ void exec_free(exec_machine *m)
     if (!m)
         return;
     exec_kill(m);
+    exec_par_free(m->par_cache);
     exec_bp_cond_free(m);
     mem_global_free(&m->glob);
     free(m->cbank);

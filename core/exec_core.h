@@ -205,6 +205,7 @@ struct exec_machine {
     exec_dim3 cl_attr;        /* cluster dims given for launches (exec_set_cluster_dims), 0: none */
     /* a parallel worker's claims on global memory (exec_par.c); NULL on the main machine */
     struct exec_par *par;
+    struct exec_par *par_cache; /* the main machine's claims kept for the next run */
     int par_conflict;         /* the worker stopped at an access another CTA's claim forbids */
     uint32_t par_spin_cta;    /* the CTA whose accesses par_quiet counts */
     uint64_t par_quiet;       /* its accesses in a row that claimed nothing new */
@@ -255,6 +256,9 @@ struct exec_dec {
  * another CTA's claim forbids the access. */
 typedef struct exec_par exec_par;
 exec_par *exec_par_new(const exec_machine *m, uint32_t first);
+exec_par *exec_par_get(exec_machine *m, uint32_t first);
+void exec_par_put(exec_machine *m, exec_par *p);
+#define EXEC_PAR_CACHE (UINT64_C(1) << 30) /* bytes of claims kept between parallel runs */
 void exec_par_free(exec_par *p);
 uint32_t exec_par_max_ctas(void);
 int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint64_t off,

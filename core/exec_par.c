@@ -1,7 +1,7 @@
 /* exec_par.c - ownership of global memory during a parallel CTA run: claims, conflicts, undo.
  *
  * While worker threads run CTAs at once (exec_run.c), every global access of a worker first
- * claims the 16-byte granules it touches in a shadow word per granule (one array per region,
+ * claims the 4-byte granules it touches in a shadow word per granule (one array per region,
  * allocated for the run, zero = untouched). A granule is read by one CTA, read by many CTAs,
  * written by one CTA (which may also read it), or updated only by order-independent integer
  * reductions (any CTAs). Any other combination means two CTAs communicate through that
@@ -23,7 +23,7 @@
 #include "exec_core.h"
 
 enum { PS_FREE, PS_R1, PS_RN, PS_W, PS_RED, PS_LOCK = 7 };
-#define PS_G 16               /* bytes per granule */
+#define PS_G 4                /* bytes per granule: per-CTA words (out[blockIdx.x]) never share one */
 #define PS_SHIFT 29
 #define PS_ID_MASK ((1u << PS_SHIFT) - 1)
 #define PS_KIND(s) ((s) >> PS_SHIFT)
@@ -33,6 +33,9 @@ struct exec_par {
     uint32_t first;           /* CTA number of relative id 1 */
     int nreg;
     mem_region *regs;         /* the machine's region array (fixed during the run) */
+    uint8_t **rdata;          /* each region's data and size when made (exec_par_get) */
+    uint64_t *rsize;
+    _Atomic uint8_t *touched; /* per region: some granule left PS_FREE */
     _Atomic uint32_t **shadow;
     uint8_t **mirror;
     _Atomic int red;          /* some granule took reductions */
@@ -51,14 +54,21 @@ exec_par *exec_par_new(const exec_machine *m, uint32_t first)
     p->regs = m->glob.r;
     p->shadow = calloc((size_t)p->nreg + 1, sizeof *p->shadow);
     p->mirror = calloc((size_t)p->nreg + 1, sizeof *p->mirror);
-    if (!p->shadow || !p->mirror) {
+    p->rdata = calloc((size_t)p->nreg + 1, sizeof *p->rdata);
+    p->rsize = calloc((size_t)p->nreg + 1, sizeof *p->rsize);
+    p->touched = calloc((size_t)p->nreg + 1, sizeof *p->touched);
+    if (!p->shadow || !p->mirror || !p->rdata || !p->rsize || !p->touched) {
         exec_par_free(p);
         return NULL;
     }
     atomic_init(&p->red, 0);
+    for (int i = 0; i < p->nreg; i++)
+        atomic_init(&p->touched[i], 0);
     atomic_init(&p->spin, 0);
     for (int i = 0; i < p->nreg; i++) {
         uint64_t sz = p->regs[i].size, ng = (sz + PS_G - 1) / PS_G;
+        p->rdata[i] = p->regs[i].data;
+        p->rsize[i] = sz;
         p->shadow[i] = calloc(ng ? ng : 1, sizeof(uint32_t));
         p->mirror[i] = calloc(ng ? ng * PS_G : PS_G, 1);
         if (!p->shadow[i] || !p->mirror[i]) {
@@ -81,7 +91,51 @@ void exec_par_free(exec_par *p)
     }
     free((void *)p->shadow);
     free(p->mirror);
+    free(p->rdata);
+    free(p->rsize);
+    free((void *)p->touched);
     free(p);
+}
+
+/* The claims for a run from CTA first: the machine's cached ones when its regions are the
+ * same (the shadows of touched regions cleared: pages stay mapped between runs, no page faults
+ * or unmapping while workers run), else new ones. */
+exec_par *exec_par_get(exec_machine *m, uint32_t first)
+{
+    exec_par *p = m->par_cache;
+    m->par_cache = NULL;
+    int same = p && p->nreg == m->glob.n && p->regs == m->glob.r;
+    for (int i = 0; same && i < p->nreg; i++)
+        same = p->rdata[i] == m->glob.r[i].data && p->rsize[i] == m->glob.r[i].size;
+    if (!same) {
+        exec_par_free(p);
+        return exec_par_new(m, first);
+    }
+    for (int i = 0; i < p->nreg; i++)
+        if (atomic_load(&p->touched[i])) {
+            memset((void *)p->shadow[i], 0, (p->rsize[i] + PS_G - 1) / PS_G * sizeof(uint32_t));
+            atomic_store(&p->touched[i], 0);
+        }
+    p->first = first;
+    atomic_store(&p->red, 0);
+    atomic_store(&p->spin, 0);
+    return p;
+}
+
+/* Keep the claims for the next run while the touched regions' shadows and mirrors stay below
+ * EXEC_PAR_CACHE bytes; free them otherwise. */
+void exec_par_put(exec_machine *m, exec_par *p)
+{
+    uint64_t bytes = 0;
+    for (int i = 0; p && i < p->nreg; i++)
+        if (atomic_load(&p->touched[i]))
+            bytes += p->rsize[i] * 2;
+    if (!p || bytes > EXEC_PAR_CACHE) {
+        exec_par_free(p);
+        return;
+    }
+    exec_par_free(m->par_cache);
+    m->par_cache = p;
 }
 
 int exec_par_reduced(const exec_par *p) { return atomic_load(&p->red); }
@@ -101,8 +155,11 @@ static int par_claim1(exec_par *p, int ri, uint64_t g, uint32_t c, int mode)
         if (mode == 0) {
             if (k == PS_RN || ((k == PS_R1 || k == PS_W) && id == c))
                 return 1;
-            if (k == PS_FREE)
+            if (k == PS_FREE) {
                 want = PS_MAKE(PS_R1, c);
+                if (!atomic_load_explicit(&p->touched[ri], memory_order_relaxed))
+                    atomic_store_explicit(&p->touched[ri], 1, memory_order_relaxed);
+            }
             else if (k == PS_R1)
                 want = PS_MAKE(PS_RN, 0);
             else
@@ -119,6 +176,8 @@ static int par_claim1(exec_par *p, int ri, uint64_t g, uint32_t c, int mode)
         if (!atomic_compare_exchange_weak_explicit(sh, &s, PS_MAKE(PS_LOCK, 0),
                                                    memory_order_acq_rel, memory_order_acquire))
             continue;
+        if (!atomic_load_explicit(&p->touched[ri], memory_order_relaxed))
+            atomic_store_explicit(&p->touched[ri], 1, memory_order_relaxed);
         /* first change of this granule: keep its old bytes for exec_par_undo */
         const mem_region *r = &p->regs[ri];
         uint64_t off = g * PS_G, n = r->size - off < PS_G ? r->size - off : PS_G;

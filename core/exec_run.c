@@ -1426,14 +1426,14 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
         p.limit = rc->o->max_steps > rc->steps ? rc->o->max_steps - rc->steps : 1;
     if (m->intr_after)
         p.intr_at = m->intr_after > rc->steps ? m->intr_after - rc->steps : 1;
-    p.par = exec_par_new(m, first);
+    p.par = exec_par_get(m, first);
     p.csteps = calloc(cnt, sizeof *p.csteps);
     p.w = calloc((size_t)n, sizeof *p.w);
     int printing = exec_mod_printf(m);
     if (printing)
         p.outs = calloc(cnt, sizeof *p.outs);
     if (!p.par || !p.csteps || !p.w || (printing && !p.outs)) {
-        exec_par_free(p.par);
+        exec_par_put(m, p.par);
         free(p.csteps);
         free(p.w);
         free(p.outs);
@@ -1546,7 +1546,7 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
     free(p.w);
     free(p.outs);
     free(p.csteps);
-    exec_par_free(p.par);
+    exec_par_put(m, p.par);
     return rcode;
 }
 
