@@ -246,24 +246,17 @@ static cudaError_t rt_copy3(uint64_t dst, uint64_t dpitch, uint64_t dslice, uint
     rt_copy3((uint64_t)(uintptr_t)(dst), (n), (n), (uint64_t)(uintptr_t)(src), (n), (n), (n), \
              1, 1, kind, st, ptds, sync)
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(RT_COPY1(dst, src, count, kind, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                                    enum cudaMemcpyKind kind),
+             RT_COPY1(dst, src, count, kind, NULL, 0, 1))
 
-cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(RT_COPY1(dst, src, count, kind, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
+                                         enum cudaMemcpyKind kind),
+             RT_COPY1(dst, src, count, kind, NULL, 1, 1))
 
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
-                            cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(RT_COPY1(dst, src, count, kind, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                         enum cudaMemcpyKind kind, cudaStream_t stream),
+             RT_COPY1(dst, src, count, kind, stream, 0, 0))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
                                               enum cudaMemcpyKind kind, cudaStream_t stream),
@@ -298,12 +291,9 @@ static cudaError_t rt_copy2(void *dst, size_t dpitch, const void *src, size_t sp
                     st, ptds, sync);
 }
 
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                         size_t height, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                      size_t width, size_t height, enum cudaMemcpyKind kind),
+             rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 0, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
                                            size_t width, size_t height, enum cudaMemcpyKind kind),
@@ -314,13 +304,10 @@ RT_ENTRY_CTX(cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void 
                                            cudaStream_t stream),
              rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 0, 0))
 
-cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                   size_t width, size_t height, enum cudaMemcpyKind kind,
-                                   cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
+                                                size_t spitch, size_t width, size_t height,
+                                                enum cudaMemcpyKind kind, cudaStream_t stream),
+             rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 1, 0))
 
 /* A CUDA array as a pitched pointer (rt_tex.c defines the real one); elem: bytes per element. */
 __attribute__((weak)) cudaError_t rt_array_pitched(cudaArray_const_t a, struct cudaPitchedPtr *p,
@@ -392,11 +379,8 @@ RT_ENTRY_CTX(cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p),
 RT_ENTRY_CTX(cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream),
              rt_copy3d(p, stream, 0, 0))
 
-cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d(p, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p,
+                                                cudaStream_t stream), rt_copy3d(p, stream, 1, 0))
 
 /* ---- symbols --------------------------------------------------------------------------------- */
 static cudaError_t rt_symbol(const void *symbol, rt_var **out)
@@ -485,23 +469,17 @@ static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_
     return e;
 }
 
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
-                               enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                                            size_t offset, enum cudaMemcpyKind kind),
+             rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 0, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
                                                  size_t offset, enum cudaMemcpyKind kind),
              rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 1, 1))
 
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
-                                 enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                              size_t offset, enum cudaMemcpyKind kind),
+             rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 0, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
                                                    size_t offset, enum cudaMemcpyKind kind),
@@ -512,20 +490,16 @@ RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void 
                                                  cudaStream_t stream),
              rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 0, 0))
 
-cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
-                                         size_t offset, enum cudaMemcpyKind kind,
-                                         cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src,
+                                                      size_t count, size_t offset,
+                                                      enum cudaMemcpyKind kind,
+                                                      cudaStream_t stream),
+             rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 1, 0))
 
-cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
-                                      enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
+                                                   size_t offset, enum cudaMemcpyKind kind,
+                                                   cudaStream_t stream),
+             rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 0, 0))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
                                                         size_t offset, enum cudaMemcpyKind kind,
@@ -561,36 +535,25 @@ RT_ENTRY_CTX(cudaError_t cudaMemset(void *devPtr, int value, size_t count),
 RT_ENTRY_CTX(cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count),
              rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 1, 1))
 
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, count, count, value, count, 1, 1, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+                                         cudaStream_t stream),
+             rt_memset3(devPtr, count, count, value, count, 1, 1, stream, 0, 0))
 
-cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, count, count, value, count, 1, 1, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
+                                              cudaStream_t stream),
+             rt_memset3(devPtr, count, count, value, count, 1, 1, stream, 1, 0))
 
-cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 0,
-                             1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+                                      size_t height),
+             rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 0, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
                                            size_t height),
              rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 1, 1))
 
-cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
-                              cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, stream, 0,
-                             0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                           size_t height, cudaStream_t stream),
+             rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, stream, 0, 0))
 
 RT_ENTRY_CTX(cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
                                                 size_t height, cudaStream_t stream),
@@ -606,25 +569,17 @@ static cudaError_t rt_memset3d(struct cudaPitchedPtr p, int value, struct cudaEx
 RT_ENTRY_CTX(cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent extent),
              rt_memset3d(p, value, extent, NULL, 0, 1))
 
-cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr p, int value, struct cudaExtent extent)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3d(p, value, extent, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr p, int value,
+                                           struct cudaExtent extent),
+             rt_memset3d(p, value, extent, NULL, 1, 1))
 
-cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent extent,
-                              cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3d(p, value, extent, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value,
+                                           struct cudaExtent extent, cudaStream_t stream),
+             rt_memset3d(p, value, extent, stream, 0, 0))
 
-cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr p, int value, struct cudaExtent extent,
-                                   cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3d(p, value, extent, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr p, int value,
+                                                struct cudaExtent extent, cudaStream_t stream),
+             rt_memset3d(p, value, extent, stream, 1, 0))
 
 /* ---- peer copies (one device: only device 0 is valid) ---------------------------------------- */
 static cudaError_t rt_copy3d_peer(const struct cudaMemcpy3DPeerParms *p, cudaStream_t st,

@@ -98,12 +98,9 @@ RT_ENTRY_CTX(cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMe
                                                  cudaStream_t stream),
              rt_malloc_async(ptr, size, memPool, stream, 0))
 
-cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
-                                         cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_malloc_async(ptr, size, memPool, stream, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
+                                                      cudaMemPool_t memPool, cudaStream_t stream),
+             rt_malloc_async(ptr, size, memPool, stream, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream),
              rt_free_async(devPtr, hStream, 0))
