@@ -379,6 +379,9 @@ struct rt_op {
  * the operation's error: launch configuration errors are returned without touching the sticky
  * state, a kernel fault sets the sticky error and returns it. Callers hold the lock. */
 cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op);
+/* rt_submit for the API's synchronous variants too: with sync, a pending fault is returned
+ * first (the op does not run) and device output is flushed after. */
+cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync);
 /* Execute op now, on no particular stream (graph replay calls rt_submit instead). */
 cudaError_t rt_op_run(rt_stream *s, const rt_op *op);
 /* Deep copy for keeping an op (kernel params); rt_op_release frees what rt_op_clone made. */

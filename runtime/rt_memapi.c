@@ -7,16 +7,18 @@
 #define RT_PITCH_ALIGN 512   /* cudaMallocPitch / cudaMalloc3D row alignment */
 
 /* ---- allocation ------------------------------------------------------------------------------ */
-cudaError_t cudaMalloc(void **devPtr, size_t size)
+/* An allocation call: NULL out is invalid, size 0 gives NULL and success. */
+static cudaError_t rt_alloc_api(void **out, size_t size, rt_mem_kind kind, unsigned flags,
+                                const char *what)
 {
-    RT_BEGIN_CTX();
-    if (!devPtr)
-        return RT_END(cudaErrorInvalidValue);
-    *devPtr = NULL;
-    if (!size)
-        return RT_END(cudaSuccess);
-    return RT_END(rt_alloc_new(RT_MEM_DEVICE, size, 0, "cudaMalloc", devPtr));
+    if (!out)
+        return cudaErrorInvalidValue;
+    *out = NULL;
+    return size ? rt_alloc_new(kind, size, flags, what, out) : cudaSuccess;
 }
+
+RT_ENTRY_CTX(cudaError_t cudaMalloc(void **devPtr, size_t size),
+             rt_alloc_api(devPtr, size, RT_MEM_DEVICE, 0, "cudaMalloc"))
 
 cudaError_t cudaFree(void *devPtr)
 {
@@ -65,27 +67,12 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
                                &pitchedDevPtr->ptr));
 }
 
-cudaError_t cudaMallocHost(void **ptr, size_t size)
-{
-    RT_BEGIN_CTX();
-    if (!ptr)
-        return RT_END(cudaErrorInvalidValue);
-    *ptr = NULL;
-    if (!size)
-        return RT_END(cudaSuccess);
-    return RT_END(rt_alloc_new(RT_MEM_HOST, size, cudaHostAllocMapped, "cudaMallocHost", ptr));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocHost(void **ptr, size_t size),
+             rt_alloc_api(ptr, size, RT_MEM_HOST, cudaHostAllocMapped, "cudaMallocHost"))
 
-cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    if (!pHost || flags & ~0x7u)
-        return RT_END(cudaErrorInvalidValue);
-    *pHost = NULL;
-    if (!size)
-        return RT_END(cudaSuccess);
-    return RT_END(rt_alloc_new(RT_MEM_HOST, size, flags, "cudaHostAlloc", pHost));
-}
+RT_ENTRY_CTX(cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags),
+             flags & ~0x7u ? cudaErrorInvalidValue
+                           : rt_alloc_api(pHost, size, RT_MEM_HOST, flags, "cudaHostAlloc"))
 
 cudaError_t cudaFreeHost(void *ptr)
 {
@@ -234,12 +221,7 @@ static cudaError_t rt_copy3(uint64_t dst, uint64_t dpitch, uint64_t dslice, uint
 {
     rt_op op;
     rt_copy_fill(&op, dst, dpitch, dslice, src, spitch, sslice, width, height, depth, kind);
-    cudaError_t e = sync ? rt_sync() : cudaSuccess;
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return rt_submit_sync(st, ptds, &op, sync);
 }
 
 #define RT_COPY1(dst, src, n, kind, st, ptds, sync)                                         \
@@ -362,13 +344,7 @@ static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st,
 {
     rt_op op;
     cudaError_t e = rt_copy3d_op(p, &op);
-    if (e == cudaSuccess && sync)
-        e = rt_sync();
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return e != cudaSuccess ? e : rt_submit_sync(st, ptds, &op, sync);
 }
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p), rt_copy3d(p, NULL, 0, 1))
@@ -461,12 +437,7 @@ static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_
     cudaError_t e = rt_symcopy_op(symbol, mem, count, offset, kind, to, &op);
     if (e != cudaSuccess || !op.kind)
         return e;
-    e = sync ? rt_sync() : cudaSuccess;
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return rt_submit_sync(st, ptds, &op, sync);
 }
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
@@ -521,12 +492,7 @@ static cudaError_t rt_memset3(void *dst, size_t pitch, size_t slice, int value, 
     op.u.set.depth = depth;
     op.u.set.pitch = pitch;
     op.u.set.slice = slice;
-    cudaError_t e = sync ? rt_sync() : cudaSuccess;
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return rt_submit_sync(st, ptds, &op, sync);
 }
 
 RT_ENTRY_CTX(cudaError_t cudaMemset(void *devPtr, int value, size_t count),

@@ -128,6 +128,16 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
     return rt_op_run(s, op);
 }
 
+cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync)
+{
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(h, ptds, op);
+    if (sync)
+        rt_flush_output();
+    return e;
+}
+
 int rt_op_clone(rt_op *dst, const rt_op *src)
 {
     *dst = *src;
