@@ -20,17 +20,15 @@ static cudaError_t rt_alloc_api(void **out, size_t size, rt_mem_kind kind, unsig
 RT_ENTRY_CTX(cudaError_t cudaMalloc(void **devPtr, size_t size),
              rt_alloc_api(devPtr, size, RT_MEM_DEVICE, 0, "cudaMalloc"))
 
-cudaError_t cudaFree(void *devPtr)
+/* A free call: it synchronises (a pending fault is returned), NULL is a no-op. */
+static cudaError_t rt_free_api(void *p, unsigned kinds)
 {
-    RT_BEGIN_CTX();
-    if (rt_sync() != cudaSuccess)
-        return RT_END(rt_sticky());
-    if (!devPtr)
-        return RT_END(cudaSuccess);
-    cudaError_t e = rt_alloc_free(devPtr, 1u << RT_MEM_DEVICE | 1u << RT_MEM_MANAGED |
-                                  1u << RT_MEM_ASYNC);
-    return RT_END(e);
+    cudaError_t e = rt_sync();
+    return e != cudaSuccess || !p ? e : rt_alloc_free(p, kinds);
 }
+
+RT_ENTRY_CTX(cudaError_t cudaFree(void *devPtr),
+             rt_free_api(devPtr, 1u << RT_MEM_DEVICE | 1u << RT_MEM_MANAGED | 1u << RT_MEM_ASYNC))
 
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
@@ -74,15 +72,7 @@ RT_ENTRY_CTX(cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int f
              flags & ~0x7u ? cudaErrorInvalidValue
                            : rt_alloc_api(pHost, size, RT_MEM_HOST, flags, "cudaHostAlloc"))
 
-cudaError_t cudaFreeHost(void *ptr)
-{
-    RT_BEGIN_CTX();
-    if (rt_sync() != cudaSuccess)
-        return RT_END(rt_sticky());
-    if (!ptr)
-        return RT_END(cudaSuccess);
-    return RT_END(rt_alloc_free(ptr, 1u << RT_MEM_HOST));
-}
+RT_ENTRY_CTX(cudaError_t cudaFreeHost(void *ptr), rt_free_api(ptr, 1u << RT_MEM_HOST))
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
