@@ -13,8 +13,9 @@
 
 /* ---------------------------------------------------------------------------------------------
  * The runtime (libcudart.so.13, and libcuda.so.1 which shares it) runs a CUDA program's kernels
- * on ptxdbg's execution core. Layers: runtime/ uses core/exec.h (and the debugger's engine for
- * fault reports), never core internals.
+ * on ptxdbg's execution core. Layers: runtime/ sits on top, beside commands/: it uses
+ * core/exec.h (plus mem.h's address constants), the debugger engine through rt_debug_launch,
+ * and commands/ for cuda-gdb's exception names and demangling in fault reports.
  *
  * Modules. Each fat binary the program registers (one per translation unit with device code)
  * is an rt_module; its PTX is decompressed, parsed and decoded once, at first use, into its own
@@ -36,7 +37,8 @@
  * earlier one complete, which satisfies the legacy default stream's implicit synchronisation,
  * the per-thread default streams and non-blocking streams alike (they only allow more overlap,
  * which we never need). Host functions and callbacks run at submission, in the submitting
- * thread. Synchronisation calls therefore only report errors and flush device printf.
+ * thread. Synchronisation calls therefore only report a pending kernel fault (rt_sync) and
+ * flush device printf.
  *
  * Threads. rt_lock/rt_unlock is one recursive mutex around every entry point; last errors are
  * per host thread, sticky errors per process.
