@@ -208,7 +208,8 @@ size_t rt_fatbin_size(const void *image, size_t maxlen);
 int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
                   size_t errlen);
 
-/* Link the PTX of several translation units of relocatable device code (-rdc=true) into one
+/* Link the PTX of several translation units of relocatable device code (-rdc=true; each text
+ * NUL-terminated at its length) into one
  * module's text (rt_link.c: how). 0 and a malloc'd *out, or -1 with the reason in err. */
 int rt_ptx_link(char **texts, const size_t *lens, int n, char **out, size_t *outlen, char *err,
                 size_t errlen);
