@@ -209,8 +209,8 @@ int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, ch
                   size_t errlen);
 
 /* Link the PTX of several translation units of relocatable device code (-rdc=true; each text
- * NUL-terminated at its length) into one
- * module's text (rt_link.c: how). 0 and a malloc'd *out, or -1 with the reason in err. */
+ * NUL-terminated at its length) into one module's text (rt_link.c: how). 0 and a malloc'd
+ * *out, or -1 with the reason in err. */
 int rt_ptx_link(char **texts, const size_t *lens, int n, char **out, size_t *outlen, char *err,
                 size_t errlen);
 
