@@ -29,7 +29,8 @@ LIB       = $(BUILD)/libptxdbg.a
 TEST_SRC  = $(wildcard tests/test_*.c)
 TEST_BIN  = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test unit e2e run bench clean sanitize valgrind fuzz fuzz-long conformance runtime
+.PHONY: all deps test unit e2e run bench clean sanitize tsan valgrind fuzz fuzz-long conformance \
+        runtime
 all: deps-quiet ptxdbg runtime
 
 # Install missing Debian packages (we are root on CI and fresh machines).
@@ -122,7 +123,7 @@ $(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 	    $(CHECK_LIBS) $(LIBS) -lzstd
 
 # Every Check suite, then the end-to-end batch tests.
-test: deps-quiet ptxdbg $(TEST_BIN)
+test: deps-quiet ptxdbg runtime $(TEST_BIN)
 	@sh tests/run-tests.sh $(BUILD) $(TEST_BIN)
 
 unit: $(TEST_BIN)
@@ -145,6 +146,18 @@ sanitize: deps-quiet
 	cp build-san/ptxdbg-bin build-san/ptxdbg
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    PTXDBG=build-san/ptxdbg sh tests/run-tests.sh build-san $(TEST_SRC:tests/%.c=build-san/tests/%)
+
+# The suites of the parallel paths (worker threads, inter-CTA runs) under ThreadSanitizer:
+# every access workers make to shared state must be free of C data races. CK_FORK=no runs the
+# checks in the suite's process, where TSan reports (exit code 66) end the run.
+TSAN_FLAGS = -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+TSAN_TESTS = test_threads test_intercta
+tsan: deps-quiet
+	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
+	    $(TSAN_TESTS:%=build-tsan/tests/%)
+	@for t in $(TSAN_TESTS); do \
+	    CK_FORK=no TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/$$t || exit 1; \
+	done
 
 $(BUILD)/ptxdbg-bin: $(BUILD)/commands/main.o $(LIB)
 	$(CC) $(CFLAGS) $(XCFLAGS) -o $@ $^ $(LIBS)

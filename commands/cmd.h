@@ -235,6 +235,8 @@ int cmd_parse_long(const char *s, long lo, long hi, long *out);
 const char *cmd_parse_dim3(const char *p, unsigned long v[3]);
 /* Run every line of an input until it ends (or quit). */
 int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt);
+/* Stop the running command as Ctrl-C does (a kernel run stops at its next check). */
+void cmd_interrupt(void);
 /* cmd_repl.c: the interactive loop (readline on a terminal, plain lines otherwise). */
 int cmd_repl(cmd_ctx *c);
 /* One command line for a session inside a program (the terminal with readline, else fd 0

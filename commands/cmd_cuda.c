@@ -285,13 +285,16 @@ static int filter_parse(cmd_ctx *c, const char *table, const char *p, unsigned a
             q = filter_comp(q, &f->v[k][i], &f->wild[k][i]);
             if (!q)
                 return cmd_error(c, "Invalid value for the \"%s\" filter.", fkeys[k]);
-            while (isspace((unsigned char)*q))
-                q++;
-            if (*q != ',' || i == ncomp - 1)
+            const char *after = q;
+            while (isspace((unsigned char)*after))
+                after++;
+            if (*after != ',' || i == ncomp - 1)
                 break;
-            q++;
+            q = after + 1;
         }
         if (paren) {
+            while (isspace((unsigned char)*q))
+                q++;
             if (*q != ')')
                 return cmd_error(c, "Invalid value for the \"%s\" filter.", fkeys[k]);
             q++;
@@ -704,6 +707,8 @@ int cmd_info_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!d || d->cls != CMD_CLASS_CUDA || d->fn == cmd_info_cuda)
         return cmd_error(c, "Undefined info cuda command: \"%s\".  Try \"help info cuda\".",
                          argv[0]);
+    if (d->max_args >= 0 && argc - 1 > d->max_args) /* what the table takes, as "info X" */
+        return cmd_error(c, "Usage: info cuda %s", d->usage + strlen("info "));
     while (isspace((unsigned char)*args))
         args++;
     args += strlen(argv[0]);

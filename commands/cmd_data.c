@@ -484,21 +484,25 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
     exec_machine *m = dbg_machine(c->s);
     int per_line = fmt == 'c' ? 8 : ub == 8 ? 2 : ub == 4 ? 4 : 8;
     if (fmt == 's') {
+        /* gdb: a string stops at `print elements` characters, with "..." */
+        uint64_t lim = c->opt.print_elements && c->opt.print_elements <= 65536
+                           ? c->opt.print_elements : 65536;
         for (int i = 0; i < count; i++) {
-            char str[256];
-            int k = 0;
-            for (; k < 200; k++) {
-                char ch;
-                if (exec_mem_read(m, space, addr + (uint64_t)k, &ch, 1, f->cta, f->warp, f->lane))
+            printf("0x%llx:\t\"", (unsigned long long)addr);
+            uint64_t k = 0;
+            char ch = 1;
+            for (; k < lim; k++) {
+                if (exec_mem_read(m, space, addr + k, &ch, 1, f->cta, f->warp, f->lane)) {
+                    printf("\"\n");
                     return cmd_error(c, "Cannot access memory at address 0x%llx",
-                                     (unsigned long long)(addr + (uint64_t)k));
-                str[k] = ch;
+                                     (unsigned long long)(addr + k));
+                }
                 if (!ch)
                     break;
+                putchar(ch);
             }
-            str[k] = 0;
-            printf("0x%llx:\t\"%s\"\n", (unsigned long long)addr, str);
-            addr += (uint64_t)k + 1;
+            printf(k == lim ? "\"...\n" : "\"\n");
+            addr += k + (k < lim);
         }
     } else {
         for (int i = 0; i < count; i++) {

@@ -33,6 +33,10 @@ int cmd_continue(cmd_ctx *c, const char *args, int argc, char **argv)
 /* gdb's start: launch (or relaunch the last launch) stopping at the kernel's first line. */
 int cmd_start(cmd_ctx *c, const char *args, int argc, char **argv)
 {
+    if (c->inproc) /* at a stop inside the program: start it again */
+        return cmd_inproc_rerun(c, argc, argv, 1);
+    if (c->prog) /* a program: run it, stopping at its first kernel's entry */
+        return cmd_prog_start(c, argc, argv);
     dbg_request_entry_stop(c->s, 1);
     int rc = argc ? cmd_launch(c, args, argc, argv) : cmd_run(c, args, argc, argv);
     dbg_request_entry_stop(c->s, 0);

@@ -1,4 +1,4 @@
-/* cmd_inproc.c - the debugger inside a CUDA program: the session `run` prepared, at every kernel launch. */
+/* cmd_inproc.c - the debugger inside a CUDA program: the session `run` set up, at every launch. */
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -29,6 +29,7 @@ static int nacts, next_act;
 static int fault_seen;            /* a kernel faulted (batch exit status) */
 static int leave;                 /* `continue` at a fault: back to the host program */
 static struct sigaction dbg_sigint; /* the debugger's SIGINT handler (interrupts a kernel) */
+static pid_t session_pid;         /* a child the program forks is not the session */
 
 static char *slurp(const char *name, size_t *len)
 {
@@ -68,7 +69,7 @@ static void write_back(const char *extra)
 
 static void at_exit(void)
 {
-    if (state == 1)
+    if (state == 1 && getpid() == session_pid)
         write_back("");
 }
 
@@ -84,7 +85,7 @@ static void end_program(const char *extra)
     _exit(137);
 }
 
-/* ---- inputs -------------------------------------------------------------------------------------- */
+/* ---- inputs ---------------------------------------------------------------------------------- */
 /* Lines of a text in memory (the setup log). */
 typedef struct {
     const char *p;
@@ -137,7 +138,7 @@ static char *stop_next(cmd_input *in, const char *prompt)
     return cmd_read_line(&C, prompt);
 }
 
-/* ---- start --------------------------------------------------------------------------------------- */
+/* ---- start ----------------------------------------------------------------------------------- */
 static void read_config(void)
 {
     char *cfg = slurp("config", NULL);
@@ -153,6 +154,8 @@ static void read_config(void)
             dbg_opts(C.s)->threads = (int)v;
         else if (sscanf(q, "max-steps %llu", &v) == 1)
             dbg_opts(C.s)->run_max_steps = v;
+        else if (sscanf(q, "entry %llu", &v) == 1 && v)
+            dbg_request_entry_stop(C.s, 1); /* `start`: the first launch stops at its entry */
         else if (sscanf(q, "hits %d %d", &num, &hits) == 2 && dbg_bp_find(C.s, num))
             dbg_bp_find(C.s, num)->hits = hits;
         q = nl ? nl + 1 : q + strlen(q);
@@ -241,17 +244,18 @@ int cmd_inproc_start(void)
     replay_setup();
     read_config(); /* again once the breakpoints exist: their hit counts */
     state = 1;
+    session_pid = getpid();
     atexit(at_exit);
     return 1;
 }
 
-/* ---- launches ------------------------------------------------------------------------------------ */
+/* ---- launches -------------------------------------------------------------------------------- */
 int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
                       uint32_t id, exec_stop *out, int *reported)
 {
     *reported = 0;
     memset(out, 0, sizeof *out);
-    if (state != 1)
+    if (state != 1 || getpid() != session_pid)
         return -1;
     if (dbg_use_module(C.s, mod, m, dir) != 0 || dbg_adopt_launch(C.s, k, id) != 0) {
         fprintf(stderr, "ptxdbg: %s\n", dbg_errmsg(C.s));
@@ -289,8 +293,8 @@ void cmd_inproc_forget(const ptx_module *mod)
         dbg_forget_module(C.s, mod);
 }
 
-/* ---- run / kill / quit / continue at a stop ---------------------------------------------------- */
-int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv)
+/* ---- run / kill / quit / continue at a stop -------------------------------------------------- */
+int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv, int entry)
 {
     if (!cmd_confirm(c, "The program being debugged has been started already.\n"
                         "Start it from the beginning?"))
@@ -301,7 +305,7 @@ int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv)
     char *extra = malloc(cap);
     if (!extra)
         end_program("rerun\n");
-    n += (size_t)snprintf(extra, cap, "rerun\n");
+    n += (size_t)snprintf(extra, cap, "rerun\n%s", entry ? "entry 1\n" : "");
     if (argc > 0) /* run ARGS: new arguments */
         n += (size_t)snprintf(extra + n, cap - n, "args %d\n", argc);
     for (int i = 0; i < argc; i++)

@@ -16,6 +16,8 @@ int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     (void)argc;
+    if (c->inproc)
+        return cmd_error(c, "The program is running; \"kill\" it before choosing another file.");
     if (cmd_is_executable(argv[0])) { /* a CUDA program: `run` starts it */
         if (cmd_prog_set(c, argv[0], NULL, 0) != 0)
             return -1;
@@ -510,7 +512,7 @@ int cmd_run(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     if (c->inproc)
-        return cmd_inproc_rerun(c, argc, argv);
+        return cmd_inproc_rerun(c, argc, argv, 0);
     if (c->prog)
         return cmd_prog_run(c, argc, argv);
     if (argc > 0)

@@ -17,6 +17,7 @@ static struct {
     int paging;               /* the pager is on (interactive, terminal) */
     cmd_ctx *c;
     uint64_t lines;           /* lines shown on this page */
+    unsigned col, cols;       /* column on the terminal's current line; its width (0: unknown) */
     int no_more;              /* answered c: no paging until the next command */
     int discard;              /* answered q: drop output until the next command */
 } out;
@@ -55,8 +56,9 @@ static void page_prompt(void)
             first = ch;
     }
     out.lines = 0;
-    if (first == 'q' || first == 'Q') {
+    if (first == 'q' || first == 'Q') { /* gdb's quit: the command stops, its output goes */
         out.discard = 1;
+        cmd_interrupt();
         raw_write(STDOUT_FILENO, "Quit\n", 5);
     } else if (first == 'c' || first == 'C') {
         out.no_more = 1;
@@ -79,6 +81,7 @@ static ssize_t stream_write(void *cookie, const char *b, size_t n)
         raw_write(fd, b, n);
         return (ssize_t)n;
     }
+    /* screen lines: a newline, or a line as wide as the terminal, which wraps */
     size_t i = 0;
     while (i < n && !out.discard) {
         if (out.lines + 1 >= h)
@@ -88,12 +91,16 @@ static ssize_t stream_write(void *cookie, const char *b, size_t n)
                 raw_write(fd, b + i, n - i);
             break;
         }
-        const char *nl = memchr(b + i, '\n', n - i);
-        size_t k = nl ? (size_t)(nl - (b + i)) + 1 : n - i;
-        raw_write(fd, b + i, k);
-        i += k;
-        if (nl)
-            out.lines++;
+        size_t k = i;
+        while (k < n && out.lines + 1 < h) {
+            char ch = b[k++];
+            if (ch == '\n' || (out.cols && ++out.col >= out.cols)) {
+                out.lines++;
+                out.col = 0;
+            }
+        }
+        raw_write(fd, b + i, k - i);
+        i = k;
     }
     return (ssize_t)n;
 }
@@ -178,10 +185,11 @@ void cmd_out_pager(cmd_ctx *c, int on)
 {
     out.c = c;
     if (on && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
-        if (!c->opt.height_set) {
-            struct winsize ws;
-            if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0)
+        struct winsize ws;
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0) {
+            if (!c->opt.height_set && ws.ws_row > 0)
                 c->opt.height = ws.ws_row;
+            out.cols = ws.ws_col;
         }
         out.paging = 1;
         install();
@@ -194,6 +202,7 @@ void cmd_out_pager(cmd_ctx *c, int on)
 void cmd_out_new_command(void)
 {
     out.lines = 0;
+    out.col = 0;
     out.no_more = 0;
     out.discard = 0;
 }

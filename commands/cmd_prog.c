@@ -1,4 +1,4 @@
-/* cmd_prog.c - debugging a CUDA program: `run` starts it with the runtime library and the session setup. */
+/* cmd_prog.c - debugging a CUDA program: `run` starts it with the runtime library and the setup. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +36,7 @@ typedef struct cmd_prog {
     char *log;                /* setup log: lines ending in '\n' */
     size_t loglen;
     int runs;                 /* inferior runs so far */
+    int entry;                /* `start`: stop at the first launch's entry */
 } cmd_prog;
 
 /* An ELF file for the host: a cubin is ELF too, but for machine EM_CUDA (190). */
@@ -93,7 +94,7 @@ void cmd_prog_free(cmd_ctx *c)
     c->prog = NULL;
 }
 
-/* ---- the setup log ------------------------------------------------------------------------------ */
+/* ---- the setup log --------------------------------------------------------------------------- */
 static int log_append(cmd_prog *p, const char *text, size_t n)
 {
     char *nl = realloc(p->log, p->loglen + n + 2);
@@ -121,8 +122,8 @@ static int is_setup(const cmd_def *d, const char *args)
         while (isspace((unsigned char)*args))
             args++;
         size_t n = strcspn(args, " \t=");
-        return !(n == 3 && !strncmp(args, "var", 3)) && !(n == 8 && !strncmp(args, "variable", 8)) &&
-               n > 0 && args[0] != '$' && args[0] != '*';
+        int var = (n == 3 && !strncmp(args, "var", 3)) || (n == 8 && !strncmp(args, "variable", 8));
+        return !var && n > 0 && args[0] != '$' && args[0] != '*';
     }
     return 0;
 }
@@ -191,7 +192,7 @@ void cmd_prog_set_log(cmd_ctx *c, const char *text, size_t len)
         log_append(c->prog, text, len);
 }
 
-/* ---- the runtime library's folder ------------------------------------------------------------------ */
+/* ---- the runtime library's folder ------------------------------------------------------------ */
 /* build/lib beside the ptxdbg executable (the build tree), else lib or ../lib of its folder (an
  * installed layout); the absolute path. */
 int cmd_prog_libdir(char *out, size_t n)
@@ -221,7 +222,7 @@ int cmd_prog_libdir(char *out, size_t n)
     return -1;
 }
 
-/* ---- run ------------------------------------------------------------------------------------------- */
+/* ---- run ------------------------------------------------------------------------------------- */
 int cmd_prog_file_write(const char *dir, const char *name, const char *text, size_t n)
 {
     char path[PATH_MAX + 16];
@@ -304,7 +305,8 @@ static int run_once(cmd_ctx *c, int *rerun)
     /* remaining -ex / -x commands go to the program's session */
     size_t alen = 0, acap = 256;
     char *actions = malloc(acap);
-    int first = c->acts && c->act ? *c->act + 1 : 0, nleft = c->acts && c->act ? c->nacts - first : 0;
+    int first = c->acts && c->act ? *c->act + 1 : 0;
+    int nleft = c->acts && c->act ? c->nacts - first : 0;
     for (int i = 0; actions && i < nleft; i++) {
         const char *a = c->acts[first + i];
         size_t need = alen + strlen(a) + 4;
@@ -323,15 +325,16 @@ static int run_once(cmd_ctx *c, int *rerun)
     size_t ccap = 128 + (size_t)dbg_bp_count(c->s) * 32, clen;
     char *config = malloc(ccap);
     if (config) {
-        clen = (size_t)snprintf(config, ccap, "batch %d\nthreads %d\nmax-steps %llu\n", c->batch,
-                                dbg_opts(c->s)->threads,
-                                (unsigned long long)dbg_opts(c->s)->run_max_steps);
+        clen = (size_t)snprintf(config, ccap, "batch %d\nthreads %d\nmax-steps %llu\nentry %d\n",
+                                c->batch, dbg_opts(c->s)->threads,
+                                (unsigned long long)dbg_opts(c->s)->run_max_steps, p->entry);
         for (int i = 0; i < dbg_bp_count(c->s) && clen < ccap; i++) {
             const dbg_bp *b = dbg_bp_at(c->s, i);
             clen += (size_t)snprintf(config + clen, ccap - clen, "hits %d %d\n", b->num, b->hits);
         }
     }
-    if (!actions || !config || clen >= ccap || cmd_prog_file_write(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
+    if (!actions || !config || clen >= ccap ||
+        cmd_prog_file_write(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
         cmd_prog_file_write(dir, "actions", actions, alen) != 0 ||
         cmd_prog_file_write(dir, "config", config, clen) != 0) {
         free(actions);
@@ -375,6 +378,7 @@ static int run_once(cmd_ctx *c, int *rerun)
         *c->act += consumed < nleft ? (int)consumed : nleft;
     int killed = result && parse_result(result, "kill", &flag);
     *rerun = result && parse_result(result, "rerun", &flag);
+    p->entry = *rerun && parse_result(result, "entry", &flag) && flag;
     if (result && parse_result(result, "fault", &flag))
         c->kernel_failed = 1;
     if (result && parse_result(result, "failed", &flag))
@@ -450,7 +454,14 @@ int cmd_prog_run(cmd_ctx *c, int argc, char **argv)
     do {
         rc = run_once(c, &rerun);
     } while (rc == 0 && rerun && ++guard < 1000 && !c->quit);
+    p->entry = 0;
     return rc;
+}
+
+int cmd_prog_start(cmd_ctx *c, int argc, char **argv)
+{
+    c->prog->entry = 1;
+    return cmd_prog_run(c, argc, argv);
 }
 
 const char *cmd_prog_path(const cmd_ctx *c) { return c->prog ? c->prog->path : NULL; }

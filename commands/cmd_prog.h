@@ -14,6 +14,8 @@ const char *cmd_prog_path(const cmd_ctx *c);
 /* `run [ARGS]`: start the program under the session; returns when it has exited (reported as
  * gdb does) or was killed. */
 int cmd_prog_run(cmd_ctx *c, int argc, char **argv);
+/* `start [ARGS]`: the same, stopping at the entry of the first kernel it launches. */
+int cmd_prog_start(cmd_ctx *c, int argc, char **argv);
 /* After a command succeeded: keep it in the setup log when it changed session state. */
 void cmd_prog_record(cmd_ctx *c, const struct cmd_def *d, const char *line, const char *args);
 /* The folder holding libcudart.so.13 (0), or where it was expected (-1). */
@@ -37,8 +39,8 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
                       uint32_t id, exec_stop *out, int *reported);
 /* The runtime is about to free mod. */
 void cmd_inproc_forget(const ptx_module *mod);
-/* run / kill / quit typed at a stop inside the program. */
-int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv);
+/* run / start (entry = 1) / kill / quit typed at a stop inside the program. */
+int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv, int entry);
 int cmd_inproc_kill(cmd_ctx *c);
 int cmd_inproc_quit(cmd_ctx *c);
 /* `continue` after a kernel fault: the program goes on with the sticky error. */

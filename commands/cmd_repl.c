@@ -25,6 +25,8 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
+void cmd_interrupt(void) { interrupted = 1; }
+
 void cmd_ctx_init(cmd_ctx *c, dbg_session *s)
 {
     memset(c, 0, sizeof *c);

@@ -152,7 +152,7 @@ static const cmd_setting settings[] = {
      "Stop at the first line of every kernel launched: none (the default), application (the "
      "kernels of the program; every kernel of a PTX file is one) or all (system kernels too). "
      "`start` stops there once.",
-     "Automatic breakpoint on the entry of %s kernels.", ref_break_on_launch, 0, 0, NULL, NULL},
+     "Stopping at the first line of launched kernels is \"%s\".", ref_break_on_launch, 0, 0, NULL, NULL},
     {"directories", ST_CUSTOM, NULL, "Source directories (change them with `directory`).",
      NULL, NULL, 0, 0, set_directories, NULL},
     {"height", ST_UINT, NULL,
@@ -474,9 +474,10 @@ static int assign(cmd_ctx *c, const cmd_setting *r, const char *v)
         if (!*v)
             return cmd_error(c, "Argument required (filename to set it to.).");
         char *s = r->ref(c);
-        if (strlen(v) >= CMD_PATH_MAX)
+        size_t l = strlen(v);
+        if (l >= CMD_PATH_MAX)
             return cmd_error(c, "File name too long.");
-        snprintf(s, CMD_PATH_MAX, "%s", v);
+        memcpy(s, v, l + 1);
         break;
     }
     case ST_CUSTOM:
@@ -589,9 +590,8 @@ int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)
     if (argc == 0) {
         for (int i = 0; i < NSETTINGS; i++)
             if (nwords(settings[i].name) == 1) {
-                printf("%s:  ", settings[i].name);
-                if (settings[i].kind == ST_GROUP)
-                    printf("\n");
+                if (settings[i].kind != ST_GROUP) /* a group's members name themselves */
+                    printf("%s:  ", settings[i].name);
                 show_one(c, &settings[i]);
             }
         return 0;

@@ -32,12 +32,14 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
 void exec_free(exec_machine *m);
 const char *exec_errmsg(const exec_machine *m);
 const ptx_module *exec_module(const exec_machine *m);
-/* Where device printf output goes (default stdout). */
+/* Where device printf output goes (NULL, the default: stdout as it is at each write). */
 void exec_set_output(exec_machine *m, FILE *out);
 
 /* ---- global memory and symbols -------------------------------------------------------------- */
 /* Allocate `size` zeroed bytes of global memory (a host buffer); returns its device address. */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr);
+/* Name the allocation at addr for messages ("buffer x", "x+4"); -1 if none starts there. */
+int exec_global_name(exec_machine *m, uint64_t addr, const char *name);
 int exec_global_free(exec_machine *m, uint64_t addr);
 /* Map bytes the caller owns, [data, data+size), as global memory at address base (a region
  * like any other: accesses are bounds-checked, a fault outside names it `name`, which is
@@ -178,19 +180,30 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop);
 void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_insns);
 
 /* Worker threads for run-to-completion (default 1; 0 = one per online CPU). CTAs then run in
- * parallel, but only for a `continue` with no breakpoint or watchpoint active and a kernel
- * module free of order-dependent instructions (global atomics/reductions other than integer
- * add/min/max/and/or/xor whose old value is unused, libc externs other than printf, brkpt,
- * %clock/%globaltimer reads); otherwise one thread runs, as before. printf output is buffered
- * per CTA and written in CTA order. With a
- * step limit (max_steps) global memory is copied first (at most 1 GB, else one thread runs); if
- * the workers together reach the limit or stop, the copy is restored and one thread runs from
- * the first CTA again, so the stop is exactly a single thread's.
- * Results are identical to one thread for kernels whose CTAs do not race on global memory.
- * On a fault the stop reported is that of the lowest-numbered faulting CTA (deterministic);
- * higher CTAs may already have run. Returns the number in effect. */
+ * parallel, but only for a `continue` with no breakpoint or watchpoint active, no cluster,
+ * cooperative launch or resident CTAs taking turns, and a kernel that (with the functions
+ * it calls) has no libc externs other than printf, indirect calls, surface or bulk reductions,
+ * brkpt or %clock/%globaltimer reads; otherwise one thread runs. printf output is buffered per CTA and
+ * written in CTA order. Results, stops and step counts are always one thread's: workers claim
+ * the global memory they touch (exec_par.c); CTAs that communicate through it, a stop, an
+ * interrupt or the step limit halt them, the CTAs above the lowest unfinished one are undone
+ * and one thread goes on from there. Returns the number in effect. */
 int exec_set_threads(exec_machine *m, int n);
 int exec_get_threads(const exec_machine *m);
+/* For tests: the next exec_run behaves as if its interrupt flag were raised once `steps`
+ * warp-instructions (CTA setup included; all worker threads together) have run, so an
+ * interrupt can land in the middle of a parallel run at a reproducible amount of work. */
+void exec_set_interrupt_after(exec_machine *m, uint64_t steps);
+
+/* %envreg0..31 as later launches read them (0 unless set); -1 for another index. */
+int exec_set_envreg(exec_machine *m, int idx, uint32_t value);
+/* Later launches are cooperative (cudaLaunchCooperativeKernel): every CTA of the grid is
+ * resident and they take turns (no CTA waits for another to finish before it starts), and
+ * the grid barrier's workspace is provided: a zeroed block of global memory whose address is
+ * in %envreg1 (high 32 bits) and %envreg2 (low 32 bits), where nvcc's
+ * cooperative_groups::this_grid().sync() finds it. The caller checks that the grid fits on
+ * the device (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs). */
+void exec_set_cooperative(exec_machine *m, int on);   /* at most 4224 CTAs (132 SMs x 32) */
 
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);

@@ -28,7 +28,7 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
         return NULL;
     }
     m->mod = mod;
-    m->out = stdout;
+    m->out = NULL; /* stdout as it is when printing (the front end may replace it) */
     m->glob.next = (global_base + 255) & ~255ull;
     m->glob.limit = global_limit;
     m->heap_limit = EXEC_HEAP_DEFAULT;
@@ -46,6 +46,7 @@ void exec_free(exec_machine *m)
     if (!m)
         return;
     exec_kill(m);
+    exec_par_free(m->par_cache);
     exec_bp_cond_free(m);
     mem_global_free(&m->glob);
     free(m->cbank);
@@ -60,7 +61,7 @@ void exec_free(exec_machine *m)
 
 const char *exec_errmsg(const exec_machine *m) { return m->err; }
 const ptx_module *exec_module(const exec_machine *m) { return m->mod; }
-void exec_set_output(exec_machine *m, FILE *out) { m->out = out ? out : stdout; }
+void exec_set_output(exec_machine *m, FILE *out) { m->out = out; }
 
 /* ---- global memory ---------------------------------------------------------------------------- */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)
@@ -72,6 +73,17 @@ int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)
         return -1;
     }
     *addr = a;
+    return 0;
+}
+
+int exec_global_name(exec_machine *m, uint64_t addr, const char *name)
+{
+    mem_region *r = mem_global_find(&m->glob, addr, 1);
+    if (!r || r->base != addr || r->kind != MEM_R_ALLOC) {
+        snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not an allocated buffer", addr);
+        return -1;
+    }
+    snprintf(r->name, sizeof r->name, "%s", name);
     return 0;
 }
 
@@ -229,6 +241,8 @@ exec_cta_state exec_cta_get_state(const exec_machine *m, uint32_t cta)
         return EXEC_CTA_NOT_STARTED;
     if (m->cl)
         return exec_cluster_cta_state(m, cta);   /* clusters of several CTAs */
+    if (m->res)
+        return exec_res_cta_state(m, cta);       /* resident CTAs taking turns */
     if (cta < m->cur_cta)
         return EXEC_CTA_DONE;
     if (cta == m->cur_cta && m->cta_live)
@@ -263,6 +277,8 @@ static const exec_warp *exec_get_warp(const exec_machine *m, uint32_t cta, uint3
 {
     if (m->cl)
         return exec_cluster_warp(m, cta, warp);   /* any CTA of the running cluster */
+    if (m->res)
+        return m->launched ? exec_res_warp(m, cta, warp) : NULL;   /* any resident CTA */
     if (!m->launched || !m->cta_live || cta != m->cta.id || warp >= m->nwarps)
         return NULL;
     return &m->warps[warp];

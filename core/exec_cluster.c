@@ -178,22 +178,11 @@ void exec_cluster_free(exec_machine *m)
     exec_cluster *cl = m->cl;
     if (!cl)
         return;
-    exec_cta keep = m->cta;
-    exec_warp *kw = m->warps;
-    uint8_t *ks = m->sregs;
     for (uint32_t r = 0; r < cl->size; r++) {
         exec_clslot *s = &cl->s[r];
-        if (r == cl->cur || !s->warps)
-            continue;
-        m->cta = s->cta;
-        m->warps = s->warps;
-        exec_run_cta_end(m, 0);
-        free(s->warps);
-        free(s->sregs);
+        if (r != cl->cur && s->warps)
+            exec_run_cta_free_parked(m, &s->cta, s->warps, s->sregs);
     }
-    m->cta = keep;
-    m->warps = kw;
-    m->sregs = ks;
     free(cl->arr);
     free(cl);
     m->cl = NULL;

@@ -307,7 +307,7 @@ static void put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns)
         exec_cbuf_u64(b, r->size);
         exec_cbuf_u32(b, (uint32_t)r->kind);
         exec_cbuf_u32(b, r->id);
-        exec_cbuf_str(b, r->kind == MEM_R_MODULE && r->sym ? r->sym->name : r->name ? r->name : "");
+        exec_cbuf_str(b, r->kind == MEM_R_MODULE && r->sym ? r->sym->name : r->name);
         exec_cbuf_bytes(b, r->data, r->size);
     }
     exec_cbuf_bytes(b, m->cbank, m->cbank ? m->cbank_size : 0);
@@ -638,11 +638,7 @@ static int restore_global(exec_machine *m, exec_crd *r)
             seen_mod++;
         }
         if (x->kind == MEM_R_MAPPED) {   /* restored as a buffer the machine owns */
-            size_t nl = strlen(name) + 1;
-            char *keep = exec_arena_alloc(m, nl);
-            if (keep)
-                memcpy(keep, name, nl);
-            x->name = keep;
+            snprintf(x->name, sizeof x->name, "%s", name);
             x->kind = MEM_R_ALLOC;
         }
         free(name);

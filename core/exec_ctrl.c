@@ -620,6 +620,14 @@ static int exec_nop_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
+/* nanosleep: no time passes, but the CTA's turn ends (exec_sched.c): it is backing off. */
+static int exec_nanosleep_fn(exec_warp *w, const exec_insn *in, uint32_t m)
+{
+    (void)in; (void)m;
+    w->m->turn_yield = 1;
+    return EXEC_NEXT;
+}
+
 /* nanosleep.u32 t: t is a register or an immediate (the sleep is at most 1 ms; none here). */
 int dec_nanosleep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
@@ -627,7 +635,7 @@ int dec_nanosleep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
         return exec_dec_error(d, pi, "expected nanosleep.u32 t");
     if (exec_dec_src(d, in, 0, &pi->ops[0], PTX_T_U32))
         return -1;
-    in->fn = exec_nop_fn;
+    in->fn = exec_nanosleep_fn;
     return 0;
 }
 

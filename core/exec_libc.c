@@ -169,12 +169,12 @@ int exec_libc_call(exec_warp *w, const exec_insn *in, uint32_t m, const ptx_func
             uint64_t fmt = 0, args = 0;
             exec_call_arg(w, in, 0, i, &fmt, 8);
             exec_call_arg(w, in, 1, i, &args, 8);
-            int32_t r = fmt ? exec_printf(w, in, i, fmt, args, mc->out) : -1;
+            int32_t r = fmt ? exec_printf(w, in, i, fmt, args, mc->out ? mc->out : stdout) : -1;
             if (mc->stop_set && mc->stop.kind == EXEC_STOP_EXCEPTION)
                 return EXEC_STOPPED;
             exec_call_ret(w, in, i, &r, 4);
         }
-        fflush(mc->out);
+        fflush(mc->out ? mc->out : stdout);
         return EXEC_NEXT;
     }
     if (!strcmp(name, "__assertfail")) {

@@ -190,7 +190,17 @@ static uint8_t *exec_access(exec_warp *w, const exec_insn *in, int i, uint64_t a
  * the copy runs with no per-lane checks. Anything else (spans crossing buffers, faults,
  * watchpoints, local and frame-param spaces) takes the checked per-lane path, which reports
  * exactly the same faults in the same lane order. */
-typedef struct { uint8_t *data; uint64_t base; } exec_span;
+typedef struct { uint8_t *data; uint64_t base; mem_region *reg; } exec_span;
+
+/* A parallel worker claims each lane's bytes of a global span before the copy (exec_par.c);
+ * returns -1 (the warp stopped) when another CTA's claim forbids it. */
+static inline int exec_span_claim(exec_warp *w, const exec_insn *in, const exec_span *s,
+                                  uint32_t m, const uint64_t *addr, uint32_t n, int write)
+{
+    if (__builtin_expect(!w->m->par || !s->reg, 1))
+        return 0;
+    return exec_par_claim_lanes(w, in, s->reg, m, addr, n, write);
+}
 
 static inline void exec_lanes_range(const uint64_t *a, uint32_t m, uint64_t *lo, uint64_t *hi,
                                     uint64_t *orv)
@@ -238,7 +248,7 @@ static int exec_span_watched(const exec_warp *w, ptx_space sp, uint64_t lo, uint
 static inline exec_span exec_span_of1(exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
                                       uint32_t n, int write)
 {
-    exec_span r = { NULL, 0 };
+    exec_span r = { NULL, 0, NULL };
     exec_machine *m = w->m;
     if (sp == PTX_SPACE_GENERIC) {
         if (hi < MEM_WIN_SHARED || lo >= MEM_WIN_PARAM + MEM_WIN_SIZE) {
@@ -262,6 +272,7 @@ static inline exec_span exec_span_of1(exec_warp *w, ptx_space sp, uint64_t lo, u
         }
         r.data = g->data;
         r.base = g->base;
+        r.reg = g;
         return r;
     }
     case PTX_SPACE_SHARED:
@@ -413,6 +424,8 @@ __attribute__((hot)) static int exec_ld(exec_warp *w, const exec_insn *in, uint3
     exec_span sp_ = exec_span_of(w, sp, lo, hi, total, 0);
     if (!sp_.data)
         return exec_ld_slow(w, in, m, addr);
+    if (exec_span_claim(w, in, &sp_, m, addr, total, 0))
+        return EXEC_STOPPED;
     const uint8_t *base = sp_.data;
     uint64_t b0 = sp_.base;
     if (lo == hi) { /* every lane reads the same bytes: broadcast */
@@ -470,6 +483,8 @@ __attribute__((hot)) static int exec_ld_g32(exec_warp *w, const exec_insn *in, u
     exec_span s;
     if ((orv & 3) || !(s = exec_span_of(w, PTX_SPACE_GLOBAL, lo, hi, 4, 0)).data)
         return exec_ld_slow(w, in, m, addr);
+    if (exec_span_claim(w, in, &s, m, addr, 4, 0))
+        return EXEC_STOPPED;
     const uint8_t *base = s.data;
     if (m == EXEC_FULL)
         for (int i = 0; i < EXEC_LANES; i++)
@@ -544,6 +559,8 @@ __attribute__((hot)) static int exec_st(exec_warp *w, const exec_insn *in, uint3
     exec_span s = exec_span_of(w, sp, lo, hi, total, 1);
     if (!s.data)
         return exec_st_slow(w, in, m, addr);
+    if (exec_span_claim(w, in, &s, m, addr, total, 1))
+        return EXEC_STOPPED;
     /* lane order matters when lanes store to the same address: the last lane wins */
     for (int k = 0; k < ne; k++) {
         if (in->op[k].kind == EXEC_O_SINK)
@@ -580,6 +597,8 @@ __attribute__((hot)) static int exec_st_g32(exec_warp *w, const exec_insn *in, u
     exec_span s;
     if ((orv & 3) || !(s = exec_span_of(w, PTX_SPACE_GLOBAL, lo, hi, 4, 1)).data)
         return exec_st_slow(w, in, m, addr);
+    if (exec_span_claim(w, in, &s, m, addr, 4, 1))
+        return EXEC_STOPPED;
     uint8_t *base = s.data;
     EXEC_FOR_LANES(i, m)
         memcpy(base + (addr[i] - s.base), &src[i], 4);

@@ -577,6 +577,7 @@ int64_t exec_param_layout(const ptx_func *kernel, uint64_t *offsets, uint64_t *s
 void exec_kill(exec_machine *m)
 {
     exec_cluster_free(m);
+    exec_res_free(m);
     exec_cta_end(m, 0);
     free(m->warps);
     m->warps = NULL;
@@ -638,6 +639,10 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
     m->over = 0;
     m->stop_set = 0;
     m->cur_cta = 0;
+    if (exec_coop_prepare(m)) {   /* cooperative: the grid barrier's workspace (exec_sched.c) */
+        exec_kill(m);
+        return -1;
+    }
     exec_sreg_init_launch(m);
     if (exec_cta_start(m, 0)) {
         exec_kill(m);
@@ -664,15 +669,18 @@ void exec_set_launch_id(exec_machine *m, uint32_t id)
 }
 
 /* ---- running --------------------------------------------------------------------------------- */
+typedef struct exec_pool exec_pool;
 typedef struct {
     const exec_run_opts *o;
     uint64_t steps;
     uint64_t polled;
-    volatile int *cancel;     /* parallel workers: abandon the CTA at the next slice */
-    _Atomic uint64_t *pool_steps; /* parallel workers: steps of all workers together ... */
-    uint64_t pool_limit;      /* ... which reaching this abandons the parallel run */
-    _Atomic int *pool_over;
+    exec_pool *pool;          /* a parallel worker's pool (exec_run_par); NULL on one thread */
+    uint64_t turn_end;        /* steps at which the CTA's turn ends (exec_sched.c); 0: none */
+    _Atomic int *cancel;      /* a parallel worker: abandon the CTA at the next round */
 } exec_runctx;
+
+static void exec_pool_count(exec_pool *p, uint64_t n);
+static int exec_pool_halted(const exec_runctx *rc);
 
 /* Run warp w for at most `budget` instructions; account steps; returns WR_*. */
 static int exec_slice(exec_machine *m, exec_warp *w, int64_t budget, exec_runctx *rc)
@@ -708,6 +716,8 @@ static int exec_slice(exec_machine *m, exec_warp *w, int64_t budget, exec_runctx
     m->clock += done;
     m->slice_given = 0;
     w->budget = 0;
+    if (rc->pool)
+        exec_pool_count(rc->pool, done);
     return r;
 }
 
@@ -719,6 +729,27 @@ static int64_t exec_budget(const exec_runctx *rc, int64_t want)
             want = (int64_t)left;
     }
     return want;
+}
+
+/* Whether the run is to stop with EXEC_STOP_INTERRUPT now (Ctrl-C, or the test hook
+ * exec_set_interrupt_after reached). */
+static int exec_interrupted(const exec_machine *m, const exec_runctx *rc)
+{
+    return (rc->o->interrupt && *rc->o->interrupt) ||
+           (m->intr_after && rc->steps >= m->intr_after);
+}
+
+/* Stop with EXEC_STOP_INTERRUPT at warp w (live), or at the CTA's first live warp. */
+static void exec_interrupt_stop(exec_machine *m, exec_warp *w)
+{
+    for (uint32_t k = 0; (!w || !exec_live(w)) && k < m->nwarps; k++)
+        w = &m->warps[(m->cta.rr + k) % m->nwarps];
+    if (!w)
+        w = &m->warps[0];
+    exec_sched(w);
+    exec_stop_fill(w, NULL, EXEC_STOP_INTERRUPT, EXEC_EXC_NONE,
+                   w->cur_mask ? w->cur_mask : exec_live(w));
+    snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted");
 }
 
 static int exec_describe_lanes(const exec_machine *m, char *buf, size_t n)
@@ -784,11 +815,24 @@ static void exec_deadlock(exec_machine *m)
     m->stop.lanes = lanes;
 }
 
-/* Run the CTA until done, a stop, or a limit. Returns 1 when the CTA finished, 0 on a stop. */
+static int exec_cta_any_live(const exec_machine *m)
+{
+    for (uint32_t k = 0; k < m->nwarps; k++)
+        if (exec_live(&m->warps[k]))
+            return 1;
+    return 0;
+}
+
+/* Run the CTA until done, a stop, or a limit. Returns 1 when the CTA finished, 0 on a stop,
+ * 2 when a parallel worker abandons it (exec_run_par), 3/4 for clusters (exec_cluster.c).
+ * Interrupts and a worker's halt are taken only where a round of the warps ends (a warp used
+ * up its slice, or every warp had its turn), so a CTA left there resumes as one thread would
+ * have run it. */
 static int exec_cta_run(exec_machine *m, exec_runctx *rc)
 {
     for (;;) {
         int any_live = 0, progressed = 0;
+        exec_warp *sliced = NULL;
         for (uint32_t k = 0; k < m->nwarps; k++) {
             uint32_t wi = (m->cta.rr + k) % m->nwarps;
             exec_warp *w = &m->warps[wi];
@@ -807,25 +851,12 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
             int r = exec_slice(m, w, b, rc);
             if (rc->steps != before)
                 progressed = 1;
-            if (rc->pool_steps && rc->steps != before &&
-                atomic_fetch_add(rc->pool_steps, rc->steps - before) + (rc->steps - before) >=
-                rc->pool_limit) {
-                *rc->pool_over = 1;
-                return 2;
-            }
             if (r == WR_STOP || m->stop_set)
                 return 0;
             if (r == WR_SLICE) {
                 m->cta.rr = (wi + 1) % m->nwarps;
-                if ((rc->cancel && *rc->cancel) || (rc->pool_over && *rc->pool_over))
-                    return 2;
-                if (rc->o->interrupt && *rc->o->interrupt) {
-                    exec_sched(w);
-                    exec_stop_fill(w, NULL, EXEC_STOP_INTERRUPT, EXEC_EXC_NONE, w->cur_mask);
-                    snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted");
-                    return 0;
-                }
                 progressed = 1;
+                sliced = w;
                 break;
             }
         }
@@ -839,6 +870,16 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
             exec_deadlock(m);
             return 0;
         }
+        if (!sliced && !exec_cta_any_live(m))
+            continue;       /* the last warps exited in this round: the CTA is done */
+        if (rc->pool && exec_pool_halted(rc))
+            return 2;
+        if (exec_interrupted(m, rc) && (sliced || !m->cl)) {
+            exec_interrupt_stop(m, sliced);
+            return 0;
+        }
+        if (rc->turn_end && (rc->steps >= rc->turn_end || m->turn_yield))
+            return 5;       /* the CTA's turn is over (exec_sched.c) */
         if (m->cl)
             return 3;       /* a cluster: the next CTA's turn */
     }
@@ -870,13 +911,22 @@ static void exec_finish_stop(exec_machine *m, exec_stop *stop)
     }
 }
 
+/* Steps a CTA's start costs the budget (the watchdog must fire on grids of tiny CTAs too):
+ * one per warp set up, one per KB of shared memory cleared. */
+static uint64_t exec_cta_cost(const exec_machine *m)
+{
+    return m->nwarps + (((uint64_t)m->shared_static + m->li.dyn_shmem) >> 10);
+}
+
 static int exec_run_grid(exec_machine *m, exec_runctx *rc)
 {
     if (m->cl)
         return exec_cluster_run_grid(m, rc);
-    for (;;) {
+    for (int ran = 0;; ran = 1) {
         if (!m->cta_live) {
-            if (m->cur_cta >= m->ncta) {
+            uint32_t next = exec_res_next(m);
+            if (next >= m->ncta || m->res) {   /* resident CTAs: none left (exec_res_finish) */
+                m->cur_cta = m->ncta;
                 memset(&m->stop, 0, sizeof m->stop);
                 m->stop.kind = EXEC_STOP_DONE;
                 m->stop.cta = m->ncta ? m->ncta - 1 : 0;
@@ -884,16 +934,35 @@ static int exec_run_grid(exec_machine *m, exec_runctx *rc)
                          m->li.kernel->sym->name);
                 return 0;
             }
+            m->cur_cta = next;
             if (exec_cta_start(m, m->cur_cta)) {
                 snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)",
                          m->cur_cta);
                 return -1;
             }
+            rc->steps += exec_cta_cost(m);
+            if (ran && exec_interrupted(m, rc)) {   /* between CTAs: stop in the new one */
+                exec_interrupt_stop(m, NULL);
+                return 0;
+            }
         }
-        if (exec_cta_run(m, rc) != 1)
+        /* a turn (exec_sched.c) while another CTA could run */
+        rc->turn_end = exec_res_next(m) < m->ncta || (m->res && exec_res_parked(m))
+                       ? rc->steps + EXEC_TURN : 0;
+        m->turn_yield = 0;
+        int r = exec_cta_run(m, rc), t;
+        if (r == 5)
+            t = exec_res_turn_over(m);
+        else if (r == 1)
+            t = exec_res_finish(m);
+        else
             return 0;
-        m->cur_cta++;
-        exec_cta_end(m, m->cur_cta < m->ncta);
+        if (t < 0) {
+            snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)", m->cur_cta);
+            return -1;
+        }
+        if (t == 1)
+            rc->steps += exec_cta_cost(m);   /* a CTA admitted to the resident set */
     }
 }
 
@@ -972,6 +1041,8 @@ static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *r
 {
     if (m->cl)
         exec_cluster_focus(m, o->cta);   /* swap the focused CTA of the cluster in */
+    if (m->res)
+        exec_res_focus(m, o->cta);       /* a resident CTA (exec_sched.c) */
     if (!m->cta_live || o->cta != m->cta.id || o->warp >= m->nwarps) {
         snprintf(m->err, sizeof m->err, "no running warp %u in CTA %u", o->warp, o->cta);
         return -1;
@@ -1018,17 +1089,19 @@ static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *r
     }
     if (!exec_live(w) && m->cta.nexited == m->cta.nthreads) {
         /* the CTA is complete: move on as a continue would, but stop right away */
-        m->cur_cta++;
-        exec_cta_end(m, m->cur_cta < m->ncta);
-        if (m->cur_cta >= m->ncta) {
+        if (exec_res_finish(m) < 0)
+            return -1;
+        if (!m->cta_live && exec_res_next(m) >= m->ncta) {
+            m->cur_cta = m->ncta;
             memset(&m->stop, 0, sizeof m->stop);
             m->stop.kind = EXEC_STOP_DONE;
             snprintf(m->stop.msg, sizeof m->stop.msg, "kernel %s completed",
                      m->li.kernel->sym->name);
             return 0;
         }
-        if (exec_cta_start(m, m->cur_cta))
+        if (!m->cta_live && exec_cta_start(m, m->cur_cta))
             return -1;
+        w = &m->warps[o->warp];
     }
     if (m->cta_live)
         exec_sched(w);
@@ -1076,68 +1149,94 @@ static int exec_has_mod(const ptx_insn *pi, const char *prefix)
     return 0;
 }
 
-/* Whether the module's code lets CTAs run in any order with identical results: no global or
- * generic atomics/reductions, surface reductions (sured) or bulk reductions (cp.reduce.async
- * .bulk) (float ones do not commute), except integer add/min/max/and/or/xor atom/red whose old
- * value is unused (workers apply them with host atomics: exec_atom_par_ok), no brkpt, no calls
- * to bodiless (libc: printf, malloc...) or unknown indirect targets, no %clock/%globaltimer
- * reads. */
-static int exec_par_module_ok(const exec_machine *m)
+/* Whether instruction pc lets CTAs run on workers: no surface reductions (sured) or bulk
+ * reductions (cp.reduce.async.bulk), no brkpt, no calls to bodiless functions (libc: malloc,
+ * which changes the regions; printf is buffered per CTA) or unknown indirect targets, no
+ * %clock/%globaltimer reads (their values follow each machine's instruction count). Global
+ * atomics are fine: the claims of exec_par.c make a word updated by atomics of two CTAs a
+ * conflict, unless both are integer add/min/max/and/or/xor whose old value is unused
+ * (applied with host atomics: exec_atom_par_ok). *callee gets a direct call's target. */
+static int exec_par_insn_ok(const exec_machine *m, uint32_t pc, const ptx_func **callee)
 {
-    for (uint32_t pc = 0; pc < m->ncode; pc++) {
-        const ptx_insn *pi = m->code[pc].src;
-        if (!pi)
-            continue;
-        const char *op = pi->opcode;
-        if ((strcmp(op, "atom") == 0 || strcmp(op, "red") == 0) && !exec_has_mod(pi, "shared") &&
-            !exec_atom_par_ok(&m->code[pc]))
-            return 0;
-        if (strcmp(op, "brkpt") == 0 || (strcmp(op, "cp") == 0 && exec_has_mod(pi, "reduce")))
-            return 0;
-        /* surface reductions (cp.reduce.async.bulk, above, too): read-modify-writes of global
-         * memory that CTAs on other worker threads may do at the same time */
-        if (strcmp(op, "sured") == 0)
-            return 0;
-        if (strcmp(op, "call") == 0) {
-            int direct = 0;
-            for (int k = 0; k < pi->nops; k++) {
-                const ptx_operand *o = &pi->ops[k];
-                if (o->kind == PTX_OP_SYM && o->sym && o->sym->kind == PTX_SYM_FUNC) {
-                    /* printf: workers write per-CTA buffers, emitted in CTA order */
-                    if (!o->sym->func || (!o->sym->func->has_body &&
-                                          strcmp(o->sym->name, "vprintf") != 0))
-                        return 0;
-                    direct = 1;
-                }
-            }
-            if (!direct)
-                return 0;
-        }
+    const ptx_insn *pi = m->code[pc].src;
+    *callee = NULL;
+    if (!pi)
+        return 1;
+    const char *op = pi->opcode;
+    if (strcmp(op, "brkpt") == 0 || (strcmp(op, "cp") == 0 && exec_has_mod(pi, "reduce")) ||
+        strcmp(op, "sured") == 0)
+        return 0;
+    if (strcmp(op, "call") == 0) {
+        int direct = 0;
         for (int k = 0; k < pi->nops; k++) {
             const ptx_operand *o = &pi->ops[k];
-            if (o->kind == PTX_OP_REG && o->sym && o->sym->kind == PTX_SYM_SREG) {
-                int id = o->sym->sreg_id;
-                if (id == PTX_SREG_CLOCK || id == PTX_SREG_CLOCK_HI || id == PTX_SREG_CLOCK64 ||
-                    id == PTX_SREG_GLOBALTIMER || id == PTX_SREG_GLOBALTIMER_LO ||
-                    id == PTX_SREG_GLOBALTIMER_HI)
+            if (o->kind == PTX_OP_SYM && o->sym && o->sym->kind == PTX_SYM_FUNC) {
+                if (!o->sym->func || (!o->sym->func->has_body &&
+                                      strcmp(o->sym->name, "vprintf") != 0))
                     return 0;
+                if (o->sym->func->has_body)
+                    *callee = o->sym->func;
+                direct = 1;
             }
+        }
+        if (!direct)
+            return 0;
+    }
+    for (int k = 0; k < pi->nops; k++) {
+        const ptx_operand *o = &pi->ops[k];
+        if (o->kind == PTX_OP_REG && o->sym && o->sym->kind == PTX_SYM_SREG) {
+            int id = o->sym->sreg_id;
+            if (id == PTX_SREG_CLOCK || id == PTX_SREG_CLOCK_HI || id == PTX_SREG_CLOCK64 ||
+                id == PTX_SREG_GLOBALTIMER || id == PTX_SREG_GLOBALTIMER_LO ||
+                id == PTX_SREG_GLOBALTIMER_HI)
+                return 0;
         }
     }
     return 1;
 }
 
+/* Whether the launched kernel, with every function it calls, may run on workers. */
+static int exec_par_kernel_ok(const exec_machine *m)
+{
+    int nf = m->mod->nfuncs, n = 0, ok = 1;
+    uint8_t *seen = calloc((size_t)nf + 1, 1);
+    int *todo = malloc(((size_t)nf + 1) * sizeof *todo);
+    if (!seen || !todo) {
+        free(seen);
+        free(todo);
+        return 0;
+    }
+    todo[n++] = m->li.kernel->sym->index;
+    seen[m->li.kernel->sym->index] = 1;
+    while (n && ok) {
+        const exec_fdec *fd = m->fdec[todo[--n]];
+        for (uint32_t pc = fd ? fd->pc0 : 0; fd && ok && pc < fd->pc0 + fd->n; pc++) {
+            const ptx_func *c;
+            ok = exec_par_insn_ok(m, pc, &c);
+            if (ok && c && c->sym->index >= 0 && c->sym->index < nf && !seen[c->sym->index]) {
+                seen[c->sym->index] = 1;
+                todo[n++] = c->sym->index;
+            }
+        }
+    }
+    free(seen);
+    free(todo);
+    return ok;
+}
+
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
 {
     (void)o;   /* a step limit is handled by exec_run_par */
-    if (exec_get_threads(m) < 2 || m->any_watch || m->cl ||
+    if (exec_get_threads(m) < 2 || m->any_watch || m->cl || m->res || m->coop ||
         m->ncta - m->cur_cta < 2)
         return 0;
     for (uint32_t pc = 0; pc < m->ncode; pc++)
         if (m->code[pc].fn == exec_bp_stub)
             return 0;
-    if (!m->par_ok)
-        m->par_ok = exec_par_module_ok(m) ? 1 : -1;
+    if (!m->par_ok || m->par_ok_kernel != m->li.kernel) {
+        m->par_ok = exec_par_kernel_ok(m) ? 1 : -1;
+        m->par_ok_kernel = m->li.kernel;
+    }
     return m->par_ok > 0;
 }
 
@@ -1156,63 +1255,51 @@ static int exec_mod_printf(const exec_machine *m)
 }
 
 typedef struct { char *buf; size_t len; } exec_outbuf;
-typedef struct exec_pool exec_pool;
+enum { WK_IDLE, WK_TAKEN, WK_STOPPED, WK_ABANDONED, WK_CONFLICT };
 typedef struct {
     exec_pool *pool;
     exec_machine wm;          /* the worker's machine */
     pthread_t th;
-    volatile int cancel;
-    _Atomic uint32_t cur;     /* CTA being run, UINT32_MAX when none */
-    uint32_t stop_cta;        /* CTA of the worker's stop, UINT32_MAX when none */
+    _Atomic int cancel;       /* a lower CTA stopped: abandon this one */
+    _Atomic uint32_t cur;     /* CTA taken and not finished, UINT32_MAX when none */
+    int state;                /* WK_*: how the worker left cur */
     int err;
 } exec_worker;
 
 struct exec_pool {
     exec_worker *w;
     int n;
+    uint32_t first, end;      /* the window of CTAs [first, end) */
     _Atomic uint32_t next;    /* next CTA to hand out */
     _Atomic uint32_t stop_min;
     const exec_run_opts *o;
-    exec_run_opts wo;         /* the workers' options: no step limit of their own */
-    _Atomic uint64_t steps;   /* with a step limit: steps of every worker so far */
-    uint64_t limit;           /* 0: none */
-    _Atomic int over;         /* the workers reached the limit: the run is abandoned */
+    exec_run_opts wo;         /* the workers' options: no step limit or interrupt of their own */
+    _Atomic uint64_t steps;   /* with a step limit or interrupt hook: steps of every worker */
+    uint64_t limit;           /* halt when steps reach this (the budget left); 0: none */
+    uint64_t intr_at;         /* the same for exec_set_interrupt_after; 0: none */
+    _Atomic int halt;         /* limit, interrupt or conflict: every worker leaves its CTA */
+    uint64_t *csteps;         /* steps of each CTA of the window (setup included) */
     exec_outbuf *outs;        /* printf: each CTA's output (index: CTA - first), or NULL */
-    uint32_t first;
+    exec_par *par;            /* claims on global memory (exec_par.c) */
 };
 
-/* Copies of every global region (a parallel run under a step limit may have to be undone).
- * NULL when the copies would be too large or memory runs out. */
-#define EXEC_SNAP_MAX (UINT64_C(1) << 30)
-static uint8_t **exec_glob_snapshot(const exec_machine *m)
+static void exec_pool_count(exec_pool *p, uint64_t n)
 {
-    uint64_t total = 0;
-    for (int i = 0; i < m->glob.n; i++)
-        total += m->glob.r[i].size;
-    if (total > EXEC_SNAP_MAX)
-        return NULL;
-    uint8_t **s = calloc((size_t)m->glob.n + 1, sizeof *s);
-    for (int i = 0; s && i < m->glob.n; i++) {
-        s[i] = malloc(m->glob.r[i].size ? m->glob.r[i].size : 1);
-        if (!s[i]) {
-            for (int j = 0; j < i; j++)
-                free(s[j]);
-            free(s);
-            return NULL;
-        }
-        memcpy(s[i], m->glob.r[i].data, m->glob.r[i].size);
+    if ((p->limit || p->intr_at) && n) {
+        uint64_t t = atomic_fetch_add(&p->steps, n) + n;
+        if ((p->limit && t >= p->limit) || (p->intr_at && t >= p->intr_at))
+            atomic_store(&p->halt, 1);
     }
-    return s;
 }
 
-static void exec_glob_restore(exec_machine *m, uint8_t **s, int restore)
+static int exec_pool_halted(const exec_runctx *rc)
 {
-    for (int i = 0; s && i < m->glob.n; i++) {
-        if (restore)
-            memcpy(m->glob.r[i].data, s[i], m->glob.r[i].size);
-        free(s[i]);
-    }
-    free(s);
+    const exec_pool *p = rc->pool;
+    if (atomic_load(&p->halt) || (rc->cancel && atomic_load(rc->cancel)) ||
+        exec_par_spinning(p->par))
+        return 1;
+    /* Ctrl-C: the flag belongs to the front end's signal handler */
+    return p->o->interrupt && __atomic_load_n(p->o->interrupt, __ATOMIC_RELAXED);
 }
 
 static void exec_worker_free(exec_worker *k)
@@ -1224,28 +1311,31 @@ static void exec_worker_free(exec_worker *k)
     k->wm.sregs = NULL;
 }
 
+/* A worker: take CTAs in increasing order until the window is done or the pool halts. A CTA
+ * left unfinished stays in k->cur with k->state saying how (exec_par_window sorts it out). */
 static void *exec_worker_main(void *arg)
 {
     exec_worker *k = arg;
     exec_pool *p = k->pool;
     exec_machine *wm = &k->wm;
-    exec_runctx rc = { .o = &p->wo, .cancel = &k->cancel };
-    if (p->limit) {
-        rc.pool_steps = &p->steps;
-        rc.pool_limit = p->limit;
-        rc.pool_over = &p->over;
-    }
+    exec_runctx rc = { .o = &p->wo, .pool = p, .cancel = &k->cancel };
     for (;;) {
+        if (exec_pool_halted(&rc))
+            break;
         uint32_t id = atomic_fetch_add(&p->next, 1);
-        if (id >= wm->ncta || id > atomic_load(&p->stop_min) || p->over)
+        if (id >= p->end)
             break;
         atomic_store(&k->cur, id);
-        if (k->cancel)
+        k->state = WK_TAKEN;
+        if (id > atomic_load(&p->stop_min))
             break;
         if (exec_cta_start(wm, id)) {
             k->err = 1;
             break;
         }
+        uint64_t before = rc.steps;
+        rc.steps += exec_cta_cost(wm);
+        exec_pool_count(p, rc.steps - before);
         wm->cur_cta = id;
         exec_outbuf ob = { NULL, 0 };
         FILE *mo = NULL;
@@ -1260,97 +1350,111 @@ static void *exec_worker_main(void *arg)
         int r = exec_cta_run(wm, &rc);
         if (mo) {
             fclose(mo);
-            if (r == 2)
-                free(ob.buf);   /* abandoned: it runs again (or never, as one thread would) */
-            else
-                p->outs[id - p->first] = ob;
+            p->outs[id - p->first] = ob;
         }
+        p->csteps[id - p->first] = rc.steps - before;
         if (r == 1) {
             exec_cta_end(wm, 1);
+            atomic_store(&k->cur, UINT32_MAX);
+            k->state = WK_IDLE;
             continue;
         }
-        if (r == 2)
+        if (r == 2) {
+            k->state = WK_ABANDONED;   /* at a round's end: resumable */
             break;
+        }
+        if (wm->par_conflict) {
+            k->state = WK_CONFLICT;    /* mid-instruction: runs again from its start */
+            atomic_store(&p->halt, 1);
+            break;
+        }
         /* a stop in CTA id: keep this CTA's state, cancel workers on higher CTAs */
-        k->stop_cta = id;
+        k->state = WK_STOPPED;
         uint32_t cur = atomic_load(&p->stop_min);
         while (id < cur && !atomic_compare_exchange_weak(&p->stop_min, &cur, id))
             ;
-        for (int j = 0; j < p->n; j++)
-            if (atomic_load(&p->w[j].cur) > id && atomic_load(&p->w[j].cur) != UINT32_MAX)
-                p->w[j].cancel = 1;
+        for (int j = 0; j < p->n; j++) {
+            uint32_t c = atomic_load(&p->w[j].cur);
+            if (c > id && c != UINT32_MAX)
+                atomic_store(&p->w[j].cancel, 1);
+        }
         break;
     }
-    atomic_store(&k->cur, UINT32_MAX);
     return NULL;
 }
 
-static int exec_run_par(exec_machine *m, exec_runctx *rc)
+/* Make worker k's CTA (left at a stop or a round's end) the machine's live CTA. */
+static void exec_adopt_cta(exec_machine *m, exec_worker *k)
 {
-    /* a CTA already under way (e.g. after an interrupt) finishes on this thread first; the
-     * untouched CTA 0 of a fresh launch is simply handed to the workers */
-    if (m->cta_live && m->cta_fresh)
-        exec_cta_end(m, 1);
-    m->cta_fresh = 0;   /* whatever runs from here (workers or, falling back, this thread) */
-    if (m->cta_live) {
-        int r = exec_cta_run(m, rc);
-        if (r != 1)
-            return 0;
-        m->cur_cta++;
-        exec_cta_end(m, 0);
+    exec_cta_end(m, 0);
+    free(m->warps);
+    free(m->sregs);
+    exec_machine *wm = &k->wm;
+    m->warps = wm->warps;
+    m->sregs = wm->sregs;
+    m->cta = wm->cta;
+    m->cta_live = 1;
+    m->cta_fresh = 0;   /* it has run: the next continue resumes it */
+    m->cur_cta = wm->cta.id;
+    for (uint32_t j = 0; j < m->nwarps; j++) {
+        m->warps[j].m = m;
+        m->warps[j].cta = &m->cta;
     }
-    int n = exec_get_threads(m);
-    if ((uint32_t)n > m->ncta - m->cur_cta)
-        n = (int)(m->ncta - m->cur_cta);
-    if (n < 2)
-        return exec_run_grid(m, rc);
-    exec_pool p = { .n = n, .o = rc->o, .wo = *rc->o };
+    wm->warps = NULL;
+    wm->sregs = NULL;
+    wm->cta_live = 0;
+    wm->cta.shared = NULL;
+}
+
+#define EXEC_PAR_WINDOW (UINT32_C(1) << 20)   /* CTAs per pool (bounds csteps and outs) */
+
+/* Run CTAs [m->cur_cta, end) on n workers. Returns 1 when all completed (m->cur_cta = end),
+ * 0 when the machine holds the stop a single thread would give, 2 when one thread must go
+ * on from m->cur_cta (live CTA or not), -1 on an error. Memory and steps are then those of
+ * one thread having run every CTA below m->cur_cta, and the live CTA as far as it got. */
+static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end)
+{
+    uint32_t first = m->cur_cta, cnt = end - first;
+    exec_pool p = { .n = n, .first = first, .end = end, .o = rc->o, .wo = *rc->o };
     p.wo.max_steps = 0;
-    atomic_init(&p.next, m->cur_cta);
+    p.wo.interrupt = NULL;
+    atomic_init(&p.next, first);
     atomic_init(&p.stop_min, UINT32_MAX);
     atomic_init(&p.steps, 0);
-    atomic_init(&p.over, 0);
-    /* A step limit (the batch watchdog): the workers count their steps together. If they reach
-     * the limit (or stop anywhere), global memory goes back to its state before the parallel run
-     * and one thread runs instead, so every stop is the one a single thread reaches. */
-    uint8_t **snap = NULL;
-    uint32_t first = m->cur_cta;
-    if (rc->o->max_steps) {
-        p.limit = rc->o->max_steps > rc->steps ? rc->o->max_steps - rc->steps : 0;
-        if (p.limit)
-            snap = exec_glob_snapshot(m);
-        if (!snap)
-            return exec_run_grid(m, rc);
-    }
-    p.first = first;
-    if (exec_mod_printf(m)) {
-        if (m->ncta - first > (1u << 22)) {
-            exec_glob_restore(m, snap, 0);
-            return exec_run_grid(m, rc);
-        }
-        p.outs = calloc(m->ncta - first, sizeof *p.outs);
-    }
+    atomic_init(&p.halt, 0);
+    if (rc->o->max_steps)
+        p.limit = rc->o->max_steps > rc->steps ? rc->o->max_steps - rc->steps : 1;
+    if (m->intr_after)
+        p.intr_at = m->intr_after > rc->steps ? m->intr_after - rc->steps : 1;
+    p.par = exec_par_get(m, first);
+    p.csteps = calloc(cnt, sizeof *p.csteps);
     p.w = calloc((size_t)n, sizeof *p.w);
-    if (!p.w || (exec_mod_printf(m) && !p.outs)) {
+    int printing = exec_mod_printf(m);
+    if (printing)
+        p.outs = calloc(cnt, sizeof *p.outs);
+    if (!p.par || !p.csteps || !p.w || (printing && !p.outs)) {
+        exec_par_put(m, p.par);
+        free(p.csteps);
         free(p.w);
         free(p.outs);
-        exec_glob_restore(m, snap, 0);
-        return exec_run_grid(m, rc);
+        return 2;   /* no memory for the bookkeeping: one thread */
     }
     int started = 0;
     for (int i = 0; i < n; i++) {
         exec_worker *k = &p.w[i];
         k->pool = &p;
         k->wm = *m;
-        k->stop_cta = UINT32_MAX;
         atomic_init(&k->cur, UINT32_MAX);
+        atomic_init(&k->cancel, 0);
         exec_machine *wm = &k->wm;
         wm->is_worker = 1;
+        wm->par = p.par;
+        wm->par_conflict = 0;
+        wm->intr_after = 0;   /* the pool counts it (exec_pool_count) */
         wm->cta_live = 0;
         memset(&wm->cta, 0, sizeof wm->cta);
         wm->stop_set = 0;
         memset(&wm->stop, 0, sizeof wm->stop);
-        wm->clock = m->clock;
         wm->tinsn = 0;
         wm->glob.last = NULL;
         wm->warps = calloc(m->nwarps, sizeof(exec_warp));
@@ -1364,84 +1468,138 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
     }
     for (int i = 0; i < started; i++)
         pthread_join(p.w[i].th, NULL);
-    uint32_t smin = atomic_load(&p.stop_min);
-    if (!started || (snap && (p.over || smin != UINT32_MAX))) {
-        /* undo: one thread runs from the first CTA again */
-        exec_glob_restore(m, snap, started > 0);
-        for (int i = 0; i < n; i++)
-            exec_worker_free(&p.w[i]);
-        free(p.w);
-        for (uint32_t i = 0; p.outs && i < m->ncta - first; i++)
-            free(p.outs[i].buf);
-        free(p.outs);
-        m->cur_cta = first;
-        return exec_run_grid(m, rc);
-    }
-    exec_glob_restore(m, snap, 0);
-    if (p.outs) {
-        /* printf output in CTA order: up to the stopped CTA (whose output so far is real; the
-         * CTAs above it have not run as far as one thread is concerned) */
-        uint32_t last = smin != UINT32_MAX ? smin : m->ncta - 1;
-        for (uint32_t i = 0; i < m->ncta - first; i++) {
-            if (first + i <= last && p.outs[i].len)
-                fwrite(p.outs[i].buf, 1, p.outs[i].len, m->out);
-            free(p.outs[i].buf);
-        }
-        free(p.outs);
-        fflush(m->out);
-    }
-    exec_worker *stopped = NULL;
+    /* low: the lowest CTA not completed; every CTA below it completed */
+    uint32_t low = atomic_load(&p.next) < end ? atomic_load(&p.next) : end;
+    exec_worker *lw = NULL;
     int err = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < started; i++) {
         exec_worker *k = &p.w[i];
         err |= k->err;
-        if (i < started)
-            m->tinsn += k->wm.tinsn;
-        if (smin != UINT32_MAX && k->stop_cta == smin)
-            stopped = k;
+        m->tinsn += k->wm.tinsn;
+        uint32_t c = atomic_load(&k->cur);
+        if (c != UINT32_MAX && c <= low) {
+            low = c;
+            lw = k;
+        }
     }
-    uint64_t clk = 0;
-    for (int i = 0; i < started; i++)
-        clk += p.w[i].wm.clock - m->clock;
-    m->clock += clk;
-    int rcode = 0;
+    int keep = lw && !err && (lw->state == WK_STOPPED || lw->state == WK_ABANDONED);
+    /* a step limit or the interrupt hook that one thread would have reached inside a CTA
+     * below low: that CTA runs again from its start on one thread */
+    uint64_t lim = rc->o->max_steps, acc = rc->steps;
+    if (m->intr_after && (!lim || m->intr_after < lim))
+        lim = m->intr_after;
+    for (uint32_t c = first; lim && (c < low || (keep && c == low)); c++) {
+        acc += p.csteps[c - first];
+        if (acc >= lim) {
+            low = c;
+            keep = 0;
+            break;
+        }
+    }
+    int all = low >= end && !err && started;
+    if (err || !started || (!all && exec_par_reduced(p.par))) {
+        /* reductions cannot be taken back CTA by CTA: undo the whole window */
+        exec_par_undo(p.par, first, 1);
+        low = first;
+        keep = 0;
+    } else if (!all) {
+        exec_par_undo(p.par, keep ? low + 1 : low, 0);
+    }
+    uint64_t done = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        int counts = first + i < low || (keep && first + i == low);
+        if (counts)
+            done += p.csteps[i];
+        if (p.outs) {
+            if (counts && p.outs[i].len)
+                fwrite(p.outs[i].buf, 1, p.outs[i].len, m->out ? m->out : stdout);
+            free(p.outs[i].buf);
+        }
+    }
+    if (p.outs)
+        fflush(m->out ? m->out : stdout);
+    rc->steps += done;
+    m->clock += done;
+    int rcode;
     if (err) {
         snprintf(m->err, sizeof m->err, "cannot start a CTA (out of memory)");
+        m->cur_cta = first;
         rcode = -1;
-    } else if (stopped) {
-        /* the lowest stopped CTA becomes the machine's live CTA */
-        exec_cta_end(m, 0);
-        free(m->warps);
-        free(m->sregs);
-        exec_machine *wm = &stopped->wm;
-        m->warps = wm->warps;
-        m->sregs = wm->sregs;
-        m->cta = wm->cta;
-        m->cta_live = 1;
-        m->cta_fresh = 0;   /* it has run: the next continue resumes it */
-        m->cur_cta = smin;
-        m->stop = wm->stop;
-        m->stop_set = 1;
-        for (uint32_t j = 0; j < m->nwarps; j++) {
-            m->warps[j].m = m;
-            m->warps[j].cta = &m->cta;
+    } else if (all) {
+        m->cur_cta = end;
+        rcode = 1;
+    } else if (keep) {
+        exec_adopt_cta(m, lw);
+        if (lw->state == WK_STOPPED) {
+            m->stop = lw->wm.stop;
+            m->stop_set = 1;
+            rcode = 0;
+        } else {
+            rcode = 2;
         }
-        wm->warps = NULL;
-        wm->sregs = NULL;
-        wm->cta_live = 0;
-        wm->cta.shared = NULL;
     } else {
-        exec_cta_end(m, 0);
-        m->cur_cta = m->ncta;
-        memset(&m->stop, 0, sizeof m->stop);
-        m->stop.kind = EXEC_STOP_DONE;
-        m->stop.cta = m->ncta ? m->ncta - 1 : 0;
-        snprintf(m->stop.msg, sizeof m->stop.msg, "kernel %s completed", m->li.kernel->sym->name);
+        m->cur_cta = low;
+        rcode = 2;
     }
     for (int i = 0; i < n; i++)
         exec_worker_free(&p.w[i]);
     free(p.w);
+    free(p.outs);
+    free(p.csteps);
+    exec_par_put(m, p.par);
     return rcode;
+}
+
+static int exec_run_par(exec_machine *m, exec_runctx *rc)
+{
+    /* a CTA already under way (e.g. after an interrupt) finishes on this thread first; the
+     * untouched CTA 0 of a fresh launch is simply handed to the workers */
+    if (m->cta_live && m->cta_fresh)
+        exec_cta_end(m, 1);
+    m->cta_fresh = 0;   /* whatever runs from here (workers or, falling back, this thread) */
+    if (m->cta_live) {
+        /* with a turn, as on one thread: if it waits for later CTAs, they take turns */
+        rc->turn_end = m->cur_cta + 1 < m->ncta ? rc->steps + EXEC_TURN : 0;
+        m->turn_yield = 0;
+        int r = exec_cta_run(m, rc);
+        rc->turn_end = 0;
+        if (r == 5) {
+            int t = exec_res_turn_over(m);
+            if (t < 0) {
+                snprintf(m->err, sizeof m->err, "cannot start a CTA (out of memory)");
+                return -1;
+            }
+            if (t == 1)
+                rc->steps += exec_cta_cost(m);
+            return exec_run_grid(m, rc);
+        }
+        if (r != 1)
+            return 0;
+        m->cur_cta++;
+        exec_cta_end(m, 0);
+    }
+    uint32_t win = exec_par_max_ctas() < EXEC_PAR_WINDOW ? exec_par_max_ctas() : EXEC_PAR_WINDOW;
+    while (m->cur_cta < m->ncta) {
+        if (exec_interrupted(m, rc) || (rc->o->max_steps && rc->steps >= rc->o->max_steps))
+            return exec_run_grid(m, rc);   /* it stops in the next CTA, as one thread does */
+        int n = exec_get_threads(m);
+        if ((uint32_t)n > m->ncta - m->cur_cta)
+            n = (int)(m->ncta - m->cur_cta);
+        if (n < 2)
+            return exec_run_grid(m, rc);
+        uint32_t end = m->ncta - m->cur_cta > win ? m->cur_cta + win : m->ncta;
+        int r = exec_par_window(m, rc, n, end);
+        if (r == 2)
+            return exec_run_grid(m, rc);
+        if (r != 1)
+            return r;
+    }
+    exec_cta_end(m, 0);
+    memset(&m->stop, 0, sizeof m->stop);
+    m->stop.kind = EXEC_STOP_DONE;
+    m->stop.cta = m->ncta ? m->ncta - 1 : 0;
+    snprintf(m->stop.msg, sizeof m->stop.msg, "kernel %s completed", m->li.kernel->sym->name);
+    return 0;
 }
 
 int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop)
@@ -1458,17 +1616,40 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop)
     memset(&m->stop, 0, sizeof m->stop);
     exec_runctx rc = { .o = opts };
     int par = opts->mode == EXEC_RUN_CONTINUE && exec_par_wanted(m, opts);
+    if (!par && m->cta_fresh && opts->mode == EXEC_RUN_CONTINUE)
+        rc.steps += exec_cta_cost(m);   /* CTA 0's setup, as every later CTA's */
     if (!par)
         m->cta_fresh = 0;
     int r = opts->mode != EXEC_RUN_CONTINUE ? exec_run_step(m, opts, &rc)
             : par ? exec_run_par(m, &rc) : exec_run_grid(m, &rc);
+    m->intr_after = 0;
     if (r < 0)
         return -1;
     exec_finish_stop(m, stop);
     return 0;
 }
 
+void exec_set_interrupt_after(exec_machine *m, uint64_t steps) { m->intr_after = steps; }
+
 /* ---- entry points for thread block clusters (exec_cluster.c) ---------------------------------- */
 int exec_run_cta_pass(exec_machine *m, void *rc) { return exec_cta_run(m, rc); }
 int exec_run_cta_start(exec_machine *m, uint32_t id) { return exec_cta_start(m, id); }
 void exec_run_cta_end(exec_machine *m, int keep) { exec_cta_end(m, keep); }
+
+/* Free a parked CTA (clusters, resident CTAs): its frames, stacks, shared block and arrays;
+ * the CTA swapped in stays as it is. */
+void exec_run_cta_free_parked(exec_machine *m, exec_cta *c, exec_warp *warps, uint8_t *sregs)
+{
+    exec_cta keep = m->cta;
+    exec_warp *kw = m->warps;
+    int live = m->cta_live;
+    m->cta = *c;
+    m->warps = warps;
+    m->cta_live = 1;
+    exec_cta_end(m, 0);
+    free(warps);
+    free(sregs);
+    m->cta = keep;
+    m->warps = kw;
+    m->cta_live = live;
+}

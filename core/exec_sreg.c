@@ -8,6 +8,8 @@
 int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits)
 {
     *bits = 32;
+    if (id == PTX_SREG_ENVREG)   /* values given by exec_set_envreg / cooperative launches */
+        return comp >= 0 && comp < 32 ? EXEC_SR_ENVREG + comp : EXEC_SR_ZERO;
     if (comp < 0 || comp > 3)
         comp = 0;
     switch (id) {
@@ -49,7 +51,7 @@ int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits)
         return EXEC_SR_ZERO;
     case PTX_SREG_PM0: case PTX_SREG_PM1: case PTX_SREG_PM2: case PTX_SREG_PM3:
     case PTX_SREG_PM4: case PTX_SREG_PM5: case PTX_SREG_PM6: case PTX_SREG_PM7:
-    case PTX_SREG_ENVREG: case PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN:
+    case PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN:
     case PTX_SREG_RESERVED_SMEM_OFFSET_END: case PTX_SREG_RESERVED_SMEM_OFFSET_CAP:
     case PTX_SREG_RESERVED_SMEM_OFFSET_2:
         return EXEC_SR_ZERO;
@@ -128,6 +130,8 @@ void exec_sreg_init_launch(exec_machine *m)
         exec_sr_fill32(blk, EXEC_SR_NCTARANK, cd.x * cd.y * cd.z);
         exec_sr_fill32(blk, EXEC_SR_IS_EXPLICIT, (uint32_t)expl);
         memset(blk + EXEC_SR_ZERO * EXEC_SLOT, 0, EXEC_SLOT);
+        for (int e = 0; e < 32; e++)
+            exec_sr_fill32(blk, EXEC_SR_ENVREG + e, m->envreg[e]);
     }
 }
 

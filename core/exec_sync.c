@@ -319,12 +319,14 @@ static int exec_atom_fn(exec_warp *w, const exec_insn *in, uint32_t m)
                        ptx_space_name(sp), a);
             return EXEC_STOPPED;
         }
-        uint8_t *h = mem_xlate(w, in, (int)i, sp, sa, n, 1);
+        /* parallel workers claim order-independent reductions as such (exec_par.c) */
+        int par_red = w->m->is_worker && sp == PTX_SPACE_GLOBAL && exec_atom_par_ok(in);
+        uint8_t *h = mem_xlate(w, in, (int)i, sp, sa, n, par_red ? 2 : 1);
         if (!h)
             return EXEC_STOPPED;
         uint64_t old = 0;
         uint64_t b = exec_lane_val(w, in, 1, i), c = op == AT_CAS ? exec_lane_val(w, in, 2, i) : 0;
-        if (w->m->is_worker && sp == PTX_SPACE_GLOBAL && exec_atom_par_ok(in)) {
+        if (par_red) {
             /* CTAs run in parallel (exec_run.c): an order-independent integer update whose
              * old value nobody reads, applied with a host atomic */
             if (n == 4) {

@@ -541,6 +541,8 @@ static uint8_t *tex_host(exec_warp *w, const exec_insn *in, const tex_obj *o, in
                    "allocated", o->surface ? "surface" : "texture", o->d.addr, n);
         return NULL;
     }
+    if (w->m->par && exec_par_claim_obj(w, in, r, o->d.addr - r->base, n, o->surface ? 1 : 0))
+        return NULL;   /* a parallel worker: CTAs communicate through it (exec_par.c) */
     return r->data + (o->d.addr - r->base);
 }
 

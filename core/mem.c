@@ -111,7 +111,7 @@ int mem_global_map(mem_global *g, uint64_t base, uint64_t size, uint8_t *data,
     r->size = size;
     r->data = data;
     r->kind = MEM_R_MAPPED;
-    r->name = name;
+    snprintf(r->name, sizeof r->name, "%s", name ? name : "");
     r->id = ++g->nalloc;
     return 0;
 }
@@ -318,8 +318,12 @@ static int mem_desc_region(const mem_region *r, uint64_t addr, char *out, size_t
     char name[160];
     if (r->sym)
         snprintf(name, sizeof name, "%s", r->sym->name);
-    else if (r->name)
+    else if (r->name[0] && r->kind == MEM_R_MAPPED)
         snprintf(name, sizeof name, "%s", r->name);
+    else if (r->name[0]) /* a debugger buffer: "buffer x" around it, "x+4" inside */
+        snprintf(name, sizeof name, "%s%s", addr >= r->base && addr < r->base + r->size ? ""
+                                                                                   : "buffer ",
+                 r->name);
     else
         snprintf(name, sizeof name, "%s#%u", r->kind == MEM_R_HEAP ? "heap" : "buf", r->id);
     uint64_t far = addr < r->base ? r->base - addr
@@ -422,6 +426,8 @@ uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, ui
         if (!r)
             return mem_oob(w, in, lane, sp, addr, size, NULL);
         host = r->data + (addr - r->base);
+        if (m->par && exec_par_claim(w, in, r, addr - r->base, size, write))
+            return NULL;   /* CTAs of a parallel run communicate here (exec_par.c) */
         break;
     }
     case PTX_SPACE_SHARED:

@@ -79,7 +79,8 @@ typedef struct mem_region {
     int kind;                 /* MEM_R_* */
     const ptx_sym *sym;       /* MODULE: the variable */
     uint32_t id;              /* allocation number, for messages ("buf#3") */
-    const char *name;         /* MAPPED: the owner's name for it ("cudaMalloc#3"), borrowed */
+    char name[64];            /* ALLOC: the debugger's buffer name; MAPPED: the owner's name
+                                 ("cudaMalloc#3"); "" none. For messages */
 } mem_region;
 
 typedef struct mem_global {

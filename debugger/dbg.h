@@ -9,7 +9,9 @@
 #include "dw.h"
 
 /* ---------------------------------------------------------------------------------------------
- * A dbg_session owns one parsed module, the exec machine running it, the user's global buffers
+ * A dbg_session shows one module at a time with the exec machine running it: one it loaded and
+ * owns, or one a CUDA program's runtime owns (dbg_use_module; the session switches to the
+ * module of each launch). It also holds the user's global buffers
  * (with their initial contents, so `run` can relaunch from scratch), the last launch request,
  * the focus (kernel, CTA, warp, lane, frame), breakpoints and watchpoints, and the line table
  * view (pc <-> PTX line <-> source line). It prints nothing: every operation returns 0 / -1 with

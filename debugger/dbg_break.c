@@ -176,9 +176,13 @@ int dbg_break_add(dbg_session *s, const char *spec, const char *cond, int temp)
     int n = 0;
     if (s->m) {
         n = dbg_resolve_location(s, spec, pcs, DBG_MAX_LOCS);
-        if (n < 0 && !s->multi)
+        /* a function or file this module lacks: a module the program registers later may
+         * have it (a bad line of a file this module has stays an error) */
+        int elsewhere = !strncmp(s->err, "Function \"", 10) ||
+                        !strncmp(s->err, "No source file", 14);
+        if (n < 0 && (!s->multi || !elsewhere))
             return -1;
-        if (n < 0) /* a module the program registers later may have it */
+        if (n < 0)
             n = 0;
     }
     dbg_bp *b = bp_new(s, DBG_BP_BREAK, spec);

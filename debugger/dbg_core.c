@@ -303,6 +303,8 @@ static int load_buffers(dbg_session *s, const exec_core *c)
     }
     s->bufs = bufs;
     s->nbufs = (int)cnt;
+    for (int i = 0; i < s->nbufs; i++) /* messages name them as the live session did */
+        exec_global_name(s->m, bufs[i].addr, bufs[i].name);
     return 0;
 }
 

@@ -179,6 +179,22 @@ static int parse_int(const char *p, long *v)
     return errno == ERANGE || *v > INT_MAX ? 1 : 0; /* 1: a number, but no line can have it */
 }
 
+/* Whether name is spec with template arguments: "block_reduce<double, 64>" for "block_reduce". */
+static int same_template(const char *name, const char *spec)
+{
+    size_t n = strlen(spec);
+    if (strncmp(name, spec, n) != 0 || name[n] != '<')
+        return 0;
+    int depth = 0;
+    const char *p = name + n;
+    for (; *p; p++) {
+        depth += *p == '<' ? 1 : *p == '>' ? -1 : 0;
+        if (depth == 0)
+            break;
+    }
+    return *p == '>' && p[1] == 0;
+}
+
 int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int max)
 {
     if (!s->m)
@@ -224,6 +240,23 @@ int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int ma
             return resolve_ptx_line(s, (int)cv, pcs, max);
         return resolve_source_line(s, file, (int)cv, pcs, max);
     }
+    /* a name several functions with bodies share (template instances, overloads): a location
+     * in each, as gdb's breakpoints with several locations */
+    int nsame = 0;
+    for (int i = 0; i < s->mod->nfuncs && nsame < max; i++) {
+        const ptx_func *g = s->mod->funcs[i];
+        char base[512];
+        if (g->is_prototype || !g->has_body || !strcmp(g->sym->name, spec))
+            continue;
+        dbg_func_name(s, g, 0, base, sizeof base);
+        if (strcmp(base, spec) != 0 && !same_template(base, spec))
+            continue;
+        int64_t gpc = s->dw ? dw_func_body_pc(s->dw, g) : exec_func_pc(s->m, g);
+        if (gpc >= 0)
+            pcs[nsame++] = (uint32_t)gpc;
+    }
+    if (nsame > 1)
+        return nsame;
     const ptx_func *f = dbg_find_func(s, spec);
     if (!f)
         return -1;

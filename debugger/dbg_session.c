@@ -80,6 +80,7 @@ static int realloc_buffers(dbg_session *s)
         dbg_buffer *b = &s->bufs[i];
         if (exec_global_alloc(s->m, b->size ? b->size : 1, &b->addr) != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
+        exec_global_name(s->m, b->addr, b->name);
         if (b->init && b->size &&
             exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0) != 0)
             return dbg_err(s, "buffer %s: %s", b->name, exec_errmsg(s->m));
@@ -247,6 +248,7 @@ int dbg_buffer_add(dbg_session *s, const char *name, ptx_type type, uint64_t cou
         free(b->init);
         return dbg_err(s, "%s", exec_errmsg(s->m));
     }
+    exec_global_name(s->m, b->addr, b->name); /* one name in every message */
     if (b->init && exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr, b->init, b->size, 0, 0, 0)) {
         exec_global_free(s->m, b->addr);
         free(b->init);

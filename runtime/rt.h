@@ -13,8 +13,9 @@
 
 /* ---------------------------------------------------------------------------------------------
  * The runtime (libcudart.so.13, and libcuda.so.1 which shares it) runs a CUDA program's kernels
- * on ptxdbg's execution core. Layers: runtime/ uses core/exec.h (and the debugger's engine for
- * fault reports), never core internals.
+ * on ptxdbg's execution core. Layers: runtime/ sits on top, beside commands/: it uses
+ * core/exec.h (plus mem.h's address constants), the debugger engine through rt_debug_launch,
+ * and commands/ for cuda-gdb's exception names and demangling in fault reports.
  *
  * Modules. Each fat binary the program registers (one per translation unit with device code)
  * is an rt_module; its PTX is decompressed, parsed and decoded once, at first use, into its own
@@ -36,7 +37,8 @@
  * earlier one complete, which satisfies the legacy default stream's implicit synchronisation,
  * the per-thread default streams and non-blocking streams alike (they only allow more overlap,
  * which we never need). Host functions and callbacks run at submission, in the submitting
- * thread. Synchronisation calls therefore only report errors and flush device printf.
+ * thread. Synchronisation calls therefore only report a pending kernel fault (rt_sync) and
+ * flush device printf.
  *
  * Threads. rt_lock/rt_unlock is one recursive mutex around every entry point; last errors are
  * per host thread, sticky errors per process.
@@ -90,6 +92,9 @@ static inline cudaError_t rt_end(cudaError_t e)
     rt_unlock();
     return rt_error(e);
 }
+/* An entry point whose whole body is one operation: RT_ENTRY(declaration, expression). */
+#define RT_ENTRY(decl, call) decl { RT_BEGIN(); return RT_END(call); }
+#define RT_ENTRY_CTX(decl, call) decl { RT_BEGIN_CTX(); return RT_END(call); }
 #define RT_BEGIN_CTX() do {                                                    \
         rt_init(); rt_lock();                                                  \
         cudaError_t rt_st_ = rt_sticky();                                      \
@@ -139,6 +144,9 @@ struct rt_module {
     int index;                    /* in rt_modules order */
     const void *fatbin;           /* the fat binary data (NULL: created from PTX text) */
     size_t fatbin_len;
+    void *const *prelinked;       /* -rdc=true: the units' fat binaries (NULL-terminated), whose
+                                     PTX is linked into this module (fatbin: the device-linked
+                                     SASS, unused) */
     char *ptx;                    /* PTX text once extracted (NUL-terminated) */
     size_t ptx_len;
     char name[64];                /* "module#N" or the file name, for messages */
@@ -199,6 +207,11 @@ size_t rt_fatbin_size(const void *image, size_t maxlen);
  * Returns 0, or -1 with the reason in err (no PTX: "carries only SASS for sm_80 ..."). */
 int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
                   size_t errlen);
+
+/* Link the PTX of several translation units of relocatable device code (-rdc=true) into one
+ * module's text (rt_link.c: how). 0 and a malloc'd *out, or -1 with the reason in err. */
+int rt_ptx_link(char **texts, const size_t *lens, int n, char **out, size_t *outlen, char *err,
+                size_t errlen);
 
 /* ---- allocations (rt_mem.c) ------------------------------------------------------------------ */
 typedef struct rt_op rt_op;
@@ -368,6 +381,9 @@ struct rt_op {
  * the operation's error: launch configuration errors are returned without touching the sticky
  * state, a kernel fault sets the sticky error and returns it. Callers hold the lock. */
 cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op);
+/* rt_submit for the API's synchronous variants too: with sync, a pending fault is returned
+ * first (the op does not run) and device output is flushed after. */
+cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync);
 /* Execute op now, on no particular stream (graph replay calls rt_submit instead). */
 cudaError_t rt_op_run(rt_stream *s, const rt_op *op);
 /* Deep copy for keeping an op (kernel params); rt_op_release frees what rt_op_clone made. */
@@ -444,6 +460,15 @@ cudaError_t rt_stop_error(const exec_stop *st);
  * explanation naming the allocation), and write a core file when PTXDBG_AUTO_CORE=1. */
 void rt_report_fault(rt_launch_ctx *ctx);
 
+/* The emulated device as the rest of the runtime needs it. Weak defaults (an A100: compute
+ * capability 80, 40 GB) live beside their users; rt_device.c defines the real ones from its
+ * profile: the compute capability the fat binary's PTX is chosen for (major * 10 + minor),
+ * the memory size cudaMalloc and cudaMemGetInfo count against. */
+int rt_device_cc(void);
+uint64_t rt_device_total_mem(void);
+/* A CUDA array as a pitched pointer to its bytes and its element size (rt_tex.c; the weak
+ * default refuses with cudaErrorInvalidResourceHandle), for cudaMemcpy3D with arrays. */
+cudaError_t rt_array_pitched(cudaArray_const_t a, struct cudaPitchedPtr *p, size_t *elem);
 /* Launch limits of the emulated device (rt_device.c; a weak A100 default otherwise). */
 typedef struct {
     uint32_t max_threads;         /* per block */
@@ -453,6 +478,10 @@ typedef struct {
     uint64_t shmem_optin;         /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
 } rt_launch_limits;
 void rt_device_launch_limits(rt_launch_limits *l);
+/* The most blocks of shape `block` with `dyn` bytes of dynamic shared memory the device keeps
+ * resident at once (occupancy x SMs), which a cooperative launch may not exceed
+ * (cudaErrorCooperativeLaunchTooLarge); 0 = unknown (weak default). rt_occ.c defines it. */
+int rt_device_coop_max_blocks(rt_kernel *k, dim3 block, size_t dyn);
 
 /* Device malloc heap size for every machine (cudaLimitMallocHeapSize), bytes: rt_device.c's
  * cudaDeviceSetLimit calls rt_set_heap_limit, which applies it to every machine, now and for

@@ -163,7 +163,7 @@ int rt_unsupported(const char *name, int *said, int code)
     return code;
 }
 
-/* ---- the error API ---------------------------------------------------------------------------- */
+/* ---- the error API --------------------------------------------------------------------------- */
 cudaError_t cudaGetLastError(void)
 {
     return rt_last_error(1);
@@ -184,4 +184,67 @@ const char *cudaGetErrorString(cudaError_t e)
 {
     const char *s = rt_error_string(e);
     return s ? s : "unrecognized error code";
+}
+
+/* ---- profiler control and cache hints: no profiler is ever attached and no L2 lines persist,
+ * so these have nothing to do; they succeed as CUDA's do without a profiler ------------------ */
+cudaError_t cudaProfilerStart(void)
+{
+    return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStop(void)
+{
+    return cudaSuccess;
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    return cudaSuccess;
+}
+
+/* ---- driver entry points: cuGetProcAddress (cu_proc.c) answers; the flag and status numbers
+ * of the two APIs are the same (default / legacy stream / per-thread stream; success, symbol
+ * not found, version not sufficient) ---------------------------------------------------------- */
+int cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags,
+                        int *status);
+
+static cudaError_t rt_entry_point(const char *symbol, void **fn, unsigned version,
+                                  unsigned long long flags, int *status)
+{
+    int st = 1;
+    if (!symbol || !fn || flags > 3)
+        return cudaErrorInvalidValue;
+    int r = cuGetProcAddress_v2(symbol, fn, (int)version, flags, &st);
+    if (status)
+        *status = st;
+    return r == RT_CUDA_SUCCESS || r == 500 /* CUDA_ERROR_NOT_FOUND */ ? cudaSuccess
+                                                                       : cudaErrorInvalidValue;
+}
+
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    int *driverStatus)
+{
+    return rt_error(rt_entry_point(symbol, funcPtr, 13000, flags, driverStatus));
+}
+
+cudaError_t cudaGetDriverEntryPoint_ptsz(const char *symbol, void **funcPtr,
+                                         unsigned long long flags, int *driverStatus)
+{
+    return rt_error(rt_entry_point(symbol, funcPtr, 13000, flags ? flags : 2, driverStatus));
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
+                                             unsigned int cudaVersion, unsigned long long flags,
+                                             int *driverStatus)
+{
+    return rt_error(rt_entry_point(symbol, funcPtr, cudaVersion, flags, driverStatus));
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *symbol, void **funcPtr,
+                                                  unsigned int cudaVersion,
+                                                  unsigned long long flags, int *driverStatus)
+{
+    return rt_error(rt_entry_point(symbol, funcPtr, cudaVersion, flags ? flags : 2,
+                                   driverStatus));
 }

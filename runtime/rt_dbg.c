@@ -15,6 +15,12 @@ static int rt_dbg_launch_hook(rt_launch_ctx *ctx)
                              (uint32_t)ctx->launch_no, &ctx->stop, &ctx->reported);
 }
 
+/* A process the program forks runs its kernels plainly: the session belongs to the program. */
+static void rt_dbg_forked(void)
+{
+    rt_debug_launch = NULL;
+}
+
 /* PTXDBG_SESSION set (by the parent's `run`): start the session before the program's own
  * constructors register their modules. */
 __attribute__((constructor)) static void rt_dbg_ctor(void)
@@ -31,4 +37,5 @@ __attribute__((constructor)) static void rt_dbg_ctor(void)
         snprintf(rt_dbg_srcdir, sizeof rt_dbg_srcdir, ".");
     }
     rt_debug_launch = rt_dbg_launch_hook;
+    pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

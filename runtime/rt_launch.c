@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "rt_dev.h"
 
 int (*rt_debug_launch)(rt_launch_ctx *ctx);
 uint64_t rt_heap_limit = 8u << 20;
@@ -43,7 +44,19 @@ __attribute__((constructor)) static void rt_launch_init(void)
     rt_threads = rt_env_threads();
 }
 
-/* ---- parameters ------------------------------------------------------------------------------- */
+/* The most blocks of this shape the device keeps resident at once: the occupancy calculator's
+ * blocks per SM (rt_occ.c) times the SMs. Weak, so the device code may define its own. */
+__attribute__((weak)) int rt_device_coop_max_blocks(rt_kernel *k, dim3 block, size_t dyn)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    rt_func_res r;
+    rt_fattr a;
+    rt_kernel_fattr(k, &r, &a);
+    int per_sm = rt_occ_blocks_per_sm(p, &r, &a, (int)(block.x * block.y * block.z), dyn);
+    return per_sm > 0 ? per_sm * p->multiProcessorCount : 0;
+}
+
+/* ---- parameters ------------------------------------------------------------------------------ */
 void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
 {
     memset(buf, 0, (size_t)k->param_bytes);
@@ -52,13 +65,7 @@ void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf)
             memcpy(buf + k->param_off[i], args[i], (size_t)k->param_size[i]);
 }
 
-/* ---- configuration ---------------------------------------------------------------------------- */
-/* The device's own check of a block shape and shared memory against the kernel (rt_device.c:
- * registers, launch bounds, function attributes), when that file is linked in. */
-extern cudaError_t rt_launch_check(const ptx_module *m, const ptx_func *f, unsigned bx,
-                                   unsigned by, unsigned bz, size_t dyn_smem, char *msg,
-                                   size_t msglen) __attribute__((weak));
-
+/* ---- configuration --------------------------------------------------------------------------- */
 static cudaError_t rt_config_check(const rt_launch_ctx *c)
 {
     const rt_kernel *k = c->k;
@@ -70,14 +77,6 @@ static cudaError_t rt_config_check(const rt_launch_ctx *c)
         c->block.x > l.max_block[0] || c->block.y > l.max_block[1] ||
         c->block.z > l.max_block[2] || threads > l.max_threads)
         return cudaErrorInvalidConfiguration;
-    if (rt_launch_check) {
-        char msg[256] = "";
-        cudaError_t e = rt_launch_check(k->mod->pm, k->func, c->block.x, c->block.y,
-                                        c->block.z, c->shmem, msg, sizeof msg);
-        if (e != cudaSuccess && msg[0] && getenv("PTXDBG_RT_VERBOSE"))
-            rt_warn("launch of %s refused: %s", k->name, msg);
-        return e;
-    }
     uint64_t maxnt = (uint64_t)(k->maxntid[0] ? k->maxntid[0] : 1) *
                      (k->maxntid[1] ? k->maxntid[1] : 1) * (k->maxntid[2] ? k->maxntid[2] : 1);
     if (k->maxntid[0] && threads > maxnt)
@@ -94,7 +93,7 @@ static cudaError_t rt_config_check(const rt_launch_ctx *c)
     return cudaSuccess;
 }
 
-/* ---- errors after a launch -------------------------------------------------------------------- */
+/* ---- errors after a launch ------------------------------------------------------------------- */
 cudaError_t rt_stop_error(const exec_stop *st)
 {
     switch (st->kind) {
@@ -131,7 +130,7 @@ cudaError_t rt_stop_error(const exec_stop *st)
     }
 }
 
-/* ---- running ---------------------------------------------------------------------------------- */
+/* ---- running --------------------------------------------------------------------------------- */
 cudaError_t rt_launch_run(rt_launch_ctx *ctx)
 {
     rt_kernel *k = ctx->k;
@@ -155,12 +154,24 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         return cudaErrorInvalidClusterSize;
     if (exec_set_cluster_dims(m, cl))
         return cudaErrorInvalidClusterSize;
+    if (ctx->cooperative) {
+        /* every CTA of a cooperative grid must be resident at once on the device */
+        uint64_t nblocks = (uint64_t)ctx->grid.x * ctx->grid.y * ctx->grid.z;
+        int max = rt_device_coop_max_blocks(k, ctx->block, ctx->shmem);
+        if (max > 0 && nblocks > (uint64_t)max) {
+            rt_warn("cooperative launch of %s: %llu blocks, at most %d fit on the device at "
+                    "once", k->name, (unsigned long long)nblocks, max);
+            return cudaErrorCooperativeLaunchTooLarge;
+        }
+    }
+    exec_set_cooperative(m, ctx->cooperative);
     exec_dim3 g = { ctx->grid.x, ctx->grid.y, ctx->grid.z };
     exec_dim3 b = { ctx->block.x, ctx->block.y, ctx->block.z };
     if (exec_launch(m, k->func, g, b, ctx->shmem, ctx->params, (size_t)k->param_bytes)) {
         rt_warn("cannot launch %s: %s", k->name, exec_errmsg(m));
-        return clustered || k->reqnctapercluster[0] ? cudaErrorInvalidClusterSize
-                                                    : cudaErrorInvalidConfiguration;
+        return ctx->cooperative ? cudaErrorCooperativeLaunchTooLarge
+               : clustered || k->reqnctapercluster[0] ? cudaErrorInvalidClusterSize
+                                                      : cudaErrorInvalidConfiguration;
     }
     ctx->launch_no = rt_nlaunch++;
     k->mod->nlaunch++;
@@ -190,7 +201,7 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
     return cudaSuccess;
 }
 
-/* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------- */
+/* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------ */
 typedef struct { dim3 grid, block; size_t shmem; cudaStream_t stream; } rt_callcfg;
 #define RT_CFG_DEPTH 16
 static _Thread_local rt_callcfg rt_cfg[RT_CFG_DEPTH];
@@ -368,20 +379,14 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *cfg, const void *func,
                           cfg->dynamicSmemBytes, cfg->stream, ptds, cluster, coop, prio);
 }
 
-cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_launch_ex(config, func, args, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
+                                             void **args), rt_launch_ex(config, func, args, 0))
 
-cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
-                                     void **args)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_launch_ex(config, func, args, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
+                                                  const void *func, void **args),
+             rt_launch_ex(config, func, args, 1))
 
-/* ---- limits ----------------------------------------------------------------------------------- */
+/* ---- limits ---------------------------------------------------------------------------------- */
 static int rt_set_heap(exec_machine *m, rt_module *mod, void *ctx)
 {
     (void)mod;

@@ -148,7 +148,7 @@ rt_module *rt_module_new_ptx(const char *text, size_t len, const char *name)
     return mod;
 }
 
-/* ---- loading ------------------------------------------------------------------------------------ */
+/* ---- loading --------------------------------------------------------------------------------- */
 static int rt_map_alloc_cb(const rt_alloc *a, void *ctx)
 {
     exec_machine *m = ctx;
@@ -187,12 +187,44 @@ static cudaError_t rt_module_fail(rt_module *mod, cudaError_t e, const char *why
     return e;
 }
 
+/* -rdc=true: extract every unit's PTX and link them. */
+static int rt_module_link(rt_module *mod, char *err, size_t errlen)
+{
+    int n = 0;
+    while (n < 4096 && mod->prelinked[n])
+        n++;
+    char **texts = calloc((size_t)n + 1, sizeof *texts);
+    size_t *lens = calloc((size_t)n + 1, sizeof *lens);
+    int rc = texts && lens ? 0 : -1;
+    if (rc)
+        snprintf(err, errlen, "out of memory");
+    for (int i = 0; i < n && !rc; i++) {
+        size_t sz = rt_fatbin_size(mod->prelinked[i], (size_t)1 << 40);
+        if (!sz) {
+            snprintf(err, errlen, "translation unit %d: not a fat binary", i);
+            rc = -1;
+        } else if (rt_fatbin_ptx(mod->prelinked[i], sz, &texts[i], &lens[i], err, errlen)) {
+            rc = -1;
+        }
+    }
+    if (!rc)
+        rc = rt_ptx_link(texts, lens, n, &mod->ptx, &mod->ptx_len, err, errlen);
+    for (int i = 0; i < n && texts; i++)
+        free(texts[i]);
+    free(texts);
+    free(lens);
+    return rc;
+}
+
 cudaError_t rt_module_load(rt_module *mod)
 {
     if (mod->loaded)
         return mod->loaded > 0 ? cudaSuccess : mod->load_error;
     char err[1024];
-    if (!mod->ptx) {
+    if (!mod->ptx && mod->prelinked) {
+        if (rt_module_link(mod, err, sizeof err))
+            return rt_module_fail(mod, cudaErrorNoKernelImageForDevice, err);
+    } else if (!mod->ptx) {
         if (rt_fatbin_ptx(mod->fatbin, mod->fatbin_len, &mod->ptx, &mod->ptx_len, err,
                           sizeof err))
             return rt_module_fail(mod, cudaErrorNoKernelImageForDevice, err);
@@ -296,7 +328,7 @@ int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void
     return 0;
 }
 
-/* ---- kernels ------------------------------------------------------------------------------------ */
+/* ---- kernels --------------------------------------------------------------------------------- */
 rt_kernel *rt_kernel_add(rt_module *mod, const void *host_stub, const char *name)
 {
     rt_kernel *k = calloc(1, sizeof *k);
@@ -378,7 +410,7 @@ cudaError_t rt_kernel_ready(rt_kernel *k)
     return cudaSuccess;
 }
 
-/* ---- variables ---------------------------------------------------------------------------------- */
+/* ---- variables ------------------------------------------------------------------------------- */
 rt_var *rt_var_add(rt_module *mod, const void *host_var, const char *name, size_t size,
                    int constant, int managed)
 {
@@ -480,7 +512,7 @@ cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write)
     return cudaSuccess;
 }
 
-/* ---- registration as nvcc's host code does it ------------------------------------------------- */
+/* ---- registration as nvcc's host code does it ------------------------------------------------ */
 typedef struct {
     int magic;
     int version;
@@ -497,6 +529,8 @@ void **__cudaRegisterFatBinary(void *fatCubin)
         rt_warn("__cudaRegisterFatBinary: not a fat binary wrapper");
     else if (!(mod = rt_module_new_fatbin(w->data, (size_t)1 << 40)))
         rt_warn("__cudaRegisterFatBinary: unreadable fat binary");
+    else if (w->version == 2 && w->filename_or_fatbins)
+        mod->prelinked = (void *const *)w->filename_or_fatbins;   /* -rdc=true */
     RT_END(cudaSuccess);
     return (void **)mod;
 }

@@ -52,7 +52,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
     if (cmd_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
         snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nCUDA Exception: %s\n", name);
-    fprintf(stderr, "The exception was triggered at PC %u (%s%sPTX line %d%s%s)\n", st->pc,
+    fprintf(stderr, "The exception was triggered at PC 0x%x (%s%sPTX line %d%s%s)\n", st->pc,
             src[0] ? src : "", src[0] ? ", " : "", in ? in->line : 0,
             f && f != ctx->func ? " in " : "", f && f != ctx->func ? f->sym->name : "");
     fprintf(stderr, "%s: kernel %s (launch %llu), block (%u,%u,%u) thread (%u,%u,%u)\n",
@@ -68,7 +68,10 @@ void rt_report_fault(rt_launch_ctx *ctx)
             rt_error_string(e));
     if (rt_auto_core()) {
         char path[512];
-        snprintf(path, sizeof path, "core.%s.%d.%llu", ctx->k->name, (int)getpid(),
+        char base[256];
+        if (cmd_demangle(ctx->k->name, base, sizeof base, 1) != 0)
+            snprintf(base, sizeof base, "%s", ctx->k->name);
+        snprintf(path, sizeof path, "core.%s.%d.%llu", base, (int)getpid(),
                  (unsigned long long)ctx->launch_no);
         if (exec_core_write(m, path, NULL, 0) == 0)
             fprintf(stderr, "[Core file written to %s]\n", path);

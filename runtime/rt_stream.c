@@ -58,7 +58,7 @@ void rt_flush_output(void)
     fflush(stdout);
 }
 
-/* ---- the submission seam ---------------------------------------------------------------------- */
+/* ---- the submission seam --------------------------------------------------------------------- */
 __attribute__((weak)) cudaError_t rt_capture_op(rt_stream *s, const rt_op *op)
 {
     (void)s, (void)op;
@@ -128,6 +128,16 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
     return rt_op_run(s, op);
 }
 
+cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync)
+{
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(h, ptds, op);
+    if (sync)
+        rt_flush_output();
+    return e;
+}
+
 int rt_op_clone(rt_op *dst, const rt_op *src)
 {
     *dst = *src;
@@ -155,7 +165,7 @@ void rt_op_release(rt_op *op)
     }
 }
 
-/* ---- streams ---------------------------------------------------------------------------------- */
+/* ---- streams --------------------------------------------------------------------------------- */
 static cudaError_t rt_stream_new(cudaStream_t *out, unsigned flags, int priority)
 {
     if (!out || flags & ~(unsigned)cudaStreamNonBlocking)
@@ -173,23 +183,14 @@ static cudaError_t rt_stream_new(cudaStream_t *out, unsigned flags, int priority
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamCreate(cudaStream_t *pStream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_new(pStream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamCreate(cudaStream_t *pStream), rt_stream_new(pStream, 0, 0))
 
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_new(pStream, flags, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags),
+             rt_stream_new(pStream, flags, 0))
 
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_new(pStream, flags, priority));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
+                                                      int priority),
+             rt_stream_new(pStream, flags, priority))
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
 {
@@ -223,29 +224,13 @@ static cudaError_t rt_stream_sync(cudaStream_t stream, int ptds)
     return rt_sync();
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_sync(stream, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamSynchronize(cudaStream_t stream), rt_stream_sync(stream, 0))
 
-cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_sync(stream, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream), rt_stream_sync(stream, 1))
 
-cudaError_t cudaStreamQuery(cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_sync(stream, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamQuery(cudaStream_t stream), rt_stream_sync(stream, 0))
 
-cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_sync(stream, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream), rt_stream_sync(stream, 1))
 
 static cudaError_t rt_stream_flags(cudaStream_t h, int ptds, unsigned *flags, int *prio,
                                    unsigned long long *id)
@@ -262,41 +247,23 @@ static cudaError_t rt_stream_flags(cudaStream_t h, int ptds, unsigned *flags, in
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamGetFlags(cudaStream_t h, unsigned int *flags)
-{
-    RT_BEGIN();
-    return RT_END(flags ? rt_stream_flags(h, 0, flags, NULL, NULL) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetFlags(cudaStream_t h, unsigned int *flags),
+         flags ? rt_stream_flags(h, 0, flags, NULL, NULL) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t h, unsigned int *flags)
-{
-    RT_BEGIN();
-    return RT_END(flags ? rt_stream_flags(h, 1, flags, NULL, NULL) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t h, unsigned int *flags),
+         flags ? rt_stream_flags(h, 1, flags, NULL, NULL) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetPriority(cudaStream_t h, int *priority)
-{
-    RT_BEGIN();
-    return RT_END(priority ? rt_stream_flags(h, 0, NULL, priority, NULL) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetPriority(cudaStream_t h, int *priority),
+         priority ? rt_stream_flags(h, 0, NULL, priority, NULL) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t h, int *priority)
-{
-    RT_BEGIN();
-    return RT_END(priority ? rt_stream_flags(h, 1, NULL, priority, NULL) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t h, int *priority),
+         priority ? rt_stream_flags(h, 1, NULL, priority, NULL) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetId(cudaStream_t h, unsigned long long *id)
-{
-    RT_BEGIN();
-    return RT_END(id ? rt_stream_flags(h, 0, NULL, NULL, id) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetId(cudaStream_t h, unsigned long long *id),
+         id ? rt_stream_flags(h, 0, NULL, NULL, id) : cudaErrorInvalidValue)
 
-cudaError_t cudaStreamGetId_ptsz(cudaStream_t h, unsigned long long *id)
-{
-    RT_BEGIN();
-    return RT_END(id ? rt_stream_flags(h, 1, NULL, NULL, id) : cudaErrorInvalidValue);
-}
+RT_ENTRY(cudaError_t cudaStreamGetId_ptsz(cudaStream_t h, unsigned long long *id),
+         id ? rt_stream_flags(h, 1, NULL, NULL, id) : cudaErrorInvalidValue)
 
 cudaError_t cudaStreamGetDevice(cudaStream_t h, int *device)
 {
@@ -338,33 +305,21 @@ static cudaError_t rt_stream_attr(cudaStream_t h, int ptds, int id, cudaLaunchAt
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamGetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
-                                   cudaLaunchAttributeValue *value_out)
-{
-    RT_BEGIN();
-    return RT_END(rt_stream_attr(h, 0, attr, value_out, 0));
-}
+RT_ENTRY(cudaError_t cudaStreamGetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
+                                            cudaLaunchAttributeValue *value_out),
+         rt_stream_attr(h, 0, attr, value_out, 0))
 
-cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
-                                        cudaLaunchAttributeValue *value_out)
-{
-    RT_BEGIN();
-    return RT_END(rt_stream_attr(h, 1, attr, value_out, 0));
-}
+RT_ENTRY(cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
+                                                 cudaLaunchAttributeValue *value_out),
+         rt_stream_attr(h, 1, attr, value_out, 0))
 
-cudaError_t cudaStreamSetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
-                                   const cudaLaunchAttributeValue *value)
-{
-    RT_BEGIN();
-    return RT_END(rt_stream_attr(h, 0, attr, (cudaLaunchAttributeValue *)value, 1));
-}
+RT_ENTRY(cudaError_t cudaStreamSetAttribute(cudaStream_t h, cudaLaunchAttributeID attr,
+                                            const cudaLaunchAttributeValue *value),
+         rt_stream_attr(h, 0, attr, (cudaLaunchAttributeValue *)value, 1))
 
-cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
-                                        const cudaLaunchAttributeValue *value)
-{
-    RT_BEGIN();
-    return RT_END(rt_stream_attr(h, 1, attr, (cudaLaunchAttributeValue *)value, 1));
-}
+RT_ENTRY(cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t h, cudaLaunchAttributeID attr,
+                                                 const cudaLaunchAttributeValue *value),
+         rt_stream_attr(h, 1, attr, (cudaLaunchAttributeValue *)value, 1))
 
 static cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src, int ptds)
 {
@@ -376,17 +331,11 @@ static cudaError_t rt_stream_copy_attrs(cudaStream_t dst, cudaStream_t src, int 
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
-{
-    RT_BEGIN();
-    return RT_END(rt_stream_copy_attrs(dst, src, 0));
-}
+RT_ENTRY(cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src),
+         rt_stream_copy_attrs(dst, src, 0))
 
-cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src)
-{
-    RT_BEGIN();
-    return RT_END(rt_stream_copy_attrs(dst, src, 1));
-}
+RT_ENTRY(cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src),
+         rt_stream_copy_attrs(dst, src, 1))
 
 static cudaError_t rt_wait_event(cudaStream_t h, int ptds, cudaEvent_t event, unsigned flags)
 {
@@ -403,17 +352,13 @@ static cudaError_t rt_wait_event(cudaStream_t h, int ptds, cudaEvent_t event, un
     return rt_submit(h, ptds, &op);
 }
 
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_wait_event(stream, 0, event, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                             unsigned int flags),
+             rt_wait_event(stream, 0, event, flags))
 
-cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_wait_event(stream, 1, event, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
+                                                  unsigned int flags),
+             rt_wait_event(stream, 1, event, flags))
 
 static cudaError_t rt_host_fn(cudaStream_t h, int ptds, cudaHostFn_t fn, cudaStreamCallback_t cb,
                               void *user)
@@ -429,31 +374,20 @@ static cudaError_t rt_host_fn(cudaStream_t h, int ptds, cudaHostFn_t fn, cudaStr
     return rt_submit(h, ptds, &op);
 }
 
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_host_fn(stream, 0, fn, NULL, userData));
-}
+RT_ENTRY_CTX(cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData),
+             rt_host_fn(stream, 0, fn, NULL, userData))
 
-cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_host_fn(stream, 1, fn, NULL, userData));
-}
+RT_ENTRY_CTX(cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
+                                                 void *userData),
+             rt_host_fn(stream, 1, fn, NULL, userData))
 
-cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb, void *userData,
-                                  unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(flags ? cudaErrorInvalidValue : rt_host_fn(stream, 0, NULL, cb, userData));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb,
+                                               void *userData, unsigned int flags),
+             flags ? cudaErrorInvalidValue : rt_host_fn(stream, 0, NULL, cb, userData))
 
-cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t cb,
-                                       void *userData, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(flags ? cudaErrorInvalidValue : rt_host_fn(stream, 1, NULL, cb, userData));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t cb,
+                                                    void *userData, unsigned int flags),
+             flags ? cudaErrorInvalidValue : rt_host_fn(stream, 1, NULL, cb, userData))
 
 /* ---- events (elapsed times come from CLOCK_MONOTONIC at the moment each record executes) ---- */
 static cudaError_t rt_event_new(cudaEvent_t *out, unsigned flags)
@@ -471,17 +405,10 @@ static cudaError_t rt_event_new(cudaEvent_t *out, unsigned flags)
     return cudaSuccess;
 }
 
-cudaError_t cudaEventCreate(cudaEvent_t *event)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_event_new(event, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventCreate(cudaEvent_t *event), rt_event_new(event, 0))
 
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_event_new(event, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags),
+             rt_event_new(event, flags))
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
@@ -513,30 +440,19 @@ static cudaError_t rt_record(cudaEvent_t event, cudaStream_t h, int ptds, unsign
     return rt_submit(h, ptds, &op);
 }
 
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_record(event, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream),
+             rt_record(event, stream, 0, 0))
 
-cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_record(event, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream),
+             rt_record(event, stream, 1, 0))
 
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_record(event, stream, 0, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
+                                                  unsigned int flags),
+             rt_record(event, stream, 0, flags))
 
-cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
-                                          unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_record(event, stream, 1, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
+                                                       unsigned int flags),
+             rt_record(event, stream, 1, flags))
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
@@ -546,11 +462,8 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
     return RT_END(rt_sync());
 }
 
-cudaError_t cudaEventQuery(cudaEvent_t event)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_event_get(event) ? rt_sync() : cudaErrorInvalidResourceHandle);
-}
+RT_ENTRY_CTX(cudaError_t cudaEventQuery(cudaEvent_t event),
+             rt_event_get(event) ? rt_sync() : cudaErrorInvalidResourceHandle)
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
@@ -566,12 +479,8 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
     return RT_END(cudaSuccess);
 }
 
-/* ---- device-wide synchronisation -------------------------------------------------------------- */
-cudaError_t cudaDeviceSynchronize(void)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_sync());
-}
+/* ---- device-wide synchronisation ------------------------------------------------------------- */
+RT_ENTRY_CTX(cudaError_t cudaDeviceSynchronize(void), rt_sync())
 
 cudaError_t cudaThreadSynchronize(void)
 {

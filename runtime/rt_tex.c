@@ -227,12 +227,7 @@ static cudaError_t copy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t 
     rt_op op;
     rt_copy_fill(&op, dst, dpitch, dpitch * height, src, spitch, spitch * height, width, height,
                  1, kind);
-    cudaError_t e = sync ? rt_sync() : cudaSuccess;
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return rt_submit_sync(st, ptds, &op, sync);
 }
 
 static cudaError_t to_array(cudaArray_t dst, size_t woff, size_t hoff, const void *src,

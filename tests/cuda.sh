@@ -14,7 +14,7 @@
 #              ptxdbg exits non-zero)
 # Programs named api_*.cu and rt_*.cu join the table by themselves ("// cuda-needs: LIB":
 # skipped with a SKIP line where LIB, a CUDA toolkit library, cannot be found); a line
-# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s,
+# "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s or [ ],
 # FAULT-KIND - for none) states what they print; the default is "0 PASSED$ -".
 # Then debugging scenarios on the -G builds (NAME.G). Expected values come from the programs'
 # own arithmetic (restated here), never from ptxdbg's output.
@@ -27,7 +27,7 @@ suite=cuda
 batch_setup
 C=$top/tests/cuda
 limit=
-command -v timeout >/dev/null 2>&1 && limit="timeout 120"
+command -v timeout >/dev/null 2>&1 && limit="timeout 60"
 
 libdir=
 if [ $have_ptxdbg -eq 1 ]; then
@@ -61,6 +61,8 @@ templates         0 ^templates:\sPASSED$                                  -
 occupancy         0 ^occupancy:\sgrid\s[0-9]+\sx\s[0-9]+\son\s[0-9]+\sSMs\s\(sm_80\+\)\sPASSED$ -
 mallocasync       0 ^mallocasync:\sPASSED$                                -
 spin_flag         0 ^spin_flag:\sPASSED$                                  -
+multi_module      0 ^multi_module:\sPASSED$                               -
+multi_module.G    0 ^multi_module:\sPASSED$                               -
 spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
 fault_oob         3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
 fault_oob.G       3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
@@ -305,6 +307,29 @@ scenario shared-memory 0 -ex 'break reduce_shared.cu:21 if blockIdx.x == 2' -ex 
 ^\\\$1 = $rs_b2\$
 ^\* .*reduce_static
 ^reduce_shared: sum 1996440 PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+# two modules: offset (multi_module_b.cu) is kernel 5 at r = 2; x[3] is then ((3*2+100)*2+100-7)*2+100
+mm_x3=$(( ((3 * 2 + 100) * 2 + 100 - 7) * 2 + 100 ))
+scenario two-modules 0 -ex 'break multi_module_b.cu:12 if threadIdx.x == 3 && add == 2' -ex run \
+    -ex 'print i' -ex 'print delta' -ex 'print bias_b' -ex 'print x[i]' -ex 'info cuda kernels' \
+    -ex delete -ex continue --args ./multi_module.G <<PATS
+^Breakpoint 1, offset<<<\(5,1,1\),\(64,1,1\)>>> .*add=2\) at multi_module_b\.cu:12\$
+^\\\$1 = 3\$
+^\\\$2 = 14\$
+^\\\$3 = 7\$
+^\\\$4 = $mm_x3\$
+^\* +5 +0 +6 .*offset
+^multi_module: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+# start ARGS: run with new arguments, stopping at the first kernel's entry (50 elements: 1 block)
+scenario start 0 -ex 'start 50' -ex 'print n' -ex continue --args ./vector_add.G <<PATS
+^vector_add<<<\(1,1,1\),\(128,1,1\)>>> .*n=50\) at vector_add\.cu:7\$
+^\\\$1 = 50\$
+^vector_add: 50 elements PASSED\$
 ^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
 PATS
 

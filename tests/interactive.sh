@@ -294,7 +294,58 @@ if [ "$n" -le 3 ] && grep -q '^quit$' "$hist"; then pass "history-bounded"
 else fail "history-bounded" "history file has $n lines (PTXDBG_HISTSIZE=3)"; fi
 HISTSIZE_FOR_TEST=
 
-# ---- session 4: a CUDA program; its debugger session runs inside it ----------------------------------
+# ---- session 4: the pager (set height) and confirmation of quit/run over a live kernel ----------
+start examples/saxpy.G.ptx
+wait_idle
+cmd "set height 5"
+wait_idle
+cmd "help set"
+# a page of 5 lines: the command line, 4 lines of output, then the pager's question
+if wait_for "--Type <RET> for more, q to quit, c to continue without paging--" &&
+   [ "$(since | wc -l)" -eq 6 ]
+then pass "pager-prompt"; else fail "pager-prompt" "no pager question after 4 lines"; fi
+mark
+keys Enter
+if wait_for "--Type <RET> for more" && [ "$(since | wc -l)" -eq 6 ]
+then pass "pager-next-page"; else fail "pager-next-page" "RET did not show one more page"; fi
+text "q"
+keys Enter
+if wait_for "Quit" && wait_idle; then pass "pager-quit"; else fail "pager-quit" "q did not end the output"; fi
+cmd "help set"
+wait_for "--Type <RET> for more"
+text "c"
+keys Enter
+if wait_for "set width -- " && wait_idle; then pass "pager-continue"
+else fail "pager-continue" "c did not show the rest"; fi
+cmd "set pagination off"
+wait_idle
+cmd "help set"
+if wait_for "set width -- " && wait_idle && ! since | grep -q '^--Type <RET>'; then pass "pagination-off"
+else fail "pagination-off" "paged with pagination off"; fi
+cmd "buffer x f32 1024 = iota"
+cmd "buffer y f32 1024"
+cmd "break saxpy"
+cmd "launch saxpy<<<4,256>>>(1000, 2.0, x, y)"
+wait_for "Breakpoint 1, " && wait_idle
+# confirm NAME COMMAND QUESTION ANSWER RESULT: COMMAND asks QUESTION, ANSWER gives RESULT
+confirm() {
+    cmd "$2"
+    if wait_for "$3"; then
+        text "$4"
+        keys Enter
+        if wait_for "$5" && wait_idle; then pass "$1"
+        else fail "$1" "answering $4 did not give '$5'"; fi
+    else fail "$1" "$2 over a live kernel did not ask"; fi
+}
+confirm confirm-quit-no quit "Quit anyway? (y or n)" n "Not confirmed."
+confirm confirm-run-yes run "Start it from the beginning? (y or n)" y "Breakpoint 1, "
+cmd "set confirm off"
+wait_idle
+cmd "quit"
+if wait_for "[exit 0]" && ! has "(y or n)"; then pass "confirm-off"
+else fail "confirm-off" "set confirm off still asked"; fi
+
+# ---- session 5: a CUDA program; its debugger session runs inside it ----------------------------------
 # spin_flag forever: its kernel spins on a flag nobody sets, until Ctrl-C. vector_add: element i
 # is i + (2i + 1), so thread 3 of block 0 computes sum = 10.
 if [ -f "$top/build/lib/libcudart.so.13" ]; then

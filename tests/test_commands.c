@@ -478,6 +478,29 @@ START_TEST(borrowed_modules)
 }
 END_TEST
 
+/* `break k` on a template: a location in every instance (gdb's breakpoint with locations) */
+START_TEST(template_locations)
+{
+    static const char text[] = ".version 7.0\n.target sm_80\n.address_size 64\n"
+                               ".visible .entry _Z1kIiEvv()\n{\nret;\n}\n"
+                               ".visible .entry _Z1kIfEvv()\n{\nret;\n}\n"
+                               ".visible .entry _Z2k2v()\n{\nret;\n}\n";
+    dbg_session *s = dbg_new();
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    c.batch = 1;
+    ck_assert_int_eq(dbg_load_text(s, text, sizeof text - 1, "t.ptx"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "break k"), 0);
+    ck_assert_int_eq(dbg_bp_find(s, 1)->npcs, 2);
+    ck_assert_int_eq(cmd_execute(&c, "break k2"), 0);   /* k2 is not an instance of k */
+    ck_assert_int_eq(dbg_bp_find(s, 2)->npcs, 1);
+    ck_assert_int_eq(cmd_execute(&c, "break _Z1kIfEvv"), 0);
+    ck_assert_int_eq(dbg_bp_find(s, 3)->npcs, 1);
+    cmd_ctx_free(&c);
+    dbg_free(s);
+}
+END_TEST
+
 START_TEST(setup_log)
 {
     dbg_session *s = dbg_new();
@@ -521,6 +544,7 @@ int main(void)
     tcase_add_test(t, demangler);
     tcase_add_test(t, borrowed_modules);
     tcase_add_test(t, setup_log);
+    tcase_add_test(t, template_locations);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

@@ -82,6 +82,18 @@ START_TEST(complete_commands_and_subcommands)
     ck_assert_str_eq(comp("set step-granularity "), "lane warp");
     ck_assert_str_eq(comp("set va"), "var");
     ck_assert_str_eq(comp("show step"), "step-granularity");
+    /* the settings table: groups, their members, values */
+    ck_assert_str_eq(comp("set print el"), "elements");
+    ck_assert_str_eq(comp("set print "), "elements pretty repeats");
+    ck_assert_str_eq(comp("set cuda break_on_launch "), "all application none");
+    ck_assert_str_eq(comp("set print pretty "), "off on");
+    ck_assert_str_eq(comp("set listsize "), "unlimited");
+    ck_assert_str_eq(comp("show log"), "logging");
+    ck_assert_str_eq(comp("show logging "), "enabled file overwrite redirect");
+    ck_assert_str_eq(comp("help set cuda "), "break_on_launch");
+    ck_assert(has_word(comp("set "), "max-steps"));
+    ck_assert(has_word(comp("set "), "threads"));
+    ck_assert(!has_word(comp("set "), "verbose"));
     ck_assert_str_eq(comp("cuda bl"), "block");
     ck_assert_str_eq(comp("cuda kernel 0 th"), "thread");
     ck_assert_str_eq(comp("help brea"), "break breakpoints");

@@ -2,6 +2,7 @@
  * host code does them, the address model and its faults, copies, sticky errors, error names. */
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include "rt.h"
 #include "test_util.h"
 
@@ -43,7 +44,7 @@ const char *cudaGetErrorName(cudaError_t e);
 const char *cudaGetErrorString(cudaError_t e);
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
 
-/* ---- the fixture module ----------------------------------------------------------------------- */
+/* ---- the fixture module ---------------------------------------------------------------------- */
 typedef struct { int magic, version; const void *data; void *filename; } fatbinc;
 static fatbinc wrapper;
 static char *fatbin_bytes;
@@ -107,7 +108,7 @@ static cudaError_t launch(void (*stub)(void), dim3 g, dim3 b, void **args)
 
 static const dim3 one = { 1, 1, 1 };
 
-/* ---- fat binaries ----------------------------------------------------------------------------- */
+/* ---- fat binaries ---------------------------------------------------------------------------- */
 START_TEST(fatbin_ptx)
 {
     size_t len;
@@ -181,7 +182,63 @@ START_TEST(fatbin_corrupt)
 }
 END_TEST
 
-/* ---- registration and launch ------------------------------------------------------------------ */
+/* Linking relocatable device code: each rule of rt_link.c on two small units. */
+START_TEST(rdc_link)
+{
+    char *u[2];
+    u[0] = strdup(".version 9.0\n.target sm_80\n.address_size 64\n"
+                  ".file 1 \"a.cu\"\n"
+                  ".extern .global .align 4 .u32 shared_v;\n"
+                  ".extern .func (.param .b32 r) other (.param .b32 x);\n"
+                  ".global .align 1 .b8 $str[3] = {104, 105, 0};\n"
+                  ".weak .func w() { ret; }\n"
+                  ".visible .entry k(.param .u64 p) { .reg .b64 %rd<2>; .loc 1 7 3\n"
+                  " mov.u64 %rd1, $str; mov.u64 %rd1, shared_v; ret; }\n");
+    u[1] = strdup(".version 9.0\n.target sm_80\n.address_size 64\n"
+                  ".file 1 \"b.cu\"\n"
+                  ".visible .global .align 4 .u32 shared_v;\n"
+                  ".global .align 1 .b8 $str[3] = {104, 111, 0};\n"
+                  ".weak .func w() { ret; }\n"
+                  ".visible .func (.param .b32 r) other (.param .b32 x)\n"
+                  "{ .reg .b64 %rd<10>; .loc 1 3 1\n"
+                  " mov.u64 %rd9, $str; st.param.b32 [r], 1; ret; }\n");
+    size_t lens[2] = { strlen(u[0]), strlen(u[1]) };
+    char *out = NULL, err[256] = "";
+    size_t n = 0;
+    ck_assert_int_eq(rt_ptx_link(u, lens, 2, &out, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(strlen(out), n);
+    /* one header, files renumbered, the second unit's $str renamed, one weak w, the extern
+     * variable replaced by its definition at its place */
+    ck_assert_ptr_null(strstr(strstr(out, ".version") + 1, ".version"));
+    ck_assert_ptr_nonnull(strstr(out, ".file 2 \"b.cu\""));
+    ck_assert_ptr_nonnull(strstr(out, ".loc 2 3 1"));
+    ck_assert_ptr_nonnull(strstr(out, "$str_rdc1[3] = {104, 111, 0}"));
+    ck_assert_ptr_nonnull(strstr(out, "mov.u64 %rd9, $str_rdc1;"));
+    ck_assert_ptr_nonnull(strstr(out, "mov.u64 %rd1, $str;"));
+    const char *w1 = strstr(out, ".weak .func w()");
+    ck_assert_ptr_nonnull(w1);
+    ck_assert_ptr_null(strstr(w1 + 1, ".weak .func w()"));
+    ck_assert_ptr_null(strstr(out, ".extern .global"));
+    ck_assert_ptr_nonnull(strstr(out, ".visible .global .align 4 .u32 shared_v;"));
+    ck_assert(strstr(out, "shared_v;") < strstr(out, ".entry k"));
+    ptx_error pe;
+    ptx_module *pm = ptx_parse(out, n, "linked", &pe);
+    ck_assert_msg(pm != NULL, "%s\n%s", pe.msg, out);
+    ptx_module_free(pm);
+    free(out);
+    /* two strong definitions of one name */
+    free(u[1]);
+    u[1] = strdup(".version 9.0\n.target sm_80\n.address_size 64\n"
+                  ".visible .entry k(.param .u64 p) { ret; }\n");
+    lens[1] = strlen(u[1]);
+    ck_assert_int_eq(rt_ptx_link(u, lens, 2, &out, &n, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "k is defined by two translation units"));
+    free(u[0]);
+    free(u[1]);
+}
+END_TEST
+
+/* ---- registration and launch ----------------------------------------------------------------- */
 START_TEST(register_and_launch)
 {
     module_up();
@@ -266,7 +323,7 @@ START_TEST(launch_configuration_errors)
 }
 END_TEST
 
-/* ---- faults ----------------------------------------------------------------------------------- */
+/* ---- faults ---------------------------------------------------------------------------------- */
 static exec_stop seen_stop;
 static int seen_launches;
 static char seen_kernel[64];
@@ -356,7 +413,41 @@ START_TEST(fault_kinds)
 }
 END_TEST
 
-/* ---- copies ----------------------------------------------------------------------------------- */
+/* A plain launch that faults reports on stderr and, with PTXDBG_AUTO_CORE=1, writes a core
+ * file the core reader accepts. */
+START_TEST(auto_core_file)
+{
+    module_up();
+    char path[256];
+    snprintf(path, sizeof path, "core.store.%d.", (int)getpid());
+    setenv("PTXDBG_AUTO_CORE", "1", 1);
+    int *d;
+    ck_assert_int_eq(cudaMalloc((void **)&d, 64), cudaSuccess);
+    long long i = 1 << 20;
+    int v = 1;
+    void *args[] = { &d, &i, &v };
+    ck_assert_int_eq(launch(stub_store, one, one, args), cudaSuccess);
+    unsetenv("PTXDBG_AUTO_CORE");
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    /* the launch number is process-wide: find the file by its prefix */
+    char found[300] = "";
+    for (int n = 0; n < 64 && !found[0]; n++) {
+        char f[300];
+        snprintf(f, sizeof f, "%s%d", path, n);
+        if (access(f, R_OK) == 0)
+            snprintf(found, sizeof found, "%s", f);
+    }
+    ck_assert_msg(found[0], "no core file %s*", path);
+    char err[256];
+    exec_core *c = exec_core_open(found, err, sizeof err);
+    ck_assert_msg(c != NULL, "%s", err);
+    exec_core_close(c);
+    unlink(found);
+    module_down();
+}
+END_TEST
+
+/* ---- copies ---------------------------------------------------------------------------------- */
 START_TEST(copy_kinds)
 {
     cudaDeviceReset();
@@ -437,7 +528,7 @@ START_TEST(address_model)
 }
 END_TEST
 
-/* ---- error names ------------------------------------------------------------------------------ */
+/* ---- error names ----------------------------------------------------------------------------- */
 START_TEST(error_names)
 {
     static const struct { int code; const char *name; } rows[] = {
@@ -469,6 +560,7 @@ int main(void)
     tcase_add_test(f, fatbin_ptx);
     tcase_add_test(f, fatbin_sass_only);
     tcase_add_test(f, fatbin_corrupt);
+    tcase_add_test(f, rdc_link);
     suite_add_tcase(s, f);
     TCase *l = tcase_create("launch");
     tcase_set_timeout(l, 60);
@@ -476,6 +568,7 @@ int main(void)
     tcase_add_test(l, launch_configuration_errors);
     tcase_add_test(l, fault_names_allocation);
     tcase_add_test(l, fault_kinds);
+    tcase_add_test(l, auto_core_file);
     suite_add_tcase(s, l);
     TCase *m = tcase_create("memory");
     tcase_set_timeout(m, 60);

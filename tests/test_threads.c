@@ -120,6 +120,59 @@ START_TEST(integer_reductions_in_parallel)
 }
 END_TEST
 
+/* Atomics whose old value is used, each thread on its own word, in a module whose other
+ * kernel reads %clock: the kernel runs on the workers (parallel safety is per kernel, and
+ * atomics are claimed like stores), with one thread's results. */
+static const char *atom_src = HDR
+    ".visible .entry a(.param .u64 cnt, .param .u64 old)\n{\n"
+    "  .reg .b32 %r<6>; .reg .b64 %rd<6>;\n"
+    "  ld.param.u64 %rd1, [cnt]; ld.param.u64 %rd2, [old];\n"
+    "  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;\n"
+    "  mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+    "  mul.wide.u32 %rd3, %r4, 4; add.u64 %rd4, %rd1, %rd3; add.u64 %rd5, %rd2, %rd3;\n"
+    "  atom.global.add.u32 %r5, [%rd4], %r4;\n"
+    "  atom.global.add.u32 %r5, [%rd4], %r5;\n"
+    "  st.global.u32 [%rd5], %r5;\n"
+    "  ret;\n}\n"
+    ".visible .entry c(.param .u64 out)\n{\n"
+    "  .reg .b32 %r1; .reg .b64 %rd1;\n"
+    "  ld.param.u64 %rd1, [out]; mov.u32 %r1, %clock; st.global.u32 [%rd1], %r1;\n"
+    "  ret;\n}\n";
+
+START_TEST(atomics_per_word_in_parallel)
+{
+    enum { G = 40, B = 64 };
+    for (int th = 1; th <= 4; th *= 2) {
+        T t;
+        ck_assert_msg(t_load(&t, atom_src) == 0, "%s", t.err);
+        exec_set_threads(t.m, th);
+        uint32_t init[G * B];
+        for (uint32_t i = 0; i < G * B; i++)
+            init[i] = 1000 + i;
+        uint64_t args[2] = {t_buf_init(&t, init, sizeof init), t_buf(&t, sizeof init)};
+        t_launch(&t, "a", G, B, args, 16);
+        exec_run_opts o = { .mode = EXEC_RUN_CONTINUE };
+        exec_stop st;
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
+        if (th > 1)
+            ck_assert_int_eq(t.m->par_ok, 1);
+        uint32_t cnt[G * B], old[G * B];
+        t_read(&t, args[0], cnt, sizeof cnt);
+        t_read(&t, args[1], old, sizeof old);
+        for (uint32_t i = 0; i < G * B; i++) {
+            ck_assert_uint_eq(old[i], 1000 + 2 * i);
+            ck_assert_uint_eq(cnt[i], 2000 + 3 * i);
+        }
+        t_launch(&t, "c", 4, 32, args, 8);   /* %clock: one thread */
+        ck_assert_int_eq(exec_run(t.m, &o, &st), 0);
+        if (th > 1)
+            ck_assert_int_eq(t.m->par_ok, -1);
+        t_free(&t);
+    }
+}
+END_TEST
+
 /* printf from every CTA: workers buffer each CTA's output and it comes out in CTA order. */
 START_TEST(printf_in_parallel)
 {
@@ -162,6 +215,7 @@ int main(void)
     tcase_add_test(tc, parallel_matches_one_thread);
     tcase_add_test(tc, integer_reductions_in_parallel);
     tcase_add_test(tc, printf_in_parallel);
+    tcase_add_test(tc, atomics_per_word_in_parallel);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

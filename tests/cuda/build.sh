@@ -5,30 +5,39 @@
 #     nvcc -cudart shared -arch=sm_80 -O2 FLAGS -o NAME NAME.cu      then  strip NAME
 # and, when the source has a line "// cuda-G-build", also NAME.G built the same way with -G
 # (device debug information and PTX with DWARF, for debugging scenarios; the host part is
-# stripped, the fat binary keeps the device DWARF). A line "// nvcc-flags: FLAGS" adds FLAGS.
+# stripped, the fat binary keeps the device DWARF). A line "// nvcc-flags: FLAGS" adds FLAGS;
+# "// cuda-sources: B.cu ..." compiles and links more translation units into the program (each
+# one its own module); such a B.cu says "// cuda-part-of: NAME.cu" and is not a program.
 # Sources are copied to a fixed neutral staging directory and compiled there, so the paths nvcc
 # records are the same on every machine; ptxdbg finds the sources beside the executables.
 # Usage: tests/cuda/build.sh [NAME.cu ...]   (default: all)
 set -eu
-STAGE=/tmp/ptxdbg-cuda
+STAGE=/tmp/ptxdbg-cuda-programs
 NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null 2>&1 || { echo "build.sh: nvcc not found" >&2; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
 [ $# -eq 0 ] && set -- *.cu
+# one build at a time uses the staging folder
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$STAGE.lock"
+    flock 9
+fi
 rm -rf "$STAGE"
 mkdir -p "$STAGE"
 cp ./*.h "$STAGE/"
+cp ./*.cu "$STAGE/"
 for cu in "$@"; do
+    grep -q '^// cuda-part-of:' "$cu" && continue
     base=$(basename "$cu" .cu)
     flags=$(sed -n 's|^// nvcc-flags: *||p' "$base.cu" | head -n 1)
     case "$flags" in *-arch*) ;; *) flags="-arch=sm_80 $flags" ;; esac
-    cp "$base.cu" "$STAGE/$base.cu"
-    (cd "$STAGE" && $NVCC -cudart shared $flags -O2 -o "$base" "$base.cu" && strip "$base")
+    more=$(sed -n 's|^// cuda-sources: *||p' "$base.cu" | head -n 1)
+    (cd "$STAGE" && $NVCC -cudart shared $flags -O2 -o "$base" "$base.cu" $more && strip "$base")
     cp "$STAGE/$base" "$base"
     out="$base"
     if grep -q '^// cuda-G-build' "$base.cu"; then
-        (cd "$STAGE" && $NVCC -cudart shared $flags -G -o "$base.G" "$base.cu" && strip "$base.G")
+        (cd "$STAGE" && $NVCC -cudart shared $flags -G -o "$base.G" "$base.cu" $more && strip "$base.G")
         cp "$STAGE/$base.G" "$base.G"
         out="$out $base.G"
     fi

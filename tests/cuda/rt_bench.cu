@@ -1,6 +1,6 @@
 // rt_bench.cu - per-launch and per-copy overhead of the runtime: 10,000 empty launches, 10,000
 // small copies each way, 10,000 cudaMalloc/cudaFree pairs; prints microseconds per operation.
-// cuda-test: 0 ^rt_bench:[ ]PASSED$ -
+// cuda-test: 0 ^rt_bench:\sPASSED$ -
 #include <stdio.h>
 #include <time.h>
 #include "cuda_check.h"

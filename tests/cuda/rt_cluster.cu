@@ -2,7 +2,7 @@
 // cluster read each other's shared memory; a grid that is not a multiple of the cluster shape
 // is refused with cudaErrorInvalidClusterSize.
 // nvcc-flags: -arch=sm_90
-// cuda-test: 0 ^rt_cluster:[ ]PASSED$ -
+// cuda-test: 0 ^rt_cluster:\sPASSED$ -
 #include <cooperative_groups.h>
 #include "cuda_check.h"
 namespace cg = cooperative_groups;

@@ -1,7 +1,7 @@
 // rt_memory.cu - every kind of memory at one address for host and kernels: device, pitched, 3D,
 // pinned/mapped, registered, managed, __managed__, async/pool allocations; copy kinds, symbols
 // (__device__ and __constant__), memsets, pointer attributes, and the errors of bad copies.
-// cuda-test: 0 ^rt_memory:[ ]PASSED$ -
+// cuda-test: 0 ^rt_memory:\sPASSED$ -
 #include <string.h>
 #include "cuda_check.h"
 

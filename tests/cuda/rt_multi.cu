@@ -1,7 +1,7 @@
 // rt_multi.cu - a program of two translation units, so two fat binaries and two modules: each
 // module's kernels run, and a pointer to one module's __device__ variable works in the other's.
 // nvcc-flags: -x cu rt_multi_part.h
-// cuda-test: 0 ^rt_multi:[ ]PASSED$ -
+// cuda-test: 0 ^rt_multi:\sPASSED$ -
 #include "cuda_check.h"
 
 void part_launch(int base);

@@ -1,7 +1,7 @@
 // rt_ptds.cu - compiled with --default-stream per-thread: launches, copies and synchronisation
 // go through the _ptsz/_ptds entry points and the calling thread's own default stream.
 // nvcc-flags: --default-stream per-thread
-// cuda-test: 0 ^rt_ptds:[ ]PASSED$ -
+// cuda-test: 0 ^rt_ptds:\sPASSED$ -
 #include "cuda_check.h"
 
 __global__ void iota(int *p, int n)

@@ -1,7 +1,7 @@
 // rt_sticky.cu - how a kernel fault shows: the launch and cudaGetLastError succeed, work queued
 // after it never runs, the next synchronisation returns cudaErrorIllegalAddress, which then
 // sticks to every call until cudaDeviceReset; exits 3.
-// cuda-test: 3 ^FAULT[ ]cudaErrorIllegalAddress$ Warp[ ]Out-of-range[ ]Address
+// cuda-test: 3 ^FAULT\scudaErrorIllegalAddress$ Warp\sOut-of-range\sAddress
 #include "cuda_check.h"
 
 __global__ void store(int *p, int i, int v) { p[i] = v; }

@@ -1,6 +1,6 @@
 // rt_streams.cu - streams, events, callbacks and host functions in stream order, a stream
 // waiting on an event of another, elapsed times, and launches from several host threads at once.
-// cuda-test: 0 ^rt_streams:[ ]PASSED$ -
+// cuda-test: 0 ^rt_streams:\sPASSED$ -
 #include <pthread.h>
 #include "cuda_check.h"
 
