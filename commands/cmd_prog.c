@@ -344,6 +344,12 @@ static int run_once(cmd_ctx *c, int *rerun)
     }
     free(actions);
     free(config);
+    char *abs = realpath(p->path, NULL); /* gdb names the program by its absolute path */
+    printf("Starting program: %s", abs ? abs : p->path);
+    free(abs);
+    for (int i = 0; i < p->nargs; i++)
+        printf(" %s", p->args[i]);
+    printf("\n");
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();

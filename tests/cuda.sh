@@ -333,4 +333,33 @@ scenario start 0 -ex 'start 50' -ex 'print n' -ex continue --args ./vector_add.G
 ^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
 PATS
 
+# a watchpoint on c[200] (element 200 of 300: 200 + 2*200 + 1, written by block 1, thread 72),
+# a core file written at that stop, then opened on its own
+scenario watch-core 0 -ex 'break vector_add.cu:10 if blockIdx.x == 1 && threadIdx.x == 0' -ex run \
+    -ex 'watch c[200]' -ex continue -ex "generate-core-file $tmp/va.core" -ex delete -ex continue \
+    --args ./vector_add.G 300 <<PATS
+^Hardware watchpoint 2: c\[200\]\$
+block \(1,0,0\), thread \(72,0,0\)
+^New value = 601\$
+^Saved corefile
+^vector_add: 300 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+# (the core file of watch-core)
+scenario core-open 0 -ex 'print c[200]' -ex 'print i' -ex 'print n' --core "$tmp/va.core" <<PATS
+^\\\$1 = 601\$
+^\\\$2 = 200\$
+^\\\$3 = 300\$
+PATS
+
+# focus: the stop is on thread 0 of block 2; thread 3 of the same warp has i = 2*128 + 3
+scenario focus 0 -ex 'break vector_add.cu:10 if blockIdx.x == 2' -ex run -ex 'cuda thread (3,0,0)' \
+    -ex 'print i' -ex 'cuda thread' -ex delete -ex continue $VA <<PATS
+^Breakpoint 1, vector_add.* at vector_add\.cu:10\$
+block \(2,0,0\), thread \(3,0,0\)
+^\\\$1 = $((2 * 128 + 3))\$
+^thread \(3,0,0\)\$
+^vector_add: 1000 elements PASSED\$
+PATS
+
 batch_summary
