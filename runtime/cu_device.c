@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cu_int.h"
+#include "rt.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
 
@@ -51,9 +52,30 @@ CUresult cu_result(cudaError_t e)
 /* ---- initialisation, versions, devices ---------------------------------------------------- */
 static int g_init;
 
+/* Whether the program uses the runtime API: it registered kernels or device variables of its
+ * own (every nvcc-built executable registers a fat binary, kernels or not). The runtime
+ * initialises the driver and makes the primary context current, so such a program may call
+ * the driver API without cuInit or a context of its own (cudaFree(0); cuCtxGetCurrent ...). */
+static int runtime_program(void)
+{
+    rt_lock();
+    int r = 0;
+    for (rt_module *m = rt_modules(); m && !r; m = m->next) {
+        for (rt_kernel *k = m->kernels; k && !r; k = k->next)
+            r = k->host_stub != NULL;
+        for (rt_var *v = m->vars; v && !r; v = v->next)
+            r = v->host_var != NULL;
+    }
+    rt_unlock();
+    return r;
+}
+
 CUresult cu_inited(void)
 {
-    return __atomic_load_n(&g_init, __ATOMIC_ACQUIRE) ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+    if (__atomic_load_n(&g_init, __ATOMIC_ACQUIRE)) return CUDA_SUCCESS;
+    if (!runtime_program()) return CUDA_ERROR_NOT_INITIALIZED;
+    __atomic_store_n(&g_init, 1, __ATOMIC_RELEASE);
+    return CUDA_SUCCESS;
 }
 
 CU_EXPORT CUresult cuInit(unsigned int Flags)
@@ -206,6 +228,8 @@ CUresult cu_ctx_current(void)
 {
     CUresult r = cu_inited();
     if (r) return r;
+    if (t_depth == 0 && runtime_program())
+        t_stack[t_depth++] = &g_primary;    /* the runtime's primary context */
     return t_depth > 0 && ctx_ok(t_stack[t_depth - 1]) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
@@ -349,6 +373,7 @@ CU_EXPORT CUresult cuCtxGetCurrent(CUcontext *pctx)
     CUresult r = cu_inited();
     if (r) return r;
     if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+    (void)cu_ctx_current();                 /* a runtime program's primary context */
     *pctx = t_depth > 0 ? t_stack[t_depth - 1] : NULL;
     return CUDA_SUCCESS;
 }

@@ -304,14 +304,6 @@ CU_EXPORT CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
     return CU_END(cudaSuccess);
 }
 
-static int occupancy(rt_kernel *k, int block, size_t dyn)
-{
-    rt_func_res r;
-    rt_fattr a;
-    rt_kernel_fattr(k, &r, &a);
-    return rt_occ_blocks_per_sm(rt_dev_props(), &r, &a, block, dyn);
-}
-
 CU_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
         CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags)
 {
@@ -319,7 +311,7 @@ CU_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *num
     rt_kernel *k = func_of(func);
     if (!k) return CU_END(cudaErrorInvalidResourceHandle);
     if (!numBlocks || blockSize <= 0 || flags > 1) return CU_END(cudaErrorInvalidValue);
-    *numBlocks = occupancy(k, blockSize, dynamicSMemSize);
+    *numBlocks = rt_kernel_occupancy(k, blockSize, dynamicSMemSize);
     return CU_END(cudaSuccess);
 }
 
@@ -354,7 +346,7 @@ CU_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, i
          bs -= p->warpSize) {
         int b = bs > limit ? limit : bs;
         size_t dyn = blockSizeToDynamicSMemSize ? blockSizeToDynamicSMemSize(b) : dynamicSMemSize;
-        int n = occupancy(k, b, dyn);
+        int n = rt_kernel_occupancy(k, b, dyn);
         if (n * b > best) {
             best = n * b;
             best_bs = b;
@@ -386,9 +378,6 @@ CU_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSi
     if (!k) return CU_END(cudaErrorInvalidResourceHandle);
     if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
         return CU_END(cudaErrorInvalidValue);
-    rt_func_res r;
-    rt_fattr a;
-    rt_kernel_fattr(k, &r, &a);
-    *dynamicSmemSize = rt_occ_avail_dyn_smem(rt_dev_props(), &r, &a, numBlocks, blockSize);
+    *dynamicSmemSize = rt_kernel_avail_dyn_smem(k, numBlocks, blockSize);
     return CU_END(cudaSuccess);
 }

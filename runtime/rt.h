@@ -13,8 +13,9 @@
 
 /* ---------------------------------------------------------------------------------------------
  * The runtime (libcudart.so.13, and libcuda.so.1 which shares it) runs a CUDA program's kernels
- * on ptxdbg's execution core. Layers: runtime/ uses core/exec.h (and the debugger's engine for
- * fault reports), never core internals.
+ * on ptxdbg's execution core. Layers: runtime/ sits on top, beside commands/: it uses
+ * core/exec.h (plus mem.h's address constants), the debugger engine through rt_debug_launch,
+ * and commands/ for cuda-gdb's exception names and demangling in fault reports.
  *
  * Modules. Each fat binary the program registers (one per translation unit with device code)
  * is an rt_module; its PTX is decompressed, parsed and decoded once, at first use, into its own
@@ -36,7 +37,8 @@
  * earlier one complete, which satisfies the legacy default stream's implicit synchronisation,
  * the per-thread default streams and non-blocking streams alike (they only allow more overlap,
  * which we never need). Host functions and callbacks run at submission, in the submitting
- * thread. Synchronisation calls therefore only report errors and flush device printf.
+ * thread. Synchronisation calls therefore only report a pending kernel fault (rt_sync) and
+ * flush device printf.
  *
  * Threads. rt_lock/rt_unlock is one recursive mutex around every entry point; last errors are
  * per host thread, sticky errors per process.
@@ -206,8 +208,9 @@ size_t rt_fatbin_size(const void *image, size_t maxlen);
 int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
                   size_t errlen);
 
-/* Link the PTX of several translation units of relocatable device code (-rdc=true) into one
- * module's text (rt_link.c: how). 0 and a malloc'd *out, or -1 with the reason in err. */
+/* Link the PTX of several translation units of relocatable device code (-rdc=true; each text
+ * NUL-terminated at its length) into one module's text (rt_link.c: how). 0 and a malloc'd
+ * *out, or -1 with the reason in err. */
 int rt_ptx_link(char **texts, const size_t *lens, int n, char **out, size_t *outlen, char *err,
                 size_t errlen);
 
@@ -379,6 +382,9 @@ struct rt_op {
  * the operation's error: launch configuration errors are returned without touching the sticky
  * state, a kernel fault sets the sticky error and returns it. Callers hold the lock. */
 cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op);
+/* rt_submit for the API's synchronous variants too: with sync, a pending fault is returned
+ * first (the op does not run) and device output is flushed after. */
+cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync);
 /* Execute op now, on no particular stream (graph replay calls rt_submit instead). */
 cudaError_t rt_op_run(rt_stream *s, const rt_op *op);
 /* Deep copy for keeping an op (kernel params); rt_op_release frees what rt_op_clone made. */
@@ -391,6 +397,9 @@ cudaError_t rt_capture_op(rt_stream *s, const rt_op *op);
 /* The COPY op a cudaMemcpy3DParms describes (pitched pointers and CUDA arrays), for
  * cudaMemcpy3D* and graph memcpy nodes. */
 cudaError_t rt_copy3d_op(const struct cudaMemcpy3DParms *p, rt_op *op);
+/* The COPY op of cudaMemcpyToSymbol (to = 1) / FromSymbol: kind 0 (no op) when count is 0. */
+cudaError_t rt_symcopy_op(const void *symbol, void *mem, size_t count, size_t offset,
+                          enum cudaMemcpyKind kind, int to, rt_op *op);
 /* Stream capture joins: an EVENT_WAIT on a stream that is not capturing, for an event last
  * recorded in a capture, makes the stream join that capture (rt_graph.c); returns 1 then, and
  * rt_submit records the op. */

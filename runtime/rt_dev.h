@@ -81,6 +81,9 @@ int rt_occ_blocks_per_sm(const struct cudaDeviceProp *p, const rt_func_res *r,
 /* Largest dynamic shared size that still lets `nblocks` blocks of `block` threads reside. */
 size_t rt_occ_avail_dyn_smem(const struct cudaDeviceProp *p, const rt_func_res *r,
                              const rt_fattr *a, int nblocks, int block);
+/* The two above for a ready kernel, with its resources and attributes. */
+int rt_kernel_occupancy(const struct rt_kernel *k, int block, size_t dyn);
+size_t rt_kernel_avail_dyn_smem(const struct rt_kernel *k, int nblocks, int block);
 
 /* The CUDA API functions defined in rt_device.c and rt_occ.c. */
 cudaError_t cudaGetDeviceCount(int *count);

@@ -94,12 +94,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
     cudaError_t e = !numBlocks || blockSize <= 0 ||
                     (flags & ~(unsigned)cudaOccupancyDisableCachingOverride)
                     ? cudaErrorInvalidValue : kernel_of(func, &k);
-    if (e == cudaSuccess) {
-        rt_func_res r;
-        rt_fattr a;
-        rt_kernel_fattr(k, &r, &a);
-        *numBlocks = rt_occ_blocks_per_sm(rt_dev_props(), &r, &a, blockSize, dynamicSMemSize);
-    }
+    if (e == cudaSuccess) *numBlocks = rt_kernel_occupancy(k, blockSize, dynamicSMemSize);
     return RT_END(e);
 }
 
@@ -118,12 +113,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
     rt_kernel *k;
     cudaError_t e = !dynamicSmemSize || numBlocks <= 0 || blockSize <= 0
                     ? cudaErrorInvalidValue : kernel_of(func, &k);
-    if (e == cudaSuccess) {
-        rt_func_res r;
-        rt_fattr a;
-        rt_kernel_fattr(k, &r, &a);
-        *dynamicSmemSize = rt_occ_avail_dyn_smem(rt_dev_props(), &r, &a, numBlocks, blockSize);
-    }
+    if (e == cudaSuccess) *dynamicSmemSize = rt_kernel_avail_dyn_smem(k, numBlocks, blockSize);
     return RT_END(e);
 }
 

@@ -1,38 +1,9 @@
-/* rt_graph.c - CUDA graphs: explicit nodes with dependencies, stream capture recording rt_ops,
- * instantiation in a deterministic topological order, launch through rt_submit, updates. */
+/* rt_graph.c - CUDA graphs: explicit nodes with dependencies, their parameters, clones, edges
+ * (executable graphs: rt_graphexec.c; capture: rt_capture.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rt_graph.h"
-
-#define GRAPH_MAGIC 0x47524150u
-#define NODE_MAGIC  0x4e4f4445u
-#define EXEC_MAGIC  0x47455843u
-
-struct CUgraphNode_st {
-    uint32_t magic;
-    struct CUgraph_st *g;
-    enum cudaGraphNodeType type;
-    rt_op op;                       /* kernel (params owned), copy, set, host, event ops */
-    int has_op;
-    struct CUgraph_st *child;       /* cudaGraphNodeTypeGraph: an owned clone */
-    void **argv;                    /* kernel: pointers into op params (KernelNodeGetParams) */
-    struct CUgraphNode_st **deps;
-    size_t ndeps, capdeps;
-};
-
-struct CUgraph_st {
-    uint32_t magic;
-    struct CUgraphNode_st **nodes;
-    size_t n, cap;
-};
-
-struct CUgraphExec_st {
-    uint32_t magic;
-    rt_op *ops;                     /* owned copies, in launch order */
-    struct CUgraphNode_st **src;    /* the node each op came from (child nodes: the child's) */
-    size_t n, cap;
-};
 
 static cudaGraph_t graph_ok(cudaGraph_t g) { return g && g->magic == GRAPH_MAGIC ? g : NULL; }
 static int node_ok(cudaGraphNode_t n) { return n && n->magic == NODE_MAGIC; }
@@ -75,6 +46,8 @@ static void graph_free(cudaGraph_t g)
 }
 
 cudaGraph_t rt_graph_new(void) { return graph_new(); }
+int rt_graph_ok(cudaGraph_t g) { return graph_ok(g) != NULL; }
+int rt_graph_node_ok(cudaGraphNode_t n) { return node_ok(n); }
 void rt_graph_free(cudaGraph_t g) { graph_free(g); }
 
 static cudaGraph_t graph_new(void)
@@ -153,7 +126,7 @@ cudaError_t rt_kernel_params(rt_kernel *k, void **args, void **extra, uint8_t **
 }
 
 /* Fill a kernel node's op (and argv) from cudaKernelNodeParams. */
-static cudaError_t node_set_kernel(cudaGraphNode_t n, const struct cudaKernelNodeParams *p)
+cudaError_t rt_graph_node_kernel(cudaGraphNode_t n, const struct cudaKernelNodeParams *p)
 {
     if (!p) return cudaErrorInvalidValue;
     rt_kernel *k = p->func ? rt_kernel_by_stub(p->func) : NULL;
@@ -194,7 +167,7 @@ static void node_kernel_argv(cudaGraphNode_t n)
             n->argv[i] = (uint8_t *)n->op.u.kernel.params + k->param_off[i];
 }
 
-static cudaError_t memset_op(rt_op *op, const struct cudaMemsetParams *p)
+cudaError_t rt_graph_memset_op(rt_op *op, const struct cudaMemsetParams *p)
 {
     if (!p || !p->dst || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) ||
         (p->height > 1 && p->pitch < p->width * p->elementSize))
@@ -212,8 +185,8 @@ static cudaError_t memset_op(rt_op *op, const struct cudaMemsetParams *p)
     return cudaSuccess;
 }
 
-static void copy1d_op(rt_op *op, void *dst, const void *src, size_t count,
-                      enum cudaMemcpyKind kind)
+void rt_graph_copy1d_op(rt_op *op, void *dst, const void *src, size_t count,
+                        enum cudaMemcpyKind kind)
 {
     rt_copy_fill(op, (uint64_t)(uintptr_t)dst, count, count, (uint64_t)(uintptr_t)src, count,
                  count, count, 1, 1, kind);
@@ -281,7 +254,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                    const struct cudaKernelNodeParams *pNodeParams)
 {
-    ADD_NODE(cudaGraphNodeTypeKernel, node_set_kernel(n, pNodeParams));
+    ADD_NODE(cudaGraphNodeTypeKernel, rt_graph_node_kernel(n, pNodeParams));
 }
 
 static cudaError_t node_set_copy3d(cudaGraphNode_t n, const struct cudaMemcpy3DParms *p)
@@ -306,7 +279,7 @@ static cudaError_t node_set_copy1d(cudaGraphNode_t n, void *dst, const void *src
                                    enum cudaMemcpyKind kind)
 {
     if (!dst || !src || (unsigned)kind > cudaMemcpyDefault) return cudaErrorInvalidValue;
-    copy1d_op(&n->op, dst, src, count, kind);
+    rt_graph_copy1d_op(&n->op, dst, src, count, kind);
     n->has_op = 1;
     return cudaSuccess;
 }
@@ -319,9 +292,37 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
     ADD_NODE(cudaGraphNodeTypeMemcpy, node_set_copy1d(n, dst, src, count, kind));
 }
 
+static cudaError_t node_set_symcopy(cudaGraphNode_t n, const void *symbol, void *mem,
+                                    size_t count, size_t offset, enum cudaMemcpyKind kind, int to)
+{
+    if (!mem) return cudaErrorInvalidValue;
+    cudaError_t e = rt_symcopy_op(symbol, mem, count, offset, kind, to, &n->op);
+    n->has_op = e == cudaSuccess && n->op.kind;
+    return e;
+}
+
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                           const cudaGraphNode_t *pDependencies,
+                                           size_t numDependencies, const void *symbol,
+                                           const void *src, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind)
+{
+    ADD_NODE(cudaGraphNodeTypeMemcpy,
+             node_set_symcopy(n, symbol, (void *)(uintptr_t)src, count, offset, kind, 1));
+}
+
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies,
+                                             size_t numDependencies, void *dst,
+                                             const void *symbol, size_t count, size_t offset,
+                                             enum cudaMemcpyKind kind)
+{
+    ADD_NODE(cudaGraphNodeTypeMemcpy, node_set_symcopy(n, symbol, dst, count, offset, kind, 0));
+}
+
 static cudaError_t node_set_memset(cudaGraphNode_t n, const struct cudaMemsetParams *p)
 {
-    cudaError_t e = memset_op(&n->op, p);
+    cudaError_t e = rt_graph_memset_op(&n->op, p);
     n->has_op = e == cudaSuccess;
     return e;
 }
@@ -615,7 +616,7 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
     RT_BEGIN();
     if (!node_ok(node) || node->type != cudaGraphNodeTypeKernel)
         return RT_END(cudaErrorInvalidValue);
-    return RT_END(node_set_kernel(node, p));
+    return RT_END(rt_graph_node_kernel(node, p));
 }
 
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *p)
@@ -637,7 +638,7 @@ cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cuda
     RT_BEGIN();
     if (!node_ok(node) || node->type != cudaGraphNodeTypeMemset)
         return RT_END(cudaErrorInvalidValue);
-    return RT_END(memset_op(&node->op, p));
+    return RT_END(rt_graph_memset_op(&node->op, p));
 }
 
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *p)
@@ -675,262 +676,76 @@ cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cuda
     return RT_END(node_set_copy3d(node, p));
 }
 
-/* ---- instantiation: topological order ---------------------------------------------------------
- * Kahn's algorithm; among the nodes whose dependencies are done, the one created first runs
- * first, so the order is deterministic (a captured graph runs in capture order). */
-static int gx_push(cudaGraphExec_t x, const rt_op *op, cudaGraphNode_t src)
-{
-    if (x->n == x->cap) {
-        size_t cap = x->cap ? 2 * x->cap : 16;
-        rt_op *o = realloc(x->ops, cap * sizeof *o);
-        if (!o) return -1;
-        x->ops = o;
-        cudaGraphNode_t *s = realloc(x->src, cap * sizeof *s);
-        if (!s) return -1;
-        x->src = s;
-        x->cap = cap;
-    }
-    if (rt_op_clone(&x->ops[x->n], op)) return -1;
-    x->src[x->n++] = src;
-    return 0;
-}
-
-cudaGraphNode_t *rt_graph_order(cudaGraph_t g, size_t *count, cudaError_t *err)
-{
-    size_t n = g->n;
-    *count = n;
-    cudaGraphNode_t *out = malloc((n + 1) * sizeof *out);
-    size_t *indeg = calloc(n + 1, sizeof *indeg);
-    unsigned char *done = calloc(n + 1, 1);
-    *err = cudaErrorMemoryAllocation;
-    if (!out || !indeg || !done) goto fail;
-    for (size_t i = 0; i < n; i++) indeg[i] = g->nodes[i]->ndeps;
-    /* g->nodes is in creation order (nodes are appended), the tie-break */
-    for (size_t k = 0; k < n; k++) {
-        size_t pick = n;
-        for (size_t i = 0; i < n; i++)
-            if (!done[i] && !indeg[i]) { pick = i; break; }
-        if (pick == n) {
-            *err = cudaErrorInvalidValue;     /* a cycle */
-            goto fail;
-        }
-        done[pick] = 1;
-        out[k] = g->nodes[pick];
-        for (size_t i = 0; i < n; i++)
-            for (size_t d = 0; d < g->nodes[i]->ndeps; d++)
-                if (g->nodes[i]->deps[d] == out[k]) indeg[i]--;
-    }
-    free(indeg), free(done);
-    *err = cudaSuccess;
-    return out;
-fail:
-    free(out), free(indeg), free(done);
-    return NULL;
-}
-
-static cudaError_t gx_fill(cudaGraphExec_t x, cudaGraph_t g, int depth)
-{
-    if (depth > 64) return cudaErrorInvalidValue;
-    cudaError_t e;
-    size_t n;
-    cudaGraphNode_t *order = rt_graph_order(g, &n, &e);
-    if (!order) return e;
-    for (size_t i = 0; i < g->n && e == cudaSuccess; i++) {
-        cudaGraphNode_t nd = order[i];
-        if (nd->child) e = gx_fill(x, nd->child, depth + 1);
-        else if (nd->has_op && gx_push(x, &nd->op, nd)) e = cudaErrorMemoryAllocation;
-    }
-    free(order);
-    return e;
-}
-
-static void gx_free(cudaGraphExec_t x)
-{
-    for (size_t i = 0; i < x->n; i++) rt_op_release(&x->ops[i]);
-    free(x->ops);
-    free(x->src);
-    x->magic = 0;
-    free(x);
-}
-
-static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph, unsigned long long flags)
-{
-    if (!out || !graph_ok(graph)) return cudaErrorInvalidValue;
-    if (flags & cudaGraphInstantiateFlagDeviceLaunch) return cudaErrorNotSupported;
-    cudaGraphExec_t x = calloc(1, sizeof *x);
-    if (!x) return cudaErrorMemoryAllocation;
-    x->magic = EXEC_MAGIC;
-    cudaError_t e = gx_fill(x, graph, 0);
-    if (e != cudaSuccess) {
-        gx_free(x);
-        return e;
-    }
-    *out = x;
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-                                 unsigned long long flags)
+/* ---- node lookups and event nodes ------------------------------------------------------------ */
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode,
+                                     cudaGraph_t clonedGraph)
 {
     RT_BEGIN();
-    return RT_END(instantiate(pGraphExec, graph, flags));
-}
-
-cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-                                          unsigned long long flags)
-{
-    RT_BEGIN();
-    return RT_END(instantiate(pGraphExec, graph, flags));
-}
-
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
-{
-    RT_BEGIN();
-    if (!graphExec || graphExec->magic != EXEC_MAGIC) return RT_END(cudaErrorInvalidValue);
-    gx_free(graphExec);
+    if (!pNode || !node_ok(originalNode) || !graph_ok(clonedGraph) ||
+        originalNode->g->n != clonedGraph->n)
+        return RT_END(cudaErrorInvalidValue);
+    size_t i = 0;                           /* a clone keeps the nodes' order */
+    while (originalNode->g->nodes[i] != originalNode) i++;
+    *pNode = clonedGraph->nodes[i];
     return RT_END(cudaSuccess);
 }
 
-static cudaError_t graph_launch(cudaGraphExec_t x, cudaStream_t stream, int ptds)
+static cudaError_t event_node(cudaGraphNode_t node, enum cudaGraphNodeType type,
+                              cudaEvent_t *get, cudaEvent_t set)
 {
-    if (!x || x->magic != EXEC_MAGIC) return cudaErrorInvalidValue;
-    if (!rt_stream_get(stream, ptds)) return cudaErrorInvalidResourceHandle;
-    for (size_t i = 0; i < x->n; i++) {
-        cudaError_t e = rt_submit(stream, ptds, &x->ops[i]);
-        if (e != cudaSuccess) return e;
+    if (!node_ok(node) || node->type != type) return cudaErrorInvalidValue;
+    if (get) {
+        *get = node->op.u.event.ev;
+        return cudaSuccess;
     }
-    return cudaSuccess;
+    return node_set_event(node, set, node->op.kind);
 }
 
-cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(graph_launch(graphExec, stream, 0));
-}
-
-cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(graph_launch(graphExec, stream, 1));
-}
-
-cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
 {
     RT_BEGIN();
-    if (!graphExec || graphExec->magic != EXEC_MAGIC) return RT_END(cudaErrorInvalidValue);
-    return RT_END(rt_stream_get(stream, 0) ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    if (!event_out) return RT_END(cudaErrorInvalidValue);
+    return RT_END(event_node(node, cudaGraphNodeTypeEventRecord, event_out, NULL));
 }
 
-/* Replace the ops that came from `node` in x by the node's new op. */
-static cudaError_t gx_replace(cudaGraphExec_t x, cudaGraphNode_t node, const rt_op *op)
-{
-    int found = 0;
-    for (size_t i = 0; i < x->n; i++)
-        if (x->src[i] == node) {
-            rt_op c;
-            if (rt_op_clone(&c, op)) return cudaErrorMemoryAllocation;
-            rt_op_release(&x->ops[i]);
-            x->ops[i] = c;
-            found = 1;
-        }
-    return found ? cudaSuccess : cudaErrorInvalidValue;
-}
-
-cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                             const struct cudaKernelNodeParams *pNodeParams)
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)
 {
     RT_BEGIN();
-    if (!hGraphExec || hGraphExec->magic != EXEC_MAGIC || !node_ok(node) ||
-        node->type != cudaGraphNodeTypeKernel)
+    return RT_END(event_node(node, cudaGraphNodeTypeEventRecord, NULL, event));
+}
+
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out)
+{
+    RT_BEGIN();
+    if (!event_out) return RT_END(cudaErrorInvalidValue);
+    return RT_END(event_node(node, cudaGraphNodeTypeWaitEvent, event_out, NULL));
+}
+
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event)
+{
+    RT_BEGIN();
+    return RT_END(event_node(node, cudaGraphNodeTypeWaitEvent, NULL, event));
+}
+
+/* The parameters of a memcpy node as linear pitched pointers (what the op holds). */
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *p)
+{
+    RT_BEGIN();
+    if (!node_ok(node) || node->type != cudaGraphNodeTypeMemcpy || !p)
         return RT_END(cudaErrorInvalidValue);
-    struct CUgraphNode_st tmp;
-    memset(&tmp, 0, sizeof tmp);
-    cudaError_t e = node_set_kernel(&tmp, pNodeParams);
-    if (e == cudaSuccess) {
-        e = gx_replace(hGraphExec, node, &tmp.op);
-        rt_op_release(&tmp.op);
-        free(tmp.argv);
-    }
-    return RT_END(e);
-}
-
-cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                             const struct cudaMemsetParams *pNodeParams)
-{
-    RT_BEGIN();
-    rt_op op;
-    if (!hGraphExec || hGraphExec->magic != EXEC_MAGIC || !node_ok(node) ||
-        node->type != cudaGraphNodeTypeMemset)
-        return RT_END(cudaErrorInvalidValue);
-    cudaError_t e = memset_op(&op, pNodeParams);
-    return RT_END(e == cudaSuccess ? gx_replace(hGraphExec, node, &op) : e);
-}
-
-cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                               void *dst, const void *src, size_t count,
-                                               enum cudaMemcpyKind kind)
-{
-    RT_BEGIN();
-    rt_op op;
-    if (!hGraphExec || hGraphExec->magic != EXEC_MAGIC || !node_ok(node) ||
-        node->type != cudaGraphNodeTypeMemcpy || !dst || !src)
-        return RT_END(cudaErrorInvalidValue);
-    copy1d_op(&op, dst, src, count, kind);
-    return RT_END(gx_replace(hGraphExec, node, &op));
-}
-
-cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                           const struct cudaHostNodeParams *pNodeParams)
-{
-    RT_BEGIN();
-    if (!hGraphExec || hGraphExec->magic != EXEC_MAGIC || !node_ok(node) ||
-        node->type != cudaGraphNodeTypeHost || !pNodeParams || !pNodeParams->fn)
-        return RT_END(cudaErrorInvalidValue);
-    rt_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = RT_OP_HOST_FN;
-    op.u.host.fn = pNodeParams->fn;
-    op.u.host.user = pNodeParams->userData;
-    return RT_END(gx_replace(hGraphExec, node, &op));
-}
-
-/* Whole-graph update: the graph must have the executable's topology (same node count, types
- * and dependencies in creation order, no child graphs); then every op is replaced in place. */
-cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
-                                cudaGraphExecUpdateResultInfo *resultInfo)
-{
-    RT_BEGIN();
-    cudaGraphExec_t x = hGraphExec;
-    if (!x || x->magic != EXEC_MAGIC || !graph_ok(hGraph)) return RT_END(cudaErrorInvalidValue);
-    cudaGraphExecUpdateResultInfo info = { cudaGraphExecUpdateSuccess, NULL, NULL };
-    cudaGraphExec_t fresh = NULL;
-    cudaError_t e = instantiate(&fresh, hGraph, 0);
-    if (e != cudaSuccess) {
-        info.result = cudaGraphExecUpdateError;
-    } else if (fresh->n != x->n) {
-        info.result = cudaGraphExecUpdateErrorTopologyChanged;
-    } else {
-        for (size_t i = 0; i < x->n && info.result == cudaGraphExecUpdateSuccess; i++) {
-            cudaGraphNode_t a = x->src[i], b = fresh->src[i];
-            if (a->type != b->type || x->ops[i].kind != fresh->ops[i].kind) {
-                info.result = cudaGraphExecUpdateErrorNodeTypeChanged;
-                info.errorNode = b;
-            } else if (a->ndeps != b->ndeps || a->g->n != b->g->n) {
-                info.result = cudaGraphExecUpdateErrorTopologyChanged;
-                info.errorNode = b;
-            }
-        }
-    }
-    if (info.result == cudaGraphExecUpdateSuccess) {
-        for (size_t i = 0; i < x->n; i++) {     /* swap the ops, keep the original nodes */
-            rt_op t = x->ops[i];
-            x->ops[i] = fresh->ops[i];
-            fresh->ops[i] = t;
-        }
-    } else {
-        e = cudaErrorGraphExecUpdateFailure;
-    }
-    if (fresh) gx_free(fresh);
-    if (resultInfo) *resultInfo = info;
-    return RT_END(e);
+    const rt_op *op = &node->op;
+    memset(p, 0, sizeof *p);
+    p->srcPtr.ptr = (void *)(uintptr_t)op->u.copy.src;
+    p->srcPtr.pitch = op->u.copy.spitch;
+    p->srcPtr.xsize = op->u.copy.width;
+    p->srcPtr.ysize = op->u.copy.spitch ? op->u.copy.sslice / op->u.copy.spitch : 0;
+    p->dstPtr.ptr = (void *)(uintptr_t)op->u.copy.dst;
+    p->dstPtr.pitch = op->u.copy.dpitch;
+    p->dstPtr.xsize = op->u.copy.width;
+    p->dstPtr.ysize = op->u.copy.dpitch ? op->u.copy.dslice / op->u.copy.dpitch : 0;
+    p->extent.width = op->u.copy.width;
+    p->extent.height = op->u.copy.height;
+    p->extent.depth = op->u.copy.depth;
+    p->kind = op->u.copy.dir;
+    return RT_END(cudaSuccess);
 }

@@ -6,6 +6,37 @@
 #include "rt.h"
 #include "rt_abi_graph.h"
 
+#define GRAPH_MAGIC 0x47524150u
+#define NODE_MAGIC  0x4e4f4445u
+#define EXEC_MAGIC  0x47455843u
+
+struct CUgraphNode_st {
+    uint32_t magic;
+    struct CUgraph_st *g;
+    enum cudaGraphNodeType type;
+    rt_op op;                       /* kernel (params owned), copy, set, host, event ops */
+    int has_op;
+    struct CUgraph_st *child;       /* cudaGraphNodeTypeGraph: an owned clone */
+    void **argv;                    /* kernel: pointers into op params (KernelNodeGetParams) */
+    struct CUgraphNode_st **deps;
+    size_t ndeps, capdeps;
+};
+
+struct CUgraph_st {
+    uint32_t magic;
+    struct CUgraphNode_st **nodes;
+    size_t n, cap;
+};
+
+struct CUgraphExec_st {
+    uint32_t magic;
+    rt_op *ops;                     /* owned copies, in launch order */
+    struct CUgraphNode_st **src;    /* the node each op came from (child nodes: the child's) */
+    unsigned char *off;             /* cudaGraphNodeSetEnabled(0): skipped at launch */
+    size_t n, cap;
+    unsigned long long flags;       /* as instantiated */
+};
+
 cudaGraph_t rt_graph_new(void);
 void rt_graph_free(cudaGraph_t g);
 /* A node recording a captured op (cloned), depending on deps; NULL with *err. */
@@ -14,6 +45,15 @@ cudaGraphNode_t rt_graph_capture_node(cudaGraph_t g, const rt_op *op, const cuda
 /* The nodes of g in launch order (malloc'd, g's node count), or NULL with *err (a cycle:
  * cudaErrorInvalidValue). Among nodes whose dependencies are done, the one created first. */
 cudaGraphNode_t *rt_graph_order(cudaGraph_t g, size_t *n, cudaError_t *err);
+int rt_graph_ok(cudaGraph_t g);
+int rt_graph_node_ok(cudaGraphNode_t n);
+/* Set a kernel node's op from cudaKernelNodeParams (rt_graph.c). */
+cudaError_t rt_graph_node_kernel(cudaGraphNode_t n, const struct cudaKernelNodeParams *p);
+/* The memset op of cudaMemsetParams. */
+cudaError_t rt_graph_memset_op(rt_op *op, const struct cudaMemsetParams *p);
+/* A 1D copy op. */
+void rt_graph_copy1d_op(rt_op *op, void *dst, const void *src, size_t count,
+                        enum cudaMemcpyKind kind);
 /* A kernel's .param bytes (malloc'd into *buf) from kernelParams, or from the `extra` array's
  * CU_LAUNCH_PARAM_BUFFER_POINTER / CU_LAUNCH_PARAM_BUFFER_SIZE form. */
 cudaError_t rt_kernel_params(rt_kernel *k, void **args, void **extra, uint8_t **buf);

@@ -379,18 +379,12 @@ static cudaError_t rt_launch_ex(const cudaLaunchConfig_t *cfg, const void *func,
                           cfg->dynamicSmemBytes, cfg->stream, ptds, cluster, coop, prio);
 }
 
-cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_launch_ex(config, func, args, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func,
+                                             void **args), rt_launch_ex(config, func, args, 0))
 
-cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func,
-                                     void **args)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_launch_ex(config, func, args, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config,
+                                                  const void *func, void **args),
+             rt_launch_ex(config, func, args, 1))
 
 /* ---- limits ---------------------------------------------------------------------------------- */
 static int rt_set_heap(exec_machine *m, rt_module *mod, void *ctx)

@@ -7,28 +7,28 @@
 #define RT_PITCH_ALIGN 512   /* cudaMallocPitch / cudaMalloc3D row alignment */
 
 /* ---- allocation ------------------------------------------------------------------------------ */
-cudaError_t cudaMalloc(void **devPtr, size_t size)
+/* An allocation call: NULL out is invalid, size 0 gives NULL and success. */
+static cudaError_t rt_alloc_api(void **out, size_t size, rt_mem_kind kind, unsigned flags,
+                                const char *what)
 {
-    RT_BEGIN_CTX();
-    if (!devPtr)
-        return RT_END(cudaErrorInvalidValue);
-    *devPtr = NULL;
-    if (!size)
-        return RT_END(cudaSuccess);
-    return RT_END(rt_alloc_new(RT_MEM_DEVICE, size, 0, "cudaMalloc", devPtr));
+    if (!out)
+        return cudaErrorInvalidValue;
+    *out = NULL;
+    return size ? rt_alloc_new(kind, size, flags, what, out) : cudaSuccess;
 }
 
-cudaError_t cudaFree(void *devPtr)
+RT_ENTRY_CTX(cudaError_t cudaMalloc(void **devPtr, size_t size),
+             rt_alloc_api(devPtr, size, RT_MEM_DEVICE, 0, "cudaMalloc"))
+
+/* A free call: it synchronises (a pending fault is returned), NULL is a no-op. */
+static cudaError_t rt_free_api(void *p, unsigned kinds)
 {
-    RT_BEGIN_CTX();
-    if (rt_sync() != cudaSuccess)
-        return RT_END(rt_sticky());
-    if (!devPtr)
-        return RT_END(cudaSuccess);
-    cudaError_t e = rt_alloc_free(devPtr, 1u << RT_MEM_DEVICE | 1u << RT_MEM_MANAGED |
-                                  1u << RT_MEM_ASYNC);
-    return RT_END(e);
+    cudaError_t e = rt_sync();
+    return e != cudaSuccess || !p ? e : rt_alloc_free(p, kinds);
 }
+
+RT_ENTRY_CTX(cudaError_t cudaFree(void *devPtr),
+             rt_free_api(devPtr, 1u << RT_MEM_DEVICE | 1u << RT_MEM_MANAGED | 1u << RT_MEM_ASYNC))
 
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
 {
@@ -65,37 +65,14 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
                                &pitchedDevPtr->ptr));
 }
 
-cudaError_t cudaMallocHost(void **ptr, size_t size)
-{
-    RT_BEGIN_CTX();
-    if (!ptr)
-        return RT_END(cudaErrorInvalidValue);
-    *ptr = NULL;
-    if (!size)
-        return RT_END(cudaSuccess);
-    return RT_END(rt_alloc_new(RT_MEM_HOST, size, cudaHostAllocMapped, "cudaMallocHost", ptr));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocHost(void **ptr, size_t size),
+             rt_alloc_api(ptr, size, RT_MEM_HOST, cudaHostAllocMapped, "cudaMallocHost"))
 
-cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    if (!pHost || flags & ~0x7u)
-        return RT_END(cudaErrorInvalidValue);
-    *pHost = NULL;
-    if (!size)
-        return RT_END(cudaSuccess);
-    return RT_END(rt_alloc_new(RT_MEM_HOST, size, flags, "cudaHostAlloc", pHost));
-}
+RT_ENTRY_CTX(cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags),
+             flags & ~0x7u ? cudaErrorInvalidValue
+                           : rt_alloc_api(pHost, size, RT_MEM_HOST, flags, "cudaHostAlloc"))
 
-cudaError_t cudaFreeHost(void *ptr)
-{
-    RT_BEGIN_CTX();
-    if (rt_sync() != cudaSuccess)
-        return RT_END(rt_sticky());
-    if (!ptr)
-        return RT_END(cudaSuccess);
-    return RT_END(rt_alloc_free(ptr, 1u << RT_MEM_HOST));
-}
+RT_ENTRY_CTX(cudaError_t cudaFreeHost(void *ptr), rt_free_api(ptr, 1u << RT_MEM_HOST))
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
@@ -234,36 +211,24 @@ static cudaError_t rt_copy3(uint64_t dst, uint64_t dpitch, uint64_t dslice, uint
 {
     rt_op op;
     rt_copy_fill(&op, dst, dpitch, dslice, src, spitch, sslice, width, height, depth, kind);
-    cudaError_t e = sync ? rt_sync() : cudaSuccess;
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return rt_submit_sync(st, ptds, &op, sync);
 }
 
 #define RT_COPY1(dst, src, n, kind, st, ptds, sync)                                         \
     rt_copy3((uint64_t)(uintptr_t)(dst), (n), (n), (uint64_t)(uintptr_t)(src), (n), (n), (n), \
              1, 1, kind, st, ptds, sync)
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(RT_COPY1(dst, src, count, kind, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                                    enum cudaMemcpyKind kind),
+             RT_COPY1(dst, src, count, kind, NULL, 0, 1))
 
-cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(RT_COPY1(dst, src, count, kind, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
+                                         enum cudaMemcpyKind kind),
+             RT_COPY1(dst, src, count, kind, NULL, 1, 1))
 
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
-                            cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(RT_COPY1(dst, src, count, kind, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                                         enum cudaMemcpyKind kind, cudaStream_t stream),
+             RT_COPY1(dst, src, count, kind, stream, 0, 0))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
                                               enum cudaMemcpyKind kind, cudaStream_t stream),
@@ -298,12 +263,9 @@ static cudaError_t rt_copy2(void *dst, size_t dpitch, const void *src, size_t sp
                     st, ptds, sync);
 }
 
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                         size_t height, enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                      size_t width, size_t height, enum cudaMemcpyKind kind),
+             rt_copy2(dst, dpitch, src, spitch, width, height, kind, NULL, 0, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch,
                                            size_t width, size_t height, enum cudaMemcpyKind kind),
@@ -314,13 +276,10 @@ RT_ENTRY_CTX(cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void 
                                            cudaStream_t stream),
              rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 0, 0))
 
-cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                   size_t width, size_t height, enum cudaMemcpyKind kind,
-                                   cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
+                                                size_t spitch, size_t width, size_t height,
+                                                enum cudaMemcpyKind kind, cudaStream_t stream),
+             rt_copy2(dst, dpitch, src, spitch, width, height, kind, stream, 1, 0))
 
 /* A CUDA array as a pitched pointer (rt_tex.c defines the real one); elem: bytes per element. */
 __attribute__((weak)) cudaError_t rt_array_pitched(cudaArray_const_t a, struct cudaPitchedPtr *p,
@@ -375,13 +334,7 @@ static cudaError_t rt_copy3d(const struct cudaMemcpy3DParms *p, cudaStream_t st,
 {
     rt_op op;
     cudaError_t e = rt_copy3d_op(p, &op);
-    if (e == cudaSuccess && sync)
-        e = rt_sync();
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return e != cudaSuccess ? e : rt_submit_sync(st, ptds, &op, sync);
 }
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p), rt_copy3d(p, NULL, 0, 1))
@@ -392,11 +345,8 @@ RT_ENTRY_CTX(cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p),
 RT_ENTRY_CTX(cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream),
              rt_copy3d(p, stream, 0, 0))
 
-cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_copy3d(p, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p,
+                                                cudaStream_t stream), rt_copy3d(p, stream, 1, 0))
 
 /* ---- symbols --------------------------------------------------------------------------------- */
 static cudaError_t rt_symbol(const void *symbol, rt_var **out)
@@ -429,9 +379,8 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 }
 
 /* to = 1: host/device memory -> symbol. */
-static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_t offset,
-                              enum cudaMemcpyKind kind, int to, cudaStream_t st, int ptds,
-                              int sync)
+cudaError_t rt_symcopy_op(const void *symbol, void *mem, size_t count, size_t offset,
+                          enum cudaMemcpyKind kind, int to, rt_op *op)
 {
     rt_var *v;
     cudaError_t e = rt_symbol(symbol, &v);
@@ -444,55 +393,54 @@ static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_
         return cudaErrorInvalidMemcpyDirection;
     if (offset > v->size || count > v->size - offset)
         return cudaErrorInvalidValue;
+    memset(op, 0, sizeof *op);
     if (!count)
         return cudaSuccess;
     uint8_t *h = rt_var_host(v, offset, count);
     if (!h)
         return cudaErrorInvalidSymbol;
-    rt_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = RT_OP_COPY;
-    op.u.copy.width = op.u.copy.dpitch = op.u.copy.spitch = count;
-    op.u.copy.dslice = op.u.copy.sslice = count;
-    op.u.copy.height = op.u.copy.depth = 1;
+    op->kind = RT_OP_COPY;
+    op->u.copy.width = op->u.copy.dpitch = op->u.copy.spitch = count;
+    op->u.copy.dslice = op->u.copy.sslice = count;
+    op->u.copy.height = op->u.copy.depth = 1;
     int other_dev = kind == cudaMemcpyDeviceToDevice;
-    op.u.copy.dir = other_dev ? cudaMemcpyDeviceToDevice
-                  : kind == cudaMemcpyDefault ? cudaMemcpyDefault
-                  : cudaMemcpyHostToHost;
+    op->u.copy.dir = other_dev ? cudaMemcpyDeviceToDevice
+                   : kind == cudaMemcpyDefault ? cudaMemcpyDefault
+                   : cudaMemcpyHostToHost;
     if (to) {
-        op.u.copy.dst = (uint64_t)(uintptr_t)h;
-        op.u.copy.dst_raw = 1;
-        op.u.copy.src = (uint64_t)(uintptr_t)mem;
+        op->u.copy.dst = (uint64_t)(uintptr_t)h;
+        op->u.copy.dst_raw = 1;
+        op->u.copy.src = (uint64_t)(uintptr_t)mem;
     } else {
-        op.u.copy.src = (uint64_t)(uintptr_t)h;
-        op.u.copy.src_raw = 1;
-        op.u.copy.dst = (uint64_t)(uintptr_t)mem;
+        op->u.copy.src = (uint64_t)(uintptr_t)h;
+        op->u.copy.src_raw = 1;
+        op->u.copy.dst = (uint64_t)(uintptr_t)mem;
     }
-    e = sync ? rt_sync() : cudaSuccess;
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return cudaSuccess;
 }
 
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
-                               enum cudaMemcpyKind kind)
+static cudaError_t rt_symcopy(const void *symbol, void *mem, size_t count, size_t offset,
+                              enum cudaMemcpyKind kind, int to, cudaStream_t st, int ptds,
+                              int sync)
 {
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 0, 1));
+    rt_op op;
+    cudaError_t e = rt_symcopy_op(symbol, mem, count, offset, kind, to, &op);
+    if (e != cudaSuccess || !op.kind)
+        return e;
+    return rt_submit_sync(st, ptds, &op, sync);
 }
+
+RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                                            size_t offset, enum cudaMemcpyKind kind),
+             rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 0, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count,
                                                  size_t offset, enum cudaMemcpyKind kind),
              rt_symcopy(symbol, (void *)src, count, offset, kind, 1, NULL, 1, 1))
 
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
-                                 enum cudaMemcpyKind kind)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 0, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                              size_t offset, enum cudaMemcpyKind kind),
+             rt_symcopy(symbol, dst, count, offset, kind, 0, NULL, 0, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count,
                                                    size_t offset, enum cudaMemcpyKind kind),
@@ -503,20 +451,16 @@ RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void 
                                                  cudaStream_t stream),
              rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 0, 0))
 
-cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count,
-                                         size_t offset, enum cudaMemcpyKind kind,
-                                         cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src,
+                                                      size_t count, size_t offset,
+                                                      enum cudaMemcpyKind kind,
+                                                      cudaStream_t stream),
+             rt_symcopy(symbol, (void *)src, count, offset, kind, 1, stream, 1, 0))
 
-cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
-                                      enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count,
+                                                   size_t offset, enum cudaMemcpyKind kind,
+                                                   cudaStream_t stream),
+             rt_symcopy(symbol, dst, count, offset, kind, 0, stream, 0, 0))
 
 RT_ENTRY_CTX(cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count,
                                                         size_t offset, enum cudaMemcpyKind kind,
@@ -538,12 +482,7 @@ static cudaError_t rt_memset3(void *dst, size_t pitch, size_t slice, int value, 
     op.u.set.depth = depth;
     op.u.set.pitch = pitch;
     op.u.set.slice = slice;
-    cudaError_t e = sync ? rt_sync() : cudaSuccess;
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return rt_submit_sync(st, ptds, &op, sync);
 }
 
 RT_ENTRY_CTX(cudaError_t cudaMemset(void *devPtr, int value, size_t count),
@@ -552,36 +491,25 @@ RT_ENTRY_CTX(cudaError_t cudaMemset(void *devPtr, int value, size_t count),
 RT_ENTRY_CTX(cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count),
              rt_memset3(devPtr, count, count, value, count, 1, 1, NULL, 1, 1))
 
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, count, count, value, count, 1, 1, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+                                         cudaStream_t stream),
+             rt_memset3(devPtr, count, count, value, count, 1, 1, stream, 0, 0))
 
-cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, count, count, value, count, 1, 1, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
+                                              cudaStream_t stream),
+             rt_memset3(devPtr, count, count, value, count, 1, 1, stream, 1, 0))
 
-cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 0,
-                             1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+                                      size_t height),
+             rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 0, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width,
                                            size_t height),
              rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, NULL, 1, 1))
 
-cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
-                              cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, stream, 0,
-                             0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width,
+                                           size_t height, cudaStream_t stream),
+             rt_memset3(devPtr, pitch, pitch * height, value, width, height, 1, stream, 0, 0))
 
 RT_ENTRY_CTX(cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width,
                                                 size_t height, cudaStream_t stream),
@@ -597,25 +525,17 @@ static cudaError_t rt_memset3d(struct cudaPitchedPtr p, int value, struct cudaEx
 RT_ENTRY_CTX(cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent extent),
              rt_memset3d(p, value, extent, NULL, 0, 1))
 
-cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr p, int value, struct cudaExtent extent)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3d(p, value, extent, NULL, 1, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr p, int value,
+                                           struct cudaExtent extent),
+             rt_memset3d(p, value, extent, NULL, 1, 1))
 
-cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent extent,
-                              cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3d(p, value, extent, stream, 0, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value,
+                                           struct cudaExtent extent, cudaStream_t stream),
+             rt_memset3d(p, value, extent, stream, 0, 0))
 
-cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr p, int value, struct cudaExtent extent,
-                                   cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_memset3d(p, value, extent, stream, 1, 0));
-}
+RT_ENTRY_CTX(cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr p, int value,
+                                                struct cudaExtent extent, cudaStream_t stream),
+             rt_memset3d(p, value, extent, stream, 1, 0))
 
 /* ---- peer copies (one device: only device 0 is valid) ---------------------------------------- */
 static cudaError_t rt_copy3d_peer(const struct cudaMemcpy3DPeerParms *p, cudaStream_t st,

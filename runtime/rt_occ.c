@@ -289,3 +289,19 @@ size_t rt_occ_avail_dyn_smem(const struct cudaDeviceProp *p, const rt_func_res *
     return per_block > fixed ? per_block - fixed : 0;
 }
 
+
+int rt_kernel_occupancy(const rt_kernel *k, int block, size_t dyn)
+{
+    rt_func_res r;
+    rt_fattr a;
+    rt_kernel_fattr(k, &r, &a);
+    return rt_occ_blocks_per_sm(rt_dev_props(), &r, &a, block, dyn);
+}
+
+size_t rt_kernel_avail_dyn_smem(const rt_kernel *k, int nblocks, int block)
+{
+    rt_func_res r;
+    rt_fattr a;
+    rt_kernel_fattr(k, &r, &a);
+    return rt_occ_avail_dyn_smem(rt_dev_props(), &r, &a, nblocks, block);
+}

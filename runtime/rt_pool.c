@@ -98,12 +98,9 @@ RT_ENTRY_CTX(cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMe
                                                  cudaStream_t stream),
              rt_malloc_async(ptr, size, memPool, stream, 0))
 
-cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
-                                         cudaStream_t stream)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_malloc_async(ptr, size, memPool, stream, 1));
-}
+RT_ENTRY_CTX(cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
+                                                      cudaMemPool_t memPool, cudaStream_t stream),
+             rt_malloc_async(ptr, size, memPool, stream, 1))
 
 RT_ENTRY_CTX(cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream),
              rt_free_async(devPtr, hStream, 0))
@@ -194,56 +191,56 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
     return RT_END(rt_pool_get(memPool) ? cudaSuccess : cudaErrorInvalidValue);
 }
 
-cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
-                                    void *value)
+/* Pool attributes: the reuse flags and release threshold are kept (freed memory is never kept,
+ * so they change nothing); the used/reserved figures are the pool's live bytes; writing a
+ * high-water mark may only reset it (to 0). */
+static cudaError_t rt_pool_attr(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value,
+                                int set)
 {
-    RT_BEGIN();
     rt_mempool *p = rt_pool_get(memPool);
     if (!p || !value)
-        return RT_END(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
     switch (attr) {
     case cudaMemPoolReuseFollowEventDependencies:
     case cudaMemPoolReuseAllowOpportunistic:
     case cudaMemPoolReuseAllowInternalDependencies:
-        p->reuse[attr - 1] = *(int *)value;
-        break;
+        if (set)
+            p->reuse[attr - 1] = *(int *)value;
+        else
+            *(int *)value = p->reuse[attr - 1];
+        return cudaSuccess;
     case cudaMemPoolAttrReleaseThreshold:
-        p->threshold = *(uint64_t *)value;
-        break;
+        if (set)
+            p->threshold = *(uint64_t *)value;
+        else
+            *(uint64_t *)value = p->threshold;
+        return cudaSuccess;
+    case cudaMemPoolAttrReservedMemCurrent:
+    case cudaMemPoolAttrUsedMemCurrent:
+        if (set)
+            return cudaErrorInvalidValue;
+        *(uint64_t *)value = p->used;
+        return cudaSuccess;
     case cudaMemPoolAttrReservedMemHigh:
     case cudaMemPoolAttrUsedMemHigh:
-        if (*(uint64_t *)value != 0)
-            return RT_END(cudaErrorInvalidValue);
-        p->used_high = p->used;   /* resetting the high-water mark */
-        break;
+        if (set && *(uint64_t *)value != 0)
+            return cudaErrorInvalidValue;
+        if (set)
+            p->used_high = p->used;   /* resetting the high-water mark */
+        else
+            *(uint64_t *)value = p->used_high;
+        return cudaSuccess;
     default:
-        return RT_END(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
     }
-    return RT_END(cudaSuccess);
 }
 
-cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
-                                    void *value)
-{
-    RT_BEGIN();
-    rt_mempool *p = rt_pool_get(memPool);
-    if (!p || !value)
-        return RT_END(cudaErrorInvalidValue);
-    switch (attr) {
-    case cudaMemPoolReuseFollowEventDependencies:
-    case cudaMemPoolReuseAllowOpportunistic:
-    case cudaMemPoolReuseAllowInternalDependencies:
-        *(int *)value = p->reuse[attr - 1];
-        break;
-    case cudaMemPoolAttrReleaseThreshold: *(uint64_t *)value = p->threshold; break;
-    case cudaMemPoolAttrReservedMemCurrent:
-    case cudaMemPoolAttrUsedMemCurrent: *(uint64_t *)value = p->used; break;
-    case cudaMemPoolAttrReservedMemHigh:
-    case cudaMemPoolAttrUsedMemHigh: *(uint64_t *)value = p->used_high; break;
-    default: return RT_END(cudaErrorInvalidValue);
-    }
-    return RT_END(cudaSuccess);
-}
+RT_ENTRY(cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+                                             void *value),
+         rt_pool_attr(memPool, attr, value, 1))
+RT_ENTRY(cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+                                             void *value),
+         rt_pool_attr(memPool, attr, value, 0))
 
 cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList,
                                  size_t count)

@@ -52,7 +52,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
     if (cmd_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
         snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nCUDA Exception: %s\n", name);
-    fprintf(stderr, "The exception was triggered at PC %u (%s%sPTX line %d%s%s)\n", st->pc,
+    fprintf(stderr, "The exception was triggered at PC 0x%x (%s%sPTX line %d%s%s)\n", st->pc,
             src[0] ? src : "", src[0] ? ", " : "", in ? in->line : 0,
             f && f != ctx->func ? " in " : "", f && f != ctx->func ? f->sym->name : "");
     fprintf(stderr, "%s: kernel %s (launch %llu), block (%u,%u,%u) thread (%u,%u,%u)\n",

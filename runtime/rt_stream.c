@@ -128,6 +128,16 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
     return rt_op_run(s, op);
 }
 
+cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync)
+{
+    cudaError_t e = sync ? rt_sync() : cudaSuccess;
+    if (e == cudaSuccess)
+        e = rt_submit(h, ptds, op);
+    if (sync)
+        rt_flush_output();
+    return e;
+}
+
 int rt_op_clone(rt_op *dst, const rt_op *src)
 {
     *dst = *src;
@@ -178,11 +188,9 @@ RT_ENTRY_CTX(cudaError_t cudaStreamCreate(cudaStream_t *pStream), rt_stream_new(
 RT_ENTRY_CTX(cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags),
              rt_stream_new(pStream, flags, 0))
 
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_stream_new(pStream, flags, priority));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
+                                                      int priority),
+             rt_stream_new(pStream, flags, priority))
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
 {
@@ -344,17 +352,13 @@ static cudaError_t rt_wait_event(cudaStream_t h, int ptds, cudaEvent_t event, un
     return rt_submit(h, ptds, &op);
 }
 
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_wait_event(stream, 0, event, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                             unsigned int flags),
+             rt_wait_event(stream, 0, event, flags))
 
-cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_wait_event(stream, 1, event, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
+                                                  unsigned int flags),
+             rt_wait_event(stream, 1, event, flags))
 
 static cudaError_t rt_host_fn(cudaStream_t h, int ptds, cudaHostFn_t fn, cudaStreamCallback_t cb,
                               void *user)
@@ -373,18 +377,13 @@ static cudaError_t rt_host_fn(cudaStream_t h, int ptds, cudaHostFn_t fn, cudaStr
 RT_ENTRY_CTX(cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData),
              rt_host_fn(stream, 0, fn, NULL, userData))
 
-cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_host_fn(stream, 1, fn, NULL, userData));
-}
+RT_ENTRY_CTX(cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn,
+                                                 void *userData),
+             rt_host_fn(stream, 1, fn, NULL, userData))
 
-cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb, void *userData,
-                                  unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(flags ? cudaErrorInvalidValue : rt_host_fn(stream, 0, NULL, cb, userData));
-}
+RT_ENTRY_CTX(cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb,
+                                               void *userData, unsigned int flags),
+             flags ? cudaErrorInvalidValue : rt_host_fn(stream, 0, NULL, cb, userData))
 
 RT_ENTRY_CTX(cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t cb,
                                                     void *userData, unsigned int flags),
@@ -447,11 +446,9 @@ RT_ENTRY_CTX(cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 RT_ENTRY_CTX(cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream),
              rt_record(event, stream, 1, 0))
 
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
-{
-    RT_BEGIN_CTX();
-    return RT_END(rt_record(event, stream, 0, flags));
-}
+RT_ENTRY_CTX(cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
+                                                  unsigned int flags),
+             rt_record(event, stream, 0, flags))
 
 RT_ENTRY_CTX(cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream,
                                                        unsigned int flags),

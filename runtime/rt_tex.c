@@ -43,8 +43,8 @@ struct cudaArray *rt_array_get(const void *a)
     return NULL;
 }
 
-static cudaError_t array_new(cudaArray_t *out, const struct cudaChannelFormatDesc *desc,
-                             struct cudaExtent ext, unsigned flags)
+cudaError_t rt_array_new(cudaArray_t *out, const struct cudaChannelFormatDesc *desc,
+                         struct cudaExtent ext, unsigned flags)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     int nch;
@@ -110,14 +110,14 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
     RT_BEGIN_CTX();
     struct cudaExtent ext = { width, height, 0 };
     if (flags & (cudaArrayLayered | cudaArrayCubemap)) return RT_END(cudaErrorInvalidValue);
-    return RT_END(array_new(array, desc, ext, flags));
+    return RT_END(rt_array_new(array, desc, ext, flags));
 }
 
 cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                               struct cudaExtent extent, unsigned int flags)
 {
     RT_BEGIN_CTX();
-    return RT_END(array_new(array, desc, extent, flags));
+    return RT_END(rt_array_new(array, desc, extent, flags));
 }
 
 cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
@@ -131,19 +131,23 @@ cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
     return rt_error(cudaErrorNotSupported);
 }
 
-cudaError_t cudaFreeArray(cudaArray_t array)
+cudaError_t rt_array_free(cudaArray_t array)
 {
-    RT_BEGIN();
-    if (!array) return RT_END(cudaSuccess);
     struct cudaArray **pp = &g_arrays;
     while (*pp && *pp != array) pp = &(*pp)->next;
-    if (!*pp) return RT_END(cudaErrorInvalidResourceHandle);
+    if (!*pp) return cudaErrorInvalidResourceHandle;
     struct cudaArray *a = *pp;
     *pp = a->next;
     cudaError_t e = rt_alloc_free(a->data, 1u << RT_MEM_ARRAY);
     a->magic = 0;
     free(a);
-    return RT_END(e);
+    return e;
+}
+
+cudaError_t cudaFreeArray(cudaArray_t array)
+{
+    RT_BEGIN();
+    return RT_END(array ? rt_array_free(array) : cudaSuccess);
 }
 
 cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
@@ -223,12 +227,7 @@ static cudaError_t copy2d(uint64_t dst, uint64_t dpitch, uint64_t src, uint64_t 
     rt_op op;
     rt_copy_fill(&op, dst, dpitch, dpitch * height, src, spitch, spitch * height, width, height,
                  1, kind);
-    cudaError_t e = sync ? rt_sync() : cudaSuccess;
-    if (e == cudaSuccess)
-        e = rt_submit(st, ptds, &op);
-    if (sync)
-        rt_flush_output();
-    return e;
+    return rt_submit_sync(st, ptds, &op, sync);
 }
 
 static cudaError_t to_array(cudaArray_t dst, size_t woff, size_t hoff, const void *src,

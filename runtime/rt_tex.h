@@ -25,4 +25,13 @@ struct cudaArray *rt_array_get(const void *a);
 /* Bytes per element and channel count of a channel descriptor; 0 when CUDA refuses it. */
 size_t rt_chan_size(const struct cudaChannelFormatDesc *d, int *nch);
 
+/* Allocate / free an array (cudaMalloc3DArray's rules, cudaErrorInvalidResourceHandle). */
+cudaError_t rt_array_new(cudaArray_t *out, const struct cudaChannelFormatDesc *desc,
+                         struct cudaExtent ext, unsigned flags);
+cudaError_t rt_array_free(cudaArray_t array);
+/* Create (t NULL for a surface) or destroy a texture/surface object in every machine. */
+cudaError_t rt_texobj_new(unsigned long long *out, int surface, const struct cudaResourceDesc *r,
+                          const struct cudaTextureDesc *t, const void *view);
+cudaError_t rt_texobj_destroy(unsigned long long h, int surface);
+
 #endif

@@ -138,9 +138,9 @@ static int destroy_in(exec_machine *m, rt_module *mod, void *p)
     return 0;
 }
 
-static cudaError_t object_new(unsigned long long *out, int surface,
-                              const struct cudaResourceDesc *r, const struct cudaTextureDesc *t,
-                              const void *view)
+cudaError_t rt_texobj_new(unsigned long long *out, int surface,
+                          const struct cudaResourceDesc *r, const struct cudaTextureDesc *t,
+                          const void *view)
 {
     if (!out || !r || (!surface && !t)) return cudaErrorInvalidValue;
     if (view) {
@@ -196,7 +196,7 @@ static texobj *object_get(unsigned long long h, int surface)
     return &g_objs[h - 1];
 }
 
-static cudaError_t object_destroy(unsigned long long h, int surface)
+cudaError_t rt_texobj_destroy(unsigned long long h, int surface)
 {
     texobj *o = object_get(h, surface);
     if (!o) return cudaErrorInvalidValue;
@@ -212,13 +212,13 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
                                     const void *pResViewDesc)
 {
     RT_BEGIN_CTX();
-    return RT_END(object_new(pTexObject, 0, pResDesc, pTexDesc, pResViewDesc));
+    return RT_END(rt_texobj_new(pTexObject, 0, pResDesc, pTexDesc, pResViewDesc));
 }
 
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject)
 {
     RT_BEGIN();
-    return RT_END(object_destroy(texObject, 0));
+    return RT_END(rt_texobj_destroy(texObject, 0));
 }
 
 cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
@@ -227,13 +227,13 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
     RT_BEGIN_CTX();
     if (pResDesc && pResDesc->resType != cudaResourceTypeArray)
         return RT_END(cudaErrorInvalidValue);
-    return RT_END(object_new(pSurfObject, 1, pResDesc, NULL, NULL));
+    return RT_END(rt_texobj_new(pSurfObject, 1, pResDesc, NULL, NULL));
 }
 
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
 {
     RT_BEGIN();
-    return RT_END(object_destroy(surfObject, 1));
+    return RT_END(rt_texobj_destroy(surfObject, 1));
 }
 
 cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,

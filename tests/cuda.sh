@@ -73,6 +73,7 @@ TABLE
     for f in "$C"/api_*.cu "$C"/rt_*.cu; do
         [ -f "$f" ] || continue
         b=$(basename "$f" .cu)
+        # a space in the regex may also be spelt [ ] (read by `read` as \s)
         spec=$(sed -n 's|^// cuda-test: *||p' "$f" | head -n 1 | sed 's/\[ \]/\\s/g')
         echo "$b ${spec:-0 PASSED$ -}"
     done

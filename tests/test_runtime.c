@@ -238,6 +238,37 @@ START_TEST(rdc_link)
 }
 END_TEST
 
+/* The linker on every truncation of a real module and on unbalanced text: a result or an
+ * error, never a read outside the text (ASan checks that). */
+START_TEST(rdc_link_robust)
+{
+    size_t len;
+    char *b = tu_read_file(DIR "rt_kernels.fatbin", &len);
+    ck_assert_ptr_nonnull(b);
+    char *ptx, err[256];
+    size_t n;
+    ck_assert_int_eq(rt_fatbin_ptx(b, len, &ptx, &n, err, sizeof err), 0);
+    static const char *odd[] = { "{ { (", "\"unterminated", "/* open", ".func (", "}}};;", "" };
+    for (size_t cut = 0; cut <= n; cut += 37) {
+        char *u[2];
+        size_t l[2] = { cut, 0 };
+        u[0] = malloc(cut + 1);
+        memcpy(u[0], ptx, cut);
+        u[0][cut] = 0;
+        u[1] = strdup(odd[(cut / 37) % (sizeof odd / sizeof odd[0])]);
+        l[1] = strlen(u[1]);
+        char *out = NULL;
+        size_t on;
+        if (rt_ptx_link(u, l, 2, &out, &on, err, sizeof err) == 0)
+            free(out);
+        free(u[0]);
+        free(u[1]);
+    }
+    free(ptx);
+    free(b);
+}
+END_TEST
+
 /* ---- registration and launch ----------------------------------------------------------------- */
 START_TEST(register_and_launch)
 {
@@ -561,6 +592,7 @@ int main(void)
     tcase_add_test(f, fatbin_sass_only);
     tcase_add_test(f, fatbin_corrupt);
     tcase_add_test(f, rdc_link);
+    tcase_add_test(f, rdc_link_robust);
     suite_add_tcase(s, f);
     TCase *l = tcase_create("launch");
     tcase_set_timeout(l, 60);

@@ -1,8 +1,10 @@
 // api_device.cu - device query: properties against attributes, versions, PCI ids, limits,
 // function attributes, the shared-memory opt-in honoured by launches, and grids sized by the
 // occupancy calculators (dynamic shared memory per block size), checked against a C reference.
+// nvcc-flags: -lcuda
 // cuda-test: 0 ^api_device:\sgrid\s[0-9]+\sx\s[0-9]+\sPASSED$ -
 #include <string.h>
+#include <cuda.h>
 #include "cuda_check.h"
 
 __global__ void stat_shared(int *out)
@@ -186,6 +188,15 @@ int main()
     CHECK_LAUNCH();
     CHECK(cudaMemcpy(&hsum, sum, sizeof(int), cudaMemcpyDeviceToHost));
     EXPECT(hsum == ref, "sum %d, want %lld", hsum, ref);
+    // the driver API in a runtime program: no cuInit, the primary context is current
+    CUcontext ctx = NULL;
+    EXPECT(cuCtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx != NULL, "no current context");
+    CUdeviceptr dp = 0;
+    EXPECT(cuMemAlloc(&dp, 256) == CUDA_SUCCESS && dp, "cuMemAlloc in a runtime program");
+    unsigned mtype = 0;
+    EXPECT(cuPointerGetAttribute(&mtype, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)in) ==
+               CUDA_SUCCESS && mtype == CU_MEMORYTYPE_DEVICE, "cudaMalloc memory type %u", mtype);
+    CHECK(cudaFree((void *)dp));
     printf("api_device: grid %d x %d PASSED\n", min_grid, block);
     return 0;
 }

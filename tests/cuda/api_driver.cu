@@ -19,7 +19,18 @@ static const char ptx[] =
     " mul.wide.u32 %rd5, %r5, 4; add.s64 %rd6, %rd3, %rd5; add.s64 %rd7, %rd4, %rd5;\n"
     " ld.global.f32 %f2, [%rd6]; ld.global.f32 %f3, [bias];\n"
     " fma.rn.f32 %f4, %f1, %f2, %f3;\n st.global.f32 [%rd7], %f4;\n"
-    "DONE:\n ret;\n}\n";
+    "DONE:\n ret;\n}\n"
+    // out[y * ntid + x] = tex2D(t, x + 0.5, y + 0.5).x, one block per row
+    ".visible .entry fetch(.param .u64 out, .param .u64 t)\n{\n"
+    " .reg .b32 %r<5>; .reg .f32 %f<8>; .reg .b64 %rd<6>;\n"
+    " ld.param.u64 %rd1, [out]; ld.param.u64 %rd2, [t];\n"
+    " mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;\n"
+    " cvt.rn.f32.u32 %f1, %r1; add.f32 %f1, %f1, 0f3F000000;\n"
+    " cvt.rn.f32.u32 %f2, %r2; add.f32 %f2, %f2, 0f3F000000;\n"
+    " tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd2, {%f1, %f2}];\n"
+    " mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+    " cvta.to.global.u64 %rd3, %rd1; mul.wide.u32 %rd4, %r4, 4; add.s64 %rd5, %rd3, %rd4;\n"
+    " st.global.f32 [%rd5], %f3;\n ret;\n}\n";
 
 int main()
 {
@@ -117,6 +128,61 @@ int main()
     size_t size;
     CK(cuMemGetAddressRange(&base, &size, x + 40));
     EXPECT(base == x && size == n * 4, "address range");
+
+    // a CUDA array filled by cuMemcpy2D, read by a texture object and copied back
+    const int TW = 16, TH = 8;
+    float img[TH][TW], back[TH][TW];
+    for (int yy = 0; yy < TH; yy++)
+        for (int xx = 0; xx < TW; xx++) img[yy][xx] = (float)(yy * 100 + xx);
+    CUDA_ARRAY_DESCRIPTOR ad;
+    memset(&ad, 0, sizeof ad);
+    ad.Width = TW;
+    ad.Height = TH;
+    ad.Format = CU_AD_FORMAT_FLOAT;
+    ad.NumChannels = 1;
+    CUarray arr;
+    CK(cuArrayCreate(&arr, &ad));
+    CUDA_MEMCPY2D m;
+    memset(&m, 0, sizeof m);
+    m.srcMemoryType = CU_MEMORYTYPE_HOST;
+    m.srcHost = img;
+    m.srcPitch = TW * sizeof(float);
+    m.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    m.dstArray = arr;
+    m.WidthInBytes = TW * sizeof(float);
+    m.Height = TH;
+    CK(cuMemcpy2D(&m));
+    CUDA_RESOURCE_DESC rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = CU_RESOURCE_TYPE_ARRAY;
+    rd.res.array.hArray = arr;
+    CUDA_TEXTURE_DESC td;
+    memset(&td, 0, sizeof td);
+    td.addressMode[0] = td.addressMode[1] = CU_TR_ADDRESS_MODE_CLAMP;
+    td.filterMode = CU_TR_FILTER_MODE_POINT;
+    CUtexObject tex;
+    CK(cuTexObjectCreate(&tex, &rd, &td, NULL));
+    CUfunction fetch;
+    CK(cuModuleGetFunction(&fetch, mod, "fetch"));
+    void *targs[] = {&y, &tex};
+    CK(cuLaunchKernel(fetch, TH, 1, 1, TW, 1, 1, 0, NULL, targs, NULL));
+    CK(cuMemcpyDtoH(back, y, sizeof back));
+    EXPECT(!memcmp(back, img, sizeof img), "texture fetch differs from the array");
+    memset(back, 0, sizeof back);
+    m.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    m.srcArray = arr;
+    m.srcHost = NULL;
+    m.srcPitch = 0;
+    m.dstMemoryType = CU_MEMORYTYPE_HOST;
+    m.dstHost = back;
+    m.dstPitch = TW * sizeof(float);
+    CK(cuMemcpy2D(&m));
+    EXPECT(!memcmp(back, img, sizeof img), "array round trip differs");
+    CUDA_ARRAY_DESCRIPTOR got;
+    CK(cuArrayGetDescriptor(&got, arr));
+    EXPECT(got.Width == TW && got.Height == TH && got.Format == CU_AD_FORMAT_FLOAT, "descriptor");
+    CK(cuTexObjectDestroy(tex));
+    CK(cuArrayDestroy(arr));
 
     // a cubin is refused with a clear error
     static const unsigned char elf[64] = {0x7f, 'E', 'L', 'F', 2, 1, 1};

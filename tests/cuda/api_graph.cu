@@ -18,6 +18,14 @@ __global__ void add_into(float *y, const float *x, int n)
         y[i] += x[i];
 }
 
+__constant__ float coef[4];
+__device__ float result[4];
+
+__global__ void use_coef()
+{
+    result[threadIdx.x] = coef[threadIdx.x] * 10.0f + threadIdx.x;
+}
+
 static int host_calls;
 static void CUDART_CB count_call(void *p) { host_calls += *(int *)p; }
 
@@ -146,6 +154,27 @@ int main()
     for (int i = 0; i < n; i++)
         EXPECT(hy[i] == 3.0f * hx[i], "graph update: z[%d] = %g", i, hy[i]);
     EXPECT(host_calls == 3, "host node ran %d times", host_calls);
+    // a disabled kernel node is skipped: z stays as the memset left it
+    CHECK(cudaGraphNodeSetEnabled(exec, nk2, 0));
+    unsigned en = 1;
+    CHECK(cudaGraphNodeGetEnabled(exec, nk2, &en));
+    EXPECT(en == 0, "node still enabled");
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < n; i++) EXPECT(hy[i] == 0.0f, "disabled node ran: z[%d] = %g", i, hy[i]);
+    CHECK(cudaGraphNodeSetEnabled(exec, nk2, 1));
+    unsigned long long xf = 1;
+    CHECK(cudaGraphExecGetFlags(exec, &xf));
+    EXPECT(xf == 0, "exec flags %llu", xf);
+    // a clone's nodes are found from the original's
+    cudaGraph_t cl;
+    cudaGraphNode_t cnk1;
+    CHECK(cudaGraphClone(&cl, g));
+    CHECK(cudaGraphNodeFindInClone(&cnk1, nk1, cl));
+    CHECK(cudaGraphKernelNodeGetParams(cnk1, &got));
+    EXPECT(cnk1 != nk1 && got.func == (void *)scale_add && *(float *)got.kernelParams[2] == 3.0f,
+           "clone's kernel node");
+    CHECK(cudaGraphDestroy(cl));
     // a graph of another shape is refused
     cudaGraph_t other;
     CHECK(cudaGraphCreate(&other, 0));
@@ -164,6 +193,29 @@ int main()
     (void)cudaGetLastError();
     CHECK(cudaGraphDestroy(other));
     CHECK(cudaGraphExecDestroy(exec));
+    // symbol copies as nodes: __constant__ in, kernel, __device__ out
+    cudaGraph_t sg;
+    cudaGraphNode_t to, k3, from;
+    float hc[4] = {1.5f, -2.0f, 0.25f, 8.0f}, hr[4] = {0, 0, 0, 0};
+    CHECK(cudaGraphCreate(&sg, 0));
+    CHECK(cudaGraphAddMemcpyNodeToSymbol(&to, sg, NULL, 0, coef, hc, sizeof hc, 0,
+                                         cudaMemcpyHostToDevice));
+    cudaKernelNodeParams kp3 = {};
+    kp3.func = (void *)use_coef;
+    kp3.gridDim = dim3(1);
+    kp3.blockDim = dim3(4);
+    kp3.kernelParams = NULL;
+    CHECK(cudaGraphAddKernelNode(&k3, sg, &to, 1, &kp3));
+    CHECK(cudaGraphAddMemcpyNodeFromSymbol(&from, sg, &k3, 1, hr, result, sizeof hr, 0,
+                                           cudaMemcpyDeviceToHost));
+    cudaGraphExec_t sx;
+    CHECK(cudaGraphInstantiate(&sx, sg, 0));
+    CHECK(cudaGraphLaunch(sx, 0));
+    CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < 4; i++)
+        EXPECT(hr[i] == hc[i] * 10.0f + i, "symbol graph: result[%d] = %g", i, hr[i]);
+    CHECK(cudaGraphExecDestroy(sx));
+    CHECK(cudaGraphDestroy(sg));
     CHECK(cudaGraphDestroy(child));
     CHECK(cudaGraphDestroy(g));
     CHECK(cudaStreamDestroy(s1));

@@ -44,6 +44,14 @@ __global__ void read_uchar4(float4 *out, cudaTextureObject_t t, int n)
         out[i] = tex2D<float4>(t, (i % W) + 0.5f, (i / W) + 0.5f);
 }
 
+__global__ void sample_cube(float *out, cudaTextureObject_t t)
+{
+    // the centre of each face: +X, -X, +Y, -Y, +Z, -Z
+    const float d[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    int f = threadIdx.x;
+    out[f] = texCubemap<float>(t, d[f][0], d[f][1], d[f][2]);
+}
+
 __global__ void surf_write(cudaSurfaceObject_t s)
 {
     int x = threadIdx.x, y = blockIdx.x;
@@ -88,7 +96,7 @@ int main()
     // ---- 2D float array, linear filtering, clamp then border, unnormalized coordinates
     cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
     EXPECT(fd.x == 32 && fd.y == 0 && fd.f == cudaChannelFormatKindFloat, "channel desc");
-    cudaArray_t a2;
+    cudaArray_t a2, bad_a;
     CHECK(cudaMallocArray(&a2, &fd, W, H));
     CHECK(cudaMemcpy2DToArray(a2, 0, 0, img, W * sizeof(float), W * sizeof(float), H,
                               cudaMemcpyHostToDevice));
@@ -258,6 +266,35 @@ int main()
                    hf4[i].w == c.w / 255.0f, "normalized read %d: %g %g %g %g", i, hf4[i].x,
                hf4[i].y, hf4[i].z, hf4[i].w);
     }
+
+    // ---- cubemap: 6 faces of 8 x 8; a direction through a face's centre reads texel (4, 4)
+    static float cube[6][8][8];
+    for (int f = 0; f < 6; f++)
+        for (int y = 0; y < 8; y++)
+            for (int x = 0; x < 8; x++) cube[f][y][x] = (float)(100 * f + 10 * y + x);
+    cudaArray_t ac;
+    CHECK(cudaMalloc3DArray(&ac, &fd, make_cudaExtent(8, 8, 6), cudaArrayCubemap));
+    memset(&cp, 0, sizeof cp);
+    cp.srcPtr = make_cudaPitchedPtr(cube, 8 * sizeof(float), 8, 8);
+    cp.dstArray = ac;
+    cp.extent = make_cudaExtent(8, 8, 6);
+    cp.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&cp));
+    rd3.res.array.array = ac;
+    td3.normalizedCoords = 1;
+    cudaTextureObject_t tc;
+    CHECK(cudaCreateTextureObject(&tc, &rd3, &td3, NULL));
+    sample_cube<<<1, 6>>>(out, tc);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(hout, out, 6 * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int f = 0; f < 6; f++)
+        EXPECT(hout[f] == cube[f][4][4], "cube face %d centre: %g, want %g", f, hout[f],
+               cube[f][4][4]);
+    EXPECT(cudaMalloc3DArray(&bad_a, &fd, make_cudaExtent(8, 4, 6), cudaArrayCubemap) ==
+               cudaErrorInvalidValue, "non-square cubemap accepted");
+    (void)cudaGetLastError();
+    CHECK(cudaDestroyTextureObject(tc));
+    CHECK(cudaFreeArray(ac));
 
     // ---- surface writes into a 2D int array, read back
     cudaChannelFormatDesc id = cudaCreateChannelDesc<int>();
