@@ -22,6 +22,7 @@
 #define EXEC_NSCRATCH   16           /* scratch slots per frame for operand wrappers */
 #define EXEC_MAX_DEPTH  1024         /* call depth limit (then stack overflow) */
 #define EXEC_NBAR       16
+#define EXEC_CTA_WARPS  32           /* warps of the largest CTA (1024 threads) */
 #define EXEC_SLICE      65536        /* warp-instructions per scheduling slice / poll */
 #define EXEC_HEAP_DEFAULT (8u << 20) /* device malloc bytes (cudaLimitMallocHeapSize default) */
 
@@ -120,8 +121,13 @@ struct exec_warp {
 typedef struct {
     uint32_t arrived;         /* threads arrived in this phase */
     uint32_t expected;        /* thread count given by the instruction, 0 = all live */
-    uint32_t warps;           /* warps with threads arrived in this phase: with a count, a
-                                 warp counts whole (its exited and absent lanes too; ISA) */
+    /* With a count the ISA counts warps: a warp arrives once all its non-exited lanes have
+     * executed the instruction, and then stands for 32 threads (its exited and absent lanes
+     * too). pend[w] holds the lanes of warp w seen since its last whole arrival; `warped` the
+     * threads of whole arrivals in this phase (exec_bar_check folds complete warps in, so a
+     * lane that arrives, then exits, is never counted twice). */
+    uint32_t pend[EXEC_CTA_WARPS];
+    uint32_t warped;
     uint32_t red_popc;
     int red_and, red_or;
 } exec_bar;

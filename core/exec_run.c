@@ -451,26 +451,50 @@ static void exec_bar_release(exec_machine *m, int b)
     }
     br->arrived = 0;
     br->expected = 0;
+    br->warped = 0;
+    memset(br->pend, 0, sizeof br->pend);
     br->red_popc = 0;
     br->red_and = 1;
     br->red_or = 0;
+}
+
+/* The threads of CTA barrier b's phase that count towards its expected number. Without a
+ * count, the threads that arrived. With one (bar.sync/bar.arrive a, b), whole warps (PTX ISA: the
+ * instruction waits for the non-exited threads of its warp and marks the warp's arrival; b is a
+ * multiple of the warp size): a warp whose non-exited lanes have all arrived since its last
+ * arrival moves from pend into `warped` as 32 threads, its exited and absent lanes included.
+ * Folding at once means a lane that arrives and then exits (bar.arrive, exit) is not counted
+ * again as exited, and a warp arriving twice in a phase counts twice, as the hardware's counter
+ * does. Called after every arrival and every exit (exec_bar_check). */
+static uint32_t exec_bar_count(exec_machine *m, exec_bar *br)
+{
+    if (!br->expected)
+        return br->arrived;
+    for (uint32_t k = 0; k < m->nwarps && k < EXEC_CTA_WARPS; k++) {
+        const exec_warp *w = &m->warps[k];
+        if (br->pend[k] && !(w->valid & ~w->exited & ~br->pend[k])) {
+            br->pend[k] = 0;
+            br->warped += EXEC_LANES;
+        }
+    }
+    return br->warped;
+}
+
+/* Whether CTA barrier b has every thread it expects (it would complete now). */
+static int exec_bar_full(exec_machine *m, int b)
+{
+    exec_bar *br = &m->cta.bar[b];
+    uint32_t live = m->cta.nthreads - m->cta.nexited;
+    return br->arrived && exec_bar_count(m, br) >= (br->expected ? br->expected : live);
 }
 
 /* Complete every barrier whose expected thread count has arrived. Returns 1 if any did. */
 int exec_bar_check(exec_machine *m)
 {
     int any = 0;
-    exec_cta *c = &m->cta;
-    uint32_t live = c->nthreads - c->nexited;
     for (int b = 0; b < EXEC_NBAR; b++) {
-        exec_bar *br = &c->bar[b];
-        if (!br->arrived || m->bar_hold == b + 1)
-            continue;
-        uint32_t exp = br->expected ? br->expected : live, got = br->arrived;
-        for (uint32_t k = 0; br->expected && k < m->nwarps && k < 32; k++)
-            if ((br->warps >> k) & 1)  /* a counted barrier counts whole warps */
-                got += 32 - (uint32_t)exec_popc(m->warps[k].valid & ~m->warps[k].exited);
-        if (got >= exp) {
+        int full = exec_bar_full(m, b);   /* folds whole warps in, even while held */
+        if (full && m->bar_hold != b + 1) {
             exec_bar_release(m, b);
             any = 1;
         }
@@ -1035,14 +1059,6 @@ static int exec_run_grid(exec_machine *m, exec_runctx *rc)
         if (t == 1)
             rc->steps += exec_cta_cost(m);   /* a CTA admitted to the resident set */
     }
-}
-
-/* Whether CTA barrier b has every thread it expects (it would complete now). */
-static int exec_bar_full(const exec_machine *m, int b)
-{
-    const exec_bar *br = &m->cta.bar[b];
-    uint32_t live = m->cta.nthreads - m->cta.nexited;
-    return br->arrived && br->arrived >= (br->expected ? br->expected : live);
 }
 
 /* The step budget and the interrupt, polled by the loops of a step: 1 when one of them stops

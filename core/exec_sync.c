@@ -51,14 +51,15 @@ static int exec_bar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     }
     exec_bar *br = &mc->cta.bar[id];
     if (!br->arrived) {
-        br->warps = 0;
+        memset(br->pend, 0, sizeof br->pend);
+        br->warped = 0;
         br->expected = (uint32_t)cnt;
         br->red_popc = 0;
         br->red_and = 1;
         br->red_or = 0;
     }
     br->arrived += (uint32_t)exec_popc(m);
-    br->warps |= 1u << (w->id & 31);
+    br->pend[w->id % EXEC_CTA_WARPS] |= m;
     if (in->aux[1] == 2) {
         uint32_t c = exec_pred_get(w, &in->op[3]) & m;
         br->red_popc += (uint32_t)exec_popc(c);

@@ -114,6 +114,55 @@ START_TEST(test_bar_red_exit_arrive)
 }
 END_TEST
 
+/* Counted barriers count warps (PTX ISA: a warp arrives once its non-exited threads have
+ * executed the instruction; b is in threads, a multiple of 32). Warp 0 arrives at barrier 1 and
+ * exits at once; warp 1 waits there; warp 2 (whole, or 16 threads in a block of 80) stores, then
+ * arrives: only its arrival completes the barrier, so warp 1 reads both stores. Lanes that
+ * arrived and then exited count once, never again as exited lanes. */
+static const char *k_arrive_exit = HDR
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .shared .align 4 .b32 f0; .shared .align 4 .b32 f2;\n"
+    " .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<3>;\n"
+    " ld.param.u64 %rd1, [out];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.ge.u32 %p1, %r1, 32;\n"
+    " @%p1 bra W;\n"
+    " st.shared.u32 [f0], 5;\n"
+    " bar.arrive 1, 96;\n"
+    " exit;\n"
+    "W:\n"
+    " setp.ge.u32 %p2, %r1, 64;\n"
+    " @%p2 bra P;\n"
+    " bar.sync 1, 96;\n"
+    " ld.shared.u32 %r2, [f0];\n"
+    " ld.shared.u32 %r3, [f2];\n"
+    " mad.lo.u32 %r4, %r3, 10, %r2;\n"
+    " mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r4;\n"
+    " ret;\n"
+    "P:\n"
+    " st.shared.u32 [f2], 9;\n"
+    " bar.arrive 1, 96;\n"
+    " ret;\n}\n";
+
+START_TEST(test_counted_arrive_then_exit)
+{
+    for (unsigned nt = 96; nt >= 80; nt -= 16) {
+        T t;
+        ck_assert_msg(t_load(&t, k_arrive_exit) == 0, "%s", t.err);
+        uint64_t out = t_buf(&t, 96 * 4);
+        t_launch(&t, "k", 1, nt, &out, 8);
+        exec_stop st = t_run(&t);
+        ck_assert_msg(st.kind == EXEC_STOP_DONE, "%u threads: %s", nt, st.msg);
+        uint32_t v[96];
+        t_read(&t, out, v, sizeof v);
+        for (int i = 32; i < 64; i++)
+            ck_assert_msg(v[i] == 95, "%u threads: thread %d read %u, want 95", nt, i, v[i]);
+        t_free(&t);
+    }
+}
+END_TEST
+
 /* Half of the threads wait at a barrier the others never reach. */
 static const char *k_dead = HDR
     ".visible .entry k()\n{\n"
@@ -365,6 +414,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_bar_reduce);
     tcase_add_test(tc, test_bar_red_exit_arrive);
+    tcase_add_test(tc, test_counted_arrive_then_exit);
     tcase_add_test(tc, test_deadlock);
     tcase_add_test(tc, test_step_barrier);
     tcase_add_test(tc, test_bp_pass_per_warp);
