@@ -139,10 +139,13 @@ bench: deps-quiet ptxdbg
 
 # The whole suite built with AddressSanitizer and UndefinedBehaviorSanitizer.
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-sanitize: deps-quiet
+# CUDA programs (tests/cuda.sh) run on the regular runtime library, which build-san/lib names:
+# an instrumented libcudart.so.13 would need libasan preloaded into every program.
+sanitize: deps-quiet runtime
 	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" build-san/ptxdbg-bin \
 	    $(TEST_SRC:tests/%.c=build-san/tests/%)
 	cp build-san/ptxdbg-bin build-san/ptxdbg
+	ln -sfn ../$(BUILD)/lib build-san/lib
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    PTXDBG=build-san/ptxdbg sh tests/run-tests.sh build-san $(TEST_SRC:tests/%.c=build-san/tests/%)
 

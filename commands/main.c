@@ -72,15 +72,14 @@ int main(int argc, char **argv)
     int npargs = 0, args_opt = 0;
     if (!acts || !kinds || !pargs)
         return 2;
+    int rc = -1;  /* >= 0: an option ends ptxdbg with this status */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--args") || !strcmp(a, "-args")) { /* gdb: PROGRAM ARGS... follow */
             if (i + 1 >= argc) {
                 fprintf(stderr, "ptxdbg: --args needs a program\n");
-                free(acts);
-                free(kinds);
-                free(pargs);
-                return 2;
+                rc = 2;
+                goto opts_done;
             }
             file = argv[++i];
             while (++i < argc)
@@ -101,32 +100,28 @@ int main(int argc, char **argv)
             if (i + 1 >= argc) {
                 fprintf(stderr, "ptxdbg: option '%s' requires an argument\n", argv[i]);
                 usage(stderr);
-                free(acts);
-                free(kinds);
-                return 2;
+                rc = 2;
+                goto opts_done;
             }
             val = argv[++i];
         } else if (!takes && val && strncmp(name, "-j", 2) != 0) {
             fprintf(stderr, "ptxdbg: option '%s' doesn't allow an argument\n", argv[i]);
-            free(acts);
-            free(kinds);
-            return 2;
+            rc = 2;
+            goto opts_done;
         }
         if (!strcmp(a, "-batch")) {
             batch = 1;
         } else if (!strcmp(a, "-print-libdir")) {
-            free(acts);
-            free(kinds);
-            return print_libdir();
+            rc = print_libdir();
+            goto opts_done;
         } else if (!strcmp(a, "-q") || !strcmp(a, "-quiet") || !strcmp(a, "-silent") ||
                    !strcmp(a, "-nx") || !strcmp(a, "-n")) {
             quiet = 1;
         } else if (!strcmp(a, "-version") || !strcmp(a, "-v")) {
             printf("ptxdbg %s\nA debugger for NVIDIA PTX kernels, run on the CPU with GPU "
                    "semantics.\n", PTXDBG_VERSION);
-            free(acts);
-            free(kinds);
-            return 0;
+            rc = 0;
+            goto opts_done;
         } else if (!strcmp(name, "-x") || !strcmp(name, "-ex") || !strcmp(name, "-command") ||
                    !strcmp(name, "-eval-command")) {
             kinds[nacts] = !strcmp(name, "-x") || !strcmp(name, "-command") ? 'x' : 'e';
@@ -137,34 +132,37 @@ int main(int argc, char **argv)
             long n = strtol(v, &end, 10);
             if (*v < '0' || *v > '9' || *end || n > 256) {
                 fprintf(stderr, "ptxdbg: -j needs a thread count from 0 to 256 ('%s')\n", v);
-                free(acts);
-                free(kinds);
-                return 2;
+                rc = 2;
+                goto opts_done;
             }
             threads = (int)n;
         } else if (!strcmp(name, "-core") || !strcmp(name, "-c")) {
             core = val;
         } else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
             usage(stdout);
-            free(acts);
-            free(kinds);
-            return 0;
+            rc = 0;
+            goto opts_done;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "ptxdbg: unrecognized option '%s'\n", argv[i]);
             usage(stderr);
-            free(acts);
-            free(kinds);
-            return 2;
+            rc = 2;
+            goto opts_done;
         } else if (!file) {
             file = argv[i];
         } else if (cmd_is_executable(file)) {
             pargs[npargs++] = argv[i];
         } else {
             fprintf(stderr, "ptxdbg: only one PTX file may be given ('%s')\n", argv[i]);
-            free(acts);
-            free(kinds);
-            return 2;
+            rc = 2;
+            goto opts_done;
         }
+    }
+opts_done:
+    if (rc >= 0) {
+        free(acts);
+        free(kinds);
+        free(pargs);
+        return rc;
     }
     dbg_session *s = dbg_new();
     if (!s)
