@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
+#include "rt_dev.h"
 
 int (*rt_debug_launch)(rt_launch_ctx *ctx);
 uint64_t rt_heap_limit = 8u << 20;
@@ -77,6 +78,16 @@ static cudaError_t rt_launch_check(const rt_launch_ctx *c)
                        : 0;
     if (c->shmem > dyn_max || k->static_shmem + c->shmem > l.shmem_optin)
         return cudaErrorInvalidValue;
+    if (c->cooperative) {   /* every CTA of a cooperative grid must be resident at once */
+        rt_func_res r;
+        rt_fattr a;
+        rt_kernel_fattr(k, &r, &a);
+        const struct cudaDeviceProp *p = rt_dev_props();
+        uint64_t resident = (uint64_t)rt_occ_blocks_per_sm(p, &r, &a, (int)threads, c->shmem) *
+                            (uint64_t)p->multiProcessorCount;
+        if ((uint64_t)c->grid.x * c->grid.y * c->grid.z > resident)
+            return cudaErrorCooperativeLaunchTooLarge;
+    }
     return cudaSuccess;
 }
 
@@ -141,6 +152,7 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         return cudaErrorInvalidClusterSize;
     if (exec_set_cluster_dims(m, cl))
         return cudaErrorInvalidClusterSize;
+    exec_set_cooperative(m, ctx->cooperative);   /* grid barrier workspace in %envreg1/2 */
     exec_dim3 g = { ctx->grid.x, ctx->grid.y, ctx->grid.z };
     exec_dim3 b = { ctx->block.x, ctx->block.y, ctx->block.z };
     if (exec_launch(m, k->func, g, b, ctx->shmem, ctx->params, (size_t)k->param_bytes)) {
