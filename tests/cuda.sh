@@ -12,7 +12,7 @@
 #              (the program's own exit status and output, then gdb's "[Inferior 1 (process N)
 #              exited ...]" line; a fault stops in the debugger with the exception message and
 #              ptxdbg exits non-zero)
-# Programs named api_*.cu and rt_*.cu join the table by themselves; a line
+# Programs named api_*.cu, rt_*.cu and smp_*.cu (sample-style programs) join the table by themselves; a line
 # "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as [ ],
 # FAULT-KIND - for none) states what they print; the default is "0 PASSED$ -".
 # Then debugging scenarios on the -G builds (NAME.G). Expected values come from the programs'
@@ -65,7 +65,7 @@ fault_misaligned  3 ^FAULT[ ]cudaErrorMisalignedAddress$                   Warp[
 fault_assert      3 ^FAULT[ ]cudaErrorAssert$                              Warp[ ]Assert
 fault_trap        3 ^FAULT[ ]cudaErrorLaunchFailure$                       Warp[ ]Illegal[ ]Instruction
 TABLE
-    for f in "$C"/api_*.cu "$C"/rt_*.cu; do
+    for f in "$C"/api_*.cu "$C"/rt_*.cu "$C"/smp_*.cu; do
         [ -f "$f" ] || continue
         b=$(basename "$f" .cu)
         spec=$(sed -n 's|^// cuda-test: *||p' "$f" | head -n 1)
