@@ -2,6 +2,7 @@
 // sub-histograms, coalesced transpose through a padded shared tile, bitonic sort in shared
 // memory, fast Walsh transform radix-2 butterflies, separable convolution with a __constant__
 // kernel written by cudaMemcpyToSymbol, and a naive exclusive scan with double buffering.
+// cuda-G-build
 #include "smp_helper.h"
 #include <math.h>
 

@@ -1,4 +1,5 @@
 // smp_atomics.cu - simpleAtomicIntrinsics / systemWideAtomics / warpAggregatedAtomicsCG patterns.
+// cuda-G-build
 #include "smp_helper.h"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;

@@ -1,6 +1,7 @@
 // smp_cg.cu - cooperative groups the way simpleCooperativeGroups, binaryPartitionCG and the
 // reduction samples use them: thread_block, tiled_partition (dynamic and static tiles),
 // cg::reduce, labeled/binary partitions, coalesced groups, grid.sync() in a cooperative launch.
+// cuda-G-build
 #include "smp_helper.h"
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>

@@ -2,6 +2,7 @@
 // cuda::memcpy_async with a block-scoped cuda::barrier, a two-stage cuda::pipeline,
 // __pipeline_memcpy_async primitives, cooperative_groups::memcpy_async + wait,
 // cuda::atomic_ref / cuda::atomic, and an arrive/wait barrier used as a split-phase __syncthreads.
+// cuda-G-build
 #include "smp_helper.h"
 #include <cuda/barrier>
 #include <cuda/pipeline>

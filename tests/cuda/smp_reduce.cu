@@ -2,6 +2,7 @@
 // load, unrolled last warp, fully unrolled template, multiple elements per thread with
 // warp shuffles) and threadFenceReduction's single-pass kernel (last block finishes after
 // __threadfence and an atomicInc retirement counter).
+// cuda-G-build
 #include "smp_helper.h"
 
 template <class T> struct SharedMemory {

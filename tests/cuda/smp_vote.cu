@@ -1,6 +1,7 @@
 // smp_vote.cu - simpleVoteIntrinsics / shfl_scan patterns: __any_sync, __all_sync, __ballot_sync,
 // __shfl_up_sync scans with a second pass over the warp sums, __shfl_xor_sync butterflies,
 // __match_any_sync, __reduce_add_sync, __activemask, inline PTX reading %laneid.
+// cuda-G-build
 #include "smp_helper.h"
 
 __global__ void vote_any(unsigned *out)
