@@ -179,6 +179,50 @@ static int parse_int(const char *p, long *v)
     return errno == ERANGE || *v > INT_MAX ? 1 : 0; /* 1: a number, but no line can have it */
 }
 
+/* NAME without template arguments: "reduce<256u, true>" -> "reduce". */
+static void strip_template_args(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    int depth = 0;
+    for (; *in && k + 1 < n; in++) {
+        if (*in == '<')
+            depth++;
+        else if (*in == '>' && depth > 0)
+            depth--;
+        else if (depth == 0)
+            out[k++] = *in;
+    }
+    out[k] = 0;
+}
+
+/* As gdb does, a function name given without template arguments names every instantiation
+ * of that template that has a body: one location each (pcs, at most max). On no match the
+ * error dbg_find_func left stays. */
+static int resolve_template_funcs(dbg_session *s, const char *spec, uint32_t *pcs, int max)
+{
+    char err[sizeof s->err];
+    memcpy(err, s->err, sizeof err);
+    int n = 0;
+    for (int i = 0; i < s->mod->nfuncs && n < max; i++) {
+        const ptx_func *f = s->mod->funcs[i];
+        char base[512], bare[512];
+        if (f->is_prototype || !f->has_body)
+            continue;
+        dbg_func_name(s, f, 0, base, sizeof base);
+        if (!strchr(base, '<'))
+            continue;
+        strip_template_args(base, bare, sizeof bare);
+        if (strcmp(bare, spec) != 0)
+            continue;
+        int64_t pc = s->dw ? dw_func_body_pc(s->dw, f) : exec_func_pc(s->m, f);
+        if (pc >= 0)
+            pcs[n++] = (uint32_t)pc;
+    }
+    if (n == 0)
+        memcpy(s->err, err, sizeof err);
+    return n > 0 ? n : -1;
+}
+
 int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int max)
 {
     if (!s->m)
@@ -226,7 +270,7 @@ int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int ma
     }
     const ptx_func *f = dbg_find_func(s, spec);
     if (!f)
-        return -1;
+        return strchr(spec, '<') ? -1 : resolve_template_funcs(s, spec, pcs, max);
     int64_t pc = s->dw ? dw_func_body_pc(s->dw, f) : exec_func_pc(s->m, f);
     if (pc < 0)
         return dbg_err(s, "Function \"%s\" has no body.", spec);
