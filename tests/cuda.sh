@@ -70,6 +70,7 @@ TABLE
         b=$(basename "$f" .cu)
         spec=$(sed -n 's|^// cuda-test: *||p' "$f" | head -n 1)
         echo "$b ${spec:-0 PASSED$ -}"
+        case $b in smp_*) grep -q '^// cuda-G-build' "$f" && echo "$b.G ${spec:-0 PASSED$ -}" ;; esac
     done
 }
 

@@ -1,7 +1,7 @@
 // smp_printf.cu - simplePrintf: device printf with every common conversion, from several blocks,
 // flushed at synchronisation; then a kernel whose failed assert() the host sees as
 // cudaErrorAssert (simpleAssert).
-// cuda-test: 3 ^smp_printf:[ ]assert[ ]seen[ ]PASSED$ Warp[ ]Assert
+// cuda-test: 3 ^smp_printf:.assert.seen.PASSED$ Warp.Assert
 #include "smp_helper.h"
 #include <assert.h>
 
