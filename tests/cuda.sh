@@ -158,7 +158,8 @@ selected() {
 }
 only="$*"
 
-programs >"$tmp/table"
+# a regex writes a space as [ ]; the table is read by words, so it becomes [[:space:]] here
+programs | sed 's/\[ \]/[[:space:]]/g' >"$tmp/table"
 while read -r name code re fault; do
     selected "$name" || continue
     check_run "$name" "$code" "$re" "$fault"
