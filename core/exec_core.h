@@ -24,6 +24,7 @@
 #define EXEC_NBAR       16
 #define EXEC_CTA_WARPS  32           /* warps of the largest CTA (1024 threads) */
 #define EXEC_SLICE      65536        /* warp-instructions per scheduling slice / poll */
+#define EXEC_SPIN_TURN  1024         /* divergent backward branches before another group runs */
 #define EXEC_HEAP_DEFAULT (8u << 20) /* device malloc bytes (cudaLimitMallocHeapSize default) */
 
 /* Special register slots of a warp's sreg block. */
@@ -97,6 +98,14 @@ struct exec_warp {
     int solo;                 /* lane + 1 while a lane is stepped alone */
     int stopped;              /* holds a trap/exception state */
     int yielded;              /* the last slice ended with a handler's EXEC_YIELD */
+    /* independent thread scheduling: a group that keeps branching backward while other lanes of
+     * its warp wait elsewhere (a spin on a lock another lane holds) hands the warp to the next
+     * group after EXEC_SPIN_TURN backward branches (exec_sched, exec_warp_run) */
+    int diverged;             /* other runnable lanes exist beside the running group */
+    int rotate;               /* the next exec_sched picks the group after the current one */
+    uint32_t spin;            /* backward branches of the divergent group spin_mask */
+    uint32_t spin_mask;
+    uint32_t lead;            /* lanes of the group a rotation picked (first until they stop) */
     /* breakpoint pass: this warp reported the breakpoint at pc bp_pass - 1 (0: none) for the
      * group bp_pass_lanes; those lanes execute that instruction once without stopping again.
      * Dropped when the warp's next group to run is not at that pc (exec_slice), so a pass never

@@ -172,13 +172,60 @@ static int exec_sched(exec_warp *w)
             w->cur_mask = run;
             w->cur_pc = p0;
             w->limit_pc = UINT32_MAX;
+            w->diverged = w->rotate = 0;
+            w->spin = 0;
+            w->lead = 0;
             exec_set_group(w, w->lframe[l0]);
             return 1;
         }
     }
     int best = -1;
     uint32_t bd = 0, bpc = 0;
-    EXEC_FOR_LANES(i, run) {
+    if (w->rotate) {
+        /* the group after the spinning one in scheduling order (deeper first, then lower pc),
+         * wrapping around: it runs ahead without a limit until it blocks, spins itself or its
+         * slice ends; min-pc order (and merging) resumes at the next pick */
+        uint64_t cur = ((uint64_t)(UINT32_MAX - w->cur_frame->depth) << 32) | w->cur_pc;
+        uint64_t bk = UINT64_MAX, wk = UINT64_MAX;
+        int wrap = -1;
+        EXEC_FOR_LANES(i, run) {
+            uint64_t k = ((uint64_t)(UINT32_MAX - w->lframe[i]->depth) << 32) | w->pc[i];
+            if (k > cur && k < bk) {
+                bk = k;
+                best = (int)i;
+            }
+            if (k != cur && k < wk) {
+                wk = k;
+                wrap = (int)i;
+            }
+        }
+        if (best < 0)
+            best = wrap;
+        w->rotate = 0;
+        w->spin = 0;
+        if (best >= 0) {
+            exec_act *f = w->lframe[best];
+            uint32_t g = 0;
+            EXEC_FOR_LANES(i, run)
+                if (w->pc[i] == w->pc[best] && w->lframe[i] == f)
+                    g |= 1u << i;
+            w->cur_mask = g;
+            w->cur_pc = w->pc[best];
+            w->limit_pc = UINT32_MAX;
+            w->diverged = 1;
+            w->lead = g;
+            exec_set_group(w, f);
+            return 1;
+        }
+    }
+    /* lanes given the lead by a rotation run first (min-pc among themselves) until they all
+     * block, exit or spin in turn */
+    uint32_t cand = run;
+    if (w->lead & run)
+        cand = w->lead & run;
+    else
+        w->lead = 0;
+    EXEC_FOR_LANES(i, cand) {
         uint32_t d = w->lframe[i]->depth, p = w->pc[i];
         if (best < 0 || d > bd || (d == bd && p < bpc)) {
             best = (int)i;
@@ -193,12 +240,19 @@ static int exec_sched(exec_warp *w)
             continue;
         if (w->pc[i] == bpc && w->lframe[i] == f)
             g |= 1u << i;
-        else if (w->pc[i] < lim)
+        else if (w->pc[i] < lim && ((cand >> i) & 1))
             lim = w->pc[i];
+    }
+    if (w->lead)
+        w->lead |= g;
+    if (w->spin_mask != g) {   /* another group: its own count (calls and returns keep it) */
+        w->spin = 0;
+        w->spin_mask = g;
     }
     w->cur_mask = g;
     w->cur_pc = bpc;
     w->limit_pc = lim;
+    w->diverged = (run & ~g) != 0;
     exec_set_group(w, f);
     return 1;
 }
@@ -335,7 +389,14 @@ __attribute__((hot)) static int exec_warp_run(exec_warp *w)
             if (__builtin_expect(rc == EXEC_NEXT, 1)) {
                 pc++;
             } else if (rc == EXEC_JUMPED) {
+                uint32_t from = pc;
                 pc = w->npc;
+                if (__builtin_expect(w->diverged, 0) && pc <= from &&
+                    ++w->spin >= EXEC_SPIN_TURN && !w->solo) {
+                    /* spinning while other lanes wait: let them run (exec_sched) */
+                    w->rotate = 1;
+                    w->resched = 1;
+                }
                 if (w->resched) {
                     w->cur_pc = pc;
                     if (--w->budget <= 0) {

@@ -259,7 +259,7 @@ int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int ma
         return nsame;
     const ptx_func *f = dbg_find_func(s, spec);
     if (!f)
-        return -1;
+        return nsame == 1 ? 1 : -1;   /* the one instance of a template named bare */
     int64_t pc = s->dw ? dw_func_body_pc(s->dw, f) : exec_func_pc(s->m, f);
     if (pc < 0)
         return dbg_err(s, "Function \"%s\" has no body.", spec);

@@ -90,6 +90,16 @@ static cudaError_t rt_config_check(const rt_launch_ctx *c)
                        : 0;
     if (c->shmem > dyn_max || k->static_shmem + c->shmem > l.shmem_optin)
         return cudaErrorInvalidValue;
+    if (c->cooperative) {   /* every CTA of a cooperative grid must be resident at once */
+        rt_func_res r;
+        rt_fattr a;
+        rt_kernel_fattr(k, &r, &a);
+        const struct cudaDeviceProp *p = rt_dev_props();
+        uint64_t resident = (uint64_t)rt_occ_blocks_per_sm(p, &r, &a, (int)threads, c->shmem) *
+                            (uint64_t)p->multiProcessorCount;
+        if ((uint64_t)c->grid.x * c->grid.y * c->grid.z > resident)
+            return cudaErrorCooperativeLaunchTooLarge;
+    }
     return cudaSuccess;
 }
 

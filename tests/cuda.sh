@@ -12,8 +12,9 @@
 #              (the program's own exit status and output, then gdb's "[Inferior 1 (process N)
 #              exited ...]" line; a fault stops in the debugger with the exception message and
 #              ptxdbg exits non-zero)
-# Programs named api_*.cu and rt_*.cu join the table by themselves ("// cuda-needs: LIB":
-# skipped with a SKIP line where LIB, a CUDA toolkit library, cannot be found); a line
+# Programs named api_*.cu, rt_*.cu and smp_*.cu (sample-style programs) join the table by
+# themselves ("// cuda-needs: LIB": skipped with a SKIP line where LIB, a CUDA toolkit library,
+# cannot be found); a line
 # "// cuda-test: EXIT STDOUT-REGEX FAULT-KIND" in the source (spaces in the regex as \s or [ ],
 # FAULT-KIND - for none) states what they print; the default is "0 PASSED$ -".
 # Then debugging scenarios on the -G builds (NAME.G). Expected values come from the programs'
@@ -70,12 +71,13 @@ fault_misaligned  3 ^FAULT\scudaErrorMisalignedAddress$                   Warp\s
 fault_assert      3 ^FAULT\scudaErrorAssert$                              Warp\sAssert
 fault_trap        3 ^FAULT\scudaErrorLaunchFailure$                       Warp\sIllegal\sInstruction
 TABLE
-    for f in "$C"/api_*.cu "$C"/rt_*.cu; do
+    for f in "$C"/api_*.cu "$C"/rt_*.cu "$C"/smp_*.cu; do
         [ -f "$f" ] || continue
         b=$(basename "$f" .cu)
         # a space in the regex may also be spelt [ ] (read by `read` as \s)
         spec=$(sed -n 's|^// cuda-test: *||p' "$f" | head -n 1 | sed 's/\[ \]/\\s/g')
         echo "$b ${spec:-0 PASSED$ -}"
+        case $b in smp_*) grep -q '^// cuda-G-build' "$f" && echo "$b.G ${spec:-0 PASSED$ -}" ;; esac
     done
 }
 
@@ -175,7 +177,8 @@ selected() {
 }
 only="$*"
 
-programs >"$tmp/table"
+# a regex writes a space as [ ]; the table is read by words, so it becomes [[:space:]] here
+programs | sed 's/\[ \]/[[:space:]]/g' >"$tmp/table"
 while read -r name code re fault; do
     selected "$name" || continue
     check_run "$name" "$code" "$re" "$fault"

@@ -593,6 +593,36 @@ START_TEST(transcript)
 }
 END_TEST
 
+/* ---- breakpoints on template functions ----------------------------------------------------
+ * templreduce.cu instantiates reduce_sum<T> for int, float and double: `break reduce_sum` (no
+ * template arguments, as gdb accepts) names all three; `reduce_sum<int>` names one. */
+START_TEST(break_template_name_all_instantiations)
+{
+    dbg_session *ts = dbg_new();
+    ck_assert_ptr_nonnull(ts);
+    cmd_ctx tc;
+    cmd_ctx_init(&tc, ts);
+    ck_assert_int_eq(dbg_load_file(ts, "tests/fixtures/corpus/templreduce.G.ptx"), 0);
+    uint32_t pcs[8];
+    int n = dbg_resolve_location(ts, "reduce_sum", pcs, 8);
+    ck_assert_int_eq(n, 3);
+    const char *want[3] = {"_Z10reduce_sumIiEvPKT_PS0_i", "_Z10reduce_sumIfEvPKT_PS0_i",
+                           "_Z10reduce_sumIdEvPKT_PS0_i"};
+    for (int i = 0; i < n; i++) {
+        const ptx_func *fn;
+        const ptx_insn *pi;
+        ck_assert_int_eq(exec_pc_insn(dbg_machine(ts), pcs[i], &fn, &pi), 0);
+        ck_assert_str_eq(fn->sym->name, want[i]);
+    }
+    ck_assert_int_eq(dbg_resolve_location(ts, "reduce_sum<int>", pcs, 8), 1);
+    ck_assert_int_eq(dbg_resolve_location(ts, "reduce_su", pcs, 8), -1);
+    ck_assert_ptr_nonnull(strstr(dbg_errmsg(ts), "not defined"));
+    ck_assert_int_eq(dbg_resolve_location(ts, "reduce_sum", pcs, 2), 2);   /* bounded by max */
+    cmd_ctx_free(&tc);
+    dbg_free(ts);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("runctl");
@@ -618,6 +648,7 @@ int main(void)
     tcase_add_test(a, args_at_every_instruction);
     tcase_add_test(a, step_into_one_line_function);
     tcase_add_test(a, args_through_a_prologue_with_a_struct);
+    tcase_add_test(a, break_template_name_all_instantiations);
     suite_add_tcase(su, a);
     return tu_run_suite(su);
 }
