@@ -41,6 +41,13 @@ char *fileck_read_all(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    char *buf = fileck_read_stream(f, len);
+    fclose(f);
+    return buf;
+}
+
+char *fileck_read_stream(FILE *f, size_t *len)
+{
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap + 1);
     while (buf) {
@@ -59,9 +66,9 @@ char *fileck_read_all(const char *path, size_t *len)
             cap *= 2;
         }
     }
-    fclose(f);
     if (buf)
         buf[n] = 0;
-    *len = buf ? n : 0;
+    if (len)
+        *len = buf ? n : 0;
     return buf;
 }

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Largest PTX file ptx_parse_file reads (1 GiB). */
 #define FILECK_PTX_MAX ((uint64_t)1 << 30)
@@ -18,6 +19,8 @@ int fileck_regular(const char *path, uint64_t limit, uint64_t *size, char *why, 
 /* The whole contents of the file at path, NUL-terminated (malloc'd; *len bytes, the NUL not
  * counted); NULL when it cannot be opened, is larger than 64 MB, or memory runs out. */
 char *fileck_read_all(const char *path, size_t *len);
+/* The same for what is left to read from f (a file or a pipe; len may be NULL); f stays open. */
+char *fileck_read_stream(FILE *f, size_t *len);
 
 /* The reason text for a file that grew past `limit` while it was read. */
 void fileck_too_large(uint64_t got, uint64_t limit, char *why, size_t n);

@@ -108,26 +108,26 @@ RT_ENTRY_CTX(cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream),
 RT_ENTRY_CTX(cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream),
              rt_free_async(devPtr, hStream, 1))
 
-cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+/* The default pool (dflt) or the device's current one, for device 0. */
+static cudaError_t pool_of_device(cudaMemPool_t *memPool, int device, int dflt)
 {
     RT_BEGIN();
     if (!memPool)
         return RT_END(cudaErrorInvalidValue);
     if (device != 0)
         return RT_END(cudaErrorInvalidDevice);
-    *memPool = &rt_default_pool;
+    *memPool = dflt ? &rt_default_pool : rt_cur_pool;
     return RT_END(cudaSuccess);
+}
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+    return pool_of_device(memPool, device, 1);
 }
 
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 {
-    RT_BEGIN();
-    if (!memPool)
-        return RT_END(cudaErrorInvalidValue);
-    if (device != 0)
-        return RT_END(cudaErrorInvalidDevice);
-    *memPool = rt_cur_pool;
-    return RT_END(cudaSuccess);
+    return pool_of_device(memPool, device, 0);
 }
 
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fileck.h"
 #include "test_util.h"
 
 /* The debugger binary: $PTXDBG when set (a sanitizer build), else ./ptxdbg. */
@@ -20,27 +21,8 @@ static inline char *rp_run(const char *cmd)
     FILE *p = popen(cmd, "r");
     if (!p)
         return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t r = fread(buf + n, 1, cap - n - 1, p);
-        n += r;
-        if (r == 0)
-            break;
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
+    char *buf = fileck_read_stream(p, NULL);
     pclose(p);
-    if (buf)
-        buf[n] = 0;
     return buf;
 }
 
