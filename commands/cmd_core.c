@@ -211,10 +211,12 @@ static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
                 bname = dbg_buffer_at(c->s, i)->name;
         if (bname) {
             snprintf(name, sizeof name, "buffer %s", bname);
-        } else if (best.name) {
+        } else if (best.name && best.kind == 1) {   /* a module variable */
             char vn[256];
             var_name(c, best.name, vn, sizeof vn);
             snprintf(name, sizeof name, "variable %s", vn);
+        } else if (best.name) {   /* a buffer from a core, or the runtime's "cudaMalloc#3" */
+            snprintf(name, sizeof name, "%s%s", best.kind == 2 ? "buffer " : "", best.name);
         } else {
             snprintf(name, sizeof name, "%s #%u", best.kind == 3 ? "device heap block"
                                                                  : "allocation", best.id);
