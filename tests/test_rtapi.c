@@ -3,6 +3,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <unistd.h>
 #include "test_util.h"
 #include "rt.h"
 #include "rt_dev.h"
@@ -19,6 +21,23 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
                                      size_t numDependencies);
 cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
                               cudaGraphEdgeData *edgeData, size_t *numEdges);
+typedef struct CUlinkState_st *CUlinkState;
+CUresult cuInit(unsigned int flags);
+CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev);
+CUresult cuCtxSetCurrent(CUcontext ctx);
+CUresult cuLinkCreate_v2(unsigned int n, int *options, void **values, CUlinkState *state);
+CUresult cuLinkAddData_v2(CUlinkState state, int type, void *data, size_t size, const char *name,
+                          unsigned int n, int *options, void **values);
+CUresult cuLinkAddFile_v2(CUlinkState state, int type, const char *path, unsigned int n,
+                          int *options, void **values);
+CUresult cuLinkComplete(CUlinkState state, void **image, size_t *size);
+CUresult cuLinkDestroy(CUlinkState state);
+CUresult cuModuleLoadData(CUmodule *module, const void *image);
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *name);
+CUresult cuModuleUnload(CUmodule mod);
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
+                        CUstream stream, void **params, void **extra);
 
 /* ---- ABI layouts ------------------------------------------------------------------------
  * The offsets below were measured by compiling offsetof() of every field against CUDA 13.0's
@@ -516,6 +535,147 @@ START_TEST(test_cu_errors)
 }
 END_TEST
 
+/* ---- the JIT linker (cuLink*) -------------------------------------------------------------- */
+#define LK_HDR ".version 8.0\n.target sm_80\n.address_size 64\n"
+/* out[i] = twice(i) + 1, twice() defined by the other unit */
+static const char lk_kernel[] = LK_HDR
+    ".extern .func (.param .b32 r) twice(.param .b32 a);\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .reg .b32 %r<5>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x;\n"
+    " { .param .b32 a; .param .b32 rv; st.param.b32 [a], %r1;\n"
+    "   call (rv), twice, (a); ld.param.b32 %r2, [rv]; }\n"
+    " add.s32 %r3, %r2, 1;\n"
+    " cvta.to.global.u64 %rd2, %rd1; mul.wide.u32 %rd3, %r1, 4; add.s64 %rd2, %rd2, %rd3;\n"
+    " st.global.u32 [%rd2], %r3;\n ret;\n}\n";
+static const char lk_func[] = LK_HDR
+    ".visible .func (.param .b32 r) twice(.param .b32 a)\n{\n"
+    " .reg .b32 %r<3>; ld.param.b32 %r1, [a]; shl.b32 %r2, %r1, 1;\n"
+    " st.param.b32 [r], %r2; ret;\n}\n";
+
+enum { LK_CUBIN, LK_PTX, LK_FATBIN, LK_OBJECT, LK_LIBRARY };
+
+static void lk_context(void)
+{
+    CUcontext ctx;
+    ck_assert_int_eq(cuInit(0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuDevicePrimaryCtxRetain(&ctx, 0), CUDA_SUCCESS);
+    ck_assert_int_eq(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+}
+
+START_TEST(test_cu_link)
+{
+    lk_context();
+    char err[256] = "x", info[256] = "x";
+    int opts[6] = { 2, 3, 4, 5, 6, 7 };   /* WALL_TIME, INFO_LOG(+SIZE), ERROR_LOG(+SIZE), OPT */
+    void *vals[6] = { NULL, info, (void *)sizeof info, err, (void *)sizeof err, (void *)3 };
+    CUlinkState ls;
+    ck_assert_int_eq(cuLinkCreate_v2(6, opts, vals, &ls), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, LK_PTX, (void *)lk_kernel, sizeof lk_kernel, "k.ptx",
+                                      0, NULL, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, LK_PTX, (void *)lk_func, strlen(lk_func), NULL, 0,
+                                      NULL, NULL), CUDA_SUCCESS);
+    void *img = NULL;
+    size_t size = 0;
+    ck_assert_int_eq(cuLinkComplete(ls, &img, &size), CUDA_SUCCESS);
+    ck_assert_ptr_nonnull(img);
+    ck_assert_uint_eq(size, strlen(img) + 1);   /* NUL-terminated PTX text */
+    ck_assert_ptr_nonnull(strstr(img, ".entry k"));
+    ck_assert_ptr_nonnull(strstr(img, "twice"));
+    ck_assert_str_eq(err, "");
+    ck_assert_ptr_nonnull(strstr(info, "2 PTX inputs"));
+    ck_assert_uint_eq((uintptr_t)vals[2], strlen(info) + 1);   /* OUT: bytes filled */
+    float ms = -1;
+    memcpy(&ms, &vals[0], sizeof ms);
+    ck_assert(ms >= 0);
+    /* a second complete returns the same image; nothing is added after completion */
+    void *img2 = NULL;
+    ck_assert_int_eq(cuLinkComplete(ls, &img2, &size), CUDA_SUCCESS);
+    ck_assert_ptr_eq(img, img2);
+    ck_assert_int_ne(cuLinkAddData_v2(ls, LK_PTX, (void *)lk_func, sizeof lk_func, NULL, 0,
+                                      NULL, NULL), CUDA_SUCCESS);
+    CUmodule mod;
+    ck_assert_int_eq(cuModuleLoadData(&mod, img), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkDestroy(ls), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkDestroy(ls), CUDA_ERROR_INVALID_HANDLE);
+    CUfunction f;
+    ck_assert_int_eq(cuModuleGetFunction(&f, mod, "k"), CUDA_SUCCESS);
+    void *d;
+    ck_assert_int_eq(cudaMalloc(&d, 64 * 4), cudaSuccess);
+    void *args[] = { &d };
+    ck_assert_int_eq(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL), CUDA_SUCCESS);
+    int h[64];
+    ck_assert_int_eq(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(h[i], 2 * i + 1);
+    cudaFree(d);
+    ck_assert_int_eq(cuModuleUnload(mod), CUDA_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_cu_link_errors)
+{
+    CUlinkState ls;
+    lk_context();
+    char err[32];
+    int opts[2] = { 5, 6 };
+    void *vals[2] = { err, (void *)sizeof err };
+    void *img;
+    size_t size;
+    ck_assert_int_eq(cuLinkCreate_v2(1, NULL, NULL, &ls), CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuLinkCreate_v2(2, opts, vals, &ls), CUDA_SUCCESS);
+    /* nothing added */
+    ck_assert_int_ne(cuLinkComplete(ls, &img, &size), CUDA_SUCCESS);
+    ck_assert_ptr_nonnull(strstr(err, "nothing to link"));
+    ck_assert_int_eq(cuLinkDestroy(ls), CUDA_SUCCESS);
+    /* an unresolved function; the log is cut at its size and stays terminated */
+    vals[0] = err; vals[1] = (void *)sizeof err;
+    ck_assert_int_eq(cuLinkCreate_v2(2, opts, vals, &ls), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, LK_PTX, (void *)lk_kernel, sizeof lk_kernel, "k.ptx",
+                                      0, NULL, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkComplete(ls, &img, &size), CUDA_ERROR_INVALID_PTX);
+    ck_assert_uint_eq(strlen(err), sizeof err - 1);
+    ck_assert_ptr_nonnull(strstr(err, "unresolved"));
+    ck_assert_uint_eq((uintptr_t)vals[1], sizeof err);
+    /* unusable inputs: a cubin, a fat binary without PTX, objects and libraries */
+    static const char elf[64] = "\177ELF\002\001\001";
+    ck_assert_int_eq(cuLinkAddData_v2(ls, LK_CUBIN, (void *)elf, sizeof elf, "a.cubin", 0, NULL,
+                                      NULL), CUDA_ERROR_INVALID_IMAGE);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, LK_FATBIN, (void *)elf, sizeof elf, "a.fatbin", 0,
+                                      NULL, NULL), CUDA_ERROR_INVALID_IMAGE);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, LK_OBJECT, (void *)elf, sizeof elf, "a.o", 0, NULL,
+                                      NULL), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, LK_LIBRARY, (void *)elf, sizeof elf, "a.a", 0, NULL,
+                                      NULL), CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, 99, (void *)elf, sizeof elf, "x", 0, NULL, NULL),
+                     CUDA_ERROR_INVALID_VALUE);
+    ck_assert_int_eq(cuLinkAddFile_v2(ls, LK_PTX, "/nonexistent/x.ptx", 0, NULL, NULL),
+                     CUDA_ERROR_FILE_NOT_FOUND);
+    ck_assert_int_eq(cuLinkDestroy(ls), CUDA_SUCCESS);
+    /* two strong definitions of one function */
+    ck_assert_int_eq(cuLinkCreate_v2(0, NULL, NULL, &ls), CUDA_SUCCESS);
+    for (int i = 0; i < 2; i++)
+        ck_assert_int_eq(cuLinkAddData_v2(ls, LK_PTX, (void *)lk_func, sizeof lk_func, NULL, 0,
+                                          NULL, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkComplete(ls, &img, &size), CUDA_ERROR_INVALID_PTX);
+    ck_assert_int_eq(cuLinkDestroy(ls), CUDA_SUCCESS);
+    /* a file input; a syntax error is reported by the parser */
+    char path[] = "/tmp/lkXXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *fp = fdopen(fd, "w");
+    fputs(LK_HDR ".visible .entry e()\n{\n bogus;\n}\n", fp);
+    fclose(fp);
+    ck_assert_int_eq(cuLinkCreate_v2(0, NULL, NULL, &ls), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddFile_v2(ls, LK_PTX, path, 0, NULL, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkComplete(ls, &img, &size), CUDA_ERROR_INVALID_PTX);
+    ck_assert_int_eq(cuLinkDestroy(ls), CUDA_SUCCESS);
+    unlink(path);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, LK_PTX, (void *)lk_func, sizeof lk_func, NULL, 0,
+                                      NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("rtapi");
@@ -532,6 +692,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_kernel_attrs);
     tcase_add_test(tc, test_graph_order);
     tcase_add_test(tc, test_cu_errors);
+    tcase_add_test(tc, test_cu_link);
+    tcase_add_test(tc, test_cu_link_errors);
     suite_add_tcase(s, tc);
     return s;
 }
