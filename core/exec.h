@@ -31,6 +31,9 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
                           char *err, size_t errlen);
 void exec_free(exec_machine *m);
 const char *exec_errmsg(const exec_machine *m);
+/* Whether a function without a PTX body is one the core provides, as CUDA's runtime does
+ * (vprintf, __assertfail, malloc, free): a call to any other one faults (exec_libc.c). */
+int exec_libc_known(const char *name);
 const ptx_module *exec_module(const exec_machine *m);
 /* Where device printf output goes (NULL, the default: stdout as it is at each write). */
 void exec_set_output(exec_machine *m, FILE *out);

@@ -405,8 +405,8 @@ int exec_param_copies(const exec_fdec *fd, uint64_t *offs, uint64_t *size, uint3
 /* exec_sync.c: an atom/red that parallel CTAs may apply with host atomics (see there). */
 int exec_atom_par_ok(const exec_insn *in);
 
-/* exec_libc.c: functions without a body that CUDA's runtime provides (vprintf, malloc...). */
-int exec_libc_known(const char *name);
+/* exec_libc.c: functions without a body that CUDA's runtime provides (vprintf, malloc...;
+ * exec_libc_known in exec.h). */
 int exec_libc_call(exec_warp *w, const exec_insn *in, uint32_t m, const ptx_func *callee);
 
 static inline int exec_popc(uint32_t x) { return __builtin_popcount(x); }

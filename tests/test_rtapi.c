@@ -659,6 +659,21 @@ START_TEST(test_cu_link_errors)
                                           NULL, NULL), CUDA_SUCCESS);
     ck_assert_int_eq(cuLinkComplete(ls, &img, &size), CUDA_ERROR_INVALID_PTX);
     ck_assert_int_eq(cuLinkDestroy(ls), CUDA_SUCCESS);
+    /* declared but never called, and the functions the runtime provides: not unresolved */
+    static const char lk_decl[] = LK_HDR
+        ".extern .func unused_fn();\n"
+        ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n"
+        ".global .align 1 .b8 fmt[4] = {104, 105, 10, 0};\n"
+        ".visible .entry p()\n{\n .reg .b32 %r<2>; .reg .b64 %rd<3>;\n"
+        " mov.u64 %rd1, fmt; cvta.global.u64 %rd1, %rd1; mov.u64 %rd2, 0;\n"
+        " { .param .b64 a0; .param .b64 a1; .param .b32 rv; st.param.b64 [a0], %rd1;\n"
+        "   st.param.b64 [a1], %rd2; call (rv), vprintf, (a0, a1); ld.param.b32 %r1, [rv]; }\n"
+        " ret;\n}\n";
+    ck_assert_int_eq(cuLinkCreate_v2(0, NULL, NULL, &ls), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkAddData_v2(ls, LK_PTX, (void *)lk_decl, sizeof lk_decl, NULL, 0,
+                                      NULL, NULL), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkComplete(ls, &img, &size), CUDA_SUCCESS);
+    ck_assert_int_eq(cuLinkDestroy(ls), CUDA_SUCCESS);
     /* a file input; a syntax error is reported by the parser */
     char path[] = "/tmp/lkXXXXXX";
     int fd = mkstemp(path);
