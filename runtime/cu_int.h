@@ -14,6 +14,8 @@ CUresult cu_inited(void);
 /* CUDA_SUCCESS when the calling thread has a current context (and cuInit ran). */
 CUresult cu_ctx_current(void);
 CUcontext cu_primary_ctx(void);
+/* A whole file (at most 1 GiB), malloc'd and NUL-terminated at *len (cu_module.c). */
+CUresult cu_read_file(const char *path, char **out, size_t *len);
 
 /* Runtime functions the driver API shares. */
 cudaError_t cudaDeviceSynchronize(void);

@@ -224,25 +224,12 @@ CU_EXPORT CUresult cuLinkAddFile_v2(CUlinkState state, int type, const char *pat
     cu_link *l = link_of(state);
     rt_unlock();
     if (!l) return CUDA_ERROR_INVALID_HANDLE;
-    FILE *f = fopen(path, "rb");
-    if (!f) return CUDA_ERROR_FILE_NOT_FOUND;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += got;
-        if (n == cap) {
-            char *nb = cap < ((size_t)1 << 30) ? realloc(buf, 2 * cap + 1) : NULL;
-            if (!nb) { free(buf); buf = NULL; break; }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf) return CUDA_ERROR_OUT_OF_MEMORY;
-    buf[n] = 0;
-    CUresult r = n ? cuLinkAddData_v2(state, type, buf, n + 1, path, numOptions, options,
-                                      optionValues)
-                   : CUDA_ERROR_INVALID_IMAGE;
+    char *buf;
+    size_t n;
+    CUresult r = cu_read_file(path, &buf, &n);
+    if (r) return r;
+    r = n ? cuLinkAddData_v2(state, type, buf, n + 1, path, numOptions, options, optionValues)
+          : CUDA_ERROR_INVALID_IMAGE;
     free(buf);
     return r;
 }

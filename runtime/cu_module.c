@@ -111,12 +111,9 @@ CU_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsig
     return r;
 }
 
-CU_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname)
+CUresult cu_read_file(const char *path, char **out, size_t *len)
 {
-    if (!fname) return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = cu_ctx_current();
-    if (r) return r;
-    FILE *f = fopen(fname, "rb");
+    FILE *f = fopen(path, "rb");
     if (!f) return CUDA_ERROR_FILE_NOT_FOUND;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
@@ -132,6 +129,19 @@ CU_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname)
     fclose(f);
     if (!buf) return CUDA_ERROR_OUT_OF_MEMORY;
     buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname)
+{
+    if (!fname) return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    char *buf;
+    size_t n;
+    if ((r = cu_read_file(fname, &buf, &n))) return r;
     char log[512];
     RT_BEGIN();
     r = n < 4 ? CUDA_ERROR_INVALID_IMAGE : load_image(module, buf, n, fname, log, sizeof log);
