@@ -33,6 +33,7 @@ CUresult cuLinkAddFile_v2(CUlinkState state, int type, const char *path, unsigne
 CUresult cuLinkComplete(CUlinkState state, void **image, size_t *size);
 CUresult cuLinkDestroy(CUlinkState state);
 CUresult cuModuleLoadData(CUmodule *module, const void *image);
+CUresult cuModuleLoad(CUmodule *module, const char *fname);
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *name);
 CUresult cuModuleUnload(CUmodule mod);
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
@@ -685,6 +686,9 @@ START_TEST(test_cu_link_errors)
     ck_assert_int_eq(cuLinkAddFile_v2(ls, LK_PTX, path, 0, NULL, NULL), CUDA_SUCCESS);
     ck_assert_int_eq(cuLinkComplete(ls, &img, &size), CUDA_ERROR_INVALID_PTX);
     ck_assert_int_eq(cuLinkDestroy(ls), CUDA_SUCCESS);
+    CUmodule mod;   /* cuModuleLoad reads files the same way */
+    ck_assert_int_eq(cuModuleLoad(&mod, path), CUDA_ERROR_INVALID_PTX);
+    ck_assert_int_eq(cuModuleLoad(&mod, "/nonexistent/x.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
     unlink(path);
     ck_assert_int_eq(cuLinkAddData_v2(ls, LK_PTX, (void *)lk_func, sizeof lk_func, NULL, 0,
                                       NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
