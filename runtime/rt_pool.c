@@ -73,7 +73,7 @@ cudaError_t rt_mem_op_run(const rt_op *op)
 static cudaError_t rt_malloc_async(void **p, size_t size, cudaMemPool_t pool, cudaStream_t st,
                                    int ptds)
 {
-    if (!p)
+    if (!p || !rt_pool_get(pool))               /* checked here too: a capture runs nothing */
         return cudaErrorInvalidValue;
     rt_op op;
     memset(&op, 0, sizeof op);

@@ -39,6 +39,8 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
 cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                    cudaStream_t stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
@@ -617,6 +619,9 @@ START_TEST(test_graph_mem_capture)
     ck_assert_int_eq(cudaMallocAsync(&d, 256, s), cudaSuccess);
     ck_assert_ptr_nonnull(d);
     ck_assert_int_eq(cudaFreeAsync(d, s), cudaSuccess);
+    void *bad = NULL;                       /* not a pool: refused, the capture goes on */
+    ck_assert_int_eq(cudaMallocFromPoolAsync(&bad, 64, (cudaMemPool_t)(void *)&s, s),
+                     cudaErrorInvalidValue);
     ck_assert_int_eq(cudaStreamEndCapture(s, &g), cudaSuccess);
     cudaGraphNode_t nodes[2];
     size_t nn = 2;
