@@ -496,7 +496,6 @@ static cudaGraph_t graph_clone(cudaGraph_t g)
             }
         }
         if (s->child && !(n->child = graph_clone(s->child))) e = cudaErrorMemoryAllocation;
-        if (s->gmem) rt_gmem_ref(n->gmem = s->gmem);    /* the same reservation and address */
     }
     if (e != cudaSuccess) {
         graph_free(c);
@@ -509,6 +508,7 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
     RT_BEGIN();
     if (!pGraphClone || !graph_ok(originalGraph)) return RT_END(cudaErrorInvalidValue);
+    if (graph_has_mem(originalGraph, NULL)) return RT_END(cudaErrorNotSupported);  /* as CUDA */
     *pGraphClone = graph_clone(originalGraph);
     return RT_END(*pGraphClone ? cudaSuccess : cudaErrorMemoryAllocation);
 }
@@ -540,6 +540,7 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t
     RT_BEGIN();
     if (!graph_ok(graph) || (numDependencies && (!from || !to)))
         return RT_END(cudaErrorInvalidValue);
+    if (numDependencies && graph_has_mem(graph, NULL)) return RT_END(cudaErrorNotSupported);
     for (size_t i = 0; i < numDependencies; i++) {
         if (!node_ok(to[i]) || to[i]->g != graph) return RT_END(cudaErrorInvalidValue);
         size_t k = 0;
@@ -555,6 +556,7 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
     RT_BEGIN();
     if (!node_ok(node)) return RT_END(cudaErrorInvalidValue);
     cudaGraph_t g = node->g;
+    if (graph_has_mem(g, NULL)) return RT_END(cudaErrorNotSupported);  /* as CUDA specifies */
     size_t k = 0;
     for (size_t i = 0; i < g->n; i++) {
         cudaGraphNode_t n = g->nodes[i];

@@ -39,6 +39,8 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
 cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
                                     cudaStream_t stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
@@ -552,6 +554,10 @@ START_TEST(test_graph_mem_nodes)
     cudaGraphNode_t c;
     ck_assert_int_eq(cudaGraphAddChildGraphNode(&c, outer, NULL, 0, g), cudaErrorInvalidValue);
     rt_graph_free(outer);
+    /* it cannot be cloned, nor lose nodes or edges */
+    cudaGraph_t cl = NULL;
+    ck_assert_int_eq(cudaGraphClone(&cl, g), cudaErrorNotSupported);
+    ck_assert_int_eq(cudaGraphDestroyNode(a), cudaErrorNotSupported);
     /* one executable graph at a time; a relaunch while the memory is live is an error */
     cudaGraphExec_t x, x2;
     ck_assert_int_eq(cudaGraphInstantiateWithFlags(&x, g, 0), cudaSuccess);
