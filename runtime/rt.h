@@ -374,6 +374,7 @@ struct rt_op {
             uint64_t size;
             cudaMemPool_t pool;
             void **out;                   /* ALLOC: where the program wants the pointer */
+            struct rt_gmem *graph;        /* a graph memory node's allocation (rt_graphmem.c) */
         } mem;
     } u;
 };

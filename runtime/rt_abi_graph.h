@@ -66,6 +66,19 @@ struct cudaHostNodeParams {
     void *userData;
 };
 
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;
+};
+
+enum cudaGraphMemAttributeType {
+    cudaGraphMemAttrUsedMemCurrent = 0x0, cudaGraphMemAttrUsedMemHigh = 0x1,
+    cudaGraphMemAttrReservedMemCurrent = 0x2, cudaGraphMemAttrReservedMemHigh = 0x3,
+};
+
 #define cudaGraphInstantiateFlagAutoFreeOnLaunch 1
 #define cudaGraphInstantiateFlagUpload 2
 #define cudaGraphInstantiateFlagDeviceLaunch 4

@@ -109,15 +109,15 @@ cudaError_t rt_capture_op(rt_stream *s, const rt_op *op)
         if (e && e->c == c && set_tail(cs, e->nodes, e->n, 1)) return cudaErrorMemoryAllocation;
         return cudaSuccess;        /* an event from outside the capture: already complete */
     }
-    case RT_OP_MEM_ALLOC:
-    case RT_OP_MEM_FREE:
-        rt_warn("stream capture of cudaMallocAsync/cudaFreeAsync (graph memory nodes) is not "
-                "supported; the capture is invalidated");
-        c->invalid = 1;
-        return cudaErrorStreamCaptureUnsupported;
     default: {
         cudaError_t e;
-        cudaGraphNode_t n = rt_graph_capture_node(c->g, op, cs->tail, cs->ntail, &e);
+        int mem = op->kind == RT_OP_MEM_ALLOC || op->kind == RT_OP_MEM_FREE;
+        if (mem && op->u.mem.graph) {
+            c->invalid = 1;           /* a graph with memory nodes launched into a capture */
+            return cudaErrorStreamCaptureUnsupported;
+        }
+        cudaGraphNode_t n = mem ? rt_graph_capture_mem(c->g, op, cs->tail, cs->ntail, &e)
+                                : rt_graph_capture_node(c->g, op, cs->tail, cs->ntail, &e);
         if (!n) {
             c->invalid = 1;
             return e;

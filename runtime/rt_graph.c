@@ -31,6 +31,7 @@ static void node_free(cudaGraphNode_t n)
 {
     if (n->has_op) rt_op_release(&n->op);
     if (n->child) graph_free(n->child);
+    if (n->gmem) rt_gmem_unref(n->gmem);
     free(n->argv);
     free(n->deps);
     n->magic = 0;
@@ -218,6 +219,69 @@ cudaGraphNode_t rt_graph_capture_node(cudaGraph_t g, const rt_op *op, const cuda
     return n;
 }
 
+/* Does g (or a child) hold a memory node, or free the allocation m? */
+static int graph_has_mem(cudaGraph_t g, const rt_gmem *m)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        cudaGraphNode_t n = g->nodes[i];
+        if (m ? n->type == cudaGraphNodeTypeMemFree && n->gmem == m : n->gmem != NULL) return 1;
+        if (n->child && graph_has_mem(n->child, m)) return 1;
+    }
+    return 0;
+}
+
+/* A memory free node for dptr (a graph allocation not freed in g already). */
+static cudaError_t node_set_free(cudaGraphNode_t n, void *dptr)
+{
+    rt_gmem *m = dptr ? rt_gmem_find(dptr) : NULL;
+    if (!m || graph_has_mem(n->g, m)) return cudaErrorInvalidValue;
+    rt_gmem_node_op(n, m, 0);
+    return cudaSuccess;
+}
+
+static cudaError_t node_set_alloc(cudaGraphNode_t n, struct cudaMemAllocNodeParams *p)
+{
+    if (!p) return cudaErrorInvalidValue;
+    cudaError_t e;
+    rt_gmem *m = rt_gmem_new(p->bytesize, &p->poolProps, p->accessDescs, p->accessDescCount, &e);
+    if (!m) return e;
+    rt_gmem_node_op(n, m, 1);
+    rt_gmem_unref(m);                       /* the node holds the reference */
+    p->dptr = rt_gmem_ptr(m);
+    return cudaSuccess;
+}
+
+/* Captured cudaMallocAsync (the caller gets the node's fixed address) or cudaFreeAsync. */
+cudaGraphNode_t rt_graph_capture_mem(cudaGraph_t g, const rt_op *op, const cudaGraphNode_t *deps,
+                                     size_t ndeps, cudaError_t *err)
+{
+    int alloc = op->kind == RT_OP_MEM_ALLOC;
+    if (alloc && !op->u.mem.out) {
+        *err = cudaErrorInvalidValue;
+        return NULL;
+    }
+    cudaGraphNode_t n = node_new(g, alloc ? cudaGraphNodeTypeMemAlloc : cudaGraphNodeTypeMemFree,
+                                 deps, ndeps, err);
+    if (!n) return NULL;
+    if (alloc) {
+        struct cudaMemAllocNodeParams p;
+        memset(&p, 0, sizeof p);
+        p.poolProps.allocType = cudaMemAllocationTypePinned;
+        p.poolProps.location.type = cudaMemLocationTypeDevice;
+        p.bytesize = op->u.mem.size;
+        *err = node_set_alloc(n, &p);
+        if (*err == cudaSuccess) *op->u.mem.out = p.dptr;
+    } else {
+        *err = node_set_free(n, (void *)(uintptr_t)op->u.mem.addr);
+        if (*err != cudaSuccess) *err = cudaErrorStreamCaptureUnsupported;
+    }
+    if (*err != cudaSuccess) {
+        node_drop_last(g);
+        return NULL;
+    }
+    return n;
+}
+
 /* ---- graph API -------------------------------------------------------------------------------- */
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
 {
@@ -387,7 +451,8 @@ static cudaGraph_t graph_clone(cudaGraph_t g);
 
 static cudaError_t node_set_child(cudaGraphNode_t n, cudaGraph_t child)
 {
-    if (!graph_ok(child)) return cudaErrorInvalidValue;
+    /* a child graph may not hold memory nodes (as CUDA specifies) */
+    if (!graph_ok(child) || graph_has_mem(child, NULL)) return cudaErrorInvalidValue;
     n->child = graph_clone(child);
     return n->child ? cudaSuccess : cudaErrorMemoryAllocation;
 }
@@ -443,6 +508,7 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
     RT_BEGIN();
     if (!pGraphClone || !graph_ok(originalGraph)) return RT_END(cudaErrorInvalidValue);
+    if (graph_has_mem(originalGraph, NULL)) return RT_END(cudaErrorNotSupported);  /* as CUDA */
     *pGraphClone = graph_clone(originalGraph);
     return RT_END(*pGraphClone ? cudaSuccess : cudaErrorMemoryAllocation);
 }
@@ -474,6 +540,7 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t
     RT_BEGIN();
     if (!graph_ok(graph) || (numDependencies && (!from || !to)))
         return RT_END(cudaErrorInvalidValue);
+    if (numDependencies && graph_has_mem(graph, NULL)) return RT_END(cudaErrorNotSupported);
     for (size_t i = 0; i < numDependencies; i++) {
         if (!node_ok(to[i]) || to[i]->g != graph) return RT_END(cudaErrorInvalidValue);
         size_t k = 0;
@@ -489,6 +556,7 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
     RT_BEGIN();
     if (!node_ok(node)) return RT_END(cudaErrorInvalidValue);
     cudaGraph_t g = node->g;
+    if (graph_has_mem(g, NULL)) return RT_END(cudaErrorNotSupported);  /* as CUDA specifies */
     size_t k = 0;
     for (size_t i = 0; i < g->n; i++) {
         cudaGraphNode_t n = g->nodes[i];
@@ -748,4 +816,18 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
     p->extent.depth = op->u.copy.depth;
     p->kind = op->u.copy.dir;
     return RT_END(cudaSuccess);
+}
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                     struct cudaMemAllocNodeParams *nodeParams)
+{
+    ADD_NODE(cudaGraphNodeTypeMemAlloc, node_set_alloc(n, nodeParams));
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                    void *dptr)
+{
+    ADD_NODE(cudaGraphNodeTypeMemFree, node_set_free(n, dptr));
 }

@@ -17,6 +17,7 @@ struct CUgraphNode_st {
     rt_op op;                       /* kernel (params owned), copy, set, host, event ops */
     int has_op;
     struct CUgraph_st *child;       /* cudaGraphNodeTypeGraph: an owned clone */
+    struct rt_gmem *gmem;           /* memory alloc/free nodes: the allocation (a reference) */
     void **argv;                    /* kernel: pointers into op params (KernelNodeGetParams) */
     struct CUgraphNode_st **deps;
     size_t ndeps, capdeps;
@@ -57,5 +58,32 @@ void rt_graph_copy1d_op(rt_op *op, void *dst, const void *src, size_t count,
 /* A kernel's .param bytes (malloc'd into *buf) from kernelParams, or from the `extra` array's
  * CU_LAUNCH_PARAM_BUFFER_POINTER / CU_LAUNCH_PARAM_BUFFER_SIZE form. */
 cudaError_t rt_kernel_params(rt_kernel *k, void **args, void **extra, uint8_t **buf);
+
+/* ---- graph memory nodes (rt_graphmem.c) ------------------------------------------------------
+ * An alloc node reserves its memory when it is created (its address never changes); the memory
+ * is live from a launch's alloc op to a free (free node, cudaFreeAsync, cudaFree). The
+ * reservation is released when no node or executable graph refers to it and it is not live. */
+typedef struct rt_gmem rt_gmem;
+/* A new reservation of size bytes (one reference); NULL with *err. */
+rt_gmem *rt_gmem_new(uint64_t size, const struct cudaMemPoolProps *props,
+                     const struct cudaMemAccessDesc *descs, size_t ndescs, cudaError_t *err);
+void rt_gmem_ref(rt_gmem *m);
+void rt_gmem_unref(rt_gmem *m);
+/* The reservation starting at p; NULL. */
+rt_gmem *rt_gmem_find(const void *p);
+void *rt_gmem_ptr(const rt_gmem *m);
+/* Fill a memory node's op (kind RT_OP_MEM_ALLOC or RT_OP_MEM_FREE) for m (takes a reference). */
+void rt_gmem_node_op(cudaGraphNode_t n, rt_gmem *m, int alloc);
+/* Executable graphs: count an instantiation (cudaErrorInvalidValue when another executable
+ * graph holds this allocation), undo it; check/auto-free before a launch. */
+cudaError_t rt_gmem_exec_add(rt_gmem *m);
+void rt_gmem_exec_drop(rt_gmem *m);
+cudaError_t rt_gmem_prelaunch(rt_gmem *m, int autofree);
+/* Free a live graph allocation (free node, cudaFreeAsync, cudaFree); run a launch's op. */
+cudaError_t rt_gmem_free(rt_gmem *m);
+cudaError_t rt_gmem_run(const rt_op *op);
+/* Capture of cudaMallocAsync / cudaFreeAsync: a memory node (rt_graph.c). */
+cudaGraphNode_t rt_graph_capture_mem(cudaGraph_t g, const rt_op *op, const cudaGraphNode_t *deps,
+                                     size_t ndeps, cudaError_t *err);
 
 #endif

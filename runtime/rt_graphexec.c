@@ -7,6 +7,12 @@
 /* ---- instantiation: topological order ---------------------------------------------------------
  * Kahn's algorithm; among the nodes whose dependencies are done, the one created first runs
  * first, so the order is deterministic (a captured graph runs in capture order). */
+/* A graph memory node's op (the executable graph holds a reference to its allocation). */
+static rt_gmem *gx_mem(const rt_op *op)
+{
+    return op->kind == RT_OP_MEM_ALLOC || op->kind == RT_OP_MEM_FREE ? op->u.mem.graph : NULL;
+}
+
 static int gx_push(cudaGraphExec_t x, const rt_op *op, cudaGraphNode_t src)
 {
     if (x->n == x->cap) {
@@ -23,6 +29,7 @@ static int gx_push(cudaGraphExec_t x, const rt_op *op, cudaGraphNode_t src)
         x->cap = cap;
     }
     if (rt_op_clone(&x->ops[x->n], op)) return -1;
+    if (gx_mem(op)) rt_gmem_ref(op->u.mem.graph);
     x->off[x->n] = 0;
     x->src[x->n++] = src;
     return 0;
@@ -71,7 +78,14 @@ static cudaError_t gx_fill(cudaGraphExec_t x, cudaGraph_t g, int depth)
     for (size_t i = 0; i < g->n && e == cudaSuccess; i++) {
         cudaGraphNode_t nd = order[i];
         if (nd->child) e = gx_fill(x, nd->child, depth + 1);
-        else if (nd->has_op && gx_push(x, &nd->op, nd)) e = cudaErrorMemoryAllocation;
+        else if (nd->has_op) {
+            int alloc = nd->op.kind == RT_OP_MEM_ALLOC && gx_mem(&nd->op);
+            if (alloc && (e = rt_gmem_exec_add(nd->gmem)) != cudaSuccess) break;
+            if (gx_push(x, &nd->op, nd)) {      /* an alloc op's count is undone by gx_free */
+                if (alloc) rt_gmem_exec_drop(nd->gmem);
+                e = cudaErrorMemoryAllocation;
+            }
+        }
     }
     free(order);
     return e;
@@ -79,7 +93,12 @@ static cudaError_t gx_fill(cudaGraphExec_t x, cudaGraph_t g, int depth)
 
 static void gx_free(cudaGraphExec_t x)
 {
-    for (size_t i = 0; i < x->n; i++) rt_op_release(&x->ops[i]);
+    for (size_t i = 0; i < x->n; i++) {
+        rt_gmem *m = gx_mem(&x->ops[i]);
+        if (m && x->ops[i].kind == RT_OP_MEM_ALLOC) rt_gmem_exec_drop(m);
+        if (m) rt_gmem_unref(m);
+        rt_op_release(&x->ops[i]);
+    }
     free(x->ops);
     free(x->src);
     free(x->off);
@@ -130,6 +149,12 @@ static cudaError_t graph_launch(cudaGraphExec_t x, cudaStream_t stream, int ptds
 {
     if (!x || x->magic != EXEC_MAGIC) return cudaErrorInvalidValue;
     if (!rt_stream_get(stream, ptds)) return cudaErrorInvalidResourceHandle;
+    for (size_t i = 0; i < x->n; i++)
+        if (x->ops[i].kind == RT_OP_MEM_ALLOC && gx_mem(&x->ops[i])) {
+            cudaError_t e = rt_gmem_prelaunch(x->ops[i].u.mem.graph,
+                                              (x->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0);
+            if (e != cudaSuccess) return e;
+        }
     for (size_t i = 0; i < x->n; i++) {
         cudaError_t e = x->off[i] ? cudaSuccess : rt_submit(stream, ptds, &x->ops[i]);
         if (e != cudaSuccess) return e;
@@ -239,8 +264,12 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
     if (!x || x->magic != EXEC_MAGIC || !rt_graph_ok(hGraph)) return RT_END(cudaErrorInvalidValue);
     cudaGraphExecUpdateResultInfo info = { cudaGraphExecUpdateSuccess, NULL, NULL };
     cudaGraphExec_t fresh = NULL;
-    cudaError_t e = instantiate(&fresh, hGraph, 0);
+    cudaError_t e = cudaSuccess;
+    for (size_t i = 0; i < x->n; i++)
+        if (gx_mem(&x->ops[i])) e = cudaErrorGraphExecUpdateFailure;
     if (e != cudaSuccess) {
+        info.result = cudaGraphExecUpdateErrorNotSupported;   /* graphs with memory nodes */
+    } else if ((e = instantiate(&fresh, hGraph, 0)) != cudaSuccess) {
         info.result = cudaGraphExecUpdateError;
     } else if (fresh->n != x->n) {
         info.result = cudaGraphExecUpdateErrorTopologyChanged;

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
+#include "rt_graph.h"
 
 #define RT_PITCH_ALIGN 512   /* cudaMallocPitch / cudaMalloc3D row alignment */
 
@@ -24,6 +24,9 @@ RT_ENTRY_CTX(cudaError_t cudaMalloc(void **devPtr, size_t size),
 static cudaError_t rt_free_api(void *p, unsigned kinds)
 {
     cudaError_t e = rt_sync();
+    rt_gmem *gm = p && kinds & 1u << RT_MEM_ASYNC ? rt_gmem_find(p) : NULL;
+    if (e == cudaSuccess && gm)
+        return rt_gmem_free(gm);                /* memory a graph allocated */
     return e != cudaSuccess || !p ? e : rt_alloc_free(p, kinds);
 }
 

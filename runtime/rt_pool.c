@@ -1,7 +1,7 @@
 /* rt_pool.c - stream-ordered allocation (cudaMallocAsync/cudaFreeAsync) and memory pools. */
 #include <stdlib.h>
 #include <string.h>
-#include "rt.h"
+#include "rt_graph.h"
 
 /* A pool only keeps statistics and attributes: allocations are ordinary ones of kind
  * RT_MEM_ASYNC whose owner is the pool (memory goes back to the host at once on free, which a
@@ -32,6 +32,8 @@ static rt_mempool *rt_pool_get(cudaMemPool_t p)
 
 cudaError_t rt_mem_op_run(const rt_op *op)
 {
+    if (op->u.mem.graph)
+        return rt_gmem_run(op);                 /* a graph memory node's launch */
     if (op->kind == RT_OP_MEM_ALLOC) {
         rt_mempool *pool = rt_pool_get(op->u.mem.pool);
         if (!pool || !op->u.mem.out)
@@ -53,6 +55,9 @@ cudaError_t rt_mem_op_run(const rt_op *op)
     void *p = (void *)(uintptr_t)op->u.mem.addr;
     if (!p)
         return cudaSuccess;
+    rt_gmem *gm = rt_gmem_find(p);
+    if (gm)
+        return rt_gmem_free(gm);                /* memory a graph allocated */
     const rt_alloc *a = rt_alloc_find(p, 0);
     if (!a || a->base != op->u.mem.addr ||
         (a->kind != RT_MEM_ASYNC && a->kind != RT_MEM_DEVICE))
@@ -68,7 +73,7 @@ cudaError_t rt_mem_op_run(const rt_op *op)
 static cudaError_t rt_malloc_async(void **p, size_t size, cudaMemPool_t pool, cudaStream_t st,
                                    int ptds)
 {
-    if (!p)
+    if (!p || !rt_pool_get(pool))               /* checked here too: a capture runs nothing */
         return cudaErrorInvalidValue;
     rt_op op;
     memset(&op, 0, sizeof op);

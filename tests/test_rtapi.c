@@ -39,6 +39,40 @@ CUresult cuModuleUnload(CUmodule mod);
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
                         unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
                         CUstream stream, void **params, void **extra);
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                     struct cudaMemAllocNodeParams *nodeParams);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                    void *dptr);
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+                                           struct cudaMemAllocNodeParams *params_out);
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                       const cudaGraphNode_t *pDependencies,
+                                       size_t numDependencies, cudaGraph_t childGraph);
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                          unsigned long long flags);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream);
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream);
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                    cudaStream_t stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                           void *value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                           void *value);
 
 /* ---- ABI layouts ------------------------------------------------------------------------
  * The offsets below were measured by compiling offsetof() of every field against CUDA 13.0's
@@ -495,6 +529,146 @@ START_TEST(test_graph_order)
 }
 END_TEST
 
+/* ---- graph memory nodes: the CUDA programming guide's rules ------------------------------- */
+static unsigned long long gmem_attr(enum cudaGraphMemAttributeType a)
+{
+    unsigned long long v = ~0ull;
+    ck_assert_int_eq(cudaDeviceGetGraphMemAttribute(0, a, &v), cudaSuccess);
+    return v;
+}
+
+START_TEST(test_graph_mem_nodes)
+{
+    rt_init();
+    unsigned long long res0 = gmem_attr(cudaGraphMemAttrReservedMemCurrent);
+    cudaGraph_t g = rt_graph_new();
+    struct cudaMemAllocNodeParams p;
+    memset(&p, 0, sizeof p);
+    p.poolProps.allocType = cudaMemAllocationTypePinned;
+    p.poolProps.location.type = cudaMemLocationTypeDevice;
+    cudaGraphNode_t a, f, f2;
+    /* bad parameters */
+    ck_assert_int_eq(cudaGraphAddMemAllocNode(&a, g, NULL, 0, NULL), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphAddMemAllocNode(&a, g, NULL, 0, &p), cudaErrorInvalidValue);
+    p.bytesize = 4096;
+    p.poolProps.location.id = 1;
+    ck_assert_int_eq(cudaGraphAddMemAllocNode(&a, g, NULL, 0, &p), cudaErrorInvalidDevice);
+    p.poolProps.location.id = 0;
+    ck_assert_int_eq(cudaGraphAddMemFreeNode(&f, g, NULL, 0, &p), cudaErrorInvalidValue);
+    size_t nn = 0;
+    ck_assert_int_eq(cudaGraphGetNodes(g, NULL, &nn), cudaSuccess);
+    ck_assert_uint_eq(nn, 0);
+    /* the address is fixed at creation, reserved until nothing refers to it */
+    ck_assert_int_eq(cudaGraphAddMemAllocNode(&a, g, NULL, 0, &p), cudaSuccess);
+    void *d = p.dptr;
+    ck_assert_ptr_nonnull(d);
+    ck_assert_uint_eq(gmem_attr(cudaGraphMemAttrReservedMemCurrent), res0 + 4096);
+    struct cudaMemAllocNodeParams q;
+    ck_assert_int_eq(cudaGraphMemAllocNodeGetParams(a, &q), cudaSuccess);
+    ck_assert_ptr_eq(q.dptr, d);
+    ck_assert_uint_eq(q.bytesize, 4096);
+    void *fp = NULL;
+    ck_assert_int_eq(cudaGraphMemFreeNodeGetParams(a, &fp), cudaErrorInvalidValue);
+    /* a graph with memory nodes is no child graph */
+    cudaGraph_t outer = rt_graph_new();
+    cudaGraphNode_t c;
+    ck_assert_int_eq(cudaGraphAddChildGraphNode(&c, outer, NULL, 0, g), cudaErrorInvalidValue);
+    rt_graph_free(outer);
+    /* it cannot be cloned, nor lose nodes or edges */
+    cudaGraph_t cl = NULL;
+    ck_assert_int_eq(cudaGraphClone(&cl, g), cudaErrorNotSupported);
+    ck_assert_int_eq(cudaGraphDestroyNode(a), cudaErrorNotSupported);
+    /* one executable graph at a time; a relaunch while the memory is live is an error */
+    cudaGraphExec_t x, x2;
+    ck_assert_int_eq(cudaGraphInstantiateWithFlags(&x, g, 0), cudaSuccess);
+    ck_assert_int_eq(cudaGraphInstantiateWithFlags(&x2, g, 0), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);
+    ck_assert_uint_ge(gmem_attr(cudaGraphMemAttrUsedMemCurrent), 4096);
+    ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaFreeAsync(d, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaFreeAsync(d, NULL), cudaErrorInvalidValue);    /* freed already */
+    ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaFree(d), cudaSuccess);                          /* cudaFree frees it too */
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
+    /* a free node in the same graph; a second one for the same memory is refused */
+    ck_assert_int_eq(cudaGraphAddMemFreeNode(&f, g, &a, 1, d), cudaSuccess);
+    ck_assert_int_eq(cudaGraphAddMemFreeNode(&f2, g, &f, 1, d), cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaGraphMemFreeNodeGetParams(f, &fp), cudaSuccess);
+    ck_assert_ptr_eq(fp, d);
+    ck_assert_int_eq(cudaGraphInstantiateWithFlags(&x, g, 0), cudaSuccess);
+    for (int i = 0; i < 3; i++) ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaFreeAsync(d, NULL), cudaErrorInvalidValue);    /* the graph freed it */
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
+    ck_assert_int_eq(cudaGraphDestroy(g), cudaSuccess);
+    ck_assert_uint_eq(gmem_attr(cudaGraphMemAttrReservedMemCurrent), res0);
+    /* memory a launch left live outlives the graph and its executable graph */
+    g = rt_graph_new();
+    ck_assert_int_eq(cudaGraphAddMemAllocNode(&a, g, NULL, 0, &p), cudaSuccess);
+    d = p.dptr;
+    ck_assert_int_eq(cudaGraphInstantiateWithFlags(&x, g, cudaGraphInstantiateFlagAutoFreeOnLaunch),
+                     cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);
+    ck_assert_int_eq(cudaGraphLaunch(x, NULL), cudaSuccess);             /* auto-freed first */
+    ck_assert_int_eq(cudaGraphDestroy(g), cudaSuccess);
+    ck_assert_int_eq(cudaGraphExecDestroy(x), cudaSuccess);
+    ck_assert_uint_eq(gmem_attr(cudaGraphMemAttrReservedMemCurrent), res0 + 4096);
+    ck_assert_int_eq(cudaFreeAsync(d, NULL), cudaSuccess);
+    ck_assert_uint_eq(gmem_attr(cudaGraphMemAttrReservedMemCurrent), res0);
+    /* attributes: only the high watermarks, only reset to 0 */
+    unsigned long long zero = 0, one = 1;
+    ck_assert_int_eq(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &zero),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &one),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &zero),
+                     cudaSuccess);
+    ck_assert_uint_eq(gmem_attr(cudaGraphMemAttrUsedMemHigh),
+                      gmem_attr(cudaGraphMemAttrUsedMemCurrent));
+    ck_assert_int_eq(cudaDeviceGetGraphMemAttribute(1, cudaGraphMemAttrUsedMemHigh, &one),
+                     cudaErrorInvalidDevice);
+    ck_assert_int_eq(cudaDeviceGraphMemTrim(0), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceGraphMemTrim(1), cudaErrorInvalidDevice);
+    cudaGetLastError();
+}
+END_TEST
+
+/* Captured cudaMallocAsync gets the alloc node's address; cudaFreeAsync of it is a free node;
+ * freeing memory that is not a graph allocation invalidates the capture. */
+START_TEST(test_graph_mem_capture)
+{
+    rt_init();
+    cudaStream_t s;
+    ck_assert_int_eq(cudaStreamCreateWithFlags(&s, 1), cudaSuccess);
+    void *d = NULL;
+    cudaGraph_t g = NULL;
+    ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+    ck_assert_int_eq(cudaMallocAsync(&d, 256, s), cudaSuccess);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(cudaFreeAsync(d, s), cudaSuccess);
+    void *bad = NULL;                       /* not a pool: refused, the capture goes on */
+    ck_assert_int_eq(cudaMallocFromPoolAsync(&bad, 64, (cudaMemPool_t)(void *)&s, s),
+                     cudaErrorInvalidValue);
+    ck_assert_int_eq(cudaStreamEndCapture(s, &g), cudaSuccess);
+    cudaGraphNode_t nodes[2];
+    size_t nn = 2;
+    ck_assert_int_eq(cudaGraphGetNodes(g, nodes, &nn), cudaSuccess);
+    ck_assert_uint_eq(nn, 2);
+    struct cudaMemAllocNodeParams q;
+    ck_assert_int_eq(cudaGraphMemAllocNodeGetParams(nodes[0], &q), cudaSuccess);
+    ck_assert_ptr_eq(q.dptr, d);
+    ck_assert_uint_eq(q.bytesize, 256);
+    ck_assert_int_eq(cudaGraphDestroy(g), cudaSuccess);
+    void *m = NULL;
+    ck_assert_int_eq(cudaMallocAsync(&m, 64, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+    ck_assert_int_eq(cudaFreeAsync(m, s), cudaErrorStreamCaptureUnsupported);
+    ck_assert_int_eq(cudaStreamEndCapture(s, &g), cudaErrorStreamCaptureInvalidated);
+    ck_assert_int_eq(cudaFreeAsync(m, s), cudaSuccess);
+    ck_assert_int_eq(cudaStreamDestroy(s), cudaSuccess);
+    cudaGetLastError();
+}
+END_TEST
+
 /* ---- driver API errors: CUDA 13.0's cuda.h numbers ------------------------------------------ */
 START_TEST(test_cu_errors)
 {
@@ -710,6 +884,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_occupancy_h100);
     tcase_add_test(tc, test_kernel_attrs);
     tcase_add_test(tc, test_graph_order);
+    tcase_add_test(tc, test_graph_mem_nodes);
+    tcase_add_test(tc, test_graph_mem_capture);
     tcase_add_test(tc, test_cu_errors);
     tcase_add_test(tc, test_cu_link);
     tcase_add_test(tc, test_cu_link_errors);
