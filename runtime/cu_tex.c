@@ -404,14 +404,20 @@ CU_EXPORT CUresult cuTexObjectCreate(unsigned long long *pTexObject,
     return cu_result(e);
 }
 
-CU_EXPORT CUresult cuTexObjectDestroy(unsigned long long texObject)
+/* cuTexObjectDestroy / cuSurfObjectDestroy: one body, surf says which kind the handle is. */
+static CUresult obj_destroy(unsigned long long handle, int surf)
 {
     CUresult r = cu_ctx_current();
     if (r) return r;
     RT_BEGIN();
-    cudaError_t e = rt_texobj_destroy(texObject, 0);
+    cudaError_t e = rt_texobj_destroy(handle, surf);
     rt_unlock();
     return cu_result(e);
+}
+
+CU_EXPORT CUresult cuTexObjectDestroy(unsigned long long texObject)
+{
+    return obj_destroy(texObject, 0);
 }
 
 CU_EXPORT CUresult cuSurfObjectCreate(unsigned long long *pSurfObject,
@@ -431,10 +437,5 @@ CU_EXPORT CUresult cuSurfObjectCreate(unsigned long long *pSurfObject,
 
 CU_EXPORT CUresult cuSurfObjectDestroy(unsigned long long surfObject)
 {
-    CUresult r = cu_ctx_current();
-    if (r) return r;
-    RT_BEGIN();
-    cudaError_t e = rt_texobj_destroy(surfObject, 1);
-    rt_unlock();
-    return cu_result(e);
+    return obj_destroy(surfObject, 1);
 }
