@@ -3,9 +3,12 @@ BUILD    ?= build
 CC       ?= cc
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
+# The core's folders: ptx/ (the PTX front end), exec/ (the execution engine), isa/ (the
+# instruction families), mem/ (state spaces).
+CORE_INC  = -Icore/ptx -Icore/exec -Icore/isa -Icore/mem
 # Flags the code needs whatever CFLAGS says (CFLAGS may be given on the command line).
 XCFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-strict-aliasing \
-            -Icore -Idwarf -Idebugger -Icommands
+            $(CORE_INC) -Idwarf -Idebugger -Icommands
 DEPFLAGS  = -MMD -MP
 
 # libdwarf: Debian 12 ships headers in /usr/include/libdwarf and no .pc file.
@@ -18,7 +21,7 @@ LIBS      = $(DWARF_LIBS) -lreadline -lm -lpthread
 # Debian packages the build and the tests need (installed by `make deps`).
 DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmux libzstd-dev
 
-CORE_SRC  = $(wildcard core/*.c)
+CORE_SRC  = $(wildcard core/*/*.c)
 DWARF_SRC = $(wildcard dwarf/*.c)
 DBG_SRC   = $(wildcard debugger/*.c)
 CMD_SRC   = $(filter-out commands/main.c,$(wildcard commands/*.c))
@@ -185,6 +188,6 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(BUILD)/commands/main.d $(PIC_OBJ:.o=.d) $(RT_OBJ:.o=.d) \
     $(RT_TOBJ:.o=.d)
 
-# docs/CONFORMANCE.md: status and tests of every opcode of core/ptx_ops.def.
+# docs/CONFORMANCE.md: status and tests of every opcode of core/ptx/ptx_ops.def.
 conformance:
 	@sh tests/conformance.sh docs/CONFORMANCE.md

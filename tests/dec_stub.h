@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "exec_int.h"
+#include "exec_insn.h"
 #include "test_util.h"
 
 struct exec_dec { int unused; };

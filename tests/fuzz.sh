@@ -34,7 +34,7 @@ cpusecs() {
 status=0
 for h in $harnesses; do
     clang $FLAGS -fsanitize=fuzzer -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
-        -Wno-unknown-pragmas -Icore -Idwarf -Idebugger -Icommands \
+        -Wno-unknown-pragmas -Icore/ptx -Icore/exec -Icore/isa -Icore/mem -Idwarf -Idebugger -Icommands \
         -o $B/$h tests/fuzz/$h.c $B/libptxdbg.a \
         $(pkg-config --libs libdwarf 2>/dev/null || echo -ldwarf) -lreadline -lm -lpthread
     corpus=$B/corpus-$h

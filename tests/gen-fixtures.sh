@@ -21,6 +21,11 @@ cd "$top"
 if [ $# -eq 0 ]; then
     set -- $(find tests/fixtures tests/transcripts tests/bench examples -name '*.cu' | sort)
 fi
+# one run at a time uses the staging folder
+if command -v flock >/dev/null 2>&1; then
+    exec 9>"$STAGE.lock"
+    flock 9
+fi
 rm -rf "$STAGE"
 mkdir -p "$STAGE"
 for cu in "$@"; do

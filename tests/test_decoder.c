@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core_harness.h"
-#include "exec_int.h"
+#include "exec_insn.h"
 
 START_TEST(test_op_table)
 {

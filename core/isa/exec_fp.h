@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
-#include "exec_int.h"
+#include "exec_insn.h"
 
 /* ---- lane loops ---------------------------------------------------------------------------
  * EXEC_LANES_DO(m, stmt...) runs the statements with `i` bound to each lane of mask m. The

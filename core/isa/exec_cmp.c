@@ -1,7 +1,7 @@
 /* exec_cmp.c - comparison and selection: setp, set (with .and/.or/.xor combine), selp, slct. */
 #include <stdint.h>
 #include <string.h>
-#include "exec_int.h"
+#include "exec_insn.h"
 #include "exec_fp.h"
 
 /* =============================================================================================

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include "exec_int.h"
+#include "exec_insn.h"
 #include "exec_fp.h"
 
 /* Instruction flags of this family (exec_insn.flags); the rounding mode is in exec_insn.bop. */

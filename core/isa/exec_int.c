@@ -1,7 +1,7 @@
 /* exec_int.c - integer arithmetic (add..madc, mul24, sad, div/rem, bit counting, bfe/bfi, dp4a) and ALU decode helpers. */
 #include <stdint.h>
 #include <string.h>
-#include "exec_int.h"
+#include "exec_insn.h"
 #include "exec_fp.h"
 
 /* =============================================================================================

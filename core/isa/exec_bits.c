@@ -1,7 +1,7 @@
 /* exec_bits.c - logic and shifts: and/or/xor/not/cnot (incl. .pred), lop3, shf, shl/shr, prmt. */
 #include <stdint.h>
 #include <string.h>
-#include "exec_int.h"
+#include "exec_insn.h"
 #include "exec_fp.h"
 
 /* =============================================================================================

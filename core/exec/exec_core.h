@@ -3,7 +3,7 @@
 #define EXEC_CORE_H
 
 #include <stdio.h>
-#include "exec_int.h"
+#include "exec_insn.h"
 #include "mem.h"
 
 /* ---------------------------------------------------------------------------------------------

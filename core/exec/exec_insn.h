@@ -1,6 +1,6 @@
-/* exec_int.h - inside the core: decoded instructions, warp register storage, handler contract. */
-#ifndef EXEC_INT_H
-#define EXEC_INT_H
+/* exec_insn.h - inside the core: decoded instructions, warp register storage, handler contract. */
+#ifndef EXEC_INSN_H
+#define EXEC_INSN_H
 
 #include <stdint.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* exec_video.c - video instructions: scalar vadd..vset/vshl/vshr/vmad with selectors, and SIMD vop2/vop4. */
 #include <stdint.h>
 #include <string.h>
-#include "exec_int.h"
+#include "exec_insn.h"
 #include "exec_fp.h"
 
 /* ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include "exec_int.h"
+#include "exec_insn.h"
 #include "exec_fp.h"
 
 /* =============================================================================================
