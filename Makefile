@@ -8,7 +8,7 @@ CFLAGS   ?= $(OPT) -g
 CORE_INC  = -Icore/ptx -Icore/exec -Icore/isa -Icore/mem
 # Flags the code needs whatever CFLAGS says (CFLAGS may be given on the command line).
 XCFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-strict-aliasing \
-            $(CORE_INC) -Idwarf -Idebugger -Icommands
+            $(CORE_INC) -Idwarf -Icheckers -Idebugger -Icommands
 DEPFLAGS  = -MMD -MP
 
 # libdwarf: Debian 12 ships headers in /usr/include/libdwarf and no .pc file.
@@ -23,9 +23,10 @@ DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmu
 
 CORE_SRC  = $(wildcard core/*/*.c)
 DWARF_SRC = $(wildcard dwarf/*.c)
+CHK_SRC   = $(wildcard checkers/*.c)
 DBG_SRC   = $(wildcard debugger/*.c)
 CMD_SRC   = $(filter-out commands/main.c,$(wildcard commands/*.c))
-LIB_SRC   = $(CORE_SRC) $(DWARF_SRC) $(DBG_SRC) $(CMD_SRC)
+LIB_SRC   = $(CORE_SRC) $(DWARF_SRC) $(CHK_SRC) $(DBG_SRC) $(CMD_SRC)
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       = $(BUILD)/libptxdbg.a
 

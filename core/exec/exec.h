@@ -113,6 +113,8 @@ typedef enum {
     EXEC_STOP_WATCH,       /* a watched location was accessed (after the instruction) */
     EXEC_STOP_INTERRUPT,   /* *opts->interrupt became non-zero */
     EXEC_STOP_LIMIT,       /* max_steps warp-instructions executed */
+    EXEC_STOP_CHECK,       /* an observer's finding (exec_obs_stop), after the instruction;
+                              resumable; tag says which */
 } exec_stop_kind;
 
 typedef enum {
@@ -141,6 +143,8 @@ typedef struct {
     uint64_t addr;         /* fault/watch: the address accessed */
     uint32_t size;         /* fault/watch: access size in bytes */
     int watch_id;
+    int tag;               /* CHECK, or a fault an observer annotated: the observer's finding
+                              (exec_obs_stop); 0 none */
     uint8_t old_bytes[16], new_bytes[16]; /* WATCH: value before and after (size bytes) */
     char msg[512];         /* human text: assert message, fault explanation */
 } exec_stop;
@@ -470,5 +474,7 @@ int exec_tex_query(const exec_machine *m, uint64_t handle, int *surface, exec_te
  * unbinds. exec_tex_binding reads a binding back (0 when unbound). */
 int exec_tex_bind(exec_machine *m, const char *var, uint64_t handle);
 int exec_tex_binding(const exec_machine *m, const char *var, uint64_t *handle);
+
+#include "exec_obs.h"
 
 #endif

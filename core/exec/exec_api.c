@@ -32,6 +32,7 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
     m->glob.next = (global_base + 255) & ~255ull;
     m->glob.limit = global_limit;
     m->heap_limit = EXEC_HEAP_DEFAULT;
+    m->watch_obs = -1;
     if (exec_decode_module(m, err, errlen)) {
         if (!err[0])
             snprintf(err, errlen, "%s: error: out of memory while decoding", mod->path);
@@ -75,6 +76,7 @@ int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)
         return -1;
     }
     *addr = a;
+    exec_obs_host_event(m, EXEC_SYNC_ALLOC, a, size);
     return 0;
 }
 
@@ -91,10 +93,13 @@ int exec_global_name(exec_machine *m, uint64_t addr, const char *name)
 
 int exec_global_free(exec_machine *m, uint64_t addr)
 {
+    mem_region *r = mem_global_find(&m->glob, addr, 0);
+    uint64_t size = r && r->base == addr ? r->size : 0;
     if (mem_global_remove(&m->glob, addr, MEM_R_ALLOC)) {
         snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not an allocated buffer", addr);
         return -1;
     }
+    exec_obs_host_event(m, EXEC_SYNC_UNALLOC, addr, size);
     return 0;
 }
 
@@ -106,15 +111,19 @@ int exec_global_map(exec_machine *m, uint64_t base, uint64_t size, void *data,
                  ": the range overlaps global memory", size, base);
         return -1;
     }
+    exec_obs_host_event(m, EXEC_SYNC_ALLOC, base, size);
     return 0;
 }
 
 int exec_global_unmap(exec_machine *m, uint64_t base)
 {
+    mem_region *r = mem_global_find(&m->glob, base, 0);
+    uint64_t size = r && r->base == base ? r->size : 0;
     if (mem_global_remove(&m->glob, base, MEM_R_MAPPED)) {
         snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not a mapped range", base);
         return -1;
     }
+    exec_obs_host_event(m, EXEC_SYNC_UNALLOC, base, size);
     return 0;
 }
 
@@ -216,21 +225,20 @@ int exec_watch_add(exec_machine *m, ptx_space space, uint64_t addr, uint32_t len
     m->watches = nw;
     nw[m->nwatches++] = (exec_watch){ .id = id, .used = 1, .space = space, .addr = addr,
                                       .len = len, .cta = cta, .kinds = kinds };
-    m->any_watch = 1;
+    exec_obs_watch_sync(m);
     return id;
 }
 
 int exec_watch_del(exec_machine *m, int id)
 {
-    int found = -1, any = 0;
+    int found = -1;
     for (int i = 0; i < m->nwatches; i++) {
         if (m->watches[i].id == id && m->watches[i].used) {
             m->watches[i].used = 0;
             found = 0;
         }
-        any |= m->watches[i].used;
     }
-    m->any_watch = any;
+    exec_obs_watch_sync(m);
     if (found)
         snprintf(m->err, sizeof m->err, "no watchpoint %d", id);
     return found;
