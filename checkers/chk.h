@@ -101,6 +101,9 @@ typedef struct {
 chk_ctx *chk_new(void);
 void chk_free(chk_ctx *c);
 void chk_set_hooks(chk_ctx *c, const chk_hooks *h);
+/* Only the freed_by hook (the host side knows where memory was freed). */
+void chk_set_freed_hook(chk_ctx *c, int (*fn)(void *ctx, uint64_t addr, char *out, size_t n),
+                        void *ctx);
 
 /* ---- the registry ----------------------------------------------------------------------------- */
 int chk_lookup(const char *name);          /* chk_id, or -1 for an unknown name */
@@ -120,6 +123,7 @@ int chk_stops(const chk_ctx *c);
  * attached are updated). chk_detach: m is about to be freed or no longer checked. */
 int chk_attach(chk_ctx *c, exec_machine *m);
 void chk_detach(chk_ctx *c, exec_machine *m);
+void chk_detach_module(chk_ctx *c, const ptx_module *mod);   /* the machine running mod */
 
 /* ---- findings --------------------------------------------------------------------------------- */
 int chk_count(const chk_ctx *c);           /* distinct findings */

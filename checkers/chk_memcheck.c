@@ -55,7 +55,9 @@ static void mc_global_place(chk_ctx *c, exec_machine *m, chk_finding *f)
     uint64_t pad = 0;
     if (f->kind == CHK_K_FREED && exec_global_freed_at(m, f->addr, &ri) == 0) {
         f->freed = 1;
-        if (c->hooks.freed_by)
+        if (c->freed_fn)
+            c->freed_fn(c->freed_ctx, f->addr, f->freed_by, sizeof f->freed_by);
+        else if (c->hooks.freed_by)
             c->hooks.freed_by(c->hooks.ctx, f->addr, f->freed_by, sizeof f->freed_by);
     } else if (exec_global_near(m, f->addr, &ri, &pad) != 0) {
         f->rel = 2;

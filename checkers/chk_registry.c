@@ -50,6 +50,14 @@ void chk_free(chk_ctx *c)
     free(c);
 }
 
+void chk_set_freed_hook(chk_ctx *c, int (*fn)(void *ctx, uint64_t addr, char *out, size_t n),
+                        void *ctx)
+{
+    /* the freed_by hook gets its own context: the others keep theirs */
+    c->freed_fn = fn;
+    c->freed_ctx = ctx;
+}
+
 void chk_set_hooks(chk_ctx *c, const chk_hooks *h)
 {
     if (h)
@@ -179,4 +187,13 @@ void chk_detach(chk_ctx *c, exec_machine *m)
         c->mach[k] = c->mach[--c->nmach];
         return;
     }
+}
+
+void chk_detach_module(chk_ctx *c, const ptx_module *mod)
+{
+    for (int k = 0; c && k < c->nmach; k++)
+        if (exec_module(c->mach[k].m) == mod) {
+            chk_detach(c, c->mach[k].m);
+            return;
+        }
 }

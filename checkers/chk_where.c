@@ -37,7 +37,7 @@ static void chk_fname(const ptx_func *f, char *out, size_t n)
     out[0] = 0;
     if (!f)
         return;
-    if (dw_demangle_base(f->sym->name, out, n) != 0 || !out[0])
+    if (dw_demangle_base(f->sym->name, out, n) <= 0 || !out[0])
         snprintf(out, n, "%s", f->sym->name);
 }
 

@@ -53,6 +53,9 @@ struct dbg_session {
     int multi;                /* modules come and go: unresolved breakpoints stay pending */
     struct dbg_dwcache { const ptx_module *mod; dw_info *dw; } *dwc; /* DWARF read per module */
     int ndwc;
+    chk_ctx *chk;             /* the checkers (dbg_checks) */
+    void (*chk_report)(void *ctx, const chk_finding *f);
+    void *chk_report_ctx;
 };
 
 int dbg_err(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -235,6 +235,10 @@ typedef struct rt_alloc {
     void *owner;                  /* kind-specific: the pool of an async allocation, ... */
     void *mem;                    /* what to release (NULL for REGISTERED) */
     size_t mem_size;
+    uint64_t pad;                 /* bytes after size that mem also holds: the padding a GPU
+                                     maps with it (exec_alloc_padding) */
+    char *site;                   /* where the host made it, while something checks (malloc'd;
+                                     rt_check.c), else NULL */
 } rt_alloc;
 
 /* Allocate size bytes (zeroed) of the given kind, map it into every machine; *out = address.
@@ -452,6 +456,15 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx);
  * ctx->reported when it showed a fault itself, and returns 0 (or -1 when it could not run: the
  * launch then fails with cudaErrorLaunchFailure). */
 extern int (*rt_debug_launch)(rt_launch_ctx *ctx);
+
+/* rt_check.c: checkers in plain runs (PTXDBG_CHECK), the leak check, where memory was freed. */
+typedef struct chk_ctx chk_ctx;
+void rt_check_machine_added(exec_machine *m);
+void rt_check_machine_gone(exec_machine *m);
+char *rt_check_alloc_site(void);       /* malloc'd host backtrace, or NULL */
+void rt_check_freed(const rt_alloc *a);
+void rt_check_leaks(chk_ctx *k);
+void rt_check_session(chk_ctx *k);
 /* Called (when non-NULL) after each module loads, so the debugger resolves pending
  * breakpoints in it. */
 extern void (*rt_debug_module_loaded)(rt_module *mod);

@@ -37,5 +37,6 @@ __attribute__((constructor)) static void rt_dbg_ctor(void)
         snprintf(rt_dbg_srcdir, sizeof rt_dbg_srcdir, ".");
     }
     rt_debug_launch = rt_dbg_launch_hook;
+    rt_check_session(cmd_inproc_checks());   /* freed memory's sites, the leak check */
     pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

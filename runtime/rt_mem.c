@@ -91,6 +91,9 @@ static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
         rt_warn("cannot map %s: %s", q->a->name, exec_errmsg(m));
         return 1;
     }
+    /* the padding a GPU maps after it: accesses there complete (docs/ARCHITECTURE.md) */
+    if (q->a->pad)
+        exec_global_set_pad(m, q->a->base, q->a->pad);
     return 0;
 }
 
@@ -145,6 +148,7 @@ static rt_alloc *rt_al_make(uint64_t base, uint64_t size, rt_mem_kind kind, unsi
 
 static void rt_al_release(rt_alloc *a)
 {
+    free(a->site);
     if (a->mem && a->mem_size >= RT_SMALL_ALLOC)
         munmap(a->mem, a->mem_size);
     else
@@ -160,15 +164,19 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
         return cudaErrorMemoryAllocation;
     void *mem;
     size_t msize;
-    if (size + 256 < RT_SMALL_ALLOC) {
-        /* a 256-byte gap after the bytes keeps small overruns out of the next allocation */
-        msize = (size_t)((size + 255) & ~255ull) + 256;
+    /* the bytes, then the padding a GPU maps after them (the hardware's granularity,
+       exec_alloc_padding): an overrun there completes, as on a GPU, and lands in no other
+       allocation */
+    uint64_t pad = exec_alloc_padding(size);
+    if (size + pad < RT_SMALL_ALLOC) {
+        msize = (size_t)(size + pad);
         mem = aligned_alloc(256, msize);
         if (mem)
             memset(mem, 0, msize);
     } else {
-        /* a guard page after the bytes (mmap may place the next mapping right after) */
-        msize = (size_t)((size + RT_PAGE - 1) & ~(uint64_t)(RT_PAGE - 1)) + RT_PAGE;
+        /* a guard page after the padding (mmap may place the next mapping right after); pages
+           are committed only when touched */
+        msize = (size_t)((size + pad + RT_PAGE - 1) & ~(uint64_t)(RT_PAGE - 1)) + RT_PAGE;
         mem = mmap(NULL, msize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
                    MAP_NORESERVE, -1, 0);
         if (mem == MAP_FAILED)
@@ -186,6 +194,8 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
     }
     a->mem = mem;
     a->mem_size = msize;
+    a->pad = pad;
+    a->site = rt_check_alloc_site();
     cudaError_t e = rt_al_insert(a);
     if (e != cudaSuccess) {
         rt_al_release(a);
@@ -228,6 +238,7 @@ cudaError_t rt_alloc_free(void *p, unsigned kinds_mask)
     if (i < 0 || rt_al[i]->base != b || !(kinds_mask & (1u << rt_al[i]->kind)))
         return cudaErrorInvalidValue;
     rt_alloc *a = rt_al[i];
+    rt_check_freed(a);
     rt_map_req q = { a, 1 };
     rt_machines_each(rt_map_one, &q);
     memmove(&rt_al[i], &rt_al[i + 1], sizeof *rt_al * (size_t)(rt_nal - i - 1));

@@ -242,6 +242,7 @@ cudaError_t rt_module_load(rt_module *mod)
     }
     exec_set_heap_limit(mod->m, rt_heap_limit);
     exec_set_threads(mod->m, rt_threads);
+    rt_check_machine_added(mod->m);   /* PTXDBG_CHECK (rt_check.c) */
     rt_alloc_each(rt_map_alloc_cb, mod->m);
     for (rt_module *o = rt_mods; o; o = o->next)
         if (o != mod && o->loaded > 0) {
@@ -311,6 +312,8 @@ void rt_module_free(rt_module *mod)
             rt_mods_tail = prev;
         rt_nmods--;
     }
+    if (mod->m)
+        rt_check_machine_gone(mod->m);
     exec_free(mod->m);
     ptx_module_free(mod->pm);
     free(mod->ptx);
