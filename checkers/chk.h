@@ -74,7 +74,9 @@ typedef struct {
     char freed_by[256];       /* how and where it was freed ("" unknown) */
     char where[320];          /* the address described in words (shared, local, param ...) */
     int gpu_faults;           /* 1: a GPU faults at this access; 0: it completes it */
-    uint64_t pad;             /* bytes a GPU maps after the allocation (gpu_faults 0) */
+    uint64_t pad;             /* gpu_faults 0: the bytes a GPU maps after pad_owner, which hold
+                                 the address */
+    char pad_owner[64];
     uint64_t count;           /* occurrences (per lane access) */
     uint32_t launch;          /* kernel number of the first occurrence */
     char kernel[160];

@@ -203,8 +203,8 @@ int chk_format(const chk_finding *f, const char *prefix, char *out, size_t n)
             chk_put(&o, "    and is %s", f->where);
     }
     if (f->gpu_faults == 0)
-        chk_put(&o, "    A GPU would not fault here: it maps %" PRIu64 " bytes after this "
-                "allocation, and the access lies in them.", f->pad);
+        chk_put(&o, "    A GPU would not fault here: the address lies in the %" PRIu64 " bytes it "
+                "maps after %s.", f->pad, f->pad_owner[0] ? f->pad_owner : "that allocation");
     else if (f->gpu_faults == 1)
         chk_put(&o, "    A GPU would fault here.");
     if (f->count > 1)

@@ -48,6 +48,14 @@ static chk_kind mc_classify(exec_machine *m, const exec_mem_ev *ev, uint64_t add
     return CHK_K_OOB;
 }
 
+static void mc_region_name(const exec_region_info *ri, char *out, size_t n)
+{
+    if (ri->name)
+        snprintf(out, n, "%s", ri->name);
+    else
+        snprintf(out, n, "%s#%u", ri->kind == 3 ? "device malloc block" : "buffer", ri->id);
+}
+
 /* The allocation fields of a global finding: the nearest allocation (or the freed one). */
 static void mc_global_place(chk_ctx *c, exec_machine *m, chk_finding *f)
 {
@@ -81,12 +89,7 @@ static void mc_global_place(chk_ctx *c, exec_machine *m, chk_finding *f)
     }
     f->alloc_base = ri.base;
     f->alloc_size = ri.size;
-    f->pad = pad;
-    if (ri.name)
-        snprintf(f->alloc_name, sizeof f->alloc_name, "%s", ri.name);
-    else
-        snprintf(f->alloc_name, sizeof f->alloc_name, "%s#%u",
-                 ri.kind == 3 ? "device malloc block" : "buffer", ri.id);
+    mc_region_name(&ri, f->alloc_name, sizeof f->alloc_name);
 }
 
 /* The words for an address of another space. */
@@ -154,6 +157,10 @@ static int mc_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
         mc_global_place(c, m, f);
     else
         mc_space_place(m, ev, lane, f);
+    exec_region_info po;
+    if (ev->status == EXEC_ACC_PAD &&
+        exec_global_pad_owner(m, addr, ev->size, &po, &f->pad) == 0)
+        mc_region_name(&po, f->pad_owner, sizeof f->pad_owner);
     if (kind == CHK_K_DOUBLE_FREE)
         snprintf(f->where, sizeof f->where, "the device malloc block was already freed");
     else if (kind == CHK_K_BAD_FREE)

@@ -68,6 +68,16 @@ void chk_party_fill(chk_ctx *c, exec_machine *m, chk_party *p, uint32_t cta, uin
     if (exec_pc_insn(m, pc, &f, &in) == 0 && in)
         p->ptx_line = in->line;
     chk_fname(f, p->func, sizeof p->func);
+    /* a PTX file without .loc: its own lines are the user's */
+    const ptx_module *pm = exec_module(m);
+    size_t pl = pm && pm->path ? strlen(pm->path) : 0;
+    if (pl > 4 && !strcmp(pm->path + pl - 4, ".ptx") && p->ptx_line) {
+        chk_base(pm->path, p->file, sizeof p->file);
+        p->line = p->ptx_line;
+        snprintf(p->ufile, sizeof p->ufile, "%s", p->file);
+        p->uline = p->line;
+        snprintf(p->ufunc, sizeof p->ufunc, "%s", p->func);
+    }
     /* virtual frames, innermost first: each physical frame's inlined functions, then itself */
     dw_info *dw = chk_dw(c, m);
     exec_frame fr[32];

@@ -30,7 +30,8 @@ static const char *k_faults = HDR
     " cvta.const.u64 %rd3, %rd2;\n"
     " @%p5 st.u32 [%rd3], %r2;\n"               /* generic store into const */
     " setp.eq.u32 %p6, %r1, 6;\n"
-    " @%p6 ld.global.u32 %r3, [%rd1+-4];\n"      /* before the buffer */
+    " @%p6 ld.global.u32 %r3, [gv+-4];\n"        /* before the first region (before a
+                                                    later one is its neighbour's padding) */
     " setp.eq.u32 %p7, %r1, 7;\n"
     " @%p7 ld.u32 %r3, [0];\n"                   /* null */
     " setp.eq.u32 %p8, %r1, 0;\n"
@@ -110,7 +111,7 @@ START_TEST(test_faults)
         { 3, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_SHARED, "shared" },
         { 4, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_LOCAL, "stack top" },
         { 5, EXEC_EXC_READONLY, PTX_SPACE_CONST, "read-only" },
-        { 6, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_GLOBAL, "4 bytes before buf#" },
+        { 6, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_GLOBAL, "4 bytes before gv" },
         { 7, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_GLOBAL, "0x0" },
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {

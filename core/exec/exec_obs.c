@@ -291,6 +291,18 @@ int exec_global_near(const exec_machine *m, uint64_t addr, exec_region_info *ri,
     return 0;
 }
 
+int exec_global_pad_owner(exec_machine *m, uint64_t addr, uint64_t n, exec_region_info *ri,
+                          uint64_t *pad)
+{
+    const mem_region *r = mem_global_find_pad(&m->glob, addr, n ? n : 1);
+    if (!r)
+        return -1;
+    obs_region_info(r, ri);
+    if (pad)
+        *pad = r->pad;
+    return 0;
+}
+
 int exec_global_freed_at(const exec_machine *m, uint64_t addr, exec_region_info *ri)
 {
     const mem_freed *f = mem_global_freed(&m->glob, addr);

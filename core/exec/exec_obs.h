@@ -153,6 +153,9 @@ int exec_global_set_pad(exec_machine *m, uint64_t base, uint64_t pad);
  * held addr (kind and name as it was); -1 when none. */
 int exec_global_near(const exec_machine *m, uint64_t addr, exec_region_info *ri, uint64_t *pad);
 int exec_global_freed_at(const exec_machine *m, uint64_t addr, exec_region_info *ri);
+/* The region whose padding (or bytes) hold [addr, addr + n): what a GPU maps there. */
+int exec_global_pad_owner(exec_machine *m, uint64_t addr, uint64_t n, exec_region_info *ri,
+                          uint64_t *pad);
 /* Accesses a launch made outside allocations that a GPU completes (EXEC_ACC_PAD), since the
  * machine was made: recorded whether or not anything observes them. */
 uint64_t exec_pad_accesses(const exec_machine *m);

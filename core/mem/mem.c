@@ -128,8 +128,9 @@ uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *s
     if (!g->next)
         g->next = MEM_GLOBAL_BASE;
     uint64_t base = g->next, pad = exec_alloc_padding(size);
-    /* the padding a GPU maps after an allocation, then a gap no region uses */
-    uint64_t next = (base + size + pad + MEM_GLOBAL_GAP + 255) & ~255ull;
+    /* the padding a GPU maps after an allocation (at least MEM_GLOBAL_GAP bytes: a small
+       overrun never lands in the next region) */
+    uint64_t next = (base + size + pad + 255) & ~255ull;
     if (g->limit && next > g->limit)
         return 0;
     uint8_t *data = calloc(1, size + pad);
