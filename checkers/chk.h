@@ -85,6 +85,7 @@ typedef struct {
 } chk_finding;
 
 typedef struct chk_ctx chk_ctx;
+struct chk_alloc;
 
 /* Hooks a front end gives (all optional). */
 typedef struct {
@@ -95,16 +96,16 @@ typedef struct {
     void (*report)(void *ctx, const chk_finding *f);
     /* the launch number of the machine's current launch as the front end counts them */
     int (*launch_no)(void *ctx, const exec_machine *m, uint32_t *no);
-    /* freed global memory at addr: how and where it was freed ("freed by cudaFree at ...");
-       0 when known */
-    int (*freed_by)(void *ctx, uint64_t addr, char *out, size_t n);
+    /* global memory at addr that the host freed: the allocation (base, size, name) and where
+       it was freed (site); 0 when addr lay in one */
+    int (*freed)(void *ctx, uint64_t addr, struct chk_alloc *out);
 } chk_hooks;
 
 chk_ctx *chk_new(void);
 void chk_free(chk_ctx *c);
 void chk_set_hooks(chk_ctx *c, const chk_hooks *h);
-/* Only the freed_by hook (the host side knows where memory was freed). */
-void chk_set_freed_hook(chk_ctx *c, int (*fn)(void *ctx, uint64_t addr, char *out, size_t n),
+/* Only the freed hook (the host side knows what it freed and where). */
+void chk_set_freed_hook(chk_ctx *c, int (*fn)(void *ctx, uint64_t addr, struct chk_alloc *out),
                         void *ctx);
 
 /* ---- the registry ----------------------------------------------------------------------------- */
@@ -148,11 +149,11 @@ int chk_write_report(const chk_ctx *c, const char *path, char *err, size_t n);
 void chk_summary_line(const chk_ctx *c, const char *prefix, FILE *fp);
 
 /* ---- leak check ------------------------------------------------------------------------------- */
-/* One allocation still live at exit, as the host side knows it. */
-typedef struct {
+/* An allocation as the host side knows it (live at exit, or freed). */
+typedef struct chk_alloc {
     uint64_t base, size;
     const char *name;         /* "cudaMalloc#3" */
-    const char *site;         /* where it was made ("" unknown) */
+    const char *site;         /* where it was made (leaks) or freed ("" unknown) */
 } chk_alloc;
 /* Record allocation a, still live at exit, as a CHK_K_LEAK finding (the host side lists them:
  * the runtime's leak check at program exit). Returns the finding's id. */

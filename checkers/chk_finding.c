@@ -159,8 +159,11 @@ int chk_format(const chk_finding *f, const char *prefix, char *out, size_t n)
     chk_headline(f, head, sizeof head);
     chk_put(&o, "%s", head);
     if (f->kind == CHK_K_LEAK) {
-        chk_put(&o, "    %s was allocated %s", f->alloc_name[0] ? f->alloc_name : "the memory",
-                f->site[0] ? f->site : "(no host backtrace saved)");
+        if (f->site[0])
+            chk_put(&o, "    %s was allocated at %s", f->alloc_name[0] ? f->alloc_name
+                                                                        : "the memory", f->site);
+        else
+            chk_put(&o, "    %s (no host backtrace saved)", f->alloc_name);
         return (int)o.len;
     }
     for (int k = 0; k < f->nparties; k++)
@@ -205,6 +208,8 @@ int chk_format(const chk_finding *f, const char *prefix, char *out, size_t n)
     if (f->gpu_faults == 0)
         chk_put(&o, "    A GPU would not fault here: the address lies in the %" PRIu64 " bytes it "
                 "maps after %s.", f->pad, f->pad_owner[0] ? f->pad_owner : "that allocation");
+    else if (f->gpu_faults == 1 && f->kind == CHK_K_FREED)
+        chk_put(&o, "    A GPU faults here unless its driver kept the freed memory mapped.");
     else if (f->gpu_faults == 1)
         chk_put(&o, "    A GPU would fault here.");
     if (f->count > 1)

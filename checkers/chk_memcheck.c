@@ -27,7 +27,17 @@ typedef struct {
 
 static int mc_fault_status(int st) { return st != EXEC_ACC_OK && st != EXEC_ACC_PAD; }
 
-static chk_kind mc_classify(exec_machine *m, const exec_mem_ev *ev, uint64_t addr)
+/* What the host side knows of freed memory at addr (the runtime saw every cudaFree, also of
+ * memory no machine had mapped yet). */
+static int mc_host_freed(chk_ctx *c, uint64_t addr, chk_alloc *out)
+{
+    int (*fn)(void *, uint64_t, chk_alloc *) = c->freed_fn ? c->freed_fn : c->hooks.freed;
+    void *ctx = c->freed_fn ? c->freed_ctx : c->hooks.ctx;
+    memset(out, 0, sizeof *out);
+    return fn ? fn(ctx, addr, out) : -1;
+}
+
+static chk_kind mc_classify(chk_ctx *c, exec_machine *m, const exec_mem_ev *ev, uint64_t addr)
 {
     switch (ev->status) {
     case EXEC_ACC_FREE_TWICE: return CHK_K_DOUBLE_FREE;
@@ -41,7 +51,9 @@ static chk_kind mc_classify(exec_machine *m, const exec_mem_ev *ev, uint64_t add
     if (addr < MC_NULL_PAGE)
         return CHK_K_NULL;
     exec_region_info ri;
-    if (ev->status == EXEC_ACC_OOB && exec_global_freed_at(m, addr, &ri) == 0)
+    chk_alloc ha;
+    if (ev->status == EXEC_ACC_OOB &&
+        (exec_global_freed_at(m, addr, &ri) == 0 || mc_host_freed(c, addr, &ha) == 0))
         return CHK_K_FREED;
     if (exec_global_near(m, addr, &ri, NULL) == 0 && ri.kind == 3 /* device heap */)
         return CHK_K_HEAP_OVERFLOW;
@@ -61,12 +73,19 @@ static void mc_global_place(chk_ctx *c, exec_machine *m, chk_finding *f)
 {
     exec_region_info ri;
     uint64_t pad = 0;
-    if (f->kind == CHK_K_FREED && exec_global_freed_at(m, f->addr, &ri) == 0) {
+    chk_alloc ha;
+    if (f->kind == CHK_K_FREED && mc_host_freed(c, f->addr, &ha) == 0) {
+        /* the host's record: the allocation as it was, and where it was freed */
         f->freed = 1;
-        if (c->freed_fn)
-            c->freed_fn(c->freed_ctx, f->addr, f->freed_by, sizeof f->freed_by);
-        else if (c->hooks.freed_by)
-            c->hooks.freed_by(c->hooks.ctx, f->addr, f->freed_by, sizeof f->freed_by);
+        ri.base = ha.base;
+        ri.size = ha.size;
+        ri.kind = 4;
+        ri.id = 0;
+        ri.name = ha.name;
+        if (ha.site && ha.site[0])
+            snprintf(f->freed_by, sizeof f->freed_by, "by the host at %s", ha.site);
+    } else if (f->kind == CHK_K_FREED && exec_global_freed_at(m, f->addr, &ri) == 0) {
+        f->freed = 1;
     } else if (exec_global_near(m, f->addr, &ri, &pad) != 0) {
         f->rel = 2;
         snprintf(f->where, sizeof f->where, "not inside any allocation");
@@ -131,7 +150,7 @@ static int mc_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
         return EXEC_OBS_GO;
     uint32_t lane = (uint32_t)__builtin_ctz(ev->lanes);
     uint64_t addr = exec_mem_ev_addr(ev, lane);
-    chk_kind kind = mc_classify(m, ev, addr);
+    chk_kind kind = mc_classify(c, m, ev, addr);
     const void *mod = exec_module(m);
     chk_finding *f = chk_find(c, CHK_MEMCHECK, kind, mod, ev->pc, 0);
     if (f) {

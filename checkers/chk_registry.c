@@ -50,7 +50,7 @@ void chk_free(chk_ctx *c)
     free(c);
 }
 
-void chk_set_freed_hook(chk_ctx *c, int (*fn)(void *ctx, uint64_t addr, char *out, size_t n),
+void chk_set_freed_hook(chk_ctx *c, int (*fn)(void *ctx, uint64_t addr, struct chk_alloc *out),
                         void *ctx)
 {
     /* the freed_by hook gets its own context: the others keep theirs */

@@ -241,6 +241,8 @@ typedef struct rt_alloc {
                                      rt_check.c), else NULL */
 } rt_alloc;
 
+/* Map allocation a (with its padding) into machine m; -1 with the machine's message. */
+int rt_alloc_map_into(exec_machine *m, const rt_alloc *a);
 /* Allocate size bytes (zeroed) of the given kind, map it into every machine; *out = address.
  * `what` names it in messages ("cudaMalloc" -> "cudaMalloc#4"). */
 cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const char *what,

@@ -90,17 +90,20 @@ void rt_check_freed(const rt_alloc *a)
     rt_host_site(rt_freed[i].site, sizeof rt_freed[i].site);
 }
 
-/* chk_hooks.freed_by: "by cudaFree from main+0x4c (app)". One function, so a richer description
- * (source lines of the host code) can replace it. */
-static int rt_check_freed_by(void *ctx, uint64_t addr, char *out, size_t n)
+/* chk_hooks.freed: the allocation that held addr and where the host freed it ("main+0x4c
+ * (app), ..."). One function, so a richer description (source lines of the host code) can
+ * replace it. */
+static int rt_check_freed_at(void *ctx, uint64_t addr, chk_alloc *out)
 {
     (void)ctx;
     unsigned k = rt_nfreed < RT_FREED_MAX ? rt_nfreed : RT_FREED_MAX;
     for (unsigned j = 0; j < k; j++) {   /* newest first */
         unsigned i = (rt_nfreed - 1 - j) % RT_FREED_MAX;
         if (addr >= rt_freed[i].base && addr - rt_freed[i].base < rt_freed[i].size) {
-            snprintf(n ? out : NULL, n, "by the host%s%s", rt_freed[i].site[0] ? " at " : "",
-                     rt_freed[i].site);
+            out->base = rt_freed[i].base;
+            out->size = rt_freed[i].size;
+            out->name = rt_freed[i].name;
+            out->site = rt_freed[i].site;
             return 0;
         }
     }
@@ -187,7 +190,7 @@ static void rt_check_decide(void)
         rt_chk = NULL;
         return;
     }
-    chk_hooks h = { .report = rt_check_print, .freed_by = rt_check_freed_by };
+    chk_hooks h = { .report = rt_check_print, .freed = rt_check_freed_at };
     chk_set_hooks(rt_chk, &h);
     rt_chk_state = 1;
     atexit(rt_check_exit);
@@ -216,6 +219,6 @@ void rt_check_machine_gone(exec_machine *m)
  * leak check at exit lists the runtime's allocations. */
 void rt_check_session(chk_ctx *k)
 {
-    chk_set_freed_hook(k, rt_check_freed_by, NULL);
+    chk_set_freed_hook(k, rt_check_freed_at, NULL);
     cmd_inproc_set_leak_lister(rt_check_leaks);
 }

@@ -79,6 +79,16 @@ int rt_alloc_each(int (*fn)(const rt_alloc *a, void *ctx), void *ctx)
 
 typedef struct { const rt_alloc *a; int unmap; } rt_map_req;
 
+int rt_alloc_map_into(exec_machine *m, const rt_alloc *a)
+{
+    if (exec_global_map(m, a->base, a->size, (void *)(uintptr_t)a->base, a->name))
+        return -1;
+    /* the padding a GPU maps after it: accesses there complete (docs/ARCHITECTURE.md) */
+    if (a->pad)
+        exec_global_set_pad(m, a->base, a->pad);
+    return 0;
+}
+
 static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
 {
     const rt_map_req *q = ctx;
@@ -87,13 +97,10 @@ static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
         exec_global_unmap(m, q->a->base);
         return 0;
     }
-    if (exec_global_map(m, q->a->base, q->a->size, (void *)(uintptr_t)q->a->base, q->a->name)) {
+    if (rt_alloc_map_into(m, q->a)) {
         rt_warn("cannot map %s: %s", q->a->name, exec_errmsg(m));
         return 1;
     }
-    /* the padding a GPU maps after it: accesses there complete (docs/ARCHITECTURE.md) */
-    if (q->a->pad)
-        exec_global_set_pad(m, q->a->base, q->a->pad);
     return 0;
 }
 

@@ -152,7 +152,7 @@ rt_module *rt_module_new_ptx(const char *text, size_t len, const char *name)
 static int rt_map_alloc_cb(const rt_alloc *a, void *ctx)
 {
     exec_machine *m = ctx;
-    if (exec_global_map(m, a->base, a->size, (void *)(uintptr_t)a->base, a->name))
+    if (rt_alloc_map_into(m, a))
         rt_warn("cannot map %s into a module: %s", a->name, exec_errmsg(m));
     return 0;
 }
