@@ -125,9 +125,26 @@ START_TEST(seam_paths)
         ck_assert(rec_has(r, PTX_SPACE_SHARED, EXEC_ACC_WRITE, l, 4 * t0)); /* space address */
         ck_assert(rec_has(r, PTX_SPACE_GLOBAL, EXEC_ACC_ATOMIC, l, a));
     }
-    for (int i = 0; i < r->n; i++)
+    for (int i = 0; i < r->n; i++) {
         if (r->a[i].sp == PTX_SPACE_SHARED)
             ck_assert(r->a[i].flags & EXEC_ACC_F_GENERIC);
+        /* the order an access states: plain ones weak, an atomic without qualifiers relaxed at
+           gpu scope (PTX memory consistency model) */
+        uint8_t sem, scope;
+        ck_assert_int_eq(exec_pc_order(t.m, r->a[i].pc, &sem, &scope), 0);
+        if (r->a[i].kind == EXEC_ACC_ATOMIC) {
+            ck_assert_int_eq(sem, EXEC_SEM_RELAXED);
+            ck_assert_int_eq(scope, EXEC_SCOPE_GPU);
+        } else {
+            ck_assert_int_eq(sem, EXEC_SEM_WEAK);
+        }
+    }
+    for (int i = 0; i < r->nsync; i++)
+        if (r->s[i].kind == EXEC_SYNC_BAR_ARRIVE) {
+            ck_assert_int_eq(r->s[i].op, EXEC_BAR_SYNC);
+            ck_assert_int_eq(r->s[i].id, 0);
+            ck_assert_uint_eq(r->s[i].lanes, 0xffffffffu);
+        }
     /* sync: launch, one CTA, both warps at the barrier, it completes, every lane exits */
     ck_assert_int_eq(sync_count(r, EXEC_SYNC_LAUNCH), 1);
     ck_assert_int_eq(sync_count(r, EXEC_SYNC_CTA_BEGIN), 1);

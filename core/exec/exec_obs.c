@@ -315,3 +315,34 @@ int exec_global_freed_at(const exec_machine *m, uint64_t addr, exec_region_info 
     ri->name = f->name[0] ? f->name : NULL;
     return 0;
 }
+
+/* ---- memory order of an instruction --------------------------------------------------------- */
+int exec_pc_order(const exec_machine *m, uint32_t pc, uint8_t *sem, uint8_t *scope)
+{
+    static const struct { const char *mod; int sem; } sems[] = {
+        { "weak", EXEC_SEM_WEAK }, { "volatile", EXEC_SEM_VOLATILE },
+        { "relaxed", EXEC_SEM_RELAXED }, { "acquire", EXEC_SEM_ACQUIRE },
+        { "release", EXEC_SEM_RELEASE }, { "acq_rel", EXEC_SEM_ACQ_REL }, { "sc", EXEC_SEM_SC },
+    };
+    static const struct { const char *mod; int scope; } scopes[] = {
+        { "cta", EXEC_SCOPE_CTA }, { "cluster", EXEC_SCOPE_CLUSTER }, { "gpu", EXEC_SCOPE_GPU },
+        { "sys", EXEC_SCOPE_SYS }, { "gl", EXEC_SCOPE_GPU },
+    };
+    if (pc >= m->ncode || !m->code[pc].src)
+        return -1;
+    const ptx_insn *pi = m->code[pc].src;
+    const char *op = pi->opcode;
+    int atomic = !strcmp(op, "atom") || !strcmp(op, "red");
+    int fence = !strcmp(op, "membar") || !strcmp(op, "fence");
+    *sem = atomic ? EXEC_SEM_RELAXED : fence ? EXEC_SEM_SC : EXEC_SEM_WEAK;
+    *scope = atomic || fence ? EXEC_SCOPE_GPU : EXEC_SCOPE_NONE;
+    for (int i = 0; i < pi->nmods; i++) {
+        for (size_t k = 0; k < sizeof sems / sizeof sems[0]; k++)
+            if (!strcmp(pi->mods[i], sems[k].mod))
+                *sem = (uint8_t)sems[k].sem;
+        for (size_t k = 0; k < sizeof scopes / sizeof scopes[0]; k++)
+            if (!strcmp(pi->mods[i], scopes[k].mod))
+                *scope = (uint8_t)scopes[k].scope;
+    }
+    return 0;
+}

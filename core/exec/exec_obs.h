@@ -81,7 +81,7 @@ typedef enum {
     EXEC_SYNC_CTA_END,        /* CTA `cta` finished */
     EXEC_SYNC_EXIT,           /* `lanes` of a warp exited (exit, ret from the kernel) */
     EXEC_SYNC_BAR_ARRIVE,     /* `lanes` arrive at CTA barrier `id` (count: threads expected,
-                                 0 = all; what: sync, arrive or red) */
+                                 0 = all; op: EXEC_BAR_SYNC, _ARRIVE or _RED) */
     EXEC_SYNC_BAR_DONE,       /* CTA barrier `id` completed (count: threads that had arrived) */
     EXEC_SYNC_WARP,           /* a warp-synchronous instruction completed for `lanes` (mask:
                                  the membermask, absent: lanes it names that exited, are not
@@ -97,6 +97,10 @@ typedef enum {
     EXEC_SYNC_UNALLOC,        /* global memory at addr (size bytes) went away (host side) */
 } exec_sync_kind;
 enum { EXEC_SCOPE_NONE, EXEC_SCOPE_CTA, EXEC_SCOPE_CLUSTER, EXEC_SCOPE_GPU, EXEC_SCOPE_SYS };
+enum { EXEC_BAR_SYNC, EXEC_BAR_ARRIVE, EXEC_BAR_RED };
+/* Memory-order semantics of an access or fence (exec_pc_order). */
+enum { EXEC_SEM_WEAK, EXEC_SEM_VOLATILE, EXEC_SEM_RELAXED, EXEC_SEM_ACQUIRE, EXEC_SEM_RELEASE,
+       EXEC_SEM_ACQ_REL, EXEC_SEM_SC };
 
 typedef struct {
     exec_sync_kind kind;
@@ -107,8 +111,15 @@ typedef struct {
     uint32_t count;
     uint64_t addr, size;
     uint8_t scope;
+    uint8_t op;               /* BAR_ARRIVE: EXEC_BAR_* */
     const char *what;         /* the opcode or a short name of the event */
 } exec_sync_ev;
+
+/* The memory-order semantics and scope the instruction at pc states (PTX memory consistency
+ * model: .relaxed/.acquire/.release/.acq_rel/.sc/.volatile and .cta/.cluster/.gpu/.sys; an
+ * atomic without them is relaxed at gpu scope, a plain access weak, membar.cta/gl/sys are sc
+ * fences of that scope). For racecheck's happens-before; -1 when pc is no instruction. */
+int exec_pc_order(const exec_machine *m, uint32_t pc, uint8_t *sem, uint8_t *scope);
 
 /* What an observer's access callback returns. */
 enum {

@@ -60,8 +60,12 @@ static int exec_bar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     }
     br->arrived += (uint32_t)exec_popc(m);
     br->pend[w->id % EXEC_CTA_WARPS] |= m;
-    if (EXEC_OBS_SYNC_ON(mc))
-        exec_obs_sync(w, in, EXEC_SYNC_BAR_ARRIVE, m, (int)id, (uint32_t)cnt, 0);
+    if (EXEC_OBS_SYNC_ON(mc)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_BAR_ARRIVE, .cta = w->cta->id, .warp = w->id,
+                            .pc = in->pc, .lanes = m, .id = (int)id, .count = (uint32_t)cnt,
+                            .op = (uint8_t)in->aux[1], .what = in->src ? in->src->opcode : "" };
+        exec_obs_sync_ev(mc, &ev);
+    }
     if (in->aux[1] == 2) {
         uint32_t c = exec_pred_get(w, &in->op[3]) & m;
         br->red_popc += (uint32_t)exec_popc(c);
