@@ -81,6 +81,9 @@ typedef struct {
     uint32_t launch;          /* kernel number of the first occurrence */
     char kernel[160];
     const void *module;       /* with the pcs: the key findings are deduplicated by */
+    const void *stop_m;       /* the launch it last stopped (machine, launch id): a repeat in a
+                                 later launch stops again, repeats in the same launch count */
+    uint32_t stop_launch;
     char site[512];           /* leaks: where the allocation was made */
 } chk_finding;
 

@@ -50,7 +50,10 @@ void chk_party_fill(chk_ctx *c, exec_machine *m, chk_party *p, uint32_t cta, uin
 /* Fill the launch fields (number, kernel). */
 void chk_launch_fill(chk_ctx *c, exec_machine *m, chk_finding *f);
 /* A new finding is made: stop at it (exec_obs_stop) or report it (hooks.report). ev may be NULL
- * (a finding outside an access). A fault always carries its finding. */
+ * (a finding outside an access). A fault always carries its finding. chk_repeat: a finding
+ * seen again counts; with stops on it stops again in a later launch (or at a fault). */
+void chk_repeat(chk_ctx *c, exec_machine *m, const exec_mem_ev *ev, uint32_t lane,
+                chk_finding *f, int fault);
 void chk_deliver(chk_ctx *c, exec_machine *m, const exec_mem_ev *ev, uint32_t lane,
                  chk_finding *f);
 /* Whether a source path is a CUDA header (the toolkit's include folder, crt/, cooperative

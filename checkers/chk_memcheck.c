@@ -154,9 +154,7 @@ static int mc_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
     const void *mod = exec_module(m);
     chk_finding *f = chk_find(c, CHK_MEMCHECK, kind, mod, ev->pc, 0);
     if (f) {
-        f->count++;
-        if (c->stop && mc_fault_status(ev->status))
-            exec_obs_stop(m, ev, lane, f->id, NULL);   /* the fault names its finding */
+        chk_repeat(c, m, ev, lane, f, mc_fault_status(ev->status));
         return EXEC_OBS_GO;
     }
     if (!(f = chk_add(c, CHK_MEMCHECK, kind, mod)))

@@ -143,10 +143,28 @@ void chk_deliver(chk_ctx *c, exec_machine *m, const exec_mem_ev *ev, uint32_t la
 {
     if (c->stop && ev) {
         char head[256];
+        const exec_launch_info *li = exec_current_launch(m);
         chk_headline(f, head, sizeof head);
+        f->stop_m = m;
+        f->stop_launch = li ? li->launch_id : 0;
         exec_obs_stop(m, ev, lane, f->id, head);
         return;
     }
     if (c->hooks.report)
         c->hooks.report(c->hooks.ctx, f);
+}
+
+void chk_repeat(chk_ctx *c, exec_machine *m, const exec_mem_ev *ev, uint32_t lane,
+                chk_finding *f, int fault)
+{
+    f->count++;
+    if (!c->stop || !ev)
+        return;
+    const exec_launch_info *li = exec_current_launch(m);
+    uint32_t id = li ? li->launch_id : 0;
+    if (fault || f->stop_m != m || f->stop_launch != id) {
+        f->stop_m = m;
+        f->stop_launch = id;
+        exec_obs_stop(m, ev, lane, f->id, NULL);
+    }
 }
