@@ -157,7 +157,7 @@ sanitize: deps-quiet runtime
 # every access workers make to shared state must be free of C data races. CK_FORK=no runs the
 # checks in the suite's process, where TSan reports (exit code 66) end the run.
 TSAN_FLAGS = -O1 -g -fsanitize=thread -fno-omit-frame-pointer
-TSAN_TESTS = test_threads test_intercta
+TSAN_TESTS = test_threads test_intercta test_checkers
 tsan: deps-quiet
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 	    $(TSAN_TESTS:%=build-tsan/tests/%)

@@ -8,11 +8,21 @@ int chk_system_file(const char *path)
         return 0;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    /* the CUDA toolkit's headers (atomics, intrinsics, cooperative groups, libcu++) */
-    if (strstr(path, "/include/") && (strstr(path, "cuda") || strstr(path, "/crt/") ||
-                                      strstr(path, "cooperative_groups") || strstr(path, "/cccl/")))
+    /* the CUDA toolkit's headers: its include folder (nvcc writes it as
+       .../targets/ARCH/include/ or under /usr/local/cuda), the distribution's copy in
+       /usr/include, and the libraries shipped with it (CCCL, cooperative groups) */
+    if (strstr(path, "/targets/") && strstr(path, "/include/"))
         return 1;
-    return !strncmp(base, "sm_", 3) && strstr(base, "_intrinsics") != NULL;
+    if (!strncmp(path, "/usr/local/cuda", 15) || !strncmp(path, "/usr/include/", 13) ||
+        !strncmp(path, "/opt/nvidia/", 12))
+        return 1;
+    if (strstr(path, "/include/") &&
+        (strstr(path, "/crt/") || strstr(path, "/cooperative_groups") || strstr(path, "/cccl/") ||
+         strstr(path, "/cuda/std/")))
+        return 1;
+    /* a header nvcc names by itself (sm_60_atomic_functions.hpp, sm_32_intrinsics.hpp) */
+    return !strncmp(base, "sm_", 3) && strstr(base, ".hpp") &&
+           (strstr(base, "_intrinsics") || strstr(base, "_atomic_functions"));
 }
 
 static dw_info *chk_dw(chk_ctx *c, exec_machine *m)
