@@ -207,6 +207,13 @@ void cmd_value_from_bits(cmd_value *v, ptx_type t, uint64_t bits)
     } else if (t == PTX_T_F16) {
         v->kind = CV_FLOAT;
         v->f = cmd_f16_to_f32((uint16_t)bits);
+    } else if (t == PTX_T_BF16 || t == PTX_T_TF32) {
+        /* bf16 is the top half of an f32; tf32 is held in an f32's bits */
+        uint32_t b = t == PTX_T_BF16 ? (uint32_t)(bits & 0xffff) << 16 : (uint32_t)bits;
+        float f;
+        memcpy(&f, &b, 4);
+        v->kind = CV_FLOAT;
+        v->f = f;
     } else {
         v->kind = CV_INT;
         v->u = fit(bits, t);
@@ -265,6 +272,16 @@ uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t)
     }
     if (t == PTX_T_F16)
         return cmd_f32_to_f16((float)cmd_value_double(v));
+    if (t == PTX_T_BF16 || t == PTX_T_TF32) {
+        float f = (float)cmd_value_double(v);
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        if (t == PTX_T_TF32)
+            return b;
+        if ((b & 0x7fffffff) > 0x7f800000)  /* NaN stays a quiet NaN */
+            return (b >> 16) | 0x40;
+        return (b + 0x7fff + ((b >> 16) & 1)) >> 16;  /* round to nearest even */
+    }
     if (t == PTX_T_PRED)
         return cmd_value_true(v);
     uint64_t u = v->kind == CV_FLOAT ? (uint64_t)cmd_value_int(v) : v->u;
