@@ -169,6 +169,9 @@ const cmd_def cmd_table[] = {
     {"print", "p pr pri prin inspect", cmd_print, 0, -1, "print[/FMT] [-lanes] EXPR",
      "Evaluate EXPR in the focused lane (-lanes: in every lane of the warp).", CMD_CLASS_DATA, 0,
      NOSUB},
+    {"call", "", cmd_call, 0, -1, "call[/FMT] EXPR",
+     "Evaluate EXPR like print; a void result prints nothing. Calling program functions is "
+     "not supported.", CMD_CLASS_DATA, 0, NOSUB},
     {"output", "", cmd_output, 1, -1, "output[/FMT] EXPR", "Print EXPR's value without $N or newline.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"x", "", cmd_x, 0, -1, "x/NFU [@SPACE] ADDRESS",

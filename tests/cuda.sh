@@ -65,6 +65,8 @@ spin_flag         0 ^spin_flag:\sPASSED$                                  -
 multi_module      0 ^multi_module:\sPASSED$                               -
 multi_module.G    0 ^multi_module:\sPASSED$                               -
 spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
+particles         0 ^particles:\sPASSED$                                 -
+particles.G       0 ^particles:\sPASSED$                                 -
 fault_oob         3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
 fault_oob.G       3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
 fault_misaligned  3 ^FAULT\scudaErrorMisalignedAddress$                   Warp\sMisaligned\sAddress
@@ -363,6 +365,33 @@ block \(2,0,0\), thread \(3,0,0\)
 ^\\\$1 = $((2 * 128 + 3))\$
 ^thread \(3,0,0\)\$
 ^vector_add: 1000 elements PASSED\$
+PATS
+
+# ---- particles.cu: structs, templates, inline functions; -G and -O3 -lineinfo builds ----------------
+PA="--args ./particles.G"
+PO="--args ./particles"
+# thread 96 is lane 0 of warp 3; threads 100..127 (lanes 4..31) have i >= n = 100 and wait at
+# the end of the kernel (line 37), where q does not exist. Particle is 2 float3 + float + int.
+pa_size=$(( 3 * 4 + 3 * 4 + 4 + 4 ))
+scenario expressions nz -ex 'break particles.cu:33 if i == 96' -ex run -ex 'print sizeof(Particle)' \
+    -ex 'print sizeof(float3)' -ex 'print sizeof(Particle) == sizeof(struct Particle)' \
+    -ex 'print ((Particle)ps[i]).id' -ex 'print ((float3)q.vel).y' -ex 'print (Particle)*(ps + 97)' \
+    -ex 'print energy(q)' -ex 'call step_pos(q.pos, q.vel, dt)' -ex 'print -lanes q.mass' \
+    -ex delete -ex continue $PA <<PATS
+^Breakpoint 1, advance.* at particles\.cu:33\$
+^\\\$1 = $pa_size\$
+^\\\$2 = 12\$
+^\\\$3 = 1\$
+^\\\$4 = 96\$
+^\\\$5 = 1\$
+^\\\$6 = \{pos = \{x = 97, y = 194, z = -97\}, vel = \{x = 1, y = 1, z = -0.25\}, mass = 2, id = 97\}\$
+energy\(\.\.\.\): calling functions is not supported
+step_pos\(\.\.\.\): calling functions is not supported
+^\* Lane +0 \(thread \(96,0,0\)\): 1\$
+Lane +3 \(thread \(99,0,0\)\): 4\$
+Lane +4 \(thread \(100,0,0\)\): <inactive> +\(divergent at particles\.cu:37\)\$
+Lane 31 \(thread \(127,0,0\)\): <inactive>
+^particles: PASSED\$
 PATS
 
 batch_summary
