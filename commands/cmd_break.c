@@ -356,8 +356,8 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
                 dbg_where w;
                 char fn[512] = "??";
                 dbg_pc_where(c->s, b->pcs[0], &w);
-                if (w.func)
-                    dbg_func_name(c->s, w.func, 1, fn, sizeof fn);
+                if (w.func) /* the inlined function where the location is one */
+                    dbg_pc_func_name(c->s, b->pcs[0], 1, fn, sizeof fn);
                 if (w.file && w.line > 0)
                     snprintf(what, sizeof what, "in %s at %s:%d", fn, base_name(w.file), w.line);
                 else

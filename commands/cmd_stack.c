@@ -1,4 +1,4 @@
-/* cmd_stack.c - stack and listing commands: backtrace, frame, up, down, list, disassemble, info frame. */
+/* cmd_stack.c - stack and listing commands: backtrace, frame, up, down, list, info frame. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -384,36 +384,4 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
     if (file[0] && !dbg_source_nlines(c->s, file))
         return list_missing(c, file, line, pc, 1);
     return list_centered(c, file, line);
-}
-
-int cmd_disassemble(cmd_ctx *c, const char *args, int argc, char **argv)
-{
-    (void)args;
-    exec_machine *m = dbg_machine(c->s);
-    const ptx_func *fn = NULL;
-    uint32_t cur = UINT32_MAX;
-    dbg_focus_pc(c->s, &cur);
-    if (argc == 1) {
-        fn = dbg_find_func(c->s, argv[0]);
-        if (!fn)
-            return cmd_error(c, "%s", dbg_errmsg(c->s));
-    } else {
-        const ptx_insn *in;
-        if (cur == UINT32_MAX || exec_pc_insn(m, cur, &fn, &in) != 0)
-            return cmd_error(c, "No frame selected.");
-    }
-    int64_t base = exec_func_pc(m, fn);
-    if (base < 0)
-        return cmd_error(c, "Function has no body.");
-    char name[1024];
-    dbg_func_name(c->s, fn, 1, name, sizeof name);
-    printf("Dump of assembler code for function %s:\n", name);
-    for (int i = 0; i < fn->ninsns; i++) {
-        char text[512];
-        ptx_insn_format(&fn->insns[i], text, sizeof text);
-        uint32_t pc = (uint32_t)base + (uint32_t)i;
-        printf("%s0x%06x <+%d>:\t%s\n", pc == cur ? "=> " : "   ", pc, i, text);
-    }
-    printf("End of assembler dump.\n");
-    return 0;
 }

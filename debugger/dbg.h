@@ -129,6 +129,11 @@ typedef struct {
     int line;                 /* source line, 0 when none */
 } dbg_where;
 int dbg_pc_where(const dbg_session *s, uint32_t pc, dbg_where *w);
+/* The function source shows executing pc: the innermost function inlined there (as gdb's
+ * breakpoint locations and frames name it), else pc's own function; full: the whole demangled
+ * signature ("int row_sum<4>(int const*)"), else the base name ("row_sum<4>"). "??" and -1
+ * when pc is no instruction. */
+int dbg_pc_func_name(const dbg_session *s, uint32_t pc, int full, char *out, size_t n);
 /* Whether the module has a source line table (.loc rows). */
 int dbg_has_source(const dbg_session *s);
 /* Source line text (without newline) of FILE (as the module names it) line N; NULL when the

@@ -32,6 +32,25 @@ int dbg_pc_where(const dbg_session *s, uint32_t pc, dbg_where *w)
     return 0;
 }
 
+int dbg_pc_func_name(const dbg_session *s, uint32_t pc, int full, char *out, size_t n)
+{
+    dw_inline_frame ch[16];
+    int ni = s->dw ? dw_inline_chain(s->dw, pc, ch, 16) : 0;
+    if (ni > 0) {
+        const char *mg = ch[0].linkage_name;
+        if (!(full && mg && s->demangle && s->demangle(mg, out, n, 0) == 0))
+            snprintf(out, n, "%s", ch[0].name ? ch[0].name : mg ? mg : "??");
+        return 0;
+    }
+    dbg_where w;
+    if (dbg_pc_where(s, pc, &w) != 0 || !w.func) {
+        snprintf(out, n, "??");
+        return -1;
+    }
+    dbg_func_name(s, w.func, full, out, n);
+    return 0;
+}
+
 int dbg_has_source(const dbg_session *s)
 {
     return s->mod && s->mod->nlocs > 0;

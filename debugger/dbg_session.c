@@ -115,7 +115,7 @@ static int adopt(dbg_session *s, ptx_module *mod, const char *path)
     free(s->dir);
     const char *slash = path ? strrchr(path, '/') : NULL;
     s->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(path ? "." : "");
-    s->dw = dw_load(mod, s->dwarn, sizeof s->dwarn);
+    s->dw = dw_load_dm(mod, s->demangle, s->dwarn, sizeof s->dwarn);
     if (realloc_buffers(s) != 0)
         return -1;
     dbg_bp_resolve_all(s);
@@ -187,7 +187,7 @@ int dbg_use_module(dbg_session *s, ptx_module *mod, exec_machine *m, const char 
         if (!nc)
             return dbg_err(s, "Out of memory.");
         s->dwc = nc;
-        dw = dw_load(mod, warn, sizeof warn);
+        dw = dw_load_dm(mod, s->demangle, warn, sizeof warn);
         s->dwc[s->ndwc].mod = mod;
         s->dwc[s->ndwc++].dw = dw;
     }

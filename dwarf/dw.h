@@ -34,6 +34,11 @@ typedef struct dw_info dw_info;
  * non-NULL module; problems with the DWARF are reported in `warn` (may be NULL) as text (one
  * warning per line), and whatever could be read stays available. */
 dw_info *dw_load(const ptx_module *m, char *warn, size_t n);
+/* The same, with display names (inlined functions of -lineinfo chains, functions without
+ * DWARF) demangled by dm (base names: "row_sum<4>", "ns::f"); dw_demangle_base where dm fails
+ * or is NULL. The demangler is the front end's (it is only display). */
+typedef int (*dw_demangle_fn)(const char *mangled, char *out, size_t n, int base_only);
+dw_info *dw_load_dm(const ptx_module *m, dw_demangle_fn dm, char *warn, size_t n);
 /* dw_free releases one reference: the one dw_load gave, or one taken by dw_retain (values that
  * keep their types after the module is replaced, as gdb's value history does). Types, names and
  * synthetic types stay valid while a reference is held; the module may be gone by then. */
@@ -266,6 +271,8 @@ float dw_half_to_float(uint16_t h);
 /* Demangled display name of a mangled C++ name: the qualified base name without parameters
  * ("_ZN2ns3fooEi" -> "ns::foo"); unmangled names are copied. */
 int dw_demangle_base(const char *mangled, char *buf, size_t n);
+/* A display name through d's demangler (dw_load_dm), else dw_demangle_base. */
+int dw_display_name(const dw_info *d, const char *mangled, char *buf, size_t n);
 
 /* ---- source files ------------------------------------------------------------------------- */
 /* gdb's `directory DIR` and `set substitute-path FROM TO` rules, a resolver and a line cache. */

@@ -74,6 +74,7 @@ struct dw_info {
     dw_row *rows;             /* per pc */
     int *loc_parent;          /* per module loc: enclosing inlined .loc or -1 */
     const char **loc_names;   /* per module loc: demangled inlined-function name or NULL */
+    dw_demangle_fn dm;        /* the front end's demangler for display names, or NULL */
     /* address model */
     dw_symbol *syms; int nsyms;
     int *sym_hash; int hash_size;

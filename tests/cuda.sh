@@ -395,4 +395,51 @@ energy\(\.\.\.\): calling functions is not supported
 step_pos\(\.\.\.\): calling functions is not supported
 PATS
 
+# absent NAME REGEX: the output of the last scenario (NAME) has no line matching REGEX
+absent() {
+    selected "$1" || return 0
+    if grep -Eq "$2" "$d/all" 2>/dev/null; then
+        fail "absent $1" "a line matches '$2': $(grep -Em1 "$2" "$d/all" | cut -c1-160)"
+    else
+        pass "absent $1"
+    fi
+}
+
+# -O3 -lineinfo: row_sum<4> is inlined into copy_row<4> at line 52; every name is demangled
+# (bt, frame lines, info frame, breakpoint locations, disassemble headers); disassemble's
+# /s /m /r modifiers (alone and combined, with and without a function)
+scenario lineinfo-names 0 -ex 'break particles.cu:44' -ex run -ex bt -ex 'info frame' \
+    -ex 'info breakpoints' -ex 'disassemble /s' -ex 'disassemble /m' -ex 'disassemble /r' \
+    -ex 'disassemble /rs copy_row<4>' -ex 'disassemble /r /m' -ex delete -ex continue $PO <<PATS
+^Breakpoint 1, row_sum<4> \(\) at particles\.cu:44\$
+^44[[:space:]]+s \+= row\[k\];
+^#0  row_sum<4> \(\) at particles\.cu:44\$
+^#1  copy_row<4><<<\(2,1,1\),\(32,1,1\)>>> \(.*\) at particles\.cu:52\$
+ pc = 0x[0-9a-f]+ in row_sum<4> \(particles\.cu:44\)\$
+in int row_sum<4>\(int const\*\) at particles\.cu:44\$
+^Dump of assembler code for function void copy_row<4>\(int const\*, int\*, int\):\$
+^particles\.cu:\$
+^52[[:space:]]+dst\[r\] = row_sum<W>\(src \+ r \* W\);
+^44[[:space:]]+s \+= row\[k\];
+^=> 0x[0-9a-f]+ <\+[0-9]+>:[[:space:]]+mul\.wide\.s32
+^End of assembler dump\.\$
+^Dump of assembler code for function void copy_row<4>
+^44[[:space:]]+s \+= row\[k\];
+^48[[:space:]]+template <int W>
+^52[[:space:]]+dst\[r\]
+^End of assembler dump\.\$
+^Dump of assembler code for function void copy_row<4>
+^   0x[0-9a-f]+ <\+0>:[[:space:]]+ptx:[0-9]+[[:space:]]+ld\.param
+^End of assembler dump\.\$
+^Dump of assembler code for function void copy_row<4>
+^particles\.cu:\$
+^   0x[0-9a-f]+ <\+0>:[[:space:]]+ptx:[0-9]+[[:space:]]+ld\.param
+^End of assembler dump\.\$
+^Dump of assembler code for function void copy_row<4>
+^44[[:space:]]+s \+= row\[k\];
+^=> 0x[0-9a-f]+ <\+[0-9]+>:[[:space:]]+ptx:[0-9]+[[:space:]]+mul\.wide\.s32
+^particles: PASSED\$
+PATS
+absent lineinfo-names '_Z[0-9]+row_sum|Function "/'
+
 batch_summary
