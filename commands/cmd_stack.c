@@ -265,10 +265,13 @@ static int parse_line_no(const char *s, int *v)
     return 0;
 }
 
-/* The file a bare LINE means: the last listed, else the focus's, else the module's first. */
+/* The file a bare LINE means: the last listed, else the focus's, else the module's first. A
+ * PTX listing shown because a source file was missing stands for that source file: once
+ * `directory` finds it, LINE and A,B are its lines again, not PTX lines. */
 static void current_file(cmd_ctx *c, char *file, size_t n)
 {
-    const char *f = c->list_valid ? c->list_file
+    const char *f = c->list_valid && !c->list_file[0] && c->list_missing[0] ? c->list_missing
+                    : c->list_valid ? c->list_file
                     : dbg_has_source(c->s) ? dbg_default_file(c->s) : "";
     snprintf(file, n, "%s", f ? f : "");
 }
@@ -298,7 +301,10 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         if (c->list_valid && c->list_file[0] && !dbg_source_nlines(c->s, c->list_file)) {
             int have = dbg_focus_pc(c->s, &pc) == 0;
-            return list_missing(c, c->list_file, c->list_line, pc, have);
+            /* list_line is the first line the next listing shows: its centre is half a
+               listing further (so a later `list` shows the same lines from the source) */
+            int centre = c->list_line + (list_size(c) < 100000000 ? list_size(c) / 2 : 0);
+            return list_missing(c, c->list_file, centre, pc, have);
         }
         if (c->list_valid)
             return list_lines(c, c->list_file, c->list_line, c->list_line + list_size(c) - 1);
@@ -326,6 +332,15 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!strcmp(a, "-")) {
         if (!c->list_valid)
             return cmd_error(c, "No default source file to list.");
+        if (!c->list_file[0] && c->list_missing[0] && dbg_source_nlines(c->s, c->list_missing)) {
+            /* the PTX stood for a source now found: the source lines before that listing */
+            char f[sizeof c->list_missing];
+            snprintf(f, sizeof f, "%s", c->list_missing);
+            int first = cmd_list_centre(c, c->list_missing_line), n = list_size(c);
+            if (first <= 1)
+                return cmd_error(c, "Already at the start of %s.", f);
+            return list_lines(c, f, first - n < 1 ? 1 : first - n, first - 1);
+        }
         if (c->list_first <= 1)
             return cmd_error(c, "Already at the start of %s.",
                              c->list_file[0] ? c->list_file : "the PTX text");
@@ -338,7 +353,9 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
         int l;
         if (parse_line_no(a + 4, &l) != 0)
             return cmd_error(c, "Invalid PTX line \"%s\".", a + 4);
-        return list_centered(c, "", l);
+        int rc = list_centered(c, "", l);
+        c->list_missing[0] = 0; /* the PTX asked for: LINE means a PTX line now */
+        return rc;
     }
     char *comma = strchr(a, ',');
     if (comma) {

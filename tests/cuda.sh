@@ -192,7 +192,7 @@ done <"$tmp/table"
 
 # ---- debugging scenarios on the -G builds ---------------------------------------------------------
 # scenario NAME EXIT ARGS... <<PATTERNS: run PTXDBG -batch ARGS in tests/cuda (where the sources
-# are); the exit status must be EXIT ("nz": any non-zero) and the extended regexes of PATTERNS
+# are; in $scen_dir when set); the exit status must be EXIT ("nz": any non-zero) and the extended regexes of PATTERNS
 # (stdin, one a line) must match lines of stdout+stderr in that order.
 scenario() {
     name=$1 want=$2
@@ -203,7 +203,7 @@ scenario() {
     [ $have_ptxdbg -eq 1 ] || { fail "$cname" "ptxdbg not found at $ptxdbg"; return; }
     [ -n "$why_nolib" ] && { fail "$cname" "$why_nolib"; return; }
     newdir
-    (cd "$C" && $limit "$ptxdbg" -batch "$@" >"$d/stdout" 2>"$d/stderr" </dev/null)
+    (cd "${scen_dir:-$C}" && $limit "$ptxdbg" -batch "$@" >"$d/stdout" 2>"$d/stderr" </dev/null)
     rc=$?
     if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$cname" "timed out"; return; fi
     if [ "$want" = nz ]; then
@@ -441,5 +441,26 @@ in int row_sum<4>\(int const\*\) at particles\.cu:44\$
 ^particles: PASSED\$
 PATS
 absent lineinfo-names '_Z[0-9]+row_sum|Function "/'
+
+# sources moved away: the stop lists PTX (file missing), `directory` finds them, and every
+# list form is back to source lines (A,B  N  ,B  A,  -  FUNC), not PTX lines
+mkdir -p "$tmp/moved"
+cp "$C/particles.G" "$tmp/moved/" 2>/dev/null
+scen_dir=$tmp/moved
+scenario list-directory nz -ex 'break particles.cu:33' -ex run -ex list -ex 'list 30,32' \
+    -ex "directory $C" -ex 'list 30,32' -ex 'list 41,41' -ex 'list ,19' -ex 'list 24,' \
+    -ex list -ex 'list -' -ex 'list energy' --args ./particles.G <<PATS
+^Breakpoint 1, advance.* at particles\.cu:33\$
+^[0-9]+[[:space:]]+\.loc[[:space:]]
+^30[[:space:]]+if \(i < n\) \{\$
+^31[[:space:]]+Particle q = ps\[i\];\$
+^32[[:space:]]+q\.pos = step_pos\(q\.pos, q\.vel, dt\);\$
+^41[[:space:]]+int s = 0;\$
+^19[[:space:]]+return make_float3
+^24[[:space:]]+return 0\.5f \* q\.mass
+^33[[:space:]]+ps\[i\] = q;\$
+^Listing the PTX: source file particles\.cu not found
+PATS
+unset scen_dir
 
 batch_summary
