@@ -304,6 +304,34 @@ typedef struct {
 int dbg_lane_frames(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane,
                     dbg_frame *out, int max);
 int dbg_frames(const dbg_session *s, dbg_frame *out, int max);
+/* The same for any machine and its module's debug info (dw may be NULL): front ends without a
+ * session (the runtime's fault reports) use it with dbg_dwarf_load. */
+int dbg_machine_frames(exec_machine *m, const dw_info *dw, uint32_t cta, uint32_t warp,
+                       uint32_t lane, dbg_frame *out, int max);
+dw_info *dbg_dwarf_load(const ptx_module *mod, dbg_demangle_fn dm);
+void dbg_dwarf_release(dw_info *dw);
+/* Whether a source path is a CUDA toolkit header (nvcc names them .../targets/ARCH/include/...
+ * or .../cuda[-X.Y]/include/...): atomics, cooperative groups, math, cuda_runtime.h. */
+int dbg_toolkit_file(const char *path);
+/* The user's frame among source-level frames: the innermost with a line in a file that is no
+ * toolkit header (a fault inside __iAtomicAdd, which has no line, called from atomicAdd in
+ * device_atomic_functions.hpp, is the user's call of atomicAdd); else the innermost with a line;
+ * -1 when none has one. */
+int dbg_user_frame(const dbg_frame *fr, int n);
+/* A frame's display name: the inlined function's, else the demangled base name. */
+void dbg_frame_fn(dbg_demangle_fn dm, const dbg_frame *f, char *out, size_t n);
+/* Where a lane stands, for reports: `at` its innermost frame ("file.cu:12", or
+ * "MODULE:PTXLINE" without a line), with " in F, called from USER" when the user's frame is an
+ * outer one; `user` the user's frame ("particles.cu:35 in advance"). */
+typedef struct {
+    char at[1400];
+    char user[640];
+    int user_frame;           /* its index among the source-level frames */
+} dbg_site;
+int dbg_site_of(exec_machine *m, const dw_info *dw, dbg_demangle_fn dm, const char *modpath,
+                uint32_t cta, uint32_t warp, uint32_t lane, dbg_site *out);
+int dbg_stop_site(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane,
+                  dbg_site *out);
 /* The selected frame of the focus (0 and -1 when there is no stack). */
 int dbg_focus_frame(const dbg_session *s, dbg_frame *out);
 /* Physical frame number (for exec_reg_get) of the selected frame; 0 without a stack. */

@@ -719,41 +719,7 @@ int dbg_lane_frames(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t 
 {
     if (!s->m || !dbg_launch_info(s))
         return 0;
-    exec_frame fr[64];
-    int nf = exec_backtrace(s->m, cta, warp, lane, fr, 64);
-    int n = 0;
-    for (int k = 0; k < nf && n < max; k++) {
-        dw_inline_frame ch[16];
-        int ni = s->dw ? dw_inline_chain(s->dw, fr[k].pc, ch, 16) : 0;
-        if (ni > 16)
-            ni = 16;
-        dw_line ln;
-        memset(&ln, 0, sizeof ln);
-        if (s->dw)
-            dw_line_at(s->dw, fr[k].pc, &ln);
-        for (int i = 0; i <= ni && n < max; i++) {
-            dbg_frame *f = &out[n++];
-            memset(f, 0, sizeof *f);
-            f->func = fr[k].func;
-            f->pc = fr[k].pc;
-            f->phys = k;
-            f->inl = i;
-            f->ninl = ni;
-            f->show_addr = k > 0 && i == 0;
-            if (i < ni) {
-                f->inl_name = ch[i].name;
-                f->file = ch[i].file;
-                f->line = ch[i].line;
-            } else if (ni > 0) {
-                f->file = ch[ni - 1].call_file;
-                f->line = ch[ni - 1].call_line;
-            } else {
-                f->file = ln.line > 0 ? ln.file : NULL;
-                f->line = ln.line;
-            }
-        }
-    }
-    return n;
+    return dbg_machine_frames(s->m, s->dw, cta, warp, lane, out, max);
 }
 
 int dbg_frames(const dbg_session *s, dbg_frame *out, int max)

@@ -463,4 +463,42 @@ scenario list-directory nz -ex 'break particles.cu:33' -ex run -ex list -ex 'lis
 PATS
 unset scen_dir
 
+# a fault inside a toolkit helper: atomicAdd on a freed counter faults in __iAtomicAdd (-G, no
+# line) or in the inlined atomicAdd of device_atomic_functions.hpp (-O3): the reports name the
+# user's line 35 in advance, in plain runs and at the stop; the kernel is Terminated and its
+# block shows the exception, not "running"
+scenario helper-fault-G nz -ex run -ex bt -ex 'info cuda kernels' -ex 'info cuda blocks' \
+    --args ./particles.G atomic <<PATS
+^The exception was triggered at PC 0x[0-9a-f]+ \(.*:[0-9]+ in __iAtomicAdd, called from particles\.cu:35 in advance\)\$
+^Kernel faulted: block \(0,0,0\) thread \(1,0,0\) at particles\.cu:35 in advance\$
+in advance<<<\(1,1,1\),\(128,1,1\)>>> \(.*\) at particles\.cu:35\$
+^#0  __iAtomicAdd \(\)
+^#1  0x[0-9a-f]+ in atomicAdd \(address=0x[0-9a-f]+, val=1\) at device_atomic_functions\.hpp:[0-9]+\$
+^#2  0x[0-9a-f]+ in advance<<<
+^\* +0 +0 +1 Terminated
+^\* +\(0,0,0\) +\(0,0,0\) +1 exception\$
+PATS
+absent helper-fault-G '_INTERNAL_| running$'
+scenario helper-fault-O3 nz -ex run --args ./particles atomic <<PATS
+^The exception was triggered at PC 0x[0-9a-f]+ \(device_atomic_functions\.hpp:[0-9]+ in atomicAdd, called from particles\.cu:35 in advance\)\$
+^Kernel faulted: block \(0,0,0\) thread \(1,0,0\) at particles\.cu:35 in advance\$
+PATS
+# two blocks: block 0 exited, block 1 faulted
+scenario blocks-after-fault nz -ex run -ex 'info cuda blocks' $FA <<PATS
+^ +\(0,0,0\) +\(0,0,0\) +1 exited\$
+^\* +\(1,0,0\) +\(1,0,0\) +1 exception\$
+PATS
+# plain runs (no debugger): the same user line in the report on stderr
+selected report-atomic && for prog in particles particles.G; do
+    newdir
+    run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/$prog" atomic
+    if [ "$(cat "$d/rc")" = 3 ] &&
+       grep -Eq '^The exception was triggered at PC 0x[0-9a-f]+ \(.* in (__iAtomicAdd|atomicAdd), called from particles\.cu:35 in advance; PTX line [0-9]+\)$' "$d/stderr" &&
+       grep -Eq '^Kernel faulted: kernel advance\(Particle\*, int, float, int\*\) \(launch 0\), block \(0,0,0\) thread \(1,0,0\) at particles\.cu:35 in advance$' "$d/stderr"; then
+        pass "report $prog atomic"
+    else
+        fail "report $prog atomic" "exit $(cat "$d/rc"); $(grep -m1 triggered "$d/stderr")"
+    fi
+done
+
 batch_summary

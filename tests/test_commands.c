@@ -464,6 +464,12 @@ START_TEST(demangler)
     ck_assert_str_eq(dm("_Z3barRK5PointS1_", 0), "bar(Point const&, Point const&)");
     ck_assert_str_eq(dm("_ZN12_GLOBAL__N_13fooEi", 0), "(anonymous namespace)::foo(int)");
     ck_assert_str_eq(dm("_Z4halfPDhPKDh", 0), "half(half*, half const*)");
+    /* nvcc's per-file namespace for internal linkage is not shown */
+    ck_assert_str_eq(dm("_ZN43_INTERNAL_e79b45d4_12_particles_cu_c03994e29atomicAddEPii", 1),
+                     "atomicAdd");
+    ck_assert_str_eq(dm("_ZN43_INTERNAL_e79b45d4_12_particles_cu_c03994e29atomicAddEPii", 0),
+                     "atomicAdd(int*, int)");
+    ck_assert_str_eq(dm("_Z7row_sumILi4EEiPKi", 1), "row_sum<4>");
     ck_assert_str_eq(dm("_Z1fjlmxyhtsca", 0),
                      "f(unsigned int, long, unsigned long, long long, unsigned long long, "
                      "unsigned char, unsigned short, short, char, signed char)");
