@@ -191,6 +191,8 @@ static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
                 best = ri;
             }
         }
+        if (bd && dbg_freed_describe(a, rel, sizeof rel))
+            break;   /* memory the program released: where it was freed */
         if (bd == UINT64_MAX) {
             snprintf(rel, sizeof rel, "no global buffer exists");
             break;

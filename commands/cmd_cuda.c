@@ -681,9 +681,15 @@ int cmd_info_kernels(cmd_ctx *c, const char *args, int argc, char **argv)
     char g[48], b[48];
     snprintf(g, sizeof g, "(%u,%u,%u)", li->grid.x, li->grid.y, li->grid.z);
     snprintf(b, sizeof b, "(%u,%u,%u)", li->block.x, li->block.y, li->block.z);
-    printf("  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn Invocation\n");
-    printf("* %6u %3d %4u %-10s %-10s %-10s %9u %s\n", li->launch_id, 0, li->launch_id + 1,
-           dbg_launch_alive(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, name);
+    /* a CUDA program's launch: the host line that launched it (from its own debug info) */
+    char site[1024];
+    int hs = dbg_launch_site(c->s, site, sizeof site) == 0;
+    int sw = hs ? (int)strlen(site) > 11 ? (int)strlen(site) : 11 : 0;
+    printf("  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn %-*s%sInvocation\n", sw,
+           hs ? "Launch Site" : "", hs ? " " : "");
+    printf("* %6u %3d %4u %-10s %-10s %-10s %9u %-*s%s%s\n", li->launch_id, 0, li->launch_id + 1,
+           dbg_launch_alive(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, sw,
+           hs ? site : "", hs ? " " : "", name);
     return 0;
 }
 

@@ -34,6 +34,10 @@ int cmd_backtrace(cmd_ctx *c, const char *args, int argc, char **argv)
         cmd_print_frame_line(c, i, 0);
     if (last < n)
         printf("(More stack frames follow...)\n");
+    /* a CUDA program's kernel: where the host launched it (its own debug info) */
+    char site[1024];
+    if (last == n && dbg_launch_site(c->s, site, sizeof site) == 0)
+        printf("Launched from host: %s\n", site);
     return 0;
 }
 

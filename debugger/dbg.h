@@ -44,6 +44,7 @@ int dbg_forget_module(dbg_session *s, const ptx_module *mod);
  * launch, numbered id (cuda-gdb's kernel number), as if dbg_launch had started it
  * (dbg_relaunch cannot repeat it). */
 int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id);
+
 const ptx_module *dbg_module(const dbg_session *s);
 exec_machine *dbg_machine(const dbg_session *s);
 /* Directory of the loaded file ("" for text), used to find source files beside it. */
@@ -86,6 +87,33 @@ int dbg_buffer_read(dbg_session *s, const dbg_buffer *b, void *buf);
  * absent or ambiguous. The demangler is supplied by the front end (it is only display). */
 typedef int (*dbg_demangle_fn)(const char *mangled, char *out, size_t n, int base_only);
 void dbg_set_demangler(dbg_session *s, dbg_demangle_fn fn);
+
+/* ---- the host side of a CUDA program (dbg_host.c) ------------------------------------------ */
+/* dbg_adopt_launch notes the caller's host stack: the launch site of an in-process launch
+ * ("main at app.cu:111", from the program's own DWARF; "main+0x4f (no host debug info)"
+ * without it); -1 when the launch is not a program's (a PTX session's `launch`). */
+int dbg_launch_site(dbg_session *s, char *out, size_t n);
+/* This process's host stack outside ptxdbg's own library (return addresses, innermost
+ * first); api: the library function the program called (cudaFree), when wanted. */
+#define DBG_HOST_PCS 16
+int dbg_host_stack(uint64_t *pcs, int max, char *api, size_t apin);
+/* The program's frames of such a stack as text, past nvcc's launch glue (stubs, toolkit
+ * headers, the kernel's host wrapper; kernel: its mangled name, or NULL): up to nframes
+ * "f at app.cu:12" joined by ", called from ". 0, or -1 when nothing is known. */
+int dbg_host_where(const uint64_t *pcs, int n, const char *kernel, dbg_demangle_fn dm,
+                   int nframes, char *out, size_t len);
+/* Whether this process's executable has host DWARF line tables. */
+int dbg_host_has_debug_info(void);
+/* A global address inside memory the program released (the runtime's record, installed with
+ * exec_set_freed_describer): 1 with "inside cudaMalloc#2 [...], which was freed by cudaFree,
+ * called from ..." in out; else 0. */
+int dbg_freed_describe(uint64_t addr, char *out, size_t n);
+/* Whether SPEC (a break location: FUNC or FILE:LINE) is host code of the CUDA program at
+ * path (NULL: this process, when the session shows a program's modules in-process): a
+ * function of its ELF or a line of its host line table that none of its device modules
+ * (the PTX of its .nv_fatbin) has. 1 with the message in why; else 0 (device code, or not
+ * known). ptxdbg stops in device code only. */
+int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *why, size_t n);
 const ptx_func *dbg_find_func(dbg_session *s, const char *name);
 /* Display name: base name ("saxpy") or full signature ("saxpy(int, float, ...)"). */
 void dbg_func_name(const dbg_session *s, const ptx_func *f, int full, char *out, size_t n);

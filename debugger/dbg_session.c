@@ -45,6 +45,7 @@ static void unload(dbg_session *s)
     s->alive = 0;
     s->has_last = 0;
     s->last_kernel = NULL;
+    s->nlaunch_pcs = 0;
     s->focus.valid = 0;
     if (!s->borrowed)
         dw_free(s->dw);
@@ -69,6 +70,7 @@ void dbg_free(dbg_session *s)
     free(s->last_params);
     free(s->dir);
     dw_src_free(s->srcp);
+    dbg_hostprog_free(s->hostprog);
     free(s);
 }
 
@@ -229,6 +231,7 @@ int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id)
     exec_set_launch_id(s->m, id);
     s->has_last = 0; /* the caller's launch: not one `run` can repeat */
     s->last_kernel = kernel;
+    dbg_host_note_launch(s, kernel && kernel->sym ? kernel->sym->name : NULL);
     return begin(s);
 }
 

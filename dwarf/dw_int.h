@@ -120,4 +120,11 @@ int dw_build_funcs(dw_info *d);
 int dw_inline_scopes(const dw_info *d, uint32_t pc, int *out, int max);
 const char *dw_debug_str(const dw_info *d, const char *label);
 
+/* dw_libdwarf.c: a libdwarf handle (Dwarf_Debug, as void *) over in-memory sections, which
+ * must outlive it (dw_host.c; libdwarf's own ELF reader is not used: opening a file with it
+ * breaks later in-memory opens in libdwarf 20210528). NULL when refused. */
+void *dw_lib_open_mem(const char *const *names, uint8_t *const *data, const uint64_t *sizes,
+                      int n, void **dbg);
+void dw_lib_close_mem(void *h);
+
 #endif

@@ -50,6 +50,12 @@ void rt_report_fault(rt_launch_ctx *ctx)
             kname, (unsigned long long)ctx->launch_no, b.x, b.y, b.z, t % bd.x,
             (t / bd.x) % bd.y, t / (bd.x * bd.y), have ? " at " : "", have ? site.user : "");
     dbg_dwarf_release(dw);
+    /* the launch runs inside the program's launch call: its host stack is the launch site */
+    uint64_t pcs[DBG_HOST_PCS];
+    int npcs = dbg_host_stack(pcs, DBG_HOST_PCS, NULL, 0);
+    char from[1024];
+    if (dbg_host_where(pcs, npcs, ctx->k->name, cmd_demangle, 1, from, sizeof from) == 0)
+        fprintf(stderr, "  launched from %s\n", from);
     if (st->msg[0])
         fprintf(stderr, "  %s\n", st->msg);
     cudaError_t e = rt_stop_error(st);
