@@ -501,4 +501,69 @@ selected report-atomic && for prog in particles particles.G; do
     fi
 done
 
+# host code (item: break main stayed <PENDING> for the whole run): functions and lines of the
+# program's host side are refused with the reason, device ones stay pending and are hit; the
+# launch site comes from the program's own host DWARF. Lines are looked up in the source.
+pl() { grep -n -F "$1" "$C/particles.cu" | head -n 1 | cut -d: -f1; }
+l_free=$(pl 'CHECK(cudaFree(p));')
+l_rel_src=$(pl 'release(src);')
+l_rel_moved=$(pl 'release(moved);')
+l_copy=$(pl 'copy_row<4><<<2, 32>>>(src, dst, rows);')
+l_adv=$(pl 'advance<<<1, 128>>>(dp, n, 0.5f, moved);')
+l_host=$(pl 'c += e > 1.0f;')
+scenario host-breaks nz -ex 'break main' -ex 'break host_fn' -ex "break particles.cu:$l_host" \
+    -ex 'tbreak release' -ex 'break particles.cu:44' -ex run -ex bt -ex 'info cuda kernels' \
+    -ex 'break main' -ex delete -ex continue $PA <<PATS
+^Breakpoint 1 \(particles\.cu:44\) pending\.\$
+^Breakpoint 1, row_sum<4> \(row=0x[0-9a-f]+\) at particles\.cu:44\$
+^#1  copy_row<4><<<
+^Launched from host: main at particles\.cu:$l_copy\$
+Launch Site
+^\* +1 +0 +2 Active .* main at particles\.cu:$l_copy void copy_row<4>
+^particles: PASSED\$
+^Function "main" is host code of particles\.G: ptxdbg stops in device code only
+^Function "host_fn" is host code of particles\.G: ptxdbg stops in device code only
+^Line $l_host of "particles\.cu" is host code of particles\.G: ptxdbg stops in device code only
+^Function "release" is host code of particles\.G
+^Function "main" is host code of particles\.G
+PATS
+# -O3 -lineinfo: the first launch is advance's
+scenario launch-site-O3 0 -ex 'break particles.cu:33' -ex run -ex bt -ex delete -ex continue $PO <<PATS
+^Launched from host: main at particles\.cu:$l_adv\$
+^particles: PASSED\$
+PATS
+# a program without host debug info (stripped): the site is an address, and says why
+scenario launch-site-stripped 0 -ex 'break vector_add.cu:10' -ex run -ex bt -ex delete -ex continue \
+    $VA <<PATS
+^Launched from host: 0x[0-9a-f]+ in vector_add\.G \(no host debug info\)\$
+^vector_add: 1000 elements PASSED\$
+PATS
+# a kernel reading memory released by cudaFree: inside that allocation, freed by cudaFree, and
+# where (release at the cudaFree line, called from main where release(src) is)
+freed_re="inside cudaMalloc#[0-9]+ \[0x[0-9a-f]+, 1024 bytes\) at offset [0-9]+, which was freed by cudaFree, called from release at particles\.cu:$l_free, called from main at particles\.cu:$l_rel_src"
+scenario freed-G nz -ex run --args ./particles.G freed <<PATS
+^Kernel faulted: block \(0,0,0\) thread \(0,0,0\) at particles\.cu:44 in row_sum<4>\$
+$freed_re\$
+PATS
+selected freed-plain && for prog in particles particles.G; do
+    newdir
+    run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/$prog" freed
+    if [ "$(cat "$d/rc")" = 3 ] && grep -Eq "\($freed_re\)\$" "$d/stderr" &&
+       grep -Eq "^  launched from main at particles\.cu:$l_copy\$" "$d/stderr"; then
+        pass "freed-plain $prog"
+    else
+        fail "freed-plain $prog" "exit $(cat "$d/rc"); $(grep -m1 'access' "$d/stderr")"
+    fi
+done
+# atomicAdd on the freed counter: the same description, the free of release(moved)
+selected freed-atomic && {
+    newdir
+    run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/particles" atomic
+    if grep -Eq "inside cudaMalloc#[0-9]+ \[0x[0-9a-f]+, 4 bytes\) at offset 0, which was freed by cudaFree, called from release at particles\.cu:$l_free, called from main at particles\.cu:$l_rel_moved\)\$" "$d/stderr"; then
+        pass "freed-atomic"
+    else
+        fail "freed-atomic" "$(grep -m1 'access' "$d/stderr")"
+    fi
+}
+
 batch_summary

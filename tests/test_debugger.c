@@ -138,6 +138,35 @@ START_TEST(repl_typed_results)
 }
 END_TEST
 
+/* gdb's MI front ends: every spelling gets the same message naming ptxdbg's protocols and
+ * status 2 (it said "doesn't allow an argument" for =mi and "unrecognized" alone); the
+ * console interpreter is ptxdbg itself. */
+START_TEST(interpreter_option)
+{
+    static const char *const forms[] = {"--interpreter=mi", "--interpreter", "-i=mi2",
+                                        "--interpreter mi3", "-interpreter=mi"};
+    const char *want = "ptxdbg has no MI interpreter; use --dap (Debug Adapter Protocol) or "
+                       "--json\n";
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char cmd[256];
+        int st = -1;
+        snprintf(cmd, sizeof cmd, "./ptxdbg %s </dev/null 2>&1", forms[i]);
+        char *out = rp_run_status(cmd, &st);
+        ck_assert_ptr_nonnull(out);
+        ck_assert_msg(!strcmp(out, want), "%s: %s", forms[i], out);
+        ck_assert_int_eq(st, 2);
+        free(out);
+    }
+    int st = -1;
+    char *out = rp_run_status("./ptxdbg -q --interpreter=console -batch -ex 'print 1+1' 2>&1",
+                              &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, "$1 = 2\n");
+    ck_assert_int_eq(st, 0);
+    free(out);
+}
+END_TEST
+
 /* At a stop, typed PTX runs on a scratch copy of the focused lane's registers and reads the
  * real memory: changing a_ (%f1) there changes neither %f1 nor the kernel's result; ld.global
  * reads the buffers, ld.shared the CTA's shared memory; stores are refused. */
@@ -226,6 +255,7 @@ int main(void)
     tcase_add_test(t, run_restores_launch_state);
     tcase_add_test(t, repl_standalone_state);
     tcase_add_test(t, repl_typed_results);
+    tcase_add_test(t, interpreter_option);
     tcase_add_test(t, eval_session_model);
     tcase_add_test(t, vector_registers);
     suite_add_tcase(s, t);
