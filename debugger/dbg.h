@@ -94,9 +94,11 @@ void dbg_set_demangler(dbg_session *s, dbg_demangle_fn fn);
  * without it); -1 when the launch is not a program's (a PTX session's `launch`). */
 int dbg_launch_site(dbg_session *s, char *out, size_t n);
 /* This process's host stack outside ptxdbg's own library (return addresses, innermost
- * first); api: the library function the program called (cudaFree), when wanted. */
+ * first, at most max); *api_pc (when wanted): a return address inside the library function
+ * the program called, named by dbg_host_api_name ("cudaFree") when it is needed. */
 #define DBG_HOST_PCS 16
-int dbg_host_stack(uint64_t *pcs, int max, char *api, size_t apin);
+int dbg_host_stack(uint64_t *pcs, int max, uint64_t *api_pc);
+void dbg_host_api_name(uint64_t api_pc, char *out, size_t n);
 /* The program's frames of such a stack as text, past nvcc's launch glue (stubs, toolkit
  * headers, the kernel's host wrapper; kernel: its mangled name, or NULL): up to nframes
  * "f at app.cu:12" joined by ", called from ". 0, or -1 when nothing is known. */

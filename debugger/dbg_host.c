@@ -1,7 +1,7 @@
 /* dbg_host.c - the host side of a CUDA program: its call stack (where a kernel was launched,
  * where memory was freed) named from its own DWARF, and which names and lines are host code. */
 #include <dlfcn.h>
-#include <execinfo.h>
+#include <unwind.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -18,7 +18,8 @@ static dw_host *self_host;
 static uint64_t self_bias;               /* run-time minus link-time addresses */
 static seg self_segs[16];
 static int self_nsegs;
-static const void *own_base;             /* the object holding this code (libcudart.so.13) */
+static seg own_segs[16];                 /* the object holding this code (libcudart.so.13) */
+static int own_nsegs;
 static char self_name[256];
 
 static int first_object(struct dl_phdr_info *info, size_t size, void *ctx)
@@ -34,11 +35,39 @@ static int first_object(struct dl_phdr_info *info, size_t size, void *ctx)
     return 1;   /* the first object is the program */
 }
 
+/* The segments of the object that holds this code. */
+static int own_object(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+    (void)size;
+    uint64_t me = (uint64_t)(uintptr_t)ctx;
+    seg sg[16];
+    int n = 0, mine = 0;
+    for (int i = 0; i < info->dlpi_phnum && n < 16; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+            sg[n] = (seg){info->dlpi_addr + info->dlpi_phdr[i].p_vaddr,
+                          info->dlpi_addr + info->dlpi_phdr[i].p_vaddr +
+                              info->dlpi_phdr[i].p_memsz};
+            mine |= me >= sg[n].lo && me < sg[n].hi;
+            n++;
+        }
+    if (!mine)
+        return 0;
+    memcpy(own_segs, sg, sizeof sg);
+    own_nsegs = n;
+    return 1;
+}
+
+static int in_segs(const seg *sg, int n, uint64_t pc)
+{
+    for (int i = 0; i < n; i++)
+        if (pc >= sg[i].lo && pc < sg[i].hi)
+            return 1;
+    return 0;
+}
+
 static void self_init(void)
 {
-    Dl_info di;
-    if (dladdr((void *)(uintptr_t)&dbg_host_stack, &di))
-        own_base = di.dli_fbase;
+    dl_iterate_phdr(own_object, (void *)(uintptr_t)&dbg_host_stack);
     dl_iterate_phdr(first_object, NULL);
     char path[4096];
     ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
@@ -55,31 +84,49 @@ static void self_init(void)
 
 static int in_program(uint64_t pc)
 {
-    for (int i = 0; i < self_nsegs; i++)
-        if (pc >= self_segs[i].lo && pc < self_segs[i].hi)
-            return 1;
-    return 0;
+    return in_segs(self_segs, self_nsegs, pc);
 }
 
-int dbg_host_stack(uint64_t *pcs, int max, char *api, size_t apin)
+typedef struct {
+    uint64_t *pcs;
+    int max, n, own, frames;
+    uint64_t api_pc;
+} unwind_walk;
+
+static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
+{
+    unwind_walk *w = arg;
+    uint64_t pc = (uint64_t)_Unwind_GetIP(ctx);
+    if (!pc || ++w->frames > 64)
+        return _URC_END_OF_STACK;
+    if (!w->n && in_segs(own_segs, own_nsegs, pc)) {
+        w->api_pc = pc;   /* the last of our frames is the API function the program called */
+        return _URC_NO_REASON;
+    }
+    w->pcs[w->n++] = pc;
+    return w->n < w->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+int dbg_host_stack(uint64_t *pcs, int max, uint64_t *api_pc)
 {
     pthread_once(&self_once, self_init);
-    void *buf[64];
-    int n = backtrace(buf, 64), k = 0, i = 0;
-    if (api && apin)
-        api[0] = 0;
-    /* our own frames first (this library: the runtime and the debugger); the last of them is
-       the API function the program called */
-    for (; i < n; i++) {
-        Dl_info di;
-        if (!dladdr(buf[i], &di) || di.dli_fbase != own_base)
-            break;
-        if (api && apin && di.dli_sname)
-            snprintf(api, apin, "%s", di.dli_sname);
-    }
-    for (; i < n && k < max; i++)
-        pcs[k++] = (uint64_t)(uintptr_t)buf[i];
-    return k;
+    /* our own frames first (the runtime and the debugger: a handful), then the program's;
+       the unwinder's cost is per frame, so the walk stops at the last frame kept (a free
+       must stay cheap: a program may call cudaFree in a loop) */
+    unwind_walk w = {pcs, max, 0, 0, 0, 0};
+    if (max > 0)
+        _Unwind_Backtrace(unwind_one, &w);
+    if (api_pc)
+        *api_pc = w.api_pc;
+    return w.n;
+}
+
+void dbg_host_api_name(uint64_t api_pc, char *out, size_t n)
+{
+    Dl_info di;
+    out[0] = 0;
+    if (api_pc && dladdr((void *)(uintptr_t)api_pc, &di) && di.dli_sname)
+        snprintf(out, n, "%s", di.dli_sname);
 }
 
 /* ---- naming host frames ---------------------------------------------------------------------- */
@@ -446,7 +493,7 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
 /* ---- the launch site of the current launch --------------------------------------------------- */
 void dbg_host_note_launch(dbg_session *s, const char *kernel)
 {
-    s->nlaunch_pcs = dbg_host_stack(s->launch_pcs, DBG_HOST_PCS, NULL, 0);
+    s->nlaunch_pcs = dbg_host_stack(s->launch_pcs, DBG_HOST_PCS, NULL);
     snprintf(s->launch_kernel, sizeof s->launch_kernel, "%s", kernel ? kernel : "");
     s->launch_site[0] = 0;
 }

@@ -157,11 +157,13 @@ static void rt_al_release(rt_alloc *a)
 /* The last RT_FREED releases, each with the host stack of the call that released it, so that an
  * access to released memory is described as such (rt_mem_freed_describe). Bounded: a ring. */
 #define RT_FREED 64
+#define RT_FREED_PCS 3   /* the program's frames kept: the release and its callers */
 typedef struct {
     uint64_t base, size;
-    char name[32], api[48];
-    uint64_t pcs[DBG_HOST_PCS];
+    char name[32];
+    uint64_t pcs[RT_FREED_PCS], api_pc;
     int npcs;
+    rt_mem_kind kind;
 } rt_freed;
 static rt_freed rt_freed_ring[RT_FREED];
 static int rt_nfreed, rt_freed_next;
@@ -174,9 +176,8 @@ static void rt_freed_note(const rt_alloc *a)
     f.base = a->base;
     f.size = a->size;
     snprintf(f.name, sizeof f.name, "%s", a->name);
-    f.npcs = dbg_host_stack(f.pcs, DBG_HOST_PCS, f.api, sizeof f.api);
-    if (!f.api[0])
-        snprintf(f.api, sizeof f.api, "%s", a->kind == RT_MEM_HOST ? "cudaFreeHost" : "cudaFree");
+    f.kind = a->kind;
+    f.npcs = dbg_host_stack(f.pcs, RT_FREED_PCS, &f.api_pc);
     pthread_mutex_lock(&rt_freed_lock);
     rt_freed_ring[rt_freed_next] = f;
     rt_freed_next = (rt_freed_next + 1) % RT_FREED;
@@ -212,12 +213,15 @@ int rt_mem_freed_describe(uint64_t addr, char *out, size_t n)
     pthread_mutex_unlock(&rt_freed_lock);
     if (!found)
         return 0;
-    char where[1024];
+    char where[1024], api[64];
     if (dbg_host_where(f.pcs, f.npcs, NULL, cmd_demangle, 3, where, sizeof where) != 0)
         snprintf(where, sizeof where, "an unknown place");
+    dbg_host_api_name(f.api_pc, api, sizeof api);
+    if (!api[0])
+        snprintf(api, sizeof api, "%s", f.kind == RT_MEM_HOST ? "cudaFreeHost" : "cudaFree");
     snprintf(out, n, "inside %s [0x%" PRIx64 ", %" PRIu64 " bytes) at offset %" PRIu64
              ", which was freed by %s, called from %s", f.name, f.base, f.size, addr - f.base,
-             f.api, where);
+             api, where);
     return 1;
 }
 

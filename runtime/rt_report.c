@@ -52,7 +52,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
     dbg_dwarf_release(dw);
     /* the launch runs inside the program's launch call: its host stack is the launch site */
     uint64_t pcs[DBG_HOST_PCS];
-    int npcs = dbg_host_stack(pcs, DBG_HOST_PCS, NULL, 0);
+    int npcs = dbg_host_stack(pcs, DBG_HOST_PCS, NULL);
     char from[1024];
     if (dbg_host_where(pcs, npcs, ctx->k->name, cmd_demangle, 1, from, sizeof from) == 0)
         fprintf(stderr, "  launched from %s\n", from);
