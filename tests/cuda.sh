@@ -566,4 +566,25 @@ selected freed-atomic && {
     fi
 }
 
+# functions that exist only inlined (row_sum<4> at -O3, energy with __forceinline__ in both
+# builds): break and list find their inlined instances instead of staying pending
+scenario inline-breaks-O3 0 -ex 'break energy' -ex 'break row_sum' -ex run -ex bt -ex 'list energy' \
+    -ex 'delete 1' -ex continue -ex bt -ex delete -ex continue $PO <<PATS
+^Breakpoint 1, energy \(\) at particles\.cu:24\$
+^#0  energy \(\) at particles\.cu:24\$
+^#1  advance<<<
+^2[0-9][[:space:]]
+^24[[:space:]]+return 0\.5f \* q\.mass
+^Breakpoint 2, row_sum<4> \(\) at particles\.cu:4[0-9]\$
+^#1  copy_row<4><<<
+^particles: PASSED\$
+PATS
+scenario inline-breaks-G 0 -ex 'break energy' -ex run -ex 'print q.mass' -ex 'info breakpoints' \
+    -ex delete -ex continue $PA <<PATS
+^Breakpoint 1, energy \(q=\.\.\.\) at particles\.cu:24\$
+^\\\$1 = 1\$
+in energy\(Particle const&\) at particles\.cu:24\$
+^particles: PASSED\$
+PATS
+
 batch_summary
