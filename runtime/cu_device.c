@@ -265,6 +265,7 @@ CU_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
 CU_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
     CU_DEV_CHECK(dev);
+    cu_cls_destroy(&g_primary);             /* a static runtime's state goes with it */
     return cu_result(cudaDeviceReset());
 }
 
@@ -343,6 +344,7 @@ CU_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
     CUresult r = cu_inited();
     if (r) return r;
     if (!ctx_ok(ctx) || ctx->primary) return CUDA_ERROR_INVALID_CONTEXT;
+    cu_cls_destroy(ctx);
     int k = 0;                      /* drop it from this thread's stack */
     for (int i = 0; i < t_depth; i++)
         if (t_stack[i] != ctx) t_stack[k++] = t_stack[i];

@@ -391,3 +391,14 @@ CU_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSi
     *dynamicSmemSize = rt_kernel_avail_dyn_smem(k, numBlocks, blockSize);
     return CU_END(cudaSuccess);
 }
+
+/* The module and function behind driver handles (NULL when not one), for the other cu_*.c. */
+rt_module *cu_module_of(CUmodule h)
+{
+    return mod_of(h);
+}
+
+rt_kernel *cu_function_of(CUfunction f)
+{
+    return func_of(f);
+}

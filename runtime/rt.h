@@ -173,6 +173,9 @@ void rt_module_free(rt_module *mod);
 rt_module *rt_modules(void);
 
 rt_kernel *rt_kernel_add(rt_module *mod, const void *host_stub, const char *name);
+/* The names of a loaded module's kernels (entries with a body), in PTX order: how many there
+ * are, the first `max` of them in names (which may be NULL). */
+int rt_module_entries(rt_module *mod, const char **names, int max);
 /* The kernel the program launches with `host_stub`; NULL when none was registered. */
 rt_kernel *rt_kernel_by_stub(const void *host_stub);
 /* The kernel named `name` in mod (registering it when the module has such an entry). */

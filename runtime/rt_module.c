@@ -365,6 +365,20 @@ rt_kernel *rt_kernel_by_name(rt_module *mod, const char *name)
     return NULL;
 }
 
+int rt_module_entries(rt_module *mod, const char **names, int max)
+{
+    int n = 0;
+    for (int i = 0; mod->pm && i < mod->pm->nfuncs; i++) {
+        const ptx_func *f = mod->pm->funcs[i];
+        if (f->is_entry && f->has_body) {
+            if (names && n < max)
+                names[n] = f->sym->name;
+            n++;
+        }
+    }
+    return n;
+}
+
 /* Static shared memory the kernel uses: its own and the module-scope .shared it reaches, as
  * cudaFuncGetAttributes reports (rt_occ.c). */
 static uint64_t rt_kernel_static_shared(const ptx_module *pm, const ptx_func *f)
