@@ -87,9 +87,21 @@ $(PIC)/dwarf/%.o: dwarf/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC $(DWARF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(PIC)/runtime/%.o: runtime/%.c
+# The driver API files (runtime/cu_*.c) call the runtime API functions of runtime/rt_*.c through
+# prototypes generated from their definitions (runtime/gen-rtapi.sh).
+RT_GEN    = $(BUILD)/gen/cu_rtapi.h
+RT_RTSRC  = $(filter runtime/rt_%.c,$(RT_SRC))
+$(RT_GEN): runtime/gen-rtapi.sh $(RT_RTSRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC -Iruntime $(DEPFLAGS) -c -o $@ $<
+	sh runtime/gen-rtapi.sh $@ $(RT_RTSRC)
+
+$(PIC)/runtime/%.o: runtime/%.c | $(RT_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC -Iruntime -I$(BUILD)/gen $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/runtime/%.o: runtime/%.c | $(RT_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) -Iruntime -I$(BUILD)/gen $(DEPFLAGS) -c -o $@ $<
 
 $(PIC)/%.o: %.c
 	@mkdir -p $(dir $@)

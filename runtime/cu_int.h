@@ -30,7 +30,26 @@ CUresult cu_module_from_fatbin(CUmodule *module, const void *image);
  * destroyed or reset. */
 void cu_cls_destroy(CUcontext ctx);
 
+/* CUlaunchConfig: the same layout as cudaLaunchConfig_t's attributes (CUlaunchAttribute ==
+ * cudaLaunchAttribute), with the dimensions spelt out. */
+typedef struct {
+    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    CUstream hStream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} CUlaunchConfig;
+
 /* Driver API functions other driver files call. */
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz,
+                        unsigned int sharedMemBytes, CUstream hStream, void **kernelParams,
+                        void **extra);
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigned int gy,
+                                   unsigned int gz, unsigned int bx, unsigned int by,
+                                   unsigned int bz, unsigned int sharedMemBytes, CUstream hStream,
+                                   void **kernelParams);
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                          void **extra);
 CUresult cuInit(unsigned int Flags);
 CUresult cuDriverGetVersion(int *driverVersion);
 CUresult cuDeviceGetCount(int *count);
@@ -45,6 +64,8 @@ CUresult cuFuncGetName(const char **name, CUfunction hfunc);
 CUresult cuFuncGetAttribute(int *pi, int attrib, CUfunction hfunc);
 CUresult cuFuncSetAttribute(CUfunction hfunc, int attrib, int value);
 CUresult cuFuncSetCacheConfig(CUfunction hfunc, int config);
+CUresult cuLaunchHostFunc(CUstream h, cudaHostFn_t fn, void *userData);
+CUresult cuLaunchHostFunc_ptsz(CUstream h, cudaHostFn_t fn, void *userData);
 
 /* Runtime functions the driver API shares. */
 cudaError_t cudaDeviceSynchronize(void);

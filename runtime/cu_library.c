@@ -266,3 +266,37 @@ CU_EXPORT CUresult cuModuleGetLoadingMode(int *mode)
     *mode = 2;                      /* CU_MODULE_LAZY_LOADING */
     return CUDA_SUCCESS;
 }
+
+/* ---- parameters ------------------------------------------------------------------------------ */
+CU_EXPORT CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset,
+                                      size_t *paramSize)
+{
+    CU_CHECK_INIT();
+    RT_BEGIN();
+    rt_kernel *k = cu_function_of(func);
+    CUresult r = !k ? CUDA_ERROR_INVALID_HANDLE
+                 : paramIndex >= (size_t)k->nparams ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+    if (!r) {
+        if (paramOffset) *paramOffset = (size_t)k->param_off[paramIndex];
+        if (paramSize) *paramSize = (size_t)k->param_size[paramIndex];
+    }
+    rt_unlock();
+    return r;
+}
+
+CU_EXPORT CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset,
+                                        size_t *paramSize)
+{
+    return cuFuncGetParamInfo((CUfunction)(void *)kernel, paramIndex, paramOffset, paramSize);
+}
+
+/* Bank size settings are gone from the hardware since sm_50: accepted, as CUDA does. */
+CU_EXPORT CUresult cuFuncSetSharedMemConfig(CUfunction hfunc, int config)
+{
+    CU_CHECK_INIT();
+    if (config < 0 || config > 2) return CUDA_ERROR_INVALID_VALUE;
+    RT_BEGIN();
+    rt_kernel *k = cu_function_of(hfunc);
+    rt_unlock();
+    return k ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
