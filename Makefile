@@ -130,7 +130,7 @@ $(CUDADRV): runtime/drv/libcuda.c $(CUDART)
 
 # The runtime's Check suites link the runtime's objects (not position-independent) statically.
 RT_TOBJ = $(RT_SRC:%.c=$(BUILD)/%.o)
-RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi
+RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi $(BUILD)/tests/test_cudrv
 $(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Itests -Iruntime -o $@ $< $(RT_TOBJ) $(LIB) \

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cu_abi_mem.h"
 #include "cu_int.h"
+#include "cu_rtapi.h"
 #include "rt_tex.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
@@ -312,6 +313,94 @@ static int res_bits_int(const struct cudaResourceDesc *r)
             ? (rt_array_get(r->res.array.array) ? &rt_array_get(r->res.array.array)->desc : NULL)
         : r->resType == cudaResourceTypeLinear ? &r->res.linear.desc : &r->res.pitch2D.desc;
     return d && d->f != cudaChannelFormatKindFloat ? d->x : 0;
+}
+
+static unsigned nchan(const struct cudaChannelFormatDesc *d)
+{
+    return d->w ? 4 : d->y ? 2 : 1;
+}
+
+/* The driver's descriptor of a runtime resource (the inverse of res_of). */
+static cudaError_t res_to(const struct cudaResourceDesc *r, CUDA_RESOURCE_DESC *o)
+{
+    memset(o, 0, sizeof *o);
+    o->resType = (int)r->resType;
+    switch (r->resType) {
+    case cudaResourceTypeArray:
+        o->res.array.hArray = (CUarray)(void *)r->res.array.array;
+        return cudaSuccess;
+    case cudaResourceTypeLinear:
+        o->res.linear.format = format_of(&r->res.linear.desc);
+        o->res.linear.numChannels = nchan(&r->res.linear.desc);
+        o->res.linear.devPtr = (CUdeviceptr)(uintptr_t)r->res.linear.devPtr;
+        o->res.linear.sizeInBytes = r->res.linear.sizeInBytes;
+        return cudaSuccess;
+    case cudaResourceTypePitch2D:
+        o->res.pitch2D.format = format_of(&r->res.pitch2D.desc);
+        o->res.pitch2D.numChannels = nchan(&r->res.pitch2D.desc);
+        o->res.pitch2D.devPtr = (CUdeviceptr)(uintptr_t)r->res.pitch2D.devPtr;
+        o->res.pitch2D.width = r->res.pitch2D.width;
+        o->res.pitch2D.height = r->res.pitch2D.height;
+        o->res.pitch2D.pitchInBytes = r->res.pitch2D.pitchInBytes;
+        return cudaSuccess;
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+CU_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc,
+                                              unsigned long long texObject)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    if (!pResDesc) return CUDA_ERROR_INVALID_VALUE;
+    struct cudaResourceDesc rd;
+    cudaError_t e = cudaGetTextureObjectResourceDesc(&rd, texObject);
+    if (e == cudaSuccess) e = res_to(&rd, pResDesc);
+    return cu_result(e);
+}
+
+CU_EXPORT CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc,
+                                               unsigned long long surfObject)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    if (!pResDesc) return CUDA_ERROR_INVALID_VALUE;
+    struct cudaResourceDesc rd;
+    cudaError_t e = cudaGetSurfaceObjectResourceDesc(&rd, surfObject);
+    if (e == cudaSuccess) e = res_to(&rd, pResDesc);
+    return cu_result(e);
+}
+
+/* The flags say what the object does: integers read as integers unless promoted. */
+CU_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc,
+                                             unsigned long long texObject)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    if (!pTexDesc) return CUDA_ERROR_INVALID_VALUE;
+    struct cudaTextureDesc td;
+    struct cudaResourceDesc rd;
+    cudaError_t e = cudaGetTextureObjectTextureDesc(&td, texObject);
+    if (e == cudaSuccess) e = cudaGetTextureObjectResourceDesc(&rd, texObject);
+    if (e != cudaSuccess) return cu_result(e);
+    memset(pTexDesc, 0, sizeof *pTexDesc);
+    for (int k = 0; k < 3; k++) pTexDesc->addressMode[k] = (int)td.addressMode[k];
+    pTexDesc->filterMode = (int)td.filterMode;
+    RT_BEGIN();
+    int bits = res_bits_int(&rd);
+    rt_unlock();
+    if (bits && td.readMode == cudaReadModeElementType)
+        pTexDesc->flags |= CU_TRSF_READ_AS_INTEGER;
+    if (td.normalizedCoords) pTexDesc->flags |= CU_TRSF_NORMALIZED_COORDINATES;
+    if (td.sRGB) pTexDesc->flags |= CU_TRSF_SRGB;
+    pTexDesc->maxAnisotropy = td.maxAnisotropy;
+    pTexDesc->mipmapFilterMode = (int)td.mipmapFilterMode;
+    pTexDesc->mipmapLevelBias = td.mipmapLevelBias;
+    pTexDesc->minMipmapLevelClamp = td.minMipmapLevelClamp;
+    pTexDesc->maxMipmapLevelClamp = td.maxMipmapLevelClamp;
+    memcpy(pTexDesc->borderColor, td.borderColor, sizeof td.borderColor);
+    return CUDA_SUCCESS;
 }
 
 CU_EXPORT CUresult cuTexObjectCreate(unsigned long long *pTexObject,

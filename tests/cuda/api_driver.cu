@@ -2,6 +2,7 @@
 // PTX text embedded here, cuLaunchKernel with kernelParams and with the `extra` buffer,
 // module globals, memsets, streams/events, attributes, occupancy, errors, cuGetProcAddress.
 // nvcc-flags: -lcuda
+#include <dlfcn.h>
 #include "cu_check.h"
 
 // y[i] = a * x[i] + bias, where bias is a module global set by the host.
@@ -206,6 +207,31 @@ int main()
     CUdeviceptr z;
     CK(((CUresult(*)(CUdeviceptr *, size_t))fn)(&z, 64));
     CK(cuMemFree(z));
+    // the entry point of the version asked for (cudaTypedefs.h: cuCtxCreate 2000, 3020 (_v2),
+    // 11040 (_v3), 12050 (_v4)); the per-thread variant with its flag; too old a version
+    const struct { const char *name; int version; unsigned long long flags; const char *sym; }
+        gpa[] = {
+            { "cuCtxCreate", 2000, 0, "cuCtxCreate" },
+            { "cuCtxCreate", 3020, 0, "cuCtxCreate_v2" },
+            { "cuCtxCreate", 11040, 0, "cuCtxCreate_v3" },
+            { "cuCtxCreate", 12049, 0, "cuCtxCreate_v3" },
+            { "cuCtxCreate", 13000, 0, "cuCtxCreate_v4" },
+            { "cuMemcpyHtoD", 7000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+              "cuMemcpyHtoD_v2_ptds" },
+            { "cuMemcpyHtoDAsync", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+              "cuMemcpyHtoDAsync_v2_ptsz" },
+            { "cuStreamSynchronize", 13000, CU_GET_PROC_ADDRESS_DEFAULT, "cuStreamSynchronize" },
+        };
+    for (size_t i = 0; i < sizeof gpa / sizeof gpa[0]; i++) {
+        CK(cuGetProcAddress(gpa[i].name, &fn, gpa[i].version, gpa[i].flags, &qr));
+        void *want = dlsym(RTLD_DEFAULT, gpa[i].sym);
+        EXPECT(want && fn == want && qr == CU_GET_PROC_ADDRESS_SUCCESS,
+               "cuGetProcAddress(%s, %d) is not %s", gpa[i].name, gpa[i].version, gpa[i].sym);
+    }
+    EXPECT(cuGetProcAddress("cuCtxCreate", &fn, 1000, 0, &qr) == CUDA_ERROR_NOT_FOUND && !fn &&
+               qr == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, "cuCtxCreate before CUDA 2.0");
+    EXPECT(cuGetProcAddress("cuNoSuchThing", &fn, 13000, 0, &qr) == CUDA_ERROR_NOT_FOUND &&
+               qr == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND, "unknown name found");
 
     CK(cuStreamDestroy(s));
     CK(cuEventDestroy(e0));
@@ -217,3 +243,4 @@ int main()
     printf("api_driver: PASSED\n");
     return 0;
 }
+// cuda-static-build
