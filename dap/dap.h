@@ -23,7 +23,5 @@ int dap_inproc_start(void);
  * to the client. 0, or -1 when it could not run. */
 int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
                       uint32_t id, exec_stop *out, int *reported);
-/* The runtime is about to free mod. */
-void dap_inproc_forget(const ptx_module *mod);
 
 #endif

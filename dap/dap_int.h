@@ -60,8 +60,9 @@ int dapv_cond_check(dapv *v, const char *cond, const uint32_t *pcs, int npcs, ch
 const char *dapv_exc_name(exec_exc e, int *num);
 /* The display name of a function (demangled base name, or the signature when full). */
 void dapv_func_name(dapv *v, const ptx_func *f, int full, char *out, size_t n);
-/* Whether the focus must be announced: the command moved it. */
-void dapv_set_batch(dapv *v, int on);
+/* The folder holding the runtime library (libcudart.so.13): 0, or -1 (out: where it was
+ * expected). */
+int dapv_libdir(char *out, size_t n);
 
 /* ---------------------------------------------------------------------------------------------
  * The server.
@@ -127,6 +128,9 @@ struct dap_srv {
     /* output capture: stdout and stderr of the server's process go to these files */
     int sink_out, sink_err;
     struct dap_prog *prog;    /* a CUDA program's session: the adapter relays (dap_prog.c) */
+    int hold;                 /* keep outgoing messages (held, a JSON array's members) instead
+                                 of sending them */
+    dj_w held;
 };
 
 #define DAP_MAX_THREADS 128   /* warps listed as threads (VS Code slows down with hundreds) */

@@ -31,6 +31,7 @@ void dap_srv_free(dap_srv *d)
         free(d->kernels[i]);
     free(d->kernels);
     free(d->program);
+    djw_free(&d->held);
     if (d->sink_out >= 0)
         close(d->sink_out);
     if (d->sink_err >= 0)
@@ -41,6 +42,14 @@ int dap_send(dap_srv *d, dj_w *w)
 {
     djw_obj_end(w);
     int rc = -1;
+    if (d->hold) { /* kept as a member of the held array */
+        dj *m = w->err ? NULL : dj_parse(w->p, w->len, NULL, 0);
+        if (m)
+            djw_value(&d->held, NULL, m);
+        dj_free(m);
+        djw_free(w);
+        return 0;
+    }
     if (!w->err && d->out_fd >= 0)
         rc = dap_write_msg(d->out_fd, w->p, w->len);
     djw_free(w);
@@ -171,8 +180,11 @@ static char *sink_take(int fd, size_t *n)
 
 void dap_flush_output(dap_srv *d)
 {
-    if (d->inproc)
-        return; /* inside a program its output goes to the adapter's pipes */
+    if (d->inproc) { /* inside a program its output goes to the adapter's pipes */
+        fflush(stdout);
+        fflush(stderr);
+        return;
+    }
     fflush(stdout);
     fflush(stderr);
     size_t n;
@@ -505,8 +517,9 @@ static void req_pause(dap_srv *d, const dj *req)
 {
     /* a running kernel was interrupted by the signal that came with this request; here the
        server is idle again, so there is nothing left to pause */
-    if (d->pause_flag)
+    if (d->pause_flag && (d->stopped || !d->inproc))
         *d->pause_flag = 0;
+    /* inside a program between kernels the flag stays raised: the next kernel stops at once */
     dap_respond_ok(d, req);
 }
 

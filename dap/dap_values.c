@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 #include "dap_int.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -33,7 +34,7 @@ void dapv_free(dapv *v)
     free(v);
 }
 
-void dapv_set_batch(dapv *v, int on) { v->c.batch = on; }
+int dapv_libdir(char *out, size_t n) { return cmd_prog_libdir(out, n); }
 
 int dapv_command(dapv *v, const char *line)
 {
