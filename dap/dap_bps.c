@@ -499,6 +499,9 @@ void dap_bps_data_info(dap_srv *d, const dj *req)
         char err[512];
         if (dapv_eval(d->v, &r, expr, 0, &v, err, sizeof err) != 0) {
             snprintf(why, sizeof why, "%s", err);
+        } else if (v.in_mem && v.space == PTX_SPACE_GENERIC &&
+                   (v.space = dbg_generic_decode(v.addr, &v.addr)) == PTX_SPACE_NONE) {
+            snprintf(why, sizeof why, "%s is at a generic address outside every space.", name);
         } else if (!v.in_mem || v.size < 1 || v.size > 8) {
             snprintf(why, sizeof why, "%s is not a scalar in memory (1 to 8 bytes).", name);
         } else if (v.space != PTX_SPACE_GLOBAL && v.space != PTX_SPACE_SHARED &&

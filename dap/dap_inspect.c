@@ -389,11 +389,49 @@ static void vars_regs(dap_srv *d, dj_w *w, const dap_lref *r, int hex)
     }
 }
 
+/* The source name of a function-scope shared variable: "_ZZ4walkPiE4tile" -> "tile". */
+static int local_static_name(const char *mangled, char *out, size_t n)
+{
+    const char *e = strrchr(mangled, 'E');
+    if (strncmp(mangled, "_ZZ", 3) || !e || !isdigit((unsigned char)e[1]))
+        return -1;
+    char *end;
+    long len = strtol(e + 1, &end, 10);
+    if (len <= 0 || (size_t)len != strlen(end) || (size_t)len >= n)
+        return -1;
+    snprintf(out, n, "%s", end);
+    return 0;
+}
+
+/* A shared variable the debug info names: shown with its source type (1), else 0. */
+static int shared_source_row(dap_srv *d, dj_w *w, const dap_lref *r, const dbg_shared_row *row)
+{
+    char name[256];
+    const char *try = row->name;
+    if (local_static_name(row->name, name, sizeof name) == 0)
+        try = name;
+    if (!try[0])
+        return 0;
+    dapv_val v;
+    char err[256];
+    if (dapv_eval(d->v, r, try, 0, &v, err, sizeof err) != 0)
+        return 0;
+    uint64_t a = v.addr;
+    ptx_space sp = v.space == PTX_SPACE_GENERIC ? dbg_generic_decode(v.addr, &a) : v.space;
+    int same = v.in_mem && sp == PTX_SPACE_SHARED && a == row->addr;
+    dapv_val_free(&v);
+    if (same)
+        var_row(d, w, r, try, try, 0);
+    return same;
+}
+
 static void vars_shared(dap_srv *d, dj_w *w, const dap_lref *r)
 {
     dbg_shared_row rows[256];
     int n = dbg_shared_rows(d->s, rows, 256);
     for (int i = 0; i < n; i++) {
+        if (shared_source_row(d, w, r, &rows[i]))
+            continue;
         char val[200], mr[64];
         snprintf(val, sizeof val, "@shared 0x%llx, %llu bytes", (unsigned long long)rows[i].addr,
                  (unsigned long long)rows[i].size);

@@ -258,6 +258,11 @@ int dbg_mem_write(dbg_session *s, ptx_space space, uint64_t addr, const void *bu
     return 0;
 }
 
+ptx_space dbg_generic_decode(uint64_t generic, uint64_t *addr)
+{
+    return exec_addr_decode(generic, addr);
+}
+
 int dbg_insn_text(const dbg_session *s, uint32_t pc, char *text, size_t n, dbg_where *w)
 {
     const ptx_func *f;

@@ -74,6 +74,9 @@ int64_t dbg_mem_read(dbg_session *s, ptx_space space, uint64_t addr, void *buf, 
 int dbg_mem_write(dbg_session *s, ptx_space space, uint64_t addr, const void *buf, size_t n,
                   uint32_t cta, uint32_t warp, uint32_t lane);
 
+/* The state space and address a generic address names (global when it is in no window). */
+ptx_space dbg_generic_decode(uint64_t generic, uint64_t *addr);
+
 /* Disassembly: the instruction at pc as PTX text, with its function and lines. -1 outside the
  * module's code. dbg_ninsns: the number of pcs. */
 int dbg_insn_text(const dbg_session *s, uint32_t pc, char *text, size_t n, dbg_where *w);
