@@ -128,6 +128,7 @@ $(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 
 # Every Check suite, then the end-to-end batch tests.
 test: deps-quiet ptxdbg runtime $(TEST_BIN)
+	@command -v node >/dev/null && command -v npm >/dev/null || sh tests/install-deps.sh nodejs npm
 	@sh tests/run-tests.sh $(BUILD) $(TEST_BIN)
 
 unit: $(TEST_BIN)

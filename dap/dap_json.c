@@ -299,11 +299,11 @@ static int word(dj_in *in, const char *w)
 
 static dj *parse_value(dj_in *in, int depth)
 {
-    if (depth > DJ_MAX_DEPTH) {
-        fail(in, "nesting too deep");
+    skip_ws(in);
+    if (depth >= DJ_MAX_DEPTH && in->p < in->end && (*in->p == '[' || *in->p == '{')) {
+        fail(in, "nesting too deep"); /* at most DJ_MAX_DEPTH arrays and objects inside another */
         return NULL;
     }
-    skip_ws(in);
     if (in->p >= in->end) {
         fail(in, "unexpected end of text");
         return NULL;

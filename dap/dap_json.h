@@ -7,7 +7,7 @@
 
 /* ---------------------------------------------------------------------------------------------
  * Reader: dj_parse turns one JSON text into a tree of dj values. Everything is bounded: the text
- * (DJ_MAX_TEXT bytes), the nesting (DJ_MAX_DEPTH arrays/objects), and the number of values (at
+ * (DJ_MAX_TEXT bytes), the nesting (DJ_MAX_DEPTH arrays/objects one inside another), and the number of values (at
  * most one per input byte, so memory is linear in the input). Strings are decoded to UTF-8
  * (\uXXXX escapes and surrogate pairs included) and may hold NUL bytes (len says how many).
  * An error leaves NULL and a message naming the byte offset.
