@@ -89,6 +89,8 @@ static void kernel_over(dap_srv *d, int code)
     }
     if (code)
         d->exit_code = code;
+    if (d->nkernels == 0)
+        return; /* kernels launched from the debug console: the session goes on */
     if (d->next_kernel < d->nkernels && !code) {
         dap_next_kernel(d);
         return;
