@@ -653,8 +653,14 @@ static int bare_identifier(const char *s)
 }
 
 /* The debug console: any ptxdbg command, its text as the result. */
-static void repl_command(dap_srv *d, const dj *req, const char *line)
+static void repl_command(dap_srv *d, const dj *req, const char *line, const dap_lref *sel)
 {
+    /* the command applies to the frame the editor has selected, as cuda-gdb's to its focus */
+    const dbg_focus *cur = dbg_get_focus(d->s);
+    if (sel && d->stopped && (!cur->valid || cur->cta != sel->cta || cur->warp != sel->warp ||
+                              cur->lane != sel->lane || cur->frame != sel->frame) &&
+        dbg_set_focus(d->s, sel->cta, sel->warp, sel->lane) == 0)
+        dbg_set_frame(d->s, sel->frame);
     uint64_t before = dbg_progress(d->s);
     dbg_focus fb = *dbg_get_focus(d->s);
     int saved[2];
@@ -697,8 +703,9 @@ void dap_evaluate(dap_srv *d, const dj *req)
     if (g == 2)
         memset(&r, 0, sizeof r); /* no kernel: buffers, globals and history still evaluate */
     if (!strcmp(ctx, "repl")) {
+        const dap_lref *sel = g == 1 ? &r : NULL;
         if (!strncmp(expr, "-exec ", 6)) {
-            repl_command(d, req, expr + 6);
+            repl_command(d, req, expr + 6, sel);
             return;
         }
         char word[64];
@@ -714,7 +721,7 @@ void dap_evaluate(dap_srv *d, const dj *req)
             }
         }
         if (is_cmd || !*expr) {
-            repl_command(d, req, expr);
+            repl_command(d, req, expr, sel);
             return;
         }
     }

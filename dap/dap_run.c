@@ -83,7 +83,8 @@ static void kernel_over(dap_srv *d, int code)
     const exec_launch_info *li = dbg_launch_info(d->s);
     dap_outputf(d, "console", "[Kernel %u %s]\n", li ? li->launch_id : 0,
                 code ? "ended with a fault" : "exited");
-    if (d->inproc) {
+    if (d->inproc) { /* back to the host code: the adapter must know the program runs */
+        send_continued(d);
         d->kernel_over = 1;
         return;
     }
