@@ -361,9 +361,20 @@ CU_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pE
     *ppExportTable = NULL;
     for (size_t i = 0; i < sizeof g_declined / sizeof *g_declined; i++)
         if (!memcmp(u, g_declined[i], 16)) return CUDA_ERROR_NOT_FOUND;
-    char text[48];
-    uuid_text(u, text, sizeof text);
-    rt_warn("cuGetExportTable: the driver's private table %s is unknown to ptxdbg (returns "
-            "CUDA_ERROR_NOT_SUPPORTED)", text);
+    /* named once per table (a runtime may ask again) */
+    static unsigned char said[16][16];
+    static int nsaid;
+    static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
+    int seen = 0;
+    pthread_mutex_lock(&said_lock);
+    for (int i = 0; i < nsaid && !seen; i++) seen = !memcmp(said[i], u, 16);
+    if (!seen && nsaid < 16) memcpy(said[nsaid++], u, 16);
+    pthread_mutex_unlock(&said_lock);
+    if (!seen) {
+        char text[48];
+        uuid_text(u, text, sizeof text);
+        rt_warn("cuGetExportTable: the driver's private table %s is unknown to ptxdbg "
+                "(returns CUDA_ERROR_NOT_SUPPORTED)", text);
+    }
     return CUDA_ERROR_NOT_SUPPORTED;
 }

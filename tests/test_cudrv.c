@@ -159,6 +159,9 @@ START_TEST(test_export_tables)
     err = stderr_of(get_table, &id, &r);
     ck_assert_int_eq(r, CUDA_ERROR_NOT_SUPPORTED);
     ck_assert_msg(strstr(err, "{10111213-1415-1617-1819-1a1b1c1d1e1f}"), "message: %s", err);
+    err = stderr_of(get_table, &id, &r);                    /* named once */
+    ck_assert_int_eq(r, CUDA_ERROR_NOT_SUPPORTED);
+    ck_assert_str_eq(err, "");
     /* a slot not provided names its table and slot and returns CUDA_ERROR_NOT_SUPPORTED */
     err = stderr_of(call_slot3, (void *)cudart, &r);
     ck_assert_int_eq(r, CUDA_ERROR_NOT_SUPPORTED);
