@@ -195,10 +195,10 @@ rt_var *rt_var_by_name(rt_module *mod, const char *name);
  * (reads and writes through rt_var_rw, never host dereferences). */
 cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size);
 /* The same as the driver API hands it out: a __constant__ variable's address is tagged with
- * its module, which rt_const_host reads. */
+ * its module (but module#0's), which rt_const_host reads. */
 cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size);
-/* Host bytes of [addr, addr+n) in the const window: the tagged module's bank, or for an
- * untagged address the one loaded module whose bank holds it; NULL otherwise. */
+/* Host bytes of [addr, addr+n) in the const window: the tagged module's bank; for an untagged
+ * address the one loaded module whose bank holds it, else module#0's; NULL otherwise. */
 void *rt_const_host(uint64_t addr, uint64_t n);
 /* Copy to (write = 1) or from a variable's bytes [off, off+n). */
 cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write);

@@ -516,15 +516,16 @@ cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size)
 }
 
 /* __constant__ variables live in each module's own bank, all at the same const window
- * addresses; the addresses the driver API hands out carry the module in bits 24..31 (its
- * index + 1) so that copies reach the right bank (rt_const_host). */
+ * addresses; the addresses the driver API hands out for modules other than module#0 carry the
+ * module in bits 24..31 (its index) so that copies reach the right bank (rt_const_host).
+ * module#0's stay plain, so its kernels can also read them through a generic pointer. */
 #define RT_CONST_TAG_SHIFT 24
 
 cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size)
 {
     cudaError_t e = rt_var_addr(v, dev, size);
     if (e == cudaSuccess && dev && v->space == PTX_SPACE_CONST)
-        *dev = (uint8_t *)*dev + ((uint64_t)(v->mod->index + 1) << RT_CONST_TAG_SHIFT);
+        *dev = (uint8_t *)*dev + ((uint64_t)v->mod->index << RT_CONST_TAG_SHIFT);
     return e;
 }
 
@@ -535,19 +536,22 @@ void *rt_const_host(uint64_t addr, uint64_t n)
     uint64_t rel = addr - MEM_WIN_CONST;
     int tag = (int)(rel >> RT_CONST_TAG_SHIFT);
     uint64_t off = rel & ((1ull << RT_CONST_TAG_SHIFT) - 1);
-    void *found = NULL;
+    void *found = NULL, *first = NULL;
     int count = 0;
     for (rt_module *m = rt_mods; m; m = m->next) {
-        if (m->loaded <= 0 || (tag && m->index != tag - 1))
+        if (m->loaded <= 0 || (tag && m->index != tag))
             continue;
         void *h = exec_const_host(m->m, off, n);
         if (h) {
             found = h;
             count++;
+            if (m->index == 0)
+                first = h;
         }
     }
-    /* an untagged address (cudaGetSymbolAddress) only when one module's bank holds it */
-    return count == 1 ? found : NULL;
+    /* an untagged address: the one module whose bank holds it, else module#0's (the driver
+     * API's plain addresses are module#0's) */
+    return count == 1 ? found : first;
 }
 
 cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write)
