@@ -30,7 +30,9 @@ enum {
     T_COUNT
 };
 
-#define NSLOTS 12
+/* Slots each table array has: beyond the slots a table declares (its size in slot 0), every
+ * entry is a reporter too, so a runtime that reads further than the size still gets one. */
+#define NSLOTS 16
 
 typedef struct {
     unsigned char uuid[16];
@@ -89,11 +91,13 @@ static CUresult missing_slot(int table, int slot)
 
 #define MISS(t, s) static CUresult miss_##t##_##s(void) { return missing_slot(t, s); }
 #define MISS_ALL(t) MISS(t, 0) MISS(t, 1) MISS(t, 2) MISS(t, 3) MISS(t, 4) MISS(t, 5) \
-    MISS(t, 6) MISS(t, 7) MISS(t, 8) MISS(t, 9) MISS(t, 10) MISS(t, 11)
+    MISS(t, 6) MISS(t, 7) MISS(t, 8) MISS(t, 9) MISS(t, 10) MISS(t, 11) MISS(t, 12) \
+    MISS(t, 13) MISS(t, 14) MISS(t, 15)
 #define MISS_ROW(t) { (void *)miss_##t##_0, (void *)miss_##t##_1, (void *)miss_##t##_2, \
     (void *)miss_##t##_3, (void *)miss_##t##_4, (void *)miss_##t##_5, (void *)miss_##t##_6, \
     (void *)miss_##t##_7, (void *)miss_##t##_8, (void *)miss_##t##_9, (void *)miss_##t##_10, \
-    (void *)miss_##t##_11 }
+    (void *)miss_##t##_11, (void *)miss_##t##_12, (void *)miss_##t##_13, (void *)miss_##t##_14, \
+    (void *)miss_##t##_15 }
 MISS_ALL(0) MISS_ALL(1) MISS_ALL(2) MISS_ALL(3) MISS_ALL(4) MISS_ALL(5) MISS_ALL(6)
 static void *const g_missing[T_COUNT][NSLOTS] = {
     MISS_ROW(0), MISS_ROW(1), MISS_ROW(2), MISS_ROW(3), MISS_ROW(4), MISS_ROW(5), MISS_ROW(6),
@@ -327,7 +331,7 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static void tables_init(void)
 {
     for (int t = 0; t < T_COUNT; t++) {
-        for (int s = 0; s < g_info[t].nslots; s++)
+        for (int s = 0; s < NSLOTS; s++)
             g_tables[t][s] = g_missing[t][s];
         if (g_info[t].sized)
             g_tables[t][0] = (void *)(uintptr_t)(g_info[t].nslots * sizeof(void *));
