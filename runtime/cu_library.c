@@ -20,6 +20,15 @@ typedef struct {                    /* __fatBinC_Wrapper_t */
     void *filename_or_fatbins;      /* version 2 (-rdc=true): the units' fat binaries */
 } fatbinc_wrapper;
 
+/* The CUresult of a module that failed to load (the reason was printed once). */
+static CUresult load_result(cudaError_t e)
+{
+    return e == cudaErrorInvalidPtx ? CUDA_ERROR_INVALID_PTX
+           : e == cudaErrorNoKernelImageForDevice ? CUDA_ERROR_NO_BINARY_FOR_GPU
+           : e == cudaErrorInvalidKernelImage ? CUDA_ERROR_INVALID_IMAGE
+           : cu_result(e);
+}
+
 CUresult cu_module_from_fatbin(CUmodule *module, const void *image)
 {
     if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
@@ -40,7 +49,15 @@ CUresult cu_module_from_fatbin(CUmodule *module, const void *image)
                     "-gencode arch=compute_XX,code=compute_XX to keep it");
             return CUDA_ERROR_INVALID_IMAGE;
         }
-        return cuModuleLoadData(module, data);          /* PTX text */
+        /* PTX text (NVRTC output): parsed now, so that its errors are the load's */
+        RT_BEGIN();
+        rt_module *mod = rt_module_new_ptx(data, strnlen(data, (size_t)1 << 30), "module data");
+        cudaError_t e = mod ? rt_module_load(mod) : cudaErrorMemoryAllocation;
+        if (e != cudaSuccess && mod) rt_module_free(mod);
+        rt_unlock();
+        if (e != cudaSuccess) return load_result(e);
+        *module = (CUmodule)(void *)mod;
+        return CUDA_SUCCESS;
     }
     RT_BEGIN();
     rt_module *mod = rt_module_new_fatbin(data, (size_t)1 << 40);
@@ -49,15 +66,6 @@ CUresult cu_module_from_fatbin(CUmodule *module, const void *image)
     if (!mod) return CUDA_ERROR_INVALID_IMAGE;
     *module = (CUmodule)(void *)mod;
     return CUDA_SUCCESS;
-}
-
-/* The CUresult of a module that failed to load (the reason was printed once). */
-static CUresult load_result(cudaError_t e)
-{
-    return e == cudaErrorInvalidPtx ? CUDA_ERROR_INVALID_PTX
-           : e == cudaErrorNoKernelImageForDevice ? CUDA_ERROR_NO_BINARY_FOR_GPU
-           : e == cudaErrorInvalidKernelImage ? CUDA_ERROR_INVALID_IMAGE
-           : cu_result(e);
 }
 
 /* ---- libraries ------------------------------------------------------------------------------ */

@@ -207,6 +207,45 @@ int main()
     CUdeviceptr z;
     CK(((CUresult(*)(CUdeviceptr *, size_t))fn)(&z, 64));
     CK(cuMemFree(z));
+    // the same PTX as a library (no context needed to load it): its one kernel and global
+    CUlibrary lib;
+    CK(cuLibraryLoadData(&lib, ptx, NULL, NULL, 0, NULL, NULL, 0));
+    unsigned nk = 0;
+    CK(cuLibraryGetKernelCount(&nk, lib));
+    EXPECT(nk == 2, "library has %u kernels", nk);
+    CUkernel kern;
+    CK(cuLibraryGetKernel(&kern, lib, "axpb"));
+    const char *kname = NULL;
+    CK(cuKernelGetName(&kname, kern));
+    EXPECT(!strcmp(kname, "axpb"), "kernel name %s", kname);
+    CUfunction kf;
+    CK(cuKernelGetFunction(&kf, kern));
+    CUdeviceptr lbias;
+    size_t lbias_size = 0;
+    CK(cuLibraryGetGlobal(&lbias, &lbias_size, lib, "bias"));
+    float lb = -1.0f;
+    CK(cuMemcpyHtoD(lbias, &lb, sizeof lb));
+    CUdeviceptr lx, ly;
+    CK(cuMemAlloc(&lx, 64 * 4));
+    CK(cuMemAlloc(&ly, 64 * 4));
+    float h64[64];
+    for (int i = 0; i < 64; i++) h64[i] = (float)i;
+    CK(cuMemcpyHtoD(lx, h64, sizeof h64));
+    float la = 3.0f;
+    unsigned ln = 64;
+    void *largs[] = { &ly, &lx, &la, &ln };
+    CK(cuLaunchKernel(kf, 1, 1, 1, 64, 1, 1, 0, NULL, largs, NULL));
+    CK(cuMemcpyDtoH(h64, ly, sizeof h64));
+    for (int i = 0; i < 64; i++)
+        EXPECT(h64[i] == 3.0f * i - 1.0f, "library kernel y[%d] = %g", i, h64[i]);
+    CK(cuMemFree(lx));
+    CK(cuMemFree(ly));
+    CK(cuLibraryUnload(lib));
+    CUlibrary badlib;
+    EXPECT(cuLibraryLoadData(&badlib, ".version 8.0\n.target sm_80\n.address_size 64\nbogus;\n",
+                             NULL, NULL, 0, NULL, NULL, 0) == CUDA_ERROR_INVALID_PTX,
+           "bad PTX loaded as a library");
+
     // the entry point of the version asked for (cudaTypedefs.h: cuCtxCreate 2000, 3020 (_v2),
     // 11040 (_v3), 12050 (_v4)); the per-thread variant with its flag; too old a version
     const struct { const char *name; int version; unsigned long long flags; const char *sym; }
