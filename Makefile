@@ -89,9 +89,21 @@ $(PIC)/dwarf/%.o: dwarf/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC $(DWARF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(PIC)/runtime/%.o: runtime/%.c
+# The driver API files (runtime/cu_*.c) call the runtime API functions of runtime/rt_*.c through
+# prototypes generated from their definitions (runtime/gen-rtapi.sh).
+RT_GEN    = $(BUILD)/gen/cu_rtapi.h
+RT_RTSRC  = $(filter runtime/rt_%.c,$(RT_SRC))
+$(RT_GEN): runtime/gen-rtapi.sh $(RT_RTSRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC -Iruntime $(DEPFLAGS) -c -o $@ $<
+	sh runtime/gen-rtapi.sh $@ $(RT_RTSRC)
+
+$(PIC)/runtime/%.o: runtime/%.c | $(RT_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC -Iruntime -I$(BUILD)/gen $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/runtime/%.o: runtime/%.c | $(RT_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) -Iruntime -I$(BUILD)/gen $(DEPFLAGS) -c -o $@ $<
 
 $(PIC)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -120,7 +132,7 @@ $(CUDADRV): runtime/drv/libcuda.c $(CUDART)
 
 # The runtime's Check suites link the runtime's objects (not position-independent) statically.
 RT_TOBJ = $(RT_SRC:%.c=$(BUILD)/%.o)
-RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi
+RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi $(BUILD)/tests/test_cudrv
 $(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Itests -Iruntime -o $@ $< $(RT_TOBJ) $(LIB) \

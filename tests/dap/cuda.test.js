@@ -21,10 +21,12 @@ async function session(fn) {
     }
 }
 
-test('vector_add: pending breakpoint resolves, condition, variables, program output, exit status', { skip }, () => session(async dc => {
+// the same program linked with the shared CUDA runtime and with nvcc's default, the static one
+for (const prog of ['vector_add.G', 'vector_add.G.static'])
+test(`${prog}: pending breakpoint resolves, condition, variables, program output, exit status`, { skip }, () => session(async dc => {
     let bp;
     const changed = dc.waitForEvent('breakpoint');
-    const stop = await L.launch(dc, { program: cuda('vector_add.G'), args: ['1000'] }, async dc => {
+    const stop = await L.launch(dc, { program: cuda(prog), args: ['1000'] }, async dc => {
         const r = await dc.setBreakpointsRequest({ source: { path: cuda('vector_add.cu') },
                                                    breakpoints: [{ line: 10, condition: 'threadIdx.x == 5' }] });
         bp = r.body.breakpoints[0];
