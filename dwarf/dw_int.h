@@ -127,4 +127,19 @@ void *dw_lib_open_mem(const char *const *names, uint8_t *const *data, const uint
                       int n, void **dbg);
 void dw_lib_close_mem(void *h);
 
+/* A program's host ELF (dw_host.c) and its DWARF (dw_hostdw.c, which alone knows the CU type
+ * and holds dbg as the Dwarf_Debug of dw_lib_open_mem). */
+typedef struct { uint64_t lo, hi; const char *name; } dw_hsym;
+struct dw_hcu;
+struct dw_host {
+    uint8_t *map; size_t len;
+    dw_hsym *syms; int nsyms;
+    void *dbg;                /* NULL without host DWARF */
+    void *lib;                /* the in-memory libdwarf handle */
+    struct dw_hcu *cus; int ncus;
+    char **strs; int nstrs, capstrs;  /* names handed out, freed with the object */
+};
+void dw_hostdw_load(dw_host *h);
+void dw_hostdw_free(dw_host *h);
+
 #endif

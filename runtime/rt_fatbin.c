@@ -16,5 +16,7 @@ __attribute__((weak)) int rt_device_cc(void)
 int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
                   size_t errlen)
 {
-    return ptx_fatbin_ptx(image, len, (unsigned)rt_device_cc(), ptx, ptx_len, err, errlen);
+    /* any failure, SASS only included, is -1 here */
+    return ptx_fatbin_ptx(image, len, (unsigned)rt_device_cc(), ptx, ptx_len, err, errlen) ? -1
+                                                                                          : 0;
 }
