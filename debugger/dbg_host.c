@@ -65,6 +65,7 @@ static int in_segs(const seg *sg, int n, uint64_t pc)
     return 0;
 }
 
+/* The address ranges and the program's name: what every stack capture needs (cheap). */
 static void self_init(void)
 {
     dl_iterate_phdr(own_object, (void *)(uintptr_t)&dbg_host_stack);
@@ -79,7 +80,19 @@ static void self_init(void)
         memcpy(self_name, b, l);
         self_name[l] = 0;
     }
+}
+
+/* The program's ELF and DWARF: read once, at the first time a host address is named. */
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static void host_init(void)
+{
     self_host = dw_host_open("/proc/self/exe");
+}
+
+static void names_init(void)
+{
+    pthread_once(&self_once, self_init);
+    pthread_once(&host_once, host_init);
 }
 
 static int in_program(uint64_t pc)
@@ -211,7 +224,7 @@ static int host_locs(uint64_t ret, const char *kernel, dbg_demangle_fn dm, host_
 int dbg_host_where(const uint64_t *pcs, int n, const char *kernel, dbg_demangle_fn dm,
                    int nframes, char *out, size_t len)
 {
-    pthread_once(&self_once, self_init);
+    names_init();
     out[0] = 0;
     if (n <= 0)
         return -1;
@@ -250,7 +263,7 @@ int dbg_host_where(const uint64_t *pcs, int n, const char *kernel, dbg_demangle_
 
 int dbg_host_has_debug_info(void)
 {
-    pthread_once(&self_once, self_init);
+    names_init();
     return dw_host_has_lines(self_host);
 }
 
@@ -287,8 +300,10 @@ static void load_device(struct dbg_hostprog *p, dbg_demangle_fn dm)
     size_t len;
     p->loaded = 1;
     p->device_known = 1;
-    if (dw_host_section(p->h, ".nv_fatbin", &fb, &len) != 0)
-        return;   /* no device code at all */
+    if (dw_host_section(p->h, ".nv_fatbin", &fb, &len) != 0) {
+        p->device_known = 0;   /* no fat binary: not a CUDA program ptxdbg can judge */
+        return;
+    }
     size_t off = 0;
     while (off + 16 <= len) {
         size_t cs = ptx_fatbin_size(fb + off, len - off);
@@ -439,6 +454,8 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
         }
     }
     const char *colon = strrchr(spec, ':');
+    if (!strcmp(program, "/proc/self/exe"))
+        pthread_once(&self_once, self_init);
     const char *prog = base_of(strcmp(program, "/proc/self/exe") ? program : self_name);
     if (colon && colon > spec) {  /* FILE:LINE */
         char *end;
