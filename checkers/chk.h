@@ -70,9 +70,9 @@ typedef struct {
     int rel;                  /* where addr lies: 0 inside, 1 after the end, -1 before, 2 far
                                  from everything (no allocation named) */
     uint64_t dist;            /* bytes after the end / before the start */
-    int freed;                /* the allocation was freed */
-    char freed_by[256];       /* how and where it was freed ("" unknown) */
-    char where[320];          /* the address described in words (shared, local, param ...) */
+    int freed;                /* the allocation was freed (where: the runtime's description of
+                                 it, when the runtime freed it: exec_freed_describe) */
+    char where[640];          /* the address described in words (shared, local, param, freed) */
     int gpu_faults;           /* 1: a GPU faults at this access; 0: it completes it */
     uint64_t pad;             /* gpu_faults 0: the bytes a GPU maps after pad_owner, which hold
                                  the address */
@@ -88,7 +88,6 @@ typedef struct {
 } chk_finding;
 
 typedef struct chk_ctx chk_ctx;
-struct chk_alloc;
 
 /* Hooks a front end gives (all optional). */
 typedef struct {
@@ -99,17 +98,11 @@ typedef struct {
     void (*report)(void *ctx, const chk_finding *f);
     /* the launch number of the machine's current launch as the front end counts them */
     int (*launch_no)(void *ctx, const exec_machine *m, uint32_t *no);
-    /* global memory at addr that the host freed: the allocation (base, size, name) and where
-       it was freed (site); 0 when addr lay in one */
-    int (*freed)(void *ctx, uint64_t addr, struct chk_alloc *out);
 } chk_hooks;
 
 chk_ctx *chk_new(void);
 void chk_free(chk_ctx *c);
 void chk_set_hooks(chk_ctx *c, const chk_hooks *h);
-/* Only the freed hook (the host side knows what it freed and where). */
-void chk_set_freed_hook(chk_ctx *c, int (*fn)(void *ctx, uint64_t addr, struct chk_alloc *out),
-                        void *ctx);
 
 /* ---- the registry ----------------------------------------------------------------------------- */
 int chk_lookup(const char *name);          /* chk_id, or -1 for an unknown name */

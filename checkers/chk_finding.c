@@ -186,10 +186,10 @@ int chk_format(const chk_finding *f, const char *prefix, char *out, size_t n)
         break;
     }
     if (f->kind != CHK_K_MISALIGNED || f->alloc_name[0]) {
-        if (f->freed)
+        if (f->freed && f->alloc_name[0])
             chk_put(&o, "    and is inside %s [0x%" PRIx64 ", %" PRIu64 " bytes) at offset %" PRIu64
-                    ", which was freed%s%s", f->alloc_name, f->alloc_base, f->alloc_size,
-                    f->addr - f->alloc_base, f->freed_by[0] ? " " : "", f->freed_by);
+                    ", which was freed", f->alloc_name, f->alloc_base, f->alloc_size,
+                    f->addr - f->alloc_base);
         else if (f->alloc_name[0] && f->rel == 1)
             chk_put(&o, "    and is %" PRIu64 " bytes after the nearest allocation at 0x%" PRIx64
                     " of size %" PRIu64 " bytes (%s)", f->dist, f->alloc_base, f->alloc_size,
@@ -263,12 +263,9 @@ void chk_write_json(const chk_finding *f, FILE *fp)
         fprintf(fp, ",\"base\":\"0x%" PRIx64 "\",\"size\":%" PRIu64 ",\"offset\":%" PRId64
                 ",\"freed\":%s", f->alloc_base, f->alloc_size,
                 (int64_t)(f->addr - f->alloc_base), f->freed ? "true" : "false");
-        if (f->freed_by[0]) {
-            fprintf(fp, ",\"freed_by\":");
-            chk_json_str(fp, f->freed_by);
-        }
         fputc('}', fp);
-    } else if (f->where[0]) {
+    }
+    if (f->where[0]) {
         fprintf(fp, ",\"where\":");
         chk_json_str(fp, f->where);
     }

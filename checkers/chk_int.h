@@ -29,8 +29,6 @@ struct chk_ctx {
     unsigned enabled;         /* 1u << chk_id */
     int stop;                 /* findings stop the kernel */
     chk_hooks hooks;
-    int (*freed_fn)(void *ctx, uint64_t addr, struct chk_alloc *out); /* chk_set_freed_hook */
-    void *freed_ctx;
     chk_finding **f;          /* findings (pointers stay valid until chk_clear / chk_free) */
     int nf, capf;
     int next_id;

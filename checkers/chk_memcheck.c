@@ -27,17 +27,7 @@ typedef struct {
 
 static int mc_fault_status(int st) { return st != EXEC_ACC_OK && st != EXEC_ACC_PAD; }
 
-/* What the host side knows of freed memory at addr (the runtime saw every cudaFree, also of
- * memory no machine had mapped yet). */
-static int mc_host_freed(chk_ctx *c, uint64_t addr, chk_alloc *out)
-{
-    int (*fn)(void *, uint64_t, chk_alloc *) = c->freed_fn ? c->freed_fn : c->hooks.freed;
-    void *ctx = c->freed_fn ? c->freed_ctx : c->hooks.ctx;
-    memset(out, 0, sizeof *out);
-    return fn ? fn(ctx, addr, out) : -1;
-}
-
-static chk_kind mc_classify(chk_ctx *c, exec_machine *m, const exec_mem_ev *ev, uint64_t addr)
+static chk_kind mc_classify(exec_machine *m, const exec_mem_ev *ev, uint64_t addr)
 {
     switch (ev->status) {
     case EXEC_ACC_FREE_TWICE: return CHK_K_DOUBLE_FREE;
@@ -51,9 +41,9 @@ static chk_kind mc_classify(chk_ctx *c, exec_machine *m, const exec_mem_ev *ev, 
     if (addr < MC_NULL_PAGE)
         return CHK_K_NULL;
     exec_region_info ri;
-    chk_alloc ha;
+    char d[8];
     if (ev->status == EXEC_ACC_OOB &&
-        (exec_global_freed_at(m, addr, &ri) == 0 || mc_host_freed(c, addr, &ha) == 0))
+        (exec_freed_describe(addr, d, sizeof d) || exec_global_freed_at(m, addr, &ri) == 0))
         return CHK_K_FREED;
     if (exec_global_near(m, addr, &ri, NULL) == 0 && ri.kind == 3 /* device heap */)
         return CHK_K_HEAP_OVERFLOW;
@@ -69,22 +59,17 @@ static void mc_region_name(const exec_region_info *ri, char *out, size_t n)
 }
 
 /* The allocation fields of a global finding: the nearest allocation (or the freed one). */
-static void mc_global_place(chk_ctx *c, exec_machine *m, chk_finding *f)
+static void mc_global_place(exec_machine *m, chk_finding *f)
 {
     exec_region_info ri;
     uint64_t pad = 0;
-    chk_alloc ha;
-    if (f->kind == CHK_K_FREED && mc_host_freed(c, f->addr, &ha) == 0) {
-        /* the host's record: the allocation as it was, and where it was freed */
+    if (f->kind == CHK_K_FREED && exec_freed_describe(f->addr, f->where, sizeof f->where)) {
+        /* the runtime's description: the allocation, and where the host freed it */
         f->freed = 1;
-        ri.base = ha.base;
-        ri.size = ha.size;
-        ri.kind = 4;
-        ri.id = 0;
-        ri.name = ha.name;
-        if (ha.site && ha.site[0])
-            snprintf(f->freed_by, sizeof f->freed_by, "by the host at %s", ha.site);
-    } else if (f->kind == CHK_K_FREED && exec_global_freed_at(m, f->addr, &ri) == 0) {
+        f->rel = 0;
+        return;
+    }
+    if (f->kind == CHK_K_FREED && exec_global_freed_at(m, f->addr, &ri) == 0) {
         f->freed = 1;
     } else if (exec_global_near(m, f->addr, &ri, &pad) != 0) {
         f->rel = 2;
@@ -150,7 +135,7 @@ static int mc_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
         return EXEC_OBS_GO;
     uint32_t lane = (uint32_t)__builtin_ctz(ev->lanes);
     uint64_t addr = exec_mem_ev_addr(ev, lane);
-    chk_kind kind = mc_classify(c, m, ev, addr);
+    chk_kind kind = mc_classify(m, ev, addr);
     const void *mod = exec_module(m);
     chk_finding *f = chk_find(c, CHK_MEMCHECK, kind, mod, ev->pc, 0);
     if (f) {
@@ -171,7 +156,7 @@ static int mc_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
     if (kind == CHK_K_DOUBLE_FREE || kind == CHK_K_BAD_FREE)
         ;   /* a free, not an access: no allocation to place it near */
     else if (ev->space == PTX_SPACE_GLOBAL)
-        mc_global_place(c, m, f);
+        mc_global_place(m, f);
     else
         mc_space_place(m, ev, lane, f);
     exec_region_info po;

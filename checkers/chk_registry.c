@@ -50,14 +50,6 @@ void chk_free(chk_ctx *c)
     free(c);
 }
 
-void chk_set_freed_hook(chk_ctx *c, int (*fn)(void *ctx, uint64_t addr, struct chk_alloc *out),
-                        void *ctx)
-{
-    /* the freed_by hook gets its own context: the others keep theirs */
-    c->freed_fn = fn;
-    c->freed_ctx = ctx;
-}
-
 void chk_set_hooks(chk_ctx *c, const chk_hooks *h)
 {
     if (h)

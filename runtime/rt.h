@@ -173,6 +173,9 @@ void rt_module_free(rt_module *mod);
 rt_module *rt_modules(void);
 
 rt_kernel *rt_kernel_add(rt_module *mod, const void *host_stub, const char *name);
+/* The names of a loaded module's kernels (entries with a body), in PTX order: how many there
+ * are, the first `max` of them in names (which may be NULL). */
+int rt_module_entries(rt_module *mod, const char **names, int max);
 /* The kernel the program launches with `host_stub`; NULL when none was registered. */
 rt_kernel *rt_kernel_by_stub(const void *host_stub);
 /* The kernel named `name` in mod (registering it when the module has such an entry). */
@@ -191,6 +194,12 @@ rt_var *rt_var_by_name(rt_module *mod, const char *name);
  * generic for __device__ / __managed__, and for __constant__ the const-window generic address
  * (reads and writes through rt_var_rw, never host dereferences). */
 cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size);
+/* The same as the driver API hands it out: a __constant__ variable's address is tagged with
+ * its module (but module#0's), which rt_const_host reads. */
+cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size);
+/* Host bytes of [addr, addr+n) in the const window: the tagged module's bank; for an untagged
+ * address the one loaded module whose bank holds it, else module#0's; NULL otherwise. */
+void *rt_const_host(uint64_t addr, uint64_t n);
 /* Copy to (write = 1) or from a variable's bytes [off, off+n). */
 cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write);
 /* Host bytes of [off, off+n) of a variable (loads its module); NULL when out of range. */
@@ -198,7 +207,7 @@ void *rt_var_host(rt_var *v, size_t off, size_t n);
 
 /* ---- fat binaries (rt_fatbin.c) -------------------------------------------------------------- */
 #define RT_FATBINC_MAGIC 0x466243B1u   /* __fatBinC_Wrapper_t.magic */
-#define RT_FATBIN_MAGIC  0xBA55ED50u   /* .nv_fatbin container */
+#define RT_FATBIN_MAGIC  PTX_FATBIN_MAGIC   /* .nv_fatbin container (core/ptx/ptx_fatbin.c) */
 /* Size in bytes of the fat binary containers starting at image (back to back, the last one
  * ending the data), or 0 when image is not a fat binary. maxlen bounds the walk. */
 size_t rt_fatbin_size(const void *image, size_t maxlen);
@@ -237,8 +246,9 @@ typedef struct rt_alloc {
     size_t mem_size;
     uint64_t pad;                 /* bytes after size that mem also holds: the padding a GPU
                                      maps with it (exec_alloc_padding) */
-    char *site;                   /* where the host made it, while something checks (malloc'd;
-                                     rt_check.c), else NULL */
+    uint64_t site[4];             /* the host stack of the call that made it, while something
+                                     checks (rt_check.c: the leak check names it) */
+    int nsite;
 } rt_alloc;
 
 /* Map allocation a (with its padding) into machine m; -1 with the machine's message. */
@@ -276,6 +286,12 @@ cudaError_t rt_set_run(const rt_op *op);
 int rt_addr_reserved(uint64_t p, uint64_t n);
 /* Bytes of device memory in use (cudaMemGetInfo) and the emulated total. */
 void rt_mem_usage(uint64_t *used, uint64_t *total);
+/* An address inside one of the last allocations the program released: "inside cudaMalloc#2
+ * [0x..., N bytes) at offset K, which was freed by cudaFree, called from release at app.cu:69,
+ * called from main at app.cu:110" (the host stack of the release, named from the program's
+ * debug info) and 1; 0 when addr is in none. The one description of freed memory: the core's
+ * fault messages (exec_set_freed_describer), the debugger's reports and memcheck use it. */
+int rt_mem_freed_describe(uint64_t addr, char *out, size_t n);
 
 /* ---- machines -------------------------------------------------------------------------------- */
 /* Call fn on the machine of every loaded module (texture objects, mappings); stops when fn
@@ -459,12 +475,11 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx);
  * launch then fails with cudaErrorLaunchFailure). */
 extern int (*rt_debug_launch)(rt_launch_ctx *ctx);
 
-/* rt_check.c: checkers in plain runs (PTXDBG_CHECK), the leak check, where memory was freed. */
+/* rt_check.c: checkers in plain runs (PTXDBG_CHECK), the leak check. */
 typedef struct chk_ctx chk_ctx;
 void rt_check_machine_added(exec_machine *m);
 void rt_check_machine_gone(exec_machine *m);
-char *rt_check_alloc_site(void);       /* malloc'd host backtrace, or NULL */
-void rt_check_freed(const rt_alloc *a);
+int rt_check_alloc_site(uint64_t *pcs, int max);   /* the host stack, or 0 frames */
 void rt_check_leaks(chk_ctx *k);
 void rt_check_session(chk_ctx *k);
 /* Called (when non-NULL) after each module loads, so the debugger resolves pending

@@ -1,12 +1,11 @@
 /* rt_check.c - checkers in plain runs (PTXDBG_CHECK), the leak check at exit, where memory was freed. */
-#include <dlfcn.h>
-#include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "rt.h"
 #include "chk.h"
+#include "cmd.h"
 #include "cmd_prog.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -19,8 +18,9 @@
  * PTXDBG_CHECK_EXITCODE (default 1) instead of the program's.
  *
  * Under the debugger (`ptxdbg ./app`) the session inside the program owns the checkers
- * (cmd_inproc.c); this file then only lists the leaks for it and says where freed memory was
- * freed. Host backtraces are taken only while something checks.
+ * (cmd_inproc.c); this file then only lists the leaks for it. Where freed memory was freed is
+ * the runtime's one description (rt_mem_freed_describe, through exec_freed_describe). Host
+ * stacks of allocations are taken only while something checks.
  * ------------------------------------------------------------------------------------------- */
 
 #define RT_CHK_PREFIX "========= "
@@ -31,83 +31,15 @@ static int rt_chk_leaks;         /* PTXDBG_LEAK_CHECK */
 static const char *rt_chk_report;
 static int rt_chk_exitcode = 1;
 
-/* The most recent frees, with where the host freed the memory (for "freed by ..."). */
-#define RT_FREED_MAX 64
-static struct { uint64_t base, size; char name[32]; char site[200]; } rt_freed[RT_FREED_MAX];
-static unsigned rt_nfreed;
-
-/* Whether host backtraces are worth taking: something checks. */
+/* Whether host stacks are worth taking: something checks. */
 static int rt_check_sites(void);
 
-/* ---- host backtraces ---------------------------------------------------------------------------- */
-/* "main+0x4c (app), run+0x10 (app)": the program's frames, the runtime library's own left out. */
-static void rt_host_site(char *out, size_t n)
+/* ---- where allocations were made ---------------------------------------------------------------- */
+/* The host stack of the allocation call (the program's frames; dbg_host_stack), named only if it
+ * leaks (dbg_host_where: "main at app.cu:42" with the program's DWARF). */
+int rt_check_alloc_site(uint64_t *pcs, int max)
 {
-    void *pcs[12];
-    int k = backtrace(pcs, 12);
-    Dl_info self;
-    size_t len = 0;
-    out[0] = 0;
-    if (!dladdr((void *)rt_host_site, &self))
-        self.dli_fbase = NULL;
-    for (int i = 0, shown = 0; i < k && shown < 4; i++) {
-        Dl_info di;
-        if (!dladdr(pcs[i], &di) || di.dli_fbase == self.dli_fbase)
-            continue;
-        const char *file = di.dli_fname ? strrchr(di.dli_fname, '/') : NULL;
-        file = file ? file + 1 : di.dli_fname ? di.dli_fname : "?";
-        int w;
-        if (di.dli_sname)
-            w = snprintf(out + len, n - len, "%s%s+0x%lx (%s)", shown ? ", " : "", di.dli_sname,
-                         (unsigned long)((char *)pcs[i] - (char *)di.dli_saddr), file);
-        else
-            w = snprintf(out + len, n - len, "%s0x%lx (%s)", shown ? ", " : "",
-                         (unsigned long)((char *)pcs[i] - (char *)di.dli_fbase), file);
-        if (w < 0 || (size_t)w >= n - len)
-            break;
-        len += (size_t)w;
-        shown++;
-    }
-}
-
-char *rt_check_alloc_site(void)
-{
-    if (!rt_check_sites())
-        return NULL;
-    char site[400];
-    rt_host_site(site, sizeof site);
-    return site[0] ? strdup(site) : NULL;
-}
-
-void rt_check_freed(const rt_alloc *a)
-{
-    if (!rt_check_sites())
-        return;
-    unsigned i = rt_nfreed++ % RT_FREED_MAX;
-    rt_freed[i].base = a->base;
-    rt_freed[i].size = a->size;
-    snprintf(rt_freed[i].name, sizeof rt_freed[i].name, "%s", a->name);
-    rt_host_site(rt_freed[i].site, sizeof rt_freed[i].site);
-}
-
-/* chk_hooks.freed: the allocation that held addr and where the host freed it ("main+0x4c
- * (app), ..."). One function, so a richer description (source lines of the host code) can
- * replace it. */
-static int rt_check_freed_at(void *ctx, uint64_t addr, chk_alloc *out)
-{
-    (void)ctx;
-    unsigned k = rt_nfreed < RT_FREED_MAX ? rt_nfreed : RT_FREED_MAX;
-    for (unsigned j = 0; j < k; j++) {   /* newest first */
-        unsigned i = (rt_nfreed - 1 - j) % RT_FREED_MAX;
-        if (addr >= rt_freed[i].base && addr - rt_freed[i].base < rt_freed[i].size) {
-            out->base = rt_freed[i].base;
-            out->size = rt_freed[i].size;
-            out->name = rt_freed[i].name;
-            out->site = rt_freed[i].site;
-            return 0;
-        }
-    }
-    return -1;
+    return rt_check_sites() ? dbg_host_stack(pcs, max, NULL) : 0;
 }
 
 /* ---- leaks ------------------------------------------------------------------------------------- */
@@ -117,7 +49,11 @@ static int rt_leak_one(const rt_alloc *a, void *ctx)
     /* device memory the program allocated (not host memory, registered ranges or variables) */
     if (!a->mem || a->kind == RT_MEM_HOST || a->kind == RT_MEM_REGISTERED)
         return 0;
-    chk_alloc ca = { a->base, a->size, a->name, a->site ? a->site : "" };
+    char site[1024] = "";
+    if (a->nsite && dbg_host_where(a->site, a->nsite, NULL, cmd_demangle, 3, site,
+                                   sizeof site) != 0)
+        site[0] = 0;
+    chk_alloc ca = { a->base, a->size, a->name, site };
     chk_leak_add(k, &ca);
     return 0;
 }
@@ -190,7 +126,7 @@ static void rt_check_decide(void)
         rt_chk = NULL;
         return;
     }
-    chk_hooks h = { .report = rt_check_print, .freed = rt_check_freed_at };
+    chk_hooks h = { .report = rt_check_print };
     chk_set_hooks(rt_chk, &h);
     rt_chk_state = 1;
     atexit(rt_check_exit);
@@ -215,10 +151,10 @@ void rt_check_machine_gone(exec_machine *m)
         chk_detach(rt_chk, m);
 }
 
-/* The in-process debugger's session (rt_dbg.c): it says where freed memory was freed, and its
- * leak check at exit lists the runtime's allocations. */
+/* The in-process debugger's session (rt_dbg.c): its leak check at exit lists the runtime's
+ * allocations. */
 void rt_check_session(chk_ctx *k)
 {
-    chk_set_freed_hook(k, rt_check_freed_at, NULL);
+    (void)k;
     cmd_inproc_set_leak_lister(rt_check_leaks);
 }

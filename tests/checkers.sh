@@ -192,7 +192,7 @@ prog chk_pad.memcheck 1 PTXDBG_CHECK=memcheck -- '^chk_pad: PASSED$' \
     'lies in the 256 bytes it maps after cudaMalloc#5\.' '^========= ERROR SUMMARY: 258 errors$'
 # use after cudaFree: the allocation, and that the host freed it
 prog chk_uaf.memcheck 1 PTXDBG_CHECK=memcheck -- '^FAULT cudaErrorIllegalAddress$' \
-    '^=========     and is inside cudaMalloc#1 \[0x[0-9a-f]+, 256 bytes\) at offset 0, which was freed by the host at ' \
+    '^=========     and is inside cudaMalloc#1 \[0x[0-9a-f]+, 256 bytes\) at offset 0, which was freed by cudaFree, called from ' \
     'CUDA Exception: Warp Out-of-range Address'
 prog chk_uaf.report 1 PTXDBG_CHECK=memcheck PTXDBG_CHECK_REPORT=r.jsonl -- '^FAULT'
 [ -f "$d/r.jsonl" ] && grep -q '"kind":"use-after-free"' "$d/r.jsonl" && pass chk_uaf.json ||
@@ -207,7 +207,7 @@ prog chk_leak.exitcode 7 PTXDBG_LEAK_CHECK=full PTXDBG_CHECK_EXITCODE=7 -- '^chk
 # under the debugger: memcheck on by default, the user's line, the leak check
 if [ -x "$C/chk_uaf.G" ] && [ -x "$C/chk_leak" ]; then
     expect_out dbg.chk_uaf nz '^memcheck: Invalid __global__ read of size 4 bytes$' \
-        'at sum_freed in chk_uaf.cu:10 ' 'which was freed by the host' -- \
+        'at sum_freed in chk_uaf.cu:10 ' 'which was freed by cudaFree' -- \
         -batch -ex run --args "$C/chk_uaf.G"
     expect_out dbg.chk_leak nz '^chk_leak: PASSED$' '^memcheck: Leaked 1024 bytes at 0x' \
         '^LEAK SUMMARY: 1536 bytes leaked in 2 allocations$' -- \

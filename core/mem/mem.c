@@ -401,6 +401,19 @@ static int mem_desc_region(const mem_region *r, uint64_t addr, char *out, size_t
     return snprintf(out, n, "%s+%" PRIu64, name, addr - r->base);
 }
 
+static exec_freed_fn mem_freed_fn;
+
+void exec_set_freed_describer(exec_freed_fn fn)
+{
+    __atomic_store_n(&mem_freed_fn, fn, __ATOMIC_RELEASE);
+}
+
+int exec_freed_describe(uint64_t addr, char *out, size_t n)
+{
+    exec_freed_fn fn = __atomic_load_n(&mem_freed_fn, __ATOMIC_ACQUIRE);
+    return fn && n && fn(addr, out, n) == 1;
+}
+
 int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, size_t n)
 {
     out[0] = 0;
@@ -409,6 +422,11 @@ int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, 
     switch (sp) {
     case PTX_SPACE_GLOBAL: {
         const mem_region *r = mem_global_nearest(&m->glob, addr);
+        /* memory the program released: the runtime's description (where it was freed), else
+           the core's own record of regions freed or unmapped (device free, buffers) */
+        if ((!r || addr < r->base || addr >= r->base + r->size) &&
+            exec_freed_describe(addr, out, n))
+            return 0;
         const mem_freed *f = mem_global_freed(&m->glob, addr);
         if (f && !(r && addr >= r->base && addr - r->base < r->size)) {
             /* memory that was freed: name what it was */
@@ -565,7 +583,7 @@ uint8_t *mem_bad(exec_warp *w, const exec_insn *in, int lane, ptx_space osp, ptx
                    "misaligned %s access of %u bytes at 0x%" PRIx64, ptx_space_name(sp), size,
                    osp == PTX_SPACE_GENERIC ? mem_generic_encode(sp, addr) : addr);
     } else {
-        char d[256];
+        char d[440];   /* a freed allocation's description names where it was freed */
         mem_describe(m, sp, addr, d, sizeof d);
         exec_fault(w, in, EXEC_EXC_OUT_OF_RANGE, lane, sp, addr, size,
                    "%s %s %s of %u bytes at 0x%" PRIx64 " (%s)%s%s", mem_status_word(status),
