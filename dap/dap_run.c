@@ -68,9 +68,31 @@ static void fault_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, ch
     (void)f;
 }
 
-static int is_fault(dbg_event_kind k)
+/* A checker's finding (chk.h): its headline, and the fault it explains when it is one. */
+static void check_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, char *desc,
+                       size_t n)
+{
+    char head[256], fd[1600];
+    chk_headline(ev->finding, head, sizeof head);
+    if (ev->stop.kind == EXEC_STOP_EXCEPTION) {
+        fault_text(d, ev, id, idn, fd, sizeof fd);
+        snprintf(desc, n, "%s: %s. %s", chk_name(ev->finding->checker), head, fd);
+    } else {
+        snprintf(id, idn, "%s", chk_name(ev->finding->checker));
+        snprintf(desc, n, "%s: %s", chk_name(ev->finding->checker), head);
+    }
+}
+
+static int is_fault_kind(dbg_event_kind k)
 {
     return k == DBG_EV_TRAP || k == DBG_EV_ASSERT || k == DBG_EV_EXCEPTION;
+}
+
+/* A stop that ends the launch: a fault, or a checker's finding that explains one. */
+static int is_fault(const dbg_event *ev)
+{
+    return is_fault_kind(ev->kind) ||
+           (ev->kind == DBG_EV_CHECK && ev->stop.kind == EXEC_STOP_EXCEPTION);
 }
 
 /* The kernel completed (or its fault was left): the next kernel, the end of the session, or
@@ -145,6 +167,15 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
         fault_text(d, ev, id, sizeof id, desc, sizeof desc);
         dap_outputf(d, "stderr", "%s\n", desc);
         break;
+    case DBG_EV_CHECK: {
+        /* a checker's finding, in the checkers' own words (chk_format) */
+        char text[4096];
+        reason = "exception";
+        check_text(d, ev, id, sizeof id, desc, sizeof desc);
+        chk_format(ev->finding, "", text, sizeof text);
+        dap_outputf(d, "stderr", "%s: %s", chk_name(ev->finding->checker), text);
+        break;
+    }
     case DBG_EV_INTERRUPT:
         reason = "pause";
         break;
@@ -169,7 +200,7 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
     djw_str(&w, "reason", reason);
     if (desc[0]) {
         djw_str(&w, "description", desc);
-        if (is_fault(ev->kind))
+        if (is_fault(ev) || ev->kind == DBG_EV_CHECK)
             djw_str(&w, "text", desc);
     }
     if (f->valid)
@@ -188,10 +219,10 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
 void dap_resume(dap_srv *d, int how)
 {
     dap_handles_reset(d);
-    if (is_fault(d->last.kind) || !dbg_launch_alive(d->s)) {
+    if (is_fault(&d->last) || !dbg_launch_alive(d->s)) {
         /* the launch is over (a fault stays inspectable until the session goes on) */
         send_continued(d);
-        kernel_over(d, is_fault(d->last.kind) ? 1 : 0);
+        kernel_over(d, is_fault(&d->last) ? 1 : 0);
         return;
     }
     send_continued(d);
@@ -331,7 +362,7 @@ void dap_after_command(dap_srv *d, uint64_t progress_before, const dbg_focus *fb
     const dbg_focus *f = dbg_get_focus(d->s);
     int ran = dbg_progress(d->s) != progress_before;
     int alive = dbg_launch_alive(d->s);
-    if (d->stopped && !alive && !is_fault(d->last.kind)) {
+    if (d->stopped && !alive && !is_fault(&d->last)) {
         exec_stop st;
         int over;
         if (dbg_last_stop(d->s, &st, &over) == 0 && st.kind == EXEC_STOP_DONE) {
@@ -374,12 +405,16 @@ void dap_after_command(dap_srv *d, uint64_t progress_before, const dbg_focus *fb
 
 void dap_exception_info(dap_srv *d, const dj *req)
 {
-    if (!d->stopped || !is_fault(d->last.kind)) {
+    int check = d->stopped && d->last.kind == DBG_EV_CHECK;
+    if (!d->stopped || (!is_fault(&d->last) && !check)) {
         dap_respond_err(d, req, "exceptionInfo: the kernel is not stopped at an exception.");
         return;
     }
     char id[64], desc[2048];
-    fault_text(d, &d->last, id, sizeof id, desc, sizeof desc);
+    if (check)
+        check_text(d, &d->last, id, sizeof id, desc, sizeof desc);
+    else
+        fault_text(d, &d->last, id, sizeof id, desc, sizeof desc);
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
