@@ -76,6 +76,9 @@ int cmd_check_set(cmd_ctx *c, const char *name, const char *value)
         return 0;
     }
     if (!strcmp(name, "leaks")) {
+        if (on && !c->prog)
+            return cmd_error(c, "The leak check is of a CUDA program's allocations at its exit "
+                                "(ptxdbg ./app); a PTX session has none.");
         c->opt.check_leaks = on;
         return 0;
     }

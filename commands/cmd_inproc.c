@@ -71,13 +71,13 @@ static void write_back(const char *extra)
 chk_ctx *cmd_inproc_checks(void) { return state == 1 ? dbg_checks(C.s) : NULL; }
 void cmd_inproc_set_leak_lister(void (*fn)(chk_ctx *k)) { leak_lister = fn; }
 
-/* The program ends: the leak check (set check leaks), the checkers' summaries and report; a
- * finding fails a batch run (written back as a fault). */
-static void check_at_exit(void)
+/* The program ends: the leak check (set check leaks; not when the session ends it, mid-run),
+ * the checkers' summaries and report; a finding fails a batch run (written back as a fault). */
+static void check_at_exit(int leaks)
 {
     chk_ctx *k = dbg_checks(C.s);
     int before = chk_count(k);
-    if (C.opt.check_leaks && leak_lister) {
+    if (leaks && C.opt.check_leaks && leak_lister) {
         leak_lister(k);
         for (int i = before; i < chk_count(k); i++) {
             char buf[2048];
@@ -93,7 +93,7 @@ static void check_at_exit(void)
 static void at_exit(void)
 {
     if (state == 1 && getpid() == session_pid) {
-        check_at_exit();
+        check_at_exit(1);
         write_back("");
     }
 }
@@ -102,6 +102,7 @@ static void at_exit(void)
 static void end_program(const char *extra)
 {
     fflush(stdout);
+    check_at_exit(0);
     fflush(stderr);
     write_back(extra);
     state = -1;
