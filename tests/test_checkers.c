@@ -10,7 +10,7 @@
 typedef struct {
     int n;
     struct { uint32_t cta, warp, lane, pc; uint8_t kind, status, flags; ptx_space sp;
-             uint64_t addr, size; } a[REC_MAX];
+             uint64_t addr, size; uint32_t before; } a[REC_MAX];
     int nsync;
     exec_sync_ev s[REC_MAX];
 } rec;
@@ -31,6 +31,10 @@ static int rec_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
             r->a[r->n].sp = ev->space;
             r->a[r->n].addr = exec_mem_ev_addr(ev, l);
             r->a[r->n].size = ev->size;
+            const uint8_t *b = exec_mem_ev_bytes(ev, l);
+            r->a[r->n].before = 0xdeadbeefu;
+            if (b && ev->size >= 4)
+                memcpy(&r->a[r->n].before, b, 4);
             r->n++;
         }
     return EXEC_OBS_GO;
@@ -101,6 +105,10 @@ START_TEST(seam_paths)
     T t;
     ck_assert_msg(t_load(&t, k_paths) == 0, "%s", t.err);
     uint64_t a = t_buf(&t, 256), b = t_buf(&t, 256);
+    uint32_t init[64];
+    for (int i = 0; i < 64; i++)
+        init[i] = 1000u + (uint32_t)i;
+    t_write(&t, a, init, sizeof init);
     rec *r = calloc(1, sizeof *r);
     exec_observer o = { .name = "test",
                         .spaces = 1u << PTX_SPACE_GLOBAL | 1u << PTX_SPACE_SHARED |
@@ -128,6 +136,9 @@ START_TEST(seam_paths)
     for (int i = 0; i < r->n; i++) {
         if (r->a[i].sp == PTX_SPACE_SHARED)
             ck_assert(r->a[i].flags & EXEC_ACC_F_GENERIC);
+        /* observers run before the access: the bytes hold what a read gets */
+        if (r->a[i].sp == PTX_SPACE_GLOBAL && r->a[i].kind == EXEC_ACC_READ)
+            ck_assert_uint_eq(r->a[i].before, 1000u + (uint32_t)((r->a[i].addr - a) / 4));
         /* the order an access states: plain ones weak, an atomic without qualifiers relaxed at
            gpu scope (PTX memory consistency model) */
         uint8_t sem, scope;

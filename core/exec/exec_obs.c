@@ -99,6 +99,13 @@ int exec_obs_span(exec_warp *w, const exec_insn *in, uint32_t lanes, ptx_space s
     return exec_obs_dispatch(w->m, &ev);
 }
 
+const uint8_t *exec_mem_ev_bytes(const exec_mem_ev *e, uint32_t lane)
+{
+    if (e->status != EXEC_ACC_OK && e->status != EXEC_ACC_PAD)
+        return NULL;
+    return exec_obs_host(e, lane);
+}
+
 /* Host bytes of one lane's access of an event (the core's own observers). */
 uint8_t *exec_obs_host(const exec_mem_ev *ev, uint32_t lane)
 {

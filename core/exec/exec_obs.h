@@ -72,6 +72,9 @@ static inline uint64_t exec_mem_ev_addr(const exec_mem_ev *e, uint32_t lane)
 {
     return e->addrs ? e->addrs[lane] - e->bias : e->addr1;
 }
+/* The host bytes a lane's access reads or writes (their contents before it: observers run
+ * first); NULL for an access that is not performed (a fault) or a texture's whole range. */
+const uint8_t *exec_mem_ev_bytes(const exec_mem_ev *e, uint32_t lane);
 
 /* Synchronisation events. */
 typedef enum {
