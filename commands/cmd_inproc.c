@@ -102,6 +102,7 @@ static void at_exit(void)
 static void end_program(const char *extra)
 {
     fflush(stdout);
+    check_at_exit(0);
     fflush(stderr);
     write_back(extra);
     state = -1;
