@@ -206,6 +206,7 @@ typedef struct cmd_ctx {
     const char *kinds;
     int nacts, *act;
     int prog_exited, prog_status; /* the last run's exit status */
+    int corecheck_busy;       /* cmd_corecheck is comparing (no nested checks) */
 } cmd_ctx;
 
 typedef int (*cmd_fn)(cmd_ctx *c, const char *args, int argc, char **argv);
@@ -389,6 +390,12 @@ int cmd_confirm(cmd_ctx *c, const char *question);
 /* Before launch/run/start/quit end a live kernel: ask (cmd_confirm); 0 go on, -1 refused
  * ("Not confirmed." printed). `question` ends the message ("Quit anyway?"). */
 int cmd_confirm_kill(cmd_ctx *c, const char *question);
+
+/* cmd_corecheck.c: with PTXDBG_CORE_CHECK set, every stop is saved as a core, reopened in a
+ * scratch session and compared (focus, backtrace, info cuda threads, every frame's args and
+ * locals); a difference is an error. */
+int cmd_corecheck_on(void);
+void cmd_corecheck(cmd_ctx *c);
 
 /* cmd_core.c: postmortem (trap/exception reports, core files, info trap) */
 void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev);

@@ -53,7 +53,9 @@ void cmd_ctx_free(cmd_ctx *c)
     free(c->disp);
     cmd_history_free(&c->hist);
     cmd_ptx_free(c);
-    cmd_out_log_stop(c);
+    cmd_tex_free(c);
+    if (c->opt.log_enabled) /* the log belongs to the session that started it */
+        cmd_out_log_stop(c);
 }
 
 /* ---- inputs ------------------------------------------------------------------------------------- */

@@ -412,6 +412,7 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
     default:
         return;
     }
+    cmd_corecheck(c);
     cmd_do_displays(c);
     fflush(stdout);
     if (ev->kind == DBG_EV_BREAKPOINT)

@@ -317,8 +317,18 @@ static void load_session(dbg_session *s, const exec_core *c)
     s->has_last = 0;
     s->stopped_at_bp = 0;
     memset(&s->focus, 0, sizeof s->focus);
-    if (exec_core_find(c, T_SESSION, 0, &p, &n) != 0)
+    if (exec_core_find(c, T_SESSION, 0, &p, &n) != 0) {
+        /* a core written without the debugger (the runtime's PTXDBG_AUTO_CORE): the lane the
+           stop names, as a live session focuses it */
+        exec_stop st;
+        int over;
+        const exec_launch_info *li = dbg_launch_info(s);
+        if (li && dbg_last_stop(s, &st, &over) == 0 && st.kind != EXEC_STOP_DONE &&
+            dbg_set_focus(s, st.cta, st.warp, st.lane) == 0)
+            s->focus.kernel = li->launch_id;
+        s->nlaunches = li ? li->launch_id + 1 : 0;
         return;
+    }
     exec_crd r = { p, (size_t)n, 0, 0 };
     uint32_t nl = exec_crd_u32(&r);
     dbg_focus f;
@@ -412,7 +422,9 @@ int dbg_core_load(dbg_session *s, const char *path)
     s->bufs = NULL;
     s->nbufs = 0;
     s->nlaunches = 0;
-    int rc = dbg_load_text(s, text, (size_t)len, mpath);
+    uint64_t gbase, glimit;
+    exec_core_window(c, &gbase, &glimit);
+    int rc = dbg_load_text_at(s, text, (size_t)len, mpath, gbase, glimit);
     if (rc == 0 && exec_core_restore(s->m, c) != 0)
         rc = dbg_err(s, "%s: %s", path, exec_errmsg(s->m));
     if (rc == 0)

@@ -315,8 +315,8 @@ START_TEST(corrupted_cores)
     }
     write_variant(core, bad, n, 0, 0);
     expect_refused(bad, "not a ptxdbg core file (bad magic)");
-    write_variant(core, bad, n, 9, 0); /* version 3 -> 0x4003 */
-    expect_refused(bad, "core file format version 16387 is not supported");
+    write_variant(core, bad, n, 9, 0); /* version 4 -> 0x4004 */
+    expect_refused(bad, "core file format version 16388 is not supported");
     size_t cuts[] = {4, 20, 36, 1000, n / 3, n / 2, n - 5, n - 1};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
         write_variant(core, bad, cuts[i], -1, 0);

@@ -405,8 +405,11 @@ void exec_core_close(exec_core *c);
 /* The nth section with `tag` (data lives until exec_core_close); -1 when absent. */
 int exec_core_find(const exec_core *c, uint32_t tag, int nth, const void **data, uint64_t *len);
 int exec_core_module(const exec_core *c, const char **text, uint64_t *len, const char **path);
-/* Put the core's state into a machine fresh from exec_new on the core's module. The launch is
- * over afterwards (exec_run returns the saved stop and never executes). */
+/* The global window of the machine that wrote the core (exec_new_at's base and limit): the
+ * machine to restore into is made with them, so module variables keep their addresses. */
+void exec_core_window(const exec_core *c, uint64_t *base, uint64_t *limit);
+/* Put the core's state into a machine fresh from exec_new_at (exec_core_window) on the core's
+ * module. The launch is over afterwards (exec_run returns the saved stop and never executes). */
 int exec_core_restore(exec_machine *m, const exec_core *c);
 
 /* Global memory regions in address order (for "nearest buffer" reports). kind: 1 module

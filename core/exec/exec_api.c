@@ -30,6 +30,7 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
     m->mod = mod;
     m->out = NULL; /* stdout as it is when printing (the front end may replace it) */
     m->glob.next = (global_base + 255) & ~255ull;
+    m->glob_base = global_base;
     m->glob.limit = global_limit;
     m->heap_limit = EXEC_HEAP_DEFAULT;
     if (exec_decode_module(m, err, errlen)) {

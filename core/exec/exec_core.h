@@ -245,6 +245,8 @@ struct exec_machine {
     int coop;                 /* launches are cooperative (exec_set_cooperative) */
     uint32_t envreg[32];      /* %envreg0..31 of later launches (exec_set_envreg) */
     uint64_t coop_ws;         /* the grid barrier's workspace of cooperative launches */
+    uint64_t glob_base;       /* the first address of the machine's global window (exec_new_at;
+                                 core files record it so a reopened core has the same addresses) */
 };
 
 /* The decoder's state (exec_decode.c). */
@@ -317,6 +319,13 @@ void exec_res_free(exec_machine *m);
 exec_cta_state exec_res_cta_state(const exec_machine *m, uint32_t cta);
 const exec_warp *exec_res_warp(const exec_machine *m, uint32_t cta, uint32_t warp);
 void exec_res_focus(exec_machine *m, uint32_t cta);
+/* Core files: parked CTA i (0 .. exec_res_parked - 1) in CTA order; restoring: an empty resident
+ * set whose first CTA not yet started is `next`, then parked CTAs added in CTA order (the set
+ * owns the arrays). -1 when out of memory or out of order. */
+int exec_res_slot(const exec_machine *m, uint32_t i, const exec_cta **cta,
+                  const exec_warp **warps, const uint8_t **sregs);
+int exec_res_restore(exec_machine *m, uint32_t next);
+int exec_res_restore_add(exec_machine *m, const exec_cta *cta, exec_warp *warps, uint8_t *sregs);
 int exec_coop_prepare(exec_machine *m);
 
 /* exec_decode.c */
