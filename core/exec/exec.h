@@ -290,6 +290,11 @@ int exec_watch_del(exec_machine *m, int id);
 /* ---- inspection ----------------------------------------------------------------------------- */
 typedef enum { EXEC_CTA_NOT_STARTED, EXEC_CTA_RUNNING, EXEC_CTA_DONE } exec_cta_state;
 exec_cta_state exec_cta_get_state(const exec_machine *m, uint32_t cta);
+/* The first running CTA at or after `from` (ncta when none): the tables of a stop visit the
+ * running CTAs only, at a cost that does not grow with the grid (2^31 CTAs are fine). */
+uint32_t exec_cta_next_running(const exec_machine *m, uint32_t from);
+/* The last CTA j >= cta such that every CTA of [cta, j] is in state *st (cta's state). */
+uint32_t exec_cta_state_span(const exec_machine *m, uint32_t cta, exec_cta_state *st);
 uint32_t exec_ncta(const exec_machine *m);         /* grid size */
 uint32_t exec_nwarps(const exec_machine *m);       /* warps per CTA */
 exec_dim3 exec_cta_coord(const exec_machine *m, uint32_t cta);

@@ -253,6 +253,43 @@ exec_cta_state exec_cta_get_state(const exec_machine *m, uint32_t cta)
     return cta == m->cur_cta && m->cur_cta >= m->ncta ? EXEC_CTA_DONE : EXEC_CTA_NOT_STARTED;
 }
 
+uint32_t exec_cta_next_running(const exec_machine *m, uint32_t from)
+{
+    if (!m->launched || from >= m->ncta)
+        return m->launched ? m->ncta : 0;
+    if (m->cl)
+        return exec_cluster_next_running(m, from);
+    uint32_t best = m->ncta;
+    if (m->cta_live && m->cta.id >= from)
+        best = m->cta.id;
+    for (uint32_t i = 0; i < exec_res_parked(m); i++) {
+        const exec_cta *c;
+        const exec_warp *w;
+        const uint8_t *sr;
+        if (exec_res_slot(m, i, &c, &w, &sr) == 0 && c->id >= from && c->id < best)
+            best = c->id;
+    }
+    return best;
+}
+
+uint32_t exec_cta_state_span(const exec_machine *m, uint32_t cta, exec_cta_state *st)
+{
+    *st = exec_cta_get_state(m, cta);
+    if (!m->launched || cta >= m->ncta)
+        return cta;
+    if (*st == EXEC_CTA_RUNNING || m->cl)
+        return cta;   /* a running CTA alone; clusters: one at a time (not linear in the grid) */
+    /* done and not-started CTAs lie between running ones: up to the next running CTA, or the
+       first not started (exec_res_next) for done ones */
+    uint32_t next = exec_cta_next_running(m, cta), end = next;
+    if (*st == EXEC_CTA_DONE) {
+        uint32_t ns = exec_res_next(m);
+        if (ns > cta && ns < end)
+            end = ns;
+    }
+    return end - 1;
+}
+
 uint32_t exec_ncta(const exec_machine *m) { return m->launched ? m->ncta : 0; }
 uint32_t exec_nwarps(const exec_machine *m) { return m->launched ? m->nwarps : 0; }
 

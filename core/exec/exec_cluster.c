@@ -299,6 +299,20 @@ exec_cta_state exec_cluster_cta_state(const exec_machine *m, uint32_t cta)
     return cl->s[r].done ? EXEC_CTA_DONE : EXEC_CTA_RUNNING;
 }
 
+uint32_t exec_cluster_next_running(const exec_machine *m, uint32_t from)
+{
+    const exec_cluster *cl = m->cl;
+    uint32_t best = m->ncta;
+    for (uint32_t r = 0; cl->live && r < cl->size; r++) {
+        uint32_t id;
+        if (cl->s[r].done || exec_cta_index(m, cl_cta_coord(cl, cl->ci, r), &id) != 0)
+            continue;
+        if (id >= from && id < best)
+            best = id;
+    }
+    return best;
+}
+
 const exec_warp *exec_cluster_warp(const exec_machine *m, uint32_t cta, uint32_t warp)
 {
     const exec_cluster *cl = m->cl;

@@ -438,6 +438,7 @@ int exec_cluster_cta_over(exec_machine *m);
 int exec_cluster_others(exec_machine *m, void *rc);
 void exec_cluster_focus(exec_machine *m, uint32_t cta);
 exec_cta_state exec_cluster_cta_state(const exec_machine *m, uint32_t cta);
+uint32_t exec_cluster_next_running(const exec_machine *m, uint32_t from);
 const exec_warp *exec_cluster_warp(const exec_machine *m, uint32_t cta, uint32_t warp);
 uint32_t exec_cluster_size(const exec_machine *m);
 uint8_t *exec_cluster_shared(exec_warp *w, const exec_insn *in, int lane, uint64_t addr,
