@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 
 static const char *base_name(const char *p)
 {
@@ -218,11 +219,101 @@ int cmd_disable(cmd_ctx *c, const char *args, int argc, char **argv)
     return each_bp(c, argc, argv, dbg_bp_enable, 0);
 }
 
+static int enable_count;  /* the COUNT of `enable count COUNT N...` while each_bp runs */
+
+static int enable_once(dbg_session *s, int num, int arg) { return dbg_bp_enable_disp(s, num, arg, enable_count); }
+
+/* enable [breakpoints] [once|delete|count COUNT] [N...] (gdb) */
 int cmd_enable(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    int once = argc > 0 && !strcmp(argv[0], "once");
-    return each_bp(c, argc - once, once ? argv + 1 : argv, dbg_bp_enable, 1);
+    if (argc > 0 && !strcmp(argv[0], "breakpoints")) {
+        argc--;
+        argv++;
+    }
+    const char *w = argc > 0 ? argv[0] : "";
+    if (!strcmp(w, "once") || !strcmp(w, "delete")) {
+        enable_count = 1;
+        return each_bp(c, argc - 1, argv + 1, enable_once, !strcmp(w, "once") ? 1 : 2);
+    }
+    if (!strcmp(w, "count")) {
+        long n;
+        if (argc < 2)
+            return cmd_error(c, "Argument required (hit count).");
+        if (cmd_parse_long(argv[1], 1, INT_MAX, &n) != 0)
+            return cmd_error(c, "Bad count \"%s\" (a number from 1).", argv[1]);
+        enable_count = (int)n;
+        return each_bp(c, argc - 2, argv + 2, enable_once, 3);
+    }
+    return each_bp(c, argc, argv, dbg_bp_enable, 1);
+}
+
+/* clear [LOCATION]: delete the breakpoints at LOCATION (its pcs, or, while pending, the same
+ * location text), else at the selected frame's line; gdb's "Deleted breakpoint(s) N ...". */
+int cmd_clear(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    while (isspace((unsigned char)*args))
+        args++;
+    char loc[512];
+    size_t l = strlen(args);
+    while (l && isspace((unsigned char)args[l - 1]))
+        l--;
+    if (l >= sizeof loc)
+        return cmd_error(c, "Location too long.");
+    snprintf(loc, sizeof loc, "%.*s", (int)l, args);
+    uint32_t pcs[DBG_MAX_LOCS];
+    int np = 0;
+    if (!loc[0]) {
+        dbg_frame f;
+        if (dbg_focus_frame(c->s, &f) != 0)
+            return cmd_error(c, "No source file specified.");
+        if (f.file && f.line > 0)
+            snprintf(loc, sizeof loc, "%s:%d", f.file, f.line);
+        else
+            snprintf(loc, sizeof loc, "*%u", f.pc);
+    }
+    if (dbg_module(c->s) && dbg_machine(c->s)) {
+        np = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
+        if (np < 0 && !c->prog)
+            return cmd_error(c, "%s", dbg_errmsg(c->s));
+        if (np < 0)
+            np = 0;
+    }
+    int n = dbg_bp_count(c->s), m = 0;
+    int *nums = malloc(sizeof *nums * (size_t)(n ? n : 1));
+    if (!nums)
+        return cmd_error(c, "Out of memory.");
+    for (int i = 0; i < n; i++) {
+        dbg_bp *b = dbg_bp_at(c->s, i);
+        if (b->type != DBG_BP_BREAK)
+            continue;
+        int at = !strcmp(b->spec, loc);
+        for (int k = 0; k < b->npcs && !at; k++)
+            for (int j = 0; j < np && !at; j++)
+                at = b->pcs[k] == pcs[j];
+        if (at)
+            nums[m++] = b->num;
+    }
+    if (!m) {
+        free(nums);
+        return cmd_error(c, "No breakpoint at %s.", args[0] ? loc : "this line");
+    }
+    char logline[4096] = "delete";
+    size_t k = strlen(logline);
+    printf("Deleted breakpoint%s ", m > 1 ? "s" : "");
+    for (int i = 0; i < m; i++) {
+        dbg_bp_delete(c->s, nums[i]);
+        printf("%d%s", nums[i], i + 1 < m ? " " : "\n");
+        k += (size_t)snprintf(logline + k, k < sizeof logline ? sizeof logline - k : 0, " %d",
+                              nums[i]);
+    }
+    /* a program's session replays what clear did, whatever the location resolves to there */
+    if (k < sizeof logline)
+        cmd_prog_note(c, logline);
+    free(nums);
+    return 0;
 }
 
 int cmd_commands(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -246,29 +337,9 @@ int cmd_commands(cmd_ctx *c, const char *args, int argc, char **argv)
                "End with a line saying just \"end\".\n", num);
     char **lines = NULL;
     int n = 0;
-    for (;;) {
-        char *line = c->in->next(c->in, c->interactive ? ">" : NULL);
-        if (!line)
-            break;
-        char *p = line;
-        while (isspace((unsigned char)*p))
-            p++;
-        size_t l = strlen(p);
-        while (l && isspace((unsigned char)p[l - 1]))
-            p[--l] = 0;
-        if (!strcmp(p, "end")) {
-            free(line);
-            break;
-        }
-        char **nl = realloc(lines, (size_t)(n + 1) * sizeof *nl);
-        if (!nl) {
-            free(line);
-            break;
-        }
-        lines = nl;
-        lines[n++] = strdup(p);
-        free(line);
-    }
+    /* the body up to its end; if/while blocks inside need their own end (gdb) */
+    if (cmd_read_block(c, &lines, &n, NULL) != 0)
+        return -1;
     if (dbg_bp_set_commands(c->s, num, lines, n) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     return 0;
@@ -367,8 +438,9 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
         } else {
             snprintf(what, sizeof what, "%s", b->spec);
         }
-        printf("%-7d %-14s %-4s %-3s %-18s %s\n", b->num, type, b->temp ? "del" : "keep",
-               b->enabled ? "y" : "n", addr, what);
+        printf("%-7d %-14s %-4s %-3s %-18s %s\n", b->num, type,
+               b->temp ? "del" : b->disable_after ? "dis" : "keep", b->enabled ? "y" : "n", addr,
+               what);
         if (b->npcs > 1)
             for (int k = 1; k < b->npcs; k++) {
                 dbg_where w;

@@ -46,15 +46,29 @@ static int bp_check(dbg_session *s, uint32_t pc, uint32_t cta, uint32_t warp, ui
         }
         if (!hit)
             continue;
+        b->hits++; /* gdb counts a crossing the ignore count skips as a hit too */
         if (b->ignore > 0) {
             b->ignore--;
             continue;
         }
-        b->hits++;
         *lane = which;
         return b->num;
     }
     return 0;
+}
+
+/* After a stop at breakpoint num: a tbreak (or `enable delete`) goes, `enable once` and
+ * `enable count` count down and disable it (gdb's dispositions del and dis). */
+static void bp_disposition(dbg_session *s, int num, dbg_event *ev)
+{
+    dbg_bp *b = dbg_bp_find(s, num);
+    if (b && b->temp) {
+        dbg_bp_delete(s, num);
+        ev->temp_deleted = 1;
+    } else if (b && b->disable_after > 0 && --b->disable_after == 0) {
+        dbg_bp_enable(s, num, 0);
+        ev->bp_disabled = 1;
+    }
 }
 
 static dbg_bp *watch_by_exec_id(dbg_session *s, int id)
@@ -94,11 +108,7 @@ static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
         ev->bp = num;
         s->stopped_at_bp = num;
         focus_to(s, st, lane, ev);
-        dbg_bp *b = dbg_bp_find(s, num);
-        if (b && b->temp) {
-            dbg_bp_delete(s, num);
-            ev->temp_deleted = 1;
-        }
+        bp_disposition(s, num, ev);
         return 1;
     }
     case EXEC_STOP_STEP:
@@ -299,11 +309,7 @@ static void landed_on_bp(dbg_session *s, const lane_pos *p, dbg_event *ev)
         ev->kind = DBG_EV_BREAKPOINT;
         ev->bp = num;
         s->landed_bp = 1;
-        dbg_bp *b = dbg_bp_find(s, num);
-        if (b && b->temp) {
-            dbg_bp_delete(s, num);
-            ev->temp_deleted = 1;
-        }
+        bp_disposition(s, num, ev);
     }
 }
 
