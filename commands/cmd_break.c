@@ -221,7 +221,10 @@ int cmd_disable(cmd_ctx *c, const char *args, int argc, char **argv)
 
 static int enable_count;  /* the COUNT of `enable count COUNT N...` while each_bp runs */
 
-static int enable_once(dbg_session *s, int num, int arg) { return dbg_bp_enable_disp(s, num, arg, enable_count); }
+static int enable_disp(dbg_session *s, int num, int how)
+{
+    return dbg_bp_enable_disp(s, num, how, enable_count);
+}
 
 /* enable [breakpoints] [once|delete|count COUNT] [N...] (gdb) */
 int cmd_enable(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -234,7 +237,7 @@ int cmd_enable(cmd_ctx *c, const char *args, int argc, char **argv)
     const char *w = argc > 0 ? argv[0] : "";
     if (!strcmp(w, "once") || !strcmp(w, "delete")) {
         enable_count = 1;
-        return each_bp(c, argc - 1, argv + 1, enable_once, !strcmp(w, "once") ? 1 : 2);
+        return each_bp(c, argc - 1, argv + 1, enable_disp, !strcmp(w, "once") ? 1 : 2);
     }
     if (!strcmp(w, "count")) {
         long n;
@@ -243,9 +246,10 @@ int cmd_enable(cmd_ctx *c, const char *args, int argc, char **argv)
         if (cmd_parse_long(argv[1], 1, INT_MAX, &n) != 0)
             return cmd_error(c, "Bad count \"%s\" (a number from 1).", argv[1]);
         enable_count = (int)n;
-        return each_bp(c, argc - 2, argv + 2, enable_once, 3);
+        return each_bp(c, argc - 2, argv + 2, enable_disp, 3);
     }
-    return each_bp(c, argc, argv, dbg_bp_enable, 1);
+    enable_count = 0;
+    return each_bp(c, argc, argv, enable_disp, 0);
 }
 
 /* clear [LOCATION]: delete the breakpoints at LOCATION (its pcs, or, while pending, the same
@@ -439,7 +443,7 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
             snprintf(what, sizeof what, "%s", b->spec);
         }
         printf("%-7d %-14s %-4s %-3s %-18s %s\n", b->num, type,
-               b->temp ? "del" : b->disable_after ? "dis" : "keep", b->enabled ? "y" : "n", addr,
+               b->temp ? "del" : b->disp_dis ? "dis" : "keep", b->enabled ? "y" : "n", addr,
                what);
         if (b->npcs > 1)
             for (int k = 1; k < b->npcs; k++) {

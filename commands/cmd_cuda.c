@@ -63,10 +63,68 @@ static void print_focus(cmd_ctx *c, int want[6])
     printf("%s\n", out);
 }
 
+/* The focus arguments with every $NAME, $N, $ or $$N (convenience variables, value history)
+ * replaced by its integer value, so scripts can walk lanes and blocks ("cuda lane $l"). NULL
+ * (message printed) when one is not an integer. */
+static char *subst_vars(cmd_ctx *c, const char *args)
+{
+    size_t cap = strlen(args) * 2 + 64, k = 0;
+    char *out = malloc(cap);
+    for (const char *p = args; out && *p;) {
+        if (*p != '$') {
+            out[k++] = *p++;
+            continue;
+        }
+        size_t l = 1;
+        while (isalnum((unsigned char)p[l]) || p[l] == '_' || p[l] == '$')
+            l++;
+        char name[128], err[512];
+        snprintf(name, sizeof name, "%.*s", (int)l, p);
+        cmd_value v;
+        if (cmd_eval_host(c, name, &v, err, sizeof err) != 0 || v.kind != CV_INT ||
+            (ptx_type_is_signed(v.type) && (int64_t)v.u < 0)) {
+            cmd_error(c, "%s is not a coordinate (a non-negative integer).", name);
+            free(out);
+            return NULL;
+        }
+        char num[32];
+        int w = snprintf(num, sizeof num, "%llu", (unsigned long long)v.u);
+        if (k + (size_t)w + strlen(p + l) + 1 > cap) {
+            cap = (k + (size_t)w + strlen(p + l)) * 2 + 64;
+            char *no = realloc(out, cap);
+            if (!no) {
+                free(out);
+                return NULL;
+            }
+            out = no;
+        }
+        memcpy(out + k, num, (size_t)w);
+        k += (size_t)w;
+        p += l;
+    }
+    if (out)
+        out[k] = 0;
+    return out;
+}
+
+static int cuda_focus(cmd_ctx *c, const char *args);
+
 int cmd_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
+    if (!strchr(args, '$'))
+        return cuda_focus(c, args);
+    char *a = subst_vars(c, args);
+    if (!a)
+        return -1;
+    int rc = cuda_focus(c, a);
+    free(a);
+    return rc;
+}
+
+static int cuda_focus(cmd_ctx *c, const char *args)
+{
     static const char *keys[] = {"kernel", "grid", "block", "thread", "warp", "lane", "device",
                                  "sm", NULL};
     int want[8] = {0}, given[8] = {0};

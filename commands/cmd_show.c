@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 
 static const char *base_name(const char *p)
 {
@@ -327,6 +328,13 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
 {
     int silent = 0;
     cmd_feed_resumed(c); /* the kernel ran: what is left of breakpoint commands is dropped */
+    if (ev->temp_deleted || ev->bp_disabled) {
+        /* a change no typed line made: the setup log says it, so the next run and the
+           parent (a program's session) have it too */
+        char note[64];
+        snprintf(note, sizeof note, "%s %d", ev->temp_deleted ? "delete" : "disable", ev->bp);
+        cmd_prog_note(c, note);
+    }
     if (ev->kind == DBG_EV_BREAKPOINT) {
         dbg_bp *b = dbg_bp_find(c->s, ev->bp);
         silent = b && b->ncommands && !strcmp(b->commands[0], "silent");

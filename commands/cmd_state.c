@@ -7,8 +7,9 @@
 
 /* ---------------------------------------------------------------------------------------------
  * Lines of the session folder's config (parent -> program) and result (program -> parent):
- *   bp NUM HITS IGNORE ENABLED DISABLE_AFTER   a breakpoint's counters (gdb's hit counts and
- *                                              ignore counts go on from run to run)
+ *   bp NUM HITS IGNORE ENABLED DISP_DIS DISABLE_AFTER   a breakpoint's counters and
+ *                                              disposition (hit, ignore and enable counts go on
+ *                                              from run to run, as in gdb)
  *   nextbp N                                   the next breakpoint number (watchpoints made at
  *                                              a stop end with the run, their numbers stay used)
  *   hist KIND TYPE SPACE U F D0 D1 D2 COUNT    value history $1, $2, ... in order (numbers in
@@ -57,8 +58,8 @@ int cmd_state_write(cmd_ctx *c, FILE *f)
     fprintf(f, "nextbp %d\n", dbg_bp_next_number(c->s));
     for (int i = 0; i < dbg_bp_count(c->s); i++) {
         const dbg_bp *b = dbg_bp_at(c->s, i);
-        fprintf(f, "bp %d %d %d %d %d\n", b->num, b->hits, b->ignore, b->enabled,
-                b->disable_after);
+        fprintf(f, "bp %d %d %d %d %d %d\n", b->num, b->hits, b->ignore, b->enabled,
+                b->disp_dis, b->disable_after);
     }
     for (int i = 0; i < c->hist.nhist; i++) {
         fputs("hist ", f);
@@ -75,16 +76,17 @@ void cmd_state_read(cmd_ctx *c, const char *text, int values)
 {
     int replaced = 0;
     for (const char *q = text; q && *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL) {
-        int num, hits, ign, en, dis;
+        int num, hits, ign, en, dd, dis;
         cmd_value v;
         if (sscanf(q, "nextbp %d", &num) == 1) {
             dbg_bp_set_next_number(c->s, num);
-        } else if (sscanf(q, "bp %d %d %d %d %d", &num, &hits, &ign, &en, &dis) == 5) {
+        } else if (sscanf(q, "bp %d %d %d %d %d %d", &num, &hits, &ign, &en, &dd, &dis) == 6) {
             dbg_bp *b = dbg_bp_find(c->s, num);
             if (!b)
                 continue;
             b->hits = hits;
             b->ignore = ign;
+            b->disp_dis = dd;
             b->disable_after = dis;
             if (!b->enabled != !en)
                 dbg_bp_enable(c->s, num, en);

@@ -167,8 +167,9 @@ typedef struct {
     int exec_id;              /* exec_watch_add id or -1 */
     char **commands;          /* `commands N` lines */
     int ncommands;
-    int disable_after;        /* `enable once` (1), `enable count N` (N): stops left before it
-                                 disables itself (0: stays enabled; gdb's "dis" disposition) */
+    int disp_dis;             /* gdb's "dis" disposition (`enable once`, `enable count N`): a
+                                 stop counts disable_after down and disables it at 0 */
+    int disable_after;        /* stops left (a plain `enable` keeps the disposition, count 0) */
 } dbg_bp;
 
 typedef struct {

@@ -299,10 +299,14 @@ int dbg_bp_enable_disp(dbg_session *s, int num, int how, int count)
         found = 1;
         if (how == 1 || how == 3) {
             b->temp = 0;
+            b->disp_dis = 1;
             b->disable_after = how == 1 ? 1 : count;
         } else if (how == 2) {
             b->temp = 1;
+            b->disp_dis = 0;
             b->disable_after = 0;
+        } else {
+            b->disable_after = 0; /* gdb: the disposition stays, the count is 0 */
         }
     }
     if (!found && num != 0)

@@ -13,7 +13,8 @@
  *                     u64 size
  *   0x103 SESSION     u32 launches so far; focus: u32 valid, kernel, cta, warp, lane, s32 frame
  *   0x104 BREAKPOINTS u32 count; per breakpoint: u32 number, type, temp, enabled, hits, ignore,
- *                     str location, str condition ("" none), u32 command count, str per command
+ *                     str location, str condition ("" none), u32 command count, str per command,
+ *                     u32 "dis" disposition (enable once / count), u32 stops before it disables
  * ------------------------------------------------------------------------------------------- */
 enum { T_SOURCES = EXEC_CORE_TAG_USER + 1, T_BUFFERS, T_SESSION, T_BREAKPOINTS };
 
@@ -208,6 +209,8 @@ static void put_breakpoints(dbg_session *s, exec_cbuf *b)
         exec_cbuf_u32(b, (uint32_t)p->ncommands);
         for (int k = 0; k < p->ncommands; k++)
             exec_cbuf_str(b, p->commands[k]);
+        exec_cbuf_u32(b, (uint32_t)p->disp_dis);
+        exec_cbuf_u32(b, (uint32_t)p->disable_after);
     }
 }
 
@@ -367,6 +370,7 @@ static void load_breakpoints(dbg_session *s, const exec_core *c)
         char **cmds = !r.bad && nc <= n / 4 ? calloc(nc ? nc : 1, sizeof *cmds) : NULL;
         for (uint32_t k = 0; cmds && k < nc; k++)
             cmds[k] = exec_crd_str(&r);
+        int dd = (int)exec_crd_u32(&r), dis = (int)exec_crd_u32(&r);
         if (!r.bad && spec && cond && type == DBG_BP_BREAK && num > 0) {
             s->next_bp = num;
             if (dbg_break_add(s, spec, cond[0] ? cond : NULL, temp) == num) {
@@ -374,6 +378,8 @@ static void load_breakpoints(dbg_session *s, const exec_core *c)
                 if (b) {
                     b->hits = hits;
                     b->ignore = ign;
+                    b->disp_dis = dd != 0;
+                    b->disable_after = dis;
                     if (!en)
                         dbg_bp_enable(s, num, 0);
                     if (cmds && nc) {

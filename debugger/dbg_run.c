@@ -65,7 +65,8 @@ static void bp_disposition(dbg_session *s, int num, dbg_event *ev)
     if (b && b->temp) {
         dbg_bp_delete(s, num);
         ev->temp_deleted = 1;
-    } else if (b && b->disable_after > 0 && --b->disable_after == 0) {
+    } else if (b && b->disp_dis && --b->disable_after <= 0) {
+        b->disable_after = 0;
         dbg_bp_enable(s, num, 0);
         ev->bp_disabled = 1;
     }
