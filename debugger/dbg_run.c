@@ -141,9 +141,20 @@ static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
         focus_to(s, st, st->lane, ev);
         return 1;
     }
-    case EXEC_STOP_INTERRUPT:
+    case EXEC_STOP_INTERRUPT: {
+        /* Ctrl-C: the focus stays on its lane while that lane lives; a lane that exited (or a
+           block that finished) has no stack, so the focus goes to the lane the core stopped
+           at, which is always live */
+        exec_lane_info li;
         ev->kind = DBG_EV_INTERRUPT;
+        if (!s->focus.valid ||
+            exec_lane_get(s->m, s->focus.cta, s->focus.warp, s->focus.lane, &li) != 0 ||
+            (li.state != EXEC_LANE_ACTIVE && li.state != EXEC_LANE_DIVERGENT &&
+             li.state != EXEC_LANE_BARRIER))
+            focus_to(s, st, st->lane, ev);
+        s->focus.frame = 0;
         return 1;
+    }
     case EXEC_STOP_LIMIT:
         /* the warp that was about to run: where a runaway kernel spins */
         ev->kind = DBG_EV_LIMIT;
@@ -424,7 +435,8 @@ static void marks_for(dbg_session *s, goal_kind goal, const lane_pos *p, const s
         if (exec_pc_insn(s->m, pc, &f, &pi) != 0)
             continue;
         if (is_op(pi, "exit") || (is_op(pi, "ret") && f->is_entry) ||
-            (s->opts.lane_steps && (exec_insn_collective(s->m, pc) || is_op(pi, "call"))))
+            (s->opts.lane_steps && (exec_insn_collective(s->m, pc) || is_op(pi, "call") ||
+                                    is_op(pi, "ret"))))
             mark_add(ms, pc);
     }
     if (!p->w.func || p->li.depth < a->depth)

@@ -208,6 +208,9 @@ struct exec_machine {
                                  (exec_set_step_mark); the stub is in place while either is set */
     uint32_t sf_cta, sf_warp, sf_lanes; /* the focus of the running step: step marks stop only
                                  groups with lanes of sf_lanes (0 outside steps) */
+    int sf_lane;              /* the running step moves one lane (EXEC_RUN_STEP_LANE): in its
+                                 warp, breakpoints stop only that lane (its warp-mates catch up
+                                 through them) */
     uint64_t clock;           /* warp-instructions executed by this machine (for %clock) */
     int64_t slice_given;      /* budget given to the running warp */
     /* watchpoints */
