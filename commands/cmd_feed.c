@@ -102,8 +102,9 @@ static char *frame_line(cmd_feed_frame *f)
     if (f->pos >= f->len)
         return NULL;
     const char *p = f->text + f->pos;
-    size_t n = strcspn(p, "\n");
-    f->pos += n + (p[n] == '\n');
+    const char *nl = memchr(p, '\n', f->len - f->pos);
+    size_t n = nl ? (size_t)(nl - p) : f->len - f->pos;
+    f->pos += n + (nl != NULL); /* always forward, whatever bytes the text holds */
     while (n && p[n - 1] == '\r')
         n--;
     return strndup(p, n);

@@ -213,6 +213,7 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
         cmd_out_new_command();
     }
     cmd_resume(&C, 0);
+    int stopped = !launch_over();
     cmd_feed_run(&C, 0); /* at the stops, until the kernel is over (the frames wait) */
     if (C.quit)
         cmd_inproc_quit(&C);
@@ -221,7 +222,8 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
     fflush(stdout);
     if (paging)
         cmd_out_pager(&C, 0);
-    write_back(""); /* what the parent goes on with, should the program end abruptly */
+    if (stopped) /* what the parent goes on with, should the program end abruptly */
+        write_back("");
     cmd_out_hold(1);
     sigaction(SIGINT, &prog, NULL);
     int over = 0;
