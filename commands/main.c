@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "dap.h"
 
 /* A module with nothing in it, so buffers and the PTX REPL work before any file is loaded. */
 static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 64\n";
@@ -33,6 +34,7 @@ static void usage(FILE *f)
                "  -version                print the version\n"
                "  -help                   this text\n"
                "  -print-libdir           the folder holding libcudart.so.13 and libcuda.so.1\n"
+               "  -dap                    speak the Debug Adapter Protocol on stdin/stdout\n"
                "  -args PROGRAM ARGS...   debug a CUDA PROGRAM with these arguments\n");
 }
 
@@ -109,7 +111,18 @@ int main(int argc, char **argv)
             rc = 2;
             goto opts_done;
         }
-        if (!strcmp(a, "-batch")) {
+        if (!strcmp(a, "-dap")) { /* an editor's debug adapter: nothing else may be given */
+            if (argc != 2) {
+                fprintf(stderr, "ptxdbg: --dap takes no other option (the editor's launch "
+                                "configuration names the program)\n");
+                rc = 2;
+                goto opts_done;
+            }
+            free(acts);
+            free(kinds);
+            free(pargs);
+            return dap_main();
+        } else if (!strcmp(a, "-batch")) {
             batch = 1;
         } else if (!strcmp(a, "-print-libdir")) {
             rc = print_libdir();

@@ -173,6 +173,9 @@ void rt_module_free(rt_module *mod);
 rt_module *rt_modules(void);
 
 rt_kernel *rt_kernel_add(rt_module *mod, const void *host_stub, const char *name);
+/* The names of a loaded module's kernels (entries with a body), in PTX order: how many there
+ * are, the first `max` of them in names (which may be NULL). */
+int rt_module_entries(rt_module *mod, const char **names, int max);
 /* The kernel the program launches with `host_stub`; NULL when none was registered. */
 rt_kernel *rt_kernel_by_stub(const void *host_stub);
 /* The kernel named `name` in mod (registering it when the module has such an entry). */
@@ -191,6 +194,12 @@ rt_var *rt_var_by_name(rt_module *mod, const char *name);
  * generic for __device__ / __managed__, and for __constant__ the const-window generic address
  * (reads and writes through rt_var_rw, never host dereferences). */
 cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size);
+/* The same as the driver API hands it out: a __constant__ variable's address is tagged with
+ * its module (but module#0's), which rt_const_host reads. */
+cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size);
+/* Host bytes of [addr, addr+n) in the const window: the tagged module's bank; for an untagged
+ * address the one loaded module whose bank holds it, else module#0's; NULL otherwise. */
+void *rt_const_host(uint64_t addr, uint64_t n);
 /* Copy to (write = 1) or from a variable's bytes [off, off+n). */
 cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write);
 /* Host bytes of [off, off+n) of a variable (loads its module); NULL when out of range. */

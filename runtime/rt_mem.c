@@ -258,6 +258,8 @@ static int rt_find_in_machine(exec_machine *m, rt_module *mod, void *ctx)
 
 void *rt_dev_host(uint64_t addr, uint64_t n)
 {
+    if (addr >= MEM_WIN_CONST && addr - MEM_WIN_CONST < MEM_WIN_SIZE)
+        return rt_const_host(addr, n);          /* a __constant__ variable's address */
     if (rt_alloc_find((void *)(uintptr_t)addr, n))
         return (void *)(uintptr_t)addr;
     rt_host_req q = { addr, n, NULL };

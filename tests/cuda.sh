@@ -12,6 +12,8 @@
 #              (the program's own exit status and output, then gdb's "[Inferior 1 (process N)
 #              exited ...]" line; a fault stops in the debugger with the exception message and
 #              ptxdbg exits non-zero)
+# NAME.static and NAME.G.static (a "// cuda-static-build" line: built with nvcc's default, the
+# CUDA runtime linked statically) run the same two ways with NAME's expected results.
 # Programs named api_*.cu, rt_*.cu and smp_*.cu (sample-style programs) join the table by
 # themselves ("// cuda-needs: LIB": skipped with a SKIP line where LIB, a CUDA toolkit library,
 # cannot be found); a line
@@ -73,6 +75,9 @@ fault_misaligned  3 ^FAULT\scudaErrorMisalignedAddress$                   Warp\s
 fault_assert      3 ^FAULT\scudaErrorAssert$                              Warp\sAssert
 fault_trap        3 ^FAULT\scudaErrorLaunchFailure$                       Warp\sIllegal\sInstruction
 TABLE
+    # cmake/cmake_app.cu: the sum of (i % 97 - 40)^2 over 5000 elements
+    cm=$(awk 'BEGIN { s = 0; for (i = 0; i < 5000; i++) { v = i % 97 - 40; s += v * v }; print s }')
+    echo "cmake_app 0 ^cmake_app:\\ssum\\sof\\ssquares\\s$cm\\sPASSED$ -"
     for f in "$C"/api_*.cu "$C"/rt_*.cu "$C"/smp_*.cu; do
         [ -f "$f" ] || continue
         b=$(basename "$f" .cu)
@@ -87,7 +92,8 @@ TABLE
 # linker cannot find it (programs that use the CUDA toolkit itself, such as NVRTC); such a
 # program is skipped, with a SKIP line, where the toolkit is not installed.
 missing() {
-    needs=$(sed -n 's|^// cuda-needs: *||p' "$C/${1%.G}.cu" 2>/dev/null | head -n 1)
+    src=${1%.static}
+    needs=$(sed -n 's|^// cuda-needs: *||p' "$C/${src%.G}.cu" 2>/dev/null | head -n 1)
     [ -n "$needs" ] || return 1
     LD_LIBRARY_PATH="$libdir" ldd "$C/$1" 2>/dev/null | grep -q "$needs => not found" || return 1
     echo "$needs"
@@ -131,8 +137,9 @@ check_run() {
         fail "$cname" "no 'CUDA Exception: $fault' report on stderr: $(first_line "$d/stderr")"
         return
     fi
-    if [ -f "$C/$name.expected" ] && ! cmp -s "$C/$name.expected" "$d/stdout"; then
-        fail "$cname" "stdout differs from $name.expected: $(diff "$C/$name.expected" "$d/stdout" | sed -n 2p)"
+    exp=${name%.static}
+    if [ -f "$C/$exp.expected" ] && ! cmp -s "$C/$exp.expected" "$d/stdout"; then
+        fail "$cname" "stdout differs from $exp.expected: $(diff "$C/$exp.expected" "$d/stdout" | sed -n 2p)"
         return
     fi
     pass "$cname"
@@ -159,8 +166,9 @@ check_dbg() {
             { fail "$cname" "no line matching '$re' in stdout: $(first_line "$d/stdout")"; return; }
         grep -Eq '^\[Inferior 1 \(process [0-9]+\) exited normally\]$' "$d/stdout" ||
             { fail "$cname" "no '[Inferior 1 (process N) exited normally]' line"; return; }
-        if [ -f "$C/$name.expected" ] && ! contains_block "$C/$name.expected" "$d/stdout"; then
-            fail "$cname" "stdout does not contain $name.expected"
+        exp=${name%.static}
+        if [ -f "$C/$exp.expected" ] && ! contains_block "$C/$exp.expected" "$d/stdout"; then
+            fail "$cname" "stdout does not contain $exp.expected"
             return
         fi
     else
@@ -181,6 +189,13 @@ only="$*"
 
 # a regex writes a space as [ ]; the table is read by words, so it becomes [[:space:]] here
 programs | sed 's/\[ \]/[[:space:]]/g' >"$tmp/table"
+# the statically linked builds, with the expected results of the program they were built from
+for f in "$C"/*.static; do
+    [ -f "$f" ] || continue
+    n=$(basename "$f")
+    spec=$(awk -v b="${n%.static}" '$1 == b { $1 = ""; print; exit }' "$tmp/table")
+    if [ -n "$spec" ]; then echo "$n$spec" >>"$tmp/table"; else fail "table $n" "no program ${n%.static} in the table"; fi
+done
 while read -r name code re fault; do
     selected "$name" || continue
     check_run "$name" "$code" "$re" "$fault"
@@ -549,5 +564,41 @@ if selected lane-step-at-breakpoint && [ -f "$d/all" ]; then
         pass "lane-step-focus"
     fi
 fi
+
+# ---- the same scenarios on statically linked builds (nvcc's default runtime) ----------------------
+VS="--args ./vector_add.G.static 1000"
+scenario static-break-file-line-cond 0 -ex 'break vector_add.cu:10 if threadIdx.x == 5' -ex run \
+    -ex 'print i' -ex 'print sum' -ex 'info cuda kernels' -ex continue -ex 'print i' -ex delete \
+    -ex continue $VS <<PATS
+^Breakpoint 1 \(vector_add\.cu:10\) pending\.\$
+^Breakpoint 1, vector_add<<<\(8,1,1\),\(128,1,1\)>>> \(a=0x[0-9a-f]+, b=0x[0-9a-f]+, c=0x[0-9a-f]+, n=1000\) at vector_add\.cu:10\$
+^\\\$1 = $va_i5\$
+^\\\$2 = $va_s5\$
+^\* +0 +0 +1 +Active +\(8,1,1\) +\(128,1,1\) .*vector_add
+^Breakpoint 1, vector_add.* at vector_add\.cu:10\$
+^\\\$3 = $va_i133\$
+^vector_add: 1000 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+scenario static-fault-stop nz -ex run -ex 'print i' -ex 'print value' -ex bt --args ./fault_oob.G.static <<PATS
+CUDA Exception: Warp (Out-of-range|Illegal) Address
+block \(1,0,0\) thread \(5,0,0\) at fault_oob\.cu:10
+^\\\$1 = 37\$
+^\\\$2 = 370\$
+^#0 .*write_past.* at fault_oob\.cu:10
+PATS
+
+scenario static-two-modules 0 -ex 'break multi_module_b.cu:12 if threadIdx.x == 3 && add == 2' -ex run \
+    -ex 'print i' -ex 'print delta' -ex 'print x[i]' -ex 'info cuda kernels' -ex delete -ex continue \
+    --args ./multi_module.G.static <<PATS
+^Breakpoint 1, offset<<<\(5,1,1\),\(64,1,1\)>>> .*add=2\) at multi_module_b\.cu:12\$
+^\\\$1 = 3\$
+^\\\$2 = 14\$
+^\\\$3 = $mm_x3\$
+^\* +5 +0 +6 .*offset
+^multi_module: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
 
 batch_summary

@@ -8,6 +8,10 @@
 # stripped, the fat binary keeps the device DWARF). A line "// nvcc-flags: FLAGS" adds FLAGS;
 # "// cuda-sources: B.cu ..." compiles and links more translation units into the program (each
 # one its own module); such a B.cu says "// cuda-part-of: NAME.cu" and is not a program.
+# A line "// cuda-static-build" also builds NAME.static the same way but with nvcc's default,
+# the CUDA runtime linked statically (no -cudart shared: libcudart_static.a, which reaches the
+# driver through libcuda.so.1's private tables), and "// cuda-static-build: G" builds the -G
+# variant that way instead (NAME.G.static); both stripped.
 # Sources are copied to a fixed neutral staging directory and compiled there, so the paths nvcc
 # records are the same on every machine; ptxdbg finds the sources beside the executables.
 # Usage: tests/cuda/build.sh [NAME.cu ...]   (default: all)
@@ -17,7 +21,8 @@ NVCC=${NVCC:-nvcc}
 command -v "$NVCC" >/dev/null 2>&1 || { echo "build.sh: nvcc not found" >&2; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
-[ $# -eq 0 ] && set -- *.cu
+all=0
+[ $# -eq 0 ] && { all=1; set -- *.cu; }
 # one build at a time uses the staging folder
 if command -v flock >/dev/null 2>&1; then
     exec 9>"$STAGE.lock"
@@ -28,6 +33,7 @@ mkdir -p "$STAGE"
 cp ./*.h "$STAGE/"
 cp ./*.cu "$STAGE/"
 for cu in "$@"; do
+    [ "$cu" = cmake ] && continue
     grep -q '^// cuda-part-of:' "$cu" && continue
     base=$(basename "$cu" .cu)
     flags=$(sed -n 's|^// nvcc-flags: *||p' "$base.cu" | head -n 1)
@@ -41,5 +47,28 @@ for cu in "$@"; do
         cp "$STAGE/$base.G" "$base.G"
         out="$out $base.G"
     fi
+    static=$(sed -n 's|^// cuda-static-build:* *||p' "$base.cu" | head -n 1)
+    if grep -q '^// cuda-static-build' "$base.cu"; then
+        case "$static" in G) g=-G sname=$base.G.static ;; *) g= sname=$base.static ;; esac
+        (cd "$STAGE" && $NVCC $flags ${g:--O2} -o "$sname" "$base.cu" $more && strip "$sname")
+        cp "$STAGE/$sname" "$sname"
+        out="$out $sname"
+    fi
     echo "built tests/cuda/$out ($flags)"
 done
+# cmake/: a program built with CMake's defaults (static runtime, the compiler's default
+# architecture), as tests/cuda/cmake_app; with all programs or when "cmake" is named.
+want_cmake=$all
+for a in "$@"; do [ "$a" = cmake ] && want_cmake=1; done
+if [ $want_cmake = 1 ]; then
+    if command -v cmake >/dev/null 2>&1; then
+        mkdir -p "$STAGE/cmake"
+        cp cmake/CMakeLists.txt cmake/cmake_app.cu "$STAGE/cmake/"
+        (cd "$STAGE/cmake" && cmake -S . -B build -DCMAKE_CUDA_COMPILER="$(command -v "$NVCC")" \
+             >/dev/null && cmake --build build >/dev/null && strip build/cmake_app)
+        cp "$STAGE/cmake/build/cmake_app" cmake_app
+        echo "built tests/cuda/cmake_app (CMake defaults)"
+    else
+        echo "build.sh: cmake not found: tests/cuda/cmake_app not rebuilt" >&2
+    fi
+fi
