@@ -701,7 +701,16 @@ static int exec_mem_access(exec_machine *m, ptx_space space, uint64_t addr, void
             return -1;
         }
     }
-    uint8_t *h = mem_host(m, s, sa, n, w, (int)lane, write);
+    /* a parked CTA (resident CTAs, a cluster's) has its own shared memory, not the swapped-in
+       CTA's that mem_host knows (cluster windows are absolute and stay mem_host's) */
+    exec_cta *pc = s == PTX_SPACE_SHARED && !(m->cl && sa >= MEM_SHCL_BASE)
+                   ? exec_parked_cta(m, cta) : NULL;
+    uint8_t *h;
+    if (pc)
+        h = sa <= pc->shared_size && pc->shared_size - sa >= n &&
+            !(m->sh_nholes && mem_shared_hole(m, sa, n)) ? pc->shared + sa : NULL;
+    else
+        h = mem_host(m, s, sa, n, w, (int)lane, write);
     if (!h) {
         char d[200];
         mem_describe(m, s, sa, d, sizeof d);

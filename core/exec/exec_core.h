@@ -442,6 +442,24 @@ int exec_cluster_others(exec_machine *m, void *rc);
 void exec_cluster_focus(exec_machine *m, uint32_t cta);
 exec_cta_state exec_cluster_cta_state(const exec_machine *m, uint32_t cta);
 uint32_t exec_cluster_next_running(const exec_machine *m, uint32_t from);
+exec_cta *exec_cluster_parked_cta(exec_machine *m, uint32_t cta);
+/* The state of a CTA parked beside the swapped-in one (resident CTAs, a cluster's CTAs); NULL
+ * for the swapped-in CTA or one that is not running. Its warps' cta pointers name the machine's
+ * CTA (the one swapped in): inspection reads its shared memory through this. */
+exec_cta *exec_parked_cta(exec_machine *m, uint32_t cta);
+/* Core files: the live cluster's state (st: size, cluster index, live, rank swapped in, next
+ * rank's turn, barrier phase, arrivals; arr: barrier.cluster arrivals) and its slots (the
+ * swapped-in rank's CTA is the machine's); restoring into a machine with the launch restored
+ * (li.cluster set) and no cluster, then every slot (the swapped-in one without arrays; the set
+ * owns the others' arrays). -1 on a mismatch. */
+int exec_cluster_core_state(const exec_machine *m, uint32_t st[7], const uint32_t **arr,
+                            size_t *narr);
+int exec_cluster_core_slot(const exec_machine *m, uint32_t r, uint32_t *id, int *done,
+                           const exec_cta **cta, const exec_warp **warps, const uint8_t **sregs);
+int exec_cluster_core_restore(exec_machine *m, const uint32_t st[7], const uint32_t *arr,
+                              size_t narr);
+int exec_cluster_core_set_slot(exec_machine *m, uint32_t r, uint32_t id, int done,
+                               const exec_cta *cta, exec_warp *warps, uint8_t *sregs);
 const exec_warp *exec_cluster_warp(const exec_machine *m, uint32_t cta, uint32_t warp);
 uint32_t exec_cluster_size(const exec_machine *m);
 uint8_t *exec_cluster_shared(exec_warp *w, const exec_insn *in, int lane, uint64_t addr,

@@ -52,6 +52,12 @@
  *   6 PARKED   (resident CTAs taking turns, exec_sched.c) u32 first CTA not yet started, u32
  *              count; per parked CTA, in CTA order: the CTA record as in section 4, bytes: its
  *              special register slots, then its warps as in section 5
+ *   7 CLUSTER  (a live cluster of several CTAs, exec_cluster.c) u32 size, cluster index, live,
+ *              rank swapped in, next rank's turn, barrier.cluster phase and arrivals, u32 n and
+ *              n x u32 arrivals per thread; per rank: u32 CTA id, done, parked (0 for the rank
+ *              swapped in, whose CTA is sections 4-5), and when parked the CTA record, its
+ *              special register slots and its warps as in section 6
+ * LAUNCH also holds u32 cluster x y z (the launch's cluster shape) after the launch id.
  * Frame indices are positions in the warp's frame list; -1 is none. A frame not in use (kept
  * for reuse) has no parent and depth 0: its old links mean nothing.
  * ------------------------------------------------------------------------------------------- */
@@ -60,7 +66,7 @@ static const char core_magic[8] = {'P', 'T', 'X', 'D', 'B', 'G', 'C', 'F'};
 /* 2: local stacks grow down; 3: sparse regions; 4: global window, counted barriers, parked
  * CTAs, free frames without links */
 enum { CORE_VERSION = 4, CORE_HDR = 32 };
-enum { T_MODULE = 1, T_GLOBAL, T_LAUNCH, T_CTA, T_WARP, T_PARKED };
+enum { T_MODULE = 1, T_GLOBAL, T_LAUNCH, T_CTA, T_WARP, T_PARKED, T_CLUSTER };
 
 /* ---- CRC-32 ---------------------------------------------------------------------------------- */
 uint32_t exec_crc32(uint32_t crc, const void *data, size_t n)
@@ -368,6 +374,45 @@ static void put_cta(exec_cbuf *b, const exec_machine *m, const exec_cta *c)
     (void)m;
 }
 
+static void sect_begin(exec_cbuf *b, uint32_t tag, size_t *at);
+static void sect_end(exec_cbuf *b, size_t at, uint32_t *nsect);
+
+/* The live cluster's other CTAs (section CLUSTER). */
+static int put_cluster(exec_cbuf *b, const exec_machine *m, uint32_t *ns)
+{
+    uint32_t st[7];
+    const uint32_t *arr;
+    size_t narr, at;
+    if (exec_cluster_core_state(m, st, &arr, &narr) != 0 || !st[2] || !m->cta_live)
+        return 0;
+    sect_begin(b, T_CLUSTER, &at);
+    for (int i = 0; i < 7; i++)
+        exec_cbuf_u32(b, st[i]);
+    exec_cbuf_u32(b, (uint32_t)narr);
+    for (size_t i = 0; i < narr; i++)
+        exec_cbuf_u32(b, arr[i]);
+    for (uint32_t r = 0; r < st[0]; r++) {
+        uint32_t id;
+        int done;
+        const exec_cta *c;
+        const exec_warp *w;
+        const uint8_t *sr;
+        if (exec_cluster_core_slot(m, r, &id, &done, &c, &w, &sr) != 0)
+            return -1;
+        exec_cbuf_u32(b, id);
+        exec_cbuf_u32(b, (uint32_t)done);
+        exec_cbuf_u32(b, r != st[3]);
+        if (r == st[3])
+            continue;
+        put_cta(b, m, c);
+        exec_cbuf_bytes(b, sr, (uint64_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT);
+        for (uint32_t k = 0; k < m->nwarps; k++)
+            put_warp(b, m, &w[k]);
+    }
+    sect_end(b, at, ns);
+    return 0;
+}
+
 static void sect_begin(exec_cbuf *b, uint32_t tag, size_t *at)
 {
     exec_cbuf_u32(b, tag);
@@ -431,6 +476,9 @@ static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
     exec_cbuf_u32(b, m->li.block.z);
     exec_cbuf_u32(b, m->li.dyn_shmem);
     exec_cbuf_u32(b, m->li.launch_id);
+    exec_cbuf_u32(b, m->li.cluster.x);
+    exec_cbuf_u32(b, m->li.cluster.y);
+    exec_cbuf_u32(b, m->li.cluster.z);
     exec_cbuf_u32(b, m->ncta);
     exec_cbuf_u32(b, m->nwarps);
     exec_cbuf_u32(b, m->nthreads);
@@ -454,6 +502,8 @@ static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
             sect_end(b, at, ns);
         }
     }
+    if (put_cluster(b, m, ns) != 0)
+        return -1;
     uint32_t np = exec_res_parked(m);
     if (!np)
         return 0;
@@ -843,7 +893,7 @@ static int restore_warp(exec_machine *m, exec_warp *w, uint32_t k, uint8_t *sreg
         w->ws_need[i] = exec_crd_u32(r);
     for (int i = 0; i < EXEC_LANES; i++) {
         int32_t b = (int32_t)exec_crd_u32(r);
-        if (b < -1 || b >= EXEC_NBAR)
+        if (b < -1 || b > EXEC_CLUSTER_BAR) /* a CTA barrier, or barrier.cluster */
             r->bad = 1;
         w->lane_bar[i] = (int8_t)b;
     }
@@ -1056,6 +1106,65 @@ static int restore_parked(exec_machine *m, const exec_core *c)
     return 0;
 }
 
+/* The live cluster's other CTAs (section CLUSTER). */
+static int restore_cluster(exec_machine *m, const exec_core *c)
+{
+    const void *cp;
+    uint64_t cl;
+    if (exec_core_find(c, T_CLUSTER, 0, &cp, &cl) != 0)
+        return 0;
+    exec_crd r = { cp, (size_t)cl, 0, 0 };
+    uint32_t st[7];
+    for (int i = 0; i < 7; i++)
+        st[i] = exec_crd_u32(&r);
+    uint32_t narr = exec_crd_u32(&r);
+    if (r.bad || narr > cl / 4)
+        return bad(m, "cluster");
+    uint32_t *arr = calloc(narr ? narr : 1, sizeof *arr);
+    if (!arr)
+        return bad(m, "out of memory");
+    for (uint32_t i = 0; i < narr; i++)
+        arr[i] = exec_crd_u32(&r);
+    int rc = r.bad || exec_cluster_core_restore(m, st, arr, narr) != 0 ? bad(m, "cluster") : 0;
+    free(arr);
+    size_t sb = (size_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT;
+    for (uint32_t k = 0; rc == 0 && k < st[0]; k++) {
+        uint32_t id = exec_crd_u32(&r), done = exec_crd_u32(&r), parked = exec_crd_u32(&r);
+        if (r.bad || parked != (k != st[3]))
+            return bad(m, "cluster CTA");
+        if (!parked) {
+            if (exec_cluster_core_set_slot(m, k, id, (int)done, NULL, NULL, NULL) != 0)
+                return bad(m, "cluster CTA");
+            continue;
+        }
+        exec_cta ct;
+        if (get_cta(m, &ct, &r) != 0)
+            return -1;
+        exec_warp *warps = calloc(m->nwarps, sizeof *warps);
+        uint8_t *sregs = malloc(sb);
+        uint64_t sl;
+        const void *sp = exec_crd_bytes(&r, &sl);
+        rc = !warps || !sregs ? bad(m, "out of memory") : r.bad || sl != sb ? bad(m, "cluster CTA") : 0;
+        if (!rc)
+            memcpy(sregs, sp, sb);
+        /* the cluster owns the arrays from here (freed with the machine) */
+        if (!rc && exec_cluster_core_set_slot(m, k, id, (int)done, &ct, warps, sregs) != 0)
+            rc = bad(m, "cluster CTA");
+        if (rc) {
+            free(warps);
+            free(sregs);
+            free(ct.shared);
+            return -1;
+        }
+        for (uint32_t w = 0; w < m->nwarps; w++)
+            if (restore_warp(m, &warps[w], w, sregs, &r) != 0)
+                return -1;
+    }
+    if (!rc && r.off != r.n)
+        rc = bad(m, "cluster");
+    return rc;
+}
+
 static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
 {
     uint32_t ki = exec_crd_u32(r);
@@ -1069,6 +1178,9 @@ static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
     li.block.z = exec_crd_u32(r);
     li.dyn_shmem = exec_crd_u32(r);
     li.launch_id = exec_crd_u32(r);
+    li.cluster.x = exec_crd_u32(r);
+    li.cluster.y = exec_crd_u32(r);
+    li.cluster.z = exec_crd_u32(r);
     if (r->bad || ki >= (uint32_t)m->mod->nfuncs || !m->fdec[ki] || !m->mod->funcs[ki]->is_entry)
         return bad(m, "kernel");
     uint64_t nt = (uint64_t)li.block.x * li.block.y * li.block.z;
@@ -1133,7 +1245,7 @@ static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
                 return -1;
         }
     }
-    if (restore_parked(m, c) != 0)
+    if (restore_parked(m, c) != 0 || restore_cluster(m, c) != 0)
         return -1;
     if (m->stop.warp >= nwarps)
         return bad(m, "stop warp");

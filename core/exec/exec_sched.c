@@ -288,6 +288,18 @@ void exec_res_focus(exec_machine *m, uint32_t cta)
         }
 }
 
+exec_cta *exec_parked_cta(exec_machine *m, uint32_t cta)
+{
+    if (m->cta_live && m->cta.id == cta)
+        return NULL;
+    if (m->cl)
+        return exec_cluster_parked_cta(m, cta);
+    for (uint32_t i = 0; m->res && i < m->res->n; i++)
+        if (m->res->s[i].cta.id == cta)
+            return &m->res->s[i].cta;
+    return NULL;
+}
+
 int exec_res_slot(const exec_machine *m, uint32_t i, const exec_cta **cta,
                   const exec_warp **warps, const uint8_t **sregs)
 {
