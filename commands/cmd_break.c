@@ -199,6 +199,8 @@ static int each_bp(cmd_ctx *c, int argc, char **argv, int (*fn)(dbg_session *, i
     return rc;
 }
 
+static int display_enable(cmd_ctx *c, int argc, char **argv, int on);
+
 static int del_fn(dbg_session *s, int num, int arg)
 {
     (void)arg;
@@ -216,6 +218,8 @@ int cmd_delete(cmd_ctx *c, const char *args, int argc, char **argv)
 int cmd_disable(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
+    if (argc > 0 && !strcmp(argv[0], "display"))
+        return display_enable(c, argc - 1, argv + 1, 0);
     return each_bp(c, argc, argv, dbg_bp_enable, 0);
 }
 
@@ -230,6 +234,8 @@ static int enable_disp(dbg_session *s, int num, int how)
 int cmd_enable(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
+    if (argc > 0 && !strcmp(argv[0], "display"))
+        return display_enable(c, argc - 1, argv + 1, 1);
     if (argc > 0 && !strcmp(argv[0], "breakpoints")) {
         argc--;
         argv++;
@@ -320,32 +326,108 @@ int cmd_clear(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
+/* commands [N | A-B]...: one list for every breakpoint named (the last one without N) */
 int cmd_commands(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    int num = 0;
-    if (argc == 1) {
-        if (bp_num(c, argv[0], &num) != 0)
-            return -1;
-    } else {
-        for (int i = 0; i < dbg_bp_count(c->s); i++)
-            if (dbg_bp_at(c->s, i)->num > num)
-                num = dbg_bp_at(c->s, i)->num;
+    int nb = dbg_bp_count(c->s), m = 0;
+    int *nums = malloc(sizeof *nums * (size_t)(nb ? nb : 1));
+    if (!nums)
+        return cmd_error(c, "Out of memory.");
+    if (argc == 0 && nb > 0) {
+        int last = 0;
+        for (int i = 0; i < nb; i++)
+            if (dbg_bp_at(c->s, i)->num > last)
+                last = dbg_bp_at(c->s, i)->num;
+        nums[m++] = last;
     }
-    if (!dbg_bp_find(c->s, num))
-        return cmd_error(c, "No breakpoint number %d.", num);
-    if (!c->in)
+    for (int i = 0; i < argc; i++) {
+        char *dash = strchr(argv[i], '-');
+        int a = 0, b = 0;
+        if (dash && dash != argv[i]) {
+            *dash = 0;
+            if (bp_num(c, argv[i], &a) != 0 || bp_num(c, dash + 1, &b) != 0) {
+                free(nums);
+                return -1;
+            }
+        } else if (bp_num(c, argv[i], &a) != 0) {
+            free(nums);
+            return -1;
+        } else {
+            b = a;
+        }
+        int any = 0;
+        for (int k = 0; k < nb; k++) {
+            int num = dbg_bp_at(c->s, k)->num, seen = 0;
+            for (int j = 0; j < m; j++)
+                seen |= nums[j] == num;
+            if (num >= a && num <= b && !seen && m < nb)
+                nums[m++] = num;
+            any |= num >= a && num <= b;
+        }
+        if (!any) {
+            free(nums);
+            return cmd_error(c, "No breakpoint number %d.", a);
+        }
+    }
+    if (!m) {
+        free(nums);
+        return cmd_error(c, "No breakpoints specified.");
+    }
+    if (!c->in) {
+        free(nums);
         return cmd_error(c, "\"commands\" needs its lines from a script or the terminal.");
-    if (c->interactive)
-        printf("Type commands for breakpoint(s) %d, one per line.\n"
-               "End with a line saying just \"end\".\n", num);
+    }
+    if (c->interactive) {
+        printf("Type commands for breakpoint(s) ");
+        for (int i = 0; i < m; i++)
+            printf("%s%d", i ? " " : "", nums[i]);
+        printf(", one per line.\nEnd with a line saying just \"end\".\n");
+    }
     char **lines = NULL;
     int n = 0;
     /* the body up to its end; if/while blocks inside need their own end (gdb) */
-    if (cmd_read_block(c, &lines, &n, NULL) != 0)
+    if (cmd_read_block(c, &lines, &n, NULL) != 0) {
+        free(nums);
         return -1;
-    if (dbg_bp_set_commands(c->s, num, lines, n) != 0)
-        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    }
+    int rc = 0;
+    for (int i = 0; i < m && rc == 0; i++) {
+        char **copy = i + 1 < m ? calloc((size_t)(n ? n : 1), sizeof *copy) : lines;
+        for (int k = 0; copy && copy != lines && k < n; k++)
+            copy[k] = strdup(lines[k]);
+        if (!copy)
+            rc = cmd_error(c, "Out of memory.");
+        else if (dbg_bp_set_commands(c->s, nums[i], copy, n) != 0)
+            rc = cmd_error(c, "%s", dbg_errmsg(c->s));
+    }
+    if (rc != 0 && m > 0) { /* the list was not handed over */
+        for (int k = 0; k < n; k++)
+            free(lines[k]);
+        free(lines);
+    }
+    free(nums);
+    return rc;
+}
+
+/* enable/disable display [N...] (gdb): a display that is disabled is not shown at stops */
+static int display_enable(cmd_ctx *c, int argc, char **argv, int on)
+{
+    for (int i = 0; i < c->ndisp && argc == 0; i++)
+        c->disp[i].enabled = on;
+    for (int k = 0; k < argc; k++) {
+        long num;
+        if (cmd_parse_long(argv[k], 1, INT_MAX, &num) != 0)
+            return cmd_error(c, "Arguments must be display numbers.");
+        int found = 0;
+        for (int i = 0; i < c->ndisp; i++)
+            if (c->disp[i].num == num) {
+                c->disp[i].enabled = on;
+                found = 1;
+            }
+        if (!found)
+            return cmd_error(c, "No display number %ld.", num);
+    }
     return 0;
 }
 

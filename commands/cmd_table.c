@@ -151,18 +151,20 @@ const cmd_def cmd_table[] = {
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
     {"delete", "d", cmd_delete, 0, -1, "delete [N...]", "Delete breakpoints (all without N).",
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
-    {"disable", "dis disa", cmd_disable, 0, -1, "disable [N...]", "Disable breakpoints.",
+    {"disable", "dis disa", cmd_disable, 0, -1, "disable [N...] | disable display [N...]",
+     "Disable breakpoints (or displays).",
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
     {"enable", "en", cmd_enable, 0, -1,
-     "enable [once|delete|count COUNT] [N...]",
-     "Enable breakpoints. once: disable it again when it is next hit; delete: delete it when "
-     "it is next hit; count COUNT: disable it after COUNT more hits.",
+     "enable [once|delete|count COUNT] [N...] | enable display [N...]",
+     "Enable breakpoints (or displays). once: disable it again when it is next hit; delete: "
+     "delete it when it is next hit; count COUNT: disable it after COUNT more hits.",
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
     {"clear", "", cmd_clear, 0, -1, "clear [LOCATION]",
      "Delete the breakpoints at LOCATION (FUNC, FILE:LINE, LINE, *PC; without it: at the "
      "selected frame's line).", CMD_CLASS_BREAKPOINTS, 0, NOSUB},
-    {"commands", "", cmd_commands, 0, 1, "commands [N]",
-     "Commands to run when breakpoint N is hit, one a line, ended by \"end\".",
+    {"commands", "", cmd_commands, 0, -1, "commands [N | A-B]...",
+     "Commands to run when breakpoint N (each named; the last one without N) is hit, one a "
+     "line, ended by \"end\"; a command that resumes ends the list (gdb).",
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
     {"watch", "", cmd_watch, 1, -1, "watch EXPR",
      "Stop when EXPR (global or shared memory) is written with a new value.",

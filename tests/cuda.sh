@@ -467,6 +467,15 @@ after_pats >"$tmp/after.pats"
 scen_stdin=$tmp/after.in
 scen_batch=
 scenario source-after-run 0 -q $DP <"$tmp/after.pats"
+printf 'break tally\nrun\nprint n\nnext\nprint i\ndelete\ncontinue\nprint $2 + 5\n' >"$tmp/stdin.in"
+scen_stdin=$tmp/stdin.in
+scenario stdin-after-run 0 -q $DP <<PATS
+^\\\$1 = 256\$
+^50[[:space:]]+if \(i < n\) \{
+^\\\$2 = 0\$
+^dbg_particles: PASSED\$
+^\\\$3 = 5\$
+PATS
 unset scen_stdin scen_batch
 # a breakpoint's commands run at the stop first, then the script's next lines (gdb drops a
 # command list's lines after one that resumes, such as next)

@@ -305,6 +305,40 @@ START_TEST(clear_locations)
 }
 END_TEST
 
+/* commands for a list of breakpoints; disable/enable display */
+START_TEST(commands_list_and_displays)
+{
+    open_session(SAXPY);
+    char *out = feed("break saxpy.cu:6\n"
+                     "break saxpy.cu:7\n"
+                     "break saxpy\n"
+                     "commands 1-2 3\n"
+                     "  set $c = $c + 1\n"
+                     "end\n"
+                     "display i\n"
+                     "display n\n"
+                     "disable display 1\n"
+                     "info display\n"
+                     "set $c = 0\n"
+                     "launch saxpy<<<1,32>>>(32, 2.0, x, y)\n"
+                     "continue\n"
+                     "enable display\n"
+                     "continue\n"
+                     "disable display 9\n");
+    for (int b = 1; b <= 3; b++)
+        ck_assert_int_eq(dbg_bp_find(s, b)->ncommands, 1);
+    ck_assert_int_eq(conv("c"), 3); /* three stops: saxpy, line 6, line 7 */
+    HAS(out, "1:   n  i\n");
+    HAS(out, "2:   y  n\n");
+    /* line 6's stop shows display 2 only; line 7's (after enable display) both */
+    HASNT(out, "1: i = 0\n2: n = 32\n\nBreakpoint 1, ");
+    HAS(out, "1: i = 0\n2: n = 32\n");
+    HAS(out, "No display number 9.");
+    free(out);
+    close_session();
+}
+END_TEST
+
 /* ---- frames handed to a program's session and back --------------------------------------------- */
 START_TEST(export_import_round_trip)
 {
@@ -342,6 +376,7 @@ int main(void)
     tcase_add_test(t, breakpoint_commands_iterate);
     tcase_add_test(t, enable_dispositions);
     tcase_add_test(t, clear_locations);
+    tcase_add_test(t, commands_list_and_displays);
     tcase_add_test(t, export_import_round_trip);
     suite_add_tcase(su, t);
     return tu_run_suite(su);
