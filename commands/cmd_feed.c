@@ -274,7 +274,9 @@ int cmd_feed_run(cmd_ctx *c, int base)
         const char *p = line;
         while (isspace((unsigned char)*p))
             p++;
-        int nested = (f->flags & CMD_FF_NEST) != 0;
+        /* the command may push frames (the array moves): f is not used after it runs */
+        int nested = (f->flags & CMD_FF_NEST) != 0, acts = (f->flags & CMD_FF_ACTS) != 0;
+        int term = f->kind == CMD_FR_TERM;
         if (cmd_interrupt_pending() && loop_frame(c, base) >= 0) {
             /* Ctrl-C while a loop runs: it ends (the kernel's own stop was reported) */
             free(line);
@@ -286,7 +288,7 @@ int cmd_feed_run(cmd_ctx *c, int base)
         cmd_interrupt_clear(); /* a Ctrl-C already reported must not stop the next command */
         c->line_frame = k;
         int r;
-        if (f->flags & CMD_FF_ACTS) {
+        if (acts) {
             /* main's -ex/-x list: "e COMMAND" or "x SCRIPT" */
             if (p[0] == 'x' && p[1] == ' ') {
                 char *argv[1] = {(char *)p + 2};
@@ -294,13 +296,13 @@ int cmd_feed_run(cmd_ctx *c, int base)
             } else {
                 r = cmd_execute(c, p[0] && p[1] ? p + 2 : "");
             }
-        } else if (f->kind == CMD_FR_TERM && !*p && c->interactive && c->repeat[0]) {
+        } else if (term && !*p && c->interactive && c->repeat[0]) {
             r = cmd_execute(c, c->repeat);
         } else {
-            if (f->kind == CMD_FR_TERM && *p && c->interactive)
+            if (term && *p && c->interactive)
                 c->repeat[0] = 0;
             r = cmd_execute(c, line);
-            if (f->kind == CMD_FR_TERM && *p && c->interactive && !c->repeat[0])
+            if (term && *p && c->interactive && !c->repeat[0])
                 remember_repeat(c, p);
         }
         free(line);
