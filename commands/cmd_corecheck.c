@@ -96,6 +96,10 @@ void cmd_corecheck(cmd_ctx *c)
         return;
     close(fd);
     c->corecheck_busy = 1;
+    /* a stop Ctrl-C made keeps the flag raised until the next command: the check's own save
+       and load, which poll it, run without it, and the flag is as it was afterwards */
+    int pending = cmd_interrupt_pending();
+    cmd_interrupt_clear();
     char *live = NULL, *core = NULL, why[1200] = "";
     if (dbg_core_save(c->s, path) != 0) {
         snprintf(why, sizeof why, "the core could not be written: %s", dbg_errmsg(c->s));
@@ -130,5 +134,7 @@ void cmd_corecheck(cmd_ctx *c)
         cmd_error(c, "Core round trip (PTXDBG_CORE_CHECK) at this stop: %s", why);
     free(live);
     free(core);
+    if (pending)
+        cmd_interrupt();
     c->corecheck_busy = 0;
 }
