@@ -16,7 +16,7 @@ DWARF_CFLAGS ?= $(shell pkg-config --cflags libdwarf 2>/dev/null || echo -I/usr/
 DWARF_LIBS   ?= $(shell pkg-config --libs libdwarf 2>/dev/null || echo -ldwarf)
 CHECK_CFLAGS ?= $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   ?= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread)
-LIBS      = $(DWARF_LIBS) -lreadline -lm -lpthread
+LIBS      = $(DWARF_LIBS) -lzstd -lreadline -lm -lpthread
 
 # Debian packages the build and the tests need (installed by `make deps`).
 DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmux libzstd-dev

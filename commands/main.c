@@ -95,6 +95,17 @@ int main(int argc, char **argv)
         const char *val = a[0] == '-' ? opt_value(a, name, sizeof name) : NULL;
         if (a[0] != '-')
             name[0] = 0;
+        if (!strcmp(name, "-interpreter") || !strcmp(name, "-i")) {
+            /* gdb's MI front ends: one message whatever the spelling (=mi, a separate value,
+               none); the default console interpreter is what ptxdbg is */
+            const char *iv = val ? val : i + 1 < argc && argv[i + 1][0] != '-' ? argv[++i] : "";
+            if (!strcmp(iv, "console"))
+                continue;
+            fprintf(stderr, "ptxdbg has no MI interpreter; use --dap (Debug Adapter Protocol) "
+                    "or --json\n");
+            rc = 2;
+            goto opts_done;
+        }
         int takes = !strcmp(name, "-x") || !strcmp(name, "-ex") || !strcmp(name, "-command") ||
                     !strcmp(name, "-eval-command") || !strcmp(name, "-core") ||
                     !strcmp(name, "-c");

@@ -207,7 +207,7 @@ void *rt_var_host(rt_var *v, size_t off, size_t n);
 
 /* ---- fat binaries (rt_fatbin.c) -------------------------------------------------------------- */
 #define RT_FATBINC_MAGIC 0x466243B1u   /* __fatBinC_Wrapper_t.magic */
-#define RT_FATBIN_MAGIC  0xBA55ED50u   /* .nv_fatbin container */
+#define RT_FATBIN_MAGIC  PTX_FATBIN_MAGIC   /* .nv_fatbin container (core/ptx/ptx_fatbin.c) */
 /* Size in bytes of the fat binary containers starting at image (back to back, the last one
  * ending the data), or 0 when image is not a fat binary. maxlen bounds the walk. */
 size_t rt_fatbin_size(const void *image, size_t maxlen);
@@ -279,6 +279,12 @@ cudaError_t rt_set_run(const rt_op *op);
 int rt_addr_reserved(uint64_t p, uint64_t n);
 /* Bytes of device memory in use (cudaMemGetInfo) and the emulated total. */
 void rt_mem_usage(uint64_t *used, uint64_t *total);
+/* An address inside one of the last allocations the program released: "inside cudaMalloc#2
+ * [0x..., N bytes) at offset K, which was freed by cudaFree, called from release at app.cu:69,
+ * called from main at app.cu:110" (the host stack of the release, named from the program's
+ * debug info) and 1; 0 when addr is in none. The one description of freed memory: the core's
+ * fault messages (exec_set_freed_describer), the debugger's reports and memcheck use it. */
+int rt_mem_freed_describe(uint64_t addr, char *out, size_t n);
 
 /* ---- machines -------------------------------------------------------------------------------- */
 /* Call fn on the machine of every loaded module (texture objects, mappings); stops when fn

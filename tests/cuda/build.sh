@@ -8,6 +8,9 @@
 # stripped, the fat binary keeps the device DWARF). A line "// nvcc-flags: FLAGS" adds FLAGS;
 # "// cuda-sources: B.cu ..." compiles and links more translation units into the program (each
 # one its own module); such a B.cu says "// cuda-part-of: NAME.cu" and is not a program.
+# "// cuda-opt: FLAGS" replaces -O2 in the build of NAME (not NAME.G), e.g. -O3 -lineinfo.
+# "// cuda-host-debug" builds both with host debug information (-g) and leaves them unstripped
+# (for the launch sites and host backtraces ptxdbg reads from the program's own DWARF).
 # A line "// cuda-static-build" also builds NAME.static the same way but with nvcc's default,
 # the CUDA runtime linked statically (no -cudart shared: libcudart_static.a, which reaches the
 # driver through libcuda.so.1's private tables), and "// cuda-static-build: G" builds the -G
@@ -39,11 +42,17 @@ for cu in "$@"; do
     flags=$(sed -n 's|^// nvcc-flags: *||p' "$base.cu" | head -n 1)
     case "$flags" in *-arch*) ;; *) flags="-arch=sm_80 $flags" ;; esac
     more=$(sed -n 's|^// cuda-sources: *||p' "$base.cu" | head -n 1)
-    (cd "$STAGE" && $NVCC -cudart shared $flags -O2 -o "$base" "$base.cu" $more && strip "$base")
+    opt=$(sed -n 's|^// cuda-opt: *||p' "$base.cu" | head -n 1)
+    strip=strip
+    if grep -q '^// cuda-host-debug' "$base.cu"; then
+        flags="$flags -g"
+        strip=true
+    fi
+    (cd "$STAGE" && $NVCC -cudart shared $flags ${opt:--O2} -o "$base" "$base.cu" $more && $strip "$base")
     cp "$STAGE/$base" "$base"
     out="$base"
     if grep -q '^// cuda-G-build' "$base.cu"; then
-        (cd "$STAGE" && $NVCC -cudart shared $flags -G -o "$base.G" "$base.cu" $more && strip "$base.G")
+        (cd "$STAGE" && $NVCC -cudart shared $flags -G -o "$base.G" "$base.cu" $more && $strip "$base.G")
         cp "$STAGE/$base.G" "$base.G"
         out="$out $base.G"
     fi
