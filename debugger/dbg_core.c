@@ -11,7 +11,8 @@
  *   0x101 SOURCES     u32 count; per file: str path as the module's .file names it, bytes text
  *   0x102 BUFFERS     u32 count; per buffer: str name, u32 element type, u64 count, u64 address,
  *                     u64 size
- *   0x103 SESSION     u32 launches so far; focus: u32 valid, kernel, cta, warp, lane, s32 frame
+ *   0x103 SESSION     u32 launches so far; focus: u32 valid, kernel, cta, warp, lane, s32 frame;
+ *                     str the launch site (a program's host location of the launch, "" none)
  *   0x104 BREAKPOINTS u32 count; per breakpoint: u32 number, type, temp, enabled, hits, ignore,
  *                     str location, str condition ("" none), u32 command count, str per command,
  *                     u32 "dis" disposition (enable once / count), u32 stops before it disables
@@ -191,6 +192,10 @@ static void put_session(dbg_session *s, exec_cbuf *b)
     exec_cbuf_u32(b, s->focus.warp);
     exec_cbuf_u32(b, s->focus.lane);
     exec_cbuf_u32(b, (uint32_t)s->focus.frame);
+    char site[1024] = "";
+    if (dbg_launch_site(s, site, sizeof site) != 0)
+        site[0] = 0;
+    exec_cbuf_str(b, site);
 }
 
 static void put_breakpoints(dbg_session *s, exec_cbuf *b)
@@ -341,8 +346,17 @@ static void load_session(dbg_session *s, const exec_core *c)
     f.warp = exec_crd_u32(&r);
     f.lane = exec_crd_u32(&r);
     f.frame = (int)exec_crd_u32(&r);
-    if (r.bad)
+    char *site = exec_crd_str(&r);
+    if (r.bad) {
+        free(site);
         return;
+    }
+    if (site && site[0]) { /* bt and info cuda kernels name it as the live session did */
+        snprintf(s->launch_site, sizeof s->launch_site, "%s", site);
+        s->nlaunch_pcs = 1;
+        s->launch_pcs[0] = 0;
+    }
+    free(site);
     s->nlaunches = nl;
     if (f.valid && dbg_set_focus(s, f.cta, f.warp, f.lane) == 0) {
         s->focus.kernel = f.kernel;
