@@ -145,6 +145,7 @@ int cmd_info_checks(cmd_ctx *c, const char *args, int argc, char **argv)
 void cmd_check_finish(cmd_ctx *c)
 {
     chk_ctx *k = dbg_checks(c->s);
+    fflush(stdout);   /* the summaries come after everything the session printed */
     if (chk_count(k)) {
         chk_leak_summary(k, "", check_stream(c));
         if (c->batch)
