@@ -116,7 +116,8 @@ static const char *base(const char *p)
 void dap_threads(dap_srv *d, const dj *req)
 {
     dbg_warp_row rows[DAP_MAX_THREADS];
-    int more = 0, n = d->stopped ? dbg_warp_rows(d->s, rows, DAP_MAX_THREADS, &more) : 0;
+    int more = 0, n = d->stopped || d->running ? dbg_warp_rows(d->s, rows, DAP_MAX_THREADS, &more)
+                                               : 0;
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");

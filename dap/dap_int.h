@@ -116,7 +116,13 @@ struct dap_srv {
     dbg_event last;           /* the last stop */
     int kernel_over;          /* inproc: the kernel ended (the program goes on) */
     uint64_t progress;        /* dbg_progress at the last report */
-    volatile int *pause_flag; /* the engine's interrupt flag */
+    volatile int *pause_flag; /* the engine's interrupt flag (pause, disconnect, Ctrl-C) */
+    volatile int *req_flag;   /* raised when a request waits in `in` (and with pause_flag); the
+                                 engine's interrupt flag during a continue; NULL: requests
+                                 wait for the next stop */
+    dap_reader *in;           /* where requests come from */
+    int running;              /* requests are served in the middle of a continue */
+    int pause_req;            /* ... and one of them was `pause` */
     /* breakpoints */
     dap_bp *bps;
     int nbps, next_bp_id;
@@ -145,6 +151,12 @@ void dap_srv_init(dap_srv *d, dbg_session *s, int out_fd);
 void dap_srv_free(dap_srv *d);
 /* Handle one request (a parsed message). */
 void dap_handle(dap_srv *d, const dj *req);
+/* Handle one message as read (malformed ones and the reader's framing notes become output
+ * events), then flush the program's output. */
+void dap_handle_text(dap_srv *d, const char *body, size_t n);
+/* Serve the requests waiting in d->in now (never waits for one to come). d->done when the input
+ * ended. */
+void dap_serve_pending(dap_srv *d);
 /* Messages. */
 int dap_send(dap_srv *d, dj_w *w);          /* finishes the object w holds and sends it */
 void dap_begin_event(dap_srv *d, dj_w *w, const char *event); /* then body members, dap_send */

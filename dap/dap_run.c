@@ -205,7 +205,30 @@ void dap_resume(dap_srv *d, int how)
         case DAP_RUN_STEPOUT: rc = dbg_step(d->s, DBG_STEP_FINISH, &ev); break;
         case DAP_RUN_NEXTI: rc = dbg_step(d->s, DBG_STEP_INSN_OVER, &ev); break;
         case DAP_RUN_STEPI: rc = dbg_step(d->s, DBG_STEP_INSN, &ev); break;
-        default: rc = dbg_continue(d->s, 0, &ev); break;
+        default:
+            /* a request that comes meanwhile interrupts the run (req_flag); it is served and
+               the same continue goes on */
+            if (d->req_flag)
+                dbg_set_interrupt_flag(d->s, d->req_flag);
+            rc = dbg_continue(d->s, 0, &ev);
+            if (d->req_flag)
+                dbg_set_interrupt_flag(d->s, d->pause_flag);
+            break;
+        }
+        if (rc == 0 && ev.kind == DBG_EV_INTERRUPT && how == DAP_RUN_CONTINUE && d->req_flag &&
+            !(d->pause_flag && *d->pause_flag)) {
+            *d->req_flag = 0; /* before serving: a request that comes now raises it again */
+            d->running = 1;
+            d->pause_req = 0;
+            dap_serve_pending(d);
+            d->running = 0;
+            if (d->done || d->terminated || !dbg_launch_alive(d->s)) {
+                if (!d->done && !d->terminated)
+                    kernel_over(d, 0);
+                return;
+            }
+            if (!d->pause_req)
+                continue;
         }
         if (rc != 0) {
             dap_outputf(d, "stderr", "%s\n", dbg_errmsg(d->s));

@@ -1,6 +1,7 @@
 /* dap_server.c - the DAP server: messages, output capture, the request table, initialize/launch/configurationDone/disconnect. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -464,7 +465,8 @@ static int need_stop(dap_srv *d, const dj *req)
 {
     if (d->stopped)
         return 0;
-    dap_respond_err(d, req, "%s: no kernel is stopped.", dj_str(req, "command", ""));
+    dap_respond_err(d, req, d->running ? "%s: the kernel is running." : "%s: no kernel is stopped.",
+                    dj_str(req, "command", ""));
     return -1;
 }
 
@@ -515,6 +517,13 @@ static void run_request(dap_srv *d, const dj *req, int how)
 
 static void req_pause(dap_srv *d, const dj *req)
 {
+    if (d->running) { /* served in the middle of a continue: it stops there */
+        if (d->pause_flag)
+            *d->pause_flag = 0; /* its signal came before it */
+        d->pause_req = 1;
+        dap_respond_ok(d, req);
+        return;
+    }
     /* a running kernel was interrupted by the signal that came with this request; here the
        server is idle again, so there is nothing left to pause */
     if (d->pause_flag && (d->stopped || !d->inproc))
@@ -564,6 +573,16 @@ void dap_handle(dap_srv *d, const dj *req)
         dap_respond_err(d, req, "%s: send initialize first.", cmd);
         return;
     }
+    /* in the middle of a continue: what needs a stopped kernel waits for pause */
+    static const char *const need_stopped[] = {
+        "stackTrace", "scopes", "variables", "setVariable", "setExpression", "evaluate",
+        "readMemory", "writeMemory", "exceptionInfo", "ptxdbg/focus", "dataBreakpointInfo",
+        "completions", NULL};
+    for (int i = 0; d->running && need_stopped[i]; i++)
+        if (!strcmp(cmd, need_stopped[i])) {
+            dap_respond_err(d, req, "%s: the kernel is running (pause it first).", cmd);
+            return;
+        }
     if (!strcmp(cmd, "initialize"))
         req_initialize(d, req);
     else if (!strcmp(cmd, "launch"))
@@ -617,6 +636,45 @@ void dap_handle(dap_srv *d, const dj *req)
         dap_focus_request(d, req);
     else
         dap_respond_err(d, req, "Unrecognized request \"%s\".", cmd);
+}
+
+void dap_handle_text(dap_srv *d, const char *body, size_t n)
+{
+    char err[256];
+    dj *m = dj_parse(body, n, err, sizeof err);
+    if (!m) {
+        dap_outputf(d, "stderr", "ptxdbg: malformed message (%s).\n", err);
+        return;
+    }
+    if (!strcmp(dj_str(m, "type", ""), "ptxdbg/framing"))
+        dap_outputf(d, "stderr", "ptxdbg: %s.\n", dj_str(m, "message", "bad message"));
+    else
+        dap_handle(d, m);
+    dj_free(m);
+    dap_flush_output(d);
+}
+
+void dap_serve_pending(dap_srv *d)
+{
+    while (d->in && !d->done) {
+        struct pollfd p = {d->in->fd, POLLIN, 0};
+        if (!dap_reader_ready(d->in) && poll(&p, 1, 0) <= 0)
+            return;
+        char *body, err[256];
+        size_t n;
+        /* a message that has begun is read whole: its writer is finishing it */
+        int rc = dap_read_msg(d->in, &body, &n, err, sizeof err, 0);
+        if (rc == 0) {
+            d->done = 1;
+            return;
+        }
+        if (rc < 0) {
+            dap_outputf(d, "stderr", "ptxdbg: %s.\n", err);
+            continue;
+        }
+        dap_handle_text(d, body, n);
+        free(body);
+    }
 }
 
 /* Set up the server for stdin/stdout: the protocol keeps the real stdout (proto_fd); the
