@@ -6,6 +6,9 @@
 #include <string.h>
 #include "dap_int.h"
 
+static void assign_answer(dap_srv *d, const dj *req, const char *what, const dap_lref *r,
+                          const char *lhs, const char *value, int hex);
+
 /* ---- handles --------------------------------------------------------------------------------- */
 static int64_t new_frame(dap_srv *d, const dap_lref *r)
 {
@@ -147,7 +150,8 @@ void dap_threads(dap_srv *d, const dj *req)
 }
 
 /* ---- stack ----------------------------------------------------------------------------------- */
-static void frame_source(dap_srv *d, dj_w *w, const char *file, int line, uint32_t pc)
+void dap_write_source(dap_srv *d, dj_w *w, const char *key, const char *file, int line,
+                      uint32_t pc)
 {
     char buf[4096];
     const char *path = NULL, *name = NULL;
@@ -179,11 +183,13 @@ static void frame_source(dap_srv *d, dj_w *w, const char *file, int line, uint32
         }
     }
     if (path) {
-        djw_obj(w, "source");
+        djw_obj(w, key);
         djw_str(w, "name", name);
         djw_str(w, "path", path);
         djw_obj_end(w);
     }
+    if (!path && strcmp(key, "source"))
+        return; /* only a stack frame must have a line (0: none) */
     djw_int(w, "line", path ? dap_client_line(d, l) : 0);
     djw_int(w, "column", path ? dap_client_line(d, 1) : 0);
 }
@@ -238,7 +244,7 @@ void dap_stack_trace(dap_srv *d, const dj *req)
         djw_obj(&w, NULL);
         djw_int(&w, "id", id);
         djw_str(&w, "name", name);
-        frame_source(d, &w, fr[i].file, fr[i].line, fr[i].pc);
+        dap_write_source(d, &w, "source", fr[i].file, fr[i].line, fr[i].pc);
         djw_str(&w, "instructionPointerReference", ref);
         if (fr[i].inl_name)
             djw_str(&w, "presentationHint", "subtle");
@@ -328,6 +334,8 @@ static void var_row(dap_srv *d, dj_w *w, const dap_lref *r, const char *name, co
             djw_str(w, "type", v.type);
         djw_str(w, "evaluateName", expr);
         int64_t ref = v.nchildren > 0 ? new_var(d, DAP_VR_EXPR, r, expr, v.nchildren) : 0;
+        if (ref)
+            d->vars[ref - 1].indexed = v.kind == DAPV_ARRAY;
         djw_int(w, "variablesReference", ref);
         if (v.kind == DAPV_ARRAY)
             djw_int(w, "indexedVariables", v.nchildren);
@@ -440,6 +448,7 @@ static void vars_shared(dap_srv *d, dj_w *w, const dap_lref *r)
         if (ref) {
             d->vars[ref - 1].addr = rows[i].addr;
             d->vars[ref - 1].type = rows[i].type;
+            d->vars[ref - 1].indexed = 1;
         }
         dap_memref(mr, sizeof mr, PTX_SPACE_SHARED, rows[i].addr);
         djw_obj(w, NULL);
@@ -553,13 +562,20 @@ void dap_variables(dap_srv *d, const dj *req)
                         "until the next resume).", (long long)ref);
         return;
     }
+    const char *filter = dj_str(a, "filter", NULL);
+    if (filter && strcmp(filter, "indexed") && strcmp(filter, "named")) {
+        dap_respond_err(d, req, "variables: filter is \"indexed\" or \"named\".");
+        return;
+    }
     int hex = want_hex(a);
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
     djw_arr(&w, "variables");
     dap_var_ref vr = d->vars[ref - 1]; /* a copy: rows add handles (realloc) */
-    switch (vr.kind) {
+    /* a container has either elements (indexed) or members (named) */
+    int skip = filter && !strcmp(filter, vr.indexed ? "named" : "indexed");
+    switch (skip ? -1 : vr.kind) {
     case DAP_VR_LOCALS:
     case DAP_VR_LANE: vars_locals(d, &w, &vr.r, hex); break;
     case DAP_VR_REGS: vars_regs(d, &w, &vr.r, hex); break;
@@ -588,7 +604,8 @@ void dap_set_variable(dap_srv *d, const dj *req)
     }
     dap_var_ref vr = d->vars[ref - 1];
     char *lhs = NULL;
-    if (vr.kind == DAP_VR_LOCALS || vr.kind == DAP_VR_LANE || vr.kind == DAP_VR_REGS) {
+    if (vr.kind == DAP_VR_LOCALS || vr.kind == DAP_VR_LANE || vr.kind == DAP_VR_REGS ||
+        vr.kind == DAP_VR_SHARED) {
         lhs = strdup(name);
     } else if (vr.kind == DAP_VR_EXPR) {
         for (int64_t i = 0; i < vr.n && i < 100000 && !lhs; i++) {
@@ -611,36 +628,80 @@ void dap_set_variable(dap_srv *d, const dj *req)
         dap_respond_err(d, req, "setVariable: %s cannot be set here.", name);
         return;
     }
+    assign_answer(d, req, "setVariable", &vr.r, lhs, value, want_hex(a));
+    free(lhs);
+}
+
+/* After a change the client cannot see (a value set, memory written): it refetches. */
+static void invalidated(dap_srv *d)
+{
+    if (!d->client_invalidated)
+        return;
+    dj_w w;
+    dap_begin_event(d, &w, "invalidated");
+    djw_obj(&w, "body");
+    djw_arr(&w, "areas");
+    djw_str(&w, NULL, "variables");
+    djw_arr_end(&w);
+    djw_obj_end(&w);
+    dap_send(d, &w);
+}
+
+/* lhs = value in a lane's frame, answered with the new value (setVariable, setExpression). */
+static void assign_answer(dap_srv *d, const dj *req, const char *what, const dap_lref *r,
+                          const char *lhs, const char *value, int hex)
+{
     size_t n = strlen(lhs) + strlen(value) + 8;
     char *assign = malloc(n);
     dapv_val v;
     char err[512];
     if (!assign) {
-        free(lhs);
-        dap_respond_err(d, req, "setVariable: out of memory.");
+        dap_respond_err(d, req, "%s: out of memory.", what);
         return;
     }
     snprintf(assign, n, "%s = %s", lhs, value);
-    int rc = dapv_eval(d->v, &vr.r, assign, 0, &v, err, sizeof err);
+    int rc = dapv_eval(d->v, r, assign, 0, &v, err, sizeof err);
     free(assign);
     if (rc != 0) {
-        free(lhs);
-        dap_respond_err(d, req, "setVariable: %s", err);
+        dap_respond_err(d, req, "%s: %s", what, err);
         return;
     }
     dapv_val_free(&v);
-    rc = dapv_eval(d->v, &vr.r, lhs, want_hex(a), &v, err, sizeof err);
-    free(lhs);
+    rc = dapv_eval(d->v, r, lhs, hex, &v, err, sizeof err);
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
     djw_str(&w, "value", rc == 0 ? v.text : err);
     if (rc == 0 && v.type[0])
         djw_str(&w, "type", v.type);
+    int64_t ref = rc == 0 && v.nchildren > 0 ? new_var(d, DAP_VR_EXPR, r, lhs, v.nchildren) : 0;
+    if (ref)
+        d->vars[ref - 1].indexed = v.kind == DAPV_ARRAY;
+    djw_int(&w, "variablesReference", ref);
+    if (rc == 0 && v.kind == DAPV_ARRAY)
+        djw_int(&w, "indexedVariables", v.nchildren);
     djw_obj_end(&w);
     dap_send(d, &w);
     if (rc == 0)
         dapv_val_free(&v);
+    invalidated(d);
+}
+
+void dap_set_expression(dap_srv *d, const dj *req)
+{
+    const dj *a = dj_get(req, "arguments");
+    const char *expr = dj_str(a, "expression", NULL), *value = dj_str(a, "value", NULL);
+    if (!expr || !*expr || !value) {
+        dap_respond_err(d, req, "setExpression: expression and value are required.");
+        return;
+    }
+    dap_lref r;
+    int g = get_frame(d, req, "setExpression", &r);
+    if (g < 0)
+        return;
+    if (g == 2 && !d->stopped)
+        memset(&r, 0, sizeof r); /* no kernel: buffers and globals */
+    assign_answer(d, req, "setExpression", &r, expr, value, want_hex(a));
 }
 
 /* ---- evaluate -------------------------------------------------------------------------------- */
@@ -771,6 +832,11 @@ void dap_disassemble(dap_srv *d, const dj *req)
                         "instructionCount (at most 100000) are required.");
         return;
     }
+    if (sp != PTX_SPACE_GENERIC) {
+        dap_respond_err(d, req, "disassemble: %s is data, not code (code addresses are "
+                        "instruction numbers: \"0x1f\").", dj_str(a, "memoryReference", ""));
+        return;
+    }
     if (!dbg_module(d->s)) {
         dap_respond_err(d, req, "disassemble: no module is loaded.");
         return;
@@ -787,11 +853,12 @@ void dap_disassemble(dap_srv *d, const dj *req)
         int64_t pc = first + i;
         char addr[32], text[600];
         dbg_where wh;
+        /* before the first instruction there is no address: those rows say 0x0 (clients
+           parse addresses as unsigned numbers) */
         snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)(pc < 0 ? 0 : pc));
         djw_obj(&w, NULL);
         if (pc < 0 || pc >= ninsns || dbg_insn_text(d->s, (uint32_t)pc, text, sizeof text, &wh) != 0) {
-            if (pc < 0)
-                snprintf(addr, sizeof addr, "-0x%llx", (unsigned long long)-pc);
+            prev = NULL;
             djw_str(&w, "address", addr);
             djw_str(&w, "instruction", "??");
             djw_str(&w, "presentationHint", "invalid");
@@ -806,7 +873,7 @@ void dap_disassemble(dap_srv *d, const dj *req)
             djw_str(&w, "symbol", fn);
         }
         prev = wh.func;
-        frame_source(d, &w, wh.file, wh.line, (uint32_t)pc);
+        dap_write_source(d, &w, "location", wh.file, wh.line, (uint32_t)pc);
         djw_obj_end(&w);
     }
     djw_arr_end(&w);
@@ -890,9 +957,20 @@ void dap_read_memory(dap_srv *d, const dj *req)
         dap_respond_err(d, req, "readMemory: out of memory.");
         return;
     }
-    int64_t got = count ? dbg_mem_read(d->s, sp, at, buf, (size_t)count, r.cta, r.warp, r.lane) : 0;
-    if (got < 0)
-        got = 0;
+    /* unreadable bytes first: none is read, and unreadableBytes says how many to skip; else the
+       bytes up to the first unreadable one, and how many unreadable bytes follow in the range */
+    int64_t lead = count ? dbg_mem_readable_from(d->s, sp, at, (size_t)count, r.cta, r.warp,
+                                                 r.lane)
+                         : 0;
+    int64_t got = 0, gap = lead;
+    if (lead == 0 && count) {
+        got = dbg_mem_read(d->s, sp, at, buf, (size_t)count, r.cta, r.warp, r.lane);
+        if (got < 0)
+            got = 0;
+        gap = got < count ? dbg_mem_readable_from(d->s, sp, at + (uint64_t)got,
+                                                  (size_t)(count - got), r.cta, r.warp, r.lane)
+                          : 0;
+    }
     char *data = b64_encode(buf, (size_t)got);
     char mr[64];
     dap_memref(mr, sizeof mr, sp, at);
@@ -900,8 +978,8 @@ void dap_read_memory(dap_srv *d, const dj *req)
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
     djw_str(&w, "address", mr);
-    if (count - got > 0)
-        djw_int(&w, "unreadableBytes", count - got);
+    if (gap > 0)
+        djw_int(&w, "unreadableBytes", gap);
     djw_str(&w, "data", data ? data : "");
     djw_obj_end(&w);
     dap_send(d, &w);
@@ -928,8 +1006,24 @@ void dap_write_memory(dap_srv *d, const dj *req)
         return;
     }
     dap_lref r;
-    dap_focus_lref(d, &r);
-    int rc = n ? dbg_mem_write(d->s, sp, addr + (uint64_t)off, bytes, n, r.cta, r.warp, r.lane) : 0;
+    if (dap_focus_lref(d, &r) != 0 && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_GENERIC) {
+        free(bytes);
+        dap_respond_err(d, req, "writeMemory: @%s memory needs a stopped kernel.",
+                        ptx_space_name(sp));
+        return;
+    }
+    uint64_t at = addr + (uint64_t)off;
+    int partial = dj_bool(a, "allowPartial", 0);
+    if (partial && n) { /* as far as the memory goes: up to the first byte that is not there */
+        int64_t len = 0;
+        uint8_t *probe = dbg_mem_readable_from(d->s, sp, at, n, r.cta, r.warp, r.lane) == 0
+                             ? malloc(n) : NULL;
+        if (probe)
+            len = dbg_mem_read(d->s, sp, at, probe, n, r.cta, r.warp, r.lane);
+        free(probe);
+        n = len > 0 ? (size_t)len : 0;
+    }
+    int rc = n ? dbg_mem_write(d->s, sp, at, bytes, n, r.cta, r.warp, r.lane) : 0;
     free(bytes);
     if (rc != 0) {
         dap_respond_err(d, req, "writeMemory: %s", dbg_errmsg(d->s));
@@ -938,14 +1032,19 @@ void dap_write_memory(dap_srv *d, const dj *req)
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
+    if (partial)
+        djw_int(&w, "offset", 0);
     djw_int(&w, "bytesWritten", (int64_t)n);
     djw_obj_end(&w);
     dap_send(d, &w);
+    invalidated(d);
+    if (!d->client_memory || !n)
+        return;
     dj_w e;
     dap_begin_event(d, &e, "memory");
     djw_obj(&e, "body");
     char mr[64];
-    dap_memref(mr, sizeof mr, sp, addr + (uint64_t)off);
+    dap_memref(mr, sizeof mr, sp, at);
     djw_str(&e, "memoryReference", mr);
     djw_int(&e, "offset", 0);
     djw_int(&e, "count", (int64_t)n);

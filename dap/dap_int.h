@@ -53,6 +53,8 @@ int dapv_child(dapv *v, const dap_lref *r, const char *expr, int64_t i, char *na
 int dapv_locals(dapv *v, const dap_lref *r, const char ***names);
 /* A register value as text: natural and hexadecimal. */
 void dapv_format_bits(uint64_t bits, ptx_type t, int hex, char *out, size_t n);
+/* Whether a condition holds for a lane: 1, 0, or -1 with the message (an error). */
+int dapv_cond_holds(dapv *v, const dap_lref *r, const char *cond, char *err, size_t n);
 /* A breakpoint condition that parses and names only symbols known at pcs (gdb's check). */
 int dapv_cond_check(dapv *v, const char *cond, const uint32_t *pcs, int npcs, char *err,
                     size_t n);
@@ -75,10 +77,15 @@ typedef struct {
     char *source;             /* SOURCE: the client's path */
     int line;                 /* SOURCE: requested line */
     char *spec;               /* what was given to the engine */
+    char *cond;               /* condition or NULL */
     char *hitcond;            /* hit condition or NULL */
-    int hits;                 /* stops counted against hitcond */
+    char *logmsg;             /* a logpoint's message or NULL */
+    char *error;              /* why it could not be set, or NULL */
+    int hits;                 /* stops whose condition held */
     int verified;             /* last state told to the client */
     int vline;
+    int ever_verified;        /* it resolved once (at vline, vpc): it stays verified */
+    uint32_t vpc;
 } dap_bp;
 
 /* What a frame id and a variables reference stand for (valid until the next resume). */
@@ -92,6 +99,7 @@ typedef struct {
     dap_lref r;
     char *expr;               /* EXPR: the expression whose children are listed */
     int64_t n;                /* EXPR: children; SHVAR: elements */
+    int indexed;              /* the children are elements ([i]), not named members */
     uint64_t addr;            /* SHVAR */
     ptx_type type;            /* SHVAR */
 } dap_var_ref;
@@ -104,6 +112,8 @@ struct dap_srv {
     int64_t seq;              /* next outgoing seq */
     int inproc;               /* the server runs inside a CUDA program */
     int lines0;               /* the client counts lines from 0 */
+    int client_invalidated;   /* the client takes `invalidated` events */
+    int client_memory;        /* the client takes `memory` events */
     /* launch */
     int initialized, launched, configured, terminated, done;
     char *program;
@@ -126,6 +136,8 @@ struct dap_srv {
     /* breakpoints */
     dap_bp *bps;
     int nbps, next_bp_id;
+    int hit_ids[32];          /* the breakpoints of the stop being reported (dap_bp_stop) */
+    int nhit;
     /* handles */
     dap_frame_ref *frames;
     int nframes;
@@ -182,9 +194,12 @@ void dap_bps_request(dap_srv *d, const dj *req, const char *cmd);  /* every set*
 void dap_bps_data_info(dap_srv *d, const dj *req);
 /* After a module came (inproc launches): tell the client which breakpoints now resolve. */
 void dap_bps_refresh(dap_srv *d);
-dap_bp *dap_bp_by_num(dap_srv *d, int num);
-/* A stop at breakpoint num: 1 to report it, 0 when its hit condition says go on. */
-int dap_bp_hit(dap_srv *d, int num);
+dap_bp *dap_bp_by_num(dap_srv *d, int num);  /* by engine number */
+dap_bp *dap_bp_by_id(dap_srv *d, int id);    /* by DAP id */
+/* A breakpoint or watchpoint stop (ev): the client's breakpoints it stands for go to
+ * d->hit_ids (those at its pc whose conditions hold, each counting its hits; logpoints print
+ * their message); 1 to report it, 0 when hit conditions and logpoints say go on. */
+int dap_bp_stop(dap_srv *d, const dbg_event *ev);
 /* The client path a module file is shown as (a breakpoint's path that matched it), or NULL. */
 const char *dap_bp_client_path(dap_srv *d, const char *file);
 void dap_bps_free(dap_srv *d);
@@ -214,10 +229,16 @@ void dap_stack_trace(dap_srv *d, const dj *req);
 void dap_scopes(dap_srv *d, const dj *req);
 void dap_variables(dap_srv *d, const dj *req);
 void dap_set_variable(dap_srv *d, const dj *req);
+void dap_set_expression(dap_srv *d, const dj *req);
 void dap_evaluate(dap_srv *d, const dj *req);
 void dap_disassemble(dap_srv *d, const dj *req);
 void dap_read_memory(dap_srv *d, const dj *req);
 void dap_write_memory(dap_srv *d, const dj *req);
+/* A source location as the client sees it: key {name, path} (the client's own path for a file
+ * a breakpoint named, else the file found on disk; the PTX file at its line when file is NULL),
+ * then line and column. Nothing when pc has no line anywhere. */
+void dap_write_source(dap_srv *d, dj_w *w, const char *key, const char *file, int line,
+                      uint32_t pc);
 /* "0x1234" / "@shared 0x40" memory references. */
 void dap_memref(char *out, size_t n, ptx_space sp, uint64_t addr);
 int dap_memref_parse(const char *s, ptx_space *sp, uint64_t *addr);

@@ -99,6 +99,40 @@ static void kernel_over(dap_srv *d, int code)
     dap_terminate(d, d->exit_code);
 }
 
+static int lane_live(exec_lane_state st)
+{
+    return st != EXEC_LANE_EXITED && st != EXEC_LANE_INVALID;
+}
+
+/* A stop must name a thread the editor can show: when the focused lane has exited (a step that
+ * ended with it), the focus moves to a live lane of its warp (an active one first), else to
+ * the first warp that has one. Returns 1 when it moved. */
+static int focus_live(dap_srv *d)
+{
+    const dbg_focus *f = dbg_get_focus(d->s);
+    if (!f->valid)
+        return 0;
+    dbg_lane_row rows[32];
+    if (dbg_lane_rows(d->s, f->cta, f->warp, rows) <= 0 || lane_live(rows[f->lane].state))
+        return 0;
+    int pick = -1;
+    for (int l = 0; l < 32 && pick < 0; l++)
+        if (rows[l].state == EXEC_LANE_ACTIVE)
+            pick = l;
+    for (int l = 0; l < 32 && pick < 0; l++)
+        if (lane_live(rows[l].state))
+            pick = l;
+    if (pick >= 0)
+        return dbg_set_focus(d->s, f->cta, f->warp, (uint32_t)pick) == 0;
+    dbg_warp_row w[1];
+    int more;
+    uint32_t lane;
+    if (dbg_warp_rows(d->s, w, 1, &more) < 1 ||
+        dbg_warp_show_lane(d->s, w[0].cta, w[0].warp, &lane) != 0)
+        return 0;
+    return dbg_set_focus(d->s, w[0].cta, w[0].warp, lane) == 0;
+}
+
 void dap_report_event(dap_srv *d, const dbg_event *ev)
 {
     dap_flush_output(d);
@@ -114,24 +148,31 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
     dap_handles_reset(d);
     const char *reason = "step";
     char desc[2048] = "", id[64];
-    int bpid = 0;
+    int ids[32], nids = 0;
     switch (ev->kind) {
-    case DBG_EV_BREAKPOINT: {
-        dap_bp *b = dap_bp_by_num(d, ev->bp);
-        reason = "breakpoint";
-        if (b) {
-            bpid = b->id;
-            reason = b->kind == DAP_BP_FUNCTION ? "function breakpoint"
-                     : b->kind == DAP_BP_INSN   ? "instruction breakpoint" : "breakpoint";
-        }
-        snprintf(desc, sizeof desc, "Breakpoint %d", ev->bp);
-        break;
-    }
+    case DBG_EV_BREAKPOINT:
     case DBG_EV_WATCH: {
-        dap_bp *b = dap_bp_by_num(d, ev->bp);
-        reason = "data breakpoint";
-        bpid = b ? b->id : 0;
-        snprintf(desc, sizeof desc, "Watchpoint %d", ev->bp);
+        /* the client's breakpoints of this stop (dap_bp_stop), else the engine's one */
+        if (!d->nhit) {
+            dap_bp *b = dap_bp_by_num(d, ev->bp);
+            if (b)
+                d->hit_ids[d->nhit++] = b->id;
+        }
+        dap_bp *b = d->nhit ? dap_bp_by_id(d, d->hit_ids[0]) : NULL;
+        reason = ev->kind == DBG_EV_WATCH ? "data breakpoint" : "breakpoint";
+        if (b && b->kind == DAP_BP_FUNCTION)
+            reason = "function breakpoint";
+        else if (b && b->kind == DAP_BP_INSN)
+            reason = "instruction breakpoint";
+        nids = d->nhit;
+        memcpy(ids, d->hit_ids, sizeof ids);
+        int k = snprintf(desc, sizeof desc, "%s", ev->kind == DBG_EV_WATCH ? "Data breakpoint"
+                                                 : "Breakpoint");
+        for (int i = 0; i < nids && k < (int)sizeof desc - 16; i++)
+            k += snprintf(desc + k, sizeof desc - (size_t)k, "%s %d", i ? "," : "", ids[i]);
+        if (!nids && ev->bp) /* set in the debug console: the CLI's number */
+            snprintf(desc, sizeof desc, "%s %d (debug console)", ev->kind == DBG_EV_WATCH
+                     ? "Watchpoint" : "Breakpoint", ev->bp);
         break;
     }
     case DBG_EV_BRKPT:
@@ -156,9 +197,17 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
     case DBG_EV_ENTRY:
         reason = "entry";
         break;
-    case DBG_EV_LANE_EXITED:
-        snprintf(desc, sizeof desc, "the focused lane exited");
+    case DBG_EV_LANE_EXITED: {
+        exec_dim3 t = dbg_focus_thread(d->s);
+        int moved = focus_live(d);
+        exec_dim3 n = dbg_focus_thread(d->s);
+        if (moved)
+            snprintf(desc, sizeof desc, "thread (%u,%u,%u) exited; focus on thread (%u,%u,%u)",
+                     t.x, t.y, t.z, n.x, n.y, n.z);
+        else
+            snprintf(desc, sizeof desc, "thread (%u,%u,%u) exited", t.x, t.y, t.z);
         break;
+    }
     default:
         break;
     }
@@ -176,11 +225,13 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
         djw_int(&w, "threadId", dap_thread_id(d, f->cta, f->warp));
     djw_bool(&w, "allThreadsStopped", 1);
     djw_bool(&w, "preserveFocusHint", 0);
-    if (bpid) {
+    if (nids) {
         djw_arr(&w, "hitBreakpointIds");
-        djw_int(&w, NULL, bpid);
+        for (int i = 0; i < nids; i++)
+            djw_int(&w, NULL, ids[i]);
         djw_arr_end(&w);
     }
+    d->nhit = 0;
     djw_obj_end(&w);
     dap_send(d, &w);
 }
@@ -242,8 +293,9 @@ void dap_resume(dap_srv *d, int how)
             dap_report_event(d, &ev);
             return;
         }
-        if (ev.kind == DBG_EV_BREAKPOINT && !dap_bp_hit(d, ev.bp)) {
-            how = DAP_RUN_CONTINUE; /* its hit condition does not hold yet */
+        if ((ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH) && !dap_bp_stop(d, &ev)) {
+            how = DAP_RUN_CONTINUE; /* hit conditions, conditions or logpoints say go on */
+            d->last = ev;
             continue;
         }
         dap_report_event(d, &ev);
@@ -339,7 +391,7 @@ int dap_next_kernel(dap_srv *d)
         dap_resume(d, DAP_RUN_CONTINUE);
         return 0;
     }
-    if (ev.kind == DBG_EV_BREAKPOINT && !dap_bp_hit(d, ev.bp)) {
+    if ((ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH) && !dap_bp_stop(d, &ev)) {
         d->last = ev;
         dap_resume(d, DAP_RUN_CONTINUE);
         return 0;

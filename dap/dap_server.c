@@ -253,6 +253,8 @@ static void req_initialize(dap_srv *d, const dj *req)
 {
     const dj *a = dj_get(req, "arguments");
     d->lines0 = !dj_bool(a, "linesStartAt1", 1);
+    d->client_invalidated = dj_bool(a, "supportsInvalidatedEvent", 0);
+    d->client_memory = dj_bool(a, "supportsMemoryEvent", 0);
     d->initialized = 1;
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
@@ -273,6 +275,11 @@ static void req_initialize(dap_srv *d, const dj *req)
     capability(&w, "supportsTerminateRequest");
     capability(&w, "supportsValueFormattingOptions");
     capability(&w, "supportsDelayedStackTraceLoading");
+    capability(&w, "supportsLogPoints");
+    capability(&w, "supportsSetExpression");
+    capability(&w, "supportsCancelRequest");
+    capability(&w, "supportsClipboardContext");
+    capability(&w, "supportsDataBreakpointBytes");
     djw_arr(&w, "exceptionBreakpointFilters");
     djw_arr_end(&w);
     djw_obj_end(&w);
@@ -346,6 +353,76 @@ int dap_launch_setup(dap_srv *d, const dj *req, const dj *a)
     return 0;
 }
 
+/* A launch line as far as it can be checked before it runs: KERNEL<<<...>>>(ARGS) naming a
+ * kernel of the module, with as many arguments as it has parameters (the CLI's `launch` checks
+ * the rest when it runs). */
+static int check_kernel_line(dap_srv *d, const char *line, char *why, size_t n)
+{
+    const char *p = line + strspn(line, " \t");
+    const char *lt = strstr(p, "<<<"), *gt = lt ? strstr(lt, ">>>") : NULL;
+    if (!lt || !gt) {
+        snprintf(why, n, "\"%s\" is not a launch line: KERNEL<<<GRID, BLOCK>>>(ARG, ...).", line);
+        return -1;
+    }
+    char name[512];
+    const char *ke = lt;
+    while (ke > p && (ke[-1] == ' ' || ke[-1] == '\t'))
+        ke--;
+    snprintf(name, sizeof name, "%.*s", (int)(ke - p), p);
+    const ptx_func *f = dbg_find_func(d->s, name);
+    if (!f) {
+        snprintf(why, n, "%s", dbg_errmsg(d->s));
+        return -1;
+    }
+    if (!f->is_entry) {
+        snprintf(why, n, "\"%s\" is a device function, not a kernel (.entry).", name);
+        return -1;
+    }
+    const char *q = gt + 3 + strspn(gt + 3, " \t");
+    if (*q && *q != '(') {
+        snprintf(why, n, "\"%s\": the arguments come in parentheses after >>>.", line);
+        return -1;
+    }
+    int args = 0, depth = 0, any = 0;
+    char quote = 0;
+    for (const char *c = *q ? q + 1 : q; *c; c++) {
+        if (quote) {
+            if (*c == '\\' && c[1])
+                c++;
+            else if (*c == quote)
+                quote = 0;
+            continue;
+        }
+        if (*c == '"' || *c == '\'')
+            quote = *c;
+        else if (*c == '(' || *c == '[' || *c == '{')
+            depth++;
+        else if ((*c == ')' || *c == ']' || *c == '}') && depth > 0)
+            depth--;
+        else if (*c == ')' && !depth) {
+            if (c[1 + strspn(c + 1, " \t")]) {
+                snprintf(why, n, "\"%s\": text after the arguments.", line);
+                return -1;
+            }
+            break;
+        } else if (*c == ',' && !depth) {
+            args++;
+            continue;
+        }
+        if (*c != ' ' && *c != '\t')
+            any = 1;
+    }
+    args += any || args;
+    if (args != f->nparams) {
+        char full[600];
+        dbg_func_name(d->s, f, 1, full, sizeof full);
+        snprintf(why, n, "%s takes %d argument%s, %d given.", full, f->nparams,
+                 f->nparams == 1 ? "" : "s", args);
+        return -1;
+    }
+    return 0;
+}
+
 static void req_launch(dap_srv *d, const dj *req)
 {
     const dj *a = dj_get(req, "arguments");
@@ -396,6 +473,14 @@ static void req_launch(dap_srv *d, const dj *req)
     }
     if (dap_launch_setup(d, req, a) != 0)
         return;
+    for (int i = 0; i < nk; i++) {
+        char why[1200];
+        if (check_kernel_line(d, k->kind == DJ_STR ? k->str : k->items[i]->str, why,
+                              sizeof why) != 0) {
+            dap_respond_err(d, req, "launch: kernel%s: %s", nk > 1 ? "s" : "", why);
+            return;
+        }
+    }
     d->kernels = calloc((size_t)nk + 1, sizeof *d->kernels);
     for (int i = 0; d->kernels && i < nk; i++) {
         const char *line = k->kind == DJ_STR ? k->str : k->items[i]->str;
@@ -502,6 +587,16 @@ static void run_request(dap_srv *d, const dj *req, int how)
             return;
         }
     }
+    if (how != DAP_RUN_CONTINUE) {
+        /* a step is the thread's: from its innermost frame, whatever frame is selected */
+        dbg_set_frame(d->s, 0);
+        dbg_frame fr[DBG_MAX_FRAMES];
+        if (how == DAP_RUN_STEPOUT && dbg_frames(d->s, fr, DBG_MAX_FRAMES) <= 1) {
+            dap_respond_err(d, req, "stepOut: the kernel's own frame is the outermost: there is "
+                            "nothing to step out to (continue instead).");
+            return;
+        }
+    }
     if (!strcmp(gran, "instruction"))
         how = how == DAP_RUN_NEXT ? DAP_RUN_NEXTI : how == DAP_RUN_STEPIN ? DAP_RUN_STEPI : how;
     dj_w w;
@@ -529,6 +624,20 @@ static void req_pause(dap_srv *d, const dj *req)
     if (d->pause_flag && (d->stopped || !d->inproc))
         *d->pause_flag = 0;
     /* inside a program between kernels the flag stays raised: the next kernel stops at once */
+    dap_respond_ok(d, req);
+}
+
+/* Requests are served one at a time, in order: the one a cancel names has been answered by
+ * the time the cancel is read (and nothing reports progress), so there is nothing to stop. */
+static void req_cancel(dap_srv *d, const dj *req)
+{
+    const dj *a = dj_get(req, "arguments");
+    int64_t id;
+    if (dj_int(a, "requestId", 0, INT64_MAX, &id) < 0 || (dj_get(a, "progressId") &&
+                                                          !dj_str(a, "progressId", NULL))) {
+        dap_respond_err(d, req, "cancel: requestId is an integer and progressId a string.");
+        return;
+    }
     dap_respond_ok(d, req);
 }
 
@@ -612,6 +721,10 @@ void dap_handle(dap_srv *d, const dj *req)
         dap_variables(d, req);
     else if (!strcmp(cmd, "setVariable"))
         dap_set_variable(d, req);
+    else if (!strcmp(cmd, "setExpression"))
+        dap_set_expression(d, req);
+    else if (!strcmp(cmd, "cancel"))
+        req_cancel(d, req);
     else if (!strcmp(cmd, "evaluate"))
         dap_evaluate(d, req);
     else if (!strcmp(cmd, "continue"))

@@ -225,6 +225,17 @@ void dapv_format_bits(uint64_t bits, ptx_type t, int hex, char *out, size_t n)
     cmd_format_bits(bits, t, hex ? 'x' : 0, out, n);
 }
 
+int dapv_cond_holds(dapv *v, const dap_lref *r, const char *cond, char *err, size_t n)
+{
+    cmd_lane_ref ref = lane_ref(v, r);
+    cmd_vsrc src;
+    cmd_vsrc_lane(&ref, &src);
+    cmd_value cv;
+    if (cmd_eval_text(cond, &src, &v->c.hist, &cv, err, n) != 0)
+        return -1;
+    return cmd_value_true(&cv) ? 1 : 0;
+}
+
 int dapv_cond_check(dapv *v, const char *cond, const uint32_t *pcs, int npcs, char *err,
                     size_t n)
 {
