@@ -253,17 +253,25 @@ static const char *module_file(dap_srv *d, const char *client, int *is_ptx)
     return NULL;
 }
 
-const char *dap_bp_client_path(dap_srv *d, const char *file)
+const char *dap_bp_client_path(dap_srv *d, const char *file, int line)
 {
+    const char *any = NULL;
     for (int i = 0; i < d->nbps; i++) {
-        if (d->bps[i].kind != DAP_BP_SOURCE || !d->bps[i].source)
+        dap_bp *b = &d->bps[i];
+        if (b->kind != DAP_BP_SOURCE || !b->source)
             continue;
         int ptx;
-        const char *m = module_file(d, d->bps[i].source, &ptx);
-        if (m && !ptx && !strcmp(m, file))
-            return d->bps[i].source;
+        const char *m = module_file(d, b->source, &ptx);
+        if (!m || ptx || strcmp(m, file))
+            continue;
+        /* two client paths may name one file (two checkouts): the one with a breakpoint on
+           this line first */
+        if (b->verified && b->vline == line)
+            return b->source;
+        if (!any)
+            any = b->source;
     }
-    return NULL;
+    return any;
 }
 
 /* ---- adding and removing --------------------------------------------------------------------- */

@@ -157,7 +157,7 @@ void dap_write_source(dap_srv *d, dj_w *w, const char *key, const char *file, in
     const char *path = NULL, *name = NULL;
     int l = line;
     if (file && line > 0) {
-        path = dap_bp_client_path(d, file);
+        path = dap_bp_client_path(d, file, line);
         if (!path) {
             const char *res = dbg_source_resolve(d->s, file, buf, sizeof buf);
             char *real = res ? realpath(res, NULL) : NULL;

@@ -200,8 +200,9 @@ dap_bp *dap_bp_by_id(dap_srv *d, int id);    /* by DAP id */
  * d->hit_ids (those at its pc whose conditions hold, each counting its hits; logpoints print
  * their message); 1 to report it, 0 when hit conditions and logpoints say go on. */
 int dap_bp_stop(dap_srv *d, const dbg_event *ev);
-/* The client path a module file is shown as (a breakpoint's path that matched it), or NULL. */
-const char *dap_bp_client_path(dap_srv *d, const char *file);
+/* The client path a module file is shown as (a breakpoint's path that matched it, one on
+ * line first), or NULL. */
+const char *dap_bp_client_path(dap_srv *d, const char *file, int line);
 void dap_bps_free(dap_srv *d);
 
 /* dap_run.c */

@@ -40,7 +40,7 @@ static void send_continued(dap_srv *d)
 
 /* The text of a fault stop: cuda-gdb's exception line and the engine's explanation. */
 static void fault_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, char *desc,
-                       size_t n)
+                       size_t n, const char **name_out)
 {
     int num = 0;
     const char *name;
@@ -54,18 +54,19 @@ static void fault_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, ch
         name = dapv_exc_name(ev->stop.exc, &num);
     }
     snprintf(id, idn, "CUDA_EXCEPTION_%d", num);
-    dbg_where w;
-    char at[600] = "";
-    if (dbg_pc_where(d->s, ev->stop.pc, &w) == 0 && w.file)
-        snprintf(at, sizeof at, " at %s:%d", w.file, w.line);
-    else if (dbg_pc_where(d->s, ev->stop.pc, &w) == 0)
-        snprintf(at, sizeof at, " at PTX line %d", w.ptx_line);
-    exec_dim3 b = dbg_cta_coord(d->s, ev->stop.cta);
+    if (name_out)
+        *name_out = name;
+    /* where: the innermost frame, and the user's frame when that is an outer one (a trap in
+       __trap, an assertion in __assert_fail) */
     const dbg_focus *f = dbg_get_focus(d->s);
+    dbg_site site;
+    char at[1500] = "";
+    if (f->valid && dbg_stop_site(d->s, f->cta, f->warp, f->lane, &site) == 0)
+        snprintf(at, sizeof at, " at %s", site.at);
+    exec_dim3 b = dbg_cta_coord(d->s, ev->stop.cta);
     exec_dim3 t = dbg_focus_thread(d->s);
     snprintf(desc, n, "CUDA Exception: %s%s, block (%u,%u,%u) thread (%u,%u,%u)%s%s", name, at,
              b.x, b.y, b.z, t.x, t.y, t.z, ev->stop.msg[0] ? ": " : "", ev->stop.msg);
-    (void)f;
 }
 
 static int is_fault(dbg_event_kind k)
@@ -183,7 +184,7 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
     case DBG_EV_ASSERT:
     case DBG_EV_EXCEPTION:
         reason = "exception";
-        fault_text(d, ev, id, sizeof id, desc, sizeof desc);
+        fault_text(d, ev, id, sizeof id, desc, sizeof desc, NULL);
         dap_outputf(d, "stderr", "%s\n", desc);
         break;
     case DBG_EV_INTERRUPT:
@@ -454,7 +455,8 @@ void dap_exception_info(dap_srv *d, const dj *req)
         return;
     }
     char id[64], desc[2048];
-    fault_text(d, &d->last, id, sizeof id, desc, sizeof desc);
+    const char *name = "";
+    fault_text(d, &d->last, id, sizeof id, desc, sizeof desc, &name);
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
@@ -463,8 +465,16 @@ void dap_exception_info(dap_srv *d, const dj *req)
     djw_str(&w, "breakMode", "always");
     djw_obj(&w, "details");
     djw_str(&w, "message", d->last.stop.msg[0] ? d->last.stop.msg : desc);
-    djw_str(&w, "typeName", d->last.kind == DBG_EV_TRAP     ? "trap"
-                            : d->last.kind == DBG_EV_ASSERT ? "assert" : "exception");
+    djw_str(&w, "typeName", name);
+    djw_str(&w, "fullTypeName", id);
+    /* the faulting lane's stack, as `bt` shows it */
+    int saved[2];
+    dap_capture_begin(d, saved);
+    int rc = dapv_command(d->v, "backtrace");
+    char *bt = dap_capture_end(d, saved);
+    if (rc == 0 && bt && *bt)
+        djw_str(&w, "stackTrace", bt);
+    free(bt);
     djw_obj_end(&w);
     djw_obj_end(&w);
     dap_send(d, &w);

@@ -566,7 +566,13 @@ static void run_request(dap_srv *d, const dj *req, int how)
         dap_respond_err(d, req, "%s: threadId must be an integer.", dj_str(req, "command", ""));
         return;
     }
-    const char *gran = dj_str(a, "granularity", "statement");
+    const dj *g = dj_get(a, "granularity");
+    if (g && g->kind != DJ_STR) {
+        dap_respond_err(d, req, "%s: granularity is \"statement\", \"line\" or \"instruction\".",
+                        dj_str(req, "command", ""));
+        return;
+    }
+    const char *gran = g ? g->str : "statement";
     if (strcmp(gran, "statement") && strcmp(gran, "line") && strcmp(gran, "instruction")) {
         dap_respond_err(d, req, "%s: unknown granularity \"%s\".", dj_str(req, "command", ""), gran);
         return;
