@@ -74,3 +74,58 @@ test('stopOnEntry and disconnect end the program', { skip }, () => session(async
     assert.match(f.name, /^vector_add/);
     await assert.rejects(dc.launchRequest({ program: cuda('vector_add.G') }), /already/);
 }));
+
+test('multi_module.G: breakpoints in two modules, set before launch, stop in every launch', { skip }, () => session(async dc => {
+    const verified = {};
+    dc.on('breakpoint', e => {
+        const b = e.body.breakpoint;
+        // once resolved a breakpoint stays verified, while the other module runs too
+        assert.ok(b.verified || !verified[b.id], `breakpoint ${b.id} went back to unverified`);
+        verified[b.id] = verified[b.id] || b.verified;
+    });
+    let ids;
+    const first = await L.launch(dc, { program: cuda('multi_module.G') }, async dc => {
+        const a = await dc.setBreakpointsRequest({ source: { path: cuda('multi_module.cu') },
+                                                   breakpoints: [{ line: 12, condition: 'i == 5' }] });
+        const b = await dc.setBreakpointsRequest({ source: { path: cuda('multi_module_b.cu') },
+                                                   breakpoints: [{ line: 12, condition: 'i == 7' }] });
+        ids = [a.body.breakpoints[0].id, b.body.breakpoints[0].id];
+    });
+    // the C reference: x[i] = i; each round r: x = 2x + 100 (scale), then x -= 7r (offset)
+    const x = Array.from({ length: 300 }, (_, i) => i);
+    const want = [];
+    for (let r = 0; r < 3; r++) {
+        want.push(['scale', ids[0], String(x[5])]);
+        for (let i = 0; i < 300; i++) x[i] = 2 * x[i] + 100;
+        want.push(['offset', ids[1], `${x[7]} ${7 * r}`]);
+        for (let i = 0; i < 300; i++) x[i] -= 7 * r;
+    }
+    const got = [];
+    const exited = dc.waitForEvent('exited');
+    for (let stop = first; stop;) {
+        const f = await L.topFrame(dc, stop.body.threadId);
+        const k = f.name.split(' ')[0];
+        got.push([k, stop.body.hitBreakpointIds[0],
+                  k === 'scale' ? await L.evaluate(dc, 'x[i]', f.id)
+                                : `${await L.evaluate(dc, 'x[i]', f.id)} ${await L.evaluate(dc, 'delta', f.id)}`]);
+        assert.strictEqual(f.line, 12);
+        const next = new Promise(resolve => {
+            const on = e => { dc.removeListener('terminated', off); resolve(e); };
+            const off = () => { dc.removeListener('stopped', on); resolve(null); };
+            dc.once('stopped', on);
+            dc.once('terminated', off);
+        });
+        await dc.continueRequest({ threadId: stop.body.threadId });
+        stop = await next;
+    }
+    assert.deepStrictEqual(got, want);
+    assert.strictEqual((await exited).body.exitCode, 0);
+    assert.match(dc.outputText.stdout, /multi_module: PASSED/);
+}));
+
+test('device_printf (no -G): kernel printf and host output in order, exit status 0', { skip }, () => session(async dc => {
+    const exited = dc.waitForEvent('exited');
+    await L.launch(dc, { program: cuda('device_printf') }, null, 'terminated');
+    assert.strictEqual((await exited).body.exitCode, 0);
+    assert.strictEqual(dc.outputText.stdout, fs.readFileSync(cuda('device_printf.expected'), 'utf8'));
+}));
