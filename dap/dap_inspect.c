@@ -723,8 +723,8 @@ static void repl_command(dap_srv *d, const dj *req, const char *line, const dap_
                               cur->lane != sel->lane || cur->frame != sel->frame) &&
         dbg_set_focus(d->s, sel->cta, sel->warp, sel->lane) == 0)
         dbg_set_frame(d->s, sel->frame);
-    uint64_t before = dbg_progress(d->s);
-    dbg_focus fb = *dbg_get_focus(d->s);
+    dap_cmd_state cs;
+    dap_before_command(d, line, &cs);
     int saved[2];
     dap_capture_begin(d, saved);
     int rc = dapv_command(d->v, line);
@@ -744,7 +744,7 @@ static void repl_command(dap_srv *d, const dj *req, const char *line, const dap_
         dap_send(d, &w);
     }
     free(text);
-    dap_after_command(d, before, &fb);
+    dap_after_command(d, &cs);
 }
 
 void dap_evaluate(dap_srv *d, const dj *req)
@@ -815,6 +815,94 @@ void dap_evaluate(dap_srv *d, const dj *req)
     djw_obj_end(&w);
     dap_send(d, &w);
     dapv_val_free(&v);
+}
+
+/* The debug console's completion: commands, their arguments, variables and members. */
+void dap_completions(dap_srv *d, const dj *req)
+{
+    const dj *a = dj_get(req, "arguments");
+    const char *text = dj_str(a, "text", NULL);
+    int64_t col, line = 1;
+    if (!text || dj_int(a, "column", INT32_MIN, INT32_MAX, &col) != 1 ||
+        dj_int(a, "line", INT32_MIN, INT32_MAX, &line) < 0) {
+        dap_respond_err(d, req, "completions: text and column are required.");
+        return;
+    }
+    /* the cursor: column in the line'th line of text (UTF-16 units; the commands are ASCII) */
+    const char *ln = text;
+    for (int64_t l = 1 + d->lines0; l < line && strchr(ln, '\n'); l++)
+        ln = strchr(ln, '\n') + 1;
+    size_t len = strcspn(ln, "\n");
+    int64_t point = col - (d->cols0 ? 0 : 1);
+    if (point < 0 || (size_t)point > len) {
+        dap_respond_err(d, req, "completions: column %lld is outside the text.", (long long)col);
+        return;
+    }
+    dap_lref r; /* a frameId must be known; names complete in the focus's scope */
+    if (get_frame(d, req, "completions", &r) < 0)
+        return;
+    char *one = strndup(ln, len);
+    int start = 0;
+    char **cands = NULL;
+    int n = one ? dapv_complete(d->v, one, (int)point, &start, &cands) : -1;
+    free(one);
+    if (n < 0) {
+        dap_respond_err(d, req, "completions: out of memory.");
+        return;
+    }
+    dj_w w;
+    dap_begin_response(d, &w, req, 1, NULL);
+    djw_obj(&w, "body");
+    djw_arr(&w, "targets");
+    for (int i = 0; i < n && i < 1000; i++) {
+        djw_obj(&w, NULL);
+        djw_str(&w, "label", cands[i]);
+        djw_int(&w, "start", start + (d->cols0 ? 0 : 1));
+        djw_int(&w, "length", point - start);
+        djw_obj_end(&w);
+    }
+    djw_arr_end(&w);
+    djw_obj_end(&w);
+    dap_send(d, &w);
+    dapv_complete_free(cands);
+}
+
+/* The text of a source the client names by path (frames always give paths; a client may still
+ * ask). */
+void dap_source(dap_srv *d, const dj *req)
+{
+    const dj *a = dj_get(req, "arguments");
+    const char *path = dj_str(dj_get(a, "source"), "path", NULL);
+    int64_t ref = 0;
+    if (dj_int(a, "sourceReference", INT32_MIN, INT32_MAX, &ref) < 0 ||
+        dj_int(dj_get(a, "source"), "sourceReference", INT32_MIN, INT32_MAX, &ref) < 0) {
+        dap_respond_err(d, req, "source: sourceReference is an integer.");
+        return;
+    }
+    if (ref > 0 || !path || !*path) {
+        dap_respond_err(d, req, "source: ptxdbg names sources by path (no source reference %lld).",
+                        (long long)ref);
+        return;
+    }
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0;
+    if (f) {
+        buf = malloc(16u << 20);
+        n = buf ? fread(buf, 1, 16u << 20, f) : 0;
+        fclose(f);
+    }
+    if (!buf) {
+        dap_respond_err(d, req, "source: cannot read %s.", path);
+        return;
+    }
+    dj_w w;
+    dap_begin_response(d, &w, req, 1, NULL);
+    djw_obj(&w, "body");
+    djw_strn(&w, "content", buf, n);
+    djw_obj_end(&w);
+    dap_send(d, &w);
+    free(buf);
 }
 
 /* ---- disassembly ----------------------------------------------------------------------------- */

@@ -39,6 +39,10 @@ dapv *dapv_new(dbg_session *s);
 void dapv_free(dapv *v);
 /* Run one CLI command line (its text goes to stdout/stderr; the caller captures them). 0 or -1. */
 int dapv_command(dapv *v, const char *line);
+/* The last command was `quit` (then cleared). */
+int dapv_quit_requested(dapv *v);
+/* Whether a command line steps (step, next, stepi, nexti, finish, until, advance). */
+int dapv_command_steps(const char *line);
 /* Whether word names a command exactly (name or alias). */
 int dapv_is_command(const char *word);
 /* Evaluate an expression in a lane's frame. 0, or -1 with the message. */
@@ -62,6 +66,10 @@ int dapv_cond_check(dapv *v, const char *cond, const uint32_t *pcs, int npcs, ch
 const char *dapv_exc_name(exec_exc e, int *num);
 /* The display name of a function (demangled base name, or the signature when full). */
 void dapv_func_name(dapv *v, const ptx_func *f, int full, char *out, size_t n);
+/* Completion of line at point (the debug console): the word's start and its candidates
+ * (NULL-terminated; free with dapv_complete_free); the count, or -1 when out of memory. */
+int dapv_complete(dapv *v, const char *line, int point, int *start, char ***cands);
+void dapv_complete_free(char **cands);
 /* The folder holding the runtime library (libcudart.so.13): 0, or -1 (out: where it was
  * expected). */
 int dapv_libdir(char *out, size_t n);
@@ -112,6 +120,7 @@ struct dap_srv {
     int64_t seq;              /* next outgoing seq */
     int inproc;               /* the server runs inside a CUDA program */
     int lines0;               /* the client counts lines from 0 */
+    int cols0;                /* ... and columns */
     int client_invalidated;   /* the client takes `invalidated` events */
     int client_memory;        /* the client takes `memory` events */
     /* launch */
@@ -212,8 +221,17 @@ enum { DAP_RUN_CONTINUE, DAP_RUN_NEXT, DAP_RUN_STEPIN, DAP_RUN_STEPOUT, DAP_RUN_
 void dap_resume(dap_srv *d, int how);
 /* Report a stop the engine made (after a resume or a CLI command that ran the kernel). */
 void dap_report_event(dap_srv *d, const dbg_event *ev);
-/* After a CLI command: report what it changed (a stop, the focus). */
-void dap_after_command(dap_srv *d, uint64_t progress_before, const dbg_focus *focus_before);
+/* Around a CLI command of the debug console: what it changed (a stop, the kernel's end, the
+ * focus, a quit) is reported after it. */
+typedef struct {
+    uint64_t progress;        /* dbg_progress before */
+    dbg_focus focus;
+    struct dap_hits *hits;    /* breakpoint hit counts before */
+    int nhits;
+    int steps;                /* the command steps */
+} dap_cmd_state;
+void dap_before_command(dap_srv *d, const char *line, dap_cmd_state *st);
+void dap_after_command(dap_srv *d, dap_cmd_state *st);
 void dap_exception_info(dap_srv *d, const dj *req);
 void dap_focus_request(dap_srv *d, const dj *req);
 /* Launch the next kernel of the launch request (PTX programs); 0, or -1 with a message sent. */
@@ -231,6 +249,8 @@ void dap_scopes(dap_srv *d, const dj *req);
 void dap_variables(dap_srv *d, const dj *req);
 void dap_set_variable(dap_srv *d, const dj *req);
 void dap_set_expression(dap_srv *d, const dj *req);
+void dap_completions(dap_srv *d, const dj *req);
+void dap_source(dap_srv *d, const dj *req);
 void dap_evaluate(dap_srv *d, const dj *req);
 void dap_disassemble(dap_srv *d, const dj *req);
 void dap_read_memory(dap_srv *d, const dj *req);

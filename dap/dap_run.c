@@ -29,10 +29,11 @@ void dap_handles_reset(dap_srv *d)
 
 static void send_continued(dap_srv *d)
 {
+    const dbg_focus *f = dbg_get_focus(d->s);
     dj_w w;
     dap_begin_event(d, &w, "continued");
     djw_obj(&w, "body");
-    djw_int(&w, "threadId", 1);
+    djw_int(&w, "threadId", f->valid && dbg_launch_info(d->s) ? dap_thread_id(d, f->cta, f->warp) : 1);
     djw_bool(&w, "allThreadsContinued", 1);
     djw_obj_end(&w);
     dap_send(d, &w);
@@ -306,7 +307,7 @@ void dap_resume(dap_srv *d, int how)
 
 /* ---- kernels of a PTX program ---------------------------------------------------------------- */
 /* Engine breakpoint hit counts, to tell which breakpoint a CLI-made stop was. */
-typedef struct {
+typedef struct dap_hits {
     int num, hits;
 } hit_snap;
 
@@ -322,8 +323,9 @@ static hit_snap *snap_hits(dap_srv *d, int *n)
     return h;
 }
 
-/* The event of the stop a CLI command made (it reported it as text). */
-static void synth_event(dap_srv *d, const hit_snap *h, int nh, dbg_event *ev)
+/* The event of the stop a CLI command made (it reported it as text); steps: the command was a
+ * step (its stop is a step unless a breakpoint was hit). */
+static void synth_event(dap_srv *d, const hit_snap *h, int nh, int steps, dbg_event *ev)
 {
     memset(ev, 0, sizeof *ev);
     exec_stop st;
@@ -349,7 +351,7 @@ static void synth_event(dap_srv *d, const hit_snap *h, int nh, dbg_event *ev)
     }
     switch (st.kind) {
     case EXEC_STOP_DONE: ev->kind = DBG_EV_EXITED; break;
-    case EXEC_STOP_BREAKPOINT: ev->kind = DBG_EV_ENTRY; break;
+    case EXEC_STOP_BREAKPOINT: ev->kind = steps ? DBG_EV_STEP : DBG_EV_ENTRY; break;
     case EXEC_STOP_BRKPT: ev->kind = DBG_EV_BRKPT; break;
     case EXEC_STOP_TRAP: ev->kind = DBG_EV_TRAP; break;
     case EXEC_STOP_ASSERT: ev->kind = DBG_EV_ASSERT; break;
@@ -385,7 +387,7 @@ int dap_next_kernel(dap_srv *d)
     }
     free(text);
     dbg_event ev;
-    synth_event(d, h, nh, &ev);
+    synth_event(d, h, nh, 0, &ev);
     free(h);
     if (ev.kind == DBG_EV_ENTRY && !d->stop_on_entry) {
         d->last = ev;
@@ -401,30 +403,43 @@ int dap_next_kernel(dap_srv *d)
     return 0;
 }
 
-/* After a CLI command of the debug console: a stop it made, or a focus it moved. */
-void dap_after_command(dap_srv *d, uint64_t progress_before, const dbg_focus *fb)
+void dap_before_command(dap_srv *d, const char *line, dap_cmd_state *st)
 {
-    const dbg_focus *f = dbg_get_focus(d->s);
-    int ran = dbg_progress(d->s) != progress_before;
+    st->progress = dbg_progress(d->s);
+    st->focus = *dbg_get_focus(d->s);
+    st->hits = snap_hits(d, &st->nhits);
+    st->steps = dapv_command_steps(line);
+}
+
+/* After a CLI command of the debug console: a stop it made, the kernel's end (a continue that
+ * finished it, `kill`), a focus it moved, `quit`. */
+void dap_after_command(dap_srv *d, dap_cmd_state *cs)
+{
+    const dbg_focus *f = dbg_get_focus(d->s), *fb = &cs->focus;
+    int ran = dbg_progress(d->s) != cs->progress;
     int alive = dbg_launch_alive(d->s);
-    if (d->stopped && !alive && !is_fault(d->last.kind)) {
-        exec_stop st;
-        int over;
-        if (dbg_last_stop(d->s, &st, &over) == 0 && st.kind == EXEC_STOP_DONE) {
-            kernel_over(d, 0);
-            return;
-        }
+    hit_snap *h = cs->hits;
+    cs->hits = NULL;
+    if (dapv_quit_requested(d->v) && !d->inproc) { /* the session ends */
+        free(h);
+        dbg_kill(d->s);
+        dap_terminate(d, d->exit_code);
+        return;
     }
     if (ran) {
         dbg_event ev;
-        synth_event(d, NULL, 0, &ev);
-        if (ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH)
-            ev.bp = 0;  /* the CLI reported which one */
+        synth_event(d, h, cs->nhits, cs->steps, &ev);
+        free(h);
         if (ev.kind == DBG_EV_EXITED) {
             kernel_over(d, 0);
             return;
         }
         dap_report_event(d, &ev);
+        return;
+    }
+    free(h);
+    if (d->stopped && !alive && !is_fault(d->last.kind)) { /* `kill` */
+        kernel_over(d, 0);
         return;
     }
     if (f->valid && (!fb->valid || f->cta != fb->cta || f->warp != fb->warp ||
@@ -529,7 +544,9 @@ void dap_focus_request(dap_srv *d, const dj *req)
     char line[200];
     snprintf(line, sizeof line, "cuda block (%u,%u,%u) thread (%u,%u,%u)", blk.x, blk.y, blk.z,
              thr.x, thr.y, thr.z);
-    dbg_focus before = *dbg_get_focus(d->s);
+    dap_cmd_state cs;
+    dap_before_command(d, line, &cs);
+    cs.focus.valid = 0; /* always tell the editor, even when the focus stays */
     int saved[2];
     dap_capture_begin(d, saved);
     int rc = dapv_command(d->v, line);
@@ -540,6 +557,7 @@ void dap_focus_request(dap_srv *d, const dj *req)
             text[--n] = 0;
         dap_respond_err(d, req, "ptxdbg/focus: %s", text && *text ? text : "cannot focus there");
         free(text);
+        free(cs.hits);
         return;
     }
     free(text);
@@ -551,6 +569,5 @@ void dap_focus_request(dap_srv *d, const dj *req)
     djw_int(&w, "lane", f->lane);
     djw_obj_end(&w);
     dap_send(d, &w);
-    before.valid = 0; /* always tell the editor, even when the focus stays */
-    dap_after_command(d, dbg_progress(d->s), &before);
+    dap_after_command(d, &cs);
 }

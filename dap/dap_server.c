@@ -253,6 +253,7 @@ static void req_initialize(dap_srv *d, const dj *req)
 {
     const dj *a = dj_get(req, "arguments");
     d->lines0 = !dj_bool(a, "linesStartAt1", 1);
+    d->cols0 = !dj_bool(a, "columnsStartAt1", 1);
     d->client_invalidated = dj_bool(a, "supportsInvalidatedEvent", 0);
     d->client_memory = dj_bool(a, "supportsMemoryEvent", 0);
     d->initialized = 1;
@@ -279,6 +280,7 @@ static void req_initialize(dap_srv *d, const dj *req)
     capability(&w, "supportsSetExpression");
     capability(&w, "supportsCancelRequest");
     capability(&w, "supportsClipboardContext");
+    capability(&w, "supportsCompletionsRequest");
     capability(&w, "supportsDataBreakpointBytes");
     djw_arr(&w, "exceptionBreakpointFilters");
     djw_arr_end(&w);
@@ -731,6 +733,10 @@ void dap_handle(dap_srv *d, const dj *req)
         dap_set_expression(d, req);
     else if (!strcmp(cmd, "cancel"))
         req_cancel(d, req);
+    else if (!strcmp(cmd, "completions"))
+        dap_completions(d, req);
+    else if (!strcmp(cmd, "source"))
+        dap_source(d, req);
     else if (!strcmp(cmd, "evaluate"))
         dap_evaluate(d, req);
     else if (!strcmp(cmd, "continue"))

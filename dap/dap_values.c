@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_complete.h"
 #include "cmd_prog.h"
 #include "dap_int.h"
 
@@ -34,6 +35,21 @@ void dapv_free(dapv *v)
     free(v);
 }
 
+int dapv_complete(dapv *v, const char *line, int point, int *start, char ***cands)
+{
+    *start = cmd_complete_word_start(line, point);
+    int flags = 0;
+    *cands = cmd_complete(&v->c, line, *start, point, &flags);
+    if (!*cands)
+        return -1;
+    int n = 0;
+    while ((*cands)[n])
+        n++;
+    return n;
+}
+
+void dapv_complete_free(char **cands) { cmd_complete_free(cands); }
+
 int dapv_libdir(char *out, size_t n) { return cmd_prog_libdir(out, n); }
 
 int dapv_command(dapv *v, const char *line)
@@ -41,6 +57,28 @@ int dapv_command(dapv *v, const char *line)
     v->c.failed = 0;
     int rc = cmd_execute(&v->c, line);
     return rc != 0 || v->c.failed ? -1 : 0;
+}
+
+int dapv_quit_requested(dapv *v)
+{
+    int q = v->c.quit;
+    v->c.quit = 0;
+    return q != 0;
+}
+
+int dapv_command_steps(const char *line)
+{
+    char word[64];
+    size_t k = strspn(line, " \t");
+    size_t n = strcspn(line + k, " \t/");
+    snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), line + k);
+    const cmd_def *d = word[0] ? cmd_lookup(cmd_table, word, NULL, 0) : NULL;
+    static const char *const steps[] = {"step", "next", "stepi", "nexti", "finish", "until",
+                                        "advance", NULL};
+    for (int i = 0; d && steps[i]; i++)
+        if (!strcmp(d->name, steps[i]))
+            return 1;
+    return 0;
 }
 
 static int has_alias(const char *aliases, const char *w)
