@@ -474,3 +474,36 @@ test('disconnect without terminating while stopped, and terminate then disconnec
     assert.deepStrictEqual(events, ['exited']);
     await assert.rejects(dc.stackTraceRequest({ threadId: 1 }));
 })));
+
+test('debug console: completions, and commands reported by what they did (step, run, kill, quit)', () => session(async dc => {
+    const stop = await L.launch(dc, L.ptxArgs([L.walkLine, L.walkLine]), dc => setBps(dc, [bp(25, { condition: 'i == 3' })]));
+    const f = await L.topFrame(dc, stop.body.threadId);
+    const labels = async (text, column) =>
+        (await dc.customRequest('completions', { text, column, frameId: f.id })).body.targets.map(t => t.label);
+    assert.deepStrictEqual(await labels('inf', 4), ['info']);
+    assert.ok((await labels('print ar', 9)).includes('arr'));
+    assert.deepStrictEqual(await labels('p c.', 5), ['c.id', 'c.w']);
+    const t = (await dc.customRequest('completions', { text: 'p c.', column: 5, frameId: f.id })).body.targets[0];
+    assert.deepStrictEqual([t.start, t.length], [3, 2]);  // replaces "c." (1-based columns)
+    await assert.rejects(dc.customRequest('completions', { text: 'p', column: 9 }));
+    const src = await dc.customRequest('source', { source: { path: L.dapk.cu } });
+    assert.match(src.body.content, /__global__ void walk/);
+    // `next` typed in the console is a step
+    let ev = dc.waitForEvent('stopped');
+    await L.evaluate(dc, 'next', f.id, 'repl');
+    const e = await ev;
+    assert.strictEqual(e.body.reason, 'step');
+    assert.strictEqual((await L.topFrame(dc, e.body.threadId)).line, 26);
+    // `kill` ends this kernel: the next one of the launch runs and stops at the breakpoint
+    ev = dc.waitForEvent('stopped');
+    await L.evaluate(dc, 'kill', undefined, 'repl');
+    const e2 = await ev;
+    assert.strictEqual(e2.body.reason, 'breakpoint');
+    assert.strictEqual(await evalIn(dc, e2, 'i'), '3');
+    // `quit` ends the session
+    const exited = dc.waitForEvent('exited');
+    const term = dc.waitForEvent('terminated');
+    await L.evaluate(dc, 'quit', undefined, 'repl');
+    await exited;
+    await term;
+}));
