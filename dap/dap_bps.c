@@ -855,6 +855,24 @@ void dap_bps_request(dap_srv *d, const dj *req, const char *cmd)
     const dj *a = dj_get(req, "arguments");
     dj_w w;
     djw_init(&w);
+    if (d->no_debug) { /* a run without debugging: every breakpoint is answered unset */
+        const dj *list = dj_get(a, "breakpoints");
+        if (!list && !strcmp(cmd, "setBreakpoints"))
+            list = dj_get(a, "lines");
+        dap_begin_response(d, &w, req, 1, NULL);
+        djw_obj(&w, "body");
+        djw_arr(&w, "breakpoints");
+        for (int i = 0; list && list->kind == DJ_ARR && i < list->count; i++) {
+            djw_obj(&w, NULL);
+            djw_bool(&w, "verified", 0);
+            djw_str(&w, "message", "The session runs without debugging (noDebug).");
+            djw_obj_end(&w);
+        }
+        djw_arr_end(&w);
+        djw_obj_end(&w);
+        dap_send(d, &w);
+        return;
+    }
     if (!strcmp(cmd, "setBreakpoints"))
         set_source(d, req, a, &w);
     else if (!strcmp(cmd, "setFunctionBreakpoints"))

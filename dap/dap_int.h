@@ -129,6 +129,7 @@ struct dap_srv {
     char **kernels;           /* PTX: launch lines still to run */
     int nkernels, next_kernel;
     int stop_on_entry;
+    int no_debug;             /* launch's noDebug: run without breakpoints or stops */
     int exit_code;
     /* stops */
     int stopped;              /* a kernel is stopped (requests may inspect it) */

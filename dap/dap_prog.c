@@ -215,7 +215,10 @@ static void exec_child(struct dap_prog *p, int sock, int out, int err, const cha
     }
     char num[16];
     snprintf(num, sizeof num, "%d", sock);
-    setenv("PTXDBG_DAP", num, 1);
+    if (sock >= 0) /* noDebug: the program runs plainly, on the runtime library */
+        setenv("PTXDBG_DAP", num, 1);
+    else
+        unsetenv("PTXDBG_DAP");
     const char *old = getenv("LD_LIBRARY_PATH");
     size_t n = strlen(lib) + (old ? strlen(old) : 0) + 2;
     char *ld = malloc(n);
@@ -249,7 +252,9 @@ static int start_program(dap_srv *d, struct dap_prog *p)
         close(po[0]);
         close(pe[0]);
         close(d->out_fd);
-        exec_child(p, sv[1], po[1], pe[1], lib);
+        if (d->no_debug)
+            close(sv[1]);
+        exec_child(p, d->no_debug ? -1 : sv[1], po[1], pe[1], lib);
     }
     close(sv[1]);
     close(po[1]);
@@ -263,6 +268,11 @@ static int start_program(dap_srv *d, struct dap_prog *p)
     fcntl(p->out, F_SETFD, FD_CLOEXEC);
     fcntl(p->err, F_SETFD, FD_CLOEXEC);
     dap_reader_init(&p->from, p->sock);
+    if (d->no_debug) { /* nothing to say to it: the relay passes its output and status */
+        close(p->sock);
+        p->sock = -1;
+        return 0;
+    }
     /* the launch arguments and the breakpoint requests so far */
     djw_arr_end(&p->replay);
     dj_w w;

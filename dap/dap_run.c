@@ -187,6 +187,10 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
         reason = "exception";
         fault_text(d, ev, id, sizeof id, desc, sizeof desc, NULL);
         dap_outputf(d, "stderr", "%s\n", desc);
+        if (d->no_debug) { /* a run without debugging does not stop: the kernel failed */
+            kernel_over(d, 1);
+            return;
+        }
         break;
     case DBG_EV_INTERRUPT:
         reason = "pause";
@@ -371,7 +375,8 @@ int dap_next_kernel(dap_srv *d)
     snprintf(cmd, sizeof cmd, "launch %s", line);
     int nh;
     hit_snap *h = snap_hits(d, &nh);
-    dbg_request_entry_stop(d->s, 1); /* stop before the first line: breakpoints then apply */
+    /* stop before the first line: breakpoints then apply (noDebug: it just runs) */
+    dbg_request_entry_stop(d->s, !d->no_debug);
     int saved[2];
     dap_capture_begin(d, saved);
     int rc = dapv_command(d->v, cmd);

@@ -447,7 +447,8 @@ static void req_launch(dap_srv *d, const dj *req)
         dap_respond_err(d, req, "launch: stopOnEntry must be true or false.");
         return;
     }
-    d->stop_on_entry = soe && soe->b;
+    d->no_debug = dj_bool(a, "noDebug", 0);
+    d->stop_on_entry = soe && soe->b && !d->no_debug;
     if (dap_prog_is_executable(prog)) {
         dap_prog_launch(d, req, a);
         return;

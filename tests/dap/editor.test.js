@@ -507,3 +507,13 @@ test('debug console: completions, and commands reported by what they did (step, 
     await exited;
     await term;
 }));
+
+test('noDebug (Run Without Debugging): breakpoints are not set, a trap ends the kernel with status 1', () => session(async dc => {
+    let r;
+    const exited = dc.waitForEvent('exited');
+    await L.launch(dc, L.ptxArgs('boom<<<1, 32>>>(p, 7)', { noDebug: true, stopOnEntry: true }),
+                   async dc => { r = await setBps(dc, [bp(39)]); }, 'terminated');
+    assert.strictEqual(r.body.breakpoints[0].verified, false);
+    assert.strictEqual((await exited).body.exitCode, 1);
+    assert.match(dc.outputText.stderr, /trap.*thread \(7,0,0\)/);
+}));
