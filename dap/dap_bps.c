@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dap_int.h"
+#include "dap_prog.h"
 
 static void bp_release(dap_bp *b)
 {
@@ -225,11 +226,11 @@ static size_t common_suffix(const char *a, const char *b)
 
 /* The module's name for the client's path: a .file whose path ends like it (longest common
  * suffix, at least the base name), or the PTX file itself ("ptx"); NULL when none. */
-static const char *module_file(dap_srv *d, const char *client, int *is_ptx)
+static const char *session_file(dbg_session *s, const char *client, int *is_ptx)
 {
     *is_ptx = 0;
     const char *files[512];
-    int nf = dbg_source_files(d->s, files, 512);
+    int nf = dbg_source_files(s, files, 512);
     if (nf > 512)
         nf = 512;
     const char *best = NULL;
@@ -245,12 +246,55 @@ static const char *module_file(dap_srv *d, const char *client, int *is_ptx)
     }
     if (best)
         return best;
-    const char *mp = dbg_module_path(d->s);
+    const char *mp = dbg_module_path(s);
     if (mp[0] && !strcmp(base(mp), base(client))) {
         *is_ptx = 1;
         return mp;
     }
     return NULL;
+}
+
+static const char *module_file(dap_srv *d, const char *client, int *is_ptx)
+{
+    return session_file(d->s, client, is_ptx);
+}
+
+/* A CUDA program that has not loaded its modules yet: where a breakpoint will be, from the PTX
+ * of its fat binary (sessions of their own, dap_prog.c). 1 with the source line (0 when it has
+ * none) and the pc; -1 with why when it can be told it cannot be set there (its condition);
+ * 0 when no module has it (a module the program makes at run time may). */
+static int early_resolve(dap_srv *d, const dap_bp *b, int *line, char *why, size_t wn)
+{
+    dbg_session **ss;
+    dapv **vs;
+    int n = dbg_module(d->s) ? 0 : dap_prog_sessions(d, &ss, &vs);
+    *line = 0;
+    for (int i = 0; i < n; i++) {
+        char spec[1200];
+        const char *mf = NULL;
+        int ptx = 0;
+        if (b->kind == DAP_BP_SOURCE) {
+            if (!(mf = session_file(ss[i], b->source, &ptx)) || ptx)
+                continue;
+            snprintf(spec, sizeof spec, "%s:%d", mf, b->line);
+        } else if (b->kind == DAP_BP_FUNCTION && b->spec) {
+            snprintf(spec, sizeof spec, "%s", b->spec);
+        } else {
+            return 0;
+        }
+        uint32_t pcs[DBG_MAX_LOCS];
+        int np = dbg_resolve_location(ss[i], spec, pcs, DBG_MAX_LOCS);
+        if (np <= 0)
+            continue;
+        if (b->cond && dapv_cond_check(vs[i], b->cond, pcs, np, why, wn) != 0)
+            return -1;
+        dbg_where w;
+        if (dbg_pc_where(ss[i], pcs[0], &w) == 0 && w.file && w.line > 0 &&
+            (!mf || !strcmp(w.file, mf)))
+            *line = w.line;
+        return 1;
+    }
+    return 0;
 }
 
 const char *dap_bp_client_path(dap_srv *d, const char *file, int line)
@@ -315,10 +359,16 @@ static void bp_state(dap_srv *d, dap_bp *b, int *verified, int *line, uint32_t *
     *pc = UINT32_MAX;
     dbg_bp *e = b->num > 0 ? dbg_bp_find(d->s, b->num) : NULL;
     if (!e || e->pending || (e->type == DBG_BP_BREAK && e->npcs == 0)) {
+        int early;
+        char why[8];
         if (e && b->ever_verified) {
             *verified = 1;
             *line = b->vline;
             *pc = b->vpc;
+        } else if (e && early_resolve(d, b, &early, why, sizeof why) == 1) {
+            *verified = 1;
+            if (b->kind == DAP_BP_SOURCE && early > 0)
+                *line = early;
         }
         return;
     }
@@ -431,6 +481,20 @@ static int bp_options(dap_bp *b, const dj *it)
 static void engine_add(dap_srv *d, dap_bp *b, const char *spec)
 {
     b->spec = strdup(spec);
+    const char *prog = dap_prog_path(d);
+    char why[1024];
+    int line;
+    if (prog && !dbg_module(d->s) && !d->inproc) {
+        /* a CUDA program before its modules load: what can be told from its file now */
+        if (b->kind != DAP_BP_INSN && dbg_host_code(d->s, prog, spec, why, sizeof why) == 1) {
+            bp_fail(b, "%s", why);
+            return;
+        }
+        if (early_resolve(d, b, &line, why, sizeof why) < 0) {
+            bp_fail(b, "%s", why);
+            return;
+        }
+    }
     if (b->cond && dbg_module(d->s)) {
         uint32_t pcs[DBG_MAX_LOCS];
         char msg[1024];
@@ -439,6 +503,7 @@ static void engine_add(dap_srv *d, dap_bp *b, const char *spec)
             bp_fail(b, "%s", msg);
             return;
         }
+        b->cond_checked = np > 0;
     }
     int num = dbg_break_add(d->s, spec, b->cond, 0);
     if (num < 0) {
@@ -894,6 +959,18 @@ void dap_bps_refresh(dap_srv *d)
         dap_bp *b = &d->bps[i];
         int verified, line;
         uint32_t pc;
+        /* a condition set before the module came is checked where the breakpoint resolved,
+           once, as one set now would be */
+        dbg_bp *e = b->num > 0 ? dbg_bp_find(d->s, b->num) : NULL;
+        if (e && b->cond && !b->cond_checked && e->type == DBG_BP_BREAK && e->npcs > 0) {
+            char msg[1024];
+            b->cond_checked = 1;
+            if (dapv_cond_check(d->v, b->cond, e->pcs, e->npcs, msg, sizeof msg) != 0) {
+                dbg_bp_delete(d->s, b->num);
+                b->num = 0;
+                bp_fail(b, "%s", msg);
+            }
+        }
         bp_state(d, b, &verified, &line, &pc);
         if (verified == b->verified && line == b->vline)
             continue;

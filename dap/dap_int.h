@@ -93,6 +93,7 @@ typedef struct {
     int verified;             /* last state told to the client */
     int vline;
     int ever_verified;        /* it resolved once (at vline, vpc): it stays verified */
+    int cond_checked;         /* cond was checked where it resolved */
     uint32_t vpc;
 } dap_bp;
 

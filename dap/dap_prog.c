@@ -50,7 +50,43 @@ struct dap_prog {
     dap_fwd *fw;
     int nfw, capfw;
     int64_t next_aseq;
+    dbg_session **pre;        /* the fat binary's modules, one session each */
+    dapv **prev;              /* their value layers (demangling, conditions) */
+    int npre;
 };
+
+const char *dap_prog_path(const dap_srv *d)
+{
+    return d->prog ? d->prog->path : NULL;
+}
+
+int dap_prog_sessions(dap_srv *d, dbg_session ***ss, dapv ***vs)
+{
+    *ss = d->prog ? d->prog->pre : NULL;
+    *vs = d->prog ? d->prog->prev : NULL;
+    return d->prog ? d->prog->npre : 0;
+}
+
+static void add_pre(void *ctx, const char *ptx, size_t len)
+{
+    struct dap_prog *p = ctx;
+    dbg_session **np = realloc(p->pre, (size_t)(p->npre + 1) * sizeof *np);
+    if (np)
+        p->pre = np;
+    dapv **nv = np ? realloc(p->prev, (size_t)(p->npre + 1) * sizeof *nv) : NULL;
+    if (!nv)
+        return;
+    p->prev = nv;
+    dbg_session *s = dbg_new();
+    dapv *v = s ? dapv_new(s) : NULL;
+    if (v && dbg_load_text(s, ptx, len, "") == 0) {
+        p->pre[p->npre] = s;
+        p->prev[p->npre++] = v;
+        return;
+    }
+    dapv_free(v);
+    dbg_free(s);
+}
 
 int dap_prog_is_executable(const char *path)
 {
@@ -82,6 +118,12 @@ void dap_prog_free(dap_srv *d)
     free(p->path);
     free(p->setup);
     free(p->fw);
+    for (int i = 0; i < p->npre; i++) {
+        dapv_free(p->prev[i]);
+        dbg_free(p->pre[i]);
+    }
+    free(p->pre);
+    free(p->prev);
     djw_free(&p->replay);
     dap_reader_free(&p->from);
     if (p->sock >= 0)
@@ -190,6 +232,7 @@ void dap_prog_launch(dap_srv *d, const dj *req, const dj *a)
     djw_init(&p->replay);
     djw_arr(&p->replay, NULL);
     p->next_aseq = 1;
+    dbg_program_ptx(p->path, add_pre, p);
     d->prog = p;
     d->launched = 1;
     dap_respond_ok(d, req);

@@ -93,6 +93,13 @@ int64_t dbg_func_first_pc(const dbg_session *s, const ptx_func *f);
  * ran the kernel). */
 uint64_t dbg_progress(const dbg_session *s);
 
+/* The device code of a CUDA program at path before it runs: fn gets the PTX of each of its
+ * fat binary containers (SASS-only ones are skipped). Returns how many, -1 when the file is no
+ * ELF with a .nv_fatbin section. A front end loads each into a session of its own to tell
+ * where breakpoints will resolve. */
+typedef void (*dbg_ptx_fn)(void *ctx, const char *ptx, size_t len);
+int dbg_program_ptx(const char *path, dbg_ptx_fn fn, void *ctx);
+
 /* Source files the module names (.file paths), at most max; returns how many there are. */
 int dbg_source_files(const dbg_session *s, const char **out, int max);
 /* Where a source file of the module is found on disk (as dbg_source_line looks it up): the path

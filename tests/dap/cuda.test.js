@@ -23,18 +23,23 @@ async function session(fn) {
 
 // the same program linked with the shared CUDA runtime and with nvcc's default, the static one
 for (const prog of ['vector_add.G', 'vector_add.G.static'])
-test(`${prog}: pending breakpoint resolves, condition, variables, program output, exit status`, { skip }, () => session(async dc => {
-    let bp;
-    const changed = dc.waitForEvent('breakpoint');
+test(`${prog}: breakpoints verified from the fat binary before it runs, condition, variables, program output, exit status`, { skip }, () => session(async dc => {
+    let bp, host, fn;
     const stop = await L.launch(dc, { program: cuda(prog), args: ['1000'] }, async dc => {
         const r = await dc.setBreakpointsRequest({ source: { path: cuda('vector_add.cu') },
-                                                   breakpoints: [{ line: 10, condition: 'threadIdx.x == 5' }] });
-        bp = r.body.breakpoints[0];
-        assert.strictEqual(bp.verified, false, 'pending until the program registers its kernels');
+                                                   breakpoints: [{ line: 10, condition: 'threadIdx.x == 5' },
+                                                                 { line: 8, condition: 'nosuch > 1' }] });
+        [bp, host] = r.body.breakpoints;
+        // the program's device code is read from its file: the line is known before it runs
+        assert.strictEqual(bp.verified, true);
+        assert.strictEqual(bp.line, 10);
+        assert.strictEqual(host.verified, false);
+        assert.match(host.message, /nosuch/);
+        fn = (await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'main' }] })).body.breakpoints[0];
     });
-    const ch = await changed;
-    assert.strictEqual(ch.body.breakpoint.id, bp.id);
-    assert.strictEqual(ch.body.breakpoint.verified, true);
+    // main is host code (a function of the program's ELF no device module has)
+    assert.strictEqual(fn.verified, false);
+    assert.match(fn.message, /host code/);
     assert.strictEqual(stop.body.reason, 'breakpoint');
     assert.deepStrictEqual(stop.body.hitBreakpointIds, [bp.id]);
     const f = await L.topFrame(dc, stop.body.threadId);
@@ -75,7 +80,13 @@ test('stopOnEntry and disconnect end the program', { skip }, () => session(async
     await assert.rejects(dc.launchRequest({ program: cuda('vector_add.G') }), /already/);
 }));
 
-test('multi_module.G: breakpoints in two modules, set before launch, stop in every launch', { skip }, () => session(async dc => {
+test('hitBreakpoint on a CUDA program: verified at its line before it runs, stopped there', { skip }, () => session(async dc => {
+    // line 11 of the second module is `int delta = bias_b * add;`
+    await dc.hitBreakpoint({ program: cuda('multi_module.G') }, { path: cuda('multi_module_b.cu'), line: 11 });
+}));
+
+for (const prog of ['multi_module.G', 'multi_module.G.static'])
+test(`${prog}: breakpoints in two modules, set before launch, stop in every launch`, { skip }, () => session(async dc => {
     const verified = {};
     dc.on('breakpoint', e => {
         const b = e.body.breakpoint;
@@ -84,7 +95,7 @@ test('multi_module.G: breakpoints in two modules, set before launch, stop in eve
         verified[b.id] = verified[b.id] || b.verified;
     });
     let ids;
-    const first = await L.launch(dc, { program: cuda('multi_module.G') }, async dc => {
+    const first = await L.launch(dc, { program: cuda(prog) }, async dc => {
         const a = await dc.setBreakpointsRequest({ source: { path: cuda('multi_module.cu') },
                                                    breakpoints: [{ line: 12, condition: 'i == 5' }] });
         const b = await dc.setBreakpointsRequest({ source: { path: cuda('multi_module_b.cu') },
