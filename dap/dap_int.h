@@ -144,6 +144,8 @@ struct dap_srv {
     dap_reader *in;           /* where requests come from */
     int running;              /* requests are served in the middle of a continue */
     int pause_req;            /* ... and one of them was `pause` */
+    int woke;                 /* inproc: the adapter's ptxdbg/poke came (dap_prog.c) */
+    int pause_pending;        /* inproc: a pause came between kernels: the next one stops */
     /* breakpoints */
     dap_bp *bps;
     int nbps, next_bp_id;
@@ -180,6 +182,8 @@ void dap_handle_text(dap_srv *d, const char *body, size_t n);
 /* Serve the requests waiting in d->in now (never waits for one to come). d->done when the input
  * ended. */
 void dap_serve_pending(dap_srv *d);
+/* Serve one request, waiting for it: 0, or -1 at the end of the input (d->done). */
+int dap_serve_one(dap_srv *d);
 /* Messages. */
 int dap_send(dap_srv *d, dj_w *w);          /* finishes the object w holds and sends it */
 void dap_begin_event(dap_srv *d, dj_w *w, const char *event); /* then body members, dap_send */

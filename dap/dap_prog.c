@@ -422,6 +422,18 @@ static void from_program(dap_srv *d, struct dap_prog *p, const dj *m)
     djw_free(&w);
 }
 
+static void poke(dap_srv *d, struct dap_prog *p)
+{
+    if (p->sock < 0)
+        return;
+    kill(p->pid, SIGURG);
+    static const char text[] = "{\"type\":\"request\",\"command\":\"ptxdbg/poke\"}";
+    dj *m = dj_parse(text, sizeof text - 1, NULL, 0);
+    if (m)
+        forward(d, p, m, 1);
+    dj_free(m);
+}
+
 static int is_bp_request(const char *cmd)
 {
     return !strcmp(cmd, "setBreakpoints") || !strcmp(cmd, "setFunctionBreakpoints") ||
@@ -519,8 +531,11 @@ static int client_request(dap_srv *d, struct dap_prog *p, const dj *req)
         if (p->child_stopped) {
             forward(d, p, req, 0);
         } else {
+            /* the running program takes it at once: the signal interrupts its kernel, which
+               serves what came up to the poke and goes on (dap_run.c) */
             send_held(d, &held);
             forward(d, p, req, 1);
+            poke(d, p);
         }
         djw_free(&held);
         return 0;

@@ -272,6 +272,28 @@ void dap_resume(dap_srv *d, int how)
                 dbg_set_interrupt_flag(d->s, d->pause_flag);
             break;
         }
+        if (rc == 0 && ev.kind == DBG_EV_INTERRUPT && how == DAP_RUN_CONTINUE && d->inproc &&
+            d->in) {
+            /* inside a program the adapter's SIGURG precedes a pause, or follows requests it
+               passed on and their ptxdbg/poke: serve until one of them (each signal has its
+               message), then what else is there, and go on unless it was a pause */
+            if (d->pause_pending) {
+                d->pause_pending = 0;
+            } else {
+                *d->pause_flag = 0;
+                d->running = 1;
+                d->pause_req = d->woke = 0;
+                while (!d->pause_req && !d->woke && dap_serve_one(d) == 0)
+                    ;
+                if (!d->done)
+                    dap_serve_pending(d);
+                d->running = 0;
+                if (d->done || d->terminated || !dbg_launch_alive(d->s))
+                    return;
+                if (!d->pause_req)
+                    continue;
+            }
+        }
         if (rc == 0 && ev.kind == DBG_EV_INTERRUPT && how == DAP_RUN_CONTINUE && d->req_flag &&
             !(d->pause_flag && *d->pause_flag)) {
             *d->req_flag = 0; /* before serving: a request that comes now raises it again */

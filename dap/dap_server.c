@@ -633,6 +633,19 @@ static void req_pause(dap_srv *d, const dj *req)
     if (d->pause_flag && (d->stopped || !d->inproc))
         *d->pause_flag = 0;
     /* inside a program between kernels the flag stays raised: the next kernel stops at once */
+    else if (d->inproc)
+        d->pause_pending = 1;
+    dap_respond_ok(d, req);
+}
+
+/* Inside a CUDA program: the adapter passed requests on while the program ran and signalled
+ * (SIGURG, as for pause) after them; this marker ends them. Between kernels the signal must not
+ * stop the next kernel unless a pause came. */
+static void req_poke(dap_srv *d, const dj *req)
+{
+    d->woke = 1;
+    if (d->pause_flag && !d->running && !d->pause_pending)
+        *d->pause_flag = 0;
     dap_respond_ok(d, req);
 }
 
@@ -760,6 +773,8 @@ void dap_handle(dap_srv *d, const dj *req)
         dap_exception_info(d, req);
     else if (!strcmp(cmd, "ptxdbg/focus"))
         dap_focus_request(d, req);
+    else if (!strcmp(cmd, "ptxdbg/poke") && d->inproc)
+        req_poke(d, req);
     else
         dap_respond_err(d, req, "Unrecognized request \"%s\".", cmd);
 }
@@ -778,6 +793,26 @@ void dap_handle_text(dap_srv *d, const char *body, size_t n)
         dap_handle(d, m);
     dj_free(m);
     dap_flush_output(d);
+}
+
+int dap_serve_one(dap_srv *d)
+{
+    for (;;) {
+        char *body, err[256];
+        size_t n;
+        int rc = d->in ? dap_read_msg(d->in, &body, &n, err, sizeof err, 0) : 0;
+        if (rc == 0) {
+            d->done = 1;
+            return -1;
+        }
+        if (rc < 0) {
+            dap_outputf(d, "stderr", "ptxdbg: %s.\n", err);
+            continue;
+        }
+        dap_handle_text(d, body, n);
+        free(body);
+        return 0;
+    }
 }
 
 void dap_serve_pending(dap_srv *d)

@@ -140,3 +140,24 @@ test('device_printf (no -G): kernel printf and host output in order, exit status
     assert.strictEqual((await exited).body.exitCode, 0);
     assert.strictEqual(dc.outputText.stdout, fs.readFileSync(cuda('device_printf.expected'), 'utf8'));
 }));
+
+test('spin_flag.G: a breakpoint set while the kernel runs stops it; the program then ends normally', { skip }, () => session(async dc => {
+    await L.launch(dc, { program: cuda('spin_flag.G'), args: ['forever'] }, null, 'continued');
+    const t = await dc.threadsRequest();  // answered while the program runs
+    assert.ok(t.body.threads.length >= 1);
+    const stopped = dc.waitForEvent('stopped');
+    // line 13 is the spin loop's body
+    const r = await dc.setBreakpointsRequest({ source: { path: cuda('spin_flag.cu') }, breakpoints: [{ line: 13 }] });
+    assert.strictEqual(r.body.breakpoints[0].verified, true);
+    const s = await stopped;
+    assert.strictEqual(s.body.reason, 'breakpoint');
+    assert.deepStrictEqual(s.body.hitBreakpointIds, [r.body.breakpoints[0].id]);
+    const f = await L.topFrame(dc, s.body.threadId);
+    assert.strictEqual(f.line, 13);
+    await dc.setBreakpointsRequest({ source: { path: cuda('spin_flag.cu') }, breakpoints: [] });
+    await L.evaluate(dc, 'set var *flag = 1', f.id, 'repl');
+    const exited = dc.waitForEvent('exited');
+    await L.continueTo(dc, 'terminated');
+    assert.strictEqual((await exited).body.exitCode, 0);
+    assert.match(dc.outputText.stdout, /spin_flag: PASSED/);
+}));
