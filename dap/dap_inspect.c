@@ -1,4 +1,4 @@
-/* dap_inspect.c - DAP inspection: warps as threads, stack frames, scopes, variables, evaluate, disassembly, memory. */
+/* dap_inspect.c - DAP inspection: warps as threads, stack frames, scopes, variables, setVariable and setExpression. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -30,7 +30,7 @@ const dap_frame_ref *dap_frame_get(dap_srv *d, int64_t id)
     return id >= 1 && id <= d->nframes ? &d->frames[id - 1] : NULL;
 }
 
-static int64_t new_var(dap_srv *d, int kind, const dap_lref *r, const char *expr, int64_t n)
+int64_t dap_new_var(dap_srv *d, int kind, const dap_lref *r, const char *expr, int64_t n)
 {
     if (d->nvars >= DAP_MAX_HANDLES)
         return 0;
@@ -61,51 +61,6 @@ int dap_focus_lref(dap_srv *d, dap_lref *r)
     r->warp = f->warp;
     r->lane = f->lane;
     r->frame = f->frame;
-    return 0;
-}
-
-void dap_memref(char *out, size_t n, ptx_space sp, uint64_t addr)
-{
-    if (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_GENERIC || sp == PTX_SPACE_NONE)
-        snprintf(out, n, "0x%llx", (unsigned long long)addr);
-    else
-        snprintf(out, n, "@%s 0x%llx", ptx_space_name(sp), (unsigned long long)addr);
-}
-
-int dap_memref_parse(const char *s, ptx_space *sp, uint64_t *addr)
-{
-    *sp = PTX_SPACE_GENERIC;
-    if (!s)
-        return -1;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (*s == '@') {
-        static const struct { const char *n; ptx_space s; } spaces[] = {
-            {"global", PTX_SPACE_GLOBAL}, {"shared", PTX_SPACE_SHARED},
-            {"local", PTX_SPACE_LOCAL},   {"const", PTX_SPACE_CONST},
-            {"param", PTX_SPACE_PARAM},   {"generic", PTX_SPACE_GENERIC}};
-        size_t k = strcspn(s + 1, " \t");
-        int found = 0;
-        for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
-            if (strlen(spaces[i].n) == k && !strncmp(spaces[i].n, s + 1, k)) {
-                *sp = spaces[i].s;
-                found = 1;
-            }
-        if (!found)
-            return -1;
-        s += 1 + k;
-        while (isspace((unsigned char)*s))
-            s++;
-    }
-    char *end;
-    if (!isdigit((unsigned char)*s))
-        return -1;
-    unsigned long long v = strtoull(s, &end, 0);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end)
-        return -1;
-    *addr = v;
     return 0;
 }
 
@@ -257,7 +212,7 @@ void dap_stack_trace(dap_srv *d, const dj *req)
 }
 
 /* ---- scopes and variables -------------------------------------------------------------------- */
-static int get_frame(dap_srv *d, const dj *req, const char *what, dap_lref *r)
+int dap_get_frame(dap_srv *d, const dj *req, const char *what, dap_lref *r)
 {
     const dj *a = dj_get(req, "arguments");
     int64_t fid;
@@ -295,7 +250,7 @@ static void scope(dap_srv *d, dj_w *w, const char *name, const char *hint, int64
 void dap_scopes(dap_srv *d, const dj *req)
 {
     dap_lref r;
-    int g = get_frame(d, req, "scopes", &r);
+    int g = dap_get_frame(d, req, "scopes", &r);
     if (g < 0)
         return;
     if (g == 2 || !d->stopped) {
@@ -306,10 +261,10 @@ void dap_scopes(dap_srv *d, const dj *req)
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
     djw_arr(&w, "scopes");
-    scope(d, &w, "Locals", "locals", new_var(d, DAP_VR_LOCALS, &r, NULL, 0), 0);
-    scope(d, &w, "Registers", "registers", new_var(d, DAP_VR_REGS, &r, NULL, 0), 0);
-    scope(d, &w, "Shared", NULL, new_var(d, DAP_VR_SHARED, &r, NULL, 0), 0);
-    scope(d, &w, "Lanes", NULL, new_var(d, DAP_VR_LANES, &r, NULL, 0), 0);
+    scope(d, &w, "Locals", "locals", dap_new_var(d, DAP_VR_LOCALS, &r, NULL, 0), 0);
+    scope(d, &w, "Registers", "registers", dap_new_var(d, DAP_VR_REGS, &r, NULL, 0), 0);
+    scope(d, &w, "Shared", NULL, dap_new_var(d, DAP_VR_SHARED, &r, NULL, 0), 0);
+    scope(d, &w, "Lanes", NULL, dap_new_var(d, DAP_VR_LANES, &r, NULL, 0), 0);
     djw_arr_end(&w);
     djw_obj_end(&w);
     dap_send(d, &w);
@@ -333,7 +288,7 @@ static void var_row(dap_srv *d, dj_w *w, const dap_lref *r, const char *name, co
         if (v.type[0])
             djw_str(w, "type", v.type);
         djw_str(w, "evaluateName", expr);
-        int64_t ref = v.nchildren > 0 ? new_var(d, DAP_VR_EXPR, r, expr, v.nchildren) : 0;
+        int64_t ref = v.nchildren > 0 ? dap_new_var(d, DAP_VR_EXPR, r, expr, v.nchildren) : 0;
         if (ref)
             d->vars[ref - 1].indexed = v.kind == DAPV_ARRAY;
         djw_int(w, "variablesReference", ref);
@@ -444,7 +399,7 @@ static void vars_shared(dap_srv *d, dj_w *w, const dap_lref *r)
         char val[200], mr[64];
         snprintf(val, sizeof val, "@shared 0x%llx, %llu bytes", (unsigned long long)rows[i].addr,
                  (unsigned long long)rows[i].size);
-        int64_t ref = new_var(d, DAP_VR_SHVAR, r, NULL, (int64_t)rows[i].count);
+        int64_t ref = dap_new_var(d, DAP_VR_SHVAR, r, NULL, (int64_t)rows[i].count);
         if (ref) {
             d->vars[ref - 1].addr = rows[i].addr;
             d->vars[ref - 1].type = rows[i].type;
@@ -516,7 +471,7 @@ static void vars_lanes(dap_srv *d, dj_w *w, const dap_lref *r)
                  lanes[l].tid.z, lane_state(lanes[l].state), at);
         dap_lref lr = {r->cta, r->warp, (uint32_t)l, 0};
         int live = lanes[l].state != EXEC_LANE_EXITED;
-        int64_t ref = live ? new_var(d, DAP_VR_LANE, &lr, NULL, 0) : 0;
+        int64_t ref = live ? dap_new_var(d, DAP_VR_LANE, &lr, NULL, 0) : 0;
         djw_obj(w, NULL);
         djw_str(w, "name", name);
         djw_str(w, "value", val);
@@ -543,7 +498,7 @@ static void vars_expr(dap_srv *d, dj_w *w, const dap_var_ref *vr, int64_t start,
     free(expr);
 }
 
-static int want_hex(const dj *a)
+int dap_want_hex(const dj *a)
 {
     return dj_bool(dj_get(a, "format"), "hex", 0);
 }
@@ -567,7 +522,7 @@ void dap_variables(dap_srv *d, const dj *req)
         dap_respond_err(d, req, "variables: filter is \"indexed\" or \"named\".");
         return;
     }
-    int hex = want_hex(a);
+    int hex = dap_want_hex(a);
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
@@ -628,12 +583,12 @@ void dap_set_variable(dap_srv *d, const dj *req)
         dap_respond_err(d, req, "setVariable: %s cannot be set here.", name);
         return;
     }
-    assign_answer(d, req, "setVariable", &vr.r, lhs, value, want_hex(a));
+    assign_answer(d, req, "setVariable", &vr.r, lhs, value, dap_want_hex(a));
     free(lhs);
 }
 
 /* After a change the client cannot see (a value set, memory written): it refetches. */
-static void invalidated(dap_srv *d)
+void dap_invalidated(dap_srv *d)
 {
     if (!d->client_invalidated)
         return;
@@ -674,7 +629,7 @@ static void assign_answer(dap_srv *d, const dj *req, const char *what, const dap
     djw_str(&w, "value", rc == 0 ? v.text : err);
     if (rc == 0 && v.type[0])
         djw_str(&w, "type", v.type);
-    int64_t ref = rc == 0 && v.nchildren > 0 ? new_var(d, DAP_VR_EXPR, r, lhs, v.nchildren) : 0;
+    int64_t ref = rc == 0 && v.nchildren > 0 ? dap_new_var(d, DAP_VR_EXPR, r, lhs, v.nchildren) : 0;
     if (ref)
         d->vars[ref - 1].indexed = v.kind == DAPV_ARRAY;
     djw_int(&w, "variablesReference", ref);
@@ -684,7 +639,7 @@ static void assign_answer(dap_srv *d, const dj *req, const char *what, const dap
     dap_send(d, &w);
     if (rc == 0)
         dapv_val_free(&v);
-    invalidated(d);
+    dap_invalidated(d);
 }
 
 void dap_set_expression(dap_srv *d, const dj *req)
@@ -696,446 +651,10 @@ void dap_set_expression(dap_srv *d, const dj *req)
         return;
     }
     dap_lref r;
-    int g = get_frame(d, req, "setExpression", &r);
+    int g = dap_get_frame(d, req, "setExpression", &r);
     if (g < 0)
         return;
     if (g == 2 && !d->stopped)
         memset(&r, 0, sizeof r); /* no kernel: buffers and globals */
-    assign_answer(d, req, "setExpression", &r, expr, value, want_hex(a));
-}
-
-/* ---- evaluate -------------------------------------------------------------------------------- */
-static int bare_identifier(const char *s)
-{
-    if (!isalpha((unsigned char)*s) && *s != '_')
-        return 0;
-    while (isalnum((unsigned char)*s) || *s == '_')
-        s++;
-    return *s == 0;
-}
-
-/* The debug console: any ptxdbg command, its text as the result. */
-static void repl_command(dap_srv *d, const dj *req, const char *line, const dap_lref *sel)
-{
-    /* the command applies to the frame the editor has selected, as cuda-gdb's to its focus */
-    const dbg_focus *cur = dbg_get_focus(d->s);
-    if (sel && d->stopped && (!cur->valid || cur->cta != sel->cta || cur->warp != sel->warp ||
-                              cur->lane != sel->lane || cur->frame != sel->frame) &&
-        dbg_set_focus(d->s, sel->cta, sel->warp, sel->lane) == 0)
-        dbg_set_frame(d->s, sel->frame);
-    dap_cmd_state cs;
-    dap_before_command(d, line, &cs);
-    int saved[2];
-    dap_capture_begin(d, saved);
-    int rc = dapv_command(d->v, line);
-    char *text = dap_capture_end(d, saved);
-    size_t n = text ? strlen(text) : 0;
-    while (n && text[n - 1] == '\n')
-        text[--n] = 0;
-    if (rc != 0) {
-        dap_respond_err(d, req, "%s", text && *text ? text : "The command failed.");
-    } else {
-        dj_w w;
-        dap_begin_response(d, &w, req, 1, NULL);
-        djw_obj(&w, "body");
-        djw_str(&w, "result", text ? text : "");
-        djw_int(&w, "variablesReference", 0);
-        djw_obj_end(&w);
-        dap_send(d, &w);
-    }
-    free(text);
-    dap_after_command(d, &cs);
-}
-
-void dap_evaluate(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    const char *expr = dj_str(a, "expression", NULL);
-    const char *ctx = dj_str(a, "context", "watch");
-    if (!expr) {
-        dap_respond_err(d, req, "evaluate: expression is required.");
-        return;
-    }
-    while (isspace((unsigned char)*expr))
-        expr++;
-    dap_lref r;
-    int g = get_frame(d, req, "evaluate", &r);
-    if (g < 0)
-        return;
-    if (g == 2)
-        memset(&r, 0, sizeof r); /* no kernel: buffers, globals and history still evaluate */
-    if (!strcmp(ctx, "repl")) {
-        const dap_lref *sel = g == 1 ? &r : NULL;
-        if (!strncmp(expr, "-exec ", 6)) {
-            repl_command(d, req, expr + 6, sel);
-            return;
-        }
-        char word[64];
-        size_t k = strcspn(expr, " \t/");
-        snprintf(word, sizeof word, "%.*s", (int)(k < sizeof word ? k : sizeof word - 1), expr);
-        int is_cmd = *expr && dapv_is_command(word);
-        if (is_cmd && bare_identifier(expr)) { /* `i` may be a variable as well as `info` */
-            dapv_val v;
-            char err[256];
-            if (dapv_eval(d->v, &r, expr, 0, &v, err, sizeof err) == 0) {
-                dapv_val_free(&v);
-                is_cmd = 0;
-            }
-        }
-        if (is_cmd || !*expr) {
-            repl_command(d, req, expr, sel);
-            return;
-        }
-    }
-    dapv_val v;
-    char err[1024];
-    if (dapv_eval(d->v, &r, expr, want_hex(a), &v, err, sizeof err) != 0) {
-        dap_respond_err(d, req, "%s", err);
-        return;
-    }
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    djw_str(&w, "result", v.text);
-    if (v.type[0])
-        djw_str(&w, "type", v.type);
-    int64_t ref = v.nchildren > 0 && d->stopped ? new_var(d, DAP_VR_EXPR, &r, expr, v.nchildren)
-                                                : 0;
-    djw_int(&w, "variablesReference", ref);
-    if (v.kind == DAPV_ARRAY)
-        djw_int(&w, "indexedVariables", v.nchildren);
-    char mr[64];
-    if (v.is_ptr && v.paddr) {
-        dap_memref(mr, sizeof mr, v.pspace, v.paddr);
-        djw_str(&w, "memoryReference", mr);
-    } else if (v.in_mem) {
-        dap_memref(mr, sizeof mr, v.space, v.addr);
-        djw_str(&w, "memoryReference", mr);
-    }
-    djw_obj_end(&w);
-    dap_send(d, &w);
-    dapv_val_free(&v);
-}
-
-/* The debug console's completion: commands, their arguments, variables and members. */
-void dap_completions(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    const char *text = dj_str(a, "text", NULL);
-    int64_t col, line = 1;
-    if (!text || dj_int(a, "column", INT32_MIN, INT32_MAX, &col) != 1 ||
-        dj_int(a, "line", INT32_MIN, INT32_MAX, &line) < 0) {
-        dap_respond_err(d, req, "completions: text and column are required.");
-        return;
-    }
-    /* the cursor: column in the line'th line of text (UTF-16 units; the commands are ASCII) */
-    const char *ln = text;
-    for (int64_t l = 1 + d->lines0; l < line && strchr(ln, '\n'); l++)
-        ln = strchr(ln, '\n') + 1;
-    size_t len = strcspn(ln, "\n");
-    int64_t point = col - (d->cols0 ? 0 : 1);
-    if (point < 0 || (size_t)point > len) {
-        dap_respond_err(d, req, "completions: column %lld is outside the text.", (long long)col);
-        return;
-    }
-    dap_lref r; /* a frameId must be known; names complete in the focus's scope */
-    if (get_frame(d, req, "completions", &r) < 0)
-        return;
-    char *one = strndup(ln, len);
-    int start = 0;
-    char **cands = NULL;
-    int n = one ? dapv_complete(d->v, one, (int)point, &start, &cands) : -1;
-    free(one);
-    if (n < 0) {
-        dap_respond_err(d, req, "completions: out of memory.");
-        return;
-    }
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    djw_arr(&w, "targets");
-    for (int i = 0; i < n && i < 1000; i++) {
-        djw_obj(&w, NULL);
-        djw_str(&w, "label", cands[i]);
-        djw_int(&w, "start", start + (d->cols0 ? 0 : 1));
-        djw_int(&w, "length", point - start);
-        djw_obj_end(&w);
-    }
-    djw_arr_end(&w);
-    djw_obj_end(&w);
-    dap_send(d, &w);
-    dapv_complete_free(cands);
-}
-
-/* The text of a source the client names by path (frames always give paths; a client may still
- * ask). */
-void dap_source(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    const char *path = dj_str(dj_get(a, "source"), "path", NULL);
-    int64_t ref = 0;
-    if (dj_int(a, "sourceReference", INT32_MIN, INT32_MAX, &ref) < 0 ||
-        dj_int(dj_get(a, "source"), "sourceReference", INT32_MIN, INT32_MAX, &ref) < 0) {
-        dap_respond_err(d, req, "source: sourceReference is an integer.");
-        return;
-    }
-    if (ref > 0 || !path || !*path) {
-        dap_respond_err(d, req, "source: ptxdbg names sources by path (no source reference %lld).",
-                        (long long)ref);
-        return;
-    }
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0;
-    if (f) {
-        buf = malloc(16u << 20);
-        n = buf ? fread(buf, 1, 16u << 20, f) : 0;
-        fclose(f);
-    }
-    if (!buf) {
-        dap_respond_err(d, req, "source: cannot read %s.", path);
-        return;
-    }
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    djw_strn(&w, "content", buf, n);
-    djw_obj_end(&w);
-    dap_send(d, &w);
-    free(buf);
-}
-
-/* ---- disassembly ----------------------------------------------------------------------------- */
-void dap_disassemble(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    ptx_space sp;
-    uint64_t base_pc;
-    int64_t off = 0, ioff = 0, count;
-    if (dap_memref_parse(dj_str(a, "memoryReference", NULL), &sp, &base_pc) != 0 ||
-        dj_int(a, "instructionCount", 0, 100000, &count) != 1 ||
-        dj_int(a, "offset", -(1ll << 40), 1ll << 40, &off) < 0 ||
-        dj_int(a, "instructionOffset", -(1ll << 40), 1ll << 40, &ioff) < 0) {
-        dap_respond_err(d, req, "disassemble: memoryReference (a pc such as \"0x1f\") and "
-                        "instructionCount (at most 100000) are required.");
-        return;
-    }
-    if (sp != PTX_SPACE_GENERIC) {
-        dap_respond_err(d, req, "disassemble: %s is data, not code (code addresses are "
-                        "instruction numbers: \"0x1f\").", dj_str(a, "memoryReference", ""));
-        return;
-    }
-    if (!dbg_module(d->s)) {
-        dap_respond_err(d, req, "disassemble: no module is loaded.");
-        return;
-    }
-    /* addresses are instruction indexes: a byte offset counts instructions too */
-    int64_t first = (int64_t)base_pc + off + ioff;
-    uint32_t ninsns = dbg_ninsns(d->s);
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    djw_arr(&w, "instructions");
-    const ptx_func *prev = NULL;
-    for (int64_t i = 0; i < count; i++) {
-        int64_t pc = first + i;
-        char addr[32], text[600];
-        dbg_where wh;
-        /* before the first instruction there is no address: those rows say 0x0 (clients
-           parse addresses as unsigned numbers) */
-        snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)(pc < 0 ? 0 : pc));
-        djw_obj(&w, NULL);
-        if (pc < 0 || pc >= ninsns || dbg_insn_text(d->s, (uint32_t)pc, text, sizeof text, &wh) != 0) {
-            prev = NULL;
-            djw_str(&w, "address", addr);
-            djw_str(&w, "instruction", "??");
-            djw_str(&w, "presentationHint", "invalid");
-            djw_obj_end(&w);
-            continue;
-        }
-        djw_str(&w, "address", addr);
-        djw_str(&w, "instruction", text);
-        if (wh.func && wh.func != prev) {
-            char fn[512];
-            dbg_func_name(d->s, wh.func, 0, fn, sizeof fn);
-            djw_str(&w, "symbol", fn);
-        }
-        prev = wh.func;
-        dap_write_source(d, &w, "location", wh.file, wh.line, (uint32_t)pc);
-        djw_obj_end(&w);
-    }
-    djw_arr_end(&w);
-    djw_obj_end(&w);
-    dap_send(d, &w);
-}
-
-/* ---- memory ---------------------------------------------------------------------------------- */
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static char *b64_encode(const uint8_t *p, size_t n)
-{
-    char *o = malloc(4 * ((n + 2) / 3) + 1), *q = o;
-    if (!o)
-        return NULL;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
-                     (i + 2 < n ? p[i + 2] : 0);
-        *q++ = b64[v >> 18 & 63];
-        *q++ = b64[v >> 12 & 63];
-        *q++ = i + 1 < n ? b64[v >> 6 & 63] : '=';
-        *q++ = i + 2 < n ? b64[v & 63] : '=';
-    }
-    *q = 0;
-    return o;
-}
-
-static int b64_decode(const char *s, uint8_t **out, size_t *n)
-{
-    size_t len = strlen(s);
-    uint8_t *o = malloc(len / 4 * 3 + 3);
-    if (!o)
-        return -1;
-    size_t k = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '=' || isspace((unsigned char)c))
-            continue;
-        const char *p = strchr(b64, c);
-        if (!p || !c) {
-            free(o);
-            return -1;
-        }
-        acc = acc << 6 | (uint32_t)(p - b64);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            o[k++] = (uint8_t)(acc >> bits);
-        }
-    }
-    *out = o;
-    *n = k;
-    return 0;
-}
-
-void dap_read_memory(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    ptx_space sp;
-    uint64_t addr;
-    int64_t off = 0, count;
-    if (dap_memref_parse(dj_str(a, "memoryReference", NULL), &sp, &addr) != 0 ||
-        dj_int(a, "count", 0, 1 << 24, &count) != 1 ||
-        dj_int(a, "offset", -(1ll << 40), 1ll << 40, &off) < 0) {
-        dap_respond_err(d, req, "readMemory: memoryReference (\"0x...\" or \"@shared 0x...\") and "
-                        "count (at most 16 MB) are required.");
-        return;
-    }
-    dap_lref r;
-    if (dap_focus_lref(d, &r) != 0 && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_GENERIC &&
-        sp != PTX_SPACE_CONST) {
-        dap_respond_err(d, req, "readMemory: @%s memory needs a stopped kernel.",
-                        ptx_space_name(sp));
-        return;
-    }
-    uint64_t at = addr + (uint64_t)off;
-    uint8_t *buf = malloc(count ? (size_t)count : 1);
-    if (!buf) {
-        dap_respond_err(d, req, "readMemory: out of memory.");
-        return;
-    }
-    /* unreadable bytes first: none is read, and unreadableBytes says how many to skip; else the
-       bytes up to the first unreadable one, and how many unreadable bytes follow in the range */
-    int64_t lead = count ? dbg_mem_readable_from(d->s, sp, at, (size_t)count, r.cta, r.warp,
-                                                 r.lane)
-                         : 0;
-    int64_t got = 0, gap = lead;
-    if (lead == 0 && count) {
-        got = dbg_mem_read(d->s, sp, at, buf, (size_t)count, r.cta, r.warp, r.lane);
-        if (got < 0)
-            got = 0;
-        gap = got < count ? dbg_mem_readable_from(d->s, sp, at + (uint64_t)got,
-                                                  (size_t)(count - got), r.cta, r.warp, r.lane)
-                          : 0;
-    }
-    char *data = b64_encode(buf, (size_t)got);
-    char mr[64];
-    dap_memref(mr, sizeof mr, sp, at);
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    djw_str(&w, "address", mr);
-    if (gap > 0)
-        djw_int(&w, "unreadableBytes", gap);
-    djw_str(&w, "data", data ? data : "");
-    djw_obj_end(&w);
-    dap_send(d, &w);
-    free(data);
-    free(buf);
-}
-
-void dap_write_memory(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    ptx_space sp;
-    uint64_t addr;
-    int64_t off = 0;
-    const char *data = dj_str(a, "data", NULL);
-    uint8_t *bytes;
-    size_t n;
-    if (dap_memref_parse(dj_str(a, "memoryReference", NULL), &sp, &addr) != 0 || !data ||
-        dj_int(a, "offset", -(1ll << 40), 1ll << 40, &off) < 0) {
-        dap_respond_err(d, req, "writeMemory: memoryReference and data (base64) are required.");
-        return;
-    }
-    if (b64_decode(data, &bytes, &n) != 0) {
-        dap_respond_err(d, req, "writeMemory: data is not base64.");
-        return;
-    }
-    dap_lref r;
-    if (dap_focus_lref(d, &r) != 0 && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_GENERIC) {
-        free(bytes);
-        dap_respond_err(d, req, "writeMemory: @%s memory needs a stopped kernel.",
-                        ptx_space_name(sp));
-        return;
-    }
-    uint64_t at = addr + (uint64_t)off;
-    int partial = dj_bool(a, "allowPartial", 0);
-    if (partial && n) { /* as far as the memory goes: up to the first byte that is not there */
-        int64_t len = 0;
-        uint8_t *probe = dbg_mem_readable_from(d->s, sp, at, n, r.cta, r.warp, r.lane) == 0
-                             ? malloc(n) : NULL;
-        if (probe)
-            len = dbg_mem_read(d->s, sp, at, probe, n, r.cta, r.warp, r.lane);
-        free(probe);
-        n = len > 0 ? (size_t)len : 0;
-    }
-    int rc = n ? dbg_mem_write(d->s, sp, at, bytes, n, r.cta, r.warp, r.lane) : 0;
-    free(bytes);
-    if (rc != 0) {
-        dap_respond_err(d, req, "writeMemory: %s", dbg_errmsg(d->s));
-        return;
-    }
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    if (partial)
-        djw_int(&w, "offset", 0);
-    djw_int(&w, "bytesWritten", (int64_t)n);
-    djw_obj_end(&w);
-    dap_send(d, &w);
-    invalidated(d);
-    if (!d->client_memory || !n)
-        return;
-    dj_w e;
-    dap_begin_event(d, &e, "memory");
-    djw_obj(&e, "body");
-    char mr[64];
-    dap_memref(mr, sizeof mr, sp, at);
-    djw_str(&e, "memoryReference", mr);
-    djw_int(&e, "offset", 0);
-    djw_int(&e, "count", (int64_t)n);
-    djw_obj_end(&e);
-    dap_send(d, &e);
+    assign_answer(d, req, "setExpression", &r, expr, value, dap_want_hex(a));
 }

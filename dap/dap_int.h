@@ -167,11 +167,15 @@ struct dap_srv {
 #define DAP_MAX_THREADS 128   /* warps listed as threads (VS Code slows down with hundreds) */
 #define DAP_MAX_HANDLES 200000 /* frame ids and variables references until the next resume */
 
-/* dap_server.c */
-int dap_srv_stdio(dap_srv *d, dbg_session *s, int proto_fd);
+/* dap_launch.c */
+void dap_launch(dap_srv *d, const dj *req);
+void dap_configuration_done(dap_srv *d, const dj *req);
 /* The launch arguments every program takes (setupCommands, checks): 0, or -1 after an error
  * response. */
 int dap_launch_setup(dap_srv *d, const dj *req, const dj *a);
+
+/* dap_server.c */
+int dap_srv_stdio(dap_srv *d, dbg_session *s, int proto_fd);
 void dap_srv_init(dap_srv *d, dbg_session *s, int out_fd);
 void dap_srv_free(dap_srv *d);
 /* Handle one request (a parsed message). */
@@ -203,6 +207,12 @@ int dap_client_line(const dap_srv *d, int line);     /* engine line -> client li
 int dap_engine_line(const dap_srv *d, int line);     /* client line -> engine line */
 /* The end of a session: exited + terminated, once. */
 void dap_terminate(dap_srv *d, int code);
+
+/* dap_hits.c: a hit condition ("N", ">= N", "% N"...): 0 with its operator and N, else -1. */
+int dap_hit_parse(const char *s, char *op, long *n);
+/* dap_data.c: a dataId "SPACE:ADDR:LEN:TYPE": 0 with its parts, else -1. */
+int dap_data_id_parse(const char *id, ptx_space *sp, uint64_t *addr, uint32_t *len, char *type,
+                      size_t tn);
 
 /* dap_bps.c */
 void dap_bps_request(dap_srv *d, const dj *req, const char *cmd);  /* every set*Breakpoints */
@@ -249,15 +259,27 @@ int64_t dap_thread_id(const dap_srv *d, uint32_t cta, uint32_t warp);
 int dap_thread_warp(const dap_srv *d, int64_t id, uint32_t *cta, uint32_t *warp);
 
 /* dap_inspect.c */
+/* A variables reference for a lane's container (valid until the next resume; 0 when full). */
+int64_t dap_new_var(dap_srv *d, int kind, const dap_lref *r, const char *expr, int64_t n);
+/* The lane a request's frameId names: 1 (a frame), 0 (none given: the focus), 2 (none given and
+ * no focus), -1 after an error response. */
+int dap_get_frame(dap_srv *d, const dj *req, const char *what, dap_lref *r);
+int dap_want_hex(const dj *args);  /* format.hex */
+/* Tell a client that takes `invalidated` that values changed. */
+void dap_invalidated(dap_srv *d);
 void dap_threads(dap_srv *d, const dj *req);
 void dap_stack_trace(dap_srv *d, const dj *req);
 void dap_scopes(dap_srv *d, const dj *req);
 void dap_variables(dap_srv *d, const dj *req);
 void dap_set_variable(dap_srv *d, const dj *req);
 void dap_set_expression(dap_srv *d, const dj *req);
-void dap_completions(dap_srv *d, const dj *req);
-void dap_source(dap_srv *d, const dj *req);
+void dap_completions(dap_srv *d, const dj *req);  /* dap_console.c */
+void dap_source(dap_srv *d, const dj *req);       /* dap_console.c */
+
+/* dap_console.c */
 void dap_evaluate(dap_srv *d, const dj *req);
+
+/* dap_mem.c */
 void dap_disassemble(dap_srv *d, const dj *req);
 void dap_read_memory(dap_srv *d, const dj *req);
 void dap_write_memory(dap_srv *d, const dj *req);
