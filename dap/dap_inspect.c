@@ -149,9 +149,49 @@ void dap_write_source(dap_srv *d, dj_w *w, const char *key, const char *file, in
     djw_int(w, "column", path ? dap_client_line(d, 1) : 0);
 }
 
+/* StackFrameFormat (supportsValueFormattingOptions): the arguments after the name, with their
+ * names, types and values as asked (hex as asked), the line, the module. */
+static void frame_format(dap_srv *d, const dj *fmt, const dap_lref *r, int line, char *name,
+                         size_t n)
+{
+    int all = dj_bool(fmt, "includeAll", 0);
+    int params = dj_bool(fmt, "parameters", 0) || all;
+    int pnames = dj_bool(fmt, "parameterNames", params), ptypes = dj_bool(fmt, "parameterTypes", 0);
+    int pvalues = dj_bool(fmt, "parameterValues", params), hex = dj_bool(fmt, "hex", 0);
+    size_t k = strlen(name);
+    if (params && (pnames || ptypes || pvalues)) {
+        const char **names;
+        int np = dapv_params(d->v, r, &names);
+        k += (size_t)snprintf(name + k, n > k ? n - k : 0, "(");
+        for (int i = 0; i < np && k < n; i++) {
+            dapv_val v;
+            char err[128];
+            int ok = dapv_eval(d->v, r, names[i], hex, &v, err, sizeof err) == 0;
+            k += (size_t)snprintf(name + k, n - k, "%s%s%s%s%s%s", i ? ", " : "",
+                                  ptypes && ok ? v.type : "", ptypes && ok && pnames ? " " : "",
+                                  pnames ? names[i] : "", pnames && pvalues ? "=" : "",
+                                  pvalues ? (ok ? v.text : "?") : "");
+            if (ok)
+                dapv_val_free(&v);
+        }
+        free(names);
+        if (k < n)
+            k += (size_t)snprintf(name + k, n - k, ")");
+    }
+    if ((dj_bool(fmt, "line", 0) || all) && line > 0 && k < n)
+        k += (size_t)snprintf(name + k, n - k, " Line %d", dap_client_line(d, line));
+    if ((dj_bool(fmt, "module", 0) || all) && k < n) {
+        const char *mp = dbg_module_path(d->s), *b = strrchr(mp, '/');
+        snprintf(name + k, n - k, " [%s]", mp[0] ? (b ? b + 1 : mp) : "module");
+    }
+}
+
 void dap_stack_trace(dap_srv *d, const dj *req)
 {
     const dj *a = dj_get(req, "arguments");
+    const dj *fmt = dj_get(a, "format");
+    if (fmt && fmt->kind != DJ_OBJ)
+        fmt = NULL;
     int64_t tid, start = 0, levels = 0;
     if (dj_int(a, "threadId", INT64_MIN, INT64_MAX, &tid) != 1 ||
         dj_int(a, "startFrame", 0, INT32_MAX, &start) < 0 ||
@@ -194,6 +234,8 @@ void dap_stack_trace(dap_srv *d, const dj *req)
             snprintf(name, sizeof name, "%s (thread (%u,%u,%u), lane %u)", fn, t.x, t.y, t.z, lane);
         else
             snprintf(name, sizeof name, "%s", fn);
+        if (fmt)
+            frame_format(d, fmt, &r, fr[i].line, name, sizeof name);
         char ref[32];
         snprintf(ref, sizeof ref, "0x%x", fr[i].pc);
         djw_obj(&w, NULL);

@@ -55,6 +55,8 @@ int dapv_child(dapv *v, const dap_lref *r, const char *expr, int64_t i, char *na
 /* Names of the source variables (arguments, then locals) visible in a lane's frame; *names is
  * malloc'd (each name borrowed from the debug info). -1 when the module has no debug info. */
 int dapv_locals(dapv *v, const dap_lref *r, const char ***names);
+/* The same, the arguments only. */
+int dapv_params(dapv *v, const dap_lref *r, const char ***names);
 /* A register value as text: natural and hexadecimal. */
 void dapv_format_bits(uint64_t bits, ptx_type t, int hex, char *out, size_t n);
 /* Whether a condition holds for a lane: 1, 0, or -1 with the message (an error). */

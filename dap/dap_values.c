@@ -229,7 +229,19 @@ int dapv_child(dapv *v, const dap_lref *r, const char *expr, int64_t i, char *na
     return 0;
 }
 
+static int frame_vars(dapv *v, const dap_lref *r, int params_only, const char ***names);
+
 int dapv_locals(dapv *v, const dap_lref *r, const char ***names)
+{
+    return frame_vars(v, r, 0, names);
+}
+
+int dapv_params(dapv *v, const dap_lref *r, const char ***names)
+{
+    return frame_vars(v, r, 1, names);
+}
+
+static int frame_vars(dapv *v, const dap_lref *r, int params_only, const char ***names)
 {
     *names = NULL;
     dw_info *d = dbg_dwarf(v->c.s);
@@ -244,7 +256,7 @@ int dapv_locals(dapv *v, const dap_lref *r, const char ***names)
     int np = dw_vars_at_frame(d, f->pc, f->inl, DW_VARS_PARAMS, vs, 256);
     if (np > 256)
         np = 256;
-    int nl = dw_vars_at_frame(d, f->pc, f->inl, DW_VARS_LOCALS, vs + np, 256);
+    int nl = params_only ? 0 : dw_vars_at_frame(d, f->pc, f->inl, DW_VARS_LOCALS, vs + np, 256);
     if (nl > 256)
         nl = 256;
     const char **out = malloc((size_t)(np + nl + 1) * sizeof *out);

@@ -170,6 +170,12 @@ test('stackTrace paging (startFrame, levels, totalFrames) through four frames', 
     assert.strictEqual(page.totalFrames, 4);
     assert.strictEqual((await dc.stackTraceRequest({ threadId: tid, startFrame: 4 })).body.stackFrames.length, 0);
     assert.strictEqual((await dc.stackTraceRequest({ threadId: tid, levels: 0 })).body.stackFrames.length, 4);
+    // StackFrameFormat (supportsValueFormattingOptions): arguments, line, module
+    const fmt = (await dc.stackTraceRequest({ threadId: tid, format: { parameters: true, parameterTypes: true, line: true, hex: true } })).body.stackFrames;
+    assert.match(fmt[1].name, /^leaf\(int v=0x2\) Line 68$/);
+    assert.match(fmt[3].name, /^deep\(int \* out=.*0x[0-9a-f]+, const int \* vals=.*\) Line 90$/);
+    const mod = (await dc.stackTraceRequest({ threadId: tid, startFrame: 2, levels: 1, format: { module: true } })).body.stackFrames;
+    assert.strictEqual(mod[0].name, 'mid [dapk.G.ptx]');
     // every frame evaluates in its own scope: v in scaled, t in deep
     assert.strictEqual(await L.evaluate(dc, 'v', all.stackFrames[0].id), '2');
     assert.strictEqual(await L.evaluate(dc, 't', all.stackFrames[3].id), '0');
