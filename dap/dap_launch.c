@@ -211,6 +211,7 @@ void dap_launch(dap_srv *d, const dj *req)
     d->program = strdup(prog);
     d->launched = 1;
     dap_respond_ok(d, req);
+    dap_bps_refresh(d); /* breakpoints a client set before launch now resolve */
     dj_w w;
     dap_begin_event(d, &w, "initialized");
     dap_send(d, &w);

@@ -523,3 +523,18 @@ test('noDebug (Run Without Debugging): breakpoints are not set, a trap ends the 
     assert.strictEqual((await exited).body.exitCode, 1);
     assert.match(dc.outputText.stderr, /trap.*thread \(7,0,0\)/);
 }));
+
+test('breakpoints set before launch (nvim-dap may) are pending, then resolve at launch', () => session(async dc => {
+    await dc.initializeRequest();
+    const r = await setBps(dc, [bp(17)]);
+    assert.strictEqual(r.body.breakpoints[0].verified, false);
+    assert.strictEqual(r.body.breakpoints[0].reason, 'pending');
+    const changed = dc.waitForEvent('breakpoint');
+    const stopped = dc.waitForEvent('stopped');
+    await dc.launchRequest(L.ptxArgs(L.walkLine));
+    const c = (await changed).body;
+    assert.deepStrictEqual([c.reason, c.breakpoint.id, c.breakpoint.verified, c.breakpoint.line],
+                           ['changed', r.body.breakpoints[0].id, true, 19]);
+    await dc.configurationDoneRequest();
+    assert.deepStrictEqual((await stopped).body.hitBreakpointIds, [r.body.breakpoints[0].id]);
+}));
