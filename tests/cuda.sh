@@ -693,7 +693,10 @@ absent lineinfo-names '_Z[0-9]+row_sum|Function "/'
 mkdir -p "$tmp/moved"
 cp "$C/particles.G" "$tmp/moved/" 2>/dev/null
 scen_dir=$tmp/moved
-scenario list-directory nz -ex 'break particles.cu:33' -ex run -ex list -ex 'list 30,32' \
+# the sources must be missing at the path the program records (the staging folder of
+# build.sh, which a rebuild may have left behind): substitute-path sends it nowhere
+scenario list-directory nz -ex 'set substitute-path /tmp/ptxdbg-cuda-programs /nonexistent-ptxdbg-staging' \
+    -ex 'break particles.cu:33' -ex run -ex list -ex 'list 30,32' \
     -ex "directory $C" -ex 'list 30,32' -ex 'list 41,41' -ex 'list ,19' -ex 'list 24,' \
     -ex list -ex 'list -' -ex 'list energy' --args ./particles.G <<PATS
 ^Breakpoint 1, advance.* at particles\.cu:33\$
