@@ -103,11 +103,6 @@ static const struct {
     {"-ex 'buffer o s32 64' -ex 'launch deadlock<<<1,64>>>(o)'", NULL,
      {"CUDA Exception: Warp Barrier Deadlock", "waiting at barrier 1",
       "warp 1 lanes 0..31, threads (32..63,0,0): exited", NULL}},
-    /* lanes 0..15 exit, 16..23 __syncwarp() the full warp of a 24-thread block: exited lanes
-       take no part, but lanes 24..31 do not exist */
-    {"-ex 'buffer o s32 64' -ex 'launch badsync<<<1,24>>>(o)'", NULL,
-     {"CUDA Exception: Warp Sync Misuse", "thread (16,0,0) at",
-      "names lanes 0xff000000 that do not exist", NULL}},
 };
 #define NFAULTS ((int)(sizeof faults / sizeof faults[0]))
 

@@ -211,6 +211,21 @@ int exec_get_threads(const exec_machine *m);
  * interrupt can land in the middle of a parallel run at a reproducible amount of work. */
 void exec_set_interrupt_after(exec_machine *m, uint64_t steps);
 
+/* What the hardware tolerates in warp-synchronous instructions (shfl, vote, match, redux,
+ * bar.warp.sync, elect) where the ISA leaves the behaviour undefined; runs complete them as a
+ * GPU does, and a sync checker may report them:
+ *   EXEC_WS_ABSENT        the membermask names lanes past the end of a partial warp (threads
+ *                         that do not exist); they count as exited.
+ *   EXEC_WS_MASKS_DIFFER  lanes executing the instruction together passed different masks,
+ *                         and `mask` names lanes of another mask's set; each lane got the
+ *                         result over its own mask.
+ * lanes: the lanes that passed `mask`. While a hook is set, kernels run on one thread, so each
+ * event is reported once, in the order of a single-threaded run. NULL removes it. */
+typedef enum { EXEC_WS_ABSENT = 1, EXEC_WS_MASKS_DIFFER } exec_ws_event;
+typedef void (*exec_ws_hook_fn)(void *ctx, exec_ws_event ev, uint32_t cta, uint32_t warp,
+                                uint32_t pc, uint32_t lanes, uint32_t mask);
+void exec_set_ws_hook(exec_machine *m, exec_ws_hook_fn fn, void *ctx);
+
 /* %envreg0..31 as later launches read them (0 unless set); -1 for another index. */
 int exec_set_envreg(exec_machine *m, int idx, uint32_t value);
 /* Later launches are cooperative (cudaLaunchCooperativeKernel): every CTA of the grid is

@@ -64,6 +64,11 @@ void exec_free(exec_machine *m)
 const char *exec_errmsg(const exec_machine *m) { return m->err; }
 const ptx_module *exec_module(const exec_machine *m) { return m->mod; }
 void exec_set_output(exec_machine *m, FILE *out) { m->out = out; }
+void exec_set_ws_hook(exec_machine *m, exec_ws_hook_fn fn, void *ctx)
+{
+    m->ws_hook = fn;
+    m->ws_hook_ctx = ctx;
+}
 
 /* ---- global memory ---------------------------------------------------------------------------- */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)

@@ -245,6 +245,8 @@ struct exec_machine {
     int coop;                 /* launches are cooperative (exec_set_cooperative) */
     uint32_t envreg[32];      /* %envreg0..31 of later launches (exec_set_envreg) */
     uint64_t coop_ws;         /* the grid barrier's workspace of cooperative launches */
+    exec_ws_hook_fn ws_hook;  /* warp-sync events (exec_set_ws_hook; exec_sync.c) */
+    void *ws_hook_ctx;
 };
 
 /* The decoder's state (exec_decode.c). */

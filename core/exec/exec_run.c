@@ -1544,7 +1544,7 @@ static int exec_par_kernel_ok(const exec_machine *m)
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
 {
     (void)o;   /* a step limit is handled by exec_run_par */
-    if (exec_get_threads(m) < 2 || m->any_watch || m->cl || m->res || m->coop ||
+    if (exec_get_threads(m) < 2 || m->any_watch || m->cl || m->res || m->coop || m->ws_hook ||
         m->ncta - m->cur_cta < 2)
         return 0;
     for (uint32_t pc = 0; pc < m->ncode; pc++)
