@@ -37,6 +37,7 @@ enum {
     EXEC_SR_CLOCK, EXEC_SR_CLOCK_HI, EXEC_SR_CLOCK64, EXEC_SR_GTIMER, EXEC_SR_GTIMER_LO,
     EXEC_SR_GTIMER_HI, EXEC_SR_TOTAL_SMEM, EXEC_SR_DYN_SMEM, EXEC_SR_AGGR_SMEM,
     EXEC_SR_CTARANK, EXEC_SR_NCTARANK, EXEC_SR_IS_EXPLICIT, EXEC_SR_ZERO,
+    EXEC_SR_RES_BEGIN, EXEC_SR_RES_END, EXEC_SR_RES_CAP, EXEC_SR_RES_OFF1,
     EXEC_SR_ENVREG,           /* 32 slots: %envreg0..31 */
     EXEC_SR__COUNT = EXEC_SR_ENVREG + 32
 };
@@ -356,6 +357,24 @@ void exec_sreg_init_launch(exec_machine *m);
 void exec_sreg_init_cta(exec_machine *m);
 void exec_sreg_refresh(exec_warp *w, int slot);
 int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits);
+
+/* A CTA's shared memory (sm_80 and later): the kernel's static variables, the dynamic part
+ * from the next 16-byte boundary, then, 128-byte aligned, the 1 KB the system reserves
+ * (cudaDevAttrReservedSharedMemoryPerBlock; %reserved_smem_offset_begin/end/cap/_0/_1, where
+ * cooperative groups keep the state of tiles larger than a warp). */
+#define EXEC_SMEM_RESERVED 1024u
+static inline uint64_t exec_smem_user(uint64_t shared_static, uint64_t dyn)
+{
+    return (shared_static + 15) / 16 * 16 + dyn;
+}
+static inline uint64_t exec_smem_res_begin(uint64_t shared_static, uint64_t dyn)
+{
+    return (exec_smem_user(shared_static, dyn) + 127) / 128 * 128;
+}
+static inline uint64_t exec_smem_total(uint64_t shared_static, uint64_t dyn)
+{
+    return exec_smem_res_begin(shared_static, dyn) + EXEC_SMEM_RESERVED;
+}
 
 /* Host byte of local address addr of a lane; addr must lie in [lsp, MEM_LOCAL_TOP). */
 static inline uint8_t *mem_local_host(const exec_warp *w, int lane, uint64_t addr)

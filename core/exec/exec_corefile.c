@@ -996,17 +996,20 @@ static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
     }
     uint64_t shl;
     const void *sh = exec_crd_bytes(&cr, &shl);
-    uint64_t want = (m->shared_static + 15) / 16 * 16 + m->li.dyn_shmem;
+    /* the CTA's shared memory, the reserved block included (cores written before it existed
+       hold the kernel's part only: restored with the reserved block zeroed) */
+    uint64_t want = exec_smem_total(m->shared_static, m->li.dyn_shmem);
     if (cr.bad || ct->id != m->cur_cta || ct->nthreads != nthreads || ct->nexited > nthreads ||
-        shl != want || ct->rr >= nwarps)
+        (shl != want && shl != exec_smem_user(m->shared_static, m->li.dyn_shmem)) ||
+        ct->rr >= nwarps)
         return bad(m, "CTA state");
     exec_dim3 co = exec_cta_coord(m, ct->id);
     if (co.x != ct->coord.x || co.y != ct->coord.y || co.z != ct->coord.z)
         return bad(m, "CTA coordinates");
-    ct->shared = calloc(1, shl ? shl : 1);
+    ct->shared = calloc(1, want);
     if (!ct->shared)
         return bad(m, "out of memory");
-    ct->shared_size = shl;
+    ct->shared_size = want;
     if (shl)
         memcpy(ct->shared, sh, shl);
     m->cta_live = 1;
@@ -1071,7 +1074,7 @@ int exec_local_stack(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_
 uint64_t exec_shared_size(const exec_machine *m)
 {
     return m->cta_live ? m->cta.shared_size
-                       : (m->shared_static + 15) / 16 * 16 + (m->launched ? m->li.dyn_shmem : 0);
+                       : exec_smem_total(m->shared_static, m->launched ? m->li.dyn_shmem : 0);
 }
 
 ptx_space exec_addr_decode(uint64_t generic, uint64_t *space_addr)
