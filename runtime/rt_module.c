@@ -232,7 +232,8 @@ cudaError_t rt_module_load(rt_module *mod)
     ptx_error pe;
     mod->pm = ptx_parse(mod->ptx, mod->ptx_len, mod->name, &pe);
     if (!mod->pm)
-        return rt_module_fail(mod, cudaErrorInvalidPtx, pe.msg);
+        return rt_module_fail(mod, pe.kind == PTX_ERR_VERSION ? cudaErrorUnsupportedPtxVersion
+                                                              : cudaErrorInvalidPtx, pe.msg);
     uint64_t base = MEM_GLOBAL_BASE + (uint64_t)mod->index * RT_MODULE_WINDOW;
     mod->m = exec_new_at(mod->pm, base, base + RT_MODULE_WINDOW, err, sizeof err);
     if (!mod->m) {

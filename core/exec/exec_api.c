@@ -22,6 +22,8 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
         snprintf(err, errlen, "no module");
         return NULL;
     }
+    if (exec_load_limits(mod, err, errlen))   /* what ptxas and the driver refuse at load */
+        return NULL;
     exec_machine *m = calloc(1, sizeof *m);
     if (!m) {
         snprintf(err, errlen, "out of memory");

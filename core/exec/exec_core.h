@@ -22,6 +22,7 @@
 #define EXEC_NSCRATCH   16           /* scratch slots per frame for operand wrappers */
 #define EXEC_MAX_DEPTH  1024         /* call depth limit (then stack overflow) */
 #define EXEC_NBAR       16
+#define EXEC_SMEM_RESERVED 1024u     /* shared bytes the system reserves per CTA (sm_80+) */
 #define EXEC_CTA_WARPS  32           /* warps of the largest CTA (1024 threads) */
 #define EXEC_SLICE      65536        /* warp-instructions per scheduling slice / poll */
 #define EXEC_SPIN_TURN  1024         /* divergent backward branches before another group runs */
@@ -152,6 +153,7 @@ struct exec_cta {
     uint32_t rr;              /* round-robin cursor */
     uint64_t tmem[2];         /* Tensor Memory allocator state (exec_tcgen05.c; zeroed with the
                                  rest of the CTA at its start, so it needs no freeing) */
+    uint8_t res[EXEC_SMEM_RESERVED]; /* the system's reserved shared memory (zeroed too) */
 };
 
 typedef struct exec_watch {
@@ -302,6 +304,8 @@ int exec_par_claim_lanes(exec_warp *w, const exec_insn *in, const mem_region *r,
 int exec_par_reduced(const exec_par *p);
 int exec_par_spinning(const exec_par *p);
 #define EXEC_PAR_SPIN (UINT64_C(1) << 20) /* lane accesses of held memory only: a wait */
+/* Free region r's claims and take it off g's list (the region is going). */
+void exec_par_drop(mem_global *g, mem_region *r);
 /* Put back the granules written by CTAs >= from_cta (all: every written or reduced one). */
 void exec_par_undo(exec_par *p, uint32_t from_cta, int all);
 
@@ -358,22 +362,25 @@ void exec_sreg_init_cta(exec_machine *m);
 void exec_sreg_refresh(exec_warp *w, int slot);
 int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits);
 
-/* A CTA's shared memory (sm_80 and later): the kernel's static variables, the dynamic part
- * from the next 16-byte boundary, then, 128-byte aligned, the 1 KB the system reserves
- * (cudaDevAttrReservedSharedMemoryPerBlock; %reserved_smem_offset_begin/end/cap/_0/_1, where
- * cooperative groups keep the state of tiles larger than a warp). */
-#define EXEC_SMEM_RESERVED 1024u
+/* A CTA's shared memory: the kernel's static variables, then the dynamic part from the next
+ * 16-byte boundary (exec_smem_user bytes at shared addresses 0..). Besides, sm_80 and later
+ * reserve 1 KB per CTA for the system (cudaDevAttrReservedSharedMemoryPerBlock), where
+ * cooperative groups keep the state of tiles larger than a warp: here it is exec_cta.res, at
+ * shared addresses [EXEC_SMEM_RES_BASE, + EXEC_SMEM_RESERVED) (%reserved_smem_offset_begin,
+ * _end, _cap, _0, _1 name it), far from the kernel's bytes so that running off the end of
+ * them still faults. */
+#define EXEC_SMEM_RES_BASE (MEM_SHCL_BASE - EXEC_SMEM_RESERVED)
 static inline uint64_t exec_smem_user(uint64_t shared_static, uint64_t dyn)
 {
     return (shared_static + 15) / 16 * 16 + dyn;
 }
-static inline uint64_t exec_smem_res_begin(uint64_t shared_static, uint64_t dyn)
+/* Host bytes of the reserved shared range [addr, addr + n) of CTA c, NULL when outside it. */
+static inline uint8_t *exec_smem_res(exec_cta *c, uint64_t addr, uint64_t n)
 {
-    return (exec_smem_user(shared_static, dyn) + 127) / 128 * 128;
-}
-static inline uint64_t exec_smem_total(uint64_t shared_static, uint64_t dyn)
-{
-    return exec_smem_res_begin(shared_static, dyn) + EXEC_SMEM_RESERVED;
+    if (addr < EXEC_SMEM_RES_BASE || n > EXEC_SMEM_RESERVED ||
+        addr - EXEC_SMEM_RES_BASE > EXEC_SMEM_RESERVED - n)
+        return NULL;
+    return c->res + (addr - EXEC_SMEM_RES_BASE);
 }
 
 /* Host byte of local address addr of a lane; addr must lie in [lsp, MEM_LOCAL_TOP). */

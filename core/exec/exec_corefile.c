@@ -369,8 +369,7 @@ static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
     exec_cbuf_u64(b, m->glob.next);
     exec_cbuf_u32(b, m->glob.nalloc);
     exec_cbuf_u32(b, (uint32_t)m->glob.n);
-    for (int i = 0; i < m->glob.n; i++) {
-        const mem_region *r = &m->glob.r[i];
+    for (const mem_region *r = mem_global_first(&m->glob); r; r = mem_global_next(&m->glob, r)) {
         exec_cbuf_u64(b, r->base);
         exec_cbuf_u64(b, r->size);
         exec_cbuf_u32(b, (uint32_t)r->kind);
@@ -683,33 +682,36 @@ static int restore_global(exec_machine *m, exec_crd *r)
     if (r->bad || n > r->n / 24)
         return bad(m, "global regions");
     int nmod = 0;
-    for (int i = 0; i < m->glob.n; i++)
-        nmod += m->glob.r[i].kind == MEM_R_MODULE;
+    for (const mem_region *x = mem_global_first(&m->glob); x; x = mem_global_next(&m->glob, x))
+        nmod += x->kind == MEM_R_MODULE;
     mem_global g = {0};
-    g.r = calloc(n ? n : 1, sizeof *g.r);
-    if (!g.r)
-        return bad(m, "out of memory");
-    g.cap = (int)(n ? n : 1);
     int seen_mod = 0, rc = 0;
+    uint64_t prev_end = 0;
     for (uint32_t i = 0; i < n && !rc; i++) {
-        mem_region *x = &g.r[i];
+        mem_region *x = calloc(1, sizeof *x);
+        if (!x) {
+            rc = bad(m, "out of memory");
+            break;
+        }
         x->base = exec_crd_u64(r);
         x->size = exec_crd_u64(r);
         x->kind = (int)exec_crd_u32(r);
         x->id = exec_crd_u32(r);
         char *name = exec_crd_str(r);
         if (r->bad || x->size > (UINT64_C(1) << 34) || (x->kind < MEM_R_MODULE ||
-            x->kind > MEM_R_MAPPED) ||
-            (i && x->base < g.r[i - 1].base + g.r[i - 1].size)) {
+            x->kind > MEM_R_MAPPED) || (i && x->base < prev_end)) {
             free(name);
+            free(x);
             rc = bad(m, "global region");
             break;
         }
+        prev_end = x->base + x->size;
         if (x->kind == MEM_R_MODULE) {
             const mem_region *o = mem_global_find(&m->glob, x->base, 0);
             if (!o || o->base != x->base || o->size != x->size || !o->sym ||
                 strcmp(o->sym->name, name)) {
                 free(name);
+                free(x);
                 rc = bad(m, "module variable");
                 break;
             }
@@ -722,11 +724,12 @@ static int restore_global(exec_machine *m, exec_crd *r)
             x->kind = MEM_R_ALLOC;
         free(name);
         x->data = calloc(1, x->size ? x->size : 1);
-        if (!x->data) {
-            rc = bad(m, "out of memory");
+        if (!x->data || mem_global_insert(&g, x)) {
+            rc = bad(m, x->data ? "global region" : "out of memory");
+            free(x->data);
+            free(x);
             break;
         }
-        g.n = (int)i + 1;
         if (crd_sparse(r, x->data, x->size) != 0) {
             rc = bad(m, "global region contents");
             break;
@@ -996,20 +999,17 @@ static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
     }
     uint64_t shl;
     const void *sh = exec_crd_bytes(&cr, &shl);
-    /* the CTA's shared memory, the reserved block included (cores written before it existed
-       hold the kernel's part only: restored with the reserved block zeroed) */
-    uint64_t want = exec_smem_total(m->shared_static, m->li.dyn_shmem);
+    uint64_t want = exec_smem_user(m->shared_static, m->li.dyn_shmem);
     if (cr.bad || ct->id != m->cur_cta || ct->nthreads != nthreads || ct->nexited > nthreads ||
-        (shl != want && shl != exec_smem_user(m->shared_static, m->li.dyn_shmem)) ||
-        ct->rr >= nwarps)
+        shl != want || ct->rr >= nwarps)
         return bad(m, "CTA state");
     exec_dim3 co = exec_cta_coord(m, ct->id);
     if (co.x != ct->coord.x || co.y != ct->coord.y || co.z != ct->coord.z)
         return bad(m, "CTA coordinates");
-    ct->shared = calloc(1, want);
+    ct->shared = calloc(1, shl ? shl : 1);
     if (!ct->shared)
         return bad(m, "out of memory");
-    ct->shared_size = want;
+    ct->shared_size = shl;
     if (shl)
         memcpy(ct->shared, sh, shl);
     m->cta_live = 1;
@@ -1050,9 +1050,9 @@ int exec_core_restore(exec_machine *m, const exec_core *c)
 /* ---- small inspection helpers for postmortem reports ----------------------------------------- */
 int exec_global_region(const exec_machine *m, int i, exec_region_info *ri)
 {
-    if (i < 0 || i >= m->glob.n)
+    const mem_region *r = mem_global_at(&m->glob, i);
+    if (!r)
         return -1;
-    const mem_region *r = &m->glob.r[i];
     ri->base = r->base;
     ri->size = r->size;
     ri->kind = r->kind;
@@ -1074,7 +1074,7 @@ int exec_local_stack(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_
 uint64_t exec_shared_size(const exec_machine *m)
 {
     return m->cta_live ? m->cta.shared_size
-                       : exec_smem_total(m->shared_static, m->launched ? m->li.dyn_shmem : 0);
+                       : exec_smem_user(m->shared_static, m->launched ? m->li.dyn_shmem : 0);
 }
 
 ptx_space exec_addr_decode(uint64_t generic, uint64_t *space_addr)

@@ -618,7 +618,7 @@ static int exec_cta_start(exec_machine *m, uint32_t id)
     c->nthreads = m->nthreads;
     for (int b = 0; b < EXEC_NBAR; b++)
         c->bar[b].red_and = 1;
-    c->shared_size = exec_smem_total(m->shared_static, m->li.dyn_shmem);
+    c->shared_size = exec_smem_user(m->shared_static, m->li.dyn_shmem);
     if (sh)
         memset(sh, 0, c->shared_size ? c->shared_size : 1);
     else

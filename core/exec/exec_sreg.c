@@ -83,7 +83,6 @@ void exec_sreg_init_launch(exec_machine *m)
         cd.x = cd.y = cd.z = 1;             /* invalid: exec_launch refuses it */
     uint32_t total = (uint32_t)((m->shared_static + 15) / 16 * 16 + m->li.dyn_shmem);
     uint32_t total_r = (total + 255) / 256 * 256;
-    uint32_t res = (uint32_t)exec_smem_res_begin(m->shared_static, m->li.dyn_shmem);
     for (uint32_t k = 0; k < m->nwarps; k++) {
         uint8_t *blk = m->sregs + (size_t)k * EXEC_SR__COUNT * EXEC_SLOT;
         uint32_t *tx = (uint32_t *)(void *)(blk + EXEC_SR_TID * EXEC_SLOT);
@@ -130,10 +129,10 @@ void exec_sreg_init_launch(exec_machine *m)
         exec_sr_fill32(blk, EXEC_SR_AGGR_SMEM, total_r);
         /* the system's 1 KB (exec_core.h): %reserved_smem_offset_0 is its start, _1 its
            second half (cooperative groups' multi-warp scratch, 288 bytes at most) */
-        exec_sr_fill32(blk, EXEC_SR_RES_BEGIN, res);
-        exec_sr_fill32(blk, EXEC_SR_RES_END, res + EXEC_SMEM_RESERVED);
+        exec_sr_fill32(blk, EXEC_SR_RES_BEGIN, EXEC_SMEM_RES_BASE);
+        exec_sr_fill32(blk, EXEC_SR_RES_END, EXEC_SMEM_RES_BASE + EXEC_SMEM_RESERVED);
         exec_sr_fill32(blk, EXEC_SR_RES_CAP, EXEC_SMEM_RESERVED);
-        exec_sr_fill32(blk, EXEC_SR_RES_OFF1, res + EXEC_SMEM_RESERVED / 2);
+        exec_sr_fill32(blk, EXEC_SR_RES_OFF1, EXEC_SMEM_RES_BASE + EXEC_SMEM_RESERVED / 2);
         exec_sr_fill32(blk, EXEC_SR_CTARANK, 0);
         exec_sr_fill32(blk, EXEC_SR_NCTARANK, cd.x * cd.y * cd.z);
         exec_sr_fill32(blk, EXEC_SR_IS_EXPLICIT, (uint32_t)expl);

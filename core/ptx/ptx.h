@@ -280,12 +280,23 @@ typedef struct ptx_module {
 } ptx_module;
 
 /* Parse errors: FILE:LINE:COL: error: MESSAGE, then the source line and a caret. */
+typedef enum {
+    PTX_ERR_SYNTAX = 0,       /* anything ptxas would call invalid PTX */
+    PTX_ERR_VERSION,          /* a .version newer than the newest this release knows (the
+                                 driver's CUDA_ERROR_UNSUPPORTED_PTX_VERSION) */
+} ptx_error_kind;
 typedef struct {
     char msg[1024];           /* the full formatted three-line text */
     int line, col;
+    ptx_error_kind kind;
 } ptx_error;
 
-/* Parse `text` (len bytes, need not be NUL-terminated); `path` is used in messages.
+/* The newest PTX ISA version accepted, as CUDA 13.0's ptxas and driver (9.0). */
+#define PTX_MAX_VERSION_MAJOR 9
+#define PTX_MAX_VERSION_MINOR 0
+/* Parse `text` (len bytes, need not be NUL-terminated); `path` is used in messages. As in
+ * ptxas, a module starts with .version, then .target (comments aside), so empty or
+ * comment-only text is an error.
  * Returns NULL and fills *err on the first error. Never exits; never crashes. */
 ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_error *err);
 /* Read and parse a file; I/O errors reported through *err as well. */
