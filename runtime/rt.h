@@ -235,6 +235,8 @@ typedef struct rt_alloc {
     void *owner;                  /* kind-specific: the pool of an async allocation, ... */
     void *mem;                    /* what to release (NULL for REGISTERED) */
     size_t mem_size;
+    struct rt_alloc *tl, *tr;     /* the index (rt_mem.c): a treap by base */
+    uint32_t prio;
 } rt_alloc;
 
 /* Allocate size bytes (zeroed) of the given kind, map it into every machine; *out = address.

@@ -48,6 +48,10 @@ void exec_free(exec_machine *m)
     if (!m)
         return;
     exec_kill(m);
+    exec_wset_release(&m->pool);
+    for (int i = 0; m->wpool && i < EXEC_WPOOL; i++)
+        exec_wset_release(&m->wpool[i]);
+    free(m->wpool);
     exec_par_free(m->par_cache);
     exec_bp_cond_free(m);
     free(m->bpk);

@@ -148,6 +148,7 @@ struct exec_cta {
     exec_dim3 coord;
     uint8_t *shared;
     uint64_t shared_size;
+    uint64_t shared_cap;      /* bytes of the shared block (>= shared_size when reused) */
     uint32_t nthreads, nexited;
     exec_bar bar[EXEC_NBAR];
     uint32_t rr;              /* round-robin cursor */
@@ -165,6 +166,17 @@ typedef struct exec_watch {
 } exec_watch;
 
 typedef struct exec_arena_blk { struct exec_arena_blk *next; } exec_arena_blk;
+
+/* Per-launch memory kept for the next launch (exec_run.c): n warps with their frames and
+ * local stacks, their special-register block, and a shared block. */
+typedef struct {
+    exec_warp *warps;
+    uint8_t *sregs;
+    uint32_t n;
+    uint8_t *sh;
+    uint64_t sh_cap;
+} exec_wset;
+#define EXEC_WPOOL 64             /* worker threads whose warps are kept between runs */
 
 struct exec_machine {
     const ptx_module *mod;
@@ -249,6 +261,10 @@ struct exec_machine {
     uint32_t envreg[32];      /* %envreg0..31 of later launches (exec_set_envreg) */
     uint64_t coop_ws;         /* the grid barrier's workspace of cooperative launches */
     exec_ws_hook_fn ws_hook;  /* warp-sync events (exec_set_ws_hook; exec_sync.c) */
+    /* per-launch memory kept for the next launch (exec_run.c), so that programs of many
+       small launches do not grow and shrink the host heap at each: the warps of the last
+       launch, each parallel worker's, and shared blocks */
+    exec_wset pool, *wpool;
     void *ws_hook_ctx;
 };
 
@@ -471,5 +487,7 @@ int exec_run_cta_pass(exec_machine *m, void *rc);
 int exec_run_cta_start(exec_machine *m, uint32_t id);
 void exec_run_cta_end(exec_machine *m, int keep);
 void exec_run_cta_free_parked(exec_machine *m, exec_cta *c, exec_warp *warps, uint8_t *sregs);
+/* Free what a per-launch memory slot holds (exec_free). */
+void exec_wset_release(exec_wset *slot);
 
 #endif
