@@ -224,6 +224,10 @@ void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_in
  * and one thread goes on from there. Returns the number in effect. */
 int exec_set_threads(exec_machine *m, int n);
 int exec_get_threads(const exec_machine *m);
+/* A run to completion with workers first runs CTAs on one thread until `steps` warp-
+ * instructions (2^17 by default) are spent, so that small grids never pay for starting
+ * threads; 0 hands every CTA to the workers at once (tests of the parallel paths). */
+void exec_set_par_warmup(exec_machine *m, uint64_t steps);
 /* For tests: the next exec_run behaves as if its interrupt flag were raised once `steps`
  * warp-instructions (CTA setup included; all worker threads together) have run, so an
  * interrupt can land in the middle of a parallel run at a reproducible amount of work. */

@@ -34,6 +34,7 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
     m->glob.next = (global_base + 255) & ~255ull;
     m->glob.limit = global_limit;
     m->heap_limit = EXEC_HEAP_DEFAULT;
+    m->par_warmup = EXEC_PAR_WARMUP;
     if (exec_decode_module(m, err, errlen)) {
         if (!err[0])
             snprintf(err, errlen, "%s: error: out of memory while decoding", mod->path);

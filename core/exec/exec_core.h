@@ -177,6 +177,7 @@ typedef struct {
     uint64_t sh_cap;
 } exec_wset;
 #define EXEC_WPOOL 64             /* worker threads whose warps are kept between runs */
+#define EXEC_PAR_WARMUP (UINT64_C(1) << 17) /* warp-instructions on one thread before workers */
 
 struct exec_machine {
     const ptx_module *mod;
@@ -265,6 +266,7 @@ struct exec_machine {
        small launches do not grow and shrink the host heap at each: the warps of the last
        launch, each parallel worker's, and shared blocks */
     exec_wset pool, *wpool;
+    uint64_t par_warmup;      /* exec_set_par_warmup (EXEC_PAR_WARMUP by default) */
     void *ws_hook_ctx;
 };
 

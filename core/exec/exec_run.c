@@ -687,16 +687,16 @@ static int exec_wset_get(exec_wset *slot, uint32_t n, exec_warp **warps, uint8_t
 }
 
 /* ---- CTAs ------------------------------------------------------------------------------------ */
-/* End the running CTA. keep = 1 between CTAs of a run: frames, local stacks and the shared
- * block go to the next CTA (cleared when reused). keep = 0 when the launch is over or the CTA
- * is parked for good: the frames and stacks stay with the warps (whoever frees or keeps the
- * warps decides: exec_wset_put, exec_wset_free) and the shared block goes to the machine's
- * pool for a later launch. */
+/* End the running CTA: its frames and local stacks go back to its warps for the next CTA
+ * (stacks zeroed). keep = 1 between CTAs of a run: the shared block stays for the next CTA
+ * (cleared when reused). keep = 0 when the launch is over or the CTA is parked for good: the
+ * shared block goes to the machine's pool for a later launch (whoever frees or keeps the warps
+ * decides about their memory: exec_wset_put, exec_wset_free). */
 static void exec_cta_end(exec_machine *m, int keep)
 {
     if (!m->cta_live && keep)
         return;
-    for (uint32_t k = 0; keep && m->warps && k < m->nwarps; k++) {
+    for (uint32_t k = 0; m->cta_live && m->warps && k < m->nwarps; k++) {
         exec_warp *w = &m->warps[k];
         w->free_frames = NULL;
         for (exec_act *f = w->all_frames; f; f = f->all_next) {
@@ -1882,7 +1882,9 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
         free(p.outs);
         return 2;   /* no memory for the bookkeeping: one thread */
     }
-    int started = 0;
+    /* every worker's machine is made before any starts (workers write the main machine's
+       list of claimed regions) */
+    int ready = 0, started = 0;
     for (int i = 0; i < n; i++) {
         exec_worker *k = &p.w[i];
         k->pool = &p;
@@ -1915,7 +1917,10 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
             slot->sh_cap = 0;
         }
         memcpy(wm->sregs, m->sregs, (size_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT);
-        if (pthread_create(&k->th, NULL, exec_worker_main, k))
+        ready++;
+    }
+    for (int i = 0; i < ready; i++) {
+        if (pthread_create(&p.w[i].th, NULL, exec_worker_main, &p.w[i]))
             break;
         started++;
     }
@@ -2003,14 +2008,32 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
     return rcode;
 }
 
+/* Workers cost their start and join (about 100 us on a loaded machine): CTAs run on this
+ * thread, in order, until m->par_warmup (EXEC_PAR_WARMUP, exec_set_par_warmup)
+ * warp-instructions of the run are spent, and only a grid with more work left goes to the
+ * workers, so programs of many small launches do not pay for threads. Results are the same
+ * either way. */
+void exec_set_par_warmup(exec_machine *m, uint64_t steps) { m->par_warmup = steps; }
+
 static int exec_run_par(exec_machine *m, exec_runctx *rc)
 {
-    /* a CTA already under way (e.g. after an interrupt) finishes on this thread first; the
-     * untouched CTA 0 of a fresh launch is simply handed to the workers */
     if (m->cta_live && m->cta_fresh)
-        exec_cta_end(m, 1);
+        rc->steps += exec_cta_cost(m);   /* CTA 0's setup, as every later CTA's */
     m->cta_fresh = 0;   /* whatever runs from here (workers or, falling back, this thread) */
-    if (m->cta_live) {
+    uint64_t warm_end = rc->steps + m->par_warmup;
+    for (int ran = 0; m->cta_live || (m->cur_cta < m->ncta && rc->steps < warm_end); ran = 1) {
+        if (!m->cta_live) {
+            if (exec_cta_start(m, m->cur_cta)) {
+                snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)",
+                         m->cur_cta);
+                return -1;
+            }
+            rc->steps += exec_cta_cost(m);
+            if (ran && exec_interrupted(m, rc)) {   /* between CTAs: stop in the new one */
+                exec_interrupt_stop(m, NULL);
+                return 0;
+            }
+        }
         /* with a turn, as on one thread: if it waits for later CTAs, they take turns */
         rc->turn_end = m->cur_cta + 1 < m->ncta ? rc->steps + EXEC_TURN : 0;
         m->turn_yield = 0;
@@ -2029,7 +2052,7 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
         if (r != 1)
             return 0;
         m->cur_cta++;
-        exec_cta_end(m, 0);
+        exec_cta_end(m, 1);
     }
     uint32_t win = exec_par_max_ctas() < EXEC_PAR_WINDOW ? exec_par_max_ctas() : EXEC_PAR_WINDOW;
     while (m->cur_cta < m->ncta) {

@@ -11,6 +11,7 @@
 
 __global__ void empty() {}
 __global__ void touch(int *p) { p[threadIdx.x] += 1; }
+__global__ void touch_grid(int *p) { p[blockIdx.x * blockDim.x + threadIdx.x] += 1; }
 // a local array indexed at run time: a frame of 1 KB per thread
 __global__ void frame(int *p, int k)
 {
@@ -85,6 +86,15 @@ int main()
            (double)(r1.ru_minflt - r0.ru_minflt) / (n / 10));
     /* costs must not grow with the number of live allocations */
     const int live = 100000, m = 1000;
+    int *g;
+    CHECK(cudaMalloc(&g, 256 * sizeof(int)));
+    CHECK(cudaMemset(g, 0, 256 * sizeof(int)));
+    double tg0 = now_us();
+    for (int i = 0; i < m; i++)
+        touch_grid<<<8, 32>>>(g);     // several CTAs: parallel workers claim memory
+    CHECK(cudaDeviceSynchronize());
+    double tg1 = now_us();
+    printf("launch <<<8,32>>>(ptr)      %8.2f us\n", (tg1 - tg0) / m);
     int **ps = (int **)malloc(sizeof *ps * live);
     EXPECT(ps != NULL, "host memory");
     for (int i = 0; i < live; i++)
@@ -93,7 +103,16 @@ int main()
     for (int i = 0; i < m; i++)
         touch<<<1, 32>>>(d);
     CHECK(cudaDeviceSynchronize());
+    double t6b = now_us();
+    for (int i = 0; i < m; i++)
+        touch_grid<<<8, 32>>>(g);     // several CTAs: parallel workers claim memory
+    CHECK(cudaDeviceSynchronize());
     double t7 = now_us();
+    int hg[256];
+    CHECK(cudaMemcpy(hg, g, sizeof hg, cudaMemcpyDeviceToHost));
+    for (int t = 0; t < 256; t++)
+        EXPECT(hg[t] == 2 * m, "grid launches");
+    CHECK(cudaFree(g));
     for (int i = 0; i < m; i++) {
         int *p;
         CHECK(cudaMalloc(&p, 256));
@@ -104,7 +123,8 @@ int main()
         CHECK(cudaFree(ps[i]));
     double t9 = now_us();
     free(ps);
-    printf("launch, 100000 live allocs  %8.2f us\n", (t7 - t6) / m);
+    printf("launch, 100000 live allocs  %8.2f us\n", (t6b - t6) / m);
+    printf("<<<8,32>>>, 100000 live     %8.2f us\n", (t7 - t6b) / m);
     printf("malloc+free, 100000 live    %8.2f us\n", (t8 - t7) / m);
     printf("cudaFree of 100000 allocs   %8.2f us each\n", (t9 - t8) / live);
     CHECK(cudaFree(d));
