@@ -122,6 +122,10 @@ typedef struct rt_kernel {
     uint32_t reqnctapercluster[3];/* .reqnctapercluster (0 = none) */
     int max_dyn_shmem;            /* cudaFuncAttributeMaxDynamicSharedMemorySize (rt_device.c) */
     int attr[16];                 /* other per-function settings rt_device.c keeps */
+    int regs;                     /* registers per thread: ptxas's count from the fat binary's
+                                     SASS for the device, else the core's estimate from the
+                                     PTX, which errs high (rt_kernel_ready) */
+    int regs_from_sass;
     struct rt_kernel *next;       /* in the module's list */
 } rt_kernel;
 
@@ -157,6 +161,8 @@ struct rt_module {
     uint32_t nlaunch;             /* launches of this module so far */
     rt_kernel *kernels;
     rt_var *vars;
+    struct rt_sass_fn *sass;      /* register counts from the SASS (rt_sass.c) */
+    int nsass, sass_done;
     struct rt_module *next;
 };
 
@@ -207,6 +213,16 @@ size_t rt_fatbin_size(const void *image, size_t maxlen);
  * Returns 0, or -1 with the reason in err (no PTX: "carries only SASS for sm_80 ..."). */
 int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
                   size_t errlen);
+
+/* The SASS (an ELF cubin) of the highest architecture the device runs, inflated: 0 and a
+ * malloc'd *elf, 1 when there is none, -1 with the reason in err. */
+int rt_fatbin_sass(const void *image, size_t len, uint8_t **elf, size_t *elf_len, char *err,
+                   size_t errlen);
+/* Registers per thread of kernel `kernel` of a module as its SASS says (rt_sass.c); -1 when
+ * the module has no SASS for the device or it does not name the kernel. */
+typedef struct rt_sass_fn { char *name; int regs; } rt_sass_fn;
+int rt_sass_regs(rt_module *mod, const char *kernel);
+void rt_sass_free(rt_module *mod);
 
 /* Link the PTX of several translation units of relocatable device code (-rdc=true; each text
  * NUL-terminated at its length) into one module's text (rt_link.c: how). 0 and a malloc'd

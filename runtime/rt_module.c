@@ -314,6 +314,7 @@ void rt_module_free(rt_module *mod)
     }
     exec_free(mod->m);
     ptx_module_free(mod->pm);
+    rt_sass_free(mod);
     free(mod->ptx);
     free(mod);
 }
@@ -407,6 +408,12 @@ cudaError_t rt_kernel_ready(rt_kernel *k)
     memcpy(k->reqntid, f->reqntid, sizeof k->reqntid);
     memcpy(k->reqnctapercluster, f->reqnctapercluster, sizeof k->reqnctapercluster);
     k->minnctapersm = f->minnctapersm;
+    k->regs = rt_sass_regs(k->mod, k->name);
+    k->regs_from_sass = k->regs > 0;
+    if (!k->regs_from_sass) {
+        exec_kres kr;
+        k->regs = exec_kernel_resources(pm, f, &kr) == 0 ? kr.regs : 255;
+    }
     k->func = f;
     return cudaSuccess;
 }

@@ -8,17 +8,23 @@
 /* ---------------------------------------------------------------------------------------------
  * Registers. PTX registers are virtual: ptxas allocates physical ones. Without the SASS (its
  * count is in the cubin, which the CUDA runtime reads), the count is estimated from the PTX so
- * that it errs high: the most 32-bit register units live at once (64-bit registers count 2,
- * 128-bit 4, vectors per element, predicates none: they have their own file), with each
+ * that it errs high. L = the most 32-bit register units live at once (64-bit registers count
+ * 2, 128-bit 4, vectors per element, predicates none: they have their own file), with each
  * register live from its first to its last occurrence, extended over the loops (backward
- * branches) it is live into or carried around, plus EXEC_REGS_RESERVED for what ptxas keeps
- * for itself (addresses of parameters, the stack pointer, ...), rounded up to an even count.
- * A kernel needs at least what every function it calls needs. The result is capped as ptxas
- * caps it: 255, .maxnreg, and what __launch_bounds__ (.maxntid/.reqntid with .minnctapersm)
- * leave per thread in the 64 K register file, in steps of 8.
+ * branches) it is live into or carried around; a kernel takes the largest L of the functions
+ * it may run. ptxas spends registers to schedule (up to the 32 that keep full occupancy) and,
+ * at -O0 (`.target ..., debug`), keeps far more than are live, so the estimate is
+ * max(32, 1.5 L + 6) for optimised code and max(40, 2.5 L + 6) for debug code, rounded up to
+ * an even count. Measured against ptxas 13.0 over the 374 kernels of tests/fixtures (-O3 and
+ * -G builds): below ptxas for 1 of 187 optimised kernels and 10 of 187 debug ones. The
+ * result is capped as ptxas caps it: 255, .maxnreg, and what __launch_bounds__
+ * (.maxntid/.reqntid with .minnctapersm) leave per thread in the 64 K register file, in
+ * steps of 8.
  * ------------------------------------------------------------------------------------------- */
 #define EXEC_REGS_RESERVED 6
 #define EXEC_REGS_MAX 255
+#define EXEC_REGS_FLOOR 32           /* optimised code: the full-occupancy budget */
+#define EXEC_REGS_FLOOR_DEBUG 40
 #define EXEC_REGFILE 65536u
 
 static int exec_regs_capped(const ptx_func *k, int regs);
@@ -122,8 +128,8 @@ static void kres_operand(kres_scan *sc, const ptx_operand *o, int i, int def)
         kres_operand(sc, &o->elems[e], i, def);
 }
 
-/* The estimate for one function's own body (callees not included). */
-static int kres_func_regs(const ptx_func *f)
+/* L for one function's own body (callees not included): most register units live at once. */
+static int kres_func_live(const ptx_func *f)
 {
     uint32_t n = (uint32_t)(f->nregs + f->nparams + f->nrets);
     if (!f->has_body || !n)
@@ -199,8 +205,7 @@ static int kres_func_regs(const ptx_func *f)
         if (live > most)
             most = live;
     }
-    most += EXEC_REGS_RESERVED;
-    est = most > EXEC_REGS_MAX ? EXEC_REGS_MAX : (int)((most + 1) & ~1);
+    est = most > EXEC_REGS_MAX ? EXEC_REGS_MAX : (int)most;
 out:
     free(sc.map.key);
     free(sc.map.id);
@@ -256,13 +261,13 @@ int exec_kernel_resources(const ptx_module *mod, const ptx_func *k, exec_kres *r
         else if (v->space == PTX_SPACE_CONST)
             r->const_bytes += v->size;
     }
-    int regs = 0;
+    int live = 0;
     for (int i = 0; i < mod->nfuncs; i++) {
         const ptx_func *f = mod->funcs[i];
         if (!fseen[i] || !f->has_body)
             continue;
-        int fr = kres_func_regs(f);
-        regs = fr > regs ? fr : regs;
+        int fl = kres_func_live(f);
+        live = fl > live ? fl : live;
         for (int j = 0; j < f->ninsns; j++) {
             const ptx_insn *in = &f->insns[j];
             if ((strcmp(in->opcode, "bar") && strcmp(in->opcode, "barrier")) ||
@@ -275,7 +280,11 @@ int exec_kernel_resources(const ptx_module *mod, const ptx_func *k, exec_kres *r
     }
     free(fseen);
     free(vseen);
-    r->regs = exec_regs_capped(k, regs);
+    int64_t est = mod->target_debug ? (5 * (int64_t)live + 1) / 2 + EXEC_REGS_RESERVED
+                                    : (3 * (int64_t)live + 1) / 2 + EXEC_REGS_RESERVED;
+    int floor = mod->target_debug ? EXEC_REGS_FLOOR_DEBUG : EXEC_REGS_FLOOR;
+    est = est < floor ? floor : est > EXEC_REGS_MAX ? EXEC_REGS_MAX : (est + 1) & ~1;
+    r->regs = exec_regs_capped(k, (int)est);
     return 0;
 }
 
