@@ -423,6 +423,16 @@ cudaError_t rt_symcopy_op(const void *symbol, void *mem, size_t count, size_t of
  * recorded in a capture, makes the stream join that capture (rt_graph.c); returns 1 then, and
  * rt_submit records the op. */
 int rt_capture_joins(rt_stream *s, const rt_op *op);
+/* What stream capture forbids (rt_capture.c says which calls and errors): each returns
+ * cudaSuccess, or the error after invalidating the captures the call conflicts with.
+ * unsafe: allocation and freeing by the calling thread (its capture interaction mode);
+ * legacy: work on stream s when it is the legacy default stream; sync_stream: synchronising
+ * or querying stream s; sync_event: an event; sync_device: the device. */
+cudaError_t rt_capture_unsafe(void);
+cudaError_t rt_capture_legacy(const rt_stream *s);
+cudaError_t rt_capture_sync_stream(const rt_stream *s);
+cudaError_t rt_capture_sync_event(const rt_event *ev);
+cudaError_t rt_capture_sync_device(void);
 
 /* Submit a launch of kernel k (ready) whose .param bytes are `params` (rt_launch.c). */
 cudaError_t rt_launch_packed(rt_kernel *k, dim3 grid, dim3 block, const uint8_t *params,

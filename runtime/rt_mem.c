@@ -205,6 +205,10 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
                          void **out)
 {
     *out = NULL;
+    /* allocating may synchronise: forbidden while streams capture, unless stream-ordered */
+    cudaError_t ce = kind == RT_MEM_ASYNC ? cudaSuccess : rt_capture_unsafe();
+    if (ce != cudaSuccess)
+        return ce;
     if (size > rt_device_total_mem() || size > rt_device_total_mem() - rt_used)
         return cudaErrorMemoryAllocation;
     void *mem;
@@ -249,6 +253,9 @@ cudaError_t rt_alloc_register(void *p, uint64_t size, unsigned flags, const char
 {
     if (!p || !size)
         return cudaErrorInvalidValue;
+    cudaError_t ce = rt_capture_unsafe();   /* forbidden while streams capture (rt_capture.c) */
+    if (ce != cudaSuccess)
+        return ce;
     rt_alloc *a = rt_al_make((uint64_t)(uintptr_t)p, size, RT_MEM_REGISTERED, flags, what);
     if (!a)
         return cudaErrorMemoryAllocation;
