@@ -158,6 +158,7 @@ struct rt_module {
     exec_machine *m;              /* decoded machine; NULL until loaded */
     int loaded;                   /* 1 loaded, -1 failed (error below) */
     cudaError_t load_error;
+    char load_msg[512];           /* why it failed, as the JIT's error log says it */
     uint32_t nlaunch;             /* launches of this module so far */
     rt_kernel *kernels;
     rt_var *vars;

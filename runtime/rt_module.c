@@ -183,6 +183,9 @@ static cudaError_t rt_module_fail(rt_module *mod, cudaError_t e, const char *why
 {
     mod->loaded = -1;
     mod->load_error = e;
+    size_t n = strnlen(why, sizeof mod->load_msg - 1);   /* kept whole or cut */
+    memcpy(mod->load_msg, why, n);
+    mod->load_msg[n] = 0;
     rt_warn("cannot load CUDA %s: %s", mod->name, why);
     return e;
 }

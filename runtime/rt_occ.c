@@ -50,13 +50,15 @@ void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r)
 }
 
 /* Set the registers per thread and what they leave of maxThreadsPerBlock: a block's warps,
- * each allocated registers in units of 256, must fit the register file's 64 K. */
+ * each allocated registers in units of 256 and spread over the SM's 4 quarters of the 64 K
+ * register file, must fit (rt_kernel_block_fits, occ_non_smem). */
 void rt_func_res_regs(rt_func_res *r, int regs)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     r->num_regs = regs;
     int regs_warp = (int)align_up((size_t)regs * 32, REG_GRANULE);
-    int by_regs = regs_warp ? p->regsPerBlock / regs_warp * 32 : p->maxThreadsPerBlock;
+    int by_regs = regs_warp ? p->regsPerBlock / SUB_PARTITIONS / regs_warp * SUB_PARTITIONS * 32
+                            : p->maxThreadsPerBlock;
     if (by_regs < r->max_threads) r->max_threads = by_regs;
 }
 
