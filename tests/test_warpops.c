@@ -658,7 +658,7 @@ START_TEST(test_labeled)
 END_TEST
 
 /* What the hardware tolerates, counted by a warp-sync hook (exec_set_ws_hook). */
-typedef struct { int n[3]; uint32_t lanes[3], mask[3]; } ws_events;
+typedef struct { int n[4]; uint32_t lanes[4], mask[4]; } ws_events;
 static void ws_hook(void *ctx, exec_ws_event ev, uint32_t cta, uint32_t warp, uint32_t pc,
                     uint32_t lanes, uint32_t mask)
 {
@@ -706,6 +706,7 @@ START_TEST(test_ws_bad_masks)
     ck_assert_uint_eq(ev.lanes[EXEC_WS_ABSENT], 0x00ff0000u);
     ck_assert_uint_eq(ev.mask[EXEC_WS_ABSENT], 0xffff0000u);
     ck_assert_int_eq(ev.n[EXEC_WS_MASKS_DIFFER], 0);
+    ck_assert_int_eq(ev.n[EXEC_WS_NOT_MEMBER], 0);
     exec_free(t.m);
     t.m = exec_new(t.mod, t.err, sizeof t.err);
     memset(&ev, 0, sizeof ev);
@@ -723,6 +724,43 @@ START_TEST(test_ws_bad_masks)
     ck_assert_int_eq(ev.n[EXEC_WS_MASKS_DIFFER], 1);
     ck_assert_uint_eq(ev.lanes[EXEC_WS_MASKS_DIFFER], 4);
     ck_assert_uint_eq(ev.mask[EXEC_WS_MASKS_DIFFER], 7);
+    t_free(&t);
+}
+END_TEST
+
+/* The whole warp shuffles with a mask naming lanes 0..15 only (HeCBench's btree splits a node
+ * with __shfl_up_sync(0x0000ffff, v, 16)): lanes 16..31, outside the mask, get lanes 0..15's
+ * values, as on the hardware; a vote's lanes outside the mask get the mask's result. */
+static const char *k_wshalf = HDR
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<3>;\n"
+    " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %laneid;\n mul.lo.u32 %r2, %r1, 7;\n"
+    " shfl.sync.up.b32 %r3|%p1, %r2, 16, 0, 0x0000ffff;\n selp.u32 %r4, 1, 0, %p1;\n"
+    " setp.lt.u32 %p2, %r1, 5;\n vote.sync.ballot.b32 %r5, %p2, 0x0000ffff;\n"
+    " mul.wide.u32 %rd2, %r1, 12; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r3; st.global.u32 [%rd3+4], %r4; st.global.u32 [%rd3+8], %r5;\n"
+    " ret;\n}\n";
+
+START_TEST(test_ws_outside_mask)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_wshalf) == 0, "%s", t.err);
+    ws_events ev;
+    memset(&ev, 0, sizeof ev);
+    exec_set_ws_hook(t.m, ws_hook, &ev);
+    uint64_t out = t_buf(&t, 32 * 12);
+    t_launch(&t, "k", 1, 32, &out, sizeof out);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t o[32][3];
+    t_read(&t, out, o, sizeof o);
+    for (uint32_t l = 0; l < 32; l++) {
+        ck_assert_uint_eq(o[l][0], l >= 16 ? (l - 16) * 7 : l * 7);
+        ck_assert_uint_eq(o[l][1], l >= 16);
+        ck_assert_uint_eq(o[l][2], 0x1fu);
+    }
+    ck_assert_int_eq(ev.n[EXEC_WS_NOT_MEMBER], 2);
+    ck_assert_uint_eq(ev.lanes[EXEC_WS_NOT_MEMBER], 0xffff0000u);
     t_free(&t);
 }
 END_TEST
@@ -790,6 +828,7 @@ START_TEST(test_ws_own_masks)
            lane 1's sets (their masks name only lanes of their own set or none) */
         ck_assert_int_gt(ev.n[EXEC_WS_MASKS_DIFFER], 0);
         ck_assert_int_eq(ev.n[EXEC_WS_ABSENT], 0);
+        ck_assert_int_gt(ev.n[EXEC_WS_NOT_MEMBER], 0);   /* %lanemask_lt omits the lane */
         t_free(&t);
     }
 }
@@ -941,6 +980,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_labeled);
     tcase_add_test(tc, test_ws_bad_masks);
     tcase_add_test(tc, test_ws_own_masks);
+    tcase_add_test(tc, test_ws_outside_mask);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -241,9 +241,12 @@ void exec_set_interrupt_after(exec_machine *m, uint64_t steps);
  *   EXEC_WS_MASKS_DIFFER  lanes executing the instruction together passed different masks,
  *                         and `mask` names lanes of another mask's set; each lane got the
  *                         result over its own mask.
+ *   EXEC_WS_NOT_MEMBER    lanes executed it with a mask that does not name them (HeCBench's
+ *                         btree: __shfl_up_sync(0x0000ffff, v, 16) by the whole warp); they
+ *                         got the result over the mask's lanes (for shfl, their source lane).
  * lanes: the lanes that passed `mask`. While a hook is set, kernels run on one thread, so each
  * event is reported once, in the order of a single-threaded run. NULL removes it. */
-typedef enum { EXEC_WS_ABSENT = 1, EXEC_WS_MASKS_DIFFER } exec_ws_event;
+typedef enum { EXEC_WS_ABSENT = 1, EXEC_WS_MASKS_DIFFER, EXEC_WS_NOT_MEMBER } exec_ws_event;
 typedef void (*exec_ws_hook_fn)(void *ctx, exec_ws_event ev, uint32_t cta, uint32_t warp,
                                 uint32_t pc, uint32_t lanes, uint32_t mask);
 void exec_set_ws_hook(exec_machine *m, exec_ws_hook_fn fn, void *ctx);

@@ -195,7 +195,9 @@ static int par_claim1(exec_par *p, par_rc *rc, const mem_region *r, uint64_t g, 
                 return 0;
             continue;
         }
-        if ((mode == 1 && k == PS_W && id == c) || (mode == 2 && k == PS_RED))
+        /* a CTA may keep writing, or reducing into, what it alone wrote (a per-CTA counter
+           set, then incremented with atomics) */
+        if ((mode != 0 && k == PS_W && id == c) || (mode == 2 && k == PS_RED))
             return 1;
         if (!(k == PS_FREE || (mode == 1 && k == PS_R1 && id == c)))
             return -1;

@@ -653,9 +653,11 @@ static void exec_ws_note(exec_warp *w, const exec_insn *in, exec_ws_event ev, ui
  * - lanes past the end of a partial warp do not exist and count as exited (EXEC_WS_ABSENT);
  * - lanes that execute the instruction together with different masks (HeCBench's bscan:
  *   __ballot_sync(lanemask_lt, p)) complete it together, each lane getting the result over
- *   its own mask's lanes (EXEC_WS_MASKS_DIFFER when a mask names lanes of another set).
- * The ISA leaves both undefined; the hook (a sync checker) may report them. Lanes outside
- * their own mask get the result over the mask's lanes. */
+ *   its own mask's lanes (EXEC_WS_MASKS_DIFFER when a mask names lanes of another set);
+ * - lanes outside their own mask get the result over the mask's lanes, for a shuffle the
+ *   value of their source lane (EXEC_WS_NOT_MEMBER; HeCBench's btree moves half a node with
+ *   __shfl_up_sync(0x0000ffff, v, 16) executed by the whole warp).
+ * The ISA leaves these undefined; the hook (a sync checker) may report them. */
 static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     uint32_t l0 = (uint32_t)exec_ctz(m);
@@ -683,9 +685,12 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
             }
         }
     }
-    for (int k = 0; k < nset; k++)
+    for (int k = 0; k < nset && w->m->ws_hook; k++) {
         if (smask[k] & ~w->valid)
             exec_ws_note(w, in, EXEC_WS_ABSENT, slanes[k], smask[k]);
+        if (slanes[k] & ~smask[k] && in->op[5].kind != EXEC_O_NONE)
+            exec_ws_note(w, in, EXEC_WS_NOT_MEMBER, slanes[k] & ~smask[k], smask[k]);
+    }
     uint32_t part[EXEC_LANES], out[EXEC_LANES];
     uint32_t wait = 0, done = 0, joiners = 0;
     for (int k = 0; k < nset; k++) {
