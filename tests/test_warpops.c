@@ -904,6 +904,66 @@ START_TEST(test_ws_exited_lanes)
 }
 END_TEST
 
+/* nvcc output (tests/fixtures/kernels/warptiles.cu) in the three builds, against C: a row
+ * scan by blocks of 8 and 16 threads with full-mask shuffles (the lanes past the block do not
+ * exist), a ballot over each lane's %lanemask_lt, and cooperative groups' tiles of 64 threads,
+ * whose reductions keep state in the reserved shared memory (%reserved_smem_offset_1). */
+static void run_warptiles(const char *path)
+{
+    T t;
+    t_load_file(&t, path);
+    int32_t in[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (int32_t)(i * 7919 % 1000) - 500;
+    uint64_t src = t_buf_init(&t, in, sizeof in);
+    for (uint64_t width = 8; width <= 16; width *= 2) {
+        int32_t r[48];
+        uint64_t a[3] = { src, t_buf(&t, sizeof r), width };
+        t_launch_args(&t, "_Z8row_scanPKiPii", 3, (unsigned)width, a, 3);
+        exec_stop st = t_run(&t);
+        ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", path, st.msg);
+        t_read(&t, a[1], r, (size_t)(3 * width * 4));
+        for (uint64_t row = 0; row < 3; row++)
+            for (uint64_t k = 0, acc = 0; k < width; k++) {
+                acc += (uint64_t)(int64_t)in[row * width + k];
+                ck_assert_int_eq(r[row * width + k], (int32_t)acc);
+            }
+    }
+    int32_t cnt[64];
+    uint64_t b[2] = { src, t_buf(&t, sizeof cnt) };
+    t_launch_args(&t, "_Z5belowPKiPi", 2, 32, b, 2);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", path, st.msg);
+    t_read(&t, b[1], cnt, sizeof cnt);
+    for (int i = 0; i < 64; i++) {
+        int want = 0;
+        for (int j = i / 32 * 32; j < i; j++)
+            want += in[j] % 3 != 0;
+        ck_assert_int_eq(cnt[i], want);
+    }
+    int32_t sums[4];
+    uint64_t c[2] = { src, t_buf(&t, sizeof sums) };
+    t_launch_args(&t, "_Z10tile64_sumPKiPi", 2, 128, c, 2);
+    st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", path, st.msg);
+    t_read(&t, c[1], sums, sizeof sums);
+    for (int k = 0; k < 4; k++) {
+        int32_t want = 0;
+        for (int j = 0; j < 64; j++)
+            want += in[k * 64 + j];
+        ck_assert_int_eq(sums[k], want);
+    }
+    t_free(&t);
+}
+
+START_TEST(test_warptiles_fixture)
+{
+    run_warptiles("tests/fixtures/kernels/warptiles.G.ptx");
+    run_warptiles("tests/fixtures/kernels/warptiles.O3.ptx");
+    run_warptiles("tests/fixtures/kernels/warptiles.lineinfo.ptx");
+}
+END_TEST
+
 /* nvcc output using warpSize (tests/fixtures/kernels/warpsize.cu: the PTX reads WARP_SZ) in
  * the three builds, against C: lane/warp numbers of a grid with a partial last block, a
  * shuffle warp-sum whose offsets come from warpSize, and a strided loop. */
@@ -981,6 +1041,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_ws_bad_masks);
     tcase_add_test(tc, test_ws_own_masks);
     tcase_add_test(tc, test_ws_outside_mask);
+    tcase_add_test(tc, test_warptiles_fixture);
     suite_add_tcase(s, tc);
     return s;
 }
