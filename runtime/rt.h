@@ -28,7 +28,7 @@
  * managed, mapped and registered memory is dereferenceable by the host program and by kernels
  * with the same pointer, and every kernel access stays bounds-checked against the table (a
  * fault names the allocation: "cudaMalloc#3"). Module variables and the device heap live in
- * the core's own regions, in a window per module above MEM_GLOBAL_BASE that the library reserves
+ * the core's own regions, in a window per module above RT_MODULE_BASE that the library reserves
  * (PROT_NONE) at load together with the core's other fixed windows, so no host mapping ever
  * lands there; each module's variables are also mapped into the other modules' machines.
  *
@@ -45,7 +45,10 @@
  * ------------------------------------------------------------------------------------------- */
 
 /* Each module's machine keeps its variables and device heap in its own window of global
- * addresses: [MEM_GLOBAL_BASE + i * RT_MODULE_WINDOW, + RT_MODULE_WINDOW) for module i. */
+ * addresses: [RT_MODULE_BASE + i * RT_MODULE_WINDOW, + RT_MODULE_WINDOW) for module i, 4 TB
+ * from 33 TB up, beside the core's generic windows (mem.h), where neither Linux nor valgrind
+ * (which keeps a program's stack near 128 GB) places anything of its own. */
+#define RT_MODULE_BASE   0x0000210000000000ull
 #define RT_MODULE_WINDOW (64ull << 30)
 #define RT_MAX_MODULES   64
 

@@ -30,7 +30,7 @@ int rt_addr_reserved(uint64_t p, uint64_t n)
     uint64_t e = p + (n ? n : 1);
     if (e < p)
         return 1;
-    return (p < MEM_GLOBAL_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES && e > MEM_GLOBAL_BASE) ||
+    return (p < RT_MODULE_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES && e > RT_MODULE_BASE) ||
            (p < MEM_WIN_PARAM + MEM_WIN_SIZE && e > MEM_WIN_SHARED) ||
            (p < MEM_CODE_BASE + (1ull << 30) && e > MEM_CODE_BASE);
 }
@@ -313,7 +313,7 @@ void *rt_dev_host(uint64_t addr, uint64_t n)
     if (rt_alloc_find((void *)(uintptr_t)addr, n))
         return (void *)(uintptr_t)addr;
     rt_host_req q = { addr, n, NULL };
-    if (addr >= MEM_GLOBAL_BASE && addr < MEM_GLOBAL_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES)
+    if (addr >= RT_MODULE_BASE && addr < RT_MODULE_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES)
         rt_machines_each(rt_find_in_machine, &q);
     return q.host;
 }

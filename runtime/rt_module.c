@@ -237,7 +237,7 @@ cudaError_t rt_module_load(rt_module *mod)
     if (!mod->pm)
         return rt_module_fail(mod, pe.kind == PTX_ERR_VERSION ? cudaErrorUnsupportedPtxVersion
                                                               : cudaErrorInvalidPtx, pe.msg);
-    uint64_t base = MEM_GLOBAL_BASE + (uint64_t)mod->index * RT_MODULE_WINDOW;
+    uint64_t base = RT_MODULE_BASE + (uint64_t)mod->index * RT_MODULE_WINDOW;
     mod->m = exec_new_at(mod->pm, base, base + RT_MODULE_WINDOW, err, sizeof err);
     if (!mod->m) {
         ptx_module_free(mod->pm);
