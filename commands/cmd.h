@@ -70,6 +70,13 @@ typedef struct {
 /* Parse an expression; NULL with a gdb-like message ("A syntax error in expression, near
  * `)'.") in err. */
 cmd_expr *cmd_expr_parse(const char *text, char *err, size_t n);
+/* The same with an oracle naming types, so "(T) -x" and "(T) *p" parse as C++ casts when T is
+ * a type (a lone "(T) operand" is a cast without one). */
+typedef int (*cmd_type_oracle)(void *ctx, const char *name);
+cmd_expr *cmd_expr_parse_typed(const char *text, cmd_type_oracle is_type, void *tctx, char *err,
+                               size_t n);
+/* Parse with the debug info of dw (may be NULL) as the oracle. */
+cmd_expr *cmd_expr_parse_dw(const char *text, const dw_info *dw, char *err, size_t n);
 void cmd_expr_free(cmd_expr *e);
 /* Evaluate. hist may be NULL. Returns 0 or -1 with the message in err. */
 /* The type a value of PTX type t has in expressions: bit types b8..b64 as u8..u64. */
@@ -324,7 +331,7 @@ H(cmd_break); H(cmd_tbreak); H(cmd_condition); H(cmd_ignore); H(cmd_delete); H(c
 H(cmd_enable); H(cmd_commands); H(cmd_watch); H(cmd_rwatch); H(cmd_awatch);
 H(cmd_info_breakpoints);
 /* cmd_data.c */
-H(cmd_print); H(cmd_output); H(cmd_x); H(cmd_display); H(cmd_undisplay); H(cmd_set_var);
+H(cmd_print); H(cmd_call); H(cmd_output); H(cmd_x); H(cmd_display); H(cmd_undisplay); H(cmd_set_var);
 H(cmd_info_display); H(cmd_info_registers); H(cmd_info_lanes_expr); H(cmd_ptype);
 /* cmd_settings.c (the settings table); cmd_info in cmd_table.c */
 H(cmd_set); H(cmd_show); H(cmd_info);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 
 static const char *base_name(const char *p)
 {
@@ -65,6 +66,10 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
         if (np > 0 && cmd_cond_check(c, cond, pcs, np, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
     }
+    /* a CUDA program's host code never stops: say so now, not a pending breakpoint forever */
+    char why[1024];
+    if (dbg_host_code(c->s, cmd_prog_path(c), loc, why, sizeof why) == 1)
+        return cmd_error(c, "%s", why);
     int num = dbg_break_add(c->s, loc, cond, temp);
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -356,8 +361,8 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
                 dbg_where w;
                 char fn[512] = "??";
                 dbg_pc_where(c->s, b->pcs[0], &w);
-                if (w.func)
-                    dbg_func_name(c->s, w.func, 1, fn, sizeof fn);
+                if (w.func) /* the inlined function where the location is one */
+                    dbg_pc_func_name(c->s, b->pcs[0], 1, fn, sizeof fn);
                 if (w.file && w.line > 0)
                     snprintf(what, sizeof what, "in %s at %s:%d", fn, base_name(w.file), w.line);
                 else

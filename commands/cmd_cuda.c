@@ -524,6 +524,25 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
+/* A block's state as the tables show it. Once the kernel ended in a fault, trap or failed
+ * assertion nothing runs any more (the kernel is "Terminated"): the block where it happened
+ * shows what ended it, the other blocks that had started "terminated". */
+static const char *block_state(cmd_ctx *c, uint32_t cta)
+{
+    static const char *sn[] = {"not started", "running", "exited"};
+    exec_cta_state st = exec_cta_get_state(dbg_machine(c->s), cta);
+    exec_stop last;
+    int over = 0;
+    if (st != EXEC_CTA_RUNNING || dbg_launch_alive(c->s) ||
+        dbg_last_stop(c->s, &last, &over) != 0)
+        return sn[st];
+    if (last.cta == cta && (last.kind == EXEC_STOP_EXCEPTION || last.kind == EXEC_STOP_TRAP ||
+                            last.kind == EXEC_STOP_ASSERT))
+        return last.kind == EXEC_STOP_TRAP ? "trapped" : last.kind == EXEC_STOP_ASSERT
+                                                           ? "assert failed" : "exception";
+    return "terminated";
+}
+
 int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
@@ -536,7 +555,6 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
         return -1;
     exec_machine *m = dbg_machine(c->s);
     const dbg_focus *f = dbg_get_focus(c->s);
-    static const char *sn[] = {"not started", "running", "exited"};
     uint32_t n = exec_ncta(m);
     int rows = 0;
     for (uint32_t i = 0; i < n;) {
@@ -544,9 +562,9 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
             i++;
             continue;
         }
-        exec_cta_state st = exec_cta_get_state(m, i);
+        const char *st = block_state(c, i);
         uint32_t j = i;
-        while (j + 1 < n && exec_cta_get_state(m, j + 1) == st && f_block(c, &fl, j + 1))
+        while (j + 1 < n && !strcmp(block_state(c, j + 1), st) && f_block(c, &fl, j + 1))
             j++;
         if (!rows++) {
             printf("  BlockIdx To BlockIdx   Count State\n");
@@ -557,7 +575,7 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
         snprintf(as, sizeof as, "(%u,%u,%u)", a.x, a.y, a.z);
         snprintf(bs, sizeof bs, "(%u,%u,%u)", b.x, b.y, b.z);
         printf("%c %10s %12s %7u %s\n", f->cta >= i && f->cta <= j ? '*' : ' ', as, bs,
-               j - i + 1, sn[st]);
+               j - i + 1, st);
         i = j + 1;
     }
     if (!rows)
@@ -663,9 +681,15 @@ int cmd_info_kernels(cmd_ctx *c, const char *args, int argc, char **argv)
     char g[48], b[48];
     snprintf(g, sizeof g, "(%u,%u,%u)", li->grid.x, li->grid.y, li->grid.z);
     snprintf(b, sizeof b, "(%u,%u,%u)", li->block.x, li->block.y, li->block.z);
-    printf("  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn Invocation\n");
-    printf("* %6u %3d %4u %-10s %-10s %-10s %9u %s\n", li->launch_id, 0, li->launch_id + 1,
-           dbg_launch_alive(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, name);
+    /* a CUDA program's launch: the host line that launched it (from its own debug info) */
+    char site[1024];
+    int hs = dbg_launch_site(c->s, site, sizeof site) == 0;
+    int sw = hs ? (int)strlen(site) > 11 ? (int)strlen(site) : 11 : 0;
+    printf("  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn %-*s%sInvocation\n", sw,
+           hs ? "Launch Site" : "", hs ? " " : "");
+    printf("* %6u %3d %4u %-10s %-10s %-10s %9u %-*s%s%s\n", li->launch_id, 0, li->launch_id + 1,
+           dbg_launch_alive(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, sw,
+           hs ? site : "", hs ? " " : "", name);
     return 0;
 }
 

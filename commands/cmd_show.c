@@ -233,6 +233,7 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
         c->list_line = cmd_list_centre(c, w.ptx_line);
         c->list_first = c->list_line;
     }
+    c->list_missing[0] = 0; /* the frame's location is what LINE is relative to now */
     c->list_valid = 1;
 }
 

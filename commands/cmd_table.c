@@ -169,6 +169,9 @@ const cmd_def cmd_table[] = {
     {"print", "p pr pri prin inspect", cmd_print, 0, -1, "print[/FMT] [-lanes] EXPR",
      "Evaluate EXPR in the focused lane (-lanes: in every lane of the warp).", CMD_CLASS_DATA, 0,
      NOSUB},
+    {"call", "", cmd_call, 0, -1, "call[/FMT] EXPR",
+     "Evaluate EXPR like print; a void result prints nothing. Calling program functions is "
+     "not supported.", CMD_CLASS_DATA, 0, NOSUB},
     {"output", "", cmd_output, 1, -1, "output[/FMT] EXPR", "Print EXPR's value without $N or newline.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"x", "", cmd_x, 0, -1, "x/NFU [@SPACE] ADDRESS",
@@ -206,8 +209,11 @@ const cmd_def cmd_table[] = {
      "Add directories to search for source files (none: reset).", CMD_CLASS_FILES, 0, NOSUB},
     {"unset", "", cmd_unset, 1, 2, "unset substitute-path [FROM]",
      "Remove source path substitution rules.", CMD_CLASS_FILES, 0, NOSUB},
-    {"disassemble", "disas", cmd_disassemble, 0, 1, "disassemble [FUNC]",
-     "PTX of the current function with => at the PC.", CMD_CLASS_DATA, 0, NOSUB},
+    {"disassemble", "disas", cmd_disassemble, 0, -1,
+     "disassemble [/MODIFIERS] [FUNC|ADDRESS|START,END|START,+LENGTH]",
+     "PTX of the current function (or FUNC, the function at ADDRESS, a pc range) with => at "
+     "the PC. /s: source lines in pc order; /m: source-centric; /r: each instruction's PTX "
+     "line (PTX has no binary encoding).", CMD_CLASS_DATA, 0, NOSUB},
     /* status */
     {"info", "i inf", cmd_info, 1, -1, "info SUBCOMMAND", "Status of the program and debugger.",
      CMD_CLASS_STATUS, 0, cmd_info_table},

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "dap.h"
 
 /* A module with nothing in it, so buffers and the PTX REPL work before any file is loaded. */
 static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 64\n";
@@ -33,6 +34,7 @@ static void usage(FILE *f)
                "  -version                print the version\n"
                "  -help                   this text\n"
                "  -print-libdir           the folder holding libcudart.so.13 and libcuda.so.1\n"
+               "  -dap                    speak the Debug Adapter Protocol on stdin/stdout\n"
                "  -args PROGRAM ARGS...   debug a CUDA PROGRAM with these arguments\n");
 }
 
@@ -93,6 +95,17 @@ int main(int argc, char **argv)
         const char *val = a[0] == '-' ? opt_value(a, name, sizeof name) : NULL;
         if (a[0] != '-')
             name[0] = 0;
+        if (!strcmp(name, "-interpreter") || !strcmp(name, "-i")) {
+            /* gdb's MI front ends: one message whatever the spelling (=mi, a separate value,
+               none); the default console interpreter is what ptxdbg is */
+            const char *iv = val ? val : i + 1 < argc && argv[i + 1][0] != '-' ? argv[++i] : "";
+            if (!strcmp(iv, "console"))
+                continue;
+            fprintf(stderr, "ptxdbg has no MI interpreter; use --dap (Debug Adapter Protocol) "
+                    "or --json\n");
+            rc = 2;
+            goto opts_done;
+        }
         int takes = !strcmp(name, "-x") || !strcmp(name, "-ex") || !strcmp(name, "-command") ||
                     !strcmp(name, "-eval-command") || !strcmp(name, "-core") ||
                     !strcmp(name, "-c");
@@ -109,7 +122,18 @@ int main(int argc, char **argv)
             rc = 2;
             goto opts_done;
         }
-        if (!strcmp(a, "-batch")) {
+        if (!strcmp(a, "-dap")) { /* an editor's debug adapter: nothing else may be given */
+            if (argc != 2) {
+                fprintf(stderr, "ptxdbg: --dap takes no other option (the editor's launch "
+                                "configuration names the program)\n");
+                rc = 2;
+                goto opts_done;
+            }
+            free(acts);
+            free(kinds);
+            free(pargs);
+            return dap_main();
+        } else if (!strcmp(a, "-batch")) {
             batch = 1;
         } else if (!strcmp(a, "-print-libdir")) {
             rc = print_libdir();

@@ -53,7 +53,16 @@ struct dbg_session {
     int multi;                /* modules come and go: unresolved breakpoints stay pending */
     struct dbg_dwcache { const ptx_module *mod; dw_info *dw; } *dwc; /* DWARF read per module */
     int ndwc;
+    /* a CUDA program's host side (dbg_host.c) */
+    struct dbg_hostprog *hostprog;  /* its ELF and device modules, for host-code checks */
+    uint64_t launch_pcs[DBG_HOST_PCS]; /* the host stack of the current launch (in-process) */
+    int nlaunch_pcs;
+    char launch_kernel[512];
+    char launch_site[1024];   /* its text, once asked for */
 };
+void dbg_hostprog_free(struct dbg_hostprog *p);
+/* dbg_adopt_launch: the caller's host stack is the launch's site. */
+void dbg_host_note_launch(dbg_session *s, const char *kernel);
 
 int dbg_err(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Apply the breakpoints' pcs to the machine (after load / changes). */

@@ -183,6 +183,9 @@ void rt_module_free(rt_module *mod);
 rt_module *rt_modules(void);
 
 rt_kernel *rt_kernel_add(rt_module *mod, const void *host_stub, const char *name);
+/* The names of a loaded module's kernels (entries with a body), in PTX order: how many there
+ * are, the first `max` of them in names (which may be NULL). */
+int rt_module_entries(rt_module *mod, const char **names, int max);
 /* The kernel the program launches with `host_stub`; NULL when none was registered. */
 rt_kernel *rt_kernel_by_stub(const void *host_stub);
 /* The kernel named `name` in mod (registering it when the module has such an entry). */
@@ -201,6 +204,12 @@ rt_var *rt_var_by_name(rt_module *mod, const char *name);
  * generic for __device__ / __managed__, and for __constant__ the const-window generic address
  * (reads and writes through rt_var_rw, never host dereferences). */
 cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size);
+/* The same as the driver API hands it out: a __constant__ variable's address is tagged with
+ * its module (but module#0's), which rt_const_host reads. */
+cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size);
+/* Host bytes of [addr, addr+n) in the const window: the tagged module's bank; for an untagged
+ * address the one loaded module whose bank holds it, else module#0's; NULL otherwise. */
+void *rt_const_host(uint64_t addr, uint64_t n);
 /* Copy to (write = 1) or from a variable's bytes [off, off+n). */
 cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write);
 /* Host bytes of [off, off+n) of a variable (loads its module); NULL when out of range. */
@@ -208,7 +217,7 @@ void *rt_var_host(rt_var *v, size_t off, size_t n);
 
 /* ---- fat binaries (rt_fatbin.c) -------------------------------------------------------------- */
 #define RT_FATBINC_MAGIC 0x466243B1u   /* __fatBinC_Wrapper_t.magic */
-#define RT_FATBIN_MAGIC  0xBA55ED50u   /* .nv_fatbin container */
+#define RT_FATBIN_MAGIC  PTX_FATBIN_MAGIC   /* .nv_fatbin container (core/ptx/ptx_fatbin.c) */
 /* Size in bytes of the fat binary containers starting at image (back to back, the last one
  * ending the data), or 0 when image is not a fat binary. maxlen bounds the walk. */
 size_t rt_fatbin_size(const void *image, size_t maxlen);
@@ -292,6 +301,12 @@ cudaError_t rt_set_run(const rt_op *op);
 int rt_addr_reserved(uint64_t p, uint64_t n);
 /* Bytes of device memory in use (cudaMemGetInfo) and the emulated total. */
 void rt_mem_usage(uint64_t *used, uint64_t *total);
+/* An address inside one of the last allocations the program released: "inside cudaMalloc#2
+ * [0x..., N bytes) at offset K, which was freed by cudaFree, called from release at app.cu:69,
+ * called from main at app.cu:110" (the host stack of the release, named from the program's
+ * debug info) and 1; 0 when addr is in none. The one description of freed memory: the core's
+ * fault messages (exec_set_freed_describer), the debugger's reports and memcheck use it. */
+int rt_mem_freed_describe(uint64_t addr, char *out, size_t n);
 
 /* ---- machines -------------------------------------------------------------------------------- */
 /* Call fn on the machine of every loaded module (texture objects, mappings); stops when fn

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "rt.h"
 #include "cmd_prog.h"
+#include "dap.h"
 
 /* Sources are looked for beside the program (where tests/cuda/build.sh puts them). */
 static char rt_dbg_srcdir[PATH_MAX];
@@ -12,6 +13,13 @@ static char rt_dbg_srcdir[PATH_MAX];
 static int rt_dbg_launch_hook(rt_launch_ctx *ctx)
 {
     return cmd_inproc_launch(ctx->mod->pm, ctx->m, rt_dbg_srcdir, ctx->func,
+                             (uint32_t)ctx->launch_no, &ctx->stop, &ctx->reported);
+}
+
+/* The same under an editor's DAP session (ptxdbg --dap started the program). */
+static int rt_dap_launch_hook(rt_launch_ctx *ctx)
+{
+    return dap_inproc_launch(ctx->mod->pm, ctx->m, rt_dbg_srcdir, ctx->func,
                              (uint32_t)ctx->launch_no, &ctx->stop, &ctx->reported);
 }
 
@@ -25,7 +33,8 @@ static void rt_dbg_forked(void)
  * constructors register their modules. */
 __attribute__((constructor)) static void rt_dbg_ctor(void)
 {
-    if (cmd_inproc_start() != 1)
+    int dap = dap_inproc_start() == 1;
+    if (!dap && cmd_inproc_start() != 1)
         return;
     ssize_t n = readlink("/proc/self/exe", rt_dbg_srcdir, sizeof rt_dbg_srcdir - 1);
     if (n > 0) {
@@ -36,6 +45,6 @@ __attribute__((constructor)) static void rt_dbg_ctor(void)
     } else {
         snprintf(rt_dbg_srcdir, sizeof rt_dbg_srcdir, ".");
     }
-    rt_debug_launch = rt_dbg_launch_hook;
+    rt_debug_launch = dap ? rt_dap_launch_hook : rt_dbg_launch_hook;
     pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

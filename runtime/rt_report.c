@@ -6,21 +6,6 @@
 #include "rt.h"
 #include "cmd.h"
 
-/* "file.cu:42" of the instruction at pc (its .loc), or "" without line information. */
-static void rt_src_line(const ptx_module *pm, const ptx_insn *in, char *out, size_t n)
-{
-    out[0] = 0;
-    if (!in || in->loc < 0 || in->loc >= pm->nlocs)
-        return;
-    const ptx_loc *l = &pm->locs[in->loc];
-    for (int i = 0; i < pm->nfiles; i++)
-        if (pm->files[i].num == l->file) {
-            const char *p = pm->files[i].path, *b = strrchr(p, '/');
-            snprintf(out, n, "%s:%d", b ? b + 1 : p, l->line);
-            return;
-        }
-}
-
 static int rt_auto_core(void)
 {
     const char *e = getenv("PTXDBG_AUTO_CORE");
@@ -43,8 +28,12 @@ void rt_report_fault(rt_launch_ctx *ctx)
     const ptx_func *f = NULL;
     const ptx_insn *in = NULL;
     exec_pc_insn(m, st->pc, &f, &in);
-    char src[300];
-    rt_src_line(pm, in, src, sizeof src);
+    /* where, through the call sites as bt shows them: a fault inside a toolkit helper
+       (__iAtomicAdd, inlined atomics, cooperative groups) names the user's line too */
+    dw_info *dw = dbg_dwarf_load(pm, cmd_demangle);
+    dbg_site site;
+    int have = dbg_site_of(m, dw, cmd_demangle, pm->path, st->cta, st->warp, st->lane,
+                           &site) == 0;
     exec_dim3 b = exec_cta_coord(m, st->cta);
     uint32_t t = st->warp * 32 + st->lane;
     exec_dim3 bd = { ctx->block.x, ctx->block.y, ctx->block.z };
@@ -52,15 +41,21 @@ void rt_report_fault(rt_launch_ctx *ctx)
     if (cmd_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
         snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nCUDA Exception: %s\n", name);
-    fprintf(stderr, "The exception was triggered at PC 0x%x (%s%sPTX line %d%s%s)\n", st->pc,
-            src[0] ? src : "", src[0] ? ", " : "", in ? in->line : 0,
-            f && f != ctx->func ? " in " : "", f && f != ctx->func ? f->sym->name : "");
-    fprintf(stderr, "%s: kernel %s (launch %llu), block (%u,%u,%u) thread (%u,%u,%u)\n",
+    fprintf(stderr, "The exception was triggered at PC 0x%x (%s%sPTX line %d)\n", st->pc,
+            have ? site.at : "", have ? "; " : "", in ? in->line : 0);
+    fprintf(stderr, "%s: kernel %s (launch %llu), block (%u,%u,%u) thread (%u,%u,%u)%s%s\n",
             st->kind == EXEC_STOP_TRAP     ? "Kernel trapped"
             : st->kind == EXEC_STOP_ASSERT ? "Kernel assertion failed"
                                            : "Kernel faulted",
             kname, (unsigned long long)ctx->launch_no, b.x, b.y, b.z, t % bd.x,
-            (t / bd.x) % bd.y, t / (bd.x * bd.y));
+            (t / bd.x) % bd.y, t / (bd.x * bd.y), have ? " at " : "", have ? site.user : "");
+    dbg_dwarf_release(dw);
+    /* the launch runs inside the program's launch call: its host stack is the launch site */
+    uint64_t pcs[DBG_HOST_PCS];
+    int npcs = dbg_host_stack(pcs, DBG_HOST_PCS, NULL);
+    char from[1024];
+    if (dbg_host_where(pcs, npcs, ctx->k->name, cmd_demangle, 1, from, sizeof from) == 0)
+        fprintf(stderr, "  launched from %s\n", from);
     if (st->msg[0])
         fprintf(stderr, "  %s\n", st->msg);
     cudaError_t e = rt_stop_error(st);

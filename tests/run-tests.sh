@@ -42,6 +42,7 @@ script_suite e2e tests/e2e.sh            # the batch contract on the e2e kernels
 script_suite corpus tests/corpus.sh      # diverse nvcc programs against C references
 script_suite interactive tests/interactive.sh   # tmux drives the real REPL
 script_suite cuda tests/cuda.sh          # unmodified CUDA programs on the runtime library
+script_suite dap tests/dap.sh            # ptxdbg --dap under VS Code's adapter test client
 
 total=$((passed + failed))
 pct=100; [ $total -gt 0 ] && pct=$((passed * 100 / total))

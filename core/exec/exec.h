@@ -412,6 +412,14 @@ int exec_shared_layout(const exec_machine *m, exec_shared_var *vars, int max,
 /* Describe an address: nearest buffer or symbol and the offset ("buf+12", "_Z..._param_0"). */
 int exec_addr_describe(const exec_machine *m, ptx_space space, uint64_t addr, char *out,
                        size_t n);
+/* Freed memory: a describer of global addresses inside no mapped region that a front end
+ * installs once (the CUDA runtime's record of allocations it released, rt_mem.c), so fault
+ * messages and address descriptions say "inside cudaMalloc#2 [...], freed by cudaFree ..."
+ * instead of naming a neighbour. Process-wide; called from worker threads too. */
+typedef int (*exec_freed_fn)(uint64_t addr, char *out, size_t n);
+void exec_set_freed_describer(exec_freed_fn fn);
+/* 1 with the description when the describer knows addr, else 0. */
+int exec_freed_describe(uint64_t addr, char *out, size_t n);
 
 /* ---- postmortem: core files (exec_corefile.c; the format is described there) ----------------- */
 /* Little-endian encoding helpers shared with the debugger's own core sections. */
