@@ -33,8 +33,9 @@ size_t rt_dev_limit(int limit);
 cudaError_t rt_dev_set_limit(int limit, size_t value);
 
 /* Resources of one kernel (what cudaFuncGetAttributes reports): from its PTX
- * (exec_kernel_resources), registers from its SASS when the fat binary has some for the
- * device (rt_kernel_fattr), else the core's estimate from the PTX, which errs high. */
+ * (exec_kernel_resources); rt_kernel_fattr adds its registers (rt_kernel.regs: from its SASS
+ * when the fat binary has some for the device, else the core's estimate from the PTX, which
+ * errs high) and the limits they and its launch bounds put on maxThreadsPerBlock. */
 typedef struct {
     size_t shared_static;   /* .shared of the kernel and of module scope it reaches (not extern) */
     size_t const_bytes;     /* module .const it reaches */

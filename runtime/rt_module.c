@@ -432,10 +432,8 @@ cudaError_t rt_kernel_ready(rt_kernel *k)
     k->minnctapersm = f->minnctapersm;
     k->regs = rt_sass_regs(k->mod, k->name);
     k->regs_from_sass = k->regs > 0;
-    if (!k->regs_from_sass) {
-        exec_kres kr;
-        k->regs = exec_kernel_resources(pm, f, &kr) == 0 ? kr.regs : 255;
-    }
+    if (!k->regs_from_sass)
+        k->regs = exec_kernel_regs(pm, f);
     k->func = f;
     return cudaSuccess;
 }

@@ -29,18 +29,10 @@ void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r)
         r->const_bytes = kr.const_bytes;
         r->local_bytes = kr.local_bytes;
         r->barriers = kr.barriers;
-        r->num_regs = kr.regs;
-    } else {
-        r->num_regs = MAX_REGS_THREAD;   /* out of memory: the worst case */
     }
-    uint64_t ntid = 0;
-    if (f->reqntid[0]) ntid = (uint64_t)f->reqntid[0] * (f->reqntid[1] ? f->reqntid[1] : 1) *
-                              (f->reqntid[2] ? f->reqntid[2] : 1);
-    else if (f->maxntid[0]) ntid = (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
-                                   (f->maxntid[2] ? f->maxntid[2] : 1);
+    /* registers and what they allow: the kernel's own count (rt_kernel.regs), rt_kernel_fattr */
+    r->num_regs = 0;
     r->max_threads = p->maxThreadsPerBlock;
-    if (ntid && ntid < (uint64_t)r->max_threads) r->max_threads = (int)ntid;
-    rt_func_res_regs(r, r->num_regs);
     /* cudaFuncAttributes.ptxVersion is the virtual architecture the PTX was compiled for
      * (.target sm_80 -> 80; CUB picks its tuning policies by it), not the PTX ISA version. */
     r->ptx_version = 0;
@@ -67,14 +59,12 @@ void rt_kernel_fattr(const rt_kernel *k, rt_func_res *r, rt_fattr *a)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     rt_func_resources(k->mod->pm, k->func, r);
-    if (k->regs != r->num_regs) {   /* ptxas's own count: what the limits derive from */
-        int maxt = p->maxThreadsPerBlock;
-        const uint32_t *t = k->reqntid[0] ? k->reqntid : k->maxntid;
-        uint64_t nt = t[0] ? (uint64_t)t[0] * (t[1] ? t[1] : 1) * (t[2] ? t[2] : 1) : 0;
-        if (nt && nt < (uint64_t)maxt) maxt = (int)nt;
-        r->max_threads = maxt;
-        rt_func_res_regs(r, k->regs);
-    }
+    /* the kernel's registers (SASS or estimate, rt_kernel_ready) and launch bounds limit
+       maxThreadsPerBlock */
+    const uint32_t *t = k->reqntid[0] ? k->reqntid : k->maxntid;
+    uint64_t nt = t[0] ? (uint64_t)t[0] * (t[1] ? t[1] : 1) * (t[2] ? t[2] : 1) : 0;
+    if (nt && nt < (uint64_t)r->max_threads) r->max_threads = (int)nt;
+    rt_func_res_regs(r, k->regs);
     memset(a, 0, sizeof *a);
     a->max_dyn_smem = k->max_dyn_shmem >= 0 ? k->max_dyn_shmem
                       : r->shared_static >= p->sharedMemPerBlock ? 0

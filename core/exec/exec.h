@@ -67,14 +67,15 @@ int exec_symbol_addr(exec_machine *m, const char *name, ptx_space *space, uint64
  * What ptxas reports for a kernel (cudaFuncGetAttributes): static shared memory (its own
  * .shared and the module-scope .shared it reaches, not extern, at their alignments), the
  * module .const it reaches, its own .local frame, its parameter bytes, the named barriers it
- * uses, and an estimate of its registers per thread that errs high (PTX registers are
- * virtual; exec_kres.c says how), capped as ptxas caps it (255, .maxnreg, launch bounds). */
+ * uses. exec_kernel_regs: an estimate of its registers per thread that errs high (PTX
+ * registers are virtual; exec_kres.c says how), capped as ptxas caps it (255, .maxnreg,
+ * launch bounds); it scans the code the kernel may run, so callers keep the result. */
 typedef struct {
     uint64_t shared_static, const_bytes, local_bytes, param_bytes;
     int barriers;             /* ids 0..n-1 used; 0 when none */
-    int regs;
 } exec_kres;
 int exec_kernel_resources(const ptx_module *mod, const ptx_func *kernel, exec_kres *r);
+int exec_kernel_regs(const ptx_module *mod, const ptx_func *kernel);
 /* The limits ptxas and the driver check when loading a module (exec_new refuses a module
  * that exceeds one, with ptxas's message): a kernel's static .shared above 48 KB, its
  * parameters above 32764 bytes (4352 before PTX ISA 8.1 or below sm_70), a function's .local

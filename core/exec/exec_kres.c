@@ -261,13 +261,10 @@ int exec_kernel_resources(const ptx_module *mod, const ptx_func *k, exec_kres *r
         else if (v->space == PTX_SPACE_CONST)
             r->const_bytes += v->size;
     }
-    int live = 0;
     for (int i = 0; i < mod->nfuncs; i++) {
         const ptx_func *f = mod->funcs[i];
         if (!fseen[i] || !f->has_body)
             continue;
-        int fl = kres_func_live(f);
-        live = fl > live ? fl : live;
         for (int j = 0; j < f->ninsns; j++) {
             const ptx_insn *in = &f->insns[j];
             if ((strcmp(in->opcode, "bar") && strcmp(in->opcode, "barrier")) ||
@@ -280,12 +277,32 @@ int exec_kernel_resources(const ptx_module *mod, const ptx_func *k, exec_kres *r
     }
     free(fseen);
     free(vseen);
+    return 0;
+}
+
+int exec_kernel_regs(const ptx_module *mod, const ptx_func *k)
+{
+    uint8_t *fseen = calloc((size_t)mod->nfuncs + 1, 1), *vseen = calloc((size_t)mod->nvars + 1, 1);
+    if (!fseen || !vseen || exec_kernel_reach(mod, k, fseen, vseen)) {
+        free(fseen);
+        free(vseen);
+        return EXEC_REGS_MAX;
+    }
+    int live = 0;
+    for (int i = 0; i < mod->nfuncs; i++) {
+        const ptx_func *f = mod->funcs[i];
+        if (!fseen[i] || !f->has_body)
+            continue;
+        int fl = kres_func_live(f);
+        live = fl > live ? fl : live;
+    }
+    free(fseen);
+    free(vseen);
     int64_t est = mod->target_debug ? (5 * (int64_t)live + 1) / 2 + EXEC_REGS_RESERVED
                                     : (3 * (int64_t)live + 1) / 2 + EXEC_REGS_RESERVED;
     int floor = mod->target_debug ? EXEC_REGS_FLOOR_DEBUG : EXEC_REGS_FLOOR;
     est = est < floor ? floor : est > EXEC_REGS_MAX ? EXEC_REGS_MAX : (est + 1) & ~1;
-    r->regs = exec_regs_capped(k, (int)est);
-    return 0;
+    return exec_regs_capped(k, (int)est);
 }
 
 static int exec_regs_capped(const ptx_func *k, int regs)

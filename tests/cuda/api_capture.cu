@@ -6,6 +6,7 @@
 // and invalidates the capture: cudaStreamEndCapture then returns
 // cudaErrorStreamCaptureInvalidated and no graph. A capture that breaks no rule still gives a
 // graph that runs.
+// cuda-static-build
 #include <pthread.h>
 #include "cuda_check.h"
 

@@ -3,6 +3,7 @@
 // (cudaErrorLaunchOutOfResources for a block whose registers do not fit, as on a GPU), and the
 // occupancy calculator and maxThreadsPerBlock using the same count.
 // nvcc-flags: -lcuda
+// cuda-static-build
 #include <cuda.h>
 #include "cuda_check.h"
 

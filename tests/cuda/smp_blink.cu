@@ -6,6 +6,7 @@
 // hardware), keys enter at the position a ballot finds. Warps of many blocks insert at once,
 // waiting for each other's locks. Checked against a C reference: every key found with its
 // value, absent keys not found, the list sorted and linked right, no lock left.
+// cuda-static-build
 #include "cuda_check.h"
 
 #define FULL 0xffffffffu
