@@ -30,9 +30,13 @@ void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r)
         r->local_bytes = kr.local_bytes;
         r->barriers = kr.barriers;
     }
-    /* registers and what they allow: the kernel's own count (rt_kernel.regs), rt_kernel_fattr */
+    /* launch bounds; registers and what they allow: the kernel's own count (rt_kernel.regs),
+       rt_kernel_fattr */
+    const uint32_t *t = f->reqntid[0] ? f->reqntid : f->maxntid;
+    uint64_t nt = t[0] ? (uint64_t)t[0] * (t[1] ? t[1] : 1) * (t[2] ? t[2] : 1) : 0;
     r->num_regs = 0;
     r->max_threads = p->maxThreadsPerBlock;
+    if (nt && nt < (uint64_t)r->max_threads) r->max_threads = (int)nt;
     /* cudaFuncAttributes.ptxVersion is the virtual architecture the PTX was compiled for
      * (.target sm_80 -> 80; CUB picks its tuning policies by it), not the PTX ISA version. */
     r->ptx_version = 0;
@@ -59,12 +63,7 @@ void rt_kernel_fattr(const rt_kernel *k, rt_func_res *r, rt_fattr *a)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     rt_func_resources(k->mod->pm, k->func, r);
-    /* the kernel's registers (SASS or estimate, rt_kernel_ready) and launch bounds limit
-       maxThreadsPerBlock */
-    const uint32_t *t = k->reqntid[0] ? k->reqntid : k->maxntid;
-    uint64_t nt = t[0] ? (uint64_t)t[0] * (t[1] ? t[1] : 1) * (t[2] ? t[2] : 1) : 0;
-    if (nt && nt < (uint64_t)r->max_threads) r->max_threads = (int)nt;
-    rt_func_res_regs(r, k->regs);
+    rt_func_res_regs(r, k->regs);   /* SASS or estimate (rt_kernel_ready) */
     memset(a, 0, sizeof *a);
     a->max_dyn_smem = k->max_dyn_shmem >= 0 ? k->max_dyn_shmem
                       : r->shared_static >= p->sharedMemPerBlock ? 0
