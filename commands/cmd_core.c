@@ -5,7 +5,8 @@
 #include <string.h>
 #include "cmd.h"
 
-/* set auto-core on|off; -1: follow the PTXDBG_COREDUMP environment variable */
+/* set auto-core on|off; -1: follow the environment (PTXDBG_AUTO_CORE, as a plain run of a
+ * program reads it, or PTXDBG_COREDUMP) */
 static int auto_core = -1;
 
 static const char *base_name(const char *p)
@@ -369,7 +370,9 @@ static int auto_core_on(void)
 {
     if (auto_core >= 0)
         return auto_core;
-    const char *e = getenv("PTXDBG_COREDUMP");
+    const char *e = getenv("PTXDBG_AUTO_CORE");
+    if (!e)
+        e = getenv("PTXDBG_COREDUMP");
     return e && *e && strcmp(e, "0") != 0;
 }
 

@@ -228,22 +228,26 @@ opts_done:
     }
     if (core)
         cmd_core_open(&c, core);
-    int i = 0;
-    c.acts = acts;
-    c.kinds = kinds;
-    c.nacts = nacts;
-    c.act = &i; /* `run` hands the commands after it to the program's session */
-    for (i = 0; i < nacts && !c.quit; i++) {
-        if (kinds[i] == 'x') {
-            char *v[1] = {(char *)acts[i]};
-            cmd_source(&c, acts[i], 1, v);
-        } else {
-            cmd_execute(&c, acts[i]);
-        }
+    /* the terminal (not in batch mode) below main's -ex/-x list: one command feed reads them,
+       so a program's `run` hands the rest of both to the program's session (cmd_feed.c) */
+    if (!batch && cmd_feed_push_term(&c, NULL) != 0)
+        c.failed = 1;
+    size_t alen = 0;
+    for (int i = 0; i < nacts; i++)
+        alen += strlen(acts[i]) + 3;
+    char *list = malloc(alen + 1), *lp = list;
+    for (int i = 0; list && i < nacts; i++) {
+        /* "e COMMAND" / "x SCRIPT", one a line (a newline inside a -ex ends the command) */
+        size_t k = strcspn(acts[i], "\n");
+        lp += sprintf(lp, "%c %.*s\n", kinds[i], (int)k, acts[i]);
     }
-    c.act = NULL;
-    if (!batch && !c.quit)
-        cmd_repl(&c);
+    if (!list || (nacts && cmd_feed_push(&c, CMD_FR_TEXT, CMD_FF_ACTS, "-ex/-x", NULL, list,
+                                         (size_t)(lp - list)) != 0))
+        c.failed = 1;
+    free(list);
+    if (!c.quit)
+        cmd_feed_run(&c, 0);
+    cmd_term_close(&c);
     int status = c.quit > 1 ? (c.quit & 0xff) : (c.failed || c.kernel_failed) && batch ? 1 : 0;
     /* a program's batch exits with the program's status */
     if (program && batch && c.quit <= 1 && c.prog_exited && c.prog_status != 0)

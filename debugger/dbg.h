@@ -202,6 +202,9 @@ typedef struct {
     int exec_id;              /* exec_watch_add id or -1 */
     char **commands;          /* `commands N` lines */
     int ncommands;
+    int disp_dis;             /* gdb's "dis" disposition (`enable once`, `enable count N`): a
+                                 stop counts disable_after down and disables it at 0 */
+    int disable_after;        /* stops left (a plain `enable` keeps the disposition, count 0) */
 } dbg_bp;
 
 typedef struct {
@@ -228,10 +231,17 @@ int dbg_watch_add(dbg_session *s, dbg_bp_type type, const char *expr, ptx_space 
                   uint64_t addr, uint32_t len, ptx_type shown_as);
 int dbg_bp_delete(dbg_session *s, int num);          /* num 0 = all */
 int dbg_bp_enable(dbg_session *s, int num, int on);  /* num 0 = all */
+/* gdb's enable with a disposition: how 0 keeps the breakpoint's own (plain `enable`), 1 `once`
+ * (disabled after its next stop), 2 `delete` (deleted after its next stop, as tbreak), 3
+ * `count N` (disabled after N stops). num 0 = all. */
+int dbg_bp_enable_disp(dbg_session *s, int num, int how, int count);
 int dbg_bp_condition(dbg_session *s, int num, const char *cond);   /* NULL removes */
 int dbg_bp_ignore(dbg_session *s, int num, int count);
 int dbg_bp_set_commands(dbg_session *s, int num, char **lines, int n); /* takes ownership */
 dbg_bp *dbg_bp_find(dbg_session *s, int num);
+/* The number the next breakpoint gets; raise it (never lower: numbers are not reused). */
+int dbg_bp_next_number(const dbg_session *s);
+void dbg_bp_set_next_number(dbg_session *s, int num);
 int dbg_bp_count(const dbg_session *s);
 dbg_bp *dbg_bp_at(dbg_session *s, int i);
 
@@ -257,7 +267,8 @@ typedef struct {
     dbg_event_kind kind;
     exec_stop stop;           /* the core's description */
     int bp;                   /* breakpoint/watchpoint number, 0 = none */
-    int temp_deleted;         /* the breakpoint was a tbreak and is gone */
+    int temp_deleted;         /* the breakpoint was a tbreak (or `enable delete`) and is gone */
+    int bp_disabled;          /* the stop disabled the breakpoint (`enable once`, `enable count`) */
     int focus_changed;        /* the stop moved the focus to another lane */
     uint32_t old_pc;          /* focused lane's pc before (steps) */
     int new_frame;            /* step entered / left a function: print the frame line */

@@ -76,6 +76,10 @@ int dbg_bp_breaks_at(const dbg_bp *b, uint32_t pc);
 int dbg_entry_at(const dbg_session *s, uint32_t pc);
 /* The number of the first enabled breakpoint at pc, 0 if none. */
 int dbg_bp_at_pc(dbg_session *s, uint32_t pc);
+/* dbg_load_text with the machine's global window at [base, limit) (limit 0: unbounded), as
+ * exec_new_at takes it: a reopened core keeps the addresses of the machine that wrote it. */
+int dbg_load_text_at(dbg_session *s, const char *text, size_t len, const char *name,
+                     uint64_t base, uint64_t limit);
 /* dbg_core.c: forget the core state (on unload); sources embedded in the core, looked up
  * before the file system (NULL / -1 when the core has no such file). */
 void dbg_core_unload(dbg_session *s);

@@ -103,10 +103,14 @@ static int realloc_buffers(dbg_session *s)
     return 0;
 }
 
-static int adopt(dbg_session *s, ptx_module *mod, const char *path)
+/* The machine's global memory starts at base (0: exec_new's, for a file the session loads; a
+ * core's window for a reopened core) and stays below limit (0: unbounded). */
+static int adopt(dbg_session *s, ptx_module *mod, const char *path, uint64_t base,
+                 uint64_t limit)
 {
     char err[1024] = "";
-    exec_machine *m = exec_new(mod, err, sizeof err);
+    exec_machine *m = base ? exec_new_at(mod, base, limit, err, sizeof err)
+                           : exec_new(mod, err, sizeof err);
     if (!m) {
         ptx_module_free(mod);
         return dbg_err(s, "%s", err[0] ? err : "cannot load the module");
@@ -137,7 +141,7 @@ static int no_program(dbg_session *s, int rc)
     memset(&e, 0, sizeof e);
     ptx_module *mod = ptx_parse(empty, sizeof empty - 1, "<repl>", &e);
     if (mod)
-        adopt(s, mod, NULL);
+        adopt(s, mod, NULL, 0, 0);
     memcpy(s->err, msg, sizeof msg);
     return rc;
 }
@@ -149,17 +153,23 @@ int dbg_load_file(dbg_session *s, const char *path)
     ptx_module *mod = ptx_parse_file(path, &e);
     if (!mod)
         return no_program(s, dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot read the file"));
-    return no_program(s, adopt(s, mod, path));
+    return no_program(s, adopt(s, mod, path, 0, 0));
 }
 
 int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name)
+{
+    return dbg_load_text_at(s, text, len, name, 0, 0);
+}
+
+int dbg_load_text_at(dbg_session *s, const char *text, size_t len, const char *name,
+                     uint64_t base, uint64_t limit)
 {
     ptx_error e;
     memset(&e, 0, sizeof e);
     ptx_module *mod = ptx_parse(text, len, name, &e);
     if (!mod)
         return no_program(s, dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot parse the text"));
-    return no_program(s, adopt(s, mod, NULL));
+    return no_program(s, adopt(s, mod, NULL, base, limit));
 }
 
 static int begin(dbg_session *s);

@@ -508,6 +508,11 @@ cudaError_t rt_stop_error(const exec_stop *st);
  * (the exception, the kernel, block and thread, the PTX and source line, the core's
  * explanation naming the allocation), and write a core file when PTXDBG_AUTO_CORE=1. */
 void rt_report_fault(rt_launch_ctx *ctx);
+/* The core file of a launch's final stop (PTXDBG_AUTO_CORE), as `generate-core-file` writes it
+ * at that stop in the debugger (rt_dbg.c): the machine, the module's sources found beside the
+ * program, the focus on the lane the stop names, the process-wide kernel number. 0, or -1 with
+ * the reason in err. */
+int rt_dbg_write_core(rt_launch_ctx *ctx, const char *path, char *err, size_t n);
 
 /* The emulated device as the rest of the runtime needs it. Weak defaults (an A100: compute
  * capability 80, 40 GB) live beside their users; rt_device.c defines the real ones from its

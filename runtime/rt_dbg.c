@@ -1,4 +1,4 @@
-/* rt_dbg.c - the in-process debugger: a program started by ptxdbg's `run` runs its launches under the session. */
+/* rt_dbg.c - the in-process debugger: a program started by ptxdbg's `run` runs its launches under the session; core files of plain runs. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +9,43 @@
 
 /* Sources are looked for beside the program (where tests/cuda/build.sh puts them). */
 static char rt_dbg_srcdir[PATH_MAX];
+
+/* The program's folder, where its sources are looked for. */
+static void rt_dbg_find_srcdir(void)
+{
+    if (rt_dbg_srcdir[0])
+        return;
+    ssize_t n = readlink("/proc/self/exe", rt_dbg_srcdir, sizeof rt_dbg_srcdir - 1);
+    if (n > 0) {
+        rt_dbg_srcdir[n] = 0;
+        char *slash = strrchr(rt_dbg_srcdir, '/');
+        if (slash)
+            *slash = 0;
+    } else {
+        snprintf(rt_dbg_srcdir, sizeof rt_dbg_srcdir, ".");
+    }
+}
+
+int rt_dbg_write_core(rt_launch_ctx *ctx, const char *path, char *err, size_t n)
+{
+    rt_dbg_find_srcdir();
+    dbg_session *s = dbg_new();
+    if (!s) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
+    const exec_stop *st = &ctx->stop;
+    int rc = dbg_use_module(s, ctx->mod->pm, ctx->m, rt_dbg_srcdir) != 0 ||
+             dbg_adopt_launch(s, ctx->func, (uint32_t)ctx->launch_no) != 0 ? -1 : 0;
+    if (rc == 0 && st->kind != EXEC_STOP_DONE)
+        dbg_set_focus(s, st->cta, st->warp, st->lane);
+    if (rc == 0)
+        rc = dbg_core_save(s, path);
+    if (rc != 0)
+        snprintf(err, n, "%s", dbg_errmsg(s));
+    dbg_free(s); /* the module and machine stay the runtime's */
+    return rc;
+}
 
 static int rt_dbg_launch_hook(rt_launch_ctx *ctx)
 {
@@ -36,15 +73,7 @@ __attribute__((constructor)) static void rt_dbg_ctor(void)
     int dap = dap_inproc_start() == 1;
     if (!dap && cmd_inproc_start() != 1)
         return;
-    ssize_t n = readlink("/proc/self/exe", rt_dbg_srcdir, sizeof rt_dbg_srcdir - 1);
-    if (n > 0) {
-        rt_dbg_srcdir[n] = 0;
-        char *slash = strrchr(rt_dbg_srcdir, '/');
-        if (slash)
-            *slash = 0;
-    } else {
-        snprintf(rt_dbg_srcdir, sizeof rt_dbg_srcdir, ".");
-    }
+    rt_dbg_find_srcdir();
     rt_debug_launch = dap ? rt_dap_launch_hook : rt_dbg_launch_hook;
     pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

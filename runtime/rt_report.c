@@ -68,11 +68,11 @@ void rt_report_fault(rt_launch_ctx *ctx)
             snprintf(base, sizeof base, "%s", ctx->k->name);
         snprintf(path, sizeof path, "core.%s.%d.%llu", base, (int)getpid(),
                  (unsigned long long)ctx->launch_no);
-        if (exec_core_write(m, path, NULL, 0, NULL) == 0)
+        char why[600];
+        if (rt_dbg_write_core(ctx, path, why, sizeof why) == 0)
             fprintf(stderr, "[Core file written to %s]\n", path);
         else
-            fprintf(stderr, "ptxdbg: cannot write the core file %s: %s\n", path,
-                    exec_errmsg(m));
+            fprintf(stderr, "ptxdbg: cannot write the core file %s: %s\n", path, why);
     }
     fflush(stderr);
 }

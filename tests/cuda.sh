@@ -67,6 +67,8 @@ spin_flag         0 ^spin_flag:\sPASSED$                                  -
 multi_module      0 ^multi_module:\sPASSED$                               -
 multi_module.G    0 ^multi_module:\sPASSED$                               -
 spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
+dbg_particles     0 ^dbg_particles:\sPASSED$                              -
+dbg_particles.G   0 ^dbg_particles:\sPASSED$                              -
 particles         0 ^particles:\sPASSED$                                 -
 particles.G       0 ^particles:\sPASSED$                                 -
 fault_oob         3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
@@ -207,8 +209,10 @@ done <"$tmp/table"
 
 # ---- debugging scenarios on the -G builds ---------------------------------------------------------
 # scenario NAME EXIT ARGS... <<PATTERNS: run PTXDBG -batch ARGS in tests/cuda (where the sources
-# are; in $scen_dir when set); the exit status must be EXIT ("nz": any non-zero) and the extended regexes of PATTERNS
-# (stdin, one a line) must match lines of stdout+stderr in that order.
+# are; in $scen_dir when set); the exit status must be EXIT ("nz": any non-zero) and the
+# extended regexes of PATTERNS (stdin, one a line) must match lines of stdout+stderr in that
+# order. scen_stdin names a file for ptxdbg's stdin (default /dev/null); scen_batch= runs it
+# without -batch.
 scenario() {
     name=$1 want=$2
     shift 2
@@ -218,7 +222,8 @@ scenario() {
     [ $have_ptxdbg -eq 1 ] || { fail "$cname" "ptxdbg not found at $ptxdbg"; return; }
     [ -n "$why_nolib" ] && { fail "$cname" "$why_nolib"; return; }
     newdir
-    (cd "${scen_dir:-$C}" && $limit "$ptxdbg" -batch "$@" >"$d/stdout" 2>"$d/stderr" </dev/null)
+    (cd "${scen_dir:-$C}" && $limit "$ptxdbg" ${scen_batch--batch} "$@" >"$d/stdout" \
+        2>"$d/stderr" <"${scen_stdin:-/dev/null}")
     rc=$?
     if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$cname" "timed out"; return; fi
     if [ "$want" = nz ]; then
@@ -382,6 +387,196 @@ block \(2,0,0\), thread \(3,0,0\)
 ^vector_add: 1000 elements PASSED\$
 PATS
 
+# ---- dbg_particles.G (tests/cuda/dbg_particles.cu): structs, atomicAdd on int and float ------------
+# init_particles gives particle i: x = i/2, v = i%7 - 3, cell = i%16; thread 0 of tally deposits
+# particle 0 (v = -3): e = 0.5 * 9 = 4.5.
+DP="--args ./dbg_particles.G"
+
+# a core written inside atomicAdd(float *), called from deposit (a bigger frame than the
+# earlier atomicAdd(int *) left behind), reopens with every frame
+scenario core-in-atomicadd 0 -ex 'break deposit' -ex run -ex next -ex next -ex next -ex next \
+    -ex next -ex step -ex bt -ex "generate-core-file $tmp/pa.core" -ex delete -ex continue $DP <<PATS
+^Breakpoint 1, deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:38\$
+^43[[:space:]]+atomicAdd\(&st->energy, e \+ unused\);
+atomicAdd \(address=0x[0-9a-f]+, val=4\.5\) at sm_20_atomic_functions\.hpp:84\$
+^#2 .* in tally<<<\(4,1,1\),\(64,1,1\)>>> .* at dbg_particles\.cu:53\$
+^Saved corefile
+^dbg_particles: PASSED\$
+PATS
+scenario core-in-atomicadd-open 0 -ex bt -ex 'print val' -ex up -ex 'print e' -ex 'print q' \
+    -ex 'info cuda threads' --core "$tmp/pa.core" <<PATS
+^#0 .*atomicAdd \(address=0x[0-9a-f]+, val=4\.5\) at sm_20_atomic_functions\.hpp:84\$
+^#1 .* in deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:43\$
+^#2 .* in tally<<<\(4,1,1\),\(64,1,1\)>>> .* at dbg_particles\.cu:53\$
+^\\\$1 = 4\.5\$
+^\\\$2 = 4\.5\$
+^\\\$3 = \{x = 0, v = -3, cell = 0\}\$
+^\* +\(0,0,0\) +\(0,0,0\) +\(0,0,0\) +\(31,0,0\) +32 .*sm_20_atomic_functions\.hpp +84\$
+PATS
+
+# PTXDBG_AUTO_CORE=1 at the real fault (atomicAdd(float *) on a pointer far past its allocation,
+# a plain run): the core reopens on its own, in another folder, with sources and every frame
+mkdir -p "$tmp/ac"
+(cd "$tmp/ac" && env PTXDBG_AUTO_CORE=1 LD_LIBRARY_PATH="$libdir" $limit "$C/dbg_particles.G" 10 fault \
+    >/dev/null 2>&1)
+ac_core=$(ls "$tmp/ac"/core.tally.* 2>/dev/null | head -n 1)
+scenario auto-core-at-fault 0 -ex bt -ex 'frame 2' -ex 'print q' --core "${ac_core:-$tmp/ac/missing}" <<PATS
+^CUDA Exception: Warp Out-of-range Address\$
+^#0 .*__fAtomicAdd
+^#1 .*atomicAdd \(address=0x[0-9a-f]+, val=4\.5\) at sm_20_atomic_functions\.hpp:84\$
+^#2 .* in deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:43\$
+^#3 .* in tally<<<\(4,1,1\),\(64,1,1\)>>> .* at dbg_particles\.cu:53\$
+^43[[:space:]]+atomicAdd\(&st->energy, e \+ unused\);
+^\\\$1 = \{x = 0, v = -3, cell = 0\}\$
+PATS
+
+# a script's lines after `run` run at the program's stops, however the script comes: -x,
+# `source` typed at the prompt, a breakpoint's commands; a tbreak it hit is gone afterwards
+cat >"$tmp/after.gdb" <<'GDB'
+break tally
+run
+print p[3]
+print n
+info breakpoints
+next
+next
+print i
+tbreak deposit
+continue
+print q
+info breakpoints
+delete
+continue
+GDB
+after_pats() {
+    cat <<PATS
+^Breakpoint 1, tally<<<\(4,1,1\),\(64,1,1\)>>> .* at dbg_particles\.cu:49\$
+^\\\$1 = \{x = 1\.5, v = 0, cell = 3\}\$
+^\\\$2 = 256\$
+^1 +breakpoint +keep y +0x[0-9a-f]+ in tally\(.*\) at dbg_particles\.cu:49\$
+breakpoint already hit 1 time
+^51[[:space:]]+Particle q = p\[i\];
+^\\\$3 = 0\$
+^Temporary breakpoint 2, deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:38\$
+^\\\$4 = \{x = 0, v = -3, cell = 0\}\$
+^1 +breakpoint +keep y
+^dbg_particles: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+}
+after_pats | scenario script-after-run 0 -x "$tmp/after.gdb" $DP
+printf 'source %s\n' "$tmp/after.gdb" >"$tmp/after.in"
+after_pats >"$tmp/after.pats"
+scen_stdin=$tmp/after.in
+scen_batch=
+scenario source-after-run 0 -q $DP <"$tmp/after.pats"
+printf 'break tally\nrun\nprint n\nnext\nprint i\ndelete\ncontinue\nprint $2 + 5\n' >"$tmp/stdin.in"
+scen_stdin=$tmp/stdin.in
+scenario stdin-after-run 0 -q $DP <<PATS
+^\\\$1 = 256\$
+^50[[:space:]]+if \(i < n\) \{
+^\\\$2 = 0\$
+^dbg_particles: PASSED\$
+^\\\$3 = 5\$
+PATS
+unset scen_stdin scen_batch
+# a breakpoint's commands run at the stop first, then the script's next lines (gdb drops a
+# command list's lines after one that resumes, such as next)
+printf 'break tally\ncommands\nprint n\nprint p[2]\nend\nrun\nnext\nprint i\ndelete\ncontinue\nprint $3 + 1\n' \
+    >"$tmp/bpcmds.gdb"
+scenario commands-then-script 0 -x "$tmp/bpcmds.gdb" $DP <<PATS
+^Breakpoint 1, tally
+^\\\$1 = 256\$
+^\\\$2 = \{x = 1, v = -1, cell = 2\}\$
+^50[[:space:]]+if \(i < n\) \{
+^\\\$3 = 0\$
+^dbg_particles: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+^\\\$4 = 1\$
+PATS
+
+# a user command that walks lanes at a stop (define/while over $argc-given bounds)
+printf 'define lanes
+  set $l = $arg0
+  while $l < $arg1
+    cuda lane $l
+    print i
+    set $l = $l + 1
+  end
+end
+break dbg_particles.cu:50
+run
+lanes 2 5
+' \
+    >"$tmp/lanes.gdb"
+scenario define-walks-lanes 0 -x "$tmp/lanes.gdb" $DP <<PATS
+^Breakpoint 1, tally
+^\\\$1 = 2\$
+^\\\$2 = 3\$
+^\\\$3 = 4\$
+PATS
+
+# a rerun keeps the state: hit counts of a breakpoint made at a stop after `start`, the value
+# history's numbers (7, 256, 263, then 526 after the program ended)
+scenario rerun-state 0 -ex 'print 7' -ex start -ex 'print n' -ex 'break deposit' -ex continue \
+    -ex run -ex 'info breakpoints' -ex 'print $1 + $2' -ex delete -ex continue \
+    -ex 'print $3 * 2' $DP <<PATS
+^\\\$1 = 7\$
+^init_particles<<<\(2,1,1\),\(128,1,1\)>>> .* at dbg_particles\.cu:24\$
+^\\\$2 = 256\$
+^Breakpoint 1, deposit
+^Breakpoint 1, deposit
+breakpoint already hit 2 times
+^\\\$3 = 263\$
+^dbg_particles: PASSED\$
+^\\\$4 = 526\$
+PATS
+
+# set logging overwrite on empties the log when logging is switched on, never at a run; the
+# program's own output is not the debugger's (not logged)
+echo stale >"$tmp/log.txt"
+scenario logging-across-run 0 -ex "set logging file $tmp/log.txt" -ex 'set logging overwrite on' \
+    -ex 'set logging on' -ex 'echo before-run\n' -ex 'break tally' -ex run -ex 'echo at-stop\n' \
+    -ex delete -ex continue -ex 'echo after-exit\n' -ex 'set logging off' $DP <<PATS
+^before-run\$
+^at-stop\$
+^dbg_particles: PASSED\$
+^after-exit\$
+PATS
+if ! selected logging-across-run; then
+    :
+elif ! grep -q before-run "$tmp/log.txt" || ! grep -q at-stop "$tmp/log.txt" ||
+   ! grep -q after-exit "$tmp/log.txt"; then
+    fail "logging-file" "the log lost lines: $(tr '\n' '|' <"$tmp/log.txt" | cut -c1-200)"
+elif grep -q stale "$tmp/log.txt" || grep -q 'dbg_particles: PASSED' "$tmp/log.txt"; then
+    fail "logging-file" "the log kept old lines or the program's output"
+elif [ "$(grep -n before-run "$tmp/log.txt" | cut -d: -f1)" -gt "$(grep -n at-stop "$tmp/log.txt" | cut -d: -f1)" ]; then
+    fail "logging-file" "lines out of order"
+else
+    pass "logging-file"
+fi
+
+# one lane stepped at a breakpoint line (a loop of __shfl_down_sync, a call under -G): its
+# warp-mates sitting at the breakpoint are not new hits, the focus stays on thread 5, and no lane
+# is left inside __shfl_down_sync while thread 5 is past it
+scenario lane-step-at-breakpoint 0 -ex 'break dbg_particles.cu:62' -ex run -ex 'cuda thread (5,0,0)' \
+    -ex 'next -lane' -ex 'next -lane' -ex 'next -lane' -ex 'next -lane' -ex delete \
+    -ex 'next -lane' -ex 'next -lane' -ex 'next -lane' -ex 'info cuda lanes' -ex continue $DP <<PATS
+^\[Switching focus to CUDA kernel 2, grid 3, block \(0,0,0\), thread \(5,0,0\)
+^61[[:space:]]+for \(int off = 16; off > 0; off /= 2\)
+^dbg_particles: PASSED\$
+PATS
+if selected lane-step-at-breakpoint && [ -f "$d/all" ]; then
+    after=$(sed -n '/thread (5,0,0), device/,$p' "$d/all" | tail -n +2)
+    if echo "$after" | grep -q '^\[Switching focus'; then
+        fail "lane-step-focus" "the focus left thread 5: $(echo "$after" | grep -m1 '^\[Switching')"
+    elif echo "$after" | grep -q 'sm_30_intrinsics'; then
+        fail "lane-step-focus" "a lane was left inside __shfl_down_sync"
+    else
+        pass "lane-step-focus"
+    fi
+fi
+
 # ---- the same scenarios on statically linked builds (nvcc's default runtime) ----------------------
 VS="--args ./vector_add.G.static 1000"
 scenario static-break-file-line-cond 0 -ex 'break vector_add.cu:10 if threadIdx.x == 5' -ex run \
@@ -498,7 +693,10 @@ absent lineinfo-names '_Z[0-9]+row_sum|Function "/'
 mkdir -p "$tmp/moved"
 cp "$C/particles.G" "$tmp/moved/" 2>/dev/null
 scen_dir=$tmp/moved
-scenario list-directory nz -ex 'break particles.cu:33' -ex run -ex list -ex 'list 30,32' \
+# the sources must be missing at the path the program records (the staging folder of
+# build.sh, which a rebuild may have left behind): substitute-path sends it nowhere
+scenario list-directory nz -ex 'set substitute-path /tmp/ptxdbg-cuda-programs /nonexistent-ptxdbg-staging' \
+    -ex 'break particles.cu:33' -ex run -ex list -ex 'list 30,32' \
     -ex "directory $C" -ex 'list 30,32' -ex 'list 41,41' -ex 'list ,19' -ex 'list 24,' \
     -ex list -ex 'list -' -ex 'list energy' --args ./particles.G <<PATS
 ^Breakpoint 1, advance.* at particles\.cu:33\$

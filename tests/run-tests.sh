@@ -3,6 +3,10 @@
 # Usage: tests/run-tests.sh BUILD_DIR TEST_BINARY...
 # VALGRIND="valgrind ..." runs each suite under it; PTXDBG names the binary the scripts use.
 build=$1; shift
+# every stop of every debugging test (PTX sessions and CUDA programs, Check suites and scripts)
+# is also saved as a core file, reopened and compared with the live stop (cmd_corecheck.c)
+PTXDBG_CORE_CHECK=${PTXDBG_CORE_CHECK-1}
+export PTXDBG_CORE_CHECK
 passed=0; failed=0; status=0
 log=$(mktemp)
 for t in "$@"; do
