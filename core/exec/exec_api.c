@@ -22,6 +22,8 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
         snprintf(err, errlen, "no module");
         return NULL;
     }
+    if (exec_load_limits(mod, err, errlen))   /* what ptxas and the driver refuse at load */
+        return NULL;
     exec_machine *m = calloc(1, sizeof *m);
     if (!m) {
         snprintf(err, errlen, "out of memory");
@@ -34,6 +36,8 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
     m->glob.limit = global_limit;
     m->heap_limit = EXEC_HEAP_DEFAULT;
     m->watch_obs = -1;
+    m->ws_hook_obs = -1;
+    m->par_warmup = EXEC_PAR_WARMUP;
     if (exec_decode_module(m, err, errlen)) {
         if (!err[0])
             snprintf(err, errlen, "%s: error: out of memory while decoding", mod->path);
@@ -48,6 +52,10 @@ void exec_free(exec_machine *m)
     if (!m)
         return;
     exec_kill(m);
+    exec_wset_release(&m->pool);
+    for (int i = 0; m->wpool && i < EXEC_WPOOL; i++)
+        exec_wset_release(&m->wpool[i]);
+    free(m->wpool);
     exec_par_free(m->par_cache);
     exec_bp_cond_free(m);
     free(m->bpk);
@@ -66,6 +74,28 @@ void exec_free(exec_machine *m)
 const char *exec_errmsg(const exec_machine *m) { return m->err; }
 const ptx_module *exec_module(const exec_machine *m) { return m->mod; }
 void exec_set_output(exec_machine *m, FILE *out) { m->out = out; }
+/* The warp-sync hook as an observer of the sync seam (exec_obs.h). */
+static void ws_hook_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
+{
+    (void)ctx;
+    if (ev->kind == EXEC_SYNC_WARP_UNDEFINED && m->ws_hook)
+        m->ws_hook(m->ws_hook_ctx, (exec_ws_event)ev->op, ev->cta, ev->warp, ev->pc, ev->lanes,
+                   ev->mask);
+}
+
+void exec_set_ws_hook(exec_machine *m, exec_ws_hook_fn fn, void *ctx)
+{
+    m->ws_hook = fn;
+    m->ws_hook_ctx = ctx;
+    if (fn && m->ws_hook_obs < 0) {
+        exec_observer o = { .name = "warp-sync hook", .want = EXEC_OBS_SYNC,
+                            .sync = ws_hook_sync };
+        m->ws_hook_obs = exec_observer_add(m, &o);
+    } else if (!fn && m->ws_hook_obs >= 0) {
+        exec_observer_del(m, m->ws_hook_obs);
+        m->ws_hook_obs = -1;
+    }
+}
 
 /* ---- global memory ---------------------------------------------------------------------------- */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)

@@ -265,10 +265,10 @@ int exec_global_set_pad(exec_machine *m, uint64_t base, uint64_t pad)
         snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not a mapped range", base);
         return -1;
     }
-    size_t i = (size_t)(r - m->glob.r);
-    if (i + 1 < (size_t)m->glob.n && m->glob.r[i + 1].base - base < r->size + pad) {
+    const mem_region *nx = mem_global_next(&m->glob, r);
+    if (nx && nx->base - base < r->size + pad) {
         snprintf(m->err, sizeof m->err, "the padding of 0x%" PRIx64 " would overlap 0x%" PRIx64,
-                 base, m->glob.r[i + 1].base);
+                 base, nx->base);
         return -1;
     }
     r->pad = pad;

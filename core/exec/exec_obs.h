@@ -89,6 +89,9 @@ typedef enum {
     EXEC_SYNC_WARP,           /* a warp-synchronous instruction completed for `lanes` (mask:
                                  the membermask, absent: lanes it names that exited, are not
                                  threads, or took no part) */
+    EXEC_SYNC_WARP_UNDEFINED, /* `lanes` executed a warp-synchronous instruction with `mask` as
+                                 the ISA leaves undefined and a GPU tolerates (op: EXEC_WS_ABSENT,
+                                 _MASKS_DIFFER or _NOT_MEMBER, exec.h) */
     EXEC_SYNC_MBAR_ARRIVE,    /* `lanes` arrived on the mbarrier at shared address `addr` */
     EXEC_SYNC_MBAR_PHASE,     /* the mbarrier at `addr` completed a phase */
     EXEC_SYNC_MBAR_WAIT,      /* `lanes` saw the current phase of the mbarrier at `addr` complete */
@@ -114,7 +117,7 @@ typedef struct {
     uint32_t count;
     uint64_t addr, size;
     uint8_t scope;
-    uint8_t op;               /* BAR_ARRIVE: EXEC_BAR_* */
+    uint8_t op;               /* BAR_ARRIVE: EXEC_BAR_*; WARP_UNDEFINED: exec_ws_event */
     const char *what;         /* the opcode or a short name of the event */
 } exec_sync_ev;
 
