@@ -36,6 +36,12 @@ typedef enum {
     CHK_K_DOUBLE_FREE,    /* device free of a block already freed */
     CHK_K_BAD_FREE,       /* device free of something malloc did not return */
     CHK_K_LEAK,           /* an allocation never freed (leak check at exit) */
+    /* racecheck (chk_racecheck.c): two accesses of different threads to the same bytes, at
+       least one a write, with no happens-before between them; party[0] made the first */
+    CHK_K_RACE_WW = 32,   /* write, then write of a different value */
+    CHK_K_RACE_WR,        /* write, then read (read-after-write hazard) */
+    CHK_K_RACE_RW,        /* read, then write (write-after-read hazard) */
+    CHK_K_RACE_SAME,      /* write, then write of the same value (a warning) */
 } chk_kind;
 typedef enum { CHK_SEV_ERROR, CHK_SEV_WARNING, CHK_SEV_INFO } chk_sev;
 
@@ -85,6 +91,10 @@ typedef struct {
                                  later launch stops again, repeats in the same launch count */
     uint32_t stop_launch;
     char site[512];           /* leaks: where the allocation was made */
+    /* racecheck: the value each party read or wrote at the second access's bytes (the first
+       party's as memory held it then), when known (race_nval[k] bytes, little-endian) */
+    uint64_t race_val[2];
+    uint8_t race_nval[2];
 } chk_finding;
 
 typedef struct chk_ctx chk_ctx;
