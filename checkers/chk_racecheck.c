@@ -61,6 +61,7 @@ typedef struct {           /* a CTA's units dense (n = 2T) and the others sparse
 #define RC_F_STRONG 0x1
 #define RC_F_ATOMIC 0x2
 #define RC_F_GPU    0x4    /* strong at a scope wider than the CTA */
+#define RC_F_READ   0x8    /* a read (shadow records and the access being checked) */
 typedef struct { uint32_t u, c, pc; uint8_t mask, fl; } rc_rec;
 typedef struct { rc_rec w, r[2]; } rc_gran;
 typedef struct rc_page {
@@ -722,6 +723,10 @@ static void rc_report(rc_state *s, exec_machine *m, const exec_mem_ev *ev, uint3
 /* Two strong accesses do not race when each one's scope includes the other's thread. */
 static int rc_both_strong(uint8_t a, uint8_t b, int same_cta)
 {
+    /* a plain read of what atomics update (a CAS loop's first read, a polled counter) reads a
+       value the program validates or only samples: not reported */
+    if (((a & RC_F_ATOMIC) && (b & RC_F_READ)) || ((b & RC_F_ATOMIC) && (a & RC_F_READ)))
+        return 1;
     if (!(a & RC_F_STRONG) || !(b & RC_F_STRONG))
         return 0;
     if ((a & RC_F_ATOMIC) && (b & RC_F_ATOMIC))
@@ -744,6 +749,8 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
     uint8_t fl = info & 7;
     if (ev->kind == EXEC_ACC_ATOMIC || ev->kind == EXEC_ACC_RED)
         fl |= RC_F_ATOMIC | RC_F_STRONG | RC_F_GPU;
+    if (ev->kind == EXEC_ACC_READ)
+        fl |= RC_F_READ;
     uint64_t addr = exec_mem_ev_addr(ev, lane);
     /* acquires: what was published here */
     if ((fl & RC_F_STRONG) && ev->kind != EXEC_ACC_WRITE && !async) {

@@ -126,9 +126,9 @@ check_run() {
     lib=$(missing "$name") && { echo "SKIP $cname: $lib not found (no CUDA toolkit)"; return; }
     [ -x "$C/$name" ] || { fail "$cname" "tests/cuda/$name missing (tests/cuda/build.sh)"; return; }
     newdir
-    # a correct program runs clean under memcheck (a finding would change its exit status)
+    # a correct program runs clean under every checker (a finding would change its exit status)
     chk=
-    [ "$fault" = - ] && chk=PTXDBG_CHECK=memcheck
+    [ "$fault" = - ] && chk=PTXDBG_CHECK=all
     run_case "$d" env LD_LIBRARY_PATH="$libdir" $chk "$C/$name"
     rc=$(cat "$d/rc")
     if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$cname" "timed out"; return; fi
