@@ -139,6 +139,9 @@ int chk_count(const chk_ctx *c);           /* distinct findings */
 const chk_finding *chk_at(const chk_ctx *c, int i);
 const chk_finding *chk_by_id(const chk_ctx *c, int id);
 uint64_t chk_occurrences(const chk_ctx *c); /* every occurrence of every finding */
+/* Occurrences of findings of severity error (warnings, as compute-sanitizer's, do not count in
+ * the ERROR SUMMARY nor make a run's exit status non-zero). */
+uint64_t chk_errors(const chk_ctx *c);
 void chk_clear(chk_ctx *c);
 
 /* The finding in compute-sanitizer's words, every line starting with `prefix` ("" or

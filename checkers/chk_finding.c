@@ -60,6 +60,15 @@ uint64_t chk_occurrences(const chk_ctx *c)
     return n;
 }
 
+uint64_t chk_errors(const chk_ctx *c)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < c->nf; i++)
+        if (c->f[i]->severity == CHK_SEV_ERROR)
+            n += c->f[i]->count;
+    return n;
+}
+
 void chk_clear(chk_ctx *c)
 {
     for (int i = 0; i < c->nf; i++)
@@ -380,7 +389,7 @@ int chk_write_report(const chk_ctx *c, const char *path, char *err, size_t n)
 
 void chk_summary_line(const chk_ctx *c, const char *prefix, FILE *fp)
 {
-    uint64_t n = chk_occurrences(c);
+    uint64_t n = chk_errors(c);
     fprintf(fp, "%sERROR SUMMARY: %" PRIu64 " error%s\n", prefix ? prefix : "", n,
             n == 1 ? "" : "s");
 }

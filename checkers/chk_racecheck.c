@@ -92,7 +92,8 @@ typedef struct {
     uint8_t *fscope;
     rc_vc **vc;
     uint32_t (*wk)[64];
-    rc_fx **pacq;            /* strong reads not yet followed by a fence: what they saw */
+    rc_fx **seen;            /* the last release point each thread read (a spinning read
+                                takes it once) */
     rc_vc *bar[RC_NBAR];     /* arrivals at each CTA barrier */
     uint32_t *barwait;       /* [RC_NBAR][nwarps]: lanes waiting at each barrier */
     rc_mbar *mb;
@@ -108,6 +109,7 @@ typedef struct {
     int live;                /* a launch is being tracked */
     rc_cta **ctas;
     uint32_t nctas, capctas, last;
+    rc_cta **byid;           /* by CTA number (grids of up to 2^20 CTAs) */
     rc_page **ht;            /* shadow pages */
     uint32_t htcap, npages;
     uint64_t shadow_bytes;
@@ -232,6 +234,8 @@ static void cta_free(rc_state *s, rc_cta *t);
 
 static rc_cta *cta_get(rc_state *s, uint32_t id)
 {
+    if (s->byid && id < s->ncta && s->byid[id])
+        return s->byid[id];
     if (s->last < s->nctas && s->ctas[s->last]->id == id)
         return s->ctas[s->last];
     for (uint32_t i = 0; i < s->nctas; i++)
@@ -265,10 +269,10 @@ static rc_cta *cta_get(rc_state *s, uint32_t id)
     t->fscope = calloc(T, 1);
     t->vc = malloc(T * sizeof *t->vc);
     t->wk = calloc(T, sizeof *t->wk);
-    t->pacq = calloc(T, sizeof *t->pacq);
+    t->seen = calloc(T, sizeof *t->seen);
     t->barwait = calloc((size_t)RC_NBAR * s->nwarps, sizeof *t->barwait);
     if (!t->clk || !t->aclk || !t->aknown || !t->fclk || !t->fscope || !t->vc || !t->wk ||
-        !t->pacq || !t->barwait) {
+        !t->seen || !t->barwait) {
         free(t->vc);
         t->vc = NULL;
         cta_free(s, t);
@@ -283,6 +287,8 @@ static rc_cta *cta_get(rc_state *s, uint32_t id)
     vc_unref(zero);
     s->ctas[s->nctas] = t;
     s->last = s->nctas++;
+    if (s->byid)
+        s->byid[id] = t;
     return t;
 }
 
@@ -355,30 +361,38 @@ static void rc_acquire_vc(rc_state *s, rc_cta *t, uint32_t tid, rc_vc *b)
     t->vc[tid] = n;
 }
 
-/* Thread tid takes what was published at a release point (global unit ids). */
+/* Thread tid takes what was published at a release point (global unit ids): one merge. */
 static void rc_acquire_fx(rc_state *s, rc_cta *t, uint32_t tid, rc_fx *f)
 {
     if (!f || !f->n)
         return;
     rc_vc *cur = t->vc[tid];
+    rc_fx *j = fx_join(cur->fx, f);
     uint32_t lo = rc_unit(s, t->id, 0), hi = lo + s->nunit;
-    int grow = 0;
-    for (uint32_t i = 0; i < f->n && !grow; i++) {
-        uint32_t u = f->e[i].u;
-        uint32_t have = u >= lo && u < hi ? cur->v[u - lo] : fx_get(cur->fx, u);
-        grow = f->e[i].c > have;
+    /* this CTA's entries go to the dense part (binary search for its range) */
+    uint32_t a = 0, b = f->n;
+    while (a < b) {
+        uint32_t mid = (a + b) / 2;
+        if (f->e[mid].u < lo)
+            a = mid + 1;
+        else
+            b = mid;
     }
-    if (!grow)
+    int grow = j != cur->fx;
+    for (uint32_t i = a; i < f->n && f->e[i].u < hi && !grow; i++)
+        grow = f->e[i].c > cur->v[f->e[i].u - lo];
+    if (!grow) {
+        fx_unref(j);
         return;
+    }
     rc_vc *n = cur->refs == 1 ? cur : vc_copy(s, cur);
-    if (!n)
+    if (!n) {
+        fx_unref(j);
         return;
-    for (uint32_t i = 0; i < f->n; i++) {
-        uint32_t u = f->e[i].u;
-        if (u >= lo && u < hi && f->e[i].c > n->v[u - lo])
-            n->v[u - lo] = f->e[i].c;
     }
-    rc_fx *j = fx_join(n->fx, f);
+    for (uint32_t i = a; i < f->n && f->e[i].u < hi; i++)
+        if (f->e[i].c > n->v[f->e[i].u - lo])
+            n->v[f->e[i].u - lo] = f->e[i].c;
     fx_unref(n->fx);
     n->fx = j;
     if (n != cur) {
@@ -418,9 +432,9 @@ static void cta_free(rc_state *s, rc_cta *t)
     if (t->vc)
         for (uint32_t i = 0; i < s->T; i++)
             vc_unref(t->vc[i]);
-    if (t->pacq)
+    if (t->seen)
         for (uint32_t i = 0; i < s->T; i++)
-            fx_unref(t->pacq[i]);
+            fx_unref(t->seen[i]);
     for (int b = 0; b < RC_NBAR; b++)
         vc_unref(t->bar[b]);
     for (uint32_t i = 0; i < t->nmb; i++) {
@@ -435,7 +449,7 @@ static void cta_free(rc_state *s, rc_cta *t)
     free(t->fscope);
     free(t->vc);
     free(t->wk);
-    free(t->pacq);
+    free(t->seen);
     free(t->barwait);
     free(t);
 }
@@ -588,6 +602,8 @@ static void rc_reset(rc_state *s)
     free(s->pcinfo);
     s->pcinfo = NULL;
     s->npcinfo = 0;
+    free(s->byid);
+    s->byid = NULL;
     s->live = 0;
 }
 
@@ -607,6 +623,8 @@ static void rc_launch(rc_state *s, exec_machine *m)
     /* unit ids must fit 32 bits: CTAs beyond go unchecked */
     uint64_t fit = (UINT32_MAX - 1) / s->nunit;
     s->ncta = (uint32_t)(nc < fit ? nc : fit);
+    if (s->ncta <= (1u << 20))
+        s->byid = calloc(s->ncta, sizeof *s->byid);
     s->live = 1;
 }
 
@@ -720,17 +738,22 @@ static void rc_report(rc_state *s, exec_machine *m, const exec_mem_ev *ev, uint3
 }
 
 /* ---- accesses ------------------------------------------------------------------------------- */
-/* Two strong accesses do not race when each one's scope includes the other's thread. */
-static int rc_both_strong(uint8_t a, uint8_t b, int same_cta)
+/* Pairs that are not hazards: two atomics; a plain read and an atomic (a CAS loop's first
+ * read, a polled counter); a strong access (volatile, relaxed, acquire, release) and a plain one
+ * (the program declares the word a synchronisation variable: optimistic readers, flags written
+ * plainly); two strong accesses whose scopes include each other's thread. A plain write and an
+ * atomic, or two plain accesses, are hazards. */
+static int rc_exempt(uint8_t a, uint8_t b, int same_cta)
 {
-    /* a plain read of what atomics update (a CAS loop's first read, a polled counter) reads a
-       value the program validates or only samples: not reported */
+    if ((a & RC_F_ATOMIC) && (b & RC_F_ATOMIC))
+        return 1;
     if (((a & RC_F_ATOMIC) && (b & RC_F_READ)) || ((b & RC_F_ATOMIC) && (a & RC_F_READ)))
+        return 1;
+    int sa = (a & RC_F_STRONG) && !(a & RC_F_ATOMIC), sb = (b & RC_F_STRONG) && !(b & RC_F_ATOMIC);
+    if (sa != sb && !((a | b) & RC_F_ATOMIC))
         return 1;
     if (!(a & RC_F_STRONG) || !(b & RC_F_STRONG))
         return 0;
-    if ((a & RC_F_ATOMIC) && (b & RC_F_ATOMIC))
-        return 1;
     return same_cta || ((a & RC_F_GPU) && (b & RC_F_GPU));
 }
 
@@ -752,22 +775,20 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
     if (ev->kind == EXEC_ACC_READ)
         fl |= RC_F_READ;
     uint64_t addr = exec_mem_ev_addr(ev, lane);
+    if (ev->space == PTX_SPACE_SHARED && addr >= EXEC_OBS_SMEM_SYSTEM &&
+        addr < (uint64_t)EXEC_OBS_SMEM_SYSTEM + 1024)
+        return 0;   /* the CUDA library's reserved shared memory (cooperative groups' state) */
     /* acquires: what was published here */
     if ((fl & RC_F_STRONG) && ev->kind != EXEC_ACC_WRITE && !async) {
         rc_sync *y = rc_sync_get(s, rc_sync_key(ev->space, t->id, addr), 0);
-        if (y) {
-            rc_fx *f = y->gpu;
-            rc_fx *fc = y->cta && y->cta_id == t->id ? y->cta : NULL;
-            if ((info & 0x10) || ev->kind == EXEC_ACC_ATOMIC) {
-                rc_acquire_fx(s, t, tid, f);
-                rc_acquire_fx(s, t, tid, fc);
-            } else {
-                rc_fx *j = fx_join(t->pacq[tid], f), *j2 = fx_join(j, fc);
-                fx_unref(j);
-                fx_unref(t->pacq[tid]);
-                t->pacq[tid] = j2;
-            }
+        rc_fx *f = y ? y->gpu : NULL;
+        rc_fx *fc = y && y->cta && y->cta_id == t->id ? y->cta : NULL;
+        if (f && t->seen[tid] != f) {   /* a spinning read takes a release point once */
+            rc_acquire_fx(s, t, tid, f);
+            fx_unref(t->seen[tid]);
+            t->seen[tid] = fx_ref(f);
         }
+        rc_acquire_fx(s, t, tid, fc);
     }
     uint64_t end = addr + ev->size;
     for (uint64_t ga = addr & ~3ull; ga < end; ga += 4) {
@@ -782,7 +803,7 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
         /* the last write */
         if (g->w.u && g->w.u != me && (g->w.mask & mask) && !reported) {
             int same = (g->w.u - 1) / s->nunit == t->id;
-            if (!rc_both_strong(g->w.fl, fl, same) && rc_knows(s, t, tid, g->w.u) < g->w.c) {
+            if (!rc_exempt(g->w.fl, fl, same) && rc_knows(s, t, tid, g->w.u) < g->w.c) {
                 rc_report(s, m, ev, lane, &g->w, 1, addr);
                 reported = 1;
             }
@@ -793,7 +814,7 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
                 if (!r->u || r->u == me || !(r->mask & mask))
                     continue;
                 int same = (r->u - 1) / s->nunit == t->id;
-                if (!rc_both_strong(r->fl, fl, same) && rc_knows(s, t, tid, r->u) < r->c) {
+                if (!rc_exempt(r->fl, fl, same) && rc_knows(s, t, tid, r->u) < r->c) {
                     rc_report(s, m, ev, lane, r, 0, addr);
                     reported = 1;
                 }
@@ -834,9 +855,10 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
                 y->cta = NULL;
                 y->cta_id = t->id;
             }
-            rc_fx *j = fx_join(*slot, mine);
+            /* the release replaces what was published (a later plain store ends a release
+               sequence; a read-modify-write acquired the point first, so it knows it) */
             fx_unref(*slot);
-            *slot = j;
+            *slot = fx_ref(mine);
         }
         fx_unref(mine);
         t->fclk[tid] = 0;
@@ -953,6 +975,8 @@ static void rc_on_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
                     rc_page_unlink(s, p);
                 }
                 t->pages = NULL;
+                if (s->byid && t->id < s->ncta)
+                    s->byid[t->id] = NULL;
                 cta_free(s, t);
                 s->ctas[i] = s->ctas[--s->nctas];
                 s->last = 0;
@@ -1072,15 +1096,12 @@ static void rc_on_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
                 }
         return;
     case EXEC_SYNC_FENCE:
-        if ((t = cta_get(s, ev->cta)))
+        if ((t = cta_get(s, ev->cta)) && (ev->lanes & (ev->lanes - 1)))
+            rc_warp(s, t, ev->warp, ev->lanes);   /* lanes fencing together (docs/CHECKERS.md) */
+        if (t)
             for (uint32_t l = 0; l < 32; l++)
                 if (ev->lanes >> l & 1 && ev->warp * 32 + l < s->T) {
                     uint32_t tid = ev->warp * 32 + l;
-                    if (t->pacq[tid]) {   /* strong reads, then the fence: an acquire */
-                        rc_acquire_fx(s, t, tid, t->pacq[tid]);
-                        fx_unref(t->pacq[tid]);
-                        t->pacq[tid] = NULL;
-                    }
                     t->fclk[tid] = t->clk[tid];
                     t->fscope[tid] = ev->scope;
                     t->clk[tid]++;

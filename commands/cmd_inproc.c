@@ -88,7 +88,7 @@ static void check_at_exit(int leaks)
         }
     }
     cmd_check_finish(&C);
-    if (chk_count(k) && C.batch)
+    if (chk_errors(k) && C.batch)
         C.kernel_failed = 1;
 }
 

@@ -4,6 +4,8 @@
 #include <string.h>
 #include "exec_core.h"
 
+_Static_assert(EXEC_OBS_SMEM_SYSTEM == EXEC_SMEM_RES_BASE, "the reserved shared memory");
+
 /* ---- the table ------------------------------------------------------------------------------- */
 /* The gates the hot paths test: spaces some observer wants every access of, and the union of
  * the wants. */

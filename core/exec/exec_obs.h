@@ -80,6 +80,10 @@ const uint8_t *exec_mem_ev_bytes(const exec_mem_ev *e, uint32_t lane);
  * known before it is performed. */
 int exec_mem_ev_stored(const exec_mem_ev *e, uint32_t lane, uint8_t *out, size_t n);
 
+/* Shared addresses from here to 2 GB are the system's reserved shared memory (sm_80+), where
+ * cooperative groups keep their tiles' state: the CUDA library's, not the program's. */
+#define EXEC_OBS_SMEM_SYSTEM 0x7ffffc00u
+
 /* Synchronisation events. */
 typedef enum {
     EXEC_SYNC_LAUNCH = 1,     /* a launch was prepared (before its first CTA) */
