@@ -171,6 +171,41 @@ race_run lockstep_ww "<<<1,32>>>(in, out)" G
 grep -q '"severity":"error".*"value":"0x00000000".*"value":"0x00000001"' "$d/r.jsonl" &&
     pass race.values || fail race.values "$(head -c 300 "$d/r.jsonl")"
 
+# ---- the scheduler: set scheduler, --schedule=random:SEED ---------------------------------------
+expect_out sched.show 0 '^The scheduler is round-robin\.$' '^The scheduler is random with seed 7\.$' \
+    'Ambiguous set command "sched": scheduler, scheduler-locking\.' \
+    '^Usage: set scheduler round-robin\|random \[SEED\]$' -- \
+    -ex 'show scheduler' -ex 'set scheduler random 7' -ex 'show scheduler' -ex 'set sched random' \
+    -ex 'set scheduler bogus' -ex 'set scheduler round-robin' -ex 'show scheduler' \
+    -ex 'show scheduler-locking' "$K/racecheck.G.ptx"
+expect_out sched.badopt 2 "--schedule takes random:SEED or round-robin \('random:x'\)" -- \
+    --schedule=random:x "$K/racecheck.G.ptx"
+# interwarp's race shows under a random order: round-robin runs warp 0's store first (out[5] is
+# in[5] * 3 = 15); some seed runs warp 1 first; a seed always gives the same run
+sched_out() {
+    newdir
+    run_dbg "$d" -batch --check=none "$@" -ex 'buffer in s32 64 = iota' -ex 'buffer out s32 64' \
+        -ex 'launch interwarp<<<1,64>>>(in, out)' -ex 'print out[5]' "$K/racecheck.lineinfo.ptx"
+    sed -n 's/^\$1 = //p' "$d/stdout"
+}
+rr=$(sched_out)
+[ "$rr" = 15 ] && pass sched.round_robin || fail sched.round_robin "out[5] = '$rr', want 15"
+differs=0 same=1
+for seed in 1 2 3; do
+    a=$(sched_out --schedule=random:$seed) b=$(sched_out --schedule=random:$seed)
+    [ "$a" != 15 ] && differs=1
+    [ "$a" = "$b" ] && [ -n "$a" ] || same=0
+done
+[ $differs = 1 ] && pass sched.random_shows || fail sched.random_shows "seeds 1..3 all ran warp 0 first"
+[ $same = 1 ] && pass sched.deterministic || fail sched.deterministic "a seed gave two results"
+# a correct kernel's results do not depend on the order
+newdir
+run_dbg "$d" -batch --schedule=random:11 --check=racecheck -ex 'buffer in s32 64 = iota' \
+    -ex 'buffer out s32 64' -ex 'launch reduce_nobar_ok<<<1,64>>>(in, out)' -ex 'print out[0]' \
+    "$K/racecheck.G.ptx"
+grep -q '^\$1 = 2016$' "$d/stdout" && [ "$(cat "$d/rc")" = 0 ] && pass sched.correct ||
+    fail sched.correct "$(first_line "$d/stdout") $(first_line "$d/stderr")"
+
 # ---- stops at the prompt ---------------------------------------------------------------------
 # expect_out NAME STATUS PATTERN... -- ARGS: ptxdbg ARGS; status (nz: any non-zero), then every
 # extended regex must match a line of stdout+stderr
@@ -228,6 +263,14 @@ expect_out stop.far_write nz '^memcheck: Invalid __global__ write of size 4 byte
     'no further execution is possible' -- \
     -batch -ex 'set check stop on' -ex 'buffer a s32 32' -ex 'launch far_write<<<1,32>>>(a, 4096)' \
     -ex continue "$K/memcheck.G.ptx"
+# a race stops at the second access, the first party described; print there is that lane's
+expect_out stop.race nz '^racecheck: Error: Race reported between Write access at interwarp\+0x[0-9a-f]+ in racecheck\.cu:43$' \
+    'by thread \(0,0,0\) in block \(0,0,0\) \(warp 0, lane 0\)' \
+    'by thread \(32,0,0\) in block \(0,0,0\) \(warp 1, lane 0\)' '^\$1 = 32$' \
+    '^ +1 racecheck +race-read-after-write +[0-9]+ +0 +racecheck\.cu:43 ' -- \
+    -batch -ex 'set check stop on' --check=racecheck -ex 'buffer in s32 64 = iota' \
+    -ex 'buffer out s32 64' -ex 'launch interwarp<<<1,64>>>(in, out)' -ex 'print threadIdx.x' \
+    -ex 'info checks' "$K/racecheck.G.ptx"
 # memcheck off: the access a GPU completes completes silently
 expect_out memcheck_off 0 '^\$1 = 30$' -- -batch --check=none -ex 'buffer a s32 30' \
     -ex 'launch off_by_one<<<1,32>>>(a, 30)' -ex 'print a[29] + 1' "$K/memcheck.G.ptx"

@@ -1128,6 +1128,8 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
     for (;;) {
         int any_live = 0, progressed = 0;
         exec_warp *sliced = NULL;
+        if (m->sched_random)   /* each round starts at a random warp (exec_sched.c) */
+            m->cta.rr = (uint32_t)(exec_sched_rand(m) % m->nwarps);
         for (uint32_t k = 0; k < m->nwarps; k++) {
             uint32_t wi = (m->cta.rr + k) % m->nwarps;
             exec_warp *w = &m->warps[wi];
