@@ -51,9 +51,11 @@ typedef struct {           /* sparse, sorted by unit, immutable once shared */
     uint32_t n;
     rc_ent e[];
 } rc_fx;
-typedef struct {           /* a CTA's units dense (n = 2T) and the others sparse */
+typedef struct rc_vc {     /* a CTA's units dense (n = 2T) and the others sparse */
     int refs;
     rc_fx *fx;
+    struct rc_vc *joined;     /* an accumulator: the last base joined into it (held), so the
+                                 threads of a barrier that share one base join it once */
     uint32_t v[];
 } rc_vc;
 
@@ -195,13 +197,20 @@ static rc_vc *vc_new(rc_state *s)
 
 static void vc_unref(rc_vc *v)
 {
-    if (v && --v->refs == 0) {
+    while (v && --v->refs == 0) {
+        rc_vc *j = v->joined;
         fx_unref(v->fx);
         free(v);
+        v = j;
     }
 }
 
-static rc_vc *vc_ref(rc_vc *v) { if (v) v->refs++; return v; }
+static rc_vc *vc_ref(rc_vc *v)
+{
+    if (v)
+        v->refs++;
+    return v;
+}
 
 static rc_vc *vc_copy(rc_state *s, const rc_vc *o)
 {
@@ -211,13 +220,16 @@ static rc_vc *vc_copy(rc_state *s, const rc_vc *o)
     memcpy(v->v, o->v, (size_t)s->nunit * sizeof(uint32_t));
     v->refs = 1;
     v->fx = fx_ref(o->fx);
+    v->joined = NULL;
     return v;
 }
 
 /* acc (private) joins b */
-static void vc_join(rc_state *s, rc_vc *acc, const rc_vc *b)
+static rc_vc *vc_ref(rc_vc *v);
+
+static void vc_join(rc_state *s, rc_vc *acc, rc_vc *b)
 {
-    if (!b || acc == b)
+    if (!b || acc == b || acc->joined == b)
         return;
     for (uint32_t i = 0; i < s->nunit; i++)
         if (b->v[i] > acc->v[i])
@@ -226,6 +238,11 @@ static void vc_join(rc_state *s, rc_vc *acc, const rc_vc *b)
         rc_fx *j = fx_join(acc->fx, b->fx);
         fx_unref(acc->fx);
         acc->fx = j;
+    }
+    if (b->refs > 1) {   /* shared (immutable): remember it */
+        rc_vc *old = acc->joined;
+        acc->joined = vc_ref(b);
+        vc_unref(old);
     }
 }
 
@@ -653,6 +670,12 @@ static uint8_t rc_pcinfo(rc_state *s, exec_machine *m, uint32_t pc)
         fl |= RC_F_STRONG;
     if (sem == EXEC_SEM_VOLATILE)
         scope = EXEC_SCOPE_SYS;
+    /* ld/st .cg and .cv go to the coherent level (L2) every time: what CUB's decoupled look-back
+       and older inter-block code communicate through; taken as relaxed at gpu scope */
+    if (sem == EXEC_SEM_WEAK && pi && (ptx_insn_has_mod(pi, "cg") || ptx_insn_has_mod(pi, "cv"))) {
+        sem = EXEC_SEM_RELAXED;
+        scope = EXEC_SCOPE_GPU;
+    }
     if (scope >= EXEC_SCOPE_CLUSTER)
         fl |= RC_F_GPU;
     if (pi && (!strncmp(pi->opcode, "mbarrier", 8) || !strcmp(pi->opcode, "atom") ||
@@ -662,6 +685,12 @@ static uint8_t rc_pcinfo(rc_state *s, exec_machine *m, uint32_t pc)
     if (sem == EXEC_SEM_ACQUIRE || sem == EXEC_SEM_ACQ_REL || sem == EXEC_SEM_SC)
         fl |= 0x10;
     if (sem == EXEC_SEM_RELEASE || sem == EXEC_SEM_ACQ_REL || sem == EXEC_SEM_SC)
+        fl |= 0x20;
+    /* an explicit st.relaxed at gpu or system scope publishes as a release does: CUB's
+       decoupled look-back (thrust's scans, unique, copy_if) orders a tile's reads before the
+       status it stores relaxed, and the next tile's writes after reading it (docs/CHECKERS.md) */
+    if (sem == EXEC_SEM_RELAXED && scope >= EXEC_SCOPE_GPU && pi && !strcmp(pi->opcode, "st") &&
+        ptx_insn_has_mod(pi, "relaxed"))
         fl |= 0x20;
     if (scope == EXEC_SCOPE_CTA)
         fl |= 0x40;
