@@ -391,9 +391,9 @@ static void sc_warp(sc_state *s, exec_machine *m, const exec_sync_ev *ev)
         sc_lanes(named, src, sizeof src);
         int one = __builtin_popcount(lanes) == 1, sone = __builtin_popcount(named) == 1;
         sc_line(f, "%s with membermask 0x%08x: %s %s %s %s %s, which the mask names but which "
-                "%s or %s not executing it", ev->what ? ev->what : "", ev->mask,
+                "exited or %s not executing it", ev->what ? ev->what : "", ev->mask,
                 one ? "lane" : "lanes", r, one ? "reads" : "read", sone ? "lane" : "lanes", src,
-                sone ? "exited" : "exited", sone ? "is" : "are");
+                sone ? "is" : "are");
         sc_line(f, "lane %u reads lane %d; the value is undefined on a GPU", lane, ev->id);
         break;
     }
