@@ -67,3 +67,33 @@ test('a bad check or exception filter is refused', () => session(async dc => {
     await assert.rejects(dc.launchRequest({ program: ptx, check: 42 }), /check/);
     await assert.rejects(dc.launchRequest({ program: ptx, check: 'nosuchcheck' }), /nosuchcheck/);
 }));
+
+// A CUDA program (tests/cuda/chk_sync.cu, the spmv shuffle bug): "check" reaches the program's
+// own session; the filter off lets it run to its end.
+const path = require('path');
+const prog = path.join(L.top, 'tests', 'cuda', 'chk_sync');
+const lib = path.join(path.dirname(L.ptxdbg), 'build', 'lib', 'libcudart.so.13');
+const skip = !fs.existsSync(lib) && 'the runtime library is not built';
+
+test('a CUDA program: the finding stops as an exception, then the program ends', { skip }, () => session(async dc => {
+    await dc.initializeRequest();
+    const stop = await L.launch(dc, { program: prog, check: 'synccheck' });
+    assert.strictEqual(stop.body.reason, 'exception');
+    assert.strictEqual(stop.body.description, 'Warp shuffle error detected. Source lane(s) not participating');
+    const info = await dc.exceptionInfoRequest({ threadId: stop.body.threadId });
+    assert.strictEqual(info.body.exceptionId, 'synccheck/shuffle-from-inactive-lane');
+    assert.match(info.body.details.message, /lane 0 reads lane 16; the value is undefined on a GPU/);
+    // the other copies of the unrolled shuffle would stop too: the filter off, it runs to its end
+    await dc.setExceptionBreakpointsRequest({ filters: [] });
+    const exited = dc.waitForEvent('exited');
+    await L.continueTo(dc, 'terminated');
+    assert.strictEqual((await exited).body.exitCode, 0);
+}));
+
+test('a CUDA program with the synccheck filter off reports and runs to its end', { skip }, () => session(async dc => {
+    await dc.initializeRequest();
+    await L.launch(dc, { program: prog, check: ['synccheck'] },
+                   dc => dc.setExceptionBreakpointsRequest({ filters: ['memcheck'] }), 'terminated');
+    assert.match(dc.outputText.stderr, /synccheck: Warp shuffle error detected/);
+    assert.match(dc.outputText.stdout, /chk_sync: done/);
+}));
