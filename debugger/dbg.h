@@ -264,6 +264,14 @@ void dbg_request_entry_stop(dbg_session *s, int on);
 void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag);
 /* Has the interrupt flag been raised (Ctrl-C)? Long host-side work polls it. */
 int dbg_interrupted(const dbg_session *s);
+/* A front end whose kernels share the process with other threads (the CUDA runtime) is
+ * called around every exec_run of run control: before it with the run's options (st NULL),
+ * after it with the stop (o NULL). After the run it returns 1 when it raised the interrupt flag
+ * itself (to park the kernel while another thread needed the machine, not a Ctrl-C): run
+ * control then lowers the flag and, when the stop is that interrupt, runs on as if nothing had
+ * stopped it (the step budget still counts every instruction); else 0. */
+typedef int (*dbg_run_hook)(void *ctx, const exec_run_opts *o, const exec_stop *st);
+void dbg_set_run_hook(dbg_session *s, dbg_run_hook fn, void *ctx);
 
 /* Run until something stops the kernel. `ignore` > 0 ignores the current breakpoint that many
  * more times (gdb's `continue N` sets it to N-1). */

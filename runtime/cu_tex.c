@@ -233,13 +233,11 @@ static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream s, int sync)
     if (e == cudaSuccess)
         e = side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes,
                  c->dstY, c->dstZ, c->dstPitch, c->dstHeight, w, h, d, &da, &dp, &ds);
-    if (e == cudaSuccess && sync) e = rt_sync();
     if (e == cudaSuccess) {
         rt_op op;
         rt_copy_fill(&op, da, dp, ds, sa, sp, ss, w, h, d, cudaMemcpyDefault);
-        e = rt_submit((cudaStream_t)s, 0, &op);
+        e = rt_submit_sync((cudaStream_t)s, 0, &op, sync);
     }
-    if (sync) rt_flush_output();
     rt_unlock();
     return cu_result(e);
 }
@@ -300,13 +298,13 @@ static CUresult array_linear(CUarray arr, size_t off, int to_array, void *host, 
     struct cudaArray *a = rt_array_get(arr);
     cudaError_t e = !a ? cudaErrorInvalidResourceHandle
                     : !host || off > a->bytes || n > a->bytes - off ? cudaErrorInvalidValue
-                    : rt_sync();
+                    : cudaSuccess;
     if (e == cudaSuccess) {
         rt_op op;
         uint64_t ad = (uint64_t)(uintptr_t)a->data + off, h = (uint64_t)(uintptr_t)host;
         rt_copy_fill(&op, to_array ? ad : h, n, n, to_array ? h : ad, n, n, n, 1, 1,
                      cudaMemcpyDefault);
-        e = rt_submit(NULL, 0, &op);
+        e = rt_submit_sync(NULL, 0, &op, 1);
     }
     rt_unlock();
     return cu_result(e);

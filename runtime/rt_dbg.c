@@ -19,6 +19,7 @@ static int rt_dbg_launch_hook(rt_launch_ctx *ctx)
 static void rt_dbg_forked(void)
 {
     rt_debug_launch = NULL;
+    rt_debug_interrupt = NULL;
 }
 
 /* PTXDBG_SESSION set (by the parent's `run`): start the session before the program's own
@@ -37,5 +38,7 @@ __attribute__((constructor)) static void rt_dbg_ctor(void)
         snprintf(rt_dbg_srcdir, sizeof rt_dbg_srcdir, ".");
     }
     rt_debug_launch = rt_dbg_launch_hook;
+    rt_debug_interrupt = cmd_inproc_interrupt;
+    cmd_inproc_set_run_hook(rt_debug_run_hook, NULL);
     pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

@@ -877,11 +877,11 @@ static int64_t exec_budget(const exec_runctx *rc, int64_t want)
     return want;
 }
 
-/* Whether the run is to stop with EXEC_STOP_INTERRUPT now (Ctrl-C, or the test hook
- * exec_set_interrupt_after reached). */
+/* Whether the run is to stop with EXEC_STOP_INTERRUPT now (Ctrl-C, another thread's request,
+ * or the test hook exec_set_interrupt_after reached). The flag may be raised by any thread. */
 static int exec_interrupted(const exec_machine *m, const exec_runctx *rc)
 {
-    return (rc->o->interrupt && *rc->o->interrupt) ||
+    return (rc->o->interrupt && __atomic_load_n(rc->o->interrupt, __ATOMIC_RELAXED)) ||
            (m->intr_after && rc->steps >= m->intr_after);
 }
 
