@@ -81,7 +81,11 @@ void rt_wait(pthread_cond_t *cv)
 
 void rt_wait_until(pthread_cond_t *cv, double deadline)
 {
+    /* condition variables time out by CLOCK_REALTIME */
     struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double left = deadline - rt_now();
+    deadline = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + (left > 0 ? left : 0);
     double whole = (double)(long long)deadline;
     ts.tv_sec = (time_t)whole;
     ts.tv_nsec = (long)((deadline - whole) * 1e9);

@@ -95,8 +95,8 @@ static void rt_where_pc(rt_launch_ctx *ctx, uint32_t pc, char *out, size_t n)
     exec_pc_insn(ctx->m, pc, &f, &in);
     char src[300];
     rt_src_line(ctx->mod->pm, in, src, sizeof src);
-    snprintf(out, n, "%s%sPTX line %d, pc 0x%x%s%s", src[0] ? src : "", src[0] ? " (" : "(",
-             in ? in->line : 0, pc, f && f != ctx->func ? ") in " : ")",
+    snprintf(out, n, "%s%sPTX line %d, pc 0x%x%s%s%s", src, src[0] ? " (" : "",
+             in ? in->line : 0, pc, src[0] ? ")" : "", f && f != ctx->func ? " in " : "",
              f && f != ctx->func ? f->sym->name : "");
 }
 
@@ -142,7 +142,7 @@ void rt_report_where(rt_launch_ctx *ctx, const exec_stop *st, const char *why)
         snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nptxdbg: kernel %s (launch %llu) %s\n", kname,
             (unsigned long long)ctx->launch_no, why);
-    if (st && (st->kind == EXEC_STOP_LIMIT || st->kind == EXEC_STOP_INTERRUPT)) {
+    if (st && (st->kind == EXEC_STOP_LIMIT || st->kind == EXEC_STOP_INTERRUPT) && st->lanes) {
         exec_dim3 b = exec_cta_coord(ctx->m, st->cta);
         char where[400];
         rt_where_pc(ctx, st->pc, where, sizeof where);
