@@ -105,6 +105,8 @@ int rt_run_plain(rt_runner *r);
 void rt_run_end(rt_runner *r);
 uint64_t rt_run_max_steps(void);   /* PTXDBG_MAX_STEPS, 0: none */
 double rt_run_timeout(void);       /* PTXDBG_TIMEOUT seconds, 0: none */
+/* Set both (read from the environment at start-up) for the launches that start later. */
+void rt_run_set_limits(uint64_t max_steps, double timeout);
 /* Abandon running kernels (rt_abort_all's part): plain ones stop at their next slice boundary;
  * with forever (exit) the debugged one parks for good, else it completes. Lock held. */
 void rt_sched_abort(int forever);

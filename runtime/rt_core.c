@@ -22,6 +22,10 @@ static cudaError_t rt_pending_err;   /* a kernel fault the program has not synch
  * range may already be reserved (its shadow gap): that serves as well. */
 static void rt_reserve(uint64_t base, uint64_t size)
 {
+#ifdef __SANITIZE_THREAD__
+    (void)base, (void)size;
+    return;   /* ThreadSanitizer owns these ranges (its shadow) and refuses mappings there */
+#endif
     void *p = mmap((void *)(uintptr_t)base, size, PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
     if (p != MAP_FAILED && p != (void *)(uintptr_t)base) {
@@ -266,12 +270,18 @@ int rt_unsupported(const char *name, int *said, int code)
 /* ---- the error API --------------------------------------------------------------------------- */
 cudaError_t cudaGetLastError(void)
 {
-    return rt_last_error(1);
+    rt_lock();
+    cudaError_t e = rt_last_error(1);
+    rt_unlock();
+    return e;
 }
 
 cudaError_t cudaPeekAtLastError(void)
 {
-    return rt_last_error(0);
+    rt_lock();
+    cudaError_t e = rt_last_error(0);
+    rt_unlock();
+    return e;
 }
 
 const char *cudaGetErrorName(cudaError_t e)

@@ -35,6 +35,7 @@ struct rt_runner {
     int timed_out;            /* past its PTXDBG_TIMEOUT deadline */
     int started;              /* exec_launch done: the machine shows this launch */
     double deadline;          /* CLOCK_MONOTONIC seconds, 0: none */
+    uint64_t max_steps;       /* PTXDBG_MAX_STEPS when it started, 0: none */
     struct rt_runner *next;
 };
 
@@ -75,8 +76,16 @@ static double rs_env_number(const char *name, double max)
 
 __attribute__((constructor)) static void rs_init(void)
 {
-    rs_max_steps = (uint64_t)rs_env_number("PTXDBG_MAX_STEPS", 1e19);
-    rs_timeout = rs_env_number("PTXDBG_TIMEOUT", 1e9);
+    rt_run_set_limits((uint64_t)rs_env_number("PTXDBG_MAX_STEPS", 1e19),
+                      rs_env_number("PTXDBG_TIMEOUT", 1e9));
+}
+
+void rt_run_set_limits(uint64_t max_steps, double timeout)
+{
+    rt_lock();
+    rs_max_steps = max_steps;
+    rs_timeout = timeout;
+    rt_unlock();
 }
 
 /* ---- the interrupt flag ---------------------------------------------------------------------- */
@@ -276,6 +285,7 @@ rt_runner *rt_run_begin(rt_launch_ctx *ctx)
     atomic_fetch_add(&rs_inflight, 1);
     if (!r->dbg) {
         rs_install_sigint();
+        r->max_steps = rs_max_steps;
         if (rs_timeout > 0) {
             r->deadline = rt_now() + rs_timeout;
             rs_watchdog_start();
@@ -332,7 +342,7 @@ static int rs_after_interrupt(rt_runner *r)
             return RT_RUN_ABANDONED;
         if (r->timed_out && !rs_sigint)
             return RT_RUN_TIMEOUT;
-        if (!rs_intr) {
+        if (!__atomic_load_n(&rs_intr, __ATOMIC_RELAXED)) {
             r->state = RS_RUN;
             return 0;
         }
@@ -355,13 +365,13 @@ int rt_run_plain(rt_runner *r)
     o.mode = EXEC_RUN_CONTINUE;
     o.interrupt = &rs_intr;
     for (;;) {
-        if (rs_max_steps) {
+        if (r->max_steps) {
             exec_stats(m, &now, NULL);
-            if (now - start >= rs_max_steps) {
+            if (now - start >= r->max_steps) {
                 ctx->stop.kind = EXEC_STOP_LIMIT;
                 return RT_RUN_STEPS;
             }
-            o.max_steps = rs_max_steps - (now - start);
+            o.max_steps = r->max_steps - (now - start);
         }
         memset(&ctx->stop, 0, sizeof ctx->stop);
         if (exec_run(m, &o, &ctx->stop))
