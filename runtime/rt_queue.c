@@ -18,6 +18,7 @@
  * ------------------------------------------------------------------------------------------- */
 
 enum { Q_QUEUED, Q_RUNNING, Q_DONE };
+#define RT_DIRECT_MAX (64u << 10)   /* copies and memsets up to this run without a queue entry */
 
 struct rt_qop {
     rt_op op;                     /* owned copy (rt_op_clone) */
@@ -197,6 +198,31 @@ static int q_inline_kind(rt_op_kind k)
 {
     return k == RT_OP_COPY || k == RT_OP_SET || k == RT_OP_EVENT_RECORD ||
            k == RT_OP_EVENT_WAIT || k == RT_OP_MEM_FREE;
+}
+
+/* Whether an op on s would wait for nothing: the stream is idle and so is whatever the
+ * legacy stream's implicit synchronisation makes it wait for. */
+static int q_nothing_to_wait(const rt_stream *s)
+{
+    if (s->head || rt_all_stopped())
+        return 0;
+    if (s->kind == RT_SK_LEGACY) {
+        for (const rt_stream *t = q_all; t; t = t->all_next)
+            if (t != s && q_blocking(t) && q_pending(t->last))
+                return 0;
+        return 1;
+    }
+    return !q_blocking(s) || !q_pending(q_legacy.last);
+}
+
+int rt_queue_direct(rt_stream *s, const rt_op *op, uint64_t bytes, cudaError_t *err)
+{
+    if ((op->kind != RT_OP_COPY && op->kind != RT_OP_SET) || bytes >= RT_DIRECT_MAX ||
+        !q_nothing_to_wait(s))
+        return 0;
+    /* small: done with the lock held, so no other operation of s can come between */
+    *err = rt_op_run(s, op);
+    return 1;
 }
 
 /* Queue a checked op on s. With out, *out gets a reference to it (to wait for). */

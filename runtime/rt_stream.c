@@ -12,6 +12,7 @@ static uint64_t rt_stream_ids = 2;   /* 0 legacy, 1 per-thread ones (cudaStreamG
 rt_stream *rt_ptds_stream(void);
 rt_stream *rt_ptds_current(void);
 cudaError_t rt_queue_op(rt_stream *s, const rt_op *op, rt_qop **out);
+int rt_queue_direct(rt_stream *s, const rt_op *op, uint64_t bytes, cudaError_t *err);
 cudaError_t rt_qop_wait(rt_qop *q);
 
 rt_stream *rt_stream_get(cudaStream_t h, int ptds)
@@ -190,7 +191,11 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
         (op->kind == RT_OP_MEM_FREE &&
          (op->u.mem.graph || rt_gmem_find((void *)(uintptr_t)op->u.mem.addr))))
         return rt_mem_op_run(op);
-    cudaError_t e = rt_op_check(s, op);
+    cudaError_t e;
+    if ((op->kind == RT_OP_COPY || op->kind == RT_OP_SET) &&
+        rt_queue_direct(s, op, rt_op_bytes(op), &e))
+        return e;                          /* a small copy on an idle stream: done now */
+    e = rt_op_check(s, op);
     if (e != cudaSuccess)
         return e;
     return rt_queue_op(s, op, NULL);
@@ -234,12 +239,14 @@ cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync)
     } else {
         if (rt_sched_exiting())
             return cudaErrorCudartUnloading;
-        e = rt_op_check(s, op);
         rt_qop *q = NULL;
-        if (e == cudaSuccess)
-            e = rt_queue_op(s, op, &q);
-        if (e == cudaSuccess && q)
-            e = rt_qop_wait(q);
+        if (!rt_queue_direct(s, op, rt_op_bytes(op), &e)) {
+            e = rt_op_check(s, op);
+            if (e == cudaSuccess)
+                e = rt_queue_op(s, op, &q);
+            if (e == cudaSuccess && q)
+                e = rt_qop_wait(q);
+        }
         cudaError_t f = rt_fault_check();
         if (f != cudaSuccess)
             e = f;
