@@ -336,6 +336,10 @@ cudaError_t rt_copy_prep(const rt_op *op, uint8_t **d, uint8_t **s);
 void rt_copy_move(const rt_op *op, uint8_t *d, uint8_t *s);
 cudaError_t rt_set_prep(const rt_op *op, uint8_t **d);
 void rt_set_move(const rt_op *op, uint8_t *d);
+/* After mapping allocation a into machine m: pinned host memory (cudaHostAlloc,
+ * cudaMallocHost, cudaHostRegister), which the host may poll while a kernel runs, is never
+ * written ahead of one thread by parallel workers (exec_global_set_host; rt_sched.c). */
+void rt_map_host(exec_machine *m, const rt_alloc *a);
 /* Whether [p, p+n) touches an address window reserved for the core. */
 int rt_addr_reserved(uint64_t p, uint64_t n);
 /* Bytes of device memory in use (cudaMemGetInfo) and the emulated total. */

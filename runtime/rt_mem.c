@@ -91,6 +91,7 @@ static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
         rt_warn("cannot map %s: %s", q->a->name, exec_errmsg(m));
         return 1;
     }
+    rt_map_host(m, q->a);
     return 0;
 }
 

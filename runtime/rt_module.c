@@ -154,6 +154,8 @@ static int rt_map_alloc_cb(const rt_alloc *a, void *ctx)
     exec_machine *m = ctx;
     if (exec_global_map(m, a->base, a->size, (void *)(uintptr_t)a->base, a->name))
         rt_warn("cannot map %s into a module: %s", a->name, exec_errmsg(m));
+    else
+        rt_map_host(m, a);
     return 0;
 }
 

@@ -125,6 +125,12 @@ static int rs_busy(void)
     return 0;
 }
 
+void rt_map_host(exec_machine *m, const rt_alloc *a)
+{
+    if (a->kind == RT_MEM_HOST || a->kind == RT_MEM_REGISTERED)
+        exec_global_set_host(m, a->base, 1);
+}
+
 /* ---- quiescing ------------------------------------------------------------------------------- */
 void rt_quiesce(void)
 {

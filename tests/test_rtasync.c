@@ -261,6 +261,60 @@ START_TEST(machines_quiesced)
 }
 END_TEST
 
+/* Pinned host memory, which the host may read while a kernel runs, is never written ahead of one
+ * thread by parallel workers (whose speculative writes an undo may take back): a host thread
+ * watching it sees the elements written in one thread's order, never an element while one
+ * more than a warp earlier is still unwritten (add's blocks and warps write in order). */
+static atomic_int watch_done, watch_bad;
+
+__attribute__((noinline)) static int tsan_watch_read(const int *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void *watcher(void *v)
+{
+    const int *p = v;
+    while (!atomic_load(&watch_done)) {
+        int seen_unset = -1;
+        for (int i = 0; i < 4096; i++) {
+            int x = tsan_watch_read(&p[i]);
+            if (x == 0 && seen_unset < 0)
+                seen_unset = i;
+            else if (x && seen_unset >= 0 && i > seen_unset + 64) {
+                atomic_store(&watch_bad, i);   /* a later element before an earlier one */
+                break;
+            }
+        }
+    }
+    return NULL;
+}
+
+START_TEST(pinned_in_order)
+{
+    setup();
+    int *p;
+    ck_assert_int_eq(cudaMallocHost((void **)&p, 4096 * sizeof(int)), cudaSuccess);
+    memset(p, 0, 4096 * sizeof(int));
+    exec_set_threads(mod->m, 2);
+    atomic_store(&watch_done, 0);
+    atomic_store(&watch_bad, 0);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, watcher, p), 0);
+    for (int r = 0; r < 20; r++)
+        launch_add(NULL, p, 4096, 1);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+    atomic_store(&watch_done, 1);
+    pthread_join(t, NULL);
+    exec_set_threads(mod->m, rt_threads);
+    ck_assert_int_eq(p[4095], 20);
+    ck_assert_msg(atomic_load(&watch_bad) == 0, "element %d was written before an earlier one",
+                  atomic_load(&watch_bad));
+    cudaFreeHost(p);
+    teardown();
+}
+END_TEST
+
 /* ---- host threads, each with its stream ------------------------------------------------------ */
 typedef struct {
     int id, ok;
@@ -459,6 +513,7 @@ int main(void)
     tcase_add_test(t, launch_returns_at_once);
     tcase_add_test(t, legacy_stream_order);
     tcase_add_test(t, machines_quiesced);
+    tcase_add_test(t, pinned_in_order);
     tcase_add_test(t, host_threads);
     tcase_add_test(t, debugger_all_stop);
     tcase_add_test(t, step_budget_and_timeout);

@@ -81,6 +81,8 @@ typedef struct mem_region {
     uint32_t id;              /* allocation number, for messages ("buf#3") */
     char name[64];            /* ALLOC: the name the debugger gave it ("" none); MAPPED: the
                                  owner's name ("cudaMalloc#3"); for messages */
+    uint8_t host;             /* MAPPED: the host may read it while a kernel runs (pinned host
+                                 memory): parallel workers never write it speculatively */
 } mem_region;
 
 typedef struct mem_global {

@@ -42,6 +42,22 @@ __global__ void server(volatile mailbox *mb, int rounds)
     }
 }
 
+// A doorbell per block in mapped memory: the host rings (bell = 1), the block does one job
+// (jobs += 1) and answers by clearing the bell; `rounds` times. A job done twice, or a bell
+// answered and then found ringing again, would show in jobs.
+__global__ void doorbells(volatile int *bell, volatile int *jobs, int rounds)
+{
+    if (threadIdx.x != 0)
+        return;
+    for (int r = 0; r < rounds; r++) {
+        while (bell[blockIdx.x] == 0)
+            ;
+        jobs[blockIdx.x] = jobs[blockIdx.x] + 1;
+        __threadfence_system();
+        bell[blockIdx.x] = 0;
+    }
+}
+
 __global__ void add_one(int *p, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -154,6 +170,30 @@ int main()
             EXPECT(vmb[b].ans == r * r + b, "round %d block %d: answer %d", r, b, vmb[b].ans);
         }
     CHECK(cudaStreamSynchronize(s1));
+
+    // the same with doorbells that the kernel answers by clearing them, eight blocks
+    const int nbell = 8, nring = 10;
+    int *bell, *dbell, *jobs, *djobs;
+    CHECK(cudaHostAlloc(&bell, nbell * sizeof(int), cudaHostAllocMapped));
+    CHECK(cudaHostAlloc(&jobs, nbell * sizeof(int), cudaHostAllocMapped));
+    memset(bell, 0, nbell * sizeof(int));
+    memset(jobs, 0, nbell * sizeof(int));
+    CHECK(cudaHostGetDevicePointer((void **)&dbell, bell, 0));
+    CHECK(cudaHostGetDevicePointer((void **)&djobs, jobs, 0));
+    doorbells<<<nbell, 32, 0, s1>>>(dbell, djobs, nring);
+    volatile int *vbell = bell, *vjobs = jobs;
+    for (int r = 1; r <= nring; r++)
+        for (int b = 0; b < nbell; b++) {
+            vbell[b] = 1;
+            while (vbell[b] != 0)
+                ;
+            EXPECT(vjobs[b] == r, "round %d block %d: %d jobs done", r, b, vjobs[b]);
+        }
+    CHECK(cudaStreamSynchronize(s1));
+    for (int b = 0; b < nbell; b++)
+        EXPECT(jobs[b] == nring, "block %d: %d jobs done", b, jobs[b]);
+    CHECK(cudaFreeHost(bell));
+    CHECK(cudaFreeHost(jobs));
 
     // 3. the legacy default stream waits for blocking streams and they wait for it; a
     // non-blocking stream waits for neither
