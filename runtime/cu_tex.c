@@ -148,6 +148,7 @@ CU_EXPORT CUresult cuArrayDestroy(CUarray hArray)
     CUresult r = cu_ctx_current();
     if (r) return r;
     RT_BEGIN();
+    rt_wait_all();   /* kernels in flight may use it */
     cudaError_t e = rt_array_free((cudaArray_t)(void *)hArray);
     rt_unlock();
     return cu_result(e);

@@ -365,6 +365,19 @@ block \(2,0,0\), thread \(3,0,0\)
 ^vector_add: 1000 elements PASSED\$
 PATS
 
+# a stop in a kernel on a stream's thread while the host thread waits for another stream: the
+# first gated_store of rt_async stores 41 once the host opened the gate; the program goes on
+gs_line=$(grep -n 'the gated store' "$C/rt_async.cu" | cut -d: -f1)
+scenario async-stop 0 -ex "break rt_async.cu:$gs_line" -ex run -ex 'print v' -ex 'print *gate' \
+    -ex 'info cuda kernels' -ex delete -ex continue --args ./rt_async.G <<PATS
+^Breakpoint 1, gated_store<<<\(1,1,1\),\(1,1,1\)>>> .* at rt_async\.cu:$gs_line\$
+^\\\$1 = 41\$
+^\\\$2 = 1\$
+^\* +[0-9]+ +0 +[0-9]+ +Active .*gated_store
+^rt_async: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
 # ---- asynchronous streams and runaway kernels ------------------------------------------------------
 # rt_exit: the static destructor's cudaFree after exit ended the work in flight
 if selected rt_exit-destructor; then
@@ -379,7 +392,8 @@ fi
 
 # rt_runaway forever: nobody releases the kernel. Its warp 0 spins at the line marked "the
 # spinning line", warp 1 waits at "the waiting line" (__syncthreads); the launch fails with
-# cudaErrorLaunchTimeout (the program prints FAULT and exits 3).
+# cudaErrorLaunchTimeout (the program prints FAULT and exits 3). Block 1 starts once block 0 has
+# spun for a turn, so the budget may end in either block's warp 0.
 spin_line=$(grep -n 'the spinning line' "$C/rt_runaway.cu" | cut -d: -f1)
 bar_line=$(grep -n 'the waiting line' "$C/rt_runaway.cu" | cut -d: -f1)
 # runaway NAME PROGRAM ENV... <<PATTERNS: stderr must match PATTERNS in order
@@ -403,7 +417,7 @@ runaway() {
 }
 runaway runaway-max-steps rt_runaway.G PTXDBG_MAX_STEPS=200000 <<PATS
 ^ptxdbg: kernel runaway\(.*\) \(launch 0\) did not finish within PTXDBG_MAX_STEPS=200000 warp-instructions\$
-^  running: block \(0,0,0\) warp 0 lanes 0xffffffff at rt_runaway\.cu:$spin_line \(PTX line [0-9]+, pc 0x[0-9a-f]+\)\$
+^  running: block \([01],0,0\) warp 0 lanes 0xffffffff at rt_runaway\.cu:$spin_line \(PTX line [0-9]+, pc 0x[0-9a-f]+\)\$
 where every warp is
 ^    block \(0,0,0\) warp 0 lanes 0xffffffff at rt_runaway\.cu:$spin_line
 ^    block \(0,0,0\) warp 1 lanes 0xffffffff waiting at a barrier at rt_runaway\.cu:$bar_line

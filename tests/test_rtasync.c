@@ -53,10 +53,11 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaGetLastError(void);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
 
 static CUmodule mod;
 static CUcontext ctx;
-static CUfunction k_gate, k_add, k_forever;
+static CUfunction k_gate, k_add, k_forever, k_stamp;
 
 static void setup(void)
 {
@@ -73,6 +74,7 @@ static void setup(void)
     ck_assert_int_eq(cuModuleGetFunction(&k_gate, mod, "gate_store"), 0);
     ck_assert_int_eq(cuModuleGetFunction(&k_add, mod, "add"), 0);
     ck_assert_int_eq(cuModuleGetFunction(&k_forever, mod, "forever"), 0);
+    ck_assert_int_eq(cuModuleGetFunction(&k_stamp, mod, "stamp_then_work"), 0);
 }
 
 static void teardown(void)
@@ -262,10 +264,12 @@ START_TEST(machines_quiesced)
 END_TEST
 
 /* Pinned host memory, which the host may read while a kernel runs, is never written ahead of one
- * thread by parallel workers (whose speculative writes an undo may take back): a host thread
- * watching it sees the elements written in one thread's order, never an element while one
- * more than a warp earlier is still unwritten (add's blocks and warps write in order). */
+ * thread by parallel workers: when their run halts (here: another thread's allocations park the
+ * kernel), an undo would take back what CTAs ahead of the lowest unfinished one wrote, and a
+ * host thread watching the memory would see a value go back. Each launch of stamp_then_work
+ * increments every element, so values only grow. */
 static atomic_int watch_done, watch_bad;
+static int watch_last[4096];
 
 __attribute__((noinline)) static int tsan_watch_read(const int *p)
 {
@@ -275,41 +279,57 @@ __attribute__((noinline)) static int tsan_watch_read(const int *p)
 static void *watcher(void *v)
 {
     const int *p = v;
-    while (!atomic_load(&watch_done)) {
-        int seen_unset = -1;
+    while (!atomic_load(&watch_done))
         for (int i = 0; i < 4096; i++) {
             int x = tsan_watch_read(&p[i]);
-            if (x == 0 && seen_unset < 0)
-                seen_unset = i;
-            else if (x && seen_unset >= 0 && i > seen_unset + 64) {
-                atomic_store(&watch_bad, i);   /* a later element before an earlier one */
-                break;
-            }
+            if (x < watch_last[i])
+                atomic_store(&watch_bad, i + 1);   /* a value taken back */
+            watch_last[i] = x;
         }
-    }
     return NULL;
 }
 
-START_TEST(pinned_in_order)
+/* Another thread that keeps touching every machine (cudaDeviceSetLimit of the heap size goes to
+ * each machine) while the launches run: each call parks the running kernel. */
+static void *quiescer(void *v)
+{
+    const int *p = v;
+    while (!atomic_load(&watch_done) && tsan_watch_read(&p[0]) == 0)
+        sched_yield();
+    for (int i = 0; i < 20000 && !atomic_load(&watch_done); i++)
+        if (cudaDeviceSetLimit(cudaLimitMallocHeapSize, 8u << 20) != cudaSuccess)
+            break;
+    return NULL;
+}
+
+START_TEST(pinned_never_taken_back)
 {
     setup();
     int *p;
     ck_assert_int_eq(cudaMallocHost((void **)&p, 4096 * sizeof(int)), cudaSuccess);
     memset(p, 0, 4096 * sizeof(int));
+    memset(watch_last, 0, sizeof watch_last);
     exec_set_threads(mod->m, 2);
     atomic_store(&watch_done, 0);
     atomic_store(&watch_bad, 0);
-    pthread_t t;
+    pthread_t t, u;
     ck_assert_int_eq(pthread_create(&t, NULL, watcher, p), 0);
-    for (int r = 0; r < 20; r++)
-        launch_add(NULL, p, 4096, 1);
+    ck_assert_int_eq(pthread_create(&u, NULL, quiescer, p), 0);
+    /* stamp_then_work<<<64, 64>>>(p, 4096, 100000, sink): each element gets 1, then each warp
+     * works on for several slices */
+    int n = 4096, rounds = 100000, *sink;
+    ck_assert_int_eq(cudaMalloc((void **)&sink, sizeof(int)), cudaSuccess);
+    void *args[] = { &p, &n, &rounds, &sink };
+    for (int r = 0; r < 2; r++)
+        ck_assert_int_eq(cuLaunchKernel(k_stamp, 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL), 0);
     ck_assert_int_eq(cudaDeviceSynchronize(), cudaSuccess);
+    cudaFree(sink);
     atomic_store(&watch_done, 1);
     pthread_join(t, NULL);
+    pthread_join(u, NULL);
     exec_set_threads(mod->m, rt_threads);
-    ck_assert_int_eq(p[4095], 20);
-    ck_assert_msg(atomic_load(&watch_bad) == 0, "element %d was written before an earlier one",
-                  atomic_load(&watch_bad));
+    ck_assert_int_eq(p[4095], 2);
+    ck_assert_msg(atomic_load(&watch_bad) == 0, "element %d went back", atomic_load(&watch_bad) - 1);
     cudaFreeHost(p);
     teardown();
 }
@@ -513,7 +533,7 @@ int main(void)
     tcase_add_test(t, launch_returns_at_once);
     tcase_add_test(t, legacy_stream_order);
     tcase_add_test(t, machines_quiesced);
-    tcase_add_test(t, pinned_in_order);
+    tcase_add_test(t, pinned_never_taken_back);
     tcase_add_test(t, host_threads);
     tcase_add_test(t, debugger_all_stop);
     tcase_add_test(t, step_budget_and_timeout);

@@ -19,7 +19,7 @@ __device__ void wait_for(volatile int *flag, int v)
 __global__ void gated_store(volatile int *gate, int *out, int v)
 {
     wait_for(gate, 1);
-    *out = v;
+    *out = v;   // the gated store
 }
 
 // A persistent kernel: answers `rounds` requests of the host, one at a time, through a mailbox
