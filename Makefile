@@ -8,7 +8,7 @@ CFLAGS   ?= $(OPT) -g
 CORE_INC  = -Icore/ptx -Icore/exec -Icore/isa -Icore/mem
 # Flags the code needs whatever CFLAGS says (CFLAGS may be given on the command line).
 XCFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-strict-aliasing \
-            $(CORE_INC) -Idwarf -Idebugger -Icommands
+            $(CORE_INC) -Idwarf -Idebugger -Icommands -Idap
 DEPFLAGS  = -MMD -MP
 
 # libdwarf: Debian 12 ships headers in /usr/include/libdwarf and no .pc file.
@@ -16,7 +16,7 @@ DWARF_CFLAGS ?= $(shell pkg-config --cflags libdwarf 2>/dev/null || echo -I/usr/
 DWARF_LIBS   ?= $(shell pkg-config --libs libdwarf 2>/dev/null || echo -ldwarf)
 CHECK_CFLAGS ?= $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   ?= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread)
-LIBS      = $(DWARF_LIBS) -lreadline -lm -lpthread
+LIBS      = $(DWARF_LIBS) -lzstd -lreadline -lm -lpthread
 
 # Debian packages the build and the tests need (installed by `make deps`).
 DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmux libzstd-dev
@@ -25,7 +25,9 @@ CORE_SRC  = $(wildcard core/*/*.c)
 DWARF_SRC = $(wildcard dwarf/*.c)
 DBG_SRC   = $(wildcard debugger/*.c)
 CMD_SRC   = $(filter-out commands/main.c,$(wildcard commands/*.c))
-LIB_SRC   = $(CORE_SRC) $(DWARF_SRC) $(DBG_SRC) $(CMD_SRC)
+# The Debug Adapter Protocol front end (ptxdbg --dap; also inside the runtime library).
+DAP_SRC   = $(wildcard dap/*.c)
+LIB_SRC   = $(CORE_SRC) $(DWARF_SRC) $(DBG_SRC) $(CMD_SRC) $(DAP_SRC)
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       = $(BUILD)/libptxdbg.a
 
@@ -87,9 +89,21 @@ $(PIC)/dwarf/%.o: dwarf/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC $(DWARF_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(PIC)/runtime/%.o: runtime/%.c
+# The driver API files (runtime/cu_*.c) call the runtime API functions of runtime/rt_*.c through
+# prototypes generated from their definitions (runtime/gen-rtapi.sh).
+RT_GEN    = $(BUILD)/gen/cu_rtapi.h
+RT_RTSRC  = $(filter runtime/rt_%.c,$(RT_SRC))
+$(RT_GEN): runtime/gen-rtapi.sh $(RT_RTSRC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC -Iruntime $(DEPFLAGS) -c -o $@ $<
+	sh runtime/gen-rtapi.sh $@ $(RT_RTSRC)
+
+$(PIC)/runtime/%.o: runtime/%.c | $(RT_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC -Iruntime -I$(BUILD)/gen $(DEPFLAGS) -c -o $@ $<
+
+$(BUILD)/runtime/%.o: runtime/%.c | $(RT_GEN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(XCFLAGS) -Iruntime -I$(BUILD)/gen $(DEPFLAGS) -c -o $@ $<
 
 $(PIC)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -118,7 +132,8 @@ $(CUDADRV): runtime/drv/libcuda.c $(CUDART)
 
 # The runtime's Check suites link the runtime's objects (not position-independent) statically.
 RT_TOBJ = $(RT_SRC:%.c=$(BUILD)/%.o)
-RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi $(BUILD)/tests/test_rtasync
+RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi $(BUILD)/tests/test_cudrv \
+           $(BUILD)/tests/test_rtasync
 $(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Itests -Iruntime -o $@ $< $(RT_TOBJ) $(LIB) \
@@ -126,6 +141,7 @@ $(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 
 # Every Check suite, then the end-to-end batch tests.
 test: deps-quiet ptxdbg runtime $(TEST_BIN)
+	@command -v node >/dev/null && command -v npm >/dev/null || sh tests/install-deps.sh nodejs npm
 	@sh tests/run-tests.sh $(BUILD) $(TEST_BIN)
 
 unit: $(TEST_BIN)

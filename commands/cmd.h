@@ -70,6 +70,13 @@ typedef struct {
 /* Parse an expression; NULL with a gdb-like message ("A syntax error in expression, near
  * `)'.") in err. */
 cmd_expr *cmd_expr_parse(const char *text, char *err, size_t n);
+/* The same with an oracle naming types, so "(T) -x" and "(T) *p" parse as C++ casts when T is
+ * a type (a lone "(T) operand" is a cast without one). */
+typedef int (*cmd_type_oracle)(void *ctx, const char *name);
+cmd_expr *cmd_expr_parse_typed(const char *text, cmd_type_oracle is_type, void *tctx, char *err,
+                               size_t n);
+/* Parse with the debug info of dw (may be NULL) as the oracle. */
+cmd_expr *cmd_expr_parse_dw(const char *text, const dw_info *dw, char *err, size_t n);
 void cmd_expr_free(cmd_expr *e);
 /* Evaluate. hist may be NULL. Returns 0 or -1 with the message in err. */
 /* The type a value of PTX type t has in expressions: bit types b8..b64 as u8..u64. */
@@ -135,12 +142,70 @@ int cmd_demangle(const char *mangled, char *out, size_t n, int base_only);
 
 /* ---- command context ------------------------------------------------------------------------- */
 typedef struct cmd_input cmd_input;
+typedef struct cmd_ctx cmd_ctx;
 struct cmd_input {
     /* Next line (malloc'd, without newline) or NULL at end. */
     char *(*next)(cmd_input *in, const char *prompt);
     void *ctx;
     int stop_on_error;        /* a script (source, -x): the first failing command ends it */
 };
+
+/* ---- where command lines come from (cmd_feed.c) ------------------------------------------------
+ * One stack of frames read by one loop: the terminal, main's -ex/-x list, scripts, user command
+ * bodies, `if` branches, `while` loops, breakpoint commands (see cmd_feed.c). */
+enum { CMD_FR_TERM, CMD_FR_TEXT, CMD_FR_LOOP };
+enum {
+    CMD_FF_NEST = 1,          /* an error ends it and the nested frames it runs in */
+    CMD_FF_ACTS = 2,          /* main's -ex/-x list: lines "e COMMAND" / "x SCRIPT" */
+    CMD_FF_BPCMD = 4,         /* a breakpoint's commands: a resume drops what is left */
+    CMD_FF_DONE = 8,          /* dropped: popped when reached */
+    CMD_FF_USER = 16,         /* a user command's body (loop_break does not cross it) */
+    CMD_FF_SCRIPT = 32,       /* a script file (-x, source): at most 16 nested */
+};
+typedef struct cmd_feed_frame {
+    int kind, flags;
+    char *name;               /* the script's path, the user command, "if", "while" */
+    char *cond;               /* LOOP: the condition tested before every pass */
+    char *args;               /* "COUNT\nARG0\n...": $argc/$argN of the user command it runs in */
+    char *text;               /* TEXT: its lines; LOOP: the body */
+    size_t len, pos;
+    cmd_input *src;           /* TERM: a caller's line source (NULL: the session's terminal) */
+    int interactive;          /* TERM with src: the session's interactive flag when pushed */
+} cmd_feed_frame;
+int cmd_feed_push(cmd_ctx *c, int kind, int flags, const char *name, const char *cond,
+                  const char *text, size_t len);
+int cmd_feed_push_term(cmd_ctx *c, cmd_input *src);
+void cmd_feed_pop(cmd_ctx *c);
+void cmd_feed_free(cmd_ctx *c);
+/* Run lines while more than `base` frames are left (the hold hook may stop it earlier, the
+ * frames kept); -1 when an error ended nested frames. */
+int cmd_feed_run(cmd_ctx *c, int base);
+/* The same without the hold hook, then the frames above base dropped: lines brought by a command
+ * run from outside the feed (a test, a front end, the setup replay) run to their end. */
+int cmd_feed_run_local(cmd_ctx *c, int base);
+/* The next line of the top frame, for commands that read a body; NULL at its end. */
+char *cmd_feed_read(cmd_ctx *c, const char *prompt);
+/* A command resumed the kernel: breakpoint commands still to run are dropped (gdb). */
+void cmd_feed_resumed(cmd_ctx *c);
+int cmd_feed_loop_control(cmd_ctx *c, int brk);
+/* The frames above the terminal as text, and back (a program's `run` hands them over). */
+int cmd_feed_export(const cmd_ctx *c, char **out, size_t *len);
+int cmd_feed_import(cmd_ctx *c, const char *text, size_t len);
+
+/* ---- user-defined commands (cmd_define.c) ---------------------------------------------------- */
+typedef struct cmd_user cmd_user;
+/* A block's lines up to its `end` (nested blocks need their own), read from c->in; else_at:
+ * the index of the top-level `else` (-1: none), or NULL where `else` is an ordinary line. */
+int cmd_read_block(cmd_ctx *c, char ***lines, int *n, int *else_at);
+const cmd_user *cmd_user_find(const cmd_ctx *c, const char *name);
+const cmd_user *cmd_user_lookup(const cmd_ctx *c, const char *word, char *err, size_t n);
+int cmd_user_run(cmd_ctx *c, const cmd_user *u, const char *args);
+char *cmd_user_subst(const char *line, const char *args, char *err, size_t en);
+void cmd_user_describe(const cmd_user *u, FILE *out, int whole);
+/* The definition (doc 0) or documentation (doc 1) of user command name as setup-log lines. */
+int cmd_user_log(const cmd_ctx *c, const char *name, int doc, char **text, size_t *len);
+void cmd_users_free(cmd_ctx *c);
+int cmd_help_user(cmd_ctx *c);
 
 typedef struct {
     int num;
@@ -177,7 +242,6 @@ typedef struct cmd_ctx {
     cmd_disp *disp;
     int ndisp, next_disp;
     cmd_input *in;            /* where `commands`/`end` blocks read from */
-    int depth;                /* nesting of source/commands execution */
     /* `x` continues where it stopped */
     ptx_space x_space;
     uint64_t x_next;
@@ -202,10 +266,19 @@ typedef struct cmd_ctx {
     struct cmd_prog *prog;    /* the program, its arguments and the setup log; NULL: PTX */
     int replaying;            /* replaying the setup log: not recorded again */
     int inproc;               /* this session runs inside the program */
-    const char **acts;        /* main's -ex/-x commands (kinds 'e'/'x'), *act the current one */
-    const char *kinds;
-    int nacts, *act;
     int prog_exited, prog_status; /* the last run's exit status */
+    int corecheck_busy;       /* cmd_corecheck is comparing (no nested checks) */
+    /* where lines come from (cmd_feed.c) */
+    cmd_feed_frame *frames;
+    int nframes, capframes;
+    int feeding;              /* cmd_feed_run is reading: commands push frames, it runs them */
+    int line_frame;           /* the frame the running line came from */
+    /* inside a program: 1 when the stop is over (the kernel completed): the feed stops */
+    int (*hold)(struct cmd_ctx *c);
+    /* inside a program: the terminal's line at a stop (NULL: cmd_read_line) */
+    char *(*term_hook)(struct cmd_ctx *c, const char *prompt);
+    struct cmd_user *users;   /* user-defined commands (cmd_define.c) */
+    int nusers;
 } cmd_ctx;
 
 typedef int (*cmd_fn)(cmd_ctx *c, const char *args, int argc, char **argv);
@@ -244,10 +317,17 @@ int cmd_parse_long(const char *s, long lo, long hi, long *out);
 /* "N" or "(x)", "(x,y)", "(x,y,z)" of unsigned 32-bit numbers into v (components not given keep
  * the caller's defaults); returns the text after it, or NULL. */
 const char *cmd_parse_dim3(const char *p, unsigned long v[3]);
-/* Run every line of an input until it ends (or quit). */
+/* Run every line of an input until it ends (or quit), as the terminal's lines run. */
 int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt);
 /* Stop the running command as Ctrl-C does (a kernel run stops at its next check). */
 void cmd_interrupt(void);
+/* Ctrl-C was pressed (not yet cleared); clear it. */
+int cmd_interrupt_pending(void);
+void cmd_interrupt_clear(void);
+/* The end of the session's terminal: pager off, history saved. */
+void cmd_term_close(cmd_ctx *c);
+/* Whether name is a built-in command's name or alias. */
+int cmd_is_builtin(const char *name);
 /* cmd_repl.c: the interactive loop (readline on a terminal, plain lines otherwise). */
 int cmd_repl(cmd_ctx *c);
 /* One command line for a session inside a program (the terminal with readline, else fd 0
@@ -315,7 +395,8 @@ int cmd_resume(cmd_ctx *c, int ignore);
 #define H(name) int name(cmd_ctx *c, const char *args, int argc, char **argv)
 /* cmd_launch.c */
 H(cmd_file); H(cmd_buffer); H(cmd_launch); H(cmd_run); H(cmd_kill); H(cmd_dump);
-H(cmd_source); H(cmd_echo); H(cmd_printf); H(cmd_quit); H(cmd_info_functions); H(cmd_info_buffers);
+H(cmd_source); H(cmd_echo); H(cmd_define); H(cmd_document); H(cmd_if); H(cmd_while);
+H(cmd_loop_break); H(cmd_loop_continue); H(cmd_block_end); H(cmd_clear); H(cmd_printf); H(cmd_quit); H(cmd_info_functions); H(cmd_info_buffers);
 /* cmd_exec.c */
 H(cmd_continue); H(cmd_step); H(cmd_next); H(cmd_stepi); H(cmd_nexti); H(cmd_finish);
 H(cmd_until); H(cmd_advance); H(cmd_start);
@@ -324,7 +405,7 @@ H(cmd_break); H(cmd_tbreak); H(cmd_condition); H(cmd_ignore); H(cmd_delete); H(c
 H(cmd_enable); H(cmd_commands); H(cmd_watch); H(cmd_rwatch); H(cmd_awatch);
 H(cmd_info_breakpoints);
 /* cmd_data.c */
-H(cmd_print); H(cmd_output); H(cmd_x); H(cmd_display); H(cmd_undisplay); H(cmd_set_var);
+H(cmd_print); H(cmd_call); H(cmd_output); H(cmd_x); H(cmd_display); H(cmd_undisplay); H(cmd_set_var);
 H(cmd_info_display); H(cmd_info_registers); H(cmd_info_lanes_expr); H(cmd_ptype);
 /* cmd_settings.c (the settings table); cmd_info in cmd_table.c */
 H(cmd_set); H(cmd_show); H(cmd_info);
@@ -383,12 +464,23 @@ void cmd_out_pager(cmd_ctx *c, int on);
 void cmd_out_new_command(void);
 /* The terminal's stdout (not the log): for readline. */
 FILE *cmd_out_terminal(void);
+/* on: drop everything printed (nested: count) until off; replaying a setup log. */
+void cmd_out_quiet(int on);
+/* on: a program's session gives the streams back while the program runs (its output is not
+ * the debugger's: not logged or paged); off: at a stop, logging and paging apply again. */
+void cmd_out_hold(int on);
 /* Ask a yes/no question on the terminal (confirm): 1 yes. Non-interactive sessions, -batch and
  * "set confirm off": 1 without asking. */
 int cmd_confirm(cmd_ctx *c, const char *question);
 /* Before launch/run/start/quit end a live kernel: ask (cmd_confirm); 0 go on, -1 refused
  * ("Not confirmed." printed). `question` ends the message ("Quit anyway?"). */
 int cmd_confirm_kill(cmd_ctx *c, const char *question);
+
+/* cmd_corecheck.c: with PTXDBG_CORE_CHECK set, every stop is saved as a core, reopened in a
+ * scratch session and compared (focus, backtrace, info cuda threads, every frame's args and
+ * locals); a difference is an error. */
+int cmd_corecheck_on(void);
+void cmd_corecheck(cmd_ctx *c);
 
 /* cmd_core.c: postmortem (trap/exception reports, core files, info trap) */
 void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 
 static const char *base_name(const char *p)
 {
@@ -65,6 +66,10 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
         if (np > 0 && cmd_cond_check(c, cond, pcs, np, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
     }
+    /* a CUDA program's host code never stops: say so now, not a pending breakpoint forever */
+    char why[1024];
+    if (dbg_host_code(c->s, cmd_prog_path(c), loc, why, sizeof why) == 1)
+        return cmd_error(c, "%s", why);
     int num = dbg_break_add(c->s, loc, cond, temp);
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -198,6 +203,8 @@ static int each_bp(cmd_ctx *c, int argc, char **argv, int (*fn)(dbg_session *, i
     return rc;
 }
 
+static int display_enable(cmd_ctx *c, int argc, char **argv, int on);
+
 static int del_fn(dbg_session *s, int num, int arg)
 {
     (void)arg;
@@ -215,62 +222,216 @@ int cmd_delete(cmd_ctx *c, const char *args, int argc, char **argv)
 int cmd_disable(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
+    if (argc > 0 && !strcmp(argv[0], "display"))
+        return display_enable(c, argc - 1, argv + 1, 0);
     return each_bp(c, argc, argv, dbg_bp_enable, 0);
 }
 
+static int enable_count;  /* the COUNT of `enable count COUNT N...` while each_bp runs */
+
+static int enable_disp(dbg_session *s, int num, int how)
+{
+    return dbg_bp_enable_disp(s, num, how, enable_count);
+}
+
+/* enable [breakpoints] [once|delete|count COUNT] [N...] (gdb) */
 int cmd_enable(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    int once = argc > 0 && !strcmp(argv[0], "once");
-    return each_bp(c, argc - once, once ? argv + 1 : argv, dbg_bp_enable, 1);
+    if (argc > 0 && !strcmp(argv[0], "display"))
+        return display_enable(c, argc - 1, argv + 1, 1);
+    if (argc > 0 && !strcmp(argv[0], "breakpoints")) {
+        argc--;
+        argv++;
+    }
+    const char *w = argc > 0 ? argv[0] : "";
+    if (!strcmp(w, "once") || !strcmp(w, "delete")) {
+        enable_count = 1;
+        return each_bp(c, argc - 1, argv + 1, enable_disp, !strcmp(w, "once") ? 1 : 2);
+    }
+    if (!strcmp(w, "count")) {
+        long n;
+        if (argc < 2)
+            return cmd_error(c, "Argument required (hit count).");
+        if (cmd_parse_long(argv[1], 1, INT_MAX, &n) != 0)
+            return cmd_error(c, "Bad count \"%s\" (a number from 1).", argv[1]);
+        enable_count = (int)n;
+        return each_bp(c, argc - 2, argv + 2, enable_disp, 3);
+    }
+    enable_count = 0;
+    return each_bp(c, argc, argv, enable_disp, 0);
 }
 
+/* clear [LOCATION]: delete the breakpoints at LOCATION (its pcs, or, while pending, the same
+ * location text), else at the selected frame's line; gdb's "Deleted breakpoint(s) N ...". */
+int cmd_clear(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    while (isspace((unsigned char)*args))
+        args++;
+    char loc[512];
+    size_t l = strlen(args);
+    while (l && isspace((unsigned char)args[l - 1]))
+        l--;
+    if (l >= sizeof loc)
+        return cmd_error(c, "Location too long.");
+    snprintf(loc, sizeof loc, "%.*s", (int)l, args);
+    uint32_t pcs[DBG_MAX_LOCS];
+    int np = 0;
+    if (!loc[0]) {
+        dbg_frame f;
+        if (dbg_focus_frame(c->s, &f) != 0)
+            return cmd_error(c, "No source file specified.");
+        if (f.file && f.line > 0)
+            snprintf(loc, sizeof loc, "%s:%d", f.file, f.line);
+        else
+            snprintf(loc, sizeof loc, "*%u", f.pc);
+    }
+    if (dbg_module(c->s) && dbg_machine(c->s)) {
+        np = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
+        if (np < 0 && !c->prog)
+            return cmd_error(c, "%s", dbg_errmsg(c->s));
+        if (np < 0)
+            np = 0;
+    }
+    int n = dbg_bp_count(c->s), m = 0;
+    int *nums = malloc(sizeof *nums * (size_t)(n ? n : 1));
+    if (!nums)
+        return cmd_error(c, "Out of memory.");
+    for (int i = 0; i < n; i++) {
+        dbg_bp *b = dbg_bp_at(c->s, i);
+        if (b->type != DBG_BP_BREAK)
+            continue;
+        int at = !strcmp(b->spec, loc);
+        for (int k = 0; k < b->npcs && !at; k++)
+            for (int j = 0; j < np && !at; j++)
+                at = b->pcs[k] == pcs[j];
+        if (at)
+            nums[m++] = b->num;
+    }
+    if (!m) {
+        free(nums);
+        return cmd_error(c, "No breakpoint at %s.", args[0] ? loc : "this line");
+    }
+    char logline[4096] = "delete";
+    size_t k = strlen(logline);
+    printf("Deleted breakpoint%s ", m > 1 ? "s" : "");
+    for (int i = 0; i < m; i++) {
+        dbg_bp_delete(c->s, nums[i]);
+        printf("%d%s", nums[i], i + 1 < m ? " " : "\n");
+        k += (size_t)snprintf(logline + k, k < sizeof logline ? sizeof logline - k : 0, " %d",
+                              nums[i]);
+    }
+    /* a program's session replays what clear did, whatever the location resolves to there */
+    if (k < sizeof logline)
+        cmd_prog_note(c, logline);
+    free(nums);
+    return 0;
+}
+
+/* commands [N | A-B]...: one list for every breakpoint named (the last one without N) */
 int cmd_commands(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    int num = 0;
-    if (argc == 1) {
-        if (bp_num(c, argv[0], &num) != 0)
-            return -1;
-    } else {
-        for (int i = 0; i < dbg_bp_count(c->s); i++)
-            if (dbg_bp_at(c->s, i)->num > num)
-                num = dbg_bp_at(c->s, i)->num;
+    int nb = dbg_bp_count(c->s), m = 0;
+    int *nums = malloc(sizeof *nums * (size_t)(nb ? nb : 1));
+    if (!nums)
+        return cmd_error(c, "Out of memory.");
+    if (argc == 0 && nb > 0) {
+        int last = 0;
+        for (int i = 0; i < nb; i++)
+            if (dbg_bp_at(c->s, i)->num > last)
+                last = dbg_bp_at(c->s, i)->num;
+        nums[m++] = last;
     }
-    if (!dbg_bp_find(c->s, num))
-        return cmd_error(c, "No breakpoint number %d.", num);
-    if (!c->in)
+    for (int i = 0; i < argc; i++) {
+        char *dash = strchr(argv[i], '-');
+        int a = 0, b = 0;
+        if (dash && dash != argv[i]) {
+            *dash = 0;
+            if (bp_num(c, argv[i], &a) != 0 || bp_num(c, dash + 1, &b) != 0) {
+                free(nums);
+                return -1;
+            }
+        } else if (bp_num(c, argv[i], &a) != 0) {
+            free(nums);
+            return -1;
+        } else {
+            b = a;
+        }
+        int any = 0;
+        for (int k = 0; k < nb; k++) {
+            int num = dbg_bp_at(c->s, k)->num, seen = 0;
+            for (int j = 0; j < m; j++)
+                seen |= nums[j] == num;
+            if (num >= a && num <= b && !seen && m < nb)
+                nums[m++] = num;
+            any |= num >= a && num <= b;
+        }
+        if (!any) {
+            free(nums);
+            return cmd_error(c, "No breakpoint number %d.", a);
+        }
+    }
+    if (!m) {
+        free(nums);
+        return cmd_error(c, "No breakpoints specified.");
+    }
+    if (!c->in) {
+        free(nums);
         return cmd_error(c, "\"commands\" needs its lines from a script or the terminal.");
-    if (c->interactive)
-        printf("Type commands for breakpoint(s) %d, one per line.\n"
-               "End with a line saying just \"end\".\n", num);
+    }
+    if (c->interactive) {
+        printf("Type commands for breakpoint(s) ");
+        for (int i = 0; i < m; i++)
+            printf("%s%d", i ? " " : "", nums[i]);
+        printf(", one per line.\nEnd with a line saying just \"end\".\n");
+    }
     char **lines = NULL;
     int n = 0;
-    for (;;) {
-        char *line = c->in->next(c->in, c->interactive ? ">" : NULL);
-        if (!line)
-            break;
-        char *p = line;
-        while (isspace((unsigned char)*p))
-            p++;
-        size_t l = strlen(p);
-        while (l && isspace((unsigned char)p[l - 1]))
-            p[--l] = 0;
-        if (!strcmp(p, "end")) {
-            free(line);
-            break;
-        }
-        char **nl = realloc(lines, (size_t)(n + 1) * sizeof *nl);
-        if (!nl) {
-            free(line);
-            break;
-        }
-        lines = nl;
-        lines[n++] = strdup(p);
-        free(line);
+    /* the body up to its end; if/while blocks inside need their own end (gdb) */
+    if (cmd_read_block(c, &lines, &n, NULL) != 0) {
+        free(nums);
+        return -1;
     }
-    if (dbg_bp_set_commands(c->s, num, lines, n) != 0)
-        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    int rc = 0;
+    for (int i = 0; i < m && rc == 0; i++) {
+        char **copy = i + 1 < m ? calloc((size_t)(n ? n : 1), sizeof *copy) : lines;
+        for (int k = 0; copy && copy != lines && k < n; k++)
+            copy[k] = strdup(lines[k]);
+        if (!copy)
+            rc = cmd_error(c, "Out of memory.");
+        else if (dbg_bp_set_commands(c->s, nums[i], copy, n) != 0)
+            rc = cmd_error(c, "%s", dbg_errmsg(c->s));
+    }
+    if (rc != 0 && m > 0) { /* the list was not handed over */
+        for (int k = 0; k < n; k++)
+            free(lines[k]);
+        free(lines);
+    }
+    free(nums);
+    return rc;
+}
+
+/* enable/disable display [N...] (gdb): a display that is disabled is not shown at stops */
+static int display_enable(cmd_ctx *c, int argc, char **argv, int on)
+{
+    for (int i = 0; i < c->ndisp && argc == 0; i++)
+        c->disp[i].enabled = on;
+    for (int k = 0; k < argc; k++) {
+        long num;
+        if (cmd_parse_long(argv[k], 1, INT_MAX, &num) != 0)
+            return cmd_error(c, "Arguments must be display numbers.");
+        int found = 0;
+        for (int i = 0; i < c->ndisp; i++)
+            if (c->disp[i].num == num) {
+                c->disp[i].enabled = on;
+                found = 1;
+            }
+        if (!found)
+            return cmd_error(c, "No display number %ld.", num);
+    }
     return 0;
 }
 
@@ -356,8 +517,8 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
                 dbg_where w;
                 char fn[512] = "??";
                 dbg_pc_where(c->s, b->pcs[0], &w);
-                if (w.func)
-                    dbg_func_name(c->s, w.func, 1, fn, sizeof fn);
+                if (w.func) /* the inlined function where the location is one */
+                    dbg_pc_func_name(c->s, b->pcs[0], 1, fn, sizeof fn);
                 if (w.file && w.line > 0)
                     snprintf(what, sizeof what, "in %s at %s:%d", fn, base_name(w.file), w.line);
                 else
@@ -367,8 +528,9 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
         } else {
             snprintf(what, sizeof what, "%s", b->spec);
         }
-        printf("%-7d %-14s %-4s %-3s %-18s %s\n", b->num, type, b->temp ? "del" : "keep",
-               b->enabled ? "y" : "n", addr, what);
+        printf("%-7d %-14s %-4s %-3s %-18s %s\n", b->num, type,
+               b->temp ? "del" : b->disp_dis ? "dis" : "keep", b->enabled ? "y" : "n", addr,
+               what);
         if (b->npcs > 1)
             for (int k = 1; k < b->npcs; k++) {
                 dbg_where w;

@@ -5,7 +5,8 @@
 #include <string.h>
 #include "cmd.h"
 
-/* set auto-core on|off; -1: follow the PTXDBG_COREDUMP environment variable */
+/* set auto-core on|off; -1: follow the environment (PTXDBG_AUTO_CORE, as a plain run of a
+ * program reads it, or PTXDBG_COREDUMP) */
 static int auto_core = -1;
 
 static const char *base_name(const char *p)
@@ -98,30 +99,21 @@ static void pc_text(cmd_ctx *c, uint32_t pc, char *out, size_t n)
         snprintf(out, n, "%s:%d", base_name(dbg_module(c->s)->path), w.ptx_line);
 }
 
-/* The user's location of a lane: the innermost frame with a source line (runtime wrappers such
- * as -G's __trap and __assert_fail have none), else the pc's PTX line. Returns the frame. */
+/* The user's location of a lane: its frame past toolkit headers and helpers without lines
+ * (__iAtomicAdd, __trap, __assertfail, inlined atomics), "particles.cu:35 in advance", through
+ * the call sites as bt shows them (dbg_stop_site). Returns that source-level frame. */
 static int user_where(cmd_ctx *c, uint32_t cta, uint32_t warp, uint32_t lane, uint32_t pc,
                       char *out, size_t n)
 {
-    exec_frame fr[64];
-    int nf = exec_backtrace(dbg_machine(c->s), cta, warp, lane, fr, 64);
-    for (int i = 0; i < nf; i++) {
-        dbg_where w;
-        if (dbg_pc_where(c->s, fr[i].pc, &w) == 0 && w.file && w.line > 0) {
-            char fn[256];
-            dbg_func_name(c->s, fr[i].func, 0, fn, sizeof fn);
-            snprintf(out, n, "%s:%d in %s", base_name(w.file), w.line, fn);
-            return i;
-        }
+    dbg_site site;
+    if (dbg_stop_site(c->s, cta, warp, lane, &site) != 0) {
+        pc_text(c, pc, out, n);
+        return 0;
     }
-    pc_text(c, nf > 0 ? fr[0].pc : pc, out, n);
-    if (nf > 0) {
-        char fn[256];
-        dbg_func_name(c->s, fr[0].func, 0, fn, sizeof fn);
-        size_t k = strlen(out);
-        snprintf(out + k, n - k, " in %s", fn);
-    }
-    return 0;
+    size_t k = strlen(site.user) < n ? strlen(site.user) : n - 1;
+    memcpy(out, site.user, k);
+    out[k] = 0;
+    return site.user_frame;
 }
 
 /* A variable's display name; function-scope statics "_ZZ<function>E<len><name>" become
@@ -200,6 +192,8 @@ static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
                 best = ri;
             }
         }
+        if (bd && dbg_freed_describe(a, rel, sizeof rel))
+            break;   /* memory the program released: where it was freed */
         if (bd == UINT64_MAX) {
             snprintf(rel, sizeof rel, "no global buffer exists");
             break;
@@ -345,7 +339,7 @@ static void warp_summary(cmd_ctx *c, uint32_t cta, uint32_t warp, const char *in
                 (li[l].state == EXEC_LANE_EXITED || li[k].pc == li[l].pc))
                 g |= 1u << k;
         done |= g;
-        char th[300], ln[200], at[400];
+        char th[300], ln[200], at[700];
         threads_text(c, cta, warp, g, th, sizeof th);
         lanes_text(g, ln, sizeof ln);
         const char *what;
@@ -376,7 +370,9 @@ static int auto_core_on(void)
 {
     if (auto_core >= 0)
         return auto_core;
-    const char *e = getenv("PTXDBG_COREDUMP");
+    const char *e = getenv("PTXDBG_AUTO_CORE");
+    if (!e)
+        e = getenv("PTXDBG_COREDUMP");
     return e && *e && strcmp(e, "0") != 0;
 }
 
@@ -391,17 +387,19 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
                                                    : cmd_core_exc_name(st->exc, &num);
     if (ev->kind == DBG_EV_ASSERT)
         num = 12;
-    char at[1600], who[400], lanes[200], user[600];
-    pc_text(c, st->pc, at, sizeof at);
-    int uf = user_where(c, st->cta, st->warp, st->lane, st->pc, user, sizeof user);
-    if (uf > 0) {
-        /* a PTX helper without source (nvcc's __trap, __assertfail): name it and its caller */
-        exec_frame fr[1];
-        char fn[256] = "?";
-        if (exec_backtrace(dbg_machine(c->s), st->cta, st->warp, st->lane, fr, 1) == 1)
-            dbg_func_name(c->s, fr[0].func, 0, fn, sizeof fn);
-        size_t k = strlen(at);
-        snprintf(at + k, sizeof at - k, " in %s, called from %s", fn, user);
+    char at[1600], who[400], lanes[200], user[sizeof(((dbg_site *)0)->user)];
+    /* the stop's frame, and the user's call site when the stop is inside a helper without
+       source or a toolkit header: "module:419 in __iAtomicAdd, called from k.cu:35 in f" */
+    dbg_site site;
+    int uf = 0;
+    if (dbg_stop_site(c->s, st->cta, st->warp, st->lane, &site) == 0) {
+        memcpy(at, site.at, sizeof site.at < sizeof at ? sizeof site.at : sizeof at);
+        at[sizeof at - 1] = 0;
+        memcpy(user, site.user, sizeof site.user);
+        uf = site.user_frame;
+    } else {
+        pc_text(c, st->pc, user, sizeof user);
+        memcpy(at, user, sizeof user);
     }
     printf("\nCUDA Exception: %s\nThe exception was triggered at PC 0x%x (%s)\n", name, st->pc,
            at);
@@ -581,7 +579,7 @@ int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv)
     }
     exec_machine *m = dbg_machine(c->s);
     exec_dim3 b = exec_cta_coord(m, st.cta);
-    char who[400], user[600];
+    char who[400], user[700];
     uint32_t ln = st.lanes ? st.lanes : 1u << st.lane;
     threads_text(c, st.cta, st.warp, ln, who, sizeof who);
     user_where(c, st.cta, st.warp, st.lane, st.pc, user, sizeof user);

@@ -63,10 +63,68 @@ static void print_focus(cmd_ctx *c, int want[6])
     printf("%s\n", out);
 }
 
+/* The focus arguments with every $NAME, $N, $ or $$N (convenience variables, value history)
+ * replaced by its integer value, so scripts can walk lanes and blocks ("cuda lane $l"). NULL
+ * (message printed) when one is not an integer. */
+static char *subst_vars(cmd_ctx *c, const char *args)
+{
+    size_t cap = strlen(args) * 2 + 64, k = 0;
+    char *out = malloc(cap);
+    for (const char *p = args; out && *p;) {
+        if (*p != '$') {
+            out[k++] = *p++;
+            continue;
+        }
+        size_t l = 1;
+        while (isalnum((unsigned char)p[l]) || p[l] == '_' || p[l] == '$')
+            l++;
+        char name[128], err[512];
+        snprintf(name, sizeof name, "%.*s", (int)l, p);
+        cmd_value v;
+        if (cmd_eval_host(c, name, &v, err, sizeof err) != 0 || v.kind != CV_INT ||
+            (ptx_type_is_signed(v.type) && (int64_t)v.u < 0)) {
+            cmd_error(c, "%s is not a coordinate (a non-negative integer).", name);
+            free(out);
+            return NULL;
+        }
+        char num[32];
+        int w = snprintf(num, sizeof num, "%llu", (unsigned long long)v.u);
+        if (k + (size_t)w + strlen(p + l) + 1 > cap) {
+            cap = (k + (size_t)w + strlen(p + l)) * 2 + 64;
+            char *no = realloc(out, cap);
+            if (!no) {
+                free(out);
+                return NULL;
+            }
+            out = no;
+        }
+        memcpy(out + k, num, (size_t)w);
+        k += (size_t)w;
+        p += l;
+    }
+    if (out)
+        out[k] = 0;
+    return out;
+}
+
+static int cuda_focus(cmd_ctx *c, const char *args);
+
 int cmd_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
+    if (!strchr(args, '$'))
+        return cuda_focus(c, args);
+    char *a = subst_vars(c, args);
+    if (!a)
+        return -1;
+    int rc = cuda_focus(c, a);
+    free(a);
+    return rc;
+}
+
+static int cuda_focus(cmd_ctx *c, const char *args)
+{
     static const char *keys[] = {"kernel", "grid", "block", "thread", "warp", "lane", "device",
                                  "sm", NULL};
     int want[8] = {0}, given[8] = {0};
@@ -122,12 +180,13 @@ int cmd_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
     if (given[7]) {
         /* hardware coordinates: the running block on that SM (the focused one if it is) */
         uint32_t pick = UINT32_MAX, n = exec_ncta(m);
-        for (uint32_t k = 0; k <= n && pick == UINT32_MAX; k++) {
+        for (uint32_t k = 0; k <= n && pick == UINT32_MAX;) {
             uint32_t i = k == 0 ? cta : k - 1;
             uint64_t sm = UINT64_MAX;
             if (i < n && exec_cta_get_state(m, i) == EXEC_CTA_RUNNING &&
                 exec_sreg_get(m, i, 0, 0, PTX_SREG_SMID, 0, &sm) == 0 && sm == val[7].x)
                 pick = i;
+            k = k == 0 ? exec_cta_next_running(m, 0) + 1 : exec_cta_next_running(m, k) + 1;
         }
         if (pick == UINT32_MAX || (given[2] && pick != cta))
             return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
@@ -408,6 +467,16 @@ static void warp_row(cmd_ctx *c, uint32_t cta, uint32_t w)
 
 /* The blocks a filter names: those matching when it restricts blocks or SMs, else the focused
  * block (when the launch restrictions hold). */
+/* The CTAs the warp and lane tables visit, in order: the running ones and the focused one (a
+ * finished CTA still shows its warps there); ncta when none is left. */
+static uint32_t next_cta(cmd_ctx *c, uint32_t from)
+{
+    exec_machine *m = dbg_machine(c->s);
+    uint32_t n = exec_cta_next_running(m, from);
+    const dbg_focus *f = dbg_get_focus(c->s);
+    return f->valid && f->cta >= from && f->cta < n ? f->cta : n;
+}
+
 static int block_selected(cmd_ctx *c, const cuda_filter *fl, uint32_t cta)
 {
     exec_machine *m = dbg_machine(c->s);
@@ -446,7 +515,7 @@ int cmd_info_warps(cmd_ctx *c, const char *args, int argc, char **argv)
         return -1;
     exec_machine *m = dbg_machine(c->s);
     int rows = 0;
-    for (uint32_t cta = 0; cta < exec_ncta(m); cta++) {
+    for (uint32_t cta = next_cta(c, 0); cta < exec_ncta(m); cta = next_cta(c, cta + 1)) {
         if (!block_selected(c, &fl, cta))
             continue;
         int head = 0;
@@ -485,7 +554,7 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
     /* the focused warp unless the filter names warps, threads, blocks or SMs */
     int wide = fl.has[F_WARP] || fl.has[F_THREAD] || fl.has[F_BLOCK] || fl.has[F_SM];
     int rows = 0;
-    for (uint32_t cta = 0; cta < exec_ncta(m); cta++) {
+    for (uint32_t cta = next_cta(c, 0); cta < exec_ncta(m); cta = next_cta(c, cta + 1)) {
         if (!block_selected(c, &fl, cta))
             continue;
         for (uint32_t w = 0; w < exec_nwarps(m); w++) {
@@ -524,6 +593,25 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
+/* A block's state as the tables show it. Once the kernel ended in a fault, trap or failed
+ * assertion nothing runs any more (the kernel is "Terminated"): the block where it happened
+ * shows what ended it, the other blocks that had started "terminated". */
+static const char *block_state(cmd_ctx *c, uint32_t cta)
+{
+    static const char *sn[] = {"not started", "running", "exited"};
+    exec_cta_state st = exec_cta_get_state(dbg_machine(c->s), cta);
+    exec_stop last;
+    int over = 0;
+    if (st != EXEC_CTA_RUNNING || dbg_launch_alive(c->s) ||
+        dbg_last_stop(c->s, &last, &over) != 0)
+        return sn[st];
+    if (last.cta == cta && (last.kind == EXEC_STOP_EXCEPTION || last.kind == EXEC_STOP_TRAP ||
+                            last.kind == EXEC_STOP_ASSERT))
+        return last.kind == EXEC_STOP_TRAP ? "trapped" : last.kind == EXEC_STOP_ASSERT
+                                                           ? "assert failed" : "exception";
+    return "terminated";
+}
+
 int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
@@ -536,7 +624,6 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
         return -1;
     exec_machine *m = dbg_machine(c->s);
     const dbg_focus *f = dbg_get_focus(c->s);
-    static const char *sn[] = {"not started", "running", "exited"};
     uint32_t n = exec_ncta(m);
     int rows = 0;
     for (uint32_t i = 0; i < n;) {
@@ -544,10 +631,18 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
             i++;
             continue;
         }
-        exec_cta_state st = exec_cta_get_state(m, i);
-        uint32_t j = i;
-        while (j + 1 < n && exec_cta_get_state(m, j + 1) == st && f_block(c, &fl, j + 1))
-            j++;
+        exec_cta_state est;
+        uint32_t j = i, span = exec_cta_state_span(m, i, &est);
+        const char *st = block_state(c, i);
+        if (est == EXEC_CTA_RUNNING) /* running CTAs side by side (resident, a cluster) */
+            while (j + 1 < n && exec_cta_next_running(m, j + 1) == j + 1 &&
+                   !strcmp(block_state(c, j + 1), st) && f_block(c, &fl, j + 1))
+                j++;
+        else if (!fl.has[F_BLOCK] && !fl.has[F_SM])
+            j = span;   /* a run of one state at once, whatever the grid's size */
+        else
+            while (j + 1 <= span && f_block(c, &fl, j + 1))
+                j++;
         if (!rows++) {
             printf("  BlockIdx To BlockIdx   Count State\n");
             printf("Kernel %u\n", f->kernel);
@@ -557,7 +652,7 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
         snprintf(as, sizeof as, "(%u,%u,%u)", a.x, a.y, a.z);
         snprintf(bs, sizeof bs, "(%u,%u,%u)", b.x, b.y, b.z);
         printf("%c %10s %12s %7u %s\n", f->cta >= i && f->cta <= j ? '*' : ' ', as, bs,
-               j - i + 1, sn[st]);
+               j - i + 1, st);
         i = j + 1;
     }
     if (!rows)
@@ -582,9 +677,15 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
     uint32_t rpc = 0, rcta = 0, count = 0;
     exec_dim3 rb = {0, 0, 0}, rt = {0, 0, 0}, lt = {0, 0, 0};
     uint32_t nw = exec_nwarps(m);
-    for (uint32_t cta = 0; cta <= exec_ncta(m); cta++) {
-        int last = cta == exec_ncta(m);
-        if (!last && (exec_cta_get_state(m, cta) != EXEC_CTA_RUNNING || !f_block(c, &fl, cta)))
+    /* the running CTAs only (a grid of 2^31 CTAs costs nothing), then one last round that
+       closes the open run */
+    int done = 0;
+    for (uint32_t cta = exec_cta_next_running(m, 0); !done;
+         cta = exec_cta_next_running(m, cta + 1)) {
+        int last = done = cta >= exec_ncta(m);
+        if (last)
+            cta = exec_ncta(m);
+        if (!last && !f_block(c, &fl, cta))
             continue;
         for (uint32_t w = 0; w < (last ? 1 : nw); w++)
             for (uint32_t l = 0; l < 32; l++) {
@@ -663,9 +764,15 @@ int cmd_info_kernels(cmd_ctx *c, const char *args, int argc, char **argv)
     char g[48], b[48];
     snprintf(g, sizeof g, "(%u,%u,%u)", li->grid.x, li->grid.y, li->grid.z);
     snprintf(b, sizeof b, "(%u,%u,%u)", li->block.x, li->block.y, li->block.z);
-    printf("  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn Invocation\n");
-    printf("* %6u %3d %4u %-10s %-10s %-10s %9u %s\n", li->launch_id, 0, li->launch_id + 1,
-           dbg_launch_alive(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, name);
+    /* a CUDA program's launch: the host line that launched it (from its own debug info) */
+    char site[1024];
+    int hs = dbg_launch_site(c->s, site, sizeof site) == 0;
+    int sw = hs ? (int)strlen(site) > 11 ? (int)strlen(site) : 11 : 0;
+    printf("  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn %-*s%sInvocation\n", sw,
+           hs ? "Launch Site" : "", hs ? " " : "");
+    printf("* %6u %3d %4u %-10s %-10s %-10s %9u %-*s%s%s\n", li->launch_id, 0, li->launch_id + 1,
+           dbg_launch_alive(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, sw,
+           hs ? site : "", hs ? " " : "", name);
     return 0;
 }
 

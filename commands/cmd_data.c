@@ -30,7 +30,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
         return cmd_error(c, "Focus not set on any active CUDA kernel.");
     cmd_expr *e;
     char err[512];
-    if (!(e = cmd_expr_parse(expr, err, sizeof err)))
+    if (!(e = cmd_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
         return cmd_error(c, "%s", err);
     exec_machine *m = dbg_machine(c->s);
     const exec_launch_info *li = dbg_launch_info(c->s);
@@ -87,7 +87,22 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
             snprintf(tag, sizeof tag, "  (%s%s%s)", state ? state : "",
                      state && where[0] ? ", " : "", where);
         if (cmd_eval(e, &src, &c->hist, &v, err, sizeof err) != 0) {
-            printf("<error: %s>%s\n", err, tag);
+            if (info.state != EXEC_LANE_DIVERGENT) {
+                printf("<error: %s>%s\n", err, tag);
+                continue;
+            }
+            /* a lane waiting elsewhere, where EXPR means nothing (out of scope there): it is
+               inactive at this stop, and the reason is where it waits, not an error */
+            dbg_frame lf[DBG_MAX_FRAMES];
+            int ln = dbg_lane_frames(c->s, f->cta, f->warp, l, lf, DBG_MAX_FRAMES);
+            char at[600] = "";
+            if (ln > 0 && lf[0].file && lf[0].line > 0) {
+                const char *b = strrchr(lf[0].file, '/');
+                snprintf(at, sizeof at, " at %s:%d", b ? b + 1 : lf[0].file, lf[0].line);
+            } else if (ln > 0) {
+                snprintf(at, sizeof at, " at pc 0x%x", lf[0].pc);
+            }
+            printf("<inactive>  (divergent%s%s%s)\n", at, where[0] ? ", " : "", where);
             continue;
         }
         cmd_format_lane(&ref, &v, fmt, out, sizeof out);
@@ -166,6 +181,25 @@ int cmd_info_lanes_expr(cmd_ctx *c, const char *args, int argc, char **argv)
     while (isspace((unsigned char)*args))
         args++;
     return print_lanes(c, args, 0);
+}
+
+/* gdb's call: print, except that a void result prints nothing. Calls of program functions in
+ * EXPR are refused by the parser ("calling functions is not supported"). */
+int cmd_call(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    char fmtspec[32];
+    const char *expr = take_fmt(args, fmtspec, sizeof fmtspec);
+    if (*expr) {
+        cmd_value v;
+        char err[512];
+        if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0)
+            return cmd_error(c, "%s", err);
+        if (v.kind == CV_VOID && !v.optout)
+            return 0;
+    }
+    return cmd_print_value_line(c, expr, fmtspec, 1);
 }
 
 int cmd_output(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -573,7 +607,7 @@ int cmd_display(cmd_ctx *c, const char *args, int argc, char **argv)
     } else {
         cmd_expr *e;
         char err[512];
-        if (!(e = cmd_expr_parse(expr, err, sizeof err)))
+        if (!(e = cmd_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
             return cmd_error(c, "%s", err);
         cmd_expr_free(e);
     }

@@ -405,7 +405,30 @@ static int encoding(dm *d, char *out, size_t n, int base_only, int local)
     return 0;
 }
 
+/* nvcc gives internal-linkage entities a per-file namespace "_INTERNAL_<hash>_<n>_<file>_<hash>";
+ * it is noise to a reader (the file is known), so names show without it: "atomicAdd". */
+static int cmd_demangle_raw(const char *mangled, char *out, size_t n, int base_only);
+
+static void drop_internal_ns(char *out)
+{
+    char *p;
+    while ((p = strstr(out, "_INTERNAL_")) != NULL) {
+        char *e = strstr(p, "::");
+        if (!e || (p > out && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+            return;
+        memmove(p, e + 2, strlen(e + 2) + 1);
+    }
+}
+
 int cmd_demangle(const char *mangled, char *out, size_t n, int base_only)
+{
+    int rc = cmd_demangle_raw(mangled, out, n, base_only);
+    if (rc == 0)
+        drop_internal_ns(out);
+    return rc;
+}
+
+static int cmd_demangle_raw(const char *mangled, char *out, size_t n, int base_only)
 {
     if (strncmp(mangled, "_Z", 2) != 0 || n == 0)
         return -1;

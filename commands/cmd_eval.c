@@ -207,6 +207,13 @@ void cmd_value_from_bits(cmd_value *v, ptx_type t, uint64_t bits)
     } else if (t == PTX_T_F16) {
         v->kind = CV_FLOAT;
         v->f = cmd_f16_to_f32((uint16_t)bits);
+    } else if (t == PTX_T_BF16 || t == PTX_T_TF32) {
+        /* bf16 is the top half of an f32; tf32 is held in an f32's bits */
+        uint32_t b = t == PTX_T_BF16 ? (uint32_t)(bits & 0xffff) << 16 : (uint32_t)bits;
+        float f;
+        memcpy(&f, &b, 4);
+        v->kind = CV_FLOAT;
+        v->f = f;
     } else {
         v->kind = CV_INT;
         v->u = fit(bits, t);
@@ -265,6 +272,16 @@ uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t)
     }
     if (t == PTX_T_F16)
         return cmd_f32_to_f16((float)cmd_value_double(v));
+    if (t == PTX_T_BF16 || t == PTX_T_TF32) {
+        float f = (float)cmd_value_double(v);
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        if (t == PTX_T_TF32)
+            return b;
+        if ((b & 0x7fffffff) > 0x7f800000)  /* NaN stays a quiet NaN */
+            return (b >> 16) | 0x40;
+        return (b + 0x7fff + ((b >> 16) & 1)) >> 16;  /* round to nearest even */
+    }
     if (t == PTX_T_PRED)
         return cmd_value_true(v);
     uint64_t u = v->kind == CV_FLOAT ? (uint64_t)cmd_value_int(v) : v->u;
@@ -1069,7 +1086,11 @@ static const dw_type *written_type(ectx *x, const cmd_expr *e)
         t = synth_type(&v);
     }
     if (!t) {
-        eerr(x, "No symbol \"%s\" in current context.", e->tname);
+        if (e->call_form)
+            eerr(x, "%s(...): calling functions is not supported: ptxdbg does not run device "
+                 "code from an expression.", e->tname);
+        else
+            eerr(x, "No symbol \"%s\" in current context.", e->tname);
         return NULL;
     }
     if (e->ndims) {
@@ -1127,6 +1148,17 @@ static int eval_cast_written(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value
             out->dt = synth_type(&p);
         }
         out->u = v->u;
+        return 0;
+    }
+    if (st && v->kind == CV_AGG && (st->kind == DW_TY_STRUCT || st->kind == DW_TY_UNION ||
+                                    st->kind == DW_TY_CLASS)) {
+        /* an aggregate to its own type (named with or without struct, or a typedef of it) */
+        const dw_type *vs = dw_type_strip(v->dt);
+        if (vs != st && (!vs || !vs->name || !st->name || strcmp(vs->name, st->name) ||
+                         dw_type_size(vs) != dw_type_size(st)))
+            return eerr(x, "Invalid cast.");
+        *out = *v;
+        out->dt = t;
         return 0;
     }
     ptx_type pt = cmd_dw_scalar_type(t);
@@ -1241,8 +1273,18 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
             int_val(out, PTX_T_U64, dw_type_size(t));
             return 0;
         }
-        if (eval(x, e->a, &a) != 0)
-            return -1;
+        if (eval(x, e->a, &a) != 0) {
+            /* sizeof(NAME) of a name that is no variable: a type named without struct, as
+               C++ writes it (sizeof(Particle), sizeof(float3)) */
+            const dw_type *t = e->a->op == EX_IDENT && x->src->dw && dw_has_dwarf(x->src->dw)
+                               ? dw_type_lookup(x->src->dw, e->a->name) : NULL;
+            if (!t)
+                return -1;
+            if (x->n)
+                x->err[0] = 0;
+            int_val(out, PTX_T_U64, dw_type_size(t));
+            return 0;
+        }
         if (a.dt && !(a.kind == CV_PTR && a.count)) {
             int_val(out, PTX_T_U64, dw_type_size(a.dt));
             return 0;
@@ -1325,10 +1367,22 @@ int cmd_eval(const cmd_expr *e, const cmd_vsrc *src, cmd_history *hist, cmd_valu
     return eval(&x, e, out);
 }
 
+static int dw_is_type(void *ctx, const char *name)
+{
+    const dw_info *dw = ctx;
+    return cmd_type_from_c(name) != PTX_T_NONE ||
+           (dw && dw_has_dwarf(dw) && dw_type_lookup(dw, name) != NULL);
+}
+
+cmd_expr *cmd_expr_parse_dw(const char *text, const dw_info *dw, char *err, size_t n)
+{
+    return cmd_expr_parse_typed(text, dw_is_type, (void *)dw, err, n);
+}
+
 int cmd_eval_text(const char *text, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
                   char *err, size_t n)
 {
-    cmd_expr *e = cmd_expr_parse(text, err, n);
+    cmd_expr *e = cmd_expr_parse_dw(text, src ? src->dw : NULL, err, n);
     if (!e)
         return -1;
     int r = cmd_eval(e, src, hist, out, err, n);

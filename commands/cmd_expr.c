@@ -26,6 +26,8 @@ typedef struct {
     size_t errn;
     int failed;
     int nest;                 /* recursion of parse_cond/parse_unary (bounded: the C stack) */
+    cmd_type_oracle is_type;  /* whether a name is a type (C++ casts without struct), or NULL */
+    void *tctx;
 } parser;
 
 static int perr(parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -325,9 +327,18 @@ static int is_tag_word(const char *w)
            !strcmp(w, "class");
 }
 
-/* Whether the tokens after '(' (or '{', or "sizeof(") begin a type: a C type word, an address
- * space, struct/union/enum/class, or a name followed by '*' or "(*" (which no expression
- * is). */
+/* Whether the current token can only begin an operand (never a binary operator). */
+static int operand_start(parser *ps)
+{
+    return ps->t.k == T_IDENT || ps->t.k == T_NUM || ps->t.k == T_FNUM || ps->t.k == T_REG ||
+           ps->t.k == T_DOLLAR || is_op(ps, "(") || is_op(ps, "!") || is_op(ps, "~");
+}
+
+/* Whether the tokens after '(' (or "sizeof(") begin a type: a C type word, an address space,
+ * struct/union/enum/class, a name followed by '*' or "(*" (which no expression is), or, as in
+ * C++, a lone name in parentheses that an operand follows ("(Particle) q", "(float3)(v)"); one
+ * that a unary-or-binary operator follows ("(T) -x", "(T) *p") is a cast when the caller's
+ * oracle knows the name as a type. */
 static int type_follows(parser *ps)
 {
     if (ps->t.k == T_SPACE || (ps->t.k == T_IDENT && (is_type_word(ps->t.text) ||
@@ -340,6 +351,14 @@ static int type_follows(parser *ps)
     if (is_op(&look, "*")) {
         next(&look);
         return is_op(&look, ")") || is_op(&look, "*") || is_op(&look, "}");
+    }
+    if (is_op(&look, ")")) {
+        next(&look);
+        if (operand_start(&look))
+            return 1;
+        if (ps->is_type && (is_op(&look, "-") || is_op(&look, "+") || is_op(&look, "*") ||
+                            is_op(&look, "&")))
+            return ps->is_type(ps->tctx, ps->t.text);
     }
     return 0;
 }
@@ -481,13 +500,24 @@ static cmd_expr *parse_cast(parser *ps)
         perr(ps, "Invalid cast.");
         return NULL;
     }
+    /* "(f)(x)" is a cast when f is a type, else a call (refused when evaluated) */
+    int call_form = is_op(ps, "(") && !ts.nptrs && !ts.ndims && !strchr(ts.words, ' ');
     cmd_expr *operand = parse_unary(ps);
     if (!operand)
         return NULL;
     cmd_expr *e = type_node(ps, EX_CAST, operand, &ts);
     if (!e)
         cmd_expr_free(operand);
+    else
+        e->call_form = call_form;
     return e;
+}
+
+/* gdb's message for NAME(ARGS): ptxdbg never runs device code on behalf of an expression. */
+static void call_refused(parser *ps, const char *name)
+{
+    perr(ps, "%s%scalling functions is not supported: ptxdbg does not run device code from "
+         "an expression.", name ? name : "", name ? "(...): " : "");
 }
 
 /* gdb's {TYPE} ADDR: the TYPE object at ADDR, *(TYPE *) ADDR. */
@@ -605,6 +635,10 @@ static cmd_expr *parse_postfix(parser *ps)
 {
     cmd_expr *e = parse_primary(ps);
     while (e && !ps->failed) {
+        if (is_op(ps, "(")) { /* a call */
+            call_refused(ps, e->op == EX_IDENT ? e->name : NULL);
+            break;
+        }
         if (is_op(ps, "[")) {
             next(ps);
             cmd_expr *idx = parse_expr(ps);
@@ -765,8 +799,16 @@ static cmd_expr *parse_expr(parser *ps) { return parse_assign(ps); }
 
 cmd_expr *cmd_expr_parse(const char *text, char *err, size_t n)
 {
+    return cmd_expr_parse_typed(text, NULL, NULL, err, n);
+}
+
+cmd_expr *cmd_expr_parse_typed(const char *text, cmd_type_oracle is_type, void *tctx, char *err,
+                               size_t n)
+{
     parser ps;
     memset(&ps, 0, sizeof ps);
+    ps.is_type = is_type;
+    ps.tctx = tctx;
     ps.src = ps.p = text;
     ps.err = err;
     ps.errn = n;

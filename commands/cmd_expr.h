@@ -34,6 +34,7 @@ struct cmd_expr {
     char *tname;
     int nptrs, ndims;
     uint64_t dims[4];
+    int call_form;            /* CAST written "(NAME)(...)": a call when NAME is no type */
 };
 
 #endif

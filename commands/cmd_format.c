@@ -39,7 +39,7 @@ static void fmt_float(double f, ptx_type t, char *out, size_t n)
         snprintf(out, n, "%sinf", f < 0 ? "-" : "");
         return;
     }
-    int digits = t == PTX_T_F64 ? 17 : t == PTX_T_F16 ? 5 : 9;
+    int digits = t == PTX_T_F64 ? 17 : t == PTX_T_F16 || t == PTX_T_BF16 ? 5 : 9;
     snprintf(out, n, "%.*g", digits, f);
 }
 
@@ -75,6 +75,15 @@ static void fmt_char(uint64_t v, char *out, size_t n)
 
 void cmd_format_bits(uint64_t bits, ptx_type t, char fmt, char *out, size_t n)
 {
+    if ((t == PTX_T_F16X2 || t == PTX_T_BF16X2) && (!fmt || fmt == 'f')) {
+        /* a pair: {low half, high half}, as mov.b32 %r, {lo, hi} packs it */
+        char lo[48], hi[48];
+        ptx_type h = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+        cmd_format_bits(bits & 0xffff, h, fmt, lo, sizeof lo);
+        cmd_format_bits((bits >> 16) & 0xffff, h, fmt, hi, sizeof hi);
+        snprintf(out, n, "{%s, %s}", lo, hi);
+        return;
+    }
     cmd_value v;
     cmd_value_from_bits(&v, t, bits);
     cmd_format_value(&v, fmt, NULL, NULL, out, n);

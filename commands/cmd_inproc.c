@@ -11,21 +11,23 @@
 
 /* ---------------------------------------------------------------------------------------------
  * The runtime library starts this session when PTXDBG_SESSION names a session folder (written by
- * the parent's `run`, cmd_prog.c). The session replays the setup log silently, then every launch
- * runs through cmd_inproc_launch: the launch becomes the session's current launch on its
- * module's machine (dbg_use_module / dbg_adopt_launch), runs until something stops it, and at a
- * stop the user's commands are read - first the parent's remaining -ex/-x commands, then (not in
- * batch mode) the terminal - until the kernel completes, or `continue` after a fault returns to
- * the host program with the sticky error. At exit the result file tells the parent how many
- * commands were used and how the session ended; the setup log goes back with the lines typed
- * here. `kill`, `quit`, `run` and the end of a batch's commands at a stop end the program.
+ * the parent's `run`, cmd_prog.c). The session replays the setup log silently, takes the
+ * parent's command frames (what is left of the -ex/-x list, scripts, bodies and loops `run`
+ * came from) above its terminal, then every launch runs through cmd_inproc_launch: the launch
+ * becomes the session's current launch on its module's machine (dbg_use_module /
+ * dbg_adopt_launch), runs until something stops it, and at a stop the command feed reads the
+ * frames, then (not in batch mode) the terminal, until the kernel completes or `continue`
+ * after a fault returns to the host program with the sticky error (the hold hook: the frames
+ * wait for the next stop). Whenever the program gets control back, and at its end, the
+ * session writes what is left of the frames, the state (breakpoint counters, value history)
+ * and the setup log with the lines typed here for the parent. `kill`, `quit`, `run` and the
+ * end of a batch's commands at a stop end the program. The session's output is logged and
+ * paged only at stops: the program's own output goes straight to its streams.
  * ------------------------------------------------------------------------------------------- */
 
 static int state;                 /* 0 not started, 1 debugging, -1 not debugging */
 static cmd_ctx C;
 static char sdir[PATH_MAX];       /* the session folder */
-static char **acts;               /* remaining -ex/-x commands: "e CMD" / "x PATH" */
-static int nacts, next_act;
 static int fault_seen;            /* a kernel faulted (batch exit status) */
 static int leave;                 /* `continue` at a fault: back to the host program */
 static struct sigaction dbg_sigint; /* the debugger's SIGINT handler (interrupts a kernel) */
@@ -45,23 +47,23 @@ static int spew(const char *name, const char *text, size_t n)
     return cmd_prog_file_write(sdir, name, text, n);
 }
 
-/* The result for the parent; extra: "kill\n", "rerun\n...", "quit N\n" or "". Breakpoint hit
- * counts go back too ("hits NUM COUNT"), as gdb's accumulate over runs. */
+/* What the parent goes on with; extra: "kill\n", "rerun\n...", "quit N\n" or "". */
 static void write_back(const char *extra)
 {
-    size_t cap = 256 + strlen(extra) + (size_t)dbg_bp_count(C.s) * 32, n = 0;
-    char *res = malloc(cap);
-    if (!res)
-        return;
-    n += (size_t)snprintf(res, cap, "consumed %d\n%s%s%s", next_act,
-                          fault_seen || C.kernel_failed ? "fault\n" : "",
-                          C.failed ? "failed\n" : "", extra);
-    for (int i = 0; i < dbg_bp_count(C.s) && n < cap; i++) {
-        const dbg_bp *b = dbg_bp_at(C.s, i);
-        n += (size_t)snprintf(res + n, cap - n, "hits %d %d\n", b->num, b->hits);
+    char *res = NULL, *frames = NULL;
+    size_t n = 0, fl = 0;
+    FILE *f = open_memstream(&res, &n);
+    if (f) {
+        fprintf(f, "%s%s%s", fault_seen || C.kernel_failed ? "fault\n" : "",
+                C.failed ? "failed\n" : "", extra);
+        cmd_state_write(&C, f);
+        if (fclose(f) == 0)
+            spew("result", res, n);
     }
-    spew("result", res, n < cap ? n : cap - 1);
     free(res);
+    if (cmd_feed_export(&C, &frames, &fl) == 0)
+        spew("input", frames ? frames : "", fl);
+    free(frames);
     size_t len;
     const char *log = cmd_prog_log(&C, &len);
     spew("setup", log, len);
@@ -76,6 +78,7 @@ static void at_exit(void)
 /* End the program now (kill, quit, run, the end of a batch's commands at a stop). */
 static void end_program(const char *extra)
 {
+    cmd_out_hold(1);
     fflush(stdout);
     fflush(stderr);
     write_back(extra);
@@ -83,24 +86,6 @@ static void end_program(const char *extra)
     signal(SIGKILL, SIG_DFL);
     kill(getpid(), SIGKILL);
     _exit(137);
-}
-
-/* ---- inputs ---------------------------------------------------------------------------------- */
-/* Lines of a text in memory (the setup log). */
-typedef struct {
-    const char *p;
-} mem_cursor;
-
-static char *mem_next(cmd_input *in, const char *prompt)
-{
-    (void)prompt;
-    mem_cursor *cur = in->ctx;
-    if (!*cur->p)
-        return NULL;
-    size_t n = strcspn(cur->p, "\n");
-    char *line = strndup(cur->p, n);
-    cur->p += n + (cur->p[n] == '\n');
-    return line;
 }
 
 /* Whether the stop the user is at is over: the kernel completed, or `continue` at a fault. */
@@ -117,36 +102,30 @@ static int launch_over(void)
     return st.kind == EXEC_STOP_DONE;
 }
 
-static char *stop_next(cmd_input *in, const char *prompt)
+static int hold(cmd_ctx *c)
 {
-    (void)in;
-    if (launch_over() || C.quit)
-        return NULL;
-    if (next_act < nacts) {
-        const char *a = acts[next_act++];
-        if (a[0] == 'x') { /* -x FILE: source it */
-            size_t n = strlen(a) + 16;
-            char *line = malloc(n);
-            if (line)
-                snprintf(line, n, "source %s", a + 2);
-            return line;
-        }
-        return strdup(a[0] && a[1] ? a + 2 : "");
-    }
-    if (C.batch) /* the batch's commands are done while the program is stopped: end it */
+    (void)c;
+    return launch_over();
+}
+
+/* The terminal at a stop: in batch mode the commands are done, which ends the program; at the
+ * end of the terminal's input gdb quits. */
+static char *stop_term(cmd_ctx *c, const char *prompt)
+{
+    if (c->batch)
         end_program("kill\n");
-    return cmd_read_line(&C, prompt);
+    char *line = cmd_read_line(c, prompt);
+    if (!line)
+        end_program("kill\n");
+    return line;
 }
 
 /* ---- start ----------------------------------------------------------------------------------- */
-static void read_config(void)
+static void read_config(int values)
 {
     char *cfg = slurp("config", NULL);
-    int num, hits;
     for (char *q = cfg; q && *q;) {
         char *nl = strchr(q, '\n');
-        if (nl)
-            *nl = 0;
         unsigned long long v = 0;
         if (sscanf(q, "batch %llu", &v) == 1)
             C.batch = (int)v;
@@ -156,64 +135,11 @@ static void read_config(void)
             dbg_opts(C.s)->run_max_steps = v;
         else if (sscanf(q, "entry %llu", &v) == 1 && v)
             dbg_request_entry_stop(C.s, 1); /* `start`: the first launch stops at its entry */
-        else if (sscanf(q, "hits %d %d", &num, &hits) == 2 && dbg_bp_find(C.s, num))
-            dbg_bp_find(C.s, num)->hits = hits;
         q = nl ? nl + 1 : q + strlen(q);
     }
+    if (cfg && values)
+        cmd_state_read(&C, cfg, 1); /* once the breakpoints exist: their counters, values */
     free(cfg);
-}
-
-static void read_actions(void)
-{
-    char *text = slurp("actions", NULL);
-    for (char *q = text; q && *q;) {
-        char *nl = strchr(q, '\n');
-        size_t n = nl ? (size_t)(nl - q) : strlen(q);
-        char **na = realloc(acts, (size_t)(nacts + 1) * sizeof *na);
-        if (!na)
-            break;
-        acts = na;
-        if (!(acts[nacts] = strndup(q, n)))
-            break;
-        nacts++;
-        q += n + (nl != NULL);
-    }
-    free(text);
-}
-
-/* Replay the setup log with the session's output silenced (it was shown when typed). */
-static void replay_setup(void)
-{
-    char *log = slurp("setup", NULL);
-    if (!log)
-        return;
-    cmd_prog_set_log(&C, log, strlen(log));
-    fflush(stdout);
-    fflush(stderr);
-    int out = dup(1), err = dup(2), null = open("/dev/null", O_WRONLY);
-    if (null >= 0) {
-        dup2(null, 1);
-        dup2(null, 2);
-        close(null);
-    }
-    mem_cursor cur = {log};
-    cmd_input in = {mem_next, &cur, 0};
-    C.replaying = 1;
-    int failed = C.failed;
-    cmd_run_input(&C, &in, NULL);
-    C.failed = failed;
-    C.replaying = 0;
-    fflush(stdout);
-    fflush(stderr);
-    if (out >= 0) {
-        dup2(out, 1);
-        close(out);
-    }
-    if (err >= 0) {
-        dup2(err, 2);
-        close(err);
-    }
-    free(log);
 }
 
 int cmd_inproc_start(void)
@@ -237,12 +163,25 @@ int cmd_inproc_start(void)
     sigaction(SIGINT, &prog, &dbg_sigint); /* the program's own until a kernel runs */
     C.inproc = 1;
     C.kernel_events = 0;
+    C.hold = hold;
+    C.term_hook = stop_term;
     if (cmd_prog_set(&C, "", NULL, 0) != 0)
         return -1;
-    read_config();
-    read_actions();
-    replay_setup();
-    read_config(); /* again once the breakpoints exist: their hit counts */
+    read_config(0);
+    char *log = slurp("setup", NULL);
+    if (log) {
+        cmd_prog_set_log(&C, log, strlen(log));
+        cmd_prog_replay(&C, log);
+        free(log);
+    }
+    read_config(1);
+    size_t alen = 0;
+    char *actions = slurp("actions", &alen);
+    if (cmd_feed_push_term(&C, NULL) != 0 ||
+        (actions && cmd_feed_import(&C, actions, alen) != 0))
+        fprintf(stderr, "ptxdbg: the commands after \"run\" could not be read\n");
+    free(actions);
+    cmd_out_hold(1); /* the program runs: its output is its own */
     state = 1;
     session_pid = getpid();
     atexit(at_exit);
@@ -266,16 +205,26 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
     leave = 0;
     C.shown_launch = -1;
     fflush(stdout);
-    cmd_resume(&C, 0);
-    if (!launch_over()) {
-        cmd_input in = {stop_next, NULL, 0};
-        cmd_run_input(&C, &in, C.batch ? NULL : "(ptxdbg) ");
-        if (C.quit)
-            cmd_inproc_quit(&C);
-        if (!launch_over()) /* end of the terminal's input at a stop: gdb quits */
-            end_program("kill\n");
+    /* a stop: the session's output is logged and paged (the terminal's, with readline) */
+    cmd_out_hold(0);
+    int paging = !C.batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+    if (paging) {
+        cmd_out_pager(&C, 1);
+        cmd_out_new_command();
     }
+    cmd_resume(&C, 0);
+    int stopped = !launch_over();
+    cmd_feed_run(&C, 0); /* at the stops, until the kernel is over (the frames wait) */
+    if (C.quit)
+        cmd_inproc_quit(&C);
+    if (!launch_over()) /* the feed ended at a stop */
+        end_program("kill\n");
     fflush(stdout);
+    if (paging)
+        cmd_out_pager(&C, 0);
+    if (stopped) /* what the parent goes on with, should the program end abruptly */
+        write_back("");
+    cmd_out_hold(1);
     sigaction(SIGINT, &prog, NULL);
     int over = 0;
     if (dbg_last_stop(C.s, out, &over) != 0)

@@ -20,6 +20,9 @@ static struct {
     unsigned col, cols;       /* column on the terminal's current line; its width (0: unknown) */
     int no_more;              /* answered c: no paging until the next command */
     int discard;              /* answered q: drop output until the next command */
+    int quiet;                /* replaying a setup log: everything printed is dropped */
+    int held;                 /* a program's session while the program runs: its own output
+                                 goes straight to its streams (not logged, not paged) */
 } out;
 
 static void raw_write(int fd, const char *b, size_t n)
@@ -68,6 +71,8 @@ static void page_prompt(void)
 static ssize_t stream_write(void *cookie, const char *b, size_t n)
 {
     int fd = (int)(intptr_t)cookie;
+    if (out.quiet)
+        return (ssize_t)n;
     if (out.log) {
         fwrite(b, 1, n, out.log);
         fflush(out.log);
@@ -107,7 +112,7 @@ static ssize_t stream_write(void *cookie, const char *b, size_t n)
 
 static void install(void)
 {
-    if (out.term_out)
+    if (out.term_out || out.held)
         return;
     cookie_io_functions_t io = {NULL, stream_write, NULL, NULL};
     fflush(stdout);
@@ -131,7 +136,7 @@ static void install(void)
 
 static void uninstall_if_idle(void)
 {
-    if (!out.term_out || out.log || out.paging)
+    if (!out.term_out || (!out.held && (out.log || out.paging || out.quiet)))
         return;
     fflush(stdout);
     fclose(stdout);
@@ -143,6 +148,33 @@ static void uninstall_if_idle(void)
 
 FILE *cmd_out_terminal(void) { return out.term_out ? out.term_out : stdout; }
 
+void cmd_out_quiet(int on)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (on) {
+        out.quiet++;
+        install();
+    } else if (out.quiet > 0) {
+        out.quiet--;
+        uninstall_if_idle();
+    }
+}
+
+void cmd_out_hold(int on)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (on) {
+        out.held = 1;
+        uninstall_if_idle();
+    } else {
+        out.held = 0;
+        if (out.log || out.paging || out.quiet)
+            install();
+    }
+}
+
 int cmd_out_log_start(cmd_ctx *c)
 {
     if (out.log) {
@@ -150,7 +182,15 @@ int cmd_out_log_start(cmd_ctx *c)
         out.log = NULL;
     }
     fflush(stdout);
-    out.log = fopen(c->opt.log_file, c->opt.log_overwrite ? "w" : "a");
+    /* gdb empties the file when logging is switched on with overwrite, never when a program's
+       session or the parent replays the setup that switched it on; every writer appends, so
+       the parent's and the program's session's lines interleave in the order printed */
+    if (c->opt.log_overwrite && !c->replaying) {
+        FILE *t = fopen(c->opt.log_file, "w");
+        if (t)
+            fclose(t);
+    }
+    out.log = fopen(c->opt.log_file, "a");
     if (!out.log) {
         c->opt.log_enabled = 0;
         uninstall_if_idle();

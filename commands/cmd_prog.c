@@ -16,17 +16,23 @@
 
 /* ---------------------------------------------------------------------------------------------
  * The parent side. ptxdbg keeps the program's path and arguments and a setup log: the command
- * lines that changed session state (breakpoints, settings, displays), in the order typed. `run`
- * writes a session folder, then forks; the child puts the runtime library's folder first in
- * LD_LIBRARY_PATH, names the folder in PTXDBG_SESSION and execs the program. The library sees
- * the variable and runs every launch under its own debugger session (cmd_inproc.c), which
- * replays the setup log, takes the remaining -ex/-x commands as its first input, and at the
- * program's exit writes back how many of those it used and the setup lines typed at its stops.
+ * lines that changed session state (breakpoints, settings, displays, user commands), in the
+ * order typed. `run` writes a session folder, then forks; the child puts the runtime library's
+ * folder first in LD_LIBRARY_PATH, names the folder in PTXDBG_SESSION and execs the program.
+ * The library sees the variable and runs every launch under its own debugger session
+ * (cmd_inproc.c), which replays the setup log, takes the command feed's frames (the rest of
+ * the -ex/-x list and of every script, body and loop `run` came from) as its input at the
+ * program's stops, and hands back what is left of them, the setup lines typed at its stops and
+ * the counters and values of the session. The parent replays those lines and goes on with the
+ * frames: every way of feeding commands sees the same state before, during and after the run.
  * Files of the session folder:
  *   setup    the setup log (the child appends to it)
- *   actions  remaining -ex/-x commands, one per line: "e COMMAND" or "x PATH"
- *   config   "batch 0|1", "threads N", "max-steps N"
- *   result   written by the child: "consumed N", then "quit STATUS" / "kill" / "rerun"
+ *   actions  the command feed's frames above the terminal (cmd_feed_export)
+ *   config   "batch 0|1", "threads N", "max-steps N", "entry 0|1", then the state lines of
+ *            cmd_state.c (breakpoint counters, value history, convenience variables)
+ *   result   written by the child: "kill" / "rerun" (+ "entry 1", "args N", "arg A"...) /
+ *            "quit STATUS", "fault", "failed", then the state lines
+ *   input    written by the child: what is left of the frames
  * ------------------------------------------------------------------------------------------- */
 
 typedef struct cmd_prog {
@@ -110,11 +116,14 @@ static int log_append(cmd_prog *p, const char *text, size_t n)
 }
 
 /* Commands whose effect is session state a later run must have. `set var`/`print` change
- * memory, not the session, and are not kept; `commands` is kept with its lines (below). */
+ * memory, not the session, and are not kept; `commands`, `define` and `document` are kept with
+ * their lines (below); `clear` as the deletions it made (cmd_prog_note). Watchpoints watch the
+ * memory of one run: they end with it (their numbers stay used: cmd_state.c's "nextbp"). */
 static int is_setup(const cmd_def *d, const char *args)
 {
     static const char *names[] = {"break", "tbreak", "condition", "ignore", "delete", "disable",
-                                  "enable", "display", "undisplay", "directory", "unset", NULL};
+                                  "enable", "display", "undisplay", "directory", "unset",
+                                  NULL};
     for (int i = 0; names[i]; i++)
         if (!strcmp(d->name, names[i]))
             return 1;
@@ -169,10 +178,57 @@ void cmd_prog_record(cmd_ctx *c, const cmd_def *d, const char *line, const char 
     cmd_prog *p = c->prog;
     if (!p || c->replaying)
         return;
-    if (!strcmp(d->name, "commands"))
+    if (!strcmp(d->name, "commands")) {
         log_commands(c, p, args);
-    else if (is_setup(d, args))
+    } else if (!strcmp(d->name, "define") || !strcmp(d->name, "document")) {
+        char name[256], *text;
+        size_t len;
+        if (sscanf(args, " %255s", name) == 1 &&
+            cmd_user_log(c, name, d->name[1] == 'o', &text, &len) == 0) {
+            log_append(p, text, len);
+            free(text);
+        }
+    } else if (is_setup(d, args)) {
         log_append(p, line, strlen(line));
+    }
+}
+
+void cmd_prog_note(cmd_ctx *c, const char *line)
+{
+    if (c->prog && !c->replaying)
+        log_append(c->prog, line, strlen(line));
+}
+
+/* Lines of a text in memory, for cmd_run_input. */
+typedef struct {
+    const char *p;
+} mem_cursor;
+
+static char *mem_next(cmd_input *in, const char *prompt)
+{
+    (void)prompt;
+    mem_cursor *cur = in->ctx;
+    if (!*cur->p)
+        return NULL;
+    size_t n = strcspn(cur->p, "\n");
+    char *line = strndup(cur->p, n);
+    cur->p += n + (cur->p[n] == '\n');
+    return line;
+}
+
+void cmd_prog_replay(cmd_ctx *c, const char *text)
+{
+    mem_cursor cur = {text};
+    cmd_input in = {mem_next, &cur, 0};
+    int failed = c->failed, interactive = c->interactive;
+    c->interactive = 0;
+    c->replaying = 1;
+    cmd_out_quiet(1); /* it was shown when typed */
+    cmd_run_input(c, &in, NULL);
+    cmd_out_quiet(0);
+    c->replaying = 0;
+    c->failed = failed;
+    c->interactive = interactive;
 }
 
 const char *cmd_prog_log(const cmd_ctx *c, size_t *len)
@@ -243,7 +299,7 @@ char *cmd_prog_file_read(const char *dir, const char *name, size_t *len)
 
 static void remove_dir(const char *dir)
 {
-    static const char *names[] = {"setup", "actions", "config", "result", NULL};
+    static const char *names[] = {"setup", "actions", "config", "result", "input", NULL};
     char path[PATH_MAX + 16];
     for (int i = 0; names[i]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -302,38 +358,21 @@ static int run_once(cmd_ctx *c, int *rerun)
     snprintf(dir, sizeof dir, "%s/ptxdbg-session.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir))
         return cmd_error(c, "Cannot create a session folder: %s.", strerror(errno));
-    /* remaining -ex / -x commands go to the program's session */
-    size_t alen = 0, acap = 256;
-    char *actions = malloc(acap);
-    int first = c->acts && c->act ? *c->act + 1 : 0;
-    int nleft = c->acts && c->act ? c->nacts - first : 0;
-    for (int i = 0; actions && i < nleft; i++) {
-        const char *a = c->acts[first + i];
-        size_t need = alen + strlen(a) + 4;
-        if (need > acap) {
-            char *na = realloc(actions, need * 2);
-            if (!na) {
-                free(actions);
-                actions = NULL;
-                break;
-            }
-            actions = na;
-            acap = need * 2;
-        }
-        alen += (size_t)sprintf(actions + alen, "%c %s\n", c->kinds[first + i], a);
-    }
-    size_t ccap = 128 + (size_t)dbg_bp_count(c->s) * 32, clen;
-    char *config = malloc(ccap);
-    if (config) {
-        clen = (size_t)snprintf(config, ccap, "batch %d\nthreads %d\nmax-steps %llu\nentry %d\n",
-                                c->batch, dbg_opts(c->s)->threads,
-                                (unsigned long long)dbg_opts(c->s)->run_max_steps, p->entry);
-        for (int i = 0; i < dbg_bp_count(c->s) && clen < ccap; i++) {
-            const dbg_bp *b = dbg_bp_at(c->s, i);
-            clen += (size_t)snprintf(config + clen, ccap - clen, "hits %d %d\n", b->num, b->hits);
+    /* the command feed's frames go to the program's session; its config and state */
+    char *actions = NULL, *config = NULL;
+    size_t alen = 0, clen = 0;
+    FILE *cf = open_memstream(&config, &clen);
+    if (cf) {
+        fprintf(cf, "batch %d\nthreads %d\nmax-steps %llu\nentry %d\n", c->batch,
+                dbg_opts(c->s)->threads, (unsigned long long)dbg_opts(c->s)->run_max_steps,
+                p->entry);
+        cmd_state_write(c, cf);
+        if (fclose(cf) != 0) {
+            free(config);
+            config = NULL;
         }
     }
-    if (!actions || !config || clen >= ccap ||
+    if (cmd_feed_export(c, &actions, &alen) != 0 || !config ||
         cmd_prog_file_write(dir, "setup", p->log ? p->log : "", p->loglen) != 0 ||
         cmd_prog_file_write(dir, "actions", actions, alen) != 0 ||
         cmd_prog_file_write(dir, "config", config, clen) != 0) {
@@ -370,18 +409,26 @@ static int run_once(cmd_ctx *c, int *rerun)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     sigaction(SIGINT, &old, NULL);
-    size_t rlen = 0, slen = 0;
+    size_t rlen = 0, slen = 0, ilen = 0;
     char *result = cmd_prog_file_read(dir, "result", &rlen);
     char *setup = cmd_prog_file_read(dir, "setup", &slen);
+    char *input = result ? cmd_prog_file_read(dir, "input", &ilen) : NULL;
     remove_dir(dir);
-    if (setup) { /* the child's setup lines are the next run's */
+    if (setup) {
+        /* the lines typed at the program's stops (and the changes its stops made) are this
+           session's too: replayed here, so `info breakpoints` and the next run agree */
+        if (slen >= p->loglen && (!p->loglen || !memcmp(setup, p->log, p->loglen)))
+            cmd_prog_replay(c, setup + p->loglen);
         free(p->log);
         p->log = setup;
         p->loglen = slen;
     }
-    long consumed = 0, qstatus = 0, flag = 0;
-    if (result && parse_result(result, "consumed", &consumed) && c->act && consumed > 0)
-        *c->act += consumed < nleft ? (int)consumed : nleft;
+    if (result)
+        cmd_state_read(c, result, 1);
+    if (input && cmd_feed_import(c, input, ilen) != 0)
+        cmd_error(c, "The commands the program's session left could not be read back.");
+    free(input);
+    long qstatus = 0, flag = 0;
     int killed = result && parse_result(result, "kill", &flag);
     *rerun = result && parse_result(result, "rerun", &flag);
     p->entry = *rerun && parse_result(result, "entry", &flag) && flag;
@@ -390,11 +437,6 @@ static int run_once(cmd_ctx *c, int *rerun)
     if (result && parse_result(result, "failed", &flag))
         c->failed = 1;
     int quit = result && parse_result(result, "quit", &qstatus);
-    for (const char *q = result; q && *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL) {
-        int num, hits;
-        if (sscanf(q, "hits %d %d", &num, &hits) == 2 && dbg_bp_find(c->s, num))
-            dbg_bp_find(c->s, num)->hits = hits;
-    }
     long nargs = 0;
     if (*rerun && parse_result(result, "args", &nargs) && nargs > 0 && nargs < 100000) {
         char **args = calloc((size_t)nargs, sizeof *args);

@@ -18,6 +18,17 @@ int cmd_prog_run(cmd_ctx *c, int argc, char **argv);
 int cmd_prog_start(cmd_ctx *c, int argc, char **argv);
 /* After a command succeeded: keep it in the setup log when it changed session state. */
 void cmd_prog_record(cmd_ctx *c, const struct cmd_def *d, const char *line, const char *args);
+/* A change of session state that no typed line makes (a tbreak deleted by its stop, `enable
+ * once` disabling, what `clear` deleted): the line that makes it, for the setup log. */
+void cmd_prog_note(cmd_ctx *c, const char *line);
+/* cmd_state.c: breakpoint counters, value history and convenience variables as lines of the
+ * session folder ("bp ...", "hist ...", "conv ..."); reading applies the lines it knows (the
+ * values only when `values`). */
+int cmd_state_write(cmd_ctx *c, FILE *f);
+void cmd_state_read(cmd_ctx *c, const char *text, int values);
+/* Replay setup-log lines in the session with nothing printed (a program's session at its
+ * start, the parent after the program ended with the lines typed at its stops). */
+void cmd_prog_replay(cmd_ctx *c, const char *text);
 /* The folder holding libcudart.so.13 (0), or where it was expected (-1). */
 int cmd_prog_libdir(char *out, size_t n);
 /* A file of the session folder: write / read whole (NUL-terminated, NULL when unreadable). */

@@ -184,6 +184,57 @@ static int dest_regs(const ptx_insn *in, const ptx_sym **out, int max)
     return n;
 }
 
+/* The type the instruction writes its destination as (PTX ISA): the first type modifier (the
+ * destination type of cvt, set, slct, tex, ...), twice as wide with .wide; popc, clz, bfind
+ * and fns write .u32; dp4a/dp2a .u32 only when both sources are unsigned. NONE when untyped. */
+static ptx_type insn_dest_type(const ptx_insn *in)
+{
+    ptx_type ts[4];
+    int nt = 0, wide = 0;
+    for (int i = 0; i < in->nmods; i++) {
+        ptx_type t = ptx_type_from_name(in->mods[i]);
+        if (t != PTX_T_NONE && nt < 4)
+            ts[nt++] = t;
+        wide |= !strcmp(in->mods[i], "wide");
+    }
+    const char *op = in->opcode;
+    if (!strcmp(op, "popc") || !strcmp(op, "clz") || !strcmp(op, "bfind") || !strcmp(op, "fns"))
+        return PTX_T_U32;
+    if (!nt)
+        return PTX_T_NONE;
+    if (!strcmp(op, "dp4a") || !strcmp(op, "dp2a"))
+        return nt >= 2 && !ptx_type_is_signed(ts[0]) && !ptx_type_is_signed(ts[1]) ? PTX_T_U32
+                                                                                  : PTX_T_S32;
+    if (wide) {
+        switch (ts[0]) {
+        case PTX_T_S16: return PTX_T_S32;
+        case PTX_T_S32: return PTX_T_S64;
+        case PTX_T_U16: return PTX_T_U32;
+        case PTX_T_U32: return PTX_T_U64;
+        default: break;
+        }
+    }
+    return ts[0];
+}
+
+/* How a destination register of declared type rt is shown after an instruction writing type
+ * it: predicates as predicates; integers with the instruction's signedness at the register's
+ * width (ld.s8 into a .b32 shows the sign-extended value); floats (f16/bf16 pairs too) as the
+ * instruction's type when the widths agree; bit types as the register's declared type. */
+static ptx_type shown_type(ptx_type it, ptx_type rt)
+{
+    if (it == PTX_T_NONE || it == PTX_T_PRED || rt == PTX_T_PRED)
+        return rt;
+    int rb = ptx_type_bits(rt), ib = ptx_type_bits(it);
+    if (ptx_type_is_float(it))
+        return ib == rb ? it : rt;
+    if (ptx_type_is_signed(it))
+        return rb == 8 ? PTX_T_S8 : rb == 16 ? PTX_T_S16 : rb == 64 ? PTX_T_S64 : PTX_T_S32;
+    if (it >= PTX_T_U8 && it <= PTX_T_U64)
+        return rb == 8 ? PTX_T_U8 : rb == 16 ? PTX_T_U16 : rb == 64 ? PTX_T_U64 : PTX_T_U32;
+    return rt;
+}
+
 static int has_addr(const ptx_operand *o)
 {
     if (o->kind == PTX_OP_ADDR)
@@ -371,11 +422,13 @@ static int run_insn(cmd_ctx *c, const char *insn)
     }
     const ptx_sym *dst[8];
     int nd = target ? dest_regs(target, dst, 8) : 0;
+    ptx_type it = target ? insn_dest_type(target) : PTX_T_NONE;
     for (int i = 0; i < nd; i++) {
         uint64_t bits;
         ptx_type t;
         if (exec_reg_get(m, 0, 0, 0, 0, dst[i]->name, &bits, &t) != 0)
             continue;
+        t = shown_type(it, t);
         char nat[128], hex[64];
         cmd_format_bits(bits, t, 0, nat, sizeof nat);
         /* the hex of a float is its bits: the unsigned type of its width */

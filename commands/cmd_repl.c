@@ -26,6 +26,8 @@ static void on_sigint(int sig)
 }
 
 void cmd_interrupt(void) { interrupted = 1; }
+int cmd_interrupt_pending(void) { return interrupted != 0; }
+void cmd_interrupt_clear(void) { interrupted = 0; }
 
 void cmd_ctx_init(cmd_ctx *c, dbg_session *s)
 {
@@ -52,26 +54,15 @@ void cmd_ctx_free(cmd_ctx *c)
         free(c->disp[i].text);
     free(c->disp);
     cmd_history_free(&c->hist);
+    cmd_feed_free(c);
+    cmd_users_free(c);
     cmd_ptx_free(c);
-    cmd_out_log_stop(c);
+    cmd_tex_free(c);
+    if (c->opt.log_enabled) /* the log belongs to the session that started it */
+        cmd_out_log_stop(c);
 }
 
 /* ---- inputs ------------------------------------------------------------------------------------- */
-static char *file_next(cmd_input *in, const char *prompt)
-{
-    (void)prompt;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n = getline(&line, &cap, (FILE *)in->ctx);
-    if (n < 0) {
-        free(line);
-        return NULL;
-    }
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-        line[--n] = 0;
-    return line;
-}
-
 /* Remember a line typed at the terminal: in memory, and appended to the history file at once
  * (so several sessions interleave and a killed session keeps its lines). Lines starting with a
  * blank and repeats of the previous line are not kept. */
@@ -92,9 +83,8 @@ static void remember(const char *line)
     }
 }
 
-static char *readline_next(cmd_input *in, const char *prompt)
+static char *readline_next(const char *prompt)
 {
-    (void)in;
     interrupted = 0;
     fflush(stdout);
     rl_outstream = cmd_out_terminal(); /* the terminal, not the log */
@@ -106,59 +96,8 @@ static char *readline_next(cmd_input *in, const char *prompt)
     return line;
 }
 
-/* Execute every line of `in`: the REPL and `source` both come here. */
-int cmd_run_input(cmd_ctx *c, cmd_input *in, const char *prompt)
-{
-    cmd_input *saved = c->in;
-    c->in = in;
-    int rc = 0;
-    while (!c->quit) {
-        fflush(stdout);
-        char *line = in->next(in, prompt);
-        if (!line) {
-            if (c->interactive && prompt && !c->inproc)
-                printf("quit\n");
-            break;
-        }
-        const char *p = line;
-        while (isspace((unsigned char)*p))
-            p++;
-        interrupted = 0; /* a Ctrl-C that was already reported must not stop the next command */
-        int r;
-        if (!*p && c->interactive && c->repeat[0]) {
-            r = cmd_execute(c, c->repeat);
-        } else {
-            if (*p && c->interactive)
-                c->repeat[0] = 0;
-            r = cmd_execute(c, line);
-            if (*p && c->interactive && !c->repeat[0]) {
-                /* repeatable commands: step/next/stepi/nexti/continue/until/x/list */
-                char word[64];
-                size_t n = strcspn(p, " \t/");
-                snprintf(word, sizeof word, "%.*s", (int)n, p);
-                const cmd_def *d = cmd_lookup(cmd_table, word, NULL, 0);
-                /* x and list go on where they stopped (gdb); "list -" goes on backwards */
-                const char *arg = p + n;
-                while (isspace((unsigned char)*arg))
-                    arg++;
-                if (d && d->repeat) {
-                    int cont = !strcmp(d->name, "x") ||
-                               (!strcmp(d->name, "list") && strcmp(arg, "-") != 0);
-                    snprintf(c->repeat, sizeof c->repeat, "%s", cont ? d->name : p);
-                }
-            }
-        }
-        free(line);
-        if (r != 0) {
-            rc = -1;
-            if (in->stop_on_error)
-                break; /* gdb: an error ends the script that ran the command */
-        }
-    }
-    c->in = saved;
-    return rc;
-}
-
+/* `source FILE`: its lines become a script frame of the command feed, read whole (a script
+ * that sources itself stops at 16 levels). An error ends it and the scripts that sourced it. */
 int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
@@ -166,22 +105,21 @@ int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
     char why[160];
     if (fileck_regular(argv[0], 0, NULL, why, sizeof why) != 0)
         return cmd_error(c, "%s: %s.", argv[0], why);
-    FILE *f = fopen(argv[0], "r");
-    if (!f)
-        return cmd_error(c, "%s: %s.", argv[0], strerror(errno));
-    if (c->depth > 16) {
-        fclose(f);
+    int scripts = 0;
+    for (int i = 0; i < c->nframes; i++)
+        scripts += (c->frames[i].flags & CMD_FF_SCRIPT) != 0;
+    if (scripts >= 16)
         return cmd_error(c, "Scripts nested too deeply.");
-    }
-    cmd_input in = {file_next, f, 1};
-    int interactive = c->interactive;
-    c->interactive = 0;
-    c->depth++;
-    int rc = cmd_run_input(c, &in, NULL);
-    c->depth--;
-    c->interactive = interactive;
-    fclose(f);
-    return rc;
+    size_t len = 0;
+    char *text = fileck_read_all(argv[0], &len);
+    if (!text)
+        return cmd_error(c, "%s: %s.", argv[0], strerror(errno ? errno : EIO));
+    int base = c->nframes;
+    int rc = cmd_feed_push(c, CMD_FR_TEXT, CMD_FF_NEST | CMD_FF_SCRIPT, argv[0], NULL, text, len);
+    free(text);
+    if (rc != 0 || c->feeding)
+        return rc; /* the feed reads it next */
+    return cmd_feed_run_local(c, base);
 }
 
 int cmd_echo(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -374,25 +312,19 @@ char *cmd_read_line(cmd_ctx *c, const char *prompt)
         c->interactive = 0;
         return fd_line(STDIN_FILENO);
     }
-    if (completion_ctx != c)
+    if (completion_ctx != c) {
         terminal_setup(c);
-    c->interactive = 1;
-    return readline_next(NULL, prompt ? prompt : "(ptxdbg) ");
-}
-
-/* The interactive loop: readline on a terminal, plain lines otherwise. */
-int cmd_repl(cmd_ctx *c)
-{
-    if (!isatty(STDIN_FILENO)) {
-        cmd_input in = {file_next, stdin, 0};
-        c->interactive = 0;
-        return cmd_run_input(c, &in, NULL);
+        if (!c->inproc) /* a program's session pages only at its stops (cmd_inproc.c) */
+            cmd_out_pager(c, 1);
     }
     c->interactive = 1;
-    terminal_setup(c);
-    cmd_out_pager(c, 1);
-    cmd_input in = {readline_next, NULL, 0};
-    int rc = cmd_run_input(c, &in, "(ptxdbg) ");
+    return readline_next(prompt ? prompt : "(ptxdbg) ");
+}
+
+void cmd_term_close(cmd_ctx *c)
+{
+    if (completion_ctx != c)
+        return;
     cmd_out_pager(c, 0);
     if (hist_file) {
         history_truncate_file(hist_file, hist_max);
@@ -403,5 +335,17 @@ int cmd_repl(cmd_ctx *c)
     cmd_complete_free(matches);
     matches = NULL;
     completion_ctx = NULL;
+}
+
+/* The interactive loop: the terminal's lines (readline on a terminal, plain lines otherwise). */
+int cmd_repl(cmd_ctx *c)
+{
+    int base = c->nframes;
+    if (cmd_feed_push_term(c, NULL) != 0)
+        return -1;
+    int rc = cmd_feed_run(c, base);
+    while (c->nframes > base)
+        cmd_feed_pop(c);
+    cmd_term_close(c);
     return rc;
 }

@@ -140,7 +140,8 @@ static int set_width(cmd_ctx *c, const char *v)
 
 static const cmd_setting settings[] = {
     {"auto-core", ST_CUSTOM, "on off",
-     "Write a core file automatically when a kernel traps or faults (also PTXDBG_COREDUMP=1).",
+     "Write a core file automatically when a kernel traps or faults (also PTXDBG_AUTO_CORE=1 "
+     "or PTXDBG_COREDUMP=1).",
      "Writing a core file when a kernel traps or faults is %s.", NULL, 0, 0, set_auto_core,
      get_auto_core},
     {"confirm", ST_BOOL, NULL,

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_prog.h"
 
 static const char *base_name(const char *p)
 {
@@ -233,6 +234,7 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
         c->list_line = cmd_list_centre(c, w.ptx_line);
         c->list_first = c->list_line;
     }
+    c->list_missing[0] = 0; /* the frame's location is what LINE is relative to now */
     c->list_valid = 1;
 }
 
@@ -297,31 +299,43 @@ static void watch_values(cmd_ctx *c, const dbg_event *ev)
         printf("Old value = %s\nNew value = %s\n", os, ns);
 }
 
-static void run_bp_commands(cmd_ctx *c, int num)
+/* A breakpoint's commands run next, after the stop is shown (the command feed reads them). */
+static void queue_bp_commands(cmd_ctx *c, int num)
 {
     dbg_bp *b = dbg_bp_find(c->s, num);
-    if (!b || !b->ncommands || c->depth > 8)
+    if (!b || !b->ncommands)
         return;
-    /* copy: the commands may delete the breakpoint */
-    int n = b->ncommands;
-    char **lines = malloc((size_t)n * sizeof *lines);
-    if (!lines)
+    int first = !strcmp(b->commands[0], "silent");
+    size_t len = 0;
+    for (int i = first; i < b->ncommands; i++)
+        len += strlen(b->commands[i]) + 1;
+    char *text = malloc(len + 1), *p = text;
+    if (!text)
         return;
-    for (int i = 0; i < n; i++)
-        lines[i] = strdup(b->commands[i]);
-    c->depth++;
-    for (int i = 0; i < n; i++) {
-        if (lines[i] && !c->quit && strcmp(lines[i], "silent"))
-            cmd_execute(c, lines[i]);
-        free(lines[i]);
+    for (int i = first; i < b->ncommands; i++) {
+        size_t k = strlen(b->commands[i]);
+        memcpy(p, b->commands[i], k);
+        p += k;
+        *p++ = '\n';
     }
-    c->depth--;
-    free(lines);
+    *p = 0;
+    char name[64];
+    snprintf(name, sizeof name, "breakpoint %d", num);
+    cmd_feed_push(c, CMD_FR_TEXT, CMD_FF_NEST | CMD_FF_BPCMD, name, NULL, text, len);
+    free(text);
 }
 
 void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
 {
     int silent = 0;
+    cmd_feed_resumed(c); /* the kernel ran: what is left of breakpoint commands is dropped */
+    if (ev->temp_deleted || ev->bp_disabled) {
+        /* a change no typed line made: the setup log says it, so the next run and the
+           parent (a program's session) have it too */
+        char note[64];
+        snprintf(note, sizeof note, "%s %d", ev->temp_deleted ? "delete" : "disable", ev->bp);
+        cmd_prog_note(c, note);
+    }
     if (ev->kind == DBG_EV_BREAKPOINT) {
         dbg_bp *b = dbg_bp_find(c->s, ev->bp);
         silent = b && b->ncommands && !strcmp(b->commands[0], "silent");
@@ -412,10 +426,11 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
     default:
         return;
     }
+    cmd_corecheck(c);
     cmd_do_displays(c);
     fflush(stdout);
     if (ev->kind == DBG_EV_BREAKPOINT)
-        run_bp_commands(c, ev->bp);
+        queue_bp_commands(c, ev->bp);
 }
 
 void cmd_do_displays(cmd_ctx *c)

@@ -1,4 +1,4 @@
-/* cmd_stack.c - stack and listing commands: backtrace, frame, up, down, list, disassemble, info frame. */
+/* cmd_stack.c - stack and listing commands: backtrace, frame, up, down, list, info frame. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -34,6 +34,10 @@ int cmd_backtrace(cmd_ctx *c, const char *args, int argc, char **argv)
         cmd_print_frame_line(c, i, 0);
     if (last < n)
         printf("(More stack frames follow...)\n");
+    /* a CUDA program's kernel: where the host launched it (its own debug info) */
+    char site[1024];
+    if (last == n && dbg_launch_site(c->s, site, sizeof site) == 0)
+        printf("Launched from host: %s\n", site);
     return 0;
 }
 
@@ -265,10 +269,13 @@ static int parse_line_no(const char *s, int *v)
     return 0;
 }
 
-/* The file a bare LINE means: the last listed, else the focus's, else the module's first. */
+/* The file a bare LINE means: the last listed, else the focus's, else the module's first. A
+ * PTX listing shown because a source file was missing stands for that source file: once
+ * `directory` finds it, LINE and A,B are its lines again, not PTX lines. */
 static void current_file(cmd_ctx *c, char *file, size_t n)
 {
-    const char *f = c->list_valid ? c->list_file
+    const char *f = c->list_valid && !c->list_file[0] && c->list_missing[0] ? c->list_missing
+                    : c->list_valid ? c->list_file
                     : dbg_has_source(c->s) ? dbg_default_file(c->s) : "";
     snprintf(file, n, "%s", f ? f : "");
 }
@@ -298,7 +305,10 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         if (c->list_valid && c->list_file[0] && !dbg_source_nlines(c->s, c->list_file)) {
             int have = dbg_focus_pc(c->s, &pc) == 0;
-            return list_missing(c, c->list_file, c->list_line, pc, have);
+            /* list_line is the first line the next listing shows: its centre is half a
+               listing further (so a later `list` shows the same lines from the source) */
+            int centre = c->list_line + (list_size(c) < 100000000 ? list_size(c) / 2 : 0);
+            return list_missing(c, c->list_file, centre, pc, have);
         }
         if (c->list_valid)
             return list_lines(c, c->list_file, c->list_line, c->list_line + list_size(c) - 1);
@@ -326,6 +336,15 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!strcmp(a, "-")) {
         if (!c->list_valid)
             return cmd_error(c, "No default source file to list.");
+        if (!c->list_file[0] && c->list_missing[0] && dbg_source_nlines(c->s, c->list_missing)) {
+            /* the PTX stood for a source now found: the source lines before that listing */
+            char f[sizeof c->list_missing];
+            snprintf(f, sizeof f, "%s", c->list_missing);
+            int first = cmd_list_centre(c, c->list_missing_line), n = list_size(c);
+            if (first <= 1)
+                return cmd_error(c, "Already at the start of %s.", f);
+            return list_lines(c, f, first - n < 1 ? 1 : first - n, first - 1);
+        }
         if (c->list_first <= 1)
             return cmd_error(c, "Already at the start of %s.",
                              c->list_file[0] ? c->list_file : "the PTX text");
@@ -338,7 +357,9 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
         int l;
         if (parse_line_no(a + 4, &l) != 0)
             return cmd_error(c, "Invalid PTX line \"%s\".", a + 4);
-        return list_centered(c, "", l);
+        int rc = list_centered(c, "", l);
+        c->list_missing[0] = 0; /* the PTX asked for: LINE means a PTX line now */
+        return rc;
     }
     char *comma = strchr(a, ',');
     if (comma) {
@@ -384,36 +405,4 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
     if (file[0] && !dbg_source_nlines(c->s, file))
         return list_missing(c, file, line, pc, 1);
     return list_centered(c, file, line);
-}
-
-int cmd_disassemble(cmd_ctx *c, const char *args, int argc, char **argv)
-{
-    (void)args;
-    exec_machine *m = dbg_machine(c->s);
-    const ptx_func *fn = NULL;
-    uint32_t cur = UINT32_MAX;
-    dbg_focus_pc(c->s, &cur);
-    if (argc == 1) {
-        fn = dbg_find_func(c->s, argv[0]);
-        if (!fn)
-            return cmd_error(c, "%s", dbg_errmsg(c->s));
-    } else {
-        const ptx_insn *in;
-        if (cur == UINT32_MAX || exec_pc_insn(m, cur, &fn, &in) != 0)
-            return cmd_error(c, "No frame selected.");
-    }
-    int64_t base = exec_func_pc(m, fn);
-    if (base < 0)
-        return cmd_error(c, "Function has no body.");
-    char name[1024];
-    dbg_func_name(c->s, fn, 1, name, sizeof name);
-    printf("Dump of assembler code for function %s:\n", name);
-    for (int i = 0; i < fn->ninsns; i++) {
-        char text[512];
-        ptx_insn_format(&fn->insns[i], text, sizeof text);
-        uint32_t pc = (uint32_t)base + (uint32_t)i;
-        printf("%s0x%06x <+%d>:\t%s\n", pc == cur ? "=> " : "   ", pc, i, text);
-    }
-    printf("End of assembler dump.\n");
-    return 0;
 }

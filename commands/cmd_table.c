@@ -151,12 +151,20 @@ const cmd_def cmd_table[] = {
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
     {"delete", "d", cmd_delete, 0, -1, "delete [N...]", "Delete breakpoints (all without N).",
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
-    {"disable", "dis disa", cmd_disable, 0, -1, "disable [N...]", "Disable breakpoints.",
+    {"disable", "dis disa", cmd_disable, 0, -1, "disable [N...] | disable display [N...]",
+     "Disable breakpoints (or displays).",
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
-    {"enable", "en", cmd_enable, 0, -1, "enable [N...]", "Enable breakpoints.",
+    {"enable", "en", cmd_enable, 0, -1,
+     "enable [once|delete|count COUNT] [N...] | enable display [N...]",
+     "Enable breakpoints (or displays). once: disable it again when it is next hit; delete: "
+     "delete it when it is next hit; count COUNT: disable it after COUNT more hits.",
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
-    {"commands", "", cmd_commands, 0, 1, "commands [N]",
-     "Commands to run when breakpoint N is hit, one a line, ended by \"end\".",
+    {"clear", "", cmd_clear, 0, -1, "clear [LOCATION]",
+     "Delete the breakpoints at LOCATION (FUNC, FILE:LINE, LINE, *PC; without it: at the "
+     "selected frame's line).", CMD_CLASS_BREAKPOINTS, 0, NOSUB},
+    {"commands", "", cmd_commands, 0, -1, "commands [N | A-B]...",
+     "Commands to run when breakpoint N (each named; the last one without N) is hit, one a "
+     "line, ended by \"end\"; a command that resumes ends the list (gdb).",
      CMD_CLASS_BREAKPOINTS, 0, NOSUB},
     {"watch", "", cmd_watch, 1, -1, "watch EXPR",
      "Stop when EXPR (global or shared memory) is written with a new value.",
@@ -169,6 +177,9 @@ const cmd_def cmd_table[] = {
     {"print", "p pr pri prin inspect", cmd_print, 0, -1, "print[/FMT] [-lanes] EXPR",
      "Evaluate EXPR in the focused lane (-lanes: in every lane of the warp).", CMD_CLASS_DATA, 0,
      NOSUB},
+    {"call", "", cmd_call, 0, -1, "call[/FMT] EXPR",
+     "Evaluate EXPR like print; a void result prints nothing. Calling program functions is "
+     "not supported.", CMD_CLASS_DATA, 0, NOSUB},
     {"output", "", cmd_output, 1, -1, "output[/FMT] EXPR", "Print EXPR's value without $N or newline.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"x", "", cmd_x, 0, -1, "x/NFU [@SPACE] ADDRESS",
@@ -206,8 +217,11 @@ const cmd_def cmd_table[] = {
      "Add directories to search for source files (none: reset).", CMD_CLASS_FILES, 0, NOSUB},
     {"unset", "", cmd_unset, 1, 2, "unset substitute-path [FROM]",
      "Remove source path substitution rules.", CMD_CLASS_FILES, 0, NOSUB},
-    {"disassemble", "disas", cmd_disassemble, 0, 1, "disassemble [FUNC]",
-     "PTX of the current function with => at the PC.", CMD_CLASS_DATA, 0, NOSUB},
+    {"disassemble", "disas", cmd_disassemble, 0, -1,
+     "disassemble [/MODIFIERS] [FUNC|ADDRESS|START,END|START,+LENGTH]",
+     "PTX of the current function (or FUNC, the function at ADDRESS, a pc range) with => at "
+     "the PC. /s: source lines in pc order; /m: source-centric; /r: each instruction's PTX "
+     "line (PTX has no binary encoding).", CMD_CLASS_DATA, 0, NOSUB},
     /* status */
     {"info", "i inf", cmd_info, 1, -1, "info SUBCOMMAND", "Status of the program and debugger.",
      CMD_CLASS_STATUS, 0, cmd_info_table},
@@ -223,6 +237,27 @@ const cmd_def cmd_table[] = {
      CMD_CLASS_SUPPORT, 0, NOSUB},
     {"source", "", cmd_source, 1, 1, "source FILE", "Run the commands in FILE.", CMD_CLASS_SUPPORT,
      0, NOSUB},
+    {"define", "", cmd_define, 1, 1, "define NAME",
+     "Define a new command NAME: its lines follow, ended by \"end\". In them $argc is the "
+     "number of arguments it is called with and $arg0, $arg1, ... their text; if, while and "
+     "other blocks nest.", CMD_CLASS_SUPPORT, 0, NOSUB},
+    {"document", "", cmd_document, 1, 1, "document NAME",
+     "Document user-defined command NAME for help: the text follows, ended by \"end\".",
+     CMD_CLASS_SUPPORT, 0, NOSUB},
+    {"if", "", cmd_if, 0, -1, "if EXPR",
+     "Run the lines up to \"else\" or \"end\" when EXPR is true (non-zero), the lines from "
+     "\"else\" to \"end\" otherwise.", CMD_CLASS_SUPPORT, 0, NOSUB},
+    {"while", "", cmd_while, 0, -1, "while EXPR",
+     "Run the lines up to \"end\" as long as EXPR is true; loop_break leaves the loop, "
+     "loop_continue starts the next pass.", CMD_CLASS_SUPPORT, 0, NOSUB},
+    {"loop_break", "", cmd_loop_break, 0, 0, "loop_break", "Leave the innermost \"while\" loop.",
+     CMD_CLASS_SUPPORT, 0, NOSUB},
+    {"loop_continue", "", cmd_loop_continue, 0, 0, "loop_continue",
+     "Start the next pass of the innermost \"while\" loop.", CMD_CLASS_SUPPORT, 0, NOSUB},
+    {"else", "", cmd_block_end, 0, -1, "else", "Part of \"if\".", CMD_CLASS_SUPPORT, 0, NOSUB},
+    {"end", "", cmd_block_end, 0, -1, "end",
+     "Ends the lines of define, document, if, while and commands.", CMD_CLASS_SUPPORT, 0,
+     NOSUB},
     {"help", "h", cmd_help, 0, -1, "help [COMMAND | CLASS]", "Print the list of commands, or help on one.",
      CMD_CLASS_SUPPORT, 0, NOSUB},
     {"quit", "q exit", cmd_quit, 0, 1, "quit [STATUS]", "Leave ptxdbg.", CMD_CLASS_SUPPORT, 0, NOSUB},
@@ -414,7 +449,30 @@ static int run_def(cmd_ctx *c, const cmd_def *d, const char *args)
     return rc;
 }
 
+int cmd_is_builtin(const char *name)
+{
+    for (const cmd_def *d = cmd_table; d->name; d++)
+        if (!strcmp(d->name, name) || has_word(d->aliases, name))
+            return 1;
+    return 0;
+}
+
+static int execute_line(cmd_ctx *c, const char *line);
+
+/* A line the feed reads runs alone; a line run from elsewhere (a test, a front end) also runs
+ * the lines it brings (a script, a user command, a branch, breakpoint commands) to their end. */
 int cmd_execute(cmd_ctx *c, const char *line)
+{
+    if (c->feeding)
+        return execute_line(c, line);
+    int base = c->nframes;
+    int rc = execute_line(c, line);
+    if (c->nframes > base && cmd_feed_run_local(c, base) != 0)
+        rc = -1;
+    return rc;
+}
+
+static int execute_line(cmd_ctx *c, const char *line)
 {
     while (isspace((unsigned char)*line))
         line++;
@@ -436,11 +494,19 @@ int cmd_execute(cmd_ctx *c, const char *line)
                          (int)strcspn(line, " \t"), line);
     }
     char err[512];
+    const cmd_user *u = cmd_user_find(c, word);
+    if (u && (!line[n] || isspace((unsigned char)line[n])))
+        return cmd_user_run(c, u, line + n);
     const cmd_def *d = cmd_lookup(cmd_table, word, err, sizeof err);
     if (!d) {
         /* a PTX instruction ("add.s32 %r1, ...;") at the prompt runs in the PTX REPL */
         if (strchr(line, ';') || (line[n] == '.' && strchr(line, '%')))
             return cmd_ptx_repl_line(c, line);
+        if (err[0])
+            return cmd_error(c, "%s", err);
+        u = cmd_user_lookup(c, word, err, sizeof err);
+        if (u && (!line[n] || isspace((unsigned char)line[n])))
+            return cmd_user_run(c, u, line + n);
         if (err[0])
             return cmd_error(c, "%s", err);
         return cmd_error(c, "Undefined command: \"%s\".  Try \"help\".", word);
@@ -503,9 +569,17 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
                 if ((int)d->cls == k)
                     printf("  %-12s -- %s\n", d->name, d->help);
         }
+        printf("\nuser-defined -- User-defined commands (\"define\").\n");
         printf("\nType \"help\" followed by a class name for a list of commands in that class.\n"
                "Type \"help\" followed by a command name for full documentation.\n"
                "Command name abbreviations are allowed if unambiguous.\n");
+        return 0;
+    }
+    if (!strcmp(argv[0], "user-defined"))
+        return cmd_help_user(c);
+    const cmd_user *u = cmd_user_find(c, argv[0]);
+    if (u) {
+        cmd_user_describe(u, stdout, 1);
         return 0;
     }
     for (int k = 0; k < CMD_CLASS__COUNT; k++)

@@ -486,8 +486,8 @@ void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n)
 /* ---- breakpoint conditions ------------------------------------------------------------------ */
 static void *cond_compile(void *ctx, const char *text, char *err, size_t n)
 {
-    (void)ctx;
-    return cmd_expr_parse(text, err, n);
+    cmd_ctx *c = ctx;
+    return cmd_expr_parse_dw(text, c ? dbg_dwarf(c->s) : NULL, err, n);
 }
 
 static int cond_eval(void *ctx, void *compiled, uint32_t cta, uint32_t warp, uint32_t lane,
@@ -576,7 +576,7 @@ static const char *unknown_name(cmd_ctx *c, const cmd_expr *e, uint32_t pc)
 int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, char *err,
                    size_t n)
 {
-    cmd_expr *e = cmd_expr_parse(cond, err, n);
+    cmd_expr *e = cmd_expr_parse_dw(cond, dbg_dwarf(c->s), err, n);
     if (!e)
         return -1;
     const char *bad = NULL;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "dap.h"
 
 /* A module with nothing in it, so buffers and the PTX REPL work before any file is loaded. */
 static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 64\n";
@@ -33,6 +34,7 @@ static void usage(FILE *f)
                "  -version                print the version\n"
                "  -help                   this text\n"
                "  -print-libdir           the folder holding libcudart.so.13 and libcuda.so.1\n"
+               "  -dap                    speak the Debug Adapter Protocol on stdin/stdout\n"
                "  -args PROGRAM ARGS...   debug a CUDA PROGRAM with these arguments\n");
 }
 
@@ -93,6 +95,17 @@ int main(int argc, char **argv)
         const char *val = a[0] == '-' ? opt_value(a, name, sizeof name) : NULL;
         if (a[0] != '-')
             name[0] = 0;
+        if (!strcmp(name, "-interpreter") || !strcmp(name, "-i")) {
+            /* gdb's MI front ends: one message whatever the spelling (=mi, a separate value,
+               none); the default console interpreter is what ptxdbg is */
+            const char *iv = val ? val : i + 1 < argc && argv[i + 1][0] != '-' ? argv[++i] : "";
+            if (!strcmp(iv, "console"))
+                continue;
+            fprintf(stderr, "ptxdbg has no MI interpreter; use --dap (Debug Adapter Protocol) "
+                    "or --json\n");
+            rc = 2;
+            goto opts_done;
+        }
         int takes = !strcmp(name, "-x") || !strcmp(name, "-ex") || !strcmp(name, "-command") ||
                     !strcmp(name, "-eval-command") || !strcmp(name, "-core") ||
                     !strcmp(name, "-c");
@@ -109,7 +122,18 @@ int main(int argc, char **argv)
             rc = 2;
             goto opts_done;
         }
-        if (!strcmp(a, "-batch")) {
+        if (!strcmp(a, "-dap")) { /* an editor's debug adapter: nothing else may be given */
+            if (argc != 2) {
+                fprintf(stderr, "ptxdbg: --dap takes no other option (the editor's launch "
+                                "configuration names the program)\n");
+                rc = 2;
+                goto opts_done;
+            }
+            free(acts);
+            free(kinds);
+            free(pargs);
+            return dap_main();
+        } else if (!strcmp(a, "-batch")) {
             batch = 1;
         } else if (!strcmp(a, "-print-libdir")) {
             rc = print_libdir();
@@ -204,22 +228,26 @@ opts_done:
     }
     if (core)
         cmd_core_open(&c, core);
-    int i = 0;
-    c.acts = acts;
-    c.kinds = kinds;
-    c.nacts = nacts;
-    c.act = &i; /* `run` hands the commands after it to the program's session */
-    for (i = 0; i < nacts && !c.quit; i++) {
-        if (kinds[i] == 'x') {
-            char *v[1] = {(char *)acts[i]};
-            cmd_source(&c, acts[i], 1, v);
-        } else {
-            cmd_execute(&c, acts[i]);
-        }
+    /* the terminal (not in batch mode) below main's -ex/-x list: one command feed reads them,
+       so a program's `run` hands the rest of both to the program's session (cmd_feed.c) */
+    if (!batch && cmd_feed_push_term(&c, NULL) != 0)
+        c.failed = 1;
+    size_t alen = 0;
+    for (int i = 0; i < nacts; i++)
+        alen += strlen(acts[i]) + 3;
+    char *list = malloc(alen + 1), *lp = list;
+    for (int i = 0; list && i < nacts; i++) {
+        /* "e COMMAND" / "x SCRIPT", one a line (a newline inside a -ex ends the command) */
+        size_t k = strcspn(acts[i], "\n");
+        lp += sprintf(lp, "%c %.*s\n", kinds[i], (int)k, acts[i]);
     }
-    c.act = NULL;
-    if (!batch && !c.quit)
-        cmd_repl(&c);
+    if (!list || (nacts && cmd_feed_push(&c, CMD_FR_TEXT, CMD_FF_ACTS, "-ex/-x", NULL, list,
+                                         (size_t)(lp - list)) != 0))
+        c.failed = 1;
+    free(list);
+    if (!c.quit)
+        cmd_feed_run(&c, 0);
+    cmd_term_close(&c);
     int status = c.quit > 1 ? (c.quit & 0xff) : (c.failed || c.kernel_failed) && batch ? 1 : 0;
     /* a program's batch exits with the program's status */
     if (program && batch && c.quit <= 1 && c.prog_exited && c.prog_status != 0)

@@ -44,6 +44,7 @@ int dbg_forget_module(dbg_session *s, const ptx_module *mod);
  * launch, numbered id (cuda-gdb's kernel number), as if dbg_launch had started it
  * (dbg_relaunch cannot repeat it). */
 int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id);
+
 const ptx_module *dbg_module(const dbg_session *s);
 exec_machine *dbg_machine(const dbg_session *s);
 /* Directory of the loaded file ("" for text), used to find source files beside it. */
@@ -86,6 +87,39 @@ int dbg_buffer_read(dbg_session *s, const dbg_buffer *b, void *buf);
  * absent or ambiguous. The demangler is supplied by the front end (it is only display). */
 typedef int (*dbg_demangle_fn)(const char *mangled, char *out, size_t n, int base_only);
 void dbg_set_demangler(dbg_session *s, dbg_demangle_fn fn);
+
+/* ---- the host side of a CUDA program (dbg_host.c) ------------------------------------------ */
+/* dbg_adopt_launch notes the caller's host stack: the launch site of an in-process launch
+ * ("main at app.cu:111", from the program's own DWARF; "main+0x4f (no host debug info)"
+ * without it); -1 when the launch is not a program's (a PTX session's `launch`). */
+int dbg_launch_site(dbg_session *s, char *out, size_t n);
+/* A front end that runs a launch on another thread than the one that made it (the CUDA
+ * runtime's stream threads) gives, for the launches this thread adopts next, the launching
+ * thread's host stack (dbg_host_stack's); n = 0 goes back to this thread's own stack. */
+void dbg_host_set_launch_stack(const uint64_t *pcs, int n);
+/* This process's host stack outside ptxdbg's own library (return addresses, innermost
+ * first, at most max); *api_pc (when wanted): a return address inside the library function
+ * the program called, named by dbg_host_api_name ("cudaFree") when it is needed. */
+#define DBG_HOST_PCS 16
+int dbg_host_stack(uint64_t *pcs, int max, uint64_t *api_pc);
+void dbg_host_api_name(uint64_t api_pc, char *out, size_t n);
+/* The program's frames of such a stack as text, past nvcc's launch glue (stubs, toolkit
+ * headers, the kernel's host wrapper; kernel: its mangled name, or NULL): up to nframes
+ * "f at app.cu:12" joined by ", called from ". 0, or -1 when nothing is known. */
+int dbg_host_where(const uint64_t *pcs, int n, const char *kernel, dbg_demangle_fn dm,
+                   int nframes, char *out, size_t len);
+/* Whether this process's executable has host DWARF line tables. */
+int dbg_host_has_debug_info(void);
+/* A global address inside memory the program released (the runtime's record, installed with
+ * exec_set_freed_describer): 1 with "inside cudaMalloc#2 [...], which was freed by cudaFree,
+ * called from ..." in out; else 0. */
+int dbg_freed_describe(uint64_t addr, char *out, size_t n);
+/* Whether SPEC (a break location: FUNC or FILE:LINE) is host code of the CUDA program at
+ * path (NULL: this process, when the session shows a program's modules in-process): a
+ * function of its ELF or a line of its host line table that none of its device modules
+ * (the PTX of its .nv_fatbin) has. 1 with the message in why; else 0 (device code, or not
+ * known). ptxdbg stops in device code only. */
+int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *why, size_t n);
 const ptx_func *dbg_find_func(dbg_session *s, const char *name);
 /* Display name: base name ("saxpy") or full signature ("saxpy(int, float, ...)"). */
 void dbg_func_name(const dbg_session *s, const ptx_func *f, int full, char *out, size_t n);
@@ -129,6 +163,11 @@ typedef struct {
     int line;                 /* source line, 0 when none */
 } dbg_where;
 int dbg_pc_where(const dbg_session *s, uint32_t pc, dbg_where *w);
+/* The function source shows executing pc: the innermost function inlined there (as gdb's
+ * breakpoint locations and frames name it), else pc's own function; full: the whole demangled
+ * signature ("int row_sum<4>(int const*)"), else the base name ("row_sum<4>"). "??" and -1
+ * when pc is no instruction. */
+int dbg_pc_func_name(const dbg_session *s, uint32_t pc, int full, char *out, size_t n);
 /* Whether the module has a source line table (.loc rows). */
 int dbg_has_source(const dbg_session *s);
 /* Source line text (without newline) of FILE (as the module names it) line N; NULL when the
@@ -167,6 +206,9 @@ typedef struct {
     int exec_id;              /* exec_watch_add id or -1 */
     char **commands;          /* `commands N` lines */
     int ncommands;
+    int disp_dis;             /* gdb's "dis" disposition (`enable once`, `enable count N`): a
+                                 stop counts disable_after down and disables it at 0 */
+    int disable_after;        /* stops left (a plain `enable` keeps the disposition, count 0) */
 } dbg_bp;
 
 typedef struct {
@@ -193,10 +235,17 @@ int dbg_watch_add(dbg_session *s, dbg_bp_type type, const char *expr, ptx_space 
                   uint64_t addr, uint32_t len, ptx_type shown_as);
 int dbg_bp_delete(dbg_session *s, int num);          /* num 0 = all */
 int dbg_bp_enable(dbg_session *s, int num, int on);  /* num 0 = all */
+/* gdb's enable with a disposition: how 0 keeps the breakpoint's own (plain `enable`), 1 `once`
+ * (disabled after its next stop), 2 `delete` (deleted after its next stop, as tbreak), 3
+ * `count N` (disabled after N stops). num 0 = all. */
+int dbg_bp_enable_disp(dbg_session *s, int num, int how, int count);
 int dbg_bp_condition(dbg_session *s, int num, const char *cond);   /* NULL removes */
 int dbg_bp_ignore(dbg_session *s, int num, int count);
 int dbg_bp_set_commands(dbg_session *s, int num, char **lines, int n); /* takes ownership */
 dbg_bp *dbg_bp_find(dbg_session *s, int num);
+/* The number the next breakpoint gets; raise it (never lower: numbers are not reused). */
+int dbg_bp_next_number(const dbg_session *s);
+void dbg_bp_set_next_number(dbg_session *s, int num);
 int dbg_bp_count(const dbg_session *s);
 dbg_bp *dbg_bp_at(dbg_session *s, int i);
 
@@ -222,7 +271,8 @@ typedef struct {
     dbg_event_kind kind;
     exec_stop stop;           /* the core's description */
     int bp;                   /* breakpoint/watchpoint number, 0 = none */
-    int temp_deleted;         /* the breakpoint was a tbreak and is gone */
+    int temp_deleted;         /* the breakpoint was a tbreak (or `enable delete`) and is gone */
+    int bp_disabled;          /* the stop disabled the breakpoint (`enable once`, `enable count`) */
     int focus_changed;        /* the stop moved the focus to another lane */
     uint32_t old_pc;          /* focused lane's pc before (steps) */
     int new_frame;            /* step entered / left a function: print the frame line */
@@ -307,6 +357,34 @@ typedef struct {
 int dbg_lane_frames(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane,
                     dbg_frame *out, int max);
 int dbg_frames(const dbg_session *s, dbg_frame *out, int max);
+/* The same for any machine and its module's debug info (dw may be NULL): front ends without a
+ * session (the runtime's fault reports) use it with dbg_dwarf_load. */
+int dbg_machine_frames(exec_machine *m, const dw_info *dw, uint32_t cta, uint32_t warp,
+                       uint32_t lane, dbg_frame *out, int max);
+dw_info *dbg_dwarf_load(const ptx_module *mod, dbg_demangle_fn dm);
+void dbg_dwarf_release(dw_info *dw);
+/* Whether a source path is a CUDA toolkit header (nvcc names them .../targets/ARCH/include/...
+ * or .../cuda[-X.Y]/include/...): atomics, cooperative groups, math, cuda_runtime.h. */
+int dbg_toolkit_file(const char *path);
+/* The user's frame among source-level frames: the innermost with a line in a file that is no
+ * toolkit header (a fault inside __iAtomicAdd, which has no line, called from atomicAdd in
+ * device_atomic_functions.hpp, is the user's call of atomicAdd); else the innermost with a line;
+ * -1 when none has one. */
+int dbg_user_frame(const dbg_frame *fr, int n);
+/* A frame's display name: the inlined function's, else the demangled base name. */
+void dbg_frame_fn(dbg_demangle_fn dm, const dbg_frame *f, char *out, size_t n);
+/* Where a lane stands, for reports: `at` its innermost frame ("file.cu:12", or
+ * "MODULE:PTXLINE" without a line), with " in F, called from USER" when the user's frame is an
+ * outer one; `user` the user's frame ("particles.cu:35 in advance"). */
+typedef struct {
+    char at[1400];
+    char user[640];
+    int user_frame;           /* its index among the source-level frames */
+} dbg_site;
+int dbg_site_of(exec_machine *m, const dw_info *dw, dbg_demangle_fn dm, const char *modpath,
+                uint32_t cta, uint32_t warp, uint32_t lane, dbg_site *out);
+int dbg_stop_site(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane,
+                  dbg_site *out);
 /* The selected frame of the focus (0 and -1 when there is no stack). */
 int dbg_focus_frame(const dbg_session *s, dbg_frame *out);
 /* Physical frame number (for exec_reg_get) of the selected frame; 0 without a stack. */

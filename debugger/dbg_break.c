@@ -241,6 +241,13 @@ dbg_bp *dbg_bp_find(dbg_session *s, int num)
 }
 
 int dbg_bp_count(const dbg_session *s) { return s->nbps; }
+int dbg_bp_next_number(const dbg_session *s) { return s->next_bp; }
+
+void dbg_bp_set_next_number(dbg_session *s, int num)
+{
+    if (num > s->next_bp)
+        s->next_bp = num;
+}
 dbg_bp *dbg_bp_at(dbg_session *s, int i) { return i >= 0 && i < s->nbps ? s->bps[i] : NULL; }
 
 int dbg_bp_delete(dbg_session *s, int num)
@@ -278,6 +285,33 @@ int dbg_bp_enable(dbg_session *s, int num, int on)
         return dbg_err(s, "No breakpoint number %d.", num);
     dbg_bp_sync(s);
     return 0;
+}
+
+int dbg_bp_enable_disp(dbg_session *s, int num, int how, int count)
+{
+    if (how == 3 && count < 1)
+        return dbg_err(s, "Bad count: %d.", count);
+    int found = 0;
+    for (int i = 0; i < s->nbps; i++) {
+        dbg_bp *b = s->bps[i];
+        if (num != 0 && b->num != num)
+            continue;
+        found = 1;
+        if (how == 1 || how == 3) {
+            b->temp = 0;
+            b->disp_dis = 1;
+            b->disable_after = how == 1 ? 1 : count;
+        } else if (how == 2) {
+            b->temp = 1;
+            b->disp_dis = 0;
+            b->disable_after = 0;
+        } else {
+            b->disable_after = 0; /* gdb: the disposition stays, the count is 0 */
+        }
+    }
+    if (!found && num != 0)
+        return dbg_err(s, "No breakpoint number %d.", num);
+    return dbg_bp_enable(s, num, 1);
 }
 
 int dbg_bp_condition(dbg_session *s, int num, const char *cond)

@@ -11,9 +11,11 @@
  *   0x101 SOURCES     u32 count; per file: str path as the module's .file names it, bytes text
  *   0x102 BUFFERS     u32 count; per buffer: str name, u32 element type, u64 count, u64 address,
  *                     u64 size
- *   0x103 SESSION     u32 launches so far; focus: u32 valid, kernel, cta, warp, lane, s32 frame
+ *   0x103 SESSION     u32 launches so far; focus: u32 valid, kernel, cta, warp, lane, s32 frame;
+ *                     str the launch site (a program's host location of the launch, "" none)
  *   0x104 BREAKPOINTS u32 count; per breakpoint: u32 number, type, temp, enabled, hits, ignore,
- *                     str location, str condition ("" none), u32 command count, str per command
+ *                     str location, str condition ("" none), u32 command count, str per command,
+ *                     u32 "dis" disposition (enable once / count), u32 stops before it disables
  * ------------------------------------------------------------------------------------------- */
 enum { T_SOURCES = EXEC_CORE_TAG_USER + 1, T_BUFFERS, T_SESSION, T_BREAKPOINTS };
 
@@ -190,6 +192,10 @@ static void put_session(dbg_session *s, exec_cbuf *b)
     exec_cbuf_u32(b, s->focus.warp);
     exec_cbuf_u32(b, s->focus.lane);
     exec_cbuf_u32(b, (uint32_t)s->focus.frame);
+    char site[1024] = "";
+    if (dbg_launch_site(s, site, sizeof site) != 0)
+        site[0] = 0;
+    exec_cbuf_str(b, site);
 }
 
 static void put_breakpoints(dbg_session *s, exec_cbuf *b)
@@ -208,6 +214,8 @@ static void put_breakpoints(dbg_session *s, exec_cbuf *b)
         exec_cbuf_u32(b, (uint32_t)p->ncommands);
         for (int k = 0; k < p->ncommands; k++)
             exec_cbuf_str(b, p->commands[k]);
+        exec_cbuf_u32(b, (uint32_t)p->disp_dis);
+        exec_cbuf_u32(b, (uint32_t)p->disable_after);
     }
 }
 
@@ -317,8 +325,18 @@ static void load_session(dbg_session *s, const exec_core *c)
     s->has_last = 0;
     s->stopped_at_bp = 0;
     memset(&s->focus, 0, sizeof s->focus);
-    if (exec_core_find(c, T_SESSION, 0, &p, &n) != 0)
+    if (exec_core_find(c, T_SESSION, 0, &p, &n) != 0) {
+        /* a core written without the debugger (the runtime's PTXDBG_AUTO_CORE): the lane the
+           stop names, as a live session focuses it */
+        exec_stop st;
+        int over;
+        const exec_launch_info *li = dbg_launch_info(s);
+        if (li && dbg_last_stop(s, &st, &over) == 0 && st.kind != EXEC_STOP_DONE &&
+            dbg_set_focus(s, st.cta, st.warp, st.lane) == 0)
+            s->focus.kernel = li->launch_id;
+        s->nlaunches = li ? li->launch_id + 1 : 0;
         return;
+    }
     exec_crd r = { p, (size_t)n, 0, 0 };
     uint32_t nl = exec_crd_u32(&r);
     dbg_focus f;
@@ -328,8 +346,17 @@ static void load_session(dbg_session *s, const exec_core *c)
     f.warp = exec_crd_u32(&r);
     f.lane = exec_crd_u32(&r);
     f.frame = (int)exec_crd_u32(&r);
-    if (r.bad)
+    char *site = exec_crd_str(&r);
+    if (r.bad) {
+        free(site);
         return;
+    }
+    if (site && site[0]) { /* bt and info cuda kernels name it as the live session did */
+        snprintf(s->launch_site, sizeof s->launch_site, "%s", site);
+        s->nlaunch_pcs = 1;
+        s->launch_pcs[0] = 0;
+    }
+    free(site);
     s->nlaunches = nl;
     if (f.valid && dbg_set_focus(s, f.cta, f.warp, f.lane) == 0) {
         s->focus.kernel = f.kernel;
@@ -357,6 +384,7 @@ static void load_breakpoints(dbg_session *s, const exec_core *c)
         char **cmds = !r.bad && nc <= n / 4 ? calloc(nc ? nc : 1, sizeof *cmds) : NULL;
         for (uint32_t k = 0; cmds && k < nc; k++)
             cmds[k] = exec_crd_str(&r);
+        int dd = (int)exec_crd_u32(&r), dis = (int)exec_crd_u32(&r);
         if (!r.bad && spec && cond && type == DBG_BP_BREAK && num > 0) {
             s->next_bp = num;
             if (dbg_break_add(s, spec, cond[0] ? cond : NULL, temp) == num) {
@@ -364,6 +392,8 @@ static void load_breakpoints(dbg_session *s, const exec_core *c)
                 if (b) {
                     b->hits = hits;
                     b->ignore = ign;
+                    b->disp_dis = dd != 0;
+                    b->disable_after = dis;
                     if (!en)
                         dbg_bp_enable(s, num, 0);
                     if (cmds && nc) {
@@ -412,7 +442,9 @@ int dbg_core_load(dbg_session *s, const char *path)
     s->bufs = NULL;
     s->nbufs = 0;
     s->nlaunches = 0;
-    int rc = dbg_load_text(s, text, (size_t)len, mpath);
+    uint64_t gbase, glimit;
+    exec_core_window(c, &gbase, &glimit);
+    int rc = dbg_load_text_at(s, text, (size_t)len, mpath, gbase, glimit);
     if (rc == 0 && exec_core_restore(s->m, c) != 0)
         rc = dbg_err(s, "%s: %s", path, exec_errmsg(s->m));
     if (rc == 0)

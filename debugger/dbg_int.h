@@ -55,7 +55,16 @@ struct dbg_session {
     int multi;                /* modules come and go: unresolved breakpoints stay pending */
     struct dbg_dwcache { const ptx_module *mod; dw_info *dw; } *dwc; /* DWARF read per module */
     int ndwc;
+    /* a CUDA program's host side (dbg_host.c) */
+    struct dbg_hostprog *hostprog;  /* its ELF and device modules, for host-code checks */
+    uint64_t launch_pcs[DBG_HOST_PCS]; /* the host stack of the current launch (in-process) */
+    int nlaunch_pcs;
+    char launch_kernel[512];
+    char launch_site[1024];   /* its text, once asked for */
 };
+void dbg_hostprog_free(struct dbg_hostprog *p);
+/* dbg_adopt_launch: the caller's host stack is the launch's site. */
+void dbg_host_note_launch(dbg_session *s, const char *kernel);
 
 int dbg_err(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Apply the breakpoints' pcs to the machine (after load / changes). */
@@ -69,6 +78,10 @@ int dbg_bp_breaks_at(const dbg_bp *b, uint32_t pc);
 int dbg_entry_at(const dbg_session *s, uint32_t pc);
 /* The number of the first enabled breakpoint at pc, 0 if none. */
 int dbg_bp_at_pc(dbg_session *s, uint32_t pc);
+/* dbg_load_text with the machine's global window at [base, limit) (limit 0: unbounded), as
+ * exec_new_at takes it: a reopened core keeps the addresses of the machine that wrote it. */
+int dbg_load_text_at(dbg_session *s, const char *text, size_t len, const char *name,
+                     uint64_t base, uint64_t limit);
 /* dbg_core.c: forget the core state (on unload); sources embedded in the core, looked up
  * before the file system (NULL / -1 when the core has no such file). */
 void dbg_core_unload(dbg_session *s);

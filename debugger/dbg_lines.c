@@ -32,6 +32,25 @@ int dbg_pc_where(const dbg_session *s, uint32_t pc, dbg_where *w)
     return 0;
 }
 
+int dbg_pc_func_name(const dbg_session *s, uint32_t pc, int full, char *out, size_t n)
+{
+    dw_inline_frame ch[16];
+    int ni = s->dw ? dw_inline_chain(s->dw, pc, ch, 16) : 0;
+    if (ni > 0) {
+        const char *mg = ch[0].linkage_name;
+        if (!(full && mg && s->demangle && s->demangle(mg, out, n, 0) == 0))
+            snprintf(out, n, "%s", ch[0].name ? ch[0].name : mg ? mg : "??");
+        return 0;
+    }
+    dbg_where w;
+    if (dbg_pc_where(s, pc, &w) != 0 || !w.func) {
+        snprintf(out, n, "??");
+        return -1;
+    }
+    dbg_func_name(s, w.func, full, out, n);
+    return 0;
+}
+
 int dbg_has_source(const dbg_session *s)
 {
     return s->mod && s->mod->nlocs > 0;
@@ -195,6 +214,50 @@ static int same_template(const char *name, const char *spec)
     return *p == '>' && p[1] == 0;
 }
 
+/* Whether an inlined frame is of the function spec names ("row_sum", "row_sum<4>", or the
+ * mangled name). */
+static int inline_named(const dw_inline_frame *f, const char *spec)
+{
+    return (f->name && (!strcmp(f->name, spec) || same_template(f->name, spec))) ||
+           (f->linkage_name && !strcmp(f->linkage_name, spec));
+}
+
+/* A function that exists only inlined (a __forceinline__ device function, or any at -O3):
+ * a location at the start of each inlined instance, as gdb's breakpoints on inline
+ * functions. An instance starts at a pc whose chain has it and whose predecessor's chain has
+ * no instance of it called from the same place. */
+static int resolve_inlined(dbg_session *s, const char *spec, uint32_t *pcs, int max)
+{
+    if (!s->dw)
+        return 0;
+    int n = 0;
+    uint32_t npc = exec_ninsns(s->m);
+    dw_inline_frame prev[16];
+    int nprev = 0;
+    for (uint32_t pc = 0; pc < npc && n < max; pc++) {
+        dw_inline_frame ch[16];
+        int nc = dw_inline_chain(s->dw, pc, ch, 16);
+        if (nc > 16)
+            nc = 16;
+        for (int i = 0; i < nc; i++) {
+            if (!inline_named(&ch[i], spec))
+                continue;
+            int cont = 0;
+            for (int k = 0; k < nprev && !cont; k++)
+                cont = inline_named(&prev[k], spec) && prev[k].call_line == ch[i].call_line &&
+                       ((!prev[k].call_file && !ch[i].call_file) ||
+                        (prev[k].call_file && ch[i].call_file &&
+                         !strcmp(prev[k].call_file, ch[i].call_file)));
+            if (!cont && n < max)
+                pcs[n++] = pc;
+            break;
+        }
+        memcpy(prev, ch, (size_t)nc * sizeof ch[0]);
+        nprev = nc;
+    }
+    return n;
+}
+
 int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int max)
 {
     if (!s->m)
@@ -258,6 +321,11 @@ int dbg_resolve_location(dbg_session *s, const char *spec, uint32_t *pcs, int ma
     if (nsame > 1)
         return nsame;
     const ptx_func *f = dbg_find_func(s, spec);
+    if (!f && nsame != 1) {
+        int ni = resolve_inlined(s, spec, pcs, max);
+        if (ni > 0)
+            return ni;
+    }
     if (!f)
         return nsame == 1 ? 1 : -1;   /* the one instance of a template named bare */
     int64_t pc = s->dw ? dw_func_body_pc(s->dw, f) : exec_func_pc(s->m, f);

@@ -46,15 +46,30 @@ static int bp_check(dbg_session *s, uint32_t pc, uint32_t cta, uint32_t warp, ui
         }
         if (!hit)
             continue;
+        b->hits++; /* gdb counts a crossing the ignore count skips as a hit too */
         if (b->ignore > 0) {
             b->ignore--;
             continue;
         }
-        b->hits++;
         *lane = which;
         return b->num;
     }
     return 0;
+}
+
+/* After a stop at breakpoint num: a tbreak (or `enable delete`) goes, `enable once` and
+ * `enable count` count down and disable it (gdb's dispositions del and dis). */
+static void bp_disposition(dbg_session *s, int num, dbg_event *ev)
+{
+    dbg_bp *b = dbg_bp_find(s, num);
+    if (b && b->temp) {
+        dbg_bp_delete(s, num);
+        ev->temp_deleted = 1;
+    } else if (b && b->disp_dis && --b->disable_after <= 0) {
+        b->disable_after = 0;
+        dbg_bp_enable(s, num, 0);
+        ev->bp_disabled = 1;
+    }
 }
 
 static dbg_bp *watch_by_exec_id(dbg_session *s, int id)
@@ -94,11 +109,7 @@ static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
         ev->bp = num;
         s->stopped_at_bp = num;
         focus_to(s, st, lane, ev);
-        dbg_bp *b = dbg_bp_find(s, num);
-        if (b && b->temp) {
-            dbg_bp_delete(s, num);
-            ev->temp_deleted = 1;
-        }
+        bp_disposition(s, num, ev);
         return 1;
     }
     case EXEC_STOP_STEP:
@@ -130,9 +141,20 @@ static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
         focus_to(s, st, st->lane, ev);
         return 1;
     }
-    case EXEC_STOP_INTERRUPT:
+    case EXEC_STOP_INTERRUPT: {
+        /* Ctrl-C: the focus stays on its lane while that lane lives; a lane that exited (or a
+           block that finished) has no stack, so the focus goes to the lane the core stopped
+           at, which is always live */
+        exec_lane_info li;
         ev->kind = DBG_EV_INTERRUPT;
+        if (!s->focus.valid ||
+            exec_lane_get(s->m, s->focus.cta, s->focus.warp, s->focus.lane, &li) != 0 ||
+            (li.state != EXEC_LANE_ACTIVE && li.state != EXEC_LANE_DIVERGENT &&
+             li.state != EXEC_LANE_BARRIER))
+            focus_to(s, st, st->lane, ev);
+        s->focus.frame = 0;
         return 1;
+    }
     case EXEC_STOP_LIMIT:
         /* the warp that was about to run: where a runaway kernel spins */
         ev->kind = DBG_EV_LIMIT;
@@ -329,11 +351,7 @@ static void landed_on_bp(dbg_session *s, const lane_pos *p, dbg_event *ev)
         ev->kind = DBG_EV_BREAKPOINT;
         ev->bp = num;
         s->landed_bp = 1;
-        dbg_bp *b = dbg_bp_find(s, num);
-        if (b && b->temp) {
-            dbg_bp_delete(s, num);
-            ev->temp_deleted = 1;
-        }
+        bp_disposition(s, num, ev);
     }
 }
 
@@ -447,7 +465,8 @@ static void marks_for(dbg_session *s, goal_kind goal, const lane_pos *p, const s
         if (exec_pc_insn(s->m, pc, &f, &pi) != 0)
             continue;
         if (is_op(pi, "exit") || (is_op(pi, "ret") && f->is_entry) ||
-            (s->opts.lane_steps && (exec_insn_collective(s->m, pc) || is_op(pi, "call"))))
+            (s->opts.lane_steps && (exec_insn_collective(s->m, pc) || is_op(pi, "call") ||
+                                    is_op(pi, "ret"))))
             mark_add(ms, pc);
     }
     if (!p->w.func || p->li.depth < a->depth)

@@ -45,6 +45,7 @@ static void unload(dbg_session *s)
     s->alive = 0;
     s->has_last = 0;
     s->last_kernel = NULL;
+    s->nlaunch_pcs = 0;
     s->focus.valid = 0;
     if (!s->borrowed)
         dw_free(s->dw);
@@ -69,6 +70,7 @@ void dbg_free(dbg_session *s)
     free(s->last_params);
     free(s->dir);
     dw_src_free(s->srcp);
+    dbg_hostprog_free(s->hostprog);
     free(s);
 }
 
@@ -101,10 +103,14 @@ static int realloc_buffers(dbg_session *s)
     return 0;
 }
 
-static int adopt(dbg_session *s, ptx_module *mod, const char *path)
+/* The machine's global memory starts at base (0: exec_new's, for a file the session loads; a
+ * core's window for a reopened core) and stays below limit (0: unbounded). */
+static int adopt(dbg_session *s, ptx_module *mod, const char *path, uint64_t base,
+                 uint64_t limit)
 {
     char err[1024] = "";
-    exec_machine *m = exec_new(mod, err, sizeof err);
+    exec_machine *m = base ? exec_new_at(mod, base, limit, err, sizeof err)
+                           : exec_new(mod, err, sizeof err);
     if (!m) {
         ptx_module_free(mod);
         return dbg_err(s, "%s", err[0] ? err : "cannot load the module");
@@ -115,7 +121,7 @@ static int adopt(dbg_session *s, ptx_module *mod, const char *path)
     free(s->dir);
     const char *slash = path ? strrchr(path, '/') : NULL;
     s->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(path ? "." : "");
-    s->dw = dw_load(mod, s->dwarn, sizeof s->dwarn);
+    s->dw = dw_load_dm(mod, s->demangle, s->dwarn, sizeof s->dwarn);
     if (realloc_buffers(s) != 0)
         return -1;
     dbg_bp_resolve_all(s);
@@ -135,7 +141,7 @@ static int no_program(dbg_session *s, int rc)
     memset(&e, 0, sizeof e);
     ptx_module *mod = ptx_parse(empty, sizeof empty - 1, "<repl>", &e);
     if (mod)
-        adopt(s, mod, NULL);
+        adopt(s, mod, NULL, 0, 0);
     memcpy(s->err, msg, sizeof msg);
     return rc;
 }
@@ -147,17 +153,23 @@ int dbg_load_file(dbg_session *s, const char *path)
     ptx_module *mod = ptx_parse_file(path, &e);
     if (!mod)
         return no_program(s, dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot read the file"));
-    return no_program(s, adopt(s, mod, path));
+    return no_program(s, adopt(s, mod, path, 0, 0));
 }
 
 int dbg_load_text(dbg_session *s, const char *text, size_t len, const char *name)
+{
+    return dbg_load_text_at(s, text, len, name, 0, 0);
+}
+
+int dbg_load_text_at(dbg_session *s, const char *text, size_t len, const char *name,
+                     uint64_t base, uint64_t limit)
 {
     ptx_error e;
     memset(&e, 0, sizeof e);
     ptx_module *mod = ptx_parse(text, len, name, &e);
     if (!mod)
         return no_program(s, dbg_err(s, "%s", e.msg[0] ? e.msg : "cannot parse the text"));
-    return no_program(s, adopt(s, mod, NULL));
+    return no_program(s, adopt(s, mod, NULL, base, limit));
 }
 
 static int begin(dbg_session *s);
@@ -187,7 +199,7 @@ int dbg_use_module(dbg_session *s, ptx_module *mod, exec_machine *m, const char 
         if (!nc)
             return dbg_err(s, "Out of memory.");
         s->dwc = nc;
-        dw = dw_load(mod, warn, sizeof warn);
+        dw = dw_load_dm(mod, s->demangle, warn, sizeof warn);
         s->dwc[s->ndwc].mod = mod;
         s->dwc[s->ndwc++].dw = dw;
     }
@@ -229,6 +241,7 @@ int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id)
     exec_set_launch_id(s->m, id);
     s->has_last = 0; /* the caller's launch: not one `run` can repeat */
     s->last_kernel = kernel;
+    dbg_host_note_launch(s, kernel && kernel->sym ? kernel->sym->name : NULL);
     return begin(s);
 }
 
@@ -725,41 +738,7 @@ int dbg_lane_frames(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t 
 {
     if (!s->m || !dbg_launch_info(s))
         return 0;
-    exec_frame fr[64];
-    int nf = exec_backtrace(s->m, cta, warp, lane, fr, 64);
-    int n = 0;
-    for (int k = 0; k < nf && n < max; k++) {
-        dw_inline_frame ch[16];
-        int ni = s->dw ? dw_inline_chain(s->dw, fr[k].pc, ch, 16) : 0;
-        if (ni > 16)
-            ni = 16;
-        dw_line ln;
-        memset(&ln, 0, sizeof ln);
-        if (s->dw)
-            dw_line_at(s->dw, fr[k].pc, &ln);
-        for (int i = 0; i <= ni && n < max; i++) {
-            dbg_frame *f = &out[n++];
-            memset(f, 0, sizeof *f);
-            f->func = fr[k].func;
-            f->pc = fr[k].pc;
-            f->phys = k;
-            f->inl = i;
-            f->ninl = ni;
-            f->show_addr = k > 0 && i == 0;
-            if (i < ni) {
-                f->inl_name = ch[i].name;
-                f->file = ch[i].file;
-                f->line = ch[i].line;
-            } else if (ni > 0) {
-                f->file = ch[ni - 1].call_file;
-                f->line = ch[ni - 1].call_line;
-            } else {
-                f->file = ln.line > 0 ? ln.file : NULL;
-                f->line = ln.line;
-            }
-        }
-    }
-    return n;
+    return dbg_machine_frames(s->m, s->dw, cta, warp, lane, out, max);
 }
 
 int dbg_frames(const dbg_session *s, dbg_frame *out, int max)

@@ -34,6 +34,11 @@ typedef struct dw_info dw_info;
  * non-NULL module; problems with the DWARF are reported in `warn` (may be NULL) as text (one
  * warning per line), and whatever could be read stays available. */
 dw_info *dw_load(const ptx_module *m, char *warn, size_t n);
+/* The same, with display names (inlined functions of -lineinfo chains, functions without
+ * DWARF) demangled by dm (base names: "row_sum<4>", "ns::f"); dw_demangle_base where dm fails
+ * or is NULL. The demangler is the front end's (it is only display). */
+typedef int (*dw_demangle_fn)(const char *mangled, char *out, size_t n, int base_only);
+dw_info *dw_load_dm(const ptx_module *m, dw_demangle_fn dm, char *warn, size_t n);
 /* dw_free releases one reference: the one dw_load gave, or one taken by dw_retain (values that
  * keep their types after the module is replaced, as gdb's value history does). Types, names and
  * synthetic types stay valid while a reference is held; the module may be gone by then. */
@@ -266,6 +271,36 @@ float dw_half_to_float(uint16_t h);
 /* Demangled display name of a mangled C++ name: the qualified base name without parameters
  * ("_ZN2ns3fooEi" -> "ns::foo"); unmangled names are copied. */
 int dw_demangle_base(const char *mangled, char *buf, size_t n);
+/* A display name through d's demangler (dw_load_dm), else dw_demangle_base. */
+int dw_display_name(const dw_info *d, const char *mangled, char *buf, size_t n);
+
+/* ---- a program's host ELF (dw_host.c) -------------------------------------------------------- */
+/* A CUDA program's own executable: its function symbols (.symtab, else .dynsym), sections, and
+ * its host DWARF (line tables, inlined calls) when it was built with -g. Addresses are the
+ * file's (link-time) addresses. */
+typedef struct dw_host dw_host;
+dw_host *dw_host_open(const char *path);      /* NULL when unreadable or not ELF64 LE */
+void dw_host_close(dw_host *h);
+int dw_host_has_lines(const dw_host *h);       /* host DWARF present */
+/* The function symbol containing addr (offset into it in *off), or NULL. */
+const char *dw_host_symbol(const dw_host *h, uint64_t addr, uint64_t *off);
+int dw_host_nsymbols(const dw_host *h);
+const char *dw_host_symbol_name(const dw_host *h, int i);
+/* Raw bytes of a section (".nv_fatbin"); -1 when absent. */
+int dw_host_section(const dw_host *h, const char *name, const uint8_t **data, size_t *len);
+/* Source frames at addr, innermost first: inlined functions, then the function itself; each
+ * at file:line (line 0, file NULL: unknown). name: linkage (mangled) name where the DWARF has
+ * one, else the plain name or the symbol. Returns the count (0: addr is in no function). */
+typedef struct { const char *name; const char *file; int line; } dw_host_frame;
+int dw_host_frames(dw_host *h, uint64_t addr, dw_host_frame *out, int max);
+/* The first line >= line of FILE (a path or its trailing part) with a row in the host line
+ * table, 0 when none (a breakpoint on a line without code goes to the next one that has). */
+int dw_host_next_line(dw_host *h, const char *file, int line);
+/* Whether the host DWARF has a function (with code, or inlined everywhere) of that name:
+ * its DW_AT_name, linkage name, or demangled base name. */
+int dw_host_func_named(dw_host *h, const char *name, dw_demangle_fn dm);
+/* Whether path ends with name at a '/' boundary ("a/b.cu" matches "b.cu", not "xb.cu"). */
+int dw_path_matches(const char *path, const char *name);
 
 /* ---- source files ------------------------------------------------------------------------- */
 /* gdb's `directory DIR` and `set substitute-path FROM TO` rules, a resolver and a line cache. */

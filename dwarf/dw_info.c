@@ -47,7 +47,7 @@ int dw_build_funcs(dw_info *d)
         f->is_kernel = pf->is_entry;
         f->linkage_name = pf->sym ? pf->sym->name : NULL;
         char buf[512];
-        if (f->linkage_name && dw_demangle_base(f->linkage_name, buf, sizeof buf) > 0)
+        if (f->linkage_name && dw_display_name(d, f->linkage_name, buf, sizeof buf) > 0)
             f->name = dw_strdup(d, buf);
         else
             f->name = f->linkage_name;
@@ -93,6 +93,18 @@ int dw_build_funcs(dw_info *d)
 
 dw_info *dw_load(const ptx_module *m, char *warn, size_t n)
 {
+    return dw_load_dm(m, NULL, warn, n);
+}
+
+int dw_display_name(const dw_info *d, const char *mangled, char *buf, size_t n)
+{
+    if (d && d->dm && mangled && d->dm(mangled, buf, n, 1) == 0 && buf[0])
+        return (int)strlen(buf);
+    return dw_demangle_base(mangled, buf, n);
+}
+
+dw_info *dw_load_dm(const ptx_module *m, dw_demangle_fn dm, char *warn, size_t n)
+{
     if (warn && n)
         warn[0] = 0;
     if (!m)
@@ -101,6 +113,7 @@ dw_info *dw_load(const ptx_module *m, char *warn, size_t n)
     if (!d)
         return NULL;
     d->m = m;
+    d->dm = dm;
     d->warn = warn;
     d->warn_n = warn ? n : 0;
     d->void_type.kind = DW_TY_VOID;

@@ -74,6 +74,7 @@ struct dw_info {
     dw_row *rows;             /* per pc */
     int *loc_parent;          /* per module loc: enclosing inlined .loc or -1 */
     const char **loc_names;   /* per module loc: demangled inlined-function name or NULL */
+    dw_demangle_fn dm;        /* the front end's demangler for display names, or NULL */
     /* address model */
     dw_symbol *syms; int nsyms;
     int *sym_hash; int hash_size;
@@ -118,5 +119,27 @@ int dw_build_funcs(dw_info *d);
 /* DWARF inlined-subroutine scopes containing pc, innermost first; returns the count. */
 int dw_inline_scopes(const dw_info *d, uint32_t pc, int *out, int max);
 const char *dw_debug_str(const dw_info *d, const char *label);
+
+/* dw_libdwarf.c: a libdwarf handle (Dwarf_Debug, as void *) over in-memory sections, which
+ * must outlive it (dw_host.c; libdwarf's own ELF reader is not used: opening a file with it
+ * breaks later in-memory opens in libdwarf 20210528). NULL when refused. */
+void *dw_lib_open_mem(const char *const *names, uint8_t *const *data, const uint64_t *sizes,
+                      int n, void **dbg);
+void dw_lib_close_mem(void *h);
+
+/* A program's host ELF (dw_host.c) and its DWARF (dw_hostdw.c, which alone knows the CU type
+ * and holds dbg as the Dwarf_Debug of dw_lib_open_mem). */
+typedef struct { uint64_t lo, hi; const char *name; } dw_hsym;
+struct dw_hcu;
+struct dw_host {
+    uint8_t *map; size_t len;
+    dw_hsym *syms; int nsyms;
+    void *dbg;                /* NULL without host DWARF */
+    void *lib;                /* the in-memory libdwarf handle */
+    struct dw_hcu *cus; int ncus;
+    char **strs; int nstrs, capstrs;  /* names handed out, freed with the object */
+};
+void dw_hostdw_load(dw_host *h);
+void dw_hostdw_free(dw_host *h);
 
 #endif

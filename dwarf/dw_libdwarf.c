@@ -24,7 +24,7 @@
 /* Sections given to libdwarf: index 0 is an empty ELF-like null section. */
 static const char *const wanted[] = {".debug_info", ".debug_abbrev", ".debug_str", ".debug_loc",
                                      ".debug_ranges"};
-#define MAXSEC 8
+#define MAXSEC 16
 typedef struct {
     int n;
     const char *name[MAXSEC];
@@ -497,4 +497,58 @@ int dw_walk_dies(dw_info *d)
     dwarf_object_finish(w.dbg, &e);
 #endif
     return w.errors ? -1 : 0;
+}
+
+/* ---- in-memory sections of another object (dw_host.c: a program's host ELF) ---------------- */
+typedef struct {
+    memobj o;
+#ifdef DW_NEWAPI
+    Dwarf_Obj_Access_Interface_a iface;
+#else
+    Dwarf_Obj_Access_Interface iface;
+#endif
+    Dwarf_Debug dbg;
+} dw_memdbg;
+
+void *dw_lib_open_mem(const char *const *names, uint8_t *const *data, const uint64_t *sizes,
+                      int n, void **dbg)
+{
+    dw_memdbg *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->o.name[0] = "";
+    m->o.n = 1;
+    for (int i = 0; i < n && m->o.n < MAXSEC; i++) {
+        m->o.name[m->o.n] = names[i];
+        m->o.data[m->o.n] = data[i];
+        m->o.size[m->o.n] = sizes[i];
+        m->o.total += sizes[i];
+        m->o.n++;
+    }
+    m->iface.object = &m->o;
+    m->iface.methods = &methods;
+    Dwarf_Error e = NULL;
+    int r = dwarf_object_init_b(&m->iface, NULL, NULL, DW_GROUPNUMBER_ANY, &m->dbg, &e);
+    if (r != DW_DLV_OK) {
+        if (r == DW_DLV_ERROR && e)
+            dwarf_dealloc_error(m->dbg, e);
+        free(m);
+        return NULL;
+    }
+    *dbg = m->dbg;
+    return m;
+}
+
+void dw_lib_close_mem(void *h)
+{
+    dw_memdbg *m = h;
+    if (!m)
+        return;
+#ifdef DW_NEWAPI
+    dwarf_object_finish(m->dbg);
+#else
+    Dwarf_Error e = NULL;
+    dwarf_object_finish(m->dbg, &e);
+#endif
+    free(m);
 }

@@ -92,7 +92,7 @@ int dw_build_lines(dw_info *d)
         if (!mg)
             continue;
         char buf[512];
-        dw_demangle_base(mg, buf, sizeof buf);
+        dw_display_name(d, mg, buf, sizeof buf);
         d->loc_names[i] = dw_strdup(d, buf);
     }
     return 0;

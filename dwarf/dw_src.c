@@ -192,9 +192,16 @@ const char *dw_src_resolve(const dw_srcpath *s, const char *path, const char *pt
 {
     if (!path || !*path || !buf || !n)
         return NULL;
-    if (s && apply_subst(s, path, buf, n) && readable(buf))
-        return buf;
-    if (readable(path) && strlen(path) < n) {
+    /* as in gdb, a path a rule rewrites is looked for only as rewritten (then by base name in
+       the directories), never at its original place */
+    char rw[4096];
+    int rewritten = s && apply_subst(s, path, rw, sizeof rw);
+    if (rewritten) {
+        if (readable(rw) && strlen(rw) < n) {
+            snprintf(buf, n, "%s", rw);
+            return buf;
+        }
+    } else if (readable(path) && strlen(path) < n) {
         snprintf(buf, n, "%s", path);
         return buf;
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cu_int.h"
+#include "cu_rtapi.h"
 #include "rt.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
@@ -41,6 +42,9 @@ CUresult cu_result(cudaError_t e)
     CU_RESULTS(CU_SAME)
 #undef CU_SAME
     case cudaErrorInvalidSymbol: return CUDA_ERROR_NOT_FOUND;
+    /* a launch configuration the device cannot run: the driver's own code 9, which the CUDA
+     * runtime reports as cudaErrorInvalidConfiguration */
+    case cudaErrorInvalidConfiguration: return (CUresult)9;
     case cudaErrorInvalidDeviceFunction: return CUDA_ERROR_INVALID_HANDLE;
     case cudaErrorInvalidTexture: case cudaErrorInvalidSurface:
         return CUDA_ERROR_INVALID_HANDLE;
@@ -265,6 +269,7 @@ CU_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
 CU_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
     CU_DEV_CHECK(dev);
+    cu_cls_destroy(&g_primary);             /* a static runtime's state goes with it */
     return cu_result(cudaDeviceReset());
 }
 
@@ -343,6 +348,7 @@ CU_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
     CUresult r = cu_inited();
     if (r) return r;
     if (!ctx_ok(ctx) || ctx->primary) return CUDA_ERROR_INVALID_CONTEXT;
+    cu_cls_destroy(ctx);
     int k = 0;                      /* drop it from this thread's stack */
     for (int i = 0; i < t_depth; i++)
         if (t_stack[i] != ctx) t_stack[k++] = t_stack[i];
@@ -468,4 +474,80 @@ CU_EXPORT CUresult cuCtxSetLimit(int limit, size_t value)
     CUresult r = cu_ctx_current();
     if (r) return r;
     return cu_result(cudaDeviceSetLimit((enum cudaLimit)limit, value));
+}
+
+/* ---- context settings: the device's ------------------------------------------------------------ */
+CU_EXPORT CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    return cu_result(cudaDeviceGetStreamPriorityRange(leastPriority, greatestPriority));
+}
+
+CU_EXPORT CUresult cuCtxGetCacheConfig(int *pconfig)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    return cu_result(cudaDeviceGetCacheConfig((enum cudaFuncCache *)pconfig));
+}
+
+CU_EXPORT CUresult cuCtxSetCacheConfig(int config)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    return cu_result(cudaDeviceSetCacheConfig((enum cudaFuncCache)config));
+}
+
+CU_EXPORT CUresult cuCtxGetSharedMemConfig(int *pConfig)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    return cu_result(cudaDeviceGetSharedMemConfig((enum cudaSharedMemConfig *)pConfig));
+}
+
+CU_EXPORT CUresult cuCtxSetSharedMemConfig(int config)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    return cu_result(cudaDeviceSetSharedMemConfig((enum cudaSharedMemConfig)config));
+}
+
+CU_EXPORT CUresult cuCtxResetPersistingL2Cache(void)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    return cu_result(cudaCtxResetPersistingL2Cache());
+}
+
+CU_EXPORT CUresult cuProfilerStart(void)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    return cu_result(cudaProfilerStart());
+}
+
+CU_EXPORT CUresult cuProfilerStop(void)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    return cu_result(cudaProfilerStop());
+}
+
+CU_EXPORT CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, int format,
+                                                      unsigned numChannels, CUdevice dev)
+{
+    CU_DEV_CHECK(dev);
+    if (!maxWidthInElements || (numChannels != 1 && numChannels != 2 && numChannels != 4))
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (format) {                       /* CUarray_format */
+    case 0x01: case 0x02: case 0x03: case 0x08: case 0x09: case 0x0a: case 0x10: case 0x20:
+        break;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    int v;
+    if (rt_dev_attribute(cudaDevAttrMaxTexture1DLinearWidth, &v) != cudaSuccess)
+        return CUDA_ERROR_INVALID_VALUE;
+    *maxWidthInElements = (size_t)v;
+    return CUDA_SUCCESS;
 }

@@ -17,6 +17,56 @@ CUcontext cu_primary_ctx(void);
 /* A whole file (at most 1 GiB), malloc'd and NUL-terminated at *len (cu_module.c). */
 CUresult cu_read_file(const char *path, char **out, size_t *len);
 
+#define CU_CHECK_INIT() do { CUresult r_ = cu_inited(); if (r_) return r_; } while (0)
+
+/* The module and function behind driver handles (CUlibrary and CUkernel are the same), NULL
+ * when not one (cu_module.c; call under the runtime lock). */
+struct rt_module *cu_module_of(CUmodule h);
+struct rt_kernel *cu_function_of(CUfunction f);
+/* A module from a fat binary, its __fatBinC_Wrapper_t (version 2: -rdc=true units) or PTX
+ * text; parsed at its first use (cu_library.c). */
+CUresult cu_module_from_fatbin(CUmodule *module, const void *image);
+/* Run and drop the context-local storage destructors of ctx (cu_export.c): the context is
+ * destroyed or reset. */
+void cu_cls_destroy(CUcontext ctx);
+
+/* CUlaunchConfig: the same layout as cudaLaunchConfig_t's attributes (CUlaunchAttribute ==
+ * cudaLaunchAttribute), with the dimensions spelt out. */
+typedef struct {
+    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    CUstream hStream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} CUlaunchConfig;
+
+/* Driver API functions other driver files call. */
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz,
+                        unsigned int sharedMemBytes, CUstream hStream, void **kernelParams,
+                        void **extra);
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsigned int gy,
+                                   unsigned int gz, unsigned int bx, unsigned int by,
+                                   unsigned int bz, unsigned int sharedMemBytes, CUstream hStream,
+                                   void **kernelParams);
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                          void **extra);
+CUresult cuInit(unsigned int Flags);
+CUresult cuDriverGetVersion(int *driverVersion);
+CUresult cuDeviceGetCount(int *count);
+CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
+CUresult cuDeviceGetAttribute(int *pi, int attrib, CUdevice dev);
+CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
+CUresult cuCtxGetCurrent(CUcontext *pctx);
+CUresult cuModuleLoadData(CUmodule *module, const void *image);
+CUresult cuModuleUnload(CUmodule hmod);
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);
+CUresult cuFuncGetName(const char **name, CUfunction hfunc);
+CUresult cuFuncGetAttribute(int *pi, int attrib, CUfunction hfunc);
+CUresult cuFuncSetAttribute(CUfunction hfunc, int attrib, int value);
+CUresult cuFuncSetCacheConfig(CUfunction hfunc, int config);
+CUresult cuLaunchHostFunc(CUstream h, cudaHostFn_t fn, void *userData);
+CUresult cuLaunchHostFunc_ptsz(CUstream h, cudaHostFn_t fn, void *userData);
+
 /* Runtime functions the driver API shares. */
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);

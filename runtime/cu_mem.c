@@ -2,6 +2,7 @@
  * the runtime's implementation (a device pointer is the host address of the bytes). */
 #include <string.h>
 #include "cu_int.h"
+#include "cu_rtapi.h"
 #include "rt.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
@@ -98,6 +99,42 @@ CU_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n)
     CU_CALL(cudaMemcpy(DPTR(dst), DPTR(src), n, cudaMemcpyDeviceToDevice));
 }
 
+/* The per-thread default stream's variants (--default-stream per-thread programs). */
+CU_EXPORT CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+    CU_CALL(cudaMemcpy_ptds(DPTR(dst), DPTR(src), n, cudaMemcpyDefault));
+}
+CU_EXPORT CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n)
+{
+    CU_CALL(cudaMemcpy_ptds(DPTR(dst), src, n, cudaMemcpyHostToDevice));
+}
+CU_EXPORT CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n)
+{
+    CU_CALL(cudaMemcpy_ptds(dst, DPTR(src), n, cudaMemcpyDeviceToHost));
+}
+CU_EXPORT CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+    CU_CALL(cudaMemcpy_ptds(DPTR(dst), DPTR(src), n, cudaMemcpyDeviceToDevice));
+}
+CU_EXPORT CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    CU_CALL(cudaMemcpyAsync_ptsz(DPTR(dst), DPTR(src), n, cudaMemcpyDefault, s));
+}
+CU_EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t n,
+                                             CUstream s)
+{
+    CU_CALL(cudaMemcpyAsync_ptsz(DPTR(dst), src, n, cudaMemcpyHostToDevice, s));
+}
+CU_EXPORT CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+    CU_CALL(cudaMemcpyAsync_ptsz(dst, DPTR(src), n, cudaMemcpyDeviceToHost, s));
+}
+CU_EXPORT CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n,
+                                             CUstream s)
+{
+    CU_CALL(cudaMemcpyAsync_ptsz(DPTR(dst), DPTR(src), n, cudaMemcpyDeviceToDevice, s));
+}
+
 CU_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 {
     CU_CALL(cudaMemcpyAsync(DPTR(dst), DPTR(src), n, cudaMemcpyDefault, s));
@@ -120,7 +157,7 @@ CU_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t
 
 /* ---- memsets: 8-, 16- and 32-bit elements, 1D and 2D ----------------------------------------- */
 static CUresult memset_d(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned esize,
-                         size_t width, size_t height, CUstream s)
+                         size_t width, size_t height, CUstream s, int ptds)
 {
     CUresult r = cu_ctx_current();
     if (r) return r;
@@ -138,32 +175,39 @@ static CUresult memset_d(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned
     op.u.set.slice = op.u.set.pitch * height;
     RT_BEGIN();
     cudaError_t e = rt_sticky();
-    if (e == cudaSuccess) e = rt_submit((cudaStream_t)s, 0, &op);
+    if (e == cudaSuccess) e = rt_submit((cudaStream_t)s, ptds, &op);
     rt_unlock();
     return cu_result(e);
 }
 
-CU_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char uc, size_t N)
-{ return memset_d(d, 0, uc, 1, N, 1, NULL); }
-CU_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short us, size_t N)
-{ return memset_d(d, 0, us, 2, N, 1, NULL); }
-CU_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned int ui, size_t N)
-{ return memset_d(d, 0, ui, 4, N, 1, NULL); }
-CU_EXPORT CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char uc, size_t N, CUstream s)
-{ return memset_d(d, 0, uc, 1, N, 1, s); }
-CU_EXPORT CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short us, size_t N, CUstream s)
-{ return memset_d(d, 0, us, 2, N, 1, s); }
-CU_EXPORT CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int ui, size_t N, CUstream s)
-{ return memset_d(d, 0, ui, 4, N, 1, s); }
-CU_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr d, size_t pitch, unsigned char uc, size_t w,
-                                   size_t h)
-{ return memset_d(d, pitch, uc, 1, w, h, NULL); }
-CU_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr d, size_t pitch, unsigned short us, size_t w,
-                                    size_t h)
-{ return memset_d(d, pitch, us, 2, w, h, NULL); }
-CU_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr d, size_t pitch, unsigned int ui, size_t w,
-                                    size_t h)
-{ return memset_d(d, pitch, ui, 4, w, h, NULL); }
+/* Each memset as given (legacy default stream), its per-thread default stream variant
+ * (_ptds / _ptsz), and the asynchronous ones. */
+#define MEMSET1(name, type, esize) \
+    CU_EXPORT CUresult name##_v2(CUdeviceptr d, type v, size_t n) \
+    { return memset_d(d, 0, v, esize, n, 1, NULL, 0); } \
+    CU_EXPORT CUresult name##_v2_ptds(CUdeviceptr d, type v, size_t n) \
+    { return memset_d(d, 0, v, esize, n, 1, NULL, 1); } \
+    CU_EXPORT CUresult name##Async(CUdeviceptr d, type v, size_t n, CUstream s) \
+    { return memset_d(d, 0, v, esize, n, 1, s, 0); } \
+    CU_EXPORT CUresult name##Async_ptsz(CUdeviceptr d, type v, size_t n, CUstream s) \
+    { return memset_d(d, 0, v, esize, n, 1, s, 1); }
+#define MEMSET2(name, type, esize) \
+    CU_EXPORT CUresult name##_v2(CUdeviceptr d, size_t pitch, type v, size_t w, size_t h) \
+    { return memset_d(d, pitch, v, esize, w, h, NULL, 0); } \
+    CU_EXPORT CUresult name##_v2_ptds(CUdeviceptr d, size_t pitch, type v, size_t w, size_t h) \
+    { return memset_d(d, pitch, v, esize, w, h, NULL, 1); } \
+    CU_EXPORT CUresult name##Async(CUdeviceptr d, size_t pitch, type v, size_t w, size_t h, \
+                                   CUstream s) \
+    { return memset_d(d, pitch, v, esize, w, h, s, 0); } \
+    CU_EXPORT CUresult name##Async_ptsz(CUdeviceptr d, size_t pitch, type v, size_t w, \
+                                        size_t h, CUstream s) \
+    { return memset_d(d, pitch, v, esize, w, h, s, 1); }
+MEMSET1(cuMemsetD8, unsigned char, 1)
+MEMSET1(cuMemsetD16, unsigned short, 2)
+MEMSET1(cuMemsetD32, unsigned int, 4)
+MEMSET2(cuMemsetD2D8, unsigned char, 1)
+MEMSET2(cuMemsetD2D16, unsigned short, 2)
+MEMSET2(cuMemsetD2D32, unsigned int, 4)
 
 /* ---- streams and events ---------------------------------------------------------------------- */
 CU_EXPORT CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
@@ -299,6 +343,17 @@ CU_EXPORT CUresult cuPointerGetAttributes(unsigned int numAttributes, int *attri
                 *(CUcontext *)data[i] = NULL;
             else if (attributes[i] == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
                 *(int *)data[i] = -2;
+            else if (attributes[i] == CU_POINTER_ATTRIBUTE_DEVICE_POINTER ||
+                     attributes[i] == CU_POINTER_ATTRIBUTE_HOST_POINTER ||
+                     attributes[i] == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR)
+                *(CUdeviceptr *)data[i] = 0;
+            else if (attributes[i] == CU_POINTER_ATTRIBUTE_RANGE_SIZE)
+                *(size_t *)data[i] = 0;
+            else if (attributes[i] == CU_POINTER_ATTRIBUTE_BUFFER_ID)
+                *(unsigned long long *)data[i] = 0;
+            else if (attributes[i] == CU_POINTER_ATTRIBUTE_SYNC_MEMOPS ||
+                     attributes[i] == CU_POINTER_ATTRIBUTE_MAPPED)
+                *(int *)data[i] = 0;
             else
                 r = CUDA_ERROR_INVALID_VALUE;
         }

@@ -184,7 +184,7 @@ CU_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodu
     rt_var *v = rt_var_by_name(m, name);
     void *dev;
     size_t size;
-    if (!v || rt_var_addr(v, &dev, &size) != cudaSuccess) {
+    if (!v || rt_var_addr_tagged(v, &dev, &size) != cudaSuccess) {
         rt_unlock();
         return CUDA_ERROR_NOT_FOUND;
     }
@@ -227,15 +227,6 @@ CU_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsi
     dim3 g = { gx, gy, gz }, b = { bx, by, bz }, c = { 0, 0, 0 };
     return launch(f, g, b, sharedMemBytes, hStream, kernelParams, NULL, c, 1);
 }
-
-/* CUlaunchConfig: the same layout as cudaLaunchConfig_t's attributes (CUlaunchAttribute ==
- * cudaLaunchAttribute), with the dimensions spelt out. */
-typedef struct {
-    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-    CUstream hStream;
-    cudaLaunchAttribute *attrs;
-    unsigned int numAttrs;
-} CUlaunchConfig;
 
 CU_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
                                     void **kernelParams, void **extra)
@@ -390,4 +381,15 @@ CU_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSi
         return CU_END(cudaErrorInvalidValue);
     *dynamicSmemSize = rt_kernel_avail_dyn_smem(k, numBlocks, blockSize);
     return CU_END(cudaSuccess);
+}
+
+/* The module and function behind driver handles (NULL when not one), for the other cu_*.c. */
+rt_module *cu_module_of(CUmodule h)
+{
+    return mod_of(h);
+}
+
+rt_kernel *cu_function_of(CUfunction f)
+{
+    return func_of(f);
 }

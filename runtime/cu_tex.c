@@ -2,88 +2,13 @@
  * objects, on the runtime's arrays (rt_tex.c) and objects (rt_texobj.c). */
 #include <stddef.h>
 #include <string.h>
+#include "cu_abi_mem.h"
 #include "cu_int.h"
+#include "cu_rtapi.h"
 #include "rt_tex.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
 
-/* CUDA 13.0 cuda.h layouts (the driver's descriptors differ from the runtime's). */
-typedef struct {
-    size_t Width, Height;
-    int Format;                     /* CUarray_format */
-    unsigned int NumChannels;
-} CUDA_ARRAY_DESCRIPTOR;
-typedef struct {
-    size_t Width, Height, Depth;
-    int Format;
-    unsigned int NumChannels, Flags;
-} CUDA_ARRAY3D_DESCRIPTOR;
-typedef struct {
-    size_t srcXInBytes, srcY;
-    int srcMemoryType;
-    const void *srcHost;
-    CUdeviceptr srcDevice;
-    CUarray srcArray;
-    size_t srcPitch;
-    size_t dstXInBytes, dstY;
-    int dstMemoryType;
-    void *dstHost;
-    CUdeviceptr dstDevice;
-    CUarray dstArray;
-    size_t dstPitch;
-    size_t WidthInBytes, Height;
-} CUDA_MEMCPY2D;
-typedef struct {
-    size_t srcXInBytes, srcY, srcZ, srcLOD;
-    int srcMemoryType;
-    const void *srcHost;
-    CUdeviceptr srcDevice;
-    CUarray srcArray;
-    void *reserved0;
-    size_t srcPitch, srcHeight;
-    size_t dstXInBytes, dstY, dstZ, dstLOD;
-    int dstMemoryType;
-    void *dstHost;
-    CUdeviceptr dstDevice;
-    CUarray dstArray;
-    void *reserved1;
-    size_t dstPitch, dstHeight;
-    size_t WidthInBytes, Height, Depth;
-} CUDA_MEMCPY3D;
-typedef struct {
-    int resType;                    /* CUresourcetype: the runtime's numbers */
-    union {
-        struct { CUarray hArray; } array;
-        struct { void *hMipmappedArray; } mipmap;
-        struct { CUdeviceptr devPtr; int format; unsigned int numChannels;
-                 size_t sizeInBytes; } linear;
-        struct { CUdeviceptr devPtr; int format; unsigned int numChannels; size_t width, height,
-                 pitchInBytes; } pitch2D;
-        struct { int reserved[32]; } reserved;
-    } res;
-    unsigned int flags;
-} CUDA_RESOURCE_DESC;
-typedef struct {
-    int addressMode[3];             /* CUaddress_mode: the runtime's numbers */
-    int filterMode;
-    unsigned int flags;             /* CU_TRSF_* */
-    unsigned int maxAnisotropy;
-    int mipmapFilterMode;
-    float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
-    float borderColor[4];
-    int reserved[12];
-} CUDA_TEXTURE_DESC;
-_Static_assert(sizeof(CUDA_MEMCPY2D) == 128 && sizeof(CUDA_MEMCPY3D) == 200 &&
-               sizeof(CUDA_RESOURCE_DESC) == 144 && sizeof(CUDA_TEXTURE_DESC) == 104 &&
-               sizeof(CUDA_ARRAY3D_DESCRIPTOR) == 40 &&
-               offsetof(CUDA_MEMCPY3D, WidthInBytes) == 176 &&
-               offsetof(CUDA_TEXTURE_DESC, borderColor) == 40 &&
-               offsetof(CUDA_RESOURCE_DESC, flags) == 136, "CUDA 13.0 descriptor layouts");
-
-#define CU_TRSF_READ_AS_INTEGER 0x01
-#define CU_TRSF_NORMALIZED_COORDINATES 0x02
-#define CU_TRSF_SRGB 0x10
-enum { MT_HOST = 1, MT_DEVICE = 2, MT_ARRAY = 3, MT_UNIFIED = 4 };
 
 /* The runtime channel descriptor of a CUarray_format and channel count; 0 when invalid. */
 static int chan_of(int format, unsigned n, struct cudaChannelFormatDesc *d)
@@ -221,24 +146,30 @@ static cudaError_t side(int type, const void *host, CUdeviceptr dev, CUarray arr
     return cudaSuccess;
 }
 
-static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream s, int sync)
+cudaError_t cu_copy3d_op(const CUDA_MEMCPY3D *c, rt_op *op)
 {
-    CUresult r = cu_ctx_current();
-    if (r) return r;
-    if (!c || c->srcLOD || c->dstLOD) return CUDA_ERROR_INVALID_VALUE;
+    if (!c || c->srcLOD || c->dstLOD) return cudaErrorInvalidValue;
     size_t w = c->WidthInBytes, h = c->Height ? c->Height : 1, d = c->Depth ? c->Depth : 1;
     uint64_t sa, sp, ss, da, dp, ds;
-    RT_BEGIN();
     cudaError_t e = side(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes,
                          c->srcY, c->srcZ, c->srcPitch, c->srcHeight, w, h, d, &sa, &sp, &ss);
     if (e == cudaSuccess)
         e = side(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes,
                  c->dstY, c->dstZ, c->dstPitch, c->dstHeight, w, h, d, &da, &dp, &ds);
-    if (e == cudaSuccess) {
-        rt_op op;
-        rt_copy_fill(&op, da, dp, ds, sa, sp, ss, w, h, d, cudaMemcpyDefault);
-        e = rt_submit_sync((cudaStream_t)s, 0, &op, sync);
-    }
+    if (e == cudaSuccess) rt_copy_fill(op, da, dp, ds, sa, sp, ss, w, h, d, cudaMemcpyDefault);
+    return e;
+}
+
+/* sync: a synchronous copy (ptds: the per-thread default stream's variant). */
+static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream s, int sync, int ptds)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    if (!c) return CUDA_ERROR_INVALID_VALUE;
+    RT_BEGIN();
+    rt_op op;
+    cudaError_t e = cu_copy3d_op(c, &op);
+    if (e == cudaSuccess) e = rt_submit_sync((cudaStream_t)s, ptds, &op, sync);
     rt_unlock();
     return cu_result(e);
 }
@@ -265,28 +196,38 @@ static void widen(const CUDA_MEMCPY2D *c, CUDA_MEMCPY3D *t)
     t->Depth = 1;
 }
 
-CU_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) { return copy3d(p, NULL, 1); }
+static CUresult copy2d(const CUDA_MEMCPY2D *p, CUstream s, int sync, int ptds)
+{
+    CUDA_MEMCPY3D t;
+    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    widen(p, &t);
+    return copy3d(&t, s, sync, ptds);
+}
+
+CU_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) { return copy3d(p, NULL, 1, 0); }
+CU_EXPORT CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *p) { return copy3d(p, NULL, 1, 1); }
 CU_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream s)
 {
-    return copy3d(p, s, 0);
+    return copy3d(p, s, 0, 0);
 }
-
-CU_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p)
+CU_EXPORT CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *p, CUstream s)
 {
-    CUDA_MEMCPY3D t;
-    if (!p) return CUDA_ERROR_INVALID_VALUE;
-    widen(p, &t);
-    return copy3d(&t, NULL, 1);
+    return copy3d(p, s, 0, 1);
 }
-
-CU_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p) { return cuMemcpy2D_v2(p); }
-
+CU_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) { return copy2d(p, NULL, 1, 0); }
+CU_EXPORT CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *p) { return copy2d(p, NULL, 1, 1); }
+CU_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p) { return copy2d(p, NULL, 1, 0); }
+CU_EXPORT CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *p)
+{
+    return copy2d(p, NULL, 1, 1);
+}
 CU_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s)
 {
-    CUDA_MEMCPY3D t;
-    if (!p) return CUDA_ERROR_INVALID_VALUE;
-    widen(p, &t);
-    return copy3d(&t, s, 0);
+    return copy2d(p, s, 0, 0);
+}
+CU_EXPORT CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *p, CUstream s)
+{
+    return copy2d(p, s, 0, 1);
 }
 
 /* Linear copies to and from an array: ByteCount bytes from byte offset `off` (rows are
@@ -371,6 +312,94 @@ static int res_bits_int(const struct cudaResourceDesc *r)
             ? (rt_array_get(r->res.array.array) ? &rt_array_get(r->res.array.array)->desc : NULL)
         : r->resType == cudaResourceTypeLinear ? &r->res.linear.desc : &r->res.pitch2D.desc;
     return d && d->f != cudaChannelFormatKindFloat ? d->x : 0;
+}
+
+static unsigned nchan(const struct cudaChannelFormatDesc *d)
+{
+    return d->w ? 4 : d->y ? 2 : 1;
+}
+
+/* The driver's descriptor of a runtime resource (the inverse of res_of). */
+static cudaError_t res_to(const struct cudaResourceDesc *r, CUDA_RESOURCE_DESC *o)
+{
+    memset(o, 0, sizeof *o);
+    o->resType = (int)r->resType;
+    switch (r->resType) {
+    case cudaResourceTypeArray:
+        o->res.array.hArray = (CUarray)(void *)r->res.array.array;
+        return cudaSuccess;
+    case cudaResourceTypeLinear:
+        o->res.linear.format = format_of(&r->res.linear.desc);
+        o->res.linear.numChannels = nchan(&r->res.linear.desc);
+        o->res.linear.devPtr = (CUdeviceptr)(uintptr_t)r->res.linear.devPtr;
+        o->res.linear.sizeInBytes = r->res.linear.sizeInBytes;
+        return cudaSuccess;
+    case cudaResourceTypePitch2D:
+        o->res.pitch2D.format = format_of(&r->res.pitch2D.desc);
+        o->res.pitch2D.numChannels = nchan(&r->res.pitch2D.desc);
+        o->res.pitch2D.devPtr = (CUdeviceptr)(uintptr_t)r->res.pitch2D.devPtr;
+        o->res.pitch2D.width = r->res.pitch2D.width;
+        o->res.pitch2D.height = r->res.pitch2D.height;
+        o->res.pitch2D.pitchInBytes = r->res.pitch2D.pitchInBytes;
+        return cudaSuccess;
+    default:
+        return cudaErrorInvalidValue;
+    }
+}
+
+CU_EXPORT CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc,
+                                              unsigned long long texObject)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    if (!pResDesc) return CUDA_ERROR_INVALID_VALUE;
+    struct cudaResourceDesc rd;
+    cudaError_t e = cudaGetTextureObjectResourceDesc(&rd, texObject);
+    if (e == cudaSuccess) e = res_to(&rd, pResDesc);
+    return cu_result(e);
+}
+
+CU_EXPORT CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc,
+                                               unsigned long long surfObject)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    if (!pResDesc) return CUDA_ERROR_INVALID_VALUE;
+    struct cudaResourceDesc rd;
+    cudaError_t e = cudaGetSurfaceObjectResourceDesc(&rd, surfObject);
+    if (e == cudaSuccess) e = res_to(&rd, pResDesc);
+    return cu_result(e);
+}
+
+/* The flags say what the object does: integers read as integers unless promoted. */
+CU_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc,
+                                             unsigned long long texObject)
+{
+    CUresult r = cu_ctx_current();
+    if (r) return r;
+    if (!pTexDesc) return CUDA_ERROR_INVALID_VALUE;
+    struct cudaTextureDesc td;
+    struct cudaResourceDesc rd;
+    cudaError_t e = cudaGetTextureObjectTextureDesc(&td, texObject);
+    if (e == cudaSuccess) e = cudaGetTextureObjectResourceDesc(&rd, texObject);
+    if (e != cudaSuccess) return cu_result(e);
+    memset(pTexDesc, 0, sizeof *pTexDesc);
+    for (int k = 0; k < 3; k++) pTexDesc->addressMode[k] = (int)td.addressMode[k];
+    pTexDesc->filterMode = (int)td.filterMode;
+    RT_BEGIN();
+    int bits = res_bits_int(&rd);
+    rt_unlock();
+    if (bits && td.readMode == cudaReadModeElementType)
+        pTexDesc->flags |= CU_TRSF_READ_AS_INTEGER;
+    if (td.normalizedCoords) pTexDesc->flags |= CU_TRSF_NORMALIZED_COORDINATES;
+    if (td.sRGB) pTexDesc->flags |= CU_TRSF_SRGB;
+    pTexDesc->maxAnisotropy = td.maxAnisotropy;
+    pTexDesc->mipmapFilterMode = (int)td.mipmapFilterMode;
+    pTexDesc->mipmapLevelBias = td.mipmapLevelBias;
+    pTexDesc->minMipmapLevelClamp = td.minMipmapLevelClamp;
+    pTexDesc->maxMipmapLevelClamp = td.maxMipmapLevelClamp;
+    memcpy(pTexDesc->borderColor, td.borderColor, sizeof td.borderColor);
+    return CUDA_SUCCESS;
 }
 
 CU_EXPORT CUresult cuTexObjectCreate(unsigned long long *pTexObject,

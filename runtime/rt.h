@@ -237,6 +237,9 @@ void rt_module_free(rt_module *mod);
 rt_module *rt_modules(void);
 
 rt_kernel *rt_kernel_add(rt_module *mod, const void *host_stub, const char *name);
+/* The names of a loaded module's kernels (entries with a body), in PTX order: how many there
+ * are, the first `max` of them in names (which may be NULL). */
+int rt_module_entries(rt_module *mod, const char **names, int max);
 /* The kernel the program launches with `host_stub`; NULL when none was registered. */
 rt_kernel *rt_kernel_by_stub(const void *host_stub);
 /* The kernel named `name` in mod (registering it when the module has such an entry). */
@@ -255,6 +258,12 @@ rt_var *rt_var_by_name(rt_module *mod, const char *name);
  * generic for __device__ / __managed__, and for __constant__ the const-window generic address
  * (reads and writes through rt_var_rw, never host dereferences). */
 cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size);
+/* The same as the driver API hands it out: a __constant__ variable's address is tagged with
+ * its module (but module#0's), which rt_const_host reads. */
+cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size);
+/* Host bytes of [addr, addr+n) in the const window: the tagged module's bank; for an untagged
+ * address the one loaded module whose bank holds it, else module#0's; NULL otherwise. */
+void *rt_const_host(uint64_t addr, uint64_t n);
 /* Copy to (write = 1) or from a variable's bytes [off, off+n). */
 cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write);
 /* Host bytes of [off, off+n) of a variable (loads its module); NULL when out of range. */
@@ -262,7 +271,7 @@ void *rt_var_host(rt_var *v, size_t off, size_t n);
 
 /* ---- fat binaries (rt_fatbin.c) -------------------------------------------------------------- */
 #define RT_FATBINC_MAGIC 0x466243B1u   /* __fatBinC_Wrapper_t.magic */
-#define RT_FATBIN_MAGIC  0xBA55ED50u   /* .nv_fatbin container */
+#define RT_FATBIN_MAGIC  PTX_FATBIN_MAGIC   /* .nv_fatbin container (core/ptx/ptx_fatbin.c) */
 /* Size in bytes of the fat binary containers starting at image (back to back, the last one
  * ending the data), or 0 when image is not a fat binary. maxlen bounds the walk. */
 size_t rt_fatbin_size(const void *image, size_t maxlen);
@@ -344,6 +353,12 @@ void rt_map_host(exec_machine *m, const rt_alloc *a);
 int rt_addr_reserved(uint64_t p, uint64_t n);
 /* Bytes of device memory in use (cudaMemGetInfo) and the emulated total. */
 void rt_mem_usage(uint64_t *used, uint64_t *total);
+/* An address inside one of the last allocations the program released: "inside cudaMalloc#2
+ * [0x..., N bytes) at offset K, which was freed by cudaFree, called from release at app.cu:69,
+ * called from main at app.cu:110" (the host stack of the release, named from the program's
+ * debug info) and 1; 0 when addr is in none. The one description of freed memory: the core's
+ * fault messages (exec_set_freed_describer), the debugger's reports and memcheck use it. */
+int rt_mem_freed_describe(uint64_t addr, char *out, size_t n);
 
 /* ---- machines -------------------------------------------------------------------------------- */
 /* Call fn on the machine of every loaded module (texture objects, mappings); stops when fn
@@ -426,6 +441,9 @@ struct rt_op {
             const uint8_t *params;        /* k->param_bytes bytes of .param data */
             uint64_t nparams;             /* bytes at params */
             int params_owned;             /* params was malloc'd by rt_op_clone */
+            const uint64_t *host_pcs;     /* the launching thread's host stack (rt_submit), */
+            int nhost_pcs;                /* for the launch site; copied by rt_op_clone */
+            int pcs_owned;                /* host_pcs was malloc'd by rt_op_clone */
         } kernel;
         struct {
             uint64_t dst, src;            /* addresses (device == host) */
@@ -550,6 +568,8 @@ typedef struct rt_launch_ctx {
     const uint8_t *params;        /* .param bytes (k->param_bytes) */
     uint64_t nparams;
     uint64_t launch_no;           /* process-wide launch number, 0, 1, 2, ... */
+    const uint64_t *host_pcs;     /* the host stack of the call that launched it (the launch */
+    int nhost_pcs;                /* site: the kernel runs on a stream's thread), or none */
     /* outcome, filled by whoever ran it */
     exec_stop stop;               /* the final stop (EXEC_STOP_DONE when it completed) */
     int reported;                 /* the fault was already shown to the user */
@@ -600,6 +620,11 @@ void rt_report_fault(rt_launch_ctx *ctx);
  * found running (block, warp, lanes, source and PTX line), then where every warp of every block
  * started and not finished is. `st` is the run's last stop (EXEC_STOP_LIMIT or INTERRUPT). */
 void rt_report_where(rt_launch_ctx *ctx, const exec_stop *st, const char *why);
+/* The core file of a launch's final stop (PTXDBG_AUTO_CORE), as `generate-core-file` writes it
+ * at that stop in the debugger (rt_dbg.c): the machine, the module's sources found beside the
+ * program, the focus on the lane the stop names, the process-wide kernel number. 0, or -1 with
+ * the reason in err. */
+int rt_dbg_write_core(rt_launch_ctx *ctx, const char *path, char *err, size_t n);
 
 /* The emulated device as the rest of the runtime needs it. Weak defaults (an A100: compute
  * capability 80, 40 GB) live beside their users; rt_device.c defines the real ones from its

@@ -1,17 +1,62 @@
-/* rt_dbg.c - the in-process debugger: a program started by ptxdbg's `run` runs its launches under the session. */
+/* rt_dbg.c - the in-process debugger: a program started by ptxdbg's `run` runs its launches under the session; core files of plain runs. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "rt.h"
 #include "cmd_prog.h"
+#include "dap.h"
 
 /* Sources are looked for beside the program (where tests/cuda/build.sh puts them). */
 static char rt_dbg_srcdir[PATH_MAX];
 
+/* The program's folder, where its sources are looked for. */
+static void rt_dbg_find_srcdir(void)
+{
+    if (rt_dbg_srcdir[0])
+        return;
+    ssize_t n = readlink("/proc/self/exe", rt_dbg_srcdir, sizeof rt_dbg_srcdir - 1);
+    if (n > 0) {
+        rt_dbg_srcdir[n] = 0;
+        char *slash = strrchr(rt_dbg_srcdir, '/');
+        if (slash)
+            *slash = 0;
+    } else {
+        snprintf(rt_dbg_srcdir, sizeof rt_dbg_srcdir, ".");
+    }
+}
+
+int rt_dbg_write_core(rt_launch_ctx *ctx, const char *path, char *err, size_t n)
+{
+    rt_dbg_find_srcdir();
+    dbg_session *s = dbg_new();
+    if (!s) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
+    const exec_stop *st = &ctx->stop;
+    int rc = dbg_use_module(s, ctx->mod->pm, ctx->m, rt_dbg_srcdir) != 0 ||
+             dbg_adopt_launch(s, ctx->func, (uint32_t)ctx->launch_no) != 0 ? -1 : 0;
+    if (rc == 0 && st->kind != EXEC_STOP_DONE)
+        dbg_set_focus(s, st->cta, st->warp, st->lane);
+    if (rc == 0)
+        rc = dbg_core_save(s, path);
+    if (rc != 0)
+        snprintf(err, n, "%s", dbg_errmsg(s));
+    dbg_free(s); /* the module and machine stay the runtime's */
+    return rc;
+}
+
 static int rt_dbg_launch_hook(rt_launch_ctx *ctx)
 {
     return cmd_inproc_launch(ctx->mod->pm, ctx->m, rt_dbg_srcdir, ctx->func,
+                             (uint32_t)ctx->launch_no, &ctx->stop, &ctx->reported);
+}
+
+/* The same under an editor's DAP session (ptxdbg --dap started the program). */
+static int rt_dap_launch_hook(rt_launch_ctx *ctx)
+{
+    return dap_inproc_launch(ctx->mod->pm, ctx->m, rt_dbg_srcdir, ctx->func,
                              (uint32_t)ctx->launch_no, &ctx->stop, &ctx->reported);
 }
 
@@ -26,19 +71,16 @@ static void rt_dbg_forked(void)
  * constructors register their modules. */
 __attribute__((constructor)) static void rt_dbg_ctor(void)
 {
-    if (cmd_inproc_start() != 1)
+    int dap = dap_inproc_start() == 1;
+    if (!dap && cmd_inproc_start() != 1)
         return;
-    ssize_t n = readlink("/proc/self/exe", rt_dbg_srcdir, sizeof rt_dbg_srcdir - 1);
-    if (n > 0) {
-        rt_dbg_srcdir[n] = 0;
-        char *slash = strrchr(rt_dbg_srcdir, '/');
-        if (slash)
-            *slash = 0;
-    } else {
-        snprintf(rt_dbg_srcdir, sizeof rt_dbg_srcdir, ".");
-    }
-    rt_debug_launch = rt_dbg_launch_hook;
-    rt_debug_interrupt = cmd_inproc_interrupt;
-    cmd_inproc_set_run_hook(rt_debug_run_hook, NULL);
+    rt_dbg_find_srcdir();
+    rt_debug_launch = dap ? rt_dap_launch_hook : rt_dbg_launch_hook;
+    /* kernels run on stream threads: the session's run control parks them for the runtime */
+    rt_debug_interrupt = dap ? dap_inproc_interrupt : cmd_inproc_interrupt;
+    if (dap)
+        dap_inproc_set_run_hook(rt_debug_run_hook, NULL);
+    else
+        cmd_inproc_set_run_hook(rt_debug_run_hook, NULL);
     pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

@@ -95,6 +95,17 @@ static void node_drop_last(cudaGraph_t g)
     node_free(g->nodes[--g->n]);
 }
 
+cudaGraphNode_t rt_graph_node_new(cudaGraph_t g, enum cudaGraphNodeType type,
+                                  const cudaGraphNode_t *deps, size_t ndeps, cudaError_t *err)
+{
+    return node_new(g, type, deps, ndeps, err);
+}
+
+void rt_graph_node_drop_last(cudaGraph_t g)
+{
+    node_drop_last(g);
+}
+
 /* Kernel op parameters from kernelParams or the `extra` buffer form; *buf malloc'd. */
 cudaError_t rt_kernel_params(rt_kernel *k, void **args, void **extra, uint8_t **buf)
 {
@@ -132,10 +143,17 @@ cudaError_t rt_graph_node_kernel(cudaGraphNode_t n, const struct cudaKernelNodeP
     if (!p) return cudaErrorInvalidValue;
     rt_kernel *k = p->func ? rt_kernel_by_stub(p->func) : NULL;
     if (!k) return cudaErrorInvalidDeviceFunction;
+    return rt_graph_node_kernel_k(n, k, p->gridDim, p->blockDim, p->sharedMemBytes,
+                                  p->kernelParams, p->extra);
+}
+
+cudaError_t rt_graph_node_kernel_k(cudaGraphNode_t n, rt_kernel *k, dim3 grid, dim3 block,
+                                   unsigned shmem, void **kernelParams, void **extra)
+{
     cudaError_t e = rt_kernel_ready(k);
     if (e != cudaSuccess) return e;
     uint8_t *buf;
-    if ((e = rt_kernel_params(k, p->kernelParams, p->extra, &buf)) != cudaSuccess) return e;
+    if ((e = rt_kernel_params(k, kernelParams, extra, &buf)) != cudaSuccess) return e;
     void **argv = calloc((size_t)k->nparams + 1, sizeof *argv);
     if (!argv) {
         free(buf);
@@ -147,9 +165,9 @@ cudaError_t rt_graph_node_kernel(cudaGraphNode_t n, const struct cudaKernelNodeP
     memset(&n->op, 0, sizeof n->op);
     n->op.kind = RT_OP_KERNEL;
     n->op.u.kernel.k = k;
-    n->op.u.kernel.grid = p->gridDim;
-    n->op.u.kernel.block = p->blockDim;
-    n->op.u.kernel.shmem = p->sharedMemBytes;
+    n->op.u.kernel.grid = grid;
+    n->op.u.kernel.block = block;
+    n->op.u.kernel.shmem = shmem;
     n->op.u.kernel.params = buf;
     n->op.u.kernel.nparams = k->param_bytes;
     n->op.u.kernel.params_owned = 1;

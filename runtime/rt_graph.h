@@ -48,8 +48,18 @@ cudaGraphNode_t rt_graph_capture_node(cudaGraph_t g, const rt_op *op, const cuda
 cudaGraphNode_t *rt_graph_order(cudaGraph_t g, size_t *n, cudaError_t *err);
 int rt_graph_ok(cudaGraph_t g);
 int rt_graph_node_ok(cudaGraphNode_t n);
-/* Set a kernel node's op from cudaKernelNodeParams (rt_graph.c). */
+/* Set a kernel node's op from cudaKernelNodeParams (rt_graph.c); from a kernel itself (the
+ * driver API's CUfunction). */
 cudaError_t rt_graph_node_kernel(cudaGraphNode_t n, const struct cudaKernelNodeParams *p);
+cudaError_t rt_graph_node_kernel_k(cudaGraphNode_t n, rt_kernel *k, dim3 grid, dim3 block,
+                                   unsigned shmem, void **kernelParams, void **extra);
+/* A new node of g of the given type depending on deps (all of g); NULL with *err. Drop the
+ * last node made (its parameters were refused). */
+cudaGraphNode_t rt_graph_node_new(cudaGraph_t g, enum cudaGraphNodeType type,
+                                  const cudaGraphNode_t *deps, size_t ndeps, cudaError_t *err);
+void rt_graph_node_drop_last(cudaGraph_t g);
+/* Replace the op an executable graph runs for node (rt_graphexec.c). */
+cudaError_t rt_graphexec_replace(cudaGraphExec_t x, cudaGraphNode_t node, const rt_op *op);
 /* The memset op of cudaMemsetParams. */
 cudaError_t rt_graph_memset_op(rt_op *op, const struct cudaMemsetParams *p);
 /* A 1D copy op. */

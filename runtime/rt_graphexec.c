@@ -196,6 +196,12 @@ static cudaError_t gx_replace(cudaGraphExec_t x, cudaGraphNode_t node, const rt_
     return found ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+cudaError_t rt_graphexec_replace(cudaGraphExec_t x, cudaGraphNode_t node, const rt_op *op)
+{
+    if (!x || x->magic != EXEC_MAGIC || !rt_graph_node_ok(node)) return cudaErrorInvalidValue;
+    return gx_replace(x, node, op);
+}
+
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaKernelNodeParams *pNodeParams)
 {

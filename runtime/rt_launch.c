@@ -4,6 +4,7 @@
 #include <string.h>
 #include "rt.h"
 #include "rt_dev.h"
+#include "dbg.h"
 
 int (*rt_debug_launch)(rt_launch_ctx *ctx);
 uint64_t rt_heap_limit = 8u << 20;
@@ -238,8 +239,11 @@ void rt_launch_exec(rt_launch_ctx *ctx)
     int how = rt_launch_prepare(ctx) ? -1 : 0;
     if (how == 0) {
         rt_run_started(r);
-        if (debug)
+        if (debug) {
+            dbg_host_set_launch_stack(ctx->host_pcs, ctx->nhost_pcs);
             how = rt_debug_launch(ctx) < 0 ? -1 : 0;
+            dbg_host_set_launch_stack(NULL, 0);
+        }
         else
             how = rt_run_plain(r);
     }

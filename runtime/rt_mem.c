@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "rt.h"
+#include "cmd.h"
 
 /* Allocations sorted by base address (pointers stay valid while the allocation lives). */
 static rt_alloc **rt_al;
@@ -153,6 +154,83 @@ static void rt_al_release(rt_alloc *a)
     free(a);
 }
 
+/* ---- freed allocations ---------------------------------------------------------------------- */
+/* The last RT_FREED releases, each with the host stack of the call that released it, so that an
+ * access to released memory is described as such (rt_mem_freed_describe). Bounded: a ring. */
+#define RT_FREED 64
+#define RT_FREED_PCS 3   /* the program's frames kept: the release and its callers */
+typedef struct {
+    uint64_t base, size;
+    char name[32];
+    uint64_t pcs[RT_FREED_PCS], api_pc;
+    int npcs;
+    rt_mem_kind kind;
+} rt_freed;
+static rt_freed rt_freed_ring[RT_FREED];
+static int rt_nfreed, rt_freed_next;
+static pthread_mutex_t rt_freed_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void rt_freed_note(const rt_alloc *a)
+{
+    rt_freed f;
+    memset(&f, 0, sizeof f);
+    f.base = a->base;
+    f.size = a->size;
+    snprintf(f.name, sizeof f.name, "%s", a->name);
+    f.kind = a->kind;
+    f.npcs = dbg_host_stack(f.pcs, RT_FREED_PCS, &f.api_pc);
+    pthread_mutex_lock(&rt_freed_lock);
+    rt_freed_ring[rt_freed_next] = f;
+    rt_freed_next = (rt_freed_next + 1) % RT_FREED;
+    if (rt_nfreed < RT_FREED)
+        rt_nfreed++;
+    pthread_mutex_unlock(&rt_freed_lock);
+}
+
+/* Memory allocated again is no longer "freed" where the new allocation lies. */
+static void rt_freed_forget(uint64_t base, uint64_t size)
+{
+    pthread_mutex_lock(&rt_freed_lock);
+    for (int i = 0; i < rt_nfreed; i++) {
+        rt_freed *f = &rt_freed_ring[i];
+        if (f->size && base < f->base + f->size && f->base < base + (size ? size : 1))
+            f->size = 0;
+    }
+    pthread_mutex_unlock(&rt_freed_lock);
+}
+
+int rt_mem_freed_describe(uint64_t addr, char *out, size_t n)
+{
+    rt_freed f;
+    int found = 0;
+    pthread_mutex_lock(&rt_freed_lock);
+    for (int k = 1; k <= rt_nfreed && !found; k++) {   /* the latest release first */
+        const rt_freed *x = &rt_freed_ring[(rt_freed_next - k + RT_FREED) % RT_FREED];
+        if (x->size && addr >= x->base && addr - x->base < x->size) {
+            f = *x;
+            found = 1;
+        }
+    }
+    pthread_mutex_unlock(&rt_freed_lock);
+    if (!found)
+        return 0;
+    char where[1024], api[64];
+    if (dbg_host_where(f.pcs, f.npcs, NULL, cmd_demangle, 3, where, sizeof where) != 0)
+        snprintf(where, sizeof where, "an unknown place");
+    dbg_host_api_name(f.api_pc, api, sizeof api);
+    if (!api[0])
+        snprintf(api, sizeof api, "%s", f.kind == RT_MEM_HOST ? "cudaFreeHost" : "cudaFree");
+    snprintf(out, n, "inside %s [0x%" PRIx64 ", %" PRIu64 " bytes) at offset %" PRIu64
+             ", which was freed by %s, called from %s", f.name, f.base, f.size, addr - f.base,
+             api, where);
+    return 1;
+}
+
+__attribute__((constructor)) static void rt_freed_init(void)
+{
+    exec_set_freed_describer(rt_mem_freed_describe);
+}
+
 cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const char *what,
                          void **out)
 {
@@ -193,6 +271,7 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
         return e == cudaErrorHostMemoryAlreadyRegistered ? cudaErrorMemoryAllocation : e;
     }
     rt_used += size;
+    rt_freed_forget(a->base, size);
     *out = mem;
     return cudaSuccess;
 }
@@ -229,6 +308,8 @@ cudaError_t rt_alloc_free(void *p, unsigned kinds_mask)
     if (i < 0 || rt_al[i]->base != b || !(kinds_mask & (1u << rt_al[i]->kind)))
         return cudaErrorInvalidValue;
     rt_alloc *a = rt_al[i];
+    if (a->kind != RT_MEM_REGISTERED)
+        rt_freed_note(a);
     rt_map_req q = { a, 1 };
     rt_machines_each(rt_map_one, &q);
     memmove(&rt_al[i], &rt_al[i + 1], sizeof *rt_al * (size_t)(rt_nal - i - 1));
@@ -259,6 +340,8 @@ static int rt_find_in_machine(exec_machine *m, rt_module *mod, void *ctx)
 
 void *rt_dev_host(uint64_t addr, uint64_t n)
 {
+    if (addr >= MEM_WIN_CONST && addr - MEM_WIN_CONST < MEM_WIN_SIZE)
+        return rt_const_host(addr, n);          /* a __constant__ variable's address */
     if (rt_alloc_find((void *)(uintptr_t)addr, n))
         return (void *)(uintptr_t)addr;
     rt_host_req q = { addr, n, NULL };

@@ -218,6 +218,29 @@ static int rt_module_link(rt_module *mod, char *err, size_t errlen)
     return rc;
 }
 
+/* A variable's place once its module is loaded. __managed__ variables: their bytes (the
+ * core's region) become managed memory at its host address, which the program's pointer slot
+ * receives. */
+static void rt_var_bind(rt_module *mod, rt_var *v)
+{
+    ptx_space sp;
+    uint64_t addr, size;
+    if (exec_symbol_addr(mod->m, v->name, &sp, &addr, &size)) {
+        v->dev_addr = 0;
+        return;
+    }
+    v->space = sp;
+    v->dev_addr = addr;
+    if (!v->managed || sp != PTX_SPACE_GLOBAL || !size)
+        return;
+    void *data = exec_global_host(mod->m, addr, size);
+    if (data && rt_alloc_alias(data, size, RT_MEM_MANAGED, v->name) == cudaSuccess) {
+        v->dev_addr = (uint64_t)(uintptr_t)data;
+        if (v->managed_ptr)
+            *v->managed_ptr = data;
+    }
+}
+
 cudaError_t rt_module_load(rt_module *mod)
 {
     if (mod->loaded)
@@ -252,26 +275,8 @@ cudaError_t rt_module_load(rt_module *mod)
             rt_map_vars(o->m, mod->m);
         }
     mod->loaded = 1;
-    /* __managed__ variables: their bytes (the core's region) become managed memory at its
-     * host address, which the program's pointer slot receives */
-    for (rt_var *v = mod->vars; v; v = v->next) {
-        ptx_space sp;
-        uint64_t addr, size;
-        if (exec_symbol_addr(mod->m, v->name, &sp, &addr, &size)) {
-            v->dev_addr = 0;
-            continue;
-        }
-        v->space = sp;
-        v->dev_addr = addr;
-        if (!v->managed || sp != PTX_SPACE_GLOBAL || !size)
-            continue;
-        void *data = exec_global_host(mod->m, addr, size);
-        if (data && rt_alloc_alias(data, size, RT_MEM_MANAGED, v->name) == cudaSuccess) {
-            v->dev_addr = (uint64_t)(uintptr_t)data;
-            if (v->managed_ptr)
-                *v->managed_ptr = data;
-        }
-    }
+    for (rt_var *v = mod->vars; v; v = v->next)
+        rt_var_bind(mod, v);
     rt_tex_machine_added(mod->m);
     if (rt_debug_module_loaded)
         rt_debug_module_loaded(mod);
@@ -371,6 +376,20 @@ rt_kernel *rt_kernel_by_name(rt_module *mod, const char *name)
     return NULL;
 }
 
+int rt_module_entries(rt_module *mod, const char **names, int max)
+{
+    int n = 0;
+    for (int i = 0; mod->pm && i < mod->pm->nfuncs; i++) {
+        const ptx_func *f = mod->pm->funcs[i];
+        if (f->is_entry && f->has_body) {
+            if (names && n < max)
+                names[n] = f->sym->name;
+            n++;
+        }
+    }
+    return n;
+}
+
 /* Static shared memory the kernel uses: its own and the module-scope .shared it reaches, as
  * cudaFuncGetAttributes reports (rt_occ.c). */
 static uint64_t rt_kernel_static_shared(const ptx_module *pm, const ptx_func *f)
@@ -457,11 +476,12 @@ rt_var *rt_var_by_name(rt_module *mod, const char *name)
     if (exec_symbol_addr(mod->m, name, &sp, &addr, &size) ||
         (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST))
         return NULL;
-    rt_var *v = rt_var_add(mod, NULL, name, (size_t)size, sp == PTX_SPACE_CONST, 0);
-    if (v) {
-        v->space = sp;
-        v->dev_addr = addr;
-    }
+    /* found by name (the driver API): a .attribute(.managed) variable is managed memory */
+    const ptx_sym *ps = ptx_find_var(mod->pm, name);
+    int managed = ps && (ps->flags & PTX_ATTR_MANAGED) && sp == PTX_SPACE_GLOBAL;
+    rt_var *v = rt_var_add(mod, NULL, name, (size_t)size, sp == PTX_SPACE_CONST, managed);
+    if (v)
+        rt_var_bind(mod, v);
     return v;
 }
 
@@ -499,6 +519,45 @@ cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size)
     if (size)
         *size = v->size;
     return cudaSuccess;
+}
+
+/* __constant__ variables live in each module's own bank, all at the same const window
+ * addresses; the addresses the driver API hands out for modules other than module#0 carry the
+ * module in bits 24..31 (its index) so that copies reach the right bank (rt_const_host).
+ * module#0's stay plain, so its kernels can also read them through a generic pointer. */
+#define RT_CONST_TAG_SHIFT 24
+
+cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size)
+{
+    cudaError_t e = rt_var_addr(v, dev, size);
+    if (e == cudaSuccess && dev && v->space == PTX_SPACE_CONST)
+        *dev = (uint8_t *)*dev + ((uint64_t)v->mod->index << RT_CONST_TAG_SHIFT);
+    return e;
+}
+
+void *rt_const_host(uint64_t addr, uint64_t n)
+{
+    if (addr < MEM_WIN_CONST || addr - MEM_WIN_CONST >= MEM_WIN_SIZE)
+        return NULL;
+    uint64_t rel = addr - MEM_WIN_CONST;
+    int tag = (int)(rel >> RT_CONST_TAG_SHIFT);
+    uint64_t off = rel & ((1ull << RT_CONST_TAG_SHIFT) - 1);
+    void *found = NULL, *first = NULL;
+    int count = 0;
+    for (rt_module *m = rt_mods; m; m = m->next) {
+        if (m->loaded <= 0 || (tag && m->index != tag))
+            continue;
+        void *h = exec_const_host(m->m, off, n);
+        if (h) {
+            found = h;
+            count++;
+            if (m->index == 0)
+                first = h;
+        }
+    }
+    /* an untagged address: the one module whose bank holds it, else module#0's (the driver
+     * API's plain addresses are module#0's) */
+    return count == 1 ? found : first;
 }
 
 cudaError_t rt_var_rw(rt_var *v, size_t off, void *buf, size_t n, int write)

@@ -6,21 +6,6 @@
 #include "rt.h"
 #include "cmd.h"
 
-/* "file.cu:42" of the instruction at pc (its .loc), or "" without line information. */
-static void rt_src_line(const ptx_module *pm, const ptx_insn *in, char *out, size_t n)
-{
-    out[0] = 0;
-    if (!in || in->loc < 0 || in->loc >= pm->nlocs)
-        return;
-    const ptx_loc *l = &pm->locs[in->loc];
-    for (int i = 0; i < pm->nfiles; i++)
-        if (pm->files[i].num == l->file) {
-            const char *p = pm->files[i].path, *b = strrchr(p, '/');
-            snprintf(out, n, "%s:%d", b ? b + 1 : p, l->line);
-            return;
-        }
-}
-
 static int rt_auto_core(void)
 {
     const char *e = getenv("PTXDBG_AUTO_CORE");
@@ -43,8 +28,12 @@ void rt_report_fault(rt_launch_ctx *ctx)
     const ptx_func *f = NULL;
     const ptx_insn *in = NULL;
     exec_pc_insn(m, st->pc, &f, &in);
-    char src[300];
-    rt_src_line(pm, in, src, sizeof src);
+    /* where, through the call sites as bt shows them: a fault inside a toolkit helper
+       (__iAtomicAdd, inlined atomics, cooperative groups) names the user's line too */
+    dw_info *dw = dbg_dwarf_load(pm, cmd_demangle);
+    dbg_site site;
+    int have = dbg_site_of(m, dw, cmd_demangle, pm->path, st->cta, st->warp, st->lane,
+                           &site) == 0;
     exec_dim3 b = exec_cta_coord(m, st->cta);
     uint32_t t = st->warp * 32 + st->lane;
     exec_dim3 bd = { ctx->block.x, ctx->block.y, ctx->block.z };
@@ -52,15 +41,21 @@ void rt_report_fault(rt_launch_ctx *ctx)
     if (cmd_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
         snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nCUDA Exception: %s\n", name);
-    fprintf(stderr, "The exception was triggered at PC 0x%x (%s%sPTX line %d%s%s)\n", st->pc,
-            src[0] ? src : "", src[0] ? ", " : "", in ? in->line : 0,
-            f && f != ctx->func ? " in " : "", f && f != ctx->func ? f->sym->name : "");
-    fprintf(stderr, "%s: kernel %s (launch %llu), block (%u,%u,%u) thread (%u,%u,%u)\n",
+    fprintf(stderr, "The exception was triggered at PC 0x%x (%s%sPTX line %d)\n", st->pc,
+            have ? site.at : "", have ? "; " : "", in ? in->line : 0);
+    fprintf(stderr, "%s: kernel %s (launch %llu), block (%u,%u,%u) thread (%u,%u,%u)%s%s\n",
             st->kind == EXEC_STOP_TRAP     ? "Kernel trapped"
             : st->kind == EXEC_STOP_ASSERT ? "Kernel assertion failed"
                                            : "Kernel faulted",
             kname, (unsigned long long)ctx->launch_no, b.x, b.y, b.z, t % bd.x,
-            (t / bd.x) % bd.y, t / (bd.x * bd.y));
+            (t / bd.x) % bd.y, t / (bd.x * bd.y), have ? " at " : "", have ? site.user : "");
+    dbg_dwarf_release(dw);
+    /* the host stack of the call that launched it (the kernel ran on a stream's thread) */
+    char from[1024];
+    if (ctx->nhost_pcs > 0 &&
+        dbg_host_where(ctx->host_pcs, ctx->nhost_pcs, ctx->k->name, cmd_demangle, 1, from,
+                       sizeof from) == 0)
+        fprintf(stderr, "  launched from %s\n", from);
     if (st->msg[0])
         fprintf(stderr, "  %s\n", st->msg);
     cudaError_t e = rt_stop_error(st);
@@ -73,11 +68,11 @@ void rt_report_fault(rt_launch_ctx *ctx)
             snprintf(base, sizeof base, "%s", ctx->k->name);
         snprintf(path, sizeof path, "core.%s.%d.%llu", base, (int)getpid(),
                  (unsigned long long)ctx->launch_no);
-        if (exec_core_write(m, path, NULL, 0, NULL) == 0)
+        char why[600];
+        if (rt_dbg_write_core(ctx, path, why, sizeof why) == 0)
             fprintf(stderr, "[Core file written to %s]\n", path);
         else
-            fprintf(stderr, "ptxdbg: cannot write the core file %s: %s\n", path,
-                    exec_errmsg(m));
+            fprintf(stderr, "ptxdbg: cannot write the core file %s: %s\n", path, why);
     }
     fflush(stderr);
 }
@@ -87,6 +82,21 @@ void rt_report_fault(rt_launch_ctx *ctx)
  * warp that share a pc, for every block started and not finished, at most RT_WHERE_MAX lines. */
 #define RT_WHERE_MAX 64
 
+/* "file.cu:42" of the instruction (its .loc), or "" without line information. */
+static void rt_where_src(const ptx_module *pm, const ptx_insn *in, char *out, size_t n)
+{
+    out[0] = 0;
+    if (!in || in->loc < 0 || in->loc >= pm->nlocs)
+        return;
+    const ptx_loc *l = &pm->locs[in->loc];
+    for (int i = 0; i < pm->nfiles; i++)
+        if (pm->files[i].num == l->file) {
+            const char *p = pm->files[i].path, *b = strrchr(p, '/');
+            snprintf(out, n, "%s:%d", b ? b + 1 : p, l->line);
+            return;
+        }
+}
+
 /* "vector_add.cu:10 (PTX line 52, pc 0x1a) in helper" for pc. */
 static void rt_where_pc(rt_launch_ctx *ctx, uint32_t pc, char *out, size_t n)
 {
@@ -94,7 +104,7 @@ static void rt_where_pc(rt_launch_ctx *ctx, uint32_t pc, char *out, size_t n)
     const ptx_insn *in = NULL;
     exec_pc_insn(ctx->m, pc, &f, &in);
     char src[300];
-    rt_src_line(ctx->mod->pm, in, src, sizeof src);
+    rt_where_src(ctx->mod->pm, in, src, sizeof src);
     snprintf(out, n, "%s%sPTX line %d, pc 0x%x%s%s%s", src, src[0] ? " (" : "",
              in ? in->line : 0, pc, src[0] ? ")" : "", f && f != ctx->func ? " in " : "",
              f && f != ctx->func ? f->sym->name : "");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt_graph.h"
+#include "dbg.h"
 
 /* Created streams (the legacy and per-thread default streams live in rt_queue.c), events. */
 static rt_stream *rt_streams;
@@ -92,6 +93,8 @@ cudaError_t rt_op_run(rt_stream *s, const rt_op *op)
         ctx.stream = s;
         ctx.params = op->u.kernel.params;
         ctx.nparams = op->u.kernel.nparams;
+        ctx.host_pcs = op->u.kernel.host_pcs;
+        ctx.nhost_pcs = op->u.kernel.nhost_pcs;
         rt_launch_exec(&ctx);
         return cudaSuccess;
     }
@@ -198,6 +201,14 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
     e = rt_op_check(s, op);
     if (e != cudaSuccess)
         return e;
+    if (op->kind == RT_OP_KERNEL) {
+        /* the kernel runs on the stream's thread: its launch site is this thread's stack */
+        rt_op k = *op;
+        uint64_t pcs[DBG_HOST_PCS];
+        k.u.kernel.nhost_pcs = dbg_host_stack(pcs, DBG_HOST_PCS, NULL);
+        k.u.kernel.host_pcs = k.u.kernel.nhost_pcs > 0 ? pcs : NULL;
+        return rt_queue_op(s, &k, NULL);
+    }
     return rt_queue_op(s, op, NULL);
 }
 
@@ -255,16 +266,31 @@ cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync)
     return e;
 }
 
+
 int rt_op_clone(rt_op *dst, const rt_op *src)
 {
     *dst = *src;
     if (src->kind == RT_OP_KERNEL) {
         dst->u.kernel.params = NULL;
         dst->u.kernel.params_owned = 0;
-        if (src->u.kernel.nparams) {
-            uint8_t *p = malloc((size_t)src->u.kernel.nparams);
+        dst->u.kernel.host_pcs = NULL;
+        dst->u.kernel.nhost_pcs = 0;
+        dst->u.kernel.pcs_owned = 0;
+        if (src->u.kernel.nhost_pcs > 0 && src->u.kernel.host_pcs) {
+            uint64_t *p = malloc((size_t)src->u.kernel.nhost_pcs * sizeof *p);
             if (!p)
                 return -1;
+            memcpy(p, src->u.kernel.host_pcs, (size_t)src->u.kernel.nhost_pcs * sizeof *p);
+            dst->u.kernel.host_pcs = p;
+            dst->u.kernel.nhost_pcs = src->u.kernel.nhost_pcs;
+            dst->u.kernel.pcs_owned = 1;
+        }
+        if (src->u.kernel.nparams) {
+            uint8_t *p = malloc((size_t)src->u.kernel.nparams);
+            if (!p) {
+                rt_op_release(dst);
+                return -1;
+            }
             memcpy(p, src->u.kernel.params, (size_t)src->u.kernel.nparams);
             dst->u.kernel.params = p;
             dst->u.kernel.params_owned = 1;
@@ -279,6 +305,12 @@ void rt_op_release(rt_op *op)
         free((void *)op->u.kernel.params);
         op->u.kernel.params = NULL;
         op->u.kernel.params_owned = 0;
+    }
+    if (op->kind == RT_OP_KERNEL && op->u.kernel.pcs_owned) {
+        free((void *)op->u.kernel.host_pcs);
+        op->u.kernel.host_pcs = NULL;
+        op->u.kernel.nhost_pcs = 0;
+        op->u.kernel.pcs_owned = 0;
     }
 }
 

@@ -3,7 +3,8 @@
 # The suite sets suite (its name: messages start with it, its cases are tests/$suite/NAME.cmd)
 # and ptxdbg (the binary under test) before batch_setup.
 
-# batch_setup: top (the repository), ptxdbg made absolute, have_ptxdbg, the C locale, a scratch
+# batch_setup: top (the repository), ptxdbg made absolute, have_ptxdbg, the C locale, the core
+# round-trip check of every stop (PTXDBG_CORE_CHECK), a scratch
 # directory tmp removed on exit, the pass/fail counters and limit (the command that stops a
 # run that hangs, so that it cannot hang the suite).
 batch_setup() {
@@ -14,6 +15,10 @@ batch_setup() {
     esac
     LC_ALL=C
     export LC_ALL
+    # every stop of every debugging session is also saved as a core file, reopened and compared
+    # with the live stop (commands/cmd_corecheck.c); PTXDBG_CORE_CHECK=0 turns it off
+    PTXDBG_CORE_CHECK=${PTXDBG_CORE_CHECK-1}
+    export PTXDBG_CORE_CHECK
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptxdbg-$suite.XXXXXX") || { echo "$suite: cannot create a temp dir"; exit 1; }
     trap 'rm -rf "$tmp"' 0
     trap 'exit 2' INT TERM HUP

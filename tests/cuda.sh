@@ -12,6 +12,8 @@
 #              (the program's own exit status and output, then gdb's "[Inferior 1 (process N)
 #              exited ...]" line; a fault stops in the debugger with the exception message and
 #              ptxdbg exits non-zero)
+# NAME.static and NAME.G.static (a "// cuda-static-build" line: built with nvcc's default, the
+# CUDA runtime linked statically) run the same two ways with NAME's expected results.
 # Programs named api_*.cu, rt_*.cu and smp_*.cu (sample-style programs) join the table by
 # themselves ("// cuda-needs: LIB": skipped with a SKIP line where LIB, a CUDA toolkit library,
 # cannot be found); a line
@@ -65,12 +67,19 @@ spin_flag         0 ^spin_flag:\sPASSED$                                  -
 multi_module      0 ^multi_module:\sPASSED$                               -
 multi_module.G    0 ^multi_module:\sPASSED$                               -
 spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
+dbg_particles     0 ^dbg_particles:\sPASSED$                              -
+dbg_particles.G   0 ^dbg_particles:\sPASSED$                              -
+particles         0 ^particles:\sPASSED$                                 -
+particles.G       0 ^particles:\sPASSED$                                 -
 fault_oob         3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
 fault_oob.G       3 ^FAULT\scudaErrorIllegalAddress$                      Warp\s(Out-of-range|Illegal)\sAddress
 fault_misaligned  3 ^FAULT\scudaErrorMisalignedAddress$                   Warp\sMisaligned\sAddress
 fault_assert      3 ^FAULT\scudaErrorAssert$                              Warp\sAssert
 fault_trap        3 ^FAULT\scudaErrorLaunchFailure$                       Warp\sIllegal\sInstruction
 TABLE
+    # cmake/cmake_app.cu: the sum of (i % 97 - 40)^2 over 5000 elements
+    cm=$(awk 'BEGIN { s = 0; for (i = 0; i < 5000; i++) { v = i % 97 - 40; s += v * v }; print s }')
+    echo "cmake_app 0 ^cmake_app:\\ssum\\sof\\ssquares\\s$cm\\sPASSED$ -"
     for f in "$C"/api_*.cu "$C"/rt_*.cu "$C"/smp_*.cu; do
         [ -f "$f" ] || continue
         b=$(basename "$f" .cu)
@@ -85,7 +94,8 @@ TABLE
 # linker cannot find it (programs that use the CUDA toolkit itself, such as NVRTC); such a
 # program is skipped, with a SKIP line, where the toolkit is not installed.
 missing() {
-    needs=$(sed -n 's|^// cuda-needs: *||p' "$C/${1%.G}.cu" 2>/dev/null | head -n 1)
+    src=${1%.static}
+    needs=$(sed -n 's|^// cuda-needs: *||p' "$C/${src%.G}.cu" 2>/dev/null | head -n 1)
     [ -n "$needs" ] || return 1
     LD_LIBRARY_PATH="$libdir" ldd "$C/$1" 2>/dev/null | grep -q "$needs => not found" || return 1
     echo "$needs"
@@ -129,8 +139,9 @@ check_run() {
         fail "$cname" "no 'CUDA Exception: $fault' report on stderr: $(first_line "$d/stderr")"
         return
     fi
-    if [ -f "$C/$name.expected" ] && ! cmp -s "$C/$name.expected" "$d/stdout"; then
-        fail "$cname" "stdout differs from $name.expected: $(diff "$C/$name.expected" "$d/stdout" | sed -n 2p)"
+    exp=${name%.static}
+    if [ -f "$C/$exp.expected" ] && ! cmp -s "$C/$exp.expected" "$d/stdout"; then
+        fail "$cname" "stdout differs from $exp.expected: $(diff "$C/$exp.expected" "$d/stdout" | sed -n 2p)"
         return
     fi
     pass "$cname"
@@ -157,8 +168,9 @@ check_dbg() {
             { fail "$cname" "no line matching '$re' in stdout: $(first_line "$d/stdout")"; return; }
         grep -Eq '^\[Inferior 1 \(process [0-9]+\) exited normally\]$' "$d/stdout" ||
             { fail "$cname" "no '[Inferior 1 (process N) exited normally]' line"; return; }
-        if [ -f "$C/$name.expected" ] && ! contains_block "$C/$name.expected" "$d/stdout"; then
-            fail "$cname" "stdout does not contain $name.expected"
+        exp=${name%.static}
+        if [ -f "$C/$exp.expected" ] && ! contains_block "$C/$exp.expected" "$d/stdout"; then
+            fail "$cname" "stdout does not contain $exp.expected"
             return
         fi
     else
@@ -179,6 +191,13 @@ only="$*"
 
 # a regex writes a space as [ ]; the table is read by words, so it becomes [[:space:]] here
 programs | sed 's/\[ \]/[[:space:]]/g' >"$tmp/table"
+# the statically linked builds, with the expected results of the program they were built from
+for f in "$C"/*.static; do
+    [ -f "$f" ] || continue
+    n=$(basename "$f")
+    spec=$(awk -v b="${n%.static}" '$1 == b { $1 = ""; print; exit }' "$tmp/table")
+    if [ -n "$spec" ]; then echo "$n$spec" >>"$tmp/table"; else fail "table $n" "no program ${n%.static} in the table"; fi
+done
 while read -r name code re fault; do
     selected "$name" || continue
     check_run "$name" "$code" "$re" "$fault"
@@ -190,8 +209,10 @@ done <"$tmp/table"
 
 # ---- debugging scenarios on the -G builds ---------------------------------------------------------
 # scenario NAME EXIT ARGS... <<PATTERNS: run PTXDBG -batch ARGS in tests/cuda (where the sources
-# are); the exit status must be EXIT ("nz": any non-zero) and the extended regexes of PATTERNS
-# (stdin, one a line) must match lines of stdout+stderr in that order.
+# are; in $scen_dir when set); the exit status must be EXIT ("nz": any non-zero) and the
+# extended regexes of PATTERNS (stdin, one a line) must match lines of stdout+stderr in that
+# order. scen_stdin names a file for ptxdbg's stdin (default /dev/null); scen_batch= runs it
+# without -batch.
 scenario() {
     name=$1 want=$2
     shift 2
@@ -201,7 +222,8 @@ scenario() {
     [ $have_ptxdbg -eq 1 ] || { fail "$cname" "ptxdbg not found at $ptxdbg"; return; }
     [ -n "$why_nolib" ] && { fail "$cname" "$why_nolib"; return; }
     newdir
-    (cd "$C" && $limit "$ptxdbg" -batch "$@" >"$d/stdout" 2>"$d/stderr" </dev/null)
+    (cd "${scen_dir:-$C}" && $limit "$ptxdbg" ${scen_batch--batch} "$@" >"$d/stdout" \
+        2>"$d/stderr" <"${scen_stdin:-/dev/null}")
     rc=$?
     if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$cname" "timed out"; return; fi
     if [ "$want" = nz ]; then
@@ -453,5 +475,454 @@ if selected runaway-sigint; then
         pass "runaway-sigint"
     fi
 fi
+
+# ---- dbg_particles.G (tests/cuda/dbg_particles.cu): structs, atomicAdd on int and float ------------
+# init_particles gives particle i: x = i/2, v = i%7 - 3, cell = i%16; thread 0 of tally deposits
+# particle 0 (v = -3): e = 0.5 * 9 = 4.5.
+DP="--args ./dbg_particles.G"
+
+# a core written inside atomicAdd(float *), called from deposit (a bigger frame than the
+# earlier atomicAdd(int *) left behind), reopens with every frame
+scenario core-in-atomicadd 0 -ex 'break deposit' -ex run -ex next -ex next -ex next -ex next \
+    -ex next -ex step -ex bt -ex "generate-core-file $tmp/pa.core" -ex delete -ex continue $DP <<PATS
+^Breakpoint 1, deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:38\$
+^43[[:space:]]+atomicAdd\(&st->energy, e \+ unused\);
+atomicAdd \(address=0x[0-9a-f]+, val=4\.5\) at sm_20_atomic_functions\.hpp:84\$
+^#2 .* in tally<<<\(4,1,1\),\(64,1,1\)>>> .* at dbg_particles\.cu:53\$
+^Saved corefile
+^dbg_particles: PASSED\$
+PATS
+scenario core-in-atomicadd-open 0 -ex bt -ex 'print val' -ex up -ex 'print e' -ex 'print q' \
+    -ex 'info cuda threads' --core "$tmp/pa.core" <<PATS
+^#0 .*atomicAdd \(address=0x[0-9a-f]+, val=4\.5\) at sm_20_atomic_functions\.hpp:84\$
+^#1 .* in deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:43\$
+^#2 .* in tally<<<\(4,1,1\),\(64,1,1\)>>> .* at dbg_particles\.cu:53\$
+^\\\$1 = 4\.5\$
+^\\\$2 = 4\.5\$
+^\\\$3 = \{x = 0, v = -3, cell = 0\}\$
+^\* +\(0,0,0\) +\(0,0,0\) +\(0,0,0\) +\(31,0,0\) +32 .*sm_20_atomic_functions\.hpp +84\$
+PATS
+
+# PTXDBG_AUTO_CORE=1 at the real fault (atomicAdd(float *) on a pointer far past its allocation,
+# a plain run): the core reopens on its own, in another folder, with sources and every frame
+mkdir -p "$tmp/ac"
+(cd "$tmp/ac" && env PTXDBG_AUTO_CORE=1 LD_LIBRARY_PATH="$libdir" $limit "$C/dbg_particles.G" 10 fault \
+    >/dev/null 2>&1)
+ac_core=$(ls "$tmp/ac"/core.tally.* 2>/dev/null | head -n 1)
+scenario auto-core-at-fault 0 -ex bt -ex 'frame 2' -ex 'print q' --core "${ac_core:-$tmp/ac/missing}" <<PATS
+^CUDA Exception: Warp Out-of-range Address\$
+^#0 .*__fAtomicAdd
+^#1 .*atomicAdd \(address=0x[0-9a-f]+, val=4\.5\) at sm_20_atomic_functions\.hpp:84\$
+^#2 .* in deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:43\$
+^#3 .* in tally<<<\(4,1,1\),\(64,1,1\)>>> .* at dbg_particles\.cu:53\$
+^43[[:space:]]+atomicAdd\(&st->energy, e \+ unused\);
+^\\\$1 = \{x = 0, v = -3, cell = 0\}\$
+PATS
+
+# a script's lines after `run` run at the program's stops, however the script comes: -x,
+# `source` typed at the prompt, a breakpoint's commands; a tbreak it hit is gone afterwards
+cat >"$tmp/after.gdb" <<'GDB'
+break tally
+run
+print p[3]
+print n
+info breakpoints
+next
+next
+print i
+tbreak deposit
+continue
+print q
+info breakpoints
+delete
+continue
+GDB
+after_pats() {
+    cat <<PATS
+^Breakpoint 1, tally<<<\(4,1,1\),\(64,1,1\)>>> .* at dbg_particles\.cu:49\$
+^\\\$1 = \{x = 1\.5, v = 0, cell = 3\}\$
+^\\\$2 = 256\$
+^1 +breakpoint +keep y +0x[0-9a-f]+ in tally\(.*\) at dbg_particles\.cu:49\$
+breakpoint already hit 1 time
+^51[[:space:]]+Particle q = p\[i\];
+^\\\$3 = 0\$
+^Temporary breakpoint 2, deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:38\$
+^\\\$4 = \{x = 0, v = -3, cell = 0\}\$
+^1 +breakpoint +keep y
+^dbg_particles: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+}
+after_pats | scenario script-after-run 0 -x "$tmp/after.gdb" $DP
+printf 'source %s\n' "$tmp/after.gdb" >"$tmp/after.in"
+after_pats >"$tmp/after.pats"
+scen_stdin=$tmp/after.in
+scen_batch=
+scenario source-after-run 0 -q $DP <"$tmp/after.pats"
+printf 'break tally\nrun\nprint n\nnext\nprint i\ndelete\ncontinue\nprint $2 + 5\n' >"$tmp/stdin.in"
+scen_stdin=$tmp/stdin.in
+scenario stdin-after-run 0 -q $DP <<PATS
+^\\\$1 = 256\$
+^50[[:space:]]+if \(i < n\) \{
+^\\\$2 = 0\$
+^dbg_particles: PASSED\$
+^\\\$3 = 5\$
+PATS
+unset scen_stdin scen_batch
+# a breakpoint's commands run at the stop first, then the script's next lines (gdb drops a
+# command list's lines after one that resumes, such as next)
+printf 'break tally\ncommands\nprint n\nprint p[2]\nend\nrun\nnext\nprint i\ndelete\ncontinue\nprint $3 + 1\n' \
+    >"$tmp/bpcmds.gdb"
+scenario commands-then-script 0 -x "$tmp/bpcmds.gdb" $DP <<PATS
+^Breakpoint 1, tally
+^\\\$1 = 256\$
+^\\\$2 = \{x = 1, v = -1, cell = 2\}\$
+^50[[:space:]]+if \(i < n\) \{
+^\\\$3 = 0\$
+^dbg_particles: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+^\\\$4 = 1\$
+PATS
+
+# a user command that walks lanes at a stop (define/while over $argc-given bounds)
+printf 'define lanes
+  set $l = $arg0
+  while $l < $arg1
+    cuda lane $l
+    print i
+    set $l = $l + 1
+  end
+end
+break dbg_particles.cu:50
+run
+lanes 2 5
+' \
+    >"$tmp/lanes.gdb"
+scenario define-walks-lanes 0 -x "$tmp/lanes.gdb" $DP <<PATS
+^Breakpoint 1, tally
+^\\\$1 = 2\$
+^\\\$2 = 3\$
+^\\\$3 = 4\$
+PATS
+
+# a rerun keeps the state: hit counts of a breakpoint made at a stop after `start`, the value
+# history's numbers (7, 256, 263, then 526 after the program ended)
+scenario rerun-state 0 -ex 'print 7' -ex start -ex 'print n' -ex 'break deposit' -ex continue \
+    -ex run -ex 'info breakpoints' -ex 'print $1 + $2' -ex delete -ex continue \
+    -ex 'print $3 * 2' $DP <<PATS
+^\\\$1 = 7\$
+^init_particles<<<\(2,1,1\),\(128,1,1\)>>> .* at dbg_particles\.cu:24\$
+^\\\$2 = 256\$
+^Breakpoint 1, deposit
+^Breakpoint 1, deposit
+breakpoint already hit 2 times
+^\\\$3 = 263\$
+^dbg_particles: PASSED\$
+^\\\$4 = 526\$
+PATS
+
+# set logging overwrite on empties the log when logging is switched on, never at a run; the
+# program's own output is not the debugger's (not logged)
+echo stale >"$tmp/log.txt"
+scenario logging-across-run 0 -ex "set logging file $tmp/log.txt" -ex 'set logging overwrite on' \
+    -ex 'set logging on' -ex 'echo before-run\n' -ex 'break tally' -ex run -ex 'echo at-stop\n' \
+    -ex delete -ex continue -ex 'echo after-exit\n' -ex 'set logging off' $DP <<PATS
+^before-run\$
+^at-stop\$
+^dbg_particles: PASSED\$
+^after-exit\$
+PATS
+if ! selected logging-across-run; then
+    :
+elif ! grep -q before-run "$tmp/log.txt" || ! grep -q at-stop "$tmp/log.txt" ||
+   ! grep -q after-exit "$tmp/log.txt"; then
+    fail "logging-file" "the log lost lines: $(tr '\n' '|' <"$tmp/log.txt" | cut -c1-200)"
+elif grep -q stale "$tmp/log.txt" || grep -q 'dbg_particles: PASSED' "$tmp/log.txt"; then
+    fail "logging-file" "the log kept old lines or the program's output"
+elif [ "$(grep -n before-run "$tmp/log.txt" | cut -d: -f1)" -gt "$(grep -n at-stop "$tmp/log.txt" | cut -d: -f1)" ]; then
+    fail "logging-file" "lines out of order"
+else
+    pass "logging-file"
+fi
+
+# one lane stepped at a breakpoint line (a loop of __shfl_down_sync, a call under -G): its
+# warp-mates sitting at the breakpoint are not new hits, the focus stays on thread 5, and no lane
+# is left inside __shfl_down_sync while thread 5 is past it
+scenario lane-step-at-breakpoint 0 -ex 'break dbg_particles.cu:62' -ex run -ex 'cuda thread (5,0,0)' \
+    -ex 'next -lane' -ex 'next -lane' -ex 'next -lane' -ex 'next -lane' -ex delete \
+    -ex 'next -lane' -ex 'next -lane' -ex 'next -lane' -ex 'info cuda lanes' -ex continue $DP <<PATS
+^\[Switching focus to CUDA kernel 2, grid 3, block \(0,0,0\), thread \(5,0,0\)
+^61[[:space:]]+for \(int off = 16; off > 0; off /= 2\)
+^dbg_particles: PASSED\$
+PATS
+if selected lane-step-at-breakpoint && [ -f "$d/all" ]; then
+    after=$(sed -n '/thread (5,0,0), device/,$p' "$d/all" | tail -n +2)
+    if echo "$after" | grep -q '^\[Switching focus'; then
+        fail "lane-step-focus" "the focus left thread 5: $(echo "$after" | grep -m1 '^\[Switching')"
+    elif echo "$after" | grep -q 'sm_30_intrinsics'; then
+        fail "lane-step-focus" "a lane was left inside __shfl_down_sync"
+    else
+        pass "lane-step-focus"
+    fi
+fi
+
+# ---- the same scenarios on statically linked builds (nvcc's default runtime) ----------------------
+VS="--args ./vector_add.G.static 1000"
+scenario static-break-file-line-cond 0 -ex 'break vector_add.cu:10 if threadIdx.x == 5' -ex run \
+    -ex 'print i' -ex 'print sum' -ex 'info cuda kernels' -ex continue -ex 'print i' -ex delete \
+    -ex continue $VS <<PATS
+^Breakpoint 1 \(vector_add\.cu:10\) pending\.\$
+^Breakpoint 1, vector_add<<<\(8,1,1\),\(128,1,1\)>>> \(a=0x[0-9a-f]+, b=0x[0-9a-f]+, c=0x[0-9a-f]+, n=1000\) at vector_add\.cu:10\$
+^\\\$1 = $va_i5\$
+^\\\$2 = $va_s5\$
+^\* +0 +0 +1 +Active +\(8,1,1\) +\(128,1,1\) .*vector_add
+^Breakpoint 1, vector_add.* at vector_add\.cu:10\$
+^\\\$3 = $va_i133\$
+^vector_add: 1000 elements PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+scenario static-fault-stop nz -ex run -ex 'print i' -ex 'print value' -ex bt --args ./fault_oob.G.static <<PATS
+CUDA Exception: Warp (Out-of-range|Illegal) Address
+block \(1,0,0\) thread \(5,0,0\) at fault_oob\.cu:10
+^\\\$1 = 37\$
+^\\\$2 = 370\$
+^#0 .*write_past.* at fault_oob\.cu:10
+PATS
+
+scenario static-two-modules 0 -ex 'break multi_module_b.cu:12 if threadIdx.x == 3 && add == 2' -ex run \
+    -ex 'print i' -ex 'print delta' -ex 'print x[i]' -ex 'info cuda kernels' -ex delete -ex continue \
+    --args ./multi_module.G.static <<PATS
+^Breakpoint 1, offset<<<\(5,1,1\),\(64,1,1\)>>> .*add=2\) at multi_module_b\.cu:12\$
+^\\\$1 = 3\$
+^\\\$2 = 14\$
+^\\\$3 = $mm_x3\$
+^\* +5 +0 +6 .*offset
+^multi_module: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+# ---- particles.cu: structs, templates, inline functions; -G and -O3 -lineinfo builds ----------------
+PA="--args ./particles.G"
+PO="--args ./particles"
+# thread 96 is lane 0 of warp 3; threads 100..127 (lanes 4..31) have i >= n = 100 and wait at
+# the end of the kernel (line 37), where q does not exist. Particle is 2 float3 + float + int.
+# (stdout comes before stderr: the refused calls are matched last)
+pa_size=$(( 3 * 4 + 3 * 4 + 4 + 4 ))
+scenario expressions nz -ex 'break particles.cu:33 if i == 96' -ex run -ex 'print sizeof(Particle)' \
+    -ex 'print sizeof(float3)' -ex 'print sizeof(Particle) == sizeof(struct Particle)' \
+    -ex 'print ((Particle)ps[i]).id' -ex 'print ((float3)q.vel).y' -ex 'print (Particle)*(ps + 97)' \
+    -ex 'print energy(q)' -ex 'call step_pos(q.pos, q.vel, dt)' -ex 'print -lanes q.mass' \
+    -ex delete -ex continue $PA <<PATS
+^Breakpoint 1, advance.* at particles\.cu:33\$
+^\\\$1 = $pa_size\$
+^\\\$2 = 12\$
+^\\\$3 = 1\$
+^\\\$4 = 96\$
+^\\\$5 = 1\$
+^\\\$6 = \{pos = \{x = 97, y = 194, z = -97\}, vel = \{x = 1, y = 1, z = -0.25\}, mass = 2, id = 97\}\$
+^\* Lane +0 \(thread \(96,0,0\)\): 1\$
+Lane +3 \(thread \(99,0,0\)\): 4\$
+Lane +4 \(thread \(100,0,0\)\): <inactive> +\(divergent at particles\.cu:37\)\$
+Lane 31 \(thread \(127,0,0\)\): <inactive>
+^particles: PASSED\$
+energy\(\.\.\.\): calling functions is not supported
+step_pos\(\.\.\.\): calling functions is not supported
+PATS
+
+# absent NAME REGEX: the output of the last scenario (NAME) has no line matching REGEX
+absent() {
+    selected "$1" || return 0
+    if grep -Eq "$2" "$d/all" 2>/dev/null; then
+        fail "absent $1" "a line matches '$2': $(grep -Em1 "$2" "$d/all" | cut -c1-160)"
+    else
+        pass "absent $1"
+    fi
+}
+
+# -O3 -lineinfo: row_sum<4> is inlined into copy_row<4> at line 52; every name is demangled
+# (bt, frame lines, info frame, breakpoint locations, disassemble headers); disassemble's
+# /s /m /r modifiers (alone and combined, with and without a function)
+scenario lineinfo-names 0 -ex 'break particles.cu:44' -ex run -ex bt -ex 'info frame' \
+    -ex 'info breakpoints' -ex 'disassemble /s' -ex 'disassemble /m' -ex 'disassemble /r' \
+    -ex 'disassemble /rs copy_row<4>' -ex 'disassemble /r /m' -ex delete -ex continue $PO <<PATS
+^Breakpoint 1, row_sum<4> \(\) at particles\.cu:44\$
+^44[[:space:]]+s \+= row\[k\];
+^#0  row_sum<4> \(\) at particles\.cu:44\$
+^#1  copy_row<4><<<\(2,1,1\),\(32,1,1\)>>> \(.*\) at particles\.cu:52\$
+ pc = 0x[0-9a-f]+ in row_sum<4> \(particles\.cu:44\)\$
+in int row_sum<4>\(int const\*\) at particles\.cu:44\$
+^Dump of assembler code for function void copy_row<4>\(int const\*, int\*, int\):\$
+^particles\.cu:\$
+^52[[:space:]]+dst\[r\] = row_sum<W>\(src \+ r \* W\);
+^44[[:space:]]+s \+= row\[k\];
+^=> 0x[0-9a-f]+ <\+[0-9]+>:[[:space:]]+mul\.wide\.s32
+^End of assembler dump\.\$
+^Dump of assembler code for function void copy_row<4>
+^44[[:space:]]+s \+= row\[k\];
+^48[[:space:]]+template <int W>
+^52[[:space:]]+dst\[r\]
+^End of assembler dump\.\$
+^Dump of assembler code for function void copy_row<4>
+^   0x[0-9a-f]+ <\+0>:[[:space:]]+ptx:[0-9]+[[:space:]]+ld\.param
+^End of assembler dump\.\$
+^Dump of assembler code for function void copy_row<4>
+^particles\.cu:\$
+^   0x[0-9a-f]+ <\+0>:[[:space:]]+ptx:[0-9]+[[:space:]]+ld\.param
+^End of assembler dump\.\$
+^Dump of assembler code for function void copy_row<4>
+^44[[:space:]]+s \+= row\[k\];
+^=> 0x[0-9a-f]+ <\+[0-9]+>:[[:space:]]+ptx:[0-9]+[[:space:]]+mul\.wide\.s32
+^particles: PASSED\$
+PATS
+absent lineinfo-names '_Z[0-9]+row_sum|Function "/'
+
+# sources moved away: the stop lists PTX (file missing), `directory` finds them, and every
+# list form is back to source lines (A,B  N  ,B  A,  -  FUNC), not PTX lines
+mkdir -p "$tmp/moved"
+cp "$C/particles.G" "$tmp/moved/" 2>/dev/null
+scen_dir=$tmp/moved
+# the sources must be missing at the path the program records (the staging folder of
+# build.sh, which a rebuild may have left behind): substitute-path sends it nowhere
+scenario list-directory nz -ex 'set substitute-path /tmp/ptxdbg-cuda-programs /nonexistent-ptxdbg-staging' \
+    -ex 'break particles.cu:33' -ex run -ex list -ex 'list 30,32' \
+    -ex "directory $C" -ex 'list 30,32' -ex 'list 41,41' -ex 'list ,19' -ex 'list 24,' \
+    -ex list -ex 'list -' -ex 'list energy' --args ./particles.G <<PATS
+^Breakpoint 1, advance.* at particles\.cu:33\$
+^[0-9]+[[:space:]]+\.loc[[:space:]]
+^30[[:space:]]+if \(i < n\) \{\$
+^31[[:space:]]+Particle q = ps\[i\];\$
+^32[[:space:]]+q\.pos = step_pos\(q\.pos, q\.vel, dt\);\$
+^41[[:space:]]+int s = 0;\$
+^19[[:space:]]+return make_float3
+^24[[:space:]]+return 0\.5f \* q\.mass
+^33[[:space:]]+ps\[i\] = q;\$
+^Listing the PTX: source file particles\.cu not found
+PATS
+unset scen_dir
+
+# a fault inside a toolkit helper: atomicAdd on a freed counter faults in __iAtomicAdd (-G, no
+# line) or in the inlined atomicAdd of device_atomic_functions.hpp (-O3): the reports name the
+# user's line 35 in advance, in plain runs and at the stop; the kernel is Terminated and its
+# block shows the exception, not "running"
+scenario helper-fault-G nz -ex run -ex bt -ex 'info cuda kernels' -ex 'info cuda blocks' \
+    --args ./particles.G atomic <<PATS
+^The exception was triggered at PC 0x[0-9a-f]+ \(.*:[0-9]+ in __iAtomicAdd, called from particles\.cu:35 in advance\)\$
+^Kernel faulted: block \(0,0,0\) thread \(1,0,0\) at particles\.cu:35 in advance\$
+in advance<<<\(1,1,1\),\(128,1,1\)>>> \(.*\) at particles\.cu:35\$
+^#0  __iAtomicAdd \(\)
+^#1  0x[0-9a-f]+ in atomicAdd \(address=0x[0-9a-f]+, val=1\) at device_atomic_functions\.hpp:[0-9]+\$
+^#2  0x[0-9a-f]+ in advance<<<
+^\* +0 +0 +1 Terminated
+^\* +\(0,0,0\) +\(0,0,0\) +1 exception\$
+PATS
+absent helper-fault-G '_INTERNAL_| running$'
+scenario helper-fault-O3 nz -ex run --args ./particles atomic <<PATS
+^The exception was triggered at PC 0x[0-9a-f]+ \(device_atomic_functions\.hpp:[0-9]+ in atomicAdd, called from particles\.cu:35 in advance\)\$
+^Kernel faulted: block \(0,0,0\) thread \(1,0,0\) at particles\.cu:35 in advance\$
+PATS
+# two blocks: block 0 exited, block 1 faulted
+scenario blocks-after-fault nz -ex run -ex 'info cuda blocks' $FA <<PATS
+^ +\(0,0,0\) +\(0,0,0\) +1 exited\$
+^\* +\(1,0,0\) +\(1,0,0\) +1 exception\$
+PATS
+# plain runs (no debugger): the same user line in the report on stderr
+selected report-atomic && for prog in particles particles.G; do
+    newdir
+    run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/$prog" atomic
+    if [ "$(cat "$d/rc")" = 3 ] &&
+       grep -Eq '^The exception was triggered at PC 0x[0-9a-f]+ \(.* in (__iAtomicAdd|atomicAdd), called from particles\.cu:35 in advance; PTX line [0-9]+\)$' "$d/stderr" &&
+       grep -Eq '^Kernel faulted: kernel advance\(Particle\*, int, float, int\*\) \(launch 0\), block \(0,0,0\) thread \(1,0,0\) at particles\.cu:35 in advance$' "$d/stderr"; then
+        pass "report $prog atomic"
+    else
+        fail "report $prog atomic" "exit $(cat "$d/rc"); $(grep -m1 triggered "$d/stderr")"
+    fi
+done
+
+# host code (item: break main stayed <PENDING> for the whole run): functions and lines of the
+# program's host side are refused with the reason, device ones stay pending and are hit; the
+# launch site comes from the program's own host DWARF. Lines are looked up in the source.
+pl() { grep -n -F "$1" "$C/particles.cu" | head -n 1 | cut -d: -f1; }
+l_free=$(pl 'CHECK(cudaFree(p));')
+l_rel_src=$(pl 'release(src);')
+l_rel_moved=$(pl 'release(moved);')
+l_copy=$(pl 'copy_row<4><<<2, 32>>>(src, dst, rows);')
+l_adv=$(pl 'advance<<<1, 128>>>(dp, n, 0.5f, moved);')
+l_host=$(pl 'c += e > 1.0f;')
+scenario host-breaks nz -ex 'break main' -ex 'break host_fn' -ex "break particles.cu:$l_host" \
+    -ex 'tbreak release' -ex 'break particles.cu:44' -ex run -ex bt -ex 'info cuda kernels' \
+    -ex 'break main' -ex delete -ex continue $PA <<PATS
+^Breakpoint 1 \(particles\.cu:44\) pending\.\$
+^Breakpoint 1, row_sum<4> \(row=0x[0-9a-f]+\) at particles\.cu:44\$
+^#1  copy_row<4><<<
+^Launched from host: main at particles\.cu:$l_copy\$
+Launch Site
+^\* +1 +0 +2 Active .* main at particles\.cu:$l_copy void copy_row<4>
+^particles: PASSED\$
+^Function "main" is host code of particles\.G: ptxdbg stops in device code only
+^Function "host_fn" is host code of particles\.G: ptxdbg stops in device code only
+^Line $l_host of "particles\.cu" is host code of particles\.G: ptxdbg stops in device code only
+^Function "release" is host code of particles\.G
+^Function "main" is host code of particles\.G
+PATS
+# -O3 -lineinfo: the first launch is advance's
+scenario launch-site-O3 0 -ex 'break particles.cu:33' -ex run -ex bt -ex delete -ex continue $PO <<PATS
+^Launched from host: main at particles\.cu:$l_adv\$
+^particles: PASSED\$
+PATS
+# a program without host debug info (stripped): the site is an address, and says why
+scenario launch-site-stripped 0 -ex 'break vector_add.cu:10' -ex run -ex bt -ex delete -ex continue \
+    $VA <<PATS
+^Launched from host: 0x[0-9a-f]+ in vector_add\.G \(no host debug info\)\$
+^vector_add: 1000 elements PASSED\$
+PATS
+# a kernel reading memory released by cudaFree: inside that allocation, freed by cudaFree, and
+# where (release at the cudaFree line, called from main where release(src) is)
+freed_re="inside cudaMalloc#[0-9]+ \[0x[0-9a-f]+, 1024 bytes\) at offset [0-9]+, which was freed by cudaFree, called from release at particles\.cu:$l_free, called from main at particles\.cu:$l_rel_src"
+scenario freed-G nz -ex run --args ./particles.G freed <<PATS
+^Kernel faulted: block \(0,0,0\) thread \(0,0,0\) at particles\.cu:44 in row_sum<4>\$
+$freed_re\$
+PATS
+selected freed-plain && for prog in particles particles.G; do
+    newdir
+    run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/$prog" freed
+    if [ "$(cat "$d/rc")" = 3 ] && grep -Eq "\($freed_re\)\$" "$d/stderr" &&
+       grep -Eq "^  launched from main at particles\.cu:$l_copy\$" "$d/stderr"; then
+        pass "freed-plain $prog"
+    else
+        fail "freed-plain $prog" "exit $(cat "$d/rc"); $(grep -m1 'access' "$d/stderr")"
+    fi
+done
+# atomicAdd on the freed counter: the same description, the free of release(moved)
+selected freed-atomic && {
+    newdir
+    run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/particles" atomic
+    if grep -Eq "inside cudaMalloc#[0-9]+ \[0x[0-9a-f]+, 4 bytes\) at offset 0, which was freed by cudaFree, called from release at particles\.cu:$l_free, called from main at particles\.cu:$l_rel_moved\)\$" "$d/stderr"; then
+        pass "freed-atomic"
+    else
+        fail "freed-atomic" "$(grep -m1 'access' "$d/stderr")"
+    fi
+}
+
+# functions that exist only inlined (row_sum<4> at -O3, energy with __forceinline__ in both
+# builds): break and list find their inlined instances instead of staying pending
+scenario inline-breaks-O3 0 -ex 'break energy' -ex 'break row_sum' -ex run -ex bt -ex 'list energy' \
+    -ex 'delete 1' -ex continue -ex bt -ex delete -ex continue $PO <<PATS
+^Breakpoint 1, energy \(\) at particles\.cu:24\$
+^#0  energy \(\) at particles\.cu:24\$
+^#1  advance<<<
+^2[0-9][[:space:]]
+^24[[:space:]]+return 0\.5f \* q\.mass
+^Breakpoint 2, row_sum<4> \(\) at particles\.cu:4[0-9]\$
+^#1  copy_row<4><<<
+^particles: PASSED\$
+PATS
+scenario inline-breaks-G 0 -ex 'break energy' -ex run -ex 'print q.mass' -ex 'info breakpoints' \
+    -ex delete -ex continue $PA <<PATS
+^Breakpoint 1, energy \(q=\.\.\.\) at particles\.cu:24\$
+^\\\$1 = 1\$
+in energy\(Particle const&\) at particles\.cu:24\$
+^particles: PASSED\$
+PATS
 
 batch_summary

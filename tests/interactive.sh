@@ -386,6 +386,67 @@ else
     fail "program-session" "build/lib/libcudart.so.13 is not built"
 fi
 
+# ---- session 6: a program's stop pages; Ctrl-C focuses a live thread --------------------------------
+# dbg_particles with 4000000000 rounds: its last kernel (linger) runs until Ctrl-C, thread 0 of
+# each block having returned at once (the focus a launch starts with: it has no stack).
+if [ -f "$top/build/lib/libcudart.so.13" ]; then
+    start --args tests/cuda/dbg_particles.G 4000000000
+    wait_idle
+    cmd "set height 10"
+    wait_idle
+    cmd "break tally"
+    wait_idle
+    cmd "run"
+    limit=100
+    wait_for "Breakpoint 1, tally" && wait_idle
+    limit=
+    cmd "help running"
+    if wait_for "--Type <RET> for more, q to quit, c to continue without paging--" &&
+       [ "$(since | wc -l)" -le 11 ]
+    then pass "program-stop-pager"; else fail "program-stop-pager" "no page at a program's stop"; fi
+    text "q"
+    keys Enter
+    wait_for "Quit" && wait_idle
+    cmd "delete"
+    wait_idle
+    cmd "continue"
+    sleep 1
+    keys C-c
+    limit=100
+    if wait_for "Program received signal SIGINT, Interrupt." && wait_idle; then
+        cmd "bt"
+        if wait_for "#0  " && wait_idle && ! has "No stack."
+        then pass "program-ctrl-c-live-focus"
+        else fail "program-ctrl-c-live-focus" "bt after Ctrl-C: no stack"; fi
+        cmd "print r > 0"
+        if wait_for "= 1" && wait_idle; then pass "program-ctrl-c-print"
+        else fail "program-ctrl-c-print" "the loop counter was not readable"; fi
+        cmd "cuda thread (0,0,0)"
+        wait_idle
+        cmd "continue"
+        sleep 0.5
+        keys C-c
+        if wait_for "Program received signal SIGINT, Interrupt." && wait_idle; then
+            cmd "bt"
+            if wait_for "#0  " && wait_idle && ! has "No stack."
+            then pass "program-ctrl-c-again"
+            else fail "program-ctrl-c-again" "bt after the second Ctrl-C: no stack"; fi
+        else
+            fail "program-ctrl-c-again" "the second C-c did not stop the kernel"
+        fi
+    else
+        fail "program-ctrl-c-live-focus" "C-c did not stop the program's kernel"
+    fi
+    limit=
+    cmd "kill"
+    wait_for "(y or n)" && { text "y"; keys Enter; }
+    wait_for "killed]" && wait_idle
+    cmd "quit"
+    if wait_for "[exit 0]"; then pass "program-quit-2"; else fail "program-quit-2" "ptxdbg did not exit with 0"; fi
+else
+    fail "program-session-2" "build/lib/libcudart.so.13 is not built"
+fi
+
 T kill-server >/dev/null 2>&1
 echo "interactive: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,6 +3,10 @@
 # Usage: tests/run-tests.sh BUILD_DIR TEST_BINARY...
 # VALGRIND="valgrind ..." runs each suite under it; PTXDBG names the binary the scripts use.
 build=$1; shift
+# every stop of every debugging test (PTX sessions and CUDA programs, Check suites and scripts)
+# is also saved as a core file, reopened and compared with the live stop (cmd_corecheck.c)
+PTXDBG_CORE_CHECK=${PTXDBG_CORE_CHECK-1}
+export PTXDBG_CORE_CHECK
 passed=0; failed=0; status=0
 log=$(mktemp)
 for t in "$@"; do
@@ -42,6 +46,7 @@ script_suite e2e tests/e2e.sh            # the batch contract on the e2e kernels
 script_suite corpus tests/corpus.sh      # diverse nvcc programs against C references
 script_suite interactive tests/interactive.sh   # tmux drives the real REPL
 script_suite cuda tests/cuda.sh          # unmodified CUDA programs on the runtime library
+script_suite dap tests/dap.sh            # ptxdbg --dap under VS Code's adapter test client
 
 total=$((passed + failed))
 pct=100; [ $total -gt 0 ] && pct=$((passed * 100 / total))

@@ -8,9 +8,11 @@
 #include "fileck.h"
 #include "test_util.h"
 
-/* The debugger binary: $PTXDBG when set (a sanitizer build), else ./ptxdbg. */
+/* The debugger binary: $PTXDBG when set (a sanitizer build), else ./ptxdbg. The sessions it
+ * runs check the core round trip at every stop (PTXDBG_CORE_CHECK, unless set to 0). */
 static inline const char *rp_ptxdbg(void)
 {
+    setenv("PTXDBG_CORE_CHECK", "1", 0);
     const char *p = getenv("PTXDBG");
     return p && *p ? p : "./ptxdbg";
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "cmd_expr.h"
 #include "test_util.h"
 
 /* ---- command table ---------------------------------------------------------------------------- */
@@ -317,6 +318,62 @@ START_TEST(expr_history)
 }
 END_TEST
 
+/* C++ casts without struct, calls and sizeof of a type name (issue: sizeof(Particle) said
+ * "No symbol", energy(q) was "A syntax error"). The oracle stands for the debug info. */
+static int only_T(void *ctx, const char *name)
+{
+    (void)ctx;
+    return !strcmp(name, "T");
+}
+
+START_TEST(expr_casts_calls)
+{
+    char err[256];
+    /* "(NAME) operand" is a cast whatever NAME is; "(T) -x" only when T is a type */
+    cmd_expr *e = cmd_expr_parse("(Particle) q", err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_CAST);
+    ck_assert_str_eq(e->tname, "Particle");
+    cmd_expr_free(e);
+    e = cmd_expr_parse("(float3)(v).y", err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_CAST);
+    ck_assert_int_eq(e->call_form, 1);
+    cmd_expr_free(e);
+    e = cmd_expr_parse_typed("(T) -x", only_T, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_CAST);
+    ck_assert_int_eq(e->a->op, EX_NEG);
+    cmd_expr_free(e);
+    e = cmd_expr_parse_typed("(T) *p + 1", only_T, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_ADD);
+    ck_assert_int_eq(e->a->op, EX_CAST);
+    ck_assert_int_eq(e->a->a->op, EX_DEREF);
+    cmd_expr_free(e);
+    e = cmd_expr_parse_typed("(x) - 1", only_T, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_SUB);
+    cmd_expr_free(e);
+    e = cmd_expr_parse("(T) - 1", err, sizeof err);  /* no oracle: a subtraction */
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_SUB);
+    cmd_expr_free(e);
+    /* calls are refused with a clear message, never "A syntax error" */
+    const char *call = "energy(...): calling functions is not supported: ptxdbg does not run "
+                       "device code from an expression.";
+    ck_assert_ptr_null(cmd_expr_parse("energy(q)", err, sizeof err));
+    ck_assert_str_eq(err, call);
+    ck_assert_ptr_null(cmd_expr_parse("1 + energy(q, 2) * 3", err, sizeof err));
+    ck_assert_str_eq(err, call);
+    ck_assert_str_eq(ev_err("(energy)(1)"), call);
+    ck_assert_str_eq(ev_err("(nosuch) 1"), "No symbol \"nosuch\" in current context.");
+    /* sizeof of a variable stays the variable's; of an unknown name the symbol error */
+    ck_assert_str_eq(fmt("sizeof(buf[0])", 0), "4");
+    ck_assert_str_eq(ev_err("sizeof(Particle)"), "No symbol \"Particle\" in current context.");
+}
+END_TEST
+
 /* ---- formatting and literals -------------------------------------------------------------------- */
 START_TEST(format_values)
 {
@@ -407,6 +464,12 @@ START_TEST(demangler)
     ck_assert_str_eq(dm("_Z3barRK5PointS1_", 0), "bar(Point const&, Point const&)");
     ck_assert_str_eq(dm("_ZN12_GLOBAL__N_13fooEi", 0), "(anonymous namespace)::foo(int)");
     ck_assert_str_eq(dm("_Z4halfPDhPKDh", 0), "half(half*, half const*)");
+    /* nvcc's per-file namespace for internal linkage is not shown */
+    ck_assert_str_eq(dm("_ZN43_INTERNAL_e79b45d4_12_particles_cu_c03994e29atomicAddEPii", 1),
+                     "atomicAdd");
+    ck_assert_str_eq(dm("_ZN43_INTERNAL_e79b45d4_12_particles_cu_c03994e29atomicAddEPii", 0),
+                     "atomicAdd(int*, int)");
+    ck_assert_str_eq(dm("_Z7row_sumILi4EEiPKi", 1), "row_sum<4>");
     ck_assert_str_eq(dm("_Z1fjlmxyhtsca", 0),
                      "f(unsigned int, long, unsigned long, long long, unsigned long long, "
                      "unsigned char, unsigned short, short, char, signed char)");
@@ -538,6 +601,7 @@ int main(void)
     tcase_add_test(t, expr_arithmetic);
     tcase_add_test(t, expr_registers_builtins_memory);
     tcase_add_test(t, expr_history);
+    tcase_add_test(t, expr_casts_calls);
     tcase_add_test(t, format_values);
     tcase_add_test(t, literals);
     tcase_add_test(t, fmt_specs);

@@ -101,6 +101,72 @@ START_TEST(repl_standalone_state)
 }
 END_TEST
 
+/* Typed PTX shows each result as the instruction writes it (item: "mul.hi.s32 %r10, -7, 3"
+ * printed 4294967295): signed results signed whatever the register's declared type, unsigned
+ * ones unsigned, .wide results at twice the width, f16/bf16 pairs as {low, high}, predicates
+ * as 0/1. Expected values are computed here in C from the PTX ISA's definitions. */
+START_TEST(repl_typed_results)
+{
+    int32_t mulhi = (int32_t)(((int64_t)-7 * 3) >> 32);           /* mul.hi.s32 */
+    uint32_t umulhi = (uint32_t)(((uint64_t)(uint32_t)-7 * 3) >> 32); /* mul.hi.u32 */
+    int64_t wide = (int64_t)-3 * 4;                                /* mul.wide.s32 */
+    uint32_t addu = (uint32_t)-5 + 2u;                             /* add.u32 into a .s32 */
+    int16_t adds16 = (int16_t)(-3 + 1);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "%%r10 = %d  (0x%x)\n%%r11 = %u  (0x%x)\n%%rd1 = %lld  (0x%llx)\n"
+             "%%s1 = %u  (0x%x)\n%%rs1 = %d  (0x%x)\n%%b2 = {%g, %g}  (0x%x)\n"
+             "%%b2 = {%g, %g}  (0x%x)\n%%p1 = 1\n%%r12 = %u  (0x%x)\n",
+             mulhi, (unsigned)mulhi, umulhi, umulhi, (long long)wide, (unsigned long long)wide,
+             addu, addu, adds16, (unsigned)(uint16_t)adds16,
+             /* f16x2: 0x3c00bc00 holds {-1, 1}; doubled {-2, 2} = 0x4000c000 */
+             -2.0, 2.0, half_bits(2.0f) << 16 | half_bits(-2.0f),
+             /* bf16x2: 0x3f80bf80 holds {-1, 1} (the top halves of the f32s) */
+             -2.0, 2.0, 0x4000c000u, 32u, 32u);
+    char *out = rp_run("./ptxdbg -batch -ex '.reg .b32 %r<20>' -ex '.reg .b64 %rd<4>' "
+                       "-ex '.reg .s32 %s<2>' -ex '.reg .b16 %rs<2>' -ex '.reg .pred %p<2>' "
+                       "-ex '.reg .b32 %b<3>' -ex 'mul.hi.s32 %r10, -7, 3' "
+                       "-ex 'mul.hi.u32 %r11, -7, 3' -ex 'mul.wide.s32 %rd1, -3, 4' "
+                       "-ex 'add.u32 %s1, -5, 2' -ex 'add.s16 %rs1, -3, 1' "
+                       "-ex 'mov.b32 %b1, 0x3c00bc00' -ex 'add.f16x2 %b2, %b1, %b1' "
+                       "-ex 'mov.b32 %b1, 0x3f80bf80' -ex 'add.rn.bf16x2 %b2, %b1, %b1' "
+                       "-ex 'setp.lt.s32 %p1, -1, 0' -ex 'popc.b32 %r12, -1' 2>&1 "
+                       "| grep -v '^%b1 '");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
+/* gdb's MI front ends: every spelling gets the same message naming ptxdbg's protocols and
+ * status 2 (it said "doesn't allow an argument" for =mi and "unrecognized" alone); the
+ * console interpreter is ptxdbg itself. */
+START_TEST(interpreter_option)
+{
+    static const char *const forms[] = {"--interpreter=mi", "--interpreter", "-i=mi2",
+                                        "--interpreter mi3", "-interpreter=mi"};
+    const char *want = "ptxdbg has no MI interpreter; use --dap (Debug Adapter Protocol) or "
+                       "--json\n";
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char cmd[256];
+        int st = -1;
+        snprintf(cmd, sizeof cmd, "./ptxdbg %s </dev/null 2>&1", forms[i]);
+        char *out = rp_run_status(cmd, &st);
+        ck_assert_ptr_nonnull(out);
+        ck_assert_msg(!strcmp(out, want), "%s: %s", forms[i], out);
+        ck_assert_int_eq(st, 2);
+        free(out);
+    }
+    int st = -1;
+    char *out = rp_run_status("./ptxdbg -q --interpreter=console -batch -ex 'print 1+1' 2>&1",
+                              &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, "$1 = 2\n");
+    ck_assert_int_eq(st, 0);
+    free(out);
+}
+END_TEST
+
 /* At a stop, typed PTX runs on a scratch copy of the focused lane's registers and reads the
  * real memory: changing a_ (%f1) there changes neither %f1 nor the kernel's result; ld.global
  * reads the buffers, ld.shared the CTA's shared memory; stores are refused. */
@@ -188,6 +254,8 @@ int main(void)
     tcase_add_test(t, batch_exit_status);
     tcase_add_test(t, run_restores_launch_state);
     tcase_add_test(t, repl_standalone_state);
+    tcase_add_test(t, repl_typed_results);
+    tcase_add_test(t, interpreter_option);
     tcase_add_test(t, eval_session_model);
     tcase_add_test(t, vector_registers);
     suite_add_tcase(s, t);

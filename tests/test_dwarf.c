@@ -625,6 +625,82 @@ START_TEST(test_bitfield_out_of_unit)
 }
 END_TEST
 
+/* A CUDA program's own ELF (tests/cuda/particles, built with host -g): its symbols, host line
+ * table (rows of the generated .cudafe1.cpp count as particles.cu's), functions known only to
+ * its DWARF (host_fn is inlined), and the PTX of its fat binary. Lines come from the source. */
+static int src_line(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "r");
+    char buf[512];
+    int n = 0, found = 0;
+    while (f && !found && fgets(buf, sizeof buf, f)) {
+        n++;
+        found = strstr(buf, text) != NULL;
+    }
+    if (f)
+        fclose(f);
+    return found ? n : 0;
+}
+
+START_TEST(test_host_program)
+{
+    ck_assert(dw_path_matches("/a/b/particles.cu", "particles.cu"));
+    ck_assert(dw_path_matches("/a/b/particles.cu", "b/particles.cu"));
+    ck_assert(!dw_path_matches("/a/b/xparticles.cu", "particles.cu"));
+    ck_assert(!dw_path_matches("particles.cu", "/particles.cu"));
+    ck_assert_ptr_null(dw_host_open("tests/cuda/particles.cu"));   /* not an ELF */
+    dw_host *h = dw_host_open("tests/cuda/particles");
+    ck_assert_ptr_nonnull(h);
+    ck_assert(dw_host_has_lines(h));
+    int seen_main = 0;
+    for (int i = 0; i < dw_host_nsymbols(h); i++)
+        seen_main |= !strcmp(dw_host_symbol_name(h, i), "main");
+    ck_assert(seen_main);
+    int l_free = src_line("tests/cuda/particles.cu", "CHECK(cudaFree(p));");
+    int l_host = src_line("tests/cuda/particles.cu", "c += e > 1.0f;");
+    int l_decl = src_line("tests/cuda/particles.cu", "static void release(void *p)");
+    ck_assert_int_gt(l_free, 0);
+    ck_assert_int_eq(dw_host_next_line(h, "particles.cu", l_free), l_free);
+    ck_assert_int_eq(dw_host_next_line(h, "particles.cu", l_host), l_host);
+    /* the declaration line has no code: the next line with some is the body's */
+    int nl = dw_host_next_line(h, "particles.cu", l_decl);
+    ck_assert(nl > l_decl && nl <= l_free);
+    ck_assert_int_eq(dw_host_next_line(h, "nosuch.cu", 1), 0);
+    ck_assert(dw_host_func_named(h, "host_fn", NULL));
+    ck_assert(dw_host_func_named(h, "main", NULL));
+    ck_assert(!dw_host_func_named(h, "row_sum", NULL));   /* device code only */
+    const uint8_t *fb;
+    size_t len;
+    ck_assert_int_eq(dw_host_section(h, ".nv_fatbin", &fb, &len), 0);
+    /* containers back to back (8-aligned): the device link's holds SASS only (-2), the
+       program's its PTX */
+    int with_ptx = 0, sass_only = 0;
+    for (size_t off = 0; off + 16 <= len;) {
+        size_t cs = ptx_fatbin_size(fb + off, len - off);
+        if (!cs) {
+            off += 8;
+            continue;
+        }
+        char *ptx = NULL, err[256];
+        size_t pl = 0;
+        int r = ptx_fatbin_ptx(fb + off, cs, 80, &ptx, &pl, err, sizeof err);
+        if (r == 0) {
+            with_ptx++;
+            ck_assert_ptr_nonnull(strstr(ptx, ".entry _Z7advanceP8ParticleifPi"));
+        } else {
+            ck_assert_int_eq(r, -2);
+            sass_only++;
+        }
+        free(ptx);
+        off += (cs + 7) & ~(size_t)7;
+    }
+    ck_assert_int_eq(with_ptx, 1);
+    ck_assert_int_ge(sass_only, 1);
+    ck_assert_int_eq(dw_host_section(h, ".nosuch", &fb, &len), -1);
+    dw_host_close(h);
+}
+END_TEST
+
 START_TEST(test_lineinfo_has_no_dies)
 {
     loaded l = load(FIX "types.lineinfo.ptx");
@@ -661,6 +737,7 @@ int main(void)
     tcase_add_test(tc, test_garbage_loc);
     tcase_add_test(tc, test_bitfield_out_of_unit);
     tcase_add_test(tc, test_lineinfo_has_no_dies);
+    tcase_add_test(tc, test_host_program);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

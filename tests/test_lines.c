@@ -355,6 +355,13 @@ START_TEST(test_sources)
     ck_assert_ptr_null(dw_src_line(s, "/build/tree/sub/m.cu", NULL, 2, &len));
     ck_assert_int_eq(dw_src_del_subst(s, "/build/tree"), 0);
     ck_assert_int_eq(dw_src_del_subst(s, "/build/tree"), -1);
+    /* a path a rule rewrites is never looked for at its original place (gdb): the file exists
+       at its recorded path, the rule sends it where it is not */
+    snprintf(p, sizeof p, "%s/m.cu", c);
+    ck_assert_ptr_nonnull(dw_src_resolve(s, p, NULL, buf, sizeof buf));
+    ck_assert_int_eq(dw_src_add_subst(s, root, "/nonexistent-dir"), 0);
+    ck_assert_ptr_null(dw_src_resolve(s, p, NULL, buf, sizeof buf));
+    ck_assert_int_eq(dw_src_del_subst(s, root), 0);
     dw_src_clear_dirs(s);
     ck_assert_int_eq(dw_src_ndirs(s), 0);
     dw_src_free(s);

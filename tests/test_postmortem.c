@@ -253,6 +253,40 @@ START_TEST(core_at_breakpoint)
 }
 END_TEST
 
+/* A stop inside a cluster launch (tests/fixtures/corpus/cluster.cu: clusters of 4 CTAs of 64
+ * threads over in = iota): block 2 stops at line 23, blocks 0, 1 and 3 wait in cluster.sync().
+ * The core holds all four, each with its own shared memory: block 1's total is 64 + ... + 127
+ * = 6112 and part[3] = in[64 + 3] = 67, live and reopened. */
+START_TEST(core_of_a_cluster)
+{
+    char cmd[4096], core[400];
+    int st = -1;
+    snprintf(core, sizeof core, "%s/cl.core", tmpdir);
+    const char *look = "-ex 'cuda block 1 thread 3' -ex 'frame 4' -ex 'print total' "
+                       "-ex 'print part[3]' -ex 'info cuda threads'";
+    snprintf(cmd, sizeof cmd, "%s -batch -ex 'buffer in s32 500 = iota' -ex 'buffer out s32 1000' "
+             "-ex 'break cluster.cu:23 if blockIdx.x == 2' "
+             "-ex 'launch _Z11cluster_sumPKiPii<<<8, 64>>>(in, out, 500)' -ex 'gcore %s' %s "
+             "tests/fixtures/corpus/cluster.G.ptx 2>&1", rp_ptxdbg(), core, look);
+    char *live = rp_run_status(cmd, &st);
+    ck_assert_ptr_nonnull(live);
+    ck_assert_int_eq(st, 0);
+    snprintf(cmd, sizeof cmd, "%s -batch --core '%s' %s 2>&1", rp_ptxdbg(), core, look);
+    char *dead = rp_run_status(cmd, &st);
+    ck_assert_ptr_nonnull(dead);
+    ck_assert_int_eq(st, 0);
+    for (int k = 0; k < 2; k++) {
+        const char *out = k ? dead : live;
+        HAS(out, "$1 = 6112\n");
+        HAS(out, "$2 = 67\n");
+        HAS(out, "  (0,0,0)   (0,0,0)     (0,0,0)  (63,0,0)      64");
+        HAS(out, "  (3,0,0)   (0,0,0)     (3,0,0)  (63,0,0)      64");
+    }
+    free(live);
+    free(dead);
+}
+END_TEST
+
 static size_t file_size(const char *p)
 {
     struct stat sb;
@@ -315,8 +349,8 @@ START_TEST(corrupted_cores)
     }
     write_variant(core, bad, n, 0, 0);
     expect_refused(bad, "not a ptxdbg core file (bad magic)");
-    write_variant(core, bad, n, 9, 0); /* version 3 -> 0x4003 */
-    expect_refused(bad, "core file format version 16387 is not supported");
+    write_variant(core, bad, n, 9, 0); /* version 4 -> 0x4004 */
+    expect_refused(bad, "core file format version 16388 is not supported");
     size_t cuts[] = {4, 20, 36, 1000, n / 3, n / 2, n - 5, n - 1};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
         write_variant(core, bad, cuts[i], -1, 0);
@@ -559,6 +593,7 @@ int main(void)
     tcase_add_test(c, core_sparse_large_buffer);
     tcase_add_test(c, interrupt_host_work);
     tcase_add_test(c, auto_core_roundtrip_matrix);
+    tcase_add_test(c, core_of_a_cluster);
     suite_add_tcase(s, c);
     return tu_run_suite(s);
 }

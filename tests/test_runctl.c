@@ -176,6 +176,96 @@ START_TEST(interrupt_stops_every_form)
 }
 END_TEST
 
+/* The focused lane is live and has a stack (bt and print work there). */
+static void check_live_focus(const char *when)
+{
+    exec_lane_info li;
+    ck_assert_int_eq(dbg_focus_lane(s, &li), 0);
+    ck_assert_msg(li.state == EXEC_LANE_ACTIVE || li.state == EXEC_LANE_DIVERGENT ||
+                  li.state == EXEC_LANE_BARRIER, "%s: the focused lane is not live (state %d)",
+                  when, li.state);
+    dbg_frame fr[DBG_MAX_FRAMES];
+    ck_assert_msg(dbg_frames(s, fr, DBG_MAX_FRAMES) > 0, "%s: No stack.", when);
+    cmd_value v;
+    char err[256];
+    ck_assert_msg(cmd_eval_focus(&c, "threadIdx.x", &v, err, sizeof err) == 0, "%s: %s", when,
+                  err);
+    ck_assert_uint_ne(v.u, 0); /* thread 0 exited at once */
+}
+
+/* Ctrl-C while thread 0 has exited and the others spin (hang_late): the interrupt leaves the
+ * focus on a live thread, at the launch's first stop and after a continue from the exited
+ * thread, never on a thread without a stack. */
+START_TEST(interrupt_focuses_a_live_thread)
+{
+    open_session();
+    run("buffer flag s32 1");
+    run("buffer out s32 64");
+    exec_set_interrupt_after(dbg_machine(s), 20000);
+    run("launch hang_late<<<2,64>>>(flag, out)");
+    ck_assert(dbg_launch_alive(s));
+    check_live_focus("first interrupt");
+    run("cuda thread (0,0,0)"); /* the exited thread, by hand */
+    exec_set_interrupt_after(dbg_machine(s), 20000);
+    run("continue");
+    ck_assert(dbg_launch_alive(s));
+    check_live_focus("interrupt after continue");
+    close_session();
+}
+END_TEST
+
+/* Call depth of a lane of the focused warp (-1: not live). */
+static int lane_depth(uint32_t lane)
+{
+    const dbg_focus *f = dbg_get_focus(s);
+    exec_lane_info li;
+    if (exec_lane_get(dbg_machine(s), f->cta, f->warp, lane, &li) != 0 ||
+        li.state == EXEC_LANE_EXITED || li.state == EXEC_LANE_INVALID)
+        return -1;
+    return li.depth;
+}
+
+/* wloop: every lane at a breakpoint on the shuffle line (runctl.cu:133, a loop of
+ * __shfl_down_sync, a call under -G). `next -lane` of lane 5 ends when lane 5 reaches its next
+ * line: its warp-mates, which catch up with it through the breakpoint, are never reported as
+ * hits and never take the focus; lane 5 moves on every step; and no lane is left inside
+ * __shfl_down_sync while lane 5 is past it (breakpoint kept, then deleted). The sums are
+ * right: lane 0 gets 0 + 1 + ... + 31. */
+START_TEST(lane_next_at_a_breakpoint_line)
+{
+    open_session();
+    run("buffer out s32 32");
+    run("break runctl.cu:133");
+    run("launch wloop<<<1,32>>>(out)");
+    run("cuda thread (5,0,0)");
+    int hits = dbg_bp_find(s, 1)->hits, lines = 0, last = focus_line();
+    for (int i = 0; i < 12; i++) {
+        if (i == 6)
+            run("delete");
+        run("next -lane");
+        const dbg_focus *f = dbg_get_focus(s);
+        ck_assert_msg(f->lane == 5 && f->warp == 0, "step %d: the focus moved to lane %u", i,
+                      f->lane);
+        lines += focus_line() != last;
+        last = focus_line();
+        if (lane_depth(5) == 0)
+            for (uint32_t l = 0; l < 32; l++)
+                ck_assert_msg(lane_depth(l) <= 0, "step %d: lane %u is inside a call lane 5 "
+                              "has left", i, l);
+    }
+    ck_assert_int_ge(lines, 10); /* 133 -> 132 -> 133 ...: a new line every step */
+    /* only lane 5's own arrivals at the breakpoint count (at most one per loop pass) */
+    if (dbg_bp_find(s, 1))
+        ck_assert_int_le(dbg_bp_find(s, 1)->hits - hits, 3);
+    run("continue");
+    cmd_value v;
+    char err[256];
+    ck_assert_int_eq(cmd_eval_focus(&c, "out[0]", &v, err, sizeof err), 0);
+    ck_assert_int_eq((int)v.u, 31 * 32 / 2);
+    close_session();
+}
+END_TEST
+
 /* A batch session (PTXDBG_MAX_STEPS) ends on the watchdog after `next` over the call, with the
  * max-steps message and a failing exit status, never "SIGINT". */
 START_TEST(batch_watchdog_ends_next)
@@ -630,6 +720,7 @@ int main(void)
     tcase_set_timeout(t, 300);
     tcase_add_test(t, max_steps_bounds_every_form);
     tcase_add_test(t, interrupt_stops_every_form);
+    tcase_add_test(t, interrupt_focuses_a_live_thread);
     tcase_add_test(t, batch_watchdog_ends_next);
     tcase_add_test(t, transcript);
     suite_add_tcase(su, t);
@@ -641,6 +732,7 @@ int main(void)
     tcase_add_test(l, lane_steps_onto_other_collectives);
     tcase_add_test(l, lane_steps_through_wmma);
     tcase_add_test(l, lane_step_onto_unreachable_collective);
+    tcase_add_test(l, lane_next_at_a_breakpoint_line);
     suite_add_tcase(su, l);
     TCase *a = tcase_create("args");
     tcase_set_timeout(a, 120);

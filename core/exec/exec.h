@@ -295,6 +295,11 @@ int exec_watch_del(exec_machine *m, int id);
 /* ---- inspection ----------------------------------------------------------------------------- */
 typedef enum { EXEC_CTA_NOT_STARTED, EXEC_CTA_RUNNING, EXEC_CTA_DONE } exec_cta_state;
 exec_cta_state exec_cta_get_state(const exec_machine *m, uint32_t cta);
+/* The first running CTA at or after `from` (ncta when none): the tables of a stop visit the
+ * running CTAs only, at a cost that does not grow with the grid (2^31 CTAs are fine). */
+uint32_t exec_cta_next_running(const exec_machine *m, uint32_t from);
+/* The last CTA j >= cta such that every CTA of [cta, j] is in state *st (cta's state). */
+uint32_t exec_cta_state_span(const exec_machine *m, uint32_t cta, exec_cta_state *st);
 uint32_t exec_ncta(const exec_machine *m);         /* grid size */
 uint32_t exec_nwarps(const exec_machine *m);       /* warps per CTA */
 exec_dim3 exec_cta_coord(const exec_machine *m, uint32_t cta);
@@ -377,6 +382,14 @@ int exec_shared_layout(const exec_machine *m, exec_shared_var *vars, int max,
 /* Describe an address: nearest buffer or symbol and the offset ("buf+12", "_Z..._param_0"). */
 int exec_addr_describe(const exec_machine *m, ptx_space space, uint64_t addr, char *out,
                        size_t n);
+/* Freed memory: a describer of global addresses inside no mapped region that a front end
+ * installs once (the CUDA runtime's record of allocations it released, rt_mem.c), so fault
+ * messages and address descriptions say "inside cudaMalloc#2 [...], freed by cudaFree ..."
+ * instead of naming a neighbour. Process-wide; called from worker threads too. */
+typedef int (*exec_freed_fn)(uint64_t addr, char *out, size_t n);
+void exec_set_freed_describer(exec_freed_fn fn);
+/* 1 with the description when the describer knows addr, else 0. */
+int exec_freed_describe(uint64_t addr, char *out, size_t n);
 
 /* ---- postmortem: core files (exec_corefile.c; the format is described there) ----------------- */
 /* Little-endian encoding helpers shared with the debugger's own core sections. */
@@ -410,8 +423,11 @@ void exec_core_close(exec_core *c);
 /* The nth section with `tag` (data lives until exec_core_close); -1 when absent. */
 int exec_core_find(const exec_core *c, uint32_t tag, int nth, const void **data, uint64_t *len);
 int exec_core_module(const exec_core *c, const char **text, uint64_t *len, const char **path);
-/* Put the core's state into a machine fresh from exec_new on the core's module. The launch is
- * over afterwards (exec_run returns the saved stop and never executes). */
+/* The global window of the machine that wrote the core (exec_new_at's base and limit): the
+ * machine to restore into is made with them, so module variables keep their addresses. */
+void exec_core_window(const exec_core *c, uint64_t *base, uint64_t *limit);
+/* Put the core's state into a machine fresh from exec_new_at (exec_core_window) on the core's
+ * module. The launch is over afterwards (exec_run returns the saved stop and never executes). */
 int exec_core_restore(exec_machine *m, const exec_core *c);
 
 /* Global memory regions in address order (for "nearest buffer" reports). kind: 1 module

@@ -30,6 +30,7 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
     m->mod = mod;
     m->out = NULL; /* stdout as it is when printing (the front end may replace it) */
     m->glob.next = (global_base + 255) & ~255ull;
+    m->glob_base = global_base;
     m->glob.limit = global_limit;
     m->heap_limit = EXEC_HEAP_DEFAULT;
     if (exec_decode_module(m, err, errlen)) {
@@ -261,6 +262,43 @@ exec_cta_state exec_cta_get_state(const exec_machine *m, uint32_t cta)
     if (cta == m->cur_cta && m->cta_live)
         return EXEC_CTA_RUNNING;
     return cta == m->cur_cta && m->cur_cta >= m->ncta ? EXEC_CTA_DONE : EXEC_CTA_NOT_STARTED;
+}
+
+uint32_t exec_cta_next_running(const exec_machine *m, uint32_t from)
+{
+    if (!m->launched || from >= m->ncta)
+        return m->launched ? m->ncta : 0;
+    if (m->cl)
+        return exec_cluster_next_running(m, from);
+    uint32_t best = m->ncta;
+    if (m->cta_live && m->cta.id >= from)
+        best = m->cta.id;
+    for (uint32_t i = 0; i < exec_res_parked(m); i++) {
+        const exec_cta *c;
+        const exec_warp *w;
+        const uint8_t *sr;
+        if (exec_res_slot(m, i, &c, &w, &sr) == 0 && c->id >= from && c->id < best)
+            best = c->id;
+    }
+    return best;
+}
+
+uint32_t exec_cta_state_span(const exec_machine *m, uint32_t cta, exec_cta_state *st)
+{
+    *st = exec_cta_get_state(m, cta);
+    if (!m->launched || cta >= m->ncta)
+        return cta;
+    if (*st == EXEC_CTA_RUNNING || m->cl)
+        return cta;   /* a running CTA alone; clusters: one at a time (not linear in the grid) */
+    /* done and not-started CTAs lie between running ones: up to the next running CTA, or the
+       first not started (exec_res_next) for done ones */
+    uint32_t next = exec_cta_next_running(m, cta), end = next;
+    if (*st == EXEC_CTA_DONE) {
+        uint32_t ns = exec_res_next(m);
+        if (ns > cta && ns < end)
+            end = ns;
+    }
+    return end - 1;
 }
 
 uint32_t exec_ncta(const exec_machine *m) { return m->launched ? m->ncta : 0; }
@@ -674,7 +712,16 @@ static int exec_mem_access(exec_machine *m, ptx_space space, uint64_t addr, void
             return -1;
         }
     }
-    uint8_t *h = mem_host(m, s, sa, n, w, (int)lane, write);
+    /* a parked CTA (resident CTAs, a cluster's) has its own shared memory, not the swapped-in
+       CTA's that mem_host knows (cluster windows are absolute and stay mem_host's) */
+    exec_cta *pc = s == PTX_SPACE_SHARED && !(m->cl && sa >= MEM_SHCL_BASE)
+                   ? exec_parked_cta(m, cta) : NULL;
+    uint8_t *h;
+    if (pc)
+        h = sa <= pc->shared_size && pc->shared_size - sa >= n &&
+            !(m->sh_nholes && mem_shared_hole(m, sa, n)) ? pc->shared + sa : NULL;
+    else
+        h = mem_host(m, s, sa, n, w, (int)lane, write);
     if (!h) {
         char d[200];
         mem_describe(m, s, sa, d, sizeof d);

@@ -268,6 +268,102 @@ oom:
     return -1;
 }
 
+/* ---- core files (exec_corefile.c) ------------------------------------------------------------ */
+int exec_cluster_core_state(const exec_machine *m, uint32_t st[7], const uint32_t **arr,
+                            size_t *narr)
+{
+    const exec_cluster *cl = m->cl;
+    if (!cl)
+        return -1;
+    st[0] = cl->size;
+    st[1] = cl->ci;
+    st[2] = (uint32_t)cl->live;
+    st[3] = cl->cur;
+    st[4] = cl->rr;
+    st[5] = cl->phase;
+    st[6] = cl->arrived;
+    *arr = cl->arr;
+    *narr = (size_t)cl->size * m->nwarps * 32;
+    return 0;
+}
+
+int exec_cluster_core_slot(const exec_machine *m, uint32_t r, uint32_t *id, int *done,
+                           const exec_cta **cta, const exec_warp **warps, const uint8_t **sregs)
+{
+    const exec_cluster *cl = m->cl;
+    if (!cl || r >= cl->size)
+        return -1;
+    *id = cl->s[r].id;
+    *done = cl->s[r].done;
+    *cta = &cl->s[r].cta;
+    *warps = cl->s[r].warps;
+    *sregs = cl->s[r].sregs;
+    return 0;
+}
+
+int exec_cluster_core_restore(exec_machine *m, const uint32_t st[7], const uint32_t *arr,
+                              size_t narr)
+{
+    exec_dim3 d = m->li.cluster, g = m->li.grid;
+    uint64_t size = (uint64_t)d.x * d.y * d.z;
+    if (m->cl || size < 2 || size > EXEC_CLUSTER_MAX || st[0] != size || g.x % d.x ||
+        g.y % d.y || g.z % d.z || st[3] >= size || st[4] >= size ||
+        narr != (size_t)size * m->nwarps * 32)
+        return -1;
+    exec_cluster *cl = calloc(1, sizeof *cl);
+    if (!cl)
+        return -1;
+    cl->dim = d;
+    cl->size = (uint32_t)size;
+    cl->ncl.x = g.x / d.x;
+    cl->ncl.y = g.y / d.y;
+    cl->ncl.z = g.z / d.z;
+    cl->nclusters = cl->ncl.x * cl->ncl.y * cl->ncl.z;
+    cl->arr = calloc(narr, sizeof(uint32_t));
+    if (!cl->arr || st[1] > cl->nclusters) {
+        free(cl->arr);
+        free(cl);
+        return -1;
+    }
+    memcpy(cl->arr, arr, narr * sizeof(uint32_t));
+    cl->ci = st[1];
+    cl->live = st[2] != 0;
+    cl->cur = st[3];
+    cl->rr = st[4];
+    cl->phase = st[5];
+    cl->arrived = st[6];
+    m->cl = cl;
+    return 0;
+}
+
+int exec_cluster_core_set_slot(exec_machine *m, uint32_t r, uint32_t id, int done,
+                               const exec_cta *cta, exec_warp *warps, uint8_t *sregs)
+{
+    exec_cluster *cl = m->cl;
+    uint32_t ci, rank;
+    if (!cl || r >= cl->size || id >= m->ncta)
+        return -1;
+    cl_of_cta(m, id, &ci, &rank);
+    if (ci != cl->ci || rank != r)
+        return -1;
+    exec_clslot *s = &cl->s[r];
+    s->id = id;
+    s->done = done != 0;
+    if (r == cl->cur) { /* the swapped-in CTA: the machine's own */
+        s->shared = m->cta.shared;
+        s->shared_size = m->cta.shared_size;
+        return m->cta_live && m->cta.id == id ? 0 : -1;
+    }
+    if (!cta || cta->id != id)
+        return -1;
+    s->cta = *cta;
+    s->warps = warps;
+    s->sregs = sregs;
+    s->shared = cta->shared;
+    s->shared_size = cta->shared_size;
+    return 0;
+}
+
 /* ---- special registers ---------------------------------------------------------------------- */
 /* Per-CTA cluster registers: %clusterid, %cluster_ctaid, %cluster_ctarank (exec_sreg.c). */
 void exec_cluster_cta_ids(const exec_machine *m, exec_dim3 c, exec_dim3 *cid, exec_dim3 *cct,
@@ -299,6 +395,20 @@ exec_cta_state exec_cluster_cta_state(const exec_machine *m, uint32_t cta)
     return cl->s[r].done ? EXEC_CTA_DONE : EXEC_CTA_RUNNING;
 }
 
+uint32_t exec_cluster_next_running(const exec_machine *m, uint32_t from)
+{
+    const exec_cluster *cl = m->cl;
+    uint32_t best = m->ncta;
+    for (uint32_t r = 0; cl->live && r < cl->size; r++) {
+        uint32_t id;
+        if (cl->s[r].done || exec_cta_index(m, cl_cta_coord(cl, cl->ci, r), &id) != 0)
+            continue;
+        if (id >= from && id < best)
+            best = id;
+    }
+    return best;
+}
+
 const exec_warp *exec_cluster_warp(const exec_machine *m, uint32_t cta, uint32_t warp)
 {
     const exec_cluster *cl = m->cl;
@@ -309,6 +419,16 @@ const exec_warp *exec_cluster_warp(const exec_machine *m, uint32_t cta, uint32_t
     if (ci != cl->ci)
         return NULL;
     return r == cl->cur ? &m->warps[warp] : &cl->s[r].warps[warp];
+}
+
+exec_cta *exec_cluster_parked_cta(exec_machine *m, uint32_t cta)
+{
+    exec_cluster *cl = m->cl;
+    if (!cl->live || cta >= m->ncta)
+        return NULL;
+    uint32_t ci, r;
+    cl_of_cta(m, cta, &ci, &r);
+    return ci == cl->ci && r != cl->cur ? &cl->s[r].cta : NULL;
 }
 
 /* Make `cta` (a CTA of the live cluster) the machine's CTA, e.g. for a step. */

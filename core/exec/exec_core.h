@@ -208,6 +208,9 @@ struct exec_machine {
                                  (exec_set_step_mark); the stub is in place while either is set */
     uint32_t sf_cta, sf_warp, sf_lanes; /* the focus of the running step: step marks stop only
                                  groups with lanes of sf_lanes (0 outside steps) */
+    int sf_lane;              /* the running step moves one lane (EXEC_RUN_STEP_LANE): in its
+                                 warp, breakpoints stop only that lane (its warp-mates catch up
+                                 through them) */
     uint64_t clock;           /* warp-instructions executed by this machine (for %clock) */
     int64_t slice_given;      /* budget given to the running warp */
     /* watchpoints */
@@ -245,6 +248,8 @@ struct exec_machine {
     int coop;                 /* launches are cooperative (exec_set_cooperative) */
     uint32_t envreg[32];      /* %envreg0..31 of later launches (exec_set_envreg) */
     uint64_t coop_ws;         /* the grid barrier's workspace of cooperative launches */
+    uint64_t glob_base;       /* the first address of the machine's global window (exec_new_at;
+                                 core files record it so a reopened core has the same addresses) */
 };
 
 /* The decoder's state (exec_decode.c). */
@@ -317,6 +322,13 @@ void exec_res_free(exec_machine *m);
 exec_cta_state exec_res_cta_state(const exec_machine *m, uint32_t cta);
 const exec_warp *exec_res_warp(const exec_machine *m, uint32_t cta, uint32_t warp);
 void exec_res_focus(exec_machine *m, uint32_t cta);
+/* Core files: parked CTA i (0 .. exec_res_parked - 1) in CTA order; restoring: an empty resident
+ * set whose first CTA not yet started is `next`, then parked CTAs added in CTA order (the set
+ * owns the arrays). -1 when out of memory or out of order. */
+int exec_res_slot(const exec_machine *m, uint32_t i, const exec_cta **cta,
+                  const exec_warp **warps, const uint8_t **sregs);
+int exec_res_restore(exec_machine *m, uint32_t next);
+int exec_res_restore_add(exec_machine *m, const exec_cta *cta, exec_warp *warps, uint8_t *sregs);
 int exec_coop_prepare(exec_machine *m);
 
 /* exec_decode.c */
@@ -429,6 +441,25 @@ int exec_cluster_cta_over(exec_machine *m);
 int exec_cluster_others(exec_machine *m, void *rc);
 void exec_cluster_focus(exec_machine *m, uint32_t cta);
 exec_cta_state exec_cluster_cta_state(const exec_machine *m, uint32_t cta);
+uint32_t exec_cluster_next_running(const exec_machine *m, uint32_t from);
+exec_cta *exec_cluster_parked_cta(exec_machine *m, uint32_t cta);
+/* The state of a CTA parked beside the swapped-in one (resident CTAs, a cluster's CTAs); NULL
+ * for the swapped-in CTA or one that is not running. Its warps' cta pointers name the machine's
+ * CTA (the one swapped in): inspection reads its shared memory through this. */
+exec_cta *exec_parked_cta(exec_machine *m, uint32_t cta);
+/* Core files: the live cluster's state (st: size, cluster index, live, rank swapped in, next
+ * rank's turn, barrier phase, arrivals; arr: barrier.cluster arrivals) and its slots (the
+ * swapped-in rank's CTA is the machine's); restoring into a machine with the launch restored
+ * (li.cluster set) and no cluster, then every slot (the swapped-in one without arrays; the set
+ * owns the others' arrays). -1 on a mismatch. */
+int exec_cluster_core_state(const exec_machine *m, uint32_t st[7], const uint32_t **arr,
+                            size_t *narr);
+int exec_cluster_core_slot(const exec_machine *m, uint32_t r, uint32_t *id, int *done,
+                           const exec_cta **cta, const exec_warp **warps, const uint8_t **sregs);
+int exec_cluster_core_restore(exec_machine *m, const uint32_t st[7], const uint32_t *arr,
+                              size_t narr);
+int exec_cluster_core_set_slot(exec_machine *m, uint32_t r, uint32_t id, int done,
+                               const exec_cta *cta, exec_warp *warps, uint8_t *sregs);
 const exec_warp *exec_cluster_warp(const exec_machine *m, uint32_t cta, uint32_t warp);
 uint32_t exec_cluster_size(const exec_machine *m);
 uint8_t *exec_cluster_shared(exec_warp *w, const exec_insn *in, int lane, uint64_t addr,

@@ -7,10 +7,10 @@
 #include "exec_core.h"
 
 /* ---------------------------------------------------------------------------------------------
- * Core file format, version 1 (all integers little-endian, fixed width, no padding)
+ * Core file format, version 4 (all integers little-endian, fixed width, no padding)
  *
  *   offset 0   8 bytes  magic "PTXDBGCF"
- *          8   u32      format version (1)
+ *          8   u32      format version (4)
  *         12   u32      flags (0)
  *         16   u64      total file length in bytes, trailer included
  *         24   u32      number of sections
@@ -25,7 +25,9 @@
  *
  * Strings are u32 length + bytes (no NUL); byte blocks are u64 length + bytes.
  * Sections of the execution core (tags < 0x100; the debugger's are 0x100 and up):
- *   1 MODULE   str path of the PTX module as loaded; bytes: the PTX text
+ *   1 MODULE   str path of the PTX module as loaded; bytes: the PTX text; u64 first address and
+ *              u64 limit (0: none) of the machine's global window (exec_new_at), so the module's
+ *              variables reopen at the addresses the program used
  *   2 GLOBAL   u32 launches so far, u64 clock, u64 heap bytes in use, u64 next global address,
  *              u32 allocation counter, u32 region count, per region: u64 base, u64 size,
  *              u32 kind (1 module variable, 2 host buffer, 3 device heap), u32 allocation id,
@@ -38,7 +40,8 @@
  *              u64 addr, u32 size, u32 watch id (as s32), 16 old bytes, 16 new bytes, str msg);
  *              bytes: kernel parameters; bytes: special register slots of every warp
  *   4 CTA      (when a CTA is live) u32 id, coord x y z, threads, exited, round-robin cursor,
- *              16 barriers x (u32 arrived, expected, reduction popc, and, or); bytes: shared
+ *              16 barriers x (u32 arrived, expected, reduction popc, and, or, whole-warp
+ *              threads, 32 x u32 lanes pending per warp); bytes: shared
  *   5 WARP     (one per warp of a live CTA, in order) u32 id, cur_mask, cur_pc, limit_pc,
  *              s32 cur_frame, npc, resched, solo, stopped, valid, exited, trapped, bar_wait,
  *              ws_wait, carry; 32 x u32 ws_need; 32 x s32 barrier; 32 x u32 pc; 32 x s32
@@ -46,12 +49,24 @@
  *              bytes: the stack below its top; u32 frame count, per frame: u32 function index,
  *              s32 parent, u32 depth, members, call_pc, in_use, 32 x u64 depot base,
  *              bytes: registers + predicates + parameter area
- * Frame indices are positions in the warp's frame list; -1 is none.
+ *   6 PARKED   (resident CTAs taking turns, exec_sched.c) u32 first CTA not yet started, u32
+ *              count; per parked CTA, in CTA order: the CTA record as in section 4, bytes: its
+ *              special register slots, then its warps as in section 5
+ *   7 CLUSTER  (a live cluster of several CTAs, exec_cluster.c) u32 size, cluster index, live,
+ *              rank swapped in, next rank's turn, barrier.cluster phase and arrivals, u32 n and
+ *              n x u32 arrivals per thread; per rank: u32 CTA id, done, parked (0 for the rank
+ *              swapped in, whose CTA is sections 4-5), and when parked the CTA record, its
+ *              special register slots and its warps as in section 6
+ * LAUNCH also holds u32 cluster x y z (the launch's cluster shape) after the launch id.
+ * Frame indices are positions in the warp's frame list; -1 is none. A frame not in use (kept
+ * for reuse) has no parent and depth 0: its old links mean nothing.
  * ------------------------------------------------------------------------------------------- */
 
 static const char core_magic[8] = {'P', 'T', 'X', 'D', 'B', 'G', 'C', 'F'};
-enum { CORE_VERSION = 3, CORE_HDR = 32 };  /* 2: local stacks grow down; 3: sparse regions */
-enum { T_MODULE = 1, T_GLOBAL, T_LAUNCH, T_CTA, T_WARP };
+/* 2: local stacks grow down; 3: sparse regions; 4: global window, counted barriers, parked
+ * CTAs, free frames without links */
+enum { CORE_VERSION = 4, CORE_HDR = 32 };
+enum { T_MODULE = 1, T_GLOBAL, T_LAUNCH, T_CTA, T_WARP, T_PARKED, T_CLUSTER };
 
 /* ---- CRC-32 ---------------------------------------------------------------------------------- */
 uint32_t exec_crc32(uint32_t crc, const void *data, size_t n)
@@ -322,8 +337,9 @@ static void put_warp(exec_cbuf *b, const exec_machine *m, const exec_warp *w)
     exec_cbuf_u32(b, (uint32_t)nf);
     for (const exec_act *a = w->all_frames; a; a = a->all_next) {
         exec_cbuf_u32(b, (uint32_t)a->fd->f->sym->index);
-        exec_cbuf_u32(b, (uint32_t)frame_index(w, a->parent));
-        exec_cbuf_u32(b, a->depth);
+        /* a frame kept for reuse keeps stale links to frames reused since: none are written */
+        exec_cbuf_u32(b, a->in_use ? (uint32_t)frame_index(w, a->parent) : UINT32_MAX);
+        exec_cbuf_u32(b, a->in_use ? a->depth : 0);
         exec_cbuf_u32(b, a->members);
         exec_cbuf_u32(b, a->call_pc);
         exec_cbuf_u32(b, (uint32_t)a->in_use);
@@ -332,6 +348,69 @@ static void put_warp(exec_cbuf *b, const exec_machine *m, const exec_warp *w)
         exec_cbuf_bytes(b, a->regs, frame_need(a->fd));
     }
     (void)m;
+}
+
+/* A CTA: coordinates, barriers (counted ones with the warps seen so far), shared memory. */
+static void put_cta(exec_cbuf *b, const exec_machine *m, const exec_cta *c)
+{
+    exec_cbuf_u32(b, c->id);
+    exec_cbuf_u32(b, c->coord.x);
+    exec_cbuf_u32(b, c->coord.y);
+    exec_cbuf_u32(b, c->coord.z);
+    exec_cbuf_u32(b, c->nthreads);
+    exec_cbuf_u32(b, c->nexited);
+    exec_cbuf_u32(b, c->rr);
+    for (int i = 0; i < EXEC_NBAR; i++) {
+        exec_cbuf_u32(b, c->bar[i].arrived);
+        exec_cbuf_u32(b, c->bar[i].expected);
+        exec_cbuf_u32(b, c->bar[i].red_popc);
+        exec_cbuf_u32(b, (uint32_t)c->bar[i].red_and);
+        exec_cbuf_u32(b, (uint32_t)c->bar[i].red_or);
+        exec_cbuf_u32(b, c->bar[i].warped);
+        for (int w = 0; w < EXEC_CTA_WARPS; w++)
+            exec_cbuf_u32(b, c->bar[i].pend[w]);
+    }
+    exec_cbuf_bytes(b, c->shared, c->shared_size);
+    (void)m;
+}
+
+static void sect_begin(exec_cbuf *b, uint32_t tag, size_t *at);
+static void sect_end(exec_cbuf *b, size_t at, uint32_t *nsect);
+
+/* The live cluster's other CTAs (section CLUSTER). */
+static int put_cluster(exec_cbuf *b, const exec_machine *m, uint32_t *ns)
+{
+    uint32_t st[7];
+    const uint32_t *arr;
+    size_t narr, at;
+    if (exec_cluster_core_state(m, st, &arr, &narr) != 0 || !st[2] || !m->cta_live)
+        return 0;
+    sect_begin(b, T_CLUSTER, &at);
+    for (int i = 0; i < 7; i++)
+        exec_cbuf_u32(b, st[i]);
+    exec_cbuf_u32(b, (uint32_t)narr);
+    for (size_t i = 0; i < narr; i++)
+        exec_cbuf_u32(b, arr[i]);
+    for (uint32_t r = 0; r < st[0]; r++) {
+        uint32_t id;
+        int done;
+        const exec_cta *c;
+        const exec_warp *w;
+        const uint8_t *sr;
+        if (exec_cluster_core_slot(m, r, &id, &done, &c, &w, &sr) != 0)
+            return -1;
+        exec_cbuf_u32(b, id);
+        exec_cbuf_u32(b, (uint32_t)done);
+        exec_cbuf_u32(b, r != st[3]);
+        if (r == st[3])
+            continue;
+        put_cta(b, m, c);
+        exec_cbuf_bytes(b, sr, (uint64_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT);
+        for (uint32_t k = 0; k < m->nwarps; k++)
+            put_warp(b, m, &w[k]);
+    }
+    sect_end(b, at, ns);
+    return 0;
 }
 
 static void sect_begin(exec_cbuf *b, uint32_t tag, size_t *at)
@@ -360,6 +439,8 @@ static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
     sect_begin(b, T_MODULE, &at);
     exec_cbuf_str(b, mod->path);
     exec_cbuf_bytes(b, mod->text, mod->text ? strlen(mod->text) : 0);
+    exec_cbuf_u64(b, m->glob_base);
+    exec_cbuf_u64(b, m->glob.limit);
     sect_end(b, at, ns);
 
     sect_begin(b, T_GLOBAL, &at);
@@ -395,6 +476,9 @@ static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
     exec_cbuf_u32(b, m->li.block.z);
     exec_cbuf_u32(b, m->li.dyn_shmem);
     exec_cbuf_u32(b, m->li.launch_id);
+    exec_cbuf_u32(b, m->li.cluster.x);
+    exec_cbuf_u32(b, m->li.cluster.y);
+    exec_cbuf_u32(b, m->li.cluster.z);
     exec_cbuf_u32(b, m->ncta);
     exec_cbuf_u32(b, m->nwarps);
     exec_cbuf_u32(b, m->nthreads);
@@ -408,31 +492,36 @@ static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
     exec_cbuf_bytes(b, m->sregs, (uint64_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT);
     sect_end(b, at, ns);
 
-    if (!m->cta_live)
-        return 0;
-    const exec_cta *c = &m->cta;
-    sect_begin(b, T_CTA, &at);
-    exec_cbuf_u32(b, c->id);
-    exec_cbuf_u32(b, c->coord.x);
-    exec_cbuf_u32(b, c->coord.y);
-    exec_cbuf_u32(b, c->coord.z);
-    exec_cbuf_u32(b, c->nthreads);
-    exec_cbuf_u32(b, c->nexited);
-    exec_cbuf_u32(b, c->rr);
-    for (int i = 0; i < EXEC_NBAR; i++) {
-        exec_cbuf_u32(b, c->bar[i].arrived);
-        exec_cbuf_u32(b, c->bar[i].expected);
-        exec_cbuf_u32(b, c->bar[i].red_popc);
-        exec_cbuf_u32(b, (uint32_t)c->bar[i].red_and);
-        exec_cbuf_u32(b, (uint32_t)c->bar[i].red_or);
-    }
-    exec_cbuf_bytes(b, c->shared, c->shared_size);
-    sect_end(b, at, ns);
-    for (uint32_t k = 0; k < m->nwarps; k++) {
-        sect_begin(b, T_WARP, &at);
-        put_warp(b, m, &m->warps[k]);
+    if (m->cta_live) {
+        sect_begin(b, T_CTA, &at);
+        put_cta(b, m, &m->cta);
         sect_end(b, at, ns);
+        for (uint32_t k = 0; k < m->nwarps; k++) {
+            sect_begin(b, T_WARP, &at);
+            put_warp(b, m, &m->warps[k]);
+            sect_end(b, at, ns);
+        }
     }
+    if (put_cluster(b, m, ns) != 0)
+        return -1;
+    uint32_t np = exec_res_parked(m);
+    if (!np)
+        return 0;
+    sect_begin(b, T_PARKED, &at);
+    exec_cbuf_u32(b, exec_res_next(m));
+    exec_cbuf_u32(b, np);
+    for (uint32_t i = 0; i < np; i++) {
+        const exec_cta *pc;
+        const exec_warp *pw;
+        const uint8_t *ps;
+        if (exec_res_slot(m, i, &pc, &pw, &ps) != 0)
+            return -1;
+        put_cta(b, m, pc);
+        exec_cbuf_bytes(b, ps, (uint64_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT);
+        for (uint32_t k = 0; k < m->nwarps; k++)
+            put_warp(b, m, &pw[k]);
+    }
+    sect_end(b, at, ns);
     return 0;
 }
 
@@ -502,6 +591,7 @@ struct exec_core {
     char *mod_path;
     const char *mod_text;
     uint64_t mod_len;
+    uint64_t glob_base, glob_limit; /* the machine's global window */
 };
 
 void exec_core_close(exec_core *c)
@@ -613,7 +703,10 @@ exec_core *exec_core_open(const char *path, char *err, size_t en, volatile int *
     exec_crd mr = { mp, (size_t)ml, 0, 0 };
     c->mod_path = exec_crd_str(&mr);
     c->mod_text = exec_crd_bytes(&mr, &c->mod_len);
-    if (mr.bad || !c->mod_path)
+    c->glob_base = exec_crd_u64(&mr);
+    c->glob_limit = exec_crd_u64(&mr);
+    if (mr.bad || !c->mod_path || mr.off != mr.n ||
+        (c->glob_limit && c->glob_limit <= c->glob_base))
         return core_fail(c, err, en, "%s: the core file is corrupted (bad module section)", path);
     return c;
 }
@@ -635,6 +728,12 @@ int exec_core_module(const exec_core *c, const char **text, uint64_t *len, const
     *len = c->mod_len;
     *path = c->mod_path;
     return 0;
+}
+
+void exec_core_window(const exec_core *c, uint64_t *base, uint64_t *limit)
+{
+    *base = c->glob_base;
+    *limit = c->glob_limit;
 }
 
 /* ---- restoring ------------------------------------------------------------------------------- */
@@ -764,11 +863,13 @@ static exec_act *frame_at(exec_act **tab, int n, uint32_t idx, int *badp)
     return tab[idx];
 }
 
-static int restore_warp(exec_machine *m, exec_warp *w, uint32_t k, exec_crd *r)
+/* Warp k of a CTA whose special register slots are sregs (the swapped-in CTA's or a parked
+ * one's: parked warps point at m->cta too, as exec_sched.c leaves them). */
+static int restore_warp(exec_machine *m, exec_warp *w, uint32_t k, uint8_t *sregs, exec_crd *r)
 {
     w->m = m;
     w->cta = &m->cta;
-    w->r.sregs = m->sregs + (size_t)k * EXEC_SR__COUNT * EXEC_SLOT;
+    w->r.sregs = sregs + (size_t)k * EXEC_SR__COUNT * EXEC_SLOT;
     if (exec_crd_u32(r) != k)
         return bad(m, "warp order");
     w->id = k;
@@ -792,7 +893,7 @@ static int restore_warp(exec_machine *m, exec_warp *w, uint32_t k, exec_crd *r)
         w->ws_need[i] = exec_crd_u32(r);
     for (int i = 0; i < EXEC_LANES; i++) {
         int32_t b = (int32_t)exec_crd_u32(r);
-        if (b < -1 || b >= EXEC_NBAR)
+        if (b < -1 || b > EXEC_CLUSTER_BAR) /* a CTA barrier, or barrier.cluster */
             r->bad = 1;
         w->lane_bar[i] = (int8_t)b;
     }
@@ -885,8 +986,12 @@ static int restore_warp(exec_machine *m, exec_warp *w, uint32_t k, exec_crd *r)
     }
     int b = 0;
     for (uint32_t i = 0; i < nf && !rc; i++) {
+        if (!tab[i]->in_use) { /* kept for reuse: no links (the writer writes none) */
+            b |= par[i] != UINT32_MAX || tab[i]->depth != 0;
+            continue;
+        }
         tab[i]->parent = frame_at(tab, (int)nf, par[i], &b);
-        if (tab[i]->parent == tab[i])
+        if (tab[i]->parent == tab[i] || (tab[i]->parent && !tab[i]->parent->in_use))
             b = 1;
     }
     if (!rc) {
@@ -894,7 +999,9 @@ static int restore_warp(exec_machine *m, exec_warp *w, uint32_t k, exec_crd *r)
         w->cur_frame = frame_at(tab, (int)nf, cur, &b);
         for (int i = 0; i < EXEC_LANES; i++) {
             w->lframe[i] = frame_at(tab, (int)nf, lfr[i], &b);
-            if (((w->valid >> i) & 1) && !w->lframe[i])
+            /* a live lane is in a frame in use (an exited one may point at a released frame) */
+            if (((w->valid >> i) & 1) && (!w->lframe[i] || (!((w->exited >> i) & 1) &&
+                                                            !w->lframe[i]->in_use)))
                 b = 1;
         }
         /* parent chains must end (depth strictly decreases) */
@@ -915,6 +1022,149 @@ static int restore_warp(exec_machine *m, exec_warp *w, uint32_t k, exec_crd *r)
     return 0;
 }
 
+/* A CTA record (put_cta) into ct; its shared memory is allocated. */
+static int get_cta(exec_machine *m, exec_cta *ct, exec_crd *cr)
+{
+    memset(ct, 0, sizeof *ct);
+    ct->id = exec_crd_u32(cr);
+    ct->coord.x = exec_crd_u32(cr);
+    ct->coord.y = exec_crd_u32(cr);
+    ct->coord.z = exec_crd_u32(cr);
+    ct->nthreads = exec_crd_u32(cr);
+    ct->nexited = exec_crd_u32(cr);
+    ct->rr = exec_crd_u32(cr);
+    for (int i = 0; i < EXEC_NBAR; i++) {
+        ct->bar[i].arrived = exec_crd_u32(cr);
+        ct->bar[i].expected = exec_crd_u32(cr);
+        ct->bar[i].red_popc = exec_crd_u32(cr);
+        ct->bar[i].red_and = (int)exec_crd_u32(cr);
+        ct->bar[i].red_or = (int)exec_crd_u32(cr);
+        ct->bar[i].warped = exec_crd_u32(cr);
+        for (int w = 0; w < EXEC_CTA_WARPS; w++)
+            ct->bar[i].pend[w] = exec_crd_u32(cr);
+    }
+    uint64_t shl;
+    const void *sh = exec_crd_bytes(cr, &shl);
+    uint64_t want = (m->shared_static + 15) / 16 * 16 + m->li.dyn_shmem;
+    if (cr->bad || ct->id >= m->ncta || ct->nthreads != m->nthreads ||
+        ct->nexited > m->nthreads || shl != want || ct->rr >= m->nwarps)
+        return bad(m, "CTA state");
+    exec_dim3 co = exec_cta_coord(m, ct->id);
+    if (co.x != ct->coord.x || co.y != ct->coord.y || co.z != ct->coord.z)
+        return bad(m, "CTA coordinates");
+    ct->shared = calloc(1, shl ? shl : 1);
+    if (!ct->shared)
+        return bad(m, "out of memory");
+    ct->shared_size = shl;
+    if (shl)
+        memcpy(ct->shared, sh, shl);
+    return 0;
+}
+
+/* Resident CTAs parked beside the swapped-in one (section PARKED). */
+static int restore_parked(exec_machine *m, const exec_core *c)
+{
+    const void *pp;
+    uint64_t pl;
+    if (exec_core_find(c, T_PARKED, 0, &pp, &pl) != 0)
+        return 0;
+    exec_crd r = { pp, (size_t)pl, 0, 0 };
+    uint32_t next = exec_crd_u32(&r), n = exec_crd_u32(&r);
+    /* a parked CTA is at least its warps' fixed fields: bounded by the section's size */
+    if (r.bad || next > m->ncta || n > m->ncta || n > pl / 64 || exec_res_restore(m, next))
+        return bad(m, "parked CTAs");
+    size_t sb = (size_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT;
+    for (uint32_t i = 0; i < n; i++) {
+        exec_cta ct;
+        if (get_cta(m, &ct, &r) != 0)
+            return -1;
+        exec_warp *warps = calloc(m->nwarps, sizeof *warps);
+        uint8_t *sregs = malloc(sb);
+        uint64_t sl;
+        const void *sp = exec_crd_bytes(&r, &sl);
+        int rc = !warps || !sregs ? bad(m, "out of memory")
+                 : r.bad || sl != sb || ct.id >= next || (m->cta_live && ct.id == m->cta.id)
+                     ? bad(m, "parked CTA")
+                     : 0;
+        if (!rc)
+            memcpy(sregs, sp, sb);
+        /* the set owns the arrays from here, so a failure below frees them with the machine */
+        if (!rc && exec_res_restore_add(m, &ct, warps, sregs) != 0)
+            rc = bad(m, "parked CTA order");
+        if (rc) {
+            free(warps);
+            free(sregs);
+            free(ct.shared);
+            return -1;
+        }
+        for (uint32_t k = 0; k < m->nwarps; k++)
+            if (restore_warp(m, &warps[k], k, sregs, &r) != 0)
+                return -1;
+    }
+    if (r.off != r.n)
+        return bad(m, "parked CTAs");
+    return 0;
+}
+
+/* The live cluster's other CTAs (section CLUSTER). */
+static int restore_cluster(exec_machine *m, const exec_core *c)
+{
+    const void *cp;
+    uint64_t cl;
+    if (exec_core_find(c, T_CLUSTER, 0, &cp, &cl) != 0)
+        return 0;
+    exec_crd r = { cp, (size_t)cl, 0, 0 };
+    uint32_t st[7];
+    for (int i = 0; i < 7; i++)
+        st[i] = exec_crd_u32(&r);
+    uint32_t narr = exec_crd_u32(&r);
+    if (r.bad || narr > cl / 4)
+        return bad(m, "cluster");
+    uint32_t *arr = calloc(narr ? narr : 1, sizeof *arr);
+    if (!arr)
+        return bad(m, "out of memory");
+    for (uint32_t i = 0; i < narr; i++)
+        arr[i] = exec_crd_u32(&r);
+    int rc = r.bad || exec_cluster_core_restore(m, st, arr, narr) != 0 ? bad(m, "cluster") : 0;
+    free(arr);
+    size_t sb = (size_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT;
+    for (uint32_t k = 0; rc == 0 && k < st[0]; k++) {
+        uint32_t id = exec_crd_u32(&r), done = exec_crd_u32(&r), parked = exec_crd_u32(&r);
+        if (r.bad || parked != (k != st[3]))
+            return bad(m, "cluster CTA");
+        if (!parked) {
+            if (exec_cluster_core_set_slot(m, k, id, (int)done, NULL, NULL, NULL) != 0)
+                return bad(m, "cluster CTA");
+            continue;
+        }
+        exec_cta ct;
+        if (get_cta(m, &ct, &r) != 0)
+            return -1;
+        exec_warp *warps = calloc(m->nwarps, sizeof *warps);
+        uint8_t *sregs = malloc(sb);
+        uint64_t sl;
+        const void *sp = exec_crd_bytes(&r, &sl);
+        rc = !warps || !sregs ? bad(m, "out of memory") : r.bad || sl != sb ? bad(m, "cluster CTA") : 0;
+        if (!rc)
+            memcpy(sregs, sp, sb);
+        /* the cluster owns the arrays from here (freed with the machine) */
+        if (!rc && exec_cluster_core_set_slot(m, k, id, (int)done, &ct, warps, sregs) != 0)
+            rc = bad(m, "cluster CTA");
+        if (rc) {
+            free(warps);
+            free(sregs);
+            free(ct.shared);
+            return -1;
+        }
+        for (uint32_t w = 0; w < m->nwarps; w++)
+            if (restore_warp(m, &warps[w], w, sregs, &r) != 0)
+                return -1;
+    }
+    if (!rc && r.off != r.n)
+        rc = bad(m, "cluster");
+    return rc;
+}
+
 static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
 {
     uint32_t ki = exec_crd_u32(r);
@@ -928,6 +1178,9 @@ static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
     li.block.z = exec_crd_u32(r);
     li.dyn_shmem = exec_crd_u32(r);
     li.launch_id = exec_crd_u32(r);
+    li.cluster.x = exec_crd_u32(r);
+    li.cluster.y = exec_crd_u32(r);
+    li.cluster.z = exec_crd_u32(r);
     if (r->bad || ki >= (uint32_t)m->mod->nfuncs || !m->fdec[ki] || !m->mod->funcs[ki]->is_entry)
         return bad(m, "kernel");
     uint64_t nt = (uint64_t)li.block.x * li.block.y * li.block.z;
@@ -971,54 +1224,29 @@ static int restore_launch(exec_machine *m, const exec_core *c, exec_crd *r)
     m->final = m->stop;
     m->stop_set = 0;
     m->bar_hold = 0;
-    if (!live)
-        return 0;
-    const void *cp;
-    uint64_t cl;
-    if (exec_core_find(c, T_CTA, 0, &cp, &cl) != 0)
-        return bad(m, "no CTA section");
-    exec_crd cr = { cp, (size_t)cl, 0, 0 };
-    exec_cta *ct = &m->cta;
-    memset(ct, 0, sizeof *ct);
-    ct->id = exec_crd_u32(&cr);
-    ct->coord.x = exec_crd_u32(&cr);
-    ct->coord.y = exec_crd_u32(&cr);
-    ct->coord.z = exec_crd_u32(&cr);
-    ct->nthreads = exec_crd_u32(&cr);
-    ct->nexited = exec_crd_u32(&cr);
-    ct->rr = exec_crd_u32(&cr);
-    for (int i = 0; i < EXEC_NBAR; i++) {
-        ct->bar[i].arrived = exec_crd_u32(&cr);
-        ct->bar[i].expected = exec_crd_u32(&cr);
-        ct->bar[i].red_popc = exec_crd_u32(&cr);
-        ct->bar[i].red_and = (int)exec_crd_u32(&cr);
-        ct->bar[i].red_or = (int)exec_crd_u32(&cr);
-    }
-    uint64_t shl;
-    const void *sh = exec_crd_bytes(&cr, &shl);
-    uint64_t want = (m->shared_static + 15) / 16 * 16 + m->li.dyn_shmem;
-    if (cr.bad || ct->id != m->cur_cta || ct->nthreads != nthreads || ct->nexited > nthreads ||
-        shl != want || ct->rr >= nwarps)
-        return bad(m, "CTA state");
-    exec_dim3 co = exec_cta_coord(m, ct->id);
-    if (co.x != ct->coord.x || co.y != ct->coord.y || co.z != ct->coord.z)
-        return bad(m, "CTA coordinates");
-    ct->shared = calloc(1, shl ? shl : 1);
-    if (!ct->shared)
-        return bad(m, "out of memory");
-    ct->shared_size = shl;
-    if (shl)
-        memcpy(ct->shared, sh, shl);
-    m->cta_live = 1;
-    for (uint32_t k = 0; k < nwarps; k++) {
-        const void *wp;
-        uint64_t wl;
-        if (exec_core_find(c, T_WARP, (int)k, &wp, &wl) != 0)
-            return bad(m, "missing warp");
-        exec_crd wr = { wp, (size_t)wl, 0, 0 };
-        if (restore_warp(m, &m->warps[k], k, &wr) != 0)
+    if (live) {
+        const void *cp;
+        uint64_t cl;
+        if (exec_core_find(c, T_CTA, 0, &cp, &cl) != 0)
+            return bad(m, "no CTA section");
+        exec_crd cr = { cp, (size_t)cl, 0, 0 };
+        if (get_cta(m, &m->cta, &cr) != 0)
             return -1;
+        if (m->cta.id != m->cur_cta || cr.off != cr.n)
+            return bad(m, "CTA state");
+        m->cta_live = 1;
+        for (uint32_t k = 0; k < nwarps; k++) {
+            const void *wp;
+            uint64_t wl;
+            if (exec_core_find(c, T_WARP, (int)k, &wp, &wl) != 0)
+                return bad(m, "missing warp");
+            exec_crd wr = { wp, (size_t)wl, 0, 0 };
+            if (restore_warp(m, &m->warps[k], k, m->sregs, &wr) != 0)
+                return -1;
+        }
     }
+    if (restore_parked(m, c) != 0 || restore_cluster(m, c) != 0)
+        return -1;
     if (m->stop.warp >= nwarps)
         return bad(m, "stop warp");
     return 0;

@@ -270,18 +270,25 @@ static int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
     }
     uint32_t lanes = w->cur_mask;
     /* a step mark stops only the focused lane of the step (exec_set_step_mark) */
-    int mark = (mc->bpk[in->pc] & 2) && (w->cur_mask & mc->sf_lanes) &&
-               w->id == mc->sf_warp && w->cta->id == mc->sf_cta;
-    if (!(mc->bpk[in->pc] & 1) && !mark)
+    int stepped = w->id == mc->sf_warp && w->cta->id == mc->sf_cta;
+    int mark = (mc->bpk[in->pc] & 2) && (w->cur_mask & mc->sf_lanes) && stepped;
+    int bp = (mc->bpk[in->pc] & 1) != 0;
+    if (bp && mc->sf_lane && stepped) {
+        /* a lane step ends when that lane reaches its next line, whatever its warp-mates meet:
+           they run through breakpoints as they catch up with it; its own stops it */
+        lanes &= mc->sf_lanes;
+        bp = lanes != 0;
+    }
+    if (!bp && !mark)
         return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
-    if ((mc->bpk[in->pc] & 1) && mc->bp_cond && mc->bp_cond[in->pc]) {
+    if (bp && mc->bp_cond && mc->bp_cond[in->pc]) {
         /* a condition false for every lane of the group: run on without stopping */
         lanes = exec_bp_cond_lanes(w, mc->bp_cond[in->pc], lanes);
         if (!lanes && !mark)
             return m ? mc->bp_orig[in->pc](w, in, m) : EXEC_NEXT;
-        if (!lanes)
-            lanes = w->cur_mask;
     }
+    if (!bp || !lanes)
+        lanes = mc->sf_lane && stepped ? w->cur_mask & mc->sf_lanes : w->cur_mask;
     exec_stop_raise(w, in, EXEC_STOP_BREAKPOINT, EXEC_EXC_NONE, lanes, "breakpoint");
     if (mc->stop.kind == EXEC_STOP_BREAKPOINT && mc->stop.warp == w->id &&
         mc->stop.cta == w->cta->id && mc->stop.pc == in->pc) {
@@ -1256,12 +1263,18 @@ static int exec_catch_up(exec_machine *m, exec_warp *w, uint32_t lane, exec_runc
 }
 
 /* Instructions a lane stepped alone executes with its group (after the lanes behind catch up):
- * warp-synchronous ones, and calls, so that converged lanes keep sharing their frames (lanes
- * in different frames never merge) and reach the collectives inside callees together. */
+ * warp-synchronous ones, calls, so that converged lanes keep sharing their frames (lanes in
+ * different frames never merge) and reach the collectives inside callees together, and the
+ * return of a device function, so that the lanes that entered it with the lane leave it with
+ * it (none is left inside a callee, at a collective there, while the lane is past it). */
 static int exec_lane_group_insn(const exec_machine *m, uint32_t pc)
 {
     const ptx_insn *pi = pc < m->ncode ? m->code[pc].src : NULL;
-    return exec_insn_collective(m, pc) || (pi && strcmp(pi->opcode, "call") == 0);
+    const ptx_func *f;
+    const ptx_insn *fi;
+    return exec_insn_collective(m, pc) || (pi && strcmp(pi->opcode, "call") == 0) ||
+           (pi && !strcmp(pi->opcode, "ret") && exec_pc_insn(m, pc, &f, &fi) == 0 &&
+            !f->is_entry);
 }
 
 /* The pc lane `lane` of w executes next. */
@@ -1943,6 +1956,7 @@ int exec_run(exec_machine *m, const exec_run_opts *opts, exec_stop *stop)
     m->sf_cta = opts->cta;
     m->sf_warp = opts->warp;
     m->sf_lanes = opts->mode != EXEC_RUN_CONTINUE && opts->lane < 32 ? 1u << opts->lane : 0;
+    m->sf_lane = opts->mode == EXEC_RUN_STEP_LANE;
     int par = opts->mode == EXEC_RUN_CONTINUE && exec_par_wanted(m, opts);
     if (!par && m->cta_fresh && opts->mode == EXEC_RUN_CONTINUE)
         rc.steps += exec_cta_cost(m);   /* CTA 0's setup, as every later CTA's */

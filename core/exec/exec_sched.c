@@ -288,6 +288,49 @@ void exec_res_focus(exec_machine *m, uint32_t cta)
         }
 }
 
+exec_cta *exec_parked_cta(exec_machine *m, uint32_t cta)
+{
+    if (m->cta_live && m->cta.id == cta)
+        return NULL;
+    if (m->cl)
+        return exec_cluster_parked_cta(m, cta);
+    for (uint32_t i = 0; m->res && i < m->res->n; i++)
+        if (m->res->s[i].cta.id == cta)
+            return &m->res->s[i].cta;
+    return NULL;
+}
+
+int exec_res_slot(const exec_machine *m, uint32_t i, const exec_cta **cta,
+                  const exec_warp **warps, const uint8_t **sregs)
+{
+    if (!m->res || i >= m->res->n)
+        return -1;
+    *cta = &m->res->s[i].cta;
+    *warps = m->res->s[i].warps;
+    *sregs = m->res->s[i].sregs;
+    return 0;
+}
+
+int exec_res_restore(exec_machine *m, uint32_t next)
+{
+    if (m->res)
+        return -1;
+    m->res = calloc(1, sizeof *m->res);
+    if (!m->res)
+        return -1;
+    m->res->next = next;
+    return 0;
+}
+
+int exec_res_restore_add(exec_machine *m, const exec_cta *cta, exec_warp *warps, uint8_t *sregs)
+{
+    exec_res *r = m->res;
+    if (!r || (r->n && r->s[r->n - 1].cta.id >= cta->id))
+        return -1;
+    exec_rslot v = { *cta, warps, sregs };
+    return res_push(&r->s, &r->n, &r->cap, r->n, &v);
+}
+
 /* ---- cooperative launches ------------------------------------------------------------------ */
 int exec_set_envreg(exec_machine *m, int idx, uint32_t value)
 {

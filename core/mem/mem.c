@@ -340,6 +340,19 @@ static int mem_desc_region(const mem_region *r, uint64_t addr, char *out, size_t
     return snprintf(out, n, "%s+%" PRIu64, name, addr - r->base);
 }
 
+static exec_freed_fn mem_freed_fn;
+
+void exec_set_freed_describer(exec_freed_fn fn)
+{
+    __atomic_store_n(&mem_freed_fn, fn, __ATOMIC_RELEASE);
+}
+
+int exec_freed_describe(uint64_t addr, char *out, size_t n)
+{
+    exec_freed_fn fn = __atomic_load_n(&mem_freed_fn, __ATOMIC_ACQUIRE);
+    return fn && n && fn(addr, out, n) == 1;
+}
+
 int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, size_t n)
 {
     out[0] = 0;
@@ -348,6 +361,9 @@ int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, 
     switch (sp) {
     case PTX_SPACE_GLOBAL: {
         const mem_region *r = mem_global_nearest(&m->glob, addr);
+        if ((!r || addr < r->base || addr >= r->base + r->size) &&
+            exec_freed_describe(addr, out, n))
+            return 0;   /* memory released by the program */
         if (!r)
             return snprintf(out, n, "no global buffer"), 0;
         mem_desc_region(r, addr, out, n);
@@ -450,7 +466,7 @@ const ptx_sym *mem_shared_hole(const exec_machine *m, uint64_t addr, uint64_t n)
 static uint8_t *mem_oob(exec_warp *w, const exec_insn *in, int lane, ptx_space sp,
                         uint64_t addr, uint32_t size, const char *why)
 {
-    char d[256];
+    char d[440];   /* a freed allocation's description names where it was freed */
     mem_describe(w->m, sp, addr, d, sizeof d);
     exec_fault(w, in, EXEC_EXC_OUT_OF_RANGE, lane, sp, addr, size,
                "out-of-range %s %s of %u bytes at 0x%" PRIx64 " (%s)%s%s",

@@ -290,6 +290,16 @@ typedef struct {
 ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_error *err);
 /* Read and parse a file; I/O errors reported through *err as well. */
 ptx_module *ptx_parse_file(const char *path, ptx_error *err);
+
+/* ---- fat binaries (ptx_fatbin.c) ------------------------------------------------------------- */
+#define PTX_FATBIN_MAGIC 0xBA55ED50u   /* an nvcc .nv_fatbin container */
+/* The size of the container at image (header + payload), 0 when it is none. */
+size_t ptx_fatbin_size(const void *image, size_t maxlen);
+/* The PTX of the best entry for compute capability cc among the containers at image (the
+ * highest target <= cc, else the lowest), NUL-terminated and malloc'd; -1 with the reason
+ * (unreadable compression, corrupt) in err, -2 when it has no PTX entry (only SASS). */
+int ptx_fatbin_ptx(const void *image, size_t len, unsigned cc, char **ptx, size_t *ptx_len,
+                   char *err, size_t errlen);
 void ptx_module_free(ptx_module *m);
 
 /* Lookups. */

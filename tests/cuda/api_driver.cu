@@ -2,6 +2,7 @@
 // PTX text embedded here, cuLaunchKernel with kernelParams and with the `extra` buffer,
 // module globals, memsets, streams/events, attributes, occupancy, errors, cuGetProcAddress.
 // nvcc-flags: -lcuda
+#include <dlfcn.h>
 #include "cu_check.h"
 
 // y[i] = a * x[i] + bias, where bias is a module global set by the host.
@@ -206,6 +207,70 @@ int main()
     CUdeviceptr z;
     CK(((CUresult(*)(CUdeviceptr *, size_t))fn)(&z, 64));
     CK(cuMemFree(z));
+    // the same PTX as a library (no context needed to load it): its one kernel and global
+    CUlibrary lib;
+    CK(cuLibraryLoadData(&lib, ptx, NULL, NULL, 0, NULL, NULL, 0));
+    unsigned nk = 0;
+    CK(cuLibraryGetKernelCount(&nk, lib));
+    EXPECT(nk == 2, "library has %u kernels", nk);
+    CUkernel kern;
+    CK(cuLibraryGetKernel(&kern, lib, "axpb"));
+    const char *kname = NULL;
+    CK(cuKernelGetName(&kname, kern));
+    EXPECT(!strcmp(kname, "axpb"), "kernel name %s", kname);
+    CUfunction kf;
+    CK(cuKernelGetFunction(&kf, kern));
+    CUdeviceptr lbias;
+    size_t lbias_size = 0;
+    CK(cuLibraryGetGlobal(&lbias, &lbias_size, lib, "bias"));
+    float lb = -1.0f;
+    CK(cuMemcpyHtoD(lbias, &lb, sizeof lb));
+    CUdeviceptr lx, ly;
+    CK(cuMemAlloc(&lx, 64 * 4));
+    CK(cuMemAlloc(&ly, 64 * 4));
+    float h64[64];
+    for (int i = 0; i < 64; i++) h64[i] = (float)i;
+    CK(cuMemcpyHtoD(lx, h64, sizeof h64));
+    float la = 3.0f;
+    unsigned ln = 64;
+    void *largs[] = { &ly, &lx, &la, &ln };
+    CK(cuLaunchKernel(kf, 1, 1, 1, 64, 1, 1, 0, NULL, largs, NULL));
+    CK(cuMemcpyDtoH(h64, ly, sizeof h64));
+    for (int i = 0; i < 64; i++)
+        EXPECT(h64[i] == 3.0f * i - 1.0f, "library kernel y[%d] = %g", i, h64[i]);
+    CK(cuMemFree(lx));
+    CK(cuMemFree(ly));
+    CK(cuLibraryUnload(lib));
+    CUlibrary badlib;
+    EXPECT(cuLibraryLoadData(&badlib, ".version 8.0\n.target sm_80\n.address_size 64\nbogus;\n",
+                             NULL, NULL, 0, NULL, NULL, 0) == CUDA_ERROR_INVALID_PTX,
+           "bad PTX loaded as a library");
+
+    // the entry point of the version asked for (cudaTypedefs.h: cuCtxCreate 2000, 3020 (_v2),
+    // 11040 (_v3), 12050 (_v4)); the per-thread variant with its flag; too old a version
+    const struct { const char *name; int version; unsigned long long flags; const char *sym; }
+        gpa[] = {
+            { "cuCtxCreate", 2000, 0, "cuCtxCreate" },
+            { "cuCtxCreate", 3020, 0, "cuCtxCreate_v2" },
+            { "cuCtxCreate", 11040, 0, "cuCtxCreate_v3" },
+            { "cuCtxCreate", 12049, 0, "cuCtxCreate_v3" },
+            { "cuCtxCreate", 13000, 0, "cuCtxCreate_v4" },
+            { "cuMemcpyHtoD", 7000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+              "cuMemcpyHtoD_v2_ptds" },
+            { "cuMemcpyHtoDAsync", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+              "cuMemcpyHtoDAsync_v2_ptsz" },
+            { "cuStreamSynchronize", 13000, CU_GET_PROC_ADDRESS_DEFAULT, "cuStreamSynchronize" },
+        };
+    for (size_t i = 0; i < sizeof gpa / sizeof gpa[0]; i++) {
+        CK(cuGetProcAddress(gpa[i].name, &fn, gpa[i].version, gpa[i].flags, &qr));
+        void *want = dlsym(RTLD_DEFAULT, gpa[i].sym);
+        EXPECT(want && fn == want && qr == CU_GET_PROC_ADDRESS_SUCCESS,
+               "cuGetProcAddress(%s, %d) is not %s", gpa[i].name, gpa[i].version, gpa[i].sym);
+    }
+    EXPECT(cuGetProcAddress("cuCtxCreate", &fn, 1000, 0, &qr) == CUDA_ERROR_NOT_FOUND && !fn &&
+               qr == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT, "cuCtxCreate before CUDA 2.0");
+    EXPECT(cuGetProcAddress("cuNoSuchThing", &fn, 13000, 0, &qr) == CUDA_ERROR_NOT_FOUND &&
+               qr == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND, "unknown name found");
 
     CK(cuStreamDestroy(s));
     CK(cuEventDestroy(e0));
@@ -217,3 +282,4 @@ int main()
     printf("api_driver: PASSED\n");
     return 0;
 }
+// cuda-static-build

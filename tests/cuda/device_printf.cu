@@ -34,3 +34,4 @@ int main()
     printf("device_printf: PASSED\n");
     return 0;
 }
+// cuda-static-build

@@ -22,3 +22,4 @@ int main()
     cudaError_t e = cudaDeviceSynchronize();
     return expect_fault(launch, e, cudaErrorIllegalAddress);
 }
+// cuda-static-build: G

@@ -39,3 +39,4 @@ int main()
     printf("multi_module: PASSED\n");
     return 0;
 }
+// cuda-static-build: G

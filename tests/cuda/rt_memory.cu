@@ -168,3 +168,4 @@ int main()
     printf("rt_memory: PASSED\n");
     return 0;
 }
+// cuda-static-build

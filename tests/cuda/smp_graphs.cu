@@ -156,3 +156,4 @@ int main(int argc, char **argv)
     checkCudaErrors(cudaGraphExecDestroy(exec)); checkCudaErrors(cudaGraphDestroy(graph));
     SMP_RESULT("smp_graphs", ok);
 }
+// cuda-static-build

@@ -106,3 +106,4 @@ int main()
     printf("streams_events: PASSED\n");
     return 0;
 }
+// cuda-static-build

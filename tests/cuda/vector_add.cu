@@ -41,3 +41,4 @@ int main(int argc, char **argv)
     printf("vector_add: %d elements PASSED\n", n);
     return 0;
 }
+// cuda-static-build: G

@@ -1,0 +1,216 @@
+/* dap_int.h - inside the DAP server: the server state shared by the dap/ files, and the value layer's interface. */
+#ifndef DAP_INT_H
+#define DAP_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "dap_io.h"
+#include "dap_json.h"
+#include "dbg.h"
+#include "dbg_rows.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * The value layer (dap_values.c): expressions, variables, formatting, CLI commands. It is the
+ * only file of dap/ that calls commands/; everything else uses the engine (dbg.h, dbg_rows.h).
+ * ------------------------------------------------------------------------------------------- */
+typedef struct dapv dapv;
+
+typedef struct {
+    uint32_t cta, warp, lane;
+    int frame;                /* source-level frame (dbg_lane_frames numbering) */
+} dap_lref;
+
+enum { DAPV_SCALAR, DAPV_STRUCT, DAPV_ARRAY, DAPV_PTR };
+typedef struct {
+    char *text;               /* the formatted value (malloc'd) */
+    char type[160];
+    int kind;                 /* DAPV_* */
+    int64_t nchildren;        /* STRUCT members, ARRAY elements, PTR 1 */
+    int in_mem;               /* the value lives in memory: space:addr, size bytes */
+    ptx_space space;
+    uint64_t addr, size;
+    int is_ptr;               /* a pointer value: points to pspace:paddr */
+    ptx_space pspace;
+    uint64_t paddr;
+} dapv_val;
+
+/* inproc: the session runs inside a CUDA program. */
+dapv *dapv_new(dbg_session *s);
+void dapv_free(dapv *v);
+/* Run one CLI command line (its text goes to stdout/stderr; the caller captures them). 0 or -1. */
+int dapv_command(dapv *v, const char *line);
+/* Whether word names a command exactly (name or alias). */
+int dapv_is_command(const char *word);
+/* Evaluate an expression in a lane's frame. 0, or -1 with the message. */
+int dapv_eval(dapv *v, const dap_lref *r, const char *expr, int hex, dapv_val *out, char *err,
+              size_t n);
+void dapv_val_free(dapv_val *val);
+/* Child i of an aggregate or pointer value of expr: its display name and expression (malloc'd). */
+int dapv_child(dapv *v, const dap_lref *r, const char *expr, int64_t i, char *name, size_t nn,
+               char **child);
+/* Names of the source variables (arguments, then locals) visible in a lane's frame; *names is
+ * malloc'd (each name borrowed from the debug info). -1 when the module has no debug info. */
+int dapv_locals(dapv *v, const dap_lref *r, const char ***names);
+/* A register value as text: natural and hexadecimal. */
+void dapv_format_bits(uint64_t bits, ptx_type t, int hex, char *out, size_t n);
+/* A breakpoint condition that parses and names only symbols known at pcs (gdb's check). */
+int dapv_cond_check(dapv *v, const char *cond, const uint32_t *pcs, int npcs, char *err,
+                    size_t n);
+/* cuda-gdb's exception name and CUDA_EXCEPTION number. */
+const char *dapv_exc_name(exec_exc e, int *num);
+/* The display name of a function (demangled base name, or the signature when full). */
+void dapv_func_name(dapv *v, const ptx_func *f, int full, char *out, size_t n);
+/* The folder holding the runtime library (libcudart.so.13): 0, or -1 (out: where it was
+ * expected). */
+int dapv_libdir(char *out, size_t n);
+
+/* ---------------------------------------------------------------------------------------------
+ * The server.
+ * ------------------------------------------------------------------------------------------- */
+enum { DAP_BP_SOURCE, DAP_BP_FUNCTION, DAP_BP_INSN, DAP_BP_DATA };
+typedef struct {
+    int id;                   /* DAP id */
+    int kind;                 /* DAP_BP_* */
+    int num;                  /* engine breakpoint number, 0 when it could not be set */
+    char *source;             /* SOURCE: the client's path */
+    int line;                 /* SOURCE: requested line */
+    char *spec;               /* what was given to the engine */
+    char *hitcond;            /* hit condition or NULL */
+    int hits;                 /* stops counted against hitcond */
+    int verified;             /* last state told to the client */
+    int vline;
+} dap_bp;
+
+/* What a frame id and a variables reference stand for (valid until the next resume). */
+typedef struct {
+    dap_lref r;
+} dap_frame_ref;
+enum { DAP_VR_LOCALS, DAP_VR_REGS, DAP_VR_SHARED, DAP_VR_LANES, DAP_VR_LANE, DAP_VR_EXPR,
+       DAP_VR_SHVAR };
+typedef struct {
+    int kind;
+    dap_lref r;
+    char *expr;               /* EXPR: the expression whose children are listed */
+    int64_t n;                /* EXPR: children; SHVAR: elements */
+    uint64_t addr;            /* SHVAR */
+    ptx_type type;            /* SHVAR */
+} dap_var_ref;
+
+typedef struct dap_srv dap_srv;
+struct dap_srv {
+    dbg_session *s;
+    dapv *v;
+    int out_fd;               /* where protocol messages go */
+    int64_t seq;              /* next outgoing seq */
+    int inproc;               /* the server runs inside a CUDA program */
+    int lines0;               /* the client counts lines from 0 */
+    /* launch */
+    int initialized, launched, configured, terminated, done;
+    char *program;
+    char **kernels;           /* PTX: launch lines still to run */
+    int nkernels, next_kernel;
+    int stop_on_entry;
+    int exit_code;
+    /* stops */
+    int stopped;              /* a kernel is stopped (requests may inspect it) */
+    dbg_event last;           /* the last stop */
+    int kernel_over;          /* inproc: the kernel ended (the program goes on) */
+    uint64_t progress;        /* dbg_progress at the last report */
+    volatile int *pause_flag; /* the engine's interrupt flag */
+    /* breakpoints */
+    dap_bp *bps;
+    int nbps, next_bp_id;
+    /* handles */
+    dap_frame_ref *frames;
+    int nframes;
+    dap_var_ref *vars;
+    int nvars;
+    /* output capture: stdout and stderr of the server's process go to these files */
+    int sink_out, sink_err;
+    struct dap_prog *prog;    /* a CUDA program's session: the adapter relays (dap_prog.c) */
+    int hold;                 /* keep outgoing messages (held, a JSON array's members) instead
+                                 of sending them */
+    dj_w held;
+};
+
+#define DAP_MAX_THREADS 128   /* warps listed as threads (VS Code slows down with hundreds) */
+#define DAP_MAX_HANDLES 200000 /* frame ids and variables references until the next resume */
+
+/* dap_server.c */
+int dap_srv_stdio(dap_srv *d, dbg_session *s, int proto_fd);
+/* The launch arguments every program takes (setupCommands, checks): 0, or -1 after an error
+ * response. */
+int dap_launch_setup(dap_srv *d, const dj *req, const dj *a);
+void dap_srv_init(dap_srv *d, dbg_session *s, int out_fd);
+void dap_srv_free(dap_srv *d);
+/* Handle one request (a parsed message). */
+void dap_handle(dap_srv *d, const dj *req);
+/* Messages. */
+int dap_send(dap_srv *d, dj_w *w);          /* finishes the object w holds and sends it */
+void dap_begin_event(dap_srv *d, dj_w *w, const char *event); /* then body members, dap_send */
+void dap_begin_response(dap_srv *d, dj_w *w, const dj *req, int success, const char *msg);
+void dap_respond_ok(dap_srv *d, const dj *req);
+void dap_respond_err(dap_srv *d, const dj *req, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void dap_output(dap_srv *d, const char *category, const char *text, size_t n);
+void dap_outputf(dap_srv *d, const char *category, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Program and command output written to stdout/stderr since the last call, as output events. */
+void dap_flush_output(dap_srv *d);
+/* Capture what a CLI command prints: begin, then end returns the text (malloc'd). */
+int dap_capture_begin(dap_srv *d, int saved[2]);
+char *dap_capture_end(dap_srv *d, int saved[2]);
+int dap_client_line(const dap_srv *d, int line);     /* engine line -> client line */
+int dap_engine_line(const dap_srv *d, int line);     /* client line -> engine line */
+/* The end of a session: exited + terminated, once. */
+void dap_terminate(dap_srv *d, int code);
+
+/* dap_bps.c */
+void dap_bps_request(dap_srv *d, const dj *req, const char *cmd);  /* every set*Breakpoints */
+void dap_bps_data_info(dap_srv *d, const dj *req);
+/* After a module came (inproc launches): tell the client which breakpoints now resolve. */
+void dap_bps_refresh(dap_srv *d);
+dap_bp *dap_bp_by_num(dap_srv *d, int num);
+/* A stop at breakpoint num: 1 to report it, 0 when its hit condition says go on. */
+int dap_bp_hit(dap_srv *d, int num);
+/* The client path a module file is shown as (a breakpoint's path that matched it), or NULL. */
+const char *dap_bp_client_path(dap_srv *d, const char *file);
+void dap_bps_free(dap_srv *d);
+
+/* dap_run.c */
+enum { DAP_RUN_CONTINUE, DAP_RUN_NEXT, DAP_RUN_STEPIN, DAP_RUN_STEPOUT, DAP_RUN_NEXTI,
+       DAP_RUN_STEPI };
+/* Resume and report the stop (stopped event) or the kernel's end. */
+void dap_resume(dap_srv *d, int how);
+/* Report a stop the engine made (after a resume or a CLI command that ran the kernel). */
+void dap_report_event(dap_srv *d, const dbg_event *ev);
+/* After a CLI command: report what it changed (a stop, the focus). */
+void dap_after_command(dap_srv *d, uint64_t progress_before, const dbg_focus *focus_before);
+void dap_exception_info(dap_srv *d, const dj *req);
+void dap_focus_request(dap_srv *d, const dj *req);
+/* Launch the next kernel of the launch request (PTX programs); 0, or -1 with a message sent. */
+int dap_next_kernel(dap_srv *d);
+/* Forget frame ids and variables references (at every resume). */
+void dap_handles_reset(dap_srv *d);
+/* The thread id of a warp, and back. */
+int64_t dap_thread_id(const dap_srv *d, uint32_t cta, uint32_t warp);
+int dap_thread_warp(const dap_srv *d, int64_t id, uint32_t *cta, uint32_t *warp);
+
+/* dap_inspect.c */
+void dap_threads(dap_srv *d, const dj *req);
+void dap_stack_trace(dap_srv *d, const dj *req);
+void dap_scopes(dap_srv *d, const dj *req);
+void dap_variables(dap_srv *d, const dj *req);
+void dap_set_variable(dap_srv *d, const dj *req);
+void dap_evaluate(dap_srv *d, const dj *req);
+void dap_disassemble(dap_srv *d, const dj *req);
+void dap_read_memory(dap_srv *d, const dj *req);
+void dap_write_memory(dap_srv *d, const dj *req);
+/* "0x1234" / "@shared 0x40" memory references. */
+void dap_memref(char *out, size_t n, ptx_space sp, uint64_t addr);
+int dap_memref_parse(const char *s, ptx_space *sp, uint64_t *addr);
+/* A frame id's lane reference (NULL when unknown); the focus when id is absent. */
+const dap_frame_ref *dap_frame_get(dap_srv *d, int64_t id);
+int dap_focus_lref(dap_srv *d, dap_lref *r);
+
+#endif

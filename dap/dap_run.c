@@ -1,0 +1,471 @@
+/* dap_run.c - DAP run control: resuming, stopped events, the end of a kernel, exceptionInfo, focus. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dap_int.h"
+
+int64_t dap_thread_id(const dap_srv *d, uint32_t cta, uint32_t warp)
+{
+    return (int64_t)cta * dbg_nwarps(d->s) + warp + 1;
+}
+
+int dap_thread_warp(const dap_srv *d, int64_t id, uint32_t *cta, uint32_t *warp)
+{
+    uint32_t nw = dbg_nwarps(d->s);
+    if (!nw || id < 1 || (uint64_t)(id - 1) / nw >= dbg_ncta(d->s))
+        return -1;
+    *cta = (uint32_t)((uint64_t)(id - 1) / nw);
+    *warp = (uint32_t)((uint64_t)(id - 1) % nw);
+    return 0;
+}
+
+void dap_handles_reset(dap_srv *d)
+{
+    for (int i = 0; i < d->nvars; i++)
+        free(d->vars[i].expr);
+    d->nvars = 0;
+    d->nframes = 0;
+}
+
+static void send_continued(dap_srv *d)
+{
+    dj_w w;
+    dap_begin_event(d, &w, "continued");
+    djw_obj(&w, "body");
+    djw_int(&w, "threadId", 1);
+    djw_bool(&w, "allThreadsContinued", 1);
+    djw_obj_end(&w);
+    dap_send(d, &w);
+}
+
+/* The text of a fault stop: cuda-gdb's exception line and the engine's explanation. */
+static void fault_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, char *desc,
+                       size_t n)
+{
+    int num = 0;
+    const char *name;
+    if (ev->kind == DBG_EV_TRAP) {
+        name = "Warp Illegal Instruction (trap)";
+        num = 4;
+    } else if (ev->kind == DBG_EV_ASSERT) {
+        name = "Warp Assert";
+        num = 12;
+    } else {
+        name = dapv_exc_name(ev->stop.exc, &num);
+    }
+    snprintf(id, idn, "CUDA_EXCEPTION_%d", num);
+    dbg_where w;
+    char at[600] = "";
+    if (dbg_pc_where(d->s, ev->stop.pc, &w) == 0 && w.file)
+        snprintf(at, sizeof at, " at %s:%d", w.file, w.line);
+    else if (dbg_pc_where(d->s, ev->stop.pc, &w) == 0)
+        snprintf(at, sizeof at, " at PTX line %d", w.ptx_line);
+    exec_dim3 b = dbg_cta_coord(d->s, ev->stop.cta);
+    const dbg_focus *f = dbg_get_focus(d->s);
+    exec_dim3 t = dbg_focus_thread(d->s);
+    snprintf(desc, n, "CUDA Exception: %s%s, block (%u,%u,%u) thread (%u,%u,%u)%s%s", name, at,
+             b.x, b.y, b.z, t.x, t.y, t.z, ev->stop.msg[0] ? ": " : "", ev->stop.msg);
+    (void)f;
+}
+
+static int is_fault(dbg_event_kind k)
+{
+    return k == DBG_EV_TRAP || k == DBG_EV_ASSERT || k == DBG_EV_EXCEPTION;
+}
+
+/* The kernel completed (or its fault was left): the next kernel, the end of the session, or
+ * (inside a program) back to the host code. */
+static void kernel_over(dap_srv *d, int code)
+{
+    dap_flush_output(d);
+    d->stopped = 0;
+    dap_handles_reset(d);
+    const exec_launch_info *li = dbg_launch_info(d->s);
+    dap_outputf(d, "console", "[Kernel %u %s]\n", li ? li->launch_id : 0,
+                code ? "ended with a fault" : "exited");
+    if (d->inproc) { /* back to the host code: the adapter must know the program runs */
+        send_continued(d);
+        d->kernel_over = 1;
+        return;
+    }
+    if (code)
+        d->exit_code = code;
+    if (d->nkernels == 0)
+        return; /* kernels launched from the debug console: the session goes on */
+    if (d->next_kernel < d->nkernels && !code) {
+        dap_next_kernel(d);
+        return;
+    }
+    dap_terminate(d, d->exit_code);
+}
+
+void dap_report_event(dap_srv *d, const dbg_event *ev)
+{
+    dap_flush_output(d);
+    d->progress = dbg_progress(d->s);
+    if (ev->kind == DBG_EV_EXITED) {
+        kernel_over(d, 0);
+        return;
+    }
+    if (ev->kind == DBG_EV_INTERRUPT && d->pause_flag)
+        *d->pause_flag = 0;
+    d->stopped = 1;
+    d->last = *ev;
+    dap_handles_reset(d);
+    const char *reason = "step";
+    char desc[2048] = "", id[64];
+    int bpid = 0;
+    switch (ev->kind) {
+    case DBG_EV_BREAKPOINT: {
+        dap_bp *b = dap_bp_by_num(d, ev->bp);
+        reason = "breakpoint";
+        if (b) {
+            bpid = b->id;
+            reason = b->kind == DAP_BP_FUNCTION ? "function breakpoint"
+                     : b->kind == DAP_BP_INSN   ? "instruction breakpoint" : "breakpoint";
+        }
+        snprintf(desc, sizeof desc, "Breakpoint %d", ev->bp);
+        break;
+    }
+    case DBG_EV_WATCH: {
+        dap_bp *b = dap_bp_by_num(d, ev->bp);
+        reason = "data breakpoint";
+        bpid = b ? b->id : 0;
+        snprintf(desc, sizeof desc, "Watchpoint %d", ev->bp);
+        break;
+    }
+    case DBG_EV_BRKPT:
+        reason = "breakpoint";
+        snprintf(desc, sizeof desc, "brkpt instruction");
+        break;
+    case DBG_EV_TRAP:
+    case DBG_EV_ASSERT:
+    case DBG_EV_EXCEPTION:
+        reason = "exception";
+        fault_text(d, ev, id, sizeof id, desc, sizeof desc);
+        dap_outputf(d, "stderr", "%s\n", desc);
+        break;
+    case DBG_EV_INTERRUPT:
+        reason = "pause";
+        break;
+    case DBG_EV_LIMIT:
+        reason = "pause";
+        snprintf(desc, sizeof desc, "max-steps: %llu warp-instructions ran without a stop",
+                 (unsigned long long)ev->steps);
+        break;
+    case DBG_EV_ENTRY:
+        reason = "entry";
+        break;
+    case DBG_EV_LANE_EXITED:
+        snprintf(desc, sizeof desc, "the focused lane exited");
+        break;
+    default:
+        break;
+    }
+    const dbg_focus *f = dbg_get_focus(d->s);
+    dj_w w;
+    dap_begin_event(d, &w, "stopped");
+    djw_obj(&w, "body");
+    djw_str(&w, "reason", reason);
+    if (desc[0]) {
+        djw_str(&w, "description", desc);
+        if (is_fault(ev->kind))
+            djw_str(&w, "text", desc);
+    }
+    if (f->valid)
+        djw_int(&w, "threadId", dap_thread_id(d, f->cta, f->warp));
+    djw_bool(&w, "allThreadsStopped", 1);
+    djw_bool(&w, "preserveFocusHint", 0);
+    if (bpid) {
+        djw_arr(&w, "hitBreakpointIds");
+        djw_int(&w, NULL, bpid);
+        djw_arr_end(&w);
+    }
+    djw_obj_end(&w);
+    dap_send(d, &w);
+}
+
+void dap_resume(dap_srv *d, int how)
+{
+    dap_handles_reset(d);
+    if (is_fault(d->last.kind) || !dbg_launch_alive(d->s)) {
+        /* the launch is over (a fault stays inspectable until the session goes on) */
+        send_continued(d);
+        kernel_over(d, is_fault(d->last.kind) ? 1 : 0);
+        return;
+    }
+    send_continued(d);
+    d->stopped = 0;
+    for (;;) {
+        dbg_event ev;
+        int rc;
+        switch (how) {
+        case DAP_RUN_NEXT: rc = dbg_step(d->s, DBG_STEP_LINE_OVER, &ev); break;
+        case DAP_RUN_STEPIN: rc = dbg_step(d->s, DBG_STEP_LINE, &ev); break;
+        case DAP_RUN_STEPOUT: rc = dbg_step(d->s, DBG_STEP_FINISH, &ev); break;
+        case DAP_RUN_NEXTI: rc = dbg_step(d->s, DBG_STEP_INSN_OVER, &ev); break;
+        case DAP_RUN_STEPI: rc = dbg_step(d->s, DBG_STEP_INSN, &ev); break;
+        default: rc = dbg_continue(d->s, 0, &ev); break;
+        }
+        if (rc != 0) {
+            dap_outputf(d, "stderr", "%s\n", dbg_errmsg(d->s));
+            if (!dbg_launch_alive(d->s)) {
+                kernel_over(d, 0);
+                return;
+            }
+            /* the step could not be made: still stopped where it was */
+            ev = d->last;
+            ev.kind = DBG_EV_STEP;
+            dap_report_event(d, &ev);
+            return;
+        }
+        if (ev.kind == DBG_EV_BREAKPOINT && !dap_bp_hit(d, ev.bp)) {
+            how = DAP_RUN_CONTINUE; /* its hit condition does not hold yet */
+            continue;
+        }
+        dap_report_event(d, &ev);
+        return;
+    }
+}
+
+/* ---- kernels of a PTX program ---------------------------------------------------------------- */
+/* Engine breakpoint hit counts, to tell which breakpoint a CLI-made stop was. */
+typedef struct {
+    int num, hits;
+} hit_snap;
+
+static hit_snap *snap_hits(dap_srv *d, int *n)
+{
+    *n = dbg_bp_count(d->s);
+    hit_snap *h = calloc((size_t)*n + 1, sizeof *h);
+    for (int i = 0; h && i < *n; i++) {
+        dbg_bp *b = dbg_bp_at(d->s, i);
+        h[i].num = b->num;
+        h[i].hits = b->hits;
+    }
+    return h;
+}
+
+/* The event of the stop a CLI command made (it reported it as text). */
+static void synth_event(dap_srv *d, const hit_snap *h, int nh, dbg_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    exec_stop st;
+    int over = 0;
+    if (dbg_last_stop(d->s, &st, &over) != 0) {
+        ev->kind = DBG_EV_EXITED;
+        return;
+    }
+    ev->stop = st;
+    for (int i = 0; i < dbg_bp_count(d->s); i++) {
+        dbg_bp *b = dbg_bp_at(d->s, i);
+        int before = 0;
+        for (int k = 0; h && k < nh; k++)
+            if (h[k].num == b->num)
+                before = h[k].hits;
+        if (b->hits > before) {
+            ev->kind = b->type == DBG_BP_BREAK ? DBG_EV_BREAKPOINT : DBG_EV_WATCH;
+            ev->bp = b->num;
+            if (ev->kind == DBG_EV_BREAKPOINT ? st.kind == EXEC_STOP_BREAKPOINT
+                                               : st.kind == EXEC_STOP_WATCH)
+                return;
+        }
+    }
+    switch (st.kind) {
+    case EXEC_STOP_DONE: ev->kind = DBG_EV_EXITED; break;
+    case EXEC_STOP_BREAKPOINT: ev->kind = DBG_EV_ENTRY; break;
+    case EXEC_STOP_BRKPT: ev->kind = DBG_EV_BRKPT; break;
+    case EXEC_STOP_TRAP: ev->kind = DBG_EV_TRAP; break;
+    case EXEC_STOP_ASSERT: ev->kind = DBG_EV_ASSERT; break;
+    case EXEC_STOP_EXCEPTION: ev->kind = DBG_EV_EXCEPTION; break;
+    case EXEC_STOP_INTERRUPT: ev->kind = DBG_EV_INTERRUPT; break;
+    case EXEC_STOP_LIMIT: ev->kind = DBG_EV_LIMIT; break;
+    default: ev->kind = DBG_EV_STEP; break;
+    }
+    if (ev->kind == DBG_EV_EXITED && dbg_launch_alive(d->s))
+        ev->kind = DBG_EV_STEP;
+}
+
+int dap_next_kernel(dap_srv *d)
+{
+    const char *line = d->kernels[d->next_kernel++];
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "launch %s", line);
+    int nh;
+    hit_snap *h = snap_hits(d, &nh);
+    dbg_request_entry_stop(d->s, 1); /* stop before the first line: breakpoints then apply */
+    int saved[2];
+    dap_capture_begin(d, saved);
+    int rc = dapv_command(d->v, cmd);
+    char *text = dap_capture_end(d, saved);
+    if (rc != 0) {
+        dbg_request_entry_stop(d->s, 0);
+        dap_outputf(d, "stderr", "ptxdbg: kernel \"%s\": %s", line, text ? text : "error\n");
+        free(text);
+        free(h);
+        d->exit_code = 1;
+        dap_terminate(d, 1);
+        return -1;
+    }
+    free(text);
+    dbg_event ev;
+    synth_event(d, h, nh, &ev);
+    free(h);
+    if (ev.kind == DBG_EV_ENTRY && !d->stop_on_entry) {
+        d->last = ev;
+        dap_resume(d, DAP_RUN_CONTINUE);
+        return 0;
+    }
+    if (ev.kind == DBG_EV_BREAKPOINT && !dap_bp_hit(d, ev.bp)) {
+        d->last = ev;
+        dap_resume(d, DAP_RUN_CONTINUE);
+        return 0;
+    }
+    dap_report_event(d, &ev);
+    return 0;
+}
+
+/* After a CLI command of the debug console: a stop it made, or a focus it moved. */
+void dap_after_command(dap_srv *d, uint64_t progress_before, const dbg_focus *fb)
+{
+    const dbg_focus *f = dbg_get_focus(d->s);
+    int ran = dbg_progress(d->s) != progress_before;
+    int alive = dbg_launch_alive(d->s);
+    if (d->stopped && !alive && !is_fault(d->last.kind)) {
+        exec_stop st;
+        int over;
+        if (dbg_last_stop(d->s, &st, &over) == 0 && st.kind == EXEC_STOP_DONE) {
+            kernel_over(d, 0);
+            return;
+        }
+    }
+    if (ran) {
+        dbg_event ev;
+        synth_event(d, NULL, 0, &ev);
+        if (ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH)
+            ev.bp = 0;  /* the CLI reported which one */
+        if (ev.kind == DBG_EV_EXITED) {
+            kernel_over(d, 0);
+            return;
+        }
+        dap_report_event(d, &ev);
+        return;
+    }
+    if (f->valid && (!fb->valid || f->cta != fb->cta || f->warp != fb->warp ||
+                     f->lane != fb->lane || f->frame != fb->frame) && d->stopped) {
+        dbg_event ev = d->last;
+        dap_handles_reset(d);
+        dj_w w;
+        dap_begin_event(d, &w, "stopped");
+        djw_obj(&w, "body");
+        djw_str(&w, "reason", "focus");
+        exec_dim3 b = dbg_focus_block(d->s), t = dbg_focus_thread(d->s);
+        char desc[160];
+        snprintf(desc, sizeof desc, "focus on block (%u,%u,%u) thread (%u,%u,%u)", b.x, b.y, b.z,
+                 t.x, t.y, t.z);
+        djw_str(&w, "description", desc);
+        djw_int(&w, "threadId", dap_thread_id(d, f->cta, f->warp));
+        djw_bool(&w, "allThreadsStopped", 1);
+        djw_obj_end(&w);
+        dap_send(d, &w);
+        d->last = ev;
+    }
+}
+
+void dap_exception_info(dap_srv *d, const dj *req)
+{
+    if (!d->stopped || !is_fault(d->last.kind)) {
+        dap_respond_err(d, req, "exceptionInfo: the kernel is not stopped at an exception.");
+        return;
+    }
+    char id[64], desc[2048];
+    fault_text(d, &d->last, id, sizeof id, desc, sizeof desc);
+    dj_w w;
+    dap_begin_response(d, &w, req, 1, NULL);
+    djw_obj(&w, "body");
+    djw_str(&w, "exceptionId", id);
+    djw_str(&w, "description", desc);
+    djw_str(&w, "breakMode", "always");
+    djw_obj(&w, "details");
+    djw_str(&w, "message", d->last.stop.msg[0] ? d->last.stop.msg : desc);
+    djw_str(&w, "typeName", d->last.kind == DBG_EV_TRAP     ? "trap"
+                            : d->last.kind == DBG_EV_ASSERT ? "assert" : "exception");
+    djw_obj_end(&w);
+    djw_obj_end(&w);
+    dap_send(d, &w);
+}
+
+/* A "[x,y,z]" coordinate array (missing components 0). */
+static int coord(const dj *a, const char *key, exec_dim3 *out, int *given)
+{
+    const dj *v = dj_get(a, key);
+    *given = v != NULL;
+    out->x = out->y = out->z = 0;
+    if (!v)
+        return 0;
+    if (v->kind != DJ_ARR || v->count < 1 || v->count > 3)
+        return -1;
+    uint32_t c[3] = {0, 0, 0};
+    for (int i = 0; i < v->count; i++) {
+        const dj *e = v->items[i];
+        if (e->kind != DJ_NUM || e->num < 0 || e->num > 4294967295.0 || e->num != (uint32_t)e->num)
+            return -1;
+        c[i] = (uint32_t)e->num;
+    }
+    out->x = c[0];
+    out->y = c[1];
+    out->z = c[2];
+    return 0;
+}
+
+void dap_focus_request(dap_srv *d, const dj *req)
+{
+    if (!d->stopped) {
+        dap_respond_err(d, req, "ptxdbg/focus: no kernel is stopped.");
+        return;
+    }
+    const dj *a = dj_get(req, "arguments");
+    exec_dim3 blk, thr;
+    int hb, ht;
+    if (coord(a, "block", &blk, &hb) != 0 || coord(a, "thread", &thr, &ht) != 0) {
+        dap_respond_err(d, req, "ptxdbg/focus: block and thread are arrays [x, y, z] of "
+                        "non-negative integers.");
+        return;
+    }
+    if (!hb && !ht) {
+        dap_respond_err(d, req, "ptxdbg/focus: give block and/or thread.");
+        return;
+    }
+    if (!hb)
+        blk = dbg_focus_block(d->s);
+    if (!ht)
+        thr = dbg_focus_thread(d->s);
+    /* through the CLI's `cuda block (..) thread (..)`, which validates as cuda-gdb does */
+    char line[200];
+    snprintf(line, sizeof line, "cuda block (%u,%u,%u) thread (%u,%u,%u)", blk.x, blk.y, blk.z,
+             thr.x, thr.y, thr.z);
+    dbg_focus before = *dbg_get_focus(d->s);
+    int saved[2];
+    dap_capture_begin(d, saved);
+    int rc = dapv_command(d->v, line);
+    char *text = dap_capture_end(d, saved);
+    if (rc != 0) {
+        size_t n = text ? strlen(text) : 0;
+        while (n && text[n - 1] == '\n')
+            text[--n] = 0;
+        dap_respond_err(d, req, "ptxdbg/focus: %s", text && *text ? text : "cannot focus there");
+        free(text);
+        return;
+    }
+    free(text);
+    const dbg_focus *f = dbg_get_focus(d->s);
+    dj_w w;
+    dap_begin_response(d, &w, req, 1, NULL);
+    djw_obj(&w, "body");
+    djw_int(&w, "threadId", dap_thread_id(d, f->cta, f->warp));
+    djw_int(&w, "lane", f->lane);
+    djw_obj_end(&w);
+    dap_send(d, &w);
+    before.valid = 0; /* always tell the editor, even when the focus stays */
+    dap_after_command(d, dbg_progress(d->s), &before);
+}

@@ -1,0 +1,98 @@
+/* dbg_rows.h - the engine's tables as data rows (warps in flight, lanes, registers, shared variables, instructions) and memory access for front ends. */
+#ifndef DBG_ROWS_H
+#define DBG_ROWS_H
+
+#include "dbg.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * What a front end (the DAP server, later JSON output) shows about a stopped launch, as rows it
+ * formats itself, so it needs no core/ call. Every function reads the session shown (its
+ * current launch and machine); without a launch the row functions return 0 rows.
+ * ------------------------------------------------------------------------------------------- */
+
+/* One warp of a CTA in flight (started and not finished). */
+typedef struct {
+    uint32_t cta, warp;
+    exec_dim3 block;          /* the CTA's coordinates */
+    uint32_t live;            /* lanes that are threads and have not exited */
+    uint32_t active;          /* lanes of the group that runs next */
+    uint32_t pc;              /* the active group's pc */
+    int focused;              /* holds the focused lane */
+} dbg_warp_row;
+/* Warps with live lanes of the CTAs in flight, in CTA then warp order, at most max rows; the
+ * focused warp is always among them (the last row when the cap would leave it out). *more: 1
+ * when warps were left out. Returns the number of rows (0 without a launch). The scan for CTAs
+ * in flight is bounded (it never walks a grid's CTAs that have not started). */
+int dbg_warp_rows(const dbg_session *s, dbg_warp_row *out, int max, int *more);
+
+/* The 32 lanes of a warp. */
+typedef struct {
+    uint32_t lane;
+    exec_lane_state state;    /* EXEC_LANE_INVALID: no thread */
+    exec_dim3 tid;
+    uint32_t pc;
+    dbg_where where;          /* pc's function, PTX line and source line */
+} dbg_lane_row;
+int dbg_lane_rows(const dbg_session *s, uint32_t cta, uint32_t warp, dbg_lane_row out[32]);
+/* The lane a front end shows for a warp: the focused lane of the focused warp, else its first
+ * active lane, else its first live lane; -1 when the warp has none. */
+int dbg_warp_show_lane(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t *lane);
+/* The linear index of a CTA by coordinates (-1 + message when outside the grid). */
+int dbg_block_to_cta(dbg_session *s, exec_dim3 block, uint32_t *cta);
+/* The CTA's coordinates; the number of warps per CTA and CTAs of the grid (0 without a launch). */
+exec_dim3 dbg_cta_coord(const dbg_session *s, uint32_t cta);
+uint32_t dbg_nwarps(const dbg_session *s);
+uint32_t dbg_ncta(const dbg_session *s);
+/* Whether a CTA is in flight (started and not finished). */
+int dbg_cta_in_flight(const dbg_session *s, uint32_t cta);
+
+/* Registers of the function of physical frame `phys` of a lane, in declaration order; a vector
+ * register gives one row per element ("%q.x"). *total: how many there are. */
+typedef struct {
+    char name[72];
+    ptx_type type;
+    uint64_t bits;            /* zero-extended; predicates 0/1 */
+    int ok;                   /* 0: unreadable here (msg holds why) */
+    char msg[96];
+} dbg_reg_row;
+int dbg_reg_rows(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane, int phys,
+                 dbg_reg_row *out, int max, int *total);
+
+/* Static shared variables of the current launch's kernel and the dynamic part ("" name). */
+typedef struct {
+    const char *name;         /* PTX name, "" for the dynamic part */
+    uint64_t addr, size;      /* @shared offset and bytes */
+    ptx_type type;            /* element type (NONE for the dynamic part: bytes) */
+    uint64_t count;           /* elements (size / element size) */
+} dbg_shared_row;
+int dbg_shared_rows(const dbg_session *s, dbg_shared_row *out, int max);
+
+/* Memory of a state space as a lane sees it (shared: its CTA; local: its stack). Reads stop at
+ * the first byte that cannot be read: returns the bytes read (0..n), -1 + message when none. */
+int64_t dbg_mem_read(dbg_session *s, ptx_space space, uint64_t addr, void *buf, size_t n,
+                     uint32_t cta, uint32_t warp, uint32_t lane);
+int dbg_mem_write(dbg_session *s, ptx_space space, uint64_t addr, const void *buf, size_t n,
+                  uint32_t cta, uint32_t warp, uint32_t lane);
+
+/* The state space and address a generic address names (global when it is in no window). */
+ptx_space dbg_generic_decode(uint64_t generic, uint64_t *addr);
+
+/* Disassembly: the instruction at pc as PTX text, with its function and lines. -1 outside the
+ * module's code. dbg_ninsns: the number of pcs. */
+int dbg_insn_text(const dbg_session *s, uint32_t pc, char *text, size_t n, dbg_where *w);
+uint32_t dbg_ninsns(const dbg_session *s);
+/* The first pc of a function's body (-1: none). */
+int64_t dbg_func_first_pc(const dbg_session *s, const ptx_func *f);
+/* Warp-instructions executed so far on the machine shown (tells a front end that a command
+ * ran the kernel). */
+uint64_t dbg_progress(const dbg_session *s);
+
+/* Source files the module names (.file paths), at most max; returns how many there are. */
+int dbg_source_files(const dbg_session *s, const char **out, int max);
+/* Where a source file of the module is found on disk (as dbg_source_line looks it up): the path
+ * in buf, NULL when not found. */
+const char *dbg_source_resolve(const dbg_session *s, const char *file, char *buf, size_t n);
+/* The path of the loaded PTX file ("" when the module came from text). */
+const char *dbg_module_path(const dbg_session *s);
+
+#endif
