@@ -90,15 +90,14 @@ void rt_unquiesce(void);
 /* The in-process debugger stopped the program (all-stop): no stream starts new work. */
 int rt_all_stopped(void);
 /* A launch's hold on its module's machine (rt_launch_exec): rt_run_begin waits until the machine
- * (and, debugging, the session) is free and takes it (lock held; NULL: the work was abandoned,
- * a fault or cudaDeviceReset); rt_run_started marks the machine as showing the launch;
+ * (and, debugging, the session) is free and takes it (lock held; NULL: the context faulted
+ * meanwhile, the launch is dropped); rt_run_started marks the machine as showing the launch;
  * rt_run_plain runs it to its end with the lock released, parking when asked: 0 (ctx->stop
  * is the final stop), RT_RUN_STEPS (past PTXDBG_MAX_STEPS), RT_RUN_TIMEOUT (past
- * PTXDBG_TIMEOUT), RT_RUN_ABANDONED, -1 (exec_run failed); rt_run_end lets the machine go
- * (lock held). */
+ * PTXDBG_TIMEOUT), -1 (exec_run failed); rt_run_end lets the machine go (lock held). */
 typedef struct rt_runner rt_runner;
 struct rt_launch_ctx;
-enum { RT_RUN_STEPS = 1, RT_RUN_TIMEOUT, RT_RUN_ABANDONED };
+enum { RT_RUN_STEPS = 1, RT_RUN_TIMEOUT };
 rt_runner *rt_run_begin(struct rt_launch_ctx *ctx);
 void rt_run_started(rt_runner *r);
 int rt_run_plain(rt_runner *r);
@@ -107,9 +106,10 @@ uint64_t rt_run_max_steps(void);   /* PTXDBG_MAX_STEPS, 0: none */
 double rt_run_timeout(void);       /* PTXDBG_TIMEOUT seconds, 0: none */
 /* Set both (read from the environment at start-up) for the launches that start later. */
 void rt_run_set_limits(uint64_t max_steps, double timeout);
-/* Abandon running kernels (rt_abort_all's part): plain ones stop at their next slice boundary;
- * with forever (exit) the debugged one parks for good, else it completes. Lock held. */
-void rt_sched_abort(int forever);
+/* The process exits (rt_queue.c's exit handler): running kernels stop at their next slice
+ * boundary and park for good (a kernel stopped in the debugger: once the user resumes it);
+ * returns when none runs. Lock held. */
+void rt_sched_exit(void);
 int rt_sched_exiting(void);
 /* A fork's child: no worker thread exists there (rt_queue.c, rt_sched.c forget theirs). */
 void rt_queue_forked(void);
@@ -516,12 +516,19 @@ int rt_event_done(rt_event *e, int wait, double *ms);
 rt_stream *rt_stream_make(unsigned flags, int priority, int kind);
 void rt_stream_destroy(rt_stream *s);
 void rt_event_destroy(rt_event *e);
-/* Stop every operation: queued ones are dropped, running kernels abandoned at their next slice
- * boundary; with forever (process exit) nothing runs again. Used at exit and by
- * cudaDeviceReset. */
-void rt_abort_all(int forever);
-/* Streams that exist (the legacy stream, every per-thread stream, created ones). */
+/* The legacy default stream; the calling thread's per-thread default stream (made at its first
+ * use, NULL when out of memory) and whether it exists yet (rt_ptds_current: NULL). */
 rt_stream *rt_legacy_stream(void);
+rt_stream *rt_ptds_stream(void);
+rt_stream *rt_ptds_current(void);
+/* Queue a checked op on s (the operation runs at once, here, when it is not a kernel or host
+ * function and nothing is to be waited for); with out, *out is a reference to wait on with
+ * rt_qop_wait (which returns the op's own error and drops the reference). */
+cudaError_t rt_queue_op(rt_stream *s, const rt_op *op, rt_qop **out);
+cudaError_t rt_qop_wait(rt_qop *q);
+/* A copy or memset of `bytes` on an idle stream with nothing to wait for runs here and now,
+ * without a queue entry: 1 with its error in *err; else 0. */
+int rt_queue_direct(rt_stream *s, const rt_op *op, uint64_t bytes, cudaError_t *err);
 /* Deep copy for keeping an op (kernel params); rt_op_release frees what rt_op_clone made. */
 int rt_op_clone(rt_op *dst, const rt_op *src);
 void rt_op_release(rt_op *op);
@@ -590,9 +597,6 @@ cudaError_t rt_launch_check(rt_launch_ctx *ctx);
  * PTXDBG_TIMEOUT seconds fails with cudaErrorLaunchTimeout and a report of where every warp
  * is. ctx->stop says what happened. */
 void rt_launch_exec(rt_launch_ctx *ctx);
-/* Check and run now in the calling thread (rt_launch_check + rt_launch_exec): the error of the
- * check, else cudaSuccess. */
-cudaError_t rt_launch_run(rt_launch_ctx *ctx);
 /* The in-process debugger's hook. When non-NULL, rt_launch_exec hands every checked, prepared
  * launch (exec_launch done) to it instead of running the kernel plainly; it runs the kernel to
  * completion (stopping for the user as it likes), fills ctx->stop with the final stop and

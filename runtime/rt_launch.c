@@ -272,14 +272,6 @@ void rt_launch_exec(rt_launch_ctx *ctx)
     rt_run_end(r);
 }
 
-cudaError_t rt_launch_run(rt_launch_ctx *ctx)
-{
-    cudaError_t e = rt_launch_check(ctx);
-    if (e == cudaSuccess)
-        rt_launch_exec(ctx);
-    return e;
-}
-
 /* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------ */
 typedef struct { dim3 grid, block; size_t shmem; cudaStream_t stream; } rt_callcfg;
 #define RT_CFG_DEPTH 16

@@ -476,15 +476,6 @@ static void q_drop_queued(void)
     }
 }
 
-void rt_abort_all(int forever)
-{
-    rt_unquiesce();
-    q_drop_queued();
-    rt_sched_abort(forever);
-    q_drop_queued();
-    rt_broadcast();
-}
-
 /* A process that exits with work in flight ends it, as a destroyed context does: queued work
  * is dropped, running kernels stop at their next slice boundary and never run again (a kernel
  * stopped in the debugger: once the user resumes it); device output that completed is written
@@ -492,7 +483,10 @@ void rt_abort_all(int forever)
 static void q_at_exit(void)
 {
     rt_lock();
-    rt_abort_all(1);
+    rt_unquiesce();
+    q_drop_queued();
+    rt_sched_exit();
+    q_drop_queued();
     rt_flush_output();
     rt_unlock();
 }

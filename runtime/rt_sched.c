@@ -47,7 +47,6 @@ static rt_runner *rs_dbg_owner;                /* the launch the debugger sessio
 static int rs_nquiesce;                        /* threads quiescing */
 static _Thread_local int rs_quiescing;
 static _Thread_local rt_runner *rs_self;       /* the runner this thread is */
-static int rs_abort;                           /* rt_abort_all: abandon running kernels */
 static int rs_exiting;                         /* the process exits: nothing runs again */
 static int rs_allstop;                         /* the debugger is at a stop */
 static volatile int rs_intr;                   /* plain runners' exec_run_opts.interrupt */
@@ -97,7 +96,7 @@ static void rs_intr_set(int v)
 /* Recompute rs_intr from the reasons to stop; wake everyone waiting for one to go. */
 static void rs_intr_update(void)
 {
-    int v = rs_nquiesce > 0 || rs_abort || rs_exiting || rs_sigint;
+    int v = rs_nquiesce > 0 || rs_exiting || rs_sigint;
     for (rt_runner *r = rs_list; r && !v; r = r->next)
         v = r->timed_out && !r->dbg;
     rs_intr_set(v);
@@ -275,7 +274,7 @@ rt_runner *rt_run_begin(rt_launch_ctx *ctx)
     for (;;) {
         if (rs_exiting)
             rs_park_forever(r);
-        if (rs_abort || rt_faulted()) {
+        if (rt_faulted()) {
             rt_run_end(r);
             return NULL;
         }
@@ -335,8 +334,8 @@ void rt_run_end(rt_runner *r)
         rs_die_by_sigint();
 }
 
-/* After an interrupt of a plain run: park while another thread needs the machines; returns
- * 0 to resume, RT_RUN_TIMEOUT or RT_RUN_ABANDONED. Lock held. */
+/* After an interrupt of a plain run: park while another thread needs the machines (for good
+ * when the process exits); returns 0 to resume, or RT_RUN_TIMEOUT. Lock held. */
 static int rs_after_interrupt(rt_runner *r)
 {
     for (;;) {
@@ -344,8 +343,6 @@ static int rs_after_interrupt(rt_runner *r)
             rs_sigint_report(r);
         if (rs_exiting && !rs_sigint)
             rs_park_forever(r);
-        if (rs_abort && !rs_sigint)
-            return RT_RUN_ABANDONED;
         if (r->timed_out && !rs_sigint)
             return RT_RUN_TIMEOUT;
         if (!__atomic_load_n(&rs_intr, __ATOMIC_RELAXED)) {
@@ -457,26 +454,16 @@ int rt_debug_run_hook(void *hctx, const exec_run_opts *o, const exec_stop *st)
 }
 
 /* ---- abandoning work ------------------------------------------------------------------------ */
-void rt_sched_abort(int forever)
+void rt_sched_exit(void)
 {
-    if (forever)
-        rs_exiting = 1;
-    rs_abort++;
-    rs_intr_update();
+    rs_exiting = 1;
     for (;;) {
-        rs_raise(forever);
-        int busy = 0;
-        for (rt_runner *r = rs_list; r; r = r->next)
-            if ((r->state == RS_RUN || r->state == RS_STOP) && !(r->dbg && !forever))
-                busy = 1;
-        if (!forever && rs_dbg_owner)
-            busy = 1;   /* a debugged launch is not abandoned: it completes */
-        if (!busy)
+        rs_intr_update();
+        rs_raise(1);
+        if (!rs_busy())
             break;
         rt_wait(&rt_cv);
     }
-    rs_abort--;
-    rs_intr_update();
 }
 
 int rt_sched_exiting(void)
@@ -491,7 +478,6 @@ void rt_sched_forked(void)
     rs_dbg_owner = NULL;
     rs_nquiesce = 0;
     rs_quiescing = 0;
-    rs_abort = 0;
     rs_allstop = 0;
     rs_sigint_owner = NULL;
     atomic_store(&rs_inflight, 0);

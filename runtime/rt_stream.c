@@ -10,11 +10,6 @@ static rt_stream *rt_streams;
 static rt_event *rt_events;
 static uint64_t rt_stream_ids = 2;   /* 0 legacy, 1 per-thread ones (cudaStreamGetId) */
 
-rt_stream *rt_ptds_stream(void);
-rt_stream *rt_ptds_current(void);
-cudaError_t rt_queue_op(rt_stream *s, const rt_op *op, rt_qop **out);
-int rt_queue_direct(rt_stream *s, const rt_op *op, uint64_t bytes, cudaError_t *err);
-cudaError_t rt_qop_wait(rt_qop *q);
 
 rt_stream *rt_stream_get(cudaStream_t h, int ptds)
 {

@@ -263,6 +263,7 @@ START_TEST(machines_quiesced)
 }
 END_TEST
 
+#ifndef __SANITIZE_THREAD__   /* its watcher races with the kernel by design, on every element */
 /* Pinned host memory, which the host may read while a kernel runs, is never written ahead of one
  * thread by parallel workers: when their run halts (here: another thread's allocations park the
  * kernel), an undo would take back what CTAs ahead of the lowest unfinished one wrote, and a
@@ -334,6 +335,7 @@ START_TEST(pinned_never_taken_back)
     teardown();
 }
 END_TEST
+#endif
 
 /* ---- host threads, each with its stream ------------------------------------------------------ */
 typedef struct {
@@ -533,7 +535,9 @@ int main(void)
     tcase_add_test(t, launch_returns_at_once);
     tcase_add_test(t, legacy_stream_order);
     tcase_add_test(t, machines_quiesced);
+#ifndef __SANITIZE_THREAD__
     tcase_add_test(t, pinned_never_taken_back);
+#endif
     tcase_add_test(t, host_threads);
     tcase_add_test(t, debugger_all_stop);
     tcase_add_test(t, step_budget_and_timeout);
