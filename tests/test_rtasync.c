@@ -26,6 +26,8 @@ CUresult cuCtxSetCurrent(CUcontext ctx);
 CUresult cuModuleLoadData(CUmodule *module, const void *image);
 CUresult cuModuleUnload(CUmodule mod);
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *name);
+CUresult cuStreamQuery(cudaStream_t s);
+CUresult cuEventQuery(cudaEvent_t e);
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
                         unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
                         cudaStream_t stream, void **params, void **extra);
@@ -219,6 +221,57 @@ START_TEST(legacy_stream_order)
     ck_assert_int_eq(res[8], 3);
     cudaStreamDestroy(nonblocking);
     cudaFree(out);
+    cudaFreeHost(gate);
+    teardown();
+}
+END_TEST
+
+/* Per-thread default streams are blocking streams of their own: another thread's does not wait
+ * for this thread's, the legacy stream waits for both (and work a blocking stream gets after
+ * legacy work waits for that); the driver API's queries say CUDA_ERROR_NOT_READY (600). */
+static int *ptds_out;
+static cudaError_t ptds_other;
+
+static void *ptds_thread(void *v)
+{
+    (void)v;
+    int three = 3;
+    cuCtxSetCurrent(ctx);
+    ptds_other = cudaMemcpyAsync(ptds_out + 4, &three, sizeof three, cudaMemcpyHostToDevice,
+                                 RT_STREAM_PER_THREAD);
+    if (ptds_other == cudaSuccess)
+        ptds_other = cudaStreamSynchronize(RT_STREAM_PER_THREAD);
+    return NULL;
+}
+
+START_TEST(per_thread_streams)
+{
+    setup();
+    int *gate = gate_new();
+    ck_assert_int_eq(cudaMalloc((void **)&ptds_out, 8 * sizeof(int)), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(ptds_out, 0, 8 * sizeof(int)), cudaSuccess);
+    launch_gate(RT_STREAM_PER_THREAD, gate, 1, ptds_out, 7, 1);
+    cudaEvent_t ev;
+    ck_assert_int_eq(cudaEventCreate(&ev), cudaSuccess);
+    ck_assert_int_eq(cudaEventRecord(ev, RT_STREAM_PER_THREAD), cudaSuccess);
+    ck_assert_int_eq(cuStreamQuery(RT_STREAM_PER_THREAD), 600);
+    ck_assert_int_eq(cuEventQuery(ev), 600);
+    pthread_t t;                                 /* another thread's per-thread stream */
+    ck_assert_int_eq(pthread_create(&t, NULL, ptds_thread, NULL), 0);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(ptds_other, cudaSuccess);
+    launch_add(NULL, ptds_out, 1, 1);            /* legacy: after this thread's gated kernel */
+    ck_assert_int_eq(cudaStreamQuery(NULL), cudaErrorNotReady);
+    ck_assert_int_eq(cuStreamQuery(RT_STREAM_PER_THREAD), 600);
+    tsan_gate_open(gate, 1);
+    ck_assert_int_eq(cudaStreamSynchronize(NULL), cudaSuccess);
+    ck_assert_int_eq(cuEventQuery(ev), 0);
+    int res[5];
+    ck_assert_int_eq(cudaMemcpy(res, ptds_out, sizeof res, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(res[0], 8);
+    ck_assert_int_eq(res[4], 3);
+    cudaEventDestroy(ev);
+    cudaFree(ptds_out);
     cudaFreeHost(gate);
     teardown();
 }
@@ -534,6 +587,7 @@ int main(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, launch_returns_at_once);
     tcase_add_test(t, legacy_stream_order);
+    tcase_add_test(t, per_thread_streams);
     tcase_add_test(t, machines_quiesced);
 #ifndef __SANITIZE_THREAD__
     tcase_add_test(t, pinned_never_taken_back);
