@@ -442,8 +442,7 @@ struct rt_op {
             uint64_t nparams;             /* bytes at params */
             int params_owned;             /* params was malloc'd by rt_op_clone */
             const uint64_t *host_pcs;     /* the launching thread's host stack (rt_submit), */
-            int nhost_pcs;                /* for the launch site; copied by rt_op_clone */
-            int pcs_owned;                /* host_pcs was malloc'd by rt_op_clone */
+            int nhost_pcs;                /* for the launch site; a queued op keeps a copy */
         } kernel;
         struct {
             uint64_t dst, src;            /* addresses (device == host) */

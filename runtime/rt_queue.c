@@ -19,6 +19,7 @@
 
 enum { Q_QUEUED, Q_RUNNING, Q_DONE };
 #define RT_DIRECT_MAX (64u << 10)   /* copies and memsets up to this run without a queue entry */
+#define RT_QOP_PCS 16               /* host stack frames a kernel's launch site keeps */
 
 struct rt_qop {
     rt_op op;                     /* owned copy (rt_op_clone) */
@@ -27,6 +28,7 @@ struct rt_qop {
     int refs;
     cudaError_t err;              /* the operation's own error */
     double ms;                    /* EVENT_RECORD: when it executed (CLOCK_MONOTONIC, ms) */
+    uint64_t pcs[RT_QOP_PCS];     /* KERNEL: the launching thread's host stack (op's host_pcs) */
     rt_qop *next;                 /* in s's queue */
     int ndeps;
     rt_qop *deps[];
@@ -263,6 +265,12 @@ cudaError_t rt_queue_op(rt_stream *s, const rt_op *op, rt_qop **out)
         if (deps != small)
             free(deps);
         return cudaErrorMemoryAllocation;
+    }
+    if (op->kind == RT_OP_KERNEL && op->u.kernel.host_pcs && op->u.kernel.nhost_pcs > 0) {
+        int np = op->u.kernel.nhost_pcs < RT_QOP_PCS ? op->u.kernel.nhost_pcs : RT_QOP_PCS;
+        memcpy(q->pcs, op->u.kernel.host_pcs, (size_t)np * sizeof *q->pcs);
+        q->op.u.kernel.host_pcs = q->pcs;
+        q->op.u.kernel.nhost_pcs = np;
     }
     for (int i = 0; i < n; i++) {
         q->deps[i] = deps[i];

@@ -93,14 +93,16 @@ static void rs_intr_set(int v)
     __atomic_store_n(&rs_intr, v, __ATOMIC_RELAXED);
 }
 
-/* Recompute rs_intr from the reasons to stop; wake everyone waiting for one to go. */
+/* Recompute rs_intr from the reasons to stop; wake the runners waiting for one to go (with no
+ * runner nobody waits for that: quiescing an idle device wakes no thread). */
 static void rs_intr_update(void)
 {
     int v = rs_nquiesce > 0 || rs_exiting || rs_sigint;
     for (rt_runner *r = rs_list; r && !v; r = r->next)
         v = r->timed_out && !r->dbg;
     rs_intr_set(v);
-    rt_broadcast();
+    if (rs_list)
+        rt_broadcast();
 }
 
 /* Ask every running kernel to stop at its next slice boundary (the debugged one too when dbg:
@@ -137,10 +139,8 @@ void rt_quiesce(void)
         return;
     rs_quiescing = 1;
     rs_nquiesce++;
-    for (;;) {
+    while (rs_busy()) {
         rs_raise(1);
-        if (!rs_busy())
-            break;
         rt_wait(&rt_cv);
     }
 }
@@ -260,11 +260,17 @@ static void rs_park_forever(rt_runner *r)
         rt_wait(&rt_cv);
 }
 
+/* Runners are reused (a launch costs no allocation for them). */
+static rt_runner *rs_free;
+
 rt_runner *rt_run_begin(rt_launch_ctx *ctx)
 {
-    rt_runner *r = calloc(1, sizeof *r);
-    if (!r)
+    rt_runner *r = rs_free;
+    if (r)
+        rs_free = r->next;
+    else if (!(r = malloc(sizeof *r)))
         return NULL;
+    memset(r, 0, sizeof *r);
     r->ctx = ctx;
     r->dbg = rt_debug_launch != NULL;
     r->state = RS_WAIT;
@@ -327,8 +333,10 @@ void rt_run_end(rt_runner *r)
     if (rs_self == r)
         rs_self = NULL;
     int dbg = r->dbg;
-    free(r);
+    r->next = rs_free;
+    rs_free = r;
     rs_intr_update();
+    rt_broadcast();   /* quiescers and kernels waiting for this machine */
     /* Ctrl-C that no runner in flight will see any more */
     if (rs_sigint && !dbg && atomic_load(&rs_inflight) == 0)
         rs_die_by_sigint();

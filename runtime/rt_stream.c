@@ -63,6 +63,9 @@ __attribute__((weak)) int rt_capture_joins(rt_stream *s, const rt_op *op)
 
 cudaError_t rt_mem_op_run(const rt_op *op);   /* rt_pool.c */
 
+/* Host stack frames a launch keeps for its launch site. */
+#define RT_LAUNCH_PCS 8
+
 /* Copies and memsets at least this large move their bytes with the lock released. */
 #define RT_BIG_MOVE (256u << 10)
 
@@ -197,10 +200,11 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
     if (e != cudaSuccess)
         return e;
     if (op->kind == RT_OP_KERNEL) {
-        /* the kernel runs on the stream's thread: its launch site is this thread's stack */
+        /* the kernel runs on the stream's thread: its launch site is this thread's stack
+           (the frames past nvcc's launch glue that name it: unwinding costs per frame) */
         rt_op k = *op;
-        uint64_t pcs[DBG_HOST_PCS];
-        k.u.kernel.nhost_pcs = dbg_host_stack(pcs, DBG_HOST_PCS, NULL);
+        uint64_t pcs[RT_LAUNCH_PCS];
+        k.u.kernel.nhost_pcs = dbg_host_stack(pcs, RT_LAUNCH_PCS, NULL);
         k.u.kernel.host_pcs = k.u.kernel.nhost_pcs > 0 ? pcs : NULL;
         return rt_queue_op(s, &k, NULL);
     }
@@ -268,24 +272,12 @@ int rt_op_clone(rt_op *dst, const rt_op *src)
     if (src->kind == RT_OP_KERNEL) {
         dst->u.kernel.params = NULL;
         dst->u.kernel.params_owned = 0;
-        dst->u.kernel.host_pcs = NULL;
+        dst->u.kernel.host_pcs = NULL;   /* (a queued op keeps its own: rt_queue_op) */
         dst->u.kernel.nhost_pcs = 0;
-        dst->u.kernel.pcs_owned = 0;
-        if (src->u.kernel.nhost_pcs > 0 && src->u.kernel.host_pcs) {
-            uint64_t *p = malloc((size_t)src->u.kernel.nhost_pcs * sizeof *p);
-            if (!p)
-                return -1;
-            memcpy(p, src->u.kernel.host_pcs, (size_t)src->u.kernel.nhost_pcs * sizeof *p);
-            dst->u.kernel.host_pcs = p;
-            dst->u.kernel.nhost_pcs = src->u.kernel.nhost_pcs;
-            dst->u.kernel.pcs_owned = 1;
-        }
         if (src->u.kernel.nparams) {
             uint8_t *p = malloc((size_t)src->u.kernel.nparams);
-            if (!p) {
-                rt_op_release(dst);
+            if (!p)
                 return -1;
-            }
             memcpy(p, src->u.kernel.params, (size_t)src->u.kernel.nparams);
             dst->u.kernel.params = p;
             dst->u.kernel.params_owned = 1;
@@ -300,12 +292,6 @@ void rt_op_release(rt_op *op)
         free((void *)op->u.kernel.params);
         op->u.kernel.params = NULL;
         op->u.kernel.params_owned = 0;
-    }
-    if (op->kind == RT_OP_KERNEL && op->u.kernel.pcs_owned) {
-        free((void *)op->u.kernel.host_pcs);
-        op->u.kernel.host_pcs = NULL;
-        op->u.kernel.nhost_pcs = 0;
-        op->u.kernel.pcs_owned = 0;
     }
 }
 
