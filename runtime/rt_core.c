@@ -46,7 +46,7 @@ static void rt_init_once(void)
     pthread_atfork(rt_fork_prepare, rt_fork_parent, rt_fork_child);
     /* module variables and device heaps (one window per module), the core's generic windows
      * (shared, local, const, param) and function addresses */
-    rt_reserve(MEM_GLOBAL_BASE, RT_MODULE_WINDOW * RT_MAX_MODULES);
+    rt_reserve(RT_MODULE_BASE, RT_MODULE_WINDOW * RT_MAX_MODULES);
     rt_reserve(MEM_WIN_SHARED, 4 * MEM_WIN_SIZE);
     rt_reserve(MEM_CODE_BASE, 1ull << 30);
 }

@@ -182,6 +182,9 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
         return cudaErrorInvalidResourceHandle;
     if (s->capture || (op->kind == RT_OP_EVENT_WAIT && rt_capture_joins(s, op)))
         return rt_capture_op(s, op);
+    cudaError_t ce = rt_capture_legacy(s);   /* the legacy stream while streams capture */
+    if (ce != cudaSuccess)
+        return ce;
     if (rt_faulted())
         return cudaSuccess;   /* a faulted context runs nothing more (rt_sync reports it) */
     if (rt_sched_exiting())
@@ -247,6 +250,9 @@ cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync)
     if (s->capture || !rt_sync_waits(op)) {
         e = rt_submit(h, ptds, op);
     } else {
+        e = rt_capture_legacy(s);   /* the legacy stream while streams capture */
+        if (e != cudaSuccess)
+            return e;
         if (rt_sched_exiting())
             return cudaErrorCudartUnloading;
         rt_qop *q = NULL;
@@ -354,9 +360,12 @@ static cudaError_t rt_stream_sync(cudaStream_t stream, int ptds, int query)
     rt_stream *s = rt_stream_get(stream, ptds);
     if (!s)
         return cudaErrorInvalidResourceHandle;
+    cudaError_t e = rt_capture_sync_stream(s);   /* a capturing stream (rt_capture.c) */
+    if (e != cudaSuccess)
+        return e;
     if (!query)
         rt_wait_stream(s);
-    cudaError_t e = rt_fault_check();
+    e = rt_fault_check();
     if (e == cudaSuccess && query && !rt_stream_idle(s))
         return cudaErrorNotReady;
     return e;
@@ -606,14 +615,18 @@ RT_ENTRY_CTX(cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaSt
              rt_record(event, stream, 1, flags))
 
 /* Synchronize waits for the event's last record (none: at once); query says
- * cudaErrorNotReady while it is pending. Either reports a fault. */
+ * cudaErrorNotReady while it is pending. Either reports a fault; an event recorded in a
+ * capture is refused (rt_capture.c). */
 static cudaError_t rt_event_sync(cudaEvent_t event, int query)
 {
     rt_event *e = rt_event_get(event);
     if (!e)
         return cudaErrorInvalidResourceHandle;
+    cudaError_t f = rt_capture_sync_event(e);
+    if (f != cudaSuccess)
+        return f;
     int done = rt_event_done(e, !query, NULL);
-    cudaError_t f = rt_fault_check();
+    f = rt_fault_check();
     if (f != cudaSuccess)
         return f;
     return done == 0 ? cudaErrorNotReady : cudaSuccess;
@@ -646,7 +659,13 @@ RT_ENTRY_CTX(cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cuda
              rt_elapsed(ms, start, end))
 
 /* ---- device-wide synchronisation ------------------------------------------------------------- */
-RT_ENTRY_CTX(cudaError_t cudaDeviceSynchronize(void), rt_sync())
+static cudaError_t rt_device_sync(void)
+{
+    cudaError_t e = rt_capture_sync_device();   /* while streams capture (rt_capture.c) */
+    return e != cudaSuccess ? e : rt_sync();
+}
+
+RT_ENTRY_CTX(cudaError_t cudaDeviceSynchronize(void), rt_device_sync())
 
 cudaError_t cudaThreadSynchronize(void)
 {
