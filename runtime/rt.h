@@ -114,6 +114,9 @@ void rt_run_set_limits(uint64_t max_steps, double timeout);
  * returns when none runs. Lock held. */
 void rt_sched_exit(void);
 int rt_sched_exiting(void);
+/* rt_queue.c's exit handler (queued work dropped, running kernels parked for good, output
+ * written); idempotent, for other exit handlers that must see no kernel run (rt_check.c). */
+void rt_end_work_at_exit(void);
 /* A fork's child: no worker thread exists there (rt_queue.c, rt_sched.c forget theirs). */
 void rt_queue_forked(void);
 void rt_sched_forked(void);
@@ -328,10 +331,17 @@ typedef struct rt_alloc {
     void *owner;                  /* kind-specific: the pool of an async allocation, ... */
     void *mem;                    /* what to release (NULL for REGISTERED) */
     size_t mem_size;
+    uint64_t pad;                 /* bytes after size that mem also holds: the padding a GPU
+                                     maps with it (exec_alloc_padding) */
+    uint64_t site[4];             /* the host stack of the call that made it, while something
+                                     checks (rt_check.c: the leak check names it) */
+    int nsite;
     struct rt_alloc *tl, *tr;     /* the index (rt_mem.c): a treap by base */
     uint32_t prio;
 } rt_alloc;
 
+/* Map allocation a (with its padding) into machine m; -1 with the machine's message. */
+int rt_alloc_map_into(exec_machine *m, const rt_alloc *a);
 /* Allocate size bytes (zeroed) of the given kind, map it into every machine; *out = address.
  * `what` names it in messages ("cudaMalloc" -> "cudaMalloc#4"). */
 cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const char *what,
@@ -641,6 +651,15 @@ extern void (*rt_debug_interrupt)(void);
  * another thread quiesces kernels; returns 1 when the runtime had raised the interrupt flag
  * (run control clears it, and resumes after an EXEC_STOP_INTERRUPT), else 0. */
 int rt_debug_run_hook(void *ctx, const exec_run_opts *o, const exec_stop *st);
+
+/* rt_check.c: checkers in plain runs (PTXDBG_CHECK), the leak check. */
+typedef struct chk_ctx chk_ctx;
+void rt_check_machine_added(exec_machine *m);
+void rt_check_machine_gone(exec_machine *m);
+int rt_check_plain(void);   /* a plain run's checkers are on (its kernels run one at a time) */
+int rt_check_alloc_site(uint64_t *pcs, int max);   /* the host stack, or 0 frames */
+void rt_check_leaks(chk_ctx *k);
+void rt_check_session(chk_ctx *k);
 /* Called (when non-NULL) after each module loads, so the debugger resolves pending
  * breakpoints in it. */
 extern void (*rt_debug_module_loaded)(rt_module *mod);

@@ -82,5 +82,6 @@ __attribute__((constructor)) static void rt_dbg_ctor(void)
         dap_inproc_set_run_hook(rt_debug_run_hook, NULL);
     else
         cmd_inproc_set_run_hook(rt_debug_run_hook, NULL);
+    rt_check_session(cmd_inproc_checks());   /* the leak check at exit */
     pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

@@ -490,6 +490,11 @@ static void q_drop_queued(void)
  * out. Later calls (the program's static destructors) find an idle device. */
 static void q_at_exit(void)
 {
+    rt_end_work_at_exit();
+}
+
+void rt_end_work_at_exit(void)
+{
     rt_lock();
     rt_unquiesce();
     q_drop_queued();

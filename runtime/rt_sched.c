@@ -10,7 +10,8 @@
  * A launch runs on the worker thread of its stream (rt_queue.c calls rt_launch_exec). It first
  * takes its module's machine: one kernel at a time per machine (a machine holds one launch),
  * and under the in-process debugger one kernel in the whole process (the session shows one
- * launch). Then it runs with the runtime lock released, as a "runner" in state RS_RUN.
+ * launch), as with checkers in a plain run (PTXDBG_CHECK: one record of findings, in the
+ * order a single thread makes them). Then it runs with the runtime lock released, as a "runner" in state RS_RUN.
  *
  * Every other thread touches a machine only with the lock held and after rt_quiesce, which
  * raises the runners' interrupt flag and waits until none is in RS_RUN or RS_STOP: plain
@@ -30,6 +31,7 @@ struct rt_runner {
     rt_launch_ctx *ctx;
     rs_state state;
     int dbg;                  /* run by the in-process debugger */
+    int solo;                 /* runs alone in the process (debugged, or plain-run checks) */
     int intr_ok;              /* debugged: the current exec_run may be interrupted and resumed */
     int raised;               /* debugged: we raised the session's interrupt flag */
     int timed_out;            /* past its PTXDBG_TIMEOUT deadline */
@@ -44,6 +46,7 @@ void (*rt_debug_interrupt)(void);
 static rt_runner *rs_list;                     /* runners holding or waiting for a machine */
 static rt_runner *rs_owner[RT_MAX_MODULES];    /* the runner holding each module's machine */
 static rt_runner *rs_dbg_owner;                /* the launch the debugger session runs */
+static rt_runner *rs_solo_owner;               /* the launch running alone (debugged or checked) */
 static int rs_nquiesce;                        /* threads quiescing */
 static _Thread_local int rs_quiescing;
 static _Thread_local rt_runner *rs_self;       /* the runner this thread is */
@@ -273,6 +276,9 @@ rt_runner *rt_run_begin(rt_launch_ctx *ctx)
     memset(r, 0, sizeof *r);
     r->ctx = ctx;
     r->dbg = rt_debug_launch != NULL;
+    /* checkers share one record of findings across machines (rt_check.c): a checked plain
+       run, like a debugged one, runs one kernel at a time in the whole process */
+    r->solo = r->dbg || rt_check_plain();
     r->state = RS_WAIT;
     r->next = rs_list;
     rs_list = r;
@@ -284,11 +290,13 @@ rt_runner *rt_run_begin(rt_launch_ctx *ctx)
             rt_run_end(r);
             return NULL;
         }
-        if (!rs_owner[idx] && !rs_nquiesce && !(r->dbg && rs_dbg_owner))
+        if (!rs_owner[idx] && !rs_nquiesce && !(r->solo && rs_solo_owner))
             break;
         rt_wait(&rt_cv);
     }
     rs_owner[idx] = r;
+    if (r->solo)
+        rs_solo_owner = r;
     if (r->dbg)
         rs_dbg_owner = r;
     r->state = RS_RUN;
@@ -322,6 +330,8 @@ void rt_run_end(rt_runner *r)
         int idx = r->ctx->mod->index;
         if (rs_owner[idx] == r)
             rs_owner[idx] = NULL;
+        if (rs_solo_owner == r)
+            rs_solo_owner = NULL;
         if (rs_dbg_owner == r) {
             rs_dbg_owner = NULL;
             rs_allstop = 0;
@@ -484,6 +494,7 @@ void rt_sched_forked(void)
     rs_list = NULL;
     memset(rs_owner, 0, sizeof rs_owner);
     rs_dbg_owner = NULL;
+    rs_solo_owner = NULL;
     rs_nquiesce = 0;
     rs_quiescing = 0;
     rs_allstop = 0;
