@@ -214,25 +214,29 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
     return rt_queue_op(s, op, NULL);
 }
 
-/* Whether CUDA's synchronous variant of op returns only once it completed: copies do, except
- * device to device ones; memsets do only for pinned host memory. */
-static int rt_is_device(uint64_t p)
+/* Whether CUDA's synchronous variant of op returns only once it completed ("API
+ * synchronization behavior"): copies do, except device to device ones; a memset does when its
+ * target is pinned host memory or a Unified Memory region; anything touching managed memory
+ * does (the host reads it directly). */
+static enum cudaMemoryType rt_kind_at(uint64_t p)
 {
-    enum cudaMemoryType t = rt_mem_type((const void *)(uintptr_t)p, 0);
-    return t == cudaMemoryTypeDevice || t == cudaMemoryTypeManaged;
+    return rt_mem_type((const void *)(uintptr_t)p, 0);
 }
 
 static int rt_sync_waits(const rt_op *op)
 {
     if (op->kind == RT_OP_COPY) {
-        enum cudaMemcpyKind k = op->u.copy.dir;
-        if (k == cudaMemcpyDefault)
-            return !(rt_is_device(op->u.copy.dst) && rt_is_device(op->u.copy.src));
-        return k != cudaMemcpyDeviceToDevice;
+        enum cudaMemoryType d = rt_kind_at(op->u.copy.dst), s = rt_kind_at(op->u.copy.src);
+        if (d == cudaMemoryTypeManaged || s == cudaMemoryTypeManaged)
+            return 1;
+        if (op->u.copy.dir == cudaMemcpyDefault)
+            return !(d == cudaMemoryTypeDevice && s == cudaMemoryTypeDevice);
+        return op->u.copy.dir != cudaMemcpyDeviceToDevice;
     }
     if (op->kind == RT_OP_SET) {
         const rt_alloc *a = rt_alloc_find((void *)(uintptr_t)op->u.set.dst, 0);
-        return a && (a->kind == RT_MEM_HOST || a->kind == RT_MEM_REGISTERED);
+        return a && (a->kind == RT_MEM_HOST || a->kind == RT_MEM_REGISTERED ||
+                     a->kind == RT_MEM_MANAGED);
     }
     return 1;
 }

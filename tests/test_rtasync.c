@@ -34,6 +34,8 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 cudaError_t cudaMalloc(void **p, size_t n);
 cudaError_t cudaFree(void *p);
 cudaError_t cudaMallocHost(void **p, size_t n);
+cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags);
+CUresult cuMemsetD32_v2(unsigned long long dst, unsigned int v, size_t n);
 cudaError_t cudaFreeHost(void *p);
 cudaError_t cudaMemset(void *p, int v, size_t n);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k);
@@ -272,6 +274,81 @@ START_TEST(per_thread_streams)
     ck_assert_int_eq(res[4], 3);
     cudaEventDestroy(ev);
     cudaFree(ptds_out);
+    cudaFreeHost(gate);
+    teardown();
+}
+END_TEST
+
+/* Synchronous calls as CUDA's "API synchronization behavior" documents them, with the legacy
+ * stream holding a kernel that waits for the host: a memset of device memory and a device to
+ * device copy return at once (their work queued behind the kernel); a memset of managed or
+ * pinned host memory and a copy into managed memory return only once done, after the kernel
+ * (another thread opens its gate: however late, the stream is idle when the call returns). */
+static int *opener_gate;
+static int opener_value;
+
+static void *gate_opener(void *v)
+{
+    (void)v;
+    sched_yield();
+    tsan_gate_open(opener_gate, opener_value);
+    return NULL;
+}
+
+static void open_gate_from_another_thread(pthread_t *t, int *gate, int v)
+{
+    opener_gate = gate;
+    opener_value = v;
+    ck_assert_int_eq(pthread_create(t, NULL, gate_opener, NULL), 0);
+}
+
+START_TEST(sync_calls)
+{
+    setup();
+    int *gate = gate_new(), *dev, *man, *pinned;
+    ck_assert_int_eq(cudaMalloc((void **)&dev, 64 * sizeof(int)), cudaSuccess);
+    ck_assert_int_eq(cudaMallocManaged((void **)&man, 64 * sizeof(int), 1), cudaSuccess);
+    ck_assert_int_eq(cudaMallocHost((void **)&pinned, 64 * sizeof(int)), cudaSuccess);
+    ck_assert_int_eq(cudaMemset(dev, 0, 64 * sizeof(int)), cudaSuccess);   /* idle: done */
+    /* device memory: queued, the call returns while the kernel waits */
+    launch_gate(NULL, gate, 1, dev, 5, 1);                        /* dev[0] = 5 */
+    ck_assert_int_eq(cudaMemset(dev + 8, 1, sizeof(int)), cudaSuccess);
+    ck_assert_int_eq(cudaMemcpy(dev + 16, dev + 8, sizeof(int), cudaMemcpyDeviceToDevice),
+                     cudaSuccess);
+    ck_assert_int_eq(cuMemsetD32_v2((unsigned long long)(uintptr_t)(dev + 24), 7, 1), 0);
+    ck_assert_int_eq(cudaStreamQuery(NULL), cudaErrorNotReady);
+    /* managed memory: the memset returns once the kernel and it are done */
+    pthread_t t;
+    open_gate_from_another_thread(&t, gate, 1);
+    ck_assert_int_eq(cudaMemset(man, 2, 64 * sizeof(int)), cudaSuccess);
+    ck_assert_int_eq(cudaStreamQuery(NULL), cudaSuccess);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(man[63], 0x02020202);
+    int res[25];
+    ck_assert_int_eq(cudaMemcpy(res, dev, sizeof res, cudaMemcpyDeviceToHost), cudaSuccess);
+    ck_assert_int_eq(res[0], 5);
+    ck_assert_int_eq(res[8], 0x01010101);
+    ck_assert_int_eq(res[16], 0x01010101);
+    ck_assert_int_eq(res[24], 7);
+    /* pinned host memory through the driver API: the same */
+    tsan_gate_open(gate, 0);
+    launch_gate(NULL, gate, 2, dev, 6, 1);
+    open_gate_from_another_thread(&t, gate, 2);
+    ck_assert_int_eq(cuMemsetD32_v2((unsigned long long)(uintptr_t)pinned, 9, 64), 0);
+    ck_assert_int_eq(cudaStreamQuery(NULL), cudaSuccess);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(pinned[63], 9);
+    /* a device to device copy into managed memory: the same */
+    tsan_gate_open(gate, 0);
+    launch_gate(NULL, gate, 3, dev, 11, 1);
+    open_gate_from_another_thread(&t, gate, 3);
+    ck_assert_int_eq(cudaMemcpy(man, dev, sizeof(int), cudaMemcpyDeviceToDevice), cudaSuccess);
+    ck_assert_int_eq(cudaStreamQuery(NULL), cudaSuccess);
+    pthread_join(t, NULL);
+    ck_assert_int_eq(man[0], 11);
+    cudaFree(dev);
+    cudaFree(man);
+    cudaFreeHost(pinned);
     cudaFreeHost(gate);
     teardown();
 }
@@ -588,6 +665,7 @@ int main(void)
     tcase_add_test(t, launch_returns_at_once);
     tcase_add_test(t, legacy_stream_order);
     tcase_add_test(t, per_thread_streams);
+    tcase_add_test(t, sync_calls);
     tcase_add_test(t, machines_quiesced);
 #ifndef __SANITIZE_THREAD__
     tcase_add_test(t, pinned_never_taken_back);
