@@ -69,9 +69,11 @@ static void rt_check_print(void *ctx, const chk_finding *f)
     (void)ctx;
     char buf[4096];
     chk_format(f, RT_CHK_PREFIX, buf, sizeof buf);
+    rt_lock();   /* called on the kernel's stream thread: the device output is shared */
     rt_flush_output();
     fputs(buf, stderr);
     fflush(stderr);
+    rt_unlock();
 }
 
 static void rt_check_exit(void)
