@@ -42,6 +42,16 @@ typedef enum {
     CHK_K_RACE_WR,        /* write, then read (read-after-write hazard) */
     CHK_K_RACE_RW,        /* read, then write (write-after-read hazard) */
     CHK_K_RACE_SAME,      /* write, then write of the same value (a warning) */
+    /* synccheck (chk_synccheck.c) */
+    CHK_K_BAR_DIVERGENT = 40, /* a CTA barrier reached by part of the CTA: threads at another
+                                 barrier instruction, or exiting after earlier barriers */
+    CHK_K_BAR_COUNT,      /* warps meeting at one barrier with different thread counts */
+    CHK_K_BAR_INVALID,    /* a barrier number or thread count the ISA forbids (the warp faults) */
+    CHK_K_WARP_NOT_MEMBER,/* bar.warp.sync (__syncwarp) by a lane its membermask does not name */
+    CHK_K_SHFL_UNDEF,     /* a shuffle reading a lane that exited, is inactive or outside the
+                             membermask: the value is undefined on a GPU */
+    CHK_K_MBAR_MISUSE,    /* an mbarrier operation the ISA forbids (the warp faults) */
+    CHK_K_CLUSTER_BAR,    /* barrier.cluster arrive/wait out of order (the warp faults) */
 } chk_kind;
 typedef enum { CHK_SEV_ERROR, CHK_SEV_WARNING, CHK_SEV_INFO } chk_sev;
 
@@ -95,6 +105,9 @@ typedef struct {
        party's as memory held it then), when known (race_nval[k] bytes, little-endian) */
     uint64_t race_val[2];
     uint8_t race_nval[2];
+    /* synccheck: the lanes involved, one per line (which lanes exited, which are absent, at
+       which line each warp reached which barrier); "" none */
+    char sync_detail[1536];
 } chk_finding;
 
 typedef struct chk_ctx chk_ctx;

@@ -65,5 +65,8 @@ void chk_memcheck_detach(chk_ctx *c, exec_machine *m, void *state);
 /* racecheck (chk_racecheck.c) */
 void *chk_racecheck_attach(chk_ctx *c, exec_machine *m);
 void chk_racecheck_detach(chk_ctx *c, exec_machine *m, void *state);
+/* synccheck (chk_synccheck.c) */
+void *chk_synccheck_attach(chk_ctx *c, exec_machine *m);
+void chk_synccheck_detach(chk_ctx *c, exec_machine *m, void *state);
 
 #endif

@@ -100,6 +100,19 @@ static void apply_setup(const dj *a)
     for (int i = 0; sc && sc->kind == DJ_ARR && i < sc->count; i++)
         if (sc->items[i]->kind == DJ_STR)
             setup_command(sc->items[i]->str, "setup command");
+    /* "check": exactly these checkers (checked by the adapter already) */
+    char names[512];
+    const dj *cx = dj_get(a, "check");
+    if (cx && dap_check_names(cx, names, sizeof names) == 0) {
+        setup_command("set check all off", "check");
+        char *save = NULL;
+        for (char *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save))
+            if (strcmp(t, "none")) {
+                char line[300];
+                snprintf(line, sizeof line, "set check %s on", t);
+                setup_command(line, "check");
+            }
+    }
     const dj *ck = dj_get(a, "checks");
     for (int i = 0; ck && ck->kind == DJ_ARR && i < ck->count; i++)
         if (ck->items[i]->kind == DJ_STR) {
@@ -203,4 +216,16 @@ int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
     if (out->kind != EXEC_STOP_DONE)
         *reported = 1;
     return 0;
+}
+
+void dap_inproc_set_run_hook(int (*fn)(void *ctx, const exec_run_opts *o, const exec_stop *st),
+                             void *ctx)
+{
+    if (state == 1)
+        dbg_set_run_hook(D.s, fn, ctx);
+}
+
+void dap_inproc_interrupt(void)
+{
+    __atomic_store_n(&pause_flag, 1, __ATOMIC_RELAXED);
 }

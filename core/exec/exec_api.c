@@ -78,7 +78,7 @@ void exec_set_output(exec_machine *m, FILE *out) { m->out = out; }
 static void ws_hook_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
 {
     (void)ctx;
-    if (ev->kind == EXEC_SYNC_WARP_UNDEFINED && m->ws_hook)
+    if (ev->kind == EXEC_SYNC_WARP_UNDEFINED && ev->op <= EXEC_WS_NOT_MEMBER && m->ws_hook)
         m->ws_hook(m->ws_hook_ctx, (exec_ws_event)ev->op, ev->cta, ev->warp, ev->pc, ev->lanes,
                    ev->mask);
 }
@@ -155,6 +155,17 @@ int exec_global_unmap(exec_machine *m, uint64_t base)
         return -1;
     }
     exec_obs_host_event(m, EXEC_SYNC_UNALLOC, base, size);
+    return 0;
+}
+
+int exec_global_set_host(exec_machine *m, uint64_t base, int on)
+{
+    mem_region *r = mem_global_find(&m->glob, base, 1);
+    if (!r || r->base != base || r->kind != MEM_R_MAPPED) {
+        snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not a mapped range", base);
+        return -1;
+    }
+    r->host = on != 0;
     return 0;
 }
 
