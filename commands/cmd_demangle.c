@@ -149,6 +149,17 @@ static int template_args(dm *d, char *out)
                 put(a, "%.*sul", len, st);
             else
                 put(a, "(%s)%s%.*s", t, neg ? "-" : "", len, st);
+        } else if (*d->p == 'X' && d->p[1] == 'T') {
+            /* an expression that is a template parameter of the function, e.g. the 8 of
+               thread_block_tile<8, void> in tile_sum<8>'s parameter type (XT_E): its value;
+               a parameter in an expression is not a substitution candidate */
+            d->p += 2;
+            long idx = 0;
+            if (*d->p != '_')
+                idx = parse_num(d) + 1;
+            if (d->err || *d->p++ != '_' || *d->p++ != 'E' || idx >= d->ntargs)
+                return d->err = 1, -1;
+            put(a, "%s", d->targs[idx]);
         } else if (*d->p == 'X' || *d->p == 'J') {
             return d->err = 1, -1;
         } else {

@@ -326,6 +326,39 @@ static int only_T(void *ctx, const char *name)
     return !strcmp(name, "T");
 }
 
+/* C++ type names: a template's "<ARGS>" belongs to the name when the debug info knows the
+ * whole name as a type; "ns::name" is one name */
+static int cxx_types(void *ctx, const char *name)
+{
+    (void)ctx;
+    return !strcmp(name, "tile<8U,void>") || !strcmp(name, "cg::thread_group");
+}
+
+START_TEST(expr_cxx_type_names)
+{
+    char err[256];
+    cmd_expr *e = cmd_expr_parse_typed("sizeof(tile<8U,void>)", cxx_types, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_SIZEOF);
+    ck_assert_str_eq(e->a ? e->a->name : e->tname, "tile<8U,void>");
+    cmd_expr_free(e);
+    e = cmd_expr_parse_typed("(cg::thread_group *) p", cxx_types, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_CAST);
+    ck_assert_str_eq(e->tname, "cg::thread_group");
+    cmd_expr_free(e);
+    /* not a known type: "<" compares */
+    e = cmd_expr_parse_typed("tile < 8", cxx_types, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_LT);
+    cmd_expr_free(e);
+    e = cmd_expr_parse_typed("(v<3)", cxx_types, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_LT);
+    cmd_expr_free(e);
+}
+END_TEST
+
 START_TEST(expr_casts_calls)
 {
     char err[256];
@@ -473,6 +506,13 @@ START_TEST(demangler)
     ck_assert_str_eq(dm("_Z1fjlmxyhtsca", 0),
                      "f(unsigned int, long, unsigned long, long long, unsigned long long, "
                      "unsigned char, unsigned short, short, char, signed char)");
+    /* a template parameter in an expression of a parameter type (c++filt's forms) */
+    ck_assert_str_eq(dm("_Z8tile_sumILi8EEiN18cooperative_groups4__v117thread_block_tileIXT_EvEEii", 0),
+                     "int tile_sum<8>(cooperative_groups::__v1::thread_block_tile<8, void>, int, int)");
+    ck_assert_str_eq(dm("_Z8tile_sumILi8EEiN18cooperative_groups4__v117thread_block_tileIXT_EvEEii", 1),
+                     "tile_sum<8>");
+    ck_assert_str_eq(dm("_Z1gIiLj4EEvN2cg4tileIXT0_ET_EE", 0), "void g<int, 4u>(cg::tile<4u, int>)");
+    ck_assert_str_eq(dm("_Z1gILi4EEvN2cg4tileIXT0_EEE", 0), "(fail)");
     ck_assert_str_eq(dm("saxpy", 0), "(fail)");
     ck_assert_str_eq(dm("_Z", 0), "(fail)");
     ck_assert_str_eq(dm("_Z5sa", 0), "(fail)");
@@ -602,6 +642,7 @@ int main(void)
     tcase_add_test(t, expr_registers_builtins_memory);
     tcase_add_test(t, expr_history);
     tcase_add_test(t, expr_casts_calls);
+    tcase_add_test(t, expr_cxx_type_names);
     tcase_add_test(t, format_values);
     tcase_add_test(t, literals);
     tcase_add_test(t, fmt_specs);
