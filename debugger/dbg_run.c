@@ -310,6 +310,40 @@ static int step_run(dbg_session *s, int run_on, uint64_t budget, dbg_event *ev)
     return 0;
 }
 
+/* The end of a line step of one lane that executed warp-synchronous instructions or calls with
+ * its warp-mates: those behind it finish the line with it (exec_run_opts.rejoin), so no lane is
+ * left inside an inlined collective (__shfl_down_sync in a cooperative-groups call) while the lane
+ * is past it. A stop on the way (a fault of a mate, the budget) is the step's outcome. */
+static int step_rejoin(dbg_session *s, uint64_t budget, dbg_event *ev)
+{
+    exec_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = EXEC_RUN_STEP_LANE;
+    o.cta = s->focus.cta;
+    o.warp = s->focus.warp;
+    o.lane = s->focus.lane;
+    o.rejoin = 1;
+    o.interrupt = s->interrupt;
+    o.max_steps = budget;
+    exec_stop st;
+    memset(&st, 0, sizeof st);
+    if (exec_run(s->m, &o, &st) != 0)
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    if (st.kind == EXEC_STOP_STEP)
+        return 0;
+    dbg_event e2;
+    memset(&e2, 0, sizeof e2);
+    if (st.kind == EXEC_STOP_LIMIT) {
+        e2.kind = DBG_EV_LIMIT;
+        e2.stop = st;
+    } else if (!handle_stop(s, &st, &e2)) {
+        return 0;
+    }
+    e2.old_pc = ev->old_pc;
+    *ev = e2;
+    return 0;
+}
+
 /* A step ended on a breakpoint location of the focused lane: report it as that breakpoint. */
 static void landed_on_bp(dbg_session *s, const lane_pos *p, dbg_event *ev)
 {
@@ -435,8 +469,7 @@ static void marks_for(dbg_session *s, goal_kind goal, const lane_pos *p, const s
         if (exec_pc_insn(s->m, pc, &f, &pi) != 0)
             continue;
         if (is_op(pi, "exit") || (is_op(pi, "ret") && f->is_entry) ||
-            (s->opts.lane_steps && (exec_insn_collective(s->m, pc) || is_op(pi, "call") ||
-                                    is_op(pi, "ret"))))
+            (s->opts.lane_steps && exec_lane_group_insn(s->m, pc)))
             mark_add(ms, pc);
     }
     if (!p->w.func || p->li.depth < a->depth)
@@ -502,6 +535,7 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
     anchor_at(s, &start, &a);
     int depth_in = a.depth, vd_in = a.vd; /* the frame the command started in */
     uint32_t pc_in = a.pc;
+    uint64_t groups_in = exec_lane_group_runs(s->m);
     /* max-steps bounds the whole step as it bounds a continue */
     uint64_t limit = s->opts.run_max_steps, t0 = 0, now = 0;
     exec_stats(s->m, &t0, NULL);
@@ -597,6 +631,16 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
         }
         if (done) {
             ev->new_frame = vd != vd_in || p.li.depth != depth_in;
+            if (goal != GOAL_INSN && goal != GOAL_INSN_OVER && s->opts.lane_steps &&
+                exec_lane_group_runs(s->m) != groups_in) {
+                if (limit) {
+                    exec_stats(s->m, &now, NULL);
+                    budget = now - t0 < limit ? limit - (now - t0) : 1;
+                }
+                rc = step_rejoin(s, budget, ev);
+                if (rc != 0 || ev->kind != DBG_EV_STEP)
+                    break;
+            }
             if (goal != GOAL_INSN && goal != GOAL_INSN_OVER)
                 landed_on_bp(s, &p, ev);
             break;
