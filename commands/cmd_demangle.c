@@ -409,10 +409,12 @@ static int encoding(dm *d, char *out, size_t n, int base_only, int local)
     }
     if (d->err)
         return -1;
+    /* a template function's return type is not part of the name users see or type: gdb's
+       names drop it ("tile_sum<8>(thread_block_tile<8, void>, int)", not "int tile_sum...") */
     if (base_only)
         snprintf(out, n, "%s", name);
     else
-        snprintf(out, n, "%s%s%s(%s)", ret, ret[0] ? " " : "", name, params);
+        snprintf(out, n, "%s(%s)", name, params);
     return 0;
 }
 

@@ -98,7 +98,9 @@ int dbg_launch_site(dbg_session *s, char *out, size_t n);
  * the program called, named by dbg_host_api_name ("cudaFree") when it is needed. */
 #define DBG_HOST_PCS 16
 int dbg_host_stack(uint64_t *pcs, int max, uint64_t *api_pc);
-void dbg_host_api_name(uint64_t api_pc, char *out, size_t n);
+/* pcs, npcs: the stack dbg_host_stack gave with it (a program with the CUDA runtime linked in
+ * statically called its own copy of the API: that one is named). */
+void dbg_host_api_name(uint64_t api_pc, const uint64_t *pcs, int npcs, char *out, size_t n);
 /* The program's frames of such a stack as text, past nvcc's launch glue (stubs, toolkit
  * headers, the kernel's host wrapper; kernel: its mangled name, or NULL): up to nframes
  * "f at app.cu:12" joined by ", called from ". 0, or -1 when nothing is known. */

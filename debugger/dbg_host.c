@@ -134,10 +134,24 @@ int dbg_host_stack(uint64_t *pcs, int max, uint64_t *api_pc)
     return w.n;
 }
 
-void dbg_host_api_name(uint64_t api_pc, char *out, size_t n)
+static int program_api_frame(uint64_t ret, char *name, size_t n);
+
+void dbg_host_api_name(uint64_t api_pc, const uint64_t *pcs, int npcs, char *out, size_t n)
 {
     Dl_info di;
     out[0] = 0;
+    /* a program linked with the static CUDA runtime called its own copy of the API (which
+       called ours): the outermost such frame before the program's own code names it */
+    for (int i = 0; i < npcs; i++) {
+        char nm[256];
+        int k = program_api_frame(pcs[i], nm, sizeof nm);
+        if (k < 0)
+            break;
+        if (k > 0)
+            snprintf(out, n, "%s", nm);
+    }
+    if (out[0])
+        return;
     if (api_pc && dladdr((void *)(uintptr_t)api_pc, &di) && di.dli_sname)
         snprintf(out, n, "%s", di.dli_sname);
 }
@@ -172,6 +186,18 @@ static int host_glue(const char *name, const char *file, const char *kernel, dbg
     return 0;
 }
 
+/* The CUDA runtime linked statically into the program (nvcc's default): its internal functions
+ * (libcudart_static_<hash>) and API entries (cudaMalloc, cuLaunchKernel, __cudaPushCall...),
+ * which have no line information even in a -g program. */
+static int static_runtime_name(const char *nm)
+{
+    if (!nm)
+        return 0;
+    return !strncmp(nm, "libcudart_static_", 17) || !strncmp(nm, "__cuda", 6) ||
+           (!strncmp(nm, "cuda", 4) && nm[4] >= 'A' && nm[4] <= 'Z') ||
+           (!strncmp(nm, "cu", 2) && nm[2] >= 'A' && nm[2] <= 'Z');
+}
+
 typedef struct { char name[256]; char file[256]; int line; int glue; int outside; } host_loc;
 
 /* The source frames of one return address (innermost first), or its object and symbol. */
@@ -188,16 +214,19 @@ static int host_locs(uint64_t ret, const char *kernel, dbg_demangle_fn dm, host_
             const char *nm = fr[i].name;
             if (!nm || !dm || dm(nm, l->name, sizeof l->name, 1) != 0)
                 snprintf(l->name, sizeof l->name, "%s", nm ? nm : "??");
-            if (fr[i].file && fr[i].line > 0) {
+            int lined = fr[i].file && fr[i].line > 0;
+            if (lined) {
                 snprintf(l->file, sizeof l->file, "%s", fr[i].file);
                 l->line = fr[i].line;
-            } else if (!dw_host_has_lines(self_host)) {
+            } else {
+                snprintf(l->file, sizeof l->file, "%s", self_name);   /* "main+0x2b1 in app" */
                 uint64_t off = 0;
-                if (dw_host_symbol(self_host, pc - self_bias, &off))
+                if (!dw_host_has_lines(self_host) &&
+                    dw_host_symbol(self_host, pc - self_bias, &off))
                     snprintf(l->name + strlen(l->name), sizeof l->name - strlen(l->name),
                              "+0x%llx", (unsigned long long)off + 1);
             }
-            l->glue = host_glue(nm, fr[i].file, kernel, dm);
+            l->glue = host_glue(nm, fr[i].file, kernel, dm) || (!lined && static_runtime_name(nm));
         }
         pthread_mutex_unlock(&self_lock);
         if (n > 0)
@@ -219,6 +248,26 @@ static int host_locs(uint64_t ret, const char *kernel, dbg_demangle_fn dm, host_
     out->glue = host_glue(di.dli_sname, NULL, kernel, dm);
     out->outside = !prog;
     return 1;
+}
+
+/* A return address in the program: 1 with the API name when it is in a statically linked CUDA
+ * runtime's API entry (cudaFreeAsync), 0 in its internals, -1 in the program's own code (or
+ * not in the program, or nothing known). */
+static int program_api_frame(uint64_t ret, char *name, size_t n)
+{
+    names_init();
+    uint64_t pc = ret - 1;
+    if (!in_program(pc) || !self_host)
+        return -1;
+    dw_host_frame fr[16];
+    pthread_mutex_lock(&self_lock);
+    int k = dw_host_frames(self_host, pc - self_bias, fr, 16), r = -1;
+    if (k > 0 && !(fr[0].file && fr[0].line > 0) && static_runtime_name(fr[0].name)) {
+        r = strncmp(fr[0].name, "cuda", 4) == 0;
+        snprintf(name, n, "%s", fr[0].name);
+    }
+    pthread_mutex_unlock(&self_lock);
+    return r;
 }
 
 int dbg_host_where(const uint64_t *pcs, int n, const char *kernel, dbg_demangle_fn dm,
@@ -485,11 +534,15 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
     if (spec[0] >= '0' && spec[0] <= '9')
         return 0;
     const char *mg = NULL;
+    size_t sl = strlen(spec);
     for (int i = 0; i < dw_host_nsymbols(p->h) && !mg; i++) {
         const char *sn = dw_host_symbol_name(p->h, i);
         char b[512], f[1024];
+        /* gdb: a template's name without arguments names every instance (host_sum<int>) */
         if (!strcmp(sn, spec) ||
-            (s->demangle && s->demangle(sn, b, sizeof b, 1) == 0 && !strcmp(b, spec)) ||
+            (s->demangle && s->demangle(sn, b, sizeof b, 1) == 0 &&
+             (!strcmp(b, spec) || (!strchr(spec, '<') && !strncmp(b, spec, sl) &&
+                                   b[sl] == '<' && b[strlen(b) - 1] == '>'))) ||
             (s->demangle && s->demangle(sn, f, sizeof f, 0) == 0 && !strcmp(f, spec)))
             mg = sn;
     }

@@ -68,6 +68,8 @@ multi_module      0 ^multi_module:\sPASSED$                               -
 multi_module.G    0 ^multi_module:\sPASSED$                               -
 spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
 dbg_particles     0 ^dbg_particles:\sPASSED$                              -
+dbg_tiles         0 ^dbg_tiles:\stile\s[0-9]+\sbytes,\speak\s[0-9]+,\sPASSED$ -
+dbg_tiles.G       0 ^dbg_tiles:\stile\s[0-9]+\sbytes,\speak\s[0-9]+,\sPASSED$ -
 dbg_particles.G   0 ^dbg_particles:\sPASSED$                              -
 particles         0 ^particles:\sPASSED$                                 -
 particles.G       0 ^particles:\sPASSED$                                 -
@@ -662,26 +664,26 @@ scenario lineinfo-names 0 -ex 'break particles.cu:44' -ex run -ex bt -ex 'info f
 ^#0  row_sum<4> \(\) at particles\.cu:44\$
 ^#1  copy_row<4><<<\(2,1,1\),\(32,1,1\)>>> \(.*\) at particles\.cu:52\$
  pc = 0x[0-9a-f]+ in row_sum<4> \(particles\.cu:44\)\$
-in int row_sum<4>\(int const\*\) at particles\.cu:44\$
-^Dump of assembler code for function void copy_row<4>\(int const\*, int\*, int\):\$
+in row_sum<4>\(int const\*\) at particles\.cu:44\$
+^Dump of assembler code for function copy_row<4>\(int const\*, int\*, int\):\$
 ^particles\.cu:\$
 ^52[[:space:]]+dst\[r\] = row_sum<W>\(src \+ r \* W\);
 ^44[[:space:]]+s \+= row\[k\];
 ^=> 0x[0-9a-f]+ <\+[0-9]+>:[[:space:]]+mul\.wide\.s32
 ^End of assembler dump\.\$
-^Dump of assembler code for function void copy_row<4>
+^Dump of assembler code for function copy_row<4>
 ^44[[:space:]]+s \+= row\[k\];
 ^48[[:space:]]+template <int W>
 ^52[[:space:]]+dst\[r\]
 ^End of assembler dump\.\$
-^Dump of assembler code for function void copy_row<4>
+^Dump of assembler code for function copy_row<4>
 ^   0x[0-9a-f]+ <\+0>:[[:space:]]+ptx:[0-9]+[[:space:]]+ld\.param
 ^End of assembler dump\.\$
-^Dump of assembler code for function void copy_row<4>
+^Dump of assembler code for function copy_row<4>
 ^particles\.cu:\$
 ^   0x[0-9a-f]+ <\+0>:[[:space:]]+ptx:[0-9]+[[:space:]]+ld\.param
 ^End of assembler dump\.\$
-^Dump of assembler code for function void copy_row<4>
+^Dump of assembler code for function copy_row<4>
 ^44[[:space:]]+s \+= row\[k\];
 ^=> 0x[0-9a-f]+ <\+[0-9]+>:[[:space:]]+ptx:[0-9]+[[:space:]]+mul\.wide\.s32
 ^particles: PASSED\$
@@ -768,7 +770,7 @@ scenario host-breaks nz -ex 'break main' -ex 'break host_fn' -ex "break particle
 ^#1  copy_row<4><<<
 ^Launched from host: main at particles\.cu:$l_copy\$
 Launch Site
-^\* +1 +0 +2 Active .* main at particles\.cu:$l_copy void copy_row<4>
+^\* +1 +0 +2 Active .* main at particles\.cu:$l_copy copy_row<4>
 ^particles: PASSED\$
 ^Function "main" is host code of particles\.G: ptxdbg stops in device code only
 ^Function "host_fn" is host code of particles\.G: ptxdbg stops in device code only
@@ -835,5 +837,67 @@ scenario inline-breaks-G 0 -ex 'break energy' -ex run -ex 'print q.mass' -ex 'in
 in energy\(Particle const&\) at particles\.cu:24\$
 ^particles: PASSED\$
 PATS
+
+# ---- dbg_tiles.cu: cooperative groups, a template taking a tile, atomics, cudaFreeAsync ---------
+DT="--args ./dbg_tiles.G"
+dt_line() { grep -n -F "$1" "$C/dbg_tiles.cu" | head -n 1 | cut -d: -f1; }
+dt_cas=$(dt_line 'old = atomicCAS(p, seen')
+dt_launch=$(dt_line 'cudaLaunchCooperativeKernel')
+dt_free=$(dt_line 'CHECK(cudaFreeAsync(hist, st));')
+dt_part=$(dt_line 'partial<<<N / 128, 128, 0, st>>>')
+dt_hsum=$(dt_line 'T s = 0;')
+# tile_sum<8>'s mangled name has a template parameter inside a parameter type: tbreak, the stop
+# and bt name it; sizeof takes the tile's type as DWARF and the demangler write it (the program
+# prints the host's sizeof of cg::thread_block_tile<8>); host templates and lines are refused
+scenario template-tile nz -ex 'tbreak tile_sum<8>' -ex 'break host_sum' -ex "break dbg_tiles.cu:$dt_hsum" \
+    -ex run -ex bt -ex 'print sizeof(thread_block_tile<8U,void>)' \
+    -ex 'print sizeof(cg::thread_block_tile<8u, void>)' -ex 'whatis t' -ex 'info breakpoints' \
+    -ex continue $DT <<PATS
+^Temporary breakpoint 1, tile_sum<8> \(t=\.\.\., v=0\) at dbg_tiles\.cu:2[0-9]\$
+^#0  tile_sum<8> \(t=\.\.\., v=0\) at dbg_tiles\.cu:2[0-9]\$
+^#1  .* in partial<<<\(8,1,1\),\(128,1,1\)>>> .* at dbg_tiles\.cu:[0-9]+\$
+^Launched from host: main at dbg_tiles\.cu:$dt_part\$
+^\\\$1 = ([0-9]+)\$
+^\\\$2 = ([0-9]+)\$
+^type = thread_block_tile<8U,void>\$
+^No breakpoints or watchpoints\.\$
+^dbg_tiles: tile ([0-9]+) bytes
+^Function "host_sum" is host code of dbg_tiles\.G: ptxdbg stops in device code only
+^Line $dt_hsum of "dbg_tiles\.cu" is host code of dbg_tiles\.G
+PATS
+# the three sizes must agree (the regexes above only say they are numbers)
+if selected template-tile; then
+    dt_sizes=$(sed -n 's/^\$[12] = //p; s/^dbg_tiles: tile \([0-9]*\) bytes.*/\1/p' "$d/all" 2>/dev/null |
+               sort -u | wc -l)
+    if [ "${dt_sizes:-0}" = 1 ]; then pass "template-tile-sizeof"
+    else fail "template-tile-sizeof" "sizes differ: $(grep -E '^\$[12] =|bytes' "$d/all" 2>/dev/null | tr '\n' ' ')"; fi
+fi
+# a core written inside atomicCAS (unsigned long long) called from the CAS loop of max_double
+scenario core-in-atomiccas 0 -ex "break dbg_tiles.cu:$dt_cas" -ex run -ex step \
+    -ex "gcore $tmp/cas.core" -ex delete -ex continue $DT <<PATS
+^Breakpoint 1, max_double \(a=0x[0-9a-f]+, v=[0-9.]+\) at dbg_tiles\.cu:$dt_cas\$
+^atomicCAS \(address=0x[0-9a-f]+, compare=0, val=[0-9]+\) at device_atomic_functions\.hpp:[0-9]+\$
+^Saved corefile
+^dbg_tiles: tile [0-9]+ bytes
+PATS
+scenario core-in-atomiccas-open 0 -ex bt -ex up -ex 'print seen' -ex up -ex 'print i' \
+    -ex 'info cuda kernels' --core "$tmp/cas.core" <<PATS
+^#0  atomicCAS \(address=0x[0-9a-f]+, compare=0, val=[0-9]+\) at device_atomic_functions\.hpp:[0-9]+\$
+^#1  0x[0-9a-f]+ in max_double \(a=0x[0-9a-f]+, v=[0-9.]+\) at dbg_tiles\.cu:$dt_cas\$
+^#2  0x[0-9a-f]+ in combine<<<\(4,1,1\),\(32,1,1\)>>> .* at dbg_tiles\.cu:[0-9]+\$
+^Launched from host: main at dbg_tiles\.cu:$dt_launch\$
+^\\\$1 = 0\$
+^\\\$2 = 96\$
+main at dbg_tiles\.cu:$dt_launch combine\(int const\*, unsigned long long\*, double\*, int\*\)\$
+PATS
+# nvcc's default build (the runtime linked statically, with host debug information): the
+# launch site and the release name the program's lines, not the static runtime's internals
+for dt_bin in dbg_tiles.G dbg_tiles.G.static; do
+scenario "freed-async-$dt_bin" nz -ex run -ex bt -ex 'info cuda kernels' --args ./$dt_bin free <<PATS
+which was freed by cudaFreeAsync, called from main at dbg_tiles\.cu:$dt_free\)\$
+^Launched from host: main at dbg_tiles\.cu:$dt_launch\$
+main at dbg_tiles\.cu:$dt_launch combine
+PATS
+done
 
 batch_summary

@@ -14,7 +14,7 @@
 # A line "// cuda-static-build" also builds NAME.static the same way but with nvcc's default,
 # the CUDA runtime linked statically (no -cudart shared: libcudart_static.a, which reaches the
 # driver through libcuda.so.1's private tables), and "// cuda-static-build: G" builds the -G
-# variant that way instead (NAME.G.static); both stripped.
+# variant that way instead (NAME.G.static); both stripped (unless "// cuda-host-debug").
 # Sources are copied to a fixed neutral staging directory and compiled there, so the paths nvcc
 # records are the same on every machine; ptxdbg finds the sources beside the executables.
 # Usage: tests/cuda/build.sh [NAME.cu ...]   (default: all)
@@ -59,7 +59,7 @@ for cu in "$@"; do
     static=$(sed -n 's|^// cuda-static-build:* *||p' "$base.cu" | head -n 1)
     if grep -q '^// cuda-static-build' "$base.cu"; then
         case "$static" in G) g=-G sname=$base.G.static ;; *) g= sname=$base.static ;; esac
-        (cd "$STAGE" && $NVCC $flags ${g:--O2} -o "$sname" "$base.cu" $more && strip "$sname")
+        (cd "$STAGE" && $NVCC $flags ${g:--O2} -o "$sname" "$base.cu" $more && $strip "$sname")
         cp "$STAGE/$sname" "$sname"
         out="$out $sname"
     fi
