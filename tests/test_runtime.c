@@ -535,7 +535,12 @@ START_TEST(address_model)
     ck_assert_int_eq(cudaMallocManaged((void **)&early, 64, 1), cudaSuccess);
     ck_assert_int_eq(rt_mem_type(early, 64), cudaMemoryTypeManaged);
     ck_assert_int_eq(rt_mem_type(early + 15, 8), cudaMemoryTypeUnregistered);
-    ck_assert_int_eq(rt_addr_reserved(MEM_GLOBAL_BASE, 1), 1);
+    ck_assert_int_eq(rt_addr_reserved(RT_MODULE_BASE, 1), 1);
+    ck_assert_int_eq(rt_addr_reserved(MEM_CODE_BASE, 1), 1);
+    /* where the windows once lay, among the host's own mappings: host memory may be there */
+    ck_assert_int_eq(rt_addr_reserved(0x00007e0000000000ull, 4096), 0);
+    ck_assert_int_eq(rt_addr_reserved(0x00007f0000000000ull, 4096), 0);
+    ck_assert_int_eq(rt_addr_reserved(0x0000001ffeff0000ull, 4096), 0);   /* valgrind's stack */
     ck_assert_int_eq(rt_addr_reserved(MEM_WIN_PARAM + MEM_WIN_SIZE - 1, 1), 1);
     ck_assert_int_eq(rt_addr_reserved((uint64_t)(uintptr_t)early, 64), 0);
     long long i = 3;

@@ -22,6 +22,8 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
         snprintf(err, errlen, "no module");
         return NULL;
     }
+    if (exec_load_limits(mod, err, errlen))   /* what ptxas and the driver refuse at load */
+        return NULL;
     exec_machine *m = calloc(1, sizeof *m);
     if (!m) {
         snprintf(err, errlen, "out of memory");
@@ -33,6 +35,7 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
     m->glob_base = global_base;
     m->glob.limit = global_limit;
     m->heap_limit = EXEC_HEAP_DEFAULT;
+    m->par_warmup = EXEC_PAR_WARMUP;
     if (exec_decode_module(m, err, errlen)) {
         if (!err[0])
             snprintf(err, errlen, "%s: error: out of memory while decoding", mod->path);
@@ -47,6 +50,10 @@ void exec_free(exec_machine *m)
     if (!m)
         return;
     exec_kill(m);
+    exec_wset_release(&m->pool);
+    for (int i = 0; m->wpool && i < EXEC_WPOOL; i++)
+        exec_wset_release(&m->wpool[i]);
+    free(m->wpool);
     exec_par_free(m->par_cache);
     exec_bp_cond_free(m);
     free(m->bpk);
@@ -65,6 +72,11 @@ void exec_free(exec_machine *m)
 const char *exec_errmsg(const exec_machine *m) { return m->err; }
 const ptx_module *exec_module(const exec_machine *m) { return m->mod; }
 void exec_set_output(exec_machine *m, FILE *out) { m->out = out; }
+void exec_set_ws_hook(exec_machine *m, exec_ws_hook_fn fn, void *ctx)
+{
+    m->ws_hook = fn;
+    m->ws_hook_ctx = ctx;
+}
 
 /* ---- global memory ---------------------------------------------------------------------------- */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)

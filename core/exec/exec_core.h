@@ -22,6 +22,7 @@
 #define EXEC_NSCRATCH   16           /* scratch slots per frame for operand wrappers */
 #define EXEC_MAX_DEPTH  1024         /* call depth limit (then stack overflow) */
 #define EXEC_NBAR       16
+#define EXEC_SMEM_RESERVED 1024u     /* shared bytes the system reserves per CTA (sm_80+) */
 #define EXEC_CTA_WARPS  32           /* warps of the largest CTA (1024 threads) */
 #define EXEC_SLICE      65536        /* warp-instructions per scheduling slice / poll */
 #define EXEC_SPIN_TURN  1024         /* divergent backward branches before another group runs */
@@ -37,6 +38,7 @@ enum {
     EXEC_SR_CLOCK, EXEC_SR_CLOCK_HI, EXEC_SR_CLOCK64, EXEC_SR_GTIMER, EXEC_SR_GTIMER_LO,
     EXEC_SR_GTIMER_HI, EXEC_SR_TOTAL_SMEM, EXEC_SR_DYN_SMEM, EXEC_SR_AGGR_SMEM,
     EXEC_SR_CTARANK, EXEC_SR_NCTARANK, EXEC_SR_IS_EXPLICIT, EXEC_SR_ZERO,
+    EXEC_SR_RES_BEGIN, EXEC_SR_RES_END, EXEC_SR_RES_CAP, EXEC_SR_RES_OFF1,
     EXEC_SR_ENVREG,           /* 32 slots: %envreg0..31 */
     EXEC_SR__COUNT = EXEC_SR_ENVREG + 32
 };
@@ -146,11 +148,13 @@ struct exec_cta {
     exec_dim3 coord;
     uint8_t *shared;
     uint64_t shared_size;
+    uint64_t shared_cap;      /* bytes of the shared block (>= shared_size when reused) */
     uint32_t nthreads, nexited;
     exec_bar bar[EXEC_NBAR];
     uint32_t rr;              /* round-robin cursor */
     uint64_t tmem[2];         /* Tensor Memory allocator state (exec_tcgen05.c; zeroed with the
                                  rest of the CTA at its start, so it needs no freeing) */
+    uint8_t res[EXEC_SMEM_RESERVED]; /* the system's reserved shared memory (zeroed too) */
 };
 
 typedef struct exec_watch {
@@ -162,6 +166,18 @@ typedef struct exec_watch {
 } exec_watch;
 
 typedef struct exec_arena_blk { struct exec_arena_blk *next; } exec_arena_blk;
+
+/* Per-launch memory kept for the next launch (exec_run.c): n warps with their frames and
+ * local stacks, their special-register block, and a shared block. */
+typedef struct {
+    exec_warp *warps;
+    uint8_t *sregs;
+    uint32_t n;
+    uint8_t *sh;
+    uint64_t sh_cap;
+} exec_wset;
+#define EXEC_WPOOL 64             /* worker threads whose warps are kept between runs */
+#define EXEC_PAR_WARMUP (UINT64_C(1) << 17) /* warp-instructions on one thread before workers */
 
 struct exec_machine {
     const ptx_module *mod;
@@ -249,6 +265,13 @@ struct exec_machine {
     int coop;                 /* launches are cooperative (exec_set_cooperative) */
     uint32_t envreg[32];      /* %envreg0..31 of later launches (exec_set_envreg) */
     uint64_t coop_ws;         /* the grid barrier's workspace of cooperative launches */
+    exec_ws_hook_fn ws_hook;  /* warp-sync events (exec_set_ws_hook; exec_sync.c) */
+    /* per-launch memory kept for the next launch (exec_run.c), so that programs of many
+       small launches do not grow and shrink the host heap at each: the warps of the last
+       launch, each parallel worker's, and shared blocks */
+    exec_wset pool, *wpool;
+    uint64_t par_warmup;      /* exec_set_par_warmup (EXEC_PAR_WARMUP by default) */
+    void *ws_hook_ctx;
     uint64_t glob_base;       /* the first address of the machine's global window (exec_new_at;
                                  core files record it so a reopened core has the same addresses) */
 };
@@ -305,6 +328,8 @@ int exec_par_claim_lanes(exec_warp *w, const exec_insn *in, const mem_region *r,
 int exec_par_reduced(const exec_par *p);
 int exec_par_spinning(const exec_par *p);
 #define EXEC_PAR_SPIN (UINT64_C(1) << 20) /* lane accesses of held memory only: a wait */
+/* Free region r's claims and take it off g's list (the region is going). */
+void exec_par_drop(mem_global *g, mem_region *r);
 /* Put back the granules written by CTAs >= from_cta (all: every written or reduced one). */
 void exec_par_undo(exec_par *p, uint32_t from_cta, int all);
 
@@ -367,6 +392,27 @@ void exec_sreg_init_launch(exec_machine *m);
 void exec_sreg_init_cta(exec_machine *m);
 void exec_sreg_refresh(exec_warp *w, int slot);
 int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits);
+
+/* A CTA's shared memory: the kernel's static variables, then the dynamic part from the next
+ * 16-byte boundary (exec_smem_user bytes at shared addresses 0..). Besides, sm_80 and later
+ * reserve 1 KB per CTA for the system (cudaDevAttrReservedSharedMemoryPerBlock), where
+ * cooperative groups keep the state of tiles larger than a warp: here it is exec_cta.res, at
+ * shared addresses [EXEC_SMEM_RES_BASE, + EXEC_SMEM_RESERVED) (%reserved_smem_offset_begin,
+ * _end, _cap, _0, _1 name it), far from the kernel's bytes so that running off the end of
+ * them still faults. */
+#define EXEC_SMEM_RES_BASE (MEM_SHCL_BASE - EXEC_SMEM_RESERVED)
+static inline uint64_t exec_smem_user(uint64_t shared_static, uint64_t dyn)
+{
+    return (shared_static + 15) / 16 * 16 + dyn;
+}
+/* Host bytes of the reserved shared range [addr, addr + n) of CTA c, NULL when outside it. */
+static inline uint8_t *exec_smem_res(exec_cta *c, uint64_t addr, uint64_t n)
+{
+    if (addr < EXEC_SMEM_RES_BASE || n > EXEC_SMEM_RESERVED ||
+        addr - EXEC_SMEM_RES_BASE > EXEC_SMEM_RESERVED - n)
+        return NULL;
+    return c->res + (addr - EXEC_SMEM_RES_BASE);
+}
 
 /* Host byte of local address addr of a lane; addr must lie in [lsp, MEM_LOCAL_TOP). */
 static inline uint8_t *mem_local_host(const exec_warp *w, int lane, uint64_t addr)
@@ -475,5 +521,7 @@ int exec_run_cta_pass(exec_machine *m, void *rc);
 int exec_run_cta_start(exec_machine *m, uint32_t id);
 void exec_run_cta_end(exec_machine *m, int keep);
 void exec_run_cta_free_parked(exec_machine *m, exec_cta *c, exec_warp *warps, uint8_t *sregs);
+/* Free what a per-launch memory slot holds (exec_free). */
+void exec_wset_release(exec_wset *slot);
 
 #endif

@@ -6,65 +6,175 @@
 #include <string.h>
 #include "exec_core.h"
 
-/* ---- global regions -------------------------------------------------------------------------- */
-mem_region *mem_global_find(mem_global *g, uint64_t addr, uint64_t n)
+/* ---- global regions --------------------------------------------------------------------------
+ * A treap keyed by base address (mem.h): expected O(log n) per find, insert and remove, so
+ * programs with 100 000 live allocations pay what programs with a few pay. */
+static uint32_t mem_cnt(const mem_region *r) { return r ? r->count : 0; }
+static void mem_upd(mem_region *r) { r->count = 1 + mem_cnt(r->left) + mem_cnt(r->right); }
+
+/* Split t into the regions with base < key (*l) and the others (*r). */
+static void mem_split(mem_region *t, uint64_t key, mem_region **l, mem_region **r)
 {
-    mem_region *c = g->last;
-    if (c && addr >= c->base && addr - c->base + n <= c->size)
-        return c;
-    int lo = 0, hi = g->n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        mem_region *r = &g->r[mid];
-        if (addr < r->base)
-            hi = mid - 1;
-        else if (addr - r->base >= (r->size ? r->size : 1))
-            lo = mid + 1;
-        else {
-            if (addr - r->base + n > r->size)
-                return NULL;
-            g->last = r;
-            return r;
-        }
+    if (!t) {
+        *l = *r = NULL;
+    } else if (t->base < key) {
+        mem_split(t->right, key, &t->right, r);
+        mem_upd(t);
+        *l = t;
+    } else {
+        mem_split(t->left, key, l, &t->left);
+        mem_upd(t);
+        *r = t;
     }
-    return NULL;
 }
 
-const mem_region *mem_global_nearest(const mem_global *g, uint64_t addr)
+/* Join l and r, every base of l below every base of r. */
+static mem_region *mem_join(mem_region *l, mem_region *r)
 {
-    const mem_region *best = NULL;
-    uint64_t bd = UINT64_MAX;
-    for (int i = 0; i < g->n; i++) {
-        const mem_region *r = &g->r[i];
-        uint64_t d = addr < r->base ? r->base - addr
-                   : addr < r->base + r->size ? 0 : addr - (r->base + r->size) + 1;
-        if (d < bd) {
-            bd = d;
-            best = r;
+    if (!l || !r)
+        return l ? l : r;
+    if (l->prio > r->prio) {
+        l->right = mem_join(l->right, r);
+        mem_upd(l);
+        return l;
+    }
+    r->left = mem_join(l, r->left);
+    mem_upd(r);
+    return r;
+}
+
+/* The region with the highest base <= addr, or NULL. */
+static mem_region *mem_floor(const mem_global *g, uint64_t addr)
+{
+    mem_region *t = g->root, *best = NULL;
+    while (t) {
+        if (t->base <= addr) {
+            best = t;
+            t = t->right;
+        } else {
+            t = t->left;
         }
     }
     return best;
 }
 
-/* Make room for one more region at the sorted position of base; returns it (zeroed). */
-static mem_region *mem_global_slot(mem_global *g, uint64_t base)
+/* The region with the lowest base > addr, or NULL. */
+static mem_region *mem_above(const mem_global *g, uint64_t addr)
 {
-    if (g->n == g->cap) {
-        int nc = g->cap ? g->cap * 2 : 16;
-        mem_region *nr = realloc(g->r, sizeof(mem_region) * (size_t)nc);
-        if (!nr)
-            return NULL;
-        g->r = nr;
-        g->cap = nc;
+    mem_region *t = g->root, *best = NULL;
+    while (t) {
+        if (t->base > addr) {
+            best = t;
+            t = t->left;
+        } else {
+            t = t->right;
+        }
     }
-    int at = g->n;
-    while (at > 0 && g->r[at - 1].base > base)
-        at--;
-    memmove(&g->r[at + 1], &g->r[at], sizeof(mem_region) * (size_t)(g->n - at));
+    return best;
+}
+
+mem_region *mem_global_find(mem_global *g, uint64_t addr, uint64_t n)
+{
+    mem_region *c = g->last;
+    if (c && addr >= c->base && addr - c->base + n <= c->size)
+        return c;
+    c = mem_floor(g, addr);
+    if (!c || addr - c->base >= (c->size ? c->size : 1) || addr - c->base + n > c->size)
+        return NULL;
+    g->last = c;
+    return c;
+}
+
+const mem_region *mem_global_nearest(const mem_global *g, uint64_t addr)
+{
+    const mem_region *lo = mem_floor(g, addr), *hi = mem_above(g, addr);
+    if (!lo || !hi)
+        return lo ? lo : hi;
+    uint64_t dl = addr < lo->base + lo->size ? 0 : addr - (lo->base + lo->size) + 1;
+    return dl <= hi->base - addr ? lo : hi;
+}
+
+mem_region *mem_global_first(const mem_global *g)
+{
+    mem_region *t = g->root;
+    while (t && t->left)
+        t = t->left;
+    return t;
+}
+
+mem_region *mem_global_next(const mem_global *g, const mem_region *r)
+{
+    return r ? mem_above(g, r->base) : NULL;
+}
+
+mem_region *mem_global_at(const mem_global *g, int i)
+{
+    mem_region *t = g->root;
+    if (i < 0)
+        return NULL;
+    while (t) {
+        uint32_t l = mem_cnt(t->left);
+        if ((uint32_t)i < l) {
+            t = t->left;
+        } else if ((uint32_t)i == l) {
+            return t;
+        } else {
+            i -= (int)l + 1;
+            t = t->right;
+        }
+    }
+    return NULL;
+}
+
+int mem_global_insert(mem_global *g, mem_region *r)
+{
+    uint64_t end = r->base + (r->size ? r->size : 1);
+    const mem_region *below = mem_floor(g, end - 1);
+    if (end < r->base || (below && below->base + (below->size ? below->size : 1) > r->base))
+        return -1;
+    /* xorshift: deterministic priorities */
+    uint32_t x = g->seed ? g->seed : 0x9e3779b9u;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    g->seed = x;
+    r->prio = x;
+    r->left = r->right = NULL;
+    r->count = 1;
+    r->claims = NULL;
+    r->cprev = r->cnext = NULL;
+    mem_region *l, *h;
+    mem_split(g->root, r->base, &l, &h);
+    g->root = mem_join(mem_join(l, r), h);
     g->n++;
-    g->last = NULL;
-    memset(&g->r[at], 0, sizeof g->r[at]);
-    return &g->r[at];
+    return 0;
+}
+
+/* Take the region based at `base` out of the index (NULL when none). */
+static mem_region *mem_global_take(mem_global *g, uint64_t base)
+{
+    mem_region *l, *m, *h;
+    mem_split(g->root, base, &l, &m);
+    mem_split(m, base + 1, &m, &h);
+    g->root = mem_join(l, h);
+    if (m) {
+        g->n--;
+        if (g->last == m)
+            g->last = NULL;
+        m->left = m->right = NULL;
+        m->count = 1;
+    }
+    return m;
+}
+
+/* Free a region taken out of the index, with its claims and, unless mapped, its bytes. */
+static void mem_region_free(mem_global *g, mem_region *r)
+{
+    if (r->claims)
+        exec_par_drop(g, r);
+    if (r->kind != MEM_R_MAPPED)
+        free(r->data);
+    free(r);
 }
 
 uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *sym)
@@ -77,21 +187,26 @@ uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *s
     uint64_t next = (base + size + MEM_GLOBAL_GAP + 255) & ~255ull;
     if (g->limit && next > g->limit)
         return 0;
+    mem_region *r = calloc(1, sizeof *r);
     uint8_t *data = calloc(1, size ? size : 1);
-    if (!data)
-        return 0;
-    mem_region *r = mem_global_slot(g, base);
-    if (!r) {
+    if (!r || !data) {
+        free(r);
         free(data);
         return 0;
     }
-    g->next = next;
     r->base = base;
     r->size = size;
     r->data = data;
     r->kind = kind;
     r->sym = sym;
-    r->id = ++g->nalloc;
+    r->id = g->nalloc + 1;
+    if (mem_global_insert(g, r)) {
+        free(data);
+        free(r);
+        return 0;
+    }
+    g->next = next;
+    g->nalloc++;
     return base;
 }
 
@@ -100,11 +215,7 @@ int mem_global_map(mem_global *g, uint64_t base, uint64_t size, uint8_t *data,
 {
     if (!size || base + size < base)
         return -1;
-    for (int i = 0; i < g->n; i++)
-        if (base < g->r[i].base + (g->r[i].size ? g->r[i].size : 1) &&
-            g->r[i].base < base + size)
-            return -1;
-    mem_region *r = mem_global_slot(g, base);
+    mem_region *r = calloc(1, sizeof *r);
     if (!r)
         return -1;
     r->base = base;
@@ -112,30 +223,36 @@ int mem_global_map(mem_global *g, uint64_t base, uint64_t size, uint8_t *data,
     r->data = data;
     r->kind = MEM_R_MAPPED;
     snprintf(r->name, sizeof r->name, "%s", name ? name : "");
-    r->id = ++g->nalloc;
+    r->id = g->nalloc + 1;
+    if (mem_global_insert(g, r)) {
+        free(r);
+        return -1;
+    }
+    g->nalloc++;
     return 0;
 }
 
 int mem_global_remove(mem_global *g, uint64_t base, int kind)
 {
-    for (int i = 0; i < g->n; i++)
-        if (g->r[i].base == base && g->r[i].kind == kind) {
-            if (kind != MEM_R_MAPPED)
-                free(g->r[i].data);
-            memmove(&g->r[i], &g->r[i + 1], sizeof(mem_region) * (size_t)(g->n - i - 1));
-            g->n--;
-            g->last = NULL;
-            return 0;
-        }
-    return -1;
+    mem_region *r = mem_floor(g, base);
+    if (!r || r->base != base || r->kind != kind)
+        return -1;
+    mem_region_free(g, mem_global_take(g, base));
+    return 0;
+}
+
+static void mem_free_tree(mem_global *g, mem_region *t)
+{
+    if (!t)
+        return;
+    mem_free_tree(g, t->left);
+    mem_free_tree(g, t->right);
+    mem_region_free(g, t);
 }
 
 void mem_global_free(mem_global *g)
 {
-    for (int i = 0; i < g->n; i++)
-        if (g->r[i].kind != MEM_R_MAPPED)
-            free(g->r[i].data);
-    free(g->r);
+    mem_free_tree(g, g->root);
     memset(g, 0, sizeof *g);
 }
 
@@ -502,6 +619,8 @@ uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, ui
     case PTX_SPACE_SHARED:
     case PTX_SPACE_SHARED_CLUSTER:
         if (addr > w->cta->shared_size || w->cta->shared_size - addr < size) {
+            if ((host = exec_smem_res(w->cta, addr, size)))   /* the system's 1 KB */
+                break;
             if (m->cl && addr >= MEM_SHCL_BASE) {   /* a CTA of the cluster (exec_cluster.c) */
                 if (!(host = exec_cluster_shared(w, in, lane, addr, size)))
                     return NULL;
@@ -647,6 +766,8 @@ uint8_t *mem_host(exec_machine *m, ptx_space sp, uint64_t addr, uint64_t n, exec
     case PTX_SPACE_SHARED_CLUSTER:
         if (m->cl && addr >= MEM_SHCL_BASE)
             return exec_cluster_shared_host(m, addr, n);
+        if (m->cta_live && addr >= EXEC_SMEM_RES_BASE)
+            return exec_smem_res(&m->cta, addr, n);
         if (!m->cta_live || addr > m->cta.shared_size || m->cta.shared_size - addr < n ||
             (m->sh_nholes && mem_shared_hole(m, addr, n)))
             return NULL;
