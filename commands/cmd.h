@@ -109,6 +109,8 @@ void cmd_history_add(cmd_history *h, const cmd_value *v, dw_info *dw);
 /* The convenience variable `name` (created void when absent and create is set); NULL if none or
  * out of memory. The value's type, if any, must be owned by dw (or by a kept one). */
 cmd_value *cmd_history_conv(cmd_history *h, const char *name, int create);
+/* Set a convenience variable to an int (gdb's $bpnum, $_exitcode). */
+void cmd_history_set_int(cmd_history *h, const char *name, int64_t v);
 void cmd_history_keep(cmd_history *h, const cmd_value *v, dw_info *dw);
 void cmd_history_free(cmd_history *h);
 /* Type names: "int", "unsigned int", "float", "u32", "f32", ... -> ptx_type; NONE if unknown. */

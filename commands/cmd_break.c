@@ -74,6 +74,7 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     dbg_bp *b = dbg_bp_find(c->s, num);
+    cmd_history_set_int(&c->hist, "bpnum", num);   /* gdb's $bpnum: the last one set */
     const char *kind = temp ? "Temporary breakpoint" : "Breakpoint";
     if (b->pending || b->npcs == 0) {
         printf("%s %d (%s) pending.\n", kind, num, loc);
@@ -482,6 +483,20 @@ int cmd_awatch(cmd_ctx *c, const char *args, int argc, char **argv)
     return set_watch(c, args, DBG_BP_AWATCH);
 }
 
+/* "in FUNC at FILE:LINE" of a breakpoint location (the inlined function where it is one). */
+static void loc_what(cmd_ctx *c, uint32_t pc, char *what, size_t n)
+{
+    dbg_where w;
+    char fn[512] = "??";
+    dbg_pc_where(c->s, pc, &w);
+    if (w.func)
+        dbg_pc_func_name(c->s, pc, 1, fn, sizeof fn);
+    if (w.file && w.line > 0)
+        snprintf(what, n, "in %s at %s:%d", fn, base_name(w.file), w.line);
+    else
+        snprintf(what, n, "in %s at %s:%d", fn, base_name(dbg_module(c->s)->path), w.ptx_line);
+}
+
 int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
@@ -512,18 +527,12 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
             if (b->pending || !b->npcs) {
                 snprintf(addr, sizeof addr, "<PENDING>");
                 snprintf(what, sizeof what, "%s", b->spec);
+            } else if (b->npcs > 1) {
+                snprintf(addr, sizeof addr, "<MULTIPLE>");   /* gdb: one row per location */
+                what[0] = 0;
             } else {
                 snprintf(addr, sizeof addr, "0x%016x", b->pcs[0]);
-                dbg_where w;
-                char fn[512] = "??";
-                dbg_pc_where(c->s, b->pcs[0], &w);
-                if (w.func) /* the inlined function where the location is one */
-                    dbg_pc_func_name(c->s, b->pcs[0], 1, fn, sizeof fn);
-                if (w.file && w.line > 0)
-                    snprintf(what, sizeof what, "in %s at %s:%d", fn, base_name(w.file), w.line);
-                else
-                    snprintf(what, sizeof what, "in %s at %s:%d", fn,
-                             base_name(dbg_module(c->s)->path), w.ptx_line);
+                loc_what(c, b->pcs[0], what, sizeof what);
             }
         } else {
             snprintf(what, sizeof what, "%s", b->spec);
@@ -531,12 +540,6 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
         printf("%-7d %-14s %-4s %-3s %-18s %s\n", b->num, type,
                b->temp ? "del" : b->disp_dis ? "dis" : "keep", b->enabled ? "y" : "n", addr,
                what);
-        if (b->npcs > 1)
-            for (int k = 1; k < b->npcs; k++) {
-                dbg_where w;
-                dbg_pc_where(c->s, b->pcs[k], &w);
-                printf("%-7s %-14s %-4s %-3s 0x%016x\n", "", "", "", "", b->pcs[k]);
-            }
         if (b->cond)
             printf("\tstop only if %s\n", b->cond);
         if (b->hits)
@@ -545,6 +548,14 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
             printf("\tWill ignore next %d crossings of breakpoint.\n", b->ignore);
         for (int k = 0; k < b->ncommands; k++)
             printf("        %s\n", b->commands[k]);
+        /* gdb's rows of a breakpoint with several locations (after its own lines) */
+        if (b->type == DBG_BP_BREAK && !b->pending && b->npcs > 1)
+            for (int k = 0; k < b->npcs; k++) {
+                char num[32];
+                loc_what(c, b->pcs[k], what, sizeof what);
+                snprintf(num, sizeof num, "%d.%d", b->num, k + 1);
+                printf("%-27s %-3s 0x%016x %s\n", num, b->enabled ? "y" : "n", b->pcs[k], what);
+            }
     }
     if (!shown) {
         if (argc)

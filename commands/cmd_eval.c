@@ -372,6 +372,17 @@ cmd_value *cmd_history_conv(cmd_history *h, const char *name, int create)
     return &h->conv[i].v;
 }
 
+void cmd_history_set_int(cmd_history *h, const char *name, int64_t v)
+{
+    cmd_value *cv = cmd_history_conv(h, name, 1);
+    if (!cv)
+        return;
+    memset(cv, 0, sizeof *cv);
+    cv->kind = CV_INT;
+    cv->type = PTX_T_S32;
+    cv->u = (uint64_t)v;
+}
+
 void cmd_history_free(cmd_history *h)
 {
     free(h->hist);

@@ -852,7 +852,7 @@ dt_hsum=$(dt_line 'T s = 0;')
 scenario template-tile nz -ex 'tbreak tile_sum<8>' -ex 'break host_sum' -ex "break dbg_tiles.cu:$dt_hsum" \
     -ex run -ex bt -ex 'print sizeof(thread_block_tile<8U,void>)' \
     -ex 'print sizeof(cg::thread_block_tile<8u, void>)' -ex 'whatis t' -ex 'info breakpoints' \
-    -ex continue $DT <<PATS
+    -ex continue -ex 'print $_exitcode' $DT <<PATS
 ^Temporary breakpoint 1, tile_sum<8> \(t=\.\.\., v=0\) at dbg_tiles\.cu:2[0-9]\$
 ^#0  tile_sum<8> \(t=\.\.\., v=0\) at dbg_tiles\.cu:2[0-9]\$
 ^#1  .* in partial<<<\(8,1,1\),\(128,1,1\)>>> .* at dbg_tiles\.cu:[0-9]+\$
@@ -862,6 +862,8 @@ scenario template-tile nz -ex 'tbreak tile_sum<8>' -ex 'break host_sum' -ex "bre
 ^type = thread_block_tile<8U,void>\$
 ^No breakpoints or watchpoints\.\$
 ^dbg_tiles: tile ([0-9]+) bytes
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+^\\\$3 = 0\$
 ^Function "host_sum" is host code of dbg_tiles\.G: ptxdbg stops in device code only
 ^Line $dt_hsum of "dbg_tiles\.cu" is host code of dbg_tiles\.G
 PATS

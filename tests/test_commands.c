@@ -1,6 +1,7 @@
 /* test_commands.c - Check suite for the command layer: table, expressions, formatting, demangler. */
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
 #include "cmd_expr.h"
@@ -582,6 +583,29 @@ START_TEST(borrowed_modules)
 }
 END_TEST
 
+/* The standard output of one command. */
+static char *capture(cmd_ctx *c, const char *line)
+{
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    ck_assert_ptr_nonnull(tmp);
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    cmd_execute(c, line);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    long n = ftell(tmp) > 0 ? ftell(tmp) : lseek(fileno(tmp), 0, SEEK_END);
+    char *buf = calloc(1, (size_t)n + 1);
+    ck_assert_ptr_nonnull(buf);
+    rewind(tmp);
+    lseek(fileno(tmp), 0, SEEK_SET);
+    size_t got = fread(buf, 1, (size_t)n, tmp);
+    buf[got] = 0;
+    fclose(tmp);
+    return buf;
+}
+
 /* `break k` on a template: a location in every instance (gdb's breakpoint with locations) */
 START_TEST(template_locations)
 {
@@ -600,6 +624,21 @@ START_TEST(template_locations)
     ck_assert_int_eq(dbg_bp_find(s, 2)->npcs, 1);
     ck_assert_int_eq(cmd_execute(&c, "break _Z1kIfEvv"), 0);
     ck_assert_int_eq(dbg_bp_find(s, 3)->npcs, 1);
+    /* gdb's $bpnum: the number of the last breakpoint set */
+    cmd_value v;
+    char err[256];
+    ck_assert_int_eq(cmd_eval_focus(&c, "$bpnum", &v, err, sizeof err), 0);
+    ck_assert_int_eq(v.kind, CV_INT);
+    ck_assert_int_eq((int)v.u, 3);
+    /* info breakpoints: gdb's <MULTIPLE> row, then one row N.M per location, each naming its
+       function and line (the second used to show a bare address) */
+    char *out = capture(&c, "info breakpoints 1");
+    ck_assert_msg(strstr(out, "1       breakpoint     keep y   <MULTIPLE>") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\n1.1                         y   0x") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, " in k<int>() at t.ptx:") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\n1.2                         y   0x") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, " in k<float>() at t.ptx:") != NULL, "%s", out);
+    free(out);
     cmd_ctx_free(&c);
     dbg_free(s);
 }
