@@ -494,6 +494,10 @@ static int execute_line(cmd_ctx *c, const char *line)
                          (int)strcspn(line, " \t"), line);
     }
     char err[512];
+    /* a PTX instruction whose opcode is also a command's name ("set.lt.s32.s32 %r1, ...;"):
+       no command is followed by a '.' */
+    if (line[n] == '.' && (strchr(line, ';') || strchr(line, '%')))
+        return cmd_ptx_repl_line(c, line);
     const cmd_user *u = cmd_user_find(c, word);
     if (u && (!line[n] || isspace((unsigned char)line[n])))
         return cmd_user_run(c, u, line + n);

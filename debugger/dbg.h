@@ -386,6 +386,10 @@ int dbg_focus_phys(const dbg_session *s);
 int dbg_core_save(dbg_session *s, const char *path);
 /* Replace the session by a core file's state; execution is impossible afterwards. */
 int dbg_core_load(dbg_session *s, const char *path);
+/* Whether the current launch was running at the stop shown: alive, or, in a core, written at
+ * a stop that did not end it (a breakpoint, step, watchpoint, Ctrl-C, max-steps; not a fault,
+ * trap, failed assertion or completion). The tables' "Active"/"running" states. */
+int dbg_launch_running(const dbg_session *s);
 /* The core file the session shows; NULL for a live session. */
 const char *dbg_core_path(const dbg_session *s);
 /* "core.KERNEL.N" for the current launch, "core.ptxdbg" without one. */

@@ -138,6 +138,23 @@ START_TEST(repl_typed_results)
 }
 END_TEST
 
+/* Typed PTX whose opcode is also a command's name (set, the PTX instruction, was taken for gdb's
+ * `set` command: "Undefined set command"): the value as the PTX ISA defines it, computed here
+ * (set with an integer destination writes 0xffffffff for true, 0 for false). */
+START_TEST(repl_command_named_opcodes)
+{
+    char want[256];
+    snprintf(want, sizeof want, "%%r7 = %d  (0x%x)\n%%r8 = %u  (0x%x)\n", -1, 0xffffffffu,
+             0u, 0u);
+    char *out = rp_run("./ptxdbg -batch -ex '.reg .b32 %r<10>' "
+                       "-ex 'set.lt.s32.s32 %r7, -1, 0;' -ex 'set.lt.u32.u32 %r8, -1, 0;' "
+                       "-ex 'set confirm off' 2>&1");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
 /* gdb's MI front ends: every spelling gets the same message naming ptxdbg's protocols and
  * status 2 (it said "doesn't allow an argument" for =mi and "unrecognized" alone); the
  * console interpreter is ptxdbg itself. */
@@ -255,6 +272,7 @@ int main(void)
     tcase_add_test(t, run_restores_launch_state);
     tcase_add_test(t, repl_standalone_state);
     tcase_add_test(t, repl_typed_results);
+    tcase_add_test(t, repl_command_named_opcodes);
     tcase_add_test(t, interpreter_option);
     tcase_add_test(t, eval_session_model);
     tcase_add_test(t, vector_registers);
