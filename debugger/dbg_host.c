@@ -163,6 +163,36 @@ static const char *base_of(const char *p)
     return b ? b + 1 : p ? p : "";
 }
 
+/* A template function's name without its template arguments ("apply" of apply<...>, or of
+ * _Z5applyI...: the mangled name's leading source names when it does not demangle); 0 when
+ * the name is no template's. */
+static int plain_name(const char *name, dbg_demangle_fn dm, char *out, size_t n)
+{
+    char d[1024];
+    const char *s = name;
+    if (dm && dm(name, d, sizeof d, 1) == 0)
+        s = d;
+    else if (!strncmp(name, "_Z", 2)) {   /* _Z5applyI... or _ZN2ns5applyI... */
+        const char *p = name + 2;
+        size_t k = 0;
+        if (*p == 'N')
+            p++;
+        while (*p >= '0' && *p <= '9') {
+            long l = strtol(p, (char **)&p, 10);
+            if (l <= 0 || (long)strnlen(p, (size_t)l) < l || k + (size_t)l + 3 >= n)
+                return 0;
+            k += (size_t)snprintf(out + k, n - k, "%s%.*s", k ? "::" : "", (int)l, p);
+            p += l;
+        }
+        return k && *p == 'I';
+    }
+    const char *lt = strchr(s, '<');
+    if (!lt || lt == s || (size_t)(lt - s) >= n)
+        return 0;
+    snprintf(out, n, "%.*s", (int)(lt - s), s);
+    return 1;
+}
+
 /* nvcc's glue between a launch and the program's code: stubs, wrappers, the launch helpers
  * of the toolkit headers, generated files; kernel: the launched kernel's mangled name (its
  * host-side wrapper carries it). */
@@ -181,6 +211,13 @@ static int host_glue(const char *name, const char *file, const char *kernel, dbg
             return 1;
         if (dm && dm(kernel, a, sizeof a, 1) == 0 &&
             (!strcmp(name, a) || (dm(name, b, sizeof b, 1) == 0 && !strcmp(a, b))))
+            return 1;
+        /* a template kernel's host wrapper may have other template arguments than the kernel
+           (an extended __device__ lambda is __nv_dl_wrapper_t<...> on the host): the same
+           function name, without its arguments, is the wrapper */
+        char ka[512], na[512];
+        if (plain_name(kernel, dm, ka, sizeof ka) && plain_name(name, dm, na, sizeof na) &&
+            !strcmp(ka, na))
             return 1;
     }
     return 0;

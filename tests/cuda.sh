@@ -848,13 +848,14 @@ dt_part=$(dt_line 'partial<<<N / 128, 128, 0, st>>>')
 dt_hsum=$(dt_line 'T s = 0;')
 # tile_sum<8>'s mangled name has a template parameter inside a parameter type: tbreak, the stop
 # and bt name it; sizeof takes the tile's type as DWARF and the demangler write it (the program
-# prints the host's sizeof of cg::thread_block_tile<8>); host templates and lines are refused
+# prints the host's sizeof of cg::thread_block_tile<8>); host templates and lines are refused.
+# Thread 0's v is scale(in[0]) = 3 * ((0 * 7) % 13 + 1) = 3 (apply's lambda added the 1).
 scenario template-tile nz -ex 'tbreak tile_sum<8>' -ex 'break host_sum' -ex "break dbg_tiles.cu:$dt_hsum" \
     -ex run -ex bt -ex 'print sizeof(thread_block_tile<8U,void>)' \
     -ex 'print sizeof(cg::thread_block_tile<8u, void>)' -ex 'whatis t' -ex 'info breakpoints' \
     -ex continue -ex 'print $_exitcode' $DT <<PATS
-^Temporary breakpoint 1, tile_sum<8> \(t=\.\.\., v=0\) at dbg_tiles\.cu:2[0-9]\$
-^#0  tile_sum<8> \(t=\.\.\., v=0\) at dbg_tiles\.cu:2[0-9]\$
+^Temporary breakpoint 1, tile_sum<8> \(t=\.\.\., v=3\) at dbg_tiles\.cu:2[0-9]\$
+^#0  tile_sum<8> \(t=\.\.\., v=3\) at dbg_tiles\.cu:2[0-9]\$
 ^#1  .* in partial<<<\(8,1,1\),\(128,1,1\)>>> .* at dbg_tiles\.cu:[0-9]+\$
 ^Launched from host: main at dbg_tiles\.cu:$dt_part\$
 ^\\\$1 = ([0-9]+)\$
@@ -874,6 +875,19 @@ if selected template-tile; then
     if [ "${dt_sizes:-0}" = 1 ]; then pass "template-tile-sizeof"
     else fail "template-tile-sizeof" "sizes differ: $(grep -E '^\$[12] =|bytes' "$d/all" 2>/dev/null | tr '\n' ' ')"; fi
 fi
+# a kernel template launched with a __device__ lambda: its name demangles (a lambda, a local
+# name of main) and its launch site is main's line, past the host wrapper (whose template
+# argument is nvcc's lambda wrapper, not the lambda)
+dt_apply=$(dt_line 'apply<<<N / 128, 128, 0, st>>>')
+for dt_bin in dbg_tiles.G dbg_tiles.G.static; do
+scenario "lambda-kernel-$dt_bin" 0 -ex 'break apply' -ex run -ex bt -ex delete \
+    -ex continue --args ./$dt_bin <<PATS
+^Breakpoint 1, apply<main::\{lambda\(int\)#1\}><<<\(8,1,1\),\(128,1,1\)>>> \(p=0x[0-9a-f]+, n=1024, f=\.\.\.\) at dbg_tiles\.cu:[0-9]+\$
+^#0  apply<main::\{lambda\(int\)#1\}><<<
+^Launched from host: main at dbg_tiles\.cu:$dt_apply\$
+^dbg_tiles: tile [0-9]+ bytes
+PATS
+done
 # a core written inside atomicCAS (unsigned long long) called from the CAS loop of max_double
 scenario core-in-atomiccas 0 -ex "break dbg_tiles.cu:$dt_cas" -ex run -ex step \
     -ex "gcore $tmp/cas.core" -ex delete -ex continue $DT <<PATS

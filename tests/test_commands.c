@@ -515,6 +515,23 @@ START_TEST(demangler)
                      "tile_sum<8>");
     ck_assert_str_eq(dm("_Z1gIiLj4EEvN2cg4tileIXT0_ET_EE", 0), "g<int, 4u>(cg::tile<4u, int>)");
     ck_assert_str_eq(dm("_Z1gILi4EEvN2cg4tileIXT0_EEE", 0), "(fail)");
+    /* argument packs, function pointers, lambdas (c++filt's forms without return types) */
+    ck_assert_str_eq(dm("_Z5packkIJifcEEvDpT_", 0), "packk<int, float, char>(int, float, char)");
+    ck_assert_str_eq(dm("_Z5packkIJEEvDpT_", 0), "packk<>()");
+    ck_assert_str_eq(dm("_Z5fnptrPFiiEPi", 0), "fnptr(int (*)(int), int*)");
+    ck_assert_str_eq(dm("_Z5applyIZ4mainEUliE_EvPiT_", 0),
+                     "apply<main::{lambda(int)#1}>(int*, main::{lambda(int)#1})");
+    ck_assert_str_eq(dm("_Z5applyIZ4mainEUliE_EvPiT_", 1), "apply<main::{lambda(int)#1}>");
+    ck_assert_str_eq(dm("_Z5applyIZ3runiEUlifE0_EvT_", 0),
+                     "apply<run(int)::{lambda(int, float)#2}>(run(int)::{lambda(int, float)#2})");
+    /* a variable has no parameter list */
+    ck_assert_str_eq(dm("_ZN6thrust12placeholders2_1E", 0), "thrust::placeholders::_1");
+    /* a name longer than the demangler's parts fails whole, never cut short */
+    char longname[1200] = "_Z1fI", *q = longname + 5;
+    for (int i = 0; i < 40; i++)
+        q += sprintf(q, "N2aa14bbbbbbbbbbbbbbE");
+    sprintf(q, "EvT_");
+    ck_assert_str_eq(dm(longname, 0), "(fail)");
     ck_assert_str_eq(dm("saxpy", 0), "(fail)");
     ck_assert_str_eq(dm("_Z", 0), "(fail)");
     ck_assert_str_eq(dm("_Z5sa", 0), "(fail)");

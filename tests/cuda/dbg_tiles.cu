@@ -1,12 +1,14 @@
 // dbg_tiles.cu - a debugging target with cooperative groups: a template device function taking a
 // thread_block_tile<8> (its mangled name uses a template parameter inside a parameter type), a
 // grid-wide sync in a cooperative launch, atomics on unsigned long long, double and an atomicCAS
-// loop, host functions of the same name as a device one (overloaded, templated), and memory
-// released by cudaFreeAsync before a kernel uses it.
+// loop, host functions of the same name as a device one (overloaded, templated), a kernel
+// template launched with a __device__ lambda, and memory released by cudaFreeAsync before a
+// kernel uses it.
 // Usage: dbg_tiles [free]: "free" releases the histogram before combine (exit 3, FAULT line).
 // cuda-G-build
 // cuda-host-debug
 // cuda-static-build: G
+// nvcc-flags: --extended-lambda
 #include <string.h>
 #include <cooperative_groups.h>
 #include "cuda_check.h"
@@ -59,6 +61,14 @@ __global__ void combine(const int *tiles, unsigned long long *total, double *pea
     atomicAdd(&hist[tiles[i] & 15], 1);
 }
 
+// a kernel template whose argument is a lambda (its host wrapper's name differs from the kernel's)
+template <typename F> __global__ void apply(int *p, int n, F f)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] = f(p[i]);
+}
+
 template <typename T> static T host_sum(const T *a, int n)
 {
     T s = 0;
@@ -76,6 +86,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < N; i++)
         hin[i] = (i * 7) % 13;
     CHECK(cudaMalloc(&in, sizeof hin));
+    CHECK(cudaMemcpy(in, hin, sizeof hin, cudaMemcpyHostToDevice));
+    for (int i = 0; i < N; i++)
+        hin[i] += 1;   /* what apply's lambda makes of them */
     CHECK(cudaMalloc(&tiles, NT * sizeof(int)));
     CHECK(cudaMalloc(&total, sizeof *total));
     CHECK(cudaMalloc(&peak, sizeof *peak));
@@ -83,9 +96,9 @@ int main(int argc, char **argv)
     CHECK(cudaStreamCreate(&st));
     CHECK(cudaMallocAsync(&hist, 16 * sizeof(int), st));
     CHECK(cudaMemsetAsync(hist, 0, 16 * sizeof(int), st));
-    CHECK(cudaMemcpy(in, hin, sizeof hin, cudaMemcpyHostToDevice));
     CHECK(cudaMemset(total, 0, sizeof *total));
     CHECK(cudaMemset(peak, 0, sizeof *peak));
+    apply<<<N / 128, 128, 0, st>>>(in, N, [] __device__(int v) { return v + 1; });
     partial<<<N / 128, 128, 0, st>>>(in, tiles);
     CHECK(cudaStreamSynchronize(st));
     if (use_freed)
