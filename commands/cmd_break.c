@@ -68,8 +68,11 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
     }
     /* a CUDA program's host code never stops: say so now, not a pending breakpoint forever */
     char why[1024];
-    if (dbg_host_code(c->s, cmd_prog_path(c), loc, why, sizeof why) == 1)
+    int hc = dbg_host_code(c->s, cmd_prog_path(c), loc, why, sizeof why);
+    if (hc == 1)
         return cmd_error(c, "%s", why);
+    if (hc == 2)
+        printf("%s\n", why);   /* why it will stay pending; it may still resolve */
     int num = dbg_break_add(c->s, loc, cond, temp);
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));

@@ -115,8 +115,10 @@ int dbg_freed_describe(uint64_t addr, char *out, size_t n);
 /* Whether SPEC (a break location: FUNC or FILE:LINE) is host code of the CUDA program at
  * path (NULL: this process, when the session shows a program's modules in-process): a
  * function of its ELF or a line of its host line table that none of its device modules
- * (the PTX of its .nv_fatbin) has. 1 with the message in why; else 0 (device code, or not
- * known). ptxdbg stops in device code only. */
+ * (the PTX of its .nv_fatbin) has. 1 with the message in why; 2 with a note in why when it is
+ * not known as host code (a stripped program) but no device module has it either (the
+ * breakpoint stays pending: a module loaded at run time may have it); else 0 (device code, or
+ * not known). ptxdbg stops in device code only. */
 int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *why, size_t n);
 const ptx_func *dbg_find_func(dbg_session *s, const char *name);
 /* Display name: base name ("saxpy") or full signature ("saxpy(int, float, ...)"). */

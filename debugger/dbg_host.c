@@ -452,8 +452,11 @@ static int device_has_func(const struct dbg_hostprog *p, const char *spec, const
         for (int k = 0; k < m->nfuncs; k++) {
             const char *fn = m->funcs[k]->sym->name;
             char b[512];
+            size_t sl = strlen(spec);
             if (!strcmp(fn, mg) || !strcmp(fn, spec) ||
-                (dm && dm(fn, b, sizeof b, 1) == 0 && !strcmp(b, spec)))
+                (dm && dm(fn, b, sizeof b, 1) == 0 &&
+                 (!strcmp(b, spec) || (!strchr(spec, '<') && !strncmp(b, spec, sl) &&
+                                       b[sl] == '<'))))
                 return 1;
         }
         if (p->dws[i] && (dw_func_by_name(p->dws[i], spec) || debug_str_has(p->dws[i], mg) ||
@@ -552,10 +555,16 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
             return 0;
         /* the line the breakpoint would land on: the first with code, host or device */
         int hl = dw_host_next_line(p->h, file, (int)line);
-        if (!hl)
-            return 0;
         if (!p->loaded)
             load_device(p, s->demangle);
+        if (!hl) {   /* no host line information (a stripped program): device code or not */
+            if (!p->device_known || device_next_line(p, file, (int)line))
+                return 0;
+            snprintf(why, n, "No device code at or after line %ld of \"%s\" in %s; ptxdbg stops "
+                     "in device code only (a module the program loads at run time may still "
+                     "have it).", line, file, prog);
+            return 2;
+        }
         if (!p->device_known)
             return 0;
         int dl = device_next_line(p, file, (int)line);
@@ -585,10 +594,17 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
     }
     /* main is the host's (no device function may be called main); other names are known
        from the ELF's symbols or, for functions without one (inlined), its DWARF */
-    if (!mg && strcmp(spec, "main") && !dw_host_func_named(p->h, spec, s->demangle))
-        return 0;
     if (!p->loaded)
         load_device(p, s->demangle);
+    if (!mg && strcmp(spec, "main") && !dw_host_func_named(p->h, spec, s->demangle)) {
+        /* not known as host code (a stripped program): known not to be device code either */
+        if (!p->device_known || device_has_func(p, spec, spec, s->demangle))
+            return 0;
+        snprintf(why, n, "No kernel or __device__ function \"%s\" in %s; ptxdbg stops in "
+                 "device code only (a module the program loads at run time may still define "
+                 "it).", spec, prog);
+        return 2;
+    }
     if (strcmp(spec, "main") &&
         (!p->device_known || device_has_func(p, spec, mg ? mg : spec, s->demangle)))
         return 0;

@@ -888,6 +888,20 @@ scenario "lambda-kernel-$dt_bin" 0 -ex 'break apply' -ex run -ex bt -ex delete \
 ^dbg_tiles: tile [0-9]+ bytes
 PATS
 done
+# the stripped build (no host debug information): a template kernel named without its arguments
+# is device code (no note); a name no module has stays pending with a note saying why
+scenario lambda-kernel-stripped 0 -ex 'break apply' -ex 'break no_such_fn' -ex run -ex delete \
+    -ex continue --args ./dbg_tiles <<PATS
+^Breakpoint 1 \(apply\) pending\.\$
+^No kernel or __device__ function "no_such_fn" in dbg_tiles; ptxdbg stops in device code only
+^Breakpoint 2 \(no_such_fn\) pending\.\$
+^Breakpoint 1, apply<main::\{lambda\(int\)#1\}><<<\(8,1,1\),\(128,1,1\)>>>
+^dbg_tiles: tile [0-9]+ bytes
+PATS
+if selected lambda-kernel-stripped && [ -f "$d/all" ]; then
+    if grep -q 'function "apply"' "$d/all"; then fail "lambda-kernel-stripped-nonote" "apply got a note"
+    else pass "lambda-kernel-stripped-nonote"; fi
+fi
 # a core written inside atomicCAS (unsigned long long) called from the CAS loop of max_double
 scenario core-in-atomiccas 0 -ex "break dbg_tiles.cu:$dt_cas" -ex run -ex step \
     -ex "gcore $tmp/cas.core" -ex delete -ex continue $DT <<PATS
