@@ -8,7 +8,7 @@ CFLAGS   ?= $(OPT) -g
 CORE_INC  = -Icore/ptx -Icore/exec -Icore/isa -Icore/mem
 # Flags the code needs whatever CFLAGS says (CFLAGS may be given on the command line).
 XCFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-strict-aliasing \
-            $(CORE_INC) -Idwarf -Idebugger -Icommands -Idap
+            $(CORE_INC) -Idwarf -Icheckers -Idebugger -Icommands -Idap
 DEPFLAGS  = -MMD -MP
 
 # libdwarf: Debian 12 ships headers in /usr/include/libdwarf and no .pc file.
@@ -23,11 +23,12 @@ DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmu
 
 CORE_SRC  = $(wildcard core/*/*.c)
 DWARF_SRC = $(wildcard dwarf/*.c)
+CHK_SRC   = $(wildcard checkers/*.c)
 DBG_SRC   = $(wildcard debugger/*.c)
 CMD_SRC   = $(filter-out commands/main.c,$(wildcard commands/*.c))
 # The Debug Adapter Protocol front end (ptxdbg --dap; also inside the runtime library).
 DAP_SRC   = $(wildcard dap/*.c)
-LIB_SRC   = $(CORE_SRC) $(DWARF_SRC) $(DBG_SRC) $(CMD_SRC) $(DAP_SRC)
+LIB_SRC   = $(CORE_SRC) $(DWARF_SRC) $(CHK_SRC) $(DBG_SRC) $(CMD_SRC) $(DAP_SRC)
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       = $(BUILD)/libptxdbg.a
 
@@ -171,7 +172,7 @@ sanitize: deps-quiet runtime
 # every access workers make to shared state must be free of C data races. CK_FORK=no runs the
 # checks in the suite's process, where TSan reports (exit code 66) end the run.
 TSAN_FLAGS = -O1 -g -fsanitize=thread -fno-omit-frame-pointer
-TSAN_TESTS = test_threads test_intercta
+TSAN_TESTS = test_threads test_intercta test_checkers
 tsan: deps-quiet
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 	    $(TSAN_TESTS:%=build-tsan/tests/%)

@@ -41,6 +41,7 @@ void cmd_ctx_init(cmd_ctx *c, dbg_session *s)
     dbg_set_demangler(s, cmd_demangle);
     dbg_set_interrupt_flag(s, &interrupted);
     cmd_install_cond_hooks(c);
+    cmd_check_init(c);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;

@@ -7,6 +7,7 @@
 #include "exec.h"
 #include "ptx.h"
 #include "dw.h"
+#include "chk.h"
 
 /* ---------------------------------------------------------------------------------------------
  * A dbg_session shows one module at a time with the exec machine running it: one it loaded and
@@ -265,6 +266,9 @@ typedef enum {
     DBG_EV_LIMIT,             /* a continue or step ran opts.run_max_steps warp-instructions
                                  (resumable; the focus stays on a stepped lane) */
     DBG_EV_ENTRY,             /* the kernel's first line (break_on_launch, start) */
+    DBG_EV_CHECK,             /* a checker's finding (`finding`): after the instruction, resumable
+                                 (stop.kind EXEC_STOP_CHECK), or the fault it explains (stop.kind
+                                 EXEC_STOP_EXCEPTION: the launch is over) */
 } dbg_event_kind;
 
 typedef struct {
@@ -277,6 +281,7 @@ typedef struct {
     uint32_t old_pc;          /* focused lane's pc before (steps) */
     int new_frame;            /* step entered / left a function: print the frame line */
     uint64_t steps;           /* LIMIT: warp-instructions the continue or step executed */
+    const chk_finding *finding; /* CHECK: the finding (lives as long as the session's findings) */
 } dbg_event;
 
 typedef enum {
@@ -324,6 +329,15 @@ int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);
 /* The same, the location reached in any frame, callees included (gdb's `advance`; `until LOC`
  * stops there only in the current frame). */
 int dbg_advance_any(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);
+
+/* ---- checkers (checkers/chk.h) -----------------------------------------------------------------
+ * The session's checkers observe every machine it shows (the ones it loads and the ones a CUDA
+ * program lends it); memcheck is on by default and findings stop the kernel (DBG_EV_CHECK). The
+ * front end turns checkers on and off, reads the findings and formats them through chk.h, and
+ * gives the function that prints findings that do not stop (`set check stop off`). */
+chk_ctx *dbg_checks(dbg_session *s);
+void dbg_set_check_reporter(dbg_session *s, void (*report)(void *ctx, const chk_finding *f),
+                            void *ctx);
 
 /* ---- inspection helpers --------------------------------------------------------------------- */
 /* The focused lane's state and current pc (of the selected frame). */

@@ -59,6 +59,9 @@ struct dbg_session {
     int nlaunch_pcs;
     char launch_kernel[512];
     char launch_site[1024];   /* its text, once asked for */
+    chk_ctx *chk;             /* the checkers (dbg_checks) */
+    void (*chk_report)(void *ctx, const chk_finding *f);
+    void *chk_report_ctx;
 };
 void dbg_hostprog_free(struct dbg_hostprog *p);
 /* dbg_adopt_launch: the caller's host stack is the launch's site. */

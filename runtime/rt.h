@@ -264,10 +264,17 @@ typedef struct rt_alloc {
     void *owner;                  /* kind-specific: the pool of an async allocation, ... */
     void *mem;                    /* what to release (NULL for REGISTERED) */
     size_t mem_size;
+    uint64_t pad;                 /* bytes after size that mem also holds: the padding a GPU
+                                     maps with it (exec_alloc_padding) */
+    uint64_t site[4];             /* the host stack of the call that made it, while something
+                                     checks (rt_check.c: the leak check names it) */
+    int nsite;
     struct rt_alloc *tl, *tr;     /* the index (rt_mem.c): a treap by base */
     uint32_t prio;
 } rt_alloc;
 
+/* Map allocation a (with its padding) into machine m; -1 with the machine's message. */
+int rt_alloc_map_into(exec_machine *m, const rt_alloc *a);
 /* Allocate size bytes (zeroed) of the given kind, map it into every machine; *out = address.
  * `what` names it in messages ("cudaMalloc" -> "cudaMalloc#4"). */
 cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const char *what,
@@ -499,6 +506,14 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx);
  * ctx->reported when it showed a fault itself, and returns 0 (or -1 when it could not run: the
  * launch then fails with cudaErrorLaunchFailure). */
 extern int (*rt_debug_launch)(rt_launch_ctx *ctx);
+
+/* rt_check.c: checkers in plain runs (PTXDBG_CHECK), the leak check. */
+typedef struct chk_ctx chk_ctx;
+void rt_check_machine_added(exec_machine *m);
+void rt_check_machine_gone(exec_machine *m);
+int rt_check_alloc_site(uint64_t *pcs, int max);   /* the host stack, or 0 frames */
+void rt_check_leaks(chk_ctx *k);
+void rt_check_session(chk_ctx *k);
 /* Called (when non-NULL) after each module loads, so the debugger resolves pending
  * breakpoints in it. */
 extern void (*rt_debug_module_loaded)(rt_module *mod);

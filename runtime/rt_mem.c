@@ -123,6 +123,16 @@ int rt_alloc_each(int (*fn)(const rt_alloc *a, void *ctx), void *ctx)
 
 typedef struct { const rt_alloc *a; int unmap; } rt_map_req;
 
+int rt_alloc_map_into(exec_machine *m, const rt_alloc *a)
+{
+    if (exec_global_map(m, a->base, a->size, (void *)(uintptr_t)a->base, a->name))
+        return -1;
+    /* the padding a GPU maps after it: accesses there complete (docs/ARCHITECTURE.md) */
+    if (a->pad)
+        exec_global_set_pad(m, a->base, a->pad);
+    return 0;
+}
+
 static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
 {
     const rt_map_req *q = ctx;
@@ -131,7 +141,7 @@ static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
         exec_global_unmap(m, q->a->base);
         return 0;
     }
-    if (exec_global_map(m, q->a->base, q->a->size, (void *)(uintptr_t)q->a->base, q->a->name)) {
+    if (rt_alloc_map_into(m, q->a)) {
         rt_warn("cannot map %s: %s", q->a->name, exec_errmsg(m));
         return 1;
     }
@@ -291,15 +301,19 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
         return cudaErrorMemoryAllocation;
     void *mem;
     size_t msize;
-    if (size + 256 < RT_SMALL_ALLOC) {
-        /* a 256-byte gap after the bytes keeps small overruns out of the next allocation */
-        msize = (size_t)((size + 255) & ~255ull) + 256;
+    /* the bytes, then the padding a GPU maps after them (the hardware's granularity,
+       exec_alloc_padding): an overrun there completes, as on a GPU, and lands in no other
+       allocation */
+    uint64_t pad = exec_alloc_padding(size);
+    if (size + pad < RT_SMALL_ALLOC) {
+        msize = (size_t)(size + pad);
         mem = aligned_alloc(256, msize);
         if (mem)
             memset(mem, 0, msize);
     } else {
-        /* a guard page after the bytes (mmap may place the next mapping right after) */
-        msize = (size_t)((size + RT_PAGE - 1) & ~(uint64_t)(RT_PAGE - 1)) + RT_PAGE;
+        /* a guard page after the padding (mmap may place the next mapping right after); pages
+           are committed only when touched */
+        msize = (size_t)((size + pad + RT_PAGE - 1) & ~(uint64_t)(RT_PAGE - 1)) + RT_PAGE;
         mem = mmap(NULL, msize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
                    MAP_NORESERVE, -1, 0);
         if (mem == MAP_FAILED)
@@ -317,6 +331,8 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
     }
     a->mem = mem;
     a->mem_size = msize;
+    a->pad = pad;
+    a->nsite = rt_check_alloc_site(a->site, 4);
     cudaError_t e = rt_al_insert(a);
     if (e != cudaSuccess) {
         rt_al_release(a);

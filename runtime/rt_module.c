@@ -152,7 +152,7 @@ rt_module *rt_module_new_ptx(const char *text, size_t len, const char *name)
 static int rt_map_alloc_cb(const rt_alloc *a, void *ctx)
 {
     exec_machine *m = ctx;
-    if (exec_global_map(m, a->base, a->size, (void *)(uintptr_t)a->base, a->name))
+    if (rt_alloc_map_into(m, a))
         rt_warn("cannot map %s into a module: %s", a->name, exec_errmsg(m));
     return 0;
 }
@@ -269,6 +269,7 @@ cudaError_t rt_module_load(rt_module *mod)
     }
     exec_set_heap_limit(mod->m, rt_heap_limit);
     exec_set_threads(mod->m, rt_threads);
+    rt_check_machine_added(mod->m);   /* PTXDBG_CHECK (rt_check.c) */
     rt_alloc_each(rt_map_alloc_cb, mod->m);
     for (rt_module *o = rt_mods; o; o = o->next)
         if (o != mod && o->loaded > 0) {
@@ -320,6 +321,8 @@ void rt_module_free(rt_module *mod)
             rt_mods_tail = prev;
         rt_nmods--;
     }
+    if (mod->m)
+        rt_check_machine_gone(mod->m);
     exec_free(mod->m);
     ptx_module_free(mod->pm);
     rt_sass_free(mod);

@@ -305,10 +305,11 @@ START_TEST(test_malloc_free)
             t_read(&t, p.out, v, sizeof v);
             for (unsigned i = 0; i < 32; i++)
                 ck_assert_uint_eq(v[i], i);
-        } else if (mode == 1) { /* one past a 16-byte malloc */
-            ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
-            ck_assert_int_eq(st.exc, EXEC_EXC_OUT_OF_RANGE);
-            ck_assert_ptr_nonnull(strstr(st.msg, "after the end of heap#"));
+        } else if (mode == 1) {
+            /* one past a 16-byte malloc: inside the 256 + 240 bytes a GPU maps with it
+               (exec_alloc_padding), so it completes, as on a GPU */
+            ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+            ck_assert_uint_eq(exec_pad_accesses(t.m), 32);
         } else if (mode == 2) {
             ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
             ck_assert_int_eq(st.exc, EXEC_EXC_MALLOC);

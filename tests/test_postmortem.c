@@ -79,10 +79,11 @@ END_TEST
 static const struct {
     const char *launch, *g_only, *want[4];
 } faults[] = {
-    /* thread 5 writes b[16 + 5]: 4 * 5 bytes after the end of the 16-int buffer */
-    {"-ex 'buffer b s32 16' -ex 'launch oob_global<<<1,32>>>(b, 16, 5)'", NULL,
+    /* thread 5 writes b[1000 + 5]: 4020 - 64 bytes after the end of the 16-int buffer, past
+       the 448 bytes of padding a GPU maps with it */
+    {"-ex 'buffer b s32 16' -ex 'launch oob_global<<<1,32>>>(b, 1000, 5)'", NULL,
      {"CUDA Exception: Warp Out-of-range Address", "block (0,0,0) thread (5,0,0) at",
-      "out-of-range access to global address", "20 bytes after the end of buffer b ["}},
+      "out-of-range access to global address", "3956 bytes after the end of buffer b ["}},
     /* s2[16 + 3]: 12 bytes after the end of s2 (16 ints), beyond all shared memory */
     {"-ex 'buffer o s32 32' -ex 'launch oob_shared<<<1,32>>>(o, 3)'", NULL,
      {"Warp Out-of-range Address", "thread (0,0,0) at",

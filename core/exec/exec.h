@@ -132,6 +132,8 @@ typedef enum {
     EXEC_STOP_WATCH,       /* a watched location was accessed (after the instruction) */
     EXEC_STOP_INTERRUPT,   /* *opts->interrupt became non-zero */
     EXEC_STOP_LIMIT,       /* max_steps warp-instructions executed */
+    EXEC_STOP_CHECK,       /* an observer's finding (exec_obs_stop), after the instruction;
+                              resumable; tag says which */
 } exec_stop_kind;
 
 typedef enum {
@@ -160,6 +162,8 @@ typedef struct {
     uint64_t addr;         /* fault/watch: the address accessed */
     uint32_t size;         /* fault/watch: access size in bytes */
     int watch_id;
+    int tag;               /* CHECK, or a fault an observer annotated: the observer's finding
+                              (exec_obs_stop); 0 none */
     uint8_t old_bytes[16], new_bytes[16]; /* WATCH: value before and after (size bytes) */
     char msg[512];         /* human text: assert message, fault explanation */
 } exec_stop;
@@ -260,8 +264,10 @@ void exec_set_interrupt_after(exec_machine *m, uint64_t steps);
  *   EXEC_WS_NOT_MEMBER    lanes executed it with a mask that does not name them (HeCBench's
  *                         btree: __shfl_up_sync(0x0000ffff, v, 16) by the whole warp); they
  *                         got the result over the mask's lanes (for shfl, their source lane).
- * lanes: the lanes that passed `mask`. While a hook is set, kernels run on one thread, so each
- * event is reported once, in the order of a single-threaded run. NULL removes it. */
+ * lanes: the lanes that passed `mask`. These are EXEC_SYNC_WARP_UNDEFINED events of the sync
+ * seam (exec_obs.h); the hook is an observer of it: while it is set, kernels run on one
+ * thread, so each event is reported once, in the order of a single-threaded run. NULL removes
+ * it. */
 typedef enum { EXEC_WS_ABSENT = 1, EXEC_WS_MASKS_DIFFER, EXEC_WS_NOT_MEMBER } exec_ws_event;
 typedef void (*exec_ws_hook_fn)(void *ctx, exec_ws_event ev, uint32_t cta, uint32_t warp,
                                 uint32_t pc, uint32_t lanes, uint32_t mask);
@@ -542,5 +548,7 @@ int exec_tex_query(const exec_machine *m, uint64_t handle, int *surface, exec_te
  * unbinds. exec_tex_binding reads a binding back (0 when unbound). */
 int exec_tex_bind(exec_machine *m, const char *var, uint64_t handle);
 int exec_tex_binding(const exec_machine *m, const char *var, uint64_t *handle);
+
+#include "exec_obs.h"
 
 #endif

@@ -94,9 +94,11 @@ struct exec_warp {
     uint32_t npc;             /* next pc set by handlers returning JUMPED/STOPPED */
     int resched;              /* lane sets changed: pick a new group */
     int64_t budget;           /* instructions left in this slice */
-    int64_t budget_left;      /* saved budget while a watch hit forces a stop */
-    int watch_hit;
-    uint8_t *watch_host;      /* host bytes of the watched access (new value read after) */
+    int64_t budget_left;      /* saved budget while a stop after the instruction is pending */
+    int watch_hit;            /* a watchpoint or an observer stops the warp after the
+                                 instruction in progress (exec_obs.c) */
+    uint8_t *watch_host;      /* host bytes of the watched access (new value read after); NULL
+                                 for an observer's stop */
     int solo;                 /* lane + 1 while a lane is stepped alone */
     int stopped;              /* holds a trap/exception state */
     int yielded;              /* the last slice ended with a handler's EXEC_YIELD */
@@ -230,10 +232,17 @@ struct exec_machine {
                                  through them) */
     uint64_t clock;           /* warp-instructions executed by this machine (for %clock) */
     int64_t slice_given;      /* budget given to the running warp */
-    /* watchpoints */
+    /* watchpoints (an observer of the memory seam while any is set: exec_obs.c) */
     exec_watch *watches;
     int nwatches;
-    int any_watch;
+    int watch_obs;            /* the watchpoint observer's handle, -1 when none */
+    /* observers of the memory and sync seams (exec_obs.h); the gates the hot paths test */
+    exec_observer obs[EXEC_MAX_OBSERVERS];
+    uint8_t obs_used[EXEC_MAX_OBSERVERS];
+    int nobs;
+    uint32_t obs_spaces;      /* spaces some observer wants every access of (1u << ptx_space) */
+    uint32_t obs_want;        /* union of the observers' EXEC_OBS_BAD / EXEC_OBS_SYNC */
+    uint64_t pad_hits;        /* accesses outside allocations a GPU completes (EXEC_ACC_PAD) */
     uint64_t heap_used;       /* bytes of device malloc in use */
     uint64_t heap_limit;      /* at most this many (exec_set_heap_limit; 8 MB by default) */
     void *tex;                /* texture/surface objects and bindings (exec_tex.c; arena memory) */
@@ -272,6 +281,7 @@ struct exec_machine {
     exec_wset pool, *wpool;
     uint64_t par_warmup;      /* exec_set_par_warmup (EXEC_PAR_WARMUP by default) */
     void *ws_hook_ctx;
+    int ws_hook_obs;          /* the hook's observer of the sync seam (exec_api.c), -1 none */
     uint64_t glob_base;       /* the first address of the machine's global window (exec_new_at;
                                  core files record it so a reopened core has the same addresses) */
 };
@@ -326,6 +336,11 @@ int exec_par_claim_obj(exec_warp *w, const exec_insn *in, const mem_region *r, u
 int exec_par_claim_lanes(exec_warp *w, const exec_insn *in, const mem_region *r, uint32_t m,
                          const uint64_t *addr, uint32_t n, int mode);
 int exec_par_reduced(const exec_par *p);
+/* A worker met something one thread must do (an abnormal access): stop, as a conflict does,
+ * so the run goes on on one thread from this CTA's start. Returns -1. */
+int exec_par_defer(exec_warp *w, const exec_insn *in, const char *why);
+/* The claims as an observer of the memory seam (a worker's machine has it). */
+void exec_par_observe(exec_machine *wm);
 int exec_par_spinning(const exec_par *p);
 #define EXEC_PAR_SPIN (UINT64_C(1) << 20) /* lane accesses of held memory only: a wait */
 /* Free region r's claims and take it off g's list (the region is going). */
@@ -425,17 +440,52 @@ static inline int mem_local_ok(const exec_warp *w, int lane, uint64_t addr, uint
     return addr >= w->lsp[lane] && addr <= MEM_LOCAL_TOP && MEM_LOCAL_TOP - addr >= n;
 }
 
-/* mem.c: translate an access; NULL after raising a fault. */
+/* mem.c: translate an access; NULL after raising a fault. `kind` is EXEC_ACC_READ, _WRITE,
+ * _RED (an order-independent reduction parallel workers apply with host atomics) or _ATOMIC. */
 uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, uint64_t addr,
-                   uint32_t size, int write);
-void mem_watch_check(exec_warp *w, ptx_space sp, uint64_t addr, uint32_t size, int write,
-                     const uint8_t *host, const exec_insn *in, int lane);
+                   uint32_t size, int kind);
+/* An access that cannot be performed as asked (status EXEC_ACC_OOB, _MISALIGNED, _READONLY;
+ * osp: the space the instruction named, sp the one resolved): a global access inside the
+ * padding a GPU maps after an allocation is performed there (returns its host bytes); anything
+ * else faults (NULL). The observers of abnormal accesses see it either way. */
+uint8_t *mem_bad(exec_warp *w, const exec_insn *in, int lane, ptx_space osp, ptx_space sp,
+                 uint64_t addr, uint32_t size, int kind, int status, const char *why);
+/* The region whose bytes and padding hold [addr, addr + n), or NULL. */
+mem_region *mem_global_find_pad(mem_global *g, uint64_t addr, uint64_t n);
+
+/* exec_obs.c: the seams. The hot paths test m->obs_spaces (and m->obs_want) before calling. */
+typedef struct exec_obs_acc {
+    exec_warp *w;
+    const exec_insn *in;
+    mem_region *reg;          /* global: the region accessed */
+    uint8_t *host1;           /* one lane: its host bytes */
+    uint8_t *data;            /* several lanes: host bytes of address `base` ... */
+    uint64_t base;
+} exec_obs_acc;
+int exec_obs_dispatch(exec_machine *m, exec_mem_ev *ev);
+int exec_obs_lane(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, uint64_t addr,
+                  uint64_t size, int kind, int status, int flags, mem_region *reg,
+                  uint8_t *host);
+int exec_obs_span(exec_warp *w, const exec_insn *in, uint32_t lanes, ptx_space sp,
+                  const uint64_t *addrs, uint64_t bias, uint64_t size, int kind, int flags,
+                  mem_region *reg, uint8_t *data, uint64_t base);
+uint8_t *exec_obs_host(const exec_mem_ev *ev, uint32_t lane);
+void exec_obs_sync(exec_warp *w, const exec_insn *in, exec_sync_kind kind, uint32_t lanes,
+                   int id, uint32_t count, uint64_t addr);
+void exec_obs_sync_ev(exec_machine *m, exec_sync_ev *ev);
+void exec_obs_watch_sync(exec_machine *m);
+void exec_obs_clear(exec_machine *m);
+#define EXEC_OBS_SYNC_ON(m) __builtin_expect((m)->obs_want & EXEC_OBS_SYNC, 0)
 int mem_local_push(exec_warp *w, const exec_insn *in, int lane, uint64_t size, uint32_t align,
                    uint64_t *base);
 int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, size_t n);
 uint8_t *mem_host(exec_machine *m, ptx_space sp, uint64_t addr, uint64_t n, exec_warp *w,
                   int lane, int write);
 int mem_module_init(exec_machine *m, char *err, size_t errlen);
+
+/* mem_xlate's kind with flags (EXEC_ACC_F_* << 8). */
+#define EXEC_ACC_ASYNC_R (EXEC_ACC_READ | EXEC_ACC_F_ASYNC << 8)
+#define EXEC_ACC_ASYNC_W (EXEC_ACC_WRITE | EXEC_ACC_F_ASYNC << 8)
 
 /* Address operand modes (in->aux[2]) of memory instructions (exec_mem.c). */
 enum { EXEC_AM_REG64 = 1, EXEC_AM_REG32, EXEC_AM_ABS, EXEC_AM_LOCALVAR, EXEC_AM_PARAMVAR,

@@ -259,6 +259,42 @@ int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint6
 
 int exec_par_spinning(const exec_par *p) { return atomic_load(&p->spin); }
 
+int exec_par_defer(exec_warp *w, const exec_insn *in, const char *why)
+{
+    w->m->par_conflict = 1;
+    exec_stop_raise(w, in, EXEC_STOP_LIMIT, EXEC_EXC_NONE, w->cur_mask,
+                    "%s: the run goes on on one thread", why);
+    return -1;
+}
+
+/* The claims as an observer of the memory seam: every global access of a worker, one lane
+ * (the checked path), a warp's span (the fast path) or a texture or surface object. */
+static int par_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
+{
+    (void)ctx;
+    (void)m;
+    const exec_obs_acc *a = ev->priv;
+    int mode = ev->kind == EXEC_ACC_ATOMIC ? 1 : ev->kind;
+    if (!a->reg)
+        return EXEC_OBS_GO;
+    if (ev->flags & EXEC_ACC_F_OBJ)
+        return exec_par_claim_obj(a->w, a->in, a->reg, ev->addr1 - a->reg->base, ev->size,
+                                  mode) ? EXEC_OBS_HALT : EXEC_OBS_GO;
+    if (!ev->addrs)
+        return exec_par_claim(a->w, a->in, a->reg, ev->addr1 - a->reg->base, ev->size, mode)
+               ? EXEC_OBS_HALT : EXEC_OBS_GO;
+    return exec_par_claim_lanes(a->w, a->in, a->reg, ev->lanes, ev->addrs,
+                                (uint32_t)ev->size, mode) ? EXEC_OBS_HALT : EXEC_OBS_GO;
+}
+
+void exec_par_observe(exec_machine *wm)
+{
+    exec_obs_clear(wm);   /* no other observer runs on a worker (exec_obs.h) */
+    exec_observer o = { .name = "parallel claims", .spaces = 1u << PTX_SPACE_GLOBAL,
+                        .access = par_access };
+    exec_observer_add(wm, &o);
+}
+
 /* The lanes m of a warp access n bytes each at addr[] in region r (the span fast path of
  * ld/st): granules this CTA already holds are recognised with one load each. */
 int exec_par_claim_lanes(exec_warp *w, const exec_insn *in, const mem_region *r, uint32_t m,

@@ -33,7 +33,8 @@ static void exec_stop_fill(exec_warp *w, const exec_insn *in, exec_stop_kind k, 
 void exec_stop_raise(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_exc e,
                      uint32_t lanes, const char *fmt, ...)
 {
-    if (w->m->stop_set && w->m->stop.kind != EXEC_STOP_WATCH)
+    if (w->m->stop_set && w->m->stop.kind != EXEC_STOP_WATCH &&
+        w->m->stop.kind != EXEC_STOP_CHECK)
         return;
     exec_stop_fill(w, in, k, e, lanes);
     va_list ap;
@@ -466,8 +467,13 @@ void exec_lanes_retire(exec_warp *w, const exec_insn *in, uint32_t lanes)
     w->cta->nexited += (uint32_t)exec_popc(lanes);
     w->cur_mask &= ~lanes;
     w->resched = 1;
-    if (w->cta->nexited == w->cta->nthreads)
+    if (EXEC_OBS_SYNC_ON(w->m))
+        exec_obs_sync(w, in, EXEC_SYNC_EXIT, lanes, -1, 0, 0);
+    if (w->cta->nexited == w->cta->nthreads) {
         exec_tcgen05_cta_exit(w, in);   /* Tensor Memory left allocated */
+        if (EXEC_OBS_SYNC_ON(w->m))
+            exec_obs_sync(w, in, EXEC_SYNC_CTA_END, 0, -1, 0, 0);
+    }
     /* warp-sync waiters that named these lanes complete without them */
     if (w->ws_wait)
         exec_ws_exited(w);
@@ -516,6 +522,11 @@ static void exec_bar_release(exec_machine *m, int b)
         }
         w->bar_wait &= ~lanes;
         w->resched = 1;
+    }
+    if (EXEC_OBS_SYNC_ON(m)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_BAR_DONE, .cta = m->cta.id, .id = b,
+                            .count = br->arrived, .what = "barrier" };
+        exec_obs_sync_ev(m, &ev);
     }
     br->arrived = 0;
     br->expected = 0;
@@ -756,6 +767,11 @@ static int exec_cta_start(exec_machine *m, uint32_t id)
     if (!c->shared)
         return -1;
     m->cta_live = 1;
+    if (EXEC_OBS_SYNC_ON(m)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_CTA_BEGIN, .cta = id, .size = c->shared_size,
+                            .what = "CTA" };
+        exec_obs_sync_ev(m, &ev);
+    }
     exec_sreg_init_cta(m);
     const exec_fdec *kfd = m->kfd;
     exec_insn *in0 = &m->code[kfd->pc0];
@@ -916,6 +932,10 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
         return -1;
     }
     exec_sreg_init_launch(m);
+    if (EXEC_OBS_SYNC_ON(m)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_LAUNCH, .count = m->ncta, .what = "launch" };
+        exec_obs_sync_ev(m, &ev);
+    }
     if (exec_cta_start(m, 0)) {
         exec_kill(m);
         snprintf(m->err, sizeof m->err, "cannot start CTA 0 (out of memory)");
@@ -978,10 +998,12 @@ static int exec_slice(exec_machine *m, exec_warp *w, int64_t budget, exec_runctx
     if (left < 0)
         left = 0;
     uint64_t done = (uint64_t)(budget - left);
-    if (w->watch_hit) {
+    if (w->watch_hit) {   /* a watchpoint's or an observer's stop after the instruction */
         exec_stop *st = &m->stop;
-        memcpy(st->new_bytes, w->watch_host, st->size);
+        if (w->watch_host && st->kind == EXEC_STOP_WATCH)
+            memcpy(st->new_bytes, w->watch_host, st->size);
         w->watch_hit = 0;
+        w->watch_host = NULL;
         r = WR_STOP;
     }
     rc->steps += done;
@@ -1187,6 +1209,11 @@ static void exec_finish_stop(exec_machine *m, exec_stop *stop)
     case EXEC_STOP_EXCEPTION:
         m->over = 1;
         m->final = m->stop;
+        if (EXEC_OBS_SYNC_ON(m)) {
+            exec_sync_ev ev = { .kind = EXEC_SYNC_LAUNCH_END, .cta = m->stop.cta,
+                                .what = "launch" };
+            exec_obs_sync_ev(m, &ev);
+        }
         break;
     default:
         break;
@@ -1716,7 +1743,10 @@ static int exec_par_kernel_ok(const exec_machine *m)
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
 {
     (void)o;   /* a step limit is handled by exec_run_par */
-    if (exec_get_threads(m) < 2 || m->any_watch || m->cl || m->res || m->coop || m->ws_hook ||
+    /* an observer of every access or of sync events sees them in the order one thread runs
+       them (exec_obs.h) */
+    if (exec_get_threads(m) < 2 || m->obs_spaces || (m->obs_want & EXEC_OBS_SYNC) ||
+        m->cl || m->res || m->coop ||
         m->ncta - m->cur_cta < 2)
         return 0;
     for (uint32_t pc = 0; pc < m->ncode; pc++)
@@ -1947,6 +1977,7 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
         exec_machine *wm = &k->wm;
         wm->is_worker = 1;
         wm->par = p.par;
+        exec_par_observe(wm);
         wm->par_conflict = 0;
         wm->intr_after = 0;   /* the pool counts it (exec_pool_count) */
         wm->cta_live = 0;

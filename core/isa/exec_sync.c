@@ -60,6 +60,12 @@ static int exec_bar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     }
     br->arrived += (uint32_t)exec_popc(m);
     br->pend[w->id % EXEC_CTA_WARPS] |= m;
+    if (EXEC_OBS_SYNC_ON(mc)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_BAR_ARRIVE, .cta = w->cta->id, .warp = w->id,
+                            .pc = in->pc, .lanes = m, .id = (int)id, .count = (uint32_t)cnt,
+                            .op = (uint8_t)in->aux[1], .what = in->src ? in->src->opcode : "" };
+        exec_obs_sync_ev(mc, &ev);
+    }
     if (in->aux[1] == 2) {
         uint32_t c = exec_pred_get(w, &in->op[3]) & m;
         br->red_popc += (uint32_t)exec_popc(c);
@@ -144,7 +150,19 @@ int dec_bar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
  * before the next, so memory is sequentially consistent: fences only order, no effect. */
 static int exec_fence_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
-    (void)w; (void)in; (void)m;
+    if (EXEC_OBS_SYNC_ON(w->m)) {   /* observers learn the scope (racecheck orders by it) */
+        static const char *const names[] = { "cta", "cluster", "gpu", "sys", "gl" };
+        static const uint8_t scopes[] = { EXEC_SCOPE_CTA, EXEC_SCOPE_CLUSTER, EXEC_SCOPE_GPU,
+                                          EXEC_SCOPE_SYS, EXEC_SCOPE_GPU };
+        exec_sync_ev ev = { .kind = EXEC_SYNC_FENCE, .cta = w->cta->id, .warp = w->id,
+                            .pc = in->pc, .lanes = m, .scope = EXEC_SCOPE_GPU,
+                            .what = in->src ? in->src->opcode : "fence" };
+        for (int i = 0; in->src && i < in->src->nmods; i++)
+            for (int k = 0; k < 5; k++)
+                if (!strcmp(in->src->mods[i], names[k]))
+                    ev.scope = scopes[k];
+        exec_obs_sync_ev(w->m, &ev);
+    }
     return EXEC_NEXT;
 }
 
@@ -341,7 +359,8 @@ static int exec_atom_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         }
         /* parallel workers claim order-independent reductions as such (exec_par.c) */
         int par_red = w->m->is_worker && sp == PTX_SPACE_GLOBAL && exec_atom_par_ok(in);
-        uint8_t *h = mem_xlate(w, in, (int)i, sp, sa, n, par_red ? 2 : 1);
+        uint8_t *h = mem_xlate(w, in, (int)i, sp, sa, n,
+                                par_red ? EXEC_ACC_RED : EXEC_ACC_ATOMIC);
         if (!h)
             return EXEC_STOPPED;
         uint64_t old = 0;
@@ -603,6 +622,16 @@ static uint32_t exec_ws_live(const exec_warp *w, uint32_t mask)
     return mask & w->valid & ~w->exited;
 }
 
+/* Observers learn a completed warp-synchronous set: the lanes that took part, the membermask,
+ * and the lanes it names that did not (exited, not threads of the CTA). */
+static void exec_ws_done(exec_warp *w, const exec_insn *in, uint32_t lanes, uint32_t mask)
+{
+    exec_sync_ev ev = { .kind = EXEC_SYNC_WARP, .cta = w->cta->id, .warp = w->id,
+                        .pc = in->pc, .lanes = lanes, .mask = mask, .absent = mask & ~lanes,
+                        .what = in->src ? in->src->opcode : "" };
+    exec_obs_sync_ev(w->m, &ev);
+}
+
 /* Lanes of warp w exited: a set of lanes waiting in a warp-synchronous instruction whose
  * membermask's remaining live lanes are now all waiting (same kind of instruction, same mask)
  * completes without them, as exec_ws_run would have completed it had they exited earlier. */
@@ -627,6 +656,8 @@ void exec_ws_exited(exec_warp *w)
             exec_ws_core(in, live & g, g, &b);
             exec_ws_joiners(w, g, &b, 1);
         }
+        if (EXEC_OBS_SYNC_ON(w->m))
+            exec_ws_done(w, in, g, need);
         EXEC_FOR_LANES(i, g)
             w->pc[i]++;
         w->ws_wait &= ~g;
@@ -634,13 +665,17 @@ void exec_ws_exited(exec_warp *w)
     }
 }
 
-/* Tell the machine's warp-sync hook (exec_set_ws_hook) what the hardware tolerates here. */
+/* Tell the sync seam's observers (a sync checker; exec_set_ws_hook) what the hardware
+ * tolerates here. */
 static void exec_ws_note(exec_warp *w, const exec_insn *in, exec_ws_event ev, uint32_t lanes,
                          uint32_t mask)
 {
-    exec_machine *mc = w->m;
-    if (mc->ws_hook)
-        mc->ws_hook(mc->ws_hook_ctx, ev, mc->cta.id, w->id, in->pc, lanes, mask);
+    if (!EXEC_OBS_SYNC_ON(w->m))
+        return;
+    exec_sync_ev e = { .kind = EXEC_SYNC_WARP_UNDEFINED, .cta = w->cta->id, .warp = w->id,
+                       .pc = in->pc, .lanes = lanes, .mask = mask, .op = (uint8_t)ev,
+                       .what = in->src ? in->src->opcode : "" };
+    exec_obs_sync_ev(w->m, &e);
 }
 
 /* Execute a warp-synchronous instruction for the lanes `m`. Each lane names its own
@@ -685,7 +720,7 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
             }
         }
     }
-    for (int k = 0; k < nset && w->m->ws_hook; k++) {
+    for (int k = 0; k < nset && EXEC_OBS_SYNC_ON(w->m); k++) {
         if (smask[k] & ~w->valid)
             exec_ws_note(w, in, EXEC_WS_ABSENT, slanes[k], smask[k]);
         if (slanes[k] & ~smask[k] && in->op[5].kind != EXEC_O_NONE)
@@ -731,6 +766,10 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
         if (joiners)
             exec_ws_joiners(w, joiners, &b, 1);
     }
+    if (EXEC_OBS_SYNC_ON(w->m))
+        for (int k = 0; k < nset; k++)
+            if (part[k])
+                exec_ws_done(w, in, part[k] | (slanes[k] & done), smask[k]);
     if (!wait && !joiners)
         return EXEC_NEXT;
     EXEC_FOR_LANES(i, joiners)

@@ -80,6 +80,9 @@ enum { MEM_R_MODULE = 1, MEM_R_ALLOC, MEM_R_HEAP, MEM_R_MAPPED };
 
 typedef struct mem_region {
     uint64_t base, size;
+    uint64_t pad;             /* bytes after size that data also holds: the padding a GPU maps
+                                 with the allocation (exec_alloc_padding); accesses there are
+                                 EXEC_ACC_PAD */
     uint8_t *data;
     int kind;                 /* MEM_R_* */
     const ptx_sym *sym;       /* MODULE: the variable */
@@ -97,9 +100,20 @@ typedef struct mem_region {
     struct mem_region *cprev, *cnext;
 } mem_region;
 
+/* A region that was freed or unmapped (kept for messages: "inside cudaMalloc#2, freed"). */
+typedef struct mem_freed {
+    uint64_t base, size;
+    int kind;
+    uint32_t id;
+    char name[64];
+} mem_freed;
+#define MEM_FREED_MAX 256     /* the most recent ones are kept */
+
 typedef struct mem_global {
     mem_region *root;         /* the treap of regions */
     int n;
+    mem_freed *freed;         /* ring of the last MEM_FREED_MAX freed regions */
+    uint32_t nfreed;          /* freed so far (the ring holds the last MEM_FREED_MAX) */
     mem_region *last;         /* last-hit cache (reset when a region is removed) */
     uint64_t next;            /* next free address */
     uint64_t limit;           /* end of the window regions are allocated in (0: unbounded) */
@@ -110,6 +124,8 @@ typedef struct mem_global {
 
 /* Region containing [addr, addr+n) or NULL. */
 mem_region *mem_global_find(mem_global *g, uint64_t addr, uint64_t n);
+/* The most recently freed region that held addr (NULL: none kept). */
+const mem_freed *mem_global_freed(const mem_global *g, uint64_t addr);
 /* Regions in address order: the first, the one after r (NULL at the end), the i-th. */
 mem_region *mem_global_first(const mem_global *g);
 mem_region *mem_global_next(const mem_global *g, const mem_region *r);
