@@ -354,6 +354,10 @@ void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src);
 void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src);
 /* Evaluate text in the focused lane (history available). */
 int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n);
+/* A location of the form *EXPR (gdb's address locations: *$pc, *0x2e0 + 4) with EXPR evaluated
+ * at the focus, written to out as *N; any other location is copied. 0, or -1 with the error
+ * printed. */
+int cmd_loc_addr(cmd_ctx *c, const char *spec, char *out, size_t n);
 /* Evaluate as the host does for a launch argument: buffer names, module globals, convenience
  * variables and history, never a stopped kernel's variables or registers (a parameter `x` of the
  * focused kernel must not hide buffer x). */

@@ -46,6 +46,10 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
     if (len >= sizeof loc)
         return cmd_error(c, "Location too long.");
     snprintf(loc, sizeof loc, "%.*s", (int)len, p);
+    char given[512];
+    snprintf(given, sizeof given, "%s", loc);
+    if (cmd_loc_addr(c, given, loc, sizeof loc) != 0)
+        return -1;
     if (ifp) {
         cond = ifp + 2;
         while (isspace((unsigned char)*cond))
@@ -281,6 +285,10 @@ int cmd_clear(cmd_ctx *c, const char *args, int argc, char **argv)
     if (l >= sizeof loc)
         return cmd_error(c, "Location too long.");
     snprintf(loc, sizeof loc, "%.*s", (int)l, args);
+    char given[512];
+    snprintf(given, sizeof given, "%s", loc);
+    if (cmd_loc_addr(c, given, loc, sizeof loc) != 0)
+        return -1;
     uint32_t pcs[DBG_MAX_LOCS];
     int np = 0;
     if (!loc[0]) {

@@ -198,8 +198,11 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
-static int advance_to(cmd_ctx *c, const char *loc, int any_frame)
+static int advance_to(cmd_ctx *c, const char *spec, int any_frame)
 {
+    char loc[512];
+    if (cmd_loc_addr(c, spec, loc, sizeof loc) != 0)
+        return -1;
     uint32_t pcs[DBG_MAX_LOCS];
     int n = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
     if (n < 0)
@@ -215,15 +218,14 @@ static int advance_to(cmd_ctx *c, const char *loc, int any_frame)
 
 int cmd_until(cmd_ctx *c, const char *args, int argc, char **argv)
 {
-    (void)args;
-    if (argc == 1)
-        return advance_to(c, argv[0], 0);
+    if (argc >= 1)
+        return advance_to(c, args, 0);
     return do_steps(c, DBG_STEP_UNTIL, 0, argv, 0);
 }
 
 int cmd_advance(cmd_ctx *c, const char *args, int argc, char **argv)
 {
-    (void)args;
     (void)argc;
-    return advance_to(c, argv[0], 1);
+    (void)argv;
+    return advance_to(c, args, 1);
 }
