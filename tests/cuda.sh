@@ -70,6 +70,8 @@ multi_module      0 ^multi_module:\sPASSED$                               -
 multi_module.G    0 ^multi_module:\sPASSED$                               -
 spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
 dbg_particles     0 ^dbg_particles:\sPASSED$                              -
+dbg_bank          0 ^dbg_bank:\sPASSED$                                   -
+dbg_bank.G        0 ^dbg_bank:\sPASSED$                                   -
 dbg_tiles         0 ^dbg_tiles:\stile\s[0-9]+\sbytes,\speak\s[0-9]+,\sPASSED$ -
 dbg_tiles.G       0 ^dbg_tiles:\stile\s[0-9]+\sbytes,\speak\s[0-9]+,\sPASSED$ -
 dbg_particles.G   0 ^dbg_particles:\sPASSED$                              -
@@ -934,5 +936,74 @@ which was freed by cudaFreeAsync, called from main at dbg_tiles\.cu:$dt_free\)\$
 main at dbg_tiles\.cu:$dt_launch combine
 PATS
 done
+
+# ---- dbg_bank.cu: a class's members used bare, overloads, address locations --------------------
+BK="--args ./dbg_bank.G"
+bk_line() { grep -n -F "$1" "$C/dbg_bank.cu" | head -n 1 | cut -d: -f1; }
+bk_post=$(bk_line 'atomicAdd(&count, 1);')
+bk_or=$(bk_line 'atomicOr(&bits')
+bk_audit=$(bk_line 'if (amt[i] < x.lo)')
+bk_cf=$(bk_line '__device__ float clampv(float v)')
+bk_ci=$(bk_line '__device__ int clampv(int v)')
+# in a member function a member's bare name is this->member (gdb reads C++'s implicit this)
+scenario member-implicit-this nz -ex 'break Ledger::post' -ex run -ex 'print count == this->count' \
+    -ex 'print &total == &this->total' -ex 'print &bits' -ex 'print nosuch' -ex delete -ex continue $BK <<PATS
+^Breakpoint 1, Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_post\$
+^\\\$1 = 1\$
+^\\\$2 = 1\$
+^\\\$3 = \(unsigned long long \*\) 0x[0-9a-f]+\$
+^dbg_bank: PASSED\$
+^No symbol "nosuch" in current context\.\$
+PATS
+# break LINE before the run: the line of the program's .cu (its first kernel's file), not of the
+# first file nvcc's line table names (a CUDA header); *EXPR locations (info line, stepi's
+# address, until) as gdb evaluates them
+scenario default-file-address-locations nz -ex "break $bk_audit if i == 999" -ex run -ex 'print i' \
+    -ex 'info line *$pc' -ex stepi -ex 'until *$pc + 1' -ex 'info line *nosuch' -ex delete \
+    -ex continue $BK <<PATS
+^Breakpoint 1, audit<<<\(4,1,1\),\(256,1,1\)>>> \(amt=0x[0-9a-f]+, n=1000, r=0x[0-9a-f]+\) at dbg_bank\.cu:$bk_audit\$
+^\\\$1 = 999\$
+^Line $bk_audit of "dbg_bank\.cu" starts at address 0x[0-9a-f]+ <audit\+[0-9]+> and ends at 0x[0-9a-f]+ <audit\+[0-9]+>\.\$
+^0x[0-9a-f]+	$bk_audit	
+^0x[0-9a-f]+ in audit<<<\(4,1,1\),\(256,1,1\)>>> \(amt=0x[0-9a-f]+, n=1000, r=0x[0-9a-f]+\) at dbg_bank\.cu:$bk_audit\$
+^dbg_bank: PASSED\$
+^No symbol "nosuch" in current context\.\$
+PATS
+# -O3 -lineinfo: an overloaded device function, inlined twice, is one breakpoint of two locations
+scenario overloads-O3 0 -ex 'break clampv' -ex run -ex 'info breakpoints' -ex bt -ex delete \
+    -ex continue --args ./dbg_bank <<PATS
+^Breakpoint 1, clampv \(\) at dbg_bank\.cu:$bk_cf\$
+^1 +breakpoint +keep y +<MULTIPLE> *\$
+^1\.1 +y +0x[0-9a-f]+ in clampv\(float\) at dbg_bank\.cu:$bk_cf\$
+^1\.2 +y +0x[0-9a-f]+ in clampv\(int\) at dbg_bank\.cu:$bk_ci\$
+^#0  clampv \(\) at dbg_bank\.cu:$bk_cf\$
+^#1  deposit<<<
+^dbg_bank: PASSED\$
+PATS
+# a core written inside atomicOr on unsigned long long, reached by a step: the frames and the
+# members read the same from the core as at the live stop
+scenario core-in-atomicor 0 -ex "break $bk_or" -ex run -ex step -ex up -ex 'print *this' \
+    -ex "gcore $tmp/or.core" -ex delete -ex continue $BK <<PATS
+^Breakpoint 1, Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
+^atomicOr \(address=0x[0-9a-f]+, val=1\) at sm_32_atomic_functions\.hpp:[0-9]+\$
+^#1  0x[0-9a-f]+ in Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
+^\\\$1 = \{count = [0-9]+, total = [0-9]+, dtotal = [0-9]+, bits = [0-9]+\}\$
+^Saved corefile
+^dbg_bank: PASSED\$
+PATS
+bk_live=
+selected core-in-atomicor && bk_live=$(sed -n 's/^\$1 = //p' "$d/all" 2>/dev/null)
+scenario core-in-atomicor-open 0 -ex bt -ex up -ex 'print *this' -ex 'print bits' \
+    --core "$tmp/or.core" <<PATS
+^#0  atomicOr \(address=0x[0-9a-f]+, val=1\) at sm_32_atomic_functions\.hpp:[0-9]+\$
+^#1  0x[0-9a-f]+ in Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
+^#2  0x[0-9a-f]+ in deposit<<<\(8,1,1\),\(128,1,1\)>>> .* at dbg_bank\.cu:[0-9]+\$
+^\\\$1 = \{count = [0-9]+, total = [0-9]+, dtotal = [0-9]+, bits = [0-9]+\}\$
+PATS
+if selected core-in-atomicor-open && [ -f "$d/all" ]; then
+    bk_core=$(sed -n 's/^\$1 = //p' "$d/all")
+    if [ -n "$bk_live" ] && [ "$bk_live" = "$bk_core" ]; then pass "core-in-atomicor-same"
+    else fail "core-in-atomicor-same" "live '$bk_live', core '$bk_core'"; fi
+fi
 
 batch_summary
