@@ -546,7 +546,7 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
     if (!strcmp(program, "/proc/self/exe"))
         pthread_once(&self_once, self_init);
     const char *prog = base_of(strcmp(program, "/proc/self/exe") ? program : self_name);
-    if (colon && colon > spec) {  /* FILE:LINE */
+    if (colon && colon > spec && colon[-1] != ':') {  /* FILE:LINE (not a Class::name) */
         char *end;
         long line = strtol(colon + 1, &end, 10);
         char file[512];
@@ -574,9 +574,15 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
                  "only (kernels and __device__ functions).", line, file, prog);
         return 1;
     }
-    for (const char *q = spec; *q; q++)   /* a bare LINE, or not a name */
-        if (*q == ' ' || *q == ':')
+    /* a name: spaces only inside its parameter or template argument lists (scale(float, int)),
+       colons only as the scope operator (Ledger::post) */
+    int depth = 0;
+    for (const char *q = spec; *q; q++) {
+        depth += (*q == '(' || *q == '<') - (*q == ')' || *q == '>');
+        if ((*q == ' ' && depth <= 0) ||
+            (*q == ':' && q[1] != ':' && (q == spec || q[-1] != ':')))
             return 0;
+    }
     if (spec[0] >= '0' && spec[0] <= '9')
         return 0;
     const char *mg = NULL;

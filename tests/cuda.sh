@@ -909,6 +909,15 @@ if selected lambda-kernel-stripped && [ -f "$d/all" ]; then
     if grep -q 'function "apply"' "$d/all"; then fail "lambda-kernel-stripped-nonote" "apply got a note"
     else pass "lambda-kernel-stripped-nonote"; fi
 fi
+# host functions named with their parameter lists (spaces inside them) are host code too; the
+# device overload so named is not
+scenario host-names-with-params nz -ex 'break scale(int, int)' \
+    -ex 'break host_sum<int>(int const*, int)' -ex 'break scale(int)' -ex 'info breakpoints' $DT <<PATS
+^Breakpoint 1 \(scale\(int\)\) pending\.\$
+^1 +breakpoint +keep y +<PENDING> +scale\(int\)\$
+^Function "scale\(int, int\)" is host code of dbg_tiles\.G: ptxdbg stops in device code only
+^Function "host_sum<int>\(int const\*, int\)" is host code of dbg_tiles\.G
+PATS
 # a core written inside atomicCAS (unsigned long long) called from the CAS loop of max_double
 scenario core-in-atomiccas 0 -ex "break dbg_tiles.cu:$dt_cas" -ex run -ex step \
     -ex "gcore $tmp/cas.core" -ex delete -ex continue $DT <<PATS
