@@ -181,6 +181,20 @@ START_TEST(interpreter_option)
     ck_assert_str_eq(out, "$1 = 2\n");
     ck_assert_int_eq(st, 0);
     free(out);
+    /* an interpreter gdb does not have either: named as gdb does */
+    out = rp_run_status("./ptxdbg --interpreter=tui </dev/null 2>&1", &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "Interpreter `tui' unrecognized") != NULL, "%s", out);
+    ck_assert_int_eq(st, 2);
+    free(out);
+    /* gdb 14's --interpreter=dap is the debug adapter (--dap): it answers initialize */
+    out = rp_run_status("printf 'Content-Length: 64\\r\\n\\r\\n{\"seq\":1,\"type\":\"request\","
+                        "\"command\":\"initialize\",\"arguments\":{}}' | "
+                        "./ptxdbg --interpreter=dap 2>&1", &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "\"command\":\"initialize\"") && strstr(out, "\"success\":true"),
+                  "%s", out);
+    free(out);
 }
 END_TEST
 
