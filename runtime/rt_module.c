@@ -531,7 +531,7 @@ cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size)
  * addresses; the addresses the driver API hands out for modules other than module#0 carry the
  * module in bits 24..31 (its index) so that copies reach the right bank (rt_const_host).
  * module#0's stay plain, so its kernels can also read them through a generic pointer. */
-#define RT_CONST_TAG_SHIFT 24
+#define RT_CONST_TAG_SHIFT MEM_CONST_TAG_SHIFT
 
 cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size)
 {
@@ -547,7 +547,7 @@ void *rt_const_host(uint64_t addr, uint64_t n)
         return NULL;
     uint64_t rel = addr - MEM_WIN_CONST;
     int tag = (int)(rel >> RT_CONST_TAG_SHIFT);
-    uint64_t off = rel & ((1ull << RT_CONST_TAG_SHIFT) - 1);
+    uint64_t off = rel & MEM_CONST_OFF_MASK;
     void *found = NULL, *first = NULL;
     int count = 0;
     for (rt_module *m = rt_mods; m; m = m->next) {
