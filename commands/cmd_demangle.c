@@ -39,6 +39,7 @@ typedef struct {
     char cur_targs[DM_MAX][DM_LEN];
     int ncur;
     int noparams;             /* the last encoding had no parameter types (main) */
+    char quals[16];           /* the function's cv-qualifiers (a const member function) */
 } dm;
 
 static void add_sub(dm *d, const char *s)
@@ -72,6 +73,50 @@ static int source_name(dm *d, char *out)
         put(out, "%.*s", (int)n, d->p);
     d->p += n;
     return 0;
+}
+
+/* <operator-name>: the two-letter codes of the ABI, as gdb shows them ("operator()"). */
+static const char *const dm_ops[][2] = {
+    {"nw", "new"}, {"na", "new[]"}, {"dl", "delete"}, {"da", "delete[]"}, {"ps", "+"},
+    {"ng", "-"}, {"ad", "&"}, {"de", "*"}, {"co", "~"}, {"pl", "+"}, {"mi", "-"}, {"ml", "*"},
+    {"dv", "/"}, {"rm", "%"}, {"an", "&"}, {"or", "|"}, {"eo", "^"}, {"aS", "="}, {"pL", "+="},
+    {"mI", "-="}, {"mL", "*="}, {"dV", "/="}, {"rM", "%="}, {"aN", "&="}, {"oR", "|="},
+    {"eO", "^="}, {"ls", "<<"}, {"rs", ">>"}, {"lS", "<<="}, {"rS", ">>="}, {"eq", "=="},
+    {"ne", "!="}, {"lt", "<"}, {"gt", ">"}, {"le", "<="}, {"ge", ">="}, {"ss", "<=>"},
+    {"nt", "!"}, {"aa", "&&"}, {"oo", "||"}, {"pp", "++"}, {"mm", "--"}, {"cm", ","},
+    {"pm", "->*"}, {"pt", "->"}, {"cl", "()"}, {"ix", "[]"}, {"qu", "?"}};
+
+/* <unqualified-name>: a source name, an operator, or (after a class name, prev) a constructor
+ * or destructor, which are named after their class. */
+static int unqualified_name(dm *d, char *out, const char *prev)
+{
+    if (isdigit((unsigned char)*d->p))
+        return source_name(d, out);
+    if ((d->p[0] == 'C' && d->p[1] >= '1' && d->p[1] <= '5') ||
+        (d->p[0] == 'D' && d->p[1] >= '0' && d->p[1] <= '5')) {
+        if (!prev || !prev[0])
+            return d->err = 1, -1;
+        size_t l = strcspn(prev, "<");   /* a class template's constructor: Vec<int>::Vec */
+        put(out, "%s%.*s", d->p[0] == 'D' ? "~" : "", (int)l, prev);
+        d->p += 2;
+        return 0;
+    }
+    if (d->p[0] == 'c' && d->p[1] == 'v') {   /* conversion: operator TYPE */
+        d->p += 2;
+        char t[DM_LEN];
+        if (parse_type(d, t) < 0)
+            return -1;
+        put(out, "operator %s", t);
+        return 0;
+    }
+    for (size_t i = 0; d->p[0] && i < sizeof dm_ops / sizeof dm_ops[0]; i++)
+        if (d->p[0] == dm_ops[i][0][0] && d->p[1] == dm_ops[i][0][1]) {
+            const char *o = dm_ops[i][1];
+            put(out, "operator%s%s", isalpha((unsigned char)o[0]) ? " " : "", o);
+            d->p += 2;
+            return 0;
+        }
+    return d->err = 1, -1;
 }
 
 /* S_ S0_ ... and the std:: abbreviations. */
@@ -213,15 +258,29 @@ static int parse_name(dm *d, char *out, int is_func, char *last)
     out[0] = 0;
     if (*d->p == 'N') {
         d->p++;
-        while (*d->p == 'K' || *d->p == 'V' || *d->p == 'r')
+        char q[16] = "";
+        while (*d->p == 'K' || *d->p == 'V' || *d->p == 'r') {
+            if (*d->p != 'r' && strlen(q) < 9)
+                strcat(q, *d->p == 'K' ? " const" : " volatile");
             d->p++;
+        }
+        if (is_func)
+            snprintf(d->quals, sizeof d->quals, "%s", q);
         int first = 1;
+        char prev[DM_LEN] = "";
         while (*d->p && *d->p != 'E' && !d->err) {
             char comp[DM_LEN];
             if (*d->p == 'S') {
                 if (substitution(d, comp) < 0)
                     return -1;
                 put(out, "%s", comp);
+                const char *lc = comp;   /* its last component names a constructor */
+                for (int k = 0, dp = 0; comp[k]; k++) {
+                    dp += (comp[k] == '<') - (comp[k] == '>');
+                    if (!dp && comp[k] == ':' && comp[k + 1] == ':')
+                        lc = comp + k + 2;
+                }
+                snprintf(prev, sizeof prev, "%s", lc);
                 first = 0;
                 continue;
             }
@@ -234,8 +293,9 @@ static int parse_name(dm *d, char *out, int is_func, char *last)
                     add_sub(d, out);
                 continue;
             }
-            if (source_name(d, comp) < 0)
+            if (unqualified_name(d, comp, prev) < 0)
                 return -1;
+            snprintf(prev, sizeof prev, "%s", comp);
             if (!first)
                 cat(out, "::");
             cat(out, comp);
@@ -266,7 +326,7 @@ static int parse_name(dm *d, char *out, int is_func, char *last)
                 put(last, "%s", n2);
         }
     } else {
-        if (source_name(d, out) < 0)
+        if (unqualified_name(d, out, NULL) < 0)
             return -1;
         if (last)
             put(last, "%s", out);
@@ -536,8 +596,11 @@ static int parse_type(dm *d, char *out)
 static int encoding(dm *d, char *out, size_t n, int base_only, int local)
 {
     char name[DM_LEN], last[DM_LEN] = "";
+    d->quals[0] = 0;
     if (parse_name(d, name, 1, last) < 0 || d->err)
         return -1;
+    char quals[16];
+    snprintf(quals, sizeof quals, "%s", d->quals);
     int templated = name[strlen(name) - 1] == '>';
     if (templated) {
         memcpy(d->targs, d->cur_targs, sizeof d->targs);
@@ -561,7 +624,7 @@ static int encoding(dm *d, char *out, size_t n, int base_only, int local)
     if (base_only || (!local && d->noparams && !templated))
         w = snprintf(out, n, "%s", name);   /* a variable has no parameter types: "ns::var" */
     else
-        w = snprintf(out, n, "%s(%s)", name, params);
+        w = snprintf(out, n, "%s(%s)%s", name, params, quals);
     if (w < 0 || (size_t)w >= n)
         return d->err = 1, -1;
     return 0;

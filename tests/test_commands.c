@@ -498,6 +498,19 @@ START_TEST(demangler)
     ck_assert_str_eq(dm("_Z3barRK5PointS1_", 0), "bar(Point const&, Point const&)");
     ck_assert_str_eq(dm("_ZN12_GLOBAL__N_13fooEi", 0), "(anonymous namespace)::foo(int)");
     ck_assert_str_eq(dm("_Z4halfPDhPKDh", 0), "half(half*, half const*)");
+    /* operators, constructors, destructors and const member functions (as c++filt writes
+       them): a functor's operator() showed mangled in bt and break Smooth::operator() missed */
+    ck_assert_str_eq(dm("_ZNK6SmoothclEff", 0), "Smooth::operator()(float, float) const");
+    ck_assert_str_eq(dm("_ZNK6SmoothclEff", 1), "Smooth::operator()");
+    ck_assert_str_eq(dm("_ZNK6WindowIfLi4EE4meanEv", 0), "Window<float, 4>::mean() const");
+    ck_assert_str_eq(dm("_ZN6WindowIfLi4EEC2Ev", 0), "Window<float, 4>::Window()");
+    ck_assert_str_eq(dm("_ZN6WindowIfLi4EED1Ev", 0), "Window<float, 4>::~Window()");
+    ck_assert_str_eq(dm("_Zpl4Vec3S_", 0), "operator+(Vec3, Vec3)");
+    ck_assert_str_eq(dm("_ZN4Vec3pLERKS_", 0), "Vec3::operator+=(Vec3 const&)");
+    ck_assert_str_eq(dm("_ZNK4Vec3ixEi", 0), "Vec3::operator[](int) const");
+    ck_assert_str_eq(dm("_ZNK3FoocvbEv", 0), "Foo::operator bool() const");
+    ck_assert_str_eq(dm("_ZN2ns3Foo3BarC2Ev", 0), "ns::Foo::Bar::Bar()");
+    ck_assert_str_eq(dm("_ZN2nsdlEPv", 0), "ns::operator delete(void*)");
     /* nvcc's per-file namespace for internal linkage is not shown */
     ck_assert_str_eq(dm("_ZN43_INTERNAL_e79b45d4_12_particles_cu_c03994e29atomicAddEPii", 1),
                      "atomicAdd");
