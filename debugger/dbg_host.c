@@ -205,6 +205,13 @@ static int host_glue(const char *name, const char *file, const char *kernel, dbg
     if (strstr(name, "__device_stub_") || strstr(name, "__cudaLaunch") ||
         !strncmp(name, "cudaLaunch", 10))
         return 1;
+    /* cuda_runtime.h's C++ templates, instantiated in the program (a stripped one names the
+       cooperative launch's frame _Z27cudaLaunchCooperativeKernelIvE...) */
+    char dn[512];
+    if (dm && dm(name, dn, sizeof dn, 1) == 0 &&
+        (!strncmp(dn, "cudaLaunch", 10) ||
+         (!strncmp(dn, "cuda", 4) && dn[4] >= 'A' && dn[4] <= 'Z' && strchr(dn, '<'))))
+        return 1;
     if (kernel && kernel[0]) {
         char a[512], b[512];
         if (!strcmp(name, kernel))

@@ -978,6 +978,18 @@ scenario default-file-address-locations nz -ex "break $bk_audit if i == 999" -ex
 ^dbg_bank: PASSED\$
 ^No symbol "nosuch" in current context\.\$
 PATS
+# a launch through cuda_runtime.h's template cudaLaunchKernel<T> in a program with symbols but
+# no lines: the launch site is main's address, not the template's (it said cudaLaunchKernel<void
+# (float const*, int, Pair<float>*)>+0x4e); block (4,0,0) thread (64,0,0) reads amt[1088], past
+# the 4000 bytes and the 352 a GPU maps after them
+scenario launch-template-site nz -ex run -ex bt -ex 'info cuda kernels' -ex 'info cuda blocks' \
+    $BK audit <<PATS
+^  launched from main\+0x[0-9a-f]+ in dbg_bank\.G \(no host debug info\)\$
+^#0  0x[0-9a-f]+ in audit<<<\(8,1,1\),\(256,1,1\)>>> .* at dbg_bank\.cu:$bk_audit\$
+^Launched from host: main\+0x[0-9a-f]+ in dbg_bank\.G \(no host debug info\)\$
+^\* +1 +0 +2 Terminated .* main\+0x[0-9a-f]+ in dbg_bank\.G \(no host debug info\) audit\(
+^\*    \(4,0,0\)      \(4,0,0\)       1 exception\$
+PATS
 # -O3 -lineinfo: an overloaded device function, inlined twice, is one breakpoint of two locations
 scenario overloads-O3 0 -ex 'break clampv' -ex run -ex 'info breakpoints' -ex bt -ex delete \
     -ex continue --args ./dbg_bank <<PATS

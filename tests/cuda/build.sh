@@ -11,6 +11,8 @@
 # "// cuda-opt: FLAGS" replaces -O2 in the build of NAME (not NAME.G), e.g. -O3 -lineinfo.
 # "// cuda-host-debug" builds both with host debug information (-g) and leaves them unstripped
 # (for the launch sites and host backtraces ptxdbg reads from the program's own DWARF).
+# "// cuda-keep-symbols" strips only the debug information (a release build: host symbols,
+# no lines).
 # A line "// cuda-static-build" also builds NAME.static the same way but with nvcc's default,
 # the CUDA runtime linked statically (no -cudart shared: libcudart_static.a, which reaches the
 # driver through libcuda.so.1's private tables), and "// cuda-static-build: G" builds the -G
@@ -44,6 +46,7 @@ for cu in "$@"; do
     more=$(sed -n 's|^// cuda-sources: *||p' "$base.cu" | head -n 1)
     opt=$(sed -n 's|^// cuda-opt: *||p' "$base.cu" | head -n 1)
     strip=strip
+    grep -q '^// cuda-keep-symbols' "$base.cu" && strip="strip --strip-debug"
     if grep -q '^// cuda-host-debug' "$base.cu"; then
         flags="$flags -g"
         strip=true

@@ -1,10 +1,12 @@
 // dbg_bank.cu - a debugging target with a class whose member functions use its members bare
 // (C++'s implicit this), atomics on int, float, double and unsigned long long, a float maximum
 // by an atomicCAS loop, an overloaded device function, a host function of the same name as a
-// device one, and a typedef of a template. Built -G and -O3 -lineinfo.
+// device one, and a typedef of a template; audit is launched through cuda_runtime.h's template
+// cudaLaunchKernel<T>. Built -G and -O3 -lineinfo, with host symbols but no host lines.
 // Usage: dbg_bank [audit]: "audit" runs twice as many threads as amounts (exit 3, FAULT line).
 // cuda-G-build
 // cuda-opt: -O3 -lineinfo
+// cuda-keep-symbols
 #include <string.h>
 #include "cuda_check.h"
 
@@ -92,8 +94,10 @@ int main(int argc, char **argv)
     EXPECT(hl.count == n && hl.dtotal == want && hp == scale(16.0f, 2), "ledger %d %f peak %f",
            hl.count, hl.dtotal, hp);
     int m = argc > 1 && !strcmp(argv[1], "audit") ? 2 * n : n;   // the planted bug: past the amounts
-    audit<<<(m + 255) / 256, 256>>>(amt, m, r);
-    cudaError_t e = cudaDeviceSynchronize();
+    void *args[] = {&amt, &m, &r};
+    cudaError_t e = cudaLaunchKernel(audit, dim3((m + 255) / 256), dim3(256), args, 0, 0);
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
         printf("FAULT %s\n", cudaGetErrorName(e));
         return 3;
