@@ -990,6 +990,21 @@ scenario launch-template-site nz -ex run -ex bt -ex 'info cuda kernels' -ex 'inf
 ^\* +1 +0 +2 Terminated .* main\+0x[0-9a-f]+ in dbg_bank\.G \(no host debug info\) audit\(
 ^\*    \(4,0,0\)      \(4,0,0\)       1 exception\$
 PATS
+# print -lanes of an expression the focused lane cannot evaluate is one error, as print's; lane
+# k of block 0 has v = clampv(scale(k % 17)) = 2 * k for k < 17
+scenario lanes-expr-error nz -ex 'break max_float' -ex run -ex 'print -lanes nosuch' \
+    -ex 'print -lanes v' -ex delete -ex continue $BK <<PATS
+^\* Lane  0 \(thread \(0,0,0\)\): 0\$
+^  Lane  3 \(thread \(3,0,0\)\): 6\$
+^  Lane 16 \(thread \(16,0,0\)\): 32\$
+^dbg_bank: PASSED\$
+^No symbol "nosuch" in current context\.\$
+PATS
+if selected lanes-expr-error && [ -f "$d/all" ]; then
+    n_err=$(grep -c 'No symbol "nosuch"' "$d/all")
+    if [ "$n_err" = 1 ]; then pass "lanes-expr-error-once"
+    else fail "lanes-expr-error-once" "$n_err error lines"; fi
+fi
 # -O3 -lineinfo: an overloaded device function, inlined twice, is one breakpoint of two locations
 scenario overloads-O3 0 -ex 'break clampv' -ex run -ex 'info breakpoints' -ex bt -ex delete \
     -ex continue --args ./dbg_bank <<PATS
