@@ -157,10 +157,9 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
         return cmd_error(c, "%s", out + 8);
     }
     if (record) {
-        int keep = v.kind != CV_VOID || v.optout;
-        if (keep)
-            cmd_history_add(&c->hist, &v, dbg_dwarf(c->s));
-        printf("$%d = %s\n", keep ? c->hist.nhist : c->hist.nhist + 1, out);
+        /* gdb records every printed value, void ones too ($1 = void, then $2 = 5) */
+        cmd_history_add(&c->hist, &v, dbg_dwarf(c->s));
+        printf("$%d = %s\n", c->hist.nhist, out);
     } else {
         printf("%s", out);
     }

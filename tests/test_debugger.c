@@ -158,6 +158,19 @@ END_TEST
 /* gdb's MI front ends: every spelling gets the same message naming ptxdbg's protocols and
  * status 2 (it said "doesn't allow an argument" for =mi and "unrecognized" alone); the
  * console interpreter is ptxdbg itself. */
+/* gdb records every printed value in the history, void ones too ($1 = void, then $2 = 5): the
+ * void value was shown as $1 and not kept, so the next one was $1 again */
+START_TEST(void_history)
+{
+    int st = -1;
+    char *out = rp_run_status("./ptxdbg -q -batch -ex 'print $_exitcode' -ex 'print 5' "
+                              "-ex 'print $$' 2>&1", &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, "$1 = void\n$2 = 5\n$3 = void\n");
+    free(out);
+}
+END_TEST
+
 START_TEST(interpreter_option)
 {
     static const char *const forms[] = {"--interpreter=mi", "--interpreter", "-i=mi2",
@@ -288,6 +301,7 @@ int main(void)
     tcase_add_test(t, repl_typed_results);
     tcase_add_test(t, repl_command_named_opcodes);
     tcase_add_test(t, interpreter_option);
+    tcase_add_test(t, void_history);
     tcase_add_test(t, eval_session_model);
     tcase_add_test(t, vector_registers);
     suite_add_tcase(s, t);
