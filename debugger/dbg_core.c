@@ -11,8 +11,7 @@
  *   0x101 SOURCES     u32 count; per file: str path as the module's .file names it, bytes text
  *   0x102 BUFFERS     u32 count; per buffer: str name, u32 element type, u64 count, u64 address,
  *                     u64 size
- *   0x103 SESSION     u32 launches so far; focus: u32 valid, kernel, cta, warp, lane, s32 frame
- *                     (the frame selected when saved; a core opens at frame 0);
+ *   0x103 SESSION     u32 launches so far; focus: u32 valid, kernel, cta, warp, lane, s32 frame;
  *                     str the launch site (a program's host location of the launch, "" none)
  *   0x104 BREAKPOINTS u32 count; per breakpoint: u32 number, type, temp, enabled, hits, ignore,
  *                     str location, str condition ("" none), u32 command count, str per command,
@@ -359,10 +358,11 @@ static void load_session(dbg_session *s, const exec_core *c)
     }
     free(site);
     s->nlaunches = nl;
-    /* the focused lane as saved, at its innermost frame: a core opens at frame 0, as gdb's
-       do (a frame selected with up before gcore is not where the stop is) */
-    if (f.valid && dbg_set_focus(s, f.cta, f.warp, f.lane) == 0)
+    if (f.valid && dbg_set_focus(s, f.cta, f.warp, f.lane) == 0) {
         s->focus.kernel = f.kernel;
+        if (f.frame > 0)
+            dbg_set_frame(s, f.frame);
+    }
 }
 
 static void load_breakpoints(dbg_session *s, const exec_core *c)
