@@ -1005,6 +1005,16 @@ if selected lanes-expr-error && [ -f "$d/all" ]; then
     if [ "$n_err" = 1 ]; then pass "lanes-expr-error-once"
     else fail "lanes-expr-error-once" "$n_err error lines"; fi
 fi
+# a fault inside atomicAdd's helpers selects the user's frame (#2, deposit); the core of that
+# stop (the round trip check of every stop) reopens with the same frame selected
+scenario fault-in-helper-core-frame nz -ex run -ex frame --args ./dbg_particles.G 10 fault <<PATS
+^#2  0x[0-9a-f]+ in deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:[0-9]+\$
+PATS
+if selected fault-in-helper-core-frame && [ -f "$d/all" ]; then
+    if grep -q 'Core round trip' "$d/all"; then
+        fail "fault-in-helper-core-frame-roundtrip" "$(grep -A2 'Core round trip' "$d/all" | tr '\n' ' ')"
+    else pass "fault-in-helper-core-frame-roundtrip"; fi
+fi
 # -O3 -lineinfo: an overloaded device function, inlined twice, is one breakpoint of two locations
 scenario overloads-O3 0 -ex 'break clampv' -ex run -ex 'info breakpoints' -ex bt -ex delete \
     -ex continue --args ./dbg_bank <<PATS
@@ -1016,8 +1026,9 @@ scenario overloads-O3 0 -ex 'break clampv' -ex run -ex 'info breakpoints' -ex bt
 ^#1  deposit<<<
 ^dbg_bank: PASSED\$
 PATS
-# a core written inside atomicOr on unsigned long long, reached by a step: the frames and the
-# members read the same from the core as at the live stop
+# a core written inside atomicOr on unsigned long long, reached by a step, with Ledger::post's
+# frame selected: the core reopens there (the selected frame is part of the saved focus), and the
+# frames and the members read the same from the core as at the live stop
 scenario core-in-atomicor 0 -ex "break $bk_or" -ex run -ex step -ex up -ex 'print *this' \
     -ex "gcore $tmp/or.core" -ex delete -ex continue $BK <<PATS
 ^Breakpoint 1, Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
@@ -1029,8 +1040,9 @@ scenario core-in-atomicor 0 -ex "break $bk_or" -ex run -ex step -ex up -ex 'prin
 PATS
 bk_live=
 selected core-in-atomicor && bk_live=$(sed -n 's/^\$1 = //p' "$d/all" 2>/dev/null)
-scenario core-in-atomicor-open 0 -ex bt -ex up -ex 'print *this' -ex 'print bits' \
+scenario core-in-atomicor-open 0 -ex bt -ex 'print *this' -ex 'print bits' \
     --core "$tmp/or.core" <<PATS
+^0x[0-9a-f]+ in Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
 ^#0  atomicOr \(address=0x[0-9a-f]+, val=1\) at sm_32_atomic_functions\.hpp:[0-9]+\$
 ^#1  0x[0-9a-f]+ in Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
 ^#2  0x[0-9a-f]+ in deposit<<<\(8,1,1\),\(128,1,1\)>>> .* at dbg_bank\.cu:[0-9]+\$
