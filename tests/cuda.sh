@@ -1015,6 +1015,16 @@ if selected fault-in-helper-core-frame && [ -f "$d/all" ]; then
         fail "fault-in-helper-core-frame-roundtrip" "$(grep -A2 'Core round trip' "$d/all" | tr '\n' ' ')"
     else pass "fault-in-helper-core-frame-roundtrip"; fi
 fi
+# -O3 -lineinfo: Ledger::post is inlined with atomicAdd inlined into its first instruction; the
+# breakpoint on post stops in post's frame (gdb hides the inlined frames that start there; it
+# said "Breakpoint 1, atomicAdd ()"), and next steps post's lines, over the inlined atomics
+scenario break-inline-frame-O3 0 -ex 'break Ledger::post' -ex run -ex next -ex next -ex delete \
+    -ex continue --args ./dbg_bank <<PATS
+^Breakpoint 1, Ledger::post \(\) at dbg_bank\.cu:$bk_post\$
+^$((bk_post + 1))	        atomicAdd\(&total, v\);\$
+^$((bk_post + 2))	        atomicAdd\(&dtotal, \(double\)v\);\$
+^dbg_bank: PASSED\$
+PATS
 # -O3 -lineinfo: an overloaded device function, inlined twice, is one breakpoint of two locations
 scenario overloads-O3 0 -ex 'break clampv' -ex run -ex 'info breakpoints' -ex bt -ex delete \
     -ex continue --args ./dbg_bank <<PATS
