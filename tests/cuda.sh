@@ -1025,6 +1025,16 @@ scenario break-inline-frame-O3 0 -ex 'break Ledger::post' -ex run -ex next -ex n
 ^$((bk_post + 2))	        atomicAdd\(&dtotal, \(double\)v\);\$
 ^dbg_bank: PASSED\$
 PATS
+# -O3 -lineinfo has no DWARF variables: the kernel's parameters go by the names its frame line
+# shows (param_1 is deposit's n = 1000)
+scenario o3-param-names nz -ex 'break deposit' -ex run -ex 'print param_1' -ex 'print param_1 * 2' \
+    -ex 'print param_9' -ex delete -ex continue --args ./dbg_bank <<PATS
+^Breakpoint 1, deposit<<<\(8,1,1\),\(128,1,1\)>>> \(param_0=0x[0-9a-f]+, param_1=1000, param_2=0x[0-9a-f]+, param_3=0x[0-9a-f]+\) at dbg_bank\.cu:[0-9]+\$
+^\\\$1 = 1000\$
+^\\\$2 = 2000\$
+^dbg_bank: PASSED\$
+^No symbol "param_9" in current context\.\$
+PATS
 # -O3 -lineinfo: an overloaded device function, inlined twice, is one breakpoint of two locations
 scenario overloads-O3 0 -ex 'break clampv' -ex run -ex 'info breakpoints' -ex bt -ex delete \
     -ex continue --args ./dbg_bank <<PATS
