@@ -189,6 +189,10 @@ int cmd_feed_run_local(cmd_ctx *c, int base);
 char *cmd_feed_read(cmd_ctx *c, const char *prompt);
 /* A command resumed the kernel: breakpoint commands still to run are dropped (gdb). */
 void cmd_feed_resumed(cmd_ctx *c);
+/* gdb's from_tty for the running line: typed at the terminal (or piped to it), or a -ex
+ * command outside -batch; 0 in scripts (-x, source), breakpoint commands, user commands' bodies
+ * and -batch. Messages such as "Continuing." follow it as gdb's do. */
+int cmd_from_tty(const cmd_ctx *c);
 int cmd_feed_loop_control(cmd_ctx *c, int brk);
 /* The frames above the terminal as text, and back (a program's `run` hands them over). */
 int cmd_feed_export(const cmd_ctx *c, char **out, size_t *len);

@@ -323,6 +323,8 @@ int dbg_interrupted(const dbg_session *s);
 /* Run until something stops the kernel. `ignore` > 0 ignores the current breakpoint that many
  * more times (gdb's `continue N` sets it to N-1). */
 int dbg_continue(dbg_session *s, int ignore, dbg_event *ev);
+/* The breakpoint the focus stopped at (0: the stop was no breakpoint's). */
+int dbg_stopped_bp(const dbg_session *s);
 int dbg_step(dbg_session *s, dbg_step_kind kind, dbg_event *ev);
 /* Run until one of pcs is reached by the focused warp or the current frame returns. */
 int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);

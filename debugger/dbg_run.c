@@ -224,6 +224,8 @@ static int need_live(dbg_session *s)
 
 static int step_off(dbg_session *s, uint32_t pc, uint64_t budget, dbg_event *ev);
 
+int dbg_stopped_bp(const dbg_session *s) { return s->stopped_at_bp; }
+
 int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
 {
     memset(ev, 0, sizeof *ev);

@@ -1035,6 +1035,26 @@ scenario o3-param-names nz -ex 'break deposit' -ex run -ex 'print param_1' -ex '
 ^dbg_bank: PASSED\$
 ^No symbol "param_9" in current context\.\$
 PATS
+# gdb says "Continuing." (and continue N's ignore count, naming the breakpoint) where the command
+# came from a terminal or a -ex outside -batch, never in -batch or scripts; a deleted breakpoint
+# is no longer the one stopped at
+scen_batch=
+scenario continuing-from-tty 0 -ex 'break scale' -ex run -ex 'continue 3' -ex delete \
+    -ex 'continue 2' $BK <<PATS
+^Will ignore next 2 crossings of breakpoint 1\.  Continuing\.\$
+^Not stopped at any breakpoint; argument ignored\.\$
+^Continuing\.\$
+^dbg_bank: PASSED\$
+PATS
+unset scen_batch
+scenario continuing-batch 0 -ex 'break scale' -ex run -ex 'continue 3' -ex delete -ex continue \
+    $BK <<PATS
+^dbg_bank: PASSED\$
+PATS
+if selected continuing-batch && [ -f "$d/all" ]; then
+    if grep -q 'Continuing\|Will ignore' "$d/all"; then fail "continuing-batch-silent" "$(grep 'Contin' "$d/all")"
+    else pass "continuing-batch-silent"; fi
+fi
 # -O3 -lineinfo: an overloaded device function, inlined twice, is one breakpoint of two locations
 scenario overloads-O3 0 -ex 'break clampv' -ex run -ex 'info breakpoints' -ex bt -ex delete \
     -ex continue --args ./dbg_bank <<PATS
