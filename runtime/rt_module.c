@@ -154,6 +154,8 @@ static int rt_map_alloc_cb(const rt_alloc *a, void *ctx)
     exec_machine *m = ctx;
     if (rt_alloc_map_into(m, a))
         rt_warn("cannot map %s into a module: %s", a->name, exec_errmsg(m));
+    else
+        rt_map_host(m, a);
     return 0;
 }
 
@@ -247,6 +249,7 @@ cudaError_t rt_module_load(rt_module *mod)
     if (mod->loaded)
         return mod->loaded > 0 ? cudaSuccess : mod->load_error;
     char err[1024];
+    rt_quiesce();   /* a new machine gets every mapping, and its variables go into the others */
     if (!mod->ptx && mod->prelinked) {
         if (rt_module_link(mod, err, sizeof err))
             return rt_module_fail(mod, cudaErrorNoKernelImageForDevice, err);
@@ -289,6 +292,8 @@ void rt_module_free(rt_module *mod)
 {
     if (!mod)
         return;
+    rt_wait_all();   /* its kernels complete first (at exit: they were abandoned) */
+    rt_quiesce();
     for (rt_var *v = mod->vars, *n; v; v = n) {
         n = v->next;
         if (v->managed && mod->loaded > 0 && v->space == PTX_SPACE_GLOBAL && v->dev_addr &&
@@ -332,6 +337,7 @@ void rt_module_free(rt_module *mod)
 
 int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx)
 {
+    rt_quiesce();   /* no kernel runs on a machine while fn touches it */
     for (rt_module *o = rt_mods; o; o = o->next)
         if (o->loaded > 0) {
             int r = fn(o->m, o, ctx);

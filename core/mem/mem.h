@@ -96,6 +96,8 @@ typedef struct mem_region {
     uint32_t id;              /* allocation number, for messages ("buf#3") */
     char name[64];            /* ALLOC: the name the debugger gave it ("" none); MAPPED: the
                                  owner's name ("cudaMalloc#3"); for messages */
+    uint8_t host;             /* MAPPED: the host may read it while a kernel runs (pinned host
+                                 memory): parallel workers never write it speculatively */
     /* the index (mem.c): a treap ordered by base (heap-ordered by prio), count = regions in
        the subtree, so finding, adding and removing cost O(log n) whatever the number of
        live allocations; a region stays at its address until removed */
