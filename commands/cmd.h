@@ -281,6 +281,7 @@ typedef struct cmd_ctx {
     int nframes, capframes;
     int feeding;              /* cmd_feed_run is reading: commands push frames, it runs them */
     int line_frame;           /* the frame the running line came from */
+    int values_next;          /* show values +: the history number after the last shown */
     /* inside a program: 1 when the stop is over (the kernel completed): the feed stops */
     int (*hold)(struct cmd_ctx *c);
     /* inside a program: the terminal's line at a stop (NULL: cmd_read_line) */

@@ -171,6 +171,31 @@ START_TEST(void_history)
 }
 END_TEST
 
+/* gdb's show values: the last ten history values, ten centered on N, the ten after them (+) */
+START_TEST(show_values)
+{
+    int st = -1;
+    char cmd[2048] = "./ptxdbg -q -batch";
+    for (int i = 1; i <= 12; i++)
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " -ex 'print %d * 10'", i);
+    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd),
+             " -ex 'show values' -ex 'show values 3' -ex 'show values +' 2>&1");
+    char *out = rp_run_status(cmd, &st);
+    ck_assert_ptr_nonnull(out);
+    char want[2048] = "";
+    for (int i = 1; i <= 12; i++)   /* the prints */
+        snprintf(want + strlen(want), sizeof want - strlen(want), "$%d = %d\n", i, i * 10);
+    for (int i = 3; i <= 12; i++)   /* show values: $3..$12 */
+        snprintf(want + strlen(want), sizeof want - strlen(want), "$%d = %d\n", i, i * 10);
+    for (int i = 1; i <= 10; i++)   /* show values 3: from $1 (3 - 5, clamped) */
+        snprintf(want + strlen(want), sizeof want - strlen(want), "$%d = %d\n", i, i * 10);
+    for (int i = 11; i <= 12; i++)  /* show values +: the rest */
+        snprintf(want + strlen(want), sizeof want - strlen(want), "$%d = %d\n", i, i * 10);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
 START_TEST(interpreter_option)
 {
     static const char *const forms[] = {"--interpreter=mi", "--interpreter", "-i=mi2",
@@ -302,6 +327,7 @@ int main(void)
     tcase_add_test(t, repl_command_named_opcodes);
     tcase_add_test(t, interpreter_option);
     tcase_add_test(t, void_history);
+    tcase_add_test(t, show_values);
     tcase_add_test(t, eval_session_model);
     tcase_add_test(t, vector_registers);
     suite_add_tcase(s, t);
