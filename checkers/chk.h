@@ -36,6 +36,12 @@ typedef enum {
     CHK_K_DOUBLE_FREE,    /* device free of a block already freed */
     CHK_K_BAD_FREE,       /* device free of something malloc did not return */
     CHK_K_LEAK,           /* an allocation never freed (leak check at exit) */
+    /* racecheck (chk_racecheck.c): two accesses of different threads to the same bytes, at
+       least one a write, with no happens-before between them; party[0] made the first */
+    CHK_K_RACE_WW = 32,   /* write, then write of a different value */
+    CHK_K_RACE_WR,        /* write, then read (read-after-write hazard) */
+    CHK_K_RACE_RW,        /* read, then write (write-after-read hazard) */
+    CHK_K_RACE_SAME,      /* write, then write of the same value (a warning) */
     /* synccheck (chk_synccheck.c) */
     CHK_K_BAR_DIVERGENT = 40, /* a CTA barrier reached by part of the CTA: threads at another
                                  barrier instruction, or exiting after earlier barriers */
@@ -95,6 +101,10 @@ typedef struct {
                                  later launch stops again, repeats in the same launch count */
     uint32_t stop_launch;
     char site[512];           /* leaks: where the allocation was made */
+    /* racecheck: the value each party read or wrote at the second access's bytes (the first
+       party's as memory held it then), when known (race_nval[k] bytes, little-endian) */
+    uint64_t race_val[2];
+    uint8_t race_nval[2];
     /* synccheck: the lanes involved, one per line (which lanes exited, which are absent, at
        which line each warp reached which barrier); "" none */
     char sync_detail[1536];
@@ -142,6 +152,9 @@ int chk_count(const chk_ctx *c);           /* distinct findings */
 const chk_finding *chk_at(const chk_ctx *c, int i);
 const chk_finding *chk_by_id(const chk_ctx *c, int id);
 uint64_t chk_occurrences(const chk_ctx *c); /* every occurrence of every finding */
+/* Occurrences of findings of severity error (warnings, as compute-sanitizer's, do not count in
+ * the ERROR SUMMARY nor make a run's exit status non-zero). */
+uint64_t chk_errors(const chk_ctx *c);
 void chk_clear(chk_ctx *c);
 
 /* The finding in compute-sanitizer's words, every line starting with `prefix` ("" or

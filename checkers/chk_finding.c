@@ -60,6 +60,15 @@ uint64_t chk_occurrences(const chk_ctx *c)
     return n;
 }
 
+uint64_t chk_errors(const chk_ctx *c)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < c->nf; i++)
+        if (c->f[i]->severity == CHK_SEV_ERROR)
+            n += c->f[i]->count;
+    return n;
+}
+
 void chk_clear(chk_ctx *c)
 {
     for (int i = 0; i < c->nf; i++)
@@ -97,6 +106,10 @@ const char *chk_kind_name(chk_kind k)
     case CHK_K_DOUBLE_FREE: return "double-free";
     case CHK_K_BAD_FREE: return "invalid-free";
     case CHK_K_LEAK: return "leak";
+    case CHK_K_RACE_WW: return "race-write-write";
+    case CHK_K_RACE_WR: return "race-read-after-write";
+    case CHK_K_RACE_RW: return "race-write-after-read";
+    case CHK_K_RACE_SAME: return "race-same-value";
     /* synccheck */
     case CHK_K_BAR_DIVERGENT: return "divergent-barrier";
     case CHK_K_BAR_COUNT: return "barrier-count-mismatch";
@@ -109,8 +122,12 @@ const char *chk_kind_name(chk_kind k)
     return "?";
 }
 
+static int chk_race_headline(const chk_finding *f, char *out, size_t n);
+
 int chk_headline(const chk_finding *f, char *out, size_t n)
 {
+    if (f->checker == CHK_RACECHECK)
+        return chk_race_headline(f, out, n);
     switch (f->kind) {
     case CHK_K_DOUBLE_FREE:
         return snprintf(out, n, "Malloc/Free error encountered : Double free");
@@ -171,11 +188,67 @@ static void chk_put_party(chk_out *o, const chk_party *p, const chk_finding *f, 
             p->lane, f->launch, f->kernel[0] ? ", " : "", f->kernel);
 }
 
+/* ---- racecheck's words ----------------------------------------------------------------------
+ * compute-sanitizer's: "Race reported between Write access at F+0xPC in FILE:LINE and Read
+ * access at ... [N hazards]", "Error:" (or "Warning:" for two writes of the same value) before
+ * it; then both parties as ptxdbg knows them, with the value each wrote or read. */
+static const char *chk_race_word(const chk_finding *f, int k)
+{
+    int w = f->kind == CHK_K_RACE_WW || f->kind == CHK_K_RACE_SAME ||
+            (f->kind == CHK_K_RACE_WR ? k == 0 : k == 1);
+    return w ? "Write" : "Read";
+}
+
+static void chk_race_at(const chk_party *p, char *out, size_t n)
+{
+    if (p->ufile[0])
+        snprintf(out, n, "%s+0x%x in %s:%d", p->func[0] ? p->func : "?", p->pc, p->ufile,
+                 p->uline);
+    else if (p->file[0])
+        snprintf(out, n, "%s+0x%x in %s:%d", p->func[0] ? p->func : "?", p->pc, p->file, p->line);
+    else
+        snprintf(out, n, "%s+0x%x (PTX line %d)", p->func[0] ? p->func : "?", p->pc,
+                 p->ptx_line);
+}
+
+static int chk_race_headline(const chk_finding *f, char *out, size_t n)
+{
+    char a[600], b[600];
+    chk_race_at(&f->party[0], a, sizeof a);
+    chk_race_at(&f->party[1], b, sizeof b);
+    return snprintf(out, n, "Race reported between %s access at %s and %s access at %s",
+                    chk_race_word(f, 0), a, chk_race_word(f, 1), b);
+}
+
+static void chk_put_party(chk_out *o, const chk_party *p, const chk_finding *f, int k);
+
+static int chk_race_format(const chk_finding *f, chk_out *o)
+{
+    char a[600], b[600];
+    chk_race_at(&f->party[0], a, sizeof a);
+    chk_race_at(&f->party[1], b, sizeof b);
+    chk_put(o, "%s: Race reported between %s access at %s", f->severity == CHK_SEV_WARNING
+            ? "Warning" : "Error", chk_race_word(f, 0), a);
+    chk_put(o, "    and %s access at %s [%" PRIu64 " hazard%s]", chk_race_word(f, 1), b, f->count,
+            f->count == 1 ? "" : "s");
+    chk_put(o, "    %s memory at 0x%" PRIx64 " (%" PRIu64 " bytes)%s", chk_space_word(f->space),
+            f->addr, f->size, f->kind == CHK_K_RACE_SAME ? ": both wrote the same value" : "");
+    for (int k = 0; k < f->nparties && k < 2; k++) {
+        chk_put_party(o, &f->party[k], f, k);
+        if (f->race_nval[k])
+            chk_put(o, "    which %s 0x%0*" PRIx64 " (%" PRIu64 ")", chk_race_word(f, k)[0] == 'W'
+                    ? "wrote" : "read", 2 * f->race_nval[k], f->race_val[k], f->race_val[k]);
+    }
+    return (int)o->len;
+}
+
 int chk_format(const chk_finding *f, const char *prefix, char *out, size_t n)
 {
     chk_out o = { out, n, 0, prefix ? prefix : "" };
     if (n)
         out[0] = 0;
+    if (f->checker == CHK_RACECHECK)
+        return chk_race_format(f, &o);
     char head[256];
     chk_headline(f, head, sizeof head);
     chk_put(&o, "%s", head);
@@ -321,7 +394,10 @@ void chk_write_json(const chk_finding *f, FILE *fp)
         chk_json_str(fp, p->func);
         fprintf(fp, ",\"file\":");
         chk_json_str(fp, p->file);
-        fprintf(fp, ",\"line\":%d,\"user_file\":", p->line);
+        fprintf(fp, ",\"line\":%d,", p->line);
+        if (f->checker == CHK_RACECHECK && k < 2 && f->race_nval[k])   /* racecheck: the value */
+            fprintf(fp, "\"value\":\"0x%0*" PRIx64 "\",", 2 * f->race_nval[k], f->race_val[k]);
+        fprintf(fp, "\"user_file\":");
         chk_json_str(fp, p->ufile);
         fprintf(fp, ",\"user_line\":%d}", p->uline);
     }
@@ -349,7 +425,7 @@ int chk_write_report(const chk_ctx *c, const char *path, char *err, size_t n)
 
 void chk_summary_line(const chk_ctx *c, const char *prefix, FILE *fp)
 {
-    uint64_t n = chk_occurrences(c);
+    uint64_t n = chk_errors(c);
     fprintf(fp, "%sERROR SUMMARY: %" PRIu64 " error%s\n", prefix ? prefix : "", n,
             n == 1 ? "" : "s");
 }

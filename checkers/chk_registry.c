@@ -9,7 +9,8 @@ static const chk_def chk_defs[CHK_N] = {
                        "in every space; device heap errors; leaks (--leak-check)",
                        chk_memcheck_attach, chk_memcheck_detach },
     [CHK_RACECHECK] = { "racecheck", "shared and global memory hazards between threads with no "
-                        "ordering between them", NULL, NULL },
+                        "ordering between them (barriers, warp sync, mbarriers, cp.async waits, "
+                        "release/acquire)", chk_racecheck_attach, chk_racecheck_detach },
     [CHK_INITCHECK] = { "initcheck", "reads of memory and registers never written", NULL,
                         NULL },
     [CHK_SYNCCHECK] = { "synccheck", "barriers and warp collectives misused (divergent "

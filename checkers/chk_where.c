@@ -92,7 +92,8 @@ void chk_party_fill(chk_ctx *c, exec_machine *m, chk_party *p, uint32_t cta, uin
     dw_info *dw = chk_dw(c, m);
     exec_frame fr[32];
     int nf = exec_backtrace(m, cta, warp, lane, fr, 32);
-    if (nf <= 0) {
+    if (nf <= 0 || (f && fr[0].func != f)) {   /* none, or the lane moved on to another
+                                                   function since (an earlier access) */
         nf = 1;
         fr[0].func = f;
     }

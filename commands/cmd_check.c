@@ -26,7 +26,7 @@ static void check_print(cmd_ctx *c, const chk_finding *f)
 static void check_reported(void *ctx, const chk_finding *f)
 {
     cmd_ctx *c = ctx;
-    if (c->batch)
+    if (c->batch && f->severity == CHK_SEV_ERROR)   /* warnings do not fail a run */
         c->kernel_failed = 1;
     check_print(c, f);
 }
@@ -39,7 +39,7 @@ void cmd_check_init(cmd_ctx *c)
 void cmd_check_report_stop(cmd_ctx *c, const dbg_event *ev)
 {
     const chk_finding *f = ev->finding;
-    if (c->batch)
+    if (c->batch && f->severity == CHK_SEV_ERROR)
         c->kernel_failed = 1;
     check_print(c, f);
     if (ev->stop.kind == EXEC_STOP_EXCEPTION) {

@@ -88,7 +88,7 @@ static void check_at_exit(int leaks)
         }
     }
     cmd_check_finish(&C);
-    if (chk_count(k) && C.batch)
+    if (chk_errors(k) && C.batch)
         C.kernel_failed = 1;
 }
 
@@ -159,6 +159,10 @@ static void read_config(int values)
             dbg_opts(C.s)->threads = (int)v;
         else if (sscanf(q, "max-steps %llu", &v) == 1)
             dbg_opts(C.s)->run_max_steps = v;
+        else if (sscanf(q, "schedule %llu", &v) == 1) {   /* set scheduler random SEED */
+            dbg_opts(C.s)->schedule_random = 1;
+            dbg_opts(C.s)->schedule_seed = v;
+        }
         else if (sscanf(q, "entry %llu", &v) == 1 && v)
             dbg_request_entry_stop(C.s, 1); /* `start`: the first launch stops at its entry */
         q = nl ? nl + 1 : q + strlen(q);

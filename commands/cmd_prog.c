@@ -366,6 +366,8 @@ static int run_once(cmd_ctx *c, int *rerun)
         fprintf(cf, "batch %d\nthreads %d\nmax-steps %llu\nentry %d\n", c->batch,
                 dbg_opts(c->s)->threads, (unsigned long long)dbg_opts(c->s)->run_max_steps,
                 p->entry);
+        if (dbg_opts(c->s)->schedule_random)   /* set scheduler random SEED */
+            fprintf(cf, "schedule %llu\n", (unsigned long long)dbg_opts(c->s)->schedule_seed);
         cmd_state_write(c, cf);
         if (fclose(cf) != 0) {
             free(config);

@@ -60,6 +60,55 @@ static void get_threads(cmd_ctx *c, char *out, size_t n)
         snprintf(out, n, "%d (one per CPU)", m ? exec_set_threads(m, 0) : 1);
 }
 
+/* set scheduler round-robin | random [SEED] (also random:SEED, as --schedule takes it) */
+static int set_scheduler(cmd_ctx *c, const char *v)
+{
+    dbg_options *o = dbg_opts(c->s);
+    char word[32];
+    const char *p = v ? v : "";
+    while (*p == ' ')
+        p++;
+    size_t n = strcspn(p, " :");
+    if (n >= sizeof word)
+        n = sizeof word - 1;
+    memcpy(word, p, n);
+    word[n] = 0;
+    const char *rest = p + strcspn(p, " :");
+    while (*rest == ' ' || *rest == ':')
+        rest++;
+    if (!strcmp(word, "round-robin") && !*rest) {
+        o->schedule_random = 0;
+        return 0;
+    }
+    if (!strcmp(word, "random")) {
+        uint64_t seed = 1;
+        if (*rest) {
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(rest, &end, 0);
+            while (*end == ' ')
+                end++;
+            if (!isdigit((unsigned char)*rest) || *end || errno == ERANGE)
+                return cmd_error(c, "Usage: set scheduler random [SEED] (SEED: a number, "
+                                    "'%s' is not)", rest);
+            seed = s;
+        }
+        o->schedule_random = 1;
+        o->schedule_seed = seed;
+        return 0;
+    }
+    return cmd_error(c, "Usage: set scheduler round-robin|random [SEED]");
+}
+
+static void get_scheduler(cmd_ctx *c, char *out, size_t n)
+{
+    const dbg_options *o = dbg_opts(c->s);
+    if (o->schedule_random)
+        snprintf(out, n, "random with seed %llu", (unsigned long long)o->schedule_seed);
+    else
+        snprintf(out, n, "round-robin");
+}
+
 static int set_auto_core(cmd_ctx *c, const char *v)
 {
     char *words[1] = {(char *)v};
@@ -243,6 +292,14 @@ static const cmd_setting settings[] = {
      "Runs of at least N equal array elements print once with <repeats K times> (0 or "
      "unlimited: never).", "Threshold for repeated print elements is %s.", ref_print_repeats,
      0, 1, NULL, NULL},
+    {"scheduler", ST_CUSTOM, NULL,
+     "The order warps and blocks run in: round-robin (the default: each warp runs in turn for "
+     "up to 65536 instructions, blocks one after another) or random [SEED] (warps run in "
+     "slices of 1 to 64 instructions in a random order, blocks take turns of random length "
+     "in a random order, drawn from SEED, 1 by default: the same seed gives the same run), to "
+     "make races show (also --schedule=random:SEED). Not gdb's scheduler-locking: `set "
+     "scheduler` names this setting exactly; abbreviations of both are ambiguous.",
+     "The scheduler is %s.", NULL, 0, 0, set_scheduler, get_scheduler},
     {"scheduler-locking", ST_ENUM, "off on step",
      "Freeze the other warps while the focused one steps (on and step: while stepping; a "
      "continue always runs every warp).",

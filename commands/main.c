@@ -38,6 +38,8 @@ static void usage(FILE *f)
                "                          or all; none); memcheck is on by default\n"
                "  -check-report=FILE      write every finding as JSON lines to FILE at the end\n"
                "  -leak-check [full|no]   report a program's allocations never freed at exit\n"
+               "  -schedule=random:SEED   run warps and blocks in a seeded random order (set\n"
+               "                          scheduler); -schedule=round-robin is the default\n"
                "  -dap                    speak the Debug Adapter Protocol on stdin/stdout\n"
                "  -args PROGRAM ARGS...   debug a CUDA PROGRAM with these arguments\n");
 }
@@ -79,7 +81,7 @@ int main(int argc, char **argv)
     if (!acts || !kinds || !pargs)
         return 2;
     int rc = -1;  /* >= 0: an option ends ptxdbg with this status */
-    const char *check_list = NULL, *check_report = NULL;
+    const char *check_list = NULL, *check_report = NULL, *schedule = NULL;
     int leak_check = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -128,7 +130,7 @@ int main(int argc, char **argv)
         int takes = !strcmp(name, "-x") || !strcmp(name, "-ex") || !strcmp(name, "-command") ||
                     !strcmp(name, "-eval-command") || !strcmp(name, "-core") ||
                     !strcmp(name, "-c") || !strcmp(name, "-check") ||
-                    !strcmp(name, "-check-report");
+                    !strcmp(name, "-check-report") || !strcmp(name, "-schedule");
         if (!strcmp(name, "-leak-check")) {   /* --leak-check [full|no] (compute-sanitizer's) */
             const char *v = val;
             if (!v && i + 1 < argc && (!strcmp(argv[i + 1], "full") || !strcmp(argv[i + 1], "no")))
@@ -207,6 +209,17 @@ int main(int argc, char **argv)
             check_list = val;
         } else if (!strcmp(name, "-check-report")) {
             check_report = val;
+        } else if (!strcmp(name, "-schedule")) {   /* random:SEED or round-robin */
+            const char *d = strchr(val, ':');
+            if (strcmp(val, "round-robin") && (strncmp(val, "random", 6) || (val[6] && !d) ||
+                                               (d && (!d[1] || strspn(d + 1, "0123456789") !=
+                                                                  strlen(d + 1))))) {
+                fprintf(stderr, "ptxdbg: --schedule takes random:SEED or round-robin ('%s')\n",
+                        val);
+                rc = 2;
+                goto opts_done;
+            }
+            schedule = val;
         } else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
             usage(stdout);
             rc = 0;
@@ -275,6 +288,11 @@ opts_done:
     }
     if (core)
         cmd_core_open(&c, core);
+    if (schedule) {   /* as `set scheduler` (a program's session gets it with its config) */
+        char line[96];
+        snprintf(line, sizeof line, "set scheduler %.60s", schedule);
+        cmd_execute(&c, line);
+    }
     /* the checker options, as the commands that set them (a program's session replays them) */
     if (check_list) {
         char line[600], buf[300];

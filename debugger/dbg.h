@@ -306,6 +306,8 @@ typedef struct {
     int threads;              /* `set threads`: worker threads of a continue that runs to
                                  completion (exec_set_threads); 0 (default) = one per CPU */
     int break_on_launch;      /* `set cuda break_on_launch`: DBG_BOL_* */
+    int schedule_random;      /* `set scheduler random`: exec_set_schedule's EXEC_SCHED_RANDOM */
+    uint64_t schedule_seed;   /* its seed */
 } dbg_options;
 dbg_options *dbg_opts(dbg_session *s);
 

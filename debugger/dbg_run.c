@@ -306,6 +306,9 @@ int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
             o.max_steps = limit - (now - start);
         }
         exec_set_threads(s->m, s->opts.threads);
+        exec_set_schedule(s->m, s->opts.schedule_random ? EXEC_SCHED_RANDOM
+                                                        : EXEC_SCHED_ROUND_ROBIN,
+                          s->opts.schedule_seed);
         if (run_exec(s, &o, &st) != 0)
             return dbg_err(s, "%s", exec_errmsg(s->m));
         if (handle_stop(s, &st, ev)) {

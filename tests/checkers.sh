@@ -91,6 +91,121 @@ kernel heap_overflow "-ex 'buffer o s32 32'" "<<<1,32>>>(o)"
 kernel double_free   "-ex 'buffer o s32 32'" "<<<1,1>>>(o)"
 kernel atomic_oob    "-ex 'buffer c s32 4'" "<<<1,32>>>(c, 4)"
 
+# ---- racecheck: tests/fixtures/checkers/racecheck.cu -------------------------------------------
+# race NAME LAUNCH: the bug in NAME must give findings, the first of the kind marked on NAME's
+# "// BUG: KIND" line, whose first party is at the line marked "// FIRST" in NAME (else the BUG
+# line) and whose second party is at the BUG line (both user lines, from the source); then
+# NAME_ok (when it exists) must give none. clean NAME LAUNCH: a correct kernel, no finding.
+R=$K/racecheck.cu
+race_line() {   # race_line KERNEL MARK
+    awk -v k="$1" -v mk="$2" '$0 ~ "void " k "\\(" { on = 1 } on && index($0, mk) { print NR; exit }
+                              on && /^}/ { exit }' "$R"
+}
+RSETUP="-ex 'buffer in s32 128 = iota' -ex 'buffer a s32 64' -ex 'buffer out s32 64' -ex 'buffer data s32 4' -ex 'buffer flag s32 1'"
+race_run() {    # race_run KERNEL LAUNCH VARIANT: the run in a new $d
+    k=$1 a=$2 rv=$3
+    newdir
+    eval "set -- $RSETUP"
+    run_dbg "$d" -batch --check=racecheck --check-report=r.jsonl "$@" -ex "launch $k$a" \
+        "$K/racecheck.$rv.ptx"
+}
+clean() {
+    k=$1 a=$2
+    for v in G lineinfo; do
+        cname="race.$k.$v"
+        if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; continue; fi
+        newdir
+        eval "set -- $RSETUP"
+        run_dbg "$d" -batch --check=racecheck --check-report=r.jsonl "$@" -ex "launch $k$a" \
+            "$K/racecheck.$v.ptx"
+        rc=$(cat "$d/rc")
+        if [ "$rc" != 0 ] || [ -s "$d/r.jsonl" ]; then
+            fail "$cname" "exit status $rc, findings: $(cut -c1-200 "$d/r.jsonl") $(first_line "$d/stderr")"
+            continue
+        fi
+        pass "$cname"
+    done
+}
+race() {
+    name=$1 args=$2
+    bug=$(race_line "$name" "// BUG: ")
+    first=$(race_line "$name" "// FIRST")
+    [ -n "$first" ] || first=$bug
+    kind=$(sed -n "${bug}s/.*\/\/ BUG: //p" "$R")
+    for v in G lineinfo; do
+        cname="race.$name.$v"
+        if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; continue; fi
+        newdir
+        eval "set -- $RSETUP"
+        run_dbg "$d" -batch --check=racecheck --check-report=r.jsonl "$@" \
+            -ex "launch $name$args" "$K/racecheck.$v.ptx"
+        rc=$(cat "$d/rc")
+        f1=$(head -n 1 "$d/r.jsonl" 2>/dev/null)
+        if [ "$rc" = 0 ] && [ "$kind" != race-same-value ]; then fail "$cname" "exit status 0 with a race"; continue; fi
+        case "$f1" in *"\"kind\":\"$kind\""*) ;; *)
+            fail "$cname" "first finding not a $kind: $(echo "$f1" | cut -c1-160) $(first_line "$d/stderr")"; continue ;; esac
+        case "$f1" in *"\"user_file\":\"racecheck.cu\",\"user_line\":$first},{"*"\"user_file\":\"racecheck.cu\",\"user_line\":$bug}]"*) ;; *)
+            fail "$cname" "parties not at racecheck.cu:$first and :$bug: $(echo "$f1" | sed 's/.*"threads"/threads/' | cut -c1-300)"; continue ;; esac
+        if ! grep -q "^racecheck: \(Error\|Warning\): Race reported between .* access at $name+0x[0-9a-f]* in racecheck.cu:$first\$" "$d/stderr"; then
+            fail "$cname" "no compute-sanitizer report on stderr: $(first_line "$d/stderr")"; continue
+        fi
+        pass "$cname"
+    done
+    if grep -q "void ${name}_ok(" "$R"; then clean "${name}_ok" "$args"; fi
+}
+race reduce_nobar "<<<1,64>>>(in, out)"
+race interwarp "<<<1,64>>>(in, out)"
+race interblock "<<<2,32>>>(in, a, out)"
+race flag_nofence "<<<2,32>>>(data, flag, out)"
+clean flag_atomic_ok "<<<2,32>>>(data, flag, out)"
+race counted_bar "<<<1,96>>>(in, out)"
+race same_value "<<<1,64>>>(in, out)"
+race lockstep_ww "<<<1,32>>>(in, out)"
+clean warp_reduce_ok "<<<1,64>>>(in, out)"
+clean shfl_atomic_ok "<<<2,128>>>(in, out)"
+# severities: two writes of the same value are a warning, the others errors
+race_run same_value "<<<1,64>>>(in, out)" G
+grep -q '"severity":"warning"' "$d/r.jsonl" && pass race.severity.warning ||
+    fail race.severity.warning "$(head -c 200 "$d/r.jsonl")"
+race_run lockstep_ww "<<<1,32>>>(in, out)" G
+grep -q '"severity":"error".*"value":"0x00000000".*"value":"0x00000001"' "$d/r.jsonl" &&
+    pass race.values || fail race.values "$(head -c 300 "$d/r.jsonl")"
+
+# ---- the scheduler: set scheduler, --schedule=random:SEED ---------------------------------------
+expect_out sched.show 0 '^The scheduler is round-robin\.$' '^The scheduler is random with seed 7\.$' \
+    'Ambiguous set command "sched": scheduler, scheduler-locking\.' \
+    '^Usage: set scheduler round-robin\|random \[SEED\]$' -- \
+    -ex 'show scheduler' -ex 'set scheduler random 7' -ex 'show scheduler' -ex 'set sched random' \
+    -ex 'set scheduler bogus' -ex 'set scheduler round-robin' -ex 'show scheduler' \
+    -ex 'show scheduler-locking' "$K/racecheck.G.ptx"
+expect_out sched.badopt 2 "--schedule takes random:SEED or round-robin \('random:x'\)" -- \
+    --schedule=random:x "$K/racecheck.G.ptx"
+# interwarp's race shows under a random order: round-robin runs warp 0's store first (out[5] is
+# in[5] * 3 = 15); some seed runs warp 1 first; a seed always gives the same run
+sched_out() {
+    newdir
+    run_dbg "$d" -batch --check=none "$@" -ex 'buffer in s32 64 = iota' -ex 'buffer out s32 64' \
+        -ex 'launch interwarp<<<1,64>>>(in, out)' -ex 'print out[5]' "$K/racecheck.lineinfo.ptx"
+    sed -n 's/^\$1 = //p' "$d/stdout"
+}
+rr=$(sched_out)
+[ "$rr" = 15 ] && pass sched.round_robin || fail sched.round_robin "out[5] = '$rr', want 15"
+differs=0 same=1
+for seed in 1 2 3; do
+    a=$(sched_out --schedule=random:$seed) b=$(sched_out --schedule=random:$seed)
+    [ "$a" != 15 ] && differs=1
+    [ "$a" = "$b" ] && [ -n "$a" ] || same=0
+done
+[ $differs = 1 ] && pass sched.random_shows || fail sched.random_shows "seeds 1..3 all ran warp 0 first"
+[ $same = 1 ] && pass sched.deterministic || fail sched.deterministic "a seed gave two results"
+# a correct kernel's results do not depend on the order
+newdir
+run_dbg "$d" -batch --schedule=random:11 --check=racecheck -ex 'buffer in s32 64 = iota' \
+    -ex 'buffer out s32 64' -ex 'launch reduce_nobar_ok<<<1,64>>>(in, out)' -ex 'print out[0]' \
+    "$K/racecheck.G.ptx"
+grep -q '^\$1 = 2016$' "$d/stdout" && [ "$(cat "$d/rc")" = 0 ] && pass sched.correct ||
+    fail sched.correct "$(first_line "$d/stdout") $(first_line "$d/stderr")"
+
 # ---- stops at the prompt ---------------------------------------------------------------------
 # expect_out NAME STATUS PATTERN... -- ARGS: ptxdbg ARGS; status (nz: any non-zero), then every
 # extended regex must match a line of stdout+stderr
@@ -225,11 +340,19 @@ expect_out stop.far_write nz '^memcheck: Invalid __global__ write of size 4 byte
     'no further execution is possible' -- \
     -batch -ex 'set check stop on' -ex 'buffer a s32 32' -ex 'launch far_write<<<1,32>>>(a, 4096)' \
     -ex continue "$K/memcheck.G.ptx"
+# a race stops at the second access, the first party described; print there is that lane's
+expect_out stop.race nz '^racecheck: Error: Race reported between Write access at interwarp\+0x[0-9a-f]+ in racecheck\.cu:43$' \
+    'by thread \(0,0,0\) in block \(0,0,0\) \(warp 0, lane 0\)' \
+    'by thread \(32,0,0\) in block \(0,0,0\) \(warp 1, lane 0\)' '^\$1 = 32$' \
+    '^ +1 racecheck +race-read-after-write +[0-9]+ +0 +racecheck\.cu:43 ' -- \
+    -batch -ex 'set check stop on' --check=racecheck -ex 'buffer in s32 64 = iota' \
+    -ex 'buffer out s32 64' -ex 'launch interwarp<<<1,64>>>(in, out)' -ex 'print threadIdx.x' \
+    -ex 'info checks' "$K/racecheck.G.ptx"
 # memcheck off: the access a GPU completes completes silently
 expect_out memcheck_off 0 '^\$1 = 30$' -- -batch --check=none -ex 'buffer a s32 30' \
     -ex 'launch off_by_one<<<1,32>>>(a, 30)' -ex 'print a[29] + 1' "$K/memcheck.G.ptx"
 # checkers not written yet are known and refused by name
-expect_out not_implemented 2 'racecheck.*not implemented yet' -- --check=memcheck,racecheck \
+expect_out not_implemented 2 'initcheck.*not implemented yet' -- --check=memcheck,initcheck \
     "$K/memcheck.G.ptx"
 expect_out unknown_checker 2 'unknown checker "leakcheck"' -- --check=leakcheck "$K/memcheck.G.ptx"
 expect_out set_check 0 '^memcheck +on ' '^synccheck +on ' 'Stopping at findings is on\.' -- \

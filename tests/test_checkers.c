@@ -349,6 +349,97 @@ START_TEST(memcheck_threads)
 }
 END_TEST
 
+/* ---- racecheck -------------------------------------------------------------------------------
+ * k_race: every CTA stores its number at a[tid] (blocks race on global memory, write-write);
+ * then thread t reads s[t ^ 32] after writing s[t]: a shared read-after-write race between the
+ * two warps unless `bar` is set (then bar.sync 0 orders them). */
+static const char *k_race = HDR
+    ".visible .entry k(.param .u64 a, .param .u32 bar)\n{\n"
+    " .reg .b32 %r<9>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+    " .shared .align 4 .b8 s[256];\n"
+    " ld.param.u64 %rd1, [a]; ld.param.u32 %r8, [bar];\n"
+    " mov.u32 %r1, %ctaid.x; mov.u32 %r2, %tid.x;\n"
+    " setp.ne.u32 %p1, %r8, 0;\n"
+    " @%p1 bra SKIPG;\n"
+    " mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r1;\n"
+    "SKIPG:\n"
+    " shl.b32 %r3, %r2, 2; mov.u32 %r4, s; add.u32 %r5, %r4, %r3;\n"
+    " st.shared.u32 [%r5], %r2;\n"
+    " @%p1 bar.sync 0;\n"
+    " xor.b32 %r6, %r3, 128; add.u32 %r7, %r4, %r6;\n"
+    " ld.shared.u32 %r6, [%r7];\n"
+    " ret;\n}\n";
+
+/* Run k_race with n worker threads under racecheck (reports, no stops). */
+static chk_ctx *run_race(int nthreads, uint32_t bar, T *t)
+{
+    ck_assert_msg(t_load(t, k_race) == 0, "%s", t->err);
+    chk_ctx *c = chk_new();
+    char err[256];
+    ck_assert_int_eq(chk_set(c, "racecheck", 1, err, sizeof err), 0);
+    chk_set_stop(c, 0);
+    ck_assert_int_eq(chk_attach(c, t->m), 0);
+    exec_set_threads(t->m, nthreads);
+    uint64_t a = t_buf(t, 64 * 4);
+    uint64_t args[2] = { a, bar };
+    t_launch_args(t, "k", 4, 64, args, 2);
+    exec_stop st = t_run(t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    return c;
+}
+
+START_TEST(racecheck_kinds)
+{
+    T t1, t4, tb;
+    chk_ctx *c1 = run_race(1, 0, &t1), *c4 = run_race(4, 0, &t4), *cb = run_race(1, 1, &tb);
+    /* the global write-write race between blocks; in shared memory warp 0 reads s[32..63]
+       before warp 1 writes them (write-after-read) and warp 1 reads what warp 0 wrote
+       (read-after-write); the same on 1 and 4 worker threads; with the barrier none */
+    ck_assert_int_eq(chk_count(c1), 3);
+    ck_assert_int_eq(chk_count(c4), 3);
+    const chk_finding *ww = NULL, *wr = NULL, *rw = NULL;
+    for (int i = 0; i < 3; i++) {
+        const chk_finding *f = chk_at(c1, i), *g = chk_at(c4, i);
+        ck_assert_int_eq(f->kind, g->kind);
+        ck_assert_uint_eq(f->count, g->count);
+        ck_assert_uint_eq(f->party[0].pc, g->party[0].pc);
+        ck_assert_uint_eq(f->party[1].pc, g->party[1].pc);
+        ck_assert_int_eq(f->nparties, 2);
+        if (f->kind == CHK_K_RACE_WW)
+            ww = f;
+        else if (f->kind == CHK_K_RACE_WR)
+            wr = f;
+        else if (f->kind == CHK_K_RACE_RW)
+            rw = f;
+    }
+    ck_assert_ptr_nonnull(ww);
+    ck_assert_ptr_nonnull(wr);
+    ck_assert_ptr_nonnull(rw);
+    ck_assert_int_eq(ww->space, PTX_SPACE_GLOBAL);
+    ck_assert_uint_eq(ww->party[0].cta, 0);   /* block 0 wrote first, block 1 second */
+    ck_assert_uint_eq(ww->party[1].cta, 1);
+    ck_assert_uint_eq(ww->count, 3 * 64);     /* blocks 1..3, 64 threads each */
+    ck_assert_int_eq(wr->space, PTX_SPACE_SHARED);
+    ck_assert_int_eq(wr->severity, CHK_SEV_ERROR);
+    ck_assert_uint_eq(wr->party[0].warp, 0);
+    ck_assert_uint_eq(wr->party[1].warp, 1);
+    ck_assert_uint_eq(rw->party[0].warp, 0);   /* warp 0 read, then warp 1 wrote */
+    ck_assert_uint_eq(rw->party[1].warp, 1);
+    char buf[4096];
+    chk_format(ww, "", buf, sizeof buf);
+    ck_assert_ptr_nonnull(strstr(buf, "Error: Race reported between Write access at k+0x"));
+    ck_assert_ptr_nonnull(strstr(buf, "[192 hazards]"));
+    ck_assert_int_eq(chk_count(cb), 0);
+    chk_free(c1);
+    chk_free(c4);
+    chk_free(cb);
+    t_free(&t1);
+    t_free(&t4);
+    t_free(&tb);
+}
+END_TEST
+
 /* The registry: names known, ones not written yet refused, "all" = the implemented ones. */
 START_TEST(registry)
 {
@@ -620,6 +711,7 @@ int main(void)
     tcase_add_test(tm, registry);
     tcase_add_test(tm, format);
     tcase_add_test(tm, memcheck_kinds);
+    tcase_add_test(tm, racecheck_kinds);
     suite_add_tcase(s, tm);
     TCase *ts = tcase_create("synccheck");
     tcase_set_timeout(ts, 120);

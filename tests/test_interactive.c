@@ -78,7 +78,8 @@ START_TEST(complete_commands_and_subcommands)
     ck_assert_str_eq(comp("info cuda wa"), "warps");
     ck_assert(has_word(comp("info cuda "), "lanes"));
     ck_assert(!has_word(comp("info cuda "), "cuda"));
-    ck_assert_str_eq(comp("set sch"), "scheduler-locking");
+    ck_assert_str_eq(comp("set sch"), "scheduler scheduler-locking");   /* as gdb: both */
+    ck_assert_str_eq(comp("set scheduler-"), "scheduler-locking");
     ck_assert_str_eq(comp("set scheduler-locking o"), "off on");
     ck_assert_str_eq(comp("set step-granularity "), "lane warp");
     ck_assert_str_eq(comp("set va"), "var");

@@ -294,6 +294,13 @@ int exec_set_envreg(exec_machine *m, int idx, uint32_t value);
  * cooperative_groups::this_grid().sync() finds it. The caller checks that the grid fits on
  * the device (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs). */
 void exec_set_cooperative(exec_machine *m, int on);   /* at most 4224 CTAs (132 SMs x 32) */
+/* The scheduler (core/exec/exec_sched.c): EXEC_SCHED_ROUND_ROBIN (the default: warps take slices
+ * in turn, CTAs run in order and take turns only when one waits) or EXEC_SCHED_RANDOM: warps run
+ * in slices of a random length (1 to 64 warp-instructions) in a random order, and CTAs take
+ * turns of a random length in a random order, drawn from a generator seeded with `seed` at
+ * each launch, so a seed always gives the same run. Random runs use one thread. */
+enum { EXEC_SCHED_ROUND_ROBIN, EXEC_SCHED_RANDOM };
+void exec_set_schedule(exec_machine *m, int mode, uint64_t seed);
 
 /* Breakpoints: flag instruction `pc`; costs nothing while unset. */
 int exec_set_break(exec_machine *m, uint32_t pc, int on);

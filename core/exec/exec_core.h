@@ -272,6 +272,8 @@ struct exec_machine {
     struct exec_res *res;
     int turn_yield;           /* a warp backed off (nanosleep): the CTA's turn ends */
     int coop;                 /* launches are cooperative (exec_set_cooperative) */
+    int sched_random;         /* EXEC_SCHED_RANDOM (exec_set_schedule) */
+    uint64_t sched_seed, sched_rng;   /* its seed; the generator's state (reset per launch) */
     uint32_t envreg[32];      /* %envreg0..31 of later launches (exec_set_envreg) */
     uint64_t coop_ws;         /* the grid barrier's workspace of cooperative launches */
     exec_ws_hook_fn ws_hook;  /* warp-sync events (exec_set_ws_hook; exec_sync.c) */
@@ -352,6 +354,9 @@ void exec_par_undo(exec_par *p, uint32_t from_cta, int all);
 typedef struct exec_res exec_res;
 #define EXEC_RESIDENT_MAX 128     /* resident CTAs of a launch that is not cooperative */
 #define EXEC_TURN (UINT64_C(1) << 17) /* warp-instructions of a CTA's turn */
+/* The random scheduler (exec_sched.c): the next number of the launch's generator. */
+uint64_t exec_sched_rand(exec_machine *m);
+void exec_sched_launch(exec_machine *m);
 #define EXEC_COOP_WS 16           /* bytes of a cooperative launch's grid barrier workspace */
 #define EXEC_COOP_MAX_CTAS 4224   /* 132 SMs x 32 CTAs: the most any device keeps resident */
 uint32_t exec_res_limit(const exec_machine *m);

@@ -4,6 +4,8 @@
 #include <string.h>
 #include "exec_core.h"
 
+_Static_assert(EXEC_OBS_SMEM_SYSTEM == EXEC_SMEM_RES_BASE, "the reserved shared memory");
+
 /* ---- the table ------------------------------------------------------------------------------- */
 /* The gates the hot paths test: spaces some observer wants every access of, and the union of
  * the wants. */
@@ -104,6 +106,28 @@ const uint8_t *exec_mem_ev_bytes(const exec_mem_ev *e, uint32_t lane)
     if (e->status != EXEC_ACC_OK && e->status != EXEC_ACC_PAD)
         return NULL;
     return exec_obs_host(e, lane);
+}
+
+int exec_mem_ev_stored(const exec_mem_ev *e, uint32_t lane, uint8_t *out, size_t n)
+{
+    const exec_obs_acc *a = e->priv;
+    const exec_insn *in = a ? a->in : NULL;
+    if (!in || !in->src || e->kind != EXEC_ACC_WRITE || (e->flags & EXEC_ACC_F_ASYNC) ||
+        strcmp(in->src->opcode, "st") || in->type == PTX_T_B128 || lane >= EXEC_LANES)
+        return -1;
+    int ne = (int)((in->aux[3] >> 8) & 0xff), es = (int)((in->aux[3] >> 16) & 0xff);
+    if (ne < 1 || es < 1 || ne > EXEC_MAXOPS || (uint64_t)ne * (uint64_t)es != e->size)
+        return -1;
+    size_t k = 0;
+    for (int i = 0; i < ne && k < n; i++) {
+        if (in->op[i].kind == EXEC_O_SINK)
+            return -1;
+        const uint8_t *src = EXEC_SRC(a->w, in, i) + (size_t)lane * (size_t)es;
+        size_t c = (size_t)es < n - k ? (size_t)es : n - k;
+        memcpy(out + k, src, c);
+        k += c;
+    }
+    return (int)k;
 }
 
 /* Host bytes of one lane's access of an event (the core's own observers). */

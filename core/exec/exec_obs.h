@@ -75,6 +75,14 @@ static inline uint64_t exec_mem_ev_addr(const exec_mem_ev *e, uint32_t lane)
 /* The host bytes a lane's access reads or writes (their contents before it: observers run
  * first); NULL for an access that is not performed (a fault) or a texture's whole range. */
 const uint8_t *exec_mem_ev_bytes(const exec_mem_ev *e, uint32_t lane);
+/* The bytes a lane's plain store (`st`) is about to write (at most n, from the access's first
+ * byte): their number, or -1 when the access is no plain store (atomics, copies) or is not
+ * known before it is performed. */
+int exec_mem_ev_stored(const exec_mem_ev *e, uint32_t lane, uint8_t *out, size_t n);
+
+/* Shared addresses from here to 2 GB are the system's reserved shared memory (sm_80+), where
+ * cooperative groups keep their tiles' state: the CUDA library's, not the program's. */
+#define EXEC_OBS_SMEM_SYSTEM 0x7ffffc00u
 
 /* Synchronisation events. */
 typedef enum {
@@ -104,6 +112,7 @@ typedef enum {
     EXEC_SYNC_FREE,           /* device free of addr (size bytes) */
     EXEC_SYNC_ALLOC,          /* global memory [addr, addr + size) appeared (host side) */
     EXEC_SYNC_UNALLOC,        /* global memory at addr (size bytes) went away (host side) */
+    EXEC_SYNC_CP_COMMIT,      /* `lanes` committed their pending cp.async copies as a group */
     /* synchronisation the ISA defines as wrong (synccheck) */
     EXEC_SYNC_MISUSE,         /* `lanes` misused a barrier and the warp faults (op: EXEC_MISUSE_*;
                                  what: the fault's message; id, count: a CTA barrier's number and

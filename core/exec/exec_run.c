@@ -932,6 +932,7 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
         return -1;
     }
     exec_sreg_init_launch(m);
+    exec_sched_launch(m);
     if (EXEC_OBS_SYNC_ON(m)) {
         exec_sync_ev ev = { .kind = EXEC_SYNC_LAUNCH, .count = m->ncta, .what = "launch" };
         exec_obs_sync_ev(m, &ev);
@@ -1134,6 +1135,8 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
     for (;;) {
         int any_live = 0, progressed = 0;
         exec_warp *sliced = NULL;
+        if (m->sched_random)   /* each round starts at a random warp (exec_sched.c) */
+            m->cta.rr = (uint32_t)(exec_sched_rand(m) % m->nwarps);
         for (uint32_t k = 0; k < m->nwarps; k++) {
             uint32_t wi = (m->cta.rr + k) % m->nwarps;
             exec_warp *w = &m->warps[wi];
@@ -1148,6 +1151,10 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
                 snprintf(m->stop.msg, sizeof m->stop.msg, "step limit reached");
                 return 0;
             }
+            if (m->sched_random) {   /* a slice of 1 to 64 instructions (exec_sched.c) */
+                int64_t rb = 1 + (int64_t)(exec_sched_rand(m) % 64);
+                b = rb < b ? rb : b;
+            }
             uint64_t before = rc->steps;
             int r = exec_slice(m, w, b, rc);
             if (rc->steps != before)
@@ -1155,7 +1162,8 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
             if (r == WR_STOP || m->stop_set)
                 return 0;
             if (r == WR_SLICE) {
-                m->cta.rr = (wi + 1) % m->nwarps;
+                m->cta.rr = m->sched_random ? (uint32_t)(exec_sched_rand(m) % m->nwarps)
+                                            : (wi + 1) % m->nwarps;
                 progressed = 1;
                 sliced = w;
                 break;
@@ -1264,7 +1272,8 @@ static int exec_run_grid(exec_machine *m, exec_runctx *rc)
         }
         /* a turn (exec_sched.c) while another CTA could run */
         rc->turn_end = exec_res_next(m) < m->ncta || (m->res && exec_res_parked(m))
-                       ? rc->steps + EXEC_TURN : 0;
+                       ? rc->steps + (m->sched_random ? 1 + exec_sched_rand(m) % 4096 : EXEC_TURN)
+                       : 0;
         m->turn_yield = 0;
         int r = exec_cta_run(m, rc), t;
         if (r == 5)
@@ -1753,7 +1762,7 @@ static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
     /* an observer of every access or of sync events sees them in the order one thread runs
        them (exec_obs.h) */
     if (exec_get_threads(m) < 2 || m->obs_spaces || (m->obs_want & EXEC_OBS_SYNC) ||
-        m->cl || m->res || m->coop ||
+        m->cl || m->res || m->coop || m->sched_random ||
         m->ncta - m->cur_cta < 2)
         return 0;
     for (uint32_t pc = 0; pc < m->ncode; pc++)

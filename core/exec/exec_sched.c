@@ -166,6 +166,16 @@ int exec_res_turn_over(exec_machine *m)
     while (i < r->n && r->s[i].cta.id < cur)
         i++;
     int admit = i == r->n && r->next < m->ncta && r->n + 1 < exec_res_limit(m);
+    int pick = -1;
+    if (m->sched_random) {   /* a random one of the parked CTAs, this one, or a new one */
+        int can_admit = r->next < m->ncta && r->n + 1 < exec_res_limit(m);
+        uint32_t k = (uint32_t)(exec_sched_rand(m) % (r->n + 1u + (uint32_t)can_admit));
+        if (k == r->n)
+            return 0;        /* this CTA goes on */
+        admit = k > r->n;
+        if (!admit)
+            pick = (int)k;
+    }
     if (!admit && !r->n)
         return 0;
     uint8_t *model = m->sregs;
@@ -177,7 +187,10 @@ int exec_res_turn_over(exec_machine *m)
             return -1;
         return 1;
     }
-    res_take(m, i + 1 < r->n ? i + 1 : 0);   /* cur is parked at i: the next one, wrapping */
+    if (pick >= 0)           /* random: parked slot `pick` (before cur was parked at i) */
+        res_take(m, (uint32_t)pick < i ? (uint32_t)pick : (uint32_t)pick + 1);
+    else
+        res_take(m, i + 1 < r->n ? i + 1 : 0);   /* cur is parked at i: the next one, wrapping */
     return 0;
 }
 
@@ -205,6 +218,14 @@ int exec_res_finish(exec_machine *m)
     uint32_t i = 0;
     while (i < r->n && r->s[i].cta.id < cur)
         i++;
+    if (m->sched_random && r->n) {   /* a random parked CTA, or a new one */
+        int can_admit = r->next < m->ncta && r->n < exec_res_limit(m);
+        uint32_t k = (uint32_t)(exec_sched_rand(m) % (r->n + (uint32_t)can_admit));
+        if (k == r->n)
+            return res_admit(m, model);
+        res_take(m, k);
+        return 0;
+    }
     if (i == r->n && r->next < m->ncta && r->n < exec_res_limit(m))
         return res_admit(m, model);
     if (r->n) {
@@ -331,6 +352,27 @@ int exec_res_restore_add(exec_machine *m, const exec_cta *cta, exec_warp *warps,
         return -1;
     exec_rslot v = { *cta, warps, sregs };
     return res_push(&r->s, &r->n, &r->cap, r->n, &v);
+}
+
+/* ---- the random scheduler ------------------------------------------------------------------
+ * set scheduler random / --schedule=random:SEED: a splitmix64 generator, seeded at each launch,
+ * draws every slice length, the warp that runs next, each CTA's turn length and the CTA that
+ * takes the next turn; nothing else (no time, no thread count) enters, so a seed gives the same
+ * run every time. */
+void exec_set_schedule(exec_machine *m, int mode, uint64_t seed)
+{
+    m->sched_random = mode == EXEC_SCHED_RANDOM;
+    m->sched_seed = seed;
+}
+
+void exec_sched_launch(exec_machine *m) { m->sched_rng = m->sched_seed ^ 0x5851f42d4c957f2dull; }
+
+uint64_t exec_sched_rand(exec_machine *m)
+{
+    uint64_t z = (m->sched_rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
 }
 
 /* ---- cooperative launches ------------------------------------------------------------------ */

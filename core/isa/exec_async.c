@@ -524,6 +524,8 @@ static int exec_cp_nop_fn(exec_warp *w, const exec_insn *in, uint32_t m)
                       in->src->nops ? (uint32_t)in->src->ops[0].ival : 0, 0);
     else if (EXEC_OBS_SYNC_ON(w->m) && in->src && ptx_insn_has_mod(in->src, "wait_all"))
         exec_obs_sync(w, in, EXEC_SYNC_CP_WAIT, m, -1, 0, 0);
+    else if (EXEC_OBS_SYNC_ON(w->m) && in->src && ptx_insn_has_mod(in->src, "commit_group"))
+        exec_obs_sync(w, in, EXEC_SYNC_CP_COMMIT, m, -1, 0, 0);
     return EXEC_NEXT;
 }
 

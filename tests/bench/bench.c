@@ -386,6 +386,19 @@ static void bench_checks(exec_machine *m, ptx_module *mod, bcase *cs, const char
                    bad ? " FINDINGS OR RESULT DIFFERS" : "");
             chk_free(ck);
         }
+        /* every implemented checker at once (the target: within 5x of none) */
+        chk_ctx *ck = chk_new();
+        char err[256];
+        if (ck && !chk_set(ck, "all", 1, err, sizeof err) && !chk_attach(ck, m)) {
+            double t1[16];
+            for (int r = 0; r < reps; r++)
+                t1[r] = run(m, mod, c, NULL, NULL);
+            int bad = c->check(c, m) || chk_count(ck);
+            double t = median(t1, reps);
+            printf("  all %9.2f ms (%.2fx)%s", t * 1e3, t / base,
+                   bad ? " FINDINGS OR RESULT DIFFERS" : "");
+        }
+        chk_free(ck);
         printf("\n");
     }
 }
