@@ -36,6 +36,9 @@ typedef enum {
     CHK_K_DOUBLE_FREE,    /* device free of a block already freed */
     CHK_K_BAD_FREE,       /* device free of something malloc did not return */
     CHK_K_LEAK,           /* an allocation never freed (leak check at exit) */
+    /* initcheck */
+    CHK_K_UNINIT,         /* a read of memory bytes never written (global, shared, local) */
+    CHK_K_UNINIT_REG,     /* a read of a register the thread never wrote in this call */
 } chk_kind;
 typedef enum { CHK_SEV_ERROR, CHK_SEV_WARNING, CHK_SEV_INFO } chk_sev;
 
@@ -85,6 +88,10 @@ typedef struct {
                                  later launch stops again, repeats in the same launch count */
     uint32_t stop_launch;
     char site[512];           /* leaks: where the allocation was made */
+    /* initcheck */
+    char reg[64];             /* CHK_K_UNINIT_REG: the register ("%r5") */
+    char var[128];            /* the source variable it holds there ("" unknown) */
+    uint64_t undef;           /* CHK_K_UNINIT: bytes of the access never written */
 } chk_finding;
 
 typedef struct chk_ctx chk_ctx;
@@ -143,6 +150,20 @@ void chk_write_json(const chk_finding *f, FILE *fp);
 int chk_write_report(const chk_ctx *c, const char *path, char *err, size_t n);
 /* "ERROR SUMMARY: N errors" (compute-sanitizer's closing line) with the prefix. */
 void chk_summary_line(const chk_ctx *c, const char *prefix, FILE *fp);
+
+/* ---- initcheck: the host side and the fill pattern ------------------------------------------
+ * Host writes into device memory (cudaMemcpy*, cudaMemset*, cuMemcpy*, cudaMemcpyToSymbol,
+ * their async and graph forms: the runtime's one place where they land; buffers the debugger
+ * fills) make bytes initialised; fresh device allocations (cudaMalloc and friends) start
+ * uninitialised. Both cost nothing while initcheck is off. */
+void chk_host_write(chk_ctx *c, uint64_t addr, uint64_t n);
+void chk_host_alloc(chk_ctx *c, uint64_t addr, uint64_t n);
+/* The fill pattern of fresh memory (`set fill`, PTXDBG_FILL): byte, or -1 (zeros). Every
+ * attached machine gets it (exec_set_fill); the runtime fills its fresh allocations with it. */
+void chk_set_fill(chk_ctx *c, int byte);
+int chk_fill(const chk_ctx *c);
+/* Parse a fill setting ("0xA5", "165", "off"); -1 with a message when it is not one. */
+int chk_parse_fill(const char *s, int *byte, char *err, size_t n);
 
 /* ---- leak check ------------------------------------------------------------------------------- */
 /* An allocation as the host side knows it (live at exit, or freed). */

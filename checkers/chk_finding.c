@@ -97,6 +97,9 @@ const char *chk_kind_name(chk_kind k)
     case CHK_K_DOUBLE_FREE: return "double-free";
     case CHK_K_BAD_FREE: return "invalid-free";
     case CHK_K_LEAK: return "leak";
+    /* initcheck */
+    case CHK_K_UNINIT: return "uninit-memory";
+    case CHK_K_UNINIT_REG: return "uninit-register";
     }
     return "?";
 }
@@ -110,6 +113,14 @@ int chk_headline(const chk_finding *f, char *out, size_t n)
         return snprintf(out, n, "Malloc/Free error encountered : Invalid pointer to free");
     case CHK_K_LEAK:
         return snprintf(out, n, "Leaked %" PRIu64 " bytes at 0x%" PRIx64, f->size, f->addr);
+    /* initcheck */
+    case CHK_K_UNINIT:
+        return snprintf(out, n, "Uninitialized %s memory %s of size %" PRIu64 " bytes",
+                        chk_space_word(f->space), f->access == EXEC_ACC_READ ? "read"
+                                                  : "access by an atomic", f->size);
+    case CHK_K_UNINIT_REG:
+        return snprintf(out, n, "Uninitialized register %s read%s%s%s", f->reg,
+                        f->var[0] ? " (variable " : "", f->var, f->var[0] ? ")" : "");
     default:
         return snprintf(out, n, "Invalid %s %s of size %" PRIu64 " bytes",
                         chk_space_word(f->space), chk_access_word(f->access), f->size);
@@ -132,6 +143,8 @@ static void chk_put(chk_out *o, const char *fmt, ...)
     if (k > 0)
         o->len += (size_t)k;
 }
+
+static void chk_put_line(void *o, const char *line) { chk_put(o, "%s", line); }
 
 static void chk_put_party(chk_out *o, const chk_party *p, const chk_finding *f, int k)
 {
@@ -168,6 +181,12 @@ int chk_format(const chk_finding *f, const char *prefix, char *out, size_t n)
     }
     for (int k = 0; k < f->nparties; k++)
         chk_put_party(&o, &f->party[k], f, k);
+    if (f->checker == CHK_INITCHECK) {   /* initcheck's own lines */
+        chk_initcheck_lines(f, chk_put_line, &o);
+        if (f->count > 1)
+            chk_put(&o, "    (%" PRIu64 " occurrences)", f->count);
+        return (int)o.len;
+    }
     switch (f->kind) {
     case CHK_K_DOUBLE_FREE:
     case CHK_K_BAD_FREE:
@@ -273,6 +292,16 @@ void chk_write_json(const chk_finding *f, FILE *fp)
         fprintf(fp, ",\"site\":");
         chk_json_str(fp, f->site);
     }
+    if (f->reg[0]) {   /* initcheck */
+        fprintf(fp, ",\"register\":");
+        chk_json_str(fp, f->reg);
+        if (f->var[0]) {
+            fprintf(fp, ",\"variable\":");
+            chk_json_str(fp, f->var);
+        }
+    }
+    if (f->kind == CHK_K_UNINIT)
+        fprintf(fp, ",\"uninitialized_bytes\":%" PRIu64, f->undef);
     fprintf(fp, ",\"threads\":[");
     for (int k = 0; k < f->nparties; k++) {
         const chk_party *p = &f->party[k];

@@ -340,6 +340,8 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
     }
     rt_used += size;
     rt_freed_forget(a->base, size);
+    if (kind != RT_MEM_HOST)   /* initcheck: fresh memory (set fill; device bytes unwritten) */
+        rt_check_fresh(kind != RT_MEM_MANAGED, mem, size);
     *out = mem;
     return cudaSuccess;
 }
@@ -493,12 +495,17 @@ cudaError_t rt_copy_run(const rt_op *op)
         return e;
     if (c->height == 1 && c->depth == 1) {
         memmove(d, s, (size_t)c->width);
+        if (dd)   /* initcheck: the destination's bytes are written */
+            rt_check_host_write(c->dst, c->width);
         return cudaSuccess;
     }
     for (uint64_t z = 0; z < c->depth; z++)
-        for (uint64_t y = 0; y < c->height; y++)
-            memmove(d + z * c->dslice + y * c->dpitch, s + z * c->sslice + y * c->spitch,
-                    (size_t)c->width);
+        for (uint64_t y = 0; y < c->height; y++) {
+            uint64_t off = z * c->dslice + y * c->dpitch;
+            memmove(d + off, s + z * c->sslice + y * c->spitch, (size_t)c->width);
+            if (dd)
+                rt_check_host_write(c->dst + off, c->width);
+        }
     return cudaSuccess;
 }
 
@@ -534,6 +541,7 @@ cudaError_t rt_set_run(const rt_op *op)
                 for (uint64_t x = 0; x < c->width; x++)
                     memcpy(row + 4 * x, &c->value, 4);
             }
+            rt_check_host_write(c->dst + z * c->slice + y * c->pitch, c->width * es); /* initcheck */
         }
     return cudaSuccess;
 }

@@ -58,6 +58,7 @@ void exec_free(exec_machine *m)
     free(m->wpool);
     exec_par_free(m->par_cache);
     exec_bp_cond_free(m);
+    exec_undef_free(m);
     free(m->bpk);
     mem_global_free(&m->glob);
     free(m->cbank);

@@ -101,6 +101,12 @@ typedef enum {
     EXEC_SYNC_FREE,           /* device free of addr (size bytes) */
     EXEC_SYNC_ALLOC,          /* global memory [addr, addr + size) appeared (host side) */
     EXEC_SYNC_UNALLOC,        /* global memory at addr (size bytes) went away (host side) */
+    /* initcheck's events */
+    EXEC_SYNC_LOCAL_FRAME,    /* lane `lanes` pushed a local frame [addr, addr + size) (kernel
+                                 entry, call, alloca): its bytes are fresh */
+    EXEC_SYNC_REG_UNDEF,      /* `lanes` read register `what` (index id in its function), which
+                                 they never wrote in this activation (observers wanting
+                                 EXEC_OBS_REGS; pc: the instruction) */
 } exec_sync_kind;
 enum { EXEC_SCOPE_NONE, EXEC_SCOPE_CTA, EXEC_SCOPE_CLUSTER, EXEC_SCOPE_GPU, EXEC_SCOPE_SYS };
 enum { EXEC_BAR_SYNC, EXEC_BAR_ARRIVE, EXEC_BAR_RED };
@@ -119,6 +125,7 @@ typedef struct {
     uint8_t scope;
     uint8_t op;               /* BAR_ARRIVE: EXEC_BAR_*; WARP_UNDEFINED: exec_ws_event */
     const char *what;         /* the opcode or a short name of the event */
+    const void *priv;         /* the core's (REG_UNDEF: the warp, for exec_obs_stop_sync) */
 } exec_sync_ev;
 
 /* The memory-order semantics and scope the instruction at pc states (PTX memory consistency
@@ -134,6 +141,10 @@ enum {
 };
 #define EXEC_OBS_BAD  0x1u    /* wants the abnormal accesses (status != EXEC_ACC_OK) */
 #define EXEC_OBS_SYNC 0x2u    /* wants the sync events */
+#define EXEC_OBS_REGS 0x4u    /* wants EXEC_SYNC_REG_UNDEF (with EXEC_OBS_SYNC): while one does,
+                                 every instruction records which lanes wrote its destination
+                                 registers and reports reads of registers a lane never wrote
+                                 (exec_undef.c); otherwise nothing is tracked */
 
 typedef struct {
     const char *name;
@@ -155,6 +166,10 @@ void exec_observer_del(exec_machine *m, int handle);
  * calls before the stop is taken keep the first one. */
 void exec_obs_stop(exec_machine *m, const exec_mem_ev *ev, uint32_t lane, int tag,
                    const char *msg);
+/* The same from a sync event of a warp (EXEC_SYNC_REG_UNDEF: initcheck's registers): the
+ * stop names the instruction, and space and address are the register's (PTX_SPACE_REG). */
+void exec_obs_stop_sync(exec_machine *m, const exec_sync_ev *ev, uint32_t lane, int tag,
+                        const char *msg);
 /* Sync events from outside the core (the host side: allocations appearing or going). */
 void exec_obs_host_event(exec_machine *m, exec_sync_kind kind, uint64_t addr, uint64_t size);
 
