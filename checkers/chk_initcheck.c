@@ -155,18 +155,20 @@ static void ic_global_mark(struct ic_global *g, uint64_t addr, uint64_t n)
 }
 
 /* Bytes of [addr, addr + n) never written (n small: an access). */
-static uint64_t ic_global_undef(struct ic_global *g, uint64_t addr, uint64_t n)
+static uint64_t ic_global_undef(struct ic_global *g, uint64_t addr, uint64_t n, uint8_t *unw)
 {
     uint64_t undef = 0;
     for (uint64_t k = 0; k < n; k++) {
-        int i = ic_find(g, addr + k);
-        if (i < 0)
-            continue;
-        const ic_range *r = &g->r[i];
-        uint64_t off = addr + k - r->base;
-        const uint8_t *p = r->pages ? r->pages[off / IC_PAGE] : NULL;
-        if (!p || !((p[(off % IC_PAGE) >> 3] >> (off & 7)) & 1))
-            undef++;
+        int i = ic_find(g, addr + k), u = 0;
+        if (i >= 0) {
+            const ic_range *r = &g->r[i];
+            uint64_t off = addr + k - r->base;
+            const uint8_t *p = r->pages ? r->pages[off / IC_PAGE] : NULL;
+            u = !p || !((p[(off % IC_PAGE) >> 3] >> (off & 7)) & 1);
+        }
+        undef += (uint64_t)u;
+        if (unw)
+            unw[k] = (uint8_t)u;
     }
     return undef;
 }
@@ -216,7 +218,51 @@ typedef struct {
     int handle;
     ic_cta *ctas;
     int n, cap;
+    uint32_t *quiet;          /* pcs whose local and register reads are not reported (inside
+                                 CUDA headers) */
+    int nquiet, capquiet;
 } ic_state;
+
+/* Local memory and registers inside CUDA's own headers (cooperative groups, CUB, atomics) are
+ * the library's business: -G builds of them copy objects member by member, unused members and
+ * padding included. Their reads are not reported (decided once per pc). */
+static int ic_quiet(ic_state *s, exec_machine *m, const chk_party *p, uint32_t pc, int known,
+                    uint32_t cta, uint32_t warp, uint32_t lane)
+{
+    for (int i = 0; i < s->nquiet; i++)
+        if (s->quiet[i] == pc)
+            return 1;
+    if (known < 0) {
+        chk_party q;
+        chk_party_fill(s->c, m, &q, cta, warp, lane, pc, EXEC_ACC_READ);
+        return ic_quiet(s, m, &q, pc, 1, cta, warp, lane);
+    }
+    if (!p->file[0] || (!strcmp(p->file, p->ufile) && p->line == p->uline))
+        return 0;
+    if (s->nquiet == s->capquiet) {
+        int nc = s->capquiet ? s->capquiet * 2 : 16;
+        uint32_t *nq = realloc(s->quiet, sizeof *nq * (size_t)nc);
+        if (!nq)
+            return 1;
+        s->quiet = nq;
+        s->capquiet = nc;
+    }
+    s->quiet[s->nquiet++] = pc;
+    return 1;
+}
+
+/* Of the `undef` unwritten bytes of a read at pc, those it uses: nvcc's .pragma
+ * "used_bytes_mask" before a load names them (a structure read whole, padding unused). */
+static uint64_t ic_used_undef(exec_machine *m, uint32_t pc, const uint8_t *unw, uint64_t n)
+{
+    const ptx_func *f = NULL;
+    const ptx_insn *in = NULL;
+    uint32_t mask = exec_pc_insn(m, pc, &f, &in) == 0 && in ? in->used_bytes_mask : 0;
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < n; i++)
+        k += unw[i] && (!mask || (i < 32 && ((mask >> i) & 1)));
+    return k;
+}
 
 static void ic_cta_free(ic_cta *k)
 {
@@ -319,6 +365,8 @@ static void ic_mem_finding(ic_state *s, exec_machine *m, const exec_mem_ev *ev, 
         chk_repeat(c, m, ev, lane, f, 0);
         return;
     }
+    if (ev->space == PTX_SPACE_LOCAL && ic_quiet(s, m, NULL, ev->pc, -1, ev->cta, ev->warp, lane))
+        return;
     if (!(f = chk_add(c, CHK_INITCHECK, CHK_K_UNINIT, mod)))
         return;
     f->severity = CHK_SEV_ERROR;
@@ -413,6 +461,8 @@ static void ic_reg_finding(ic_state *s, exec_machine *m, const exec_sync_ev *ev)
         }
         return;
     }
+    if (ic_quiet(s, m, NULL, ev->pc, -1, ev->cta, ev->warp, lane))
+        return;
     if (!(f = chk_add(c, CHK_INITCHECK, CHK_K_UNINIT_REG, mod)))
         return;
     f->severity = CHK_SEV_ERROR;
@@ -447,18 +497,23 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
     for (uint32_t mm = ev->lanes; mm; mm &= mm - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(mm);
         uint64_t addr = exec_mem_ev_addr(ev, lane), n = ev->size, undef = 0;
+        uint8_t unw[32];          /* reads of up to 32 bytes: which bytes are unwritten */
         if (ev->space == PTX_SPACE_GLOBAL) {
             if (!g || !g->n)
                 return EXEC_OBS_GO;
             if (rd)
-                undef = ic_global_undef(g, addr, n);
+                undef = ic_global_undef(g, addr, n, n <= 32 ? unw : NULL);
             if (wr)
                 ic_global_mark(g, addr, n);
         } else if (ev->space == PTX_SPACE_SHARED) {
             if (!k || !k->sh.bits || addr >= k->sh.nbits || n > k->sh.nbits - addr)
                 continue;   /* the reserved area, another CTA's window: not the user's bytes */
-            for (uint64_t i = addr; rd && i < addr + n; i++)
-                undef += !((k->sh.bits[i >> 3] >> (i & 7)) & 1);
+            for (uint64_t i = addr; rd && i < addr + n; i++) {
+                int u = !((k->sh.bits[i >> 3] >> (i & 7)) & 1);
+                undef += (uint64_t)u;
+                if (i - addr < 32)
+                    unw[i - addr] = (uint8_t)u;
+            }
             if (wr)
                 ic_bits_set(k->sh.bits, addr, addr + n);
         } else if (ev->space == PTX_SPACE_LOCAL) {
@@ -468,13 +523,23 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
             uint64_t lo = MEM_LOCAL_TOP - addr - n, hi = MEM_LOCAL_TOP - addr;   /* bit range */
             if (hi > b->nbits)
                 continue;   /* never pushed while we watched: counts as written */
-            for (uint64_t i = lo; rd && i < hi; i++)
-                undef += !((b->bits[i >> 3] >> (i & 7)) & 1);
+            if (n < 4 && !wr)
+                continue;   /* -G code copies structures a byte at a time, padding too */
+            for (uint64_t i = lo; rd && i < hi; i++) {
+                int u = !((b->bits[i >> 3] >> (i & 7)) & 1);
+                undef += (uint64_t)u;
+                if (hi - 1 - i < 32)   /* bit hi - 1 is the access's first byte */
+                    unw[hi - 1 - i] = (uint8_t)u;
+            }
+            if (rd && undef && undef < n)
+                undef = 0;   /* partly written: a structure with padding (reported: none) */
             if (wr)
                 ic_bits_set(b->bits, lo, hi);
         } else {
             return EXEC_OBS_GO;
         }
+        if (undef && n <= 32)
+            undef = ic_used_undef(m, ev->pc, unw, n);
         if (undef)
             ic_mem_finding(s, m, ev, lane, addr, undef);
     }
@@ -562,6 +627,7 @@ void chk_initcheck_detach(chk_ctx *c, exec_machine *m, void *state)
     exec_observer_del(m, s->handle);
     ic_all_end(s);
     free(s->ctas);
+    free(s->quiet);
     free(s);
     /* the last machine: what the shadow knew is stale once nothing observes */
     if (c->ic && --c->ic->users <= 0)
