@@ -34,56 +34,123 @@
 #define IC_PAGE 4096u
 
 /* ---- global shadow (per session) -------------------------------------------------------------- */
-typedef struct {
+/* The ranges that can hold unwritten bytes, in a treap ordered by base (disjoint): finding,
+ * adding and dropping one cost O(log n), so a program with 100 000 live allocations pays what
+ * one with a few pays. */
+typedef struct ic_range {
     uint64_t base, size;
     uint8_t **pages;          /* per 4 KB page of the range: its written bits, NULL none yet */
     uint64_t npages;
+    uint32_t prio;
+    struct ic_range *l, *r;
 } ic_range;
 
 struct ic_global {
-    ic_range *r;              /* sorted by base, disjoint */
-    int n, cap, last;
+    ic_range *root, *last;
+    uint32_t seed;
+    uint64_t n;
     int users;                /* machines initcheck observes */
 };
 
-static int ic_find(struct ic_global *g, uint64_t addr)
+static void ic_split(ic_range *t, uint64_t key, ic_range **l, ic_range **r)
 {
-    if (g->last < g->n && addr - g->r[g->last].base < g->r[g->last].size)
-        return g->last;
-    int lo = 0, hi = g->n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (addr < g->r[mid].base)
-            hi = mid - 1;
-        else if (addr - g->r[mid].base >= g->r[mid].size)
-            lo = mid + 1;
-        else
-            return g->last = mid;
+    if (!t) {
+        *l = *r = NULL;
+    } else if (t->base < key) {
+        ic_split(t->r, key, &t->r, r);
+        *l = t;
+    } else {
+        ic_split(t->l, key, l, &t->l);
+        *r = t;
     }
-    return -1;
 }
 
-static void ic_range_free(ic_range *r)
+static ic_range *ic_merge(ic_range *a, ic_range *b)
 {
-    for (uint64_t i = 0; r->pages && i < r->npages; i++)
-        free(r->pages[i]);
-    free(r->pages);
+    if (!a || !b)
+        return a ? a : b;
+    if (a->prio > b->prio) {
+        a->r = ic_merge(a->r, b);
+        return a;
+    }
+    b->l = ic_merge(a, b->l);
+    return b;
+}
+
+/* The range holding addr, or NULL. */
+static ic_range *ic_find(struct ic_global *g, uint64_t addr)
+{
+    ic_range *t = g->last;
+    if (t && addr - t->base < t->size)
+        return t;
+    ic_range *best = NULL;
+    for (t = g->root; t;) {
+        if (t->base <= addr) {
+            best = t;
+            t = t->r;
+        } else {
+            t = t->l;
+        }
+    }
+    if (best && addr - best->base < best->size)
+        return g->last = best;
+    return NULL;
+}
+
+/* The first range based above addr, or NULL. */
+static ic_range *ic_next(struct ic_global *g, uint64_t addr)
+{
+    ic_range *best = NULL;
+    for (ic_range *t = g->root; t;) {
+        if (t->base > addr) {
+            best = t;
+            t = t->l;
+        } else {
+            t = t->r;
+        }
+    }
+    return best;
+}
+
+static void ic_free_tree(struct ic_global *g, ic_range *t)
+{
+    if (!t)
+        return;
+    ic_free_tree(g, t->l);
+    ic_free_tree(g, t->r);
+    for (uint64_t i = 0; t->pages && i < t->npages; i++)
+        free(t->pages[i]);
+    free(t->pages);
+    free(t);
+    g->n--;
 }
 
 /* Drop every range overlapping [base, base + size) (size 0: the one based at base). */
 static void ic_drop(struct ic_global *g, uint64_t base, uint64_t size)
 {
-    int k = 0;
-    for (int i = 0; i < g->n; i++) {
-        ic_range *r = &g->r[i];
-        int gone = size ? r->base < base + size && base < r->base + r->size : r->base == base;
-        if (gone)
-            ic_range_free(r);
-        else
-            g->r[k++] = *r;
+    ic_range *l, *m, *r;
+    g->last = NULL;
+    if (!size) {
+        ic_split(g->root, base, &l, &r);
+        ic_split(r, base + 1, &m, &r);
+        ic_free_tree(g, m);
+        g->root = ic_merge(l, r);
+        return;
     }
-    g->n = k;
-    g->last = 0;
+    ic_split(g->root, base, &l, &r);
+    /* the last range below base may run into [base, ...) */
+    ic_range *mx = l;
+    while (mx && mx->r)
+        mx = mx->r;
+    if (mx && mx->base + mx->size > base) {
+        ic_range *lo;
+        ic_split(l, mx->base, &lo, &m);
+        ic_free_tree(g, m);
+        l = lo;
+    }
+    ic_split(r, base + size, &m, &r);
+    ic_free_tree(g, m);
+    g->root = ic_merge(l, r);
 }
 
 static void ic_track(struct ic_global *g, uint64_t base, uint64_t size)
@@ -91,19 +158,16 @@ static void ic_track(struct ic_global *g, uint64_t base, uint64_t size)
     if (!size)
         return;
     ic_drop(g, base, size);
-    if (g->n == g->cap) {
-        int nc = g->cap ? g->cap * 2 : 16;
-        ic_range *nr = realloc(g->r, sizeof *nr * (size_t)nc);
-        if (!nr)
-            return;   /* out of memory: the range counts as initialised */
-        g->r = nr;
-        g->cap = nc;
-    }
-    int at = g->n;
-    while (at > 0 && g->r[at - 1].base > base)
-        at--;
-    memmove(&g->r[at + 1], &g->r[at], sizeof *g->r * (size_t)(g->n - at));
-    g->r[at] = (ic_range){ base, size, NULL, 0 };
+    ic_range *t = calloc(1, sizeof *t);
+    if (!t)
+        return;   /* out of memory: the range counts as initialised */
+    t->base = base;
+    t->size = size;
+    g->seed = g->seed * 1103515245u + 12345u;
+    t->prio = g->seed;
+    ic_range *l, *r;
+    ic_split(g->root, base, &l, &r);
+    g->root = ic_merge(ic_merge(l, t), r);
     g->n++;
 }
 
@@ -123,17 +187,15 @@ static void ic_bits_set(uint8_t *bits, uint64_t from, uint64_t to)
 static void ic_global_mark(struct ic_global *g, uint64_t addr, uint64_t n)
 {
     while (n) {
-        int i = ic_find(g, addr);
+        ic_range *r = ic_find(g, addr);
         uint64_t step;
-        if (i < 0) {
+        if (!r) {
             /* skip to the next range that starts inside [addr, addr + n) */
-            uint64_t next = addr + n;
-            for (int k = 0; k < g->n; k++)
-                if (g->r[k].base > addr && g->r[k].base < next)
-                    next = g->r[k].base;
-            step = next - addr;
+            ic_range *nx = ic_next(g, addr);
+            if (!nx || nx->base - addr >= n)
+                return;
+            step = nx->base - addr;
         } else {
-            ic_range *r = &g->r[i];
             uint64_t off = addr - r->base, pg = off / IC_PAGE, in = off % IC_PAGE;
             step = IC_PAGE - in;
             if (step > r->size - off)
@@ -154,14 +216,14 @@ static void ic_global_mark(struct ic_global *g, uint64_t addr, uint64_t n)
     }
 }
 
-/* Bytes of [addr, addr + n) never written (n small: an access). */
+/* Bytes of [addr, addr + n) never written (n small: an access); unw[k]: byte k is. */
 static uint64_t ic_global_undef(struct ic_global *g, uint64_t addr, uint64_t n, uint8_t *unw)
 {
     uint64_t undef = 0;
     for (uint64_t k = 0; k < n; k++) {
-        int i = ic_find(g, addr + k), u = 0;
-        if (i >= 0) {
-            const ic_range *r = &g->r[i];
+        const ic_range *r = ic_find(g, addr + k);
+        int u = 0;
+        if (r) {
             uint64_t off = addr + k - r->base;
             const uint8_t *p = r->pages ? r->pages[off / IC_PAGE] : NULL;
             u = !p || !((p[(off % IC_PAGE) >> 3] >> (off & 7)) & 1);
@@ -184,16 +246,14 @@ void chk_initcheck_free(chk_ctx *c)
 {
     if (!c->ic)
         return;
-    for (int i = 0; i < c->ic->n; i++)
-        ic_range_free(&c->ic->r[i]);
-    free(c->ic->r);
+    ic_free_tree(c->ic, c->ic->root);
     free(c->ic);
     c->ic = NULL;
 }
 
 void chk_host_write(chk_ctx *c, uint64_t addr, uint64_t n)
 {
-    if (c && c->ic && c->ic->n && n)
+    if (c && c->ic && c->ic->root && n)
         ic_global_mark(c->ic, addr, n);
 }
 
@@ -499,7 +559,7 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
         uint64_t addr = exec_mem_ev_addr(ev, lane), n = ev->size, undef = 0;
         uint8_t unw[32];          /* reads of up to 32 bytes: which bytes are unwritten */
         if (ev->space == PTX_SPACE_GLOBAL) {
-            if (!g || !g->n)
+            if (!g || !g->root)
                 return EXEC_OBS_GO;
             if (rd)
                 undef = ic_global_undef(g, addr, n, n <= 32 ? unw : NULL);
