@@ -16,8 +16,8 @@
  * the first operand when it is a register, a vector or a `d|p` pair (and the return list of a
  * call), except for the instructions whose first operand is read (bar/barrier without .red,
  * bar.warp.sync, brx.idx, nanosleep, stackrestore, setmaxnreg, tcgen05.dealloc). Everything
- * else named as a register is read, except the values that mov, st, stmatrix, sust, selp and
- * shfl only move (a copy is not a use: -G code copies structures whole, padding and unused
+ * else named as a register is read, except the values that st, stmatrix, sust, selp, shfl and
+ * a packing mov ({a, b}) only move (a copy is not a use: -G code copies structures whole, padding and unused
  * members included). A destination is never taken for a read, so a register an instruction
  * writes is never reported by a later read: the check errs towards silence.
  * ------------------------------------------------------------------------------------------- */
@@ -102,13 +102,16 @@ static exec_rw *undef_classify(const exec_fdec *fd, const ptx_insn *pi)
     /* instructions that only move a value (into a register, memory or another lane) copy an
        unwritten register without using it: -G code copies structures whole, unused members
        included; their address registers still count */
-    static const char *const moves[] = { "mov", "st", "stmatrix", "sust", "selp", "shfl",
+    static const char *const moves[] = { "st", "stmatrix", "sust", "selp", "shfl",
                                          NULL };
     int move = 0;
     for (int i = 0; moves[i]; i++)
         move |= !strcmp(pi->opcode, moves[i]);
+    int pack = !strcmp(pi->opcode, "mov");   /* mov d, {a, b}: packing halves, some unused */
     for (int k = first; k < pi->nops; k++)
-        if (!move || pi->ops[k].kind == PTX_OP_ADDR)
+        if (pack && pi->ops[k].kind == PTX_OP_VEC)
+            continue;
+        else if (!move || pi->ops[k].kind == PTX_OP_ADDR)
             undef_opnd(&a, fd, &pi->ops[k], 0);
         else if (!strcmp(pi->opcode, "shfl") && k > first)
             undef_opnd(&a, fd, &pi->ops[k], 0);   /* shfl's lane, clamp and mask are used */
