@@ -259,8 +259,10 @@ void chk_host_write(chk_ctx *c, uint64_t addr, uint64_t n)
 
 void chk_host_alloc(chk_ctx *c, uint64_t addr, uint64_t n)
 {
-    if (c && c->ic)   /* initcheck observes some machine */
-        ic_track(c->ic, addr, n);
+    /* initcheck is on (the runtime allocates before it loads the first module's machine) */
+    struct ic_global *g = c && ((c->enabled >> CHK_INITCHECK) & 1) ? ic_global_of(c) : NULL;
+    if (g)
+        ic_track(g, addr, n);
 }
 
 /* ---- shared and local shadows (per machine, per CTA) ------------------------------------------ */
@@ -690,7 +692,7 @@ void chk_initcheck_detach(chk_ctx *c, exec_machine *m, void *state)
     free(s->quiet);
     free(s);
     /* the last machine: what the shadow knew is stale once nothing observes */
-    if (c->ic && --c->ic->users <= 0)
+    if (c->ic && --c->ic->users <= 0 && !((c->enabled >> CHK_INITCHECK) & 1))
         chk_initcheck_free(c);
 }
 
