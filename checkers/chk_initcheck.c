@@ -313,6 +313,16 @@ static int ic_quiet(ic_state *s, exec_machine *m, const chk_party *p, uint32_t p
     return 1;
 }
 
+/* Whether every 4-byte word of an access is either written whole or not at all (a load of 8
+ * bytes or more: a structure with padding, CUB's vector loads of a tuple). */
+static int ic_whole_words(const uint8_t *unw, uint64_t n)
+{
+    for (uint64_t w = 0; w + 4 <= n; w += 4)
+        if (unw[w] != unw[w + 1] || unw[w] != unw[w + 2] || unw[w] != unw[w + 3])
+            return 0;
+    return 1;
+}
+
 /* Of the `undef` unwritten bytes of a read at pc, those it uses: nvcc's .pragma
  * "used_bytes_mask" before a load names them (a structure read whole, padding unused). */
 static uint64_t ic_used_undef(exec_machine *m, uint32_t pc, const uint8_t *unw, uint64_t n)
@@ -602,6 +612,8 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
         }
         if (undef && n <= 32)
             undef = ic_used_undef(m, ev->pc, unw, n);
+        if (undef && undef < n && n >= 8 && n <= 32 && ic_whole_words(unw, n))
+            undef = 0;   /* a wide load of a structure: whole words of padding, never used */
         if (undef)
             ic_mem_finding(s, m, ev, lane, addr, undef);
     }
