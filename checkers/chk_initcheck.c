@@ -664,6 +664,10 @@ static void ic_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
             ic_track(g, ev->addr, ev->size);
         break;
     }
+    case EXEC_SYNC_HOST_WRITE:
+        if (g && g->root)
+            ic_global_mark(g, ev->addr, ev->size);
+        break;
     case EXEC_SYNC_REG_UNDEF:
         ic_reg_finding(s, m, ev);
         break;

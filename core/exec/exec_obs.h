@@ -104,6 +104,8 @@ typedef enum {
     /* initcheck's events */
     EXEC_SYNC_LOCAL_FRAME,    /* lane `lanes` pushed a local frame [addr, addr + size) (kernel
                                  entry, call, alloca): its bytes are fresh */
+    EXEC_SYNC_HOST_WRITE,     /* the host wrote global memory [addr, addr + size) through the
+                                 machine (exec_mem_write: the debugger's writes, buffers) */
     EXEC_SYNC_REG_UNDEF,      /* `lanes` read register `what` (index id in its function), which
                                  they never wrote in this activation (observers wanting
                                  EXEC_OBS_REGS; pc: the instruction) */
