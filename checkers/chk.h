@@ -157,7 +157,9 @@ void chk_summary_line(const chk_ctx *c, const char *prefix, FILE *fp);
  * fills) make bytes initialised; fresh device allocations (cudaMalloc and friends) start
  * uninitialised. Both cost nothing while initcheck is off. */
 void chk_host_write(chk_ctx *c, uint64_t addr, uint64_t n);
-void chk_host_alloc(chk_ctx *c, uint64_t addr, uint64_t n);
+/* [addr, addr + n) is a fresh allocation: unwritten (uninit 1: device memory) or written
+ * (uninit 0: managed or host memory, or memory freed) */
+void chk_host_alloc(chk_ctx *c, uint64_t addr, uint64_t n, int uninit);
 /* The fill pattern of fresh memory (`set fill`, PTXDBG_FILL): byte, or -1 (zeros). Every
  * attached machine gets it (exec_set_fill); the runtime fills its fresh allocations with it. */
 void chk_set_fill(chk_ctx *c, int byte);

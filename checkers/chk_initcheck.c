@@ -257,10 +257,15 @@ void chk_host_write(chk_ctx *c, uint64_t addr, uint64_t n)
         ic_global_mark(c->ic, addr, n);
 }
 
-void chk_host_alloc(chk_ctx *c, uint64_t addr, uint64_t n)
+void chk_host_alloc(chk_ctx *c, uint64_t addr, uint64_t n, int uninit)
 {
+    if (c && !uninit && c->ic) {
+        ic_drop(c->ic, addr, n ? n : 1);
+        return;
+    }
     /* initcheck is on (the runtime allocates before it loads the first module's machine) */
-    struct ic_global *g = c && ((c->enabled >> CHK_INITCHECK) & 1) ? ic_global_of(c) : NULL;
+    struct ic_global *g = c && uninit && ((c->enabled >> CHK_INITCHECK) & 1) ? ic_global_of(c)
+                                                                               : NULL;
     if (g)
         ic_track(g, addr, n);
 }

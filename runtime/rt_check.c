@@ -205,8 +205,15 @@ void rt_check_fresh(int device, void *mem, uint64_t size)
     if (!k || !mem)
         return;
     int fill = chk_fill(k);
-    if (fill >= 0)
+    if (fill >= 0 && device >= 0)
         memset(mem, fill, (size_t)size);
-    if (device)   /* device memory starts uninitialised; the host writes managed memory itself */
-        chk_host_alloc(k, (uint64_t)(uintptr_t)mem, size);
+    /* device memory starts uninitialised; the host writes managed and host memory itself */
+    chk_host_alloc(k, (uint64_t)(uintptr_t)mem, size, device > 0);
+}
+
+void rt_check_gone(uint64_t addr, uint64_t size)
+{
+    chk_ctx *k = rt_check_ctx();
+    if (k)
+        chk_host_alloc(k, addr, size, 0);
 }

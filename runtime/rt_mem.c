@@ -340,8 +340,8 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
     }
     rt_used += size;
     rt_freed_forget(a->base, size);
-    if (kind != RT_MEM_HOST)   /* initcheck: fresh memory (set fill; device bytes unwritten) */
-        rt_check_fresh(kind != RT_MEM_MANAGED, mem, size);
+    /* initcheck: fresh memory (set fill; device bytes unwritten, the others written) */
+    rt_check_fresh(kind == RT_MEM_HOST ? -1 : kind != RT_MEM_MANAGED, mem, size);
     *out = mem;
     return cudaSuccess;
 }
@@ -359,6 +359,8 @@ cudaError_t rt_alloc_register(void *p, uint64_t size, unsigned flags, const char
     cudaError_t e = rt_al_insert(a);
     if (e != cudaSuccess)
         free(a);
+    else
+        rt_check_gone(a->base, size);   /* initcheck: the program's bytes, written */
     return e;
 }
 
@@ -384,6 +386,7 @@ cudaError_t rt_alloc_free(void *p, unsigned kinds_mask)
         rt_freed_note(a);
     rt_map_req q = { a, 1 };
     rt_machines_each(rt_map_one, &q);
+    rt_check_gone(a->base, a->size);   /* initcheck: its shadow goes with it */
     rt_al_take(b);
     if (a->mem)
         rt_used -= a->size;
