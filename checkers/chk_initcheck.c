@@ -1,5 +1,6 @@
 /* chk_initcheck.c - initcheck: reads of memory and registers never written, and the fill byte. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "chk_int.h"
@@ -46,6 +47,9 @@ typedef struct ic_range {
 } ic_range;
 
 struct ic_global {
+    /* the runtime's copies and memsets (chk_host_write) may run beside a kernel (streams on
+       worker threads): every use of the shadow holds the lock */
+    pthread_mutex_t mu;
     ic_range *root, *last;
     uint32_t seed;
     uint64_t n;
@@ -237,8 +241,8 @@ static uint64_t ic_global_undef(struct ic_global *g, uint64_t addr, uint64_t n, 
 
 static struct ic_global *ic_global_of(chk_ctx *c)
 {
-    if (!c->ic)
-        c->ic = calloc(1, sizeof *c->ic);
+    if (!c->ic && (c->ic = calloc(1, sizeof *c->ic)) != NULL)
+        pthread_mutex_init(&c->ic->mu, NULL);
     return c->ic;
 }
 
@@ -247,27 +251,37 @@ void chk_initcheck_free(chk_ctx *c)
     if (!c->ic)
         return;
     ic_free_tree(c->ic, c->ic->root);
+    pthread_mutex_destroy(&c->ic->mu);
     free(c->ic);
     c->ic = NULL;
 }
 
 void chk_host_write(chk_ctx *c, uint64_t addr, uint64_t n)
 {
-    if (c && c->ic && c->ic->root && n)
-        ic_global_mark(c->ic, addr, n);
+    if (c && c->ic && n) {
+        pthread_mutex_lock(&c->ic->mu);
+        if (c->ic->root)
+            ic_global_mark(c->ic, addr, n);
+        pthread_mutex_unlock(&c->ic->mu);
+    }
 }
 
 void chk_host_alloc(chk_ctx *c, uint64_t addr, uint64_t n, int uninit)
 {
     if (c && !uninit && c->ic) {
+        pthread_mutex_lock(&c->ic->mu);
         ic_drop(c->ic, addr, n ? n : 1);
+        pthread_mutex_unlock(&c->ic->mu);
         return;
     }
     /* initcheck is on (the runtime allocates before it loads the first module's machine) */
     struct ic_global *g = c && uninit && ((c->enabled >> CHK_INITCHECK) & 1) ? ic_global_of(c)
                                                                                : NULL;
-    if (g)
+    if (g) {
+        pthread_mutex_lock(&g->mu);
         ic_track(g, addr, n);
+        pthread_mutex_unlock(&g->mu);
+    }
 }
 
 /* ---- shared and local shadows (per machine, per CTA) ------------------------------------------ */
@@ -563,6 +577,9 @@ static void ic_reg_finding(ic_state *s, exec_machine *m, const exec_sync_ev *ev)
 }
 
 /* ---- the observers ---------------------------------------------------------------------------------- */
+static void ic_access_lanes(ic_state *s, exec_machine *m, const exec_mem_ev *ev,
+                            struct ic_global *g, ic_cta *k, int rd, int wr);
+
 static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
 {
     ic_state *s = ctx;
@@ -571,13 +588,26 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
     int rd = ev->kind != EXEC_ACC_WRITE, wr = ev->kind != EXEC_ACC_READ;
     struct ic_global *g = s->c->ic;
     ic_cta *k = ev->space == PTX_SPACE_GLOBAL ? NULL : ic_cta_of(s, ev->cta);
+    if (ev->space == PTX_SPACE_GLOBAL && g) {
+        pthread_mutex_lock(&g->mu);
+        ic_access_lanes(s, m, ev, g, NULL, rd, wr);
+        pthread_mutex_unlock(&g->mu);
+        return EXEC_OBS_GO;
+    }
+    ic_access_lanes(s, m, ev, g, k, rd, wr);
+    return EXEC_OBS_GO;
+}
+
+static void ic_access_lanes(ic_state *s, exec_machine *m, const exec_mem_ev *ev,
+                            struct ic_global *g, ic_cta *k, int rd, int wr)
+{
     for (uint32_t mm = ev->lanes; mm; mm &= mm - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(mm);
         uint64_t addr = exec_mem_ev_addr(ev, lane), n = ev->size, undef = 0;
         uint8_t unw[32];          /* reads of up to 32 bytes: which bytes are unwritten */
         if (ev->space == PTX_SPACE_GLOBAL) {
             if (!g || !g->root)
-                return EXEC_OBS_GO;
+                return;
             if (rd)
                 undef = ic_global_undef(g, addr, n, n <= 32 ? unw : NULL);
             if (wr)
@@ -613,7 +643,7 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
             if (wr)
                 ic_bits_set(b->bits, lo, hi);
         } else {
-            return EXEC_OBS_GO;
+            return;
         }
         if (undef && n <= 32)
             undef = ic_used_undef(m, ev->pc, unw, n);
@@ -622,7 +652,6 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
         if (undef)
             ic_mem_finding(s, m, ev, lane, addr, undef);
     }
-    return EXEC_OBS_GO;
 }
 
 static void ic_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
@@ -652,26 +681,39 @@ static void ic_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
         break;
     }
     case EXEC_SYNC_MALLOC:
-        if (g && ev->addr)
+        if (g && ev->addr) {
+            pthread_mutex_lock(&g->mu);
             ic_track(g, ev->addr, ev->size);
+            pthread_mutex_unlock(&g->mu);
+        }
         break;
     case EXEC_SYNC_FREE:
     case EXEC_SYNC_UNALLOC:
-        if (g)
+        if (g) {
+            pthread_mutex_lock(&g->mu);
             ic_drop(g, ev->addr, 0);
+            pthread_mutex_unlock(&g->mu);
+        }
         break;
     case EXEC_SYNC_ALLOC: {
         /* the debugger's buffers (host buffers of the machine) start uninitialised; the
            runtime's allocations are announced by the runtime itself (chk_host_alloc) */
         exec_region_info ri;
         if (g && exec_global_near(m, ev->addr, &ri, NULL) == 0 && ri.base == ev->addr &&
-            ri.kind == 2)
+            ri.kind == 2) {
+            pthread_mutex_lock(&g->mu);
             ic_track(g, ev->addr, ev->size);
+            pthread_mutex_unlock(&g->mu);
+        }
         break;
     }
     case EXEC_SYNC_HOST_WRITE:
-        if (g && g->root)
-            ic_global_mark(g, ev->addr, ev->size);
+        if (g) {
+            pthread_mutex_lock(&g->mu);
+            if (g->root)
+                ic_global_mark(g, ev->addr, ev->size);
+            pthread_mutex_unlock(&g->mu);
+        }
         break;
     case EXEC_SYNC_REG_UNDEF:
         ic_reg_finding(s, m, ev);
