@@ -176,7 +176,7 @@ static const cmd_setting settings[] = {
      "Checkers (docs/CHECKERS.md): set check NAME on|off (memcheck, racecheck, initcheck, "
      "synccheck, all), set check stop on|off, set check leaks on|off, set check report FILE.",
      NULL, NULL, 0, 0, NULL, NULL},
-    {"check all", ST_CUSTOM, "on off", "Every checker implemented so far (memcheck).",
+    {"check all", ST_CUSTOM, "on off", "Every checker implemented so far (info checks).",
      "Checking is %s.", NULL, 0, 0, set_check_all, get_check_all},
     {"check initcheck", ST_CUSTOM, "on off",
      "initcheck: reads of global, shared and local memory and of registers never written "
