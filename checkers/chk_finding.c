@@ -100,6 +100,14 @@ const char *chk_kind_name(chk_kind k)
     /* initcheck */
     case CHK_K_UNINIT: return "uninit-memory";
     case CHK_K_UNINIT_REG: return "uninit-register";
+    /* synccheck */
+    case CHK_K_BAR_DIVERGENT: return "divergent-barrier";
+    case CHK_K_BAR_COUNT: return "barrier-count-mismatch";
+    case CHK_K_BAR_INVALID: return "invalid-barrier";
+    case CHK_K_WARP_NOT_MEMBER: return "not-in-membermask";
+    case CHK_K_SHFL_UNDEF: return "shuffle-from-inactive-lane";
+    case CHK_K_MBAR_MISUSE: return "mbarrier-misuse";
+    case CHK_K_CLUSTER_BAR: return "cluster-barrier-misuse";
     }
     return "?";
 }
@@ -121,6 +129,19 @@ int chk_headline(const chk_finding *f, char *out, size_t n)
     case CHK_K_UNINIT_REG:
         return snprintf(out, n, "Uninitialized register %s read%s%s%s", f->reg,
                         f->var[0] ? " (variable " : "", f->var, f->var[0] ? ")" : "");
+    /* synccheck: compute-sanitizer's words where it has them */
+    case CHK_K_BAR_DIVERGENT:
+        return snprintf(out, n, "Barrier error detected. Divergent thread(s) in block");
+    case CHK_K_BAR_COUNT:
+    case CHK_K_BAR_INVALID:
+    case CHK_K_WARP_NOT_MEMBER:
+        return snprintf(out, n, "Barrier error detected. Invalid arguments");
+    case CHK_K_SHFL_UNDEF:
+        return snprintf(out, n, "Warp shuffle error detected. Source lane(s) not participating");
+    case CHK_K_MBAR_MISUSE:
+        return snprintf(out, n, "Barrier error detected. Invalid mbarrier operation");
+    case CHK_K_CLUSTER_BAR:
+        return snprintf(out, n, "Barrier error detected. Invalid cluster barrier operation");
     default:
         return snprintf(out, n, "Invalid %s %s of size %" PRIu64 " bytes",
                         chk_space_word(f->space), chk_access_word(f->access), f->size);
@@ -183,6 +204,17 @@ int chk_format(const chk_finding *f, const char *prefix, char *out, size_t n)
         chk_put_party(&o, &f->party[k], f, k);
     if (f->checker == CHK_INITCHECK) {   /* initcheck's own lines */
         chk_initcheck_lines(f, chk_put_line, &o);
+        if (f->count > 1)
+            chk_put(&o, "    (%" PRIu64 " occurrences)", f->count);
+        return (int)o.len;
+    }
+    if (f->checker == CHK_SYNCCHECK) {   /* synccheck: the lanes involved, line by line */
+        char buf[sizeof f->sync_detail];
+        snprintf(buf, sizeof buf, "%s", f->sync_detail);
+        for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+            chk_put(&o, "    %s", l);
+        if (f->gpu_faults == 1)
+            chk_put(&o, "    The warp faults here (as a GPU's does).");
         if (f->count > 1)
             chk_put(&o, "    (%" PRIu64 " occurrences)", f->count);
         return (int)o.len;
@@ -302,6 +334,10 @@ void chk_write_json(const chk_finding *f, FILE *fp)
     }
     if (f->kind == CHK_K_UNINIT)
         fprintf(fp, ",\"uninitialized_bytes\":%" PRIu64, f->undef);
+    if (f->sync_detail[0]) {   /* synccheck */
+        fprintf(fp, ",\"detail\":");
+        chk_json_str(fp, f->sync_detail);
+    }
     fprintf(fp, ",\"threads\":[");
     for (int k = 0; k < f->nparties; k++) {
         const chk_party *p = &f->party[k];

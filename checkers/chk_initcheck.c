@@ -548,7 +548,7 @@ static void ic_reg_finding(ic_state *s, exec_machine *m, const exec_sync_ev *ev)
         if (c->stop && (f->stop_m != m || f->stop_launch != id)) {
             f->stop_m = m;
             f->stop_launch = id;
-            exec_obs_stop_sync(m, ev, lane, f->id, NULL);
+            exec_obs_stop_reg(m, ev, lane, f->id, NULL);
         }
         return;
     }
@@ -570,7 +570,7 @@ static void ic_reg_finding(ic_state *s, exec_machine *m, const exec_sync_ev *ev)
         chk_headline(f, head, sizeof head);
         f->stop_m = m;
         f->stop_launch = id;
-        exec_obs_stop_sync(m, ev, lane, f->id, head);
+        exec_obs_stop_reg(m, ev, lane, f->id, head);
     } else if (c->hooks.report) {
         c->hooks.report(c->hooks.ctx, f);
     }

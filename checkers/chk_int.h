@@ -76,4 +76,8 @@ void chk_initcheck_lines(const chk_finding *f, void (*put)(void *o, const char *
 void *chk_memcheck_attach(chk_ctx *c, exec_machine *m);
 void chk_memcheck_detach(chk_ctx *c, exec_machine *m, void *state);
 
+/* synccheck (chk_synccheck.c) */
+void *chk_synccheck_attach(chk_ctx *c, exec_machine *m);
+void chk_synccheck_detach(chk_ctx *c, exec_machine *m, void *state);
+
 #endif
