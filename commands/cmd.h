@@ -109,6 +109,8 @@ void cmd_history_add(cmd_history *h, const cmd_value *v, dw_info *dw);
 /* The convenience variable `name` (created void when absent and create is set); NULL if none or
  * out of memory. The value's type, if any, must be owned by dw (or by a kept one). */
 cmd_value *cmd_history_conv(cmd_history *h, const char *name, int create);
+/* Set a convenience variable to an int (gdb's $bpnum, $_exitcode). */
+void cmd_history_set_int(cmd_history *h, const char *name, int64_t v);
 void cmd_history_keep(cmd_history *h, const cmd_value *v, dw_info *dw);
 void cmd_history_free(cmd_history *h);
 /* Type names: "int", "unsigned int", "float", "u32", "f32", ... -> ptx_type; NONE if unknown. */
@@ -187,6 +189,10 @@ int cmd_feed_run_local(cmd_ctx *c, int base);
 char *cmd_feed_read(cmd_ctx *c, const char *prompt);
 /* A command resumed the kernel: breakpoint commands still to run are dropped (gdb). */
 void cmd_feed_resumed(cmd_ctx *c);
+/* gdb's from_tty for the running line: typed at the terminal (or piped to it), or a -ex
+ * command outside -batch; 0 in scripts (-x, source), breakpoint commands, user commands' bodies
+ * and -batch. Messages such as "Continuing." follow it as gdb's do. */
+int cmd_from_tty(const cmd_ctx *c);
 int cmd_feed_loop_control(cmd_ctx *c, int brk);
 /* The frames above the terminal as text, and back (a program's `run` hands them over). */
 int cmd_feed_export(const cmd_ctx *c, char **out, size_t *len);
@@ -275,6 +281,7 @@ typedef struct cmd_ctx {
     int nframes, capframes;
     int feeding;              /* cmd_feed_run is reading: commands push frames, it runs them */
     int line_frame;           /* the frame the running line came from */
+    int values_next;          /* show values +: the history number after the last shown */
     /* inside a program: 1 when the stop is over (the kernel completed): the feed stops */
     int (*hold)(struct cmd_ctx *c);
     /* inside a program: the terminal's line at a stop (NULL: cmd_read_line) */
@@ -352,6 +359,10 @@ void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src);
 void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src);
 /* Evaluate text in the focused lane (history available). */
 int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n);
+/* A location of the form *EXPR (gdb's address locations: *$pc, *0x2e0 + 4) with EXPR evaluated
+ * at the focus, written to out as *N; any other location is copied. 0, or -1 with the error
+ * printed. */
+int cmd_loc_addr(cmd_ctx *c, const char *spec, char *out, size_t n);
 /* Evaluate as the host does for a launch argument: buffer names, module globals, convenience
  * variables and history, never a stopped kernel's variables or registers (a parameter `x` of the
  * focused kernel must not hide buffer x). */

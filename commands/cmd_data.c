@@ -40,6 +40,20 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
     int nf = dbg_lane_frames(c->s, f->cta, f->warp, f->lane, fr, DBG_MAX_FRAMES);
     const ptx_func *ffun = f->frame >= 0 && f->frame < nf ? fr[f->frame].func : NULL;
     const char *finl = f->frame >= 0 && f->frame < nf ? fr[f->frame].inl_name : NULL;
+    /* an expression the focused lane cannot evaluate (No symbol "x" in current context) is the
+       command's error, said once, as print says it; not 32 lanes' */
+    exec_lane_info fi;
+    if (exec_lane_get(m, f->cta, f->warp, f->lane, &fi) == 0 && fi.state != EXEC_LANE_EXITED &&
+        fi.state != EXEC_LANE_INVALID) {
+        cmd_lane_ref fref = {c, f->cta, f->warp, f->lane, f->frame, 0};
+        cmd_vsrc fsrc;
+        cmd_vsrc_lane(&fref, &fsrc);
+        cmd_value fv;
+        if (cmd_eval(e, &fsrc, &c->hist, &fv, err, sizeof err) != 0) {
+            cmd_expr_free(e);
+            return cmd_error(c, "%s", err);
+        }
+    }
     for (uint32_t l = 0; l < 32; l++) {
         exec_lane_info info;
         if (exec_lane_get(m, f->cta, f->warp, l, &info) != 0 || info.state == EXEC_LANE_INVALID)
@@ -143,10 +157,9 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
         return cmd_error(c, "%s", out + 8);
     }
     if (record) {
-        int keep = v.kind != CV_VOID || v.optout;
-        if (keep)
-            cmd_history_add(&c->hist, &v, dbg_dwarf(c->s));
-        printf("$%d = %s\n", keep ? c->hist.nhist : c->hist.nhist + 1, out);
+        /* gdb records every printed value, void ones too ($1 = void, then $2 = 5) */
+        cmd_history_add(&c->hist, &v, dbg_dwarf(c->s));
+        printf("$%d = %s\n", c->hist.nhist, out);
     } else {
         printf("%s", out);
     }

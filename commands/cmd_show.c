@@ -150,7 +150,19 @@ static void arg_text(cmd_ctx *c, const dw_var *v, const dbg_frame *f, char *out,
         snprintf(out, n, "<optimized out>");
     else if (val.kind == CV_AGG)
         snprintf(out, n, "...");
-    else if (val.kind == CV_PTR)
+    else if (val.kind == CV_PTR && val.dt && dw_type_strip(val.dt) &&
+             dw_type_strip(val.dt)->kind == DW_TY_REFERENCE) {
+        /* gdb: a reference to a scalar is "count=@0x7ffe...: 1024", to an aggregate "..." */
+        const dw_type *rt = dw_type_strip(dw_type_strip(val.dt)->target);
+        char full[512];
+        const char *at;
+        if (!rt || rt->kind == DW_TY_STRUCT || rt->kind == DW_TY_CLASS ||
+            rt->kind == DW_TY_UNION || rt->kind == DW_TY_ARRAY ||
+            cmd_format_lane(&ref, &val, 0, full, sizeof full) != 0 || !(at = strchr(full, '@')))
+            snprintf(out, n, "...");
+        else
+            snprintf(out, n, "%s", at);
+    } else if (val.kind == CV_PTR)
         snprintf(out, n, "0x%llx", (unsigned long long)val.u);
     else if (cmd_format_lane(&ref, &val, 0, out, n) != 0)
         snprintf(out, n, "...");
@@ -359,6 +371,10 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
         if (ev->new_frame)
             cmd_print_frame_line(c, -1, 0);
         uint32_t pc;
+        dbg_frame f;
+        /* a step that ends inside a line (stepi, nexti) shows the pc first, as gdb does */
+        if (!ev->new_frame && dbg_focus_frame(c->s, &f) == 0 && frame_shows_addr(c, &f))
+            printf("0x%016llx\t", (unsigned long long)f.pc);
         if (dbg_focus_pc(c->s, &pc) == 0)
             cmd_print_source_at(c, pc);
         /* a lane step that could not complete a warp-synchronous instruction: say who it

@@ -1,4 +1,5 @@
 /* cmd_vsrc.c - expression value source over the debugger (registers, memory, names) and condition hooks. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,14 @@ static const ptx_sym *find_var(cmd_lane_ref *r, const char *name)
         for (int i = 0; i < k->nparams; i++)
             if (!strcmp(k->params[i]->name, name))
                 return k->params[i];
+        /* the short name frame lines show without DWARF variables (-O3 -lineinfo):
+           param_2 is the kernel's ..._param_2 */
+        if (!strncmp(name, "param_", 6))
+            for (int i = 0; i < k->nparams; i++) {
+                const char *u = strstr(k->params[i]->name, "_param_");
+                if (u && !strcmp(u + 1, name))
+                    return k->params[i];
+            }
     }
     return NULL;
 }
@@ -306,7 +315,7 @@ static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
     exec_machine *m = dbg_machine(r->c->s);
     ptx_space sp;
     uint64_t addr, size;
-    if (exec_symbol_addr(m, name, &sp, &addr, &size) != 0) {
+    if (exec_symbol_addr(m, v->name, &sp, &addr, &size) != 0) {
         snprintf(err, n, "%s", exec_errmsg(m));
         return -1;
     }
@@ -456,6 +465,25 @@ static int eval_at_focus(cmd_ctx *c, int host, const char *text, cmd_value *out,
 int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
 {
     return eval_at_focus(c, 0, text, out, err, n);
+}
+
+int cmd_loc_addr(cmd_ctx *c, const char *spec, char *out, size_t n)
+{
+    while (isspace((unsigned char)*spec))
+        spec++;
+    char *end;
+    if (*spec != '*' || (strtoull(spec + 1, &end, 0), end > spec + 1 && !*end)) {
+        snprintf(out, n, "%s", spec);
+        return 0;
+    }
+    cmd_value v;
+    char err[512];
+    if (cmd_eval_focus(c, spec + 1, &v, err, sizeof err) != 0)
+        return cmd_error(c, "%s", err);
+    if (v.kind != CV_INT && v.kind != CV_PTR && v.kind != CV_CODE)
+        return cmd_error(c, "Invalid instruction address \"%s\".", spec + 1);
+    snprintf(out, n, "*%llu", (unsigned long long)cmd_value_to_bits(&v, PTX_T_U64));
+    return 0;
 }
 
 int cmd_eval_host(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
