@@ -42,6 +42,9 @@ typedef enum {
     CHK_K_RACE_WR,        /* write, then read (read-after-write hazard) */
     CHK_K_RACE_RW,        /* read, then write (write-after-read hazard) */
     CHK_K_RACE_SAME,      /* write, then write of the same value (a warning) */
+    /* initcheck */
+    CHK_K_UNINIT = 20,    /* a read of memory bytes never written (global, shared, local) */
+    CHK_K_UNINIT_REG,     /* a read of a register the thread never wrote in this call */
     /* synccheck (chk_synccheck.c) */
     CHK_K_BAR_DIVERGENT = 40, /* a CTA barrier reached by part of the CTA: threads at another
                                  barrier instruction, or exiting after earlier barriers */
@@ -105,6 +108,10 @@ typedef struct {
        party's as memory held it then), when known (race_nval[k] bytes, little-endian) */
     uint64_t race_val[2];
     uint8_t race_nval[2];
+    /* initcheck */
+    char reg[64];             /* CHK_K_UNINIT_REG: the register ("%r5") */
+    char var[128];            /* the source variable it holds there ("" unknown) */
+    uint64_t undef;           /* CHK_K_UNINIT: bytes of the access never written */
     /* synccheck: the lanes involved, one per line (which lanes exited, which are absent, at
        which line each warp reached which barrier); "" none */
     char sync_detail[1536];
@@ -169,6 +176,22 @@ void chk_write_json(const chk_finding *f, FILE *fp);
 int chk_write_report(const chk_ctx *c, const char *path, char *err, size_t n);
 /* "ERROR SUMMARY: N errors" (compute-sanitizer's closing line) with the prefix. */
 void chk_summary_line(const chk_ctx *c, const char *prefix, FILE *fp);
+
+/* ---- initcheck: the host side and the fill pattern ------------------------------------------
+ * Host writes into device memory (cudaMemcpy*, cudaMemset*, cuMemcpy*, cudaMemcpyToSymbol,
+ * their async and graph forms: the runtime's one place where they land; buffers the debugger
+ * fills) make bytes initialised; fresh device allocations (cudaMalloc and friends) start
+ * uninitialised. Both cost nothing while initcheck is off. */
+void chk_host_write(chk_ctx *c, uint64_t addr, uint64_t n);
+/* [addr, addr + n) is a fresh allocation: unwritten (uninit 1: device memory) or written
+ * (uninit 0: managed or host memory, or memory freed) */
+void chk_host_alloc(chk_ctx *c, uint64_t addr, uint64_t n, int uninit);
+/* The fill pattern of fresh memory (`set fill`, PTXDBG_FILL): byte, or -1 (zeros). Every
+ * attached machine gets it (exec_set_fill); the runtime fills its fresh allocations with it. */
+void chk_set_fill(chk_ctx *c, int byte);
+int chk_fill(const chk_ctx *c);
+/* Parse a fill setting ("0xA5", "165", "off"); -1 with a message when it is not one. */
+int chk_parse_fill(const char *s, int *byte, char *err, size_t n);
 
 /* ---- leak check ------------------------------------------------------------------------------- */
 /* An allocation as the host side knows it (live at exit, or freed). */

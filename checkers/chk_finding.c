@@ -110,6 +110,9 @@ const char *chk_kind_name(chk_kind k)
     case CHK_K_RACE_WR: return "race-read-after-write";
     case CHK_K_RACE_RW: return "race-write-after-read";
     case CHK_K_RACE_SAME: return "race-same-value";
+    /* initcheck */
+    case CHK_K_UNINIT: return "uninit-memory";
+    case CHK_K_UNINIT_REG: return "uninit-register";
     /* synccheck */
     case CHK_K_BAR_DIVERGENT: return "divergent-barrier";
     case CHK_K_BAR_COUNT: return "barrier-count-mismatch";
@@ -135,6 +138,14 @@ int chk_headline(const chk_finding *f, char *out, size_t n)
         return snprintf(out, n, "Malloc/Free error encountered : Invalid pointer to free");
     case CHK_K_LEAK:
         return snprintf(out, n, "Leaked %" PRIu64 " bytes at 0x%" PRIx64, f->size, f->addr);
+    /* initcheck */
+    case CHK_K_UNINIT:
+        return snprintf(out, n, "Uninitialized %s memory %s of size %" PRIu64 " bytes",
+                        chk_space_word(f->space), f->access == EXEC_ACC_READ ? "read"
+                                                  : "access by an atomic", f->size);
+    case CHK_K_UNINIT_REG:
+        return snprintf(out, n, "Uninitialized register %s read%s%s%s", f->reg,
+                        f->var[0] ? " (variable " : "", f->var, f->var[0] ? ")" : "");
     /* synccheck: compute-sanitizer's words where it has them */
     case CHK_K_BAR_DIVERGENT:
         return snprintf(out, n, "Barrier error detected. Divergent thread(s) in block");
@@ -170,6 +181,8 @@ static void chk_put(chk_out *o, const char *fmt, ...)
     if (k > 0)
         o->len += (size_t)k;
 }
+
+static void chk_put_line(void *o, const char *line) { chk_put(o, "%s", line); }
 
 static void chk_put_party(chk_out *o, const chk_party *p, const chk_finding *f, int k)
 {
@@ -262,6 +275,12 @@ int chk_format(const chk_finding *f, const char *prefix, char *out, size_t n)
     }
     for (int k = 0; k < f->nparties; k++)
         chk_put_party(&o, &f->party[k], f, k);
+    if (f->checker == CHK_INITCHECK) {   /* initcheck's own lines */
+        chk_initcheck_lines(f, chk_put_line, &o);
+        if (f->count > 1)
+            chk_put(&o, "    (%" PRIu64 " occurrences)", f->count);
+        return (int)o.len;
+    }
     if (f->checker == CHK_SYNCCHECK) {   /* synccheck: the lanes involved, line by line */
         char buf[sizeof f->sync_detail];
         snprintf(buf, sizeof buf, "%s", f->sync_detail);
@@ -378,6 +397,16 @@ void chk_write_json(const chk_finding *f, FILE *fp)
         fprintf(fp, ",\"site\":");
         chk_json_str(fp, f->site);
     }
+    if (f->reg[0]) {   /* initcheck */
+        fprintf(fp, ",\"register\":");
+        chk_json_str(fp, f->reg);
+        if (f->var[0]) {
+            fprintf(fp, ",\"variable\":");
+            chk_json_str(fp, f->var);
+        }
+    }
+    if (f->kind == CHK_K_UNINIT)
+        fprintf(fp, ",\"uninitialized_bytes\":%" PRIu64, f->undef);
     if (f->sync_detail[0]) {   /* synccheck */
         fprintf(fp, ",\"detail\":");
         chk_json_str(fp, f->sync_detail);

@@ -34,6 +34,10 @@ struct chk_ctx {
     int next_id;
     chk_machine *mach;
     int nmach, capmach;
+    /* initcheck: global memory's shadow, shared by every machine (chk_initcheck.c), and the
+       fill byte + 1 (0: none) */
+    struct ic_global *ic;
+    int fill;
 };
 
 /* ---- helpers for checkers (chk_finding.c, chk_where.c) ---------------------------------------- */
@@ -57,6 +61,16 @@ void chk_deliver(chk_ctx *c, exec_machine *m, const exec_mem_ev *ev, uint32_t la
 /* Whether a source path is a CUDA header (the toolkit's include folder, crt/, cooperative
  * groups ...), whose lines are not the user's. */
 int chk_system_file(const char *path);
+
+/* The module's DWARF for a machine (the front end's, or read at the first finding). */
+dw_info *chk_dwarf(chk_ctx *c, exec_machine *m);
+
+/* initcheck (chk_initcheck.c) */
+void *chk_initcheck_attach(chk_ctx *c, exec_machine *m);
+void chk_initcheck_detach(chk_ctx *c, exec_machine *m, void *state);
+void chk_initcheck_free(chk_ctx *c);
+/* The finding's lines after its threads (chk_format). */
+void chk_initcheck_lines(const chk_finding *f, void (*put)(void *o, const char *line), void *o);
 
 /* memcheck (chk_memcheck.c) */
 void *chk_memcheck_attach(chk_ctx *c, exec_machine *m);

@@ -11,8 +11,8 @@ static const chk_def chk_defs[CHK_N] = {
     [CHK_RACECHECK] = { "racecheck", "shared and global memory hazards between threads with no "
                         "ordering between them (barriers, warp sync, mbarriers, cp.async waits, "
                         "release/acquire)", chk_racecheck_attach, chk_racecheck_detach },
-    [CHK_INITCHECK] = { "initcheck", "reads of memory and registers never written", NULL,
-                        NULL },
+    [CHK_INITCHECK] = { "initcheck", "reads of global, shared and local memory and of "
+                        "registers never written", chk_initcheck_attach, chk_initcheck_detach },
     [CHK_SYNCCHECK] = { "synccheck", "barriers and warp collectives misused (divergent "
                         "barriers, mismatched counts, membermasks naming lanes that exited, "
                         "shuffles reading inactive lanes, mbarrier and cluster barrier misuse)",
@@ -48,6 +48,7 @@ void chk_free(chk_ctx *c)
     while (c->nmach)
         chk_detach(c, c->mach[c->nmach - 1].m);
     free(c->mach);
+    chk_initcheck_free(c);
     chk_clear(c);
     free(c->f);
     free(c);
@@ -167,6 +168,8 @@ int chk_attach(chk_ctx *c, exec_machine *m)
     }
     memset(&c->mach[c->nmach], 0, sizeof c->mach[c->nmach]);
     c->mach[c->nmach++].m = m;
+    if (c->fill)
+        exec_set_fill(m, c->fill - 1);   /* set fill reaches the core through the machine */
     return chk_sync_machines(c, NULL, 0);
 }
 

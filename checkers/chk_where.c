@@ -25,7 +25,7 @@ int chk_system_file(const char *path)
            (strstr(base, "_intrinsics") || strstr(base, "_atomic_functions"));
 }
 
-static dw_info *chk_dw(chk_ctx *c, exec_machine *m)
+dw_info *chk_dwarf(chk_ctx *c, exec_machine *m)
 {
     if (c->hooks.dwarf)
         return c->hooks.dwarf(c->hooks.ctx, m);
@@ -89,7 +89,7 @@ void chk_party_fill(chk_ctx *c, exec_machine *m, chk_party *p, uint32_t cta, uin
         snprintf(p->ufunc, sizeof p->ufunc, "%s", p->func);
     }
     /* virtual frames, innermost first: each physical frame's inlined functions, then itself */
-    dw_info *dw = chk_dw(c, m);
+    dw_info *dw = chk_dwarf(c, m);
     exec_frame fr[32];
     int nf = exec_backtrace(m, cta, warp, lane, fr, 32);
     if (nf <= 0 || (f && fr[0].func != f)) {   /* none, or the lane moved on to another

@@ -159,6 +159,25 @@ CHECK_ROW(stop) CHECK_ROW(leaks)
 #undef CHECK_ROW
 static void *ref_check_report(cmd_ctx *c) { return c->opt.check_report; }
 
+/* set fill BYTE|off: initcheck's companion (chk_set_fill; PTXDBG_FILL) */
+static int set_fill(cmd_ctx *c, const char *v)
+{
+    char err[160];
+    int byte;
+    if (chk_parse_fill(v, &byte, err, sizeof err) != 0)
+        return cmd_error(c, "%s.", err);
+    chk_set_fill(dbg_checks(c->s), byte);
+    return 0;
+}
+static void get_fill(cmd_ctx *c, char *out, size_t n)
+{
+    int b = chk_fill(dbg_checks(c->s));
+    if (b < 0)
+        snprintf(out, n, "zeros (off)");
+    else
+        snprintf(out, n, "the byte 0x%02X", (unsigned)b);
+}
+
 /* set logging FILE / overwrite / redirect while logging: gdb keeps the open log as it is */
 static int log_changed(cmd_ctx *c, const char *v)
 {
@@ -207,10 +226,11 @@ static const cmd_setting settings[] = {
      "Checkers (docs/CHECKERS.md): set check NAME on|off (memcheck, racecheck, initcheck, "
      "synccheck, all), set check stop on|off, set check leaks on|off, set check report FILE.",
      NULL, NULL, 0, 0, NULL, NULL},
-    {"check all", ST_CUSTOM, "on off", "Every checker implemented so far (memcheck).",
+    {"check all", ST_CUSTOM, "on off", "Every checker implemented so far (info checks).",
      "Checking is %s.", NULL, 0, 0, set_check_all, get_check_all},
     {"check initcheck", ST_CUSTOM, "on off",
-     "initcheck: reads of memory and registers never written (not implemented yet).",
+     "initcheck: reads of global, shared and local memory and of registers never written "
+     "(docs/CHECKERS.md).",
      "initcheck is %s.", NULL, 0, 0, set_check_initcheck, get_check_initcheck},
     {"check leaks", ST_CUSTOM, "on off",
      "At the program's exit, report the allocations it never freed (cudaMalloc and the "
@@ -248,6 +268,13 @@ static const cmd_setting settings[] = {
      "Stopping at the first line of launched kernels is \"%s\".", ref_break_on_launch, 0, 0, NULL, NULL},
     {"directories", ST_CUSTOM, NULL, "Source directories (change them with `directory`).",
      NULL, NULL, 0, 0, set_directories, NULL},
+    {"fill", ST_CUSTOM, NULL,
+     "Fill fresh memory with a byte instead of zeros: set fill 0xA5 | set fill off (also "
+     "PTXDBG_FILL=0xA5). Device allocations (cudaMalloc and friends, device malloc), shared "
+     "memory at each block's start and local frames then hold the byte, as glibc's "
+     "MALLOC_PERTURB_ does, so a read of memory never written changes results visibly; module "
+     "variables stay zero (the PTX ISA zero-initialises them).",
+     "Fresh memory holds %s.", NULL, 0, 0, set_fill, get_fill},
     {"height", ST_UINT, NULL,
      "Lines in a page: interactive output stops after a page and asks \"--Type <RET> for more, "
      "q to quit, c to continue without paging--\" (0 or unlimited: never; the terminal's height "

@@ -311,6 +311,12 @@ opts_done:
     }
     if (leak_check)
         cmd_execute(&c, "set check leaks on");
+    const char *fill = getenv("PTXDBG_FILL");   /* initcheck's companion (set fill) */
+    if (fill && *fill) {
+        char line[128];
+        snprintf(line, sizeof line, "set fill %.100s", fill);
+        cmd_execute(&c, line);
+    }
     /* the terminal (not in batch mode) below main's -ex/-x list: one command feed reads them,
        so a program's `run` hands the rest of both to the program's session (cmd_feed.c) */
     if (!batch && cmd_feed_push_term(&c, NULL) != 0)

@@ -122,6 +122,8 @@ static int write_init(dbg_session *s, const dbg_buffer *b)
             exec_mem_write(s->m, PTX_SPACE_GLOBAL, b->addr + off, b->init + off, n, 0, 0, 0))
             return -1;
     }
+    if (b->init)   /* initcheck: a buffer with an initialiser is written, zeros included */
+        chk_host_write(s->chk, b->addr, b->size);
     return 0;
 }
 

@@ -660,6 +660,13 @@ int rt_check_plain(void);   /* a plain run's checkers are on (its kernels run on
 int rt_check_alloc_site(uint64_t *pcs, int max);   /* the host stack, or 0 frames */
 void rt_check_leaks(chk_ctx *k);
 void rt_check_session(chk_ctx *k);
+/* initcheck: the host wrote [addr, addr + n) of device memory (copies, memsets: rt_mem.c's
+ * rt_copy_run / rt_set_run, where every host write into device memory lands); a fresh
+ * allocation (device: its bytes start uninitialised; device and managed memory get the fill
+ * byte, if any); an allocation gone. */
+void rt_check_host_write(uint64_t addr, uint64_t n);
+void rt_check_fresh(int device, void *mem, uint64_t size);   /* device -1: host memory */
+void rt_check_gone(uint64_t addr, uint64_t size);   /* an allocation freed */
 /* Called (when non-NULL) after each module loads, so the debugger resolves pending
  * breakpoints in it. */
 extern void (*rt_debug_module_loaded)(rt_module *mod);

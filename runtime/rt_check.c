@@ -100,6 +100,21 @@ static void rt_check_exit(void)
     }
 }
 
+/* PTXDBG_FILL: -1 none, else the byte (a bad value is said once and ignored). */
+static int rt_env_fill(void)
+{
+    const char *v = getenv("PTXDBG_FILL");
+    char err[160];
+    int b;
+    if (!v || !*v)
+        return -1;
+    if (chk_parse_fill(v, &b, err, sizeof err) != 0) {
+        fprintf(stderr, "ptxdbg: PTXDBG_FILL: %s\n", err);
+        return -1;
+    }
+    return b;
+}
+
 /* Decide once, at the first machine: checks in a plain run, or none. */
 static void rt_check_decide(void)
 {
@@ -110,8 +125,15 @@ static void rt_check_decide(void)
         return;   /* the debugger's session checks (cmd_inproc.c) */
     const char *list = getenv("PTXDBG_CHECK"), *leak = getenv("PTXDBG_LEAK_CHECK");
     rt_chk_leaks = leak && (!strcmp(leak, "full") || !strcmp(leak, "1") || !strcmp(leak, "yes"));
-    if ((!list || !*list || !strcmp(list, "none")) && !rt_chk_leaks)
+    int fill = rt_env_fill();
+    if ((!list || !*list || !strcmp(list, "none")) && !rt_chk_leaks) {
+        if (fill < 0)
+            return;
+        /* only the fill pattern: a context that checks nothing carries it */
+        if ((rt_chk = chk_new()) != NULL)
+            chk_set_fill(rt_chk, fill);
         return;
+    }
     const char *code = getenv("PTXDBG_CHECK_EXITCODE");
     if (code && *code)
         rt_chk_exitcode = atoi(code) & 0xff;
@@ -131,6 +153,7 @@ static void rt_check_decide(void)
     }
     chk_hooks h = { .report = rt_check_print };
     chk_set_hooks(rt_chk, &h);
+    chk_set_fill(rt_chk, fill);
     rt_chk_state = 1;
     atexit(rt_check_exit);
 }
@@ -163,6 +186,42 @@ void rt_check_machine_gone(exec_machine *m)
  * allocations. */
 void rt_check_session(chk_ctx *k)
 {
-    (void)k;
+    int fill = rt_env_fill();
+    if (k && fill >= 0 && chk_fill(k) < 0)
+        chk_set_fill(k, fill);   /* PTXDBG_FILL, as `set fill` */
     cmd_inproc_set_leak_lister(rt_check_leaks);
+}
+
+/* ---- initcheck: host writes into device memory, fresh allocations ------------------------------ */
+/* The checkers of this process: a plain run's, or the in-process debugger's session's. */
+static chk_ctx *rt_check_ctx(void)
+{
+    rt_check_decide();
+    return rt_chk ? rt_chk : rt_debug_launch ? cmd_inproc_checks() : NULL;
+}
+
+void rt_check_host_write(uint64_t addr, uint64_t n)
+{
+    chk_ctx *k = rt_check_ctx();
+    if (k)
+        chk_host_write(k, addr, n);
+}
+
+void rt_check_fresh(int device, void *mem, uint64_t size)
+{
+    chk_ctx *k = rt_check_ctx();
+    if (!k || !mem)
+        return;
+    int fill = chk_fill(k);
+    if (fill >= 0 && device >= 0)
+        memset(mem, fill, (size_t)size);
+    /* device memory starts uninitialised; the host writes managed and host memory itself */
+    chk_host_alloc(k, (uint64_t)(uintptr_t)mem, size, device > 0);
+}
+
+void rt_check_gone(uint64_t addr, uint64_t size)
+{
+    chk_ctx *k = rt_check_ctx();
+    if (k)
+        chk_host_alloc(k, addr, size, 0);
 }

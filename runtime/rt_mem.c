@@ -341,6 +341,8 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
     }
     rt_used += size;
     rt_freed_forget(a->base, size);
+    /* initcheck: fresh memory (set fill; device bytes unwritten, the others written) */
+    rt_check_fresh(kind == RT_MEM_HOST ? -1 : kind != RT_MEM_MANAGED, mem, size);
     *out = mem;
     return cudaSuccess;
 }
@@ -358,6 +360,8 @@ cudaError_t rt_alloc_register(void *p, uint64_t size, unsigned flags, const char
     cudaError_t e = rt_al_insert(a);
     if (e != cudaSuccess)
         free(a);
+    else
+        rt_check_gone(a->base, size);   /* initcheck: the program's bytes, written */
     return e;
 }
 
@@ -383,6 +387,7 @@ cudaError_t rt_alloc_free(void *p, unsigned kinds_mask)
         rt_freed_note(a);
     rt_map_req q = { a, 1 };
     rt_machines_each(rt_map_one, &q);
+    rt_check_gone(a->base, a->size);   /* initcheck: its shadow goes with it */
     rt_al_take(b);
     if (a->mem)
         rt_used -= a->size;
@@ -506,14 +511,21 @@ void rt_copy_move(const rt_op *op, uint8_t *d, uint8_t *s)
     const __typeof__(op->u.copy) *c = &op->u.copy;
     if (!d)
         return;
+    int dd = c->dir == cudaMemcpyHostToDevice || c->dir == cudaMemcpyDeviceToDevice ||
+             c->dir == cudaMemcpyDefault;   /* the destination may be device memory */
     if (c->height == 1 && c->depth == 1) {
         memmove(d, s, (size_t)c->width);
+        if (dd)   /* initcheck: the destination's bytes are written */
+            rt_check_host_write(c->dst, c->width);
         return;
     }
     for (uint64_t z = 0; z < c->depth; z++)
-        for (uint64_t y = 0; y < c->height; y++)
-            memmove(d + z * c->dslice + y * c->dpitch, s + z * c->sslice + y * c->spitch,
-                    (size_t)c->width);
+        for (uint64_t y = 0; y < c->height; y++) {
+            uint64_t off = z * c->dslice + y * c->dpitch;
+            memmove(d + off, s + z * c->sslice + y * c->spitch, (size_t)c->width);
+            if (dd)
+                rt_check_host_write(c->dst + off, c->width);
+        }
 }
 
 cudaError_t rt_copy_run(const rt_op *op)
@@ -570,6 +582,7 @@ void rt_set_move(const rt_op *op, uint8_t *d)
                 for (uint64_t x = 0; x < c->width; x++)
                     memcpy(row + 4 * x, &c->value, 4);
             }
+            rt_check_host_write(c->dst + z * c->slice + y * c->pitch, c->width * es); /* initcheck */
         }
 }
 

@@ -135,7 +135,7 @@ kernel_case() {
         rc=$(cat "$d/rc")
         if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$case_name" "timed out"; continue; fi
         if [ "$rc" != 0 ]; then
-            fail "$case_name" "exit status $rc: $(first_line "$d/stderr")"
+            fail "$case_name" "exit status $rc: $(grep -h -A3 "^[a-z]*check: " "$d/stderr" | tr "\n" " " | cut -c1-400)"
             continue
         fi
         why=

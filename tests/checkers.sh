@@ -9,6 +9,13 @@
 # and must give exactly one finding, of kind KIND, whose user line is the marked line of
 # memcheck.cu (the expected line comes from the source, never from ptxdbg), with a non-zero exit
 # status; every look-alike must give no finding under --check=all and exit 0.
+# initcheck.cu (same builds) holds initcheck's planted bugs (shared halo corners never loaded, an
+# accumulator nobody zeroed, through an atomic too, a local array read before written, a register
+# read on a path that skipped its write, a partly written word, shared memory read past what was
+# written), each found at its marked line (every finding of the run), and look-alikes that
+# initialise (buffers with an initialiser, a previous kernel) running clean under --check=all;
+# then `set fill`. chk_init.cu is the whole-program version (cudaMalloc, cudaMemset, cudaMemcpy,
+# a previous kernel, managed memory; PTXDBG_FILL).
 # Programs (tests/cuda/chk_*.cu, built by tests/cuda/build.sh): use after cudaFree, leaks at exit,
 # and the accesses a GPU completes past an allocation, in plain runs (PTXDBG_CHECK,
 # PTXDBG_LEAK_CHECK) and under ptxdbg -batch; and the front end's errors and settings.
@@ -84,12 +91,12 @@ kernel() {
 kernel off_by_one    "-ex 'buffer a s32 30'" "<<<1,32>>>(a, 30)"
 kernel far_write     "-ex 'buffer a s32 32'" "<<<1,32>>>(a, 4096)"
 kernel shared_oob    "-ex 'buffer o s32 64'" "<<<1,64>>>(o, 8)"
-kernel misaligned    "-ex 'buffer p u8 256' -ex 'buffer o s32 32'" "<<<1,32>>>(p, o)"
+kernel misaligned    "-ex 'buffer p u8 256 = fill 0' -ex 'buffer o s32 32'" "<<<1,32>>>(p, o)"
 kernel null_ptr      "-ex 'buffer o s32 32'" "<<<1,32>>>(o, 0)"
-kernel local_oob     "-ex 'buffer o s32 32'" "<<<1,32>>>(o, 1000)"
+kernel local_oob     "-ex 'buffer o s32 32 = fill 0'" "<<<1,32>>>(o, 1000)"
 kernel heap_overflow "-ex 'buffer o s32 32'" "<<<1,32>>>(o)"
 kernel double_free   "-ex 'buffer o s32 32'" "<<<1,1>>>(o)"
-kernel atomic_oob    "-ex 'buffer c s32 4'" "<<<1,32>>>(c, 4)"
+kernel atomic_oob    "-ex 'buffer c s32 4 = fill 0'" "<<<1,32>>>(c, 4)"
 
 # ---- racecheck: tests/fixtures/checkers/racecheck.cu -------------------------------------------
 # race NAME LAUNCH: the bug in NAME must give findings, the first of the kind marked on NAME's
@@ -255,7 +262,9 @@ skernel() {
         run_dbg "$d" -batch --check=all --check-report=r.jsonl "$@" \
             -ex "launch $name$args" "$K/synccheck.$v.ptx"
         rc=$(cat "$d/rc")
-        n=$(grep -c . "$d/r.jsonl" 2>/dev/null || echo 0)
+        # (an mbarrier used before mbarrier.init is also initcheck's read of unwritten shared
+        # memory: initcheck's findings are its own business here)
+        n=$(grep -v '"checker":"initcheck"' "$d/r.jsonl" 2>/dev/null | grep -c .)
         nk=$(grep -c "\"checker\":\"synccheck\",\"kind\":\"$kind\"" "$d/r.jsonl" 2>/dev/null || echo 0)
         if [ "$rc" = 0 ]; then fail "$cname" "exit status 0 with a bug"; continue; fi
         if [ "$n" = 0 ] || [ "$n" != "$nk" ]; then
@@ -309,6 +318,98 @@ for v in G lineinfo; do
         -ex 'buffer o u32 48' -ex 'launch partial_warp_ok<<<1,48>>>(i, o)' -ex 'print o[40]' \
         "$K/synccheck.$v.ptx"
 done
+
+# ---- initcheck ---------------------------------------------------------------------------------
+# initcheck.cu: each bug found (one finding or more, every one of kind KIND at the marked line of
+# initcheck.cu); each look-alike, with its own setup (initialised buffers), runs clean
+ic_line() {
+    awk -v k="$1" '$0 ~ "void " k "\\(" { on = 1 } on && /\/\/ BUG: / { print NR; exit }' \
+        "$K/initcheck.cu"
+}
+ic_kind() {
+    awk -v k="$1" '$0 ~ "void " k "\\(" { on = 1 }
+                   on && /\/\/ BUG: / { sub(/.*\/\/ BUG: /, ""); print; exit }' "$K/initcheck.cu"
+}
+# ikernel NAME SETUP OK-SETUP LAUNCH
+ikernel() {
+    name=$1 setup=$2 oksetup=$3 args=$4
+    line=$(ic_line "$name")
+    kind=$(ic_kind "$name")
+    for v in G lineinfo; do
+        cname="initcheck.$name.$v"
+        if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; continue; fi
+        newdir
+        eval "set -- $setup"
+        run_dbg "$d" -batch --check=initcheck --check-report=r.jsonl "$@" \
+            -ex "launch $name$args" "$K/initcheck.$v.ptx"
+        rc=$(cat "$d/rc")
+        n=$(grep -c . "$d/r.jsonl" 2>/dev/null || echo 0)
+        good=$(grep -c "\"kind\":\"$kind\".*\"user_file\":\"initcheck.cu\",\"user_line\":$line}" \
+               "$d/r.jsonl" 2>/dev/null || echo 0)
+        if [ "$rc" = 0 ]; then fail "$cname" "exit status 0 with a bug"; continue; fi
+        if [ "$n" = 0 ] || [ "$good" != "$n" ]; then
+            fail "$cname" "$good of $n findings are $kind at initcheck.cu:$line: $(cut -c1-200 "$d/r.jsonl" | head -n 2)"
+            continue
+        fi
+        if ! grep -q "^initcheck: Uninitialized " "$d/stderr"; then
+            fail "$cname" "no report on stderr: $(first_line "$d/stderr")"; continue
+        fi
+        pass "$cname"
+        cname="initcheck.${name}_ok.$v"
+        newdir
+        eval "set -- $oksetup"
+        run_dbg "$d" -batch --check=all --check-report=r.jsonl "$@" \
+            -ex "launch ${name}_ok$args" "$K/initcheck.$v.ptx"
+        rc=$(cat "$d/rc")
+        if [ "$rc" != 0 ] || [ -s "$d/r.jsonl" ]; then
+            fail "$cname" "exit status $rc, findings: $(cut -c1-160 "$d/r.jsonl") $(first_line "$d/stderr")"
+            continue
+        fi
+        pass "$cname"
+    done
+}
+ikernel halo_tile "-ex 'buffer in f32 256 = iota' -ex 'buffer out f32 256'" \
+    "-ex 'buffer in f32 256 = iota' -ex 'buffer out f32 256'" "<<<(2,2),(8,8)>>>(in, out, 16)"
+ikernel accum "-ex 'buffer in s32 64 = iota' -ex 'buffer acc s32 64'" \
+    "-ex 'buffer in s32 64 = iota' -ex 'buffer acc s32 64 = fill 0'" "<<<2,32>>>(in, acc, 64)"
+ikernel atomic_acc "-ex 'buffer in s32 32 = iota' -ex 'buffer acc s32 4'" \
+    "-ex 'buffer in s32 32 = iota' -ex 'buffer acc s32 4 = {0, 0, 0, 0}'" "<<<1,32>>>(in, acc)"
+ikernel local_array "-ex 'buffer idx s32 32 = fill 15' -ex 'buffer out s32 32'" \
+    "-ex 'buffer idx s32 32 = fill 15' -ex 'buffer out s32 32'" "<<<1,32>>>(idx, out)"
+ikernel reg_path "-ex 'buffer f s32 32 = {1, 0, 1, 0}' -ex 'buffer out s32 32'" \
+    "-ex 'buffer f s32 32 = {1, 0, 1, 0}' -ex 'buffer out s32 32'" "<<<1,32>>>(f, out)"
+ikernel partial "-ex 'buffer b s32 32' -ex 'buffer out s32 32'" \
+    "-ex 'buffer b s32 32' -ex 'buffer out s32 32'" "<<<1,32>>>(b, out)"
+ikernel shared_probe "-ex 'buffer out s32 32'" "-ex 'buffer out s32 32'" "<<<1,32>>>(out)"
+# a previous kernel initialises what the next one reads
+expect_out initcheck.previous_kernel 0 '^\$1 = 63$' -- -batch --check=all \
+    -ex 'buffer in s32 64 = iota' -ex 'buffer acc s32 64' -ex 'launch zero<<<2,32>>>(acc, 64)' \
+    -ex 'launch accum<<<2,32>>>(in, acc, 64)' -ex 'print acc[63]' "$K/initcheck.G.ptx"
+# partial initialisation and the register's source variable (-G DWARF) in the words
+expect_out initcheck.partial_words nz '^initcheck: Uninitialized __global__ memory read of size 4 bytes$' \
+    '2 of its 4 bytes were never written \(partially initialised\)' -- -batch --check=initcheck \
+    -ex 'buffer b s32 32' -ex 'buffer out s32 32' -ex 'launch partial<<<1,32>>>(b, out)' \
+    "$K/initcheck.G.ptx"
+expect_out initcheck.reg_words nz '^initcheck: Uninitialized register %r[0-9]+ read \(variable v\)$' \
+    'by thread \(1,0,0\) in block' '\(30 occurrences\)' -- -batch --check=initcheck \
+    -ex 'buffer f s32 32 = {1, 0, 1, 0}' -ex 'buffer out s32 32' -ex 'launch reg_path<<<1,32>>>(f, out)' \
+    "$K/initcheck.G.ptx"
+# a stop at the read, with the whole machine there (set check stop on)
+expect_out initcheck.stop nz '^initcheck: Uninitialized __shared__ memory read of size 4 bytes$' \
+    'thread \(0,0,0\)' '^\$1 = 0$' '^ +1 initcheck +uninit-memory +32 ' -- -batch \
+    -ex 'set check initcheck on' -ex 'set check stop on' -ex 'buffer out s32 32' \
+    -ex 'launch shared_probe<<<1,32>>>(out)' -ex 'print threadIdx.x' -ex continue -ex 'info checks' \
+    "$K/initcheck.G.ptx"
+# set fill: fresh local frames and shared memory hold the byte (0xA5A5A5A5 = -1515870811); off
+expect_out fill.local 0 '^\$1 = -1515870811$' 'Fresh memory holds the byte 0xA5\.' '^\$2 = 0$' -- \
+    -batch -ex 'set fill 0xA5' -ex 'show fill' -ex 'buffer idx s32 32 = fill 15' \
+    -ex 'buffer out s32 32' -ex 'launch local_array<<<1,32>>>(idx, out)' -ex 'print out[3]' \
+    -ex 'set fill off' -ex 'launch local_array<<<1,32>>>(idx, out)' -ex 'print out[3]' \
+    "$K/initcheck.lineinfo.ptx"
+expect_out fill.shared 0 '^\$1 = -1515870811$' -- -batch -ex 'set fill 165' -ex 'buffer out s32 32' \
+    -ex 'launch shared_probe<<<1,32>>>(out)' -ex 'print out[5]' "$K/initcheck.O3.ptx"
+expect_out fill.bad 1 'fill takes a byte \(0 to 255, e.g. 0xA5\) or "off", not "256"' -- \
+    -batch -ex 'set fill 256' "$K/initcheck.G.ptx"
 
 # ---- the bench kernels run clean --------------------------------------------------------------
 B=$top/tests/bench
@@ -412,6 +513,45 @@ prog chk_sync.synccheck 1 PTXDBG_CHECK=synccheck -- '^chk_sync: done$' \
     "^=========     called from chk_sync\.cu:$sline in spmv_warp\$" \
     '^=========     lane 0 reads lane 16; the value is undefined on a GPU$' \
     '^========= ERROR SUMMARY: [1-9][0-9]* errors$'
+
+# initcheck: the cudaMalloc accumulator nobody zeroed, and the look-alikes that initialise it
+# iprog MODE STATUS ENV... -- PATTERN...: tests/cuda/chk_init MODE with the runtime library
+iprog() {
+    mode=$1 want=$2
+    shift 2
+    envs=
+    while [ "$1" != -- ]; do envs="$envs $1"; shift; done
+    shift
+    cname="chk_init.$mode$(echo "$envs" | sed 's/.*PTXDBG_FILL.*/.fill/; s/ PTXDBG_CHECK=.*//')"
+    [ -x "$C/chk_init" ] || { fail "$cname" "tests/cuda/chk_init missing (tests/cuda/build.sh)"; return; }
+    [ -f "$libdir/libcudart.so.13" ] || { fail "$cname" "no libcudart.so.13 (make)"; return; }
+    newdir
+    # shellcheck disable=SC2086
+    (cd "$d" && env LD_LIBRARY_PATH="$libdir" $envs $limit "$C/chk_init" "$mode" >stdout 2>stderr </dev/null)
+    rc=$?
+    cat "$d/stdout" "$d/stderr" >"$d/all"
+    if [ "$rc" != "$want" ]; then fail "$cname" "exit status $rc, want $want: $(first_line "$d/all")"; return; fi
+    for p in "$@"; do
+        grep -Eq -- "$p" "$d/all" || { fail "$cname" "no line matching '$p': $(first_line "$d/all")"; return; }
+    done
+    pass "$cname"
+}
+iprog none 1 PTXDBG_CHECK=initcheck -- '^chk_init: PASSED$' \
+    '^========= Uninitialized __global__ memory read of size 4 bytes$' \
+    'inside the allocation at 0x[0-9a-f]+ of size 1024 bytes \(cudaMalloc#2\) at offset 0' \
+    '^========= ERROR SUMMARY: 256 errors$'
+for mode in memset async memcpy kernel managed; do
+    iprog $mode 0 PTXDBG_CHECK=all -- '^chk_init: PASSED$' '^========= ERROR SUMMARY: 0 errors$'
+done
+# PTXDBG_FILL: the accumulator nobody zeroed now holds 0xA5A5A5A5 and the result shows it
+iprog none 1 PTXDBG_FILL=0xA5 -- '^chk_init: FAILED acc\[0\] = -1515870911, want -100$'
+iprog memset 0 PTXDBG_FILL=0xA5 -- '^chk_init: PASSED$'
+if [ -x "$C/chk_init.G" ]; then
+    expect_out dbg.chk_init nz '^initcheck: Uninitialized __global__ memory read of size 4 bytes$' \
+        'at accumulate in chk_init.cu:26 ' -- -batch --check=all -ex run --args "$C/chk_init.G" none
+    expect_out dbg.chk_init_ok 0 '^chk_init: PASSED$' -- -batch --check=all -ex run \
+        --args "$C/chk_init.G" kernel
+fi
 
 # under the debugger: memcheck on by default, the user's line, the leak check
 if [ -x "$C/chk_uaf.G" ] && [ -x "$C/chk_leak" ]; then

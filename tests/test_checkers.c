@@ -1,4 +1,4 @@
-/* test_checkers.c - the observer seams (memory, sync), allocation padding, the checker framework and memcheck. */
+/* test_checkers.c - the observer seams (memory, sync), allocation padding, the checker framework, memcheck, initcheck. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,6 +475,126 @@ START_TEST(registry)
 }
 END_TEST
 
+/* ---- initcheck ---------------------------------------------------------------------------------- */
+/* Every CTA: lanes 0..15 write sm[t]; then every lane reads sm[t + 16], which nobody wrote,
+ * a[t] (a buffer without an initialiser: lanes with t % 4 == 1 wrote
+ * theirs first), and %r7, which only odd lanes wrote. */
+static const char *k_init = HDR
+    ".visible .entry k(.param .u64 a, .param .u64 o)\n{\n"
+    " .shared .align 4 .b32 sm[48];\n"
+    " .reg .b32 %r<10>; .reg .b64 %rd<6>; .reg .pred %p<4>;\n"
+    " ld.param.u64 %rd1, [a]; ld.param.u64 %rd5, [o];\n"
+    " mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x;\n"
+    " mad.lo.u32 %r3, %r2, 32, %r1;\n"
+    " mul.wide.u32 %rd2, %r3, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " and.b32 %r4, %r1, 3; setp.eq.u32 %p1, %r4, 1;\n"
+    " @%p1 st.global.u32 [%rd3], %r1;\n"
+    " shl.b32 %r5, %r1, 2; mov.u32 %r6, sm; add.u32 %r6, %r6, %r5;\n"
+    " setp.lt.u32 %p2, %r1, 16;\n"
+    " @%p2 st.shared.u32 [%r6], %r1;\n"
+    " bar.sync 0;\n"
+    " ld.shared.u32 %r8, [%r6+64];\n"
+    " ld.global.u32 %r9, [%rd3];\n"
+    " and.b32 %r4, %r1, 1; setp.eq.u32 %p3, %r4, 1;\n"
+    " @%p3 mov.u32 %r7, 5;\n"
+    " add.u32 %r9, %r9, %r7;\n"
+    " add.u32 %r9, %r9, %r8;\n"
+    " add.s64 %rd4, %rd5, %rd2;\n"
+    " st.global.u32 [%rd4], %r9;\n"
+    " ret;\n}\n";
+
+/* k_init on 8 CTAs with n worker threads under initcheck: the findings' kinds, spaces, counts. */
+static void run_init(int nthreads, uint64_t counts[3], int fill)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_init) == 0, "%s", t.err);
+    chk_ctx *c = chk_new();
+    char err[256];
+    reports rep = { 0 };
+    ck_assert_int_eq(chk_set(c, "initcheck", 1, err, sizeof err), 0);
+    chk_set_stop(c, 0);
+    chk_hooks h = { .ctx = &rep, .report = on_report };
+    chk_set_hooks(c, &h);
+    if (fill >= 0)
+        chk_set_fill(c, fill);
+    ck_assert_int_eq(chk_attach(c, t.m), 0);
+    ck_assert_int_eq(exec_get_fill(t.m), fill);
+    exec_set_threads(t.m, nthreads);
+    uint64_t a = t_buf(&t, 8 * 32 * 4), o = t_buf(&t, 8 * 32 * 4);
+    uint64_t args[2] = { a, o };
+    t_launch_args(&t, "k", 8, 32, args, 2);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    ck_assert_int_eq(chk_count(c), 3);
+    ck_assert_int_eq(rep.n, 3);
+    memset(counts, 0, 3 * sizeof *counts);
+    for (int i = 0; i < 3; i++) {
+        const chk_finding *f = chk_at(c, i);
+        ck_assert_int_eq(f->checker, CHK_INITCHECK);
+        if (f->kind == CHK_K_UNINIT_REG) {
+            ck_assert_str_eq(f->reg, "%r7");
+            ck_assert_uint_eq(f->party[0].lane, 0);   /* even lanes never wrote it */
+            counts[2] = f->count;
+        } else {
+            ck_assert_int_eq(f->kind, CHK_K_UNINIT);
+            ck_assert_uint_eq(f->undef, 4);
+            counts[f->space == PTX_SPACE_SHARED ? 0 : 1] = f->count;
+        }
+    }
+    uint32_t out[8 * 32];
+    t_read(&t, o, out, sizeof out);
+    /* lane 0 of CTA 0: a[0] (0) + %r7 (0) + sm[16] (zeros, or the fill byte four times) */
+    ck_assert_uint_eq(out[0], fill < 0 ? 0u : (uint32_t)fill * 0x01010101u);
+    chk_free(c);
+    t_free(&t);
+}
+
+START_TEST(initcheck_threads)
+{
+    /* 32 lanes per CTA read shared bytes nobody wrote, 24 read a[t] unwritten, 16 read %r7
+       before writing it: the same findings and counts on 1 and 4 threads */
+    uint64_t c1[3], c4[3];
+    run_init(1, c1, -1);
+    run_init(4, c4, -1);
+    ck_assert_uint_eq(c1[0], 8 * 32);
+    ck_assert_uint_eq(c1[1], 8 * 24);
+    ck_assert_uint_eq(c1[2], 8 * 16);
+    ck_assert_mem_eq(c1, c4, sizeof c1);
+    run_init(1, c1, 0xA5);   /* set fill: fresh shared memory holds the byte */
+}
+END_TEST
+
+START_TEST(initcheck_words)
+{
+    char err[160];
+    int b = 0;
+    ck_assert_int_eq(chk_parse_fill("0xA5", &b, err, sizeof err), 0);
+    ck_assert_int_eq(b, 0xA5);
+    ck_assert_int_eq(chk_parse_fill("off", &b, err, sizeof err), 0);
+    ck_assert_int_eq(b, -1);
+    ck_assert_int_eq(chk_parse_fill("256", &b, err, sizeof err), -1);
+    ck_assert_int_eq(chk_parse_fill("x", &b, err, sizeof err), -1);
+    chk_finding f;
+    memset(&f, 0, sizeof f);
+    f.checker = CHK_INITCHECK;
+    f.kind = CHK_K_UNINIT;
+    f.space = PTX_SPACE_SHARED;
+    f.size = 4;
+    f.undef = 2;
+    f.access = EXEC_ACC_READ;
+    char out[2048];
+    chk_headline(&f, out, sizeof out);
+    ck_assert_str_eq(out, "Uninitialized __shared__ memory read of size 4 bytes");
+    chk_format(&f, "", out, sizeof out);
+    ck_assert_ptr_nonnull(strstr(out, "2 of its 4 bytes were never written (partially initialised)"));
+    f.kind = CHK_K_UNINIT_REG;
+    snprintf(f.reg, sizeof f.reg, "%%r5");
+    snprintf(f.var, sizeof f.var, "sum");
+    chk_headline(&f, out, sizeof out);
+    ck_assert_str_eq(out, "Uninitialized register %r5 read (variable sum)");
+}
+END_TEST
+
 /* compute-sanitizer's words and the JSON line of a finding made by hand. */
 START_TEST(format)
 {
@@ -712,6 +832,8 @@ int main(void)
     tcase_add_test(tm, format);
     tcase_add_test(tm, memcheck_kinds);
     tcase_add_test(tm, racecheck_kinds);
+    tcase_add_test(tm, initcheck_threads);
+    tcase_add_test(tm, initcheck_words);
     suite_add_tcase(s, tm);
     TCase *ts = tcase_create("synccheck");
     tcase_set_timeout(ts, 120);

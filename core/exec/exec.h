@@ -64,6 +64,12 @@ void *exec_global_host(exec_machine *m, uint64_t addr, uint64_t n);
 void *exec_const_host(exec_machine *m, uint64_t off, uint64_t n);
 /* Bytes device malloc may have in use at once (cudaLimitMallocHeapSize; default 8 MB). */
 void exec_set_heap_limit(exec_machine *m, uint64_t bytes);
+/* Fresh memory (shared memory at each CTA start, local frames, device malloc blocks) holds
+ * `byte` instead of zeros (-1: zeros, the default), as glibc's MALLOC_PERTURB_ does: an
+ * uninitialised read then changes results visibly. Module variables stay zero (PTX ISA 5.4.4:
+ * variables without an initialiser in global and const space are zero-initialised). */
+void exec_set_fill(exec_machine *m, int byte);
+int exec_get_fill(const exec_machine *m);
 /* Address and space of a module-scope variable or a variable of the kernel being run. */
 int exec_symbol_addr(exec_machine *m, const char *name, ptx_space *space, uint64_t *addr,
                      uint64_t *size);

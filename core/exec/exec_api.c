@@ -58,6 +58,7 @@ void exec_free(exec_machine *m)
     free(m->wpool);
     exec_par_free(m->par_cache);
     exec_bp_cond_free(m);
+    exec_undef_free(m);
     free(m->bpk);
     mem_global_free(&m->glob);
     free(m->cbank);
@@ -785,7 +786,10 @@ int exec_mem_write(exec_machine *m, ptx_space space, uint64_t addr, const void *
 {
     if (space != PTX_SPACE_GLOBAL)
         m->cta_fresh = 0;   /* may be the live CTA's shared/local memory */
-    return exec_mem_access(m, space, addr, (void *)buf, n, cta, warp, lane, 1);
+    int rc = exec_mem_access(m, space, addr, (void *)buf, n, cta, warp, lane, 1);
+    if (rc == 0 && space == PTX_SPACE_GLOBAL)   /* initcheck: the host wrote these bytes */
+        exec_obs_host_event(m, EXEC_SYNC_HOST_WRITE, addr, n);
+    return rc;
 }
 
 int exec_shared_layout(const exec_machine *m, exec_shared_var *vars, int max,

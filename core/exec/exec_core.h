@@ -79,6 +79,11 @@ typedef struct exec_act {
     struct exec_act *next_free;
     struct exec_act *all_next; /* every frame of the warp, for freeing */
     int in_use;
+    /* initcheck's registers (exec_undef.c): per register of fd (exec_reg_lookup's index), the
+       lanes that wrote it in this activation; NULL unless registers were tracked when the
+       frame was made */
+    uint32_t *defd;
+    uint32_t ndefd;
 } exec_act;
 
 typedef struct exec_cta exec_cta;
@@ -286,6 +291,14 @@ struct exec_machine {
     int ws_hook_obs;          /* the hook's observer of the sync seam (exec_api.c), -1 none */
     uint64_t glob_base;       /* the first address of the machine's global window (exec_new_at;
                                  core files record it so a reopened core has the same addresses) */
+    /* initcheck's companions (exec_undef.c): fresh memory's byte (exec_set_fill; 0 none, else
+       byte + 1) and register tracking while an observer wants EXEC_OBS_REGS (each
+       instruction's fn is exec_undef_stub, the real one in reg_orig; reg_rw: the registers
+       each instruction reads and writes) */
+    int fill;
+    int reg_track;
+    exec_fn *reg_orig;
+    struct exec_rw **reg_rw;
 };
 
 /* The decoder's state (exec_decode.c). */
@@ -481,6 +494,15 @@ void exec_obs_sync_ev(exec_machine *m, exec_sync_ev *ev);
 void exec_obs_misuse(exec_warp *w, const exec_insn *in, int lane, int family, int id,
                      uint32_t count, uint64_t addr);
 void exec_obs_watch_sync(exec_machine *m);
+/* exec_undef.c: register tracking on or off as the observers want (called by obs_gates); a
+ * new frame's register masks (exec_act_new); the frames' masks freed. */
+void exec_undef_sync(exec_machine *m);
+void exec_undef_frame(exec_warp *w, exec_act *f);
+void exec_undef_free(exec_machine *m);
+/* exec_run.c: the breakpoint stub (exec_undef.c puts its own beside it) */
+int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m);
+/* memset of fresh memory: the fill byte, or zero */
+static inline int exec_fill_byte(const exec_machine *m) { return m->fill ? m->fill - 1 : 0; }
 void exec_obs_clear(exec_machine *m);
 #define EXEC_OBS_SYNC_ON(m) __builtin_expect((m)->obs_want & EXEC_OBS_SYNC, 0)
 int mem_local_push(exec_warp *w, const exec_insn *in, int lane, uint64_t size, uint32_t align,

@@ -21,6 +21,7 @@ static void obs_gates(exec_machine *m)
     }
     if (m->obs_spaces & (1u << PTX_SPACE_SHARED))
         m->obs_spaces |= 1u << PTX_SPACE_SHARED_CLUSTER;
+    exec_undef_sync(m);   /* registers tracked while an observer wants EXEC_OBS_REGS */
 }
 
 int exec_observer_add(exec_machine *m, const exec_observer *o)
@@ -170,11 +171,26 @@ void exec_obs_host_event(exec_machine *m, exec_sync_kind kind, uint64_t addr, ui
 /* ---- stops an observer asks for ---------------------------------------------------------------
  * The stop comes after the instruction in progress (the warp's slice is cut to it, as a
  * watchpoint's), or rides on the fault when the instruction faults instead. */
+static void obs_stop(exec_machine *m, exec_warp *w, uint32_t pc, ptx_space space,
+                     uint64_t addr, uint64_t size, uint32_t lane, int tag, const char *msg);
+
 void exec_obs_stop(exec_machine *m, const exec_mem_ev *ev, uint32_t lane, int tag,
                    const char *msg)
 {
     const exec_obs_acc *a = ev->priv;
-    exec_warp *w = a->w;
+    obs_stop(m, a->w, ev->pc, ev->space, exec_mem_ev_addr(ev, lane), ev->size, lane, tag, msg);
+}
+
+void exec_obs_stop_reg(exec_machine *m, const exec_sync_ev *ev, uint32_t lane, int tag,
+                       const char *msg)
+{
+    if (ev->kind == EXEC_SYNC_REG_UNDEF && ev->priv)
+        obs_stop(m, (exec_warp *)ev->priv, ev->pc, PTX_SPACE_REG, 0, 0, lane, tag, msg);
+}
+
+static void obs_stop(exec_machine *m, exec_warp *w, uint32_t pc, ptx_space space,
+                     uint64_t addr, uint64_t size, uint32_t lane, int tag, const char *msg)
+{
     if (m->stop_set && m->stop.kind == EXEC_STOP_EXCEPTION) {
         if (!m->stop.tag)
             m->stop.tag = tag;
@@ -189,10 +205,10 @@ void exec_obs_stop(exec_machine *m, const exec_mem_ev *ev, uint32_t lane, int ta
     st->warp = w->id;
     st->lane = lane;
     st->lanes = 1u << lane;
-    st->pc = ev->pc;
-    st->space = ev->space;
-    st->addr = exec_mem_ev_addr(ev, lane);
-    st->size = ev->size > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->size;
+    st->pc = pc;
+    st->space = space;
+    st->addr = addr;
+    st->size = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
     st->watch_id = -1;
     st->tag = tag;
     snprintf(st->msg, sizeof st->msg, "%s", msg ? msg : "");

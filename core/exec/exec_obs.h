@@ -113,6 +113,14 @@ typedef enum {
     EXEC_SYNC_ALLOC,          /* global memory [addr, addr + size) appeared (host side) */
     EXEC_SYNC_UNALLOC,        /* global memory at addr (size bytes) went away (host side) */
     EXEC_SYNC_CP_COMMIT,      /* `lanes` committed their pending cp.async copies as a group */
+    /* initcheck's events */
+    EXEC_SYNC_LOCAL_FRAME,    /* lane `lanes` pushed a local frame [addr, addr + size) (kernel
+                                 entry, call, alloca): its bytes are fresh */
+    EXEC_SYNC_HOST_WRITE,     /* the host wrote global memory [addr, addr + size) through the
+                                 machine (exec_mem_write: the debugger's writes, buffers) */
+    EXEC_SYNC_REG_UNDEF,      /* `lanes` read register `what` (index id in its function), which
+                                 they never wrote in this activation (observers wanting
+                                 EXEC_OBS_REGS; pc: the instruction) */
     /* synchronisation the ISA defines as wrong (synccheck) */
     EXEC_SYNC_MISUSE,         /* `lanes` misused a barrier and the warp faults (op: EXEC_MISUSE_*;
                                  what: the fault's message; id, count: a CTA barrier's number and
@@ -141,6 +149,7 @@ typedef struct {
     uint8_t scope;
     uint8_t op;               /* BAR_ARRIVE: EXEC_BAR_*; WARP_UNDEFINED: exec_ws_event */
     const char *what;         /* the opcode or a short name of the event */
+    const void *priv;         /* the core's (REG_UNDEF: the warp, for exec_obs_stop_sync) */
 } exec_sync_ev;
 
 /* The memory-order semantics and scope the instruction at pc states (PTX memory consistency
@@ -156,6 +165,10 @@ enum {
 };
 #define EXEC_OBS_BAD  0x1u    /* wants the abnormal accesses (status != EXEC_ACC_OK) */
 #define EXEC_OBS_SYNC 0x2u    /* wants the sync events */
+#define EXEC_OBS_REGS 0x4u    /* wants EXEC_SYNC_REG_UNDEF (with EXEC_OBS_SYNC): while one does,
+                                 every instruction records which lanes wrote its destination
+                                 registers and reports reads of registers a lane never wrote
+                                 (exec_undef.c); otherwise nothing is tracked */
 
 typedef struct {
     const char *name;
@@ -177,6 +190,10 @@ void exec_observer_del(exec_machine *m, int handle);
  * calls before the stop is taken keep the first one. */
 void exec_obs_stop(exec_machine *m, const exec_mem_ev *ev, uint32_t lane, int tag,
                    const char *msg);
+/* The same from EXEC_SYNC_REG_UNDEF (initcheck's registers; ev->priv is the warp): the stop
+ * names the instruction, its space is the register's (PTX_SPACE_REG). */
+void exec_obs_stop_reg(exec_machine *m, const exec_sync_ev *ev, uint32_t lane, int tag,
+                       const char *msg);
 /* The same from a sync event of a running warp (ev->cta, ev->warp: its slice ends after the
  * instruction in progress), with the stop's focus on `lane` of warp `warp` of the same CTA at
  * `pc` (a waiting lane, or the event's own). An event without a running warp (BAR_DONE, host

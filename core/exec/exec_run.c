@@ -111,6 +111,8 @@ exec_act *exec_act_new(exec_warp *w, const exec_fdec *fd)
     f->members = 0;
     f->next_free = NULL;
     f->in_use = 1;
+    if (__builtin_expect(w->m->reg_track || f->defd != NULL, 0))
+        exec_undef_frame(w, f);   /* initcheck's register masks */
     return f;
 }
 
@@ -260,7 +262,7 @@ static int exec_sched(exec_warp *w)
 
 /* Breakpoint stub: stops before the instruction unless this warp's group already reported
  * this very breakpoint (its pass, exec_warp.bp_pass): then the instruction runs once. */
-static int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
+int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     exec_machine *mc = w->m;
     if (w->bp_pass == in->pc + 1 && (w->cur_mask & w->bp_pass_lanes)) {
@@ -610,6 +612,7 @@ static void exec_wset_free(exec_warp *warps, uint8_t *sregs, uint32_t n)
         for (exec_act *f = w->all_frames, *nx; f; f = nx) {
             nx = f->all_next;
             free(f->regs);
+            free(f->defd);
             free(f);
         }
         for (int i = 0; i < EXEC_LANES; i++)
@@ -756,11 +759,13 @@ static int exec_cta_start(exec_machine *m, uint32_t id)
         m->pool.sh_cap = 0;
     }
     if (sh && cap >= need) {
-        memset(sh, 0, need);
+        memset(sh, exec_fill_byte(m), need);
     } else {
         free(sh);
         sh = calloc(1, need);
         cap = need;
+        if (sh && m->fill)   /* set fill: fresh shared memory holds the pattern */
+            memset(sh, exec_fill_byte(m), need);
     }
     c->shared = sh;
     c->shared_cap = cap;

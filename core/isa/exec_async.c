@@ -160,8 +160,9 @@ static uint8_t *mb_obj(exec_warp *w, const exec_insn *in, uint32_t lane, uint64_
     ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
     if (exec_async_shared(w, in, lane, sp, a, 8, "mbarrier object", sa))
         return NULL;
+    /* init writes the object whole (initcheck: not a read of it); the others update it */
     return mem_xlate(w, in, (int)lane, PTX_SPACE_SHARED, *sa, 8,
-                     write ? EXEC_ACC_ATOMIC : EXEC_ACC_READ);
+                     write == 2 ? EXEC_ACC_WRITE : write ? EXEC_ACC_ATOMIC : EXEC_ACC_READ);
 }
 
 static int mb_err(exec_warp *w, const exec_insn *in, uint32_t lane, uint64_t sa,
@@ -228,7 +229,7 @@ static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     int op = in->flags, fl = in->bop;
     uint32_t ok = 0;
     exec_addr_lanes(w, in, m, addr);
-    int write = op != MB_TEST && op != MB_TRY;
+    int write = op == MB_INIT ? 2 : op != MB_TEST && op != MB_TRY;
     EXEC_FOR_LANES(i, m) {
         uint64_t sa, s;
         uint8_t *h = mb_obj(w, in, i, addr[i], write, &sa);

@@ -220,6 +220,9 @@ int exec_libc_call(exec_warp *w, const exec_insn *in, uint32_t m, const ptx_func
                 a = mem_global_add(&mc->glob, size, MEM_R_HEAP, NULL);
                 if (a)
                     mc->heap_used += size;
+                mem_region *r = a && mc->fill ? mem_global_find(&mc->glob, a, size) : NULL;
+                if (r)   /* set fill: a fresh block holds the pattern */
+                    memset(r->data + (a - r->base), exec_fill_byte(mc), size);
             }
             exec_call_ret(w, in, i, &a, 8);
             if (EXEC_OBS_SYNC_ON(mc)) {

@@ -833,6 +833,15 @@ int mem_local_push(exec_warp *w, const exec_insn *in, int lane, uint64_t size, u
     }
     w->lsp[lane] = nb;
     *base = nb;
+    exec_machine *m = w->m;
+    if (__builtin_expect(m->fill != 0, 0))   /* set fill: a fresh frame holds the pattern */
+        memset(mem_local_host(w, lane, nb), exec_fill_byte(m), sp - nb);
+    if (EXEC_OBS_SYNC_ON(m)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_LOCAL_FRAME, .cta = w->cta->id, .warp = w->id,
+                            .pc = in ? in->pc : w->cur_pc, .lanes = 1u << lane, .addr = nb,
+                            .size = sp - nb, .what = "frame" };
+        exec_obs_sync_ev(m, &ev);
+    }
     return 0;
 }
 

@@ -215,6 +215,8 @@ typedef struct ptx_insn {
     /* `call`: ops are [ret-list?] func-or-reg [arg-list?] [prototype-or-targets?]; each
        list is a PTX_OP_LIST; has_ret tells whether the first operand is the return list. */
     int call_has_ret;
+    uint32_t used_bytes_mask; /* a .pragma "used_bytes_mask N" right before it: the bytes of its
+                                 load that it uses (bit k: byte k); 0 none (all) */
 } ptx_insn;
 
 /* Functions ---------------------------------------------------------------------------- */

@@ -131,6 +131,7 @@ typedef struct ptx_parser {
     int loc_open;                  /* no instruction since the last .loc */
     uint64_t nparam_regs;
     const char *s_underscore;      /* interned "_" */
+    uint32_t used_mask;            /* .pragma "used_bytes_mask N" for the next instruction */
 } ptx_parser;
 
 /* ptx_parse.c */

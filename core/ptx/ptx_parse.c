@@ -588,6 +588,9 @@ static void parse_pragma(ptx_parser *p, ptx_func *keep)
         if (keep) {
             const char *str = intern_cstr(p, s->p + 1, (size_t)s->len - 2);
             PTX_PUSHI(p, keep->pragmas, keep->npragmas, str);
+            /* nvcc marks a load of which only some bytes matter (a structure's padding) */
+            if (p->depth >= 2 && !strncmp(str, "used_bytes_mask ", 16))
+                p->used_mask = (uint32_t)strtoul(str + 16, NULL, 0);
         }
         ptx_advance(p);
         if (!ptx_is_punct(p, 0, ','))

@@ -559,6 +559,8 @@ void ptx_parse_insn(ptx_parser *p)
     in.ops = copy_ops(p, ops, n);
     in.nops = n;
     in.loc = p->last_loc;
+    in.used_bytes_mask = p->used_mask;
+    p->used_mask = 0;
     p->loc_open = 0;
     ptx_func *f = p->fn;
     PTX_PUSH(p, f->insns, f->ninsns, p->capinsns, in);
