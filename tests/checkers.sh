@@ -178,6 +178,32 @@ race_run lockstep_ww "<<<1,32>>>(in, out)" G
 grep -q '"severity":"error".*"value":"0x00000000".*"value":"0x00000001"' "$d/r.jsonl" &&
     pass race.values || fail race.values "$(head -c 300 "$d/r.jsonl")"
 
+# expect_out NAME STATUS PATTERN... -- ARGS: ptxdbg ARGS; status (nz: any non-zero), then every
+# extended regex must match a line of stdout+stderr
+expect_out() {
+    cname=$1 want=$2
+    shift 2
+    pats=
+    while [ "$1" != -- ]; do pats="$pats
+$1"; shift; done
+    shift
+    if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; return; fi
+    newdir
+    run_dbg "$d" "$@"
+    rc=$(cat "$d/rc")
+    cat "$d/stdout" "$d/stderr" >"$d/all"
+    if [ "$want" = nz ] && [ "$rc" = 0 ]; then fail "$cname" "exit status 0"; return; fi
+    if [ "$want" != nz ] && [ "$rc" != "$want" ]; then
+        fail "$cname" "exit status $rc, want $want: $(first_line "$d/stderr")"; return
+    fi
+    echo "$pats" | while IFS= read -r p; do
+        [ -z "$p" ] && continue
+        grep -Eq -- "$p" "$d/all" || { echo "$p" >"$d/missing"; break; }
+    done
+    if [ -f "$d/missing" ]; then fail "$cname" "no line matching '$(cat "$d/missing")'"; return; fi
+    pass "$cname"
+}
+
 # ---- the scheduler: set scheduler, --schedule=random:SEED ---------------------------------------
 expect_out sched.show 0 '^The scheduler is round-robin\.$' '^The scheduler is random with seed 7\.$' \
     'Ambiguous set command "sched": scheduler, scheduler-locking\.' \
@@ -214,31 +240,6 @@ grep -q '^\$1 = 2016$' "$d/stdout" && [ "$(cat "$d/rc")" = 0 ] && pass sched.cor
     fail sched.correct "$(first_line "$d/stdout") $(first_line "$d/stderr")"
 
 # ---- stops at the prompt ---------------------------------------------------------------------
-# expect_out NAME STATUS PATTERN... -- ARGS: ptxdbg ARGS; status (nz: any non-zero), then every
-# extended regex must match a line of stdout+stderr
-expect_out() {
-    cname=$1 want=$2
-    shift 2
-    pats=
-    while [ "$1" != -- ]; do pats="$pats
-$1"; shift; done
-    shift
-    if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; return; fi
-    newdir
-    run_dbg "$d" "$@"
-    rc=$(cat "$d/rc")
-    cat "$d/stdout" "$d/stderr" >"$d/all"
-    if [ "$want" = nz ] && [ "$rc" = 0 ]; then fail "$cname" "exit status 0"; return; fi
-    if [ "$want" != nz ] && [ "$rc" != "$want" ]; then
-        fail "$cname" "exit status $rc, want $want: $(first_line "$d/stderr")"; return
-    fi
-    echo "$pats" | while IFS= read -r p; do
-        [ -z "$p" ] && continue
-        grep -Eq -- "$p" "$d/all" || { echo "$p" >"$d/missing"; break; }
-    done
-    if [ -f "$d/missing" ]; then fail "$cname" "no line matching '$(cat "$d/missing")'"; return; fi
-    pass "$cname"
-}
 
 # ---- synccheck: tests/fixtures/checkers/synccheck.cu --------------------------------------------
 # skernel NAME SETUP LAUNCH: under --check=all the bug gives findings of its kind only (an unrolled
@@ -452,9 +453,9 @@ expect_out stop.race nz '^racecheck: Error: Race reported between Write access a
 # memcheck off: the access a GPU completes completes silently
 expect_out memcheck_off 0 '^\$1 = 30$' -- -batch --check=none -ex 'buffer a s32 30' \
     -ex 'launch off_by_one<<<1,32>>>(a, 30)' -ex 'print a[29] + 1' "$K/memcheck.G.ptx"
-# checkers not written yet are known and refused by name
-expect_out not_implemented 2 'initcheck.*not implemented yet' -- --check=memcheck,initcheck \
-    "$K/memcheck.G.ptx"
+# all is every checker
+expect_out check_all 0 '^memcheck +on ' '^racecheck +on ' '^initcheck +on ' '^synccheck +on ' -- \
+    -batch --check=all -ex 'info checks' "$K/memcheck.G.ptx"
 expect_out unknown_checker 2 'unknown checker "leakcheck"' -- --check=leakcheck "$K/memcheck.G.ptx"
 expect_out set_check 0 '^memcheck +on ' '^synccheck +on ' 'Stopping at findings is on\.' -- \
     -batch -ex 'set check synccheck on' -ex 'info checks' -ex 'set check stop on' \
