@@ -439,14 +439,14 @@ static int set_watch(cmd_ctx *c, const char *args, dbg_bp_type type)
 {
     while (isspace((unsigned char)*args))
         args++;
-    cmd_value v;
+    dbg_value v;
     char err[512];
     if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
-    if (v.lv != CMD_LV_MEM)
+    if (v.lv != DBG_LV_MEM)
         return cmd_error(c, "Cannot watch constant value `%s'.", args);
-    int size = cmd_value_size(&v);
-    ptx_type shown = v.kind == CV_PTR ? PTX_T_U64 : v.type;
+    int size = dbg_value_size(&v);
+    ptx_type shown = v.kind == DBG_V_PTR ? PTX_T_U64 : v.type;
     ptx_space space = v.mspace;
     uint64_t addr = v.maddr;
     if (space == PTX_SPACE_GENERIC) /* p[i] through a kernel's pointer: the space it points in */

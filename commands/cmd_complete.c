@@ -155,12 +155,12 @@ static void add_sregs(cands *k)
     for (int i = 0; vec[i]; i++)
         for (const char *x = "xyz"; *x; x++) {
             snprintf(name, sizeof name, "%%%s.%c", vec[i], *x);
-            if (cmd_sreg_lookup(name, &id, &comp) == 0) /* only what expressions understand */
+            if (dbg_sreg_lookup(name, &id, &comp) == 0) /* only what expressions understand */
                 add(k, name);
         }
     for (int i = 0; scalar[i]; i++) {
         snprintf(name, sizeof name, "%%%s", scalar[i]);
-        if (cmd_sreg_lookup(name, &id, &comp) == 0)
+        if (dbg_sreg_lookup(name, &id, &comp) == 0)
             add(k, name);
     }
 }

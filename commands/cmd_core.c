@@ -128,7 +128,7 @@ static void var_name(cmd_ctx *c, const char *mangled, char *out, size_t n)
         if (len > 0 && end > e + 1 && (long)strlen(end) == len) {
             char enc[256], base[256];
             snprintf(enc, sizeof enc, "_Z%.*s", (int)(e - mangled - 3) & 0xff, mangled + 3);
-            if (cmd_demangle(enc, base, sizeof base, 1) != 0)
+            if (dbg_demangle(enc, base, sizeof base, 1) != 0)
                 snprintf(base, sizeof base, "%s", enc);
             size_t bl = strlen(base), el = strlen(end);
             if (bl + el + 3 <= n) {
@@ -141,7 +141,7 @@ static void var_name(cmd_ctx *c, const char *mangled, char *out, size_t n)
             return;
         }
     }
-    if (cmd_demangle(mangled, out, n, 1) != 0)
+    if (dbg_demangle(mangled, out, n, 1) != 0)
         snprintf(out, n, "%s", mangled);
 }
 

@@ -80,8 +80,8 @@ static char *subst_vars(cmd_ctx *c, const char *args)
             l++;
         char name[128], err[512];
         snprintf(name, sizeof name, "%.*s", (int)l, p);
-        cmd_value v;
-        if (cmd_eval_host(c, name, &v, err, sizeof err) != 0 || v.kind != CV_INT ||
+        dbg_value v;
+        if (cmd_eval_host(c, name, &v, err, sizeof err) != 0 || v.kind != DBG_V_INT ||
             (ptx_type_is_signed(v.type) && (int64_t)v.u < 0)) {
             cmd_error(c, "%s is not a coordinate (a non-negative integer).", name);
             free(out);
@@ -795,7 +795,7 @@ int cmd_info_sharedmem(cmd_ctx *c, const char *args, int argc, char **argv)
     for (int i = 0; i < n && i < 256; i++) {
         char dm[1024];
         const char *name = vars[i].sym ? vars[i].sym->name : "?";
-        if (cmd_demangle(name, dm, sizeof dm, 0) == 0)
+        if (dbg_demangle(name, dm, sizeof dm, 0) == 0)
             name = dm;
         printf("0x%-8llx %-10llu %s\n", (unsigned long long)vars[i].addr,
                (unsigned long long)vars[i].size, name);

@@ -28,9 +28,9 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
     const dbg_focus *f = dbg_get_focus(c->s);
     if (!f->valid || !dbg_launch_info(c->s))
         return cmd_error(c, "Focus not set on any active CUDA kernel.");
-    cmd_expr *e;
+    dbg_expr *e;
     char err[512];
-    if (!(e = cmd_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
+    if (!(e = dbg_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
         return cmd_error(c, "%s", err);
     exec_machine *m = dbg_machine(c->s);
     const exec_launch_info *li = dbg_launch_info(c->s);
@@ -74,9 +74,9 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
             }
         }
         cmd_lane_ref ref = {c, f->cta, f->warp, l, lframe, 0};
-        cmd_vsrc src;
+        dbg_vsrc src;
         cmd_vsrc_lane(&ref, &src);
-        cmd_value v;
+        dbg_value v;
         char out[4096];
         const char *state = info.state == EXEC_LANE_DIVERGENT ? "inactive: divergent"
                             : info.state == EXEC_LANE_BARRIER ? "at barrier"
@@ -86,7 +86,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
         if (state || where[0])
             snprintf(tag, sizeof tag, "  (%s%s%s)", state ? state : "",
                      state && where[0] ? ", " : "", where);
-        if (cmd_eval(e, &src, &c->hist, &v, err, sizeof err) != 0) {
+        if (dbg_eval(e, &src, &c->hist, &v, err, sizeof err) != 0) {
             if (info.state != EXEC_LANE_DIVERGENT) {
                 printf("<error: %s>%s\n", err, tag);
                 continue;
@@ -108,7 +108,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
         cmd_format_lane(&ref, &v, fmt, out, sizeof out);
         printf("%s%s\n", out, tag);
     }
-    cmd_expr_free(e);
+    dbg_expr_free(e);
     return 0;
 }
 
@@ -117,11 +117,11 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
 {
     char fmt = 0, size = 0;
     int count = 1;
-    if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+    if (fmtspec[0] && dbg_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
         return cmd_error(c, "Undefined output format \"%s\".", fmtspec + 1);
     if (fmt == 'i')
         return cmd_error(c, "Format letter \"i\" is meaningless in \"print\" command.");
-    cmd_value v;
+    dbg_value v;
     char err[512], out[8192];
     if (!*expr) {
         if (c->hist.nhist == 0) {
@@ -136,16 +136,16 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     if (cmd_format_focus(c, &v, fmt, out, sizeof out) != 0)
         return cmd_error(c, "%s", out);
     size_t ol = strlen(out);
-    if (v.kind == CV_AGG && !strncmp(out, "<error: ", 8) && ol > 9 && out[ol - 1] == '>' &&
+    if (v.kind == DBG_V_AGG && !strncmp(out, "<error: ", 8) && ol > 9 && out[ol - 1] == '>' &&
         !strchr(out + 8, '{')) {
         /* an aggregate whose memory cannot be read at all: gdb's error, no history entry */
         out[ol - 1] = 0;
         return cmd_error(c, "%s", out + 8);
     }
     if (record) {
-        int keep = v.kind != CV_VOID || v.optout;
+        int keep = v.kind != DBG_V_VOID || v.optout;
         if (keep)
-            cmd_history_add(&c->hist, &v, dbg_dwarf(c->s));
+            dbg_history_add(&c->hist, &v, dbg_dwarf(c->s));
         printf("$%d = %s\n", keep ? c->hist.nhist : c->hist.nhist + 1, out);
     } else {
         printf("%s", out);
@@ -162,7 +162,7 @@ int cmd_print(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!strncmp(expr, "-lanes", 6) && (!expr[6] || isspace((unsigned char)expr[6]))) {
         char fmt = 0, size = 0;
         int count = 1;
-        if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+        if (fmtspec[0] && dbg_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
             return cmd_error(c, "Undefined output format \"%s\".", fmtspec + 1);
         expr += 6;
         while (isspace((unsigned char)*expr))
@@ -192,11 +192,11 @@ int cmd_call(cmd_ctx *c, const char *args, int argc, char **argv)
     char fmtspec[32];
     const char *expr = take_fmt(args, fmtspec, sizeof fmtspec);
     if (*expr) {
-        cmd_value v;
+        dbg_value v;
         char err[512];
         if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
-        if (v.kind == CV_VOID && !v.optout)
+        if (v.kind == DBG_V_VOID && !v.optout)
             return 0;
     }
     return cmd_print_value_line(c, expr, fmtspec, 1);
@@ -304,7 +304,7 @@ static void ptype_of(const dw_type *t, int expand, char *out, size_t n)
 
 static int type_cmd(cmd_ctx *c, const char *args, int expand)
 {
-    cmd_value v;
+    dbg_value v;
     char err[512];
     while (isspace((unsigned char)*args))
         args++;
@@ -330,16 +330,16 @@ static int type_cmd(cmd_ctx *c, const char *args, int expand)
         return 0;
     }
     switch (v.kind) {
-    case CV_PTR: /* a buffer is a pointer to its first element, as print shows it */
+    case DBG_V_PTR: /* a buffer is a pointer to its first element, as print shows it */
         if (v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_NONE)
-            printf("type = @%s %s *\n", ptx_space_name(v.space), cmd_type_c_name(v.type));
+            printf("type = @%s %s *\n", ptx_space_name(v.space), dbg_type_c_name(v.type));
         else
-            printf("type = %s *\n", cmd_type_c_name(v.type));
+            printf("type = %s *\n", dbg_type_c_name(v.type));
         break;
-    case CV_DIM3: printf("type = uint3\n"); break;
-    case CV_CODE: printf("type = void (*)()\n"); break;
-    case CV_VOID: printf("type = void\n"); break;
-    default: printf("type = %s\n", cmd_type_c_name(v.type)); break;
+    case DBG_V_DIM3: printf("type = uint3\n"); break;
+    case DBG_V_CODE: printf("type = void (*)()\n"); break;
+    case DBG_V_VOID: printf("type = void\n"); break;
+    default: printf("type = %s\n", dbg_type_c_name(v.type)); break;
     }
     return 0;
 }
@@ -366,7 +366,7 @@ int cmd_set_var(cmd_ctx *c, const char *args, int argc, char **argv)
         args++;
     if (!strchr(args, '='))
         return cmd_error(c, "Usage: set var LVALUE = EXPR");
-    cmd_value v;
+    dbg_value v;
     char err[512];
     if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
@@ -405,7 +405,7 @@ void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_
     char sym[512], dm[1024];
     snprintf(sym, sizeof sym, "%.*s", (int)l, out);
     unsigned long long off = out[l] == '+' ? strtoull(out + l + 1, NULL, 10) : 0;
-    if (cmd_demangle(sym, dm, sizeof dm, 0) != 0)
+    if (dbg_demangle(sym, dm, sizeof dm, 0) != 0)
         snprintf(dm, sizeof dm, "%s", sym);
     if (off)
         snprintf(out, n, "%s+%llu", dm, off);
@@ -453,7 +453,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
     const char *rest = take_fmt(args, fmtspec, sizeof fmtspec);
     int count = 1;
     char fmt = c->x_fmt == 'i' && !fmtspec[0] ? 'i' : c->x_fmt, size = 0;
-    if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+    if (fmtspec[0] && dbg_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
         return cmd_error(c, "Invalid number \"%s\".", fmtspec + 1);
     if (count > 100000 || count < -100000)
         return cmd_error(c, "Count %d is too large (at most 100000 units).", count);
@@ -471,7 +471,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
         char sp[32];
         size_t l = strcspn(rest + 1, " \t");
         snprintf(sp, sizeof sp, "%.*s", (int)l, rest + 1);
-        space = cmd_space_from_name(sp);
+        space = dbg_space_from_name(sp);
         if (space == PTX_SPACE_NONE)
             return cmd_error(c, "Unknown address space \"@%s\".", sp);
         space_given = 1;
@@ -488,13 +488,13 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
         if (!space_given)
             space = c->x_space;
     } else {
-        cmd_value v;
+        dbg_value v;
         char err[512];
         if (cmd_eval_focus(c, rest, &v, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
-        if (v.kind == CV_CODE && (fmt == 'i' || !fmtspec[0]))
+        if (v.kind == DBG_V_CODE && (fmt == 'i' || !fmtspec[0]))
             return x_insns(c, v.u, count);
-        if (v.kind == CV_PTR) {
+        if (v.kind == DBG_V_PTR) {
             addr = v.u;
             if (!space_given)
                 space = v.space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : v.space;
@@ -503,7 +503,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
                      : ptx_type_bits(v.type) == 64 ? 'g' : 'w';
                 typed = 1;
             }
-        } else if (v.kind == CV_INT || v.kind == CV_CODE) {
+        } else if (v.kind == DBG_V_INT || v.kind == DBG_V_CODE) {
             addr = v.u;
         } else {
             return cmd_error(c, "Invalid address.");
@@ -573,7 +573,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
                                                                            : PTX_T_U64);
             char out[128];
             char pf = fmt == 'x' ? 'z' : fmt; /* x pads to the unit like gdb */
-            cmd_format_bits(bits, t, fmt == 'f' || fmt == 'd' ? 0 : pf, out, sizeof out);
+            dbg_format_bits(bits, t, fmt == 'f' || fmt == 'd' ? 0 : pf, out, sizeof out);
             printf("\t%s", out);
         }
         printf("\n");
@@ -602,14 +602,14 @@ int cmd_display(cmd_ctx *c, const char *args, int argc, char **argv)
     if (fmtspec[0]) {
         int count;
         char fmt = 0, size = 0;
-        if (cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+        if (dbg_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
             return cmd_error(c, "Undefined output format \"%s\".", fmtspec + 1);
     } else {
-        cmd_expr *e;
+        dbg_expr *e;
         char err[512];
-        if (!(e = cmd_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
+        if (!(e = dbg_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
             return cmd_error(c, "%s", err);
-        cmd_expr_free(e);
+        dbg_expr_free(e);
     }
     cmd_disp *n = realloc(c->disp, (size_t)(c->ndisp + 1) * sizeof *n);
     if (!n)
@@ -683,7 +683,7 @@ int cmd_info_display(cmd_ctx *c, const char *args, int argc, char **argv)
 static void reg_line(const char *name, uint64_t bits, ptx_type t)
 {
     char nat[128];
-    cmd_format_bits(bits, t, 0, nat, sizeof nat);
+    dbg_format_bits(bits, t, 0, nat, sizeof nat);
     int b = t == PTX_T_PRED ? 1 : ptx_type_bits(t);
     uint64_t mask = b >= 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;
     char hex[32];
@@ -727,7 +727,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
             uint64_t bits;
             ptx_type t;
             int id, comp;
-            if (cmd_sreg_lookup(name, &id, &comp) == 0) {
+            if (dbg_sreg_lookup(name, &id, &comp) == 0) {
                 if (exec_sreg_get(m, f->cta, f->warp, f->lane, (ptx_sreg_id)id, comp, &bits) == 0)
                     reg_line(name, bits, PTX_T_U32);
                 else
@@ -880,7 +880,7 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
     size_t ol = 0;
     out[0] = 0;
     cmd_lane_ref ref;
-    cmd_vsrc src;
+    dbg_vsrc src;
     cmd_vsrc_focus(c, &ref, &src);
     for (const char *f = fmt; *f; f++) {
         if (*f != '%') {
@@ -922,7 +922,7 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
         if (!rest || !expr[0])
             return cmd_error(c, "Wrong number of arguments for specified format-string");
         p = rest;
-        cmd_value v;
+        dbg_value v;
         char err[512];
         size_t el = strlen(expr);
         if (conv == 's' && expr[0] == '"' && el >= 2 && expr[el - 1] == '"') {
@@ -934,19 +934,19 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
-        if (v.kind == CV_VOID || v.kind == CV_DIM3 || (v.kind == CV_AGG && conv != 's'))
+        if (v.kind == DBG_V_VOID || v.kind == DBG_V_DIM3 || (v.kind == DBG_V_AGG && conv != 's'))
             return cmd_error(c, "Value can't be converted to integer.");
         switch (conv) {
         case 'd': case 'i': {
             snprintf(spec, sizeof spec, "%.*sll%c", (int)speclen, s, conv);
-            long long x = v.kind == CV_FLOAT ? (long long)v.f : (long long)cmd_value_int(&v);
+            long long x = v.kind == DBG_V_FLOAT ? (long long)v.f : (long long)dbg_value_int(&v);
             pf_put(out, sizeof out, &ol, spec, x);
             break;
         }
         case 'o': case 'u': case 'x': case 'X': case 'c': {
-            unsigned long long x = v.kind == CV_FLOAT ? (unsigned long long)(long long)v.f
+            unsigned long long x = v.kind == DBG_V_FLOAT ? (unsigned long long)(long long)v.f
                                                       : (unsigned long long)v.u;
-            if (v.kind == CV_INT && (v.type == PTX_T_S8 || v.type == PTX_T_S16 ||
+            if (v.kind == DBG_V_INT && (v.type == PTX_T_S8 || v.type == PTX_T_S16 ||
                                      v.type == PTX_T_S32) && conv != 'c')
                 x &= v.type == PTX_T_S8 ? 0xffull : v.type == PTX_T_S16 ? 0xffffull
                                                                          : 0xffffffffull;
@@ -964,9 +964,9 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
             break;
         case 's': {
             /* a char pointer or array in device memory, up to its NUL */
-            ptx_space sp = v.kind == CV_AGG ? v.mspace : v.space;
-            uint64_t a = v.kind == CV_AGG ? v.maddr : v.u;
-            if (v.kind != CV_PTR && v.kind != CV_AGG)
+            ptx_space sp = v.kind == DBG_V_AGG ? v.mspace : v.space;
+            uint64_t a = v.kind == DBG_V_AGG ? v.maddr : v.u;
+            if (v.kind != DBG_V_PTR && v.kind != DBG_V_AGG)
                 return cmd_error(c, "Value can't be converted to a string.");
             char str[1024];
             size_t k = 0;
@@ -985,8 +985,8 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         default: { /* floating */
             snprintf(spec, sizeof spec, "%.*s%c", (int)speclen, s, conv);
-            double x = v.kind == CV_FLOAT ? v.f : v.kind == CV_INT && ptx_type_is_signed(v.type)
-                                                    ? (double)cmd_value_int(&v) : (double)v.u;
+            double x = v.kind == DBG_V_FLOAT ? v.f : v.kind == DBG_V_INT && ptx_type_is_signed(v.type)
+                                                    ? (double)dbg_value_int(&v) : (double)v.u;
             pf_put(out, sizeof out, &ol, spec, x);
             break;
         }

@@ -168,11 +168,11 @@ static int dis_run_m(dis_ctx *d, uint32_t lo, uint32_t hi)
 /* A pc from an argument: a number, or an expression evaluated in the focused lane ($pc). */
 static int dis_pc(cmd_ctx *c, const char *text, uint64_t *pc)
 {
-    cmd_value v;
+    dbg_value v;
     char err[512];
     if (cmd_eval_focus(c, text, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
-    if (v.kind != CV_INT && v.kind != CV_PTR && v.kind != CV_CODE)
+    if (v.kind != DBG_V_INT && v.kind != DBG_V_PTR && v.kind != DBG_V_CODE)
         return cmd_error(c, "Invalid address \"%s\".", text);
     *pc = v.u;
     return 0;

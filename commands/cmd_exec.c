@@ -188,11 +188,11 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
     if (ev.kind == DBG_EV_STEP)
         ev.new_frame = 1;
     cmd_report_event(c, &ev);
-    cmd_value v;
-    if (ev.kind == DBG_EV_STEP && have && cmd_value_from_dw(&v, rt, bits) == 0) {
+    dbg_value v;
+    if (ev.kind == DBG_EV_STEP && have && dbg_value_from_dw(&v, rt, bits) == 0) {
         char out[1024];
         cmd_format_focus(c, &v, 0, out, sizeof out);
-        cmd_history_add(&c->hist, &v, dbg_dwarf(c->s));
+        dbg_history_add(&c->hist, &v, dbg_dwarf(c->s));
         printf("Value returned is $%d = %s\n", c->hist.nhist, out);
     }
     return 0;

@@ -83,14 +83,14 @@ static ptx_type buffer_type(const char *s)
  * (negative ones down to -2^(bits-1) also for unsigned types, as in C), floats finite where the
  * text was, floats into integer types only when integral (never with int_only). 0 or -1 with
  * the reason in err (no final period). */
-static int fits(const cmd_value *v, ptx_type t, int int_only, const char *text, char *err,
+static int fits(const dbg_value *v, ptx_type t, int int_only, const char *text, char *err,
                 size_t n)
 {
     int b = ptx_type_bits(t);
     const char *tn = ptx_type_name(t);
     if (ptx_type_is_float(t)) {
         double lim = b == 16 ? 65504.0 : b == 32 ? FLT_MAX : DBL_MAX;
-        double d = v->kind == CV_FLOAT ? v->f : v->kind == CV_INT ? cmd_value_double(v) : 0;
+        double d = v->kind == DBG_V_FLOAT ? v->f : v->kind == DBG_V_INT ? dbg_value_double(v) : 0;
         if ((isinf(d) && !strpbrk(text, "iI")) || (isfinite(d) && fabs(d) > lim)) {
             snprintf(err, n, "value %s out of range for %s", text, tn);
             return -1;
@@ -99,7 +99,7 @@ static int fits(const cmd_value *v, ptx_type t, int int_only, const char *text, 
     }
     if (t == PTX_T_PRED || b <= 0 || b > 64)
         return 0;
-    if (v->kind == CV_FLOAT) {
+    if (v->kind == DBG_V_FLOAT) {
         if (int_only) {
             snprintf(err, n, "a floating-point value for a %s parameter", tn);
             return -1;
@@ -114,7 +114,7 @@ static int fits(const cmd_value *v, ptx_type t, int int_only, const char *text, 
         }
         return 0;
     }
-    if (v->kind != CV_INT || b == 64)
+    if (v->kind != DBG_V_INT || b == 64)
         return 0;
     int64_t s = (int64_t)v->u;
     int neg = ptx_type_is_signed(v->type) && s < 0;
@@ -133,11 +133,11 @@ static int value_of(cmd_ctx *c, const char *text, ptx_type t, int int_only, uint
 {
     err[0] = 0;
     /* integer literals and PTX bit patterns (0f3f800000): range-checked by the literal parser */
-    int lit = cmd_parse_literal(text, t, bits) == 0;
+    int lit = dbg_parse_literal(text, t, bits) == 0;
     int floaty = strpbrk(text, ".eEnN") && !strstr(text, "0x") && !strstr(text, "0X");
     if (lit && !floaty && !ptx_type_is_float(t))
         return 0;
-    cmd_value v;
+    dbg_value v;
     if (cmd_eval_host(c, text, &v, err, n) != 0) {
         if (lit) /* inf, nan: literals the expression language does not have */
             return 0;
@@ -146,17 +146,17 @@ static int value_of(cmd_ctx *c, const char *text, ptx_type t, int int_only, uint
             err[l - 1] = 0;
         return -1;
     }
-    if (v.kind == CV_PTR || v.kind == CV_CODE) {
+    if (v.kind == DBG_V_PTR || v.kind == DBG_V_CODE) {
         *bits = v.u;
         return 0;
     }
-    if (v.kind != CV_INT && v.kind != CV_FLOAT) {
+    if (v.kind != DBG_V_INT && v.kind != DBG_V_FLOAT) {
         snprintf(err, n, "not a number");
         return -1;
     }
     if (fits(&v, t, int_only, text, err, n) != 0)
         return -1;
-    *bits = cmd_value_to_bits(&v, t);
+    *bits = dbg_value_to_bits(&v, t);
     return 0;
 }
 
@@ -284,9 +284,9 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                     cmd_error(c, "Interrupted; buffer %s was not created.", name);
                     goto out;
                 }
-                cmd_value v;
-                cmd_value_from_bits(&v, PTX_T_U64, i);
-                uint64_t bits = cmd_value_to_bits(&v, t);
+                dbg_value v;
+                dbg_value_from_bits(&v, PTX_T_U64, i);
+                uint64_t bits = dbg_value_to_bits(&v, t);
                 memcpy(bytes + i * (size_t)esz, &bits, (size_t)esz);
             }
         } else {
@@ -352,7 +352,7 @@ static int struct_arg(cmd_ctx *c, const char *text, uint8_t *dst, uint64_t size,
             char tn[32];
             if (close && (size_t)(close - it - 1) < sizeof tn) {
                 snprintf(tn, sizeof tn, "%.*s", (int)(close - it - 1), it + 1);
-                ptx_type ct = cmd_type_from_c(tn);
+                ptx_type ct = dbg_type_from_c(tn);
                 if (ct != PTX_T_NONE && ct != PTX_T_PRED) {
                     t = ct;
                     it = close + 1;

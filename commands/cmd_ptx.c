@@ -430,12 +430,12 @@ static int run_insn(cmd_ctx *c, const char *insn)
             continue;
         t = shown_type(it, t);
         char nat[128], hex[64];
-        cmd_format_bits(bits, t, 0, nat, sizeof nat);
+        dbg_format_bits(bits, t, 0, nat, sizeof nat);
         /* the hex of a float is its bits: the unsigned type of its width */
         int tb = ptx_type_bits(t);
         ptx_type ht = !ptx_type_is_float(t) ? t : tb <= 8 ? PTX_T_U8 : tb == 16 ? PTX_T_U16
                                                   : tb == 32 ? PTX_T_U32 : PTX_T_U64;
-        cmd_format_bits(bits, ht, 'x', hex, sizeof hex);
+        dbg_format_bits(bits, ht, 'x', hex, sizeof hex);
         if (t == PTX_T_PRED)
             printf("%s = %s\n", dst[i]->name, nat);
         else

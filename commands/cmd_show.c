@@ -93,7 +93,7 @@ static void kernel_args(cmd_ctx *c, const ptx_func *k, char *out, size_t n)
             if (param_is_pointer(sig, i) || p->ptr_space != PTX_SPACE_NONE)
                 snprintf(val, sizeof val, "0x%llx", (unsigned long long)bits);
             else
-                cmd_format_bits(bits, p->type, 0, val, sizeof val);
+                dbg_format_bits(bits, p->type, 0, val, sizeof val);
         }
         int w = snprintf(out + len, n - len, "%s%s=%s", i ? ", " : "", pname, val);
         if (w < 0 || (size_t)w >= n - len)
@@ -115,7 +115,7 @@ static void func_args(cmd_ctx *c, const ptx_func *fn, int frame, char *out, size
         ptx_type t;
         if (exec_reg_get(dbg_machine(c->s), f->cta, f->warp, f->lane, frame, p->name, &bits,
                          &t) == 0)
-            cmd_format_bits(bits, t, 0, val, sizeof val);
+            dbg_format_bits(bits, t, 0, val, sizeof val);
         const char *u = strstr(p->name, "_param_");
         int w = snprintf(out + len, n - len, "%s%s=%s", i ? ", " : "", u ? u + 1 : p->name, val);
         if (w < 0 || (size_t)w >= n - len)
@@ -142,15 +142,15 @@ static void arg_text(cmd_ctx *c, const dw_var *v, const dbg_frame *f, char *out,
 {
     const dbg_focus *fo = dbg_get_focus(c->s);
     cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
-    cmd_value val;
+    dbg_value val;
     char err[256];
     if (cmd_var_value(&ref, v, f, &val, err, sizeof err) != 0)
         snprintf(out, n, "<error: %s>", err);
-    else if (val.kind == CV_VOID && val.optout)
+    else if (val.kind == DBG_V_VOID && val.optout)
         snprintf(out, n, "<optimized out>");
-    else if (val.kind == CV_AGG)
+    else if (val.kind == DBG_V_AGG)
         snprintf(out, n, "...");
-    else if (val.kind == CV_PTR)
+    else if (val.kind == DBG_V_PTR)
         snprintf(out, n, "0x%llx", (unsigned long long)val.u);
     else if (cmd_format_lane(&ref, &val, 0, out, n) != 0)
         snprintf(out, n, "...");
@@ -287,8 +287,8 @@ static void watch_values(cmd_ctx *c, const dbg_event *ev)
     memcpy(&ov, ev->stop.old_bytes, b->len < 8 ? b->len : 8);
     memcpy(&nv, ev->stop.new_bytes, b->len < 8 ? b->len : 8);
     char os[128], ns[128];
-    cmd_format_bits(ov, b->wtype, 0, os, sizeof os);
-    cmd_format_bits(nv, b->wtype, 0, ns, sizeof ns);
+    dbg_format_bits(ov, b->wtype, 0, os, sizeof os);
+    dbg_format_bits(nv, b->wtype, 0, ns, sizeof ns);
     const char *kind = b->type == DBG_BP_WATCH    ? "Hardware watchpoint"
                        : b->type == DBG_BP_RWATCH ? "Hardware read watchpoint"
                                                   : "Hardware access (read/write) watchpoint";
@@ -443,7 +443,7 @@ void cmd_do_displays(cmd_ctx *c)
         int count = 1;
         char size = 0;
         if (d->fmt[0])
-            cmd_parse_fmt(d->fmt + 1, &count, &fmt, &size);
+            dbg_parse_fmt(d->fmt + 1, &count, &fmt, &size);
         if (fmt == 'i' || size) {
             char cmd[600];
             snprintf(cmd, sizeof cmd, "x%s %s", d->fmt, d->text);
@@ -451,7 +451,7 @@ void cmd_do_displays(cmd_ctx *c)
             cmd_execute(c, cmd);
             continue;
         }
-        cmd_value v;
+        dbg_value v;
         char err[512], out[4096];
         if (cmd_eval_focus(c, d->text, &v, err, sizeof err) != 0) {
             printf("%d: %s%s%s = <error: %s>\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text,

@@ -45,7 +45,7 @@ static int print_vars(cmd_ctx *c, unsigned flags, const char *none)
     for (int i = 0; i < n; i++) {
         if (vs[i]->artificial)
             continue;
-        cmd_value v;
+        dbg_value v;
         char err[512], out[8192];
         if (cmd_var_value(&ref, vs[i], &f, &v, err, sizeof err) != 0)
             snprintf(out, sizeof out, "<error: %s>", err);

@@ -103,13 +103,13 @@ static void sync(cmd_ctx *c)
     }
 }
 
-int cmd_tex_ident(cmd_ctx *c, const char *name, cmd_value *out)
+int cmd_tex_ident(cmd_ctx *c, const char *name, dbg_value *out)
 {
     tex_entry *e = find(c->tex, name);
     if (!e)
         return 0;
     sync(c);
-    cmd_value_from_bits(out, PTX_T_U64, e->handle);
+    dbg_value_from_bits(out, PTX_T_U64, e->handle);
     return 1;
 }
 

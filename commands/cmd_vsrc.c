@@ -1,8 +1,9 @@
-/* cmd_vsrc.c - expression value source over the debugger (registers, memory, names) and condition hooks. */
+/* dbg_vsrc.c - expression value source over the debugger (registers, memory, names) and condition hooks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd_expr.h"
+#include "cmd.h"
+#include "dbg_expr.h"
 
 static int need_launch(cmd_lane_ref *r, char *err, size_t n)
 {
@@ -178,11 +179,11 @@ static int loc_addr(cmd_lane_ref *r, const dw_loc *loc, const dbg_frame *f, ptx_
     return 0;
 }
 
-int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_value *out,
+int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, dbg_value *out,
                   char *err, size_t n)
 {
     dw_info *d = dbg_dwarf(r->c->s);
-    cmd_vsrc src;
+    dbg_vsrc src;
     cmd_vsrc_lane(r, &src);
     memset(out, 0, sizeof *out);
     dw_loc loc;
@@ -206,7 +207,7 @@ int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_valu
             snprintf(err, n, "%s", exec_errmsg(m));
             return -1;
         }
-        if (cmd_value_from_dw(out, v->type, bits) != 0) {
+        if (dbg_value_from_dw(out, v->type, bits) != 0) {
             char tn[128];
             dw_type_name(v->type, tn, sizeof tn);
             snprintf(err, n, "Cannot read a value of type `%s' from register %s.", tn, loc.reg);
@@ -215,7 +216,7 @@ int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_valu
         /* a name too long to keep (a long .param slot name) leaves a value, not an lvalue */
         size_t len = strlen(loc.reg);
         if (len < sizeof out->reg) {
-            out->lv = CMD_LV_REG;
+            out->lv = DBG_LV_REG;
             memcpy(out->reg, loc.reg, len + 1);
         }
         return 0;
@@ -224,7 +225,7 @@ int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_valu
     uint64_t addr;
     if (loc_addr(r, &loc, f, &sp, &addr, err, n) != 0)
         return -1;
-    return cmd_load_typed(&src, v->type, sp, addr, out, err, n);
+    return dbg_load_typed(&src, v->type, sp, addr, out, err, n);
 }
 
 int cmd_var_where(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, char *out, size_t n)
@@ -260,7 +261,7 @@ int cmd_var_where(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, char *ou
 }
 
 /* A DWARF variable visible in the reference's frame (globals without a frame): 1, 0, -1. */
-static int dwarf_ident(cmd_lane_ref *r, const char *name, cmd_value *out, char *err, size_t n)
+static int dwarf_ident(cmd_lane_ref *r, const char *name, dbg_value *out, char *err, size_t n)
 {
     dw_info *d = dbg_dwarf(r->c->s);
     if (!d || !dw_has_dwarf(d))
@@ -282,7 +283,7 @@ static int dwarf_ident(cmd_lane_ref *r, const char *name, cmd_value *out, char *
 }
 
 /* Source-level variables (DWARF) first, then buffers, then the PTX names. */
-static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_t n)
+static int v_ident(void *ctx, const char *name, dbg_value *out, char *err, size_t n)
 {
     cmd_lane_ref *r = ctx;
     int dr = r->host ? 0 : dwarf_ident(r, name, out, err, n);
@@ -291,7 +292,7 @@ static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
     const dbg_buffer *b = dbg_buffer_find(r->c->s, name);
     if (b) {
         memset(out, 0, sizeof *out);
-        out->kind = CV_PTR;
+        out->kind = DBG_V_PTR;
         out->type = b->type;
         out->space = PTX_SPACE_GLOBAL;
         out->u = b->addr;
@@ -313,7 +314,7 @@ static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
     ptx_type t = v->type == PTX_T_NONE ? PTX_T_U8 : v->type;
     if (v->ndims > 0 || v->vec > 1) {
         memset(out, 0, sizeof *out);
-        out->kind = CV_PTR;
+        out->kind = DBG_V_PTR;
         out->type = t;
         out->space = sp;
         out->u = addr;
@@ -325,8 +326,8 @@ static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
     int eb = ptx_type_bits(t) / 8;
     if (eb <= 0 || eb > 8 || v_mem_read(ctx, sp, addr, &bits, (size_t)eb, err, n) != 0)
         return -1;
-    cmd_value_from_bits(out, t, bits);
-    out->lv = CMD_LV_MEM;
+    dbg_value_from_bits(out, t, bits);
+    out->lv = DBG_LV_MEM;
     out->mspace = sp;
     out->maddr = addr;
     return 1;
@@ -349,7 +350,7 @@ static int v_pc(void *ctx, uint64_t *pc, char *err, size_t n)
     return 0;
 }
 
-void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src)
+void cmd_vsrc_lane(cmd_lane_ref *ref, dbg_vsrc *src)
 {
     memset(src, 0, sizeof *src);
     src->ctx = ref;
@@ -371,19 +372,19 @@ static int fmt_read(void *ctx, ptx_space space, uint64_t addr, void *buf, size_t
     return m ? exec_mem_read(m, space, addr, buf, n, r->cta, r->warp, r->lane) : -1;
 }
 
-int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, size_t n)
+int cmd_format_lane(cmd_lane_ref *r, const dbg_value *v, char fmt, char *out, size_t n)
 {
-    if (v->kind == CV_VOID && v->optout) {
+    if (v->kind == DBG_V_VOID && v->optout) {
         snprintf(out, n, "<optimized out>");
         return 0;
     }
     if (!v->dt || (fmt && !strchr("xduotcfa", fmt)))
-        return cmd_format_value(v, fmt, cmd_describe, r->c, out, n);
+        return dbg_format_value(v, fmt, cmd_describe, r->c, out, n);
     const dw_type *st = dw_type_strip(v->dt);
     uint64_t len = dw_type_size(v->dt);
     uint8_t small[8];
     uint8_t *bytes = small;
-    if (v->kind == CV_AGG) {
+    if (v->kind == DBG_V_AGG) {
         if (len == 0 || len > (1u << 20)) {
             snprintf(out, n, "<value of %llu bytes>", (unsigned long long)len);
             return 0;
@@ -401,7 +402,7 @@ int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, si
         }
     } else {
         uint64_t bits;
-        if (v->kind == CV_PTR)
+        if (v->kind == DBG_V_PTR)
             bits = v->u;
         else if (st && st->enc == DW_BT_BF16) {
             float f = (float)v->f;
@@ -409,7 +410,7 @@ int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, si
             memcpy(&b, &f, 4);
             bits = b >> 16;
         } else
-            bits = cmd_value_to_bits(v, v->type);
+            bits = dbg_value_to_bits(v, v->type);
         if (len == 0 || len > 8)
             len = 8;
         memcpy(small, &bits, 8);
@@ -419,19 +420,19 @@ int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, si
     if (bytes != small)
         free(bytes);
     if (rc < 0)
-        return cmd_format_value(v, fmt, cmd_describe, r->c, out, n);
+        return dbg_format_value(v, fmt, cmd_describe, r->c, out, n);
     return 0;
 }
 
-int cmd_format_focus(cmd_ctx *c, const cmd_value *v, char fmt, char *out, size_t n)
+int cmd_format_focus(cmd_ctx *c, const dbg_value *v, char fmt, char *out, size_t n)
 {
     cmd_lane_ref ref;
-    cmd_vsrc src;
+    dbg_vsrc src;
     cmd_vsrc_focus(c, &ref, &src);
     return cmd_format_lane(&ref, v, fmt, out, n);
 }
 
-void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src)
+void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, dbg_vsrc *src)
 {
     const dbg_focus *f = dbg_get_focus(c->s);
     ref->c = c;
@@ -443,22 +444,22 @@ void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src)
     cmd_vsrc_lane(ref, src);
 }
 
-static int eval_at_focus(cmd_ctx *c, int host, const char *text, cmd_value *out, char *err,
+static int eval_at_focus(cmd_ctx *c, int host, const char *text, dbg_value *out, char *err,
                          size_t n)
 {
     cmd_lane_ref ref;
-    cmd_vsrc src;
+    dbg_vsrc src;
     cmd_vsrc_focus(c, &ref, &src);
     ref.host = host;
-    return cmd_eval_text(text, &src, &c->hist, out, err, n);
+    return dbg_eval_text(text, &src, &c->hist, out, err, n);
 }
 
-int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
+int cmd_eval_focus(cmd_ctx *c, const char *text, dbg_value *out, char *err, size_t n)
 {
     return eval_at_focus(c, 0, text, out, err, n);
 }
 
-int cmd_eval_host(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
+int cmd_eval_host(cmd_ctx *c, const char *text, dbg_value *out, char *err, size_t n)
 {
     return eval_at_focus(c, 1, text, out, err, n);
 }
@@ -487,7 +488,7 @@ void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n)
 static void *cond_compile(void *ctx, const char *text, char *err, size_t n)
 {
     cmd_ctx *c = ctx;
-    return cmd_expr_parse_dw(text, c ? dbg_dwarf(c->s) : NULL, err, n);
+    return dbg_expr_parse_dw(text, c ? dbg_dwarf(c->s) : NULL, err, n);
 }
 
 static int cond_eval(void *ctx, void *compiled, uint32_t cta, uint32_t warp, uint32_t lane,
@@ -495,26 +496,26 @@ static int cond_eval(void *ctx, void *compiled, uint32_t cta, uint32_t warp, uin
 {
     cmd_ctx *c = ctx;
     cmd_lane_ref ref = {c, cta, warp, lane, 0, 0};
-    cmd_vsrc src;
+    dbg_vsrc src;
     cmd_vsrc_lane(&ref, &src);
-    cmd_value v;
-    if (cmd_eval(compiled, &src, &c->hist, &v, err, n) != 0) {
+    dbg_value v;
+    if (dbg_eval(compiled, &src, &c->hist, &v, err, n) != 0) {
         cmd_error(c, "Error in testing condition for breakpoint: %s", err);
         return -1;
     }
-    return cmd_value_true(&v);
+    return dbg_value_true(&v);
 }
 
 static void cond_release(void *ctx, void *compiled)
 {
     (void)ctx;
-    cmd_expr_free(compiled);
+    dbg_expr_free(compiled);
 }
 
 static int cond_core(void *ctx, void *compiled, const ptx_func *f, exec_cond *prog, int max)
 {
     cmd_ctx *c = ctx;
-    return cmd_cond_core(dbg_machine(c->s), compiled, f, prog, max);
+    return dbg_cond_core(dbg_machine(c->s), compiled, f, prog, max);
 }
 
 void cmd_install_cond_hooks(cmd_ctx *c)
@@ -539,7 +540,7 @@ static int name_known_at(cmd_ctx *c, const char *name, uint32_t pc)
             if (!strcmp(dw_global_get(d, i)->name, name))
                 return 1;
     }
-    cmd_value v;
+    dbg_value v;
     if (dbg_buffer_find(c->s, name) || cmd_tex_ident(c, name, &v))
         return 1;
     const ptx_module *mod = dbg_module(c->s);
@@ -559,7 +560,7 @@ static int name_known_at(cmd_ctx *c, const char *name, uint32_t pc)
 }
 
 /* The first identifier of e unknown at pc, or NULL. Member names are not identifiers. */
-static const char *unknown_name(cmd_ctx *c, const cmd_expr *e, uint32_t pc)
+static const char *unknown_name(cmd_ctx *c, const dbg_expr *e, uint32_t pc)
 {
     if (!e)
         return NULL;
@@ -576,7 +577,7 @@ static const char *unknown_name(cmd_ctx *c, const cmd_expr *e, uint32_t pc)
 int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, char *err,
                    size_t n)
 {
-    cmd_expr *e = cmd_expr_parse_dw(cond, dbg_dwarf(c->s), err, n);
+    dbg_expr *e = dbg_expr_parse_dw(cond, dbg_dwarf(c->s), err, n);
     if (!e)
         return -1;
     const char *bad = NULL;
@@ -590,6 +591,6 @@ int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, 
     }
     if (!ok)
         snprintf(err, n, "No symbol \"%s\" in current context.", bad);
-    cmd_expr_free(e);
+    dbg_expr_free(e);
     return ok ? 0 : -1;
 }

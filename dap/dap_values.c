@@ -71,38 +71,38 @@ static cmd_lane_ref lane_ref(dapv *v, const dap_lref *r)
     return ref;
 }
 
-static void describe(dapv *v, const cmd_value *cv, dapv_val *out)
+static void describe(dapv *v, const dbg_value *cv, dapv_val *out)
 {
     const dw_type *t = cv->dt ? dw_type_strip(cv->dt) : NULL;
     if (cv->dt)
         dw_type_name(cv->dt, out->type, sizeof out->type);
-    else if (cv->kind == CV_PTR)
+    else if (cv->kind == DBG_V_PTR)
         snprintf(out->type, sizeof out->type, "%s *",
-                 cv->type == PTX_T_NONE ? "void" : cmd_type_c_name(cv->type));
-    else if (cv->kind == CV_INT || cv->kind == CV_FLOAT)
-        snprintf(out->type, sizeof out->type, "%s", cmd_type_c_name(cv->type));
-    else if (cv->kind == CV_DIM3)
+                 cv->type == PTX_T_NONE ? "void" : dbg_type_c_name(cv->type));
+    else if (cv->kind == DBG_V_INT || cv->kind == DBG_V_FLOAT)
+        snprintf(out->type, sizeof out->type, "%s", dbg_type_c_name(cv->type));
+    else if (cv->kind == DBG_V_DIM3)
         snprintf(out->type, sizeof out->type, "dim3");
     out->kind = DAPV_SCALAR;
-    if (cv->lv == CMD_LV_MEM) {
+    if (cv->lv == DBG_LV_MEM) {
         out->in_mem = 1;
         out->space = cv->mspace;
         out->addr = cv->maddr;
-        out->size = cv->dt ? dw_type_size(cv->dt) : (uint64_t)cmd_value_size(cv);
+        out->size = cv->dt ? dw_type_size(cv->dt) : (uint64_t)dbg_value_size(cv);
     }
-    if (cv->kind == CV_PTR) {
+    if (cv->kind == DBG_V_PTR) {
         out->is_ptr = 1;
         out->pspace = cv->space;
         out->paddr = cv->u;
     }
     if (t && (t->kind == DW_TY_STRUCT || t->kind == DW_TY_UNION || t->kind == DW_TY_CLASS) &&
-        cv->kind == CV_AGG) {
+        cv->kind == DBG_V_AGG) {
         out->kind = DAPV_STRUCT;
         out->nchildren = t->nmembers;
-    } else if (t && t->kind == DW_TY_ARRAY && cv->kind == CV_AGG && t->ndims > 0 && t->dims[0]) {
+    } else if (t && t->kind == DW_TY_ARRAY && cv->kind == DBG_V_AGG && t->ndims > 0 && t->dims[0]) {
         out->kind = DAPV_ARRAY;
         out->nchildren = (int64_t)t->dims[0];
-    } else if (cv->kind == CV_PTR && cv->u != 0) {
+    } else if (cv->kind == DBG_V_PTR && cv->u != 0) {
         const dw_type *pt = t && (t->kind == DW_TY_POINTER || t->kind == DW_TY_REFERENCE)
                                 ? dw_type_strip(t->target) : NULL;
         /* a typed pointer expands to what it points to (not void or a function) */
@@ -121,10 +121,10 @@ int dapv_eval(dapv *v, const dap_lref *r, const char *expr, int hex, dapv_val *o
 {
     memset(out, 0, sizeof *out);
     cmd_lane_ref ref = lane_ref(v, r);
-    cmd_vsrc src;
+    dbg_vsrc src;
     cmd_vsrc_lane(&ref, &src);
-    cmd_value cv;
-    if (cmd_eval_text(expr, &src, &v->c.hist, &cv, err, n) != 0)
+    dbg_value cv;
+    if (dbg_eval_text(expr, &src, &v->c.hist, &cv, err, n) != 0)
         return -1;
     char *text = malloc(16384);
     if (!text) {
@@ -152,11 +152,11 @@ int dapv_child(dapv *v, const dap_lref *r, const char *expr, int64_t i, char *na
 {
     *child = NULL;
     cmd_lane_ref ref = lane_ref(v, r);
-    cmd_vsrc src;
+    dbg_vsrc src;
     cmd_vsrc_lane(&ref, &src);
-    cmd_value cv;
+    dbg_value cv;
     char err[256];
-    if (cmd_eval_text(expr, &src, &v->c.hist, &cv, err, sizeof err) != 0)
+    if (dbg_eval_text(expr, &src, &v->c.hist, &cv, err, sizeof err) != 0)
         return -1;
     dapv_val d;
     memset(&d, 0, sizeof d);
@@ -222,7 +222,7 @@ int dapv_locals(dapv *v, const dap_lref *r, const char ***names)
 
 void dapv_format_bits(uint64_t bits, ptx_type t, int hex, char *out, size_t n)
 {
-    cmd_format_bits(bits, t, hex ? 'x' : 0, out, n);
+    dbg_format_bits(bits, t, hex ? 'x' : 0, out, n);
 }
 
 int dapv_cond_check(dapv *v, const char *cond, const uint32_t *pcs, int npcs, char *err,

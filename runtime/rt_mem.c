@@ -214,7 +214,7 @@ int rt_mem_freed_describe(uint64_t addr, char *out, size_t n)
     if (!found)
         return 0;
     char where[1024], api[64];
-    if (dbg_host_where(f.pcs, f.npcs, NULL, cmd_demangle, 3, where, sizeof where) != 0)
+    if (dbg_host_where(f.pcs, f.npcs, NULL, dbg_demangle, 3, where, sizeof where) != 0)
         snprintf(where, sizeof where, "an unknown place");
     dbg_host_api_name(f.api_pc, api, sizeof api);
     if (!api[0])

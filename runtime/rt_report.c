@@ -30,15 +30,15 @@ void rt_report_fault(rt_launch_ctx *ctx)
     exec_pc_insn(m, st->pc, &f, &in);
     /* where, through the call sites as bt shows them: a fault inside a toolkit helper
        (__iAtomicAdd, inlined atomics, cooperative groups) names the user's line too */
-    dw_info *dw = dbg_dwarf_load(pm, cmd_demangle);
+    dw_info *dw = dbg_dwarf_load(pm, dbg_demangle);
     dbg_site site;
-    int have = dbg_site_of(m, dw, cmd_demangle, pm->path, st->cta, st->warp, st->lane,
+    int have = dbg_site_of(m, dw, dbg_demangle, pm->path, st->cta, st->warp, st->lane,
                            &site) == 0;
     exec_dim3 b = exec_cta_coord(m, st->cta);
     uint32_t t = st->warp * 32 + st->lane;
     exec_dim3 bd = { ctx->block.x, ctx->block.y, ctx->block.z };
     char kname[512];
-    if (cmd_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
+    if (dbg_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
         snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nCUDA Exception: %s\n", name);
     fprintf(stderr, "The exception was triggered at PC 0x%x (%s%sPTX line %d)\n", st->pc,
@@ -54,7 +54,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
     uint64_t pcs[DBG_HOST_PCS];
     int npcs = dbg_host_stack(pcs, DBG_HOST_PCS, NULL);
     char from[1024];
-    if (dbg_host_where(pcs, npcs, ctx->k->name, cmd_demangle, 1, from, sizeof from) == 0)
+    if (dbg_host_where(pcs, npcs, ctx->k->name, dbg_demangle, 1, from, sizeof from) == 0)
         fprintf(stderr, "  launched from %s\n", from);
     if (st->msg[0])
         fprintf(stderr, "  %s\n", st->msg);
@@ -64,7 +64,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
     if (rt_auto_core()) {
         char path[512];
         char base[256];
-        if (cmd_demangle(ctx->k->name, base, sizeof base, 1) != 0)
+        if (dbg_demangle(ctx->k->name, base, sizeof base, 1) != 0)
             snprintf(base, sizeof base, "%s", ctx->k->name);
         snprintf(path, sizeof path, "core.%s.%d.%llu", base, (int)getpid(),
                  (unsigned long long)ctx->launch_no);

@@ -313,7 +313,7 @@ START_TEST(sigint_stops_a_long_kernel)
     /* stopped, not finished: the launch is alive and inspectable */
     ck_assert(dbg_launch_alive(s));
     ck_assert(dbg_get_focus(s)->valid);
-    cmd_value v;
+    dbg_value v;
     char err[256];
     ck_assert_int_eq(cmd_eval_focus(&c, "%r3", &v, err, sizeof err), 0);
     uint64_t first = v.u;

@@ -186,7 +186,7 @@ static void check_live_focus(const char *when)
                   when, li.state);
     dbg_frame fr[DBG_MAX_FRAMES];
     ck_assert_msg(dbg_frames(s, fr, DBG_MAX_FRAMES) > 0, "%s: No stack.", when);
-    cmd_value v;
+    dbg_value v;
     char err[256];
     ck_assert_msg(cmd_eval_focus(&c, "threadIdx.x", &v, err, sizeof err) == 0, "%s: %s", when,
                   err);
@@ -258,7 +258,7 @@ START_TEST(lane_next_at_a_breakpoint_line)
     if (dbg_bp_find(s, 1))
         ck_assert_int_le(dbg_bp_find(s, 1)->hits - hits, 3);
     run("continue");
-    cmd_value v;
+    dbg_value v;
     char err[256];
     ck_assert_int_eq(cmd_eval_focus(&c, "out[0]", &v, err, sizeof err), 0);
     ck_assert_int_eq((int)v.u, 31 * 32 / 2);
@@ -535,7 +535,7 @@ END_TEST
  * of bump (stepped into from the call), p == out, a == &a[t], v == 5 + t and *a == t. */
 static uint64_t eval_u(const char *expr)
 {
-    cmd_value v;
+    dbg_value v;
     char err[256];
     ck_assert_msg(cmd_eval_focus(&c, expr, &v, err, sizeof err) == 0, "%s: %s", expr, err);
     return v.u;
@@ -638,10 +638,10 @@ START_TEST(args_through_a_prologue_with_a_struct)
             continue;
         }
         inside++;
-        cmd_value v;
+        dbg_value v;
         char err[256];
         ck_assert_msg(cmd_eval_focus(&c, "f", &v, err, sizeof err) == 0, "%s", err);
-        ck_assert(v.kind == CV_FLOAT && v.f == 2.0);
+        ck_assert(v.kind == DBG_V_FLOAT && v.f == 2.0);
         ck_assert_msg(cmd_eval_focus(&c, "p", &v, err, sizeof err) == 0, "%s", err);
         if (v.optout) {
             ck_assert_int_eq(have_p, 0);   /* available from the copy on, never lost */
@@ -650,7 +650,7 @@ START_TEST(args_through_a_prologue_with_a_struct)
         have_p = 1;
         ck_assert_uint_eq((uint32_t)eval_u("p.key"), 5);
         ck_assert_msg(cmd_eval_focus(&c, "p.weight", &v, err, sizeof err) == 0, "%s", err);
-        ck_assert(v.kind == CV_FLOAT && v.f == 2.5);
+        ck_assert(v.kind == DBG_V_FLOAT && v.f == 2.5);
     }
     ck_assert_int_ge(inside, 8);
     ck_assert_int_eq(have_p, 1);

@@ -1,10 +1,10 @@
-/* cmd_demangle.c - a small Itanium C++ demangler for kernel and device-function names. */
+/* dbg_demangle.c - a small Itanium C++ demangler for kernel and device-function names. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "dbg_value.h"
 
 /* Covers what nvcc emits for ordinary CUDA C: source names, namespaces (incl. anonymous),
  * builtin types, pointers/references/const/volatile, substitutions (S_, S0_, St), templates with
@@ -420,7 +420,7 @@ static void drop_internal_ns(char *out)
     }
 }
 
-int cmd_demangle(const char *mangled, char *out, size_t n, int base_only)
+int dbg_demangle(const char *mangled, char *out, size_t n, int base_only)
 {
     int rc = cmd_demangle_raw(mangled, out, n, base_only);
     if (rc == 0)
