@@ -87,9 +87,6 @@ typedef struct {
 /* Front-end settings (the table is cmd_settings.c). UINT settings: 0 = unlimited. */
 #define CMD_PATH_MAX 512
 typedef struct {
-    uint64_t print_elements;  /* set print elements (200) */
-    uint64_t print_repeats;   /* set print repeats (10) */
-    int print_pretty;         /* set print pretty */
     uint64_t listsize;        /* set listsize (10) */
     uint64_t height;          /* set height: lines a page (interactive pager) */
     int height_set;           /* the user chose height (else the terminal's) */
@@ -108,7 +105,6 @@ typedef struct cmd_ctx {
     int failed;               /* some command failed (batch exit status) */
     int kernel_failed;        /* a kernel ended in a trap, assert or exception */
     int quit;
-    dbg_history hist;
     cmd_disp *disp;
     int ndisp, next_disp;
     cmd_input *in;            /* where `commands`/`end` blocks read from */
@@ -128,10 +124,7 @@ typedef struct cmd_ctx {
     dbg_focus shown_focus;
     int shown_launch;
     int kernel_events;        /* print [Launch of ...] / [Kernel N exited] lines */
-    /* PTX REPL scratch state (cmd_ptx.c) */
-    void *ptx_repl;
     char repeat[256];         /* the command an empty line repeats */
-    void *tex;                /* texture/surface names and bindings (cmd_tex.c) */
     /* debugging a CUDA program (cmd_prog.c: the parent; cmd_inproc.c: inside the program) */
     struct cmd_prog *prog;    /* the program, its arguments and the setup log; NULL: PTX */
     int replaying;            /* replaying the setup log: not recorded again */
@@ -209,41 +202,10 @@ void cmd_ctx_free(cmd_ctx *c);
 /* Split "a b c" into words (modifies a copy); returns argc; argv points into *buf. */
 int cmd_split(const char *args, char **buf, char ***argv);
 
-/* dbg_vsrc.c: the value source of one lane of the session (the focus, or any lane). */
-typedef struct {
-    cmd_ctx *c;
-    uint32_t cta, warp, lane;
-    int frame;
-    int host;   /* a launch argument: buffers and globals, none of a stopped kernel's variables */
-} cmd_lane_ref;
-void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, dbg_vsrc *src);
-void cmd_vsrc_lane(cmd_lane_ref *ref, dbg_vsrc *src);
-/* Evaluate text in the focused lane (history available). */
-int cmd_eval_focus(cmd_ctx *c, const char *text, dbg_value *out, char *err, size_t n);
-/* Evaluate as the host does for a launch argument: buffer names, module globals, convenience
- * variables and history, never a stopped kernel's variables or registers (a parameter `x` of the
- * focused kernel must not hide buffer x). */
-int cmd_eval_host(cmd_ctx *c, const char *text, dbg_value *out, char *err, size_t n);
-void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
 /* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
 void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);
-void cmd_install_cond_hooks(cmd_ctx *c);
-/* A breakpoint condition at pcs: it parses and every name in it means something at one of them
- * at least (a variable in scope, a buffer, a global, a built-in), as gdb checks; 0 or -1 with
- * gdb's message ("No symbol \"foo\" in current context."). */
-int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, char *err,
-                   size_t n);
-/* Format a value for one lane: DWARF-typed values like gdb (structs, arrays, enums), others
- * as dbg_format_value. 0 or -1 (message in out). */
-int cmd_format_lane(cmd_lane_ref *ref, const dbg_value *v, char fmt, char *out, size_t n);
-int cmd_format_focus(cmd_ctx *c, const dbg_value *v, char fmt, char *out, size_t n);
-/* Source-level frame of a lane reference (its frame number in dbg_lane_frames). */
-int cmd_ref_frame(cmd_lane_ref *ref, dbg_frame *out);
-/* Value of a DWARF variable in a frame (f NULL: globals only, no lane). 0 ok, -1 error. */
-int cmd_var_value(cmd_lane_ref *ref, const dw_var *v, const dbg_frame *f, dbg_value *out,
-                  char *err, size_t n);
-/* Where a variable lives in frame f, as text ("register %r1", "@local 0x10 ..."). */
-int cmd_var_where(cmd_lane_ref *ref, const dw_var *v, const dbg_frame *f, char *out, size_t n);
+/* Breakpoint conditions that could not be evaluated during a run: one error line each. */
+void cmd_report_cond_errors(cmd_ctx *c, const dbg_event *ev);
 
 /* cmd_show.c: presenting stops, frames, focus */
 void cmd_report_event(cmd_ctx *c, const dbg_event *ev);
@@ -293,17 +255,11 @@ void cmd_frame_args(cmd_ctx *c, const dbg_frame *f, char *out, size_t n);
 /* cmd_cuda.c */
 H(cmd_cuda); H(cmd_info_warps); H(cmd_info_lanes); H(cmd_info_blocks); H(cmd_info_threads);
 H(cmd_info_kernels); H(cmd_info_sharedmem); H(cmd_info_cuda);
-/* cmd_ptx.c */
+/* the PTX REPL (cmd_data.c; dbg_ptx.c runs it) */
 H(cmd_eval_ptx);
 int cmd_ptx_repl_line(cmd_ctx *c, const char *line);
-/* A register the standalone PTX REPL set (no kernel running): 0, or -1 if it has none. */
-int cmd_ptx_repl_reg(cmd_ctx *c, const char *name, uint64_t *bits, ptx_type *type);
-void cmd_ptx_free(cmd_ctx *c);
 /* cmd_tex.c */
 H(cmd_texture); H(cmd_surface); H(cmd_bind); H(cmd_info_textures);
-/* A texture/surface name as a value (its .u64 handle): 1 found, 0 not a texture name. */
-int cmd_tex_ident(cmd_ctx *c, const char *name, dbg_value *out);
-void cmd_tex_free(cmd_ctx *c);
 #undef H
 
 /* cmd_settings.c */
@@ -316,8 +272,6 @@ int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv);
  * or a setting's values; calls add for each. 0 when the words name nothing. */
 int cmd_settings_complete(const char *const *words, int nw, const char *verb,
                           void (*add)(void *k, const char *cand), void *k);
-/* The print settings as the value formatter takes them. */
-dw_format_opts cmd_print_opts(const cmd_ctx *c);
 
 /* cmd_out.c: where output goes. Logging (set logging) copies stdout and stderr to a file, or
  * sends them only there (redirect); the pager stops interactive output after each page (set
@@ -350,7 +304,6 @@ void cmd_corecheck(cmd_ctx *c);
 
 /* cmd_core.c: postmortem (trap/exception reports, core files, info trap) */
 void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev);
-const char *cmd_core_exc_name(exec_exc e, int *num);
 /* Refuse an execution command when nothing can run (trapped launch, core file): -1. */
 int cmd_core_guard(cmd_ctx *c, const struct cmd_def *d);
 /* Open a core file in the session and print what it shows. */

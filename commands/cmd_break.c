@@ -63,7 +63,7 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
         uint32_t pcs[DBG_MAX_LOCS];
         char err[512];
         int np = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
-        if (np > 0 && cmd_cond_check(c, cond, pcs, np, err, sizeof err) != 0)
+        if (np > 0 && dbg_cond_check(c->s, cond, pcs, np, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
     }
     /* a CUDA program's host code never stops: say so now, not a pending breakpoint forever */
@@ -125,7 +125,7 @@ int cmd_condition(cmd_ctx *c, const char *args, int argc, char **argv)
     const dbg_bp *b = dbg_bp_find(c->s, num);
     char err[512];
     if (*cond && b && b->type == DBG_BP_BREAK && !b->pending &&
-        cmd_cond_check(c, cond, b->pcs, b->npcs, err, sizeof err) != 0)
+        dbg_cond_check(c->s, cond, b->pcs, b->npcs, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
     if (dbg_bp_condition(c->s, num, *cond ? cond : NULL) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -441,7 +441,7 @@ static int set_watch(cmd_ctx *c, const char *args, dbg_bp_type type)
         args++;
     dbg_value v;
     char err[512];
-    if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
+    if (dbg_eval_focus(c->s, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
     if (v.lv != DBG_LV_MEM)
         return cmd_error(c, "Cannot watch constant value `%s'.", args);

@@ -228,8 +228,8 @@ static void add_expression(cands *k, cmd_ctx *c, const char *text)
     }
     if (text[0] == '$') {
         add(k, "$pc");
-        for (int i = 0; i < c->hist.nconv; i++)
-            addf(k, "$%s%s", c->hist.conv[i].name, "");
+        for (int i = 0; i < dbg_session_history(c->s)->nconv; i++)
+            addf(k, "$%s%s", dbg_session_history(c->s)->conv[i].name, "");
         return;
     }
     if (strchr(text, '.')) {

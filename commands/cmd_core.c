@@ -15,28 +15,6 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p ? p : "";
 }
 
-const char *cmd_core_exc_name(exec_exc e, int *num)
-{
-    int n;
-    const char *s;
-    switch (e) {
-    case EXEC_EXC_OUT_OF_RANGE: n = 5; s = "Warp Out-of-range Address"; break;
-    case EXEC_EXC_MISALIGNED: n = 6; s = "Warp Misaligned Address"; break;
-    case EXEC_EXC_ILLEGAL_INSN: n = 4; s = "Warp Illegal Instruction"; break;
-    case EXEC_EXC_READONLY: n = 14; s = "Warp Read-only Address Store"; break;
-    case EXEC_EXC_STACK_OVERFLOW: n = 8; s = "Lane User Stack Overflow"; break;
-    case EXEC_EXC_BARRIER_DEADLOCK: n = 17; s = "Warp Barrier Deadlock"; break;
-    case EXEC_EXC_WARP_SYNC: n = 4; s = "Warp Sync Misuse"; break;
-    case EXEC_EXC_ILLEGAL_ADDRESS: n = 14; s = "Warp Illegal Address"; break;
-    case EXEC_EXC_INVALID_PC: n = 7; s = "Warp Invalid PC"; break;
-    case EXEC_EXC_MALLOC: n = 14; s = "Warp Illegal Address (device heap)"; break;
-    default: n = 0; s = "Unknown Exception"; break;
-    }
-    if (num)
-        *num = n;
-    return s;
-}
-
 /* "thread (5,0,0)" / "threads (32..47,0,0)" / "threads (0..3,0,0), (8,0,0)" for lanes of a warp. */
 static void threads_text(cmd_ctx *c, uint32_t cta, uint32_t warp, uint32_t lanes, char *out,
                          size_t n)
@@ -384,7 +362,7 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
     int num = 4;
     const char *name = ev->kind == DBG_EV_TRAP     ? "Warp Illegal Instruction (trap)"
                        : ev->kind == DBG_EV_ASSERT ? "Warp Assert"
-                                                   : cmd_core_exc_name(st->exc, &num);
+                                                   : dbg_exc_name(st->exc, &num);
     if (ev->kind == DBG_EV_ASSERT)
         num = 12;
     char at[1600], who[400], lanes[200], user[sizeof(((dbg_site *)0)->user)];
@@ -591,7 +569,7 @@ int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv)
                b.z, who, st.warp, user, st.msg);
     else {
         printf("  CUDA Exception: %s: block (%u,%u,%u) %s (warp %u) at %s\n",
-               cmd_core_exc_name(st.exc, NULL), b.x, b.y, b.z, who, st.warp, user);
+               dbg_exc_name(st.exc, NULL), b.x, b.y, b.z, who, st.warp, user);
         if (st.space != PTX_SPACE_NONE && st.exc != EXEC_EXC_STACK_OVERFLOW &&
             st.exc != EXEC_EXC_BARRIER_DEADLOCK && st.exc != EXEC_EXC_WARP_SYNC) {
             char a[1200];

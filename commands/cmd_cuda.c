@@ -81,7 +81,7 @@ static char *subst_vars(cmd_ctx *c, const char *args)
         char name[128], err[512];
         snprintf(name, sizeof name, "%.*s", (int)l, p);
         dbg_value v;
-        if (cmd_eval_host(c, name, &v, err, sizeof err) != 0 || v.kind != DBG_V_INT ||
+        if (dbg_eval_host(c->s, name, &v, err, sizeof err) != 0 || v.kind != DBG_V_INT ||
             (ptx_type_is_signed(v.type) && (int64_t)v.u < 0)) {
             cmd_error(c, "%s is not a coordinate (a non-negative integer).", name);
             free(out);

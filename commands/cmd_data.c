@@ -73,9 +73,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
                 snprintf(where, sizeof where, "in %s", fn);
             }
         }
-        cmd_lane_ref ref = {c, f->cta, f->warp, l, lframe, 0};
-        dbg_vsrc src;
-        cmd_vsrc_lane(&ref, &src);
+        dbg_at at = {f->cta, f->warp, l, lframe, 0};
         dbg_value v;
         char out[4096];
         const char *state = info.state == EXEC_LANE_DIVERGENT ? "inactive: divergent"
@@ -86,7 +84,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
         if (state || where[0])
             snprintf(tag, sizeof tag, "  (%s%s%s)", state ? state : "",
                      state && where[0] ? ", " : "", where);
-        if (dbg_eval(e, &src, &c->hist, &v, err, sizeof err) != 0) {
+        if (dbg_eval_expr_at(c->s, &at, e, &v, err, sizeof err) != 0) {
             if (info.state != EXEC_LANE_DIVERGENT) {
                 printf("<error: %s>%s\n", err, tag);
                 continue;
@@ -105,7 +103,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
             printf("<inactive>  (divergent%s%s%s)\n", at, where[0] ? ", " : "", where);
             continue;
         }
-        cmd_format_lane(&ref, &v, fmt, out, sizeof out);
+        dbg_format_at(c->s, &at, &v, fmt, out, sizeof out);
         printf("%s%s\n", out, tag);
     }
     dbg_expr_free(e);
@@ -124,16 +122,16 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     dbg_value v;
     char err[512], out[8192];
     if (!*expr) {
-        if (c->hist.nhist == 0) {
+        if (dbg_session_history(c->s)->nhist == 0) {
             if (record)
                 printf("$1 = void\n"); /* gdb shows an empty history this way */
             return 0;
         }
-        v = c->hist.hist[c->hist.nhist - 1];
-    } else if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0) {
+        v = dbg_session_history(c->s)->hist[dbg_session_history(c->s)->nhist - 1];
+    } else if (dbg_eval_focus(c->s, expr, &v, err, sizeof err) != 0) {
         return cmd_error(c, "%s", err);
     }
-    if (cmd_format_focus(c, &v, fmt, out, sizeof out) != 0)
+    if (dbg_format_focus(c->s, &v, fmt, out, sizeof out) != 0)
         return cmd_error(c, "%s", out);
     size_t ol = strlen(out);
     if (v.kind == DBG_V_AGG && !strncmp(out, "<error: ", 8) && ol > 9 && out[ol - 1] == '>' &&
@@ -145,8 +143,8 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     if (record) {
         int keep = v.kind != DBG_V_VOID || v.optout;
         if (keep)
-            dbg_history_add(&c->hist, &v, dbg_dwarf(c->s));
-        printf("$%d = %s\n", keep ? c->hist.nhist : c->hist.nhist + 1, out);
+            dbg_history_add(dbg_session_history(c->s), &v, dbg_dwarf(c->s));
+        printf("$%d = %s\n", keep ? dbg_session_history(c->s)->nhist : dbg_session_history(c->s)->nhist + 1, out);
     } else {
         printf("%s", out);
     }
@@ -194,7 +192,7 @@ int cmd_call(cmd_ctx *c, const char *args, int argc, char **argv)
     if (*expr) {
         dbg_value v;
         char err[512];
-        if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0)
+        if (dbg_eval_focus(c->s, expr, &v, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
         if (v.kind == DBG_V_VOID && !v.optout)
             return 0;
@@ -316,7 +314,7 @@ static int type_cmd(cmd_ctx *c, const char *args, int expand)
         printf("type = %s\n", out);
         return 0;
     }
-    if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
+    if (dbg_eval_focus(c->s, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
     if (v.dt) {
         /* a pointer into a state space names it, as print does: "@local int (*)[5]" */
@@ -368,7 +366,7 @@ int cmd_set_var(cmd_ctx *c, const char *args, int argc, char **argv)
         return cmd_error(c, "Usage: set var LVALUE = EXPR");
     dbg_value v;
     char err[512];
-    if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
+    if (dbg_eval_focus(c->s, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
     return 0;
 }
@@ -434,7 +432,7 @@ static int x_insns(cmd_ctx *c, uint64_t pc, int count)
             break;
         }
         char d[600], text[512];
-        cmd_describe(c, pc, d, sizeof d);
+        dbg_describe_pc(c->s, pc, d, sizeof d);
         ptx_insn_format(in, text, sizeof text);
         printf("%s0x%llx %s:\t%s\n", pc == cur ? "=> " : "   ", (unsigned long long)pc, d, text);
     }
@@ -490,7 +488,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
     } else {
         dbg_value v;
         char err[512];
-        if (cmd_eval_focus(c, rest, &v, err, sizeof err) != 0)
+        if (dbg_eval_focus(c->s, rest, &v, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
         if (v.kind == DBG_V_CODE && (fmt == 'i' || !fmtspec[0]))
             return x_insns(c, v.u, count);
@@ -531,8 +529,8 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
     int per_line = fmt == 'c' ? 8 : ub == 8 ? 2 : ub == 4 ? 4 : 8;
     if (fmt == 's') {
         /* gdb: a string stops at `print elements` characters, with "..." */
-        uint64_t lim = c->opt.print_elements && c->opt.print_elements <= 65536
-                           ? c->opt.print_elements : 65536;
+        uint64_t pe = dbg_opts(c->s)->print_elements;
+        uint64_t lim = pe && pe <= 65536 ? pe : 65536;
         for (int i = 0; i < count; i++) {
             printf("0x%llx:\t\"", (unsigned long long)addr);
             uint64_t k = 0;
@@ -736,7 +734,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
                 uint32_t pc;
                 if (dbg_focus_pc(c->s, &pc) == 0) {
                     char d[300];
-                    cmd_describe(c, pc, d, sizeof d);
+                    dbg_describe_pc(c->s, pc, d, sizeof d);
                     printf("%-15s0x%-17x%s\n", "pc", pc, d);
                 }
             } else if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0) {
@@ -777,7 +775,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
     uint32_t pc;
     if (dbg_focus_pc(c->s, &pc) == 0) {
         char d[300];
-        cmd_describe(c, pc, d, sizeof d);
+        dbg_describe_pc(c->s, pc, d, sizeof d);
         printf("%-15s0x%-17x%s\n", "pc", pc, d);
     }
     return 0;
@@ -879,9 +877,7 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
     char out[8192];
     size_t ol = 0;
     out[0] = 0;
-    cmd_lane_ref ref;
-    dbg_vsrc src;
-    cmd_vsrc_focus(c, &ref, &src);
+    dbg_at at = dbg_at_focus(c->s);
     for (const char *f = fmt; *f; f++) {
         if (*f != '%') {
             pf_put(out, sizeof out, &ol, "%c", *f);
@@ -932,7 +928,7 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
             pf_put(out, sizeof out, &ol, spec, expr + 1);
             continue;
         }
-        if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0)
+        if (dbg_eval_focus(c->s, expr, &v, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
         if (v.kind == DBG_V_VOID || v.kind == DBG_V_DIM3 || (v.kind == DBG_V_AGG && conv != 's'))
             return cmd_error(c, "Value can't be converted to integer.");
@@ -972,7 +968,7 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
             size_t k = 0;
             for (; k + 1 < sizeof str; k++) {
                 uint8_t b = 0;
-                if (!src.mem_read || src.mem_read(src.ctx, sp, a + k, &b, 1, err, sizeof err) != 0)
+                if (dbg_value_read(c->s, &at, sp, a + k, &b, 1, err, sizeof err) != 0)
                     return cmd_error(c, "%s", err);
                 if (!b)
                     break;
@@ -998,4 +994,27 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
     fputs(out, stdout);
     fflush(stdout);
     return 0;
+}
+
+/* ---- the PTX REPL: a typed instruction's destination registers ------------------------------ */
+int cmd_ptx_repl_line(cmd_ctx *c, const char *line)
+{
+    dbg_ptx_row rows[8];
+    int n = dbg_ptx_line(c->s, line, rows, 8);
+    if (n < 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    for (int i = 0; i < n; i++) {
+        if (rows[i].hex[0])
+            printf("%s = %s  (%s)\n", rows[i].name, rows[i].value, rows[i].hex);
+        else
+            printf("%s = %s\n", rows[i].name, rows[i].value);
+    }
+    return 0;
+}
+
+int cmd_eval_ptx(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return cmd_ptx_repl_line(c, args);
 }

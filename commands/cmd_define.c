@@ -479,7 +479,7 @@ int cmd_if(cmd_ctx *c, const char *args, int argc, char **argv)
     dbg_value v;
     char err[512];
     int rc;
-    if (cmd_eval_focus(c, cond, &v, err, sizeof err) != 0) {
+    if (dbg_eval_focus(c->s, cond, &v, err, sizeof err) != 0) {
         rc = cmd_error(c, "%s", err);
     } else {
         int yes = dbg_value_true(&v);

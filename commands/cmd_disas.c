@@ -170,7 +170,7 @@ static int dis_pc(cmd_ctx *c, const char *text, uint64_t *pc)
 {
     dbg_value v;
     char err[512];
-    if (cmd_eval_focus(c, text, &v, err, sizeof err) != 0)
+    if (dbg_eval_focus(c->s, text, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
     if (v.kind != DBG_V_INT && v.kind != DBG_V_PTR && v.kind != DBG_V_CODE)
         return cmd_error(c, "Invalid address \"%s\".", text);

@@ -64,7 +64,9 @@ static int do_steps(cmd_ctx *c, dbg_step_kind kind, int argc, char **argv, int l
     int rc = 0;
     memset(&ev, 0, sizeof ev);
     for (long i = 0; i < n; i++) {
-        if (dbg_step(c->s, kind, &ev) != 0) {
+        int sr = dbg_step(c->s, kind, &ev);
+        cmd_report_cond_errors(c, &ev);
+        if (sr != 0) {
             rc = cmd_error(c, "%s", dbg_errmsg(c->s));
             break;
         }
@@ -168,7 +170,9 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
                 here |= rets[nr - 1] == fr[0].pc;
             }
         if (nr && !here) {
-            if (dbg_advance(c->s, rets, nr, &ev) != 0)
+            int ar = dbg_advance(c->s, rets, nr, &ev);
+            cmd_report_cond_errors(c, &ev);
+            if (ar != 0)
                 return cmd_error(c, "%s", dbg_errmsg(c->s));
             if (ev.kind != DBG_EV_STEP) {
                 cmd_report_event(c, &ev);
@@ -182,7 +186,9 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
     }
     /* finishing frame `sel` leaves nf - sel - 1 frames */
     do {
-        if (dbg_step(c->s, DBG_STEP_FINISH, &ev) != 0)
+        int fr_ = dbg_step(c->s, DBG_STEP_FINISH, &ev);
+        cmd_report_cond_errors(c, &ev);
+        if (fr_ != 0)
             return cmd_error(c, "%s", dbg_errmsg(c->s));
     } while (ev.kind == DBG_EV_STEP && dbg_frames(c->s, fr, DBG_MAX_FRAMES) > nf - sel - 1);
     if (ev.kind == DBG_EV_STEP)
@@ -191,9 +197,9 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
     dbg_value v;
     if (ev.kind == DBG_EV_STEP && have && dbg_value_from_dw(&v, rt, bits) == 0) {
         char out[1024];
-        cmd_format_focus(c, &v, 0, out, sizeof out);
-        dbg_history_add(&c->hist, &v, dbg_dwarf(c->s));
-        printf("Value returned is $%d = %s\n", c->hist.nhist, out);
+        dbg_format_focus(c->s, &v, 0, out, sizeof out);
+        dbg_history_add(dbg_session_history(c->s), &v, dbg_dwarf(c->s));
+        printf("Value returned is $%d = %s\n", dbg_session_history(c->s)->nhist, out);
     }
     return 0;
 }
@@ -205,7 +211,9 @@ static int advance_to(cmd_ctx *c, const char *loc, int any_frame)
     if (n < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     dbg_event ev;
-    if ((any_frame ? dbg_advance_any(c->s, pcs, n, &ev) : dbg_advance(c->s, pcs, n, &ev)) != 0)
+    int ar = any_frame ? dbg_advance_any(c->s, pcs, n, &ev) : dbg_advance(c->s, pcs, n, &ev);
+    cmd_report_cond_errors(c, &ev);
+    if (ar != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     if (ev.kind == DBG_EV_STEP)
         ev.new_frame = 1;

@@ -242,7 +242,7 @@ int cmd_feed_run(cmd_ctx *c, int base)
                     cmd_error(c, "Quit");
                     unwind(c, base);
                     rc = -1;
-                } else if (cmd_eval_focus(c, f->cond, &v, err, sizeof err) != 0) {
+                } else if (dbg_eval_focus(c->s, f->cond, &v, err, sizeof err) != 0) {
                     cmd_error(c, "%s", err);
                     unwind(c, base);
                     rc = -1;

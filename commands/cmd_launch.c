@@ -138,7 +138,7 @@ static int value_of(cmd_ctx *c, const char *text, ptx_type t, int int_only, uint
     if (lit && !floaty && !ptx_type_is_float(t))
         return 0;
     dbg_value v;
-    if (cmd_eval_host(c, text, &v, err, n) != 0) {
+    if (dbg_eval_host(c->s, text, &v, err, n) != 0) {
         if (lit) /* inf, nan: literals the expression language does not have */
             return 0;
         size_t l = strlen(err);
@@ -531,7 +531,9 @@ int cmd_resume(cmd_ctx *c, int ignore)
         c->shown_focus.valid = 0;
     }
     dbg_event ev;
-    if (dbg_continue(c->s, ignore, &ev) != 0)
+    int rc = dbg_continue(c->s, ignore, &ev);
+    cmd_report_cond_errors(c, &ev);
+    if (rc != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     cmd_report_event(c, &ev);
     return 0;

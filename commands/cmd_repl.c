@@ -38,9 +38,7 @@ void cmd_ctx_init(cmd_ctx *c, dbg_session *s)
     c->x_size = 'w';
     c->shown_launch = -1;
     cmd_opts_init(&c->opt);
-    dbg_set_demangler(s, dbg_demangle);
     dbg_set_interrupt_flag(s, &interrupted);
-    cmd_install_cond_hooks(c);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -53,11 +51,8 @@ void cmd_ctx_free(cmd_ctx *c)
     for (int i = 0; i < c->ndisp; i++)
         free(c->disp[i].text);
     free(c->disp);
-    dbg_history_free(&c->hist);
     cmd_feed_free(c);
     cmd_users_free(c);
-    cmd_ptx_free(c);
-    cmd_tex_free(c);
     if (c->opt.log_enabled) /* the log belongs to the session that started it */
         cmd_out_log_stop(c);
 }

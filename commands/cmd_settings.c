@@ -32,10 +32,11 @@ typedef struct cmd_setting {
 
 /* ---- storage accessors ----------------------------------------------------------------------- */
 #define OPT(field) static void *ref_##field(cmd_ctx *c) { return &c->opt.field; }
-OPT(print_elements) OPT(print_repeats) OPT(print_pretty) OPT(listsize) OPT(height) OPT(width)
+OPT(listsize) OPT(height) OPT(width)
 OPT(pagination) OPT(confirm) OPT(log_enabled) OPT(log_file) OPT(log_overwrite) OPT(log_redirect)
 #undef OPT
 #define DOPT(field) static void *ref_##field(cmd_ctx *c) { return &dbg_opts(c->s)->field; }
+DOPT(print_elements) DOPT(print_repeats) DOPT(print_pretty)
 DOPT(run_max_steps) DOPT(scheduler_locking) DOPT(lane_steps) DOPT(break_on_launch)
 #undef DOPT
 
@@ -227,8 +228,6 @@ static const cmd_setting settings[] = {
 void cmd_opts_init(cmd_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->print_elements = 200;
-    o->print_repeats = 10;
     o->listsize = 10;
     o->pagination = 1;
     o->confirm = 1;
@@ -735,8 +734,3 @@ int cmd_settings_complete(const char *const *words, int nw, const char *verb,
     return 1;
 }
 
-dw_format_opts cmd_print_opts(const cmd_ctx *c)
-{
-    dw_format_opts o = {c->opt.print_elements, c->opt.print_repeats, c->opt.print_pretty};
-    return o;
-}

@@ -141,10 +141,10 @@ static void where_text(cmd_ctx *c, uint32_t pc, char *out, size_t n)
 static void arg_text(cmd_ctx *c, const dw_var *v, const dbg_frame *f, char *out, size_t n)
 {
     const dbg_focus *fo = dbg_get_focus(c->s);
-    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
+    dbg_at at = {fo->cta, fo->warp, fo->lane, fo->frame, 0};
     dbg_value val;
     char err[256];
-    if (cmd_var_value(&ref, v, f, &val, err, sizeof err) != 0)
+    if (dbg_var_value(c->s, &at, v, f, &val, err, sizeof err) != 0)
         snprintf(out, n, "<error: %s>", err);
     else if (val.kind == DBG_V_VOID && val.optout)
         snprintf(out, n, "<optimized out>");
@@ -152,7 +152,7 @@ static void arg_text(cmd_ctx *c, const dw_var *v, const dbg_frame *f, char *out,
         snprintf(out, n, "...");
     else if (val.kind == DBG_V_PTR)
         snprintf(out, n, "0x%llx", (unsigned long long)val.u);
-    else if (cmd_format_lane(&ref, &val, 0, out, n) != 0)
+    else if (dbg_format_at(c->s, &at, &val, 0, out, n) != 0)
         snprintf(out, n, "...");
 }
 
@@ -453,12 +453,22 @@ void cmd_do_displays(cmd_ctx *c)
         }
         dbg_value v;
         char err[512], out[4096];
-        if (cmd_eval_focus(c, d->text, &v, err, sizeof err) != 0) {
+        if (dbg_eval_focus(c->s, d->text, &v, err, sizeof err) != 0) {
             printf("%d: %s%s%s = <error: %s>\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text,
                    err);
             continue;
         }
-        cmd_format_focus(c, &v, fmt, out, sizeof out);
+        dbg_format_focus(c->s, &v, fmt, out, sizeof out);
         printf("%d: %s%s%s = %s\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text, out);
+    }
+}
+
+void cmd_report_cond_errors(cmd_ctx *c, const dbg_event *ev)
+{
+    for (const char *p = ev->cond_error; *p;) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        cmd_error(c, "Error in testing condition for breakpoint: %.*s", len, p);
+        p += len + (nl != NULL);
     }
 }

@@ -41,16 +41,16 @@ static int print_vars(cmd_ctx *c, unsigned flags, const char *none)
         n = 256;
     int shown = 0;
     const dbg_focus *fo = dbg_get_focus(c->s);
-    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
+    dbg_at at = {fo->cta, fo->warp, fo->lane, fo->frame, 0};
     for (int i = 0; i < n; i++) {
         if (vs[i]->artificial)
             continue;
         dbg_value v;
         char err[512], out[8192];
-        if (cmd_var_value(&ref, vs[i], &f, &v, err, sizeof err) != 0)
+        if (dbg_var_value(c->s, &at, vs[i], &f, &v, err, sizeof err) != 0)
             snprintf(out, sizeof out, "<error: %s>", err);
         else
-            cmd_format_lane(&ref, &v, 0, out, sizeof out);
+            dbg_format_at(c->s, &at, &v, 0, out, sizeof out);
         printf("%s = %s\n", vs[i]->name, out);
         shown++;
     }
@@ -150,14 +150,14 @@ int cmd_info_address(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!v)
         return cmd_error(c, "No symbol \"%s\" in current context.", argv[0]);
     const dbg_focus *fo = dbg_get_focus(c->s);
-    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
+    dbg_at at = {fo->cta, fo->warp, fo->lane, fo->frame, 0};
     char where[600];
     if (!have || !fo->valid || !dbg_launch_info(c->s)) {
         static_where(d, v, have ? f.pc : 0, where, sizeof where);
         printf("%s\n", where);
         return 0;
     }
-    cmd_var_where(&ref, v, &f, where, sizeof where);
+    dbg_var_where(c->s, &at, v, &f, where, sizeof where);
     printf("Symbol \"%s\" is %s.\n", v->name, where);
     return 0;
 }
@@ -166,7 +166,7 @@ int cmd_info_address(cmd_ctx *c, const char *args, int argc, char **argv)
 static void describe(cmd_ctx *c, uint32_t pc, char *out, size_t n)
 {
     char d[300];
-    cmd_describe(c, pc, d, sizeof d);
+    dbg_describe_pc(c->s, pc, d, sizeof d);
     snprintf(out, n, "0x%x%s%s", pc, d[0] ? " " : "", d);
 }
 

@@ -106,7 +106,7 @@ int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)
         sel = n - 1;
     const dbg_frame *f = &fr[sel];
     char d[300], where[600] = "";
-    cmd_describe(c, f->pc, d, sizeof d);
+    dbg_describe_pc(c->s, f->pc, d, sizeof d);
     if (f->file && f->line > 0) {
         const char *b = strrchr(f->file, '/');
         snprintf(where, sizeof where, " (%s:%d)", b ? b + 1 : f->file, f->line);

@@ -61,13 +61,13 @@ int cmd_state_write(cmd_ctx *c, FILE *f)
         fprintf(f, "bp %d %d %d %d %d %d\n", b->num, b->hits, b->ignore, b->enabled,
                 b->disp_dis, b->disable_after);
     }
-    for (int i = 0; i < c->hist.nhist; i++) {
+    for (int i = 0; i < dbg_session_history(c->s)->nhist; i++) {
         fputs("hist ", f);
-        put_value(f, &c->hist.hist[i]);
+        put_value(f, &dbg_session_history(c->s)->hist[i]);
     }
-    for (int i = 0; i < c->hist.nconv; i++) {
-        fprintf(f, "conv %s ", c->hist.conv[i].name);
-        put_value(f, &c->hist.conv[i].v);
+    for (int i = 0; i < dbg_session_history(c->s)->nconv; i++) {
+        fprintf(f, "conv %s ", dbg_session_history(c->s)->conv[i].name);
+        put_value(f, &dbg_session_history(c->s)->conv[i].v);
     }
     return ferror(f) ? -1 : 0;
 }
@@ -92,17 +92,17 @@ void cmd_state_read(cmd_ctx *c, const char *text, int values)
                 dbg_bp_enable(c->s, num, en);
         } else if (values && !strncmp(q, "hist ", 5) && get_value(q + 5, &v) == 0) {
             if (!replaced) { /* the other process's history is the whole history */
-                c->hist.nhist = 0;
+                dbg_session_history(c->s)->nhist = 0;
                 replaced = 1;
             }
-            dbg_history_add(&c->hist, &v, NULL);
+            dbg_history_add(dbg_session_history(c->s), &v, NULL);
         } else if (values && !strncmp(q, "conv ", 5)) {
             char name[64];
             int used = 0;
             if (sscanf(q + 5, "%63s %n", name, &used) != 1 || used <= 0 ||
                 get_value(q + 5 + used, &v) != 0)
                 continue;
-            dbg_value *slot = dbg_history_conv(&c->hist, name, 1);
+            dbg_value *slot = dbg_history_conv(dbg_session_history(c->s), name, 1);
             if (slot)
                 *slot = v;
         }

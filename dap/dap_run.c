@@ -207,6 +207,12 @@ void dap_resume(dap_srv *d, int how)
         case DAP_RUN_STEPI: rc = dbg_step(d->s, DBG_STEP_INSN, &ev); break;
         default: rc = dbg_continue(d->s, 0, &ev); break;
         }
+        for (const char *p = ev.cond_error; *p;) {
+            const char *nl = strchr(p, '\n');
+            int len = nl ? (int)(nl - p) : (int)strlen(p);
+            dap_outputf(d, "stderr", "Error in testing condition for breakpoint: %.*s\n", len, p);
+            p += len + (nl != NULL);
+        }
         if (rc != 0) {
             dap_outputf(d, "stderr", "%s\n", dbg_errmsg(d->s));
             if (!dbg_launch_alive(d->s)) {

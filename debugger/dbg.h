@@ -17,11 +17,23 @@
  * view (pc <-> PTX line <-> source line). It prints nothing: every operation returns 0 / -1 with
  * a message in dbg_errmsg(), and stops are reported as dbg_event values the front end (the
  * command interpreter, later a DAP server) turns into text.
- * Breakpoint conditions are expressions of the front end: it installs dbg_cond_hooks that
- * compile a condition once and evaluate it for one lane.
+ * Breakpoint conditions are the engine's own expressions (dbg_value.h), compiled once and
+ * evaluated per lane; where they can they run in the core (exec_set_break_cond).
  * ------------------------------------------------------------------------------------------- */
 
 typedef struct dbg_session dbg_session;
+
+/* The vocabulary's properties (dbg_types.c): bits of a type (8..128; pred 1), its name ("u32",
+ * no dot), a name to a type ("u32" or ".u32"; PTX_T_NONE if none), float / signed types, the
+ * name of a state space ("global"). */
+int dbg_type_bits(ptx_type t);
+const char *dbg_type_name(ptx_type t);
+ptx_type dbg_type_from_name(const char *s);
+int dbg_type_is_float(ptx_type t);
+int dbg_type_is_signed(ptx_type t);
+const char *dbg_space_name(ptx_space s);
+/* cuda-gdb's name of a CUDA exception ("Warp Illegal Address") and its CUDA_EXCEPTION_N number. */
+const char *dbg_exc_name(exec_exc e, int *num);
 
 dbg_session *dbg_new(void);
 void dbg_free(dbg_session *s);
@@ -188,7 +200,7 @@ typedef struct {
     int enabled;
     char *spec;               /* the location as typed (or the watched expression) */
     char *cond;               /* condition text or NULL */
-    void *cond_compiled;      /* the front end's compiled condition */
+    void *cond_compiled;      /* the compiled condition */
     int ignore;               /* remaining hits to ignore */
     int hits;
     int pending;              /* no module (or no match yet) */
@@ -207,21 +219,6 @@ typedef struct {
     int disable_after;        /* stops left (a plain `enable` keeps the disposition, count 0) */
 } dbg_bp;
 
-typedef struct {
-    void *ctx;
-    /* Compile `text`; NULL with err filled when it does not parse. */
-    void *(*compile)(void *ctx, const char *text, char *err, size_t n);
-    /* 1 true, 0 false, -1 error (message in err) for one lane. */
-    int (*eval)(void *ctx, void *compiled, uint32_t cta, uint32_t warp, uint32_t lane,
-                char *err, size_t n);
-    void (*release)(void *ctx, void *compiled);
-    /* Optional: translate the condition into a core program (exec_set_break_cond) for a
-     * breakpoint in function f; returns the number of ops, or -1 when it cannot (the debugger
-     * then evaluates the condition at every stop). A core program must be exact: false for a
-     * lane only where eval would return 0. */
-    int (*core)(void *ctx, void *compiled, const ptx_func *f, exec_cond *prog, int max);
-} dbg_cond_hooks;
-void dbg_set_cond_hooks(dbg_session *s, const dbg_cond_hooks *h);
 
 /* Returns the new number or -1. A location that does not resolve while a module is loaded is an
  * error; without a module it is pending. */
@@ -273,6 +270,8 @@ typedef struct {
     uint32_t old_pc;          /* focused lane's pc before (steps) */
     int new_frame;            /* step entered / left a function: print the frame line */
     uint64_t steps;           /* LIMIT: warp-instructions the continue or step executed */
+    char cond_error[512];     /* a breakpoint condition could not be evaluated (the stop is
+                                 made there, as gdb does): the evaluator's message, else "" */
 } dbg_event;
 
 typedef enum {
@@ -293,6 +292,11 @@ typedef struct {
     int threads;              /* `set threads`: worker threads of a continue that runs to
                                  completion (exec_set_threads); 0 (default) = one per CPU */
     int break_on_launch;      /* `set cuda break_on_launch`: DBG_BOL_* */
+    /* how values are formatted (dbg_format_at): set print elements / repeats (0 = no limit),
+       set print pretty */
+    uint64_t print_elements;  /* 200 */
+    uint64_t print_repeats;   /* 10 */
+    int print_pretty;
 } dbg_options;
 dbg_options *dbg_opts(dbg_session *s);
 

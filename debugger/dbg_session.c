@@ -24,6 +24,9 @@ dbg_session *dbg_new(void)
         return NULL;
     s->next_bp = 1;
     s->opts.scheduler_locking = 1;
+    s->opts.print_elements = 200;
+    s->opts.print_repeats = 10;
+    s->demangle = dbg_demangle;
     s->dir = strdup("");
     s->srcp = dw_src_new();
     if (!s->dir || !s->srcp) {
@@ -59,6 +62,9 @@ void dbg_free(dbg_session *s)
 {
     if (!s)
         return;
+    dbg_history_free(&s->hist);
+    dbg_tex_free(s);
+    dbg_ptx_free(s);
     unload(s);
     for (int i = 0; i < s->ndwc; i++)
         dw_free(s->dwc[i].dw);

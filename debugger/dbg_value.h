@@ -145,4 +145,108 @@ int dbg_demangle(const char *mangled, char *out, size_t n, int base_only);
 int dbg_cond_core(exec_machine *m, const dbg_expr *e, const ptx_func *f, exec_cond *prog,
                   int max);
 
+/* ---- values of the session (dbg_vsrc.c) ---------------------------------------------------------
+ * Where an expression is evaluated: a lane of the current launch and a source-level frame of
+ * it (dbg_lane_frames numbering), or the host (host = 1: a launch argument: buffer names,
+ * module globals, convenience variables and history, never a stopped kernel's variables or
+ * registers, so a parameter `x` of the focused kernel does not hide buffer x). The session's
+ * value history ($N) and convenience variables ($name) are shared by every front end. */
+typedef struct {
+    uint32_t cta, warp, lane;
+    int frame;
+    int host;
+} dbg_at;
+dbg_at dbg_at_focus(const dbg_session *s);
+dbg_history *dbg_session_history(dbg_session *s);
+int dbg_eval_at(dbg_session *s, const dbg_at *at, const char *text, dbg_value *out, char *err,
+                size_t n);
+int dbg_eval_expr_at(dbg_session *s, const dbg_at *at, const dbg_expr *e, dbg_value *out,
+                     char *err, size_t n);
+int dbg_eval_focus(dbg_session *s, const char *text, dbg_value *out, char *err, size_t n);
+int dbg_eval_host(dbg_session *s, const char *text, dbg_value *out, char *err, size_t n);
+/* Format a value for one lane: DWARF-typed values like gdb (structs, arrays, enums; the print
+ * options of dbg_opts), others as dbg_format_value. 0 or -1 (message in out). */
+int dbg_format_at(dbg_session *s, const dbg_at *at, const dbg_value *v, char fmt, char *out,
+                  size_t n);
+int dbg_format_focus(dbg_session *s, const dbg_value *v, char fmt, char *out, size_t n);
+/* Value of a DWARF variable in a frame (f NULL: globals only, no lane). 0 ok, -1 error. */
+int dbg_var_value(dbg_session *s, const dbg_at *at, const dw_var *v, const dbg_frame *f,
+                  dbg_value *out, char *err, size_t n);
+/* Where a variable lives in frame f, as text ("register %r1", "@local 0x10 ..."). */
+int dbg_var_where(dbg_session *s, const dbg_at *at, const dw_var *v, const dbg_frame *f,
+                  char *out, size_t n);
+/* Read memory as the lane sees it (registers' spaces need a live thread): 0, or -1 with
+ * "Cannot access memory at address 0x..." (or why no thread can) in err. */
+int dbg_value_read(dbg_session *s, const dbg_at *at, ptx_space sp, uint64_t addr, void *buf,
+                   size_t len, char *err, size_t n);
+/* "<saxpy+5>" for a pc ("" when it is no instruction). */
+void dbg_describe_pc(const dbg_session *s, uint64_t pc, char *out, size_t n);
+/* A breakpoint condition at pcs: it parses and every name in it means something at one of them
+ * at least (a variable in scope, a buffer, a global, a built-in), as gdb checks; 0 or -1 with
+ * gdb's message ("No symbol \"foo\" in current context."). */
+int dbg_cond_check(dbg_session *s, const char *cond, const uint32_t *pcs, int npcs, char *err,
+                   size_t n);
+
+/* ---- browsing values (dbg_inspect.c) ----------------------------------------------------------
+ * What a front end shows of a value: its type name, whether it expands (struct members,
+ * array elements, the pointee of a typed non-null pointer) and where it lives. */
+enum { DBG_VAL_SCALAR, DBG_VAL_STRUCT, DBG_VAL_ARRAY, DBG_VAL_PTR };
+typedef struct {
+    char type[160];           /* "int", "struct Cell", "float *", "dim3" */
+    int kind;                 /* DBG_VAL_* */
+    int64_t nchildren;        /* STRUCT members, ARRAY elements, PTR 1 */
+    int in_mem;               /* the value lives in memory: space:addr, size bytes */
+    ptx_space space;
+    uint64_t addr, size;
+    int is_ptr;               /* a pointer value: points to pspace:paddr */
+    ptx_space pspace;
+    uint64_t paddr;
+} dbg_value_info;
+void dbg_value_describe(const dbg_value *v, dbg_value_info *out);
+/* Child i of the value of expr (evaluated at `at`): its display name ("x", "[3]", "*p") and
+ * an expression for it (malloc'd). 0, or -1 when there is no such child. */
+int dbg_value_child(dbg_session *s, const dbg_at *at, const char *expr, int64_t i, char *name,
+                    size_t nn, char **child);
+/* Names of the source variables (arguments, then locals) visible in the frame of `at`; *names
+ * is malloc'd (each name borrowed from the debug info). -1 when the module has no debug info. */
+int dbg_frame_var_names(dbg_session *s, const dbg_at *at, const char ***names);
+
+/* ---- texture and surface objects of the session (dbg_tex.c) -----------------------------------
+ * Objects are named and describe a buffer; the machine holds them, and after a reload (a new
+ * machine, buffers reallocated) they and the bindings are recreated with the same handles the
+ * first time they are needed. A NAME evaluates to its handle (.u64). */
+/* Can an object `name` over buffer `buffer` be made now? 0, or -1 + message. */
+int dbg_tex_check(dbg_session *s, const char *name, const char *buffer, int surface);
+/* Make it (d->addr is filled from the buffer); *handle: the handle it got. */
+int dbg_tex_create(dbg_session *s, const char *name, const char *buffer, int surface,
+                   const exec_tex_desc *d, uint64_t *handle);
+/* Bind a module .texref/.samplerref/.surfref variable to an object (obj NULL: unbind). */
+int dbg_tex_bind(dbg_session *s, const char *var, const char *obj);
+typedef struct {
+    const char *name, *buffer;
+    int surface;
+    exec_tex_desc d;
+    uint64_t handle;
+    int live;                 /* the machine holds it (its buffer exists) */
+} dbg_tex_row;
+int dbg_tex_count(dbg_session *s);      /* objects (after recreating them when needed) */
+int dbg_tex_row_at(dbg_session *s, int i, dbg_tex_row *row);
+int dbg_tex_nbindings(const dbg_session *s);
+int dbg_tex_binding_at(const dbg_session *s, int i, const char **var, const char **obj);
+/* A texture/surface name as a value (its .u64 handle): 1 found, 0 not a texture name. */
+int dbg_tex_ident(dbg_session *s, const char *name, dbg_value *out);
+
+/* ---- the PTX REPL (dbg_ptx.c) ------------------------------------------------------------------
+ * One typed instruction (or `.reg` declaration) runs on scratch registers reading the real
+ * memory (see dbg_ptx.c); the destination registers come back as rows. */
+typedef struct {
+    char name[40];
+    char value[128];          /* natural format */
+    char hex[64];             /* the bits in hex ("" for predicates) */
+} dbg_ptx_row;
+/* Returns the number of rows (0 for a declaration), or -1 with the message. */
+int dbg_ptx_line(dbg_session *s, const char *line, dbg_ptx_row *rows, int max);
+/* A register the standalone PTX REPL set (no kernel running): 0, or -1 if it has none. */
+int dbg_ptx_repl_reg(dbg_session *s, const char *name, uint64_t *bits, ptx_type *type);
+
 #endif

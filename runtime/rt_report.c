@@ -23,7 +23,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
     const char *name = st->kind == EXEC_STOP_TRAP     ? "Warp Illegal Instruction (trap)"
                        : st->kind == EXEC_STOP_ASSERT ? "Warp Assert"
                        : st->kind == EXEC_STOP_BRKPT  ? "Warp Breakpoint"
-                       : st->kind == EXEC_STOP_EXCEPTION ? cmd_core_exc_name(st->exc, &num)
+                       : st->kind == EXEC_STOP_EXCEPTION ? dbg_exc_name(st->exc, &num)
                                                          : "Launch Timeout";
     const ptx_func *f = NULL;
     const ptx_insn *in = NULL;

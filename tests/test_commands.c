@@ -76,11 +76,11 @@ START_TEST(execute_errors_keep_going)
     ck_assert_int_eq(cmd_execute(&c, "print 1 +"), -1);
     ck_assert_int_eq(c.failed, 1);
     ck_assert_int_eq(cmd_execute(&c, "print 6 * 7"), 0);
-    ck_assert_int_eq(c.hist.nhist, 1);
-    ck_assert_uint_eq(c.hist.hist[0].u, 42);
+    ck_assert_int_eq(dbg_session_history(c.s)->nhist, 1);
+    ck_assert_uint_eq(dbg_session_history(c.s)->hist[0].u, 42);
     ck_assert_int_eq(cmd_execute(&c, "set var $v = $1 + 1"), 0);
     ck_assert_int_eq(cmd_execute(&c, "p $v"), 0);
-    ck_assert_uint_eq(c.hist.hist[1].u, 43);
+    ck_assert_uint_eq(dbg_session_history(c.s)->hist[1].u, 43);
     ck_assert_int_eq(cmd_execute(&c, "echo hi\\n"), 0);
     ck_assert_int_eq(cmd_execute(&c, "quit 3"), 0);
     ck_assert_int_eq(c.quit & 0xff, 3);

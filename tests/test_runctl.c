@@ -188,7 +188,7 @@ static void check_live_focus(const char *when)
     ck_assert_msg(dbg_frames(s, fr, DBG_MAX_FRAMES) > 0, "%s: No stack.", when);
     dbg_value v;
     char err[256];
-    ck_assert_msg(cmd_eval_focus(&c, "threadIdx.x", &v, err, sizeof err) == 0, "%s: %s", when,
+    ck_assert_msg(dbg_eval_focus(c.s, "threadIdx.x", &v, err, sizeof err) == 0, "%s: %s", when,
                   err);
     ck_assert_uint_ne(v.u, 0); /* thread 0 exited at once */
 }
@@ -260,7 +260,7 @@ START_TEST(lane_next_at_a_breakpoint_line)
     run("continue");
     dbg_value v;
     char err[256];
-    ck_assert_int_eq(cmd_eval_focus(&c, "out[0]", &v, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_eval_focus(c.s, "out[0]", &v, err, sizeof err), 0);
     ck_assert_int_eq((int)v.u, 31 * 32 / 2);
     close_session();
 }
@@ -537,7 +537,7 @@ static uint64_t eval_u(const char *expr)
 {
     dbg_value v;
     char err[256];
-    ck_assert_msg(cmd_eval_focus(&c, expr, &v, err, sizeof err) == 0, "%s: %s", expr, err);
+    ck_assert_msg(dbg_eval_focus(c.s, expr, &v, err, sizeof err) == 0, "%s: %s", expr, err);
     return v.u;
 }
 
@@ -640,16 +640,16 @@ START_TEST(args_through_a_prologue_with_a_struct)
         inside++;
         dbg_value v;
         char err[256];
-        ck_assert_msg(cmd_eval_focus(&c, "f", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(dbg_eval_focus(c.s, "f", &v, err, sizeof err) == 0, "%s", err);
         ck_assert(v.kind == DBG_V_FLOAT && v.f == 2.0);
-        ck_assert_msg(cmd_eval_focus(&c, "p", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(dbg_eval_focus(c.s, "p", &v, err, sizeof err) == 0, "%s", err);
         if (v.optout) {
             ck_assert_int_eq(have_p, 0);   /* available from the copy on, never lost */
             continue;
         }
         have_p = 1;
         ck_assert_uint_eq((uint32_t)eval_u("p.key"), 5);
-        ck_assert_msg(cmd_eval_focus(&c, "p.weight", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(dbg_eval_focus(c.s, "p.weight", &v, err, sizeof err) == 0, "%s", err);
         ck_assert(v.kind == DBG_V_FLOAT && v.f == 2.5);
     }
     ck_assert_int_ge(inside, 8);
