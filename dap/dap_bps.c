@@ -1,17 +1,26 @@
-/* dap_bps.c - DAP breakpoints: source (matched by path suffix), function, instruction and data breakpoints, conditions and hit conditions. */
+/* dap_bps.c - DAP breakpoint requests: source (matched by path suffix), function, instruction and data breakpoints, their state as the client is told it. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dap_int.h"
+#include "dap_prog.h"
+
+static void bp_release(dap_bp *b)
+{
+    free(b->source);
+    free(b->spec);
+    free(b->hitcond);
+    free(b->cond);
+    free(b->logmsg);
+    free(b->error);
+}
 
 void dap_bps_free(dap_srv *d)
 {
-    for (int i = 0; i < d->nbps; i++) {
-        free(d->bps[i].source);
-        free(d->bps[i].spec);
-        free(d->bps[i].hitcond);
-    }
+    for (int i = 0; i < d->nbps; i++)
+        bp_release(&d->bps[i]);
     free(d->bps);
     d->bps = NULL;
     d->nbps = 0;
@@ -23,59 +32,6 @@ dap_bp *dap_bp_by_num(dap_srv *d, int num)
         if (d->bps[i].num == num && num > 0)
             return &d->bps[i];
     return NULL;
-}
-
-/* ---- hit conditions: "N" (from the Nth hit on, as gdb's ignore), ">= N", "> N", "== N",
- * "< N", "<= N", "% N" (every Nth) ---------------------------------------------------------- */
-static int hit_parse(const char *s, char *op, long *n)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    op[0] = op[1] = 0;
-    if (*s == '%' || *s == '>' || *s == '<' || *s == '=') {
-        op[0] = *s++;
-        if (*s == '=')
-            op[1] = *s++;
-    }
-    if (op[0] == '=' && op[1] != '=' && op[1] != 0)
-        return -1;
-    while (isspace((unsigned char)*s))
-        s++;
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || v < 0 || v > 1000000000)
-        return -1;
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end || (op[0] == '%' && (op[1] || v == 0)))
-        return -1;
-    *n = v;
-    return 0;
-}
-
-static int hit_holds(const char *cond, int hits)
-{
-    char op[2];
-    long n;
-    if (hit_parse(cond, op, &n) != 0)
-        return 1;
-    switch (op[0]) {
-    case 0: return hits >= n;
-    case '=': return hits == n;
-    case '>': return op[1] ? hits >= n : hits > n;
-    case '<': return op[1] ? hits <= n : hits < n;
-    case '%': return hits % n == 0;
-    }
-    return 1;
-}
-
-int dap_bp_hit(dap_srv *d, int num)
-{
-    dap_bp *b = dap_bp_by_num(d, num);
-    if (!b || !b->hitcond)
-        return 1;
-    b->hits++;
-    return hit_holds(b->hitcond, b->hits);
 }
 
 /* ---- where the client's source files are in the module --------------------------------------- */
@@ -100,11 +56,11 @@ static size_t common_suffix(const char *a, const char *b)
 
 /* The module's name for the client's path: a .file whose path ends like it (longest common
  * suffix, at least the base name), or the PTX file itself ("ptx"); NULL when none. */
-static const char *module_file(dap_srv *d, const char *client, int *is_ptx)
+static const char *session_file(dbg_session *s, const char *client, int *is_ptx)
 {
     *is_ptx = 0;
     const char *files[512];
-    int nf = dbg_source_files(d->s, files, 512);
+    int nf = dbg_source_files(s, files, 512);
     if (nf > 512)
         nf = 512;
     const char *best = NULL;
@@ -120,7 +76,7 @@ static const char *module_file(dap_srv *d, const char *client, int *is_ptx)
     }
     if (best)
         return best;
-    const char *mp = dbg_module_path(d->s);
+    const char *mp = dbg_module_path(s);
     if (mp[0] && !strcmp(base(mp), base(client))) {
         *is_ptx = 1;
         return mp;
@@ -128,17 +84,68 @@ static const char *module_file(dap_srv *d, const char *client, int *is_ptx)
     return NULL;
 }
 
-const char *dap_bp_client_path(dap_srv *d, const char *file)
+static const char *module_file(dap_srv *d, const char *client, int *is_ptx)
 {
+    return session_file(d->s, client, is_ptx);
+}
+
+/* A CUDA program that has not loaded its modules yet: where a breakpoint will be, from the PTX
+ * of its fat binary (sessions of their own, dap_prog.c). 1 with the source line (0 when it has
+ * none) and the pc; -1 with why when it can be told it cannot be set there (its condition);
+ * 0 when no module has it (a module the program makes at run time may). */
+static int early_resolve(dap_srv *d, const dap_bp *b, int *line, char *why, size_t wn)
+{
+    dbg_session **ss;
+    dapv **vs;
+    int n = dbg_module(d->s) ? 0 : dap_prog_sessions(d, &ss, &vs);
+    *line = 0;
+    for (int i = 0; i < n; i++) {
+        char spec[1200];
+        const char *mf = NULL;
+        int ptx = 0;
+        if (b->kind == DAP_BP_SOURCE) {
+            if (!(mf = session_file(ss[i], b->source, &ptx)) || ptx)
+                continue;
+            snprintf(spec, sizeof spec, "%s:%d", mf, b->line);
+        } else if (b->kind == DAP_BP_FUNCTION && b->spec) {
+            snprintf(spec, sizeof spec, "%s", b->spec);
+        } else {
+            return 0;
+        }
+        uint32_t pcs[DBG_MAX_LOCS];
+        int np = dbg_resolve_location(ss[i], spec, pcs, DBG_MAX_LOCS);
+        if (np <= 0)
+            continue;
+        if (b->cond && dapv_cond_check(vs[i], b->cond, pcs, np, why, wn) != 0)
+            return -1;
+        dbg_where w;
+        if (dbg_pc_where(ss[i], pcs[0], &w) == 0 && w.file && w.line > 0 &&
+            (!mf || !strcmp(w.file, mf)))
+            *line = w.line;
+        return 1;
+    }
+    return 0;
+}
+
+const char *dap_bp_client_path(dap_srv *d, const char *file, int line)
+{
+    const char *any = NULL;
     for (int i = 0; i < d->nbps; i++) {
-        if (d->bps[i].kind != DAP_BP_SOURCE || !d->bps[i].source)
+        dap_bp *b = &d->bps[i];
+        if (b->kind != DAP_BP_SOURCE || !b->source)
             continue;
         int ptx;
-        const char *m = module_file(d, d->bps[i].source, &ptx);
-        if (m && !ptx && !strcmp(m, file))
-            return d->bps[i].source;
+        const char *m = module_file(d, b->source, &ptx);
+        if (!m || ptx || strcmp(m, file))
+            continue;
+        /* two client paths may name one file (two checkouts): the one with a breakpoint on
+           this line first */
+        if (b->verified && b->vline == line)
+            return b->source;
+        if (!any)
+            any = b->source;
     }
-    return NULL;
+    return any;
 }
 
 /* ---- adding and removing --------------------------------------------------------------------- */
@@ -164,9 +171,7 @@ static void remove_kind(dap_srv *d, int kind, const char *source)
         if (b->kind == kind && (!source || (b->source && !strcmp(b->source, source)))) {
             if (b->num > 0)
                 dbg_bp_delete(d->s, b->num);
-            free(b->source);
-            free(b->spec);
-            free(b->hitcond);
+            bp_release(b);
             continue;
         }
         d->bps[k++] = *b;
@@ -174,89 +179,178 @@ static void remove_kind(dap_srv *d, int kind, const char *source)
     d->nbps = k;
 }
 
-/* The state of a breakpoint as the client is told it. */
+/* The state of a breakpoint as the client is told it. Once a breakpoint has resolved it stays
+ * verified at that line: inside a CUDA program the session shows one module at a time, and a
+ * breakpoint of another module is still set there. */
 static void bp_state(dap_srv *d, dap_bp *b, int *verified, int *line, uint32_t *pc)
 {
     *verified = 0;
     *line = b->line;
     *pc = UINT32_MAX;
     dbg_bp *e = b->num > 0 ? dbg_bp_find(d->s, b->num) : NULL;
-    if (!e || e->pending || (e->type == DBG_BP_BREAK && e->npcs == 0))
+    if (!e || e->pending || (e->type == DBG_BP_BREAK && e->npcs == 0)) {
+        int early;
+        char why[8];
+        if (e && b->ever_verified) {
+            *verified = 1;
+            *line = b->vline;
+            *pc = b->vpc;
+        } else if (e && early_resolve(d, b, &early, why, sizeof why) == 1) {
+            *verified = 1;
+            if (b->kind == DAP_BP_SOURCE && early > 0)
+                *line = early;
+        }
         return;
+    }
     *verified = 1;
     if (e->type != DBG_BP_BREAK)
         return;
     *pc = e->pcs[0];
     dbg_where w;
-    if (b->kind == DAP_BP_SOURCE && dbg_pc_where(d->s, e->pcs[0], &w) == 0) {
+    if (dbg_pc_where(d->s, e->pcs[0], &w) != 0)
+        return;
+    if (b->kind == DAP_BP_SOURCE) {
         int ptx;
         const char *mf = module_file(d, b->source, &ptx);
         if (ptx)
             *line = w.ptx_line;
         else if (w.file && w.line > 0 && mf && !strcmp(w.file, mf))
             *line = w.line;
+    } else if (w.file && w.line > 0) {
+        *line = w.line;
     }
 }
 
-static void write_bp(dap_srv *d, dj_w *w, dap_bp *b, const char *msg)
+static void bp_body(dap_srv *d, dj_w *w, dap_bp *b)
 {
     int verified, line;
     uint32_t pc;
     bp_state(d, b, &verified, &line, &pc);
     b->verified = verified;
     b->vline = line;
-    djw_obj(w, NULL);
+    if (verified) {
+        b->ever_verified = 1;
+        b->vpc = pc;
+    }
     djw_int(w, "id", b->id);
     djw_bool(w, "verified", verified);
     if (b->kind == DAP_BP_SOURCE) {
         djw_int(w, "line", dap_client_line(d, line));
         djw_obj(w, "source");
-        djw_str(w, "path", b->source);
         djw_str(w, "name", base(b->source));
+        djw_str(w, "path", b->source);
         djw_obj_end(w);
+    } else if (b->kind != DAP_BP_DATA && verified && pc != UINT32_MAX) {
+        dbg_where wh;
+        if (dbg_pc_where(d->s, pc, &wh) == 0 && wh.file && wh.line > 0)
+            dap_write_source(d, w, "source", wh.file, wh.line, pc);
     }
     if (pc != UINT32_MAX) {
         char ref[32];
         snprintf(ref, sizeof ref, "0x%x", pc);
         djw_str(w, "instructionReference", ref);
     }
-    if (msg)
-        djw_str(w, "message", msg);
-    else if (!verified)
+    if (b->error) {
+        djw_str(w, "message", b->error);
+        djw_str(w, "reason", "failed");
+    } else if (!verified) {
         djw_str(w, "message", "pending: resolved when a module that has this location is loaded");
+        djw_str(w, "reason", "pending");
+    }
+}
+
+static void write_bp(dap_srv *d, dj_w *w, dap_bp *b)
+{
+    djw_obj(w, NULL);
+    bp_body(d, w, b);
     djw_obj_end(w);
 }
 
-/* Set one breakpoint in the engine from spec; msg gets the reason when it cannot. */
-static void engine_add(dap_srv *d, dap_bp *b, const char *spec, const char *cond,
-                       const char *hit, char *msg, size_t n)
+/* A breakpoint that cannot be set: unverified with the reason; the others of the request are
+ * set all the same. */
+static void bp_fail(dap_bp *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bp_fail(dap_bp *b, const char *fmt, ...)
 {
-    msg[0] = 0;
-    b->spec = strdup(spec);
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    free(b->error);
+    b->error = strdup(msg);
+}
+
+/* condition, hitCondition and logMessage of a breakpoint item; -1 (failed) when one is
+ * malformed. */
+static int bp_options(dap_bp *b, const dj *it)
+{
+    static const char *const keys[] = {"condition", "hitCondition", "logMessage"};
+    const char *v[3];
+    for (int k = 0; k < 3; k++) {
+        const dj *x = dj_get(it, keys[k]);
+        if (x && x->kind != DJ_STR && x->kind != DJ_NULL) {
+            bp_fail(b, "%s must be a string.", keys[k]);
+            return -1;
+        }
+        v[k] = x && x->kind == DJ_STR && x->str[strspn(x->str, " \t")] ? x->str : NULL;
+    }
     char op[2];
     long hv;
-    if (hit && *hit) {
-        if (hit_parse(hit, op, &hv) != 0) {
-            snprintf(msg, n, "Invalid hit condition \"%s\": use N, >= N, > N, == N, < N, <= N "
-                     "or %% N.", hit);
+    if (v[1] && dap_hit_parse(v[1], op, &hv) != 0) {
+        bp_fail(b, "Invalid hit condition \"%s\": use N (from the Nth hit on), >= N, > N, == N, "
+                "!= N, < N, <= N or %% N.", v[1]);
+        return -1;
+    }
+    b->cond = v[0] ? strdup(v[0]) : NULL;
+    b->hitcond = v[1] ? strdup(v[1]) : NULL;
+    b->logmsg = v[2] ? strdup(v[2]) : NULL;
+    return 0;
+}
+
+/* Set one breakpoint in the engine from spec. */
+static void engine_add(dap_srv *d, dap_bp *b, const char *spec)
+{
+    b->spec = strdup(spec);
+    const char *prog = dap_prog_path(d);
+    char why[1024];
+    int line;
+    if (prog && !dbg_module(d->s) && !d->inproc) {
+        /* a CUDA program before its modules load: what can be told from its file now */
+        if (b->kind != DAP_BP_INSN && dbg_host_code(d->s, prog, spec, why, sizeof why) == 1) {
+            bp_fail(b, "%s", why);
             return;
         }
-        b->hitcond = strdup(hit);
-    }
-    if (cond && !*cond)
-        cond = NULL;
-    if (cond && dbg_module(d->s)) {
-        uint32_t pcs[DBG_MAX_LOCS];
-        int np = dbg_resolve_location(d->s, spec, pcs, DBG_MAX_LOCS);
-        if (np > 0 && dapv_cond_check(d->v, cond, pcs, np, msg, n) != 0)
+        if (early_resolve(d, b, &line, why, sizeof why) < 0) {
+            bp_fail(b, "%s", why);
             return;
+        }
     }
-    int num = dbg_break_add(d->s, spec, cond, 0);
+    if (b->cond && dbg_module(d->s)) {
+        uint32_t pcs[DBG_MAX_LOCS];
+        char msg[1024];
+        int np = dbg_resolve_location(d->s, spec, pcs, DBG_MAX_LOCS);
+        if (np > 0 && dapv_cond_check(d->v, b->cond, pcs, np, msg, sizeof msg) != 0) {
+            bp_fail(b, "%s", msg);
+            return;
+        }
+        b->cond_checked = np > 0;
+    }
+    int num = dbg_break_add(d->s, spec, b->cond, 0);
     if (num < 0) {
-        snprintf(msg, n, "%s", dbg_errmsg(d->s));
+        bp_fail(b, "%s", dbg_errmsg(d->s));
         return;
     }
     b->num = num;
+}
+
+/* An item's integer member that must be there: 1, or 0 after bp_fail. */
+static int item_int(dap_bp *b, const dj *it, const char *key, int64_t lo, int64_t hi,
+                    int64_t *out, const char *what)
+{
+    if (dj_int(it, key, lo, hi, out) == 1)
+        return 1;
+    bp_fail(b, "%s", what);
+    return 0;
 }
 
 static void set_source(dap_srv *d, const dj *req, const dj *a, dj_w *w)
@@ -276,42 +370,38 @@ static void set_source(dap_srv *d, const dj *req, const dj *a, dj_w *w)
         return;
     }
     const dj *items = list ? list : lines;
-    for (int i = 0; items && i < items->count; i++) {
-        const dj *it = items->items[i];
-        int64_t line;
-        if ((list ? dj_int(it, "line", 0, 1 << 30, &line) : it->kind == DJ_NUM ? 1 : -1) != 1 ||
-            (it->kind == DJ_NUM && (it->num != (int64_t)it->num || it->num < 0))) {
-            dap_respond_err(d, req, "setBreakpoints: breakpoints[%d] needs a line number.", i);
-            w->err = 1;
-            return;
-        }
-    }
     remove_kind(d, DAP_BP_SOURCE, path);
     dap_begin_response(d, w, req, 1, NULL);
     djw_obj(w, "body");
     djw_arr(w, "breakpoints");
     for (int i = 0; items && i < items->count; i++) {
         const dj *it = items->items[i];
-        int64_t line = 0;
-        if (list)
-            dj_int(it, "line", 0, 1 << 30, &line);
-        else
-            line = (int64_t)it->num;
         dap_bp *b = new_bp(d, DAP_BP_SOURCE);
         if (!b)
             break;
         b->source = strdup(path);
-        b->line = dap_engine_line(d, (int)line);
-        int ptx;
-        const char *mf = dbg_module(d->s) ? module_file(d, path, &ptx) : NULL;
-        char spec[1200], msg[1024];
-        if (mf && ptx)
-            snprintf(spec, sizeof spec, "ptx:%d", b->line);
+        int64_t line = 0;
+        int ok;
+        if (list)
+            ok = item_int(b, it, "line", d->lines0 ? 0 : 1, 1 << 30, &line,
+                          "A breakpoint needs a line number.");
+        else if (!(ok = it->kind == DJ_NUM && it->num == (int64_t)it->num && it->num >= 0 &&
+                        it->num < (1 << 30)))
+            bp_fail(b, "A breakpoint needs a line number.");
         else
-            snprintf(spec, sizeof spec, "%s:%d", mf ? mf : base(path), b->line);
-        engine_add(d, b, spec, list ? dj_str(it, "condition", NULL) : NULL,
-                   list ? dj_str(it, "hitCondition", NULL) : NULL, msg, sizeof msg);
-        write_bp(d, w, b, msg[0] ? msg : NULL);
+            line = (int64_t)it->num;
+        b->line = dap_engine_line(d, (int)line);
+        if (ok && (!list || bp_options(b, it) == 0)) {
+            int ptx;
+            const char *mf = dbg_module(d->s) ? module_file(d, path, &ptx) : NULL;
+            char spec[1200];
+            if (mf && ptx)
+                snprintf(spec, sizeof spec, "ptx:%d", b->line);
+            else
+                snprintf(spec, sizeof spec, "%s:%d", mf ? mf : base(path), b->line);
+            engine_add(d, b, spec);
+        }
+        write_bp(d, w, b);
     }
     djw_arr_end(w);
     djw_obj_end(w);
@@ -325,15 +415,6 @@ static void set_function(dap_srv *d, const dj *req, const dj *a, dj_w *w)
         w->err = 1;
         return;
     }
-    for (int i = 0; i < list->count; i++) {
-        const char *name = dj_str(list->items[i], "name", NULL);
-        if (!name || !*name || strpbrk(name, " \t\n")) {
-            dap_respond_err(d, req, "setFunctionBreakpoints: breakpoints[%d] needs a function name.",
-                            i);
-            w->err = 1;
-            return;
-        }
-    }
     remove_kind(d, DAP_BP_FUNCTION, NULL);
     dap_begin_response(d, w, req, 1, NULL);
     djw_obj(w, "body");
@@ -343,10 +424,22 @@ static void set_function(dap_srv *d, const dj *req, const dj *a, dj_w *w)
         dap_bp *b = new_bp(d, DAP_BP_FUNCTION);
         if (!b)
             break;
-        char msg[1024];
-        engine_add(d, b, dj_str(it, "name", ""), dj_str(it, "condition", NULL),
-                   dj_str(it, "hitCondition", NULL), msg, sizeof msg);
-        write_bp(d, w, b, msg[0] ? msg : NULL);
+        const char *name = dj_str(it, "name", NULL);
+        while (name && isspace((unsigned char)*name))
+            name++;
+        size_t nl = name ? strlen(name) : 0;
+        while (nl && isspace((unsigned char)name[nl - 1]))
+            nl--;
+        if (!nl)
+            bp_fail(b, "A function breakpoint needs a function name.");
+        else if (nl > 1000 || memchr(name, '\n', nl))
+            bp_fail(b, "\"%.*s\" is not a function name.", (int)(nl > 200 ? 200 : nl), name);
+        else if (bp_options(b, it) == 0) {
+            char spec[1024];
+            snprintf(spec, sizeof spec, "%.*s", (int)nl, name);
+            engine_add(d, b, spec);
+        }
+        write_bp(d, w, b);
     }
     djw_arr_end(w);
     djw_obj_end(w);
@@ -355,10 +448,10 @@ static void set_function(dap_srv *d, const dj *req, const dj *a, dj_w *w)
 static int parse_ref(const char *s, uint64_t *v)
 {
     char *end;
-    if (!s || !*s)
+    if (!s || !*s || s[0] == '-' || isspace((unsigned char)s[0]))
         return -1;
     unsigned long long x = strtoull(s, &end, 0);
-    if (*end || end == s || s[0] == '-')
+    if (*end || end == s)
         return -1;
     *v = x;
     return 0;
@@ -372,27 +465,6 @@ static void set_insn(dap_srv *d, const dj *req, const dj *a, dj_w *w)
         w->err = 1;
         return;
     }
-    uint64_t *pcs = calloc((size_t)list->count + 1, sizeof *pcs);
-    if (!pcs) {
-        dap_respond_err(d, req, "setInstructionBreakpoints: out of memory.");
-        w->err = 1;
-        return;
-    }
-    for (int i = 0; i < list->count; i++) {
-        const dj *it = list->items[i];
-        uint64_t ref;
-        int64_t off = 0;
-        if (parse_ref(dj_str(it, "instructionReference", NULL), &ref) != 0 ||
-            dj_int(it, "offset", -(1ll << 40), 1ll << 40, &off) < 0 ||
-            (int64_t)ref + off < 0 || (int64_t)ref + off > UINT32_MAX) {
-            dap_respond_err(d, req, "setInstructionBreakpoints: breakpoints[%d] needs an "
-                            "instructionReference (a pc, \"0x1f\") and an integer offset.", i);
-            free(pcs);
-            w->err = 1;
-            return;
-        }
-        pcs[i] = (uint64_t)((int64_t)ref + off);
-    }
     remove_kind(d, DAP_BP_INSN, NULL);
     dap_begin_response(d, w, req, 1, NULL);
     djw_obj(w, "body");
@@ -402,139 +474,25 @@ static void set_insn(dap_srv *d, const dj *req, const dj *a, dj_w *w)
         dap_bp *b = new_bp(d, DAP_BP_INSN);
         if (!b)
             break;
-        char spec[40], msg[1024];
-        snprintf(spec, sizeof spec, "*0x%llx", (unsigned long long)pcs[i]);
-        engine_add(d, b, spec, dj_str(it, "condition", NULL), dj_str(it, "hitCondition", NULL),
-                   msg, sizeof msg);
-        write_bp(d, w, b, msg[0] ? msg : NULL);
+        uint64_t ref;
+        int64_t off = 0;
+        const char *rs = dj_str(it, "instructionReference", NULL);
+        if (parse_ref(rs, &ref) != 0)
+            bp_fail(b, "instructionReference must be an instruction address such as \"0x1f\".");
+        else if (dj_int(it, "offset", -(1ll << 40), 1ll << 40, &off) < 0)
+            bp_fail(b, "offset must be an integer.");
+        else if ((int64_t)ref + off < 0 || (int64_t)ref + off > UINT32_MAX ||
+                 (dbg_module(d->s) && (uint64_t)((int64_t)ref + off) >= dbg_ninsns(d->s)))
+            bp_fail(b, "No instruction at %s%+lld.", rs, (long long)off);
+        else if (bp_options(b, it) == 0) {
+            char spec[40];
+            snprintf(spec, sizeof spec, "*0x%llx", (unsigned long long)((int64_t)ref + off));
+            engine_add(d, b, spec);
+        }
+        write_bp(d, w, b);
     }
-    free(pcs);
     djw_arr_end(w);
     djw_obj_end(w);
-}
-
-/* ---- data breakpoints ------------------------------------------------------------------------- */
-/* dataId: "SPACE:ADDR:LEN:TYPE" */
-static int data_id_parse(const char *id, ptx_space *sp, uint64_t *addr, uint32_t *len,
-                         char *type, size_t tn)
-{
-    char spn[32];
-    unsigned long long a;
-    unsigned l;
-    int used = 0;
-    if (!id || sscanf(id, "%31[a-z]:%llx:%u:%n", spn, &a, &l, &used) != 3 || !used)
-        return -1;
-    snprintf(type, tn, "%s", id + used);
-    static const struct { const char *n; ptx_space s; } spaces[] = {
-        {"global", PTX_SPACE_GLOBAL}, {"shared", PTX_SPACE_SHARED}, {"local", PTX_SPACE_LOCAL},
-        {"generic", PTX_SPACE_GENERIC}};
-    for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
-        if (!strcmp(spaces[i].n, spn)) {
-            *sp = spaces[i].s;
-            *addr = a;
-            *len = l;
-            return l >= 1 && l <= 8 ? 0 : -1;
-        }
-    return -1;
-}
-
-void dap_bps_data_info(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    const char *name = dj_str(a, "name", NULL);
-    if (!name || !*name) {
-        dap_respond_err(d, req, "dataBreakpointInfo: a name is required.");
-        return;
-    }
-    int64_t ref = 0, fid = 0;
-    int hr = dj_int(a, "variablesReference", 0, INT32_MAX, &ref);
-    int hf = dj_int(a, "frameId", 0, INT32_MAX, &fid);
-    if (hr < 0 || hf < 0) {
-        dap_respond_err(d, req, "dataBreakpointInfo: variablesReference and frameId are integers.");
-        return;
-    }
-    char expr[1200], why[600] = "";
-    dap_lref r;
-    int ok = 0;
-    if (hr && ref > 0) {
-        if (ref > d->nvars) {
-            snprintf(why, sizeof why, "Unknown variablesReference %lld.", (long long)ref);
-        } else {
-            dap_var_ref *vr = &d->vars[ref - 1];
-            r = vr->r;
-            if (vr->kind == DAP_VR_LOCALS || vr->kind == DAP_VR_LANE) {
-                snprintf(expr, sizeof expr, "%s", name);
-                ok = 1;
-            } else if (vr->kind == DAP_VR_EXPR) {
-                for (int64_t i = 0; i < vr->n && i < 100000 && !ok; i++) {
-                    char cn[300], *ce = NULL;
-                    if (dapv_child(d->v, &r, vr->expr, i, cn, sizeof cn, &ce) == 0 &&
-                        !strcmp(cn, name) && strlen(ce) < sizeof expr) {
-                        snprintf(expr, sizeof expr, "%s", ce);
-                        ok = 1;
-                    }
-                    free(ce);
-                }
-                if (!ok)
-                    snprintf(why, sizeof why, "No member %s.", name);
-            } else if (vr->kind == DAP_VR_REGS) {
-                snprintf(why, sizeof why, "Registers cannot be watched; watch memory instead.");
-            } else {
-                snprintf(why, sizeof why, "Watch shared memory through an expression "
-                         "(*(@shared int *)0x40).");
-            }
-        }
-    } else {
-        const dap_frame_ref *fr = hf ? dap_frame_get(d, fid) : NULL;
-        if (fr)
-            r = fr->r;
-        else if (dap_focus_lref(d, &r) != 0)
-            memset(&r, 0, sizeof r);
-        snprintf(expr, sizeof expr, "%s", name);
-        ok = 1;
-    }
-    char dataid[300] = "", desc[1400] = "";
-    if (ok) {
-        dapv_val v;
-        char err[512];
-        if (dapv_eval(d->v, &r, expr, 0, &v, err, sizeof err) != 0) {
-            snprintf(why, sizeof why, "%s", err);
-        } else if (v.in_mem && v.space == PTX_SPACE_GENERIC &&
-                   (v.space = dbg_generic_decode(v.addr, &v.addr)) == PTX_SPACE_NONE) {
-            snprintf(why, sizeof why, "%s is at a generic address outside every space.", name);
-        } else if (!v.in_mem || v.size < 1 || v.size > 8) {
-            snprintf(why, sizeof why, "%s is not a scalar in memory (1 to 8 bytes).", name);
-        } else if (v.space != PTX_SPACE_GLOBAL && v.space != PTX_SPACE_SHARED &&
-                   v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_LOCAL) {
-            snprintf(why, sizeof why, "%s is in @%s memory, which cannot be watched.", name,
-                     ptx_space_name(v.space));
-        } else {
-            snprintf(dataid, sizeof dataid, "%s:%llx:%llu:%s", ptx_space_name(v.space),
-                     (unsigned long long)v.addr, (unsigned long long)v.size, v.type);
-            snprintf(desc, sizeof desc, "%s (@%s 0x%llx, %llu bytes)", name,
-                     ptx_space_name(v.space), (unsigned long long)v.addr,
-                     (unsigned long long)v.size);
-        }
-        dapv_val_free(&v);
-    }
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    if (dataid[0]) {
-        djw_str(&w, "dataId", dataid);
-        djw_str(&w, "description", desc);
-        djw_arr(&w, "accessTypes");
-        djw_str(&w, NULL, "write");
-        djw_str(&w, NULL, "read");
-        djw_str(&w, NULL, "readWrite");
-        djw_arr_end(&w);
-        djw_bool(&w, "canPersist", 0);
-    } else {
-        djw_null(&w, "dataId");
-        djw_str(&w, "description", why[0] ? why : "Cannot watch this.");
-    }
-    djw_obj_end(&w);
-    dap_send(d, &w);
 }
 
 static ptx_type shown_as(uint32_t len)
@@ -550,60 +508,40 @@ static void set_data(dap_srv *d, const dj *req, const dj *a, dj_w *w)
         w->err = 1;
         return;
     }
-    for (int i = 0; i < list->count; i++) {
-        ptx_space sp;
-        uint64_t addr;
-        uint32_t len;
-        char type[200];
-        const char *at = dj_str(list->items[i], "accessType", "write");
-        if (data_id_parse(dj_str(list->items[i], "dataId", NULL), &sp, &addr, &len, type,
-                          sizeof type) != 0 ||
-            (strcmp(at, "write") && strcmp(at, "read") && strcmp(at, "readWrite"))) {
-            dap_respond_err(d, req, "setDataBreakpoints: breakpoints[%d] needs a dataId from "
-                            "dataBreakpointInfo and an accessType read, write or readWrite.", i);
-            w->err = 1;
-            return;
-        }
-    }
     remove_kind(d, DAP_BP_DATA, NULL);
     dap_begin_response(d, w, req, 1, NULL);
     djw_obj(w, "body");
     djw_arr(w, "breakpoints");
     for (int i = 0; i < list->count; i++) {
         const dj *it = list->items[i];
-        ptx_space sp;
-        uint64_t addr;
-        uint32_t len;
-        char type[200], msg[600] = "";
-        data_id_parse(dj_str(it, "dataId", NULL), &sp, &addr, &len, type, sizeof type);
-        const char *at = dj_str(it, "accessType", "write");
-        dbg_bp_type t = !strcmp(at, "read") ? DBG_BP_RWATCH
-                        : !strcmp(at, "readWrite") ? DBG_BP_AWATCH : DBG_BP_WATCH;
         dap_bp *b = new_bp(d, DAP_BP_DATA);
         if (!b)
             break;
-        char expr[400];
-        snprintf(expr, sizeof expr, "*(@%s %s *)0x%llx", ptx_space_name(sp), type,
-                 (unsigned long long)addr);
-        b->spec = strdup(expr);
-        const char *cond = dj_str(it, "condition", NULL);
-        const char *hit = dj_str(it, "hitCondition", NULL);
-        char op[2];
-        long hv;
-        if (cond && *cond)
-            snprintf(msg, sizeof msg, "Data breakpoints take no condition here.");
-        else if (hit && *hit && hit_parse(hit, op, &hv) != 0)
-            snprintf(msg, sizeof msg, "Invalid hit condition \"%s\".", hit);
-        else {
-            if (hit && *hit)
-                b->hitcond = strdup(hit);
+        ptx_space sp;
+        uint64_t addr;
+        uint32_t len;
+        char type[200];
+        const char *at = dj_str(it, "accessType", "write");
+        if (dap_data_id_parse(dj_str(it, "dataId", NULL), &sp, &addr, &len, type, sizeof type) != 0)
+            bp_fail(b, "dataId must be one that dataBreakpointInfo gave.");
+        else if (strcmp(at, "write") && strcmp(at, "read") && strcmp(at, "readWrite"))
+            bp_fail(b, "accessType must be read, write or readWrite.");
+        else if (dj_str(it, "logMessage", NULL))
+            bp_fail(b, "Data breakpoints take no log message.");
+        else if (bp_options(b, it) == 0) {
+            dbg_bp_type t = !strcmp(at, "read") ? DBG_BP_RWATCH
+                            : !strcmp(at, "readWrite") ? DBG_BP_AWATCH : DBG_BP_WATCH;
+            char expr[400];
+            snprintf(expr, sizeof expr, "*(@%s %s *)0x%llx", ptx_space_name(sp), type,
+                     (unsigned long long)addr);
+            b->spec = strdup(expr);
             int num = dbg_watch_add(d->s, t, expr, sp, addr, len, shown_as(len));
             if (num < 0)
-                snprintf(msg, sizeof msg, "%s", dbg_errmsg(d->s));
+                bp_fail(b, "%s", dbg_errmsg(d->s));
             else
                 b->num = num;
         }
-        write_bp(d, w, b, msg[0] ? msg : NULL);
+        write_bp(d, w, b);
     }
     djw_arr_end(w);
     djw_obj_end(w);
@@ -614,6 +552,24 @@ void dap_bps_request(dap_srv *d, const dj *req, const char *cmd)
     const dj *a = dj_get(req, "arguments");
     dj_w w;
     djw_init(&w);
+    if (d->no_debug) { /* a run without debugging: every breakpoint is answered unset */
+        const dj *list = dj_get(a, "breakpoints");
+        if (!list && !strcmp(cmd, "setBreakpoints"))
+            list = dj_get(a, "lines");
+        dap_begin_response(d, &w, req, 1, NULL);
+        djw_obj(&w, "body");
+        djw_arr(&w, "breakpoints");
+        for (int i = 0; list && list->kind == DJ_ARR && i < list->count; i++) {
+            djw_obj(&w, NULL);
+            djw_bool(&w, "verified", 0);
+            djw_str(&w, "message", "The session runs without debugging (noDebug).");
+            djw_obj_end(&w);
+        }
+        djw_arr_end(&w);
+        djw_obj_end(&w);
+        dap_send(d, &w);
+        return;
+    }
     if (!strcmp(cmd, "setBreakpoints"))
         set_source(d, req, a, &w);
     else if (!strcmp(cmd, "setFunctionBreakpoints"))
@@ -635,6 +591,18 @@ void dap_bps_refresh(dap_srv *d)
         dap_bp *b = &d->bps[i];
         int verified, line;
         uint32_t pc;
+        /* a condition set before the module came is checked where the breakpoint resolved,
+           once, as one set now would be */
+        dbg_bp *e = b->num > 0 ? dbg_bp_find(d->s, b->num) : NULL;
+        if (e && b->cond && !b->cond_checked && e->type == DBG_BP_BREAK && e->npcs > 0) {
+            char msg[1024];
+            b->cond_checked = 1;
+            if (dapv_cond_check(d->v, b->cond, e->pcs, e->npcs, msg, sizeof msg) != 0) {
+                dbg_bp_delete(d->s, b->num);
+                b->num = 0;
+                bp_fail(b, "%s", msg);
+            }
+        }
         bp_state(d, b, &verified, &line, &pc);
         if (verified == b->verified && line == b->vline)
             continue;
@@ -643,16 +611,7 @@ void dap_bps_refresh(dap_srv *d)
         djw_obj(&w, "body");
         djw_str(&w, "reason", "changed");
         djw_obj(&w, "breakpoint");
-        b->verified = verified;
-        b->vline = line;
-        djw_int(&w, "id", b->id);
-        djw_bool(&w, "verified", verified);
-        if (b->kind == DAP_BP_SOURCE) {
-            djw_int(&w, "line", dap_client_line(d, line));
-            djw_obj(&w, "source");
-            djw_str(&w, "path", b->source);
-            djw_obj_end(&w);
-        }
+        bp_body(d, &w, b);
         djw_obj_end(&w);
         djw_obj_end(&w);
         dap_send(d, &w);

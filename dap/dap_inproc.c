@@ -156,6 +156,7 @@ int dap_inproc_start(void)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGURG, &sa, NULL);
     dap_reader_init(&R, (int)fd);
+    D.in = &R;
     /* the first message is the setup */
     char *body, err[256];
     size_t n;

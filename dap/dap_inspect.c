@@ -1,10 +1,13 @@
-/* dap_inspect.c - DAP inspection: warps as threads, stack frames, scopes, variables, evaluate, disassembly, memory. */
+/* dap_inspect.c - DAP inspection: warps as threads, stack frames, scopes, variables, setVariable and setExpression. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dap_int.h"
+
+static void assign_answer(dap_srv *d, const dj *req, const char *what, const dap_lref *r,
+                          const char *lhs, const char *value, int hex);
 
 /* ---- handles --------------------------------------------------------------------------------- */
 static int64_t new_frame(dap_srv *d, const dap_lref *r)
@@ -27,7 +30,7 @@ const dap_frame_ref *dap_frame_get(dap_srv *d, int64_t id)
     return id >= 1 && id <= d->nframes ? &d->frames[id - 1] : NULL;
 }
 
-static int64_t new_var(dap_srv *d, int kind, const dap_lref *r, const char *expr, int64_t n)
+int64_t dap_new_var(dap_srv *d, int kind, const dap_lref *r, const char *expr, int64_t n)
 {
     if (d->nvars >= DAP_MAX_HANDLES)
         return 0;
@@ -61,51 +64,6 @@ int dap_focus_lref(dap_srv *d, dap_lref *r)
     return 0;
 }
 
-void dap_memref(char *out, size_t n, ptx_space sp, uint64_t addr)
-{
-    if (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_GENERIC || sp == PTX_SPACE_NONE)
-        snprintf(out, n, "0x%llx", (unsigned long long)addr);
-    else
-        snprintf(out, n, "@%s 0x%llx", ptx_space_name(sp), (unsigned long long)addr);
-}
-
-int dap_memref_parse(const char *s, ptx_space *sp, uint64_t *addr)
-{
-    *sp = PTX_SPACE_GENERIC;
-    if (!s)
-        return -1;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (*s == '@') {
-        static const struct { const char *n; ptx_space s; } spaces[] = {
-            {"global", PTX_SPACE_GLOBAL}, {"shared", PTX_SPACE_SHARED},
-            {"local", PTX_SPACE_LOCAL},   {"const", PTX_SPACE_CONST},
-            {"param", PTX_SPACE_PARAM},   {"generic", PTX_SPACE_GENERIC}};
-        size_t k = strcspn(s + 1, " \t");
-        int found = 0;
-        for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
-            if (strlen(spaces[i].n) == k && !strncmp(spaces[i].n, s + 1, k)) {
-                *sp = spaces[i].s;
-                found = 1;
-            }
-        if (!found)
-            return -1;
-        s += 1 + k;
-        while (isspace((unsigned char)*s))
-            s++;
-    }
-    char *end;
-    if (!isdigit((unsigned char)*s))
-        return -1;
-    unsigned long long v = strtoull(s, &end, 0);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end)
-        return -1;
-    *addr = v;
-    return 0;
-}
-
 static const char *base(const char *p)
 {
     const char *s = strrchr(p, '/');
@@ -116,7 +74,8 @@ static const char *base(const char *p)
 void dap_threads(dap_srv *d, const dj *req)
 {
     dbg_warp_row rows[DAP_MAX_THREADS];
-    int more = 0, n = d->stopped ? dbg_warp_rows(d->s, rows, DAP_MAX_THREADS, &more) : 0;
+    int more = 0, n = d->stopped || d->running ? dbg_warp_rows(d->s, rows, DAP_MAX_THREADS, &more)
+                                               : 0;
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
@@ -146,13 +105,14 @@ void dap_threads(dap_srv *d, const dj *req)
 }
 
 /* ---- stack ----------------------------------------------------------------------------------- */
-static void frame_source(dap_srv *d, dj_w *w, const char *file, int line, uint32_t pc)
+void dap_write_source(dap_srv *d, dj_w *w, const char *key, const char *file, int line,
+                      uint32_t pc)
 {
     char buf[4096];
     const char *path = NULL, *name = NULL;
     int l = line;
     if (file && line > 0) {
-        path = dap_bp_client_path(d, file);
+        path = dap_bp_client_path(d, file, line);
         if (!path) {
             const char *res = dbg_source_resolve(d->s, file, buf, sizeof buf);
             char *real = res ? realpath(res, NULL) : NULL;
@@ -178,18 +138,60 @@ static void frame_source(dap_srv *d, dj_w *w, const char *file, int line, uint32
         }
     }
     if (path) {
-        djw_obj(w, "source");
+        djw_obj(w, key);
         djw_str(w, "name", name);
         djw_str(w, "path", path);
         djw_obj_end(w);
     }
+    if (!path && strcmp(key, "source"))
+        return; /* only a stack frame must have a line (0: none) */
     djw_int(w, "line", path ? dap_client_line(d, l) : 0);
     djw_int(w, "column", path ? dap_client_line(d, 1) : 0);
+}
+
+/* StackFrameFormat (supportsValueFormattingOptions): the arguments after the name, with their
+ * names, types and values as asked (hex as asked), the line, the module. */
+static void frame_format(dap_srv *d, const dj *fmt, const dap_lref *r, int line, char *name,
+                         size_t n)
+{
+    int all = dj_bool(fmt, "includeAll", 0);
+    int params = dj_bool(fmt, "parameters", 0) || all;
+    int pnames = dj_bool(fmt, "parameterNames", params), ptypes = dj_bool(fmt, "parameterTypes", 0);
+    int pvalues = dj_bool(fmt, "parameterValues", params), hex = dj_bool(fmt, "hex", 0);
+    size_t k = strlen(name);
+    if (params && (pnames || ptypes || pvalues)) {
+        const char **names;
+        int np = dapv_params(d->v, r, &names);
+        k += (size_t)snprintf(name + k, n > k ? n - k : 0, "(");
+        for (int i = 0; i < np && k < n; i++) {
+            dapv_val v;
+            char err[128];
+            int ok = dapv_eval(d->v, r, names[i], hex, &v, err, sizeof err) == 0;
+            k += (size_t)snprintf(name + k, n - k, "%s%s%s%s%s%s", i ? ", " : "",
+                                  ptypes && ok ? v.type : "", ptypes && ok && pnames ? " " : "",
+                                  pnames ? names[i] : "", pnames && pvalues ? "=" : "",
+                                  pvalues ? (ok ? v.text : "?") : "");
+            if (ok)
+                dapv_val_free(&v);
+        }
+        free(names);
+        if (k < n)
+            k += (size_t)snprintf(name + k, n - k, ")");
+    }
+    if ((dj_bool(fmt, "line", 0) || all) && line > 0 && k < n)
+        k += (size_t)snprintf(name + k, n - k, " Line %d", dap_client_line(d, line));
+    if ((dj_bool(fmt, "module", 0) || all) && k < n) {
+        const char *mp = dbg_module_path(d->s), *b = strrchr(mp, '/');
+        snprintf(name + k, n - k, " [%s]", mp[0] ? (b ? b + 1 : mp) : "module");
+    }
 }
 
 void dap_stack_trace(dap_srv *d, const dj *req)
 {
     const dj *a = dj_get(req, "arguments");
+    const dj *fmt = dj_get(a, "format");
+    if (fmt && fmt->kind != DJ_OBJ)
+        fmt = NULL;
     int64_t tid, start = 0, levels = 0;
     if (dj_int(a, "threadId", INT64_MIN, INT64_MAX, &tid) != 1 ||
         dj_int(a, "startFrame", 0, INT32_MAX, &start) < 0 ||
@@ -232,12 +234,14 @@ void dap_stack_trace(dap_srv *d, const dj *req)
             snprintf(name, sizeof name, "%s (thread (%u,%u,%u), lane %u)", fn, t.x, t.y, t.z, lane);
         else
             snprintf(name, sizeof name, "%s", fn);
+        if (fmt)
+            frame_format(d, fmt, &r, fr[i].line, name, sizeof name);
         char ref[32];
         snprintf(ref, sizeof ref, "0x%x", fr[i].pc);
         djw_obj(&w, NULL);
         djw_int(&w, "id", id);
         djw_str(&w, "name", name);
-        frame_source(d, &w, fr[i].file, fr[i].line, fr[i].pc);
+        dap_write_source(d, &w, "source", fr[i].file, fr[i].line, fr[i].pc);
         djw_str(&w, "instructionPointerReference", ref);
         if (fr[i].inl_name)
             djw_str(&w, "presentationHint", "subtle");
@@ -250,7 +254,7 @@ void dap_stack_trace(dap_srv *d, const dj *req)
 }
 
 /* ---- scopes and variables -------------------------------------------------------------------- */
-static int get_frame(dap_srv *d, const dj *req, const char *what, dap_lref *r)
+int dap_get_frame(dap_srv *d, const dj *req, const char *what, dap_lref *r)
 {
     const dj *a = dj_get(req, "arguments");
     int64_t fid;
@@ -288,7 +292,7 @@ static void scope(dap_srv *d, dj_w *w, const char *name, const char *hint, int64
 void dap_scopes(dap_srv *d, const dj *req)
 {
     dap_lref r;
-    int g = get_frame(d, req, "scopes", &r);
+    int g = dap_get_frame(d, req, "scopes", &r);
     if (g < 0)
         return;
     if (g == 2 || !d->stopped) {
@@ -299,10 +303,10 @@ void dap_scopes(dap_srv *d, const dj *req)
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
     djw_arr(&w, "scopes");
-    scope(d, &w, "Locals", "locals", new_var(d, DAP_VR_LOCALS, &r, NULL, 0), 0);
-    scope(d, &w, "Registers", "registers", new_var(d, DAP_VR_REGS, &r, NULL, 0), 0);
-    scope(d, &w, "Shared", NULL, new_var(d, DAP_VR_SHARED, &r, NULL, 0), 0);
-    scope(d, &w, "Lanes", NULL, new_var(d, DAP_VR_LANES, &r, NULL, 0), 0);
+    scope(d, &w, "Locals", "locals", dap_new_var(d, DAP_VR_LOCALS, &r, NULL, 0), 0);
+    scope(d, &w, "Registers", "registers", dap_new_var(d, DAP_VR_REGS, &r, NULL, 0), 0);
+    scope(d, &w, "Shared", NULL, dap_new_var(d, DAP_VR_SHARED, &r, NULL, 0), 0);
+    scope(d, &w, "Lanes", NULL, dap_new_var(d, DAP_VR_LANES, &r, NULL, 0), 0);
     djw_arr_end(&w);
     djw_obj_end(&w);
     dap_send(d, &w);
@@ -326,7 +330,9 @@ static void var_row(dap_srv *d, dj_w *w, const dap_lref *r, const char *name, co
         if (v.type[0])
             djw_str(w, "type", v.type);
         djw_str(w, "evaluateName", expr);
-        int64_t ref = v.nchildren > 0 ? new_var(d, DAP_VR_EXPR, r, expr, v.nchildren) : 0;
+        int64_t ref = v.nchildren > 0 ? dap_new_var(d, DAP_VR_EXPR, r, expr, v.nchildren) : 0;
+        if (ref)
+            d->vars[ref - 1].indexed = v.kind == DAPV_ARRAY;
         djw_int(w, "variablesReference", ref);
         if (v.kind == DAPV_ARRAY)
             djw_int(w, "indexedVariables", v.nchildren);
@@ -435,10 +441,11 @@ static void vars_shared(dap_srv *d, dj_w *w, const dap_lref *r)
         char val[200], mr[64];
         snprintf(val, sizeof val, "@shared 0x%llx, %llu bytes", (unsigned long long)rows[i].addr,
                  (unsigned long long)rows[i].size);
-        int64_t ref = new_var(d, DAP_VR_SHVAR, r, NULL, (int64_t)rows[i].count);
+        int64_t ref = dap_new_var(d, DAP_VR_SHVAR, r, NULL, (int64_t)rows[i].count);
         if (ref) {
             d->vars[ref - 1].addr = rows[i].addr;
             d->vars[ref - 1].type = rows[i].type;
+            d->vars[ref - 1].indexed = 1;
         }
         dap_memref(mr, sizeof mr, PTX_SPACE_SHARED, rows[i].addr);
         djw_obj(w, NULL);
@@ -506,7 +513,7 @@ static void vars_lanes(dap_srv *d, dj_w *w, const dap_lref *r)
                  lanes[l].tid.z, lane_state(lanes[l].state), at);
         dap_lref lr = {r->cta, r->warp, (uint32_t)l, 0};
         int live = lanes[l].state != EXEC_LANE_EXITED;
-        int64_t ref = live ? new_var(d, DAP_VR_LANE, &lr, NULL, 0) : 0;
+        int64_t ref = live ? dap_new_var(d, DAP_VR_LANE, &lr, NULL, 0) : 0;
         djw_obj(w, NULL);
         djw_str(w, "name", name);
         djw_str(w, "value", val);
@@ -533,7 +540,7 @@ static void vars_expr(dap_srv *d, dj_w *w, const dap_var_ref *vr, int64_t start,
     free(expr);
 }
 
-static int want_hex(const dj *a)
+int dap_want_hex(const dj *a)
 {
     return dj_bool(dj_get(a, "format"), "hex", 0);
 }
@@ -552,13 +559,20 @@ void dap_variables(dap_srv *d, const dj *req)
                         "until the next resume).", (long long)ref);
         return;
     }
-    int hex = want_hex(a);
+    const char *filter = dj_str(a, "filter", NULL);
+    if (filter && strcmp(filter, "indexed") && strcmp(filter, "named")) {
+        dap_respond_err(d, req, "variables: filter is \"indexed\" or \"named\".");
+        return;
+    }
+    int hex = dap_want_hex(a);
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
     djw_arr(&w, "variables");
     dap_var_ref vr = d->vars[ref - 1]; /* a copy: rows add handles (realloc) */
-    switch (vr.kind) {
+    /* a container has either elements (indexed) or members (named) */
+    int skip = filter && !strcmp(filter, vr.indexed ? "named" : "indexed");
+    switch (skip ? -1 : vr.kind) {
     case DAP_VR_LOCALS:
     case DAP_VR_LANE: vars_locals(d, &w, &vr.r, hex); break;
     case DAP_VR_REGS: vars_regs(d, &w, &vr.r, hex); break;
@@ -587,7 +601,8 @@ void dap_set_variable(dap_srv *d, const dj *req)
     }
     dap_var_ref vr = d->vars[ref - 1];
     char *lhs = NULL;
-    if (vr.kind == DAP_VR_LOCALS || vr.kind == DAP_VR_LANE || vr.kind == DAP_VR_REGS) {
+    if (vr.kind == DAP_VR_LOCALS || vr.kind == DAP_VR_LANE || vr.kind == DAP_VR_REGS ||
+        vr.kind == DAP_VR_SHARED) {
         lhs = strdup(name);
     } else if (vr.kind == DAP_VR_EXPR) {
         for (int64_t i = 0; i < vr.n && i < 100000 && !lhs; i++) {
@@ -610,344 +625,78 @@ void dap_set_variable(dap_srv *d, const dj *req)
         dap_respond_err(d, req, "setVariable: %s cannot be set here.", name);
         return;
     }
+    assign_answer(d, req, "setVariable", &vr.r, lhs, value, dap_want_hex(a));
+    free(lhs);
+}
+
+/* After a change the client cannot see (a value set, memory written): it refetches. */
+void dap_invalidated(dap_srv *d)
+{
+    if (!d->client_invalidated)
+        return;
+    dj_w w;
+    dap_begin_event(d, &w, "invalidated");
+    djw_obj(&w, "body");
+    djw_arr(&w, "areas");
+    djw_str(&w, NULL, "variables");
+    djw_arr_end(&w);
+    djw_obj_end(&w);
+    dap_send(d, &w);
+}
+
+/* lhs = value in a lane's frame, answered with the new value (setVariable, setExpression). */
+static void assign_answer(dap_srv *d, const dj *req, const char *what, const dap_lref *r,
+                          const char *lhs, const char *value, int hex)
+{
     size_t n = strlen(lhs) + strlen(value) + 8;
     char *assign = malloc(n);
     dapv_val v;
     char err[512];
     if (!assign) {
-        free(lhs);
-        dap_respond_err(d, req, "setVariable: out of memory.");
+        dap_respond_err(d, req, "%s: out of memory.", what);
         return;
     }
     snprintf(assign, n, "%s = %s", lhs, value);
-    int rc = dapv_eval(d->v, &vr.r, assign, 0, &v, err, sizeof err);
+    int rc = dapv_eval(d->v, r, assign, 0, &v, err, sizeof err);
     free(assign);
     if (rc != 0) {
-        free(lhs);
-        dap_respond_err(d, req, "setVariable: %s", err);
+        dap_respond_err(d, req, "%s: %s", what, err);
         return;
     }
     dapv_val_free(&v);
-    rc = dapv_eval(d->v, &vr.r, lhs, want_hex(a), &v, err, sizeof err);
-    free(lhs);
+    rc = dapv_eval(d->v, r, lhs, hex, &v, err, sizeof err);
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
     djw_str(&w, "value", rc == 0 ? v.text : err);
     if (rc == 0 && v.type[0])
         djw_str(&w, "type", v.type);
+    int64_t ref = rc == 0 && v.nchildren > 0 ? dap_new_var(d, DAP_VR_EXPR, r, lhs, v.nchildren) : 0;
+    if (ref)
+        d->vars[ref - 1].indexed = v.kind == DAPV_ARRAY;
+    djw_int(&w, "variablesReference", ref);
+    if (rc == 0 && v.kind == DAPV_ARRAY)
+        djw_int(&w, "indexedVariables", v.nchildren);
     djw_obj_end(&w);
     dap_send(d, &w);
     if (rc == 0)
         dapv_val_free(&v);
+    dap_invalidated(d);
 }
 
-/* ---- evaluate -------------------------------------------------------------------------------- */
-static int bare_identifier(const char *s)
-{
-    if (!isalpha((unsigned char)*s) && *s != '_')
-        return 0;
-    while (isalnum((unsigned char)*s) || *s == '_')
-        s++;
-    return *s == 0;
-}
-
-/* The debug console: any ptxdbg command, its text as the result. */
-static void repl_command(dap_srv *d, const dj *req, const char *line, const dap_lref *sel)
-{
-    /* the command applies to the frame the editor has selected, as cuda-gdb's to its focus */
-    const dbg_focus *cur = dbg_get_focus(d->s);
-    if (sel && d->stopped && (!cur->valid || cur->cta != sel->cta || cur->warp != sel->warp ||
-                              cur->lane != sel->lane || cur->frame != sel->frame) &&
-        dbg_set_focus(d->s, sel->cta, sel->warp, sel->lane) == 0)
-        dbg_set_frame(d->s, sel->frame);
-    uint64_t before = dbg_progress(d->s);
-    dbg_focus fb = *dbg_get_focus(d->s);
-    int saved[2];
-    dap_capture_begin(d, saved);
-    int rc = dapv_command(d->v, line);
-    char *text = dap_capture_end(d, saved);
-    size_t n = text ? strlen(text) : 0;
-    while (n && text[n - 1] == '\n')
-        text[--n] = 0;
-    if (rc != 0) {
-        dap_respond_err(d, req, "%s", text && *text ? text : "The command failed.");
-    } else {
-        dj_w w;
-        dap_begin_response(d, &w, req, 1, NULL);
-        djw_obj(&w, "body");
-        djw_str(&w, "result", text ? text : "");
-        djw_int(&w, "variablesReference", 0);
-        djw_obj_end(&w);
-        dap_send(d, &w);
-    }
-    free(text);
-    dap_after_command(d, before, &fb);
-}
-
-void dap_evaluate(dap_srv *d, const dj *req)
+void dap_set_expression(dap_srv *d, const dj *req)
 {
     const dj *a = dj_get(req, "arguments");
-    const char *expr = dj_str(a, "expression", NULL);
-    const char *ctx = dj_str(a, "context", "watch");
-    if (!expr) {
-        dap_respond_err(d, req, "evaluate: expression is required.");
+    const char *expr = dj_str(a, "expression", NULL), *value = dj_str(a, "value", NULL);
+    if (!expr || !*expr || !value) {
+        dap_respond_err(d, req, "setExpression: expression and value are required.");
         return;
     }
-    while (isspace((unsigned char)*expr))
-        expr++;
     dap_lref r;
-    int g = get_frame(d, req, "evaluate", &r);
+    int g = dap_get_frame(d, req, "setExpression", &r);
     if (g < 0)
         return;
-    if (g == 2)
-        memset(&r, 0, sizeof r); /* no kernel: buffers, globals and history still evaluate */
-    if (!strcmp(ctx, "repl")) {
-        const dap_lref *sel = g == 1 ? &r : NULL;
-        if (!strncmp(expr, "-exec ", 6)) {
-            repl_command(d, req, expr + 6, sel);
-            return;
-        }
-        char word[64];
-        size_t k = strcspn(expr, " \t/");
-        snprintf(word, sizeof word, "%.*s", (int)(k < sizeof word ? k : sizeof word - 1), expr);
-        int is_cmd = *expr && dapv_is_command(word);
-        if (is_cmd && bare_identifier(expr)) { /* `i` may be a variable as well as `info` */
-            dapv_val v;
-            char err[256];
-            if (dapv_eval(d->v, &r, expr, 0, &v, err, sizeof err) == 0) {
-                dapv_val_free(&v);
-                is_cmd = 0;
-            }
-        }
-        if (is_cmd || !*expr) {
-            repl_command(d, req, expr, sel);
-            return;
-        }
-    }
-    dapv_val v;
-    char err[1024];
-    if (dapv_eval(d->v, &r, expr, want_hex(a), &v, err, sizeof err) != 0) {
-        dap_respond_err(d, req, "%s", err);
-        return;
-    }
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    djw_str(&w, "result", v.text);
-    if (v.type[0])
-        djw_str(&w, "type", v.type);
-    int64_t ref = v.nchildren > 0 && d->stopped ? new_var(d, DAP_VR_EXPR, &r, expr, v.nchildren)
-                                                : 0;
-    djw_int(&w, "variablesReference", ref);
-    if (v.kind == DAPV_ARRAY)
-        djw_int(&w, "indexedVariables", v.nchildren);
-    char mr[64];
-    if (v.is_ptr && v.paddr) {
-        dap_memref(mr, sizeof mr, v.pspace, v.paddr);
-        djw_str(&w, "memoryReference", mr);
-    } else if (v.in_mem) {
-        dap_memref(mr, sizeof mr, v.space, v.addr);
-        djw_str(&w, "memoryReference", mr);
-    }
-    djw_obj_end(&w);
-    dap_send(d, &w);
-    dapv_val_free(&v);
-}
-
-/* ---- disassembly ----------------------------------------------------------------------------- */
-void dap_disassemble(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    ptx_space sp;
-    uint64_t base_pc;
-    int64_t off = 0, ioff = 0, count;
-    if (dap_memref_parse(dj_str(a, "memoryReference", NULL), &sp, &base_pc) != 0 ||
-        dj_int(a, "instructionCount", 0, 100000, &count) != 1 ||
-        dj_int(a, "offset", -(1ll << 40), 1ll << 40, &off) < 0 ||
-        dj_int(a, "instructionOffset", -(1ll << 40), 1ll << 40, &ioff) < 0) {
-        dap_respond_err(d, req, "disassemble: memoryReference (a pc such as \"0x1f\") and "
-                        "instructionCount (at most 100000) are required.");
-        return;
-    }
-    if (!dbg_module(d->s)) {
-        dap_respond_err(d, req, "disassemble: no module is loaded.");
-        return;
-    }
-    /* addresses are instruction indexes: a byte offset counts instructions too */
-    int64_t first = (int64_t)base_pc + off + ioff;
-    uint32_t ninsns = dbg_ninsns(d->s);
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    djw_arr(&w, "instructions");
-    const ptx_func *prev = NULL;
-    for (int64_t i = 0; i < count; i++) {
-        int64_t pc = first + i;
-        char addr[32], text[600];
-        dbg_where wh;
-        snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)(pc < 0 ? 0 : pc));
-        djw_obj(&w, NULL);
-        if (pc < 0 || pc >= ninsns || dbg_insn_text(d->s, (uint32_t)pc, text, sizeof text, &wh) != 0) {
-            if (pc < 0)
-                snprintf(addr, sizeof addr, "-0x%llx", (unsigned long long)-pc);
-            djw_str(&w, "address", addr);
-            djw_str(&w, "instruction", "??");
-            djw_str(&w, "presentationHint", "invalid");
-            djw_obj_end(&w);
-            continue;
-        }
-        djw_str(&w, "address", addr);
-        djw_str(&w, "instruction", text);
-        if (wh.func && wh.func != prev) {
-            char fn[512];
-            dbg_func_name(d->s, wh.func, 0, fn, sizeof fn);
-            djw_str(&w, "symbol", fn);
-        }
-        prev = wh.func;
-        frame_source(d, &w, wh.file, wh.line, (uint32_t)pc);
-        djw_obj_end(&w);
-    }
-    djw_arr_end(&w);
-    djw_obj_end(&w);
-    dap_send(d, &w);
-}
-
-/* ---- memory ---------------------------------------------------------------------------------- */
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static char *b64_encode(const uint8_t *p, size_t n)
-{
-    char *o = malloc(4 * ((n + 2) / 3) + 1), *q = o;
-    if (!o)
-        return NULL;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
-                     (i + 2 < n ? p[i + 2] : 0);
-        *q++ = b64[v >> 18 & 63];
-        *q++ = b64[v >> 12 & 63];
-        *q++ = i + 1 < n ? b64[v >> 6 & 63] : '=';
-        *q++ = i + 2 < n ? b64[v & 63] : '=';
-    }
-    *q = 0;
-    return o;
-}
-
-static int b64_decode(const char *s, uint8_t **out, size_t *n)
-{
-    size_t len = strlen(s);
-    uint8_t *o = malloc(len / 4 * 3 + 3);
-    if (!o)
-        return -1;
-    size_t k = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '=' || isspace((unsigned char)c))
-            continue;
-        const char *p = strchr(b64, c);
-        if (!p || !c) {
-            free(o);
-            return -1;
-        }
-        acc = acc << 6 | (uint32_t)(p - b64);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            o[k++] = (uint8_t)(acc >> bits);
-        }
-    }
-    *out = o;
-    *n = k;
-    return 0;
-}
-
-void dap_read_memory(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    ptx_space sp;
-    uint64_t addr;
-    int64_t off = 0, count;
-    if (dap_memref_parse(dj_str(a, "memoryReference", NULL), &sp, &addr) != 0 ||
-        dj_int(a, "count", 0, 1 << 24, &count) != 1 ||
-        dj_int(a, "offset", -(1ll << 40), 1ll << 40, &off) < 0) {
-        dap_respond_err(d, req, "readMemory: memoryReference (\"0x...\" or \"@shared 0x...\") and "
-                        "count (at most 16 MB) are required.");
-        return;
-    }
-    dap_lref r;
-    if (dap_focus_lref(d, &r) != 0 && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_GENERIC &&
-        sp != PTX_SPACE_CONST) {
-        dap_respond_err(d, req, "readMemory: @%s memory needs a stopped kernel.",
-                        ptx_space_name(sp));
-        return;
-    }
-    uint64_t at = addr + (uint64_t)off;
-    uint8_t *buf = malloc(count ? (size_t)count : 1);
-    if (!buf) {
-        dap_respond_err(d, req, "readMemory: out of memory.");
-        return;
-    }
-    int64_t got = count ? dbg_mem_read(d->s, sp, at, buf, (size_t)count, r.cta, r.warp, r.lane) : 0;
-    if (got < 0)
-        got = 0;
-    char *data = b64_encode(buf, (size_t)got);
-    char mr[64];
-    dap_memref(mr, sizeof mr, sp, at);
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    djw_str(&w, "address", mr);
-    if (count - got > 0)
-        djw_int(&w, "unreadableBytes", count - got);
-    djw_str(&w, "data", data ? data : "");
-    djw_obj_end(&w);
-    dap_send(d, &w);
-    free(data);
-    free(buf);
-}
-
-void dap_write_memory(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    ptx_space sp;
-    uint64_t addr;
-    int64_t off = 0;
-    const char *data = dj_str(a, "data", NULL);
-    uint8_t *bytes;
-    size_t n;
-    if (dap_memref_parse(dj_str(a, "memoryReference", NULL), &sp, &addr) != 0 || !data ||
-        dj_int(a, "offset", -(1ll << 40), 1ll << 40, &off) < 0) {
-        dap_respond_err(d, req, "writeMemory: memoryReference and data (base64) are required.");
-        return;
-    }
-    if (b64_decode(data, &bytes, &n) != 0) {
-        dap_respond_err(d, req, "writeMemory: data is not base64.");
-        return;
-    }
-    dap_lref r;
-    dap_focus_lref(d, &r);
-    int rc = n ? dbg_mem_write(d->s, sp, addr + (uint64_t)off, bytes, n, r.cta, r.warp, r.lane) : 0;
-    free(bytes);
-    if (rc != 0) {
-        dap_respond_err(d, req, "writeMemory: %s", dbg_errmsg(d->s));
-        return;
-    }
-    dj_w w;
-    dap_begin_response(d, &w, req, 1, NULL);
-    djw_obj(&w, "body");
-    djw_int(&w, "bytesWritten", (int64_t)n);
-    djw_obj_end(&w);
-    dap_send(d, &w);
-    dj_w e;
-    dap_begin_event(d, &e, "memory");
-    djw_obj(&e, "body");
-    char mr[64];
-    dap_memref(mr, sizeof mr, sp, addr + (uint64_t)off);
-    djw_str(&e, "memoryReference", mr);
-    djw_int(&e, "offset", 0);
-    djw_int(&e, "count", (int64_t)n);
-    djw_obj_end(&e);
-    dap_send(d, &e);
+    if (g == 2 && !d->stopped)
+        memset(&r, 0, sizeof r); /* no kernel: buffers and globals */
+    assign_answer(d, req, "setExpression", &r, expr, value, dap_want_hex(a));
 }

@@ -50,7 +50,43 @@ struct dap_prog {
     dap_fwd *fw;
     int nfw, capfw;
     int64_t next_aseq;
+    dbg_session **pre;        /* the fat binary's modules, one session each */
+    dapv **prev;              /* their value layers (demangling, conditions) */
+    int npre;
 };
+
+const char *dap_prog_path(const dap_srv *d)
+{
+    return d->prog ? d->prog->path : NULL;
+}
+
+int dap_prog_sessions(dap_srv *d, dbg_session ***ss, dapv ***vs)
+{
+    *ss = d->prog ? d->prog->pre : NULL;
+    *vs = d->prog ? d->prog->prev : NULL;
+    return d->prog ? d->prog->npre : 0;
+}
+
+static void add_pre(void *ctx, const char *ptx, size_t len)
+{
+    struct dap_prog *p = ctx;
+    dbg_session **np = realloc(p->pre, (size_t)(p->npre + 1) * sizeof *np);
+    if (np)
+        p->pre = np;
+    dapv **nv = np ? realloc(p->prev, (size_t)(p->npre + 1) * sizeof *nv) : NULL;
+    if (!nv)
+        return;
+    p->prev = nv;
+    dbg_session *s = dbg_new();
+    dapv *v = s ? dapv_new(s) : NULL;
+    if (v && dbg_load_text(s, ptx, len, "") == 0) {
+        p->pre[p->npre] = s;
+        p->prev[p->npre++] = v;
+        return;
+    }
+    dapv_free(v);
+    dbg_free(s);
+}
 
 int dap_prog_is_executable(const char *path)
 {
@@ -82,6 +118,12 @@ void dap_prog_free(dap_srv *d)
     free(p->path);
     free(p->setup);
     free(p->fw);
+    for (int i = 0; i < p->npre; i++) {
+        dapv_free(p->prev[i]);
+        dbg_free(p->pre[i]);
+    }
+    free(p->pre);
+    free(p->prev);
     djw_free(&p->replay);
     dap_reader_free(&p->from);
     if (p->sock >= 0)
@@ -190,6 +232,7 @@ void dap_prog_launch(dap_srv *d, const dj *req, const dj *a)
     djw_init(&p->replay);
     djw_arr(&p->replay, NULL);
     p->next_aseq = 1;
+    dbg_program_ptx(p->path, add_pre, p);
     d->prog = p;
     d->launched = 1;
     dap_respond_ok(d, req);
@@ -215,7 +258,10 @@ static void exec_child(struct dap_prog *p, int sock, int out, int err, const cha
     }
     char num[16];
     snprintf(num, sizeof num, "%d", sock);
-    setenv("PTXDBG_DAP", num, 1);
+    if (sock >= 0) /* noDebug: the program runs plainly, on the runtime library */
+        setenv("PTXDBG_DAP", num, 1);
+    else
+        unsetenv("PTXDBG_DAP");
     const char *old = getenv("LD_LIBRARY_PATH");
     size_t n = strlen(lib) + (old ? strlen(old) : 0) + 2;
     char *ld = malloc(n);
@@ -249,7 +295,9 @@ static int start_program(dap_srv *d, struct dap_prog *p)
         close(po[0]);
         close(pe[0]);
         close(d->out_fd);
-        exec_child(p, sv[1], po[1], pe[1], lib);
+        if (d->no_debug)
+            close(sv[1]);
+        exec_child(p, d->no_debug ? -1 : sv[1], po[1], pe[1], lib);
     }
     close(sv[1]);
     close(po[1]);
@@ -263,6 +311,11 @@ static int start_program(dap_srv *d, struct dap_prog *p)
     fcntl(p->out, F_SETFD, FD_CLOEXEC);
     fcntl(p->err, F_SETFD, FD_CLOEXEC);
     dap_reader_init(&p->from, p->sock);
+    if (d->no_debug) { /* nothing to say to it: the relay passes its output and status */
+        close(p->sock);
+        p->sock = -1;
+        return 0;
+    }
     /* the launch arguments and the breakpoint requests so far */
     djw_arr_end(&p->replay);
     dj_w w;
@@ -369,6 +422,18 @@ static void from_program(dap_srv *d, struct dap_prog *p, const dj *m)
     djw_free(&w);
 }
 
+static void poke(dap_srv *d, struct dap_prog *p)
+{
+    if (p->sock < 0)
+        return;
+    kill(p->pid, SIGURG);
+    static const char text[] = "{\"type\":\"request\",\"command\":\"ptxdbg/poke\"}";
+    dj *m = dj_parse(text, sizeof text - 1, NULL, 0);
+    if (m)
+        forward(d, p, m, 1);
+    dj_free(m);
+}
+
 static int is_bp_request(const char *cmd)
 {
     return !strcmp(cmd, "setBreakpoints") || !strcmp(cmd, "setFunctionBreakpoints") ||
@@ -466,8 +531,11 @@ static int client_request(dap_srv *d, struct dap_prog *p, const dj *req)
         if (p->child_stopped) {
             forward(d, p, req, 0);
         } else {
+            /* the running program takes it at once: the signal interrupts its kernel, which
+               serves what came up to the poke and goes on (dap_run.c) */
             send_held(d, &held);
             forward(d, p, req, 1);
+            poke(d, p);
         }
         djw_free(&held);
         return 0;

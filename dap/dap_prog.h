@@ -12,5 +12,10 @@ void dap_prog_launch(dap_srv *d, const dj *req, const dj *args);
 /* Relay until the client disconnects: client requests come from in (the reader's pipe). */
 void dap_prog_serve(dap_srv *d, dap_reader *in);
 void dap_prog_free(dap_srv *d);
+/* Sessions holding the program's device modules as its fat binary has them (to tell where
+ * breakpoints will resolve before the program loads them); the count (0 when none). */
+int dap_prog_sessions(dap_srv *d, dbg_session ***ss, dapv ***vs);
+/* The program's path (NULL when the session debugs no CUDA program). */
+const char *dap_prog_path(const dap_srv *d);
 
 #endif

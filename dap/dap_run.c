@@ -29,10 +29,11 @@ void dap_handles_reset(dap_srv *d)
 
 static void send_continued(dap_srv *d)
 {
+    const dbg_focus *f = dbg_get_focus(d->s);
     dj_w w;
     dap_begin_event(d, &w, "continued");
     djw_obj(&w, "body");
-    djw_int(&w, "threadId", 1);
+    djw_int(&w, "threadId", f->valid && dbg_launch_info(d->s) ? dap_thread_id(d, f->cta, f->warp) : 1);
     djw_bool(&w, "allThreadsContinued", 1);
     djw_obj_end(&w);
     dap_send(d, &w);
@@ -40,7 +41,7 @@ static void send_continued(dap_srv *d)
 
 /* The text of a fault stop: cuda-gdb's exception line and the engine's explanation. */
 static void fault_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, char *desc,
-                       size_t n)
+                       size_t n, const char **name_out)
 {
     int num = 0;
     const char *name;
@@ -54,18 +55,19 @@ static void fault_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, ch
         name = dapv_exc_name(ev->stop.exc, &num);
     }
     snprintf(id, idn, "CUDA_EXCEPTION_%d", num);
-    dbg_where w;
-    char at[600] = "";
-    if (dbg_pc_where(d->s, ev->stop.pc, &w) == 0 && w.file)
-        snprintf(at, sizeof at, " at %s:%d", w.file, w.line);
-    else if (dbg_pc_where(d->s, ev->stop.pc, &w) == 0)
-        snprintf(at, sizeof at, " at PTX line %d", w.ptx_line);
-    exec_dim3 b = dbg_cta_coord(d->s, ev->stop.cta);
+    if (name_out)
+        *name_out = name;
+    /* where: the innermost frame, and the user's frame when that is an outer one (a trap in
+       __trap, an assertion in __assert_fail) */
     const dbg_focus *f = dbg_get_focus(d->s);
+    dbg_site site;
+    char at[1500] = "";
+    if (f->valid && dbg_stop_site(d->s, f->cta, f->warp, f->lane, &site) == 0)
+        snprintf(at, sizeof at, " at %s", site.at);
+    exec_dim3 b = dbg_cta_coord(d->s, ev->stop.cta);
     exec_dim3 t = dbg_focus_thread(d->s);
     snprintf(desc, n, "CUDA Exception: %s%s, block (%u,%u,%u) thread (%u,%u,%u)%s%s", name, at,
              b.x, b.y, b.z, t.x, t.y, t.z, ev->stop.msg[0] ? ": " : "", ev->stop.msg);
-    (void)f;
 }
 
 static int is_fault(dbg_event_kind k)
@@ -99,6 +101,40 @@ static void kernel_over(dap_srv *d, int code)
     dap_terminate(d, d->exit_code);
 }
 
+static int lane_live(exec_lane_state st)
+{
+    return st != EXEC_LANE_EXITED && st != EXEC_LANE_INVALID;
+}
+
+/* A stop must name a thread the editor can show: when the focused lane has exited (a step that
+ * ended with it), the focus moves to a live lane of its warp (an active one first), else to
+ * the first warp that has one. Returns 1 when it moved. */
+static int focus_live(dap_srv *d)
+{
+    const dbg_focus *f = dbg_get_focus(d->s);
+    if (!f->valid)
+        return 0;
+    dbg_lane_row rows[32];
+    if (dbg_lane_rows(d->s, f->cta, f->warp, rows) <= 0 || lane_live(rows[f->lane].state))
+        return 0;
+    int pick = -1;
+    for (int l = 0; l < 32 && pick < 0; l++)
+        if (rows[l].state == EXEC_LANE_ACTIVE)
+            pick = l;
+    for (int l = 0; l < 32 && pick < 0; l++)
+        if (lane_live(rows[l].state))
+            pick = l;
+    if (pick >= 0)
+        return dbg_set_focus(d->s, f->cta, f->warp, (uint32_t)pick) == 0;
+    dbg_warp_row w[1];
+    int more;
+    uint32_t lane;
+    if (dbg_warp_rows(d->s, w, 1, &more) < 1 ||
+        dbg_warp_show_lane(d->s, w[0].cta, w[0].warp, &lane) != 0)
+        return 0;
+    return dbg_set_focus(d->s, w[0].cta, w[0].warp, lane) == 0;
+}
+
 void dap_report_event(dap_srv *d, const dbg_event *ev)
 {
     dap_flush_output(d);
@@ -114,24 +150,31 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
     dap_handles_reset(d);
     const char *reason = "step";
     char desc[2048] = "", id[64];
-    int bpid = 0;
+    int ids[32], nids = 0;
     switch (ev->kind) {
-    case DBG_EV_BREAKPOINT: {
-        dap_bp *b = dap_bp_by_num(d, ev->bp);
-        reason = "breakpoint";
-        if (b) {
-            bpid = b->id;
-            reason = b->kind == DAP_BP_FUNCTION ? "function breakpoint"
-                     : b->kind == DAP_BP_INSN   ? "instruction breakpoint" : "breakpoint";
-        }
-        snprintf(desc, sizeof desc, "Breakpoint %d", ev->bp);
-        break;
-    }
+    case DBG_EV_BREAKPOINT:
     case DBG_EV_WATCH: {
-        dap_bp *b = dap_bp_by_num(d, ev->bp);
-        reason = "data breakpoint";
-        bpid = b ? b->id : 0;
-        snprintf(desc, sizeof desc, "Watchpoint %d", ev->bp);
+        /* the client's breakpoints of this stop (dap_bp_stop), else the engine's one */
+        if (!d->nhit) {
+            dap_bp *b = dap_bp_by_num(d, ev->bp);
+            if (b)
+                d->hit_ids[d->nhit++] = b->id;
+        }
+        dap_bp *b = d->nhit ? dap_bp_by_id(d, d->hit_ids[0]) : NULL;
+        reason = ev->kind == DBG_EV_WATCH ? "data breakpoint" : "breakpoint";
+        if (b && b->kind == DAP_BP_FUNCTION)
+            reason = "function breakpoint";
+        else if (b && b->kind == DAP_BP_INSN)
+            reason = "instruction breakpoint";
+        nids = d->nhit;
+        memcpy(ids, d->hit_ids, sizeof ids);
+        int k = snprintf(desc, sizeof desc, "%s", ev->kind == DBG_EV_WATCH ? "Data breakpoint"
+                                                 : "Breakpoint");
+        for (int i = 0; i < nids && k < (int)sizeof desc - 16; i++)
+            k += snprintf(desc + k, sizeof desc - (size_t)k, "%s %d", i ? "," : "", ids[i]);
+        if (!nids && ev->bp) /* set in the debug console: the CLI's number */
+            snprintf(desc, sizeof desc, "%s %d (debug console)", ev->kind == DBG_EV_WATCH
+                     ? "Watchpoint" : "Breakpoint", ev->bp);
         break;
     }
     case DBG_EV_BRKPT:
@@ -142,8 +185,12 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
     case DBG_EV_ASSERT:
     case DBG_EV_EXCEPTION:
         reason = "exception";
-        fault_text(d, ev, id, sizeof id, desc, sizeof desc);
+        fault_text(d, ev, id, sizeof id, desc, sizeof desc, NULL);
         dap_outputf(d, "stderr", "%s\n", desc);
+        if (d->no_debug) { /* a run without debugging does not stop: the kernel failed */
+            kernel_over(d, 1);
+            return;
+        }
         break;
     case DBG_EV_INTERRUPT:
         reason = "pause";
@@ -156,9 +203,17 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
     case DBG_EV_ENTRY:
         reason = "entry";
         break;
-    case DBG_EV_LANE_EXITED:
-        snprintf(desc, sizeof desc, "the focused lane exited");
+    case DBG_EV_LANE_EXITED: {
+        exec_dim3 t = dbg_focus_thread(d->s);
+        int moved = focus_live(d);
+        exec_dim3 n = dbg_focus_thread(d->s);
+        if (moved)
+            snprintf(desc, sizeof desc, "thread (%u,%u,%u) exited; focus on thread (%u,%u,%u)",
+                     t.x, t.y, t.z, n.x, n.y, n.z);
+        else
+            snprintf(desc, sizeof desc, "thread (%u,%u,%u) exited", t.x, t.y, t.z);
         break;
+    }
     default:
         break;
     }
@@ -176,11 +231,13 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
         djw_int(&w, "threadId", dap_thread_id(d, f->cta, f->warp));
     djw_bool(&w, "allThreadsStopped", 1);
     djw_bool(&w, "preserveFocusHint", 0);
-    if (bpid) {
+    if (nids) {
         djw_arr(&w, "hitBreakpointIds");
-        djw_int(&w, NULL, bpid);
+        for (int i = 0; i < nids; i++)
+            djw_int(&w, NULL, ids[i]);
         djw_arr_end(&w);
     }
+    d->nhit = 0;
     djw_obj_end(&w);
     dap_send(d, &w);
 }
@@ -205,7 +262,52 @@ void dap_resume(dap_srv *d, int how)
         case DAP_RUN_STEPOUT: rc = dbg_step(d->s, DBG_STEP_FINISH, &ev); break;
         case DAP_RUN_NEXTI: rc = dbg_step(d->s, DBG_STEP_INSN_OVER, &ev); break;
         case DAP_RUN_STEPI: rc = dbg_step(d->s, DBG_STEP_INSN, &ev); break;
-        default: rc = dbg_continue(d->s, 0, &ev); break;
+        default:
+            /* a request that comes meanwhile interrupts the run (req_flag); it is served and
+               the same continue goes on */
+            if (d->req_flag)
+                dbg_set_interrupt_flag(d->s, d->req_flag);
+            rc = dbg_continue(d->s, 0, &ev);
+            if (d->req_flag)
+                dbg_set_interrupt_flag(d->s, d->pause_flag);
+            break;
+        }
+        if (rc == 0 && ev.kind == DBG_EV_INTERRUPT && how == DAP_RUN_CONTINUE && d->inproc &&
+            d->in) {
+            /* inside a program the adapter's SIGURG precedes a pause, or follows requests it
+               passed on and their ptxdbg/poke: serve until one of them (each signal has its
+               message), then what else is there, and go on unless it was a pause */
+            if (d->pause_pending) {
+                d->pause_pending = 0;
+            } else {
+                *d->pause_flag = 0;
+                d->running = 1;
+                d->pause_req = d->woke = 0;
+                while (!d->pause_req && !d->woke && dap_serve_one(d) == 0)
+                    ;
+                if (!d->done)
+                    dap_serve_pending(d);
+                d->running = 0;
+                if (d->done || d->terminated || !dbg_launch_alive(d->s))
+                    return;
+                if (!d->pause_req)
+                    continue;
+            }
+        }
+        if (rc == 0 && ev.kind == DBG_EV_INTERRUPT && how == DAP_RUN_CONTINUE && d->req_flag &&
+            !(d->pause_flag && *d->pause_flag)) {
+            *d->req_flag = 0; /* before serving: a request that comes now raises it again */
+            d->running = 1;
+            d->pause_req = 0;
+            dap_serve_pending(d);
+            d->running = 0;
+            if (d->done || d->terminated || !dbg_launch_alive(d->s)) {
+                if (!d->done && !d->terminated)
+                    kernel_over(d, 0);
+                return;
+            }
+            if (!d->pause_req)
+                continue;
         }
         for (const char *p = ev.cond_error; *p;) {
             const char *nl = strchr(p, '\n');
@@ -225,8 +327,9 @@ void dap_resume(dap_srv *d, int how)
             dap_report_event(d, &ev);
             return;
         }
-        if (ev.kind == DBG_EV_BREAKPOINT && !dap_bp_hit(d, ev.bp)) {
-            how = DAP_RUN_CONTINUE; /* its hit condition does not hold yet */
+        if ((ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH) && !dap_bp_stop(d, &ev)) {
+            how = DAP_RUN_CONTINUE; /* hit conditions, conditions or logpoints say go on */
+            d->last = ev;
             continue;
         }
         dap_report_event(d, &ev);
@@ -236,7 +339,7 @@ void dap_resume(dap_srv *d, int how)
 
 /* ---- kernels of a PTX program ---------------------------------------------------------------- */
 /* Engine breakpoint hit counts, to tell which breakpoint a CLI-made stop was. */
-typedef struct {
+typedef struct dap_hits {
     int num, hits;
 } hit_snap;
 
@@ -252,8 +355,9 @@ static hit_snap *snap_hits(dap_srv *d, int *n)
     return h;
 }
 
-/* The event of the stop a CLI command made (it reported it as text). */
-static void synth_event(dap_srv *d, const hit_snap *h, int nh, dbg_event *ev)
+/* The event of the stop a CLI command made (it reported it as text); steps: the command was a
+ * step (its stop is a step unless a breakpoint was hit). */
+static void synth_event(dap_srv *d, const hit_snap *h, int nh, int steps, dbg_event *ev)
 {
     memset(ev, 0, sizeof *ev);
     exec_stop st;
@@ -279,7 +383,7 @@ static void synth_event(dap_srv *d, const hit_snap *h, int nh, dbg_event *ev)
     }
     switch (st.kind) {
     case EXEC_STOP_DONE: ev->kind = DBG_EV_EXITED; break;
-    case EXEC_STOP_BREAKPOINT: ev->kind = DBG_EV_ENTRY; break;
+    case EXEC_STOP_BREAKPOINT: ev->kind = steps ? DBG_EV_STEP : DBG_EV_ENTRY; break;
     case EXEC_STOP_BRKPT: ev->kind = DBG_EV_BRKPT; break;
     case EXEC_STOP_TRAP: ev->kind = DBG_EV_TRAP; break;
     case EXEC_STOP_ASSERT: ev->kind = DBG_EV_ASSERT; break;
@@ -299,7 +403,8 @@ int dap_next_kernel(dap_srv *d)
     snprintf(cmd, sizeof cmd, "launch %s", line);
     int nh;
     hit_snap *h = snap_hits(d, &nh);
-    dbg_request_entry_stop(d->s, 1); /* stop before the first line: breakpoints then apply */
+    /* stop before the first line: breakpoints then apply (noDebug: it just runs) */
+    dbg_request_entry_stop(d->s, !d->no_debug);
     int saved[2];
     dap_capture_begin(d, saved);
     int rc = dapv_command(d->v, cmd);
@@ -315,14 +420,14 @@ int dap_next_kernel(dap_srv *d)
     }
     free(text);
     dbg_event ev;
-    synth_event(d, h, nh, &ev);
+    synth_event(d, h, nh, 0, &ev);
     free(h);
     if (ev.kind == DBG_EV_ENTRY && !d->stop_on_entry) {
         d->last = ev;
         dap_resume(d, DAP_RUN_CONTINUE);
         return 0;
     }
-    if (ev.kind == DBG_EV_BREAKPOINT && !dap_bp_hit(d, ev.bp)) {
+    if ((ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH) && !dap_bp_stop(d, &ev)) {
         d->last = ev;
         dap_resume(d, DAP_RUN_CONTINUE);
         return 0;
@@ -331,30 +436,43 @@ int dap_next_kernel(dap_srv *d)
     return 0;
 }
 
-/* After a CLI command of the debug console: a stop it made, or a focus it moved. */
-void dap_after_command(dap_srv *d, uint64_t progress_before, const dbg_focus *fb)
+void dap_before_command(dap_srv *d, const char *line, dap_cmd_state *st)
 {
-    const dbg_focus *f = dbg_get_focus(d->s);
-    int ran = dbg_progress(d->s) != progress_before;
+    st->progress = dbg_progress(d->s);
+    st->focus = *dbg_get_focus(d->s);
+    st->hits = snap_hits(d, &st->nhits);
+    st->steps = dapv_command_steps(line);
+}
+
+/* After a CLI command of the debug console: a stop it made, the kernel's end (a continue that
+ * finished it, `kill`), a focus it moved, `quit`. */
+void dap_after_command(dap_srv *d, dap_cmd_state *cs)
+{
+    const dbg_focus *f = dbg_get_focus(d->s), *fb = &cs->focus;
+    int ran = dbg_progress(d->s) != cs->progress;
     int alive = dbg_launch_alive(d->s);
-    if (d->stopped && !alive && !is_fault(d->last.kind)) {
-        exec_stop st;
-        int over;
-        if (dbg_last_stop(d->s, &st, &over) == 0 && st.kind == EXEC_STOP_DONE) {
-            kernel_over(d, 0);
-            return;
-        }
+    hit_snap *h = cs->hits;
+    cs->hits = NULL;
+    if (dapv_quit_requested(d->v) && !d->inproc) { /* the session ends */
+        free(h);
+        dbg_kill(d->s);
+        dap_terminate(d, d->exit_code);
+        return;
     }
     if (ran) {
         dbg_event ev;
-        synth_event(d, NULL, 0, &ev);
-        if (ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH)
-            ev.bp = 0;  /* the CLI reported which one */
+        synth_event(d, h, cs->nhits, cs->steps, &ev);
+        free(h);
         if (ev.kind == DBG_EV_EXITED) {
             kernel_over(d, 0);
             return;
         }
         dap_report_event(d, &ev);
+        return;
+    }
+    free(h);
+    if (d->stopped && !alive && !is_fault(d->last.kind)) { /* `kill` */
+        kernel_over(d, 0);
         return;
     }
     if (f->valid && (!fb->valid || f->cta != fb->cta || f->warp != fb->warp ||
@@ -385,7 +503,8 @@ void dap_exception_info(dap_srv *d, const dj *req)
         return;
     }
     char id[64], desc[2048];
-    fault_text(d, &d->last, id, sizeof id, desc, sizeof desc);
+    const char *name = "";
+    fault_text(d, &d->last, id, sizeof id, desc, sizeof desc, &name);
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
@@ -394,8 +513,16 @@ void dap_exception_info(dap_srv *d, const dj *req)
     djw_str(&w, "breakMode", "always");
     djw_obj(&w, "details");
     djw_str(&w, "message", d->last.stop.msg[0] ? d->last.stop.msg : desc);
-    djw_str(&w, "typeName", d->last.kind == DBG_EV_TRAP     ? "trap"
-                            : d->last.kind == DBG_EV_ASSERT ? "assert" : "exception");
+    djw_str(&w, "typeName", name);
+    djw_str(&w, "fullTypeName", id);
+    /* the faulting lane's stack, as `bt` shows it */
+    int saved[2];
+    dap_capture_begin(d, saved);
+    int rc = dapv_command(d->v, "backtrace");
+    char *bt = dap_capture_end(d, saved);
+    if (rc == 0 && bt && *bt)
+        djw_str(&w, "stackTrace", bt);
+    free(bt);
     djw_obj_end(&w);
     djw_obj_end(&w);
     dap_send(d, &w);
@@ -450,7 +577,9 @@ void dap_focus_request(dap_srv *d, const dj *req)
     char line[200];
     snprintf(line, sizeof line, "cuda block (%u,%u,%u) thread (%u,%u,%u)", blk.x, blk.y, blk.z,
              thr.x, thr.y, thr.z);
-    dbg_focus before = *dbg_get_focus(d->s);
+    dap_cmd_state cs;
+    dap_before_command(d, line, &cs);
+    cs.focus.valid = 0; /* always tell the editor, even when the focus stays */
     int saved[2];
     dap_capture_begin(d, saved);
     int rc = dapv_command(d->v, line);
@@ -461,6 +590,7 @@ void dap_focus_request(dap_srv *d, const dj *req)
             text[--n] = 0;
         dap_respond_err(d, req, "ptxdbg/focus: %s", text && *text ? text : "cannot focus there");
         free(text);
+        free(cs.hits);
         return;
     }
     free(text);
@@ -472,6 +602,5 @@ void dap_focus_request(dap_srv *d, const dj *req)
     djw_int(&w, "lane", f->lane);
     djw_obj_end(&w);
     dap_send(d, &w);
-    before.valid = 0; /* always tell the editor, even when the focus stays */
-    dap_after_command(d, dbg_progress(d->s), &before);
+    dap_after_command(d, &cs);
 }

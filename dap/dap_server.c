@@ -1,6 +1,7 @@
-/* dap_server.c - the DAP server: messages, output capture, the request table, initialize/launch/configurationDone/disconnect. */
+/* dap_server.c - the DAP server: messages, output capture, the request table, initialize, run requests, disconnect/terminate. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +253,9 @@ static void req_initialize(dap_srv *d, const dj *req)
 {
     const dj *a = dj_get(req, "arguments");
     d->lines0 = !dj_bool(a, "linesStartAt1", 1);
+    d->cols0 = !dj_bool(a, "columnsStartAt1", 1);
+    d->client_invalidated = dj_bool(a, "supportsInvalidatedEvent", 0);
+    d->client_memory = dj_bool(a, "supportsMemoryEvent", 0);
     d->initialized = 1;
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
@@ -272,160 +276,16 @@ static void req_initialize(dap_srv *d, const dj *req)
     capability(&w, "supportsTerminateRequest");
     capability(&w, "supportsValueFormattingOptions");
     capability(&w, "supportsDelayedStackTraceLoading");
+    capability(&w, "supportsLogPoints");
+    capability(&w, "supportsSetExpression");
+    capability(&w, "supportsCancelRequest");
+    capability(&w, "supportsClipboardContext");
+    capability(&w, "supportsCompletionsRequest");
+    capability(&w, "supportsDataBreakpointBytes");
     djw_arr(&w, "exceptionBreakpointFilters");
     djw_arr_end(&w);
     djw_obj_end(&w);
     dap_send(d, &w);
-}
-
-/* Run a CLI command for the launch (setupCommands, checks): its text goes to the console; on
- * failure the text is in *why (malloc'd). */
-static int launch_command(dap_srv *d, const char *line, char **why)
-{
-    int saved[2];
-    dap_capture_begin(d, saved);
-    int rc = dapv_command(d->v, line);
-    char *text = dap_capture_end(d, saved);
-    if (rc == 0) {
-        if (text)
-            dap_output(d, "console", text, strlen(text));
-        free(text);
-        *why = NULL;
-    } else {
-        size_t n = text ? strlen(text) : 0;
-        while (n && text[n - 1] == '\n')
-            text[--n] = 0;
-        *why = text;
-    }
-    return rc;
-}
-
-/* The launch arguments a PTX file and a CUDA program share: setupCommands, checks. */
-int dap_launch_setup(dap_srv *d, const dj *req, const dj *a)
-{
-    const dj *setup = dj_get(a, "setupCommands");
-    if (setup && setup->kind != DJ_ARR) {
-        dap_respond_err(d, req, "launch: setupCommands must be an array of ptxdbg commands.");
-        return -1;
-    }
-    for (int i = 0; setup && i < setup->count; i++) {
-        const dj *c = setup->items[i];
-        if (c->kind != DJ_STR) {
-            dap_respond_err(d, req, "launch: setupCommands[%d] is not a string.", i);
-            return -1;
-        }
-        char *why;
-        if (launch_command(d, c->str, &why) != 0) {
-            dap_respond_err(d, req, "launch: setup command \"%s\" failed: %s", c->str,
-                            why && *why ? why : "error");
-            free(why);
-            return -1;
-        }
-    }
-    const dj *checks = dj_get(a, "checks");
-    if (checks && checks->kind != DJ_ARR) {
-        dap_respond_err(d, req, "launch: checks must be an array of checker names.");
-        return -1;
-    }
-    for (int i = 0; checks && i < checks->count; i++) {
-        const dj *c = checks->items[i];
-        if (c->kind != DJ_STR || !c->str[0] || strpbrk(c->str, " \t\n;")) {
-            dap_respond_err(d, req, "launch: checks[%d] is not a checker name.", i);
-            return -1;
-        }
-        char line[256], *why;
-        snprintf(line, sizeof line, "set check %s on", c->str);
-        if (launch_command(d, line, &why) != 0) {
-            dap_respond_err(d, req, "launch: the check \"%s\" cannot be enabled: %s", c->str,
-                            why && *why ? why : "error");
-            free(why);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static void req_launch(dap_srv *d, const dj *req)
-{
-    const dj *a = dj_get(req, "arguments");
-    if (d->launched) {
-        dap_respond_err(d, req, "launch: the session is already launched.");
-        return;
-    }
-    const char *prog = dj_str(a, "program", NULL);
-    if (!prog || !*prog) {
-        dap_respond_err(d, req, "launch: \"program\" (a .ptx file or a CUDA executable) is required.");
-        return;
-    }
-    const char *cwd = dj_str(a, "cwd", NULL);
-    if (cwd && *cwd && chdir(cwd) != 0) {
-        dap_respond_err(d, req, "launch: cannot change to cwd \"%s\": %s.", cwd, strerror(errno));
-        return;
-    }
-    const dj *soe = dj_get(a, "stopOnEntry");
-    if (soe && soe->kind != DJ_BOOL) {
-        dap_respond_err(d, req, "launch: stopOnEntry must be true or false.");
-        return;
-    }
-    d->stop_on_entry = soe && soe->b;
-    if (dap_prog_is_executable(prog)) {
-        dap_prog_launch(d, req, a);
-        return;
-    }
-    if (dj_get(a, "args") || dj_get(a, "env")) {
-        dap_respond_err(d, req, "launch: \"args\" and \"env\" are for a CUDA program; \"%s\" is a "
-                        "PTX file (give \"kernel\", a launch line).", prog);
-        return;
-    }
-    const dj *k = dj_get(a, "kernel");
-    if (k && k->kind != DJ_STR && k->kind != DJ_ARR) {
-        dap_respond_err(d, req, "launch: \"kernel\" must be a launch line (KERNEL<<<GRID, BLOCK>>>(ARGS)) "
-                        "or an array of them.");
-        return;
-    }
-    int nk = !k ? 0 : k->kind == DJ_STR ? 1 : k->count;
-    for (int i = 0; k && k->kind == DJ_ARR && i < k->count; i++)
-        if (k->items[i]->kind != DJ_STR) {
-            dap_respond_err(d, req, "launch: kernel[%d] is not a launch line.", i);
-            return;
-        }
-    if (dbg_load_file(d->s, prog) != 0) {
-        dap_respond_err(d, req, "launch: %s", dbg_errmsg(d->s));
-        return;
-    }
-    if (dap_launch_setup(d, req, a) != 0)
-        return;
-    d->kernels = calloc((size_t)nk + 1, sizeof *d->kernels);
-    for (int i = 0; d->kernels && i < nk; i++) {
-        const char *line = k->kind == DJ_STR ? k->str : k->items[i]->str;
-        d->kernels[d->nkernels++] = strdup(line);
-    }
-    d->program = strdup(prog);
-    d->launched = 1;
-    dap_respond_ok(d, req);
-    dj_w w;
-    dap_begin_event(d, &w, "initialized");
-    dap_send(d, &w);
-}
-
-static void req_configuration_done(dap_srv *d, const dj *req)
-{
-    if (!d->launched) {
-        dap_respond_err(d, req, "configurationDone: launch first.");
-        return;
-    }
-    if (d->configured) {
-        dap_respond_err(d, req, "configurationDone: the configuration is already done.");
-        return;
-    }
-    d->configured = 1;
-    dap_respond_ok(d, req);
-    if (d->nkernels == 0) {
-        dap_outputf(d, "console", "No kernel given (launch argument \"kernel\"): type commands "
-                    "in the debug console, e.g. launch KERNEL<<<GRID, BLOCK>>>(ARGS).\n");
-        return;
-    }
-    dap_next_kernel(d);
 }
 
 void dap_terminate(dap_srv *d, int code)
@@ -464,7 +324,8 @@ static int need_stop(dap_srv *d, const dj *req)
 {
     if (d->stopped)
         return 0;
-    dap_respond_err(d, req, "%s: no kernel is stopped.", dj_str(req, "command", ""));
+    dap_respond_err(d, req, d->running ? "%s: the kernel is running." : "%s: no kernel is stopped.",
+                    dj_str(req, "command", ""));
     return -1;
 }
 
@@ -479,7 +340,13 @@ static void run_request(dap_srv *d, const dj *req, int how)
         dap_respond_err(d, req, "%s: threadId must be an integer.", dj_str(req, "command", ""));
         return;
     }
-    const char *gran = dj_str(a, "granularity", "statement");
+    const dj *g = dj_get(a, "granularity");
+    if (g && g->kind != DJ_STR) {
+        dap_respond_err(d, req, "%s: granularity is \"statement\", \"line\" or \"instruction\".",
+                        dj_str(req, "command", ""));
+        return;
+    }
+    const char *gran = g ? g->str : "statement";
     if (strcmp(gran, "statement") && strcmp(gran, "line") && strcmp(gran, "instruction")) {
         dap_respond_err(d, req, "%s: unknown granularity \"%s\".", dj_str(req, "command", ""), gran);
         return;
@@ -500,6 +367,16 @@ static void run_request(dap_srv *d, const dj *req, int how)
             return;
         }
     }
+    if (how != DAP_RUN_CONTINUE) {
+        /* a step is the thread's: from its innermost frame, whatever frame is selected */
+        dbg_set_frame(d->s, 0);
+        dbg_frame fr[DBG_MAX_FRAMES];
+        if (how == DAP_RUN_STEPOUT && dbg_frames(d->s, fr, DBG_MAX_FRAMES) <= 1) {
+            dap_respond_err(d, req, "stepOut: the kernel's own frame is the outermost: there is "
+                            "nothing to step out to (continue instead).");
+            return;
+        }
+    }
     if (!strcmp(gran, "instruction"))
         how = how == DAP_RUN_NEXT ? DAP_RUN_NEXTI : how == DAP_RUN_STEPIN ? DAP_RUN_STEPI : how;
     dj_w w;
@@ -515,11 +392,45 @@ static void run_request(dap_srv *d, const dj *req, int how)
 
 static void req_pause(dap_srv *d, const dj *req)
 {
+    if (d->running) { /* served in the middle of a continue: it stops there */
+        if (d->pause_flag)
+            *d->pause_flag = 0; /* its signal came before it */
+        d->pause_req = 1;
+        dap_respond_ok(d, req);
+        return;
+    }
     /* a running kernel was interrupted by the signal that came with this request; here the
        server is idle again, so there is nothing left to pause */
     if (d->pause_flag && (d->stopped || !d->inproc))
         *d->pause_flag = 0;
     /* inside a program between kernels the flag stays raised: the next kernel stops at once */
+    else if (d->inproc)
+        d->pause_pending = 1;
+    dap_respond_ok(d, req);
+}
+
+/* Inside a CUDA program: the adapter passed requests on while the program ran and signalled
+ * (SIGURG, as for pause) after them; this marker ends them. Between kernels the signal must not
+ * stop the next kernel unless a pause came. */
+static void req_poke(dap_srv *d, const dj *req)
+{
+    d->woke = 1;
+    if (d->pause_flag && !d->running && !d->pause_pending)
+        *d->pause_flag = 0;
+    dap_respond_ok(d, req);
+}
+
+/* Requests are served one at a time, in order: the one a cancel names has been answered by
+ * the time the cancel is read (and nothing reports progress), so there is nothing to stop. */
+static void req_cancel(dap_srv *d, const dj *req)
+{
+    const dj *a = dj_get(req, "arguments");
+    int64_t id;
+    if (dj_int(a, "requestId", 0, INT64_MAX, &id) < 0 || (dj_get(a, "progressId") &&
+                                                          !dj_str(a, "progressId", NULL))) {
+        dap_respond_err(d, req, "cancel: requestId is an integer and progressId a string.");
+        return;
+    }
     dap_respond_ok(d, req);
 }
 
@@ -564,14 +475,24 @@ void dap_handle(dap_srv *d, const dj *req)
         dap_respond_err(d, req, "%s: send initialize first.", cmd);
         return;
     }
+    /* in the middle of a continue: what needs a stopped kernel waits for pause */
+    static const char *const need_stopped[] = {
+        "stackTrace", "scopes", "variables", "setVariable", "setExpression", "evaluate",
+        "readMemory", "writeMemory", "exceptionInfo", "ptxdbg/focus", "dataBreakpointInfo",
+        "completions", NULL};
+    for (int i = 0; d->running && need_stopped[i]; i++)
+        if (!strcmp(cmd, need_stopped[i])) {
+            dap_respond_err(d, req, "%s: the kernel is running (pause it first).", cmd);
+            return;
+        }
     if (!strcmp(cmd, "initialize"))
         req_initialize(d, req);
     else if (!strcmp(cmd, "launch"))
-        req_launch(d, req);
+        dap_launch(d, req);
     else if (!strcmp(cmd, "attach"))
         dap_respond_err(d, req, "attach: ptxdbg launches its programs (use a launch configuration).");
     else if (!strcmp(cmd, "configurationDone"))
-        req_configuration_done(d, req);
+        dap_configuration_done(d, req);
     else if (!strcmp(cmd, "disconnect"))
         req_disconnect(d, req);
     else if (!strcmp(cmd, "terminate"))
@@ -593,6 +514,14 @@ void dap_handle(dap_srv *d, const dj *req)
         dap_variables(d, req);
     else if (!strcmp(cmd, "setVariable"))
         dap_set_variable(d, req);
+    else if (!strcmp(cmd, "setExpression"))
+        dap_set_expression(d, req);
+    else if (!strcmp(cmd, "cancel"))
+        req_cancel(d, req);
+    else if (!strcmp(cmd, "completions"))
+        dap_completions(d, req);
+    else if (!strcmp(cmd, "source"))
+        dap_source(d, req);
     else if (!strcmp(cmd, "evaluate"))
         dap_evaluate(d, req);
     else if (!strcmp(cmd, "continue"))
@@ -615,8 +544,69 @@ void dap_handle(dap_srv *d, const dj *req)
         dap_exception_info(d, req);
     else if (!strcmp(cmd, "ptxdbg/focus"))
         dap_focus_request(d, req);
+    else if (!strcmp(cmd, "ptxdbg/poke") && d->inproc)
+        req_poke(d, req);
     else
         dap_respond_err(d, req, "Unrecognized request \"%s\".", cmd);
+}
+
+void dap_handle_text(dap_srv *d, const char *body, size_t n)
+{
+    char err[256];
+    dj *m = dj_parse(body, n, err, sizeof err);
+    if (!m) {
+        dap_outputf(d, "stderr", "ptxdbg: malformed message (%s).\n", err);
+        return;
+    }
+    if (!strcmp(dj_str(m, "type", ""), "ptxdbg/framing"))
+        dap_outputf(d, "stderr", "ptxdbg: %s.\n", dj_str(m, "message", "bad message"));
+    else
+        dap_handle(d, m);
+    dj_free(m);
+    dap_flush_output(d);
+}
+
+int dap_serve_one(dap_srv *d)
+{
+    for (;;) {
+        char *body, err[256];
+        size_t n;
+        int rc = d->in ? dap_read_msg(d->in, &body, &n, err, sizeof err, 0) : 0;
+        if (rc == 0) {
+            d->done = 1;
+            return -1;
+        }
+        if (rc < 0) {
+            dap_outputf(d, "stderr", "ptxdbg: %s.\n", err);
+            continue;
+        }
+        dap_handle_text(d, body, n);
+        free(body);
+        return 0;
+    }
+}
+
+void dap_serve_pending(dap_srv *d)
+{
+    while (d->in && !d->done) {
+        struct pollfd p = {d->in->fd, POLLIN, 0};
+        if (!dap_reader_ready(d->in) && poll(&p, 1, 0) <= 0)
+            return;
+        char *body, err[256];
+        size_t n;
+        /* a message that has begun is read whole: its writer is finishing it */
+        int rc = dap_read_msg(d->in, &body, &n, err, sizeof err, 0);
+        if (rc == 0) {
+            d->done = 1;
+            return;
+        }
+        if (rc < 0) {
+            dap_outputf(d, "stderr", "ptxdbg: %s.\n", err);
+            continue;
+        }
+        dap_handle_text(d, body, n);
+        free(body);
+    }
 }
 
 /* Set up the server for stdin/stdout: the protocol keeps the real stdout (proto_fd); the

@@ -13,20 +13,36 @@
 
 /* ---------------------------------------------------------------------------------------------
  * A kernel runs in this process's only thread, so while it runs nobody reads stdin. A reader
- * process does: it copies every message from stdin to a pipe this process reads, and for
- * `pause`, `disconnect` and `terminate` it first sends SIGURG, whose handler raises the engine's
- * interrupt flag (the run stops at its next check). The signal is sent before the message is
- * written, so it has been handled by the time the message is read: a pause handled while idle
- * clears the flag (nothing to pause), a pause that came during a run has stopped it. At the end
- * of stdin the reader signals too and exits, closing the pipe.
+ * process does: it copies every message from stdin to a pipe this process reads, and signals
+ * this process so that a running kernel hears of it:
+ * - `pause`, `disconnect` and `terminate`: SIGURG first, whose handler raises the engine's
+ *   interrupt flag (pause_flag; every run and step stops at its next check), then the message.
+ *   The signal is sent before the message is written, so it has been handled by the time the
+ *   message is read: a pause handled while idle clears the flag (nothing to pause), a pause that
+ *   came during a run has stopped it.
+ * - any other request: SIGUSR2 before and after the message is written (before: a message too
+ *   long for the pipe cannot block the reader unseen). Its handler raises req_flag, which is
+ *   the engine's interrupt flag only during a `continue` (dap_run.c): the run stops between two
+ *   instructions, the requests that are there are served (threads, breakpoints; inspection is
+ *   refused while running) and the same continue goes on, as if nothing had stopped it (an
+ *   interrupt stop gives no breakpoint pass, so the run is the same). Steps and CLI commands
+ *   watch pause_flag only: they are never cut short for a request, which waits for their end.
+ * At the end of stdin the reader signals SIGURG too and exits, closing the pipe.
  * ------------------------------------------------------------------------------------------- */
 
-static volatile int pause_flag;
+static volatile int pause_flag, req_flag;
 
 static void on_pause(int sig)
 {
     (void)sig;
     pause_flag = 1;
+    req_flag = 1;
+}
+
+static void on_request(int sig)
+{
+    (void)sig;
+    req_flag = 1;
 }
 
 /* Whether a message is a request that must stop a running kernel. */
@@ -64,35 +80,17 @@ static void reader_main(int out, pid_t parent)
             djw_free(&w);
             continue;
         }
-        if (urgent(body, n))
-            kill(parent, SIGURG);
+        int u = urgent(body, n);
+        kill(parent, u ? SIGURG : SIGUSR2);
         int wr = dap_write_msg(out, body, n);
         free(body);
         if (wr != 0)
             break;
+        if (!u)
+            kill(parent, SIGUSR2);
     }
     kill(parent, SIGURG);
     _exit(0);
-}
-
-/* Handle one message from the reader: 0 go on, 1 the session is over. */
-static int one_message(dap_srv *d, const char *body, size_t n)
-{
-    char err[256];
-    dj *m = dj_parse(body, n, err, sizeof err);
-    if (!m) {
-        dap_outputf(d, "stderr", "ptxdbg: malformed message (%s).\n", err);
-        return 0;
-    }
-    if (!strcmp(dj_str(m, "type", ""), "ptxdbg/framing")) {
-        dap_outputf(d, "stderr", "ptxdbg: %s.\n", dj_str(m, "message", "bad message"));
-        dj_free(m);
-        return 0;
-    }
-    dap_handle(d, m);
-    dj_free(m);
-    dap_flush_output(d);
-    return d->done;
 }
 
 int dap_main(void)
@@ -110,6 +108,9 @@ int dap_main(void)
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
     sigaction(SIGURG, &sa, NULL);
+    struct sigaction sr = sa;
+    sr.sa_handler = on_request;
+    sigaction(SIGUSR2, &sr, NULL);
     fflush(NULL);
     pid_t parent = getpid();
     pid_t rd = fork();
@@ -142,8 +143,10 @@ int dap_main(void)
     dbg_set_interrupt_flag(s, &pause_flag);
     sigaction(SIGINT, &sa, NULL);
     d.pause_flag = &pause_flag;
+    d.req_flag = &req_flag;
     dap_reader in;
     dap_reader_init(&in, p[0]);
+    d.in = &in;
     for (;;) {
         if (d.prog) {
             dap_prog_serve(&d, &in);
@@ -158,9 +161,9 @@ int dap_main(void)
             dap_outputf(&d, "stderr", "ptxdbg: %s.\n", err);
             continue;
         }
-        int over = one_message(&d, body, n);
+        dap_handle_text(&d, body, n);
         free(body);
-        if (over)
+        if (d.done)
             break;
     }
     dap_reader_free(&in);

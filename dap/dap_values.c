@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_complete.h"
 #include "cmd_prog.h"
 #include "dap_int.h"
 
@@ -38,11 +39,48 @@ void dapv_free(dapv *v)
 
 int dapv_libdir(char *out, size_t n) { return cmd_prog_libdir(out, n); }
 
+int dapv_complete(dapv *v, const char *line, int point, int *start, char ***cands)
+{
+    *start = cmd_complete_word_start(line, point);
+    int flags = 0;
+    *cands = cmd_complete(&v->c, line, *start, point, &flags);
+    if (!*cands)
+        return -1;
+    int n = 0;
+    while ((*cands)[n])
+        n++;
+    return n;
+}
+
+void dapv_complete_free(char **cands) { cmd_complete_free(cands); }
+
 int dapv_command(dapv *v, const char *line)
 {
     v->c.failed = 0;
     int rc = cmd_execute(&v->c, line);
     return rc != 0 || v->c.failed ? -1 : 0;
+}
+
+int dapv_quit_requested(dapv *v)
+{
+    int q = v->c.quit;
+    v->c.quit = 0;
+    return q != 0;
+}
+
+int dapv_command_steps(const char *line)
+{
+    char word[64];
+    size_t k = strspn(line, " \t");
+    size_t n = strcspn(line + k, " \t/");
+    snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), line + k);
+    const cmd_def *d = word[0] ? cmd_lookup(cmd_table, word, NULL, 0) : NULL;
+    static const char *const steps[] = {"step", "next", "stepi", "nexti", "finish", "until",
+                                        "advance", NULL};
+    for (int i = 0; d && steps[i]; i++)
+        if (!strcmp(d->name, steps[i]))
+            return 1;
+    return 0;
 }
 
 static int has_alias(const char *aliases, const char *w)
@@ -124,12 +162,27 @@ int dapv_child(dapv *v, const dap_lref *r, const char *expr, int64_t i, char *na
 int dapv_locals(dapv *v, const dap_lref *r, const char ***names)
 {
     dbg_at at = at_of(r);
-    return dbg_frame_var_names(v->s, &at, names);
+    return dbg_frame_var_names(v->s, &at, 0, names);
+}
+
+int dapv_params(dapv *v, const dap_lref *r, const char ***names)
+{
+    dbg_at at = at_of(r);
+    return dbg_frame_var_names(v->s, &at, 1, names);
 }
 
 void dapv_format_bits(uint64_t bits, ptx_type t, int hex, char *out, size_t n)
 {
     dbg_format_bits(bits, t, hex ? 'x' : 0, out, n);
+}
+
+int dapv_cond_holds(dapv *v, const dap_lref *r, const char *cond, char *err, size_t n)
+{
+    dbg_at at = at_of(r);
+    dbg_value cv;
+    if (dbg_eval_at(v->s, &at, cond, &cv, err, n) != 0)
+        return -1;
+    return dbg_value_true(&cv) ? 1 : 0;
 }
 
 int dapv_cond_check(dapv *v, const char *cond, const uint32_t *pcs, int npcs, char *err,

@@ -407,7 +407,7 @@ static int encoding(dm *d, char *out, size_t n, int base_only, int local)
 
 /* nvcc gives internal-linkage entities a per-file namespace "_INTERNAL_<hash>_<n>_<file>_<hash>";
  * it is noise to a reader (the file is known), so names show without it: "atomicAdd". */
-static int cmd_demangle_raw(const char *mangled, char *out, size_t n, int base_only);
+static int demangle_raw(const char *mangled, char *out, size_t n, int base_only);
 
 static void drop_internal_ns(char *out)
 {
@@ -422,13 +422,13 @@ static void drop_internal_ns(char *out)
 
 int dbg_demangle(const char *mangled, char *out, size_t n, int base_only)
 {
-    int rc = cmd_demangle_raw(mangled, out, n, base_only);
+    int rc = demangle_raw(mangled, out, n, base_only);
     if (rc == 0)
         drop_internal_ns(out);
     return rc;
 }
 
-static int cmd_demangle_raw(const char *mangled, char *out, size_t n, int base_only)
+static int demangle_raw(const char *mangled, char *out, size_t n, int base_only)
 {
     if (strncmp(mangled, "_Z", 2) != 0 || n == 0)
         return -1;

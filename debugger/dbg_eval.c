@@ -1039,7 +1039,7 @@ static int eval_artificial(ectx *x, const dbg_value *a, const dbg_value *b, dbg_
     uint64_t esz = el ? dw_type_size(el) : 0;
     if (!el || !esz)
         return eerr(x, "Only values in memory can be extended with '@'.");
-    if ((uint64_t)n > (UINT64_C(1) << 20) / esz) /* what cmd_format_lane reads at most */
+    if ((uint64_t)n > (UINT64_C(1) << 20) / esz) /* what dbg_format_at reads at most */
         return eerr(x, "value requires %llu bytes, which is more than max-value-size",
                     (unsigned long long)n * (unsigned long long)esz);
     dw_type arr;

@@ -129,7 +129,7 @@ int dbg_format_value(const dbg_value *v, char fmt, dbg_describe_pc_fn describe, 
     case DBG_V_VOID:
         snprintf(out, n, v->optout ? "<optimized out>" : "void");
         return 0;
-    case DBG_V_AGG: /* formatted by cmd_format_lane, which can read its memory */
+    case DBG_V_AGG: /* formatted by dbg_format_at, which can read its memory */
         snprintf(out, n, "<aggregate at 0x%llx>", (unsigned long long)v->maddr);
         return 0;
     case DBG_V_DIM3: {

@@ -89,7 +89,7 @@ int dbg_value_child(dbg_session *s, const dbg_at *at, const char *expr, int64_t 
     return 0;
 }
 
-int dbg_frame_var_names(dbg_session *s, const dbg_at *at, const char ***names)
+int dbg_frame_var_names(dbg_session *s, const dbg_at *at, int params_only, const char ***names)
 {
     *names = NULL;
     dw_info *d = s->dw;
@@ -104,7 +104,7 @@ int dbg_frame_var_names(dbg_session *s, const dbg_at *at, const char ***names)
     int np = dw_vars_at_frame(d, f->pc, f->inl, DW_VARS_PARAMS, vs, 256);
     if (np > 256)
         np = 256;
-    int nl = dw_vars_at_frame(d, f->pc, f->inl, DW_VARS_LOCALS, vs + np, 256);
+    int nl = params_only ? 0 : dw_vars_at_frame(d, f->pc, f->inl, DW_VARS_LOCALS, vs + np, 256);
     if (nl > 256)
         nl = 256;
     const char **out = malloc((size_t)(np + nl + 1) * sizeof *out);

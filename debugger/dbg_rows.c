@@ -258,6 +258,50 @@ int dbg_mem_write(dbg_session *s, ptx_space space, uint64_t addr, const void *bu
     return 0;
 }
 
+static int readable(dbg_session *s, ptx_space space, uint64_t addr, uint32_t cta, uint32_t warp,
+                    uint32_t lane)
+{
+    uint8_t b;
+    return exec_mem_read(s->m, space, addr, &b, 1, cta, warp, lane) == 0;
+}
+
+int64_t dbg_mem_readable_from(dbg_session *s, ptx_space space, uint64_t addr, size_t n,
+                              uint32_t cta, uint32_t warp, uint32_t lane)
+{
+    if (!s->m || n == 0)
+        return (int64_t)n;
+    uint64_t end = addr + n < addr ? UINT64_MAX : addr + n;
+    /* blocks of 256 bytes, the first from addr: a run that begins inside one reaches its last
+       byte (global regions begin 256-aligned, a stack ends at an aligned top, shared memory
+       begins at 0), so the block's first and last bytes tell where to bisect */
+    uint64_t lo = addr;                     /* the last byte known unreadable (or addr) */
+    for (uint64_t q = addr; q >= addr && q < end;) {
+        uint64_t last = (q | 255) < end - 1 ? (q | 255) : end - 1;
+        uint64_t hi;
+        if (readable(s, space, q, cta, warp, lane))
+            hi = q;
+        else if (last != q && readable(s, space, last, cta, warp, lane))
+            hi = last;
+        else {
+            lo = last;
+            q = last + 1;
+            continue;
+        }
+        if (hi == addr)
+            return 0;
+        lo = hi == q ? lo : q;
+        while (hi - lo > 1) { /* lo unreadable, hi readable */
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (readable(s, space, mid, cta, warp, lane))
+                hi = mid;
+            else
+                lo = mid;
+        }
+        return (int64_t)(hi - addr);
+    }
+    return (int64_t)n;
+}
+
 ptx_space dbg_generic_decode(uint64_t generic, uint64_t *addr)
 {
     return exec_addr_decode(generic, addr);

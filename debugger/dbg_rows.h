@@ -73,6 +73,12 @@ int64_t dbg_mem_read(dbg_session *s, ptx_space space, uint64_t addr, void *buf, 
                      uint32_t cta, uint32_t warp, uint32_t lane);
 int dbg_mem_write(dbg_session *s, ptx_space space, uint64_t addr, const void *buf, size_t n,
                   uint32_t cta, uint32_t warp, uint32_t lane);
+/* How many bytes from addr (at most n) cannot be read before the first one that can: 0 when
+ * addr reads, n when nothing in [addr, addr+n) does. Readable memory comes in runs (global
+ * regions start 256-aligned, shared and local blocks are one run each), so it probes every
+ * 256 bytes and bisects the edge: O(n / 256) reads. */
+int64_t dbg_mem_readable_from(dbg_session *s, ptx_space space, uint64_t addr, size_t n,
+                              uint32_t cta, uint32_t warp, uint32_t lane);
 
 /* The state space and address a generic address names (global when it is in no window). */
 ptx_space dbg_generic_decode(uint64_t generic, uint64_t *addr);
@@ -86,6 +92,13 @@ int64_t dbg_func_first_pc(const dbg_session *s, const ptx_func *f);
 /* Warp-instructions executed so far on the machine shown (tells a front end that a command
  * ran the kernel). */
 uint64_t dbg_progress(const dbg_session *s);
+
+/* The device code of a CUDA program at path before it runs: fn gets the PTX of each of its
+ * fat binary containers (SASS-only ones are skipped). Returns how many, -1 when the file is no
+ * ELF with a .nv_fatbin section. A front end loads each into a session of its own to tell
+ * where breakpoints will resolve. */
+typedef void (*dbg_ptx_fn)(void *ctx, const char *ptx, size_t len);
+int dbg_program_ptx(const char *path, dbg_ptx_fn fn, void *ctx);
 
 /* Source files the module names (.file paths), at most max; returns how many there are. */
 int dbg_source_files(const dbg_session *s, const char **out, int max);

@@ -207,9 +207,10 @@ void dbg_value_describe(const dbg_value *v, dbg_value_info *out);
  * an expression for it (malloc'd). 0, or -1 when there is no such child. */
 int dbg_value_child(dbg_session *s, const dbg_at *at, const char *expr, int64_t i, char *name,
                     size_t nn, char **child);
-/* Names of the source variables (arguments, then locals) visible in the frame of `at`; *names
- * is malloc'd (each name borrowed from the debug info). -1 when the module has no debug info. */
-int dbg_frame_var_names(dbg_session *s, const dbg_at *at, const char ***names);
+/* Names of the source variables (arguments, then locals unless params_only) visible in the
+ * frame of `at`; *names is malloc'd (each name borrowed from the debug info). -1 when the
+ * module has no debug info. */
+int dbg_frame_var_names(dbg_session *s, const dbg_at *at, int params_only, const char ***names);
 
 /* ---- texture and surface objects of the session (dbg_tex.c) -----------------------------------
  * Objects are named and describe a buffer; the machine holds them, and after a reload (a new

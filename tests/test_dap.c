@@ -1,4 +1,4 @@
-/* test_dap.c - the DAP server's JSON reader/writer and its Content-Length framing: values, malformed input, bounds. */
+/* test_dap.c - the DAP server's JSON reader/writer and its Content-Length framing (values, malformed input, bounds), and the engine rows it reads memory through. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "dap_io.h"
 #include "dap_json.h"
+#include "dbg_rows.h"
 #include "test_util.h"
 
 static dj *parse(const char *s, char *err, size_t n) { return dj_parse(s, strlen(s), err, n); }
@@ -304,6 +305,38 @@ START_TEST(framing_write_read)
 }
 END_TEST
 
+/* readMemory's unreadable bytes: how far from an address the next readable byte is, against
+ * where the buffers are (each one run of readable bytes, with gaps between them). */
+START_TEST(mem_readable_from)
+{
+    static const char ptx[] = ".version 7.0\n.target sm_80\n.address_size 64\n"
+                              ".visible .entry k()\n{\n\tret;\n}\n";
+    dbg_session *s = dbg_new();
+    ck_assert_int_eq(dbg_load_text(s, ptx, strlen(ptx), "k.ptx"), 0);
+    ck_assert_int_eq(dbg_buffer_add(s, "a", PTX_T_U8, 100, NULL), 0);
+    ck_assert_int_eq(dbg_buffer_add(s, "b", PTX_T_U8, 1000, NULL), 0);
+    const dbg_buffer *a = dbg_buffer_find(s, "a"), *b = dbg_buffer_find(s, "b");
+    ck_assert(b->addr > a->addr + a->size); /* a gap between them */
+    uint64_t ae = a->addr + a->size;
+    /* inside a buffer: nothing to skip */
+    ck_assert_int_eq(dbg_mem_readable_from(s, PTX_SPACE_GLOBAL, a->addr + 10, 50, 0, 0, 0), 0);
+    /* before a: the bytes up to its start, or all when it starts past the range */
+    ck_assert_int_eq(dbg_mem_readable_from(s, PTX_SPACE_GLOBAL, a->addr - 8, 16, 0, 0, 0), 8);
+    ck_assert_int_eq(dbg_mem_readable_from(s, PTX_SPACE_GLOBAL, a->addr - 8, 5, 0, 0, 0), 5);
+    /* from a's end across the gap to b, whatever the alignment of the start */
+    for (uint64_t at = ae; at < ae + 300 && at < b->addr; at += 37)
+        ck_assert_int_eq(dbg_mem_readable_from(s, PTX_SPACE_GLOBAL, at, 1 << 20, 0, 0, 0),
+                         (int64_t)(b->addr - at));
+    /* past b: nothing in the range */
+    ck_assert_int_eq(dbg_mem_readable_from(s, PTX_SPACE_GLOBAL, b->addr + b->size, 4096, 0, 0, 0),
+                     4096);
+    /* dbg_mem_read stops at the first unreadable byte */
+    uint8_t buf[64];
+    ck_assert_int_eq(dbg_mem_read(s, PTX_SPACE_GLOBAL, ae - 4, buf, sizeof buf, 0, 0, 0), 4);
+    dbg_free(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("dap");
@@ -319,6 +352,7 @@ int main(void)
     tcase_add_test(t, framing_errors_recover);
     tcase_add_test(t, framing_bounds);
     tcase_add_test(t, framing_write_read);
+    tcase_add_test(t, mem_readable_from);
     suite_add_tcase(s, t);
     return tu_run_suite(s);
 }

@@ -23,18 +23,23 @@ async function session(fn) {
 
 // the same program linked with the shared CUDA runtime and with nvcc's default, the static one
 for (const prog of ['vector_add.G', 'vector_add.G.static'])
-test(`${prog}: pending breakpoint resolves, condition, variables, program output, exit status`, { skip }, () => session(async dc => {
-    let bp;
-    const changed = dc.waitForEvent('breakpoint');
+test(`${prog}: breakpoints verified from the fat binary before it runs, condition, variables, program output, exit status`, { skip }, () => session(async dc => {
+    let bp, host, fn;
     const stop = await L.launch(dc, { program: cuda(prog), args: ['1000'] }, async dc => {
         const r = await dc.setBreakpointsRequest({ source: { path: cuda('vector_add.cu') },
-                                                   breakpoints: [{ line: 10, condition: 'threadIdx.x == 5' }] });
-        bp = r.body.breakpoints[0];
-        assert.strictEqual(bp.verified, false, 'pending until the program registers its kernels');
+                                                   breakpoints: [{ line: 10, condition: 'threadIdx.x == 5' },
+                                                                 { line: 8, condition: 'nosuch > 1' }] });
+        [bp, host] = r.body.breakpoints;
+        // the program's device code is read from its file: the line is known before it runs
+        assert.strictEqual(bp.verified, true);
+        assert.strictEqual(bp.line, 10);
+        assert.strictEqual(host.verified, false);
+        assert.match(host.message, /nosuch/);
+        fn = (await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'main' }] })).body.breakpoints[0];
     });
-    const ch = await changed;
-    assert.strictEqual(ch.body.breakpoint.id, bp.id);
-    assert.strictEqual(ch.body.breakpoint.verified, true);
+    // main is host code (a function of the program's ELF no device module has)
+    assert.strictEqual(fn.verified, false);
+    assert.match(fn.message, /host code/);
     assert.strictEqual(stop.body.reason, 'breakpoint');
     assert.deepStrictEqual(stop.body.hitBreakpointIds, [bp.id]);
     const f = await L.topFrame(dc, stop.body.threadId);
@@ -73,4 +78,86 @@ test('stopOnEntry and disconnect end the program', { skip }, () => session(async
     const f = await L.topFrame(dc, stop.body.threadId);
     assert.match(f.name, /^vector_add/);
     await assert.rejects(dc.launchRequest({ program: cuda('vector_add.G') }), /already/);
+}));
+
+test('hitBreakpoint on a CUDA program: verified at its line before it runs, stopped there', { skip }, () => session(async dc => {
+    // line 11 of the second module is `int delta = bias_b * add;`
+    await dc.hitBreakpoint({ program: cuda('multi_module.G') }, { path: cuda('multi_module_b.cu'), line: 11 });
+}));
+
+for (const prog of ['multi_module.G', 'multi_module.G.static'])
+test(`${prog}: breakpoints in two modules, set before launch, stop in every launch`, { skip }, () => session(async dc => {
+    const verified = {};
+    dc.on('breakpoint', e => {
+        const b = e.body.breakpoint;
+        // once resolved a breakpoint stays verified, while the other module runs too
+        assert.ok(b.verified || !verified[b.id], `breakpoint ${b.id} went back to unverified`);
+        verified[b.id] = verified[b.id] || b.verified;
+    });
+    let ids;
+    const first = await L.launch(dc, { program: cuda(prog) }, async dc => {
+        const a = await dc.setBreakpointsRequest({ source: { path: cuda('multi_module.cu') },
+                                                   breakpoints: [{ line: 12, condition: 'i == 5' }] });
+        const b = await dc.setBreakpointsRequest({ source: { path: cuda('multi_module_b.cu') },
+                                                   breakpoints: [{ line: 12, condition: 'i == 7' }] });
+        ids = [a.body.breakpoints[0].id, b.body.breakpoints[0].id];
+    });
+    // the C reference: x[i] = i; each round r: x = 2x + 100 (scale), then x -= 7r (offset)
+    const x = Array.from({ length: 300 }, (_, i) => i);
+    const want = [];
+    for (let r = 0; r < 3; r++) {
+        want.push(['scale', ids[0], String(x[5])]);
+        for (let i = 0; i < 300; i++) x[i] = 2 * x[i] + 100;
+        want.push(['offset', ids[1], `${x[7]} ${7 * r}`]);
+        for (let i = 0; i < 300; i++) x[i] -= 7 * r;
+    }
+    const got = [];
+    const exited = dc.waitForEvent('exited');
+    for (let stop = first; stop;) {
+        const f = await L.topFrame(dc, stop.body.threadId);
+        const k = f.name.split(' ')[0];
+        got.push([k, stop.body.hitBreakpointIds[0],
+                  k === 'scale' ? await L.evaluate(dc, 'x[i]', f.id)
+                                : `${await L.evaluate(dc, 'x[i]', f.id)} ${await L.evaluate(dc, 'delta', f.id)}`]);
+        assert.strictEqual(f.line, 12);
+        const next = new Promise(resolve => {
+            const on = e => { dc.removeListener('terminated', off); resolve(e); };
+            const off = () => { dc.removeListener('stopped', on); resolve(null); };
+            dc.once('stopped', on);
+            dc.once('terminated', off);
+        });
+        await dc.continueRequest({ threadId: stop.body.threadId });
+        stop = await next;
+    }
+    assert.deepStrictEqual(got, want);
+    assert.strictEqual((await exited).body.exitCode, 0);
+    assert.match(dc.outputText.stdout, /multi_module: PASSED/);
+}));
+
+test('device_printf (no -G): kernel printf and host output in order, exit status 0', { skip }, () => session(async dc => {
+    const exited = dc.waitForEvent('exited');
+    await L.launch(dc, { program: cuda('device_printf') }, null, 'terminated');
+    assert.strictEqual((await exited).body.exitCode, 0);
+    assert.strictEqual(dc.outputText.stdout, fs.readFileSync(cuda('device_printf.expected'), 'utf8'));
+}));
+
+test('spin_flag.G: a breakpoint set while the kernel runs stops it; the program then ends normally', { skip }, () => session(async dc => {
+    await L.launch(dc, { program: cuda('spin_flag.G'), args: ['forever'] }, null, 'continued');
+    const t = await dc.threadsRequest();  // answered while the program runs
+    assert.ok(t.body.threads.length >= 1);
+    const stopped = dc.waitForEvent('stopped');
+    // line 13 is the spin loop's body
+    const r = await dc.setBreakpointsRequest({ source: { path: cuda('spin_flag.cu') }, breakpoints: [{ line: 13 }] });
+    assert.strictEqual(r.body.breakpoints[0].verified, true);
+    const s = await stopped;
+    assert.strictEqual(s.body.reason, 'breakpoint');
+    assert.deepStrictEqual(s.body.hitBreakpointIds, [r.body.breakpoints[0].id]);
+    const f = await L.topFrame(dc, s.body.threadId);
+    assert.strictEqual(f.line, 13);
+    await dc.setBreakpointsRequest({ source: { path: cuda('spin_flag.cu') }, breakpoints: [] });
+    await L.evaluate(dc, 'set var *flag = 1', f.id, 'repl');
+    const exited = dc.waitForEvent('exited');
+    await L.continueTo(dc, 'terminated');
+    assert.strictEqual((await exited).body.exitCode, 0);
+    assert.match(dc.outputText.stdout, /spin_flag: PASSED/);
 }));
