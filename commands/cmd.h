@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "dbg.h"
-#include "dw.h"
 
 #include "dbg_value.h"
 

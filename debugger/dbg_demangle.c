@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dbg_value.h"
+#include "dbg_int.h"
 
 /* Covers what nvcc emits for ordinary CUDA C: source names, namespaces (incl. anonymous),
  * builtin types, pointers/references/const/volatile, substitutions (S_, S0_, St), templates with

@@ -2,7 +2,7 @@
 #ifndef DBG_EXPR_H
 #define DBG_EXPR_H
 
-#include "dbg_value.h"
+#include "dbg_int.h"
 
 typedef enum {
     EX_INT, EX_FLOAT, EX_REG, EX_IDENT, EX_DOLLAR, EX_MEMBER,

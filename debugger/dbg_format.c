@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dbg_value.h"
+#include "dbg_int.h"
 
 static int nbytes_of(ptx_type t)
 {

@@ -4,6 +4,9 @@
 
 #include "dbg.h"
 #include "dbg_value.h"
+#include "dbg_rows.h"
+#include "exec.h"
+#include "ptx.h"
 #include "dw.h"
 
 struct dbg_session {
@@ -90,6 +93,17 @@ void dbg_ptx_free(dbg_session *s);
 void dbg_hostprog_free(struct dbg_hostprog *p);
 /* dbg_adopt_launch: the caller's host stack is the launch's site. */
 void dbg_host_note_launch(dbg_session *s, const char *kernel);
+
+/* The module, machine and debug info shown: the engine's own (front ends use engine functions). */
+const ptx_module *dbg_module(const dbg_session *s);
+exec_machine *dbg_machine(const dbg_session *s);
+dw_info *dbg_dwarf(const dbg_session *s);
+/* `directory` / `set substitute-path` rules (kept across modules). */
+dw_srcpath *dbg_srcpath(dbg_session *s);
+/* dbg_ccond.c: a condition as a core program for a breakpoint in f (ops, or -1 when it reads
+ * more than registers, special registers, CUDA built-ins and literals). */
+int dbg_cond_core(exec_machine *m, const dbg_expr *e, const ptx_func *f, exec_cond *prog,
+                  int max);
 
 int dbg_err(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Apply the breakpoints' pcs to the machine (after load / changes). */

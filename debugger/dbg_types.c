@@ -10,22 +10,14 @@ const char *dbg_space_name(ptx_space s) { return ptx_space_name(s); }
 
 const char *dbg_exc_name(exec_exc e, int *num)
 {
-    int n;
-    const char *s;
-    switch (e) {
-    case EXEC_EXC_OUT_OF_RANGE: n = 5; s = "Warp Out-of-range Address"; break;
-    case EXEC_EXC_MISALIGNED: n = 6; s = "Warp Misaligned Address"; break;
-    case EXEC_EXC_ILLEGAL_INSN: n = 4; s = "Warp Illegal Instruction"; break;
-    case EXEC_EXC_READONLY: n = 14; s = "Warp Read-only Address Store"; break;
-    case EXEC_EXC_STACK_OVERFLOW: n = 8; s = "Lane User Stack Overflow"; break;
-    case EXEC_EXC_BARRIER_DEADLOCK: n = 17; s = "Warp Barrier Deadlock"; break;
-    case EXEC_EXC_WARP_SYNC: n = 4; s = "Warp Sync Misuse"; break;
-    case EXEC_EXC_ILLEGAL_ADDRESS: n = 14; s = "Warp Illegal Address"; break;
-    case EXEC_EXC_INVALID_PC: n = 7; s = "Warp Invalid PC"; break;
-    case EXEC_EXC_MALLOC: n = 14; s = "Warp Illegal Address (device heap)"; break;
-    default: n = 0; s = "Unknown Exception"; break;
-    }
+    static const struct { int num; const char *name; } t[] = {
+        {0, "Unknown Exception"},
+#define EXC(id, n, name, cuda_error) {n, name},
+#include "ptxdbg_exc.def"
+#undef EXC
+    };
+    unsigned i = (unsigned)e < sizeof t / sizeof t[0] ? (unsigned)e : 0;
     if (num)
-        *num = n;
-    return s;
+        *num = t[i].num;
+    return t[i].name;
 }

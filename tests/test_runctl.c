@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "cmd.h"
+#include "dbg_int.h"
 #include "run_ptxdbg.h"
 
 #define RUNCTL "tests/fixtures/runctl/runctl.G.ptx"

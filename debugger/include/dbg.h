@@ -4,9 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "exec.h"
-#include "ptx.h"
-#include "dw.h"
+#include "ptxdbg_types.h"
 
 /* ---------------------------------------------------------------------------------------------
  * A dbg_session shows one module at a time with the exec machine running it: one it loaded and
@@ -57,16 +55,10 @@ int dbg_forget_module(dbg_session *s, const ptx_module *mod);
  * (dbg_relaunch cannot repeat it). */
 int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id);
 
-const ptx_module *dbg_module(const dbg_session *s);
-exec_machine *dbg_machine(const dbg_session *s);
 /* Directory of the loaded file ("" for text), used to find source files beside it. */
 const char *dbg_module_dir(const dbg_session *s);
-/* Source-level debug info of the loaded module (line tables, DWARF); NULL without a module.
- * dbg_load_warnings: what dw_load reported (corrupt DWARF), "" when nothing. */
-dw_info *dbg_dwarf(const dbg_session *s);
+/* What reading the module's debug info reported (corrupt DWARF), "" when nothing. */
 const char *dbg_load_warnings(const dbg_session *s);
-/* `directory` / `set substitute-path` rules (kept across modules). */
-dw_srcpath *dbg_srcpath(dbg_session *s);
 /* First time only for a given file: 1 (the caller warns "source file not found"), else 0. */
 int dbg_source_missing_once(dbg_session *s, const char *file);
 

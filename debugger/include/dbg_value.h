@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "dbg.h"
-#include "dw.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Values and expressions (dbg_expr.c parses, dbg_eval.c evaluates, dbg_format.c prints).
@@ -140,10 +139,6 @@ int dbg_parse_fmt(const char *spec, int *count, char *fmt, char *size);
 int dbg_demangle(const char *mangled, char *out, size_t n, int base_only);
 
 
-/* dbg_ccond.c: a condition as a core program for a breakpoint in f (ops, or -1 when it reads
- * more than registers, special registers, CUDA built-ins and literals). */
-int dbg_cond_core(exec_machine *m, const dbg_expr *e, const ptx_func *f, exec_cond *prog,
-                  int max);
 
 /* ---- values of the session (dbg_vsrc.c) ---------------------------------------------------------
  * Where an expression is evaluated: a lane of the current launch and a source-level frame of
