@@ -8,6 +8,7 @@
 #include "dbg.h"
 
 #include "dbg_value.h"
+#include "dbg_rows.h"
 
 /* ---- command context ------------------------------------------------------------------------- */
 typedef struct cmd_input cmd_input;

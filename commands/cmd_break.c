@@ -22,7 +22,7 @@ static void pc_file_line(cmd_ctx *c, uint32_t pc, char *out, size_t n)
     else if (w.file && w.line > 0)
         snprintf(out, n, "file %s, line %d", base_name(w.file), w.line);
     else
-        snprintf(out, n, "file %s, line %d", base_name(dbg_module(c->s)->path), w.ptx_line);
+        snprintf(out, n, "file %s, line %d", base_name(dbg_module_name(c->s)), w.ptx_line);
 }
 
 static int set_break(cmd_ctx *c, const char *args, int temp)
@@ -59,7 +59,7 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
             return cmd_error(c, "No default breakpoint location now selected.");
         snprintf(loc, sizeof loc, "*%u", pc);
     }
-    if (cond && dbg_module(c->s)) {
+    if (cond && dbg_has_module(c->s)) {
         uint32_t pcs[DBG_MAX_LOCS];
         char err[512];
         int np = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
@@ -288,7 +288,7 @@ int cmd_clear(cmd_ctx *c, const char *args, int argc, char **argv)
         else
             snprintf(loc, sizeof loc, "*%u", f.pc);
     }
-    if (dbg_module(c->s) && dbg_machine(c->s)) {
+    if (dbg_has_module(c->s) && dbg_has_machine(c->s)) {
         np = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
         if (np < 0 && !c->prog)
             return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -450,7 +450,7 @@ static int set_watch(cmd_ctx *c, const char *args, dbg_bp_type type)
     ptx_space space = v.mspace;
     uint64_t addr = v.maddr;
     if (space == PTX_SPACE_GENERIC) /* p[i] through a kernel's pointer: the space it points in */
-        space = exec_addr_decode(v.maddr, &addr);
+        space = dbg_generic_decode(v.maddr, &addr);
     int num = dbg_watch_add(c->s, type, args, space, addr, (uint32_t)size, shown);
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -523,7 +523,7 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
                     snprintf(what, sizeof what, "in %s at %s:%d", fn, base_name(w.file), w.line);
                 else
                     snprintf(what, sizeof what, "in %s at %s:%d", fn,
-                             base_name(dbg_module(c->s)->path), w.ptx_line);
+                             base_name(dbg_module_name(c->s)), w.ptx_line);
             }
         } else {
             snprintf(what, sizeof what, "%s", b->spec);

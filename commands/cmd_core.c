@@ -156,7 +156,7 @@ static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
         sp = exec_addr_decode(st->addr, &a);
         if (sp != PTX_SPACE_GLOBAL)
             k += (size_t)snprintf(out, n, "generic address 0x%" PRIx64 " is %s address 0x%" PRIx64
-                              "; ", st->addr, ptx_space_name(sp), a);
+                              "; ", st->addr, dbg_space_name(sp), a);
     }
     char rel[512] = "";
     switch (sp) {
@@ -294,7 +294,7 @@ static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
                       : st->exc == EXEC_EXC_READONLY   ? "store to read-only "
                                                        : "";
     snprintf(out + k, n - k, "%s%s address 0x%" PRIx64 " (%u bytes)%s%s", why,
-             ptx_space_name(sp), a, st->size, rel[0] ? ": " : "", rel);
+             dbg_space_name(sp), a, st->size, rel[0] ? ": " : "", rel);
 }
 
 /* One line per group of lanes of a warp in the same state at the same pc. */

@@ -82,7 +82,7 @@ static char *subst_vars(cmd_ctx *c, const char *args)
         snprintf(name, sizeof name, "%.*s", (int)l, p);
         dbg_value v;
         if (dbg_eval_host(c->s, name, &v, err, sizeof err) != 0 || v.kind != DBG_V_INT ||
-            (ptx_type_is_signed(v.type) && (int64_t)v.u < 0)) {
+            (dbg_type_is_signed(v.type) && (int64_t)v.u < 0)) {
             cmd_error(c, "%s is not a coordinate (a non-negative integer).", name);
             free(out);
             return NULL;

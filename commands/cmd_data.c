@@ -321,7 +321,7 @@ static int type_cmd(cmd_ctx *c, const char *args, int expand)
         const dw_type *st = dw_type_strip(v.dt);
         const char *sp = st && (st->kind == DW_TY_POINTER || st->kind == DW_TY_REFERENCE) &&
                                  st->space != PTX_SPACE_GENERIC && st->space != PTX_SPACE_NONE
-                             ? ptx_space_name(st->space) : NULL;
+                             ? dbg_space_name(st->space) : NULL;
         char out[4096];
         ptype_of(v.dt, expand, out, sizeof out);
         printf("type = %s%s%s%s\n", sp ? "@" : "", sp ? sp : "", sp ? " " : "", out);
@@ -330,7 +330,7 @@ static int type_cmd(cmd_ctx *c, const char *args, int expand)
     switch (v.kind) {
     case DBG_V_PTR: /* a buffer is a pointer to its first element, as print shows it */
         if (v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_NONE)
-            printf("type = @%s %s *\n", ptx_space_name(v.space), dbg_type_c_name(v.type));
+            printf("type = @%s %s *\n", dbg_space_name(v.space), dbg_type_c_name(v.type));
         else
             printf("type = %s *\n", dbg_type_c_name(v.type));
         break;
@@ -497,8 +497,8 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
             if (!space_given)
                 space = v.space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : v.space;
             if (!size && v.type != PTX_T_NONE && fmt != 's' && fmt != 'i') {
-                size = ptx_type_bits(v.type) == 8 ? 'b' : ptx_type_bits(v.type) == 16 ? 'h'
-                     : ptx_type_bits(v.type) == 64 ? 'g' : 'w';
+                size = dbg_type_bits(v.type) == 8 ? 'b' : dbg_type_bits(v.type) == 16 ? 'h'
+                     : dbg_type_bits(v.type) == 64 ? 'g' : 'w';
                 typed = 1;
             }
         } else if (v.kind == DBG_V_INT || v.kind == DBG_V_CODE) {
@@ -682,7 +682,7 @@ static void reg_line(const char *name, uint64_t bits, ptx_type t)
 {
     char nat[128];
     dbg_format_bits(bits, t, 0, nat, sizeof nat);
-    int b = t == PTX_T_PRED ? 1 : ptx_type_bits(t);
+    int b = t == PTX_T_PRED ? 1 : dbg_type_bits(t);
     uint64_t mask = b >= 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;
     char hex[32];
     snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)(bits & mask));
@@ -981,7 +981,7 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         default: { /* floating */
             snprintf(spec, sizeof spec, "%.*s%c", (int)speclen, s, conv);
-            double x = v.kind == DBG_V_FLOAT ? v.f : v.kind == DBG_V_INT && ptx_type_is_signed(v.type)
+            double x = v.kind == DBG_V_FLOAT ? v.f : v.kind == DBG_V_INT && dbg_type_is_signed(v.type)
                                                     ? (double)dbg_value_int(&v) : (double)v.u;
             pf_put(out, sizeof out, &ol, spec, x);
             break;

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include "cmd.h"
 #include "cmd_prog.h"
-#include "fileck.h"
 
 int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
 {
@@ -74,7 +73,7 @@ static ptx_type buffer_type(const char *s)
                                "f32", "f64", "b8", "b16", "b32", "b64", NULL};
     for (int i = 0; ok[i]; i++)
         if (!strcmp(s, ok[i]) || (s[0] == '.' && !strcmp(s + 1, ok[i])))
-            return ptx_type_from_name(s);
+            return dbg_type_from_name(s);
     return PTX_T_NONE;
 }
 
@@ -86,9 +85,9 @@ static ptx_type buffer_type(const char *s)
 static int fits(const dbg_value *v, ptx_type t, int int_only, const char *text, char *err,
                 size_t n)
 {
-    int b = ptx_type_bits(t);
-    const char *tn = ptx_type_name(t);
-    if (ptx_type_is_float(t)) {
+    int b = dbg_type_bits(t);
+    const char *tn = dbg_type_name(t);
+    if (dbg_type_is_float(t)) {
         double lim = b == 16 ? 65504.0 : b == 32 ? FLT_MAX : DBL_MAX;
         double d = v->kind == DBG_V_FLOAT ? v->f : v->kind == DBG_V_INT ? dbg_value_double(v) : 0;
         if ((isinf(d) && !strpbrk(text, "iI")) || (isfinite(d) && fabs(d) > lim)) {
@@ -117,7 +116,7 @@ static int fits(const dbg_value *v, ptx_type t, int int_only, const char *text, 
     if (v->kind != DBG_V_INT || b == 64)
         return 0;
     int64_t s = (int64_t)v->u;
-    int neg = ptx_type_is_signed(v->type) && s < 0;
+    int neg = dbg_type_is_signed(v->type) && s < 0;
     if (neg ? s < -(INT64_C(1) << (b - 1)) : v->u > (UINT64_C(1) << b) - 1) {
         snprintf(err, n, "value %s out of range for %s", text, tn);
         return -1;
@@ -135,7 +134,7 @@ static int value_of(cmd_ctx *c, const char *text, ptx_type t, int int_only, uint
     /* integer literals and PTX bit patterns (0f3f800000): range-checked by the literal parser */
     int lit = dbg_parse_literal(text, t, bits) == 0;
     int floaty = strpbrk(text, ".eEnN") && !strstr(text, "0x") && !strstr(text, "0X");
-    if (lit && !floaty && !ptx_type_is_float(t))
+    if (lit && !floaty && !dbg_type_is_float(t))
         return 0;
     dbg_value v;
     if (dbg_eval_host(c->s, text, &v, err, n) != 0) {
@@ -176,7 +175,7 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!init && argc > 3)
         return cmd_error(c, "Usage: buffer NAME TYPE COUNT [= {V, ...} | = file PATH | = fill V | "
                             "= iota]");
-    int esz = ptx_type_bits(t) / 8;
+    int esz = dbg_type_bits(t) / 8;
     if (count > (1ull << 32) / (unsigned)esz)
         return cmd_error(c, "Buffer of %llu elements is too large (at most 4 GB).", count);
     /* the name and the module first: nothing is filled for a buffer that cannot be added */
@@ -243,7 +242,7 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                 path++;
             char why[160] = "";
             FILE *f = NULL;
-            if (fileck_regular(path, 0, NULL, why, sizeof why) != 0 ||
+            if (dbg_file_regular(path, 0, NULL, why, sizeof why) != 0 ||
                 !(f = fopen(path, "rb"))) {
                 cmd_error(c, "%s: %s.", path, why[0] ? why : strerror(errno));
                 goto out;
@@ -359,7 +358,7 @@ static int struct_arg(cmd_ctx *c, const char *text, uint8_t *dst, uint64_t size,
                 }
             }
         }
-        int tb = ptx_type_bits(t) / 8;
+        int tb = dbg_type_bits(t) / 8;
         off = (off + (uint64_t)tb - 1) / (uint64_t)tb * (uint64_t)tb;
         uint64_t bits;
         char err[256];
@@ -491,7 +490,7 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         char err[256];
         if (value_of(c, items[i], ps->type, 1, &bits, err, sizeof err) != 0) {
             cmd_error(c, "Argument %d: invalid %s value \"%s\"%s%s.", i + 1,
-                      ptx_type_name(ps->type), items[i], err[0] ? ": " : "", err);
+                      dbg_type_name(ps->type), items[i], err[0] ? ": " : "", err);
             goto out;
         }
         memcpy(params + offs[i], &bits, sizes[i] < 8 ? sizes[i] : 8);
@@ -581,7 +580,7 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
     /* an existing target must be a regular file: a FIFO would block, a device never fills */
     char why[160];
     struct stat st;
-    if (stat(argv[1], &st) == 0 && fileck_regular(argv[1], 0, NULL, why, sizeof why) != 0)
+    if (stat(argv[1], &st) == 0 && dbg_file_regular(argv[1], 0, NULL, why, sizeof why) != 0)
         return cmd_error(c, "%s: %s.", argv[1], why);
     enum { CHUNK = 1 << 20 };
     uint8_t *data = malloc(CHUNK);
@@ -666,7 +665,7 @@ int cmd_info_buffers(cmd_ctx *c, const char *args, int argc, char **argv)
     printf("%-16s %-5s %10s %12s  %s\n", "Name", "Type", "Count", "Bytes", "Address");
     for (int i = 0; i < n; i++) {
         const dbg_buffer *b = dbg_buffer_at(c->s, i);
-        printf("%-16s %-5s %10llu %12llu  0x%llx\n", b->name, ptx_type_name(b->type),
+        printf("%-16s %-5s %10llu %12llu  0x%llx\n", b->name, dbg_type_name(b->type),
                (unsigned long long)b->count, (unsigned long long)b->size,
                (unsigned long long)b->addr);
     }

@@ -11,7 +11,6 @@
 #include <readline/readline.h>
 #include "cmd.h"
 #include "cmd_complete.h"
-#include "fileck.h"
 
 /* Set by SIGINT; run control polls it (exec_run_opts.interrupt). */
 static volatile int interrupted;
@@ -98,7 +97,7 @@ int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     char why[160];
-    if (fileck_regular(argv[0], 0, NULL, why, sizeof why) != 0)
+    if (dbg_file_regular(argv[0], 0, NULL, why, sizeof why) != 0)
         return cmd_error(c, "%s: %s.", argv[0], why);
     int scripts = 0;
     for (int i = 0; i < c->nframes; i++)
@@ -106,7 +105,7 @@ int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
     if (scripts >= 16)
         return cmd_error(c, "Scripts nested too deeply.");
     size_t len = 0;
-    char *text = fileck_read_all(argv[0], &len);
+    char *text = dbg_file_read_all(argv[0], &len);
     if (!text)
         return cmd_error(c, "%s: %s.", argv[0], strerror(errno ? errno : EIO));
     int base = c->nframes;

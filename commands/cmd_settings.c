@@ -53,11 +53,10 @@ static int set_threads(cmd_ctx *c, const char *v)
 static void get_threads(cmd_ctx *c, char *out, size_t n)
 {
     int t = dbg_opts(c->s)->threads;
-    exec_machine *m = dbg_machine(c->s);
     if (t)
         snprintf(out, n, "%d", t);
     else
-        snprintf(out, n, "%d (one per CPU)", m ? exec_set_threads(m, 0) : 1);
+        snprintf(out, n, "%d (one per CPU)", dbg_threads_in_effect(c->s));
 }
 
 static int set_auto_core(cmd_ctx *c, const char *v)

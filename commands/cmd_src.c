@@ -90,11 +90,11 @@ static void static_where(dw_info *d, const dw_var *v, uint32_t pc, char *out, si
                  (unsigned long long)len);
     else if (loc.sym)
         snprintf(out, n, "Symbol %s is a variable at %s+%llu in @%s memory, length %llu.",
-                 v->name, loc.sym, (unsigned long long)loc.offset, ptx_space_name(loc.space),
+                 v->name, loc.sym, (unsigned long long)loc.offset, dbg_space_name(loc.space),
                  (unsigned long long)len);
     else
         snprintf(out, n, "Symbol %s is a variable at @%s address 0x%llx, length %llu.", v->name,
-                 ptx_space_name(loc.space), (unsigned long long)loc.offset,
+                 dbg_space_name(loc.space), (unsigned long long)loc.offset,
                  (unsigned long long)len);
 }
 

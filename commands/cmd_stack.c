@@ -138,7 +138,7 @@ int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)
 }
 
 /* ---- list ----------------------------------------------------------------------------------- */
-static int ptx_nlines(cmd_ctx *c)
+static int ptx_line_count(cmd_ctx *c)
 {
     const ptx_module *m = dbg_module(c->s);
     int lo = 1, hi = 1, len;
@@ -165,7 +165,7 @@ static int list_lines(cmd_ctx *c, const char *file, int first, int last)
 {
     char keep[512];
     snprintf(keep, sizeof keep, "%s", file ? file : "");
-    int nlines = keep[0] ? dbg_source_nlines(c->s, keep) : ptx_nlines(c);
+    int nlines = keep[0] ? dbg_source_nlines(c->s, keep) : ptx_line_count(c);
     const char *shown = keep[0] ? keep : (dbg_module(c->s)->path ? dbg_module(c->s)->path : "");
     const char *b = strrchr(shown, '/');
     b = b ? b + 1 : shown;

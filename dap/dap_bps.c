@@ -532,7 +532,7 @@ static void set_data(dap_srv *d, const dj *req, const dj *a, dj_w *w)
             dbg_bp_type t = !strcmp(at, "read") ? DBG_BP_RWATCH
                             : !strcmp(at, "readWrite") ? DBG_BP_AWATCH : DBG_BP_WATCH;
             char expr[400];
-            snprintf(expr, sizeof expr, "*(@%s %s *)0x%llx", ptx_space_name(sp), type,
+            snprintf(expr, sizeof expr, "*(@%s %s *)0x%llx", dbg_space_name(sp), type,
                      (unsigned long long)addr);
             b->spec = strdup(expr);
             int num = dbg_watch_add(d->s, t, expr, sp, addr, len, shown_as(len));

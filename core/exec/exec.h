@@ -248,20 +248,6 @@ uint32_t exec_nwarps(const exec_machine *m);       /* warps per CTA */
 exec_dim3 exec_cta_coord(const exec_machine *m, uint32_t cta);
 int exec_cta_index(const exec_machine *m, exec_dim3 coord, uint32_t *cta);
 
-typedef struct {
-    uint32_t valid;        /* lanes that are threads of the CTA (last warp may be partial) */
-    uint32_t exited;       /* lanes that have exited */
-    uint32_t active;       /* lanes of the group that runs next (same pc and frame) */
-    uint32_t divergent;    /* live lanes not in that group */
-    uint32_t at_barrier;   /* lanes waiting at a barrier */
-    uint32_t pc;           /* pc of the active group; with none but lanes waiting at a
-                              barrier, that barrier instruction (execution resumes after it) */
-    int barrier;           /* barrier number waited at, or -1 */
-    int stopped;           /* the warp holds a trap/exception state */
-    uint32_t bp_pass;      /* lanes that reported the breakpoint at bp_pass_pc and pass it once
-                              when they run next (exec_run) */
-    uint32_t bp_pass_pc;
-} exec_warp_info;
 int exec_warp_get(const exec_machine *m, uint32_t cta, uint32_t warp, exec_warp_info *wi);
 
 

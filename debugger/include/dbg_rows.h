@@ -108,4 +108,50 @@ const char *dbg_source_resolve(const dbg_session *s, const char *file, char *buf
 /* The path of the loaded PTX file ("" when the module came from text). */
 const char *dbg_module_path(const dbg_session *s);
 
+/* ---- small queries (dbg_query.c) ------------------------------------------------------------- */
+/* Files: 0 when path is a regular file of at most limit bytes (0: any; size in *size), else -1
+ * with why ("Is a directory", "No such file or directory", ...); the whole of a file (malloc'd,
+ * NUL-terminated, at most 64 MB). */
+int dbg_file_regular(const char *path, uint64_t limit, uint64_t *size, char *why, size_t n);
+char *dbg_file_read_all(const char *path, size_t *len);
+/* The module shown: loaded at all, with a machine; its path as it names itself (NULL: none). */
+int dbg_has_module(const dbg_session *s);
+int dbg_has_machine(const dbg_session *s);
+const char *dbg_module_name(const dbg_session *s);
+/* Its functions (.entry, .func, prototypes) in order, and what a front end reads of one. */
+int dbg_nfuncs(const dbg_session *s);
+const ptx_func *dbg_func_at(const dbg_session *s, int i);
+typedef struct {
+    const char *name;         /* the mangled name */
+    int kernel, has_body, prototype;
+    int ninsns, nparams, nrets;
+    int line, end_line;       /* the .entry/.func line and its closing brace */
+} dbg_func_info;
+void dbg_func_info_of(const ptx_func *f, dbg_func_info *out);
+/* The function holding instruction pc (0), -1 when pc is no instruction. */
+int dbg_pc_func(const dbg_session *s, uint32_t pc, const ptx_func **f);
+/* Whether the instruction at pc has this base opcode ("ret"). */
+int dbg_pc_opcode_is(const dbg_session *s, uint32_t pc, const char *opcode);
+/* PTX text line `line` (1-based, no newline) of the module and how many lines it has. */
+const char *dbg_ptx_text_line(const dbg_session *s, int line, int *len);
+int dbg_ptx_text_nlines(const dbg_session *s);
+/* Lanes, warps and CTAs of the current launch (-1 / NOT_STARTED without one). */
+int dbg_lane_get(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane,
+                 exec_lane_info *li);
+int dbg_warp_get(const dbg_session *s, uint32_t cta, uint32_t warp, exec_warp_info *wi);
+exec_cta_state dbg_cta_state(const dbg_session *s, uint32_t cta);
+/* The first running CTA at or after `from` (dbg_ncta when none); the last CTA j >= cta with
+ * every CTA of [cta, j] in cta's state (*st). Costs do not grow with the grid. */
+uint32_t dbg_cta_next_running(const dbg_session *s, uint32_t from);
+uint32_t dbg_cta_state_span(const dbg_session *s, uint32_t cta, exec_cta_state *st);
+/* A special register (ptx_sreg_id, component 0..2) of a lane; the SM a CTA runs on. */
+int dbg_sreg(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane, int id, int comp,
+             uint64_t *val);
+int dbg_sm_of(const dbg_session *s, uint32_t cta, uint64_t *sm);
+/* A register by name in physical frame phys of a lane (0, or -1 with the message). */
+int dbg_reg(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane, int phys,
+            const char *name, uint64_t *bits, ptx_type *type);
+/* Worker threads a continue would use (`set threads`, 0 resolved to one per CPU). */
+int dbg_threads_in_effect(const dbg_session *s);
+
 #endif

@@ -104,6 +104,21 @@ typedef struct {
 
 typedef enum { EXEC_CTA_NOT_STARTED, EXEC_CTA_RUNNING, EXEC_CTA_DONE } exec_cta_state;
 
+typedef struct {
+    uint32_t valid;        /* lanes that are threads of the CTA (last warp may be partial) */
+    uint32_t exited;       /* lanes that have exited */
+    uint32_t active;       /* lanes of the group that runs next (same pc and frame) */
+    uint32_t divergent;    /* live lanes not in that group */
+    uint32_t at_barrier;   /* lanes waiting at a barrier */
+    uint32_t pc;           /* pc of the active group; with none but lanes waiting at a
+                              barrier, that barrier instruction (execution resumes after it) */
+    int barrier;           /* barrier number waited at, or -1 */
+    int stopped;           /* the warp holds a trap/exception state */
+    uint32_t bp_pass;      /* lanes that reported the breakpoint at bp_pass_pc and pass it once
+                              when they run next (exec_run) */
+    uint32_t bp_pass_pc;
+} exec_warp_info;
+
 typedef enum {
     EXEC_LANE_INVALID,     /* no thread */
     EXEC_LANE_ACTIVE,      /* in the warp's active group */
