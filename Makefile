@@ -12,7 +12,9 @@ CFLAGS   ?= $(OPT) -g
 API_INC   = -Idebugger/include
 CORE_INC  = -Icore/ptx -Icore/exec -Icore/isa -Icore/mem $(API_INC)
 DWARF_INC = $(CORE_INC) -Idwarf
-ENGINE_INC = $(DWARF_INC) -Idebugger
+# The checkers observe the core and read DWARF; the engine drives them.
+CHK_INC   = $(DWARF_INC) -Icheckers
+ENGINE_INC = $(CHK_INC) -Idebugger
 CLI_INC   = $(API_INC) -Icommands
 DAP_INC   = $(API_INC) -Idap -Icommands
 RT_INC    = $(API_INC) -Iruntime -Icommands -Idap
@@ -35,11 +37,12 @@ DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmu
 
 CORE_SRC  = $(wildcard core/*/*.c)
 DWARF_SRC = $(wildcard dwarf/*.c)
+CHK_SRC   = $(wildcard checkers/*.c)
 DBG_SRC   = $(wildcard debugger/*.c)
 CMD_SRC   = $(filter-out commands/main.c,$(wildcard commands/*.c))
 # The Debug Adapter Protocol front end (ptxdbg --dap; also inside the runtime library).
 DAP_SRC   = $(wildcard dap/*.c)
-LIB_SRC   = $(CORE_SRC) $(DWARF_SRC) $(DBG_SRC) $(CMD_SRC) $(DAP_SRC)
+LIB_SRC   = $(CORE_SRC) $(DWARF_SRC) $(CHK_SRC) $(DBG_SRC) $(CMD_SRC) $(DAP_SRC)
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       = $(BUILD)/libptxdbg.a
 
@@ -125,6 +128,7 @@ $(PIC)/core/%.o: FILE_CFLAGS += -ffp-contract=off
 # Which include folders each layer's objects get (LAYER_INC, in XCFLAGS).
 $(BUILD)/core/%.o $(PIC)/core/%.o: LAYER_INC = $(CORE_INC)
 $(BUILD)/dwarf/%.o $(PIC)/dwarf/%.o: LAYER_INC = $(DWARF_INC)
+$(BUILD)/checkers/%.o $(PIC)/checkers/%.o: LAYER_INC = $(CHK_INC)
 $(BUILD)/debugger/%.o $(PIC)/debugger/%.o: LAYER_INC = $(ENGINE_INC)
 $(BUILD)/commands/%.o $(PIC)/commands/%.o: LAYER_INC = $(CLI_INC)
 $(BUILD)/dap/%.o $(PIC)/dap/%.o: LAYER_INC = $(DAP_INC)
@@ -195,7 +199,7 @@ sanitize: deps-quiet runtime
 # every access workers make to shared state must be free of C data races. CK_FORK=no runs the
 # checks in the suite's process, where TSan reports (exit code 66) end the run.
 TSAN_FLAGS = -O1 -g -fsanitize=thread -fno-omit-frame-pointer
-TSAN_TESTS = test_threads test_intercta
+TSAN_TESTS = test_threads test_intercta test_checkers
 tsan: deps-quiet
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 	    $(TSAN_TESTS:%=build-tsan/tests/%)

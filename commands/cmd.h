@@ -95,6 +95,8 @@ typedef struct {
     int confirm;              /* set confirm */
     int log_enabled, log_overwrite, log_redirect;
     char log_file[CMD_PATH_MAX];
+    int check_leaks;          /* set check leaks: leak check at program exit (--leak-check) */
+    char check_report[CMD_PATH_MAX]; /* set check report: findings as JSON lines at the end */
 } cmd_opts;
 
 typedef struct cmd_ctx {
@@ -296,6 +298,14 @@ int cmd_confirm(cmd_ctx *c, const char *question);
  * ("Not confirmed." printed). `question` ends the message ("Quit anyway?"). */
 int cmd_confirm_kill(cmd_ctx *c, const char *question);
 
+/* cmd_check.c: the checkers (findings as stops and reports, set/show check, info checks) */
+void cmd_check_init(cmd_ctx *c);
+void cmd_check_report_stop(cmd_ctx *c, const dbg_event *ev);
+int cmd_check_set(cmd_ctx *c, const char *name, const char *value);
+void cmd_check_get(cmd_ctx *c, const char *name, char *out, size_t n);
+int cmd_info_checks(cmd_ctx *c, const char *args, int argc, char **argv);
+/* The end of a session: leak and error summaries, the JSON report (set check report). */
+void cmd_check_finish(cmd_ctx *c);
 /* cmd_corecheck.c: with PTXDBG_CORE_CHECK set, every stop is saved as a core, reopened in a
  * scratch session and compared (focus, backtrace, info cuda threads, every frame's args and
  * locals); a difference is an error. */
@@ -303,6 +313,8 @@ int cmd_corecheck_on(void);
 void cmd_corecheck(cmd_ctx *c);
 
 /* cmd_core.c: postmortem (trap/exception reports, core files, info trap) */
+/* After a fault was reported: the automatic core file, when on (set auto-core). */
+void cmd_core_auto_save(cmd_ctx *c);
 void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev);
 /* Refuse an execution command when nothing can run (trapped launch, core file): -1. */
 int cmd_core_guard(cmd_ctx *c, const struct cmd_def *d);

@@ -416,6 +416,11 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
     if (from_core)
         return;
     c->kernel_failed = 1;
+    cmd_core_auto_save(c);
+}
+
+void cmd_core_auto_save(cmd_ctx *c)
+{
     if (auto_core_on()) {
         char path[512];
         dbg_core_default_name(c->s, path, sizeof path);

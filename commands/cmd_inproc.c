@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "chk.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The runtime library starts this session when PTXDBG_SESSION names a session folder (written by
@@ -32,6 +33,7 @@ static int fault_seen;            /* a kernel faulted (batch exit status) */
 static int leave;                 /* `continue` at a fault: back to the host program */
 static struct sigaction dbg_sigint; /* the debugger's SIGINT handler (interrupts a kernel) */
 static pid_t session_pid;         /* a child the program forks is not the session */
+static void (*leak_lister)(chk_ctx *k); /* the runtime's allocations (set check leaks) */
 
 static char *slurp(const char *name, size_t *len)
 {
@@ -69,10 +71,34 @@ static void write_back(const char *extra)
     spew("setup", log, len);
 }
 
+chk_ctx *cmd_inproc_checks(void) { return state == 1 ? dbg_checks(C.s) : NULL; }
+void cmd_inproc_set_leak_lister(void (*fn)(chk_ctx *k)) { leak_lister = fn; }
+
+/* The program ends: the leak check (set check leaks; not when the session ends it, mid-run),
+ * the checkers' summaries and report; a finding fails a batch run (written back as a fault). */
+static void check_at_exit(int leaks)
+{
+    chk_ctx *k = dbg_checks(C.s);
+    int before = chk_count(k);
+    if (leaks && C.opt.check_leaks && leak_lister) {
+        leak_lister(k);
+        for (int i = before; i < chk_count(k); i++) {
+            char buf[2048];
+            chk_format(chk_at(k, i), "", buf, sizeof buf);
+            fprintf(C.batch ? stderr : stdout, "\nmemcheck: %s", buf);
+        }
+    }
+    cmd_check_finish(&C);
+    if (chk_count(k) && C.batch)
+        C.kernel_failed = 1;
+}
+
 static void at_exit(void)
 {
-    if (state == 1 && getpid() == session_pid)
+    if (state == 1 && getpid() == session_pid) {
+        check_at_exit(1);
         write_back("");
+    }
 }
 
 /* End the program now (kill, quit, run, the end of a batch's commands at a stop). */
@@ -80,6 +106,7 @@ static void end_program(const char *extra)
 {
     cmd_out_hold(1);
     fflush(stdout);
+    check_at_exit(0);
     fflush(stderr);
     write_back(extra);
     state = -1;
@@ -168,6 +195,9 @@ int cmd_inproc_start(void)
     if (cmd_prog_set(&C, "", NULL, 0) != 0)
         return -1;
     read_config(0);
+    /* in a batch run findings are reports, not stops (set check stop on restores them) */
+    if (C.batch)
+        chk_set_stop(dbg_checks(C.s), 0);
     char *log = slurp("setup", NULL);
     if (log) {
         cmd_prog_set_log(&C, log, strlen(log));

@@ -56,5 +56,9 @@ int cmd_inproc_kill(cmd_ctx *c);
 int cmd_inproc_quit(cmd_ctx *c);
 /* `continue` after a kernel fault: the program goes on with the sticky error. */
 int cmd_inproc_leave(cmd_ctx *c);
+/* The session's checkers (NULL when not debugging), and the function that lists the program's
+ * allocations still live for the leak check at exit (set check leaks). */
+chk_ctx *cmd_inproc_checks(void);
+void cmd_inproc_set_leak_lister(void (*fn)(chk_ctx *k));
 
 #endif

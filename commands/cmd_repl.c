@@ -38,6 +38,7 @@ void cmd_ctx_init(cmd_ctx *c, dbg_session *s)
     c->shown_launch = -1;
     cmd_opts_init(&c->opt);
     dbg_set_interrupt_flag(s, &interrupted);
+    cmd_check_init(c);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;

@@ -100,6 +100,15 @@ static int set_directories(cmd_ctx *c, const char *v)
                         "resets them).");
 }
 
+/* set check NAME on|off (cmd_check.c) */
+#define CHECK_ROW(nm) \
+    static int set_check_##nm(cmd_ctx *c, const char *v) { return cmd_check_set(c, #nm, v); } \
+    static void get_check_##nm(cmd_ctx *c, char *out, size_t n) { cmd_check_get(c, #nm, out, n); }
+CHECK_ROW(memcheck) CHECK_ROW(racecheck) CHECK_ROW(initcheck) CHECK_ROW(synccheck) CHECK_ROW(all)
+CHECK_ROW(stop) CHECK_ROW(leaks)
+#undef CHECK_ROW
+static void *ref_check_report(cmd_ctx *c) { return c->opt.check_report; }
+
 /* set logging FILE / overwrite / redirect while logging: gdb keeps the open log as it is */
 static int log_changed(cmd_ctx *c, const char *v)
 {
@@ -144,6 +153,38 @@ static const cmd_setting settings[] = {
      "or PTXDBG_COREDUMP=1).",
      "Writing a core file when a kernel traps or faults is %s.", NULL, 0, 0, set_auto_core,
      get_auto_core},
+    {"check", ST_GROUP, NULL,
+     "Checkers (docs/CHECKERS.md): set check NAME on|off (memcheck, racecheck, initcheck, "
+     "synccheck, all), set check stop on|off, set check leaks on|off, set check report FILE.",
+     NULL, NULL, 0, 0, NULL, NULL},
+    {"check all", ST_CUSTOM, "on off", "Every checker implemented so far (memcheck).",
+     "Checking is %s.", NULL, 0, 0, set_check_all, get_check_all},
+    {"check initcheck", ST_CUSTOM, "on off",
+     "initcheck: reads of memory and registers never written (not implemented yet).",
+     "initcheck is %s.", NULL, 0, 0, set_check_initcheck, get_check_initcheck},
+    {"check leaks", ST_CUSTOM, "on off",
+     "At the program's exit, report the allocations it never freed (cudaMalloc and the "
+     "others) with where they were made (--leak-check full).",
+     "The leak check at program exit is %s.", NULL, 0, 0, set_check_leaks, get_check_leaks},
+    {"check memcheck", ST_CUSTOM, "on off",
+     "memcheck (on by default): out-of-range, misaligned, null, freed and read-only accesses "
+     "in every space, device heap errors. A finding stops at the lane and instruction and says "
+     "whether a GPU would have faulted there.", "memcheck is %s.", NULL, 0, 0,
+     set_check_memcheck, get_check_memcheck},
+    {"check racecheck", ST_CUSTOM, "on off",
+     "racecheck: hazards between threads with no ordering between them (not implemented yet).",
+     "racecheck is %s.", NULL, 0, 0, set_check_racecheck, get_check_racecheck},
+    {"check report", ST_STRING, NULL,
+     "Write every finding as one JSON object per line to this file when the session (or the "
+     "program) ends (\"\": none; --check-report=FILE).",
+     "Findings are written to \"%s\".", ref_check_report, 0, 0, NULL, NULL},
+    {"check stop", ST_CUSTOM, "on off",
+     "A finding stops the kernel like a breakpoint (on, the default) or is only reported "
+     "(off; the kernel goes on, a fault still ends it).",
+     "Stopping at findings is %s.", NULL, 0, 0, set_check_stop, get_check_stop},
+    {"check synccheck", ST_CUSTOM, "on off",
+     "synccheck: divergent barriers and misused warp collectives (not implemented yet).",
+     "synccheck is %s.", NULL, 0, 0, set_check_synccheck, get_check_synccheck},
     {"confirm", ST_BOOL, NULL,
      "Ask before launch, run or quit end a live kernel (interactive sessions only; -batch "
      "never asks).", "Whether to confirm potentially dangerous operations is %s.", ref_confirm,

@@ -403,6 +403,9 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
     case DBG_EV_EXCEPTION:
         cmd_core_report_stop(c, ev); /* cmd_core.c */
         break;
+    case DBG_EV_CHECK:
+        cmd_check_report_stop(c, ev);   /* cmd_check.c */
+        break;
     case DBG_EV_WATCH:
         cmd_announce_focus(c, 0);
         watch_values(c, ev);

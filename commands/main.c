@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "cmd_prog.h"
 #include "dap.h"
+#include "chk.h"
 
 /* A module with nothing in it, so buffers and the PTX REPL work before any file is loaded. */
 static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 64\n";
@@ -34,6 +35,10 @@ static void usage(FILE *f)
                "  -version                print the version\n"
                "  -help                   this text\n"
                "  -print-libdir           the folder holding libcudart.so.13 and libcuda.so.1\n"
+               "  -check=LIST             checkers on (memcheck,racecheck,initcheck,synccheck\n"
+               "                          or all; none); memcheck is on by default\n"
+               "  -check-report=FILE      write every finding as JSON lines to FILE at the end\n"
+               "  -leak-check [full|no]   report a program's allocations never freed at exit\n"
                "  -dap                    speak the Debug Adapter Protocol on stdin/stdout\n"
                "  -args PROGRAM ARGS...   debug a CUDA PROGRAM with these arguments\n");
 }
@@ -75,6 +80,8 @@ int main(int argc, char **argv)
     if (!acts || !kinds || !pargs)
         return 2;
     int rc = -1;  /* >= 0: an option ends ptxdbg with this status */
+    const char *check_list = NULL, *check_report = NULL;
+    int leak_check = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--args") || !strcmp(a, "-args")) { /* gdb: PROGRAM ARGS... follow */
@@ -108,7 +115,20 @@ int main(int argc, char **argv)
         }
         int takes = !strcmp(name, "-x") || !strcmp(name, "-ex") || !strcmp(name, "-command") ||
                     !strcmp(name, "-eval-command") || !strcmp(name, "-core") ||
-                    !strcmp(name, "-c");
+                    !strcmp(name, "-c") || !strcmp(name, "-check") ||
+                    !strcmp(name, "-check-report");
+        if (!strcmp(name, "-leak-check")) {   /* --leak-check [full|no] (compute-sanitizer's) */
+            const char *v = val;
+            if (!v && i + 1 < argc && (!strcmp(argv[i + 1], "full") || !strcmp(argv[i + 1], "no")))
+                v = argv[++i];
+            if (v && strcmp(v, "full") && strcmp(v, "no")) {
+                fprintf(stderr, "ptxdbg: --leak-check takes full or no ('%s')\n", v);
+                rc = 2;
+                goto opts_done;
+            }
+            leak_check = !v || !strcmp(v, "full");
+            continue;
+        }
         if (takes && !val) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "ptxdbg: option '%s' requires an argument\n", argv[i]);
@@ -162,6 +182,19 @@ int main(int argc, char **argv)
             threads = (int)n;
         } else if (!strcmp(name, "-core") || !strcmp(name, "-c")) {
             core = val;
+        } else if (!strcmp(name, "-check")) {
+            char err[256];
+            chk_ctx *k = chk_new();   /* the list is checked before anything starts */
+            int bad = !k || chk_set_list(k, val, err, sizeof err) != 0;
+            chk_free(k);
+            if (bad) {
+                fprintf(stderr, "ptxdbg: --check: %s\n", k ? err : "out of memory");
+                rc = 2;
+                goto opts_done;
+            }
+            check_list = val;
+        } else if (!strcmp(name, "-check-report")) {
+            check_report = val;
         } else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
             usage(stdout);
             rc = 0;
@@ -194,6 +227,8 @@ opts_done:
     cmd_ctx c;
     cmd_ctx_init(&c, s);
     c.batch = batch;
+    if (batch)   /* in a batch run findings are reports, not stops (set check stop on) */
+        chk_set_stop(dbg_checks(s), 0);
     c.kernel_events = !batch;
     if (batch) { /* the watchdog: nobody is there to press Ctrl-C */
         dbg_opts(s)->run_max_steps = CMD_BATCH_MAX_STEPS;
@@ -228,6 +263,24 @@ opts_done:
     }
     if (core)
         cmd_core_open(&c, core);
+    /* the checker options, as the commands that set them (a program's session replays them) */
+    if (check_list) {
+        char line[600], buf[300];
+        cmd_execute(&c, "set check all off");
+        snprintf(buf, sizeof buf, "%s", check_list);
+        for (char *sv = NULL, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv))
+            if (strcmp(t, "none") != 0) {
+                snprintf(line, sizeof line, "set check %s on", t);
+                cmd_execute(&c, line);
+            }
+    }
+    if (check_report) {
+        char line[CMD_PATH_MAX + 32];
+        snprintf(line, sizeof line, "set check report %s", check_report);
+        cmd_execute(&c, line);
+    }
+    if (leak_check)
+        cmd_execute(&c, "set check leaks on");
     /* the terminal (not in batch mode) below main's -ex/-x list: one command feed reads them,
        so a program's `run` hands the rest of both to the program's session (cmd_feed.c) */
     if (!batch && cmd_feed_push_term(&c, NULL) != 0)
@@ -248,6 +301,8 @@ opts_done:
     if (!c.quit)
         cmd_feed_run(&c, 0);
     cmd_term_close(&c);
+    if (!program)
+        cmd_check_finish(&c);   /* a program's findings are its session's (cmd_inproc.c) */
     int status = c.quit > 1 ? (c.quit & 0xff) : (c.failed || c.kernel_failed) && batch ? 1 : 0;
     /* a program's batch exits with the program's status */
     if (program && batch && c.quit <= 1 && c.prog_exited && c.prog_status != 0)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "dap_int.h"
 #include "dap_prog.h"
+#include "chk.h"
 
 /* Run a CLI command for the launch (setupCommands, checks): its text goes to the console; on
  * failure the text is in *why (malloc'd). */
@@ -167,6 +168,8 @@ void dap_launch(dap_srv *d, const dj *req)
         return;
     }
     d->no_debug = dj_bool(a, "noDebug", 0);
+    if (d->no_debug)   /* a run without debugging reports findings, never stops at them */
+        chk_set_stop(dbg_checks(d->s), 0);
     d->stop_on_entry = soe && soe->b && !d->no_debug;
     if (dap_prog_is_executable(prog)) {
         dap_prog_launch(d, req, a);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dap_int.h"
+#include "chk.h"
 
 int64_t dap_thread_id(const dap_srv *d, uint32_t cta, uint32_t warp)
 {
@@ -70,9 +71,32 @@ static void fault_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, ch
              b.x, b.y, b.z, t.x, t.y, t.z, ev->stop.msg[0] ? ": " : "", ev->stop.msg);
 }
 
-static int is_fault(dbg_event_kind k)
+/* A checker's finding (chk.h): its headline, and the fault it explains when it is one. */
+static void check_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, char *desc,
+                       size_t n, const char **name_out)
+{
+    char head[256], fd[1600];
+    chk_headline(ev->finding, head, sizeof head);
+    *name_out = chk_name(ev->finding->checker);
+    if (ev->stop.kind == EXEC_STOP_EXCEPTION) {
+        fault_text(d, ev, id, idn, fd, sizeof fd, name_out);
+        snprintf(desc, n, "%s: %s. %s", chk_name(ev->finding->checker), head, fd);
+    } else {
+        snprintf(id, idn, "%s", chk_name(ev->finding->checker));
+        snprintf(desc, n, "%s: %s", chk_name(ev->finding->checker), head);
+    }
+}
+
+static int is_fault_kind(dbg_event_kind k)
 {
     return k == DBG_EV_TRAP || k == DBG_EV_ASSERT || k == DBG_EV_EXCEPTION;
+}
+
+/* A stop that ends the launch: a fault, or a checker's finding that explains one. */
+static int is_fault(const dbg_event *ev)
+{
+    return is_fault_kind(ev->kind) ||
+           (ev->kind == DBG_EV_CHECK && ev->stop.kind == EXEC_STOP_EXCEPTION);
 }
 
 /* The kernel completed (or its fault was left): the next kernel, the end of the session, or
@@ -192,6 +216,20 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
             return;
         }
         break;
+    case DBG_EV_CHECK: {
+        /* a checker's finding, in the checkers' own words (chk_format) */
+        char text[4096];
+        reason = "exception";
+        const char *nm;
+        check_text(d, ev, id, sizeof id, desc, sizeof desc, &nm);
+        chk_format(ev->finding, "", text, sizeof text);
+        dap_outputf(d, "stderr", "%s: %s", chk_name(ev->finding->checker), text);
+        if (d->no_debug && ev->stop.kind == EXEC_STOP_EXCEPTION) {
+            kernel_over(d, 1);   /* a run without debugging does not stop: the kernel failed */
+            return;
+        }
+        break;
+    }
     case DBG_EV_INTERRUPT:
         reason = "pause";
         break;
@@ -224,7 +262,7 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
     djw_str(&w, "reason", reason);
     if (desc[0]) {
         djw_str(&w, "description", desc);
-        if (is_fault(ev->kind))
+        if (is_fault(ev) || ev->kind == DBG_EV_CHECK)
             djw_str(&w, "text", desc);
     }
     if (f->valid)
@@ -245,10 +283,10 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
 void dap_resume(dap_srv *d, int how)
 {
     dap_handles_reset(d);
-    if (is_fault(d->last.kind) || !dbg_launch_alive(d->s)) {
+    if (is_fault(&d->last) || !dbg_launch_alive(d->s)) {
         /* the launch is over (a fault stays inspectable until the session goes on) */
         send_continued(d);
-        kernel_over(d, is_fault(d->last.kind) ? 1 : 0);
+        kernel_over(d, is_fault(&d->last) ? 1 : 0);
         return;
     }
     send_continued(d);
@@ -471,7 +509,7 @@ void dap_after_command(dap_srv *d, dap_cmd_state *cs)
         return;
     }
     free(h);
-    if (d->stopped && !alive && !is_fault(d->last.kind)) { /* `kill` */
+    if (d->stopped && !alive && !is_fault(&d->last)) { /* `kill` */
         kernel_over(d, 0);
         return;
     }
@@ -498,13 +536,17 @@ void dap_after_command(dap_srv *d, dap_cmd_state *cs)
 
 void dap_exception_info(dap_srv *d, const dj *req)
 {
-    if (!d->stopped || !is_fault(d->last.kind)) {
+    int check = d->stopped && d->last.kind == DBG_EV_CHECK;
+    if (!d->stopped || (!is_fault(&d->last) && !check)) {
         dap_respond_err(d, req, "exceptionInfo: the kernel is not stopped at an exception.");
         return;
     }
     char id[64], desc[2048];
     const char *name = "";
-    fault_text(d, &d->last, id, sizeof id, desc, sizeof desc, &name);
+    if (check)
+        check_text(d, &d->last, id, sizeof id, desc, sizeof desc, &name);
+    else
+        fault_text(d, &d->last, id, sizeof id, desc, sizeof desc, &name);
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");

@@ -8,6 +8,7 @@
 #include "exec.h"
 #include "ptx.h"
 #include "dw.h"
+#include "chk.h"
 
 struct dbg_session {
     char err[1024];
@@ -67,6 +68,9 @@ struct dbg_session {
     dbg_history hist;
     struct dbg_tex_table *tex;
     struct dbg_ptx_repl *ptx;
+    chk_ctx *chk;             /* the checkers (dbg_checks) */
+    void (*chk_report)(void *ctx, const chk_finding *f);
+    void *chk_report_ctx;
 };
 /* A lane (or the host) of a session, where values are read (dbg_vsrc.c). */
 typedef struct {

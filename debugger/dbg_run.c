@@ -135,9 +135,24 @@ static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
         ev->kind = DBG_EV_BRKPT;
         focus_to(s, st, st->lane, ev);
         return 1;
+    case EXEC_STOP_CHECK:
+        /* a checker's finding, after the instruction (resumable) */
+        if (!(ev->finding = chk_by_id(s->chk, st->tag)))
+            return 0;
+        ev->kind = DBG_EV_CHECK;
+        focus_to(s, st, st->lane, ev);
+        return 1;
     case EXEC_STOP_TRAP:
     case EXEC_STOP_ASSERT:
     case EXEC_STOP_EXCEPTION:
+        if (st->kind == EXEC_STOP_EXCEPTION && st->tag &&
+            (ev->finding = chk_by_id(s->chk, st->tag))) {
+            /* a fault a checker explains: its finding, and the launch is over */
+            ev->kind = DBG_EV_CHECK;
+            s->alive = 0;
+            focus_to(s, st, st->lane, ev);
+            return 1;
+        }
         ev->kind = st->kind == EXEC_STOP_TRAP     ? DBG_EV_TRAP
                    : st->kind == EXEC_STOP_ASSERT ? DBG_EV_ASSERT
                                                   : DBG_EV_EXCEPTION;

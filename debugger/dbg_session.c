@@ -17,6 +17,34 @@ int dbg_err(dbg_session *s, const char *fmt, ...)
 
 const char *dbg_errmsg(const dbg_session *s) { return s->err; }
 
+/* ---- the checkers' view of the session ------------------------------------------------------- */
+static dw_info *chk_dwarf_of(void *ctx, const exec_machine *m)
+{
+    dbg_session *s = ctx;
+    if (m == s->m)
+        return s->dw;
+    for (int i = 0; i < s->ndwc; i++)
+        if (s->dwc[i].mod == exec_module(m))
+            return s->dwc[i].dw;
+    return NULL;
+}
+
+static void chk_report_of(void *ctx, const chk_finding *f)
+{
+    dbg_session *s = ctx;
+    if (s->chk_report)
+        s->chk_report(s->chk_report_ctx, f);
+}
+
+chk_ctx *dbg_checks(dbg_session *s) { return s->chk; }
+
+void dbg_set_check_reporter(dbg_session *s, void (*report)(void *ctx, const chk_finding *f),
+                            void *ctx)
+{
+    s->chk_report = report;
+    s->chk_report_ctx = ctx;
+}
+
 dbg_session *dbg_new(void)
 {
     dbg_session *s = calloc(1, sizeof *s);
@@ -29,16 +57,22 @@ dbg_session *dbg_new(void)
     s->demangle = dbg_demangle;
     s->dir = strdup("");
     s->srcp = dw_src_new();
-    if (!s->dir || !s->srcp) {
+    s->chk = chk_new();
+    char err[256];
+    if (!s->dir || !s->srcp || !s->chk || chk_set(s->chk, "memcheck", 1, err, sizeof err)) {
         dbg_free(s);
         return NULL;
     }
+    chk_hooks h = { .ctx = s, .dwarf = chk_dwarf_of, .report = chk_report_of };
+    chk_set_hooks(s->chk, &h);
     return s;
 }
 
 static void unload(dbg_session *s)
 {
     dbg_core_unload(s);
+    if (s->m && !s->borrowed && s->chk)
+        chk_detach(s->chk, s->m);
     if (s->m && !s->borrowed)
         exec_free(s->m);
     s->m = NULL;
@@ -66,6 +100,8 @@ void dbg_free(dbg_session *s)
     dbg_tex_free(s);
     dbg_ptx_free(s);
     unload(s);
+    chk_free(s->chk);   /* borrowed machines still attached: the caller's, still alive */
+    s->chk = NULL;
     for (int i = 0; i < s->ndwc; i++)
         dw_free(s->dwc[i].dw);
     free(s->dwc);
@@ -124,6 +160,7 @@ static int adopt(dbg_session *s, ptx_module *mod, const char *path, uint64_t bas
     unload(s);
     s->mod = mod;
     s->m = m;
+    chk_attach(s->chk, m);
     free(s->dir);
     const char *slash = path ? strrchr(path, '/') : NULL;
     s->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(path ? "." : "");
@@ -217,6 +254,7 @@ int dbg_use_module(dbg_session *s, ptx_module *mod, exec_machine *m, const char 
     s->mod = mod;
     s->m = m;
     s->dw = dw;
+    chk_attach(s->chk, m);
     memcpy(s->dwarn, warn, sizeof warn);
     free(s->dir);
     s->dir = ndir;
@@ -226,6 +264,7 @@ int dbg_use_module(dbg_session *s, ptx_module *mod, exec_machine *m, const char 
 
 int dbg_forget_module(dbg_session *s, const ptx_module *mod)
 {
+    chk_detach_module(s->chk, mod);
     for (int i = 0; i < s->ndwc; i++)
         if (s->dwc[i].mod == mod) {
             if (s->mod == mod)

@@ -12,16 +12,18 @@
                            return cu_result(expr); } while (0)
 
 /* ---- allocation -------------------------------------------------------------------------------- */
+/* The driver refuses empty allocations (cudaMalloc's 0 bytes give NULL and success). */
 CU_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 {
-    if (!dptr) return CUDA_ERROR_INVALID_VALUE;
+    if (!dptr || !bytesize) return CUDA_ERROR_INVALID_VALUE;
     CU_CALL(cudaMalloc((void **)dptr, bytesize));
 }
 
 CU_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t widthInBytes,
                                       size_t height, unsigned int elementSizeBytes)
 {
-    if (!dptr || (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16))
+    if (!dptr || !pPitch || !widthInBytes || !height ||
+        (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16))
         return CUDA_ERROR_INVALID_VALUE;
     CU_CALL(cudaMallocPitch((void **)dptr, pPitch, widthInBytes, height));
 }
@@ -55,7 +57,7 @@ CU_EXPORT CUresult cuMemHostUnregister(void *p) { CU_CALL(cudaHostUnregister(p))
 
 CU_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
 {
-    if (!dptr) return CUDA_ERROR_INVALID_VALUE;
+    if (!dptr || !bytesize) return CUDA_ERROR_INVALID_VALUE;
     CU_CALL(cudaMallocManaged((void **)dptr, bytesize, flags));
 }
 

@@ -60,8 +60,9 @@ static CUresult load_image(CUmodule *out, const void *image, size_t maxlen, cons
     if (!mod) return CUDA_ERROR_OUT_OF_MEMORY;
     cudaError_t e = rt_module_load(mod);
     if (e != cudaSuccess) {
-        snprintf(log, loglen, "%s could not be loaded (%s); see the message above", name,
-                 rt_error_name(e) ? rt_error_name(e) : "error");
+        /* the JIT's error log: the reason, e.g. "FILE:LINE: error: entry function 'k' uses
+           too much shared data (0xc004 bytes, 0xc000 max)" */
+        snprintf(log, loglen, "%s", mod->load_msg[0] ? mod->load_msg : rt_error_name(e));
         rt_module_free(mod);
         return e == cudaErrorInvalidPtx ? CUDA_ERROR_INVALID_PTX
                : e == cudaErrorNoKernelImageForDevice ? CUDA_ERROR_NO_BINARY_FOR_GPU

@@ -28,7 +28,7 @@
  * managed, mapped and registered memory is dereferenceable by the host program and by kernels
  * with the same pointer, and every kernel access stays bounds-checked against the table (a
  * fault names the allocation: "cudaMalloc#3"). Module variables and the device heap live in
- * the core's own regions, in a window per module above MEM_GLOBAL_BASE that the library reserves
+ * the core's own regions, in a window per module above RT_MODULE_BASE that the library reserves
  * (PROT_NONE) at load together with the core's other fixed windows, so no host mapping ever
  * lands there; each module's variables are also mapped into the other modules' machines.
  *
@@ -45,7 +45,10 @@
  * ------------------------------------------------------------------------------------------- */
 
 /* Each module's machine keeps its variables and device heap in its own window of global
- * addresses: [MEM_GLOBAL_BASE + i * RT_MODULE_WINDOW, + RT_MODULE_WINDOW) for module i. */
+ * addresses: [RT_MODULE_BASE + i * RT_MODULE_WINDOW, + RT_MODULE_WINDOW) for module i, 4 TB
+ * from 33 TB up, beside the core's generic windows (mem.h), where neither Linux nor valgrind
+ * (which keeps a program's stack near 128 GB) places anything of its own. */
+#define RT_MODULE_BASE   0x0000210000000000ull
 #define RT_MODULE_WINDOW (64ull << 30)
 #define RT_MAX_MODULES   64
 
@@ -122,6 +125,10 @@ typedef struct rt_kernel {
     uint32_t reqnctapercluster[3];/* .reqnctapercluster (0 = none) */
     int max_dyn_shmem;            /* cudaFuncAttributeMaxDynamicSharedMemorySize (rt_device.c) */
     int attr[16];                 /* other per-function settings rt_device.c keeps */
+    int regs;                     /* registers per thread: ptxas's count from the fat binary's
+                                     SASS for the device, else the core's estimate from the
+                                     PTX, which errs high (rt_kernel_ready) */
+    int regs_from_sass;
     struct rt_kernel *next;       /* in the module's list */
 } rt_kernel;
 
@@ -154,9 +161,12 @@ struct rt_module {
     exec_machine *m;              /* decoded machine; NULL until loaded */
     int loaded;                   /* 1 loaded, -1 failed (error below) */
     cudaError_t load_error;
+    char load_msg[512];           /* why it failed, as the JIT's error log says it */
     uint32_t nlaunch;             /* launches of this module so far */
     rt_kernel *kernels;
     rt_var *vars;
+    struct rt_sass_fn *sass;      /* register counts from the SASS (rt_sass.c) */
+    int nsass, sass_done;
     struct rt_module *next;
 };
 
@@ -217,6 +227,16 @@ size_t rt_fatbin_size(const void *image, size_t maxlen);
 int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, char *err,
                   size_t errlen);
 
+/* The SASS (an ELF cubin) of the highest architecture the device runs, inflated: 0 and a
+ * malloc'd *elf, 1 when there is none, -1 with the reason in err. */
+int rt_fatbin_sass(const void *image, size_t len, uint8_t **elf, size_t *elf_len, char *err,
+                   size_t errlen);
+/* Registers per thread of kernel `kernel` of a module as its SASS says (rt_sass.c); -1 when
+ * the module has no SASS for the device or it does not name the kernel. */
+typedef struct rt_sass_fn { char *name; int regs; } rt_sass_fn;
+int rt_sass_regs(rt_module *mod, const char *kernel);
+void rt_sass_free(rt_module *mod);
+
 /* Link the PTX of several translation units of relocatable device code (-rdc=true; each text
  * NUL-terminated at its length) into one module's text (rt_link.c: how). 0 and a malloc'd
  * *out, or -1 with the reason in err. */
@@ -244,8 +264,17 @@ typedef struct rt_alloc {
     void *owner;                  /* kind-specific: the pool of an async allocation, ... */
     void *mem;                    /* what to release (NULL for REGISTERED) */
     size_t mem_size;
+    uint64_t pad;                 /* bytes after size that mem also holds: the padding a GPU
+                                     maps with it (exec_alloc_padding) */
+    uint64_t site[4];             /* the host stack of the call that made it, while something
+                                     checks (rt_check.c: the leak check names it) */
+    int nsite;
+    struct rt_alloc *tl, *tr;     /* the index (rt_mem.c): a treap by base */
+    uint32_t prio;
 } rt_alloc;
 
+/* Map allocation a (with its padding) into machine m; -1 with the machine's message. */
+int rt_alloc_map_into(exec_machine *m, const rt_alloc *a);
 /* Allocate size bytes (zeroed) of the given kind, map it into every machine; *out = address.
  * `what` names it in messages ("cudaMalloc" -> "cudaMalloc#4"). */
 cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const char *what,
@@ -420,6 +449,16 @@ cudaError_t rt_symcopy_op(const void *symbol, void *mem, size_t count, size_t of
  * recorded in a capture, makes the stream join that capture (rt_graph.c); returns 1 then, and
  * rt_submit records the op. */
 int rt_capture_joins(rt_stream *s, const rt_op *op);
+/* What stream capture forbids (rt_capture.c says which calls and errors): each returns
+ * cudaSuccess, or the error after invalidating the captures the call conflicts with.
+ * unsafe: allocation and freeing by the calling thread (its capture interaction mode);
+ * legacy: work on stream s when it is the legacy default stream; sync_stream: synchronising
+ * or querying stream s; sync_event: an event; sync_device: the device. */
+cudaError_t rt_capture_unsafe(void);
+cudaError_t rt_capture_legacy(const rt_stream *s);
+cudaError_t rt_capture_sync_stream(const rt_stream *s);
+cudaError_t rt_capture_sync_event(const rt_event *ev);
+cudaError_t rt_capture_sync_device(void);
 
 /* Submit a launch of kernel k (ready) whose .param bytes are `params` (rt_launch.c). */
 cudaError_t rt_launch_packed(rt_kernel *k, dim3 grid, dim3 block, const uint8_t *params,
@@ -467,6 +506,14 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx);
  * ctx->reported when it showed a fault itself, and returns 0 (or -1 when it could not run: the
  * launch then fails with cudaErrorLaunchFailure). */
 extern int (*rt_debug_launch)(rt_launch_ctx *ctx);
+
+/* rt_check.c: checkers in plain runs (PTXDBG_CHECK), the leak check. */
+typedef struct chk_ctx chk_ctx;
+void rt_check_machine_added(exec_machine *m);
+void rt_check_machine_gone(exec_machine *m);
+int rt_check_alloc_site(uint64_t *pcs, int max);   /* the host stack, or 0 frames */
+void rt_check_leaks(chk_ctx *k);
+void rt_check_session(chk_ctx *k);
 /* Called (when non-NULL) after each module loads, so the debugger resolves pending
  * breakpoints in it. */
 extern void (*rt_debug_module_loaded)(rt_module *mod);

@@ -1,5 +1,6 @@
 /* rt_capture.c - stream capture: ops submitted to a capturing stream become graph nodes that
- * depend on the stream's previous work; events fork and join other streams into a capture. */
+ * depend on the stream's previous work; events fork and join other streams into a capture;
+ * the calls CUDA forbids while streams capture fail and invalidate the capture. */
 #include <stdlib.h>
 #include <string.h>
 #include "rt_graph.h"
@@ -12,6 +13,7 @@ typedef struct capture {
     int invalid;                     /* an op could not be captured */
     rt_stream *origin;
     pthread_t thread;
+    struct capture *next;            /* the active captures (g_caps) */
 } capture;
 
 typedef struct {
@@ -28,6 +30,7 @@ typedef struct {
     size_t n;
 } capevent;
 
+static capture *g_caps;             /* every active capture sequence */
 static capevent *g_evs;
 static size_t g_nevs, g_capevs;
 static unsigned long long g_capture_ids;
@@ -106,8 +109,17 @@ cudaError_t rt_capture_op(rt_stream *s, const rt_op *op)
         return event_set(op->u.event.ev, c, cs->tail, cs->ntail);
     case RT_OP_EVENT_WAIT: {
         capevent *e = event_entry(op->u.event.ev);
-        if (e && e->c == c && set_tail(cs, e->nodes, e->n, 1)) return cudaErrorMemoryAllocation;
-        return cudaSuccess;        /* an event from outside the capture: already complete */
+        if (e && e->c == c)
+            return set_tail(cs, e->nodes, e->n, 1) ? cudaErrorMemoryAllocation : cudaSuccess;
+        if (op->u.event.flags & cudaEventWaitExternal)
+            return cudaSuccess;    /* an external wait: on work outside the graph, complete */
+        /* a wait on an event of another capture (two graphs would merge) or on one recorded
+           outside any capture, without cudaEventWaitExternal: a dependency across the
+           capture's boundary, which CUDA refuses */
+        c->invalid = 1;
+        if (e && e->c)
+            e->c->invalid = 1;
+        return cudaErrorStreamCaptureIsolation;
     }
     default: {
         cudaError_t e;
@@ -154,6 +166,8 @@ static cudaError_t begin_capture(cudaStream_t stream, int ptds, enum cudaStreamC
         c->mode = (int)mode;
         c->origin = s;
         c->thread = pthread_self();
+        c->next = g_caps;
+        g_caps = c;
         cs->c = c;
         s->capture = cs;
         s->capture_mode = (int)mode;
@@ -203,6 +217,11 @@ static cudaError_t end_capture(cudaStream_t stream, int ptds, cudaGraph_t *pGrap
     g_ending = s;
     rt_streams_each(release_joined, c);
     capture_end(c);
+    for (capture **pp = &g_caps; *pp; pp = &(*pp)->next)
+        if (*pp == c) {
+            *pp = c->next;
+            break;
+        }
     free(cs->tail);
     free(cs);
     s->capture = NULL;
@@ -288,4 +307,92 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
     t_mode = (int)*mode;
     *mode = (enum cudaStreamCaptureMode)old;
     return cudaSuccess;
+}
+
+/* ---- what capture forbids ---------------------------------------------------------------------
+ * As the CUDA runtime documents ("Stream Capture", cudaThreadExchangeStreamCaptureMode): a
+ * call that fails here fails without doing anything, and invalidates the capture sequences it
+ * conflicts with (their cudaStreamEndCapture returns cudaErrorStreamCaptureInvalidated and no
+ * graph; further work on their streams fails with it).
+ * - Synchronising or querying a capturing stream, an event last recorded in a capture, or the
+ *   device while any capture is active: cudaErrorStreamCaptureUnsupported, whatever the mode.
+ * - Work on, or synchronising, the legacy default stream while a blocking stream (one not
+ *   created with cudaStreamNonBlocking) captures, synchronous copies and memsets included:
+ *   cudaErrorStreamCaptureImplicit (it would depend on the capture).
+ * - Potentially unsafe calls (allocation and freeing: cudaMalloc and its kin, cudaFree,
+ *   cudaHostRegister): cudaErrorStreamCaptureUnsupported when the calling thread's interaction
+ *   mode (cudaThreadExchangeStreamCaptureMode) forbids them: Global, its default, while the
+ *   thread has a capture not begun in Relaxed mode or another thread has one begun in Global
+ *   mode; ThreadLocal, only its own non-Relaxed captures; Relaxed, never. Stream-ordered
+ *   allocation (cudaMallocAsync) is captured instead.
+ * - Waiting, in a capture, on an event recorded outside it without cudaEventWaitExternal:
+ *   cudaErrorStreamCaptureIsolation (rt_capture_op). */
+static int cap_forbids(const capture *c)
+{
+    int own = pthread_equal(c->thread, pthread_self());
+    switch (t_mode) {
+    case cudaStreamCaptureModeRelaxed:
+        return 0;
+    case cudaStreamCaptureModeThreadLocal:
+        return own && c->mode != cudaStreamCaptureModeRelaxed;
+    default:
+        return (own && c->mode != cudaStreamCaptureModeRelaxed) ||
+               (!own && c->mode == cudaStreamCaptureModeGlobal);
+    }
+}
+
+cudaError_t rt_capture_unsafe(void)
+{
+    int bad = 0;
+    for (capture *c = g_caps; c; c = c->next)
+        if (cap_forbids(c)) {
+            c->invalid = 1;
+            bad = 1;
+        }
+    return bad ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+}
+
+static int cap_blocking(rt_stream *s, void *ctx)
+{
+    capstream *cs = s->capture;
+    if (cs && !(s->flags & cudaStreamNonBlocking)) {
+        cs->c->invalid = 1;
+        *(int *)ctx = 1;
+    }
+    return 0;
+}
+
+cudaError_t rt_capture_legacy(const rt_stream *s)
+{
+    int bad = 0;
+    if (s == rt_stream_get(NULL, 0) && g_caps)
+        rt_streams_each(cap_blocking, &bad);
+    return bad ? cudaErrorStreamCaptureImplicit : cudaSuccess;
+}
+
+cudaError_t rt_capture_sync_stream(const rt_stream *s)
+{
+    const capstream *cs = s->capture;
+    if (cs) {
+        cs->c->invalid = 1;
+        return cudaErrorStreamCaptureUnsupported;
+    }
+    return rt_capture_legacy(s);
+}
+
+cudaError_t rt_capture_sync_event(const rt_event *ev)
+{
+    capevent *e = event_entry(ev);
+    if (e && e->c) {
+        e->c->invalid = 1;
+        return cudaErrorStreamCaptureUnsupported;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t rt_capture_sync_device(void)
+{
+    for (capture *c = g_caps; c; c = c->next)
+        c->invalid = 1;
+    return g_caps ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
 }

@@ -32,7 +32,7 @@ static void rt_init_once(void)
 {
     /* module variables and device heaps (one window per module), the core's generic windows
      * (shared, local, const, param) and function addresses */
-    rt_reserve(MEM_GLOBAL_BASE, RT_MODULE_WINDOW * RT_MAX_MODULES);
+    rt_reserve(RT_MODULE_BASE, RT_MODULE_WINDOW * RT_MAX_MODULES);
     rt_reserve(MEM_WIN_SHARED, 4 * MEM_WIN_SIZE);
     rt_reserve(MEM_CODE_BASE, 1ull << 30);
 }

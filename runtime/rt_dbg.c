@@ -75,5 +75,6 @@ __attribute__((constructor)) static void rt_dbg_ctor(void)
         return;
     rt_dbg_find_srcdir();
     rt_debug_launch = dap ? rt_dap_launch_hook : rt_dbg_launch_hook;
+    rt_check_session(cmd_inproc_checks());   /* the leak check at exit */
     pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

@@ -32,11 +32,10 @@ cudaError_t rt_dev_attribute(int attr, int *value);
 size_t rt_dev_limit(int limit);
 cudaError_t rt_dev_set_limit(int limit, size_t value);
 
-/* Resources of one kernel computed from its PTX (what cudaFuncGetAttributes reports).
- * Registers: PTX registers are virtual, so numRegs is an estimate: 32 per thread (what keeps
- * a kernel at full occupancy on sm_80/sm_90, as typical small kernels are), lowered to
- * .maxnreg when given, and to what __launch_bounds__ (.maxntid with .minnctapersm) leaves
- * per thread, in steps of 8 as ptxas allocates. */
+/* Resources of one kernel (what cudaFuncGetAttributes reports): from its PTX
+ * (exec_kernel_resources); rt_kernel_fattr adds its registers (rt_kernel.regs: from its SASS
+ * when the fat binary has some for the device, else the core's estimate from the PTX, which
+ * errs high) and the limits they and its launch bounds put on maxThreadsPerBlock. */
 typedef struct {
     size_t shared_static;   /* .shared of the kernel and of module scope it reaches (not extern) */
     size_t const_bytes;     /* module .const it reaches */
@@ -48,6 +47,8 @@ typedef struct {
     int req_cluster[3];     /* .reqnctapercluster, 0 when absent */
 } rt_func_res;
 void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r);
+/* Set r's registers per thread and lower max_threads to what they allow. */
+void rt_func_res_regs(rt_func_res *r, int regs);
 
 /* Attributes set by cudaFuncSetAttribute / cudaFuncSetCacheConfig / cuFuncSetAttribute.
  * They live in the kernel (rt_kernel.max_dyn_shmem, which the launch checks honour, and the
@@ -84,6 +85,9 @@ size_t rt_occ_avail_dyn_smem(const struct cudaDeviceProp *p, const rt_func_res *
 /* The two above for a ready kernel, with its resources and attributes. */
 int rt_kernel_occupancy(const struct rt_kernel *k, int block, size_t dyn);
 size_t rt_kernel_avail_dyn_smem(const struct rt_kernel *k, int nblocks, int block);
+/* Whether a block of `block` threads of the kernel fits the SM's register file (the launch
+ * fails with cudaErrorLaunchOutOfResources otherwise). */
+int rt_kernel_block_fits(const struct rt_kernel *k, int block);
 
 /* The CUDA API functions defined in rt_device.c and rt_occ.c. */
 cudaError_t cudaGetDeviceCount(int *count);

@@ -20,3 +20,9 @@ int rt_fatbin_ptx(const void *image, size_t len, char **ptx, size_t *ptx_len, ch
     return ptx_fatbin_ptx(image, len, (unsigned)rt_device_cc(), ptx, ptx_len, err, errlen) ? -1
                                                                                           : 0;
 }
+
+int rt_fatbin_sass(const void *image, size_t len, uint8_t **elf, size_t *elf_len, char *err,
+                   size_t errlen)
+{
+    return ptx_fatbin_sass(image, len, (unsigned)rt_device_cc(), elf, elf_len, err, errlen);
+}

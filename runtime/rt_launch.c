@@ -79,8 +79,8 @@ static cudaError_t rt_config_check(const rt_launch_ctx *c)
         return cudaErrorInvalidConfiguration;
     uint64_t maxnt = (uint64_t)(k->maxntid[0] ? k->maxntid[0] : 1) *
                      (k->maxntid[1] ? k->maxntid[1] : 1) * (k->maxntid[2] ? k->maxntid[2] : 1);
-    if (k->maxntid[0] && threads > maxnt)
-        return cudaErrorLaunchOutOfResources;
+    if ((k->maxntid[0] && threads > maxnt) || !rt_kernel_block_fits(k, (int)threads))
+        return cudaErrorLaunchOutOfResources;   /* .maxntid, or registers (rt_occ.c) */
     if (k->reqntid[0] && (c->block.x != k->reqntid[0] ||
                           c->block.y != (k->reqntid[1] ? k->reqntid[1] : 1) ||
                           c->block.z != (k->reqntid[2] ? k->reqntid[2] : 1)))

@@ -7,9 +7,11 @@
 #include "rt.h"
 #include "cmd.h"
 
-/* Allocations sorted by base address (pointers stay valid while the allocation lives). */
-static rt_alloc **rt_al;
-static int rt_nal, rt_cap_al;
+/* Allocations indexed by base address: a treap (rt_alloc.tl/tr, heap-ordered by prio), so
+ * finding, adding and freeing cost O(log n) whatever the number of live allocations; an
+ * rt_alloc stays where it is while the allocation lives. */
+static rt_alloc *rt_root;
+static uint32_t rt_seed = 0x2545f491u;
 static uint32_t rt_alloc_ids;
 static uint64_t rt_used;
 static const rt_alloc *rt_al_last;   /* last hit */
@@ -29,25 +31,63 @@ int rt_addr_reserved(uint64_t p, uint64_t n)
     uint64_t e = p + (n ? n : 1);
     if (e < p)
         return 1;
-    return (p < MEM_GLOBAL_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES && e > MEM_GLOBAL_BASE) ||
+    return (p < RT_MODULE_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES && e > RT_MODULE_BASE) ||
            (p < MEM_WIN_PARAM + MEM_WIN_SIZE && e > MEM_WIN_SHARED) ||
            (p < MEM_CODE_BASE + (1ull << 30) && e > MEM_CODE_BASE);
 }
 
-/* Index of the last allocation with base <= p, or -1. */
-static int rt_al_floor(uint64_t p)
+/* Split t into the allocations with base < key (*l) and the others (*r). */
+static void rt_split(rt_alloc *t, uint64_t key, rt_alloc **l, rt_alloc **r)
 {
-    int lo = 0, hi = rt_nal - 1, r = -1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (rt_al[mid]->base <= p) {
-            r = mid;
-            lo = mid + 1;
-        } else {
-            hi = mid - 1;
-        }
+    if (!t) {
+        *l = *r = NULL;
+    } else if (t->base < key) {
+        rt_split(t->tr, key, &t->tr, r);
+        *l = t;
+    } else {
+        rt_split(t->tl, key, l, &t->tl);
+        *r = t;
     }
+}
+
+/* Join l and r, every base of l below every base of r. */
+static rt_alloc *rt_join(rt_alloc *l, rt_alloc *r)
+{
+    if (!l || !r)
+        return l ? l : r;
+    if (l->prio > r->prio) {
+        l->tr = rt_join(l->tr, r);
+        return l;
+    }
+    r->tl = rt_join(l, r->tl);
     return r;
+}
+
+/* The allocation with the highest base <= p (NULL: none); above: the lowest base > p. */
+static rt_alloc *rt_al_floor(uint64_t p)
+{
+    rt_alloc *t = rt_root, *best = NULL;
+    while (t)
+        if (t->base <= p) {
+            best = t;
+            t = t->tr;
+        } else {
+            t = t->tl;
+        }
+    return best;
+}
+
+static rt_alloc *rt_al_above(uint64_t p)
+{
+    rt_alloc *t = rt_root, *best = NULL;
+    while (t)
+        if (t->base > p) {
+            best = t;
+            t = t->tl;
+        } else {
+            t = t->tr;
+        }
+    return best;
 }
 
 const rt_alloc *rt_alloc_find(const void *ptr, uint64_t n)
@@ -55,11 +95,8 @@ const rt_alloc *rt_alloc_find(const void *ptr, uint64_t n)
     uint64_t p = (uint64_t)(uintptr_t)ptr;
     const rt_alloc *a = rt_al_last;
     if (!a || p < a->base || p - a->base >= (a->size ? a->size : 1)) {
-        int i = rt_al_floor(p);
-        if (i < 0)
-            return NULL;
-        a = rt_al[i];
-        if (p - a->base >= (a->size ? a->size : 1))
+        a = rt_al_floor(p);
+        if (!a || p - a->base >= (a->size ? a->size : 1))
             return NULL;
         rt_al_last = a;
     }
@@ -68,17 +105,33 @@ const rt_alloc *rt_alloc_find(const void *ptr, uint64_t n)
     return a;
 }
 
+/* In address order; fn may free the allocation it is given (the next is found by address). */
 int rt_alloc_each(int (*fn)(const rt_alloc *a, void *ctx), void *ctx)
 {
-    for (int i = 0; i < rt_nal; i++) {
-        int r = fn(rt_al[i], ctx);
+    rt_alloc *a = rt_root;
+    while (a && a->tl)
+        a = a->tl;
+    while (a) {
+        uint64_t base = a->base;
+        int r = fn(a, ctx);
         if (r)
             return r;
+        a = rt_al_above(base);
     }
     return 0;
 }
 
 typedef struct { const rt_alloc *a; int unmap; } rt_map_req;
+
+int rt_alloc_map_into(exec_machine *m, const rt_alloc *a)
+{
+    if (exec_global_map(m, a->base, a->size, (void *)(uintptr_t)a->base, a->name))
+        return -1;
+    /* the padding a GPU maps after it: accesses there complete (docs/ARCHITECTURE.md) */
+    if (a->pad)
+        exec_global_set_pad(m, a->base, a->pad);
+    return 0;
+}
 
 static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
 {
@@ -88,11 +141,22 @@ static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
         exec_global_unmap(m, q->a->base);
         return 0;
     }
-    if (exec_global_map(m, q->a->base, q->a->size, (void *)(uintptr_t)q->a->base, q->a->name)) {
+    if (rt_alloc_map_into(m, q->a)) {
         rt_warn("cannot map %s: %s", q->a->name, exec_errmsg(m));
         return 1;
     }
     return 0;
+}
+
+/* Take the allocation based at base out of the index. */
+static void rt_al_take(uint64_t base)
+{
+    rt_alloc *l, *m, *h;
+    rt_split(rt_root, base, &l, &m);
+    rt_split(m, base + 1, &m, &h);
+    rt_root = rt_join(l, h);
+    if (m && rt_al_last == m)
+        rt_al_last = NULL;
 }
 
 /* Insert a filled allocation into the table and every machine. */
@@ -103,27 +167,22 @@ static cudaError_t rt_al_insert(rt_alloc *a)
                 a->base);
         return cudaErrorMemoryAllocation;
     }
-    int i = rt_al_floor(a->base);
-    if ((i >= 0 && rt_al[i]->base + (rt_al[i]->size ? rt_al[i]->size : 1) > a->base) ||
-        (i + 1 < rt_nal && rt_al[i + 1]->base < a->base + a->size))
+    const rt_alloc *below = rt_al_floor(a->base + (a->size ? a->size : 1) - 1);
+    if (below && below->base + (below->size ? below->size : 1) > a->base)
         return cudaErrorHostMemoryAlreadyRegistered;
-    if (rt_nal == rt_cap_al) {
-        int nc = rt_cap_al ? rt_cap_al * 2 : 64;
-        rt_alloc **nt = realloc(rt_al, sizeof *nt * (size_t)nc);
-        if (!nt)
-            return cudaErrorMemoryAllocation;
-        rt_al = nt;
-        rt_cap_al = nc;
-    }
-    memmove(&rt_al[i + 2], &rt_al[i + 1], sizeof *rt_al * (size_t)(rt_nal - i - 1));
-    rt_al[i + 1] = a;
-    rt_nal++;
+    rt_seed ^= rt_seed << 13;
+    rt_seed ^= rt_seed >> 17;
+    rt_seed ^= rt_seed << 5;
+    a->prio = rt_seed;
+    a->tl = a->tr = NULL;
+    rt_alloc *l, *h;
+    rt_split(rt_root, a->base, &l, &h);
+    rt_root = rt_join(rt_join(l, a), h);
     rt_map_req q = { a, 0 };
     if (a->size && rt_machines_each(rt_map_one, &q)) {
         q.unmap = 1;
         rt_machines_each(rt_map_one, &q);
-        memmove(&rt_al[i + 1], &rt_al[i + 2], sizeof *rt_al * (size_t)(rt_nal - i - 2));
-        rt_nal--;
+        rt_al_take(a->base);
         return cudaErrorMemoryAllocation;
     }
     return cudaSuccess;
@@ -234,19 +293,27 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
                          void **out)
 {
     *out = NULL;
+    /* allocating may synchronise: forbidden while streams capture, unless stream-ordered */
+    cudaError_t ce = kind == RT_MEM_ASYNC ? cudaSuccess : rt_capture_unsafe();
+    if (ce != cudaSuccess)
+        return ce;
     if (size > rt_device_total_mem() || size > rt_device_total_mem() - rt_used)
         return cudaErrorMemoryAllocation;
     void *mem;
     size_t msize;
-    if (size + 256 < RT_SMALL_ALLOC) {
-        /* a 256-byte gap after the bytes keeps small overruns out of the next allocation */
-        msize = (size_t)((size + 255) & ~255ull) + 256;
+    /* the bytes, then the padding a GPU maps after them (the hardware's granularity,
+       exec_alloc_padding): an overrun there completes, as on a GPU, and lands in no other
+       allocation */
+    uint64_t pad = exec_alloc_padding(size);
+    if (size + pad < RT_SMALL_ALLOC) {
+        msize = (size_t)(size + pad);
         mem = aligned_alloc(256, msize);
         if (mem)
             memset(mem, 0, msize);
     } else {
-        /* a guard page after the bytes (mmap may place the next mapping right after) */
-        msize = (size_t)((size + RT_PAGE - 1) & ~(uint64_t)(RT_PAGE - 1)) + RT_PAGE;
+        /* a guard page after the padding (mmap may place the next mapping right after); pages
+           are committed only when touched */
+        msize = (size_t)((size + pad + RT_PAGE - 1) & ~(uint64_t)(RT_PAGE - 1)) + RT_PAGE;
         mem = mmap(NULL, msize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
                    MAP_NORESERVE, -1, 0);
         if (mem == MAP_FAILED)
@@ -264,6 +331,8 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
     }
     a->mem = mem;
     a->mem_size = msize;
+    a->pad = pad;
+    a->nsite = rt_check_alloc_site(a->site, 4);
     cudaError_t e = rt_al_insert(a);
     if (e != cudaSuccess) {
         rt_al_release(a);
@@ -279,6 +348,9 @@ cudaError_t rt_alloc_register(void *p, uint64_t size, unsigned flags, const char
 {
     if (!p || !size)
         return cudaErrorInvalidValue;
+    cudaError_t ce = rt_capture_unsafe();   /* forbidden while streams capture (rt_capture.c) */
+    if (ce != cudaSuccess)
+        return ce;
     rt_alloc *a = rt_al_make((uint64_t)(uintptr_t)p, size, RT_MEM_REGISTERED, flags, what);
     if (!a)
         return cudaErrorMemoryAllocation;
@@ -303,18 +375,14 @@ cudaError_t rt_alloc_alias(void *p, uint64_t size, rt_mem_kind kind, const char 
 cudaError_t rt_alloc_free(void *p, unsigned kinds_mask)
 {
     uint64_t b = (uint64_t)(uintptr_t)p;
-    int i = rt_al_floor(b);
-    if (i < 0 || rt_al[i]->base != b || !(kinds_mask & (1u << rt_al[i]->kind)))
+    rt_alloc *a = rt_al_floor(b);
+    if (!a || a->base != b || !(kinds_mask & (1u << a->kind)))
         return cudaErrorInvalidValue;
-    rt_alloc *a = rt_al[i];
     if (a->kind != RT_MEM_REGISTERED)
         rt_freed_note(a);
     rt_map_req q = { a, 1 };
     rt_machines_each(rt_map_one, &q);
-    memmove(&rt_al[i], &rt_al[i + 1], sizeof *rt_al * (size_t)(rt_nal - i - 1));
-    rt_nal--;
-    if (rt_al_last == a)
-        rt_al_last = NULL;
+    rt_al_take(b);
     if (a->mem)
         rt_used -= a->size;
     rt_al_release(a);
@@ -344,7 +412,7 @@ void *rt_dev_host(uint64_t addr, uint64_t n)
     if (rt_alloc_find((void *)(uintptr_t)addr, n))
         return (void *)(uintptr_t)addr;
     rt_host_req q = { addr, n, NULL };
-    if (addr >= MEM_GLOBAL_BASE && addr < MEM_GLOBAL_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES)
+    if (addr >= RT_MODULE_BASE && addr < RT_MODULE_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES)
         rt_machines_each(rt_find_in_machine, &q);
     return q.host;
 }

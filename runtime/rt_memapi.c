@@ -23,7 +23,10 @@ RT_ENTRY_CTX(cudaError_t cudaMalloc(void **devPtr, size_t size),
 /* A free call: it synchronises (a pending fault is returned), NULL is a no-op. */
 static cudaError_t rt_free_api(void *p, unsigned kinds)
 {
-    cudaError_t e = rt_sync();
+    cudaError_t e = rt_capture_unsafe();   /* forbidden while streams capture (rt_capture.c) */
+    if (e != cudaSuccess)
+        return e;
+    e = rt_sync();
     rt_gmem *gm = p && kinds & 1u << RT_MEM_ASYNC ? rt_gmem_find(p) : NULL;
     if (e == cudaSuccess && gm)
         return rt_gmem_free(gm);                /* memory a graph allocated */

@@ -152,7 +152,7 @@ rt_module *rt_module_new_ptx(const char *text, size_t len, const char *name)
 static int rt_map_alloc_cb(const rt_alloc *a, void *ctx)
 {
     exec_machine *m = ctx;
-    if (exec_global_map(m, a->base, a->size, (void *)(uintptr_t)a->base, a->name))
+    if (rt_alloc_map_into(m, a))
         rt_warn("cannot map %s into a module: %s", a->name, exec_errmsg(m));
     return 0;
 }
@@ -183,6 +183,9 @@ static cudaError_t rt_module_fail(rt_module *mod, cudaError_t e, const char *why
 {
     mod->loaded = -1;
     mod->load_error = e;
+    size_t n = strnlen(why, sizeof mod->load_msg - 1);   /* kept whole or cut */
+    memcpy(mod->load_msg, why, n);
+    mod->load_msg[n] = 0;
     rt_warn("cannot load CUDA %s: %s", mod->name, why);
     return e;
 }
@@ -255,8 +258,9 @@ cudaError_t rt_module_load(rt_module *mod)
     ptx_error pe;
     mod->pm = ptx_parse(mod->ptx, mod->ptx_len, mod->name, &pe);
     if (!mod->pm)
-        return rt_module_fail(mod, cudaErrorInvalidPtx, pe.msg);
-    uint64_t base = MEM_GLOBAL_BASE + (uint64_t)mod->index * RT_MODULE_WINDOW;
+        return rt_module_fail(mod, pe.kind == PTX_ERR_VERSION ? cudaErrorUnsupportedPtxVersion
+                                                              : cudaErrorInvalidPtx, pe.msg);
+    uint64_t base = RT_MODULE_BASE + (uint64_t)mod->index * RT_MODULE_WINDOW;
     mod->m = exec_new_at(mod->pm, base, base + RT_MODULE_WINDOW, err, sizeof err);
     if (!mod->m) {
         ptx_module_free(mod->pm);
@@ -265,6 +269,7 @@ cudaError_t rt_module_load(rt_module *mod)
     }
     exec_set_heap_limit(mod->m, rt_heap_limit);
     exec_set_threads(mod->m, rt_threads);
+    rt_check_machine_added(mod->m);   /* PTXDBG_CHECK (rt_check.c) */
     rt_alloc_each(rt_map_alloc_cb, mod->m);
     for (rt_module *o = rt_mods; o; o = o->next)
         if (o != mod && o->loaded > 0) {
@@ -316,8 +321,11 @@ void rt_module_free(rt_module *mod)
             rt_mods_tail = prev;
         rt_nmods--;
     }
+    if (mod->m)
+        rt_check_machine_gone(mod->m);
     exec_free(mod->m);
     ptx_module_free(mod->pm);
+    rt_sass_free(mod);
     free(mod->ptx);
     free(mod);
 }
@@ -425,6 +433,10 @@ cudaError_t rt_kernel_ready(rt_kernel *k)
     memcpy(k->reqntid, f->reqntid, sizeof k->reqntid);
     memcpy(k->reqnctapercluster, f->reqnctapercluster, sizeof k->reqnctapercluster);
     k->minnctapersm = f->minnctapersm;
+    k->regs = rt_sass_regs(k->mod, k->name);
+    k->regs_from_sass = k->regs > 0;
+    if (!k->regs_from_sass)
+        k->regs = exec_kernel_regs(pm, f);
     k->func = f;
     return cudaSuccess;
 }

@@ -13,96 +13,30 @@
 #define SUB_PARTITIONS 4     /* an SM's register file is split among 4 schedulers */
 #define MAX_REGS_THREAD 255
 
-/* ---- resources ---------------------------------------------------------------------------- */
-typedef struct {
-    const ptx_module *m;
-    unsigned char *fseen, *vseen;
-    rt_func_res *r;
-} res_walk;
-
-static void res_sym(res_walk *w, const ptx_sym *s);
-
-static void res_func(res_walk *w, const ptx_func *f)
-{
-    if (!f || f->sym->index < 0 || f->sym->index >= w->m->nfuncs || w->fseen[f->sym->index])
-        return;
-    w->fseen[f->sym->index] = 1;
-    for (int i = 0; i < f->ninsns; i++) {
-        const ptx_insn *in = &f->insns[i];
-        int is_bar = (!strcmp(in->opcode, "bar") || !strcmp(in->opcode, "barrier")) &&
-                     !ptx_insn_has_mod(in, "warp");
-        if (is_bar && in->nops > 0) {
-            int n = in->ops[0].kind == PTX_OP_IMM ? (int)in->ops[0].ival + 1 : 16;
-            if (n > 16) n = 16;
-            if (n > w->r->barriers) w->r->barriers = n;
-        }
-        for (int k = 0; k < in->nops; k++) {
-            const ptx_operand *o = &in->ops[k];
-            if (o->sym) res_sym(w, o->sym);
-            for (int e = 0; e < o->nelems; e++)
-                if (o->elems[e].sym) res_sym(w, o->elems[e].sym);
-        }
-    }
-}
-
-static void res_sym(res_walk *w, const ptx_sym *s)
-{
-    if (s->kind == PTX_SYM_FUNC) {
-        res_func(w, s->func);
-        return;
-    }
-    if (s->kind != PTX_SYM_VAR || s->owner || s->index < 0 || s->index >= w->m->nvars ||
-        w->vseen[s->index])
-        return;
-    w->vseen[s->index] = 1;
-    if (s->space == PTX_SPACE_SHARED && !(s->flags & PTX_LINK_EXTERN) && s->size)
-        w->r->shared_static += s->size;
-    else if (s->space == PTX_SPACE_CONST)
-        w->r->const_bytes += s->size;
-}
-
+/* ---- resources ----------------------------------------------------------------------------
+ * The core computes what ptxas reports (exec_kernel_resources: static shared, const, local,
+ * parameters, barriers, a register estimate); the register count of a kernel whose fat
+ * binary carries SASS for the device is ptxas's own (rt_kernel.sass_regs, rt_sass.c). */
 static size_t align_up(size_t v, size_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
 
 void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     memset(r, 0, sizeof *r);
-    for (int i = 0; i < f->nvars; i++) {
-        const ptx_sym *v = f->vars[i];
-        size_t a = v->align > 0 ? (size_t)v->align : 1;
-        if (v->space == PTX_SPACE_SHARED && v->size)
-            r->shared_static = align_up(r->shared_static, a) + v->size;
-        else if (v->space == PTX_SPACE_LOCAL)
-            r->local_bytes = align_up(r->local_bytes, a) + v->size;
+    exec_kres kr;
+    if (exec_kernel_resources(m, f, &kr) == 0) {
+        r->shared_static = kr.shared_static;
+        r->const_bytes = kr.const_bytes;
+        r->local_bytes = kr.local_bytes;
+        r->barriers = kr.barriers;
     }
-    unsigned char *fseen = calloc((size_t)m->nfuncs + 1, 1);
-    unsigned char *vseen = calloc((size_t)m->nvars + 1, 1);
-    if (fseen && vseen) {
-        res_walk w = { m, fseen, vseen, r };
-        res_func(&w, f);
-    }
-    free(fseen);
-    free(vseen);
-
-    int regs = 32;
-    if (f->maxnreg && (int)f->maxnreg < regs) regs = (int)f->maxnreg;
-    uint64_t ntid = 0;
-    if (f->reqntid[0]) ntid = (uint64_t)f->reqntid[0] * (f->reqntid[1] ? f->reqntid[1] : 1) *
-                              (f->reqntid[2] ? f->reqntid[2] : 1);
-    else if (f->maxntid[0]) ntid = (uint64_t)f->maxntid[0] * (f->maxntid[1] ? f->maxntid[1] : 1) *
-                                   (f->maxntid[2] ? f->maxntid[2] : 1);
-    if (ntid && f->minnctapersm) {
-        uint64_t t = align_up(ntid, 32) * f->minnctapersm;
-        int cap = (int)((uint64_t)p->regsPerMultiprocessor / t) & ~7;
-        if (cap >= 8 && cap < regs) regs = cap;
-    }
-    r->num_regs = regs;
-    int maxt = p->maxThreadsPerBlock;
-    if (ntid && ntid < (uint64_t)maxt) maxt = (int)ntid;
-    int regs_warp = (int)align_up((size_t)regs * 32, REG_GRANULE);
-    int by_regs = p->regsPerBlock / regs_warp * 32;
-    if (by_regs < maxt) maxt = by_regs;
-    r->max_threads = maxt;
+    /* launch bounds; registers and what they allow: the kernel's own count (rt_kernel.regs),
+       rt_kernel_fattr */
+    const uint32_t *t = f->reqntid[0] ? f->reqntid : f->maxntid;
+    uint64_t nt = t[0] ? (uint64_t)t[0] * (t[1] ? t[1] : 1) * (t[2] ? t[2] : 1) : 0;
+    r->num_regs = 0;
+    r->max_threads = p->maxThreadsPerBlock;
+    if (nt && nt < (uint64_t)r->max_threads) r->max_threads = (int)nt;
     /* cudaFuncAttributes.ptxVersion is the virtual architecture the PTX was compiled for
      * (.target sm_80 -> 80; CUB picks its tuning policies by it), not the PTX ISA version. */
     r->ptx_version = 0;
@@ -111,11 +45,25 @@ void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r)
     for (int i = 0; i < 3; i++) r->req_cluster[i] = (int)f->reqnctapercluster[i];
 }
 
+/* Set the registers per thread and what they leave of maxThreadsPerBlock: a block's warps,
+ * each allocated registers in units of 256 and spread over the SM's 4 quarters of the 64 K
+ * register file, must fit (rt_kernel_block_fits, occ_non_smem). */
+void rt_func_res_regs(rt_func_res *r, int regs)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    r->num_regs = regs;
+    int regs_warp = (int)align_up((size_t)regs * 32, REG_GRANULE);
+    int by_regs = regs_warp ? p->regsPerBlock / SUB_PARTITIONS / regs_warp * SUB_PARTITIONS * 32
+                            : p->maxThreadsPerBlock;
+    if (by_regs < r->max_threads) r->max_threads = by_regs;
+}
+
 /* ---- per-kernel attributes ------------------------------------------------------------------ */
 void rt_kernel_fattr(const rt_kernel *k, rt_func_res *r, rt_fattr *a)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     rt_func_resources(k->mod->pm, k->func, r);
+    rt_func_res_regs(r, k->regs);   /* SASS or estimate (rt_kernel_ready) */
     memset(a, 0, sizeof *a);
     a->max_dyn_smem = k->max_dyn_shmem >= 0 ? k->max_dyn_shmem
                       : r->shared_static >= p->sharedMemPerBlock ? 0
@@ -296,6 +244,17 @@ int rt_kernel_occupancy(const rt_kernel *k, int block, size_t dyn)
     rt_fattr a;
     rt_kernel_fattr(k, &r, &a);
     return rt_occ_blocks_per_sm(rt_dev_props(), &r, &a, block, dyn);
+}
+
+/* As occ_non_smem's register test: each warp gets its registers in units of 256, and a
+ * block's warps are spread over the SM's 4 sub-partitions, each with a quarter of the file. */
+int rt_kernel_block_fits(const rt_kernel *k, int block)
+{
+    const struct cudaDeviceProp *p = rt_dev_props();
+    int wpb = (block + p->warpSize - 1) / p->warpSize;
+    size_t regs_warp = align_up((size_t)k->regs * (size_t)p->warpSize, REG_GRANULE);
+    return k->regs <= MAX_REGS_THREAD &&
+           regs_warp * align_up((size_t)wpb, SUB_PARTITIONS) <= (size_t)p->regsPerBlock;
 }
 
 size_t rt_kernel_avail_dyn_smem(const rt_kernel *k, int nblocks, int block)

@@ -123,6 +123,9 @@ cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op)
         return cudaErrorInvalidResourceHandle;
     if (s->capture || (op->kind == RT_OP_EVENT_WAIT && rt_capture_joins(s, op)))
         return rt_capture_op(s, op);
+    cudaError_t ce = rt_capture_legacy(s);   /* the legacy stream while streams capture */
+    if (ce != cudaSuccess)
+        return ce;
     if (rt_faulted())
         return cudaSuccess;   /* a faulted context runs nothing more (rt_sync reports it) */
     return rt_op_run(s, op);
@@ -219,9 +222,11 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 
 static cudaError_t rt_stream_sync(cudaStream_t stream, int ptds)
 {
-    if (!rt_stream_get(stream, ptds))
+    rt_stream *s = rt_stream_get(stream, ptds);
+    if (!s)
         return cudaErrorInvalidResourceHandle;
-    return rt_sync();
+    cudaError_t e = rt_capture_sync_stream(s);   /* a capturing stream (rt_capture.c) */
+    return e != cudaSuccess ? e : rt_sync();
 }
 
 RT_ENTRY_CTX(cudaError_t cudaStreamSynchronize(cudaStream_t stream), rt_stream_sync(stream, 0))
@@ -454,16 +459,18 @@ RT_ENTRY_CTX(cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaSt
                                                        unsigned int flags),
              rt_record(event, stream, 1, flags))
 
-cudaError_t cudaEventSynchronize(cudaEvent_t event)
+static cudaError_t rt_event_sync(cudaEvent_t event)
 {
-    RT_BEGIN_CTX();
-    if (!rt_event_get(event))
-        return RT_END(cudaErrorInvalidResourceHandle);
-    return RT_END(rt_sync());
+    rt_event *ev = rt_event_get(event);
+    if (!ev)
+        return cudaErrorInvalidResourceHandle;
+    cudaError_t e = rt_capture_sync_event(ev);   /* recorded in a capture (rt_capture.c) */
+    return e != cudaSuccess ? e : rt_sync();
 }
 
-RT_ENTRY_CTX(cudaError_t cudaEventQuery(cudaEvent_t event),
-             rt_event_get(event) ? rt_sync() : cudaErrorInvalidResourceHandle)
+RT_ENTRY_CTX(cudaError_t cudaEventSynchronize(cudaEvent_t event), rt_event_sync(event))
+
+RT_ENTRY_CTX(cudaError_t cudaEventQuery(cudaEvent_t event), rt_event_sync(event))
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
@@ -480,7 +487,13 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 }
 
 /* ---- device-wide synchronisation ------------------------------------------------------------- */
-RT_ENTRY_CTX(cudaError_t cudaDeviceSynchronize(void), rt_sync())
+static cudaError_t rt_device_sync(void)
+{
+    cudaError_t e = rt_capture_sync_device();   /* while streams capture (rt_capture.c) */
+    return e != cudaSuccess ? e : rt_sync();
+}
+
+RT_ENTRY_CTX(cudaError_t cudaDeviceSynchronize(void), rt_device_sync())
 
 cudaError_t cudaThreadSynchronize(void)
 {

@@ -1,11 +1,12 @@
 #!/bin/sh
 # bench.sh - build and run the benchmark program (figures, not timed tests); see BENCHMARKS.md.
-# Usage: tests/bench.sh [FILTER]   (kernels, threads, debugger, launch, load, memory, runtime)
+# Usage: tests/bench.sh [FILTER]   (kernels, checks, threads, debugger, launch, load, memory,
+# runtime)
 set -e
 BUILD=${BUILD:-build}
 make -s BUILD="$BUILD" "$BUILD/libptxdbg.a"
 cc -O2 -g -std=c11 -D_GNU_SOURCE -c -o "$BUILD/bench_baseline.o" tests/bench/baseline.c
-cc -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icore/ptx -Icore/exec -Icore/isa -Icore/mem -Idwarf -Itests/bench \
+cc -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icore/ptx -Icore/exec -Icore/isa -Icore/mem -Idwarf -Icheckers -Itests/bench \
     -o "$BUILD/bench" tests/bench/bench.c "$BUILD/bench_baseline.o" "$BUILD/libptxdbg.a" \
     $(pkg-config --libs libdwarf 2>/dev/null || echo -ldwarf) -lreadline -lm -lpthread
 # the load benchmark's 5.6 MB -G module, stored compressed (tests/bench/gen-big.sh makes it)

@@ -7,8 +7,10 @@
 # error they saw) and exit 3. Each program runs twice:
 #   run NAME   LD_LIBRARY_PATH=$(PTXDBG --print-libdir) tests/cuda/NAME
 #              (exit status and success line; a fault also reports "CUDA Exception: KIND" on
-#              stderr; device_printf's stdout must equal device_printf.expected)
-#   dbg NAME   PTXDBG -batch -ex run --args tests/cuda/NAME
+#              stderr; device_printf's stdout must equal device_printf.expected); correct
+#              programs run with PTXDBG_CHECK=memcheck, so a finding fails them
+#   dbg NAME   PTXDBG -batch -ex run --args tests/cuda/NAME (memcheck is on: a finding fails a
+#              correct program)
 #              (the program's own exit status and output, then gdb's "[Inferior 1 (process N)
 #              exited ...]" line; a fault stops in the debugger with the exception message and
 #              ptxdbg exits non-zero)
@@ -124,7 +126,10 @@ check_run() {
     lib=$(missing "$name") && { echo "SKIP $cname: $lib not found (no CUDA toolkit)"; return; }
     [ -x "$C/$name" ] || { fail "$cname" "tests/cuda/$name missing (tests/cuda/build.sh)"; return; }
     newdir
-    run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/$name"
+    # a correct program runs clean under memcheck (a finding would change its exit status)
+    chk=
+    [ "$fault" = - ] && chk=PTXDBG_CHECK=memcheck
+    run_case "$d" env LD_LIBRARY_PATH="$libdir" $chk "$C/$name"
     rc=$(cat "$d/rc")
     if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$cname" "timed out"; return; fi
     if [ "$rc" != "$want" ]; then

@@ -47,6 +47,7 @@ script_suite corpus tests/corpus.sh      # diverse nvcc programs against C refer
 script_suite interactive tests/interactive.sh   # tmux drives the real REPL
 script_suite cuda tests/cuda.sh          # unmodified CUDA programs on the runtime library
 script_suite dap tests/dap.sh            # ptxdbg --dap under VS Code's adapter test client
+script_suite checkers tests/checkers.sh  # planted bugs found at their lines, look-alikes clean
 
 total=$((passed + failed))
 pct=100; [ $total -gt 0 ] && pct=$((passed * 100 / total))

@@ -305,10 +305,11 @@ START_TEST(test_malloc_free)
             t_read(&t, p.out, v, sizeof v);
             for (unsigned i = 0; i < 32; i++)
                 ck_assert_uint_eq(v[i], i);
-        } else if (mode == 1) { /* one past a 16-byte malloc */
-            ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
-            ck_assert_int_eq(st.exc, EXEC_EXC_OUT_OF_RANGE);
-            ck_assert_ptr_nonnull(strstr(st.msg, "after the end of heap#"));
+        } else if (mode == 1) {
+            /* one past a 16-byte malloc: inside the 256 + 240 bytes a GPU maps with it
+               (exec_alloc_padding), so it completes, as on a GPU */
+            ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+            ck_assert_uint_eq(exec_pad_accesses(t.m), 32);
         } else if (mode == 2) {
             ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
             ck_assert_int_eq(st.exc, EXEC_EXC_MALLOC);
@@ -399,6 +400,58 @@ START_TEST(test_multi_return)
 }
 END_TEST
 
+/* What ptxas accepts beyond its ABI: whole vector registers as arguments and results
+ * (`call (w), f, (v)` with .reg .v2/.v4 parameters) and predicates as arguments and results.
+ * Reference: C. */
+static const char *k_regargs = HDR
+    ".func (.reg .v2 .u32 r) swap2(.reg .v2 .u32 a)\n{\n"
+    " mov.u32 r.x, a.y;\n mov.u32 r.y, a.x;\n ret;\n}\n"
+    ".func (.reg .v4 .u16 r, .reg .pred odd) rev4(.reg .v4 .u16 a, .reg .pred flip)\n{\n"
+    " .reg .b16 %h;\n"
+    " mov.u16 r.x, a.w;\n mov.u16 r.y, a.z;\n mov.u16 r.z, a.y;\n mov.u16 r.w, a.x;\n"
+    " and.b16 %h, a.x, 1;\n setp.ne.u16 odd, %h, 0;\n"
+    " @flip not.pred odd, odd;\n ret;\n}\n"
+    ".func (.reg .pred q) neg(.reg .pred p)\n{\n not.pred q, p;\n ret;\n}\n"
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .reg .b32 %r<12>; .reg .b64 %rd<4>; .reg .pred %p<6>;\n"
+    " .reg .v2 .u32 %v; .reg .v2 .u32 %w; .reg .v4 .u16 %a; .reg .v4 .u16 %b;\n"
+    " .reg .b16 %h<4>;\n"
+    " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %tid.x;\n"
+    " mov.u32 %v.x, %r1;\n add.u32 %v.y, %r1, 500;\n"
+    " call (%w), swap2, (%v);\n"
+    " cvt.u16.u32 %a.x, %r1;\n add.u16 %a.y, %a.x, 10;\n add.u16 %a.z, %a.x, 20;\n"
+    " add.u16 %a.w, %a.x, 30;\n"
+    " setp.gt.u32 %p1, %r1, 20;\n"
+    " call (%b, %p2), rev4, (%a, %p1);\n"
+    " setp.lt.u32 %p3, %r1, 7;\n call (%p4), neg, (%p3);\n"
+    " selp.u32 %r2, 1, 0, %p2;\n selp.u32 %r3, 1, 0, %p4;\n"
+    " cvt.u32.u16 %r4, %b.x;\n cvt.u32.u16 %r5, %b.w;\n"
+    " mul.wide.u32 %rd2, %r1, 32; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.v4.u32 [%rd3], {%w.x, %w.y, %r2, %r3};\n"
+    " st.global.v2.u32 [%rd3+16], {%r4, %r5};\n"
+    " ret;\n}\n";
+
+START_TEST(test_reg_args)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_regargs) == 0, "%s", t.err);
+    uint64_t out = t_buf(&t, 40 * 32);
+    t_launch(&t, "k", 1, 40, &out, sizeof out);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t o[40][8];
+    t_read(&t, out, o, sizeof o);
+    for (uint32_t l = 0; l < 40; l++) {
+        uint32_t odd = (l & 1) ^ (l > 20);
+        const uint32_t want[6] = { l + 500, l, odd, l >= 7, l + 30, l };
+        for (int i = 0; i < 6; i++)
+            ck_assert_msg(o[l][i] == want[i], "thread %u value %d: %u, want %u", l, i,
+                          o[l][i], want[i]);
+    }
+    t_free(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("calls");
@@ -413,6 +466,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_malloc_free);
     tcase_add_test(tc, test_stack_overflow);
     tcase_add_test(tc, test_multi_return);
+    tcase_add_test(tc, test_reg_args);
     suite_add_tcase(s, tc);
     return s;
 }

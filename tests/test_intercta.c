@@ -46,6 +46,7 @@ START_TEST(interrupt_mid_parallel_then_continue)
             T t;
             t_load_file(&t, PTX);
             exec_set_threads(t.m, nthreads[ti]);
+            exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
             uint64_t out = t_buf(&t, G * B * 4);
             uint64_t args[] = {out, ITERS};
             t_launch_args(&t, "_Z10count_loopPVii", G, B, args, 2);
@@ -92,6 +93,7 @@ START_TEST(fault_leaves_higher_ctas_untouched)
         T t;
         t_load_file(&t, PTX);
         exec_set_threads(t.m, nthreads[ti]);
+        exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
         uint64_t out = t_buf(&t, G * B * 4);
         uint64_t args[] = {out, BAD, ITERS};
         t_launch_args(&t, "_Z14fault_in_blockPiii", G, B, args, 3);
@@ -135,6 +137,7 @@ START_TEST(last_writer_is_one_threads)
             T t;
             t_load_file(&t, PTX);
             exec_set_threads(t.m, nthreads[ti]);
+            exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
             uint64_t acc = t_buf(&t, 4), last = t_buf(&t, 4);
             uint64_t args[] = {acc, last};
             t_launch_args(&t, "_Z11last_writerPVjPVi", G, B, args, 2);
@@ -158,6 +161,7 @@ static void check_scan(const char *path, const char *kernel, int nbuf, int threa
     T t;
     t_load_file(&t, path);
     exec_set_threads(t.m, threads);
+    exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
     int32_t in[G * B], out[G * B];
     for (int i = 0; i < G * B; i++)
         in[i] = i % 13 - 5;
@@ -207,6 +211,7 @@ START_TEST(ticket_reduction)
         T t;
         t_load_file(&t, APTX);
         exec_set_threads(t.m, nthreads[ti]);
+        exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
         int32_t in[G * B];
         int32_t want = 0;
         for (int i = 0; i < G * B; i++) {
@@ -240,6 +245,7 @@ static void producer_consumer(int threads, int g, uint64_t intr)
     T t;
     t_load_file(&t, PTX);
     exec_set_threads(t.m, threads);
+    exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
     uint64_t args[] = {t_buf(&t, CAP * 4), t_buf(&t, 4), t_buf(&t, 4), CAP, COUNT,
                        (uint64_t)g - 1, t_buf(&t, 4)};
     t_launch_args(&t, PC, (unsigned)g, 32, args, 7);
@@ -294,6 +300,7 @@ START_TEST(cooperative_grid_sync)
             T t;
             t_load_file(&t, v ? APTXG : APTX);
             exec_set_threads(t.m, nthreads[ti]);
+            exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
             exec_set_cooperative(t.m, 1);
             uint64_t args[] = {t_buf(&t, N * 4), t_buf(&t, N * 4), N};
             for (int rep = 0; rep < 2; rep++) {   /* the workspace is ready again */
@@ -341,6 +348,7 @@ START_TEST(cta_setup_counts_against_the_budget)
     ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
     for (int th = 1; th <= 2; th++) {
         exec_set_threads(t.m, th);
+        exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
         const ptx_func *f = ptx_find_func(t.mod, "e");
         exec_dim3 g = { 65535, 65535, 1 }, b = { 32, 1, 1 };
         ck_assert_int_eq(exec_launch(t.m, f, g, b, 0, NULL, 0), 0);

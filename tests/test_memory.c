@@ -18,7 +18,7 @@ static const char *k_faults = HDR
     " mov.u64 %SPL, __local_depot0;\n"
     " mov.u32 %r2, %tid.x;\n"
     " setp.eq.u32 %p1, %r1, 1;\n"
-    " @%p1 ld.global.u32 %r3, [%rd1+64];\n"      /* one past the 64-byte buffer */
+    " @%p1 ld.global.u32 %r3, [%rd1+4096];\n"    /* past the 64-byte buffer's padding */
     " setp.eq.u32 %p2, %r1, 2;\n"
     " @%p2 st.global.u32 [%rd1+2], %r2;\n"       /* misaligned */
     " setp.eq.u32 %p3, %r1, 3;\n"
@@ -30,7 +30,8 @@ static const char *k_faults = HDR
     " cvta.const.u64 %rd3, %rd2;\n"
     " @%p5 st.u32 [%rd3], %r2;\n"               /* generic store into const */
     " setp.eq.u32 %p6, %r1, 6;\n"
-    " @%p6 ld.global.u32 %r3, [%rd1+-4];\n"      /* before the buffer */
+    " @%p6 ld.global.u32 %r3, [gv+-4];\n"        /* before the first region (before a
+                                                    later one is its neighbour's padding) */
     " setp.eq.u32 %p7, %r1, 7;\n"
     " @%p7 ld.u32 %r3, [0];\n"                   /* null */
     " setp.eq.u32 %p8, %r1, 0;\n"
@@ -105,12 +106,12 @@ END_TEST
 START_TEST(test_faults)
 {
     static const struct { uint32_t mode; exec_exc e; ptx_space sp; const char *text; } c[] = {
-        { 1, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_GLOBAL, "0 bytes after the end of buf#" },
+        { 1, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_GLOBAL, "4032 bytes after the end of buf#" },
         { 2, EXEC_EXC_MISALIGNED, PTX_SPACE_GLOBAL, "misaligned" },
         { 3, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_SHARED, "shared" },
         { 4, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_LOCAL, "stack top" },
         { 5, EXEC_EXC_READONLY, PTX_SPACE_CONST, "read-only" },
-        { 6, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_GLOBAL, "4 bytes before buf#" },
+        { 6, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_GLOBAL, "4 bytes before gv" },
         { 7, EXEC_EXC_OUT_OF_RANGE, PTX_SPACE_GLOBAL, "0x0" },
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
@@ -124,7 +125,7 @@ START_TEST(test_faults)
         ck_assert_uint_eq(st.lane, 0);
         ck_assert_uint_eq(st.size, 4);
         if (c[i].mode == 1)
-            ck_assert_uint_eq(st.addr, buf + 64);
+            ck_assert_uint_eq(st.addr, buf + 4096);
         exec_warp_info wi;
         exec_warp_get(t.m, 0, 0, &wi);
         ck_assert_int_eq(wi.stopped, 1);

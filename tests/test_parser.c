@@ -631,13 +631,31 @@ START_TEST(test_error_positions_and_io)
     m = ptx_parse_file("tests/fixtures/parser/does-not-exist.ptx", &err);
     ck_assert_ptr_null(m);
     ck_assert(strstr(err.msg, "cannot open") != NULL);
-    /* empty input is a valid (empty) module; NULL text with length 0 too */
-    m = ptx_parse("", 0, NULL, &err);
+    /* as in ptxas, a module starts with .version then .target: empty or comment-only input
+       (NULL text with length 0 too) is an error, and so is a .version newer than 9.0 */
+    static const char *const bad[] = {
+        "", "// nothing\n/* at all */\n", ".target sm_80\n.version 8.0\n",
+        ".version 8.0\n.address_size 64\n.target sm_80\n",
+        ".version 8.0\n.target sm_80\n.version 8.0\n",
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        m = ptx_parse(bad[k], strlen(bad[k]), NULL, &err);
+        ck_assert_msg(m == NULL, "accepted %s", bad[k]);
+        ck_assert_int_eq(err.kind, PTX_ERR_SYNTAX);
+        ck_assert(strstr(err.msg, "error:") != NULL);
+    }
+    ck_assert_ptr_null(ptx_parse(NULL, 0, NULL, NULL));
+    static const char *const newer[] = { ".version 9.1\n.target sm_80\n", ".version 10.0\n" };
+    for (int k = 0; k < 2; k++) {
+        m = ptx_parse(newer[k], strlen(newer[k]), NULL, &err);
+        ck_assert_ptr_null(m);
+        ck_assert_int_eq(err.kind, PTX_ERR_VERSION);
+        ck_assert(strstr(err.msg, "unsupported .version") != NULL);
+    }
+    /* a module with a header and nothing else is a valid (empty) module */
+    m = parse_str("// header only\n.version 9.0\n.target sm_80\n", &err);
     ck_assert_ptr_nonnull(m);
     ck_assert_int_eq(m->nfuncs, 0);
-    ptx_module_free(m);
-    m = ptx_parse(NULL, 0, NULL, NULL);
-    ck_assert_ptr_nonnull(m);
     ptx_module_free(m);
 }
 END_TEST

@@ -385,7 +385,8 @@ START_TEST(fault_names_allocation)
     char name[40];
     snprintf(name, sizeof name, "%s", a->name);
     ck_assert_ptr_nonnull(strstr(name, "cudaMalloc#"));
-    long long i = 16;   /* d[16]: the first int past 64 bytes */
+    long long i = 128;  /* d[128]: the first int past the 64 bytes and the 448 bytes of padding a
+                           GPU maps after them (exec_alloc_padding) */
     int v = 5;
     void *args[] = { &d, &i, &v };
     ck_assert_int_eq(launch(stub_store, one, one, args), cudaSuccess);   /* asynchronous fault */
@@ -393,7 +394,7 @@ START_TEST(fault_names_allocation)
     ck_assert_str_eq(seen_kernel, "store");
     ck_assert_int_eq(seen_stop.kind, EXEC_STOP_EXCEPTION);
     ck_assert_int_eq(seen_stop.exc, EXEC_EXC_OUT_OF_RANGE);
-    ck_assert_uint_eq(seen_stop.addr, (uint64_t)(uintptr_t)(d + 16));
+    ck_assert_uint_eq(seen_stop.addr, (uint64_t)(uintptr_t)(d + 128));
     ck_assert_msg(strstr(seen_stop.msg, name) && strstr(seen_stop.msg, "64 bytes"),
                   "fault message: %s", seen_stop.msg);
     /* work queued behind the fault does not run */
@@ -535,7 +536,12 @@ START_TEST(address_model)
     ck_assert_int_eq(cudaMallocManaged((void **)&early, 64, 1), cudaSuccess);
     ck_assert_int_eq(rt_mem_type(early, 64), cudaMemoryTypeManaged);
     ck_assert_int_eq(rt_mem_type(early + 15, 8), cudaMemoryTypeUnregistered);
-    ck_assert_int_eq(rt_addr_reserved(MEM_GLOBAL_BASE, 1), 1);
+    ck_assert_int_eq(rt_addr_reserved(RT_MODULE_BASE, 1), 1);
+    ck_assert_int_eq(rt_addr_reserved(MEM_CODE_BASE, 1), 1);
+    /* where the windows once lay, among the host's own mappings: host memory may be there */
+    ck_assert_int_eq(rt_addr_reserved(0x00007e0000000000ull, 4096), 0);
+    ck_assert_int_eq(rt_addr_reserved(0x00007f0000000000ull, 4096), 0);
+    ck_assert_int_eq(rt_addr_reserved(0x0000001ffeff0000ull, 4096), 0);   /* valgrind's stack */
     ck_assert_int_eq(rt_addr_reserved(MEM_WIN_PARAM + MEM_WIN_SIZE - 1, 1), 1);
     ck_assert_int_eq(rt_addr_reserved((uint64_t)(uintptr_t)early, 64), 0);
     long long i = 3;

@@ -537,7 +537,8 @@ START_TEST(buffer_names)
     ck_assert_ptr_nonnull(o);
     HAS(o, "<0 bytes after the end of buffer x [0x700000000, 64 bytes)>");
     HAS(o, "<x+4>");
-    HAS(o, "after the end of buffer x [0x700000000, 64 bytes)\n");
+    /* x[16..31] lie in the padding a GPU maps after x: memcheck's report names x */
+    HAS(o, "and is 0 bytes after the nearest allocation at 0x700000000 of size 64 bytes (x)\n");
     LACKS(o, "buf#");
     free(o);
 }

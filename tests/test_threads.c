@@ -32,12 +32,14 @@ typedef struct {
     uint8_t mem[NCTA * NT * 8];
 } trace;
 
-/* Launch, then continue with the given step limit until the kernel completes. */
-static void run_trace(int threads, uint64_t limit, trace *tr)
+/* Launch, then continue with the given step limit until the kernel completes; the first
+ * `warmup` warp-instructions of each run on one thread before the workers. */
+static void run_trace_w(int threads, uint64_t limit, uint64_t warmup, trace *tr)
 {
     T t;
     ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
     exec_set_threads(t.m, threads);
+    exec_set_par_warmup(t.m, warmup);
     uint64_t out = t_buf(&t, sizeof tr->mem);
     t_launch(&t, "k", NCTA, NT, &out, 8);
     exec_run_opts o = { .mode = EXEC_RUN_CONTINUE, .max_steps = limit };
@@ -55,13 +57,20 @@ static void run_trace(int threads, uint64_t limit, trace *tr)
     t_free(&t);
 }
 
+static void run_trace(int threads, uint64_t limit, trace *tr)
+{
+    run_trace_w(threads, limit, 0, tr);   /* workers from the first CTA */
+}
+
 START_TEST(parallel_matches_one_thread)
 {
     static const uint64_t limits[] = {0, 50, 700, 2000, 5000, 100000};
+    /* workers from the first CTA, after a few CTAs on one thread, never (a small grid) */
+    static const uint64_t warmups[] = {0, 600, 0, 600, 0, 1u << 17};
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
         static trace a, b;
         run_trace(1, limits[i], &a);
-        run_trace(2, limits[i], &b);
+        run_trace_w(2, limits[i], warmups[i], &b);
         ck_assert_int_eq(a.n, b.n);
         for (int k = 0; k < a.n; k++) {
             ck_assert_int_eq(a.st[k].kind, b.st[k].kind);
@@ -98,6 +107,7 @@ START_TEST(integer_reductions_in_parallel)
         T t;
         ck_assert_msg(t_load(&t, red_src) == 0, "%s", t.err);
         exec_set_threads(t.m, th);
+        exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
         uint64_t out = t_buf(&t, 24);
         t_launch(&t, "r", 300, 64, &out, 8);
         exec_run_opts o = { .mode = EXEC_RUN_CONTINUE };
@@ -146,6 +156,7 @@ START_TEST(atomics_per_word_in_parallel)
         T t;
         ck_assert_msg(t_load(&t, atom_src) == 0, "%s", t.err);
         exec_set_threads(t.m, th);
+        exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
         uint32_t init[G * B];
         for (uint32_t i = 0; i < G * B; i++)
             init[i] = 1000 + i;
@@ -185,6 +196,7 @@ START_TEST(printf_in_parallel)
         ck_assert_ptr_nonnull(out);
         exec_set_output(t.m, out);
         exec_set_threads(t.m, th);
+        exec_set_par_warmup(t.m, 0);   /* workers from the first CTA */
         int32_t vals[64 * 8];
         for (int i = 0; i < 64 * 8; i++)
             vals[i] = i;

@@ -657,9 +657,21 @@ START_TEST(test_labeled)
 }
 END_TEST
 
-/* Masks naming absent lanes in one set fault; a set whose mask disagrees (lane 2 names lanes 0
- * and 1, which synchronise with a different mask) waits until those lanes exit, then completes
- * without them (the instruction waits only for non-exited threads of its mask). */
+/* What the hardware tolerates, counted by a warp-sync hook (exec_set_ws_hook). */
+typedef struct { int n[4]; uint32_t lanes[4], mask[4]; } ws_events;
+static void ws_hook(void *ctx, exec_ws_event ev, uint32_t cta, uint32_t warp, uint32_t pc,
+                    uint32_t lanes, uint32_t mask)
+{
+    ws_events *e = ctx;
+    (void)cta; (void)warp; (void)pc;
+    e->n[ev]++;
+    e->lanes[ev] |= lanes;
+    e->mask[ev] = mask;
+}
+
+/* Masks the ISA leaves undefined complete as on the hardware: a mask naming lanes past the end
+ * of a partial warp (they count as exited), and lanes that run the instruction together with
+ * different masks (lane 2 names lanes 0 and 1, which pass another mask); the hook hears both. */
 static const char *k_wsbad = HDR
     ".visible .entry k(.param .u64 in)\n{\n"
     " .reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
@@ -667,7 +679,8 @@ static const char *k_wsbad = HDR
     " mov.u32 %r1, %laneid;\n"
     " mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;\n"
     " ld.global.u32 %r2, [%rd3];\n"
-    " shfl.sync.idx.b32 %r3, %r1, 0, 31, %r2;\n"
+    " add.u32 %r4, %r1, 100;\n"
+    " shfl.sync.idx.b32 %r3, %r4, 0, 31, %r2;\n"
     " st.global.u32 [%rd3], %r3;\n"
     " ret;\n}\n";
 
@@ -675,17 +688,29 @@ START_TEST(test_ws_bad_masks)
 {
     T t;
     ck_assert_msg(t_load(&t, k_wsbad) == 0, "%s", t.err);
+    ws_events ev;
+    memset(&ev, 0, sizeof ev);
+    exec_set_ws_hook(t.m, ws_hook, &ev);
     uint32_t m1[24];
     for (int l = 0; l < 24; l++)
         m1[l] = l < 16 ? 0xffffu : 0xffff0000u;
     uint64_t p = t_buf_init(&t, m1, sizeof m1);
     t_launch(&t, "k", 1, 24, &p, sizeof p);
     exec_stop st = t_run(&t);
-    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
-    ck_assert_int_eq(st.exc, EXEC_EXC_WARP_SYNC);
-    ck_assert_uint_eq(st.lane, 16);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t r1[24];
+    t_read(&t, p, r1, sizeof r1);
+    for (int l = 0; l < 24; l++)
+        ck_assert_uint_eq(r1[l], 100);   /* every lane reads lane 0's source */
+    ck_assert_int_eq(ev.n[EXEC_WS_ABSENT], 1);
+    ck_assert_uint_eq(ev.lanes[EXEC_WS_ABSENT], 0x00ff0000u);
+    ck_assert_uint_eq(ev.mask[EXEC_WS_ABSENT], 0xffff0000u);
+    ck_assert_int_eq(ev.n[EXEC_WS_MASKS_DIFFER], 0);
+    ck_assert_int_eq(ev.n[EXEC_WS_NOT_MEMBER], 0);
     exec_free(t.m);
     t.m = exec_new(t.mod, t.err, sizeof t.err);
+    memset(&ev, 0, sizeof ev);
+    exec_set_ws_hook(t.m, ws_hook, &ev);
     uint32_t m2[3] = { 3, 3, 7 };
     p = t_buf_init(&t, m2, sizeof m2);
     t_launch(&t, "k", 1, 3, &p, sizeof p);
@@ -693,9 +718,119 @@ START_TEST(test_ws_bad_masks)
     ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
     uint32_t r2[3];
     t_read(&t, p, r2, sizeof r2);
-    ck_assert_uint_eq(r2[0], 0);   /* lanes 0 and 1 read lane 0 */
-    ck_assert_uint_eq(r2[1], 0);
+    for (int l = 0; l < 3; l++)
+        ck_assert_uint_eq(r2[l], 100);
+    ck_assert_int_eq(ev.n[EXEC_WS_ABSENT], 0);
+    ck_assert_int_eq(ev.n[EXEC_WS_MASKS_DIFFER], 1);
+    ck_assert_uint_eq(ev.lanes[EXEC_WS_MASKS_DIFFER], 4);
+    ck_assert_uint_eq(ev.mask[EXEC_WS_MASKS_DIFFER], 7);
     t_free(&t);
+}
+END_TEST
+
+/* The whole warp shuffles with a mask naming lanes 0..15 only (HeCBench's btree splits a node
+ * with __shfl_up_sync(0x0000ffff, v, 16)): lanes 16..31, outside the mask, get lanes 0..15's
+ * values, as on the hardware; a vote's lanes outside the mask get the mask's result. */
+static const char *k_wshalf = HDR
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<3>;\n"
+    " ld.param.u64 %rd1, [out];\n mov.u32 %r1, %laneid;\n mul.lo.u32 %r2, %r1, 7;\n"
+    " shfl.sync.up.b32 %r3|%p1, %r2, 16, 0, 0x0000ffff;\n selp.u32 %r4, 1, 0, %p1;\n"
+    " setp.lt.u32 %p2, %r1, 5;\n vote.sync.ballot.b32 %r5, %p2, 0x0000ffff;\n"
+    " mul.wide.u32 %rd2, %r1, 12; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r3; st.global.u32 [%rd3+4], %r4; st.global.u32 [%rd3+8], %r5;\n"
+    " ret;\n}\n";
+
+START_TEST(test_ws_outside_mask)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_wshalf) == 0, "%s", t.err);
+    ws_events ev;
+    memset(&ev, 0, sizeof ev);
+    exec_set_ws_hook(t.m, ws_hook, &ev);
+    uint64_t out = t_buf(&t, 32 * 12);
+    t_launch(&t, "k", 1, 32, &out, sizeof out);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t o[32][3];
+    t_read(&t, out, o, sizeof o);
+    for (uint32_t l = 0; l < 32; l++) {
+        ck_assert_uint_eq(o[l][0], l >= 16 ? (l - 16) * 7 : l * 7);
+        ck_assert_uint_eq(o[l][1], l >= 16);
+        ck_assert_uint_eq(o[l][2], 0x1fu);
+    }
+    ck_assert_int_eq(ev.n[EXEC_WS_NOT_MEMBER], 2);
+    ck_assert_uint_eq(ev.lanes[EXEC_WS_NOT_MEMBER], 0xffff0000u);
+    t_free(&t);
+}
+END_TEST
+
+/* Each lane passes its own mask, as HeCBench's bscan does (__ballot_sync(lanemask_lt(), p)):
+ * lanes executing together complete the instruction, each over its own mask's lanes (lane 0's
+ * mask %lanemask_lt is empty). Block sizes 32, 20 and 8 (partial warps). Reference: C over
+ * the lanes of each mask. */
+static const char *k_wslt = HDR
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n"
+    " .reg .b32 %r<24>; .reg .b64 %rd<8>; .reg .pred %p<8>;\n"
+    " ld.param.u64 %rd1, [in]; ld.param.u64 %rd4, [out];\n"
+    " mov.u32 %r1, %laneid; mov.u32 %r2, %lanemask_lt; mov.u32 %r3, %lanemask_le;\n"
+    " mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " ld.global.u32 %r4, [%rd3];\n"
+    " and.b32 %r5, %r4, 1; setp.ne.u32 %p1, %r5, 0;\n"
+    " vote.sync.ballot.b32 %r6, %p1, %r2;\n"
+    " popc.b32 %r7, %r6;\n"
+    " vote.sync.any.pred %p2, %p1, %r2; selp.u32 %r8, 1, 0, %p2;\n"
+    " vote.sync.all.pred %p3, %p1, %r3; selp.u32 %r9, 1, 0, %p3;\n"
+    " redux.sync.add.u32 %r10, %r4, %r3;\n"
+    " and.b32 %r11, %r4, 3;\n"
+    " match.any.sync.b32 %r12, %r11, %r3;\n"
+    " shfl.sync.up.b32 %r13|%p4, %r4, 1, 0, %r3; selp.u32 %r14, 1, 0, %p4;\n"
+    " mul.wide.u32 %rd5, %r1, 32; add.s64 %rd6, %rd4, %rd5;\n"
+    " st.global.v4.u32 [%rd6], {%r6, %r7, %r8, %r9};\n"
+    " st.global.v4.u32 [%rd6+16], {%r10, %r12, %r13, %r14};\n"
+    " ret;\n}\n";
+
+START_TEST(test_ws_own_masks)
+{
+    static const uint32_t sizes[] = { 32, 20, 8 };
+    uint32_t seed = 777;
+    for (int k = 0; k < 3; k++) {
+        uint32_t n = sizes[k], in[32], o[32][8];
+        for (uint32_t l = 0; l < 32; l++)
+            in[l] = ws_rand(&seed) % 1000;
+        T t;
+        ck_assert_msg(t_load(&t, k_wslt) == 0, "%s", t.err);
+        ws_events ev;
+        memset(&ev, 0, sizeof ev);
+        exec_set_ws_hook(t.m, ws_hook, &ev);
+        uint64_t p[2] = { t_buf_init(&t, in, sizeof in), t_buf(&t, sizeof o) };
+        t_launch(&t, "k", 1, n, p, sizeof p);
+        exec_stop st = t_run(&t);
+        ck_assert_msg(st.kind == EXEC_STOP_DONE, "block %u: %s", n, st.msg);
+        t_read(&t, p[1], o, sizeof o);
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t ballot = 0, all = 1, sum = 0, match = 0;
+            for (uint32_t j = 0; j < l; j++)
+                ballot |= (in[j] & 1) << j;
+            for (uint32_t j = 0; j <= l; j++) {
+                all &= in[j] & 1;
+                sum += in[j];
+                match |= (uint32_t)((in[j] & 3) == (in[l] & 3)) << j;
+            }
+            const uint32_t want[8] = { ballot, (uint32_t)__builtin_popcount(ballot),
+                                       ballot != 0, all, sum, match, l ? in[l - 1] : in[l],
+                                       l > 0 };
+            for (int i = 0; i < 8; i++)
+                ck_assert_msg(o[l][i] == want[i], "block %u, lane %u, value %d: %u, want %u",
+                              n, l, i, o[l][i], want[i]);
+        }
+        /* every lane's mask differs from its neighbours': each instruction but lane 0's and
+           lane 1's sets (their masks name only lanes of their own set or none) */
+        ck_assert_int_gt(ev.n[EXEC_WS_MASKS_DIFFER], 0);
+        ck_assert_int_eq(ev.n[EXEC_WS_ABSENT], 0);
+        ck_assert_int_gt(ev.n[EXEC_WS_NOT_MEMBER], 0);   /* %lanemask_lt omits the lane */
+        t_free(&t);
+    }
 }
 END_TEST
 
@@ -733,9 +868,10 @@ static const char *k_wsexit_fmt = HDR
 
 START_TEST(test_ws_exited_lanes)
 {
-    static const char *const forms[] = { "@%p1 exit;", "@%p1 bra LATE;" };
+    /* form 2: a block of E threads, whose lanes >= E do not exist (they count as exited) */
+    static const char *const forms[] = { "@%p1 exit;", "@%p1 bra LATE;", "" };
     static const uint32_t es[] = { 1, 2, 7, 16, 29, 31, 32 };
-    for (int f = 0; f < 2; f++)
+    for (int f = 0; f < 3; f++)
         for (size_t k = 0; k < sizeof es / sizeof es[0]; k++) {
             uint32_t e = es[k], live = e == 32 ? 0xffffffffu : (1u << e) - 1;
             char src[4096];
@@ -743,7 +879,7 @@ START_TEST(test_ws_exited_lanes)
             T t;
             ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
             struct { uint64_t out; uint32_t e, pad; } p = { t_buf(&t, 32 * 64), e, 0 };
-            t_launch(&t, "k", 1, 32, &p, 12);
+            t_launch(&t, "k", 1, f == 2 ? e : 32, &p, 12);
             exec_stop st = t_run(&t);
             ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s exit, E=%u: %s", forms[f], e, st.msg);
             uint32_t o[32][16];
@@ -765,6 +901,66 @@ START_TEST(test_ws_exited_lanes)
             }
             t_free(&t);
         }
+}
+END_TEST
+
+/* nvcc output (tests/fixtures/kernels/warptiles.cu) in the three builds, against C: a row
+ * scan by blocks of 8 and 16 threads with full-mask shuffles (the lanes past the block do not
+ * exist), a ballot over each lane's %lanemask_lt, and cooperative groups' tiles of 64 threads,
+ * whose reductions keep state in the reserved shared memory (%reserved_smem_offset_1). */
+static void run_warptiles(const char *path)
+{
+    T t;
+    t_load_file(&t, path);
+    int32_t in[256];
+    for (int i = 0; i < 256; i++)
+        in[i] = (int32_t)(i * 7919 % 1000) - 500;
+    uint64_t src = t_buf_init(&t, in, sizeof in);
+    for (uint64_t width = 8; width <= 16; width *= 2) {
+        int32_t r[48];
+        uint64_t a[3] = { src, t_buf(&t, sizeof r), width };
+        t_launch_args(&t, "_Z8row_scanPKiPii", 3, (unsigned)width, a, 3);
+        exec_stop st = t_run(&t);
+        ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", path, st.msg);
+        t_read(&t, a[1], r, (size_t)(3 * width * 4));
+        for (uint64_t row = 0; row < 3; row++)
+            for (uint64_t k = 0, acc = 0; k < width; k++) {
+                acc += (uint64_t)(int64_t)in[row * width + k];
+                ck_assert_int_eq(r[row * width + k], (int32_t)acc);
+            }
+    }
+    int32_t cnt[64];
+    uint64_t b[2] = { src, t_buf(&t, sizeof cnt) };
+    t_launch_args(&t, "_Z5belowPKiPi", 2, 32, b, 2);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", path, st.msg);
+    t_read(&t, b[1], cnt, sizeof cnt);
+    for (int i = 0; i < 64; i++) {
+        int want = 0;
+        for (int j = i / 32 * 32; j < i; j++)
+            want += in[j] % 3 != 0;
+        ck_assert_int_eq(cnt[i], want);
+    }
+    int32_t sums[4];
+    uint64_t c[2] = { src, t_buf(&t, sizeof sums) };
+    t_launch_args(&t, "_Z10tile64_sumPKiPi", 2, 128, c, 2);
+    st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s: %s", path, st.msg);
+    t_read(&t, c[1], sums, sizeof sums);
+    for (int k = 0; k < 4; k++) {
+        int32_t want = 0;
+        for (int j = 0; j < 64; j++)
+            want += in[k * 64 + j];
+        ck_assert_int_eq(sums[k], want);
+    }
+    t_free(&t);
+}
+
+START_TEST(test_warptiles_fixture)
+{
+    run_warptiles("tests/fixtures/kernels/warptiles.G.ptx");
+    run_warptiles("tests/fixtures/kernels/warptiles.O3.ptx");
+    run_warptiles("tests/fixtures/kernels/warptiles.lineinfo.ptx");
 }
 END_TEST
 
@@ -843,6 +1039,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_tiles8);
     tcase_add_test(tc, test_labeled);
     tcase_add_test(tc, test_ws_bad_masks);
+    tcase_add_test(tc, test_ws_own_masks);
+    tcase_add_test(tc, test_ws_outside_mask);
+    tcase_add_test(tc, test_warptiles_fixture);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -60,6 +60,25 @@ void exec_set_heap_limit(exec_machine *m, uint64_t bytes);
 int exec_symbol_addr(exec_machine *m, const char *name, ptx_space *space, uint64_t *addr,
                      uint64_t *size);
 
+/* ---- kernel resources (exec_kres.c) ---------------------------------------------------------
+ * What ptxas reports for a kernel (cudaFuncGetAttributes): static shared memory (its own
+ * .shared and the module-scope .shared it reaches, not extern, at their alignments), the
+ * module .const it reaches, its own .local frame, its parameter bytes, the named barriers it
+ * uses. exec_kernel_regs: an estimate of its registers per thread that errs high (PTX
+ * registers are virtual; exec_kres.c says how), capped as ptxas caps it (255, .maxnreg,
+ * launch bounds); it scans the code the kernel may run, so callers keep the result. */
+typedef struct {
+    uint64_t shared_static, const_bytes, local_bytes, param_bytes;
+    int barriers;             /* ids 0..n-1 used; 0 when none */
+} exec_kres;
+int exec_kernel_resources(const ptx_module *mod, const ptx_func *kernel, exec_kres *r);
+int exec_kernel_regs(const ptx_module *mod, const ptx_func *kernel);
+/* The limits ptxas and the driver check when loading a module (exec_new refuses a module
+ * that exceeds one, with ptxas's message): a kernel's static .shared above 48 KB, its
+ * parameters above 32764 bytes (4352 before PTX ISA 8.1 or below sm_70), a function's .local
+ * frame above the 512 KB per thread. */
+int exec_load_limits(const ptx_module *mod, char *err, size_t errlen);
+
 /* ---- instruction addresses ------------------------------------------------------------------ */
 uint32_t exec_ninsns(const exec_machine *m);
 /* pc -> function and parsed instruction. */
@@ -155,10 +174,34 @@ void exec_stats(const exec_machine *m, uint64_t *warp_insns, uint64_t *thread_in
  * and one thread goes on from there. Returns the number in effect. */
 int exec_set_threads(exec_machine *m, int n);
 int exec_get_threads(const exec_machine *m);
+/* A run to completion with workers first runs CTAs on one thread until `steps` warp-
+ * instructions (2^17 by default) are spent, so that small grids never pay for starting
+ * threads; 0 hands every CTA to the workers at once (tests of the parallel paths). */
+void exec_set_par_warmup(exec_machine *m, uint64_t steps);
 /* For tests: the next exec_run behaves as if its interrupt flag were raised once `steps`
  * warp-instructions (CTA setup included; all worker threads together) have run, so an
  * interrupt can land in the middle of a parallel run at a reproducible amount of work. */
 void exec_set_interrupt_after(exec_machine *m, uint64_t steps);
+
+/* What the hardware tolerates in warp-synchronous instructions (shfl, vote, match, redux,
+ * bar.warp.sync, elect) where the ISA leaves the behaviour undefined; runs complete them as a
+ * GPU does, and a sync checker may report them:
+ *   EXEC_WS_ABSENT        the membermask names lanes past the end of a partial warp (threads
+ *                         that do not exist); they count as exited.
+ *   EXEC_WS_MASKS_DIFFER  lanes executing the instruction together passed different masks,
+ *                         and `mask` names lanes of another mask's set; each lane got the
+ *                         result over its own mask.
+ *   EXEC_WS_NOT_MEMBER    lanes executed it with a mask that does not name them (HeCBench's
+ *                         btree: __shfl_up_sync(0x0000ffff, v, 16) by the whole warp); they
+ *                         got the result over the mask's lanes (for shfl, their source lane).
+ * lanes: the lanes that passed `mask`. These are EXEC_SYNC_WARP_UNDEFINED events of the sync
+ * seam (exec_obs.h); the hook is an observer of it: while it is set, kernels run on one
+ * thread, so each event is reported once, in the order of a single-threaded run. NULL removes
+ * it. */
+typedef enum { EXEC_WS_ABSENT = 1, EXEC_WS_MASKS_DIFFER, EXEC_WS_NOT_MEMBER } exec_ws_event;
+typedef void (*exec_ws_hook_fn)(void *ctx, exec_ws_event ev, uint32_t cta, uint32_t warp,
+                                uint32_t pc, uint32_t lanes, uint32_t mask);
+void exec_set_ws_hook(exec_machine *m, exec_ws_hook_fn fn, void *ctx);
 
 /* %envreg0..31 as later launches read them (0 unless set); -1 for another index. */
 int exec_set_envreg(exec_machine *m, int idx, uint32_t value);
@@ -378,5 +421,7 @@ int exec_tex_query(const exec_machine *m, uint64_t handle, int *surface, exec_te
  * unbinds. exec_tex_binding reads a binding back (0 when unbound). */
 int exec_tex_bind(exec_machine *m, const char *var, uint64_t handle);
 int exec_tex_binding(const exec_machine *m, const char *var, uint64_t *handle);
+
+#include "exec_obs.h"
 
 #endif

@@ -22,6 +22,8 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
         snprintf(err, errlen, "no module");
         return NULL;
     }
+    if (exec_load_limits(mod, err, errlen))   /* what ptxas and the driver refuse at load */
+        return NULL;
     exec_machine *m = calloc(1, sizeof *m);
     if (!m) {
         snprintf(err, errlen, "out of memory");
@@ -33,6 +35,9 @@ exec_machine *exec_new_at(const ptx_module *mod, uint64_t global_base, uint64_t 
     m->glob_base = global_base;
     m->glob.limit = global_limit;
     m->heap_limit = EXEC_HEAP_DEFAULT;
+    m->watch_obs = -1;
+    m->ws_hook_obs = -1;
+    m->par_warmup = EXEC_PAR_WARMUP;
     if (exec_decode_module(m, err, errlen)) {
         if (!err[0])
             snprintf(err, errlen, "%s: error: out of memory while decoding", mod->path);
@@ -47,6 +52,10 @@ void exec_free(exec_machine *m)
     if (!m)
         return;
     exec_kill(m);
+    exec_wset_release(&m->pool);
+    for (int i = 0; m->wpool && i < EXEC_WPOOL; i++)
+        exec_wset_release(&m->wpool[i]);
+    free(m->wpool);
     exec_par_free(m->par_cache);
     exec_bp_cond_free(m);
     free(m->bpk);
@@ -65,6 +74,28 @@ void exec_free(exec_machine *m)
 const char *exec_errmsg(const exec_machine *m) { return m->err; }
 const ptx_module *exec_module(const exec_machine *m) { return m->mod; }
 void exec_set_output(exec_machine *m, FILE *out) { m->out = out; }
+/* The warp-sync hook as an observer of the sync seam (exec_obs.h). */
+static void ws_hook_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
+{
+    (void)ctx;
+    if (ev->kind == EXEC_SYNC_WARP_UNDEFINED && m->ws_hook)
+        m->ws_hook(m->ws_hook_ctx, (exec_ws_event)ev->op, ev->cta, ev->warp, ev->pc, ev->lanes,
+                   ev->mask);
+}
+
+void exec_set_ws_hook(exec_machine *m, exec_ws_hook_fn fn, void *ctx)
+{
+    m->ws_hook = fn;
+    m->ws_hook_ctx = ctx;
+    if (fn && m->ws_hook_obs < 0) {
+        exec_observer o = { .name = "warp-sync hook", .want = EXEC_OBS_SYNC,
+                            .sync = ws_hook_sync };
+        m->ws_hook_obs = exec_observer_add(m, &o);
+    } else if (!fn && m->ws_hook_obs >= 0) {
+        exec_observer_del(m, m->ws_hook_obs);
+        m->ws_hook_obs = -1;
+    }
+}
 
 /* ---- global memory ---------------------------------------------------------------------------- */
 int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)
@@ -76,6 +107,7 @@ int exec_global_alloc(exec_machine *m, uint64_t size, uint64_t *addr)
         return -1;
     }
     *addr = a;
+    exec_obs_host_event(m, EXEC_SYNC_ALLOC, a, size);
     return 0;
 }
 
@@ -92,10 +124,13 @@ int exec_global_name(exec_machine *m, uint64_t addr, const char *name)
 
 int exec_global_free(exec_machine *m, uint64_t addr)
 {
+    mem_region *r = mem_global_find(&m->glob, addr, 0);
+    uint64_t size = r && r->base == addr ? r->size : 0;
     if (mem_global_remove(&m->glob, addr, MEM_R_ALLOC)) {
         snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not an allocated buffer", addr);
         return -1;
     }
+    exec_obs_host_event(m, EXEC_SYNC_UNALLOC, addr, size);
     return 0;
 }
 
@@ -107,15 +142,19 @@ int exec_global_map(exec_machine *m, uint64_t base, uint64_t size, void *data,
                  ": the range overlaps global memory", size, base);
         return -1;
     }
+    exec_obs_host_event(m, EXEC_SYNC_ALLOC, base, size);
     return 0;
 }
 
 int exec_global_unmap(exec_machine *m, uint64_t base)
 {
+    mem_region *r = mem_global_find(&m->glob, base, 0);
+    uint64_t size = r && r->base == base ? r->size : 0;
     if (mem_global_remove(&m->glob, base, MEM_R_MAPPED)) {
         snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not a mapped range", base);
         return -1;
     }
+    exec_obs_host_event(m, EXEC_SYNC_UNALLOC, base, size);
     return 0;
 }
 
@@ -217,21 +256,20 @@ int exec_watch_add(exec_machine *m, ptx_space space, uint64_t addr, uint32_t len
     m->watches = nw;
     nw[m->nwatches++] = (exec_watch){ .id = id, .used = 1, .space = space, .addr = addr,
                                       .len = len, .cta = cta, .kinds = kinds };
-    m->any_watch = 1;
+    exec_obs_watch_sync(m);
     return id;
 }
 
 int exec_watch_del(exec_machine *m, int id)
 {
-    int found = -1, any = 0;
+    int found = -1;
     for (int i = 0; i < m->nwatches; i++) {
         if (m->watches[i].id == id && m->watches[i].used) {
             m->watches[i].used = 0;
             found = 0;
         }
-        any |= m->watches[i].used;
     }
-    m->any_watch = any;
+    exec_obs_watch_sync(m);
     if (found)
         snprintf(m->err, sizeof m->err, "no watchpoint %d", id);
     return found;

@@ -22,6 +22,7 @@
 #define EXEC_NSCRATCH   16           /* scratch slots per frame for operand wrappers */
 #define EXEC_MAX_DEPTH  1024         /* call depth limit (then stack overflow) */
 #define EXEC_NBAR       16
+#define EXEC_SMEM_RESERVED 1024u     /* shared bytes the system reserves per CTA (sm_80+) */
 #define EXEC_CTA_WARPS  32           /* warps of the largest CTA (1024 threads) */
 #define EXEC_SLICE      65536        /* warp-instructions per scheduling slice / poll */
 #define EXEC_SPIN_TURN  1024         /* divergent backward branches before another group runs */
@@ -37,6 +38,7 @@ enum {
     EXEC_SR_CLOCK, EXEC_SR_CLOCK_HI, EXEC_SR_CLOCK64, EXEC_SR_GTIMER, EXEC_SR_GTIMER_LO,
     EXEC_SR_GTIMER_HI, EXEC_SR_TOTAL_SMEM, EXEC_SR_DYN_SMEM, EXEC_SR_AGGR_SMEM,
     EXEC_SR_CTARANK, EXEC_SR_NCTARANK, EXEC_SR_IS_EXPLICIT, EXEC_SR_ZERO,
+    EXEC_SR_RES_BEGIN, EXEC_SR_RES_END, EXEC_SR_RES_CAP, EXEC_SR_RES_OFF1,
     EXEC_SR_ENVREG,           /* 32 slots: %envreg0..31 */
     EXEC_SR__COUNT = EXEC_SR_ENVREG + 32
 };
@@ -92,9 +94,11 @@ struct exec_warp {
     uint32_t npc;             /* next pc set by handlers returning JUMPED/STOPPED */
     int resched;              /* lane sets changed: pick a new group */
     int64_t budget;           /* instructions left in this slice */
-    int64_t budget_left;      /* saved budget while a watch hit forces a stop */
-    int watch_hit;
-    uint8_t *watch_host;      /* host bytes of the watched access (new value read after) */
+    int64_t budget_left;      /* saved budget while a stop after the instruction is pending */
+    int watch_hit;            /* a watchpoint or an observer stops the warp after the
+                                 instruction in progress (exec_obs.c) */
+    uint8_t *watch_host;      /* host bytes of the watched access (new value read after); NULL
+                                 for an observer's stop */
     int solo;                 /* lane + 1 while a lane is stepped alone */
     int stopped;              /* holds a trap/exception state */
     int yielded;              /* the last slice ended with a handler's EXEC_YIELD */
@@ -146,11 +150,13 @@ struct exec_cta {
     exec_dim3 coord;
     uint8_t *shared;
     uint64_t shared_size;
+    uint64_t shared_cap;      /* bytes of the shared block (>= shared_size when reused) */
     uint32_t nthreads, nexited;
     exec_bar bar[EXEC_NBAR];
     uint32_t rr;              /* round-robin cursor */
     uint64_t tmem[2];         /* Tensor Memory allocator state (exec_tcgen05.c; zeroed with the
                                  rest of the CTA at its start, so it needs no freeing) */
+    uint8_t res[EXEC_SMEM_RESERVED]; /* the system's reserved shared memory (zeroed too) */
 };
 
 typedef struct exec_watch {
@@ -162,6 +168,18 @@ typedef struct exec_watch {
 } exec_watch;
 
 typedef struct exec_arena_blk { struct exec_arena_blk *next; } exec_arena_blk;
+
+/* Per-launch memory kept for the next launch (exec_run.c): n warps with their frames and
+ * local stacks, their special-register block, and a shared block. */
+typedef struct {
+    exec_warp *warps;
+    uint8_t *sregs;
+    uint32_t n;
+    uint8_t *sh;
+    uint64_t sh_cap;
+} exec_wset;
+#define EXEC_WPOOL 64             /* worker threads whose warps are kept between runs */
+#define EXEC_PAR_WARMUP (UINT64_C(1) << 17) /* warp-instructions on one thread before workers */
 
 struct exec_machine {
     const ptx_module *mod;
@@ -213,10 +231,17 @@ struct exec_machine {
                                  through them) */
     uint64_t clock;           /* warp-instructions executed by this machine (for %clock) */
     int64_t slice_given;      /* budget given to the running warp */
-    /* watchpoints */
+    /* watchpoints (an observer of the memory seam while any is set: exec_obs.c) */
     exec_watch *watches;
     int nwatches;
-    int any_watch;
+    int watch_obs;            /* the watchpoint observer's handle, -1 when none */
+    /* observers of the memory and sync seams (exec_obs.h); the gates the hot paths test */
+    exec_observer obs[EXEC_MAX_OBSERVERS];
+    uint8_t obs_used[EXEC_MAX_OBSERVERS];
+    int nobs;
+    uint32_t obs_spaces;      /* spaces some observer wants every access of (1u << ptx_space) */
+    uint32_t obs_want;        /* union of the observers' EXEC_OBS_BAD / EXEC_OBS_SYNC */
+    uint64_t pad_hits;        /* accesses outside allocations a GPU completes (EXEC_ACC_PAD) */
     uint64_t heap_used;       /* bytes of device malloc in use */
     uint64_t heap_limit;      /* at most this many (exec_set_heap_limit; 8 MB by default) */
     void *tex;                /* texture/surface objects and bindings (exec_tex.c; arena memory) */
@@ -248,6 +273,14 @@ struct exec_machine {
     int coop;                 /* launches are cooperative (exec_set_cooperative) */
     uint32_t envreg[32];      /* %envreg0..31 of later launches (exec_set_envreg) */
     uint64_t coop_ws;         /* the grid barrier's workspace of cooperative launches */
+    exec_ws_hook_fn ws_hook;  /* warp-sync events (exec_set_ws_hook; exec_sync.c) */
+    /* per-launch memory kept for the next launch (exec_run.c), so that programs of many
+       small launches do not grow and shrink the host heap at each: the warps of the last
+       launch, each parallel worker's, and shared blocks */
+    exec_wset pool, *wpool;
+    uint64_t par_warmup;      /* exec_set_par_warmup (EXEC_PAR_WARMUP by default) */
+    void *ws_hook_ctx;
+    int ws_hook_obs;          /* the hook's observer of the sync seam (exec_api.c), -1 none */
     uint64_t glob_base;       /* the first address of the machine's global window (exec_new_at;
                                  core files record it so a reopened core has the same addresses) */
 };
@@ -302,8 +335,15 @@ int exec_par_claim_obj(exec_warp *w, const exec_insn *in, const mem_region *r, u
 int exec_par_claim_lanes(exec_warp *w, const exec_insn *in, const mem_region *r, uint32_t m,
                          const uint64_t *addr, uint32_t n, int mode);
 int exec_par_reduced(const exec_par *p);
+/* A worker met something one thread must do (an abnormal access): stop, as a conflict does,
+ * so the run goes on on one thread from this CTA's start. Returns -1. */
+int exec_par_defer(exec_warp *w, const exec_insn *in, const char *why);
+/* The claims as an observer of the memory seam (a worker's machine has it). */
+void exec_par_observe(exec_machine *wm);
 int exec_par_spinning(const exec_par *p);
 #define EXEC_PAR_SPIN (UINT64_C(1) << 20) /* lane accesses of held memory only: a wait */
+/* Free region r's claims and take it off g's list (the region is going). */
+void exec_par_drop(mem_global *g, mem_region *r);
 /* Put back the granules written by CTAs >= from_cta (all: every written or reduced one). */
 void exec_par_undo(exec_par *p, uint32_t from_cta, int all);
 
@@ -367,6 +407,27 @@ void exec_sreg_init_cta(exec_machine *m);
 void exec_sreg_refresh(exec_warp *w, int slot);
 int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits);
 
+/* A CTA's shared memory: the kernel's static variables, then the dynamic part from the next
+ * 16-byte boundary (exec_smem_user bytes at shared addresses 0..). Besides, sm_80 and later
+ * reserve 1 KB per CTA for the system (cudaDevAttrReservedSharedMemoryPerBlock), where
+ * cooperative groups keep the state of tiles larger than a warp: here it is exec_cta.res, at
+ * shared addresses [EXEC_SMEM_RES_BASE, + EXEC_SMEM_RESERVED) (%reserved_smem_offset_begin,
+ * _end, _cap, _0, _1 name it), far from the kernel's bytes so that running off the end of
+ * them still faults. */
+#define EXEC_SMEM_RES_BASE (MEM_SHCL_BASE - EXEC_SMEM_RESERVED)
+static inline uint64_t exec_smem_user(uint64_t shared_static, uint64_t dyn)
+{
+    return (shared_static + 15) / 16 * 16 + dyn;
+}
+/* Host bytes of the reserved shared range [addr, addr + n) of CTA c, NULL when outside it. */
+static inline uint8_t *exec_smem_res(exec_cta *c, uint64_t addr, uint64_t n)
+{
+    if (addr < EXEC_SMEM_RES_BASE || n > EXEC_SMEM_RESERVED ||
+        addr - EXEC_SMEM_RES_BASE > EXEC_SMEM_RESERVED - n)
+        return NULL;
+    return c->res + (addr - EXEC_SMEM_RES_BASE);
+}
+
 /* Host byte of local address addr of a lane; addr must lie in [lsp, MEM_LOCAL_TOP). */
 static inline uint8_t *mem_local_host(const exec_warp *w, int lane, uint64_t addr)
 {
@@ -378,17 +439,52 @@ static inline int mem_local_ok(const exec_warp *w, int lane, uint64_t addr, uint
     return addr >= w->lsp[lane] && addr <= MEM_LOCAL_TOP && MEM_LOCAL_TOP - addr >= n;
 }
 
-/* mem.c: translate an access; NULL after raising a fault. */
+/* mem.c: translate an access; NULL after raising a fault. `kind` is EXEC_ACC_READ, _WRITE,
+ * _RED (an order-independent reduction parallel workers apply with host atomics) or _ATOMIC. */
 uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, uint64_t addr,
-                   uint32_t size, int write);
-void mem_watch_check(exec_warp *w, ptx_space sp, uint64_t addr, uint32_t size, int write,
-                     const uint8_t *host, const exec_insn *in, int lane);
+                   uint32_t size, int kind);
+/* An access that cannot be performed as asked (status EXEC_ACC_OOB, _MISALIGNED, _READONLY;
+ * osp: the space the instruction named, sp the one resolved): a global access inside the
+ * padding a GPU maps after an allocation is performed there (returns its host bytes); anything
+ * else faults (NULL). The observers of abnormal accesses see it either way. */
+uint8_t *mem_bad(exec_warp *w, const exec_insn *in, int lane, ptx_space osp, ptx_space sp,
+                 uint64_t addr, uint32_t size, int kind, int status, const char *why);
+/* The region whose bytes and padding hold [addr, addr + n), or NULL. */
+mem_region *mem_global_find_pad(mem_global *g, uint64_t addr, uint64_t n);
+
+/* exec_obs.c: the seams. The hot paths test m->obs_spaces (and m->obs_want) before calling. */
+typedef struct exec_obs_acc {
+    exec_warp *w;
+    const exec_insn *in;
+    mem_region *reg;          /* global: the region accessed */
+    uint8_t *host1;           /* one lane: its host bytes */
+    uint8_t *data;            /* several lanes: host bytes of address `base` ... */
+    uint64_t base;
+} exec_obs_acc;
+int exec_obs_dispatch(exec_machine *m, exec_mem_ev *ev);
+int exec_obs_lane(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, uint64_t addr,
+                  uint64_t size, int kind, int status, int flags, mem_region *reg,
+                  uint8_t *host);
+int exec_obs_span(exec_warp *w, const exec_insn *in, uint32_t lanes, ptx_space sp,
+                  const uint64_t *addrs, uint64_t bias, uint64_t size, int kind, int flags,
+                  mem_region *reg, uint8_t *data, uint64_t base);
+uint8_t *exec_obs_host(const exec_mem_ev *ev, uint32_t lane);
+void exec_obs_sync(exec_warp *w, const exec_insn *in, exec_sync_kind kind, uint32_t lanes,
+                   int id, uint32_t count, uint64_t addr);
+void exec_obs_sync_ev(exec_machine *m, exec_sync_ev *ev);
+void exec_obs_watch_sync(exec_machine *m);
+void exec_obs_clear(exec_machine *m);
+#define EXEC_OBS_SYNC_ON(m) __builtin_expect((m)->obs_want & EXEC_OBS_SYNC, 0)
 int mem_local_push(exec_warp *w, const exec_insn *in, int lane, uint64_t size, uint32_t align,
                    uint64_t *base);
 int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, size_t n);
 uint8_t *mem_host(exec_machine *m, ptx_space sp, uint64_t addr, uint64_t n, exec_warp *w,
                   int lane, int write);
 int mem_module_init(exec_machine *m, char *err, size_t errlen);
+
+/* mem_xlate's kind with flags (EXEC_ACC_F_* << 8). */
+#define EXEC_ACC_ASYNC_R (EXEC_ACC_READ | EXEC_ACC_F_ASYNC << 8)
+#define EXEC_ACC_ASYNC_W (EXEC_ACC_WRITE | EXEC_ACC_F_ASYNC << 8)
 
 /* Address operand modes (in->aux[2]) of memory instructions (exec_mem.c). */
 enum { EXEC_AM_REG64 = 1, EXEC_AM_REG32, EXEC_AM_ABS, EXEC_AM_LOCALVAR, EXEC_AM_PARAMVAR,
@@ -474,5 +570,7 @@ int exec_run_cta_pass(exec_machine *m, void *rc);
 int exec_run_cta_start(exec_machine *m, uint32_t id);
 void exec_run_cta_end(exec_machine *m, int keep);
 void exec_run_cta_free_parked(exec_machine *m, exec_cta *c, exec_warp *warps, uint8_t *sregs);
+/* Free what a per-launch memory slot holds (exec_free). */
+void exec_wset_release(exec_wset *slot);
 
 #endif

@@ -7,10 +7,10 @@
 #include "exec_core.h"
 
 /* ---------------------------------------------------------------------------------------------
- * Core file format, version 4 (all integers little-endian, fixed width, no padding)
+ * Core file format, version 5 (all integers little-endian, fixed width, no padding)
  *
  *   offset 0   8 bytes  magic "PTXDBGCF"
- *          8   u32      format version (4)
+ *          8   u32      format version (5)
  *         12   u32      flags (0)
  *         16   u64      total file length in bytes, trailer included
  *         24   u32      number of sections
@@ -41,7 +41,8 @@
  *              bytes: kernel parameters; bytes: special register slots of every warp
  *   4 CTA      (when a CTA is live) u32 id, coord x y z, threads, exited, round-robin cursor,
  *              16 barriers x (u32 arrived, expected, reduction popc, and, or, whole-warp
- *              threads, 32 x u32 lanes pending per warp); bytes: shared
+ *              threads, 32 x u32 lanes pending per warp); bytes: shared; bytes: the 1 KB of
+ *              shared memory the system reserves (exec_cta.res, cooperative groups' tiles)
  *   5 WARP     (one per warp of a live CTA, in order) u32 id, cur_mask, cur_pc, limit_pc,
  *              s32 cur_frame, npc, resched, solo, stopped, valid, exited, trapped, bar_wait,
  *              ws_wait, carry; 32 x u32 ws_need; 32 x s32 barrier; 32 x u32 pc; 32 x s32
@@ -65,7 +66,7 @@
 static const char core_magic[8] = {'P', 'T', 'X', 'D', 'B', 'G', 'C', 'F'};
 /* 2: local stacks grow down; 3: sparse regions; 4: global window, counted barriers, parked
  * CTAs, free frames without links */
-enum { CORE_VERSION = 4, CORE_HDR = 32 };
+enum { CORE_VERSION = 5, CORE_HDR = 32 };
 enum { T_MODULE = 1, T_GLOBAL, T_LAUNCH, T_CTA, T_WARP, T_PARKED, T_CLUSTER };
 
 /* ---- CRC-32 ---------------------------------------------------------------------------------- */
@@ -371,6 +372,7 @@ static void put_cta(exec_cbuf *b, const exec_machine *m, const exec_cta *c)
             exec_cbuf_u32(b, c->bar[i].pend[w]);
     }
     exec_cbuf_bytes(b, c->shared, c->shared_size);
+    exec_cbuf_bytes(b, c->res, EXEC_SMEM_RESERVED);
     (void)m;
 }
 
@@ -450,8 +452,7 @@ static int put_machine(exec_cbuf *b, const exec_machine *m, uint32_t *ns,
     exec_cbuf_u64(b, m->glob.next);
     exec_cbuf_u32(b, m->glob.nalloc);
     exec_cbuf_u32(b, (uint32_t)m->glob.n);
-    for (int i = 0; i < m->glob.n; i++) {
-        const mem_region *r = &m->glob.r[i];
+    for (const mem_region *r = mem_global_first(&m->glob); r; r = mem_global_next(&m->glob, r)) {
         exec_cbuf_u64(b, r->base);
         exec_cbuf_u64(b, r->size);
         exec_cbuf_u32(b, (uint32_t)r->kind);
@@ -782,33 +783,36 @@ static int restore_global(exec_machine *m, exec_crd *r)
     if (r->bad || n > r->n / 24)
         return bad(m, "global regions");
     int nmod = 0;
-    for (int i = 0; i < m->glob.n; i++)
-        nmod += m->glob.r[i].kind == MEM_R_MODULE;
+    for (const mem_region *x = mem_global_first(&m->glob); x; x = mem_global_next(&m->glob, x))
+        nmod += x->kind == MEM_R_MODULE;
     mem_global g = {0};
-    g.r = calloc(n ? n : 1, sizeof *g.r);
-    if (!g.r)
-        return bad(m, "out of memory");
-    g.cap = (int)(n ? n : 1);
     int seen_mod = 0, rc = 0;
+    uint64_t prev_end = 0;
     for (uint32_t i = 0; i < n && !rc; i++) {
-        mem_region *x = &g.r[i];
+        mem_region *x = calloc(1, sizeof *x);
+        if (!x) {
+            rc = bad(m, "out of memory");
+            break;
+        }
         x->base = exec_crd_u64(r);
         x->size = exec_crd_u64(r);
         x->kind = (int)exec_crd_u32(r);
         x->id = exec_crd_u32(r);
         char *name = exec_crd_str(r);
         if (r->bad || x->size > (UINT64_C(1) << 34) || (x->kind < MEM_R_MODULE ||
-            x->kind > MEM_R_MAPPED) ||
-            (i && x->base < g.r[i - 1].base + g.r[i - 1].size)) {
+            x->kind > MEM_R_MAPPED) || (i && x->base < prev_end)) {
             free(name);
+            free(x);
             rc = bad(m, "global region");
             break;
         }
+        prev_end = x->base + x->size;
         if (x->kind == MEM_R_MODULE) {
             const mem_region *o = mem_global_find(&m->glob, x->base, 0);
             if (!o || o->base != x->base || o->size != x->size || !o->sym ||
                 strcmp(o->sym->name, name)) {
                 free(name);
+                free(x);
                 rc = bad(m, "module variable");
                 break;
             }
@@ -821,11 +825,12 @@ static int restore_global(exec_machine *m, exec_crd *r)
             x->kind = MEM_R_ALLOC;
         free(name);
         x->data = calloc(1, x->size ? x->size : 1);
-        if (!x->data) {
-            rc = bad(m, "out of memory");
+        if (!x->data || mem_global_insert(&g, x)) {
+            rc = bad(m, x->data ? "global region" : "out of memory");
+            free(x->data);
+            free(x);
             break;
         }
-        g.n = (int)i + 1;
         if (crd_sparse(r, x->data, x->size) != 0) {
             rc = bad(m, "global region contents");
             break;
@@ -1043,12 +1048,15 @@ static int get_cta(exec_machine *m, exec_cta *ct, exec_crd *cr)
         for (int w = 0; w < EXEC_CTA_WARPS; w++)
             ct->bar[i].pend[w] = exec_crd_u32(cr);
     }
-    uint64_t shl;
+    uint64_t shl, rl;
     const void *sh = exec_crd_bytes(cr, &shl);
-    uint64_t want = (m->shared_static + 15) / 16 * 16 + m->li.dyn_shmem;
+    const void *res = exec_crd_bytes(cr, &rl);
+    uint64_t want = exec_smem_user(m->shared_static, m->li.dyn_shmem);
     if (cr->bad || ct->id >= m->ncta || ct->nthreads != m->nthreads ||
-        ct->nexited > m->nthreads || shl != want || ct->rr >= m->nwarps)
+        ct->nexited > m->nthreads || shl != want || rl != EXEC_SMEM_RESERVED ||
+        ct->rr >= m->nwarps)
         return bad(m, "CTA state");
+    memcpy(ct->res, res, EXEC_SMEM_RESERVED);
     exec_dim3 co = exec_cta_coord(m, ct->id);
     if (co.x != ct->coord.x || co.y != ct->coord.y || co.z != ct->coord.z)
         return bad(m, "CTA coordinates");
@@ -1056,6 +1064,7 @@ static int get_cta(exec_machine *m, exec_cta *ct, exec_crd *cr)
     if (!ct->shared)
         return bad(m, "out of memory");
     ct->shared_size = shl;
+    ct->shared_cap = shl ? shl : 1;
     if (shl)
         memcpy(ct->shared, sh, shl);
     return 0;
@@ -1275,9 +1284,9 @@ int exec_core_restore(exec_machine *m, const exec_core *c)
 /* ---- small inspection helpers for postmortem reports ----------------------------------------- */
 int exec_global_region(const exec_machine *m, int i, exec_region_info *ri)
 {
-    if (i < 0 || i >= m->glob.n)
+    const mem_region *r = mem_global_at(&m->glob, i);
+    if (!r)
         return -1;
-    const mem_region *r = &m->glob.r[i];
     ri->base = r->base;
     ri->size = r->size;
     ri->kind = r->kind;
@@ -1299,7 +1308,7 @@ int exec_local_stack(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_
 uint64_t exec_shared_size(const exec_machine *m)
 {
     return m->cta_live ? m->cta.shared_size
-                       : (m->shared_static + 15) / 16 * 16 + (m->launched ? m->li.dyn_shmem : 0);
+                       : exec_smem_user(m->shared_static, m->launched ? m->li.dyn_shmem : 0);
 }
 
 ptx_space exec_addr_decode(uint64_t generic, uint64_t *space_addr)

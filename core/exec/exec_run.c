@@ -33,7 +33,8 @@ static void exec_stop_fill(exec_warp *w, const exec_insn *in, exec_stop_kind k, 
 void exec_stop_raise(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_exc e,
                      uint32_t lanes, const char *fmt, ...)
 {
-    if (w->m->stop_set && w->m->stop.kind != EXEC_STOP_WATCH)
+    if (w->m->stop_set && w->m->stop.kind != EXEC_STOP_WATCH &&
+        w->m->stop.kind != EXEC_STOP_CHECK)
         return;
     exec_stop_fill(w, in, k, e, lanes);
     va_list ap;
@@ -466,8 +467,13 @@ void exec_lanes_retire(exec_warp *w, const exec_insn *in, uint32_t lanes)
     w->cta->nexited += (uint32_t)exec_popc(lanes);
     w->cur_mask &= ~lanes;
     w->resched = 1;
-    if (w->cta->nexited == w->cta->nthreads)
+    if (EXEC_OBS_SYNC_ON(w->m))
+        exec_obs_sync(w, in, EXEC_SYNC_EXIT, lanes, -1, 0, 0);
+    if (w->cta->nexited == w->cta->nthreads) {
         exec_tcgen05_cta_exit(w, in);   /* Tensor Memory left allocated */
+        if (EXEC_OBS_SYNC_ON(w->m))
+            exec_obs_sync(w, in, EXEC_SYNC_CTA_END, 0, -1, 0, 0);
+    }
     /* warp-sync waiters that named these lanes complete without them */
     if (w->ws_wait)
         exec_ws_exited(w);
@@ -516,6 +522,11 @@ static void exec_bar_release(exec_machine *m, int b)
         }
         w->bar_wait &= ~lanes;
         w->resched = 1;
+    }
+    if (EXEC_OBS_SYNC_ON(m)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_BAR_DONE, .cta = m->cta.id, .id = b,
+                            .count = br->arrived, .what = "barrier" };
+        exec_obs_sync_ev(m, &ev);
     }
     br->arrived = 0;
     br->expected = 0;
@@ -570,47 +581,157 @@ int exec_bar_check(exec_machine *m)
     return any;
 }
 
-/* ---- CTAs ------------------------------------------------------------------------------------ */
-/* End the running CTA. keep = 1 between CTAs of a run: frames, local stacks and the shared
- * block go to the next CTA (cleared when reused) instead of back to malloc; keep = 0 frees
- * everything, so a finished or killed launch holds no register storage. */
-static void exec_cta_end(exec_machine *m, int keep)
+/* ---- per-launch memory ------------------------------------------------------------------------
+ * A launch's warps (with the frames and local stacks they grew) and shared blocks are kept for
+ * the next launch (exec_wset): a program of thousands of small launches then reuses the same
+ * memory instead of growing and shrinking the host heap at each (page faults, brk calls).
+ * A set is kept while it holds at most EXEC_POOL_MAX bytes, and reused by a launch with the
+ * same number of warps (zeroed as calloc would give it); the machine keeps one for itself and
+ * one per parallel worker. exec_free releases them. */
+#define EXEC_POOL_MAX (64u << 20)
+
+static uint64_t exec_wset_bytes(const exec_warp *warps, uint32_t n)
 {
-    if (!m->cta_live && keep)
-        return;
-    for (uint32_t k = 0; m->warps && k < m->nwarps; k++) {
-        exec_warp *w = &m->warps[k];
-        if (keep) {
-            w->free_frames = NULL;
-            for (exec_act *f = w->all_frames; f; f = f->all_next) {
+    uint64_t b = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        for (const exec_act *f = warps[k].all_frames; f; f = f->all_next)
+            b += f->cap + sizeof *f;
+        for (int i = 0; i < EXEC_LANES; i++)
+            b += warps[k].lcap[i];
+    }
+    return b;
+}
+
+/* Free n warps' frames, stacks and arrays. */
+static void exec_wset_free(exec_warp *warps, uint8_t *sregs, uint32_t n)
+{
+    for (uint32_t k = 0; warps && k < n; k++) {
+        exec_warp *w = &warps[k];
+        for (exec_act *f = w->all_frames, *nx; f; f = nx) {
+            nx = f->all_next;
+            free(f->regs);
+            free(f);
+        }
+        for (int i = 0; i < EXEC_LANES; i++)
+            free(w->ldata[i]);
+    }
+    free(warps);
+    free(sregs);
+}
+
+/* Keep n warps (NULL: none) and a shared block (NULL: none) in slot for a later launch, or free
+ * them when they hold too much; what the slot held before goes. */
+static void exec_wset_put(exec_wset *slot, exec_warp *warps, uint8_t *sregs, uint32_t n,
+                          uint8_t *sh, uint64_t sh_cap)
+{
+    if (warps) {
+        if (exec_wset_bytes(warps, n) > EXEC_POOL_MAX) {
+            exec_wset_free(warps, sregs, n);
+        } else {
+            exec_wset_free(slot->warps, slot->sregs, slot->n);
+            slot->warps = warps;
+            slot->sregs = sregs;
+            slot->n = n;
+        }
+    }
+    if (sh) {
+        if (sh_cap > EXEC_POOL_MAX || (slot->sh && slot->sh_cap >= sh_cap)) {
+            free(sh);
+        } else {
+            free(slot->sh);
+            slot->sh = sh;
+            slot->sh_cap = sh_cap;
+        }
+    }
+}
+
+void exec_wset_release(exec_wset *slot)
+{
+    exec_wset_free(slot->warps, slot->sregs, slot->n);
+    free(slot->sh);
+    memset(slot, 0, sizeof *slot);
+}
+
+/* n zeroed warps and their special-register block: the slot's, frames and stacks kept (zeroed
+ * as a new CTA's are), when it has exactly n; else new ones. -1 when out of memory. */
+static int exec_wset_get(exec_wset *slot, uint32_t n, exec_warp **warps, uint8_t **sregs)
+{
+    if (slot->warps && slot->n == n) {
+        for (uint32_t k = 0; k < n; k++) {
+            exec_warp *w = &slot->warps[k];
+            exec_act *all = w->all_frames;
+            int nf = w->nframes;
+            uint8_t *ld[EXEC_LANES];
+            uint32_t lc[EXEC_LANES];
+            memcpy(ld, w->ldata, sizeof ld);
+            memcpy(lc, w->lcap, sizeof lc);
+            memset(w, 0, sizeof *w);
+            w->all_frames = all;
+            w->nframes = nf;
+            for (exec_act *f = all; f; f = f->all_next) {
                 f->in_use = 0;
                 f->members = 0;
                 f->next_free = w->free_frames;
                 w->free_frames = f;
             }
-            w->kframe = NULL;
+            memcpy(w->ldata, ld, sizeof ld);
+            memcpy(w->lcap, lc, sizeof lc);
             for (int i = 0; i < EXEC_LANES; i++)
-                if (w->ldata[i])
-                    memset(w->ldata[i], 0, w->lcap[i]);
-            continue;
+                if (ld[i])
+                    memset(ld[i], 0, lc[i]);
         }
-        for (exec_act *f = w->all_frames, *n; f; f = n) {
-            n = f->all_next;
-            free(f->regs);
-            free(f);
-        }
-        w->all_frames = w->free_frames = w->kframe = NULL;
-        w->nframes = 0;
-        for (int i = 0; i < EXEC_LANES; i++) {
-            free(w->ldata[i]);
-            w->ldata[i] = NULL;
-            w->lcap[i] = 0;
-            w->lsp[i] = MEM_LOCAL_TOP;
-        }
+        memset(slot->sregs, 0, (size_t)n * EXEC_SR__COUNT * EXEC_SLOT);
+        *warps = slot->warps;
+        *sregs = slot->sregs;
+        slot->warps = NULL;
+        slot->sregs = NULL;
+        slot->n = 0;
+        return 0;
     }
-    if (!keep) {
-        free(m->cta.shared);
+    exec_wset_free(slot->warps, slot->sregs, slot->n);
+    slot->warps = NULL;
+    slot->sregs = NULL;
+    slot->n = 0;
+    *warps = calloc(n, sizeof(exec_warp));
+    *sregs = calloc((size_t)n * EXEC_SR__COUNT, EXEC_SLOT);
+    if (!*warps || !*sregs) {
+        free(*warps);
+        free(*sregs);
+        *warps = NULL;
+        *sregs = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- CTAs ------------------------------------------------------------------------------------ */
+/* End the running CTA: its frames and local stacks go back to its warps for the next CTA
+ * (stacks zeroed). keep = 1 between CTAs of a run: the shared block stays for the next CTA
+ * (cleared when reused). keep = 0 when the launch is over or the CTA is parked for good: the
+ * shared block goes to the machine's pool for a later launch (whoever frees or keeps the warps
+ * decides about their memory: exec_wset_put, exec_wset_free). */
+static void exec_cta_end(exec_machine *m, int keep)
+{
+    if (!m->cta_live && keep)
+        return;
+    for (uint32_t k = 0; m->cta_live && m->warps && k < m->nwarps; k++) {
+        exec_warp *w = &m->warps[k];
+        w->free_frames = NULL;
+        for (exec_act *f = w->all_frames; f; f = f->all_next) {
+            f->in_use = 0;
+            f->members = 0;
+            f->next_free = w->free_frames;
+            w->free_frames = f;
+        }
+        w->kframe = NULL;
+        for (int i = 0; i < EXEC_LANES; i++)
+            if (w->ldata[i])
+                memset(w->ldata[i], 0, w->lcap[i]);
+    }
+    if (!keep && m->cta.shared) {
+        exec_wset_put(&m->pool, NULL, NULL, 0, m->cta.shared, m->cta.shared_cap);
         m->cta.shared = NULL;
+        m->cta.shared_cap = 0;
     }
     m->cta_live = 0;
 }
@@ -619,21 +740,38 @@ static int exec_cta_start(exec_machine *m, uint32_t id)
 {
     exec_cta *c = &m->cta;
     uint8_t *sh = c->shared;   /* kept from the previous CTA of this launch, or NULL */
+    uint64_t cap = c->shared_cap;
     memset(c, 0, sizeof *c);
     c->id = id;
     c->coord = exec_cta_coord(m, id);
     c->nthreads = m->nthreads;
     for (int b = 0; b < EXEC_NBAR; b++)
         c->bar[b].red_and = 1;
-    c->shared_size = (m->shared_static + 15) / 16 * 16 + m->li.dyn_shmem;
-    if (sh)
-        memset(sh, 0, c->shared_size ? c->shared_size : 1);
-    else
-        sh = calloc(1, c->shared_size ? c->shared_size : 1);
+    c->shared_size = exec_smem_user(m->shared_static, m->li.dyn_shmem);
+    uint64_t need = c->shared_size ? c->shared_size : 1;
+    if (!sh && m->pool.sh && m->pool.sh_cap >= need) {   /* a previous launch's block */
+        sh = m->pool.sh;
+        cap = m->pool.sh_cap;
+        m->pool.sh = NULL;
+        m->pool.sh_cap = 0;
+    }
+    if (sh && cap >= need) {
+        memset(sh, 0, need);
+    } else {
+        free(sh);
+        sh = calloc(1, need);
+        cap = need;
+    }
     c->shared = sh;
+    c->shared_cap = cap;
     if (!c->shared)
         return -1;
     m->cta_live = 1;
+    if (EXEC_OBS_SYNC_ON(m)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_CTA_BEGIN, .cta = id, .size = c->shared_size,
+                            .what = "CTA" };
+        exec_obs_sync_ev(m, &ev);
+    }
     exec_sreg_init_cta(m);
     const exec_fdec *kfd = m->kfd;
     exec_insn *in0 = &m->code[kfd->pc0];
@@ -708,9 +846,8 @@ void exec_kill(exec_machine *m)
     exec_cluster_free(m);
     exec_res_free(m);
     exec_cta_end(m, 0);
-    free(m->warps);
+    exec_wset_put(&m->pool, m->warps, m->sregs, m->nwarps, NULL, 0);
     m->warps = NULL;
-    free(m->sregs);
     m->sregs = NULL;
     free(m->kparams);
     m->kparams = NULL;
@@ -781,9 +918,7 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
     m->nthreads = (uint32_t)nt;
     m->nwarps = (uint32_t)((nt + 31) / 32);
     m->ncta = (uint32_t)nc;
-    m->warps = calloc(m->nwarps, sizeof(exec_warp));
-    m->sregs = calloc((size_t)m->nwarps * EXEC_SR__COUNT, EXEC_SLOT);
-    if (!m->warps || !m->sregs) {
+    if (exec_wset_get(&m->pool, m->nwarps, &m->warps, &m->sregs)) {
         exec_kill(m);
         snprintf(m->err, sizeof m->err, "out of memory");
         return -1;
@@ -797,6 +932,10 @@ int exec_launch(exec_machine *m, const ptx_func *kernel, exec_dim3 grid, exec_di
         return -1;
     }
     exec_sreg_init_launch(m);
+    if (EXEC_OBS_SYNC_ON(m)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_LAUNCH, .count = m->ncta, .what = "launch" };
+        exec_obs_sync_ev(m, &ev);
+    }
     if (exec_cta_start(m, 0)) {
         exec_kill(m);
         snprintf(m->err, sizeof m->err, "cannot start CTA 0 (out of memory)");
@@ -859,10 +998,12 @@ static int exec_slice(exec_machine *m, exec_warp *w, int64_t budget, exec_runctx
     if (left < 0)
         left = 0;
     uint64_t done = (uint64_t)(budget - left);
-    if (w->watch_hit) {
+    if (w->watch_hit) {   /* a watchpoint's or an observer's stop after the instruction */
         exec_stop *st = &m->stop;
-        memcpy(st->new_bytes, w->watch_host, st->size);
+        if (w->watch_host && st->kind == EXEC_STOP_WATCH)
+            memcpy(st->new_bytes, w->watch_host, st->size);
         w->watch_hit = 0;
+        w->watch_host = NULL;
         r = WR_STOP;
     }
     rc->steps += done;
@@ -1068,6 +1209,11 @@ static void exec_finish_stop(exec_machine *m, exec_stop *stop)
     case EXEC_STOP_EXCEPTION:
         m->over = 1;
         m->final = m->stop;
+        if (EXEC_OBS_SYNC_ON(m)) {
+            exec_sync_ev ev = { .kind = EXEC_SYNC_LAUNCH_END, .cta = m->stop.cta,
+                                .what = "launch" };
+            exec_obs_sync_ev(m, &ev);
+        }
         break;
     default:
         break;
@@ -1557,7 +1703,10 @@ static int exec_par_kernel_ok(const exec_machine *m)
 static int exec_par_wanted(exec_machine *m, const exec_run_opts *o)
 {
     (void)o;   /* a step limit is handled by exec_run_par */
-    if (exec_get_threads(m) < 2 || m->any_watch || m->cl || m->res || m->coop ||
+    /* an observer of every access or of sync events sees them in the order one thread runs
+       them (exec_obs.h) */
+    if (exec_get_threads(m) < 2 || m->obs_spaces || (m->obs_want & EXEC_OBS_SYNC) ||
+        m->cl || m->res || m->coop ||
         m->ncta - m->cur_cta < 2)
         return 0;
     for (uint32_t pc = 0; pc < m->ncode; pc++)
@@ -1632,13 +1781,21 @@ static int exec_pool_halted(const exec_runctx *rc)
     return p->o->interrupt && __atomic_load_n(p->o->interrupt, __ATOMIC_RELAXED);
 }
 
-static void exec_worker_free(exec_worker *k)
+/* Worker k's warps and shared block go to the main machine's slot for worker i (or are freed). */
+static void exec_worker_free(exec_machine *m, exec_worker *k, int i)
 {
-    exec_cta_end(&k->wm, 0);
-    free(k->wm.warps);
-    free(k->wm.sregs);
-    k->wm.warps = NULL;
-    k->wm.sregs = NULL;
+    exec_machine *wm = &k->wm;
+    exec_cta_end(wm, 0);   /* the shared block to wm->pool */
+    if (m->wpool && i < EXEC_WPOOL) {
+        exec_wset_put(&m->wpool[i], wm->warps, wm->sregs, m->nwarps, wm->pool.sh,
+                      wm->pool.sh_cap);
+    } else {
+        exec_wset_free(wm->warps, wm->sregs, m->nwarps);
+        free(wm->pool.sh);
+    }
+    memset(&wm->pool, 0, sizeof wm->pool);
+    wm->warps = NULL;
+    wm->sregs = NULL;
 }
 
 /* A worker: take CTAs in increasing order until the window is done or the pool halts. A CTA
@@ -1717,8 +1874,7 @@ static void *exec_worker_main(void *arg)
 static void exec_adopt_cta(exec_machine *m, exec_worker *k)
 {
     exec_cta_end(m, 0);
-    free(m->warps);
-    free(m->sregs);
+    exec_wset_free(m->warps, m->sregs, m->nwarps);
     exec_machine *wm = &k->wm;
     m->warps = wm->warps;
     m->sregs = wm->sregs;
@@ -1769,7 +1925,9 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
         free(p.outs);
         return 2;   /* no memory for the bookkeeping: one thread */
     }
-    int started = 0;
+    /* every worker's machine is made before any starts (workers write the main machine's
+       list of claimed regions) */
+    int ready = 0, started = 0;
     for (int i = 0; i < n; i++) {
         exec_worker *k = &p.w[i];
         k->pool = &p;
@@ -1779,6 +1937,7 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
         exec_machine *wm = &k->wm;
         wm->is_worker = 1;
         wm->par = p.par;
+        exec_par_observe(wm);
         wm->par_conflict = 0;
         wm->intr_after = 0;   /* the pool counts it (exec_pool_count) */
         wm->cta_live = 0;
@@ -1787,12 +1946,25 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
         memset(&wm->stop, 0, sizeof wm->stop);
         wm->tinsn = 0;
         wm->glob.last = NULL;
-        wm->warps = calloc(m->nwarps, sizeof(exec_warp));
-        wm->sregs = malloc((size_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT);
-        if (!wm->warps || !wm->sregs)
+        /* the worker's own per-launch memory: its slot's from the last run, when kept */
+        memset(&wm->pool, 0, sizeof wm->pool);
+        wm->wpool = NULL;
+        if (!m->wpool)
+            m->wpool = calloc(EXEC_WPOOL, sizeof *m->wpool);
+        exec_wset tmp = {0}, *slot = m->wpool && i < EXEC_WPOOL ? &m->wpool[i] : &tmp;
+        if (exec_wset_get(slot, m->nwarps, &wm->warps, &wm->sregs))
             break;
+        if (slot->sh) {
+            wm->pool.sh = slot->sh;
+            wm->pool.sh_cap = slot->sh_cap;
+            slot->sh = NULL;
+            slot->sh_cap = 0;
+        }
         memcpy(wm->sregs, m->sregs, (size_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT);
-        if (pthread_create(&k->th, NULL, exec_worker_main, k))
+        ready++;
+    }
+    for (int i = 0; i < ready; i++) {
+        if (pthread_create(&p.w[i].th, NULL, exec_worker_main, &p.w[i]))
             break;
         started++;
     }
@@ -1872,7 +2044,7 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
         rcode = 2;
     }
     for (int i = 0; i < n; i++)
-        exec_worker_free(&p.w[i]);
+        exec_worker_free(m, &p.w[i], i);
     free(p.w);
     free(p.outs);
     free(p.csteps);
@@ -1880,14 +2052,32 @@ static int exec_par_window(exec_machine *m, exec_runctx *rc, int n, uint32_t end
     return rcode;
 }
 
+/* Workers cost their start and join (about 100 us on a loaded machine): CTAs run on this
+ * thread, in order, until m->par_warmup (EXEC_PAR_WARMUP, exec_set_par_warmup)
+ * warp-instructions of the run are spent, and only a grid with more work left goes to the
+ * workers, so programs of many small launches do not pay for threads. Results are the same
+ * either way. */
+void exec_set_par_warmup(exec_machine *m, uint64_t steps) { m->par_warmup = steps; }
+
 static int exec_run_par(exec_machine *m, exec_runctx *rc)
 {
-    /* a CTA already under way (e.g. after an interrupt) finishes on this thread first; the
-     * untouched CTA 0 of a fresh launch is simply handed to the workers */
     if (m->cta_live && m->cta_fresh)
-        exec_cta_end(m, 1);
+        rc->steps += exec_cta_cost(m);   /* CTA 0's setup, as every later CTA's */
     m->cta_fresh = 0;   /* whatever runs from here (workers or, falling back, this thread) */
-    if (m->cta_live) {
+    uint64_t warm_end = rc->steps + m->par_warmup;
+    for (int ran = 0; m->cta_live || (m->cur_cta < m->ncta && rc->steps < warm_end); ran = 1) {
+        if (!m->cta_live) {
+            if (exec_cta_start(m, m->cur_cta)) {
+                snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)",
+                         m->cur_cta);
+                return -1;
+            }
+            rc->steps += exec_cta_cost(m);
+            if (ran && exec_interrupted(m, rc)) {   /* between CTAs: stop in the new one */
+                exec_interrupt_stop(m, NULL);
+                return 0;
+            }
+        }
         /* with a turn, as on one thread: if it waits for later CTAs, they take turns */
         rc->turn_end = m->cur_cta + 1 < m->ncta ? rc->steps + EXEC_TURN : 0;
         m->turn_yield = 0;
@@ -1906,7 +2096,7 @@ static int exec_run_par(exec_machine *m, exec_runctx *rc)
         if (r != 1)
             return 0;
         m->cur_cta++;
-        exec_cta_end(m, 0);
+        exec_cta_end(m, 1);
     }
     uint32_t win = exec_par_max_ctas() < EXEC_PAR_WINDOW ? exec_par_max_ctas() : EXEC_PAR_WINDOW;
     while (m->cur_cta < m->ncta) {
@@ -1982,8 +2172,7 @@ void exec_run_cta_free_parked(exec_machine *m, exec_cta *c, exec_warp *warps, ui
     m->warps = warps;
     m->cta_live = 1;
     exec_cta_end(m, 0);
-    free(warps);
-    free(sregs);
+    exec_wset_free(warps, sregs, m->nwarps);
     m->cta = keep;
     m->warps = kw;
     m->cta_live = live;

@@ -114,12 +114,14 @@ static int res_arrays(exec_machine *m, const uint8_t *sregs_model)
         m->warps = v->warps;
         m->sregs = v->sregs;
         m->cta.shared = v->cta.shared;
+        m->cta.shared_cap = v->cta.shared_cap;
         return 0;
     }
     size_t sb = (size_t)m->nwarps * EXEC_SR__COUNT * EXEC_SLOT;
     m->warps = calloc(m->nwarps, sizeof(exec_warp));
     m->sregs = malloc(sb);
     m->cta.shared = NULL;
+    m->cta.shared_cap = 0;
     if (!m->warps || !m->sregs) {
         free(m->warps);
         free(m->sregs);

@@ -3,8 +3,7 @@
 #include "exec_core.h"
 
 /* Map a special register (and component) to its slot in a warp's sreg block; *bits gets its
- * width. Registers without a meaning here (%pm*, %envreg*, reserved shared offsets...) read
- * as zero. */
+ * width. Registers without a meaning here (%pm*, %current_graph_exec) read as zero. */
 int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits)
 {
     *bits = 32;
@@ -51,10 +50,12 @@ int exec_sreg_slot(ptx_sreg_id id, int comp, int *bits)
         return EXEC_SR_ZERO;
     case PTX_SREG_PM0: case PTX_SREG_PM1: case PTX_SREG_PM2: case PTX_SREG_PM3:
     case PTX_SREG_PM4: case PTX_SREG_PM5: case PTX_SREG_PM6: case PTX_SREG_PM7:
-    case PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN:
-    case PTX_SREG_RESERVED_SMEM_OFFSET_END: case PTX_SREG_RESERVED_SMEM_OFFSET_CAP:
-    case PTX_SREG_RESERVED_SMEM_OFFSET_2:
         return EXEC_SR_ZERO;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_BEGIN: return EXEC_SR_RES_BEGIN;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_END: return EXEC_SR_RES_END;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_CAP: return EXEC_SR_RES_CAP;
+    case PTX_SREG_RESERVED_SMEM_OFFSET_2:
+        return comp == 1 ? EXEC_SR_RES_OFF1 : EXEC_SR_RES_BEGIN;
     default:
         return -1;
     }
@@ -126,6 +127,12 @@ void exec_sreg_init_launch(exec_machine *m)
         exec_sr_fill32(blk, EXEC_SR_TOTAL_SMEM, total_r);
         exec_sr_fill32(blk, EXEC_SR_DYN_SMEM, m->li.dyn_shmem);
         exec_sr_fill32(blk, EXEC_SR_AGGR_SMEM, total_r);
+        /* the system's 1 KB (exec_core.h): %reserved_smem_offset_0 is its start, _1 its
+           second half (cooperative groups' multi-warp scratch, 288 bytes at most) */
+        exec_sr_fill32(blk, EXEC_SR_RES_BEGIN, EXEC_SMEM_RES_BASE);
+        exec_sr_fill32(blk, EXEC_SR_RES_END, EXEC_SMEM_RES_BASE + EXEC_SMEM_RESERVED);
+        exec_sr_fill32(blk, EXEC_SR_RES_CAP, EXEC_SMEM_RESERVED);
+        exec_sr_fill32(blk, EXEC_SR_RES_OFF1, EXEC_SMEM_RES_BASE + EXEC_SMEM_RESERVED / 2);
         exec_sr_fill32(blk, EXEC_SR_CTARANK, 0);
         exec_sr_fill32(blk, EXEC_SR_NCTARANK, cd.x * cd.y * cd.z);
         exec_sr_fill32(blk, EXEC_SR_IS_EXPLICIT, (uint32_t)expl);

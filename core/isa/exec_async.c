@@ -160,7 +160,8 @@ static uint8_t *mb_obj(exec_warp *w, const exec_insn *in, uint32_t lane, uint64_
     ptx_space sp = (ptx_space)(in->aux[3] & 0xff);
     if (exec_async_shared(w, in, lane, sp, a, 8, "mbarrier object", sa))
         return NULL;
-    return mem_xlate(w, in, (int)lane, PTX_SPACE_SHARED, *sa, 8, write);
+    return mem_xlate(w, in, (int)lane, PTX_SPACE_SHARED, *sa, 8,
+                     write ? EXEC_ACC_ATOMIC : EXEC_ACC_READ);
 }
 
 static int mb_err(exec_warp *w, const exec_insn *in, uint32_t lane, uint64_t sa,
@@ -212,6 +213,14 @@ static int mb_arrive(exec_warp *w, const exec_insn *in, uint32_t lane, uint64_t 
     return 0;
 }
 
+/* Observers learn mbarrier arrivals, completed phases and successful waits (exec_obs.h). */
+static void mb_event(exec_warp *w, const exec_insn *in, exec_sync_kind k, uint32_t lanes,
+                     uint64_t sa)
+{
+    if (EXEC_OBS_SYNC_ON(w->m))
+        exec_obs_sync(w, in, k, lanes, -1, 0, sa);
+}
+
 static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     uint64_t addr[EXEC_LANES];
@@ -225,6 +234,7 @@ static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         if (!h)
             return EXEC_STOPPED;
         memcpy(&s, h, 8);
+        uint32_t ph0 = mb_phase(s);
         if (op == MB_INIT) {
             uint64_t c = exec_lane_val(w, in, 1, i);
             if (c < 1 || c > MB_MAX) {
@@ -299,14 +309,20 @@ static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
                 }
                 complete = mb_phase(v) != mb_phase(s);
             }
-            if (complete)
+            if (complete) {
                 ok |= 1u << i;
+                mb_event(w, in, EXEC_SYNC_MBAR_WAIT, 1u << i, sa);
+            }
             continue;
         }
         default:
             break;
         }
         memcpy(h, &s, 8);
+        if (op == MB_ARRIVE || op == MB_CP_ARRIVE)
+            mb_event(w, in, EXEC_SYNC_MBAR_ARRIVE, 1u << i, sa);
+        if (op != MB_INVAL && mb_phase(s) != ph0)
+            mb_event(w, in, EXEC_SYNC_MBAR_PHASE, 1u << i, sa);
     }
     if (op == MB_TEST || op == MB_TRY) {
         exec_pred_set(w, &in->op[0], ok, m);
@@ -479,16 +495,16 @@ static int exec_cp_plain_fn(exec_warp *w, const exec_insn *in, uint32_t m)
                        "cp.async: src-size %u exceeds cp-size %u", ss, cs);
             return EXEC_STOPPED;
         }
-        if (sa[i] & (cs - 1)) {
-            exec_fault(w, in, EXEC_EXC_MISALIGNED, (int)i, PTX_SPACE_GLOBAL, sa[i], cs,
-                       "cp.async: source 0x%" PRIx64 " not aligned to cp-size %u", sa[i], cs);
+        if (sa[i] & (cs - 1)) {   /* the source is aligned to cp-size, whatever src-size says */
+            mem_bad(w, in, (int)i, PTX_SPACE_GLOBAL, PTX_SPACE_GLOBAL, sa[i], cs,
+                    EXEC_ACC_ASYNC_R, EXEC_ACC_MISALIGNED, NULL);
             return EXEC_STOPPED;
         }
-        uint8_t *dh = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, da[i], cs, 1);
+        uint8_t *dh = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, da[i], cs, EXEC_ACC_ASYNC_W);
         if (!dh)
             return EXEC_STOPPED;
         const uint8_t *sh = NULL;
-        if (ss && !(sh = mem_xlate(w, in, (int)i, PTX_SPACE_GLOBAL, sa[i], ss, 0)))
+        if (ss && !(sh = mem_xlate(w, in, (int)i, PTX_SPACE_GLOBAL, sa[i], ss, EXEC_ACC_ASYNC_R)))
             return EXEC_STOPPED;
         if (ss)
             memmove(dh, sh, ss);
@@ -499,7 +515,13 @@ static int exec_cp_plain_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 
 static int exec_cp_nop_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
-    (void)w; (void)in; (void)m;
+    /* commit_group / wait_group N / wait_all: the copies completed at issue; observers learn
+       the waits (count: the N groups that may stay pending) */
+    if (EXEC_OBS_SYNC_ON(w->m) && in->src && ptx_insn_has_mod(in->src, "wait_group"))
+        exec_obs_sync(w, in, EXEC_SYNC_CP_WAIT, m, -1,
+                      in->src->nops ? (uint32_t)in->src->ops[0].ival : 0, 0);
+    else if (EXEC_OBS_SYNC_ON(w->m) && in->src && ptx_insn_has_mod(in->src, "wait_all"))
+        exec_obs_sync(w, in, EXEC_SYNC_CP_WAIT, m, -1, 0, 0);
     return EXEC_NEXT;
 }
 
@@ -563,10 +585,10 @@ static int exec_bulk_move(exec_warp *w, const exec_insn *in, uint32_t lane, cons
 {
     int es = reduce ? ptx_type_bits(x->type) / 8 : 16;
     for (uint32_t off = 0; off < size; off += 16) {
-        uint8_t *dh = mem_xlate(w, in, (int)lane, dsp, da + off, 16, 1);
+        uint8_t *dh = mem_xlate(w, in, (int)lane, dsp, da + off, 16, EXEC_ACC_ASYNC_W);
         if (!dh)
             return -1;
-        const uint8_t *sh = mem_xlate(w, in, (int)lane, ssp, sa + off, 16, 0);
+        const uint8_t *sh = mem_xlate(w, in, (int)lane, ssp, sa + off, 16, EXEC_ACC_ASYNC_R);
         if (!sh)
             return -1;
         if (!reduce) {
@@ -594,7 +616,7 @@ static int exec_mb_complete_tx(exec_warp *w, const exec_insn *in, uint32_t i, ui
     uint64_t mb, s;
     if (exec_async_shared(w, in, i, PTX_SPACE_SHARED, mba, 8, "mbarrier object", &mb))
         return -1;
-    uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, mb, 8, 1);
+    uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, mb, 8, EXEC_ACC_ATOMIC);
     if (!h)
         return -1;
     memcpy(&s, h, 8);
@@ -613,6 +635,8 @@ static int exec_mb_complete_tx(exec_warp *w, const exec_insn *in, uint32_t i, ui
     int done;
     s = mb_settle(mb_make(mb_phase(s), (int32_t)ntx, mb_exp(s), mb_pend(s)), &done);
     memcpy(h, &s, 8);
+    if (done)
+        mb_event(w, in, EXEC_SYNC_MBAR_PHASE, 1u << i, mb);
     return 0;
 }
 
@@ -828,7 +852,7 @@ static int exec_st_async_fn(exec_warp *w, const exec_insn *in, uint32_t m)
                        "misaligned %u-byte access at shared 0x%" PRIx64, size, sa);
             return EXEC_STOPPED;
         }
-        uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, sa, size, 1);
+        uint8_t *h = mem_xlate(w, in, (int)i, PTX_SPACE_SHARED, sa, size, EXEC_ACC_ASYNC_W);
         if (!h)
             return EXEC_STOPPED;
         for (int k = 0; k < x->n; k++) {

@@ -39,7 +39,7 @@ static uint8_t *ax_host(exec_warp *w, const exec_insn *in, uint32_t i, uint64_t 
                    "misaligned %u-byte atomic at 0x%" PRIx64, n, a);
         return NULL;
     }
-    return mem_xlate(w, in, (int)i, sp, sa, n, 1);
+    return mem_xlate(w, in, (int)i, sp, sa, n, EXEC_ACC_ATOMIC);
 }
 
 /* A 128-bit register operand: its two 64-bit slots (low, high) for lane i. */

@@ -106,13 +106,113 @@ int dec_brx(exec_dec *d, const ptx_insn *pi, exec_insn *in)
  * The .param ABI: arguments are the caller's call-sequence .param variables (or registers /
  * immediates for .reg parameters); `call` copies them into the new frame's parameter area,
  * `ret` copies the callee's return variables back into the caller's. */
-enum { EXEC_CA_PARAM, EXEC_CA_REG, EXEC_CA_IMM, EXEC_CA_SINK /* `_` in a return list */ };
+enum { EXEC_CA_PARAM, EXEC_CA_REG, EXEC_CA_PRED, EXEC_CA_IMM,
+       EXEC_CA_SINK /* `_` in a return list */ };
 typedef struct {
     int kind;
-    uint64_t off;             /* PARAM: offset in caller's param area; REG: slot offset */
-    uint32_t size;            /* bytes available (variable size / register width) */
+    uint64_t off;             /* PARAM: offset in caller's param area; REG: slot offset of
+                                 the first element; PRED: predicate index */
+    uint32_t size;            /* bytes of the value (variable size / register width x
+                                 elements; a predicate is one byte, 0 or 1) */
+    uint32_t es, nel;         /* REG: element bytes and elements (a whole vector register,
+                                 `call (v), f, (v)`, has one slot per element) */
     uint64_t imm;
 } exec_carg;
+
+/* One side of an argument or return value in a frame, for every lane: parameter bytes
+ * (base + lane * step), register element slots, or a predicate's lane mask. A value moves as
+ * packed bytes: a vector's elements one after the other, a predicate as one byte 0/1. */
+typedef struct {
+    int kind;                 /* EXEC_CA_* */
+    uint8_t *base;            /* PARAM: lane 0's bytes; REG: element 0's slot */
+    size_t step;              /* PARAM: bytes between lanes */
+    uint32_t es, nel, size;   /* REG: element bytes and count; size: bytes of the value */
+    uint32_t *pred;           /* PRED */
+    const uint64_t *imm;      /* IMM */
+} exec_vloc;
+#define EXEC_VAL_MAX 64       /* bytes of a register value: .v4 .b64 is 32 */
+
+static size_t exec_elem_stride(uint32_t es)
+{
+    return ((size_t)es * EXEC_LANES + EXEC_SLOT - 1) / EXEC_SLOT * EXEC_SLOT;
+}
+
+/* The packed value of `lane` into buf (at most cap bytes); returns its size. */
+static uint32_t exec_vloc_get(const exec_vloc *v, uint32_t lane, uint8_t *buf, uint32_t cap)
+{
+    uint32_t n = v->size < cap ? v->size : cap;
+    switch (v->kind) {
+    case EXEC_CA_PARAM:
+        memcpy(buf, v->base + lane * v->step, n);
+        break;
+    case EXEC_CA_REG:
+        for (uint32_t e = 0; e < v->nel && (e + 1) * v->es <= n; e++)
+            memcpy(buf + e * v->es, v->base + e * exec_elem_stride(v->es) + lane * v->es, v->es);
+        break;
+    case EXEC_CA_PRED:
+        buf[0] = (uint8_t)(*v->pred >> lane & 1);
+        break;
+    case EXEC_CA_IMM:
+        memcpy(buf, v->imm, n < 8 ? n : 8);
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
+/* Store the packed value buf[0..n) of `lane` (zero-extended to the location's size). */
+static void exec_vloc_put(const exec_vloc *v, uint32_t lane, const uint8_t *buf, uint32_t n)
+{
+    switch (v->kind) {
+    case EXEC_CA_PARAM: {
+        uint8_t *d = v->base + lane * v->step;
+        memset(d, 0, v->size);
+        memcpy(d, buf, n < v->size ? n : v->size);
+        break;
+    }
+    case EXEC_CA_REG:
+        for (uint32_t e = 0; e < v->nel; e++) {
+            uint8_t *d = v->base + e * exec_elem_stride(v->es) + lane * v->es;
+            uint32_t lo = e * v->es;
+            memset(d, 0, v->es);
+            if (lo < n)
+                memcpy(d, buf + lo, n - lo < v->es ? n - lo : v->es);
+        }
+        break;
+    case EXEC_CA_PRED: {
+        int on = 0;
+        for (uint32_t k = 0; k < n && k < 8; k++)
+            on |= buf[k] != 0;
+        *v->pred = (*v->pred & ~(1u << lane)) | (uint32_t)on << lane;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Copy a value from src to dst for `lanes`. */
+static void exec_vloc_move(const exec_vloc *dst, const exec_vloc *src, uint32_t lanes)
+{
+    if (dst->kind == EXEC_CA_SINK)
+        return;
+    if (dst->kind == EXEC_CA_PARAM && src->kind == EXEC_CA_PARAM) {
+        uint32_t n = src->size < dst->size ? src->size : dst->size;
+        EXEC_FOR_LANES(i, lanes) {
+            uint8_t *d = dst->base + i * dst->step;
+            memset(d, 0, dst->size);
+            memcpy(d, src->base + i * src->step, n);
+        }
+        return;
+    }
+    EXEC_FOR_LANES(i, lanes) {
+        uint8_t buf[EXEC_VAL_MAX];
+        memset(buf, 0, sizeof buf);
+        uint32_t n = exec_vloc_get(src, i, buf, sizeof buf);
+        exec_vloc_put(dst, i, buf, n);
+    }
+}
 
 /* Entry block of a function with address-taken parameters (see exec_param_copies). */
 typedef struct {
@@ -156,14 +256,31 @@ static const exec_pcopy *exec_pcopy_make(exec_dec *d, const exec_fdec *fd)
     return pc;
 }
 
-static const uint8_t *exec_carg_src(exec_warp *w, const exec_carg *a, uint32_t lane)
+/* The caller's side of argument or return a in frame f. */
+static exec_vloc exec_carg_loc(exec_act *f, const exec_carg *a)
 {
-    exec_act *f = w->cur_frame;
+    exec_vloc v;
+    memset(&v, 0, sizeof v);
+    v.kind = a->kind;
+    v.size = a->size;
     switch (a->kind) {
-    case EXEC_CA_PARAM: return f->params + (size_t)lane * f->fd->param_size + a->off;
-    case EXEC_CA_REG:   return f->regs + a->off + (size_t)lane * a->size;
-    default:            return (const uint8_t *)&a->imm;
+    case EXEC_CA_PARAM:
+        v.base = f->params + a->off;
+        v.step = f->fd->param_size;
+        break;
+    case EXEC_CA_REG:
+        v.base = f->regs + a->off;
+        v.es = a->es;
+        v.nel = a->nel;
+        break;
+    case EXEC_CA_PRED:
+        v.pred = f->preds + a->off;
+        break;
+    default:
+        v.imm = &a->imm;
+        break;
     }
+    return v;
 }
 
 int exec_call_arg(exec_warp *w, const exec_insn *in, int k, uint32_t lane, void *out,
@@ -173,8 +290,15 @@ int exec_call_arg(exec_warp *w, const exec_insn *in, int k, uint32_t lane, void 
     memset(out, 0, size);
     if (k >= c->nargs)
         return -1;
-    const exec_carg *a = &c->args[k];
-    memcpy(out, exec_carg_src(w, a, lane), size < a->size ? size : a->size);
+    exec_vloc v = exec_carg_loc(w->cur_frame, &c->args[k]);
+    if (v.kind == EXEC_CA_PARAM) {
+        memcpy(out, v.base + lane * v.step, size < v.size ? size : v.size);
+        return 0;
+    }
+    uint8_t buf[EXEC_VAL_MAX];
+    memset(buf, 0, sizeof buf);
+    uint32_t n = exec_vloc_get(&v, lane, buf, sizeof buf);
+    memcpy(out, buf, size < n ? size : n);
     return 0;
 }
 
@@ -184,10 +308,8 @@ void exec_call_ret(exec_warp *w, const exec_insn *in, uint32_t lane, const void 
     const exec_call *c = in->ext;
     if (c->nrets < 1 || c->rets[0].kind == EXEC_CA_SINK)
         return;
-    const exec_carg *r = &c->rets[0];
-    uint8_t *dst = (uint8_t *)exec_carg_src(w, r, lane);
-    memset(dst, 0, r->size);
-    memcpy(dst, val, size < r->size ? size : r->size);
+    exec_vloc v = exec_carg_loc(w->cur_frame, &c->rets[0]);
+    exec_vloc_put(&v, lane, val, size);
 }
 
 static uint32_t exec_sym_bytes(const ptx_sym *s)
@@ -238,20 +360,36 @@ int exec_param_copies(const exec_fdec *fd, uint64_t *offs, uint64_t *size, uint3
     return n;
 }
 
-/* Where callee parameter/return k lives for a lane. */
-static uint8_t *exec_callee_slot(exec_act *f, const ptx_sym *s, int idx, int is_ret, uint32_t lane,
-                                 uint32_t *size)
+/* Where callee parameter/return k (symbol s) lives in frame f: a .reg parameter is a register
+ * (a vector's element slots, a predicate's mask), a .param one bytes of the param area. A
+ * location whose register is unknown is a sink. */
+static exec_vloc exec_callee_loc(exec_act *f, const ptx_sym *s, int idx, int is_ret)
 {
     const exec_fdec *fd = f->fd;
-    *size = exec_sym_bytes(s);
+    exec_vloc v;
+    memset(&v, 0, sizeof v);
+    v.size = exec_sym_bytes(s);
     if (s->kind == PTX_SYM_REG || s->space == PTX_SPACE_REG) {
         int ri = exec_reg_lookup(fd, s);
-        if (ri < 0)
-            return NULL;
-        return f->regs + fd->reg_off[ri] + (size_t)lane * *size;
+        if (ri < 0 || fd->reg_off[ri] == UINT32_MAX) {
+            v.kind = EXEC_CA_SINK;
+        } else if (s->type == PTX_T_PRED) {
+            v.kind = EXEC_CA_PRED;
+            v.pred = f->preds + fd->reg_off[ri];
+            v.size = 1;
+        } else {
+            v.kind = EXEC_CA_REG;
+            v.base = f->regs + fd->reg_off[ri];
+            v.es = (uint32_t)ptx_type_bits(s->type) / 8;
+            v.nel = s->vec > 1 ? (uint32_t)s->vec : 1;
+            v.size = v.es * v.nel;
+        }
+        return v;
     }
-    uint64_t off = is_ret ? fd->ret_off[idx] : fd->prm_off[idx];
-    return f->params + (size_t)lane * fd->param_size + off;
+    v.kind = EXEC_CA_PARAM;
+    v.base = f->params + (is_ret ? fd->ret_off[idx] : fd->prm_off[idx]);
+    v.step = fd->param_size;
+    return v;
 }
 
 /* Enter function cf for `lanes` of the running group. Returns 0, or -1 after a fault. */
@@ -283,22 +421,10 @@ static int exec_enter(exec_warp *w, const exec_insn *in, uint32_t lanes, const p
     f->depth = caller->depth + 1;
     f->members = lanes;
     f->call_pc = in->pc;
-    /* where each argument goes: lane 0's slot and the distance between lanes */
-    uint8_t *pdst[16];
-    size_t pstep[16];
-    uint32_t pn[16];
     for (int k = 0; k < cf->nparams; k++) {
-        uint32_t sz;
-        pdst[k] = exec_callee_slot(f, cf->params[k], k, 0, 0, &sz);
-        pstep[k] = pdst[k] ? (size_t)(exec_callee_slot(f, cf->params[k], k, 0, 1, &sz) - pdst[k])
-                           : 0;
-        pn[k] = sz < c->args[k].size ? sz : c->args[k].size;
-    }
-    for (int k = 0; k < cf->nparams; k++) {
-        const exec_carg *a = &c->args[k];
-        if (pdst[k])
-            EXEC_FOR_LANES(i, lanes)
-                memcpy(pdst[k] + i * pstep[k], exec_carg_src(w, a, i), pn[k]);
+        exec_vloc dst = exec_callee_loc(f, cf->params[k], k, 0);
+        exec_vloc src = exec_carg_loc(caller, &c->args[k]);
+        exec_vloc_move(&dst, &src, lanes);
     }
     EXEC_FOR_LANES(i, lanes) {
         uint64_t base, lsize = cfd->local_size;
@@ -320,10 +446,10 @@ static int exec_enter(exec_warp *w, const exec_insn *in, uint32_t lanes, const p
         for (int k = 0; pc && k < cf->nparams; k++) {
             if (pc->offs[k] == UINT64_MAX)
                 continue;
-            uint32_t sz;
-            const uint8_t *src = exec_callee_slot(f, cf->params[k], k, 0, i, &sz);
-            if (src)
-                memcpy(mem_local_host(w, (int)i, base + pc->offs[k]), src, sz);
+            exec_vloc src = exec_callee_loc(f, cf->params[k], k, 0);
+            if (src.kind == EXEC_CA_PARAM)
+                memcpy(mem_local_host(w, (int)i, base + pc->offs[k]), src.base + i * src.step,
+                       src.size);
         }
     }
     EXEC_FOR_LANES(i, lanes) {
@@ -413,18 +539,27 @@ static int exec_carg_dec(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, 
         a->size = exec_sym_bytes(s);
         return 0;
     }
-    if (o->kind == PTX_OP_REG && s && s->kind == PTX_SYM_REG && s->type != PTX_T_PRED) {
+    if (o->kind == PTX_OP_REG && s && s->kind == PTX_SYM_REG) {
         int ri = exec_reg_lookup(d->fd, s);
-        if (ri < 0)
+        if (ri < 0 || d->fd->reg_off[ri] == UINT32_MAX)
             return exec_dec_error(d, pi, "undeclared register %s", s->name);
-        a->kind = EXEC_CA_REG;
         a->off = d->fd->reg_off[ri];
-        if (s->vec > 1 && o->comp < 0)
-            return exec_dec_error(d, pi, "vector register %s cannot be a call argument; "
-                                  "name an element (%s.x)", s->name, s->name);
-        if (s->vec > 1 && o->comp > 0) /* v.y: elements have consecutive slots */
-            a->off += (uint32_t)o->comp * (s->type == PTX_T_B128 ? 2u : 1u) * EXEC_SLOT;
-        a->size = (uint32_t)ptx_type_bits(s->type) / 8;
+        if (s->type == PTX_T_PRED) {
+            /* predicates as arguments and results (ptxas accepts them outside its ABI) */
+            if (s->vec > 1 || o->neg)
+                return exec_dec_error(d, pi, "bad predicate call operand %s", s->name);
+            a->kind = EXEC_CA_PRED;
+            a->size = 1;
+            return 0;
+        }
+        a->kind = EXEC_CA_REG;
+        a->es = (uint32_t)ptx_type_bits(s->type) / 8;
+        a->nel = 1;
+        if (s->vec > 1 && o->comp < 0)   /* the whole vector: its elements, in order */
+            a->nel = (uint32_t)s->vec;
+        else if (s->vec > 1 && o->comp > 0) /* v.y: elements have consecutive slots */
+            a->off += (uint32_t)(o->comp * (int)exec_elem_stride(a->es));
+        a->size = a->es * a->nel;
         return 0;
     }
     if (o->kind == PTX_OP_SINK && want == 0) {
@@ -443,9 +578,6 @@ static int exec_carg_dec(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, 
         a->size = 8;
         return 0;
     }
-    if (o->kind == PTX_OP_REG && s && s->type == PTX_T_PRED)
-        return exec_dec_error(d, pi, "predicate %s cannot be passed to or returned from a "
-                              "function (ptxas's ABI does not allow it either)", s->name);
     return exec_dec_error(d, pi, "bad call argument");
 }
 
@@ -547,22 +679,10 @@ static int exec_ret_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     const exec_call *c = ci->ext;
     const ptx_func *cf = f->fd->f;
     for (int k = 0; k < cf->nrets && k < c->nrets; k++) {
-        /* lane 0's slot and the distance between lanes, then every lane */
-        uint32_t sz;
-        const uint8_t *src = exec_callee_slot(f, cf->rets[k], k, 1, 0, &sz);
-        if (!src)
-            continue;
-        size_t step = (size_t)(exec_callee_slot(f, cf->rets[k], k, 1, 1, &sz) - src);
-        const exec_carg *r = &c->rets[k];
-        if (r->kind == EXEC_CA_SINK)
-            continue;
-        uint8_t *dst = r->kind == EXEC_CA_PARAM ? p->params + r->off : p->regs + r->off;
-        size_t dstep = r->kind == EXEC_CA_PARAM ? p->fd->param_size : r->size;
-        uint32_t nb = sz < r->size ? sz : r->size;
-        EXEC_FOR_LANES(i, m) {
-            memset(dst + i * dstep, 0, r->size);
-            memcpy(dst + i * dstep, src + i * step, nb);
-        }
+        exec_vloc src = exec_callee_loc(f, cf->rets[k], k, 1);
+        exec_vloc dst = exec_carg_loc(p, &c->rets[k]);
+        if (src.kind != EXEC_CA_SINK)
+            exec_vloc_move(&dst, &src, m);
     }
     EXEC_FOR_LANES(i, m) {
         w->lframe[i] = p;

@@ -222,6 +222,12 @@ int exec_libc_call(exec_warp *w, const exec_insn *in, uint32_t m, const ptx_func
                     mc->heap_used += size;
             }
             exec_call_ret(w, in, i, &a, 8);
+            if (EXEC_OBS_SYNC_ON(mc)) {
+                exec_sync_ev ev = { .kind = EXEC_SYNC_MALLOC, .cta = w->cta->id, .warp = w->id,
+                                    .pc = in->pc, .lanes = 1u << i, .addr = a, .size = size,
+                                    .what = "malloc" };
+                exec_obs_sync_ev(mc, &ev);
+            }
         }
         return EXEC_NEXT;
     }
@@ -233,9 +239,23 @@ int exec_libc_call(exec_warp *w, const exec_insn *in, uint32_t m, const ptx_func
                 continue;
             mem_region *r = mem_global_find(&mc->glob, a, 0);
             if (!r || r->base != a || r->kind != MEM_R_HEAP) {
+                const mem_freed *f = mem_global_freed(&mc->glob, a);
+                int twice = f && f->base == a && f->kind == MEM_R_HEAP;
                 exec_fault(w, in, EXEC_EXC_MALLOC, (int)i, PTX_SPACE_GLOBAL, a, 0,
-                           "free(0x%" PRIx64 "): not a pointer returned by malloc", a);
+                           twice ? "free(0x%" PRIx64 "): double free (the block was already "
+                                   "freed)"
+                                 : "free(0x%" PRIx64 "): not a pointer returned by malloc", a);
+                if (mc->obs_want & EXEC_OBS_BAD)   /* memcheck: a device heap error */
+                    exec_obs_lane(w, in, (int)i, PTX_SPACE_GLOBAL, a, 0, EXEC_ACC_WRITE,
+                                  twice ? EXEC_ACC_FREE_TWICE : EXEC_ACC_FREE_BAD, 0, NULL,
+                                  NULL);
                 return EXEC_STOPPED;
+            }
+            if (EXEC_OBS_SYNC_ON(mc)) {
+                exec_sync_ev ev = { .kind = EXEC_SYNC_FREE, .cta = w->cta->id, .warp = w->id,
+                                    .pc = in->pc, .lanes = 1u << i, .addr = a,
+                                    .size = r->size, .what = "free" };
+                exec_obs_sync_ev(mc, &ev);
             }
             mc->heap_used -= r->size;
             mem_global_remove(&mc->glob, a, MEM_R_HEAP);

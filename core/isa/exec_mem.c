@@ -173,11 +173,9 @@ static uint8_t *exec_access(exec_warp *w, const exec_insn *in, int i, uint64_t a
         return w->cur_frame->params + (size_t)i * w->cur_frame->fd->param_size + a;
     if (sp == PTX_SPACE_PARAM && in->aux[2] != EXEC_AM_KPARAM && !w->cur_frame->fd->f->is_entry) {
         uint32_t ps = w->cur_frame->fd->param_size;
-        if (a > ps || ps - a < n) {
-            exec_fault(w, in, EXEC_EXC_OUT_OF_RANGE, i, sp, a, n,
-                       "out-of-range parameter access at offset %" PRIu64, a);
-            return NULL;
-        }
+        if (a > ps || ps - a < n)
+            return mem_bad(w, in, i, sp, sp, a, n, write, EXEC_ACC_OOB,
+                           "outside the function's parameters");
         return w->cur_frame->params + (size_t)i * ps + a;
     }
     return mem_xlate(w, in, i, sp, a, n, write);
@@ -187,19 +185,27 @@ static uint8_t *exec_access(exec_warp *w, const exec_insn *in, int i, uint64_t a
  * Most accesses of a warp hit one buffer: the addresses of the active lanes are reduced to
  * [lo, hi] and their OR (alignment), and when that whole span lies in one global region (the
  * last-hit cache first), in the CTA's shared block or in the const bank / kernel parameters,
- * the copy runs with no per-lane checks. Anything else (spans crossing buffers, faults,
- * watchpoints, local and frame-param spaces) takes the checked per-lane path, which reports
- * exactly the same faults in the same lane order. */
-typedef struct { uint8_t *data; uint64_t base; mem_region *reg; } exec_span;
+ * the copy runs with no per-lane checks. Anything else (spans crossing buffers, faults, local
+ * and frame-param spaces) takes the checked per-lane path, which reports exactly the same
+ * faults in the same lane order. Observers of the space (watchpoints, a parallel worker's
+ * claims, checkers: exec_obs.h) see the span as one event before the copy. */
+typedef struct {
+    uint8_t *data;
+    uint64_t base;
+    mem_region *reg;
+    ptx_space sp;             /* the space (generic resolved) */
+    uint64_t bias;            /* lane address - bias = address in sp */
+} exec_span;
 
-/* A parallel worker claims each lane's bytes of a global span before the copy (exec_par.c);
- * returns -1 (the warp stopped) when another CTA's claim forbids it. */
-static inline int exec_span_claim(exec_warp *w, const exec_insn *in, const exec_span *s,
-                                  uint32_t m, const uint64_t *addr, uint32_t n, int write)
+/* The observers of the span's space see the lanes' accesses; -1 (the warp stopped) when one
+ * forbids it (a parallel worker's claim: exec_par.c). */
+static inline int exec_span_observe(exec_warp *w, const exec_insn *in, const exec_span *s,
+                                    uint32_t m, const uint64_t *addr, uint32_t n, int kind)
 {
-    if (__builtin_expect(!w->m->par || !s->reg, 1))
+    if (__builtin_expect(!((w->m->obs_spaces >> s->sp) & 1), 1))
         return 0;
-    return exec_par_claim_lanes(w, in, s->reg, m, addr, n, write);
+    return exec_obs_span(w, in, m, s->sp, addr, s->bias, n, kind,
+                         s->bias ? EXEC_ACC_F_GENERIC : 0, s->reg, s->data, s->base);
 }
 
 static inline void exec_lanes_range(const uint64_t *a, uint32_t m, uint64_t *lo, uint64_t *hi,
@@ -224,31 +230,11 @@ static inline void exec_lanes_range(const uint64_t *a, uint32_t m, uint64_t *lo,
     *orv = o;
 }
 
-/* Whether a watchpoint may see an access to [lo, hi + n) of space sp by this warp's CTA. */
-static int exec_span_watched(const exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
-                             uint32_t n)
-{
-    const exec_machine *m = w->m;
-    if (sp == PTX_SPACE_SHARED_CLUSTER)
-        sp = PTX_SPACE_SHARED;
-    for (int i = 0; i < m->nwatches; i++) {
-        const exec_watch *wt = &m->watches[i];
-        ptx_space ws = wt->space == PTX_SPACE_SHARED_CLUSTER ? PTX_SPACE_SHARED : wt->space;
-        if (!wt->used || ws != sp)
-            continue;
-        if (sp == PTX_SPACE_SHARED && wt->cta != UINT32_MAX && wt->cta != w->cta->id)
-            continue;
-        if (lo < wt->addr + wt->len && wt->addr < hi + n)
-            return 1;
-    }
-    return 0;
-}
-
 /* Host base for [lo, hi + n) of space sp (generic decoded), or data NULL. */
-static inline exec_span exec_span_of1(exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
-                                      uint32_t n, int write)
+static inline exec_span exec_span_of(exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
+                                     uint32_t n, int write)
 {
-    exec_span r = { NULL, 0, NULL };
+    exec_span r = { NULL, 0, NULL, sp, 0 };
     exec_machine *m = w->m;
     if (sp == PTX_SPACE_GENERIC) {
         if (hi < MEM_WIN_SHARED || lo >= MEM_WIN_PARAM + MEM_WIN_SIZE) {
@@ -258,9 +244,11 @@ static inline exec_span exec_span_of1(exec_warp *w, ptx_space sp, uint64_t lo, u
             lo -= MEM_WIN_SHARED;
             hi -= MEM_WIN_SHARED;
             r.base = MEM_WIN_SHARED;
+            r.bias = MEM_WIN_SHARED;
         } else {
             return r;
         }
+        r.sp = sp;
     }
     switch (sp) {
     case PTX_SPACE_GLOBAL: {
@@ -295,27 +283,6 @@ static inline exec_span exec_span_of1(exec_warp *w, ptx_space sp, uint64_t lo, u
     default:
         return r;
     }
-}
-
-/* The span, unless a watchpoint may see the access (then the checked path runs). */
-static inline exec_span exec_span_of(exec_warp *w, ptx_space sp, uint64_t lo, uint64_t hi,
-                                     uint32_t n, int write)
-{
-    exec_span r = exec_span_of1(w, sp, lo, hi, n, write);
-    if (r.data && __builtin_expect(w->m->any_watch, 0)) {
-        if (sp == PTX_SPACE_GENERIC) {
-            if (hi < MEM_WIN_SHARED || lo >= MEM_WIN_PARAM + MEM_WIN_SIZE) {
-                sp = PTX_SPACE_GLOBAL;
-            } else {
-                sp = PTX_SPACE_SHARED;
-                lo -= MEM_WIN_SHARED;
-                hi -= MEM_WIN_SHARED;
-            }
-        }
-        if (exec_span_watched(w, sp, lo, hi, n))
-            r.data = NULL;
-    }
-    return r;
 }
 
 /* Whether the fast path may be tried for this instruction (decided per execution: cheap). */
@@ -379,6 +346,17 @@ static inline int exec_local_fast(exec_warp *w, uint32_t m, const uint64_t *addr
     return 1;
 }
 
+/* Observers of local space see a fast local access lane by lane (each lane has its own stack). */
+static int exec_local_observe(exec_warp *w, const exec_insn *in, uint32_t m,
+                              const uint64_t *addr, uint32_t n, int kind, uint8_t **h)
+{
+    EXEC_FOR_LANES(i, m)
+        if (exec_obs_lane(w, in, (int)i, PTX_SPACE_LOCAL, addr[i], n, kind, EXEC_ACC_OK, 0,
+                          NULL, h[i]))
+            return -1;
+    return 0;
+}
+
 __attribute__((hot)) static int exec_ld(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     uint64_t addr[EXEC_LANES];
@@ -405,6 +383,9 @@ __attribute__((hot)) static int exec_ld(exec_warp *w, const exec_insn *in, uint3
         uint8_t *h[EXEC_LANES];
         if (!exec_local_fast(w, m, addr, total, h))
             return exec_ld_slow(w, in, m, addr);
+        if (__builtin_expect((w->m->obs_spaces >> PTX_SPACE_LOCAL) & 1, 0) &&
+            exec_local_observe(w, in, m, addr, total, EXEC_ACC_READ, h))
+            return EXEC_STOPPED;
         for (int k = 0; k < ne; k++) {
             uint8_t *d = EXEC_DST(w, in, k);
             EXEC_FOR_LANES(i, m)
@@ -425,7 +406,7 @@ __attribute__((hot)) static int exec_ld(exec_warp *w, const exec_insn *in, uint3
     exec_span sp_ = exec_span_of(w, sp, lo, hi, total, 0);
     if (!sp_.data)
         return exec_ld_slow(w, in, m, addr);
-    if (exec_span_claim(w, in, &sp_, m, addr, total, 0))
+    if (exec_span_observe(w, in, &sp_, m, addr, total, EXEC_ACC_READ))
         return EXEC_STOPPED;
     const uint8_t *base = sp_.data;
     uint64_t b0 = sp_.base;
@@ -484,7 +465,7 @@ __attribute__((hot)) static int exec_ld_g32(exec_warp *w, const exec_insn *in, u
     exec_span s;
     if ((orv & 3) || !(s = exec_span_of(w, PTX_SPACE_GLOBAL, lo, hi, 4, 0)).data)
         return exec_ld_slow(w, in, m, addr);
-    if (exec_span_claim(w, in, &s, m, addr, 4, 0))
+    if (exec_span_observe(w, in, &s, m, addr, 4, EXEC_ACC_READ))
         return EXEC_STOPPED;
     const uint8_t *base = s.data;
     if (m == EXEC_FULL)
@@ -542,6 +523,9 @@ __attribute__((hot)) static int exec_st(exec_warp *w, const exec_insn *in, uint3
         uint8_t *h[EXEC_LANES];
         if (!exec_local_fast(w, m, addr, total, h))
             return exec_st_slow(w, in, m, addr);
+        if (__builtin_expect((w->m->obs_spaces >> PTX_SPACE_LOCAL) & 1, 0) &&
+            exec_local_observe(w, in, m, addr, total, EXEC_ACC_WRITE, h))
+            return EXEC_STOPPED;
         for (int k = 0; k < ne; k++) {
             if (in->op[k].kind == EXEC_O_SINK)
                 continue;
@@ -560,7 +544,7 @@ __attribute__((hot)) static int exec_st(exec_warp *w, const exec_insn *in, uint3
     exec_span s = exec_span_of(w, sp, lo, hi, total, 1);
     if (!s.data)
         return exec_st_slow(w, in, m, addr);
-    if (exec_span_claim(w, in, &s, m, addr, total, 1))
+    if (exec_span_observe(w, in, &s, m, addr, total, EXEC_ACC_WRITE))
         return EXEC_STOPPED;
     /* lane order matters when lanes store to the same address: the last lane wins */
     for (int k = 0; k < ne; k++) {
@@ -598,7 +582,7 @@ __attribute__((hot)) static int exec_st_g32(exec_warp *w, const exec_insn *in, u
     exec_span s;
     if ((orv & 3) || !(s = exec_span_of(w, PTX_SPACE_GLOBAL, lo, hi, 4, 1)).data)
         return exec_st_slow(w, in, m, addr);
-    if (exec_span_claim(w, in, &s, m, addr, 4, 1))
+    if (exec_span_observe(w, in, &s, m, addr, 4, EXEC_ACC_WRITE))
         return EXEC_STOPPED;
     uint8_t *base = s.data;
     EXEC_FOR_LANES(i, m)

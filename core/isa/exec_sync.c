@@ -60,6 +60,12 @@ static int exec_bar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     }
     br->arrived += (uint32_t)exec_popc(m);
     br->pend[w->id % EXEC_CTA_WARPS] |= m;
+    if (EXEC_OBS_SYNC_ON(mc)) {
+        exec_sync_ev ev = { .kind = EXEC_SYNC_BAR_ARRIVE, .cta = w->cta->id, .warp = w->id,
+                            .pc = in->pc, .lanes = m, .id = (int)id, .count = (uint32_t)cnt,
+                            .op = (uint8_t)in->aux[1], .what = in->src ? in->src->opcode : "" };
+        exec_obs_sync_ev(mc, &ev);
+    }
     if (in->aux[1] == 2) {
         uint32_t c = exec_pred_get(w, &in->op[3]) & m;
         br->red_popc += (uint32_t)exec_popc(c);
@@ -144,7 +150,19 @@ int dec_bar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
  * before the next, so memory is sequentially consistent: fences only order, no effect. */
 static int exec_fence_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 {
-    (void)w; (void)in; (void)m;
+    if (EXEC_OBS_SYNC_ON(w->m)) {   /* observers learn the scope (racecheck orders by it) */
+        static const char *const names[] = { "cta", "cluster", "gpu", "sys", "gl" };
+        static const uint8_t scopes[] = { EXEC_SCOPE_CTA, EXEC_SCOPE_CLUSTER, EXEC_SCOPE_GPU,
+                                          EXEC_SCOPE_SYS, EXEC_SCOPE_GPU };
+        exec_sync_ev ev = { .kind = EXEC_SYNC_FENCE, .cta = w->cta->id, .warp = w->id,
+                            .pc = in->pc, .lanes = m, .scope = EXEC_SCOPE_GPU,
+                            .what = in->src ? in->src->opcode : "fence" };
+        for (int i = 0; in->src && i < in->src->nmods; i++)
+            for (int k = 0; k < 5; k++)
+                if (!strcmp(in->src->mods[i], names[k]))
+                    ev.scope = scopes[k];
+        exec_obs_sync_ev(w->m, &ev);
+    }
     return EXEC_NEXT;
 }
 
@@ -341,7 +359,8 @@ static int exec_atom_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         }
         /* parallel workers claim order-independent reductions as such (exec_par.c) */
         int par_red = w->m->is_worker && sp == PTX_SPACE_GLOBAL && exec_atom_par_ok(in);
-        uint8_t *h = mem_xlate(w, in, (int)i, sp, sa, n, par_red ? 2 : 1);
+        uint8_t *h = mem_xlate(w, in, (int)i, sp, sa, n,
+                                par_red ? EXEC_ACC_RED : EXEC_ACC_ATOMIC);
         if (!h)
             return EXEC_STOPPED;
         uint64_t old = 0;
@@ -446,8 +465,8 @@ int dec_red(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_at
  * are live elsewhere waits (ws_wait) until they arrive at a warp-synchronous instruction of the
  * same kind with the same mask; the waiting lanes then execute jointly: each lane's operands
  * come from its own frame and instruction. Lanes of the mask that exited take no part (PTX
- * ISA: the instruction waits for the non-exited threads of membermask); naming lanes that do
- * not exist (past the end of a partial warp) is an EXEC_EXC_WARP_SYNC exception. */
+ * ISA: the instruction waits for the non-exited threads of membermask); lanes that do not exist
+ * (past the end of a partial warp) count as exited, as on the hardware. */
 enum { WS_SYNC, WS_VOTE, WS_SHFL, WS_MATCH, WS_REDUX, WS_ELECT };
 
 typedef struct {
@@ -479,8 +498,11 @@ static void exec_ws_store(exec_warp *w, const exec_insn *in, uint32_t lanes, con
         exec_pred_set(w, &in->op[1], b->q1, lanes);
 }
 
-/* Compute the operation for all lanes of `part` (spec pseudo code). */
-static void exec_ws_core(const exec_insn *in, uint32_t part, exec_wsbuf *b)
+/* Compute the operation (spec pseudo code) over the participating lanes `part` (the live lanes
+ * of the membermask that execute it) for the lanes `out` that executed it: each lane of `out`
+ * gets the result its own mask gives, also when it is not in its mask (undefined in the ISA;
+ * the hardware computes it over the mask's lanes). */
+static void exec_ws_core(const exec_insn *in, uint32_t part, uint32_t out, exec_wsbuf *b)
 {
     int mode = (int)in->aux[1];
     switch (in->aux[0]) {
@@ -495,14 +517,14 @@ static void exec_ws_core(const exec_insn *in, uint32_t part, exec_wsbuf *b)
         case 2: r = p == part || p == 0; break;     /* .uni */
         default: r = p; break;                      /* .ballot */
         }
-        EXEC_FOR_LANES(i, part)
+        EXEC_FOR_LANES(i, out)
             b->d[i] = r;
         break;
     }
     case WS_SHFL: {
         uint64_t src[EXEC_LANES];
         memcpy(src, b->a, sizeof src);
-        EXEC_FOR_LANES(lane, part) {
+        EXEC_FOR_LANES(lane, out) {
             uint32_t bval = (uint32_t)b->b[lane] & 31, cval = (uint32_t)b->c[lane] & 31;
             uint32_t seg = ((uint32_t)b->c[lane] >> 8) & 31;
             int32_t maxl = (int32_t)((lane & seg) | (cval & ~seg)), minl = (int32_t)(lane & seg);
@@ -523,7 +545,7 @@ static void exec_ws_core(const exec_insn *in, uint32_t part, exec_wsbuf *b)
     }
     case WS_MATCH:
         if (mode == 0) { /* any */
-            EXEC_FOR_LANES(i, part) {
+            EXEC_FOR_LANES(i, out) {
                 uint32_t r = 0;
                 EXEC_FOR_LANES(j, part)
                     if (b->a[j] == b->a[i])
@@ -532,12 +554,12 @@ static void exec_ws_core(const exec_insn *in, uint32_t part, exec_wsbuf *b)
             }
         } else {
             int same = 1;
-            uint64_t v0 = b->a[exec_ctz(part)];
+            uint64_t v0 = part ? b->a[exec_ctz(part)] : 0;
             EXEC_FOR_LANES(i, part)
                 same &= b->a[i] == v0;
-            EXEC_FOR_LANES(i, part)
+            EXEC_FOR_LANES(i, out)
                 b->d[i] = same ? part : 0;
-            b->q1 = (b->q1 & ~part) | (same ? part : 0);
+            b->q1 = (b->q1 & ~out) | (same && part ? out : 0);
         }
         break;
     case WS_REDUX: {
@@ -556,15 +578,15 @@ static void exec_ws_core(const exec_insn *in, uint32_t part, exec_wsbuf *b)
             default: acc ^= v; break;
             }
         }
-        EXEC_FOR_LANES(i, part)
+        EXEC_FOR_LANES(i, out)
             b->d[i] = acc;
         break;
     }
     case WS_ELECT: {
-        uint32_t leader = (uint32_t)exec_ctz(part);
-        EXEC_FOR_LANES(i, part)
+        uint32_t leader = (uint32_t)exec_ctz(part ? part : out);
+        EXEC_FOR_LANES(i, out)
             b->d[i] = leader;
-        b->q1 = (b->q1 & ~part) | 1u << leader;
+        b->q1 = (b->q1 & ~out) | (1u << leader & out);
         break;
     }
     default:
@@ -600,6 +622,16 @@ static uint32_t exec_ws_live(const exec_warp *w, uint32_t mask)
     return mask & w->valid & ~w->exited;
 }
 
+/* Observers learn a completed warp-synchronous set: the lanes that took part, the membermask,
+ * and the lanes it names that did not (exited, not threads of the CTA). */
+static void exec_ws_done(exec_warp *w, const exec_insn *in, uint32_t lanes, uint32_t mask)
+{
+    exec_sync_ev ev = { .kind = EXEC_SYNC_WARP, .cta = w->cta->id, .warp = w->id,
+                        .pc = in->pc, .lanes = lanes, .mask = mask, .absent = mask & ~lanes,
+                        .what = in->src ? in->src->opcode : "" };
+    exec_obs_sync_ev(w->m, &ev);
+}
+
 /* Lanes of warp w exited: a set of lanes waiting in a warp-synchronous instruction whose
  * membermask's remaining live lanes are now all waiting (same kind of instruction, same mask)
  * completes without them, as exec_ws_run would have completed it had they exited earlier. */
@@ -621,9 +653,11 @@ void exec_ws_exited(exec_warp *w)
             exec_wsbuf b;
             memset(&b, 0, sizeof b);
             exec_ws_joiners(w, g, &b, 0);
-            exec_ws_core(in, live & g ? live & g : g, &b);
+            exec_ws_core(in, live & g, g, &b);
             exec_ws_joiners(w, g, &b, 1);
         }
+        if (EXEC_OBS_SYNC_ON(w->m))
+            exec_ws_done(w, in, g, need);
         EXEC_FOR_LANES(i, g)
             w->pc[i]++;
         w->ws_wait &= ~g;
@@ -631,15 +665,34 @@ void exec_ws_exited(exec_warp *w)
     }
 }
 
+/* Tell the sync seam's observers (a sync checker; exec_set_ws_hook) what the hardware
+ * tolerates here. */
+static void exec_ws_note(exec_warp *w, const exec_insn *in, exec_ws_event ev, uint32_t lanes,
+                         uint32_t mask)
+{
+    if (!EXEC_OBS_SYNC_ON(w->m))
+        return;
+    exec_sync_ev e = { .kind = EXEC_SYNC_WARP_UNDEFINED, .cta = w->cta->id, .warp = w->id,
+                       .pc = in->pc, .lanes = lanes, .mask = mask, .op = (uint8_t)ev,
+                       .what = in->src ? in->src->opcode : "" };
+    exec_obs_sync_ev(w->m, &e);
+}
+
 /* Execute a warp-synchronous instruction for the lanes `m`. Each lane names its own
  * membermask; lanes of `m` with the same mask value form one synchronisation set (e.g. the
  * tiles of a tiled_partition, the groups of a labeled_partition), run independently of the
- * other sets. A set whose mask names lanes that are neither in the set nor waiting at a
- * warp-synchronous instruction of the same kind with the same mask waits (ws_wait) for them;
- * lanes of the mask that exited are left out, and when the last live lane a set waits for
- * exits, the set completes (exec_ws_exited); a mask naming lanes past the end of a partial
- * warp (threads that do not exist) raises EXEC_EXC_WARP_SYNC. Lanes outside their
- * own mask (undefined in the spec) get the result of the set's members. */
+ * other sets. A set whose mask names lanes that are neither executing the instruction now
+ * (in any set) nor waiting at a warp-synchronous instruction of the same kind with the same
+ * mask waits (ws_wait) for them; lanes of the mask that exited are left out, and when the last
+ * live lane a set waits for exits, the set completes (exec_ws_exited). As on the hardware:
+ * - lanes past the end of a partial warp do not exist and count as exited (EXEC_WS_ABSENT);
+ * - lanes that execute the instruction together with different masks (HeCBench's bscan:
+ *   __ballot_sync(lanemask_lt, p)) complete it together, each lane getting the result over
+ *   its own mask's lanes (EXEC_WS_MASKS_DIFFER when a mask names lanes of another set);
+ * - lanes outside their own mask get the result over the mask's lanes, for a shuffle the
+ *   value of their source lane (EXEC_WS_NOT_MEMBER; HeCBench's btree moves half a node with
+ *   __shfl_up_sync(0x0000ffff, v, 16) executed by the whole warp).
+ * The ISA leaves these undefined; the hook (a sync checker) may report them. */
 static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
 {
     uint32_t l0 = (uint32_t)exec_ctz(m);
@@ -667,16 +720,13 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
             }
         }
     }
-    for (int k = 0; k < nset; k++) {
-        uint32_t bad = smask[k] & ~w->valid;
-        if (bad) {
-            exec_fault(w, in, EXEC_EXC_WARP_SYNC, exec_ctz(slanes[k]), PTX_SPACE_NONE, 0, 0,
-                       "membermask 0x%08x names lanes 0x%08x that do not exist (the warp has "
-                       "lanes 0x%08x)", smask[k], bad, w->valid);
-            return EXEC_STOPPED;
-        }
+    for (int k = 0; k < nset && EXEC_OBS_SYNC_ON(w->m); k++) {
+        if (smask[k] & ~w->valid)
+            exec_ws_note(w, in, EXEC_WS_ABSENT, slanes[k], smask[k]);
+        if (slanes[k] & ~smask[k] && in->op[5].kind != EXEC_O_NONE)
+            exec_ws_note(w, in, EXEC_WS_NOT_MEMBER, slanes[k] & ~smask[k], smask[k]);
     }
-    uint32_t part[EXEC_LANES];
+    uint32_t part[EXEC_LANES], out[EXEC_LANES];
     uint32_t wait = 0, done = 0, joiners = 0;
     for (int k = 0; k < nset; k++) {
         /* only the non-exited threads of the mask take part (PTX ISA: "wait until all
@@ -688,17 +738,18 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
             if (wi->aux[0] == in->aux[0] && wi->opc == in->opc && w->ws_need[i] == smask[k])
                 join |= 1u << i;
         }
-        if (member & ~lanes & ~join) {
+        if (member & ~m & ~join) {
             /* wait for the others */
             EXEC_FOR_LANES(i, lanes)
                 w->ws_need[i] = smask[k];
             wait |= lanes;
-            part[k] = 0;
+            part[k] = out[k] = 0;
             continue;
         }
-        part[k] = (lanes | join) & member;
-        if (!part[k])
-            part[k] = lanes;
+        if (member & ~lanes & ~join)
+            exec_ws_note(w, in, EXEC_WS_MASKS_DIFFER, lanes, smask[k]);
+        part[k] = member;
+        out[k] = lanes | join;
         done |= lanes;
         joiners |= join;
     }
@@ -709,12 +760,16 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
         if (joiners)
             exec_ws_joiners(w, joiners, &b, 0);
         for (int k = 0; k < nset; k++)
-            if (part[k])
-                exec_ws_core(in, part[k], &b);
+            if (out[k])
+                exec_ws_core(in, part[k], out[k], &b);
         exec_ws_store(w, in, done, &b);
         if (joiners)
             exec_ws_joiners(w, joiners, &b, 1);
     }
+    if (EXEC_OBS_SYNC_ON(w->m))
+        for (int k = 0; k < nset; k++)
+            if (part[k])
+                exec_ws_done(w, in, part[k] | (slanes[k] & done), smask[k]);
     if (!wait && !joiners)
         return EXEC_NEXT;
     EXEC_FOR_LANES(i, joiners)

@@ -163,7 +163,8 @@ static int exec_tc_alloc_fn(exec_warp *w, const exec_insn *in, uint32_t m)
                    "%s: destination 0x%" PRIx64 " is not in shared memory", what, addr[l0]);
         return EXEC_STOPPED;
     }
-    uint8_t *h = mem_xlate(w, in, (int)l0, PTX_SPACE_SHARED, sa & 0xffffffffu, 4, 1);
+    uint8_t *h = mem_xlate(w, in, (int)l0, PTX_SPACE_SHARED, sa & 0xffffffffu, 4,
+                           EXEC_ACC_ATOMIC);
     if (!h)
         return EXEC_STOPPED;
     int lg = __builtin_ctz(units);

@@ -541,9 +541,14 @@ static uint8_t *tex_host(exec_warp *w, const exec_insn *in, const tex_obj *o, in
                    "allocated", o->surface ? "surface" : "texture", o->d.addr, n);
         return NULL;
     }
-    if (w->m->par && exec_par_claim_obj(w, in, r, o->d.addr - r->base, n, o->surface ? 1 : 0))
+    uint8_t *host = r->data + (o->d.addr - r->base);
+    /* observers see the object's whole range (a surface as written: it may be) */
+    if (__builtin_expect((w->m->obs_spaces >> PTX_SPACE_GLOBAL) & 1, 0) &&
+        exec_obs_lane(w, in, i, PTX_SPACE_GLOBAL, o->d.addr, n,
+                      o->surface ? EXEC_ACC_WRITE : EXEC_ACC_READ, EXEC_ACC_OK, EXEC_ACC_F_OBJ,
+                      r, host))
         return NULL;   /* a parallel worker: CTAs communicate through it (exec_par.c) */
-    return r->data + (o->d.addr - r->base);
+    return host;
 }
 
 static inline uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }

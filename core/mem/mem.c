@@ -6,65 +6,219 @@
 #include <string.h>
 #include "exec_core.h"
 
-/* ---- global regions -------------------------------------------------------------------------- */
-mem_region *mem_global_find(mem_global *g, uint64_t addr, uint64_t n)
+/* ---- global regions --------------------------------------------------------------------------
+ * A treap keyed by base address (mem.h): expected O(log n) per find, insert and remove, so
+ * programs with 100 000 live allocations pay what programs with a few pay. */
+static uint32_t mem_cnt(const mem_region *r) { return r ? r->count : 0; }
+static void mem_upd(mem_region *r) { r->count = 1 + mem_cnt(r->left) + mem_cnt(r->right); }
+
+/* Split t into the regions with base < key (*l) and the others (*r). */
+static void mem_split(mem_region *t, uint64_t key, mem_region **l, mem_region **r)
 {
-    mem_region *c = g->last;
-    if (c && addr >= c->base && addr - c->base + n <= c->size)
-        return c;
-    int lo = 0, hi = g->n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        mem_region *r = &g->r[mid];
-        if (addr < r->base)
-            hi = mid - 1;
-        else if (addr - r->base >= (r->size ? r->size : 1))
-            lo = mid + 1;
-        else {
-            if (addr - r->base + n > r->size)
-                return NULL;
-            g->last = r;
-            return r;
-        }
+    if (!t) {
+        *l = *r = NULL;
+    } else if (t->base < key) {
+        mem_split(t->right, key, &t->right, r);
+        mem_upd(t);
+        *l = t;
+    } else {
+        mem_split(t->left, key, l, &t->left);
+        mem_upd(t);
+        *r = t;
     }
-    return NULL;
 }
 
-const mem_region *mem_global_nearest(const mem_global *g, uint64_t addr)
+/* Join l and r, every base of l below every base of r. */
+static mem_region *mem_join(mem_region *l, mem_region *r)
 {
-    const mem_region *best = NULL;
-    uint64_t bd = UINT64_MAX;
-    for (int i = 0; i < g->n; i++) {
-        const mem_region *r = &g->r[i];
-        uint64_t d = addr < r->base ? r->base - addr
-                   : addr < r->base + r->size ? 0 : addr - (r->base + r->size) + 1;
-        if (d < bd) {
-            bd = d;
-            best = r;
+    if (!l || !r)
+        return l ? l : r;
+    if (l->prio > r->prio) {
+        l->right = mem_join(l->right, r);
+        mem_upd(l);
+        return l;
+    }
+    r->left = mem_join(l, r->left);
+    mem_upd(r);
+    return r;
+}
+
+/* The region with the highest base <= addr, or NULL. */
+static mem_region *mem_floor(const mem_global *g, uint64_t addr)
+{
+    mem_region *t = g->root, *best = NULL;
+    while (t) {
+        if (t->base <= addr) {
+            best = t;
+            t = t->right;
+        } else {
+            t = t->left;
         }
     }
     return best;
 }
 
-/* Make room for one more region at the sorted position of base; returns it (zeroed). */
-static mem_region *mem_global_slot(mem_global *g, uint64_t base)
+mem_region *mem_global_find_pad(mem_global *g, uint64_t addr, uint64_t n)
 {
-    if (g->n == g->cap) {
-        int nc = g->cap ? g->cap * 2 : 16;
-        mem_region *nr = realloc(g->r, sizeof(mem_region) * (size_t)nc);
-        if (!nr)
-            return NULL;
-        g->r = nr;
-        g->cap = nc;
+    mem_region *r = mem_floor(g, addr);   /* the last region starting at or below addr */
+    if (!r)
+        return NULL;
+    uint64_t ext = r->size + r->pad;
+    return addr - r->base < ext && n <= ext - (addr - r->base) ? r : NULL;
+}
+
+/* ---- freed regions (for messages) ------------------------------------------------------------ */
+static void mem_global_note_freed(mem_global *g, const mem_region *r)
+{
+    if (!g->freed && !(g->freed = calloc(MEM_FREED_MAX, sizeof *g->freed)))
+        return;
+    mem_freed *f = &g->freed[g->nfreed++ % MEM_FREED_MAX];
+    f->base = r->base;
+    f->size = r->size;
+    f->kind = r->kind;
+    f->id = r->id;
+    snprintf(f->name, sizeof f->name, "%s", r->sym ? r->sym->name : r->name);
+}
+
+/* Forget freed regions that [base, base + n) now reuses. */
+static void mem_global_unfree(mem_global *g, uint64_t base, uint64_t n)
+{
+    uint32_t k = g->nfreed < MEM_FREED_MAX ? g->nfreed : MEM_FREED_MAX;
+    for (uint32_t i = 0; g->freed && i < k; i++) {
+        mem_freed *f = &g->freed[i];
+        if (f->size && f->base < base + n && base < f->base + f->size)
+            f->size = 0;
     }
-    int at = g->n;
-    while (at > 0 && g->r[at - 1].base > base)
-        at--;
-    memmove(&g->r[at + 1], &g->r[at], sizeof(mem_region) * (size_t)(g->n - at));
+}
+
+const mem_freed *mem_global_freed(const mem_global *g, uint64_t addr)
+{
+    uint32_t k = g->nfreed < MEM_FREED_MAX ? g->nfreed : MEM_FREED_MAX;
+    for (uint32_t j = 0; g->freed && j < k; j++) {   /* newest first */
+        const mem_freed *f = &g->freed[(g->nfreed - 1 - j) % MEM_FREED_MAX];
+        if (f->size && addr >= f->base && addr - f->base < f->size)
+            return f;
+    }
+    return NULL;
+}
+
+/* The region with the lowest base > addr, or NULL. */
+static mem_region *mem_above(const mem_global *g, uint64_t addr)
+{
+    mem_region *t = g->root, *best = NULL;
+    while (t) {
+        if (t->base > addr) {
+            best = t;
+            t = t->left;
+        } else {
+            t = t->right;
+        }
+    }
+    return best;
+}
+
+mem_region *mem_global_find(mem_global *g, uint64_t addr, uint64_t n)
+{
+    mem_region *c = g->last;
+    if (c && addr >= c->base && addr - c->base + n <= c->size)
+        return c;
+    c = mem_floor(g, addr);
+    if (!c || addr - c->base >= (c->size ? c->size : 1) || addr - c->base + n > c->size)
+        return NULL;
+    g->last = c;
+    return c;
+}
+
+const mem_region *mem_global_nearest(const mem_global *g, uint64_t addr)
+{
+    const mem_region *lo = mem_floor(g, addr), *hi = mem_above(g, addr);
+    if (!lo || !hi)
+        return lo ? lo : hi;
+    uint64_t dl = addr < lo->base + lo->size ? 0 : addr - (lo->base + lo->size) + 1;
+    return dl <= hi->base - addr ? lo : hi;
+}
+
+mem_region *mem_global_first(const mem_global *g)
+{
+    mem_region *t = g->root;
+    while (t && t->left)
+        t = t->left;
+    return t;
+}
+
+mem_region *mem_global_next(const mem_global *g, const mem_region *r)
+{
+    return r ? mem_above(g, r->base) : NULL;
+}
+
+mem_region *mem_global_at(const mem_global *g, int i)
+{
+    mem_region *t = g->root;
+    if (i < 0)
+        return NULL;
+    while (t) {
+        uint32_t l = mem_cnt(t->left);
+        if ((uint32_t)i < l) {
+            t = t->left;
+        } else if ((uint32_t)i == l) {
+            return t;
+        } else {
+            i -= (int)l + 1;
+            t = t->right;
+        }
+    }
+    return NULL;
+}
+
+int mem_global_insert(mem_global *g, mem_region *r)
+{
+    uint64_t end = r->base + (r->size ? r->size : 1);
+    const mem_region *below = mem_floor(g, end - 1);
+    if (end < r->base || (below && below->base + (below->size ? below->size : 1) > r->base))
+        return -1;
+    /* xorshift: deterministic priorities */
+    uint32_t x = g->seed ? g->seed : 0x9e3779b9u;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    g->seed = x;
+    r->prio = x;
+    r->left = r->right = NULL;
+    r->count = 1;
+    r->claims = NULL;
+    r->cprev = r->cnext = NULL;
+    mem_region *l, *h;
+    mem_split(g->root, r->base, &l, &h);
+    g->root = mem_join(mem_join(l, r), h);
     g->n++;
-    g->last = NULL;
-    memset(&g->r[at], 0, sizeof g->r[at]);
-    return &g->r[at];
+    return 0;
+}
+
+/* Take the region based at `base` out of the index (NULL when none). */
+static mem_region *mem_global_take(mem_global *g, uint64_t base)
+{
+    mem_region *l, *m, *h;
+    mem_split(g->root, base, &l, &m);
+    mem_split(m, base + 1, &m, &h);
+    g->root = mem_join(l, h);
+    if (m) {
+        g->n--;
+        if (g->last == m)
+            g->last = NULL;
+        m->left = m->right = NULL;
+        m->count = 1;
+    }
+    return m;
+}
+
+/* Free a region taken out of the index, with its claims and, unless mapped, its bytes. */
+static void mem_region_free(mem_global *g, mem_region *r)
+{
+    if (r->claims)
+        exec_par_drop(g, r);
+    if (r->kind != MEM_R_MAPPED)
+        free(r->data);
+    free(r);
 }
 
 uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *sym)
@@ -73,25 +227,34 @@ uint64_t mem_global_add(mem_global *g, uint64_t size, int kind, const ptx_sym *s
         return 0;
     if (!g->next)
         g->next = MEM_GLOBAL_BASE;
-    uint64_t base = g->next;
-    uint64_t next = (base + size + MEM_GLOBAL_GAP + 255) & ~255ull;
+    uint64_t base = g->next, pad = exec_alloc_padding(size);
+    /* the padding a GPU maps after an allocation (at least MEM_GLOBAL_GAP bytes: a small
+       overrun never lands in the next region) */
+    uint64_t next = (base + size + pad + 255) & ~255ull;
     if (g->limit && next > g->limit)
         return 0;
-    uint8_t *data = calloc(1, size ? size : 1);
-    if (!data)
-        return 0;
-    mem_region *r = mem_global_slot(g, base);
-    if (!r) {
+    mem_region *r = calloc(1, sizeof *r);
+    uint8_t *data = calloc(1, size + pad);
+    if (!r || !data) {
+        free(r);
         free(data);
         return 0;
     }
-    g->next = next;
     r->base = base;
     r->size = size;
+    r->pad = pad;
     r->data = data;
     r->kind = kind;
     r->sym = sym;
-    r->id = ++g->nalloc;
+    r->id = g->nalloc + 1;
+    if (mem_global_insert(g, r)) {
+        free(data);
+        free(r);
+        return 0;
+    }
+    g->next = next;
+    g->nalloc++;
+    mem_global_unfree(g, base, size + pad);
     return base;
 }
 
@@ -100,11 +263,7 @@ int mem_global_map(mem_global *g, uint64_t base, uint64_t size, uint8_t *data,
 {
     if (!size || base + size < base)
         return -1;
-    for (int i = 0; i < g->n; i++)
-        if (base < g->r[i].base + (g->r[i].size ? g->r[i].size : 1) &&
-            g->r[i].base < base + size)
-            return -1;
-    mem_region *r = mem_global_slot(g, base);
+    mem_region *r = calloc(1, sizeof *r);
     if (!r)
         return -1;
     r->base = base;
@@ -112,30 +271,39 @@ int mem_global_map(mem_global *g, uint64_t base, uint64_t size, uint8_t *data,
     r->data = data;
     r->kind = MEM_R_MAPPED;
     snprintf(r->name, sizeof r->name, "%s", name ? name : "");
-    r->id = ++g->nalloc;
+    r->id = g->nalloc + 1;
+    if (mem_global_insert(g, r)) {
+        free(r);
+        return -1;
+    }
+    g->nalloc++;
+    mem_global_unfree(g, base, size);
     return 0;
 }
 
 int mem_global_remove(mem_global *g, uint64_t base, int kind)
 {
-    for (int i = 0; i < g->n; i++)
-        if (g->r[i].base == base && g->r[i].kind == kind) {
-            if (kind != MEM_R_MAPPED)
-                free(g->r[i].data);
-            memmove(&g->r[i], &g->r[i + 1], sizeof(mem_region) * (size_t)(g->n - i - 1));
-            g->n--;
-            g->last = NULL;
-            return 0;
-        }
-    return -1;
+    mem_region *r = mem_floor(g, base);
+    if (!r || r->base != base || r->kind != kind)
+        return -1;
+    mem_global_note_freed(g, r);
+    mem_region_free(g, mem_global_take(g, base));
+    return 0;
+}
+
+static void mem_free_tree(mem_global *g, mem_region *t)
+{
+    if (!t)
+        return;
+    mem_free_tree(g, t->left);
+    mem_free_tree(g, t->right);
+    mem_region_free(g, t);
 }
 
 void mem_global_free(mem_global *g)
 {
-    for (int i = 0; i < g->n; i++)
-        if (g->r[i].kind != MEM_R_MAPPED)
-            free(g->r[i].data);
-    free(g->r);
+    mem_free_tree(g, g->root);
+    free(g->freed);
     memset(g, 0, sizeof *g);
 }
 
@@ -361,9 +529,24 @@ int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, 
     switch (sp) {
     case PTX_SPACE_GLOBAL: {
         const mem_region *r = mem_global_nearest(&m->glob, addr);
+        /* memory the program released: the runtime's description (where it was freed), else
+           the core's own record of regions freed or unmapped (device free, buffers) */
         if ((!r || addr < r->base || addr >= r->base + r->size) &&
             exec_freed_describe(addr, out, n))
-            return 0;   /* memory released by the program */
+            return 0;
+        const mem_freed *f = mem_global_freed(&m->glob, addr);
+        if (f && !(r && addr >= r->base && addr - r->base < r->size)) {
+            /* memory that was freed: name what it was */
+            char name[80];
+            if (f->name[0])
+                snprintf(name, sizeof name, "%s", f->name);
+            else
+                snprintf(name, sizeof name, "%s#%u", f->kind == MEM_R_HEAP ? "heap" : "buf",
+                         f->id);
+            snprintf(out, n, "inside %s+%" PRIu64 " [0x%" PRIx64 ", %" PRIu64 " bytes), which "
+                     "was freed", name, addr - f->base, f->base, f->size);
+            return 0;
+        }
         if (!r)
             return snprintf(out, n, "no global buffer"), 0;
         mem_desc_region(r, addr, out, n);
@@ -462,52 +645,96 @@ const ptx_sym *mem_shared_hole(const exec_machine *m, uint64_t addr, uint64_t n)
     return NULL;
 }
 
-/* ---- translation ----------------------------------------------------------------------------- */
-static uint8_t *mem_oob(exec_warp *w, const exec_insn *in, int lane, ptx_space sp,
-                        uint64_t addr, uint32_t size, const char *why)
+/* ---- translation -----------------------------------------------------------------------------
+ * Every checked access goes through mem_xlate; the warp-wide fast paths of exec_mem.c handle the
+ * accesses that lie in one buffer and report to the same observers (exec_obs.c). */
+static const char *mem_status_word(int status)
 {
-    char d[440];   /* a freed allocation's description names where it was freed */
-    mem_describe(w->m, sp, addr, d, sizeof d);
-    exec_fault(w, in, EXEC_EXC_OUT_OF_RANGE, lane, sp, addr, size,
-               "out-of-range %s %s of %u bytes at 0x%" PRIx64 " (%s)%s%s",
-               ptx_space_name(sp), "access", size, addr, d, why ? ": " : "", why ? why : "");
+    return status == EXEC_ACC_MISALIGNED ? "misaligned" : "out-of-range";
+}
+
+uint8_t *mem_bad(exec_warp *w, const exec_insn *in, int lane, ptx_space osp, ptx_space sp,
+                 uint64_t addr, uint32_t size, int kind, int status, const char *why)
+{
+    exec_machine *m = w->m;
+    int flags = ((kind >> 8) & 0xff) | (osp == PTX_SPACE_GENERIC ? EXEC_ACC_F_GENERIC : 0);
+    kind &= 0xff;
+    if (status == EXEC_ACC_OOB && sp == PTX_SPACE_GLOBAL) {
+        mem_region *r = mem_global_find_pad(&m->glob, addr, size);
+        if (r) {
+            /* outside the allocation, inside what a GPU maps for it: it completes there */
+            if (m->is_worker) {
+                exec_par_defer(w, in, "an access outside an allocation");
+                return NULL;
+            }
+            uint8_t *host = r->data + (addr - r->base);
+            m->pad_hits++;
+            if ((m->obs_want & EXEC_OBS_BAD) &&
+                exec_obs_lane(w, in, lane, sp, addr, size, kind, EXEC_ACC_PAD, flags, r,
+                              host))
+                return NULL;
+            return host;
+        }
+    }
+    if (m->is_worker) {   /* one thread reports it, with every observer (exec_obs.h) */
+        exec_par_defer(w, in, "a fault");
+        return NULL;
+    }
+    if (status == EXEC_ACC_READONLY) {
+        exec_fault(w, in, EXEC_EXC_READONLY, lane, sp, addr, size,
+                   "store to read-only %s space at 0x%" PRIx64,
+                   sp == PTX_SPACE_CONST ? "const" : "kernel parameter", addr);
+    } else if (status == EXEC_ACC_MISALIGNED) {
+        exec_fault(w, in, EXEC_EXC_MISALIGNED, lane, osp, osp == PTX_SPACE_GENERIC ?
+                   mem_generic_encode(sp, addr) : addr, size,
+                   "misaligned %s access of %u bytes at 0x%" PRIx64, ptx_space_name(sp), size,
+                   osp == PTX_SPACE_GENERIC ? mem_generic_encode(sp, addr) : addr);
+    } else {
+        char d[440];   /* a freed allocation's description names where it was freed */
+        mem_describe(m, sp, addr, d, sizeof d);
+        exec_fault(w, in, EXEC_EXC_OUT_OF_RANGE, lane, sp, addr, size,
+                   "%s %s %s of %u bytes at 0x%" PRIx64 " (%s)%s%s", mem_status_word(status),
+                   ptx_space_name(sp), "access", size, addr, d, why ? ": " : "",
+                   why ? why : "");
+    }
+    if (m->obs_want & EXEC_OBS_BAD)
+        exec_obs_lane(w, in, lane, sp, addr, size, kind, status, flags,
+                      sp == PTX_SPACE_GLOBAL ? mem_global_find_pad(&m->glob, addr, 1) : NULL,
+                      NULL);
     return NULL;
 }
 
 uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, uint64_t addr,
-                   uint32_t size, int write)
+                   uint32_t size, int kind)
 {
     exec_machine *m = w->m;
     uint8_t *host;
+    mem_region *r = NULL;
     ptx_space osp = sp;
-    uint64_t oaddr = addr;
+    int write = (kind & 0xff) != EXEC_ACC_READ;
     if (sp == PTX_SPACE_GENERIC)
         sp = mem_generic_decode(addr, &addr);
-    if ((size & (size - 1)) == 0 && (addr & (size - 1))) {
-        exec_fault(w, in, EXEC_EXC_MISALIGNED, lane, osp, oaddr, size,
-                   "misaligned %s access of %u bytes at 0x%" PRIx64, ptx_space_name(sp), size,
-                   oaddr);
-        return NULL;
-    }
+    if ((size & (size - 1)) == 0 && (addr & (size - 1)))
+        return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_MISALIGNED, NULL);
     switch (sp) {
-    case PTX_SPACE_GLOBAL: {
-        mem_region *r = mem_global_find(&m->glob, addr, size);
+    case PTX_SPACE_GLOBAL:
+        r = mem_global_find(&m->glob, addr, size);
         if (!r)
-            return mem_oob(w, in, lane, sp, addr, size, NULL);
+            return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_OOB, NULL);
         host = r->data + (addr - r->base);
-        if (m->par && exec_par_claim(w, in, r, addr - r->base, size, write))
-            return NULL;   /* CTAs of a parallel run communicate here (exec_par.c) */
         break;
-    }
     case PTX_SPACE_SHARED:
     case PTX_SPACE_SHARED_CLUSTER:
         if (addr > w->cta->shared_size || w->cta->shared_size - addr < size) {
+            if ((host = exec_smem_res(w->cta, addr, size)))   /* the system's 1 KB */
+                break;
             if (m->cl && addr >= MEM_SHCL_BASE) {   /* a CTA of the cluster (exec_cluster.c) */
                 if (!(host = exec_cluster_shared(w, in, lane, addr, size)))
                     return NULL;
                 break;
             }
-            return mem_oob(w, in, lane, sp, addr, size, "outside the CTA's shared memory");
+            return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_OOB,
+                           "outside the CTA's shared memory");
         }
         if (m->sh_nholes) {
             const ptx_sym *o = mem_shared_hole(m, addr, size);
@@ -515,37 +742,33 @@ uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, ui
                 char why[400];
                 snprintf(why, sizeof why, "%s is another kernel's shared variable, not part of "
                          "%s's shared memory", o->name, m->li.kernel->sym->name);
-                return mem_oob(w, in, lane, sp, addr, size, why);
+                return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_OOB, why);
             }
         }
         host = w->cta->shared + addr;
         break;
     case PTX_SPACE_LOCAL:
         if (addr < w->lsp[lane])
-            return mem_oob(w, in, lane, sp, addr, size, "below the thread's stack pointer "
-                           "(stack memory not allocated, or already freed)");
+            return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_OOB,
+                           "below the thread's stack pointer (stack memory not allocated, or "
+                           "already freed)");
         if (!mem_local_ok(w, lane, addr, size))
-            return mem_oob(w, in, lane, sp, addr, size, "above the thread's stack top");
+            return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_OOB,
+                           "above the thread's stack top");
         host = mem_local_host(w, lane, addr);
         break;
     case PTX_SPACE_CONST:
-        if (write) {
-            exec_fault(w, in, EXEC_EXC_READONLY, lane, sp, addr, size,
-                       "store to read-only const space at 0x%" PRIx64, addr);
-            return NULL;
-        }
+        if (write)
+            return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_READONLY, NULL);
         if (addr > m->cbank_size || m->cbank_size - addr < size)
-            return mem_oob(w, in, lane, sp, addr, size, NULL);
+            return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_OOB, NULL);
         host = m->cbank + addr;
         break;
     case PTX_SPACE_PARAM:
-        if (write) {
-            exec_fault(w, in, EXEC_EXC_READONLY, lane, sp, addr, size,
-                       "store to read-only kernel parameter space at 0x%" PRIx64, addr);
-            return NULL;
-        }
+        if (write)
+            return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_READONLY, NULL);
         if (addr > m->kparam_size || m->kparam_size - addr < size)
-            return mem_oob(w, in, lane, sp, addr, size, NULL);
+            return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_OOB, NULL);
         host = m->kparams + addr;
         break;
     default:
@@ -553,48 +776,12 @@ uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, ui
                    "access to unsupported state space %s", ptx_space_name(sp));
         return NULL;
     }
-    if (m->any_watch)
-        mem_watch_check(w, sp, addr, size, write, host, in, lane);
+    if (__builtin_expect((m->obs_spaces >> sp) & 1, 0) &&
+        exec_obs_lane(w, in, lane, sp, addr, size, kind & 0xff, EXEC_ACC_OK,
+                      ((kind >> 8) & 0xff) | (osp == PTX_SPACE_GENERIC ? EXEC_ACC_F_GENERIC : 0),
+                      r, host))
+        return NULL;
     return host;
-}
-
-void mem_watch_check(exec_warp *w, ptx_space sp, uint64_t addr, uint32_t size, int write,
-                     const uint8_t *host, const exec_insn *in, int lane)
-{
-    exec_machine *m = w->m;
-    if (w->watch_hit)
-        return;
-    for (int i = 0; i < m->nwatches; i++) {
-        const exec_watch *wt = &m->watches[i];
-        if (!wt->used || !(wt->kinds & (write ? 1 : 2)))
-            continue;
-        ptx_space ws = wt->space == PTX_SPACE_SHARED_CLUSTER ? PTX_SPACE_SHARED : wt->space;
-        if (ws != sp || (sp == PTX_SPACE_SHARED && wt->cta != UINT32_MAX && wt->cta != w->cta->id))
-            continue;
-        if (addr >= wt->addr + wt->len || wt->addr >= addr + size)
-            continue;
-        exec_stop *st = &m->stop;
-        memset(st, 0, sizeof *st);
-        st->kind = EXEC_STOP_WATCH;
-        st->cta = w->cta->id;
-        st->warp = w->id;
-        st->lane = (uint32_t)lane;
-        st->lanes = 1u << lane;
-        st->pc = in->pc;
-        st->space = sp;
-        st->addr = addr;
-        st->size = size > 16 ? 16 : size;
-        st->watch_id = wt->id;
-        memcpy(st->old_bytes, host, st->size);
-        snprintf(st->msg, sizeof st->msg, "watchpoint %d: %s of %u bytes at 0x%" PRIx64,
-                 wt->id, write ? "write" : "read", size, addr);
-        m->stop_set = 1;
-        w->watch_hit = 1;
-        w->watch_host = (uint8_t *)host;
-        w->budget_left = w->budget - 1;
-        w->budget = 1;
-        return;
-    }
 }
 
 /* Push `size` bytes aligned to `align` on a lane's stack (it grows down, mem.h): the stack
@@ -647,6 +834,8 @@ uint8_t *mem_host(exec_machine *m, ptx_space sp, uint64_t addr, uint64_t n, exec
     case PTX_SPACE_SHARED_CLUSTER:
         if (m->cl && addr >= MEM_SHCL_BASE)
             return exec_cluster_shared_host(m, addr, n);
+        if (m->cta_live && addr >= EXEC_SMEM_RES_BASE)
+            return exec_smem_res(&m->cta, addr, n);
         if (!m->cta_live || addr > m->cta.shared_size || m->cta.shared_size - addr < n ||
             (m->sh_nholes && mem_shared_hole(m, addr, n)))
             return NULL;

@@ -55,15 +55,20 @@
  *  returns such addresses; accesses to a window reach that CTA's block, bounds-checked.
  *  Function addresses (mov of a function name, indirect calls) are MEM_CODE_BASE + 16 * the
  *  function's index in the module.
+ *  The windows and function addresses lie at 32 TB, where Linux never places a mapping of its
+ *  own (executables near 0x5555..., mmap from just below the stack at 0x7f.. downwards) and
+ *  outside every sanitizer's shadow, so the CUDA runtime can reserve them at start-up before
+ *  any host allocation could land there (the CUDA runtime's device pointers are host
+ *  addresses).
  * ------------------------------------------------------------------------------------------- */
 #define MEM_GLOBAL_BASE 0x0000000700000000ull
 #define MEM_GLOBAL_GAP  0x100ull
-#define MEM_WIN_SHARED  0x00007e0000000000ull
-#define MEM_WIN_LOCAL   0x00007e0100000000ull
-#define MEM_WIN_CONST   0x00007e0200000000ull
-#define MEM_WIN_PARAM   0x00007e0300000000ull
+#define MEM_WIN_SHARED  0x0000200000000000ull
+#define MEM_WIN_LOCAL   0x0000200100000000ull
+#define MEM_WIN_CONST   0x0000200200000000ull
+#define MEM_WIN_PARAM   0x0000200300000000ull
 #define MEM_WIN_SIZE    0x0000000100000000ull
-#define MEM_CODE_BASE   0x00007f0000000000ull
+#define MEM_CODE_BASE   0x0000201000000000ull
 #define MEM_LOCAL_MAX   (1u << 20)   /* bytes of local stack per thread */
 #define MEM_LOCAL_TOP   ((uint64_t)MEM_LOCAL_MAX) /* local address just above the stack */
 #define MEM_SHCL_BASE   0x80000000ull  /* shared::cluster window of rank 0 (shared space) */
@@ -75,25 +80,59 @@ enum { MEM_R_MODULE = 1, MEM_R_ALLOC, MEM_R_HEAP, MEM_R_MAPPED };
 
 typedef struct mem_region {
     uint64_t base, size;
+    uint64_t pad;             /* bytes after size that data also holds: the padding a GPU maps
+                                 with the allocation (exec_alloc_padding); accesses there are
+                                 EXEC_ACC_PAD */
     uint8_t *data;
     int kind;                 /* MEM_R_* */
     const ptx_sym *sym;       /* MODULE: the variable */
     uint32_t id;              /* allocation number, for messages ("buf#3") */
     char name[64];            /* ALLOC: the name the debugger gave it ("" none); MAPPED: the
                                  owner's name ("cudaMalloc#3"); for messages */
+    /* the index (mem.c): a treap ordered by base (heap-ordered by prio), count = regions in
+       the subtree, so finding, adding and removing cost O(log n) whatever the number of
+       live allocations; a region stays at its address until removed */
+    struct mem_region *left, *right;
+    uint32_t prio, count;
+    /* parallel runs (exec_par.c): this region's claims, NULL until a worker first claims it;
+       the regions holding claims are a list from mem_global.claimed */
+    void *claims;
+    struct mem_region *cprev, *cnext;
 } mem_region;
 
+/* A region that was freed or unmapped (kept for messages: "inside cudaMalloc#2, freed"). */
+typedef struct mem_freed {
+    uint64_t base, size;
+    int kind;
+    uint32_t id;
+    char name[64];
+} mem_freed;
+#define MEM_FREED_MAX 256     /* the most recent ones are kept */
+
 typedef struct mem_global {
-    mem_region *r;
-    int n, cap;
-    mem_region *last;         /* last-hit cache (points into r; reset when r changes) */
+    mem_region *root;         /* the treap of regions */
+    int n;
+    mem_freed *freed;         /* ring of the last MEM_FREED_MAX freed regions */
+    uint32_t nfreed;          /* freed so far (the ring holds the last MEM_FREED_MAX) */
+    mem_region *last;         /* last-hit cache (reset when a region is removed) */
     uint64_t next;            /* next free address */
     uint64_t limit;           /* end of the window regions are allocated in (0: unbounded) */
     uint32_t nalloc;
+    uint32_t seed;            /* treap priorities (deterministic) */
+    mem_region *claimed;      /* regions holding claims of parallel runs (exec_par.c) */
 } mem_global;
 
 /* Region containing [addr, addr+n) or NULL. */
 mem_region *mem_global_find(mem_global *g, uint64_t addr, uint64_t n);
+/* The most recently freed region that held addr (NULL: none kept). */
+const mem_freed *mem_global_freed(const mem_global *g, uint64_t addr);
+/* Regions in address order: the first, the one after r (NULL at the end), the i-th. */
+mem_region *mem_global_first(const mem_global *g);
+mem_region *mem_global_next(const mem_global *g, const mem_region *r);
+mem_region *mem_global_at(const mem_global *g, int i);
+/* Add a region the caller filled (base, size, data, kind, sym, name; the index fields are
+ * set here); -1 when it overlaps a region. The region then belongs to g. */
+int mem_global_insert(mem_global *g, mem_region *r);
 /* Nearest region to addr (for messages); NULL when there are none. */
 const mem_region *mem_global_nearest(const mem_global *g, uint64_t addr);
 /* Add a zeroed region of `size` bytes; returns its base or 0 on failure. */

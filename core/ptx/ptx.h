@@ -252,12 +252,23 @@ typedef struct ptx_module {
 } ptx_module;
 
 /* Parse errors: FILE:LINE:COL: error: MESSAGE, then the source line and a caret. */
+typedef enum {
+    PTX_ERR_SYNTAX = 0,       /* anything ptxas would call invalid PTX */
+    PTX_ERR_VERSION,          /* a .version newer than the newest this release knows (the
+                                 driver's CUDA_ERROR_UNSUPPORTED_PTX_VERSION) */
+} ptx_error_kind;
 typedef struct {
     char msg[1024];           /* the full formatted three-line text */
     int line, col;
+    ptx_error_kind kind;
 } ptx_error;
 
-/* Parse `text` (len bytes, need not be NUL-terminated); `path` is used in messages.
+/* The newest PTX ISA version accepted, as CUDA 13.0's ptxas and driver (9.0). */
+#define PTX_MAX_VERSION_MAJOR 9
+#define PTX_MAX_VERSION_MINOR 0
+/* Parse `text` (len bytes, need not be NUL-terminated); `path` is used in messages. As in
+ * ptxas, a module starts with .version, then .target (comments aside), so empty or
+ * comment-only text is an error.
  * Returns NULL and fills *err on the first error. Never exits; never crashes. */
 ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_error *err);
 /* Read and parse a file; I/O errors reported through *err as well. */
@@ -272,6 +283,10 @@ size_t ptx_fatbin_size(const void *image, size_t maxlen);
  * (unreadable compression, corrupt) in err, -2 when it has no PTX entry (only SASS). */
 int ptx_fatbin_ptx(const void *image, size_t len, unsigned cc, char **ptx, size_t *ptx_len,
                    char *err, size_t errlen);
+/* The SASS (an ELF cubin) of the highest architecture <= cc among the containers at image,
+ * inflated and malloc'd: 0, 1 when there is none, -1 with the reason in err. */
+int ptx_fatbin_sass(const void *image, size_t len, unsigned cc, uint8_t **elf, size_t *elf_len,
+                    char *err, size_t errlen);
 void ptx_module_free(ptx_module *m);
 
 /* Lookups. */

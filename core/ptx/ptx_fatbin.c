@@ -1,5 +1,5 @@
-/* ptx_fatbin.c - PTX inside nvcc fat binaries (.nv_fatbin containers): the best entry for a
- * compute capability, inflated (zstd) when compressed. */
+/* ptx_fatbin.c - PTX and SASS inside nvcc fat binaries (.nv_fatbin containers): the best entry
+ * for a compute capability, inflated (zstd) when compressed. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +49,58 @@ static int fb_better(const fb_entry *a, const fb_entry *best, uint32_t cc)
     if (a_ok != b_ok)
         return a_ok;   /* an entry the device can run beats one it cannot */
     return a_ok ? a->arch > best->arch : a->arch < best->arch;
+}
+
+/* The bytes of entry e, inflated (zstd) when compressed, NUL-terminated and malloc'd in *out,
+ * their length in *np; -1 with the reason in err. `what` names them in messages. */
+static int fb_inflate(const fb_entry *e, const char *what, char **out, uint64_t *np, char *err,
+                      size_t errlen)
+{
+    const fb_entry best = *e;
+    uint64_t n = best.stored;
+    char *text;
+    if (best.flags & FB_ZSTD) {
+        size_t fsz = ZSTD_findFrameCompressedSize(best.data, (size_t)best.stored);
+        unsigned long long cs = ZSTD_isError(fsz) ? ZSTD_CONTENTSIZE_ERROR
+                                                  : ZSTD_getFrameContentSize(best.data, fsz);
+        if (cs == ZSTD_CONTENTSIZE_ERROR) {
+            snprintf(err, errlen, "corrupt compressed %s (sm_%u)", what, best.arch);
+            return -1;
+        }
+        if (cs == ZSTD_CONTENTSIZE_UNKNOWN)
+            cs = best.usize;
+        if (cs > FB_PTX_MAX) {
+            snprintf(err, errlen, "compressed %s too large (%llu bytes)", what, cs);
+            return -1;
+        }
+        text = malloc((size_t)cs + 1);
+        if (!text) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        size_t got = ZSTD_decompress(text, (size_t)cs, best.data, fsz);
+        if (ZSTD_isError(got)) {
+            free(text);
+            snprintf(err, errlen, "cannot decompress the %s: %s", what, ZSTD_getErrorName(got));
+            return -1;
+        }
+        n = got;
+    } else if (best.flags & FB_COMPRESSED) {
+        snprintf(err, errlen, "the %s is compressed with a method ptxdbg does not read; rebuild "
+                 "with nvcc -Xfatbin=-compress-all=false or with CUDA 12.8 or later (zstd)", what);
+        return -1;
+    } else {
+        text = malloc((size_t)n + 1);
+        if (!text) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        memcpy(text, best.data, (size_t)n);
+    }
+    text[n] = 0;
+    *out = text;
+    *np = n;
+    return 0;
 }
 
 int ptx_fatbin_ptx(const void *image, size_t len, unsigned cc, char **ptx, size_t *ptx_len,
@@ -104,48 +156,61 @@ int ptx_fatbin_ptx(const void *image, size_t len, unsigned cc, char **ptx, size_
             snprintf(err, errlen, "the fat binary holds no PTX");
         return -2;
     }
-    uint64_t n = best.stored;
     char *text;
-    if (best.flags & FB_ZSTD) {
-        size_t fsz = ZSTD_findFrameCompressedSize(best.data, (size_t)best.stored);
-        unsigned long long cs = ZSTD_isError(fsz) ? ZSTD_CONTENTSIZE_ERROR
-                                                  : ZSTD_getFrameContentSize(best.data, fsz);
-        if (cs == ZSTD_CONTENTSIZE_ERROR) {
-            snprintf(err, errlen, "corrupt compressed PTX (sm_%u)", best.arch);
-            return -1;
-        }
-        if (cs == ZSTD_CONTENTSIZE_UNKNOWN)
-            cs = best.usize;
-        if (cs > FB_PTX_MAX) {
-            snprintf(err, errlen, "compressed PTX too large (%llu bytes)", cs);
-            return -1;
-        }
-        text = malloc((size_t)cs + 1);
-        if (!text) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        size_t got = ZSTD_decompress(text, (size_t)cs, best.data, fsz);
-        if (ZSTD_isError(got)) {
-            free(text);
-            snprintf(err, errlen, "cannot decompress the PTX: %s", ZSTD_getErrorName(got));
-            return -1;
-        }
-        n = got;
-    } else if (best.flags & FB_COMPRESSED) {
-        snprintf(err, errlen, "the PTX is compressed with a method ptxdbg does not read; rebuild "
-                 "with nvcc -Xfatbin=-compress-all=false or with CUDA 12.8 or later (zstd)");
+    uint64_t n;
+    if (fb_inflate(&best, "PTX", &text, &n, err, errlen))
         return -1;
-    } else {
-        text = malloc((size_t)n + 1);
-        if (!text) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        memcpy(text, best.data, (size_t)n);
-    }
     text[n] = 0;
     *ptx_len = strlen(text);   /* the stored PTX may be padded with NULs */
     *ptx = text;
+    return 0;
+}
+
+int ptx_fatbin_sass(const void *image, size_t len, unsigned cc, uint8_t **elf, size_t *elf_len,
+                    char *err, size_t errlen)
+{
+    const uint8_t *p = image, *end = p + len;
+    fb_entry best = {0};
+    int have = 0;
+    *elf = NULL;
+    *elf_len = 0;
+    while ((size_t)(end - p) >= 16 && rd32(p) == PTX_FATBIN_MAGIC) {
+        size_t csize = ptx_fatbin_size(p, (size_t)(end - p));
+        if (!csize) {
+            snprintf(err, errlen, "corrupt fat binary container");
+            return -1;
+        }
+        const uint8_t *e = p + rd16(p + 6), *cend = p + csize;
+        while (cend - e >= 64) {
+            fb_entry x;
+            uint32_t ehs = rd32(e + 4);
+            x.hdr = e;
+            x.stored = rd64(e + 8);
+            x.arch = rd32(e + 28);
+            x.flags = rd64(e + 40);
+            x.usize = rd64(e + 56);
+            if (ehs < 64 || ehs > (size_t)(cend - e) || x.stored > (size_t)(cend - e) - ehs) {
+                snprintf(err, errlen, "corrupt fat binary entry");
+                return -1;
+            }
+            x.data = e + ehs;
+            if (rd16(e) == FB_KIND_ELF && x.arch <= cc && (!have || x.arch > best.arch)) {
+                best = x;
+                have = 1;
+            }
+            e = x.data + x.stored;
+        }
+        p += (csize + 7) & ~(size_t)7;
+        if (p > end)
+            break;
+    }
+    if (!have)
+        return 1;
+    char *bytes;
+    uint64_t n;
+    if (fb_inflate(&best, "SASS", &bytes, &n, err, errlen))
+        return -1;
+    *elf = (uint8_t *)bytes;
+    *elf_len = (size_t)n;
     return 0;
 }

@@ -894,8 +894,6 @@ static void parse_function(ptx_parser *p, unsigned flags)
 }
 
 /* ---- module -------------------------------------------------------------------------------- */
-#define PTX_MAX_VERSION_MAJOR 9     /* the newest PTX ISA ptxdbg knows is 9.x */
-
 /* .version MAJOR.MINOR */
 static void parse_version(ptx_parser *p)
 {
@@ -912,9 +910,13 @@ static void parse_version(ptx_parser *p)
         min = min * 10 + (t->p[i] - '0');
     if (i != t->len)
         ptx_perr_tok(p, t, "expected a version number like 9.0");
-    if (maj > PTX_MAX_VERSION_MAJOR)
-        ptx_perr_tok(p, t, "unsupported PTX ISA version %d.%d (ptxdbg knows versions up to %d.x)",
-                     maj, min, PTX_MAX_VERSION_MAJOR);
+    if (maj > PTX_MAX_VERSION_MAJOR ||
+        (maj == PTX_MAX_VERSION_MAJOR && min > PTX_MAX_VERSION_MINOR)) {
+        p->err->kind = PTX_ERR_VERSION;
+        ptx_perr_tok(p, t, "unsupported .version %d.%d; the newest PTX ISA version supported "
+                     "is %d.%d (CUDA 13.0)", maj, min, PTX_MAX_VERSION_MAJOR,
+                     PTX_MAX_VERSION_MINOR);
+    }
     p->m->version_major = maj;
     p->m->version_minor = min;
     ptx_advance(p);
@@ -1012,8 +1014,13 @@ static void parse_alias(ptx_parser *p)
  *          | { linkage } ( .entry | .func | var-decl ) */
 static void parse_module(ptx_parser *p)
 {
-    for (;;) {
+    /* as ptxas: .version first, then .target ("Missing .version directive at start of file") */
+    for (int k = 0;; k++) {
         ptx_token *t = ptx_peek(p, 0);
+        if (k < 2 && !(t->kind == PTX_TK_DIR && tok_is(t, k ? ".target" : ".version")))
+            ptx_perr(p, t->line, t->col, "missing %s directive at the start of the module%s",
+                     k ? ".target" : ".version",
+                     t->kind == PTX_TK_EOF && !k ? " (no PTX in it)" : "");
         if (t->kind == PTX_TK_EOF)
             return;
         if (t->kind != PTX_TK_DIR) {
@@ -1021,6 +1028,8 @@ static void parse_module(ptx_parser *p)
             ptx_perr_tok(p, t, "expected a directive, found %s", ptx_tok_desc(t, b, sizeof b));
         }
         if (tok_is(t, ".version")) {
+            if (k)
+                ptx_perr_tok(p, t, "a second .version directive");
             parse_version(p);
         } else if (tok_is(t, ".target")) {
             parse_target(p);

@@ -250,6 +250,9 @@ typedef enum {
     DBG_EV_LIMIT,             /* a continue or step ran opts.run_max_steps warp-instructions
                                  (resumable; the focus stays on a stepped lane) */
     DBG_EV_ENTRY,             /* the kernel's first line (break_on_launch, start) */
+    DBG_EV_CHECK,             /* a checker's finding (`finding`): after the instruction, resumable
+                                 (stop.kind EXEC_STOP_CHECK), or the fault it explains (stop.kind
+                                 EXEC_STOP_EXCEPTION: the launch is over) */
 } dbg_event_kind;
 
 typedef struct {
@@ -264,6 +267,7 @@ typedef struct {
     uint64_t steps;           /* LIMIT: warp-instructions the continue or step executed */
     char cond_error[512];     /* a breakpoint condition could not be evaluated (the stop is
                                  made there, as gdb does): the evaluator's message, else "" */
+    const chk_finding *finding; /* CHECK: the finding (lives as long as the session's findings) */
 } dbg_event;
 
 typedef enum {
@@ -316,6 +320,15 @@ int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);
 /* The same, the location reached in any frame, callees included (gdb's `advance`; `until LOC`
  * stops there only in the current frame). */
 int dbg_advance_any(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);
+
+/* ---- checkers (checkers/chk.h) -----------------------------------------------------------------
+ * The session's checkers observe every machine it shows (the ones it loads and the ones a CUDA
+ * program lends it); memcheck is on by default and findings stop the kernel (DBG_EV_CHECK). The
+ * front end turns checkers on and off, reads the findings and formats them through chk.h, and
+ * gives the function that prints findings that do not stop (`set check stop off`). */
+chk_ctx *dbg_checks(dbg_session *s);
+void dbg_set_check_reporter(dbg_session *s, void (*report)(void *ctx, const chk_finding *f),
+                            void *ctx);
 
 /* ---- inspection helpers --------------------------------------------------------------------- */
 /* The focused lane's state and current pc (of the selected frame). */

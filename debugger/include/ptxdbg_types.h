@@ -21,6 +21,8 @@ typedef struct exec_machine exec_machine;
 typedef struct dw_info dw_info;
 typedef struct dw_type dw_type;
 typedef struct dw_var dw_var;
+typedef struct chk_ctx chk_ctx;           /* the checkers (checkers/chk.h) */
+typedef struct chk_finding chk_finding;
 
 /* State spaces. */
 typedef enum {
@@ -75,6 +77,8 @@ typedef enum {
     EXEC_STOP_WATCH,       /* a watched location was accessed (after the instruction) */
     EXEC_STOP_INTERRUPT,   /* *opts->interrupt became non-zero */
     EXEC_STOP_LIMIT,       /* max_steps warp-instructions executed */
+    EXEC_STOP_CHECK,       /* an observer's finding (exec_obs_stop), after the instruction;
+                              resumable; tag says which */
 } exec_stop_kind;
 
 /* CUDA exceptions: one row each in ptxdbg_exc.def (name, cuda-gdb's number, cudaError). */
@@ -98,6 +102,8 @@ typedef struct {
     uint64_t addr;         /* fault/watch: the address accessed */
     uint32_t size;         /* fault/watch: access size in bytes */
     int watch_id;
+    int tag;               /* CHECK, or a fault an observer annotated: the observer's finding
+                              (exec_obs_stop); 0 none */
     uint8_t old_bytes[16], new_bytes[16]; /* WATCH: value before and after (size bytes) */
     char msg[512];         /* human text: assert message, fault explanation */
 } exec_stop;

@@ -11,10 +11,11 @@
 #include "exec.h"
 #include "ptx.h"
 #include "dw.h"
+#include "chk.h"
 #include "baseline.h"
 
 /* Usage: bench [DIR [FILTER]]: DIR holds the bench PTX; FILTER runs only the sections whose
- * name contains it (kernels, threads, debugger, launch, load, memory). BENCH_REPS sets the
+ * name contains it (kernels, checks, threads, debugger, launch, load, memory). BENCH_REPS sets the
  * repetitions (median reported, default 3); BENCH_BIG names the big -G PTX for `load`. */
 static int reps = 3;
 static const char *filter = "";
@@ -347,6 +348,46 @@ static void bench_case(exec_machine *m, ptx_module *mod, bcase *c, const char *v
     printf("%-9s %-3s %10.2f ms %9.1f Mthread-insn/s %8.2f Mwarp-insn/s %7.2fx C (C %.2f ms)%s\n",
            c->name, variant, ts * 1e3, (double)ti / ts / 1e6, (double)w / ts / 1e6, ts / bs,
            bs * 1e3, bad ? "  RESULT DIFFERS FROM C" : "");
+}
+
+/* ---- checkers ------------------------------------------------------------------------------- */
+/* Each kernel run to completion (one thread, CPU time) with no checker and with each checker
+ * implemented so far observing the machine; the overhead against the run with none. */
+static void bench_checks(exec_machine *m, ptx_module *mod, bcase *cs, const char *variant)
+{
+    printf("-- checks (%s PTX; one thread): run to completion with no checker, then each\n",
+           variant);
+    exec_set_threads(m, 1);
+    for (int k = 0; k < NCASES; k++) {
+        bcase *c = &cs[k];
+        if (getenv("BENCH_ONLY") && strcmp(getenv("BENCH_ONLY"), c->name) != 0)
+            continue;
+        double t0[16];
+        for (int r = 0; r < reps; r++)
+            t0[r] = run(m, mod, c, NULL, NULL);
+        double base = median(t0, reps);
+        printf("%-9s none %9.2f ms", c->name, base * 1e3);
+        for (int id = 0; id < CHK_N; id++) {
+            if (!chk_implemented(id))
+                continue;
+            chk_ctx *ck = chk_new();
+            char err[256];
+            if (!ck || chk_set(ck, chk_name(id), 1, err, sizeof err) || chk_attach(ck, m)) {
+                printf("  %s: cannot attach", chk_name(id));
+                chk_free(ck);
+                continue;
+            }
+            double t1[16];
+            for (int r = 0; r < reps; r++)
+                t1[r] = run(m, mod, c, NULL, NULL);
+            int bad = c->check(c, m) || chk_count(ck);
+            double t = median(t1, reps);
+            printf("  %s %9.2f ms (%+.1f %%)%s", chk_name(id), t * 1e3, (t / base - 1) * 100,
+                   bad ? " FINDINGS OR RESULT DIFFERS" : "");
+            chk_free(ck);
+        }
+        printf("\n");
+    }
 }
 
 /* ---- multi-core ---------------------------------------------------------------------------- */
@@ -713,13 +754,16 @@ int main(int argc, char **argv)
         if (load(path, &mod, &m) != 0)
             return 1;
         bcase cs[NCASES];
-        if (want("kernels") || (v == 0 && (want("threads") || want("debugger")))) {
+        if (want("kernels") || want("checks") ||
+            (v == 0 && (want("threads") || want("debugger")))) {
             setup_all(cs, m);
             if (want("kernels")) {
                 printf("-- kernels (%s PTX)\n", variants[v]);
                 for (int k = 0; k < NCASES; k++)
                     bench_case(m, mod, &cs[k], variants[v]);
             }
+            if (want("checks"))
+                bench_checks(m, mod, cs, variants[v]);
             if (v == 0 && want("threads"))
                 bench_threads(m, mod, cs);
             if (v == 0 && want("debugger"))

@@ -1,0 +1,487 @@
+/* test_checkers.c - the observer seams (memory, sync), allocation padding, the checker framework and memcheck. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core_harness.h"
+#include "chk.h"
+
+/* ---- an observer that records what it sees ------------------------------------------------- */
+#define REC_MAX 4096
+typedef struct {
+    int n;
+    struct { uint32_t cta, warp, lane, pc; uint8_t kind, status, flags; ptx_space sp;
+             uint64_t addr, size; uint32_t before; } a[REC_MAX];
+    int nsync;
+    exec_sync_ev s[REC_MAX];
+} rec;
+
+static int rec_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
+{
+    (void)m;
+    rec *r = ctx;
+    for (uint32_t l = 0; l < 32; l++)
+        if ((ev->lanes >> l) & 1 && r->n < REC_MAX) {
+            r->a[r->n].cta = ev->cta;
+            r->a[r->n].warp = ev->warp;
+            r->a[r->n].lane = l;
+            r->a[r->n].pc = ev->pc;
+            r->a[r->n].kind = ev->kind;
+            r->a[r->n].status = ev->status;
+            r->a[r->n].flags = ev->flags;
+            r->a[r->n].sp = ev->space;
+            r->a[r->n].addr = exec_mem_ev_addr(ev, l);
+            r->a[r->n].size = ev->size;
+            const uint8_t *b = exec_mem_ev_bytes(ev, l);
+            r->a[r->n].before = 0xdeadbeefu;
+            if (b && ev->size >= 4)
+                memcpy(&r->a[r->n].before, b, 4);
+            r->n++;
+        }
+    return EXEC_OBS_GO;
+}
+
+static void rec_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
+{
+    (void)m;
+    rec *r = ctx;
+    if (r->nsync < REC_MAX)
+        r->s[r->nsync++] = *ev;
+}
+
+static int rec_count(const rec *r, ptx_space sp, int kind)
+{
+    int n = 0;
+    for (int i = 0; i < r->n; i++)
+        n += r->a[i].sp == sp && r->a[i].kind == kind;
+    return n;
+}
+
+static int rec_has(const rec *r, ptx_space sp, int kind, uint32_t lane, uint64_t addr)
+{
+    for (int i = 0; i < r->n; i++)
+        if (r->a[i].sp == sp && r->a[i].kind == kind && r->a[i].lane == lane &&
+            r->a[i].addr == addr)
+            return 1;
+    return 0;
+}
+
+static int sync_count(const rec *r, exec_sync_kind k)
+{
+    int n = 0;
+    for (int i = 0; i < r->nsync; i++)
+        n += r->s[i].kind == k;
+    return n;
+}
+
+/* Every access path: the warp-wide fast path (one buffer), the checked path (two buffers in
+ * one instruction), generic addresses into shared memory, local memory, atomics, a barrier. */
+static const char *k_paths = HDR
+    ".visible .entry k(.param .u64 a, .param .u64 b)\n{\n"
+    " .shared .align 4 .b32 sm[64];\n"
+    " .local .align 4 .b8 __local_depot0[8];\n"
+    " .reg .b32 %r<8>; .reg .b64 %rd<12>; .reg .pred %p<2>; .reg .b64 %SPL;\n"
+    " mov.u64 %SPL, __local_depot0;\n"
+    " ld.param.u64 %rd1, [a];\n"
+    " ld.param.u64 %rd2, [b];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " mul.wide.u32 %rd3, %r1, 4;\n"
+    " add.s64 %rd4, %rd1, %rd3;\n"
+    " ld.global.u32 %r2, [%rd4];\n"                 /* fast path: a[t] */
+    " setp.lt.u32 %p1, %r1, 16;\n"
+    " selp.b64 %rd5, %rd1, %rd2, %p1;\n"
+    " add.s64 %rd6, %rd5, %rd3;\n"
+    " st.global.u32 [%rd6], %r1;\n"                 /* lanes < 16 into a, the others into b */
+    " mov.u64 %rd7, sm;\n"
+    " cvta.shared.u64 %rd8, %rd7;\n"
+    " add.s64 %rd9, %rd8, %rd3;\n"
+    " st.u32 [%rd9], %r2;\n"                        /* generic store into shared */
+    " st.local.u32 [%SPL+4], %r1;\n"
+    " bar.sync 0;\n"
+    " atom.global.add.u32 %r3, [%rd1], 1;\n"
+    " ret;\n}\n";
+
+START_TEST(seam_paths)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_paths) == 0, "%s", t.err);
+    uint64_t a = t_buf(&t, 256), b = t_buf(&t, 256);
+    uint32_t init[64];
+    for (int i = 0; i < 64; i++)
+        init[i] = 1000u + (uint32_t)i;
+    t_write(&t, a, init, sizeof init);
+    rec *r = calloc(1, sizeof *r);
+    exec_observer o = { .name = "test",
+                        .spaces = 1u << PTX_SPACE_GLOBAL | 1u << PTX_SPACE_SHARED |
+                                  1u << PTX_SPACE_LOCAL,
+                        .want = EXEC_OBS_SYNC, .access = rec_access, .sync = rec_sync,
+                        .ctx = r };
+    ck_assert_int_ge(exec_observer_add(t.m, &o), 0);
+    uint64_t args[2] = { a, b };
+    t_launch_args(&t, "k", 1, 64, args, 2);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    /* every lane of every instruction, whatever the path */
+    ck_assert_int_eq(rec_count(r, PTX_SPACE_GLOBAL, EXEC_ACC_READ), 64);
+    ck_assert_int_eq(rec_count(r, PTX_SPACE_GLOBAL, EXEC_ACC_WRITE), 64);
+    ck_assert_int_eq(rec_count(r, PTX_SPACE_SHARED, EXEC_ACC_WRITE), 64);
+    ck_assert_int_eq(rec_count(r, PTX_SPACE_LOCAL, EXEC_ACC_WRITE), 64);
+    ck_assert_int_eq(rec_count(r, PTX_SPACE_GLOBAL, EXEC_ACC_ATOMIC), 64);
+    for (uint32_t t0 = 0; t0 < 64; t0++) {
+        uint32_t l = t0 % 32;
+        ck_assert(rec_has(r, PTX_SPACE_GLOBAL, EXEC_ACC_READ, l, a + 4 * t0));
+        ck_assert(rec_has(r, PTX_SPACE_GLOBAL, EXEC_ACC_WRITE, l, (t0 < 16 ? a : b) + 4 * t0));
+        ck_assert(rec_has(r, PTX_SPACE_SHARED, EXEC_ACC_WRITE, l, 4 * t0)); /* space address */
+        ck_assert(rec_has(r, PTX_SPACE_GLOBAL, EXEC_ACC_ATOMIC, l, a));
+    }
+    for (int i = 0; i < r->n; i++) {
+        if (r->a[i].sp == PTX_SPACE_SHARED)
+            ck_assert(r->a[i].flags & EXEC_ACC_F_GENERIC);
+        /* observers run before the access: the bytes hold what a read gets */
+        if (r->a[i].sp == PTX_SPACE_GLOBAL && r->a[i].kind == EXEC_ACC_READ)
+            ck_assert_uint_eq(r->a[i].before, 1000u + (uint32_t)((r->a[i].addr - a) / 4));
+        /* the order an access states: plain ones weak, an atomic without qualifiers relaxed at
+           gpu scope (PTX memory consistency model) */
+        uint8_t sem, scope;
+        ck_assert_int_eq(exec_pc_order(t.m, r->a[i].pc, &sem, &scope), 0);
+        if (r->a[i].kind == EXEC_ACC_ATOMIC) {
+            ck_assert_int_eq(sem, EXEC_SEM_RELAXED);
+            ck_assert_int_eq(scope, EXEC_SCOPE_GPU);
+        } else {
+            ck_assert_int_eq(sem, EXEC_SEM_WEAK);
+        }
+    }
+    for (int i = 0; i < r->nsync; i++)
+        if (r->s[i].kind == EXEC_SYNC_BAR_ARRIVE) {
+            ck_assert_int_eq(r->s[i].op, EXEC_BAR_SYNC);
+            ck_assert_int_eq(r->s[i].id, 0);
+            ck_assert_uint_eq(r->s[i].lanes, 0xffffffffu);
+        }
+    /* sync: launch, one CTA, both warps at the barrier, it completes, every lane exits */
+    ck_assert_int_eq(sync_count(r, EXEC_SYNC_LAUNCH), 1);
+    ck_assert_int_eq(sync_count(r, EXEC_SYNC_CTA_BEGIN), 1);
+    ck_assert_int_eq(sync_count(r, EXEC_SYNC_BAR_ARRIVE), 2);
+    ck_assert_int_eq(sync_count(r, EXEC_SYNC_BAR_DONE), 1);
+    ck_assert_int_eq(sync_count(r, EXEC_SYNC_CTA_END), 1);
+    ck_assert_int_eq(sync_count(r, EXEC_SYNC_LAUNCH_END), 1);
+    uint32_t exited[2] = { 0, 0 };
+    for (int i = 0; i < r->nsync; i++)
+        if (r->s[i].kind == EXEC_SYNC_EXIT)
+            exited[r->s[i].warp] |= r->s[i].lanes;
+    ck_assert_uint_eq(exited[0], 0xffffffffu);
+    ck_assert_uint_eq(exited[1], 0xffffffffu);
+    free(r);
+    t_free(&t);
+}
+END_TEST
+
+/* A shuffle whose membermask names lanes that exited: the sync event says which took part and
+ * which the mask names in vain. */
+static const char *k_shfl = HDR
+    ".visible .entry k(.param .u64 out)\n{\n"
+    " .reg .b32 %r<6>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+    " ld.param.u64 %rd1, [out];\n"
+    " mov.u32 %r1, %tid.x;\n"
+    " setp.ge.u32 %p1, %r1, 16;\n"
+    " @%p1 exit;\n"
+    " shfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n"
+    " mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r2;\n"
+    " ret;\n}\n";
+
+START_TEST(seam_warp_sync)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_shfl) == 0, "%s", t.err);
+    rec *r = calloc(1, sizeof *r);
+    exec_observer o = { .name = "test", .want = EXEC_OBS_SYNC, .sync = rec_sync, .ctx = r };
+    ck_assert_int_ge(exec_observer_add(t.m, &o), 0);
+    uint64_t args[1] = { t_buf(&t, 128) };
+    t_launch_args(&t, "k", 1, 32, args, 1);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    int found = 0;
+    for (int i = 0; i < r->nsync; i++)
+        if (r->s[i].kind == EXEC_SYNC_WARP) {
+            ck_assert_uint_eq(r->s[i].mask, 0xffffffffu);
+            ck_assert_uint_eq(r->s[i].lanes, 0x0000ffffu);
+            ck_assert_uint_eq(r->s[i].absent, 0xffff0000u);
+            ck_assert_str_eq(r->s[i].what, "shfl");
+            found++;
+        }
+    ck_assert_int_eq(found, 1);
+    free(r);
+    t_free(&t);
+}
+END_TEST
+
+/* ---- the hardware's granularity --------------------------------------------------------------- */
+START_TEST(padding_model)
+{
+    /* small allocations: to the next 256-byte boundary and 256 bytes more; large ones: to the end
+       of their 2 MB page and one more page */
+    ck_assert_uint_eq(exec_alloc_padding(1), 255 + 256);
+    ck_assert_uint_eq(exec_alloc_padding(256), 256);
+    ck_assert_uint_eq(exec_alloc_padding(1000), 24 + 256);
+    ck_assert_uint_eq(exec_alloc_padding(9u << 18), (4u << 20) - (9u << 18) + (2u << 20));
+    ck_assert_uint_eq(exec_alloc_padding(4u << 20), 2u << 20);
+}
+END_TEST
+
+static const char *k_past = HDR
+    ".visible .entry k(.param .u64 a, .param .u32 off, .param .u32 v)\n{\n"
+    " .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    " ld.param.u64 %rd1, [a];\n"
+    " ld.param.u32 %r1, [off];\n"
+    " ld.param.u32 %r2, [v];\n"
+    " cvt.u64.u32 %rd2, %r1; add.s64 %rd3, %rd1, %rd2;\n"
+    " ld.global.u32 %r3, [%rd3];\n"
+    " add.u32 %r3, %r3, %r2;\n"
+    " st.global.u32 [%rd3], %r3;\n"
+    " ret;\n}\n";
+
+START_TEST(padding_accesses)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_past) == 0, "%s", t.err);
+    uint64_t a = t_buf(&t, 64), b = t_buf(&t, 64);
+    /* 64 bytes + 448 of padding: b starts right after a's padding */
+    ck_assert_uint_eq(b, a + 512);
+    uint32_t zero[16] = { 0 };
+    t_write(&t, b, zero, sizeof zero);
+    for (int run = 0; run < 2; run++) {   /* one past the end, twice: reads what was written */
+        uint64_t args[3] = { a, 64, 5 };
+        t_launch_args(&t, "k", 1, 1, args, 3);
+        exec_stop st = t_run(&t);
+        ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    }
+    ck_assert_uint_eq(exec_pad_accesses(t.m), 4);
+    uint64_t args2[3] = { a, 508, 1 };     /* the padding's last word */
+    t_launch_args(&t, "k", 1, 1, args2, 3);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    uint32_t got[16];
+    t_read(&t, b, got, sizeof got);
+    ck_assert_mem_eq(got, zero, sizeof zero);   /* the neighbour never saw the writes */
+    /* the padding held the value: a read-modify-write of 5 twice gave 10 (read back through a
+       kernel: the padding is no part of the buffer for the debugger) */
+    uint64_t args3[3] = { a, 64, 0 };
+    t_launch_args(&t, "k", 1, 1, args3, 3);
+    st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    /* past the padding: the next region, which is a valid access; before the first region:
+       a fault */
+    uint64_t args4[3] = { a, 4096, 0 };
+    t_launch_args(&t, "k", 1, 1, args4, 3);
+    st = t_run(&t);
+    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
+    ck_assert_int_eq(st.exc, EXEC_EXC_OUT_OF_RANGE);
+    t_free(&t);
+}
+END_TEST
+
+/* ---- memcheck through the framework --------------------------------------------------------- */
+typedef struct { int n; chk_finding last; } reports;
+static void on_report(void *ctx, const chk_finding *f)
+{
+    reports *r = ctx;
+    r->n++;
+    r->last = *f;
+}
+
+/* CTA 5 of 16 writes one past its buffer; the others stay inside. */
+static const char *k_cta5 = HDR
+    ".visible .entry k(.param .u64 a)\n{\n"
+    " .reg .b32 %r<6>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+    " ld.param.u64 %rd1, [a];\n"
+    " mov.u32 %r1, %ctaid.x; mov.u32 %r2, %tid.x; mov.u32 %r5, %ntid.x;\n"
+    " mad.lo.u32 %r3, %r1, %r5, %r2;\n"
+    " setp.eq.u32 %p1, %r1, 5;\n"
+    " and.b32 %r4, %r2, 63;\n"
+    " @%p1 add.u32 %r3, %r4, 2048;\n"
+    " mul.wide.u32 %rd2, %r3, 4; add.s64 %rd3, %rd1, %rd2;\n"
+    " st.global.u32 [%rd3], %r2;\n"
+    " ret;\n}\n";
+
+/* Run k_cta5 with n worker threads under memcheck (reports, no stops); the findings. */
+static void run_cta5(int nthreads, reports *rep, uint32_t *mem, uint64_t *count)
+{
+    T t;
+    ck_assert_msg(t_load(&t, k_cta5) == 0, "%s", t.err);
+    chk_ctx *c = chk_new();
+    char err[256];
+    ck_assert_int_eq(chk_set(c, "memcheck", 1, err, sizeof err), 0);
+    chk_set_stop(c, 0);
+    chk_hooks h = { .ctx = rep, .report = on_report };
+    chk_set_hooks(c, &h);
+    ck_assert_int_eq(chk_attach(c, t.m), 0);
+    exec_set_threads(t.m, nthreads);
+    uint64_t a = t_buf(&t, 16 * 128 * 4);
+    uint64_t args[1] = { a };
+    t_launch_args(&t, "k", 16, 128, args, 1);
+    exec_stop st = t_run(&t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    t_read(&t, a, mem, 16 * 128 * 4);
+    ck_assert_int_eq(chk_count(c), 1);
+    *count = chk_at(c, 0)->count;
+    chk_free(c);
+    t_free(&t);
+}
+
+START_TEST(memcheck_threads)
+{
+    /* every thread of CTA 5 writes a[2048 + t % 64], in the 256 bytes of padding after the
+       8 KB buffer: the same findings (128 occurrences at one pc) on 1 and 4 threads */
+    reports r1 = { 0 }, r4 = { 0 };
+    static uint32_t m1[2048], m4[2048];
+    uint64_t c1, c4;
+    run_cta5(1, &r1, m1, &c1);
+    run_cta5(4, &r4, m4, &c4);
+    ck_assert_int_eq(r1.n, 1);
+    ck_assert_int_eq(r4.n, 1);
+    ck_assert_uint_eq(c1, 128);
+    ck_assert_uint_eq(c4, 128);
+    ck_assert_uint_eq(r1.last.party[0].cta, 5);
+    ck_assert_uint_eq(r4.last.party[0].cta, 5);
+    ck_assert_uint_eq(r1.last.party[0].lane, r4.last.party[0].lane);
+    ck_assert_uint_eq(r1.last.addr, r4.last.addr);
+    ck_assert_int_eq(r1.last.gpu_faults, 0);
+    ck_assert_mem_eq(m1, m4, sizeof m1);
+}
+END_TEST
+
+/* The registry: names known, ones not written yet refused, "all" = the implemented ones. */
+START_TEST(registry)
+{
+    chk_ctx *c = chk_new();
+    char err[256];
+    ck_assert_int_eq(chk_lookup("memcheck"), CHK_MEMCHECK);
+    ck_assert_int_eq(chk_lookup("racecheck"), CHK_RACECHECK);
+    ck_assert_int_eq(chk_lookup("nope"), -1);
+    ck_assert_int_eq(chk_set(c, "racecheck", 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "not implemented yet"));
+    ck_assert_int_eq(chk_set(c, "racecheck", 0, err, sizeof err), 0);
+    ck_assert_int_eq(chk_set(c, "nope", 1, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "unknown checker"));
+    ck_assert_int_eq(chk_set_list(c, "all", err, sizeof err), 0);
+    ck_assert_uint_eq(chk_enabled(c), 1u << CHK_MEMCHECK);
+    ck_assert_int_eq(chk_set_list(c, "none", err, sizeof err), 0);
+    ck_assert_uint_eq(chk_enabled(c), 0);
+    ck_assert_int_eq(chk_set_list(c, "memcheck,synccheck", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "synccheck"));
+    chk_free(c);
+}
+END_TEST
+
+/* compute-sanitizer's words and the JSON line of a finding made by hand. */
+START_TEST(format)
+{
+    chk_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = CHK_K_OOB;
+    f.space = PTX_SPACE_SHARED;
+    f.access = EXEC_ACC_READ;
+    f.size = 4;
+    f.addr = 0x104;
+    f.count = 3;
+    f.gpu_faults = 1;
+    f.nparties = 1;
+    f.party[0].thread.x = 5;
+    snprintf(f.party[0].func, sizeof f.party[0].func, "k");
+    snprintf(f.party[0].file, sizeof f.party[0].file, "sm_20_atomic_functions.hpp");
+    f.party[0].line = 7;
+    snprintf(f.party[0].ufile, sizeof f.party[0].ufile, "a\"b.cu");
+    f.party[0].uline = 42;
+    snprintf(f.where, sizeof f.where, "4 bytes past the end of the block's shared memory");
+    char buf[2048];
+    chk_format(&f, "== ", buf, sizeof buf);
+    ck_assert_ptr_nonnull(strstr(buf, "== Invalid __shared__ read of size 4 bytes\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "==     Address 0x104 is out of bounds\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "==     called from a\"b.cu:42\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "==     A GPU would fault here.\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "==     (3 occurrences)\n"));
+    f.kind = CHK_K_MISALIGNED;
+    chk_format(&f, "", buf, sizeof buf);
+    ck_assert_ptr_nonnull(strstr(buf, "    Address 0x104 is misaligned\n"));
+    char *js = NULL;
+    size_t jn = 0;
+    FILE *fp = open_memstream(&js, &jn);
+    chk_write_json(&f, fp);
+    fclose(fp);
+    ck_assert_ptr_nonnull(strstr(js, "\"kind\":\"misaligned\""));
+    ck_assert_ptr_nonnull(strstr(js, "\"user_file\":\"a\\\"b.cu\",\"user_line\":42"));
+    ck_assert_ptr_nonnull(strstr(js, "\"count\":3"));
+    free(js);
+    /* a truncated buffer still ends with a NUL and reports the length it needs */
+    char small[16];
+    int need = chk_format(&f, "", small, sizeof small);
+    ck_assert_int_gt(need, (int)sizeof small);
+    ck_assert_uint_lt(strlen(small), sizeof small);
+}
+END_TEST
+
+/* A const store and a misaligned shared access: memcheck's kinds and spaces; stop on. */
+static const char *k_kinds = HDR
+    ".const .align 4 .b32 cv[2] = {1, 2};\n"
+    ".visible .entry k(.param .u32 mode)\n{\n"
+    " .shared .align 4 .b32 sm[8];\n"
+    " .reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<3>;\n"
+    " ld.param.u32 %r1, [mode];\n"
+    " mov.u64 %rd1, cv; cvta.const.u64 %rd2, %rd1;\n"
+    " setp.eq.u32 %p1, %r1, 1;\n"
+    " @%p1 st.u32 [%rd2], %r1;\n"
+    " setp.eq.u32 %p2, %r1, 2;\n"
+    " @%p2 st.shared.u32 [sm+2], %r1;\n"
+    " ret;\n}\n";
+
+START_TEST(memcheck_kinds)
+{
+    static const struct { uint32_t mode; chk_kind kind; ptx_space sp; const char *head; } c[] = {
+        { 1, CHK_K_READONLY, PTX_SPACE_CONST, "Invalid __constant__ write of size 4 bytes" },
+        { 2, CHK_K_MISALIGNED, PTX_SPACE_SHARED, "Invalid __shared__ write of size 4 bytes" },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        T t;
+        ck_assert_msg(t_load(&t, k_kinds) == 0, "%s", t.err);
+        chk_ctx *k = chk_new();
+        char err[256];
+        ck_assert_int_eq(chk_set(k, "memcheck", 1, err, sizeof err), 0);
+        ck_assert_int_eq(chk_attach(k, t.m), 0);
+        uint64_t args[1] = { c[i].mode };
+        t_launch_args(&t, "k", 1, 1, args, 1);
+        exec_stop st = t_run(&t);
+        /* the fault carries the finding */
+        ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
+        const chk_finding *f = chk_by_id(k, st.tag);
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(f->kind, c[i].kind);
+        ck_assert_int_eq(f->space, c[i].sp);
+        ck_assert_int_eq(f->gpu_faults, 1);
+        char head[256];
+        chk_headline(f, head, sizeof head);
+        ck_assert_str_eq(head, c[i].head);
+        chk_detach(k, t.m);
+        chk_free(k);
+        t_free(&t);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("checkers");
+    TCase *tc = tcase_create("seams");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, seam_paths);
+    tcase_add_test(tc, seam_warp_sync);
+    tcase_add_test(tc, padding_model);
+    tcase_add_test(tc, padding_accesses);
+    suite_add_tcase(s, tc);
+    TCase *tm = tcase_create("memcheck");
+    tcase_set_timeout(tm, 120);
+    tcase_add_test(tm, memcheck_threads);
+    tcase_add_test(tm, registry);
+    tcase_add_test(tm, format);
+    tcase_add_test(tm, memcheck_kinds);
+    suite_add_tcase(s, tm);
+    return tu_run_suite(s);
+}
