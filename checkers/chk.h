@@ -4,8 +4,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "exec.h"
-#include "dw.h"
+/* the shared vocabulary only (opaque machine, module and DWARF handles): front ends include
+   this header with the engine's public folder */
+#include "ptxdbg_types.h"
 
 /* ---------------------------------------------------------------------------------------------
  * A checker is an observer of the core's memory and sync seams (core/exec/exec_obs.h) that turns

@@ -30,9 +30,8 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
         return cmd_error(c, "Focus not set on any active CUDA kernel.");
     dbg_expr *e;
     char err[512];
-    if (!(e = dbg_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
+    if (!(e = dbg_expr_parse_at(c->s, expr, err, sizeof err)))
         return cmd_error(c, "%s", err);
-    exec_machine *m = dbg_machine(c->s);
     const exec_launch_info *li = dbg_launch_info(c->s);
     /* the function of the selected frame: a lane elsewhere (divergent, in another function)
        says where it evaluated EXPR */
@@ -42,7 +41,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
     const char *finl = f->frame >= 0 && f->frame < nf ? fr[f->frame].inl_name : NULL;
     for (uint32_t l = 0; l < 32; l++) {
         exec_lane_info info;
-        if (exec_lane_get(m, f->cta, f->warp, l, &info) != 0 || info.state == EXEC_LANE_INVALID)
+        if (dbg_lane_get(c->s, f->cta, f->warp, l, &info) != 0 || info.state == EXEC_LANE_INVALID)
             continue;
         uint32_t lin = f->warp * 32 + l;
         printf("%c Lane %2u (thread (%u,%u,%u)): ", l == f->lane ? '*' : ' ', l,
@@ -143,7 +142,7 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     if (record) {
         int keep = v.kind != DBG_V_VOID || v.optout;
         if (keep)
-            dbg_history_add(dbg_session_history(c->s), &v, dbg_dwarf(c->s));
+            dbg_history_push(c->s, &v);
         printf("$%d = %s\n", keep ? dbg_session_history(c->s)->nhist : dbg_session_history(c->s)->nhist + 1, out);
     } else {
         printf("%s", out);
@@ -212,133 +211,12 @@ int cmd_output(cmd_ctx *c, const char *args, int argc, char **argv)
 }
 
 /* ptype expands structs, unions and enums and resolves typedefs; whatis names the type. */
-static void ptype_of(const dw_type *t, int expand, char *out, size_t n);
-
-static void member_decl(const dw_member *m, char *out, size_t n)
-{
-    char tn[512];
-    ptype_of(m->type, 0, tn, sizeof tn);
-    const char *br = strstr(tn, " [");
-    const char *star = tn[0] && tn[strlen(tn) - 1] == '*' ? "" : " ";
-    if (br)
-        snprintf(out, n, "%.*s %s%s", (int)(br - tn), tn, m->name ? m->name : "", br + 1);
-    else
-        snprintf(out, n, "%s%s%s", tn, star, m->name ? m->name : "");
-    if (m->bit_size) {
-        size_t l = strlen(out);
-        snprintf(out + l, n - l, " : %d", m->bit_size);
-    }
-}
-
-static void ptype_of(const dw_type *t, int expand, char *out, size_t n)
-{
-    if (!expand) {
-        dw_type_name(t, out, n);
-        return;
-    }
-    /* resolve typedefs at the top, keep qualifiers */
-    const dw_type *u = t;
-    char quals[64] = "";
-    while (u && (u->kind == DW_TY_TYPEDEF || u->kind == DW_TY_CONST || u->kind == DW_TY_VOLATILE)) {
-        if (u->kind != DW_TY_TYPEDEF) {
-            size_t l = strlen(quals);
-            snprintf(quals + l, sizeof quals - l, "%s ", u->kind == DW_TY_CONST ? "const" : "volatile");
-        }
-        u = u->target;
-    }
-    if (!u) {
-        snprintf(out, n, "%svoid", quals);
-        return;
-    }
-    /* pointers and arrays of aggregates: expand the innermost aggregate, keep the suffix */
-    const dw_type *base = u;
-    while (base && (base->kind == DW_TY_POINTER || base->kind == DW_TY_ARRAY ||
-                    base->kind == DW_TY_REFERENCE))
-        base = base->target;
-    const dw_type *sb = base;
-    while (sb && (sb->kind == DW_TY_TYPEDEF || sb->kind == DW_TY_CONST || sb->kind == DW_TY_VOLATILE))
-        sb = sb->target;
-    if (!sb || (sb->kind != DW_TY_STRUCT && sb->kind != DW_TY_UNION && sb->kind != DW_TY_CLASS &&
-                sb->kind != DW_TY_ENUM) || sb->enc == DW_BT_HALF || sb->enc == DW_BT_BF16) {
-        char tn[512];
-        dw_type_name(u, tn, sizeof tn);
-        snprintf(out, n, "%s%s", quals, tn);
-        return;
-    }
-    /* suffix: the full name minus the base's name ("Pair *" -> " *") */
-    char full[512], bn[512];
-    dw_type_name(u, full, sizeof full);
-    dw_type_name(base, bn, sizeof bn);
-    const char *suffix = strncmp(full, bn, strlen(bn)) == 0 ? full + strlen(bn) : "";
-    size_t len = 0;
-    const char *kw = sb->kind == DW_TY_STRUCT ? "struct" : sb->kind == DW_TY_UNION ? "union"
-                     : sb->kind == DW_TY_CLASS ? "class" : "enum";
-    len += (size_t)snprintf(out + len, n - len, "%s%s %s%s{", quals, kw, sb->name ? sb->name : "",
-                            sb->name ? " " : "");
-    if (sb->kind == DW_TY_ENUM) {
-        int64_t next = 0;
-        for (int i = 0; i < sb->nenums && len < n; i++) {
-            const dw_enumerator *e = &sb->enums[i];
-            if (e->value == next)
-                len += (size_t)snprintf(out + len, n - len, "%s%s", i ? ", " : "", e->name);
-            else
-                len += (size_t)snprintf(out + len, n - len, "%s%s = %lld", i ? ", " : "", e->name,
-                                        (long long)e->value);
-            next = e->value + 1;
-        }
-        if (len < n)
-            snprintf(out + len, n - len, "}%s", suffix);
-        return;
-    }
-    len += (size_t)snprintf(out + len, n - len, "\n");
-    for (int i = 0; i < sb->nmembers && len < n; i++) {
-        char md[600];
-        member_decl(&sb->members[i], md, sizeof md);
-        len += (size_t)snprintf(out + len, n - len, "    %s;\n", md);
-    }
-    if (len < n)
-        snprintf(out + len, n - len, "}%s", suffix);
-}
-
 static int type_cmd(cmd_ctx *c, const char *args, int expand)
 {
-    dbg_value v;
-    char err[512];
-    while (isspace((unsigned char)*args))
-        args++;
-    dw_info *d = dbg_dwarf(c->s);
-    const dw_type *named = d && dw_has_dwarf(d) ? dw_type_lookup(d, args) : NULL;
-    if (named) {
-        char out[4096];
-        ptype_of(named, expand, out, sizeof out);
-        printf("type = %s\n", out);
-        return 0;
-    }
-    if (dbg_eval_focus(c->s, args, &v, err, sizeof err) != 0)
+    char out[4200], err[512];
+    if (dbg_type_text(c->s, args, expand, out, sizeof out, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
-    if (v.dt) {
-        /* a pointer into a state space names it, as print does: "@local int (*)[5]" */
-        const dw_type *st = dw_type_strip(v.dt);
-        const char *sp = st && (st->kind == DW_TY_POINTER || st->kind == DW_TY_REFERENCE) &&
-                                 st->space != PTX_SPACE_GENERIC && st->space != PTX_SPACE_NONE
-                             ? dbg_space_name(st->space) : NULL;
-        char out[4096];
-        ptype_of(v.dt, expand, out, sizeof out);
-        printf("type = %s%s%s%s\n", sp ? "@" : "", sp ? sp : "", sp ? " " : "", out);
-        return 0;
-    }
-    switch (v.kind) {
-    case DBG_V_PTR: /* a buffer is a pointer to its first element, as print shows it */
-        if (v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_NONE)
-            printf("type = @%s %s *\n", dbg_space_name(v.space), dbg_type_c_name(v.type));
-        else
-            printf("type = %s *\n", dbg_type_c_name(v.type));
-        break;
-    case DBG_V_DIM3: printf("type = uint3\n"); break;
-    case DBG_V_CODE: printf("type = void (*)()\n"); break;
-    case DBG_V_VOID: printf("type = void\n"); break;
-    default: printf("type = %s\n", dbg_type_c_name(v.type)); break;
-    }
+    printf("type = %s\n", out);
     return 0;
 }
 
@@ -386,7 +264,7 @@ void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_
                 return;
             }
         }
-    if (exec_addr_describe(dbg_machine(c->s), space, a, out, n) != 0)
+    if (dbg_addr_describe(c->s, space, a, out, n) != 0)
         out[0] = 0;
     /* the core names the nearest region however far ("30064771072 bytes before fmt_n [...]",
        "no global buffer"): a label only within 64 KB of it */
@@ -419,21 +297,17 @@ static int unit_bytes(char size)
 
 static int x_insns(cmd_ctx *c, uint64_t pc, int count)
 {
-    exec_machine *m = dbg_machine(c->s);
     uint32_t cur = UINT32_MAX;
     dbg_focus_pc(c->s, &cur);
     for (int i = 0; i < count; i++, pc++) {
-        const ptx_func *f;
-        const ptx_insn *in;
-        if (pc > UINT32_MAX || exec_pc_insn(m, (uint32_t)pc, &f, &in) != 0) {
+        char d[600], text[512];
+        if (pc > UINT32_MAX || dbg_insn_text(c->s, (uint32_t)pc, text, sizeof text, NULL) != 0) {
             if (i == 0)
                 return cmd_error(c, "Cannot access instruction at address 0x%llx",
                                  (unsigned long long)pc);
             break;
         }
-        char d[600], text[512];
         dbg_describe_pc(c->s, pc, d, sizeof d);
-        ptx_insn_format(in, text, sizeof text);
         printf("%s0x%llx %s:\t%s\n", pc == cur ? "=> " : "   ", (unsigned long long)pc, d, text);
     }
     c->x_next = pc;
@@ -525,7 +399,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
         addr -= span;
     }
     const dbg_focus *f = dbg_get_focus(c->s);
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     int per_line = fmt == 'c' ? 8 : ub == 8 ? 2 : ub == 4 ? 4 : 8;
     if (fmt == 's') {
         /* gdb: a string stops at `print elements` characters, with "..." */
@@ -536,7 +410,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
             uint64_t k = 0;
             char ch = 1;
             for (; k < lim; k++) {
-                if (exec_mem_read(m, space, addr + k, &ch, 1, f->cta, f->warp, f->lane)) {
+                if (dbg_mem_read_exact(m, space, addr + k, &ch, 1, f->cta, f->warp, f->lane)) {
                     printf("\"\n");
                     return cmd_error(c, "Cannot access memory at address 0x%llx",
                                      (unsigned long long)(addr + k));
@@ -559,7 +433,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
                 printf("0x%llx%s%s%s:", (unsigned long long)a, d[0] ? " <" : "", d,
                        d[0] ? ">" : "");
             }
-            if (exec_mem_read(m, space, a, &bits, (size_t)ub, f->cta, f->warp, f->lane) != 0) {
+            if (dbg_mem_read_exact(m, space, a, &bits, (size_t)ub, f->cta, f->warp, f->lane) != 0) {
                 printf("\n");
                 return cmd_error(c, "Cannot access memory at address 0x%llx",
                                  (unsigned long long)a);
@@ -605,7 +479,7 @@ int cmd_display(cmd_ctx *c, const char *args, int argc, char **argv)
     } else {
         dbg_expr *e;
         char err[512];
-        if (!(e = dbg_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
+        if (!(e = dbg_expr_parse_at(c->s, expr, err, sizeof err)))
             return cmd_error(c, "%s", err);
         dbg_expr_free(e);
     }
@@ -699,8 +573,7 @@ static int reg_elements(cmd_ctx *c, const char *name)
         uint64_t bits;
         ptx_type t;
         snprintf(el, sizeof el, "%.70s.%c", name, "xyzw"[k]);
-        if (exec_reg_get(dbg_machine(c->s), f->cta, f->warp, f->lane, dbg_focus_phys(c->s), el,
-                         &bits, &t) != 0)
+        if (dbg_reg(c->s, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), el, &bits, &t) != 0)
             break;
         reg_line(el, bits, t);
     }
@@ -711,7 +584,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     const dbg_focus *f = dbg_get_focus(c->s);
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     if (!f->valid || !dbg_launch_info(c->s))
         return cmd_error(c, "The program has no registers now.");
     int rc = 0;
@@ -726,10 +599,10 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
             ptx_type t;
             int id, comp;
             if (dbg_sreg_lookup(name, &id, &comp) == 0) {
-                if (exec_sreg_get(m, f->cta, f->warp, f->lane, (ptx_sreg_id)id, comp, &bits) == 0)
+                if (dbg_sreg(m, f->cta, f->warp, f->lane, id, comp, &bits) == 0)
                     reg_line(name, bits, PTX_T_U32);
                 else
-                    rc = cmd_error(c, "%s", exec_errmsg(m));
+                    rc = cmd_error(c, "%s", dbg_errmsg(m));
             } else if (!strcmp(name, "%pc")) {
                 uint32_t pc;
                 if (dbg_focus_pc(c->s, &pc) == 0) {
@@ -737,11 +610,11 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
                     dbg_describe_pc(c->s, pc, d, sizeof d);
                     printf("%-15s0x%-17x%s\n", "pc", pc, d);
                 }
-            } else if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0) {
+            } else if (dbg_reg(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0) {
                 reg_line(name, bits, t);
             } else if (argv[i][0] != '%' && argv[i][0] != '$' &&   /* PTX names without % */
-                       exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), argv[i],
-                                    &bits, &t) == 0) {
+                       dbg_reg(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), argv[i],
+                               &bits, &t) == 0) {
                 reg_line(argv[i], bits, t);
             } else if (reg_elements(c, name) || reg_elements(c, argv[i])) {
                 /* a vector register: printed element by element */
@@ -756,22 +629,15 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
     if (nf <= 0)
         return cmd_error(c, "The program has no registers now.");
     int pf = dbg_focus_phys(c->s);
-    const ptx_func *fn = fr[pf < nf ? pf : nf - 1].func;
-    const ptx_sym **regs;
-    int n = exec_func_regs(m, fn, &regs);
-    for (int i = 0; i < n; i++) {
-        uint64_t bits;
-        ptx_type t;
-        int nel = regs[i]->vec > 1 ? regs[i]->vec : 1;
-        for (int k = 0; k < nel; k++) {   /* a vector register: one line per element (v.x) */
-            char name[160];
-            snprintf(name, sizeof name, "%s%s%.*s", regs[i]->name, nel > 1 ? "." : "",
-                     nel > 1 ? 1 : 0, &"xyzw"[k]);
-            if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits,
-                             &t) == 0)
-                reg_line(name, bits, t);
-        }
-    }
+    int total = 0;
+    dbg_reg_rows(m, f->cta, f->warp, f->lane, pf < nf ? pf : nf - 1, NULL, 0, &total);
+    dbg_reg_row *rows = total ? malloc((size_t)total * sizeof *rows) : NULL;
+    int n = rows ? dbg_reg_rows(m, f->cta, f->warp, f->lane, pf < nf ? pf : nf - 1, rows, total,
+                                &total) : 0;
+    for (int i = 0; i < n; i++)
+        if (rows[i].ok)
+            reg_line(rows[i].name, rows[i].bits, rows[i].type);
+    free(rows);
     uint32_t pc;
     if (dbg_focus_pc(c->s, &pc) == 0) {
         char d[300];

@@ -397,7 +397,7 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
     const ptx_func *k = dbg_find_func(c->s, kname);
     if (!k)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
-    if (!k->is_entry)
+    if (!dbg_func_is_kernel(k))
         return cmd_error(c, "\"%s\" is a device function, not a kernel (.entry).", kname);
     /* <<<grid, block[, shmem][, cluster=dim]>>> */
     char cfgbuf[512], *cfg[4];
@@ -454,8 +454,10 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
     if (n == 1 && !items[0][0])
         n = 0;
     int rc = -1;
-    uint64_t offs[256], sizes[256];
-    int64_t total = exec_param_layout(k, offs, sizes, 256);
+    dbg_param_row prow[256];
+    int64_t total = dbg_kernel_params(k, prow, 256);
+    dbg_func_info kinfo;
+    dbg_func_info_of(k, &kinfo);
     uint8_t *params = NULL;
     char name[512];
     dbg_func_name(c->s, k, 1, name, sizeof name);
@@ -463,9 +465,9 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         cmd_error(c, "Cannot lay out the parameters of %s.", name);
         goto out;
     }
-    if (n != k->nparams) {
-        cmd_error(c, "%s takes %d argument%s, %d given.", name, k->nparams,
-                  k->nparams == 1 ? "" : "s", n < 0 ? 0 : n);
+    if (n != kinfo.nparams) {
+        cmd_error(c, "%s takes %d argument%s, %d given.", name, kinfo.nparams,
+                  kinfo.nparams == 1 ? "" : "s", n < 0 ? 0 : n);
         goto out;
     }
     params = calloc(1, total ? (size_t)total : 1);
@@ -474,15 +476,15 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         goto out;
     }
     for (int i = 0; i < n; i++) {
-        const ptx_sym *ps = k->params[i];
-        int is_struct = ps->ndims > 0 || sizes[i] > 8 || ps->vec > 1;
+        const dbg_param_row *ps = &prow[i];
+        int is_struct = ps->aggregate;
         if (items[i][0] == '{' || is_struct) {
             if (items[i][0] != '{') {
                 cmd_error(c, "Argument %d is a %llu-byte aggregate: give it as {V, ...}.", i + 1,
-                          (unsigned long long)sizes[i]);
+                          (unsigned long long)ps->size);
                 goto out;
             }
-            if (struct_arg(c, items[i], params + offs[i], sizes[i], i) != 0)
+            if (struct_arg(c, items[i], params + ps->offset, ps->size, i) != 0)
                 goto out;
             continue;
         }
@@ -493,11 +495,11 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
                       dbg_type_name(ps->type), items[i], err[0] ? ": " : "", err);
             goto out;
         }
-        memcpy(params + offs[i], &bits, sizes[i] < 8 ? sizes[i] : 8);
+        memcpy(params + ps->offset, &bits, ps->size < 8 ? ps->size : 8);
     }
     if (cmd_confirm_kill(c, "Launch anyway?") != 0)
         goto out;
-    if ((dbg_machine(c->s) && exec_set_cluster_dims(dbg_machine(c->s), cluster) != 0) ||
+    if (dbg_set_cluster_dims(c->s, cluster) != 0 ||
         dbg_launch(c->s, k, grid, block, shmem, params, (size_t)total) != 0) {
         cmd_error(c, "%s", dbg_errmsg(c->s));
         goto out;
@@ -596,12 +598,12 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
     for (uint64_t off = 0; off < b->size && !bad && !intr; off += CHUNK) {
         size_t n = b->size - off < CHUNK ? (size_t)(b->size - off) : CHUNK;
         intr = dbg_interrupted(c->s);
-        if (!intr && exec_mem_read(dbg_machine(c->s), PTX_SPACE_GLOBAL, b->addr + off, data, n,
-                                   0, 0, 0) != 0) {
+        if (!intr && dbg_mem_read_exact(c->s, PTX_SPACE_GLOBAL, b->addr + off, data, n,
+                                        0, 0, 0) != 0) {
             fclose(f);
             remove(argv[1]);
             free(data);
-            return cmd_error(c, "%s", exec_errmsg(dbg_machine(c->s)));
+            return cmd_error(c, "%s", dbg_errmsg(c->s));
         }
         bad = !intr && fwrite(data, 1, n, f) != n;
     }
@@ -619,8 +621,7 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
 int cmd_info_functions(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    const ptx_module *m = dbg_module(c->s);
-    if (!m)
+    if (!dbg_has_module(c->s))
         return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
     regex_t re;
     if (argc == 1 && regcomp(&re, argv[0], REG_EXTENDED | REG_NOSUB) != 0)
@@ -629,22 +630,24 @@ int cmd_info_functions(cmd_ctx *c, const char *args, int argc, char **argv)
            argc ? argv[0] : "");
     for (int pass = 0; pass < 2; pass++) {
         int header = 0;
-        for (int i = 0; i < m->nfuncs; i++) {
-            const ptx_func *f = m->funcs[i];
-            if (f->is_prototype || f->is_entry != !pass)
+        for (int i = 0; i < dbg_nfuncs(c->s); i++) {
+            const ptx_func *f = dbg_func_at(c->s, i);
+            dbg_func_info fi;
+            dbg_func_info_of(f, &fi);
+            if (fi.prototype || fi.kernel != !pass)
                 continue;
             char full[1024];
             dbg_func_name(c->s, f, 1, full, sizeof full);
             if (argc == 1 && regexec(&re, full, 0, NULL, 0) != 0 &&
-                regexec(&re, f->sym->name, 0, NULL, 0) != 0)
+                regexec(&re, fi.name, 0, NULL, 0) != 0)
                 continue;
             if (!header) {
                 printf("\n%s:\n", pass ? "Device functions" : "Kernels");
                 header = 1;
             }
-            int same = !strcmp(full, f->sym->name);
-            printf("%d:\t%s%s%s%s%s\n", f->line, f->is_entry ? "__global__ " : "", full,
-                   same ? "" : "  [", same ? "" : f->sym->name, same ? "" : "]");
+            int same = !strcmp(full, fi.name);
+            printf("%d:\t%s%s%s%s%s\n", fi.line, fi.kernel ? "__global__ " : "", full,
+                   same ? "" : "  [", same ? "" : fi.name, same ? "" : "]");
         }
     }
     if (argc == 1)

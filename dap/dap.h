@@ -3,8 +3,7 @@
 #define DAP_H
 
 #include <stdint.h>
-#include "exec.h"
-#include "ptx.h"
+#include "ptxdbg_types.h"
 
 /* ---------------------------------------------------------------------------------------------
  * `ptxdbg --dap` speaks DAP on stdin/stdout until the client disconnects (or its input ends);
@@ -23,5 +22,8 @@ int dap_inproc_start(void);
  * to the client. 0, or -1 when it could not run. */
 int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
                       uint32_t id, exec_stop *out, int *reported);
+
+/* The runtime loaded mod or is about to free it: the session forgets what it read of it. */
+void dap_inproc_forget(const ptx_module *mod);
 
 #endif

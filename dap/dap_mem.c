@@ -70,7 +70,7 @@ void dap_disassemble(dap_srv *d, const dj *req)
                         "instruction numbers: \"0x1f\").", dj_str(a, "memoryReference", ""));
         return;
     }
-    if (!dbg_module(d->s)) {
+    if (!dbg_has_module(d->s)) {
         dap_respond_err(d, req, "disassemble: no module is loaded.");
         return;
     }

@@ -2,6 +2,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -967,11 +968,24 @@ static int eval_cast(ectx *x, const dbg_expr *e, dbg_value *v, dbg_value *out)
 
 /* ---- artificial arrays (VALUE@COUNT) --------------------------------------------------------
  * Their types are synthetic DWARF types kept for the whole process (values in the history point
- * at them); equal ones are shared, so repeated displays do not grow the pool. */
+ * at them); equal ones are shared, so repeated displays do not grow the pool. They never change
+ * once made, so sessions share them safely; the pool itself is locked (sessions may evaluate on
+ * different threads). */
 static dw_type **synth;
 static size_t nsynth, capsynth;
+static pthread_mutex_t synth_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const dw_type *synth_find_or_add(const dw_type *want);
 
 static const dw_type *synth_type(const dw_type *want)
+{
+    pthread_mutex_lock(&synth_lock);
+    const dw_type *t = synth_find_or_add(want);
+    pthread_mutex_unlock(&synth_lock);
+    return t;
+}
+
+static const dw_type *synth_find_or_add(const dw_type *want)
 {
     for (size_t i = 0; i < nsynth; i++) {
         const dw_type *t = synth[i];

@@ -40,6 +40,8 @@ void dbg_func_info_of(const ptx_func *f, dbg_func_info *out)
     out->end_line = f->end_line;
 }
 
+int dbg_func_is_kernel(const ptx_func *f) { return f && f->is_entry; }
+
 int dbg_pc_func(const dbg_session *s, uint32_t pc, const ptx_func **f)
 {
     const ptx_func *fn;
@@ -48,6 +50,39 @@ int dbg_pc_func(const dbg_session *s, uint32_t pc, const ptx_func **f)
         return -1;
     if (f)
         *f = fn;
+    return 0;
+}
+
+int dbg_insn_at(const dbg_session *s, uint32_t pc, dbg_insn_info *out)
+{
+    const ptx_func *fn;
+    const ptx_insn *in;
+    if (!s->m || exec_pc_insn(s->m, pc, &fn, &in) != 0)
+        return -1;
+    if (out) {
+        int64_t b = exec_func_pc(s->m, fn);
+        out->func = fn;
+        out->func_pc = b < 0 ? pc : (uint32_t)b;
+        out->line = in->line;
+        out->opcode = in->opcode;
+    }
+    return 0;
+}
+
+int dbg_func_decl(dbg_session *s, const char *spec, char *file, size_t n, int *line,
+                  uint32_t *pc)
+{
+    dw_info *d = s->dw;
+    const dw_func *df = d ? dw_func_by_name(d, spec) : NULL;
+    if (!df) {
+        const ptx_func *pf = strchr(spec, ':') || spec[0] == '*' ? NULL : dbg_find_func(s, spec);
+        df = pf && d ? dw_func_of_ptx(d, pf) : NULL;
+    }
+    if (!df || !df->decl_file || df->decl_line <= 0)
+        return -1;
+    snprintf(file, n, "%s", df->decl_file);
+    *line = df->decl_line;
+    *pc = df->lo;
     return 0;
 }
 
@@ -65,10 +100,19 @@ const char *dbg_ptx_text_line(const dbg_session *s, int line, int *len)
 
 int dbg_ptx_text_nlines(const dbg_session *s)
 {
-    int n = 0, len;
-    while (s->mod && ptx_source_line(s->mod, n + 1, &len))
-        n++;
-    return n;
+    if (!s->mod)
+        return 0;
+    int lo = 1, hi = 1, len;
+    while (ptx_source_line(s->mod, hi, &len))
+        hi *= 2;
+    while (lo < hi) { /* the last line that exists */
+        int mid = (lo + hi + 1) / 2;
+        if (ptx_source_line(s->mod, mid, &len))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return ptx_source_line(s->mod, lo, &len) ? lo : 0;
 }
 
 /* ---- lanes, warps, CTAs of the current launch ------------------------------------------------- */
@@ -100,6 +144,11 @@ uint32_t dbg_cta_state_span(const dbg_session *s, uint32_t cta, exec_cta_state *
     return exec_cta_state_span(s->m, cta, st);
 }
 
+int dbg_cta_index(const dbg_session *s, exec_dim3 b, uint32_t *cta)
+{
+    return s->m && exec_current_launch(s->m) ? exec_cta_index(s->m, b, cta) : -1;
+}
+
 int dbg_sreg(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane, int id, int comp,
              uint64_t *val)
 {
@@ -129,4 +178,51 @@ int dbg_reg(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lane, in
 int dbg_threads_in_effect(const dbg_session *s)
 {
     return s->m ? exec_set_threads(s->m, 0) : 1;
+}
+
+/* ---- launches ---------------------------------------------------------------------------------- */
+int64_t dbg_kernel_params(const ptx_func *k, dbg_param_row *out, int max)
+{
+    if (!k || max < 0)
+        return -1;
+    uint64_t offs[256], sizes[256];
+    int64_t total = exec_param_layout(k, offs, sizes, 256);
+    if (total < 0)
+        return -1;
+    for (int i = 0; i < k->nparams && i < max && i < 256; i++) {
+        const ptx_sym *ps = k->params[i];
+        out[i].name = ps->name;
+        out[i].type = ps->type;
+        out[i].offset = offs[i];
+        out[i].size = sizes[i];
+        out[i].aggregate = ps->ndims > 0 || sizes[i] > 8 || ps->vec > 1;
+    }
+    return total;
+}
+
+int dbg_set_cluster_dims(dbg_session *s, exec_dim3 dims)
+{
+    if (s->m && exec_set_cluster_dims(s->m, dims) != 0)
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    return 0;
+}
+
+int dbg_mem_read_exact(dbg_session *s, ptx_space space, uint64_t addr, void *buf, size_t n,
+                       uint32_t cta, uint32_t warp, uint32_t lane)
+{
+    if (!s->m)
+        return dbg_err(s, "No module is loaded.");
+    if (exec_mem_read(s->m, space, addr, buf, n, cta, warp, lane) != 0)
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    return 0;
+}
+
+int dbg_addr_describe(const dbg_session *s, ptx_space space, uint64_t addr, char *out, size_t n)
+{
+    return s->m ? exec_addr_describe(s->m, space, addr, out, n) : -1;
+}
+
+dbg_expr *dbg_expr_parse_at(const dbg_session *s, const char *text, char *err, size_t n)
+{
+    return dbg_expr_parse_dw(text, s->dw, err, n);
 }

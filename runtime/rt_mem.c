@@ -5,7 +5,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "rt.h"
-#include "cmd.h"
+#include "dbg.h"
+#include "dbg_value.h"
 
 /* Allocations indexed by base address: a treap (rt_alloc.tl/tr, heap-ordered by prio), so
  * finding, adding and freeing cost O(log n) whatever the number of live allocations; an

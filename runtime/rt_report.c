@@ -4,7 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "rt.h"
-#include "cmd.h"
+#include "dbg.h"
+#include "dbg_value.h"
 
 static int rt_auto_core(void)
 {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt_tex.h"
+#include "dbg_value.h"
 
 #define MAX_OBJS 65536
 

@@ -330,6 +330,11 @@ chk_ctx *dbg_checks(dbg_session *s);
 void dbg_set_check_reporter(dbg_session *s, void (*report)(void *ctx, const chk_finding *f),
                             void *ctx);
 
+/* A fault's address in words (st: an EXCEPTION stop of the machine shown): "out-of-range access
+ * to global address 0x... (4 bytes): 4 bytes after the end of cudaMalloc#1 [0x..., 4096 bytes)",
+ * naming the space, the nearest buffer, variable, stack or parameter (dbg_faultaddr.c). */
+void dbg_fault_addr_text(dbg_session *s, const exec_stop *st, char *out, size_t n);
+
 /* ---- inspection helpers --------------------------------------------------------------------- */
 /* The focused lane's state and current pc (of the selected frame). */
 int dbg_focus_lane(const dbg_session *s, exec_lane_info *li);

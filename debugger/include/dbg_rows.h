@@ -66,6 +66,11 @@ typedef struct {
     uint64_t count;           /* elements (size / element size) */
 } dbg_shared_row;
 int dbg_shared_rows(const dbg_session *s, dbg_shared_row *out, int max);
+/* The same with the static part's bytes (alignment included); -1 with the message when the
+ * layout cannot be read (no launch). */
+int dbg_shared_layout(dbg_session *s, dbg_shared_row *out, int max, uint64_t *static_bytes);
+/* The linear index of the CTA at grid coordinates b (0), -1 outside the grid. */
+int dbg_cta_index(const dbg_session *s, exec_dim3 b, uint32_t *cta);
 
 /* Memory of a state space as a lane sees it (shared: its CTA; local: its stack). Reads stop at
  * the first byte that cannot be read: returns the bytes read (0..n), -1 + message when none. */
@@ -108,6 +113,74 @@ const char *dbg_source_resolve(const dbg_session *s, const char *file, char *buf
 /* The path of the loaded PTX file ("" when the module came from text). */
 const char *dbg_module_path(const dbg_session *s);
 
+/* A kernel's parameters as a launch fills them: name, type, byte offset and size, and whether
+ * it is an aggregate (array, vector or more than 8 bytes: given as {V, ...}). Returns the
+ * parameter buffer's bytes, -1 when they cannot be laid out; at most max rows (the kernel's
+ * count is dbg_func_info.nparams). */
+typedef struct {
+    const char *name;
+    ptx_type type;
+    uint64_t offset, size;
+    int aggregate;
+} dbg_param_row;
+int64_t dbg_kernel_params(const ptx_func *k, dbg_param_row *out, int max);
+/* Later launches of the machine shown use thread block clusters of dims (0: none loaded). */
+int dbg_set_cluster_dims(dbg_session *s, exec_dim3 dims);
+/* The nearest buffer or symbol of an address and the offset ("buf+12"), as the core names it
+ * (0), -1 when nothing is loaded. */
+int dbg_addr_describe(const dbg_session *s, ptx_space space, uint64_t addr, char *out, size_t n);
+/* Exactly n bytes or nothing (0, or -1 with the message), as a lane sees the space. */
+int dbg_mem_read_exact(dbg_session *s, ptx_space space, uint64_t addr, void *buf, size_t n,
+                       uint32_t cta, uint32_t warp, uint32_t lane);
+
+/* ---- source-level information (dbg_srcinfo.c) -------------------------------------------------- */
+/* 0 when the module shown has DWARF variables, else -1 with gdb's message ("No symbol table is
+ * loaded.  Use the \"file\" command." / "No symbol table info available."). */
+int dbg_need_symbols(dbg_session *s);
+int dbg_has_dwarf_vars(const dbg_session *s);
+int dbg_has_lines(const dbg_session *s);    /* line tables read (DWARF or .loc) */
+/* The locals (params 0) or arguments (1) of the selected frame with their values as print
+ * shows them, each handed to fn; how many, or -1 (no frame) with the message. */
+int dbg_frame_vars_each(dbg_session *s, int params,
+                        void (*fn)(void *ctx, const char *name, const char *value), void *ctx);
+/* Every variable in scope at pc and where it lives ("Symbol i is a variable in register %r3,
+ * length 4."), each line handed to fn; how many. */
+int dbg_scope_each(dbg_session *s, uint32_t pc, void (*fn)(void *ctx, const char *line),
+                   void *ctx);
+/* info address NAME: the line gdb prints (0), -1 with "No symbol ... in current context.". */
+int dbg_var_address(dbg_session *s, const char *name, char *out, size_t n);
+/* The source line holding pc and its step range [lo, hi) (0), -1 without line information. */
+int dbg_pc_line_range(const dbg_session *s, uint32_t pc, const char **file, int *line,
+                      uint32_t *lo, uint32_t *hi);
+/* FILE:LINE's code: 1 with its first range [lo, hi); 2 when the line has none but a breakpoint
+ * there would go to lo; 0 when the file is known but the line is not; -1 unknown file. */
+int dbg_line_code(const dbg_session *s, const char *file, int line, uint32_t *lo, uint32_t *hi);
+/* Where function name's code starts (0), -1 not defined, -2 no code. */
+int dbg_func_code_start(dbg_session *s, const char *name, uint32_t *lo);
+/* The path a source file is read from (NULL: not found). */
+const char *dbg_source_locate(dbg_session *s, const char *file, char *buf, size_t n);
+/* Source search paths: `directory` entries and `set substitute-path` rules (they outlive
+ * modules); dbg_src_flush forgets cached files after a change. */
+int dbg_src_ndirs(const dbg_session *s);
+const char *dbg_src_dir(const dbg_session *s, int i);
+void dbg_src_clear_dirs(dbg_session *s);
+int dbg_src_add_dir(dbg_session *s, const char *dir);
+int dbg_src_add_subst(dbg_session *s, const char *from, const char *to);
+int dbg_src_del_subst(dbg_session *s, const char *from);     /* NULL: all; -1 none */
+int dbg_src_nsubst(const dbg_session *s);
+int dbg_src_subst(const dbg_session *s, int i, const char **from, const char **to);
+void dbg_src_flush(dbg_session *s);
+
+/* ---- completion candidates (dbg_complete.c) ---------------------------------------------------- */
+/* Source variables visible at the focus (module globals without one), or the members after
+ * "var." / "var.member.", each handed to add; the module's .file paths (i = 0, 1, ... until
+ * NULL; "" for an unnamed slot); a function's registers (every scope) the same way. */
+void dbg_complete_vars(dbg_session *s, const char *text, void (*add)(void *ctx, const char *name),
+                       void *ctx);
+const char *dbg_module_file_at(const dbg_session *s, int i);
+const char *dbg_func_reg_name(const ptx_func *f, int i);
+const char *dbg_module_var_name(const dbg_session *s, int i);   /* module-scope variables */
+
 /* ---- small queries (dbg_query.c) ------------------------------------------------------------- */
 /* Files: 0 when path is a regular file of at most limit bytes (0: any; size in *size), else -1
  * with why ("Is a directory", "No such file or directory", ...); the whole of a file (malloc'd,
@@ -128,8 +201,22 @@ typedef struct {
     int line, end_line;       /* the .entry/.func line and its closing brace */
 } dbg_func_info;
 void dbg_func_info_of(const ptx_func *f, dbg_func_info *out);
+int dbg_func_is_kernel(const ptx_func *f);   /* a .entry */
 /* The function holding instruction pc (0), -1 when pc is no instruction. */
 int dbg_pc_func(const dbg_session *s, uint32_t pc, const ptx_func **f);
+/* The instruction at pc: its function, the function's first pc, its PTX line and base opcode
+ * (0), -1 when pc is no instruction of the module shown. */
+typedef struct {
+    const ptx_func *func;
+    uint32_t func_pc;
+    int line;
+    const char *opcode;
+} dbg_insn_info;
+int dbg_insn_at(const dbg_session *s, uint32_t pc, dbg_insn_info *out);
+/* Where the source (DWARF) declares the function named spec, else the PTX function of that
+ * name: file, line and first pc (0), -1 when the debug info has no declaration for it. */
+int dbg_func_decl(dbg_session *s, const char *spec, char *file, size_t n, int *line,
+                  uint32_t *pc);
 /* Whether the instruction at pc has this base opcode ("ret"). */
 int dbg_pc_opcode_is(const dbg_session *s, uint32_t pc, const char *opcode);
 /* PTX text line `line` (1-based, no newline) of the module and how many lines it has. */

@@ -75,6 +75,8 @@ dbg_expr *dbg_expr_parse_typed(const char *text, dbg_type_oracle is_type, void *
                                size_t n);
 /* Parse with the debug info of dw (may be NULL) as the oracle. */
 dbg_expr *dbg_expr_parse_dw(const char *text, const dw_info *dw, char *err, size_t n);
+/* The same with the session's debug info (its source types in casts). */
+dbg_expr *dbg_expr_parse_at(const dbg_session *s, const char *text, char *err, size_t n);
 void dbg_expr_free(dbg_expr *e);
 /* Evaluate. hist may be NULL. Returns 0 or -1 with the message in err. */
 /* The type a value of PTX type t has in expressions: bit types b8..b64 as u8..u64. */
@@ -202,6 +204,28 @@ void dbg_value_describe(const dbg_value *v, dbg_value_info *out);
  * an expression for it (malloc'd). 0, or -1 when there is no such child. */
 int dbg_value_child(dbg_session *s, const dbg_at *at, const char *expr, int64_t i, char *name,
                     size_t nn, char **child);
+/* A frame line's arguments, "n=1024, a=2, x=0x..." (gdb's print frame-arguments scalars): the
+ * source parameters of frame f with DWARF, else the PTX parameters of the kernel (param space)
+ * or device function (its registers) of the focused lane. dbg_frame_shows_addr: gdb prints
+ * "0x... in" before the function (callers, a pc that starts no line). */
+void dbg_frame_args(dbg_session *s, const dbg_frame *f, char *out, size_t n);
+int dbg_frame_shows_addr(const dbg_session *s, const dbg_frame *f);
+
+/* ptype (expand 1) and whatis (0): the type of a named source type or of expression text at
+ * the focus, as gdb prints it after "type = " (0), or -1 with err. */
+int dbg_type_text(dbg_session *s, const char *text, int expand, char *out, size_t n, char *err,
+                  size_t en);
+
+/* finish (dbg_finish.c): the DWARF return type of frame f when it is a real (not inlined)
+ * function that returns a value (NULL otherwise); the pcs of a function's ret instructions; the
+ * bits it returns when the focused lane stands at one of them (the register or immediate the
+ * last st.param [func_retval0] stored; -1 unknown). dbg_history_push: v becomes $N, its type
+ * kept alive with the session's debug info. */
+const dw_type *dbg_frame_return_type(dbg_session *s, const dbg_frame *f);
+int dbg_func_ret_pcs(dbg_session *s, const ptx_func *fn, uint32_t *pcs, int max);
+int dbg_return_bits(dbg_session *s, const ptx_func *fn, uint32_t pc, uint64_t *bits);
+void dbg_history_push(dbg_session *s, const dbg_value *v);
+
 /* Names of the source variables (arguments, then locals unless params_only) visible in the
  * frame of `at`; *names is malloc'd (each name borrowed from the debug info). -1 when the
  * module has no debug info. */
