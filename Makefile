@@ -167,7 +167,8 @@ $(CUDADRV): runtime/drv/libcuda.c $(CUDART)
 
 # The runtime's Check suites link the runtime's objects (not position-independent) statically.
 RT_TOBJ = $(RT_SRC:%.c=$(BUILD)/%.o)
-RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi $(BUILD)/tests/test_cudrv
+RT_TESTS = $(BUILD)/tests/test_runtime $(BUILD)/tests/test_rtapi $(BUILD)/tests/test_cudrv \
+           $(BUILD)/tests/test_rtasync
 $(RT_TESTS): $(BUILD)/tests/%: tests/%.c $(RT_TOBJ) $(LIB) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) -Itests -Iruntime -o $@ $< $(RT_TOBJ) $(LIB) \
@@ -202,16 +203,18 @@ sanitize: deps-quiet runtime
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    PTXDBG=build-san/ptxdbg sh tests/run-tests.sh build-san $(TEST_SRC:tests/%.c=build-san/tests/%)
 
-# The suites of the parallel paths (worker threads, inter-CTA runs) under ThreadSanitizer:
-# every access workers make to shared state must be free of C data races. CK_FORK=no runs the
-# checks in the suite's process, where TSan reports (exit code 66) end the run.
+# The suites of the parallel paths (worker threads, inter-CTA runs, the runtime's stream
+# workers and running kernels) under ThreadSanitizer: every access workers make to shared state
+# must be free of C data races. CK_FORK=no runs the checks in the suite's process, where TSan
+# reports (exit code 66) end the run. tests/tsan.supp names the races a test makes on purpose.
 TSAN_FLAGS = -O1 -g -fsanitize=thread -fno-omit-frame-pointer
-TSAN_TESTS = test_threads test_intercta test_checkers
+TSAN_TESTS = test_threads test_intercta test_checkers test_rtasync
 tsan: deps-quiet
 	$(MAKE) BUILD=build-tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
 	    $(TSAN_TESTS:%=build-tsan/tests/%)
 	@for t in $(TSAN_TESTS); do \
-	    CK_FORK=no TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/$$t || exit 1; \
+	    CK_FORK=no TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=tests/tsan.supp" \
+	        build-tsan/tests/$$t || exit 1; \
 	done
 
 $(BUILD)/ptxdbg-bin: $(BUILD)/commands/main.o $(LIB)

@@ -272,6 +272,17 @@ void cmd_inproc_forget(const ptx_module *mod)
         dbg_forget_module(C.s, mod);
 }
 
+void cmd_inproc_set_run_hook(dbg_run_hook fn, void *ctx)
+{
+    if (state == 1)
+        dbg_set_run_hook(C.s, fn, ctx);
+}
+
+void cmd_inproc_interrupt(void)
+{
+    cmd_interrupt();
+}
+
 /* ---- run / kill / quit / continue at a stop -------------------------------------------------- */
 int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv, int entry)
 {

@@ -50,6 +50,11 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
                       uint32_t id, exec_stop *out, int *reported);
 /* The runtime is about to free mod. */
 void cmd_inproc_forget(const ptx_module *mod);
+/* Kernels run on the runtime's stream threads while host threads go on: the runtime's hook
+ * around every exec_run of the session (dbg_set_run_hook), and the session's interrupt flag
+ * raised for it (a kernel the runtime needs to park), as Ctrl-C would. */
+void cmd_inproc_set_run_hook(dbg_run_hook fn, void *ctx);
+void cmd_inproc_interrupt(void);
 /* run / start (entry = 1) / kill / quit typed at a stop inside the program. */
 int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv, int entry);
 int cmd_inproc_kill(cmd_ctx *c);

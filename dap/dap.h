@@ -22,6 +22,12 @@ int dap_inproc_start(void);
  * to the client. 0, or -1 when it could not run. */
 int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
                       uint32_t id, exec_stop *out, int *reported);
+/* Kernels run on the runtime's stream threads while host threads go on: the runtime's hook
+ * around every exec_run of the session (dbg_set_run_hook), and the session's interrupt flag
+ * raised for it (a kernel the runtime needs to park), as the adapter's pause would. */
+void dap_inproc_set_run_hook(int (*fn)(void *ctx, const exec_run_opts *o, const exec_stop *st),
+                             void *ctx);
+void dap_inproc_interrupt(void);
 
 /* The runtime loaded mod or is about to free it: the session forgets what it read of it. */
 void dap_inproc_forget(const ptx_module *mod);

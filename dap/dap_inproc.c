@@ -210,3 +210,15 @@ int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
         *reported = 1;
     return 0;
 }
+
+void dap_inproc_set_run_hook(int (*fn)(void *ctx, const exec_run_opts *o, const exec_stop *st),
+                             void *ctx)
+{
+    if (state == 1)
+        dbg_set_run_hook(D.s, fn, ctx);
+}
+
+void dap_inproc_interrupt(void)
+{
+    __atomic_store_n(&pause_flag, 1, __ATOMIC_RELAXED);
+}

@@ -508,9 +508,23 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
 }
 
 /* ---- the launch site of the current launch --------------------------------------------------- */
+static _Thread_local const uint64_t *given_pcs;
+static _Thread_local int given_n;
+
+void dbg_host_set_launch_stack(const uint64_t *pcs, int n)
+{
+    given_pcs = pcs;
+    given_n = pcs && n > 0 ? (n < DBG_HOST_PCS ? n : DBG_HOST_PCS) : 0;
+}
+
 void dbg_host_note_launch(dbg_session *s, const char *kernel)
 {
-    s->nlaunch_pcs = dbg_host_stack(s->launch_pcs, DBG_HOST_PCS, NULL);
+    if (given_n) {
+        memcpy(s->launch_pcs, given_pcs, (size_t)given_n * sizeof *given_pcs);
+        s->nlaunch_pcs = given_n;
+    } else {
+        s->nlaunch_pcs = dbg_host_stack(s->launch_pcs, DBG_HOST_PCS, NULL);
+    }
     snprintf(s->launch_kernel, sizeof s->launch_kernel, "%s", kernel ? kernel : "");
     s->launch_site[0] = 0;
 }

@@ -38,6 +38,8 @@ struct dbg_session {
     /* run control */
     dbg_options opts;
     volatile int *interrupt;
+    dbg_run_hook run_hook;    /* dbg_set_run_hook: around every exec_run */
+    void *run_hook_ctx;
     int stopped_at_bp;        /* last stop was a BREAKPOINT stop (its number) */
     int landed_bp;            /* a step ended on a breakpoint pc (the core did not stop there) */
     /* stop at kernel entry (break_on_launch, start): armed at launch, disarmed by the stop */

@@ -205,6 +205,36 @@ static int need_live(dbg_session *s)
 
 static int step_off(dbg_session *s, uint32_t pc, uint64_t budget, dbg_event *ev);
 
+/* exec_run, with the front end's run hook around it (dbg_set_run_hook): an interrupt the hook
+ * raised itself is not a stop; the run goes on within the same step budget. */
+static int run_exec(dbg_session *s, exec_run_opts *o, exec_stop *st)
+{
+    uint64_t budget = o->max_steps, start = 0, now = 0;
+    if (s->run_hook && budget)
+        exec_stats(s->m, &start, NULL);
+    for (;;) {
+        if (s->run_hook)
+            s->run_hook(s->run_hook_ctx, o, NULL);
+        int r = exec_run(s->m, o, st);
+        if (r != 0 || !s->run_hook)
+            return r;
+        if (s->run_hook(s->run_hook_ctx, NULL, st) != 1)
+            return 0;
+        if (s->interrupt)
+            *s->interrupt = 0;
+        if (st->kind != EXEC_STOP_INTERRUPT)
+            return 0;
+        if (budget) {
+            exec_stats(s->m, &now, NULL);
+            if (now - start >= budget) {
+                st->kind = EXEC_STOP_LIMIT;
+                return 0;
+            }
+            o->max_steps = budget - (now - start);
+        }
+    }
+}
+
 static int continue_run(dbg_session *s, int ignore, dbg_event *ev)
 {
     memset(ev, 0, sizeof *ev);
@@ -255,7 +285,7 @@ static int continue_run(dbg_session *s, int ignore, dbg_event *ev)
             o.max_steps = limit - (now - start);
         }
         exec_set_threads(s->m, s->opts.threads);
-        if (exec_run(s->m, &o, &st) != 0)
+        if (run_exec(s, &o, &st) != 0)
             return dbg_err(s, "%s", exec_errmsg(s->m));
         if (handle_stop(s, &st, ev)) {
             if (ev->kind == DBG_EV_LIMIT) {
@@ -327,7 +357,7 @@ static int step_run(dbg_session *s, int run_on, uint64_t budget, dbg_event *ev)
     o.max_steps = budget;
     exec_stop st;
     memset(&st, 0, sizeof st);
-    if (exec_run(s->m, &o, &st) != 0)
+    if (run_exec(s, &o, &st) != 0)
         return dbg_err(s, "%s", exec_errmsg(s->m));
     memset(ev, 0, sizeof *ev);
     if (st.kind == EXEC_STOP_LIMIT) {

@@ -295,6 +295,12 @@ exec_machine *dbg_machine(const dbg_session *s) { return s->m; }
 const char *dbg_module_dir(const dbg_session *s) { return s->dir; }
 dbg_options *dbg_opts(dbg_session *s) { return &s->opts; }
 void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag) { s->interrupt = flag; }
+
+void dbg_set_run_hook(dbg_session *s, dbg_run_hook fn, void *ctx)
+{
+    s->run_hook = fn;
+    s->run_hook_ctx = ctx;
+}
 void dbg_set_demangler(dbg_session *s, dbg_demangle_fn fn) { s->demangle = fn; }
 
 /* ---- buffers ---------------------------------------------------------------------------------- */

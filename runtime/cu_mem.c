@@ -159,7 +159,7 @@ CU_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t
 
 /* ---- memsets: 8-, 16- and 32-bit elements, 1D and 2D ----------------------------------------- */
 static CUresult memset_d(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned esize,
-                         size_t width, size_t height, CUstream s, int ptds)
+                         size_t width, size_t height, CUstream s, int ptds, int sync)
 {
     CUresult r = cu_ctx_current();
     if (r) return r;
@@ -177,33 +177,34 @@ static CUresult memset_d(CUdeviceptr dst, size_t pitch, uint32_t value, unsigned
     op.u.set.slice = op.u.set.pitch * height;
     RT_BEGIN();
     cudaError_t e = rt_sticky();
-    if (e == cudaSuccess) e = rt_submit((cudaStream_t)s, ptds, &op);
+    if (e == cudaSuccess) e = rt_submit_sync((cudaStream_t)s, ptds, &op, sync);
     rt_unlock();
     return cu_result(e);
 }
 
-/* Each memset as given (legacy default stream), its per-thread default stream variant
+/* Each memset as given (legacy default stream; synchronous as CUDA documents: it returns once
+ * done when it sets pinned host or managed memory), its per-thread default stream variant
  * (_ptds / _ptsz), and the asynchronous ones. */
 #define MEMSET1(name, type, esize) \
     CU_EXPORT CUresult name##_v2(CUdeviceptr d, type v, size_t n) \
-    { return memset_d(d, 0, v, esize, n, 1, NULL, 0); } \
+    { return memset_d(d, 0, v, esize, n, 1, NULL, 0, 1); } \
     CU_EXPORT CUresult name##_v2_ptds(CUdeviceptr d, type v, size_t n) \
-    { return memset_d(d, 0, v, esize, n, 1, NULL, 1); } \
+    { return memset_d(d, 0, v, esize, n, 1, NULL, 1, 1); } \
     CU_EXPORT CUresult name##Async(CUdeviceptr d, type v, size_t n, CUstream s) \
-    { return memset_d(d, 0, v, esize, n, 1, s, 0); } \
+    { return memset_d(d, 0, v, esize, n, 1, s, 0, 0); } \
     CU_EXPORT CUresult name##Async_ptsz(CUdeviceptr d, type v, size_t n, CUstream s) \
-    { return memset_d(d, 0, v, esize, n, 1, s, 1); }
+    { return memset_d(d, 0, v, esize, n, 1, s, 1, 0); }
 #define MEMSET2(name, type, esize) \
     CU_EXPORT CUresult name##_v2(CUdeviceptr d, size_t pitch, type v, size_t w, size_t h) \
-    { return memset_d(d, pitch, v, esize, w, h, NULL, 0); } \
+    { return memset_d(d, pitch, v, esize, w, h, NULL, 0, 1); } \
     CU_EXPORT CUresult name##_v2_ptds(CUdeviceptr d, size_t pitch, type v, size_t w, size_t h) \
-    { return memset_d(d, pitch, v, esize, w, h, NULL, 1); } \
+    { return memset_d(d, pitch, v, esize, w, h, NULL, 1, 1); } \
     CU_EXPORT CUresult name##Async(CUdeviceptr d, size_t pitch, type v, size_t w, size_t h, \
                                    CUstream s) \
-    { return memset_d(d, pitch, v, esize, w, h, s, 0); } \
+    { return memset_d(d, pitch, v, esize, w, h, s, 0, 0); } \
     CU_EXPORT CUresult name##Async_ptsz(CUdeviceptr d, size_t pitch, type v, size_t w, \
                                         size_t h, CUstream s) \
-    { return memset_d(d, pitch, v, esize, w, h, s, 1); }
+    { return memset_d(d, pitch, v, esize, w, h, s, 1, 0); }
 MEMSET1(cuMemsetD8, unsigned char, 1)
 MEMSET1(cuMemsetD16, unsigned short, 2)
 MEMSET1(cuMemsetD32, unsigned int, 4)

@@ -73,6 +73,7 @@ CU_EXPORT CUresult cuArrayDestroy(CUarray hArray)
     CUresult r = cu_ctx_current();
     if (r) return r;
     RT_BEGIN();
+    rt_wait_all();   /* kernels in flight may use it */
     cudaError_t e = rt_array_free((cudaArray_t)(void *)hArray);
     rt_unlock();
     return cu_result(e);
@@ -168,9 +169,7 @@ static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream s, int sync, int ptds)
     RT_BEGIN();
     rt_op op;
     cudaError_t e = cu_copy3d_op(c, &op);
-    if (e == cudaSuccess && sync) e = rt_sync();
-    if (e == cudaSuccess) e = rt_submit((cudaStream_t)s, ptds, &op);
-    if (sync) rt_flush_output();
+    if (e == cudaSuccess) e = rt_submit_sync((cudaStream_t)s, ptds, &op, sync);
     rt_unlock();
     return cu_result(e);
 }
@@ -241,13 +240,13 @@ static CUresult array_linear(CUarray arr, size_t off, int to_array, void *host, 
     struct cudaArray *a = rt_array_get(arr);
     cudaError_t e = !a ? cudaErrorInvalidResourceHandle
                     : !host || off > a->bytes || n > a->bytes - off ? cudaErrorInvalidValue
-                    : rt_sync();
+                    : cudaSuccess;
     if (e == cudaSuccess) {
         rt_op op;
         uint64_t ad = (uint64_t)(uintptr_t)a->data + off, h = (uint64_t)(uintptr_t)host;
         rt_copy_fill(&op, to_array ? ad : h, n, n, to_array ? h : ad, n, n, n, 1, 1,
                      cudaMemcpyDefault);
-        e = rt_submit(NULL, 0, &op);
+        e = rt_submit_sync(NULL, 0, &op, 1);
     }
     rt_unlock();
     return cu_result(e);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "rt_abi.h"
 #include "exec.h"
 #include "mem.h"
@@ -32,16 +33,20 @@
  * (PROT_NONE) at load together with the core's other fixed windows, so no host mapping ever
  * lands there; each module's variables are also mapped into the other modules' machines.
  *
- * Execution. Stream work runs synchronously when submitted (rt_submit), under the process-wide
- * lock: each stream is trivially in order, and a later operation on any stream sees every
- * earlier one complete, which satisfies the legacy default stream's implicit synchronisation,
- * the per-thread default streams and non-blocking streams alike (they only allow more overlap,
- * which we never need). Host functions and callbacks run at submission, in the submitting
- * thread. Synchronisation calls therefore only report a pending kernel fault (rt_sync) and
- * flush device printf.
+ * Execution (docs/ARCHITECTURE.md "CUDA runtime", Execution). Every piece of stream work is an
+ * rt_op submitted with rt_submit: it is checked at once (configuration errors are returned),
+ * then queued on its stream and run by that stream's worker thread in stream order, after the
+ * operations it depends on (the legacy default stream's implicit synchronisation, event waits);
+ * an operation that can run at once (its stream idle, nothing to wait for) and is not a kernel
+ * or host function runs in the submitting thread (rt_queue.c). A kernel runs on its module's
+ * machine, one kernel per machine at a time, outside the runtime lock; host threads that must
+ * touch machines (allocations map into every machine, module loads, symbols, texture objects)
+ * first quiesce the running kernels (rt_quiesce: they park at their next slice boundary) and
+ * hold the lock meanwhile (rt_sched.c).
  *
- * Threads. rt_lock/rt_unlock is one recursive mutex around every entry point; last errors are
- * per host thread, sticky errors per process.
+ * Threads. rt_lock/rt_unlock is one process-wide lock (recursive per thread) around every entry
+ * point and every change of runtime state; it is never held while a kernel or a host function
+ * runs. Last errors are per host thread, sticky errors per process.
  * ------------------------------------------------------------------------------------------- */
 
 /* Each module's machine keeps its variables and device heap in its own window of global
@@ -55,8 +60,66 @@
 /* ---- entry, locking, errors (rt_core.c) ------------------------------------------------------ */
 /* Initialise once (reserve the core's windows, read the environment); idempotent. */
 void rt_init(void);
+/* The runtime lock: recursive per thread. The outermost rt_unlock also ends a quiesce the
+ * thread started (rt_quiesce). */
 void rt_lock(void);
 void rt_unlock(void);
+/* Wait on cv with the runtime lock (held by the caller, at any depth) released meanwhile. All
+ * the runtime's condition variables go with this lock. */
+void rt_wait(pthread_cond_t *cv);
+/* As rt_wait, at most until the CLOCK_MONOTONIC time `deadline` (seconds). */
+void rt_wait_until(pthread_cond_t *cv, double deadline);
+/* The runtime's one condition variable: broadcast at every change a waiter may wait for
+ * (an operation completed, a kernel parked or finished, a stream or machine became free). */
+extern pthread_cond_t rt_cv;
+void rt_broadcast(void);
+/* CLOCK_MONOTONIC now, in seconds. */
+double rt_now(void);
+/* Release the lock entirely (ending the thread's quiesce) for a long piece of work, and take
+ * it back at the depth rt_suspend returned. */
+int rt_suspend(void);
+void rt_resume(int depth);
+int rt_lock_depth(void);
+
+/* ---- kernels on worker threads (rt_sched.c) ---------------------------------------------------
+ * A kernel runs on its module's machine with the lock released. Before a thread holding the
+ * lock touches any machine from outside its kernel (maps an allocation, loads a module, reads a
+ * module variable's bytes, makes a texture object) it calls rt_quiesce: every running kernel
+ * parks at its next slice boundary (a kernel stopped in the debugger: when the user resumes
+ * it) and stays parked until this thread's outermost rt_unlock (or rt_unquiesce). Waiting for
+ * device work ends the thread's quiesce first. */
+void rt_quiesce(void);
+void rt_unquiesce(void);
+/* The in-process debugger stopped the program (all-stop): no stream starts new work. */
+int rt_all_stopped(void);
+/* A launch's hold on its module's machine (rt_launch_exec): rt_run_begin waits until the machine
+ * (and, debugging, the session) is free and takes it (lock held; NULL: the context faulted
+ * meanwhile, the launch is dropped); rt_run_started marks the machine as showing the launch;
+ * rt_run_plain runs it to its end with the lock released, parking when asked: 0 (ctx->stop
+ * is the final stop), RT_RUN_STEPS (past PTXDBG_MAX_STEPS), RT_RUN_TIMEOUT (past
+ * PTXDBG_TIMEOUT), -1 (exec_run failed); rt_run_end lets the machine go (lock held). */
+typedef struct rt_runner rt_runner;
+struct rt_launch_ctx;
+enum { RT_RUN_STEPS = 1, RT_RUN_TIMEOUT };
+rt_runner *rt_run_begin(struct rt_launch_ctx *ctx);
+void rt_run_started(rt_runner *r);
+int rt_run_plain(rt_runner *r);
+void rt_run_end(rt_runner *r);
+uint64_t rt_run_max_steps(void);   /* PTXDBG_MAX_STEPS, 0: none */
+double rt_run_timeout(void);       /* PTXDBG_TIMEOUT seconds, 0: none */
+/* Set both (read from the environment at start-up) for the launches that start later. */
+void rt_run_set_limits(uint64_t max_steps, double timeout);
+/* The process exits (rt_queue.c's exit handler): running kernels stop at their next slice
+ * boundary and park for good (a kernel stopped in the debugger: once the user resumes it);
+ * returns when none runs. Lock held. */
+void rt_sched_exit(void);
+int rt_sched_exiting(void);
+/* rt_queue.c's exit handler (queued work dropped, running kernels parked for good, output
+ * written); idempotent, for other exit handlers that must see no kernel run (rt_check.c). */
+void rt_end_work_at_exit(void);
+/* A fork's child: no worker thread exists there (rt_queue.c, rt_sched.c forget theirs). */
+void rt_queue_forked(void);
+void rt_sched_forked(void);
 
 /* Record `e` as the calling thread's last error when it is not cudaSuccess; returns e. */
 cudaError_t rt_error(cudaError_t e);
@@ -67,11 +130,15 @@ void rt_set_sticky(cudaError_t e);
  * cudaGetLastError and to calls that do not synchronise, as on a GPU where the launch returns
  * before the kernel faults; stream work submitted meanwhile is dropped (a faulted context runs
  * nothing more). The next synchronising call (device/stream/event synchronize or query, a
- * synchronous copy or memset, cudaFree) calls rt_sync, which makes it the sticky error and
- * returns it. rt_sync also flushes device printf output. rt_faulted: pending or sticky. */
+ * synchronous copy or memset, cudaFree) makes it the sticky error and returns it. rt_sync
+ * waits for all device work first (a device-wide synchronisation: cudaFree, cudaDeviceSynchronize)
+ * and writes out device printf output. rt_faulted: pending or sticky. Callers hold the lock. */
 void rt_set_fault(cudaError_t e);
 cudaError_t rt_sync(void);
 int rt_faulted(void);
+/* rt_sync without waiting for device work: a fault already pending becomes sticky (and is
+ * returned); device printf output that completed is written out. */
+cudaError_t rt_fault_check(void);
 /* cudaGetLastError's state (per thread): read and reset / read only. */
 cudaError_t rt_last_error(int reset);
 /* Clear the sticky and last errors (cudaDeviceReset). */
@@ -304,6 +371,16 @@ void *rt_dev_host(uint64_t addr, uint64_t n);
  * not touch the reserved windows; copies may overlap (memmove). */
 cudaError_t rt_copy_run(const rt_op *op);
 cudaError_t rt_set_run(const rt_op *op);
+/* The two halves of each: resolve (and check) under the lock, then move the bytes, which
+ * may be done with the lock released. A NULL destination means nothing to move. */
+cudaError_t rt_copy_prep(const rt_op *op, uint8_t **d, uint8_t **s);
+void rt_copy_move(const rt_op *op, uint8_t *d, uint8_t *s);
+cudaError_t rt_set_prep(const rt_op *op, uint8_t **d);
+void rt_set_move(const rt_op *op, uint8_t *d);
+/* After mapping allocation a into machine m: pinned host memory (cudaHostAlloc,
+ * cudaMallocHost, cudaHostRegister), which the host may poll while a kernel runs, is never
+ * written ahead of one thread by parallel workers (exec_global_set_host; rt_sched.c). */
+void rt_map_host(exec_machine *m, const rt_alloc *a);
 /* Whether [p, p+n) touches an address window reserved for the core. */
 int rt_addr_reserved(uint64_t p, uint64_t n);
 /* Bytes of device memory in use (cudaMemGetInfo) and the emulated total. */
@@ -324,8 +401,10 @@ int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void
  * machine created after some were made gets them all. */
 void rt_tex_machine_added(exec_machine *m);
 
-/* ---- streams and events (rt_stream.c) -------------------------------------------------------- */
+/* ---- streams and events (rt_stream.c; their execution: rt_queue.c) -------------------------- */
 #define RT_STREAM_NATTR 17            /* cudaLaunchAttributeID values a stream keeps */
+typedef struct rt_qop rt_qop;         /* a submitted operation (rt_queue.c) */
+enum { RT_SK_LEGACY, RT_SK_PTDS, RT_SK_CREATED };
 typedef struct CUstream_st {
     uint32_t magic;               /* RT_STREAM_MAGIC while alive */
     unsigned flags;               /* cudaStreamNonBlocking */
@@ -334,15 +413,22 @@ typedef struct CUstream_st {
     void *capture;                /* non-NULL while capturing (rt_graph.c owns it) */
     int capture_mode;
     cudaLaunchAttributeValue attr[RT_STREAM_NATTR]; /* cudaStreamSetAttribute values by id */
-    struct CUstream_st *next;
+    struct CUstream_st *next;     /* created streams, as the API finds them */
+    /* execution (rt_queue.c; under the runtime lock) */
+    int kind;                     /* RT_SK_* */
+    rt_qop *head, *tail;          /* submitted operations not completed, in stream order */
+    rt_qop *last;                 /* the last operation submitted (a reference) or NULL */
+    int worker;                   /* a worker thread serves the stream */
+    int dying;                    /* destroyed (or its host thread ended): freed once drained */
+    struct CUstream_st *all_next; /* every stream that exists, dying ones included */
 } rt_stream;
 #define RT_STREAM_MAGIC 0x5354524du
 
 typedef struct CUevent_st {
     uint32_t magic;               /* RT_EVENT_MAGIC while alive */
     unsigned flags;               /* cudaEventDisableTiming, ... */
-    int recorded;                 /* recorded at least once */
-    double ms;                    /* CLOCK_MONOTONIC time of the last record, milliseconds */
+    rt_qop *last;                 /* the last record submitted (a reference), NULL: never */
+    int refs;                     /* 1 while alive, + 1 per queued operation naming it */
     struct CUevent_st *next;
 } rt_event;
 #define RT_EVENT_MAGIC 0x45564e54u
@@ -387,6 +473,8 @@ struct rt_op {
             const uint8_t *params;        /* k->param_bytes bytes of .param data */
             uint64_t nparams;             /* bytes at params */
             int params_owned;             /* params was malloc'd by rt_op_clone */
+            const uint64_t *host_pcs;     /* the launching thread's host stack (rt_submit), */
+            int nhost_pcs;                /* for the launch site; a queued op keeps a copy */
         } kernel;
         struct {
             uint64_t dst, src;            /* addresses (device == host) */
@@ -423,15 +511,55 @@ struct rt_op {
     } u;
 };
 
-/* Run (or, for a capturing stream, record) op on stream h (ptds: see rt_stream_get). Returns
- * the operation's error: launch configuration errors are returned without touching the sticky
- * state, a kernel fault sets the sticky error and returns it. Callers hold the lock. */
+/* Submit op on stream h (ptds: see rt_stream_get), or record it when the stream captures.
+ * The op is checked now: launch configuration errors, copies and memsets outside device
+ * memory, frees of what is not an allocation are returned (nothing is queued, the sticky state
+ * is untouched); then it is queued (rt_queue.c) and the call returns: a kernel fault later
+ * becomes the pending fault. Stream-ordered allocations (and graph memory nodes' bookkeeping)
+ * happen at submission. After a fault, or once the process exits, work is dropped. Callers
+ * hold the lock. */
 cudaError_t rt_submit(cudaStream_t h, int ptds, const rt_op *op);
-/* rt_submit for the API's synchronous variants too: with sync, a pending fault is returned
- * first (the op does not run) and device output is flushed after. */
+/* rt_submit for the API's variants with and without "Async": with sync, a pending fault is
+ * returned first (the op does not run), and the call waits for the op as CUDA documents for
+ * synchronous calls (copies other than device to device; memsets of pinned host memory),
+ * returning its error (or the fault that dropped it); device output is flushed after. */
 cudaError_t rt_submit_sync(cudaStream_t h, int ptds, const rt_op *op, int sync);
-/* Execute op now, on no particular stream (graph replay calls rt_submit instead). */
+/* Execute op in the calling thread, now (a stream's worker, or the submitting thread when the
+ * stream is idle); the lock is held on entry and exit, released while a kernel, a host
+ * function or a large copy runs. */
 cudaError_t rt_op_run(rt_stream *s, const rt_op *op);
+/* The check rt_submit makes before queueing op (rt_queue.c calls it). */
+cudaError_t rt_op_check(rt_stream *s, const rt_op *op);
+
+/* ---- waiting (rt_queue.c) ---------------------------------------------------------------------
+ * Callers hold the lock; waiting releases it (and the caller's quiesce, rt_quiesce). */
+/* Every operation submitted so far on every stream has completed. */
+void rt_wait_all(void);
+/* Stream s's operations submitted so far (for the legacy stream, also those of the blocking
+ * streams it waits for) have completed. */
+void rt_wait_stream(rt_stream *s);
+/* 1 when rt_wait_stream(s) would not wait, else 0. */
+int rt_stream_idle(rt_stream *s);
+/* The event's last record (none: at once). 1 when it completed, 0 not yet (wait = 0 only
+ * asks). *ms: when the record executed (CLOCK_MONOTONIC, milliseconds). */
+int rt_event_done(rt_event *e, int wait, double *ms);
+/* Stream and event lifetimes: destroy (work already submitted still runs; freed after). */
+rt_stream *rt_stream_make(unsigned flags, int priority, int kind);
+void rt_stream_destroy(rt_stream *s);
+void rt_event_destroy(rt_event *e);
+/* The legacy default stream; the calling thread's per-thread default stream (made at its first
+ * use, NULL when out of memory) and whether it exists yet (rt_ptds_current: NULL). */
+rt_stream *rt_legacy_stream(void);
+rt_stream *rt_ptds_stream(void);
+rt_stream *rt_ptds_current(void);
+/* Queue a checked op on s (the operation runs at once, here, when it is not a kernel or host
+ * function and nothing is to be waited for); with out, *out is a reference to wait on with
+ * rt_qop_wait (which returns the op's own error and drops the reference). */
+cudaError_t rt_queue_op(rt_stream *s, const rt_op *op, rt_qop **out);
+cudaError_t rt_qop_wait(rt_qop *q);
+/* A copy or memset of `bytes` on an idle stream with nothing to wait for runs here and now,
+ * without a queue entry: 1 with its error in *err; else 0. */
+int rt_queue_direct(rt_stream *s, const rt_op *op, uint64_t bytes, cudaError_t *err);
 /* Deep copy for keeping an op (kernel params); rt_op_release frees what rt_op_clone made. */
 int rt_op_clone(rt_op *dst, const rt_op *src);
 void rt_op_release(rt_op *op);
@@ -488,29 +616,47 @@ typedef struct rt_launch_ctx {
     const uint8_t *params;        /* .param bytes (k->param_bytes) */
     uint64_t nparams;
     uint64_t launch_no;           /* process-wide launch number, 0, 1, 2, ... */
+    const uint64_t *host_pcs;     /* the host stack of the call that launched it (the launch */
+    int nhost_pcs;                /* site: the kernel runs on a stream's thread), or none */
     /* outcome, filled by whoever ran it */
     exec_stop stop;               /* the final stop (EXEC_STOP_DONE when it completed) */
     int reported;                 /* the fault was already shown to the user */
 } rt_launch_ctx;
 
-/* Check the configuration, prepare and run a kernel on its module's machine to completion.
- * Returns a configuration error (cudaErrorInvalidConfiguration, cudaErrorLaunchOutOfResources,
- * cudaErrorInvalidValue, ...) or cudaSuccess, also after a fault: that is reported on stderr
- * (rt_report_fault, unless the debugger showed it) and recorded with rt_set_fault
- * (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
- * cudaErrorLaunchFailure, ...); ctx->stop says what happened. */
-cudaError_t rt_launch_run(rt_launch_ctx *ctx);
-/* The in-process debugger's hook. When non-NULL, rt_launch_run hands every checked, prepared
+/* At submission: check a launch (kernel ready, its module loaded; grid, block, shared memory,
+ * .maxntid/.reqntid, parameters, cluster shape, cooperative residency). Returns the
+ * configuration error (cudaErrorInvalidConfiguration, cudaErrorLaunchOutOfResources,
+ * cudaErrorInvalidValue, cudaErrorInvalidClusterSize, cudaErrorCooperativeLaunchTooLarge, ...)
+ * or cudaSuccess. Lock held. */
+cudaError_t rt_launch_check(rt_launch_ctx *ctx);
+/* On a stream's worker (lock held on entry and exit, released while the kernel runs): take the
+ * module's machine (one kernel at a time; under the debugger one kernel in the whole process),
+ * prepare and run the checked launch to completion, plainly or under the in-process debugger.
+ * A fault is reported on stderr (rt_report_fault, unless the debugger showed it) and recorded
+ * with rt_set_fault (cudaErrorIllegalAddress, cudaErrorMisalignedAddress, cudaErrorAssert,
+ * cudaErrorLaunchFailure, ...); a plain run past PTXDBG_MAX_STEPS warp-instructions or
+ * PTXDBG_TIMEOUT seconds fails with cudaErrorLaunchTimeout and a report of where every warp
+ * is. ctx->stop says what happened. */
+void rt_launch_exec(rt_launch_ctx *ctx);
+/* The in-process debugger's hook. When non-NULL, rt_launch_exec hands every checked, prepared
  * launch (exec_launch done) to it instead of running the kernel plainly; it runs the kernel to
  * completion (stopping for the user as it likes), fills ctx->stop with the final stop and
  * ctx->reported when it showed a fault itself, and returns 0 (or -1 when it could not run: the
- * launch then fails with cudaErrorLaunchFailure). */
+ * launch then fails with cudaErrorLaunchFailure). Its run control calls rt_debug_run_hook
+ * around every exec_run, and the runtime raises its interrupt flag with rt_debug_interrupt
+ * (the session's Ctrl-C flag) when it needs the kernel to park. */
 extern int (*rt_debug_launch)(rt_launch_ctx *ctx);
+extern void (*rt_debug_interrupt)(void);
+/* Before (o set) and after (st set) each exec_run of the debugged kernel: parks it while
+ * another thread quiesces kernels; returns 1 when the runtime had raised the interrupt flag
+ * (run control clears it, and resumes after an EXEC_STOP_INTERRUPT), else 0. */
+int rt_debug_run_hook(void *ctx, const exec_run_opts *o, const exec_stop *st);
 
 /* rt_check.c: checkers in plain runs (PTXDBG_CHECK), the leak check. */
 typedef struct chk_ctx chk_ctx;
 void rt_check_machine_added(exec_machine *m);
 void rt_check_machine_gone(exec_machine *m);
+int rt_check_plain(void);   /* a plain run's checkers are on (its kernels run one at a time) */
 int rt_check_alloc_site(uint64_t *pcs, int max);   /* the host stack, or 0 frames */
 void rt_check_leaks(chk_ctx *k);
 void rt_check_session(chk_ctx *k);
@@ -526,6 +672,11 @@ cudaError_t rt_stop_error(const exec_stop *st);
  * (the exception, the kernel, block and thread, the PTX and source line, the core's
  * explanation naming the allocation), and write a core file when PTXDBG_AUTO_CORE=1. */
 void rt_report_fault(rt_launch_ctx *ctx);
+/* The report of a plain launch that did not finish (rt_report.c): why ("did not finish within
+ * PTXDBG_MAX_STEPS=N warp-instructions", "interrupted (SIGINT)"), the kernel, the warp the stop
+ * found running (block, warp, lanes, source and PTX line), then where every warp of every block
+ * started and not finished is. `st` is the run's last stop (EXEC_STOP_LIMIT or INTERRUPT). */
+void rt_report_where(rt_launch_ctx *ctx, const exec_stop *st, const char *why);
 /* The core file of a launch's final stop (PTXDBG_AUTO_CORE), as `generate-core-file` writes it
  * at that stop in the debugger (rt_dbg.c): the machine, the module's sources found beside the
  * program, the focus on the lane the stop names, the process-wide kernel number. 0, or -1 with
@@ -563,7 +714,12 @@ void rt_set_heap_limit(uint64_t bytes);
 /* Worker threads each machine runs kernels with (exec_set_threads; PTXDBG_THREADS, default 0:
  * one per CPU). */
 extern int rt_threads;
-/* Flush device printf output (at synchronisation points). */
+/* Device printf output: each machine writes into its own buffer while its kernel runs
+ * (rt_out_file), which goes to the device's output FIFO when the kernel completes
+ * (rt_out_collect); synchronisation points write the FIFO to stdout (rt_flush_output), as a
+ * GPU's printf buffer is flushed at synchronisation. Lock held for the last two. */
+FILE *rt_out_file(rt_module *mod);
+void rt_out_collect(rt_module *mod);
 void rt_flush_output(void);
 
 #endif

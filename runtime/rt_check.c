@@ -69,15 +69,18 @@ static void rt_check_print(void *ctx, const chk_finding *f)
     (void)ctx;
     char buf[4096];
     chk_format(f, RT_CHK_PREFIX, buf, sizeof buf);
+    rt_lock();   /* called on the kernel's stream thread: the device output is shared */
     rt_flush_output();
     fputs(buf, stderr);
     fflush(stderr);
+    rt_unlock();
 }
 
 static void rt_check_exit(void)
 {
     if (!rt_chk)
         return;
+    rt_end_work_at_exit();   /* no kernel adds findings any more (idempotent) */
     int before = chk_count(rt_chk);
     if (rt_chk_leaks)
         rt_check_leaks(rt_chk);
@@ -136,6 +139,11 @@ static int rt_check_sites(void)
 {
     rt_check_decide();
     return rt_chk_state > 0 || rt_debug_launch != NULL;
+}
+
+int rt_check_plain(void)
+{
+    return rt_chk != NULL;
 }
 
 void rt_check_machine_added(exec_machine *m)

@@ -4,10 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include "rt.h"
 #include "mem.h"
 
-static pthread_mutex_t rt_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+/* The runtime lock: a plain mutex made recursive by a per-thread depth, so that a condition
+ * wait (rt_wait) can release it entirely whatever the depth. */
+static pthread_mutex_t rt_mutex = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int rt_depth;
+pthread_cond_t rt_cv = PTHREAD_COND_INITIALIZER;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static _Thread_local cudaError_t rt_last;
 static cudaError_t rt_sticky_err;
@@ -17,6 +22,10 @@ static cudaError_t rt_pending_err;   /* a kernel fault the program has not synch
  * range may already be reserved (its shadow gap): that serves as well. */
 static void rt_reserve(uint64_t base, uint64_t size)
 {
+#ifdef __SANITIZE_THREAD__
+    (void)base, (void)size;
+    return;   /* ThreadSanitizer owns these ranges (its shadow) and refuses mappings there */
+#endif
     void *p = mmap((void *)(uintptr_t)base, size, PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
     if (p != MAP_FAILED && p != (void *)(uintptr_t)base) {
@@ -28,8 +37,13 @@ static void rt_reserve(uint64_t base, uint64_t size)
                 (unsigned long long)(base + size));
 }
 
+static void rt_fork_prepare(void);
+static void rt_fork_parent(void);
+static void rt_fork_child(void);
+
 static void rt_init_once(void)
 {
+    pthread_atfork(rt_fork_prepare, rt_fork_parent, rt_fork_child);
     /* module variables and device heaps (one window per module), the core's generic windows
      * (shared, local, const, param) and function addresses */
     rt_reserve(RT_MODULE_BASE, RT_MODULE_WINDOW * RT_MAX_MODULES);
@@ -49,12 +63,96 @@ __attribute__((constructor)) static void rt_ctor(void)
 
 void rt_lock(void)
 {
-    pthread_mutex_lock(&rt_mutex);
+    if (rt_depth++ == 0)
+        pthread_mutex_lock(&rt_mutex);
 }
 
 void rt_unlock(void)
 {
+    if (rt_depth == 1)
+        rt_unquiesce();   /* a quiesce lasts while the thread holds the lock */
+    if (--rt_depth == 0)
+        pthread_mutex_unlock(&rt_mutex);
+}
+
+void rt_wait(pthread_cond_t *cv)
+{
+    int d = rt_depth;
+    rt_depth = 0;
+    pthread_cond_wait(cv, &rt_mutex);
+    rt_depth = d;
+}
+
+void rt_wait_until(pthread_cond_t *cv, double deadline)
+{
+    /* condition variables time out by CLOCK_REALTIME */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double left = deadline - rt_now();
+    deadline = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 + (left > 0 ? left : 0);
+    double whole = (double)(long long)deadline;
+    ts.tv_sec = (time_t)whole;
+    ts.tv_nsec = (long)((deadline - whole) * 1e9);
+    if (ts.tv_nsec >= 1000000000L)
+        ts.tv_nsec = 999999999L;
+    int d = rt_depth;
+    rt_depth = 0;
+    pthread_cond_timedwait(cv, &rt_mutex, &ts);
+    rt_depth = d;
+}
+
+void rt_broadcast(void)
+{
+    pthread_cond_broadcast(&rt_cv);
+}
+
+double rt_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int rt_suspend(void)
+{
+    int d = rt_depth;
+    rt_unquiesce();
+    rt_depth = 0;
     pthread_mutex_unlock(&rt_mutex);
+    return d;
+}
+
+void rt_resume(int depth)
+{
+    pthread_mutex_lock(&rt_mutex);
+    rt_depth = depth;
+}
+
+int rt_lock_depth(void)
+{
+    return rt_depth;
+}
+
+/* fork: the child has only the forking thread; the lock must be free there. */
+static void rt_fork_prepare(void)
+{
+    if (rt_depth == 0)
+        pthread_mutex_lock(&rt_mutex);
+}
+
+static void rt_fork_parent(void)
+{
+    if (rt_depth == 0)
+        pthread_mutex_unlock(&rt_mutex);
+}
+
+static void rt_fork_child(void)
+{
+    pthread_mutex_init(&rt_mutex, NULL);
+    pthread_cond_init(&rt_cv, NULL);
+    if (rt_depth)
+        pthread_mutex_lock(&rt_mutex);
+    rt_queue_forked();
 }
 
 cudaError_t rt_error(cudaError_t e)
@@ -87,14 +185,20 @@ int rt_faulted(void)
     return rt_pending_err != cudaSuccess || rt_sticky_err != cudaSuccess;
 }
 
-cudaError_t rt_sync(void)
+cudaError_t rt_fault_check(void)
 {
-    fflush(stdout);
+    rt_flush_output();
     if (rt_pending_err != cudaSuccess) {
         rt_set_sticky(rt_pending_err);
         rt_pending_err = cudaSuccess;
     }
     return rt_sticky_err;
+}
+
+cudaError_t rt_sync(void)
+{
+    rt_wait_all();
+    return rt_fault_check();
 }
 
 cudaError_t rt_last_error(int reset)
@@ -166,12 +270,18 @@ int rt_unsupported(const char *name, int *said, int code)
 /* ---- the error API --------------------------------------------------------------------------- */
 cudaError_t cudaGetLastError(void)
 {
-    return rt_last_error(1);
+    rt_lock();
+    cudaError_t e = rt_last_error(1);
+    rt_unlock();
+    return e;
 }
 
 cudaError_t cudaPeekAtLastError(void)
 {
-    return rt_last_error(0);
+    rt_lock();
+    cudaError_t e = rt_last_error(0);
+    rt_unlock();
+    return e;
 }
 
 const char *cudaGetErrorName(cudaError_t e)

@@ -79,6 +79,7 @@ static void rt_dbg_forked(void)
     rt_debug_launch = NULL;
     rt_debug_module_loaded = NULL;
     rt_debug_module_unloaded = NULL;
+    rt_debug_interrupt = NULL;
 }
 
 /* PTXDBG_SESSION set (by the parent's `run`): start the session before the program's own
@@ -92,6 +93,12 @@ __attribute__((constructor)) static void rt_dbg_ctor(void)
     rt_debug_launch = dap ? rt_dap_launch_hook : rt_dbg_launch_hook;
     rt_debug_module_loaded = dap ? rt_dap_module_changed : rt_dbg_module_changed;
     rt_debug_module_unloaded = rt_debug_module_loaded;
+    /* kernels run on stream threads: the session's run control parks them for the runtime */
+    rt_debug_interrupt = dap ? dap_inproc_interrupt : cmd_inproc_interrupt;
+    if (dap)
+        dap_inproc_set_run_hook(rt_debug_run_hook, NULL);
+    else
+        cmd_inproc_set_run_hook(rt_debug_run_hook, NULL);
     rt_check_session(cmd_inproc_checks());   /* the leak check at exit */
     pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

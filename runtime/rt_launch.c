@@ -4,11 +4,12 @@
 #include <string.h>
 #include "rt.h"
 #include "rt_dev.h"
+#include "dbg.h"
 
 int (*rt_debug_launch)(rt_launch_ctx *ctx);
 uint64_t rt_heap_limit = 8u << 20;
 int rt_threads;
-static uint64_t rt_nlaunch;
+static uint64_t rt_nlaunch;   /* launches run, process-wide (under the lock) */
 
 /* Limits of the emulated device (rt_device.c defines the real ones from its profile). */
 __attribute__((weak)) void rt_device_launch_limits(rt_launch_limits *l)
@@ -130,8 +131,38 @@ cudaError_t rt_stop_error(const exec_stop *st)
     }
 }
 
-/* ---- running --------------------------------------------------------------------------------- */
-cudaError_t rt_launch_run(rt_launch_ctx *ctx)
+/* ---- checks at submission ------------------------------------------------------------------ */
+/* The cluster shape as the core will check it at exec_launch (exec_cluster.c), so a launch
+ * that cannot run fails at the call. */
+static cudaError_t rt_cluster_check(const rt_launch_ctx *c)
+{
+    const ptx_func *f = c->k->func;
+    dim3 d = c->cluster;
+    int given = d.x || d.y || d.z;
+    if (given && (!d.x || !d.y || !d.z))
+        return cudaErrorInvalidClusterSize;
+    if (given && f->reqnctapercluster[0] &&
+        (d.x != f->reqnctapercluster[0] ||
+         d.y != (f->reqnctapercluster[1] ? f->reqnctapercluster[1] : 1) ||
+         d.z != (f->reqnctapercluster[2] ? f->reqnctapercluster[2] : 1)))
+        return cudaErrorInvalidClusterSize;
+    if (!given && f->reqnctapercluster[0]) {
+        d.x = f->reqnctapercluster[0];
+        d.y = f->reqnctapercluster[1] ? f->reqnctapercluster[1] : 1;
+        d.z = f->reqnctapercluster[2] ? f->reqnctapercluster[2] : 1;
+    } else if (!given) {
+        if (f->explicitcluster)
+            return cudaErrorInvalidClusterSize;
+        return cudaSuccess;
+    }
+    uint64_t size = (uint64_t)d.x * d.y * d.z;
+    if (size > 16 || (f->maxclusterrank && size > f->maxclusterrank) || c->grid.x % d.x ||
+        c->grid.y % d.y || c->grid.z % d.z)
+        return cudaErrorInvalidClusterSize;
+    return cudaSuccess;
+}
+
+cudaError_t rt_launch_check(rt_launch_ctx *ctx)
 {
     rt_kernel *k = ctx->k;
     if (!k)
@@ -144,16 +175,9 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
         return e;
     if (ctx->nparams < k->param_bytes)
         return cudaErrorInvalidValue;
-    ctx->mod = k->mod;
-    ctx->m = k->mod->m;
-    ctx->func = k->func;
-    exec_machine *m = ctx->m;
-    exec_dim3 cl = { ctx->cluster.x, ctx->cluster.y, ctx->cluster.z };
-    int clustered = cl.x || cl.y || cl.z;
-    if (clustered && (!cl.x || !cl.y || !cl.z))
-        return cudaErrorInvalidClusterSize;
-    if (exec_set_cluster_dims(m, cl))
-        return cudaErrorInvalidClusterSize;
+    e = rt_cluster_check(ctx);
+    if (e != cudaSuccess)
+        return e;
     if (ctx->cooperative) {
         /* every CTA of a cooperative grid must be resident at once on the device */
         uint64_t nblocks = (uint64_t)ctx->grid.x * ctx->grid.y * ctx->grid.z;
@@ -164,41 +188,78 @@ cudaError_t rt_launch_run(rt_launch_ctx *ctx)
             return cudaErrorCooperativeLaunchTooLarge;
         }
     }
-    exec_set_cooperative(m, ctx->cooperative);
+    return cudaSuccess;
+}
+
+/* ---- running on a stream's worker ------------------------------------------------------------ */
+/* Prepare the launch on the machine (lock released, machine held). 0, or -1 with a message. */
+static int rt_launch_prepare(rt_launch_ctx *ctx)
+{
+    rt_kernel *k = ctx->k;
+    exec_machine *m = ctx->m;
+    exec_dim3 cl = { ctx->cluster.x, ctx->cluster.y, ctx->cluster.z };
     exec_dim3 g = { ctx->grid.x, ctx->grid.y, ctx->grid.z };
     exec_dim3 b = { ctx->block.x, ctx->block.y, ctx->block.z };
-    if (exec_launch(m, k->func, g, b, ctx->shmem, ctx->params, (size_t)k->param_bytes)) {
+    FILE *out = rt_out_file(ctx->mod);
+    if (out)
+        exec_set_output(m, out);
+    if (exec_set_cluster_dims(m, cl) ||
+        (exec_set_cooperative(m, ctx->cooperative), 0) ||
+        exec_launch(m, k->func, g, b, ctx->shmem, ctx->params, (size_t)k->param_bytes)) {
         rt_warn("cannot launch %s: %s", k->name, exec_errmsg(m));
-        return ctx->cooperative ? cudaErrorCooperativeLaunchTooLarge
-               : clustered || k->reqnctapercluster[0] ? cudaErrorInvalidClusterSize
-                                                      : cudaErrorInvalidConfiguration;
+        return -1;
     }
+    return 0;
+}
+
+void rt_launch_exec(rt_launch_ctx *ctx)
+{
+    rt_kernel *k = ctx->k;
+    ctx->mod = k->mod;
+    ctx->m = k->mod->m;
+    ctx->func = k->func;
+    memset(&ctx->stop, 0, sizeof ctx->stop);
+    rt_runner *r = rt_run_begin(ctx);
+    if (!r)
+        return;                            /* abandoned: a fault, or the process exits */
     ctx->launch_no = rt_nlaunch++;
     k->mod->nlaunch++;
-    memset(&ctx->stop, 0, sizeof ctx->stop);
-    if (rt_debug_launch) {
-        if (rt_debug_launch(ctx) < 0) {
-            rt_set_fault(cudaErrorLaunchFailure);
-            return cudaSuccess;
+    int debug = rt_debug_launch != NULL;
+    int depth = rt_suspend();
+    int how = rt_launch_prepare(ctx) ? -1 : 0;
+    if (how == 0) {
+        rt_run_started(r);
+        if (debug) {
+            dbg_host_set_launch_stack(ctx->host_pcs, ctx->nhost_pcs);
+            how = rt_debug_launch(ctx) < 0 ? -1 : 0;
+            dbg_host_set_launch_stack(NULL, 0);
         }
-    } else {
-        exec_run_opts o;
-        memset(&o, 0, sizeof o);
-        o.mode = EXEC_RUN_CONTINUE;
-        if (exec_run(m, &o, &ctx->stop)) {
-            rt_warn("cannot run %s: %s", k->name, exec_errmsg(m));
-            rt_set_fault(cudaErrorLaunchFailure);
-            return cudaSuccess;
+        else
+            how = rt_run_plain(r);
+    }
+    rt_resume(depth);
+    if (how < 0) {
+        rt_set_fault(cudaErrorLaunchFailure);
+    } else if (how == RT_RUN_STEPS || how == RT_RUN_TIMEOUT) {
+        char why[160];
+        if (how == RT_RUN_STEPS)
+            snprintf(why, sizeof why, "did not finish within PTXDBG_MAX_STEPS=%llu "
+                     "warp-instructions", (unsigned long long)rt_run_max_steps());
+        else
+            snprintf(why, sizeof why, "did not finish within PTXDBG_TIMEOUT=%g seconds",
+                     rt_run_timeout());
+        rt_report_where(ctx, &ctx->stop, why);
+        rt_set_fault(cudaErrorLaunchTimeout);
+    } else if (how == 0) {
+        cudaError_t e = rt_stop_error(&ctx->stop);
+        if (e != cudaSuccess) {
+            if (!ctx->reported)
+                rt_report_fault(ctx);
+            rt_set_fault(e);
         }
     }
-    e = rt_stop_error(&ctx->stop);
-    if (e != cudaSuccess) {
-        rt_flush_output();
-        if (!ctx->reported)
-            rt_report_fault(ctx);
-        rt_set_fault(e);
-    }
-    return cudaSuccess;
+    rt_out_collect(ctx->mod);
+    rt_run_end(r);
 }
 
 /* ---- nvcc's launch sequence: <<<...>>> pushes a configuration the stub pops ------------------ */

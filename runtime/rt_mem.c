@@ -146,6 +146,7 @@ static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
         rt_warn("cannot map %s: %s", q->a->name, exec_errmsg(m));
         return 1;
     }
+    rt_map_host(m, q->a);
     return 0;
 }
 
@@ -468,10 +469,13 @@ static uint64_t rt_span(uint64_t width, uint64_t height, uint64_t depth, uint64_
     return (depth - 1) * slice + (height - 1) * pitch + width;
 }
 
-cudaError_t rt_copy_run(const rt_op *op)
+/* Resolve a COPY op's sides to host bytes, with every check of rt_copy_run; *d is NULL when
+ * nothing is to be copied. */
+cudaError_t rt_copy_prep(const rt_op *op, uint8_t **d, uint8_t **s)
 {
     const __typeof__(op->u.copy) *c = &op->u.copy;
     int dd, sd, any = 0;
+    *d = *s = NULL;
     switch (c->dir) {
     case cudaMemcpyHostToHost: dd = 0; sd = 0; break;
     case cudaMemcpyHostToDevice: dd = 1; sd = 0; break;
@@ -486,27 +490,48 @@ cudaError_t rt_copy_run(const rt_op *op)
     uint64_t sspan = rt_span(c->width, c->height, c->depth, c->spitch, c->sslice);
     if (!dspan)
         return cudaSuccess;
-    uint8_t *d, *s;
-    cudaError_t e = rt_side(c->dst, dspan, dd, any, c->dst_raw, &d);
+    uint8_t *dh, *sh;
+    cudaError_t e = rt_side(c->dst, dspan, dd, any, c->dst_raw, &dh);
     if (e == cudaSuccess)
-        e = rt_side(c->src, sspan, sd, any, c->src_raw, &s);
+        e = rt_side(c->src, sspan, sd, any, c->src_raw, &sh);
     if (e != cudaSuccess)
         return e;
+    *d = dh;
+    *s = sh;
+    return cudaSuccess;
+}
+
+/* Move the bytes of a COPY op resolved by rt_copy_prep. */
+void rt_copy_move(const rt_op *op, uint8_t *d, uint8_t *s)
+{
+    const __typeof__(op->u.copy) *c = &op->u.copy;
+    if (!d)
+        return;
     if (c->height == 1 && c->depth == 1) {
         memmove(d, s, (size_t)c->width);
-        return cudaSuccess;
+        return;
     }
     for (uint64_t z = 0; z < c->depth; z++)
         for (uint64_t y = 0; y < c->height; y++)
             memmove(d + z * c->dslice + y * c->dpitch, s + z * c->sslice + y * c->spitch,
                     (size_t)c->width);
-    return cudaSuccess;
 }
 
-cudaError_t rt_set_run(const rt_op *op)
+cudaError_t rt_copy_run(const rt_op *op)
+{
+    uint8_t *d, *s;
+    cudaError_t e = rt_copy_prep(op, &d, &s);
+    if (e == cudaSuccess)
+        rt_copy_move(op, d, s);
+    return e;
+}
+
+/* Resolve a SET op's destination, with every check of rt_set_run; *d NULL: nothing to set. */
+cudaError_t rt_set_prep(const rt_op *op, uint8_t **d)
 {
     const __typeof__(op->u.set) *c = &op->u.set;
     uint32_t es = c->elem_size;
+    *d = NULL;
     if (es != 1 && es != 2 && es != 4)
         return cudaErrorInvalidValue;
     if (c->height > 1 && c->width * es > c->pitch)
@@ -514,14 +539,25 @@ cudaError_t rt_set_run(const rt_op *op)
     uint64_t span = rt_span(c->width * es, c->height, c->depth, c->pitch, c->slice);
     if (!span)
         return cudaSuccess;
-    uint8_t *d = rt_dev_host(c->dst, span);
-    if (!d) {
+    uint8_t *h = rt_dev_host(c->dst, span);
+    if (!h) {
         const rt_alloc *a = rt_alloc_find((void *)(uintptr_t)c->dst, 0);
         if (a)
             rt_warn("memset of %" PRIu64 " bytes at 0x%" PRIx64 " runs past the end of %s "
                     "(%" PRIu64 " bytes)", span, c->dst, a->name, a->size);
         return cudaErrorInvalidValue;
     }
+    *d = h;
+    return cudaSuccess;
+}
+
+/* Write the elements of a SET op resolved by rt_set_prep. */
+void rt_set_move(const rt_op *op, uint8_t *d)
+{
+    const __typeof__(op->u.set) *c = &op->u.set;
+    uint32_t es = c->elem_size;
+    if (!d)
+        return;
     for (uint64_t z = 0; z < c->depth; z++)
         for (uint64_t y = 0; y < c->height; y++) {
             uint8_t *row = d + z * c->slice + y * c->pitch;
@@ -536,5 +572,13 @@ cudaError_t rt_set_run(const rt_op *op)
                     memcpy(row + 4 * x, &c->value, 4);
             }
         }
-    return cudaSuccess;
+}
+
+cudaError_t rt_set_run(const rt_op *op)
+{
+    uint8_t *d;
+    cudaError_t e = rt_set_prep(op, &d);
+    if (e == cudaSuccess)
+        rt_set_move(op, d);
+    return e;
 }

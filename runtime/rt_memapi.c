@@ -94,6 +94,7 @@ cudaError_t cudaHostUnregister(void *ptr)
     const rt_alloc *a = rt_alloc_find(ptr, 0);
     if (!a || a->base != (uint64_t)(uintptr_t)ptr || a->kind != RT_MEM_REGISTERED)
         return RT_END(cudaErrorHostMemoryNotRegistered);
+    rt_wait_all();   /* kernels in flight may use it */
     return RT_END(rt_alloc_free(ptr, 1u << RT_MEM_REGISTERED));
 }
 

@@ -154,6 +154,8 @@ static int rt_map_alloc_cb(const rt_alloc *a, void *ctx)
     exec_machine *m = ctx;
     if (rt_alloc_map_into(m, a))
         rt_warn("cannot map %s into a module: %s", a->name, exec_errmsg(m));
+    else
+        rt_map_host(m, a);
     return 0;
 }
 
@@ -248,6 +250,7 @@ cudaError_t rt_module_load(rt_module *mod)
     if (mod->loaded)
         return mod->loaded > 0 ? cudaSuccess : mod->load_error;
     char err[1024];
+    rt_quiesce();   /* a new machine gets every mapping, and its variables go into the others */
     if (!mod->ptx && mod->prelinked) {
         if (rt_module_link(mod, err, sizeof err))
             return rt_module_fail(mod, cudaErrorNoKernelImageForDevice, err);
@@ -290,6 +293,8 @@ void rt_module_free(rt_module *mod)
 {
     if (!mod)
         return;
+    rt_wait_all();   /* its kernels complete first (at exit: they were abandoned) */
+    rt_quiesce();
     for (rt_var *v = mod->vars, *n; v; v = n) {
         n = v->next;
         if (v->managed && mod->loaded > 0 && v->space == PTX_SPACE_GLOBAL && v->dev_addr &&
@@ -335,6 +340,7 @@ void rt_module_free(rt_module *mod)
 
 int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx)
 {
+    rt_quiesce();   /* no kernel runs on a machine while fn touches it */
     for (rt_module *o = rt_mods; o; o = o->next)
         if (o->loaded > 0) {
             int r = fn(o->m, o, ctx);
@@ -534,7 +540,7 @@ cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size)
  * addresses; the addresses the driver API hands out for modules other than module#0 carry the
  * module in bits 24..31 (its index) so that copies reach the right bank (rt_const_host).
  * module#0's stay plain, so its kernels can also read them through a generic pointer. */
-#define RT_CONST_TAG_SHIFT 24
+#define RT_CONST_TAG_SHIFT MEM_CONST_TAG_SHIFT
 
 cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size)
 {
@@ -550,7 +556,7 @@ void *rt_const_host(uint64_t addr, uint64_t n)
         return NULL;
     uint64_t rel = addr - MEM_WIN_CONST;
     int tag = (int)(rel >> RT_CONST_TAG_SHIFT);
-    uint64_t off = rel & ((1ull << RT_CONST_TAG_SHIFT) - 1);
+    uint64_t off = rel & MEM_CONST_OFF_MASK;
     void *found = NULL, *first = NULL;
     int count = 0;
     for (rt_module *m = rt_mods; m; m = m->next) {

@@ -1,4 +1,4 @@
-/* rt_report.c - the fault report of a plain (not debugged) launch, and automatic core files. */
+/* rt_report.c - reports of plain (not debugged) launches: faults, automatic core files, runaway kernels. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +51,11 @@ void rt_report_fault(rt_launch_ctx *ctx)
             kname, (unsigned long long)ctx->launch_no, b.x, b.y, b.z, t % bd.x,
             (t / bd.x) % bd.y, t / (bd.x * bd.y), have ? " at " : "", have ? site.user : "");
     dbg_dwarf_release(dw);
-    /* the launch runs inside the program's launch call: its host stack is the launch site */
-    uint64_t pcs[DBG_HOST_PCS];
-    int npcs = dbg_host_stack(pcs, DBG_HOST_PCS, NULL);
+    /* the host stack of the call that launched it (the kernel ran on a stream's thread) */
     char from[1024];
-    if (dbg_host_where(pcs, npcs, ctx->k->name, dbg_demangle, 1, from, sizeof from) == 0)
+    if (ctx->nhost_pcs > 0 &&
+        dbg_host_where(ctx->host_pcs, ctx->nhost_pcs, ctx->k->name, dbg_demangle, 1, from,
+                       sizeof from) == 0)
         fprintf(stderr, "  launched from %s\n", from);
     if (st->msg[0])
         fprintf(stderr, "  %s\n", st->msg);
@@ -75,5 +75,106 @@ void rt_report_fault(rt_launch_ctx *ctx)
         else
             fprintf(stderr, "ptxdbg: cannot write the core file %s: %s\n", path, why);
     }
+    fflush(stderr);
+}
+
+/* ---- a launch that did not finish: where every warp is ----------------------------------------
+ * (PTXDBG_MAX_STEPS, PTXDBG_TIMEOUT, Ctrl-C in a plain run). One line per group of lanes of a
+ * warp that share a pc, for every block started and not finished, at most RT_WHERE_MAX lines. */
+#define RT_WHERE_MAX 64
+
+/* "file.cu:42" of the instruction (its .loc), or "" without line information. */
+static void rt_where_src(const ptx_module *pm, const ptx_insn *in, char *out, size_t n)
+{
+    out[0] = 0;
+    if (!in || in->loc < 0 || in->loc >= pm->nlocs)
+        return;
+    const ptx_loc *l = &pm->locs[in->loc];
+    for (int i = 0; i < pm->nfiles; i++)
+        if (pm->files[i].num == l->file) {
+            const char *p = pm->files[i].path, *b = strrchr(p, '/');
+            snprintf(out, n, "%s:%d", b ? b + 1 : p, l->line);
+            return;
+        }
+}
+
+/* "vector_add.cu:10 (PTX line 52, pc 0x1a) in helper" for pc. */
+static void rt_where_pc(rt_launch_ctx *ctx, uint32_t pc, char *out, size_t n)
+{
+    const ptx_func *f = NULL;
+    const ptx_insn *in = NULL;
+    exec_pc_insn(ctx->m, pc, &f, &in);
+    char src[300];
+    rt_where_src(ctx->mod->pm, in, src, sizeof src);
+    snprintf(out, n, "%s%sPTX line %d, pc 0x%x%s%s%s", src, src[0] ? " (" : "",
+             in ? in->line : 0, pc, src[0] ? ")" : "", f && f != ctx->func ? " in " : "",
+             f && f != ctx->func ? f->sym->name : "");
+}
+
+/* The groups of warp w of CTA c: lanes by (state, pc). Returns the lines printed. */
+static int rt_where_warp(rt_launch_ctx *ctx, uint32_t c, uint32_t w, int budget, int *more)
+{
+    uint32_t done = 0;
+    exec_lane_info li[32];
+    for (uint32_t l = 0; l < 32; l++)
+        if (exec_lane_get(ctx->m, c, w, l, &li[l]) != 0 || li[l].state == EXEC_LANE_INVALID ||
+            li[l].state == EXEC_LANE_EXITED)
+            done |= 1u << l;
+    int lines = 0;
+    exec_dim3 b = exec_cta_coord(ctx->m, c);
+    for (uint32_t l = 0; l < 32; l++) {
+        if (done & (1u << l))
+            continue;
+        uint32_t mask = 0;
+        for (uint32_t j = l; j < 32; j++)
+            if (!(done & (1u << j)) && li[j].pc == li[l].pc && li[j].state == li[l].state)
+                mask |= 1u << j;
+        done |= mask;
+        if (lines >= budget) {
+            (*more)++;
+            continue;
+        }
+        char where[400];
+        rt_where_pc(ctx, li[l].pc, where, sizeof where);
+        fprintf(stderr, "    block (%u,%u,%u) warp %u lanes 0x%08x %s %s\n", b.x, b.y, b.z, w,
+                mask, li[l].state == EXEC_LANE_BARRIER ? "waiting at a barrier at"
+                      : li[l].state == EXEC_LANE_TRAPPED ? "stopped at"
+                      : li[l].state == EXEC_LANE_DIVERGENT ? "divergent, at" : "at",
+                where);
+        lines++;
+    }
+    return lines;
+}
+
+void rt_report_where(rt_launch_ctx *ctx, const exec_stop *st, const char *why)
+{
+    char kname[512];
+    if (dbg_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
+        snprintf(kname, sizeof kname, "%s", ctx->k->name);
+    fprintf(stderr, "\nptxdbg: kernel %s (launch %llu) %s\n", kname,
+            (unsigned long long)ctx->launch_no, why);
+    if (st && (st->kind == EXEC_STOP_LIMIT || st->kind == EXEC_STOP_INTERRUPT) && st->lanes) {
+        exec_dim3 b = exec_cta_coord(ctx->m, st->cta);
+        char where[400];
+        rt_where_pc(ctx, st->pc, where, sizeof where);
+        fprintf(stderr, "  running: block (%u,%u,%u) warp %u lanes 0x%08x at %s\n", b.x, b.y,
+                b.z, st->warp, st->lanes, where);
+    }
+    fprintf(stderr, "  where every warp is (blocks started and not finished):\n");
+    int printed = 0, more = 0;
+    uint32_t ncta = exec_ncta(ctx->m), nw = exec_nwarps(ctx->m);
+    for (uint32_t c = 0; c < ncta; c++) {
+        if (exec_cta_get_state(ctx->m, c) != EXEC_CTA_RUNNING)
+            continue;
+        for (uint32_t w = 0; w < nw; w++)
+            printed += rt_where_warp(ctx, c, w, RT_WHERE_MAX - printed, &more);
+    }
+    if (more)
+        fprintf(stderr, "    ... and %d more groups of lanes\n", more);
+    if (!printed && !more)
+        fprintf(stderr, "    (no block is running)\n");
+    if (!strstr(why, "SIGINT"))
+        fprintf(stderr, "ptxdbg: the kernel failed: %s (%s)\n",
+                rt_error_name(cudaErrorLaunchTimeout), rt_error_string(cudaErrorLaunchTimeout));
     fflush(stderr);
 }

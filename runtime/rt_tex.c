@@ -147,6 +147,8 @@ cudaError_t rt_array_free(cudaArray_t array)
 cudaError_t cudaFreeArray(cudaArray_t array)
 {
     RT_BEGIN();
+    if (array)
+        rt_wait_all();   /* kernels in flight may use it */
     return RT_END(array ? rt_array_free(array) : cudaSuccess);
 }
 

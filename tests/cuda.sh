@@ -399,6 +399,95 @@ block \(2,0,0\), thread \(3,0,0\)
 ^vector_add: 1000 elements PASSED\$
 PATS
 
+# a stop in a kernel on a stream's thread while the host thread waits for another stream: the
+# first gated_store of rt_async stores 41 once the host opened the gate; the program goes on
+gs_line=$(grep -n 'the gated store' "$C/rt_async.cu" | cut -d: -f1)
+scenario async-stop 0 -ex "break rt_async.cu:$gs_line" -ex run -ex 'print v' -ex 'print *gate' \
+    -ex 'info cuda kernels' -ex delete -ex continue --args ./rt_async.G <<PATS
+^Breakpoint 1, gated_store<<<\(1,1,1\),\(1,1,1\)>>> .* at rt_async\.cu:$gs_line\$
+^\\\$1 = 41\$
+^\\\$2 = 1\$
+^\* +[0-9]+ +0 +[0-9]+ +Active .*gated_store
+^rt_async: PASSED\$
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+PATS
+
+# ---- asynchronous streams and runaway kernels ------------------------------------------------------
+# rt_exit: the static destructor's cudaFree after exit ended the work in flight
+if selected rt_exit-destructor; then
+    newdir
+    run_case "$d" env LD_LIBRARY_PATH="$libdir" "$C/rt_exit"
+    if [ "$(cat "$d/rc")" = 0 ] && grep -q '^rt_exit: freed at exit$' "$d/stdout"; then
+        pass "rt_exit-destructor"
+    else
+        fail "rt_exit-destructor" "status $(cat "$d/rc"), stdout: $(tail -n 1 "$d/stdout")"
+    fi
+fi
+
+# rt_runaway forever: nobody releases the kernel. Its warp 0 spins at the line marked "the
+# spinning line", warp 1 waits at "the waiting line" (__syncthreads); the launch fails with
+# cudaErrorLaunchTimeout (the program prints FAULT and exits 3). Block 1 starts once block 0 has
+# spun for a turn, so the budget may end in either block's warp 0.
+spin_line=$(grep -n 'the spinning line' "$C/rt_runaway.cu" | cut -d: -f1)
+bar_line=$(grep -n 'the waiting line' "$C/rt_runaway.cu" | cut -d: -f1)
+# runaway NAME PROGRAM ENV... <<PATTERNS: stderr must match PATTERNS in order
+runaway() {
+    name=$1 prog=$2
+    shift 2
+    cat >"$tmp/pats"
+    selected "$name" || return 0
+    newdir
+    run_case "$d" env LD_LIBRARY_PATH="$libdir" "$@" "$C/$prog" forever
+    rc=$(cat "$d/rc")
+    if [ "$rc" != 3 ] || ! grep -q '^FAULT cudaErrorLaunchTimeout$' "$d/stdout"; then
+        fail "$name" "status $rc, stdout: $(tail -n 1 "$d/stdout")"
+        return
+    fi
+    missing=$(awk 'NR == FNR { p[n++] = $0; next }
+                   k < n && $0 ~ p[k] { k++ }
+                   END { if (k < n) print p[k] }' "$tmp/pats" "$d/stderr")
+    [ -z "$missing" ] || { fail "$name" "no line matching '$missing' in stderr: $(first_line "$d/stderr")"; return; }
+    pass "$name"
+}
+runaway runaway-max-steps rt_runaway.G PTXDBG_MAX_STEPS=200000 <<PATS
+^ptxdbg: kernel runaway\(.*\) \(launch 0\) did not finish within PTXDBG_MAX_STEPS=200000 warp-instructions\$
+^  running: block \([01],0,0\) warp 0 lanes 0xffffffff at rt_runaway\.cu:$spin_line \(PTX line [0-9]+, pc 0x[0-9a-f]+\)\$
+where every warp is
+^    block \(0,0,0\) warp 0 lanes 0xffffffff at rt_runaway\.cu:$spin_line
+^    block \(0,0,0\) warp 1 lanes 0xffffffff waiting at a barrier at rt_runaway\.cu:$bar_line
+cudaErrorLaunchTimeout
+PATS
+runaway runaway-timeout rt_runaway PTXDBG_TIMEOUT=1 <<PATS
+^ptxdbg: kernel runaway\(.*\) \(launch 0\) did not finish within PTXDBG_TIMEOUT=1 seconds\$
+^    block \(0,0,0\) warp 0 lanes 0xffffffff at PTX line [0-9]+, pc 0x[0-9a-f]+\$
+^    block \(0,0,0\) warp 1 lanes 0xffffffff waiting at a barrier at PTX line
+cudaErrorLaunchTimeout
+PATS
+
+# Ctrl-C in a plain run, once the kernel runs: the same report, then the program ends by SIGINT
+if selected runaway-sigint; then
+    newdir
+    (cd "$d" && exec env LD_LIBRARY_PATH="$libdir" "$C/rt_runaway.G" forever >stdout 2>stderr </dev/null) &
+    pid=$!
+    n=0
+    while ! grep -q '^rt_runaway: spinning$' "$d/stdout" 2>/dev/null && [ $n -lt 600 ]; do
+        sleep 0.1
+        n=$((n + 1))
+    done
+    kill -INT $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    if [ "$rc" != 130 ]; then
+        kill -KILL $pid 2>/dev/null
+        fail "runaway-sigint" "status $rc, want 130 (SIGINT): $(first_line "$d/stderr")"
+    elif ! grep -q 'kernel runaway(.*) (launch 0) interrupted (SIGINT)$' "$d/stderr" ||
+         ! grep -Eq "block \(0,0,0\) warp 0 lanes 0xffffffff at rt_runaway\.cu:$spin_line " "$d/stderr"; then
+        fail "runaway-sigint" "no report of where the warps are: $(first_line "$d/stderr")"
+    else
+        pass "runaway-sigint"
+    fi
+fi
+
 # ---- dbg_particles.G (tests/cuda/dbg_particles.cu): structs, atomicAdd on int and float ------------
 # init_particles gives particle i: x = i/2, v = i%7 - 3, cell = i%16; thread 0 of tally deposits
 # particle 0 (v = -3): e = 0.5 * 9 = 4.5.

@@ -389,21 +389,22 @@ START_TEST(fault_names_allocation)
                            GPU maps after them (exec_alloc_padding) */
     int v = 5;
     void *args[] = { &d, &i, &v };
+    int before = seen_launches;
     ck_assert_int_eq(launch(stub_store, one, one, args), cudaSuccess);   /* asynchronous fault */
     ck_assert_int_eq(cudaGetLastError(), cudaSuccess);
+    /* work queued behind the fault does not run */
+    long long i0 = 0;
+    void *args0[] = { &d, &i0, &v };
+    ck_assert_int_eq(launch(stub_store, one, one, args0), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    ck_assert_int_eq(seen_launches, before + 1);
+    ck_assert_int_eq(d[0], 0);
     ck_assert_str_eq(seen_kernel, "store");
     ck_assert_int_eq(seen_stop.kind, EXEC_STOP_EXCEPTION);
     ck_assert_int_eq(seen_stop.exc, EXEC_EXC_OUT_OF_RANGE);
     ck_assert_uint_eq(seen_stop.addr, (uint64_t)(uintptr_t)(d + 128));
     ck_assert_msg(strstr(seen_stop.msg, name) && strstr(seen_stop.msg, "64 bytes"),
                   "fault message: %s", seen_stop.msg);
-    /* work queued behind the fault does not run */
-    i = 0;
-    int before = seen_launches;
-    ck_assert_int_eq(launch(stub_store, one, one, args), cudaSuccess);
-    ck_assert_int_eq(seen_launches, before);
-    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
-    ck_assert_int_eq(d[0], 0);
     /* sticky */
     ck_assert_int_eq(cudaMalloc((void **)&d, 64), cudaErrorIllegalAddress);
     ck_assert_int_eq(cudaMemset(small, 0, 64), cudaErrorIllegalAddress);
@@ -426,8 +427,8 @@ START_TEST(fault_kinds)
     ck_assert_int_eq(cudaMalloc((void **)&c, 64), cudaSuccess);
     void *margs[] = { &c };
     ck_assert_int_eq(launch(stub_misaligned, one, one, margs), cudaSuccess);
-    ck_assert_int_eq(seen_stop.exc, EXEC_EXC_MISALIGNED);
     ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorMisalignedAddress);
+    ck_assert_int_eq(seen_stop.exc, EXEC_EXC_MISALIGNED);
     ck_assert_int_eq(cudaDeviceReset(), cudaSuccess);
     int *p;
     ck_assert_int_eq(cudaMalloc((void **)&p, 8 * sizeof(int)), cudaSuccess);
@@ -436,10 +437,10 @@ START_TEST(fault_kinds)
     void *aargs[] = { &p };
     dim3 b8 = { 8, 1, 1 };
     ck_assert_int_eq(launch(stub_check, one, b8, aargs), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorAssert);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorAssert);
     ck_assert_int_eq(seen_stop.kind, EXEC_STOP_ASSERT);
     ck_assert_ptr_nonnull(strstr(seen_stop.msg, "thread: [5,0,0]"));
-    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorAssert);
-    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorAssert);
     rt_debug_launch = NULL;
     module_down();
 }
@@ -459,8 +460,8 @@ START_TEST(auto_core_file)
     int v = 1;
     void *args[] = { &d, &i, &v };
     ck_assert_int_eq(launch(stub_store, one, one, args), cudaSuccess);
-    unsetenv("PTXDBG_AUTO_CORE");
     ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+    unsetenv("PTXDBG_AUTO_CORE");
     /* the launch number is process-wide: find the file by its prefix */
     char found[300] = "";
     for (int n = 0; n < 64 && !found[0]; n++) {
@@ -557,9 +558,9 @@ START_TEST(address_model)
     ck_assert_int_eq(cudaFree(gone), cudaSuccess);
     void *gargs[] = { &gone, &i, &v };
     ck_assert_int_eq(launch(stub_store, one, one, gargs), cudaSuccess);
+    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
     ck_assert_int_eq(seen_stop.exc, EXEC_EXC_OUT_OF_RANGE);
     ck_assert_uint_eq(seen_stop.addr, (uint64_t)(uintptr_t)(gone + 3));
-    ck_assert_int_eq(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
     rt_debug_launch = NULL;
     module_down();
 }

@@ -49,6 +49,11 @@ int exec_global_free(exec_machine *m, uint64_t addr);
 int exec_global_map(exec_machine *m, uint64_t base, uint64_t size, void *data,
                     const char *name);
 int exec_global_unmap(exec_machine *m, uint64_t base);
+/* Mark the mapped range at base as memory the host may use while a kernel runs (pinned,
+ * registered host memory): a parallel run's workers never write it ahead of one thread (the
+ * first write or reduction there hands the run back to one thread), so the host never sees a
+ * value that the run later takes back. -1 when base is not a mapped range. */
+int exec_global_set_host(exec_machine *m, uint64_t base, int on);
 /* Host bytes of the global range [addr, addr+n) when it lies inside one region, else NULL. */
 void *exec_global_host(exec_machine *m, uint64_t addr, uint64_t n);
 /* Host bytes of [off, off+n) of the module's constant bank (what .const variables hold), NULL
@@ -126,7 +131,7 @@ typedef enum {
                               step (others_run). Never a fabricated deadlock or exception. */
 } exec_run_mode;
 
-typedef struct {
+typedef struct exec_run_opts {
     exec_run_mode mode;
     uint32_t cta, warp, lane;   /* the focus, for steps */
     int others_run;             /* during a step, other warps also advance one instruction

@@ -158,6 +158,17 @@ int exec_global_unmap(exec_machine *m, uint64_t base)
     return 0;
 }
 
+int exec_global_set_host(exec_machine *m, uint64_t base, int on)
+{
+    mem_region *r = mem_global_find(&m->glob, base, 1);
+    if (!r || r->base != base || r->kind != MEM_R_MAPPED) {
+        snprintf(m->err, sizeof m->err, "0x%" PRIx64 " is not a mapped range", base);
+        return -1;
+    }
+    r->host = on != 0;
+    return 0;
+}
+
 void *exec_global_host(exec_machine *m, uint64_t addr, uint64_t n)
 {
     mem_region *r = mem_global_find(&m->glob, addr, n);

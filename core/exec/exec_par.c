@@ -17,7 +17,9 @@
  * (calloc'd: pages never written cost nothing). exec_par_undo puts back the granules written
  * by CTAs from a given one on (or every written and reduced granule), which is how a stop,
  * an interrupt or a conflict leaves memory exactly as a single thread would have left it.
- * Texture and surface objects claim their whole range on first use by a CTA. */
+ * Texture and surface objects claim their whole range on first use by a CTA. A write or reduction
+ * to memory the host may watch while the kernel runs (mem_region.host: pinned host memory) is a
+ * conflict at once: the host never sees a value that an undo would take back. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -235,7 +237,8 @@ int exec_par_claim(exec_warp *w, const exec_insn *in, const mem_region *r, uint6
     uint32_t c = w->cta->id - p->first + 1;
     int known = 1;
     for (uint64_t g = off / PS_G, e = (off + size - 1) / PS_G; g <= e; g++) {
-        int r1 = par_claim1(p, rc, r, g, c, mode);
+        /* memory the host watches is written in one thread's order only */
+        int r1 = mode && r->host ? -1 : par_claim1(p, rc, r, g, c, mode);
         if (r1 < 0) {
             m->par_conflict = 1;
             if (in)

@@ -95,6 +95,8 @@ exec_act *exec_act_new(exec_warp *w, const exec_fdec *fd)
             free(f);
             return NULL;
         }
+        /* the scratch slots too: a core file writes the whole block (deterministic bytes) */
+        memset(f->regs, 0, (need + 63) & ~(size_t)63);
         f->cap = need;
         f->all_next = w->all_frames;
         w->all_frames = f;
@@ -1025,11 +1027,18 @@ static int64_t exec_budget(const exec_runctx *rc, int64_t want)
     return want;
 }
 
-/* Whether the run is to stop with EXEC_STOP_INTERRUPT now (Ctrl-C, or the test hook
+/* The run's interrupt flag is raised (Ctrl-C, or another thread's request: any thread may raise
+ * it, so it is read atomically). */
+static int exec_intr_flag(const exec_runctx *rc)
+{
+    return rc->o->interrupt && __atomic_load_n(rc->o->interrupt, __ATOMIC_RELAXED);
+}
+
+/* Whether the run is to stop with EXEC_STOP_INTERRUPT now (the flag, or the test hook
  * exec_set_interrupt_after reached). */
 static int exec_interrupted(const exec_machine *m, const exec_runctx *rc)
 {
-    return (rc->o->interrupt && *rc->o->interrupt) ||
+    return exec_intr_flag(rc) ||
            (m->intr_after && rc->steps >= m->intr_after);
 }
 
@@ -1156,7 +1165,7 @@ static int exec_cta_run(exec_machine *m, exec_runctx *rc)
         }
         if (!any_live)
             return 1;
-        if (rc->o->interrupt && *rc->o->interrupt) {
+        if (exec_intr_flag(rc)) {
             /* also when every slice ended at a barrier (no WR_SLICE to poll after) */
             exec_warp *w = &m->warps[m->cta.rr % m->nwarps];
             for (uint32_t k = 0; k < m->nwarps && !exec_live(w); k++)
@@ -1284,7 +1293,7 @@ static int exec_step_poll(exec_machine *m, exec_warp *w, exec_runctx *rc)
         snprintf(m->stop.msg, sizeof m->stop.msg, "step limit reached");
         return 1;
     }
-    if (rc->o->interrupt && *rc->o->interrupt) {
+    if (exec_intr_flag(rc)) {
         exec_stop_fill(w, NULL, EXEC_STOP_INTERRUPT, EXEC_EXC_NONE, w->cur_mask);
         snprintf(m->stop.msg, sizeof m->stop.msg, "interrupted");
         return 1;

@@ -719,8 +719,25 @@ uint8_t *mem_xlate(exec_warp *w, const exec_insn *in, int lane, ptx_space sp, ui
     switch (sp) {
     case PTX_SPACE_GLOBAL:
         r = mem_global_find(&m->glob, addr, size);
-        if (!r)
+        if (!r) {
+            /* constant memory is device memory: a __constant__ variable's address (the const
+             * window, as cudaGetSymbolAddress gives it) read through a global pointer reads
+             * the module's bank. Bits 24..31 of the window offset may carry a module tag
+             * (mem.h): the machine has one bank, its own. */
+            if (addr >= MEM_WIN_CONST && addr - MEM_WIN_CONST < MEM_WIN_SIZE) {
+                uint64_t off = (addr - MEM_WIN_CONST) & MEM_CONST_OFF_MASK;
+                if (write)
+                    return mem_bad(w, in, lane, osp, PTX_SPACE_CONST, off, size, kind,
+                                   EXEC_ACC_READONLY, NULL);
+                if (off <= m->cbank_size && m->cbank_size - off >= size) {
+                    sp = PTX_SPACE_CONST;
+                    addr = off;
+                    host = m->cbank + off;
+                    break;
+                }
+            }
             return mem_bad(w, in, lane, osp, sp, addr, size, kind, EXEC_ACC_OOB, NULL);
+        }
         host = r->data + (addr - r->base);
         break;
     case PTX_SPACE_SHARED:

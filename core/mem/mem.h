@@ -68,6 +68,13 @@
 #define MEM_WIN_CONST   0x0000200200000000ull
 #define MEM_WIN_PARAM   0x0000200300000000ull
 #define MEM_WIN_SIZE    0x0000000100000000ull
+/* A const window address may carry a module's index in bits 24..31 of its offset (the CUDA
+ * runtime tags the addresses it hands out for modules other than its first); the offset in the
+ * module's bank is the low 24 bits. A global load from the const window reads the bank of the
+ * machine's own module (mem_xlate), as a GPU lets kernels read __constant__ variables through
+ * plain pointers. */
+#define MEM_CONST_TAG_SHIFT 24
+#define MEM_CONST_OFF_MASK  ((1ull << MEM_CONST_TAG_SHIFT) - 1)
 #define MEM_CODE_BASE   0x0000201000000000ull
 #define MEM_LOCAL_MAX   (1u << 20)   /* bytes of local stack per thread */
 #define MEM_LOCAL_TOP   ((uint64_t)MEM_LOCAL_MAX) /* local address just above the stack */
@@ -89,6 +96,8 @@ typedef struct mem_region {
     uint32_t id;              /* allocation number, for messages ("buf#3") */
     char name[64];            /* ALLOC: the name the debugger gave it ("" none); MAPPED: the
                                  owner's name ("cudaMalloc#3"); for messages */
+    uint8_t host;             /* MAPPED: the host may read it while a kernel runs (pinned host
+                                 memory): parallel workers never write it speculatively */
     /* the index (mem.c): a treap ordered by base (heap-ordered by prio), count = regions in
        the subtree, so finding, adding and removing cost O(log n) whatever the number of
        live allocations; a region stays at its address until removed */

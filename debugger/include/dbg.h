@@ -97,6 +97,10 @@ void dbg_set_demangler(dbg_session *s, dbg_demangle_fn fn);
  * ("main at app.cu:111", from the program's own DWARF; "main+0x4f (no host debug info)"
  * without it); -1 when the launch is not a program's (a PTX session's `launch`). */
 int dbg_launch_site(dbg_session *s, char *out, size_t n);
+/* A front end that runs a launch on another thread than the one that made it (the CUDA
+ * runtime's stream threads) gives, for the launches this thread adopts next, the launching
+ * thread's host stack (dbg_host_stack's); n = 0 goes back to this thread's own stack. */
+void dbg_host_set_launch_stack(const uint64_t *pcs, int n);
 /* This process's host stack outside ptxdbg's own library (return addresses, innermost
  * first, at most max); *api_pc (when wanted): a return address inside the library function
  * the program called, named by dbg_host_api_name ("cudaFree") when it is needed. */
@@ -310,6 +314,14 @@ void dbg_request_entry_stop(dbg_session *s, int on);
 void dbg_set_interrupt_flag(dbg_session *s, volatile int *flag);
 /* Has the interrupt flag been raised (Ctrl-C)? Long host-side work polls it. */
 int dbg_interrupted(const dbg_session *s);
+/* A front end whose kernels share the process with other threads (the CUDA runtime) is
+ * called around every exec_run of run control: before it with the run's options (st NULL),
+ * after it with the stop (o NULL). After the run it returns 1 when it raised the interrupt flag
+ * itself (to park the kernel while another thread needed the machine, not a Ctrl-C): run
+ * control then lowers the flag and, when the stop is that interrupt, runs on as if nothing had
+ * stopped it (the step budget still counts every instruction); else 0. */
+typedef int (*dbg_run_hook)(void *ctx, const exec_run_opts *o, const exec_stop *st);
+void dbg_set_run_hook(dbg_session *s, dbg_run_hook fn, void *ctx);
 
 /* Run until something stops the kernel. `ignore` > 0 ignores the current breakpoint that many
  * more times (gdb's `continue N` sets it to N-1). */

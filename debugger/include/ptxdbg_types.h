@@ -23,6 +23,7 @@ typedef struct dw_type dw_type;
 typedef struct dw_var dw_var;
 typedef struct chk_ctx chk_ctx;           /* the checkers (checkers/chk.h) */
 typedef struct chk_finding chk_finding;
+typedef struct exec_run_opts exec_run_opts; /* a run's options (core/exec/exec.h), for run hooks */
 
 /* State spaces. */
 typedef enum {

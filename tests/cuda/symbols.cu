@@ -7,6 +7,16 @@ __device__ int counter;
 __device__ float table[64];
 __device__ int initialised[3] = {7, 8, 9};
 
+// a __constant__ variable read through a plain pointer (its address from cudaGetSymbolAddress):
+// constant memory is device memory a kernel may also read with ordinary loads
+__global__ void sum_ptr(const float *p, int n, float *sum)
+{
+    float s = 0.0f;
+    for (int i = 0; i < n; i++)
+        s += p[i];
+    *sum = s;
+}
+
 __global__ void poly(float *out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -64,6 +74,12 @@ int main()
     CHECK(cudaMemcpyFromSymbol(t, table, sizeof(float) * 8));
     for (int i = 0; i < 8; i++)
         EXPECT(t[i] == h[i], "table[%d] after D2D = %g", i, t[i]);
+    float *dcoeffs, csum;
+    CHECK(cudaGetSymbolAddress((void **)&dcoeffs, coeffs));
+    sum_ptr<<<1, 1>>>(dcoeffs, 4, out);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(&csum, out, sizeof csum, cudaMemcpyDeviceToHost));
+    EXPECT(csum == c[0] + c[1] + c[2] + c[3], "sum of coeffs through a pointer = %g", csum);
     CHECK(cudaFree(out));
     printf("symbols: PASSED\n");
     return 0;
