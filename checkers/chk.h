@@ -37,6 +37,16 @@ typedef enum {
     CHK_K_DOUBLE_FREE,    /* device free of a block already freed */
     CHK_K_BAD_FREE,       /* device free of something malloc did not return */
     CHK_K_LEAK,           /* an allocation never freed (leak check at exit) */
+    /* synccheck (chk_synccheck.c) */
+    CHK_K_BAR_DIVERGENT = 40, /* a CTA barrier reached by part of the CTA: threads at another
+                                 barrier instruction, or exiting after earlier barriers */
+    CHK_K_BAR_COUNT,      /* warps meeting at one barrier with different thread counts */
+    CHK_K_BAR_INVALID,    /* a barrier number or thread count the ISA forbids (the warp faults) */
+    CHK_K_WARP_NOT_MEMBER,/* bar.warp.sync (__syncwarp) by a lane its membermask does not name */
+    CHK_K_SHFL_UNDEF,     /* a shuffle reading a lane that exited, is inactive or outside the
+                             membermask: the value is undefined on a GPU */
+    CHK_K_MBAR_MISUSE,    /* an mbarrier operation the ISA forbids (the warp faults) */
+    CHK_K_CLUSTER_BAR,    /* barrier.cluster arrive/wait out of order (the warp faults) */
 } chk_kind;
 typedef enum { CHK_SEV_ERROR, CHK_SEV_WARNING, CHK_SEV_INFO } chk_sev;
 
@@ -86,6 +96,9 @@ typedef struct chk_finding {
                                  later launch stops again, repeats in the same launch count */
     uint32_t stop_launch;
     char site[512];           /* leaks: where the allocation was made */
+    /* synccheck: the lanes involved, one per line (which lanes exited, which are absent, at
+       which line each warp reached which barrier); "" none */
+    char sync_detail[1536];
 } chk_finding;
 
 typedef struct chk_ctx chk_ctx;

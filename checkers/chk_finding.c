@@ -97,6 +97,14 @@ const char *chk_kind_name(chk_kind k)
     case CHK_K_DOUBLE_FREE: return "double-free";
     case CHK_K_BAD_FREE: return "invalid-free";
     case CHK_K_LEAK: return "leak";
+    /* synccheck */
+    case CHK_K_BAR_DIVERGENT: return "divergent-barrier";
+    case CHK_K_BAR_COUNT: return "barrier-count-mismatch";
+    case CHK_K_BAR_INVALID: return "invalid-barrier";
+    case CHK_K_WARP_NOT_MEMBER: return "not-in-membermask";
+    case CHK_K_SHFL_UNDEF: return "shuffle-from-inactive-lane";
+    case CHK_K_MBAR_MISUSE: return "mbarrier-misuse";
+    case CHK_K_CLUSTER_BAR: return "cluster-barrier-misuse";
     }
     return "?";
 }
@@ -110,6 +118,19 @@ int chk_headline(const chk_finding *f, char *out, size_t n)
         return snprintf(out, n, "Malloc/Free error encountered : Invalid pointer to free");
     case CHK_K_LEAK:
         return snprintf(out, n, "Leaked %" PRIu64 " bytes at 0x%" PRIx64, f->size, f->addr);
+    /* synccheck: compute-sanitizer's words where it has them */
+    case CHK_K_BAR_DIVERGENT:
+        return snprintf(out, n, "Barrier error detected. Divergent thread(s) in block");
+    case CHK_K_BAR_COUNT:
+    case CHK_K_BAR_INVALID:
+    case CHK_K_WARP_NOT_MEMBER:
+        return snprintf(out, n, "Barrier error detected. Invalid arguments");
+    case CHK_K_SHFL_UNDEF:
+        return snprintf(out, n, "Warp shuffle error detected. Source lane(s) not participating");
+    case CHK_K_MBAR_MISUSE:
+        return snprintf(out, n, "Barrier error detected. Invalid mbarrier operation");
+    case CHK_K_CLUSTER_BAR:
+        return snprintf(out, n, "Barrier error detected. Invalid cluster barrier operation");
     default:
         return snprintf(out, n, "Invalid %s %s of size %" PRIu64 " bytes",
                         chk_space_word(f->space), chk_access_word(f->access), f->size);
@@ -168,6 +189,17 @@ int chk_format(const chk_finding *f, const char *prefix, char *out, size_t n)
     }
     for (int k = 0; k < f->nparties; k++)
         chk_put_party(&o, &f->party[k], f, k);
+    if (f->checker == CHK_SYNCCHECK) {   /* synccheck: the lanes involved, line by line */
+        char buf[sizeof f->sync_detail];
+        snprintf(buf, sizeof buf, "%s", f->sync_detail);
+        for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+            chk_put(&o, "    %s", l);
+        if (f->gpu_faults == 1)
+            chk_put(&o, "    The warp faults here (as a GPU's does).");
+        if (f->count > 1)
+            chk_put(&o, "    (%" PRIu64 " occurrences)", f->count);
+        return (int)o.len;
+    }
     switch (f->kind) {
     case CHK_K_DOUBLE_FREE:
     case CHK_K_BAD_FREE:
@@ -272,6 +304,10 @@ void chk_write_json(const chk_finding *f, FILE *fp)
     if (f->site[0]) {
         fprintf(fp, ",\"site\":");
         chk_json_str(fp, f->site);
+    }
+    if (f->sync_detail[0]) {   /* synccheck */
+        fprintf(fp, ",\"detail\":");
+        chk_json_str(fp, f->sync_detail);
     }
     fprintf(fp, ",\"threads\":[");
     for (int k = 0; k < f->nparties; k++) {

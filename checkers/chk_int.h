@@ -64,4 +64,8 @@ int chk_system_file(const char *path);
 void *chk_memcheck_attach(chk_ctx *c, exec_machine *m);
 void chk_memcheck_detach(chk_ctx *c, exec_machine *m, void *state);
 
+/* synccheck (chk_synccheck.c) */
+void *chk_synccheck_attach(chk_ctx *c, exec_machine *m);
+void chk_synccheck_detach(chk_ctx *c, exec_machine *m, void *state);
+
 #endif

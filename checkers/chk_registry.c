@@ -13,7 +13,9 @@ static const chk_def chk_defs[CHK_N] = {
     [CHK_INITCHECK] = { "initcheck", "reads of memory and registers never written", NULL,
                         NULL },
     [CHK_SYNCCHECK] = { "synccheck", "barriers and warp collectives misused (divergent "
-                        "barriers, membermasks naming exited lanes)", NULL, NULL },
+                        "barriers, mismatched counts, membermasks naming lanes that exited, "
+                        "shuffles reading inactive lanes, mbarrier and cluster barrier misuse)",
+                        chk_synccheck_attach, chk_synccheck_detach },
 };
 
 const chk_def *chk_def_of(chk_id id) { return id < CHK_N ? &chk_defs[id] : NULL; }

@@ -183,7 +183,8 @@ static const cmd_setting settings[] = {
      "(off; the kernel goes on, a fault still ends it).",
      "Stopping at findings is %s.", NULL, 0, 0, set_check_stop, get_check_stop},
     {"check synccheck", ST_CUSTOM, "on off",
-     "synccheck: divergent barriers and misused warp collectives (not implemented yet).",
+     "synccheck: divergent barriers, mismatched barrier counts, shuffles reading lanes that "
+     "exited, __syncwarp outside its mask, mbarrier and cluster barrier misuse.",
      "synccheck is %s.", NULL, 0, 0, set_check_synccheck, get_check_synccheck},
     {"confirm", ST_BOOL, NULL,
      "Ask before launch, run or quit end a live kernel (interactive sessions only; -batch "

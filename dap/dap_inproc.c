@@ -100,6 +100,19 @@ static void apply_setup(const dj *a)
     for (int i = 0; sc && sc->kind == DJ_ARR && i < sc->count; i++)
         if (sc->items[i]->kind == DJ_STR)
             setup_command(sc->items[i]->str, "setup command");
+    /* "check": exactly these checkers (checked by the adapter already) */
+    char names[512];
+    const dj *cx = dj_get(a, "check");
+    if (cx && dap_check_names(cx, names, sizeof names) == 0) {
+        setup_command("set check all off", "check");
+        char *save = NULL;
+        for (char *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save))
+            if (strcmp(t, "none")) {
+                char line[300];
+                snprintf(line, sizeof line, "set check %s on", t);
+                setup_command(line, "check");
+            }
+    }
     const dj *ck = dj_get(a, "checks");
     for (int i = 0; ck && ck->kind == DJ_ARR && i < ck->count; i++)
         if (ck->items[i]->kind == DJ_STR) {

@@ -133,6 +133,8 @@ struct dap_srv {
     int nkernels, next_kernel;
     int stop_on_entry;
     int no_debug;             /* launch's noDebug: run without breakpoints or stops */
+    unsigned chk_nostop;      /* checkers (1u << chk_id) whose exception filter is off: their
+                                 findings are reported on the console and do not stop */
     int exit_code;
     /* stops */
     int stopped;              /* a kernel is stopped (requests may inspect it) */
@@ -251,6 +253,8 @@ typedef struct {
 void dap_before_command(dap_srv *d, const char *line, dap_cmd_state *st);
 void dap_after_command(dap_srv *d, dap_cmd_state *st);
 void dap_exception_info(dap_srv *d, const dj *req);
+/* The launch's "check" (a string or an array of names) as "a,b,c" (dap_launch.c); -1 if bad. */
+int dap_check_names(const dj *check, char *out, size_t n);
 void dap_focus_request(dap_srv *d, const dj *req);
 /* Launch the next kernel of the launch request (PTX programs); 0, or -1 with a message sent. */
 int dap_next_kernel(dap_srv *d);

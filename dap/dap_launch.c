@@ -30,7 +30,35 @@ static int launch_command(dap_srv *d, const char *line, char **why)
     return rc;
 }
 
-/* The launch arguments a PTX file and a CUDA program share: setupCommands, checks. */
+/* The launch's "check" as a comma-separated list of names (a string is taken as it is, an
+ * array joined); -1 when it is neither or a name holds a space or a separator. */
+int dap_check_names(const dj *check, char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = 0;
+    if (check->kind == DJ_STR) {
+        if (!check->str[0] || strlen(check->str) >= n || strpbrk(check->str, " \t\n;"))
+            return -1;
+        snprintf(out, n, "%s", check->str);
+        return 0;
+    }
+    if (check->kind != DJ_ARR)
+        return -1;
+    for (int i = 0; i < check->count; i++) {
+        const dj *c = check->items[i];
+        if (c->kind != DJ_STR || !c->str[0] || strpbrk(c->str, " \t\n;,"))
+            return -1;
+        int w = snprintf(out + k, n - k, "%s%s", k ? "," : "", c->str);
+        if (w < 0 || (size_t)w >= n - k)
+            return -1;
+        k += (size_t)w;
+    }
+    if (!k)
+        snprintf(out, n, "none");
+    return 0;
+}
+
+/* The launch arguments a PTX file and a CUDA program share: setupCommands, check, checks. */
 int dap_launch_setup(dap_srv *d, const dj *req, const dj *a)
 {
     const dj *setup = dj_get(a, "setupCommands");
@@ -50,6 +78,36 @@ int dap_launch_setup(dap_srv *d, const dj *req, const dj *a)
                             why && *why ? why : "error");
             free(why);
             return -1;
+        }
+    }
+    /* "check": exactly these checkers ("all", "none", "memcheck,synccheck" or an array) */
+    const dj *check = dj_get(a, "check");
+    if (check) {
+        char names[512];
+        if (dap_check_names(check, names, sizeof names) != 0) {
+            dap_respond_err(d, req, "launch: check must be \"all\", \"none\", a comma-separated "
+                            "list or an array of checker names.");
+            return -1;
+        }
+        char *why;
+        if (launch_command(d, "set check all off", &why) != 0) {
+            free(why);
+            why = NULL;
+        }
+        free(why);
+        char *save = NULL;
+        for (char *t = strtok_r(names, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (!strcmp(t, "none"))
+                continue;
+            char line[300];
+            snprintf(line, sizeof line, "set check %s on", t);
+            if (launch_command(d, line, &why) != 0) {
+                dap_respond_err(d, req, "launch: the check \"%s\" cannot be enabled: %s", t,
+                                why && *why ? why : "error");
+                free(why);
+                return -1;
+            }
+            free(why);
         }
     }
     const dj *checks = dj_get(a, "checks");

@@ -171,16 +171,20 @@ void dap_prog_launch(dap_srv *d, const dj *req, const dj *a)
             return;
         }
     const dj *setup = dj_get(a, "setupCommands"), *checks = dj_get(a, "checks");
+    const dj *check = dj_get(a, "check");
     if ((setup && setup->kind != DJ_ARR) || (checks && checks->kind != DJ_ARR)) {
         dap_respond_err(d, req, "launch: setupCommands and checks are arrays of strings.");
         return;
     }
     /* the checks must exist: `set check NAME on` works in this session too */
-    if (checks) {
+    if (checks || check) {
         dj_w sub;
         djw_init(&sub);
         djw_obj(&sub, NULL);
-        djw_value(&sub, "checks", checks);
+        if (check)
+            djw_value(&sub, "check", check);
+        if (checks)
+            djw_value(&sub, "checks", checks);
         djw_obj_end(&sub);
         dj *only = dj_parse(sub.p, sub.len, NULL, 0);
         djw_free(&sub);
@@ -224,6 +228,8 @@ void dap_prog_launch(dap_srv *d, const dj *req, const dj *a)
     djw_bool(&w, "lines0", d->lines0);
     if (setup)
         djw_value(&w, "setupCommands", setup);
+    if (check)
+        djw_value(&w, "check", check);
     if (checks)
         djw_value(&w, "checks", checks);
     djw_obj_end(&w);

@@ -71,19 +71,22 @@ static void fault_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, ch
              b.x, b.y, b.z, t.x, t.y, t.z, ev->stop.msg[0] ? ": " : "", ev->stop.msg);
 }
 
-/* A checker's finding (chk.h): its headline, and the fault it explains when it is one. */
+/* A checker's finding (chk.h): exceptionId CHECKER/KIND ("synccheck/divergent-barrier") and
+ * the description its headline; a finding that explains a fault keeps the fault's
+ * CUDA_EXCEPTION_N (the launch is over) with the headline before the fault's text. */
 static void check_text(dap_srv *d, const dbg_event *ev, char *id, size_t idn, char *desc,
                        size_t n, const char **name_out)
 {
     char head[256], fd[1600];
     chk_headline(ev->finding, head, sizeof head);
-    *name_out = chk_name(ev->finding->checker);
     if (ev->stop.kind == EXEC_STOP_EXCEPTION) {
         fault_text(d, ev, id, idn, fd, sizeof fd, name_out);
-        snprintf(desc, n, "%s: %s. %s", chk_name(ev->finding->checker), head, fd);
+        snprintf(desc, n, "%s. %s", head, fd);
     } else {
-        snprintf(id, idn, "%s", chk_name(ev->finding->checker));
-        snprintf(desc, n, "%s: %s", chk_name(ev->finding->checker), head);
+        *name_out = chk_kind_name(ev->finding->kind);
+        snprintf(id, idn, "%s/%s", chk_name(ev->finding->checker),
+                 chk_kind_name(ev->finding->kind));
+        snprintf(desc, n, "%s", head);
     }
 }
 
@@ -280,6 +283,19 @@ void dap_report_event(dap_srv *d, const dbg_event *ev)
     dap_send(d, &w);
 }
 
+/* A finding whose checker's exception filter is off (and that explains no fault): reported on
+ * the console, and the run goes on (setExceptionBreakpoints). */
+static int check_passes(dap_srv *d, const dbg_event *ev)
+{
+    if (ev->kind != DBG_EV_CHECK || !ev->finding || ev->stop.kind == EXEC_STOP_EXCEPTION ||
+        !((d->chk_nostop >> ev->finding->checker) & 1))
+        return 0;
+    char text[4096];
+    chk_format(ev->finding, "", text, sizeof text);
+    dap_outputf(d, "stderr", "%s: %s", chk_name(ev->finding->checker), text);
+    return 1;
+}
+
 void dap_resume(dap_srv *d, int how)
 {
     dap_handles_reset(d);
@@ -367,6 +383,11 @@ void dap_resume(dap_srv *d, int how)
         }
         if ((ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH) && !dap_bp_stop(d, &ev)) {
             how = DAP_RUN_CONTINUE; /* hit conditions, conditions or logpoints say go on */
+            d->last = ev;
+            continue;
+        }
+        if (check_passes(d, &ev)) {
+            how = DAP_RUN_CONTINUE; /* its checker's exception filter is off: go on */
             d->last = ev;
             continue;
         }
@@ -465,7 +486,8 @@ int dap_next_kernel(dap_srv *d)
         dap_resume(d, DAP_RUN_CONTINUE);
         return 0;
     }
-    if ((ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH) && !dap_bp_stop(d, &ev)) {
+    if (((ev.kind == DBG_EV_BREAKPOINT || ev.kind == DBG_EV_WATCH) && !dap_bp_stop(d, &ev)) ||
+        check_passes(d, &ev)) {
         d->last = ev;
         dap_resume(d, DAP_RUN_CONTINUE);
         return 0;
@@ -554,7 +576,13 @@ void dap_exception_info(dap_srv *d, const dj *req)
     djw_str(&w, "description", desc);
     djw_str(&w, "breakMode", "always");
     djw_obj(&w, "details");
-    djw_str(&w, "message", d->last.stop.msg[0] ? d->last.stop.msg : desc);
+    if (check) {   /* the finding's whole report, in the checkers' words (chk_format) */
+        char text[4096];
+        chk_format(d->last.finding, "", text, sizeof text);
+        djw_str(&w, "message", text);
+    } else {
+        djw_str(&w, "message", d->last.stop.msg[0] ? d->last.stop.msg : desc);
+    }
     djw_str(&w, "typeName", name);
     djw_str(&w, "fullTypeName", id);
     /* the faulting lane's stack, as `bt` shows it */

@@ -282,7 +282,23 @@ static void req_initialize(dap_srv *d, const dj *req)
     capability(&w, "supportsClipboardContext");
     capability(&w, "supportsCompletionsRequest");
     capability(&w, "supportsDataBreakpointBytes");
+    /* one filter per checker: on, its findings stop like exceptions (which checkers run is the
+       launch's "check"/"checks" or `set check`); CUDA exceptions always stop */
     djw_arr(&w, "exceptionBreakpointFilters");
+    for (int i = 0; i < CHK_N; i++) {
+        if (!chk_implemented((chk_id)i))
+            continue;
+        char label[64], desc[400];
+        snprintf(label, sizeof label, "%s findings", chk_name((chk_id)i));
+        snprintf(desc, sizeof desc, "Stop at %s's findings (when it is on): %s",
+                 chk_name((chk_id)i), chk_summary((chk_id)i));
+        djw_obj(&w, NULL);
+        djw_str(&w, "filter", chk_name((chk_id)i));
+        djw_str(&w, "label", label);
+        djw_str(&w, "description", desc);
+        djw_bool(&w, "default", 1);
+        djw_obj_end(&w);
+    }
     djw_arr_end(&w);
     djw_obj_end(&w);
     dap_send(d, &w);
@@ -438,17 +454,39 @@ static void req_set_exception_breakpoints(dap_srv *d, const dj *req)
 {
     const dj *a = dj_get(req, "arguments");
     const dj *f = dj_get(a, "filters");
-    if (f && f->kind == DJ_ARR && f->count > 0) {
-        const dj *first = f->items[0];
-        dap_respond_err(d, req, "setExceptionBreakpoints: unknown filter \"%s\" (CUDA exceptions, "
-                        "traps and failed assertions always stop).",
-                        first->kind == DJ_STR ? first->str : "?");
+    const dj *fo = dj_get(a, "filterOptions");
+    if (fo && fo->kind == DJ_ARR && fo->count > 0) {
+        dap_respond_err(d, req, "setExceptionBreakpoints: filters take no conditions.");
         return;
     }
+    if (f && f->kind != DJ_ARR) {
+        dap_respond_err(d, req, "setExceptionBreakpoints: filters must be an array.");
+        return;
+    }
+    /* the checkers' filters: each one named stops at its checker's findings */
+    unsigned stop = 0;
+    for (int i = 0; f && i < f->count; i++) {
+        const dj *e = f->items[i];
+        int id = e->kind == DJ_STR ? chk_lookup(e->str) : -1;
+        if (id < 0 || !chk_implemented((chk_id)id)) {
+            dap_respond_err(d, req, "setExceptionBreakpoints: unknown filter \"%s\" (the "
+                            "filters are the checkers' findings; CUDA exceptions, traps and "
+                            "failed assertions always stop).",
+                            e->kind == DJ_STR ? e->str : "?");
+            return;
+        }
+        stop |= 1u << id;
+    }
+    d->chk_nostop = CHK_ALL & ~stop;
     dj_w w;
     dap_begin_response(d, &w, req, 1, NULL);
     djw_obj(&w, "body");
     djw_arr(&w, "breakpoints");
+    for (int i = 0; f && i < f->count; i++) {
+        djw_obj(&w, NULL);
+        djw_bool(&w, "verified", 1);
+        djw_obj_end(&w);
+    }
     djw_arr_end(&w);
     djw_obj_end(&w);
     dap_send(d, &w);

@@ -99,7 +99,7 @@ same_as_dumped() {
 }
 
 # kernel_case NAME: the reference writes NAME's inputs and expected files into $tmp/ref/NAME,
-# then tests/$suite/NAME.cmd runs (with --check=memcheck: a finding fails the case) in a scratch
+# then tests/$suite/NAME.cmd runs (with --check=all: a finding fails the case) in a scratch
 # directory holding the inputs on KERNEL.VARIANT.ptx for VARIANT in G, O3 and lineinfo (KERNEL:
 # NAME up to its first '-').
 # The suite defines kernel_src (sets src, the directory of KERNEL's fixtures, from $kernel)
@@ -130,8 +130,8 @@ kernel_case() {
             [ -f "$f" ] && cp "$f" "$d/"
         done
         cp "$script" "$d/$name.cmd"
-        # every correct kernel runs clean under memcheck (a finding fails the batch)
-        run_dbg "$d" -batch --check=memcheck -x "$name.cmd" "$ptx"
+        # every correct kernel runs clean under every checker (a finding fails the batch)
+        run_dbg "$d" -batch --check=all -x "$name.cmd" "$ptx"
         rc=$(cat "$d/rc")
         if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$case_name" "timed out"; continue; fi
         if [ "$rc" != 0 ]; then

@@ -8,7 +8,7 @@
 #     PTXDBG -batch --check=memcheck --check-report=FILE -ex 'buffer ...' -ex 'launch ...'
 # and must give exactly one finding, of kind KIND, whose user line is the marked line of
 # memcheck.cu (the expected line comes from the source, never from ptxdbg), with a non-zero exit
-# status; every look-alike must give no finding and exit 0.
+# status; every look-alike must give no finding under --check=all and exit 0.
 # Programs (tests/cuda/chk_*.cu, built by tests/cuda/build.sh): use after cudaFree, leaks at exit,
 # and the accesses a GPU completes past an allocation, in plain runs (PTXDBG_CHECK,
 # PTXDBG_LEAK_CHECK) and under ptxdbg -batch; and the front end's errors and settings.
@@ -70,7 +70,7 @@ kernel() {
         cname="${name}_ok.$v"
         newdir
         eval "set -- $setup"
-        run_dbg "$d" -batch --check=memcheck --check-report=r.jsonl "$@" \
+        run_dbg "$d" -batch --check=all --check-report=r.jsonl "$@" \
             -ex "launch ${name}_ok$args" "$K/memcheck.$v.ptx"
         rc=$(cat "$d/rc")
         if [ "$rc" != 0 ] || [ -s "$d/r.jsonl" ]; then
@@ -118,10 +118,87 @@ $1"; shift; done
     pass "$cname"
 }
 
+# ---- synccheck: tests/fixtures/checkers/synccheck.cu --------------------------------------------
+# skernel NAME SETUP LAUNCH: under --check=all the bug gives findings of its kind only (an unrolled
+# loop gives one per copy of the instruction), one of them at the marked line, and a non-zero
+# exit status; the look-alike NAME_ok runs clean
+sbug() {
+    awk -v k="$1" -v f="$2" '$0 ~ "void (__cluster_dims__\\([0-9, ]*\\) )?" k "\\(" { on = 1 }
+        on && /\/\/ BUG: / { if (f == "line") print NR; else { sub(/.*\/\/ BUG: /, ""); print }; exit }' \
+        "$K/synccheck.cu"
+}
+skernel() {
+    name=$1 setup=$2 args=$3
+    line=$(sbug "$name" line)
+    kind=$(sbug "$name" kind)
+    [ -n "$line" ] || { fail "$name" "no BUG line for $name in synccheck.cu"; return; }
+    for v in G lineinfo; do
+        cname="sync.$name.$v"
+        if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; continue; fi
+        newdir
+        eval "set -- $setup"
+        run_dbg "$d" -batch --check=all --check-report=r.jsonl "$@" \
+            -ex "launch $name$args" "$K/synccheck.$v.ptx"
+        rc=$(cat "$d/rc")
+        n=$(grep -c . "$d/r.jsonl" 2>/dev/null || echo 0)
+        nk=$(grep -c "\"checker\":\"synccheck\",\"kind\":\"$kind\"" "$d/r.jsonl" 2>/dev/null || echo 0)
+        if [ "$rc" = 0 ]; then fail "$cname" "exit status 0 with a bug"; continue; fi
+        if [ "$n" = 0 ] || [ "$n" != "$nk" ]; then
+            fail "$cname" "$n findings, $nk of kind $kind: $(cut -c1-160 "$d/r.jsonl" | head -n 2) $(first_line "$d/stderr")"; continue
+        fi
+        if ! grep -q "\"user_file\":\"synccheck.cu\",\"user_line\":$line}" "$d/r.jsonl"; then
+            fail "$cname" "not at synccheck.cu:$line: $(sed 's/.*"threads"/threads/' "$d/r.jsonl" | head -n 1 | cut -c1-240)"
+            continue
+        fi
+        if ! grep -q "^synccheck: Barrier error detected\|^synccheck: Warp shuffle error detected" "$d/stderr"; then
+            fail "$cname" "no report on stderr: $(first_line "$d/stderr")"; continue
+        fi
+        pass "$cname"
+        cname="sync.${name}_ok.$v"
+        newdir
+        eval "set -- $setup"
+        run_dbg "$d" -batch --check=all --check-report=r.jsonl "$@" \
+            -ex "launch ${name}_ok$args" "$K/synccheck.$v.ptx"
+        rc=$(cat "$d/rc")
+        if [ "$rc" != 0 ] || [ -s "$d/r.jsonl" ]; then
+            fail "$cname" "exit status $rc, findings: $(cut -c1-160 "$d/r.jsonl") $(first_line "$d/stderr")"
+            continue
+        fi
+        pass "$cname"
+    done
+}
+
+skernel divergent_bar  "-ex 'buffer i s32 256 = iota' -ex 'buffer o s32 4'" "<<<1,256>>>(i, o)"
+skernel shfl_exited    "-ex 'buffer x f32 32 = iota' -ex 'buffer y f32 4'" "<<<1,32>>>(x, y, 20)"
+skernel shfl_divergent "-ex 'buffer i s32 32 = iota' -ex 'buffer o s32 32'" "<<<1,32>>>(i, o)"
+skernel syncwarp_self  "-ex 'buffer o s32 32'" "<<<1,32>>>(o)"
+skernel bar_counts     "-ex 'buffer o s32 64'" "<<<1,64>>>(o)"
+skernel mbar_uninit    "-ex 'buffer o s32 64'" "<<<1,64>>>(o)"
+skernel cluster_wait   "-ex 'buffer o s32 64'" "<<<2,32>>>(o)"
+
+# the divergent barrier's report names where each warp waits and which lanes left
+expect_out sync.report nz '^synccheck: Barrier error detected\. Divergent thread\(s\) in block$' \
+    'at divergent_bar in synccheck\.cu:[0-9]+ ' 'warp [4-7] lanes 0-31 exited at synccheck\.cu:[0-9]+' \
+    'warp 0 lanes 0-31 reached barrier 0 at synccheck\.cu:[0-9]+' '^ERROR SUMMARY: [0-9]+ errors$' -- \
+    -batch --check=synccheck -ex 'buffer i s32 256 = iota' -ex 'buffer o s32 4' \
+    -ex 'launch divergent_bar<<<1,256>>>(i, o)' "$K/synccheck.G.ptx"
+# a stop at the prompt: the focus is a lane waiting at the barrier; continue goes on
+expect_out sync.stop nz '^synccheck: Barrier error detected\. Divergent thread\(s\) in block$' \
+    '^\$1 = 0$' '^ +1 synccheck +divergent-barrier +[0-9]+ ' -- \
+    -batch -ex 'set check synccheck on' -ex 'set check stop on' -ex 'buffer i s32 256 = iota' \
+    -ex 'buffer o s32 4' -ex 'launch divergent_bar<<<1,256>>>(i, o)' -ex 'print threadIdx.x' \
+    -ex continue -ex 'info checks' "$K/synccheck.G.ptx"
+# partial warps: lanes past the CTA's 48 threads count as exited; a full mask there is clean
+for v in G lineinfo; do
+    expect_out "sync.partial_warp.$v" 0 '^\$1 = ' -- -batch --check=all -ex 'buffer i s32 48 = iota' \
+        -ex 'buffer o u32 48' -ex 'launch partial_warp_ok<<<1,48>>>(i, o)' -ex 'print o[40]' \
+        "$K/synccheck.$v.ptx"
+done
+
 # ---- the bench kernels run clean --------------------------------------------------------------
 B=$top/tests/bench
 for v in G O3 lineinfo; do
-    expect_out "bench.$v" 0 '^\$1 = ' -- -batch --check=memcheck \
+    expect_out "bench.$v" 0 '^\$1 = ' -- -batch --check=all \
         -ex 'buffer o f32 512' -ex 'launch fma_loop<<<2,256>>>(o, 1.0, 0.5, 20)' \
         -ex 'buffer x f32 1000 = iota' -ex 'buffer y f32 1000 = fill 1' \
         -ex 'launch saxpy<<<4,256>>>(1000, 2.0, x, y)' \
@@ -155,8 +232,7 @@ expect_out memcheck_off 0 '^\$1 = 30$' -- -batch --check=none -ex 'buffer a s32 
 expect_out not_implemented 2 'racecheck.*not implemented yet' -- --check=memcheck,racecheck \
     "$K/memcheck.G.ptx"
 expect_out unknown_checker 2 'unknown checker "leakcheck"' -- --check=leakcheck "$K/memcheck.G.ptx"
-expect_out set_check nz 'checker "synccheck" is not implemented yet' \
-    '^memcheck +on ' '^synccheck +off .*not implemented yet' 'Stopping at findings is on\.' -- \
+expect_out set_check 0 '^memcheck +on ' '^synccheck +on ' 'Stopping at findings is on\.' -- \
     -batch -ex 'set check synccheck on' -ex 'info checks' -ex 'set check stop on' \
     -ex 'show check stop' "$K/memcheck.G.ptx"
 
@@ -203,6 +279,16 @@ prog chk_leak.leaks 1 PTXDBG_LEAK_CHECK=full -- '^chk_leak: PASSED$' \
     '^========= Leaked 1024 bytes at 0x' '^========= Leaked 512 bytes at 0x' \
     '^========= LEAK SUMMARY: 1536 bytes leaked in 2 allocations$'
 prog chk_leak.exitcode 7 PTXDBG_LEAK_CHECK=full PTXDBG_CHECK_EXITCODE=7 -- '^chk_leak: PASSED$'
+
+# synccheck in a plain run: the spmv bug (a full-mask shuffle after lanes returned) completes as
+# on a GPU without checks; with them it is reported at the user's line, through the header
+sline=$(grep -n 'BUG: shuffle-from-inactive-lane' "$C/chk_sync.cu" | cut -d: -f1)
+prog chk_sync.plain 0 -- '^chk_sync: done$'
+prog chk_sync.synccheck 1 PTXDBG_CHECK=synccheck -- '^chk_sync: done$' \
+    '^========= Warp shuffle error detected\. Source lane\(s\) not participating$' \
+    "^=========     called from chk_sync\.cu:$sline in spmv_warp\$" \
+    '^=========     lane 0 reads lane 16; the value is undefined on a GPU$' \
+    '^========= ERROR SUMMARY: [1-9][0-9]* errors$'
 
 # under the debugger: memcheck on by default, the user's line, the leak check
 if [ -x "$C/chk_uaf.G" ] && [ -x "$C/chk_leak" ]; then

@@ -8,7 +8,7 @@
 #   run NAME   LD_LIBRARY_PATH=$(PTXDBG --print-libdir) tests/cuda/NAME
 #              (exit status and success line; a fault also reports "CUDA Exception: KIND" on
 #              stderr; device_printf's stdout must equal device_printf.expected); correct
-#              programs run with PTXDBG_CHECK=memcheck, so a finding fails them
+#              programs run with PTXDBG_CHECK=all, so a finding fails them
 #   dbg NAME   PTXDBG -batch -ex run --args tests/cuda/NAME (memcheck is on: a finding fails a
 #              correct program)
 #              (the program's own exit status and output, then gdb's "[Inferior 1 (process N)
@@ -126,9 +126,9 @@ check_run() {
     lib=$(missing "$name") && { echo "SKIP $cname: $lib not found (no CUDA toolkit)"; return; }
     [ -x "$C/$name" ] || { fail "$cname" "tests/cuda/$name missing (tests/cuda/build.sh)"; return; }
     newdir
-    # a correct program runs clean under memcheck (a finding would change its exit status)
+    # a correct program runs clean under every checker (a finding would change its exit status)
     chk=
-    [ "$fault" = - ] && chk=PTXDBG_CHECK=memcheck
+    [ "$fault" = - ] && chk=PTXDBG_CHECK=all
     run_case "$d" env LD_LIBRARY_PATH="$libdir" $chk "$C/$name"
     rc=$(cat "$d/rc")
     if [ "$rc" = 124 ] && [ -n "$limit" ]; then fail "$cname" "timed out"; return; fi

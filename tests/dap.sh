@@ -21,7 +21,7 @@ if [ ! -d node_modules/@vscode/debugadapter-testsupport ]; then
 fi
 # the work is bounded by the kernels and the CPU limit; the clients' timeouts only bound waiting
 ulimit -t 600 2>/dev/null
-out=$(PTXDBG=$ptxdbg node --test --test-reporter=tap ptx.test.js editor.test.js extension.test.js cuda.test.js 2>&1)
+out=$(PTXDBG=$ptxdbg node --test --test-reporter=tap ptx.test.js editor.test.js extension.test.js cuda.test.js checks.test.js 2>&1)
 rc=$?
 echo "$out" | grep -E '^(not )?ok |^# Subtest|^  error:|^    [A-Za-z].*!==' | grep -v '^# Subtest'
 pass=$(echo "$out" | sed -n 's/^# pass \([0-9]*\)$/\1/p' | tail -n 1)

@@ -200,10 +200,17 @@ void exec_set_interrupt_after(exec_machine *m, uint64_t steps);
  *                         btree: __shfl_up_sync(0x0000ffff, v, 16) by the whole warp); they
  *                         got the result over the mask's lanes (for shfl, their source lane).
  * lanes: the lanes that passed `mask`. These are EXEC_SYNC_WARP_UNDEFINED events of the sync
- * seam (exec_obs.h); the hook is an observer of it: while it is set, kernels run on one
+ * seam (exec_obs.h; the hook hears the first three kinds, the seam's observers all four); the
+ * hook is an observer of it: while it is set, kernels run on one
  * thread, so each event is reported once, in the order of a single-threaded run. NULL removes
  * it. */
-typedef enum { EXEC_WS_ABSENT = 1, EXEC_WS_MASKS_DIFFER, EXEC_WS_NOT_MEMBER } exec_ws_event;
+/*   EXEC_WS_SRC_ABSENT    shuffle lanes read a source lane their membermask names that took
+ *                         no part (exited, not a thread, or not executing it): the value is
+ *                         undefined on a GPU; they got what that lane's register held. (A
+ *                         source outside the mask is undefined too, but real programs read
+ *                         such lanes: NVIDIA's reduction sample; it is not an event.) */
+typedef enum { EXEC_WS_ABSENT = 1, EXEC_WS_MASKS_DIFFER, EXEC_WS_NOT_MEMBER,
+               EXEC_WS_SRC_ABSENT } exec_ws_event;
 typedef void (*exec_ws_hook_fn)(void *ctx, exec_ws_event ev, uint32_t cta, uint32_t warp,
                                 uint32_t pc, uint32_t lanes, uint32_t mask);
 void exec_set_ws_hook(exec_machine *m, exec_ws_hook_fn fn, void *ctx);

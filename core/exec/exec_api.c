@@ -78,7 +78,7 @@ void exec_set_output(exec_machine *m, FILE *out) { m->out = out; }
 static void ws_hook_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
 {
     (void)ctx;
-    if (ev->kind == EXEC_SYNC_WARP_UNDEFINED && m->ws_hook)
+    if (ev->kind == EXEC_SYNC_WARP_UNDEFINED && ev->op <= EXEC_WS_NOT_MEMBER && m->ws_hook)
         m->ws_hook(m->ws_hook_ctx, (exec_ws_event)ev->op, ev->cta, ev->warp, ev->pc, ev->lanes,
                    ev->mask);
 }

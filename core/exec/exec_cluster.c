@@ -512,6 +512,7 @@ static int cl_bar_arrive_fn(exec_warp *w, const exec_insn *in, uint32_t m)
             exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)i, PTX_SPACE_NONE, 0, 0,
                        "barrier.cluster.arrive: thread already arrived (phase %u) and has not "
                        "waited (barrier.cluster.wait) since", arr[i] - 1);
+            exec_obs_misuse(w, in, (int)i, EXEC_MISUSE_CLUSTER, -1, 0, 0);
             return EXEC_STOPPED;
         }
     EXEC_FOR_LANES(i, m)
@@ -538,6 +539,7 @@ static int cl_bar_wait_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         if (!arr[i]) {
             exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)i, PTX_SPACE_NONE, 0, 0,
                        "barrier.cluster.wait without a preceding barrier.cluster.arrive");
+            exec_obs_misuse(w, in, (int)i, EXEC_MISUSE_CLUSTER, -1, 0, 0);
             return EXEC_STOPPED;
         }
         if (arr[i] - 1 < cl->phase)

@@ -472,6 +472,8 @@ uint8_t *exec_obs_host(const exec_mem_ev *ev, uint32_t lane);
 void exec_obs_sync(exec_warp *w, const exec_insn *in, exec_sync_kind kind, uint32_t lanes,
                    int id, uint32_t count, uint64_t addr);
 void exec_obs_sync_ev(exec_machine *m, exec_sync_ev *ev);
+void exec_obs_misuse(exec_warp *w, const exec_insn *in, int lane, int family, int id,
+                     uint32_t count, uint64_t addr);
 void exec_obs_watch_sync(exec_machine *m);
 void exec_obs_clear(exec_machine *m);
 #define EXEC_OBS_SYNC_ON(m) __builtin_expect((m)->obs_want & EXEC_OBS_SYNC, 0)

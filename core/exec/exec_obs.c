@@ -179,6 +179,55 @@ void exec_obs_stop(exec_machine *m, const exec_mem_ev *ev, uint32_t lane, int ta
     w->budget = 1;
 }
 
+int exec_obs_stop_sync(exec_machine *m, const exec_sync_ev *ev, uint32_t warp, uint32_t lane,
+                       uint32_t pc, int tag, const char *msg)
+{
+    if (m->cta.id != ev->cta || ev->warp >= m->nwarps || warp >= m->nwarps ||
+        (ev->kind != EXEC_SYNC_EXIT && ev->kind != EXEC_SYNC_BAR_ARRIVE &&
+         ev->kind != EXEC_SYNC_WARP && ev->kind != EXEC_SYNC_WARP_UNDEFINED &&
+         ev->kind != EXEC_SYNC_MISUSE && ev->kind != EXEC_SYNC_MBAR_ARRIVE &&
+         ev->kind != EXEC_SYNC_MBAR_WAIT))
+        return -1;
+    exec_warp *w = &m->warps[ev->warp];
+    if (m->stop_set && m->stop.kind == EXEC_STOP_EXCEPTION) {
+        if (!m->stop.tag)
+            m->stop.tag = tag;
+        return 0;
+    }
+    if (w->watch_hit || m->stop_set)
+        return 0;
+    exec_stop *st = &m->stop;
+    memset(st, 0, sizeof *st);
+    st->kind = EXEC_STOP_CHECK;
+    st->cta = ev->cta;
+    st->warp = warp;
+    st->lane = lane;
+    st->lanes = 1u << lane;
+    st->pc = pc;
+    st->watch_id = -1;
+    st->tag = tag;
+    snprintf(st->msg, sizeof st->msg, "%s", msg ? msg : "");
+    m->stop_set = 1;
+    w->watch_hit = 1;
+    w->watch_host = NULL;
+    w->budget_left = w->budget - 1;
+    w->budget = 1;
+    return 0;
+}
+
+/* A barrier misused (the warp has just faulted): observers hear it with the fault's message. */
+void exec_obs_misuse(exec_warp *w, const exec_insn *in, int lane, int family, int id,
+                     uint32_t count, uint64_t addr)
+{
+    if (!EXEC_OBS_SYNC_ON(w->m))
+        return;
+    exec_sync_ev ev = { .kind = EXEC_SYNC_MISUSE, .cta = w->cta->id, .warp = w->id,
+                        .pc = in ? in->pc : w->cur_pc, .lanes = lane >= 0 ? 1u << lane : 0,
+                        .id = id, .count = count, .addr = addr, .op = (uint8_t)family,
+                        .what = w->m->stop.msg };
+    exec_obs_sync_ev(w->m, &ev);
+}
+
 /* ---- the watchpoint observer ------------------------------------------------------------------
  * Watched global or shared ranges (exec_watch_add): the first lane whose access touches one
  * stops the kernel after the instruction, with the old bytes (new ones are read after it). */

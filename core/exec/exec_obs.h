@@ -91,7 +91,10 @@ typedef enum {
                                  threads, or took no part) */
     EXEC_SYNC_WARP_UNDEFINED, /* `lanes` executed a warp-synchronous instruction with `mask` as
                                  the ISA leaves undefined and a GPU tolerates (op: EXEC_WS_ABSENT,
-                                 _MASKS_DIFFER or _NOT_MEMBER, exec.h) */
+                                 _MASKS_DIFFER, _NOT_MEMBER or _SRC_ABSENT, exec.h;
+                                 _SRC_ABSENT: `lanes` read `absent`, lanes of the mask that
+                                 took no part,
+                                 id the first reader's source lane) */
     EXEC_SYNC_MBAR_ARRIVE,    /* `lanes` arrived on the mbarrier at shared address `addr` */
     EXEC_SYNC_MBAR_PHASE,     /* the mbarrier at `addr` completed a phase */
     EXEC_SYNC_MBAR_WAIT,      /* `lanes` saw the current phase of the mbarrier at `addr` complete */
@@ -101,7 +104,17 @@ typedef enum {
     EXEC_SYNC_FREE,           /* device free of addr (size bytes) */
     EXEC_SYNC_ALLOC,          /* global memory [addr, addr + size) appeared (host side) */
     EXEC_SYNC_UNALLOC,        /* global memory at addr (size bytes) went away (host side) */
+    /* synchronisation the ISA defines as wrong (synccheck) */
+    EXEC_SYNC_MISUSE,         /* `lanes` misused a barrier and the warp faults (op: EXEC_MISUSE_*;
+                                 what: the fault's message; id, count: a CTA barrier's number and
+                                 count; addr: an mbarrier's shared address). Sent after the
+                                 fault, so a stop asked for rides on it. */
 } exec_sync_kind;
+/* EXEC_SYNC_MISUSE's op: the family of the primitive misused. */
+enum { EXEC_MISUSE_BAR = 1, EXEC_MISUSE_MBAR, EXEC_MISUSE_CLUSTER };
+/* EXEC_SYNC_WARP's op: EXEC_WS_DONE_EXITED when the set waited for live lanes of its membermask
+ * that then exited without executing it (it completed without them: exec_ws_exited). */
+#define EXEC_WS_DONE_EXITED 1
 enum { EXEC_SCOPE_NONE, EXEC_SCOPE_CTA, EXEC_SCOPE_CLUSTER, EXEC_SCOPE_GPU, EXEC_SCOPE_SYS };
 enum { EXEC_BAR_SYNC, EXEC_BAR_ARRIVE, EXEC_BAR_RED };
 /* Memory-order semantics of an access or fence (exec_pc_order). */
@@ -155,6 +168,12 @@ void exec_observer_del(exec_machine *m, int handle);
  * calls before the stop is taken keep the first one. */
 void exec_obs_stop(exec_machine *m, const exec_mem_ev *ev, uint32_t lane, int tag,
                    const char *msg);
+/* The same from a sync event of a running warp (ev->cta, ev->warp: its slice ends after the
+ * instruction in progress), with the stop's focus on `lane` of warp `warp` of the same CTA at
+ * `pc` (a waiting lane, or the event's own). An event without a running warp (BAR_DONE, host
+ * events) cannot stop: -1. */
+int exec_obs_stop_sync(exec_machine *m, const exec_sync_ev *ev, uint32_t warp, uint32_t lane,
+                       uint32_t pc, int tag, const char *msg);
 /* Sync events from outside the core (the host side: allocations appearing or going). */
 void exec_obs_host_event(exec_machine *m, exec_sync_kind kind, uint64_t addr, uint64_t size);
 

@@ -176,6 +176,7 @@ static int mb_err(exec_warp *w, const exec_insn *in, uint32_t lane, uint64_t sa,
     va_end(ap);
     exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)lane, PTX_SPACE_SHARED, sa, 8,
                "mbarrier at shared 0x%" PRIx64 ": %s", sa, msg);
+    exec_obs_misuse(w, in, (int)lane, EXEC_MISUSE_MBAR, -1, 0, sa);
     return -1;
 }
 
@@ -249,6 +250,7 @@ static int exec_mbar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
             exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)i, PTX_SPACE_SHARED, sa, 8,
                        "%s on shared 0x%" PRIx64 ", which is not an initialised mbarrier (no "
                        "mbarrier.init, or mbarrier.inval since)", mb_names[op], sa);
+            exec_obs_misuse(w, in, (int)i, EXEC_MISUSE_MBAR, -1, 0, sa);
             return EXEC_STOPPED;
         }
         switch (op) {

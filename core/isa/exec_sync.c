@@ -41,12 +41,16 @@ static int exec_bar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     if (id >= EXEC_NBAR) {
         exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)l0, PTX_SPACE_NONE, 0, 0,
                    "barrier number %" PRIu64 " out of range 0..15", id);
+        exec_obs_misuse(w, in, (int)l0, EXEC_MISUSE_BAR, (int)(id > 0x7fffffff ? -1 : (int)id),
+                        (uint32_t)cnt, 0);
         return EXEC_STOPPED;
     }
     if (in->op[2].kind != EXEC_O_NONE && (cnt == 0 || cnt % 32 != 0 || cnt > 1024)) {
         exec_fault(w, in, EXEC_EXC_ILLEGAL_INSN, (int)l0, PTX_SPACE_NONE, 0, 0,
                    "barrier thread count %" PRIu64 " is not a non-zero multiple of the warp "
                    "size (32) up to 1024", cnt);
+        exec_obs_misuse(w, in, (int)l0, EXEC_MISUSE_BAR, (int)id,
+                        cnt > UINT32_MAX ? UINT32_MAX : (uint32_t)cnt, 0);
         return EXEC_STOPPED;
     }
     exec_bar *br = &mc->cta.bar[id];
@@ -472,6 +476,10 @@ enum { WS_SYNC, WS_VOTE, WS_SHFL, WS_MATCH, WS_REDUX, WS_ELECT };
 typedef struct {
     uint64_t a[EXEC_LANES], b[EXEC_LANES], c[EXEC_LANES], d[EXEC_LANES];
     uint32_t q1;              /* predicate output of op[1] */
+    uint32_t mask;            /* the membermask of the set exec_ws_core computes */
+    uint32_t undef;           /* shfl: lanes whose source lane the mask names took no part */
+    uint32_t undef_src;       /* ... and those source lanes */
+    int first_src;            /* the first such reader's source lane */
 } exec_wsbuf;
 
 static void exec_ws_load(exec_warp *w, const exec_insn *in, uint32_t lanes, exec_wsbuf *b,
@@ -538,6 +546,15 @@ static void exec_ws_core(const exec_insn *in, uint32_t part, uint32_t out, exec_
             }
             if (!pval)
                 j = (int32_t)lane;
+            else if (!((part >> (j & 31)) & 1) && ((b->mask >> (j & 31)) & 1)) {
+                /* a source lane the mask names that exited, is no thread, or takes no part:
+                   undefined (sources outside the mask are undefined too, but NVIDIA's own
+                   reduction sample reads them: not reported) */
+                if (!b->undef)
+                    b->first_src = j & 31;
+                b->undef |= 1u << lane;
+                b->undef_src |= 1u << (j & 31);
+            }
             b->d[lane] = src[j & 31];
             b->q1 = (b->q1 & ~(1u << lane)) | ((uint32_t)pval << lane);
         }
@@ -624,12 +641,28 @@ static uint32_t exec_ws_live(const exec_warp *w, uint32_t mask)
 
 /* Observers learn a completed warp-synchronous set: the lanes that took part, the membermask,
  * and the lanes it names that did not (exited, not threads of the CTA). */
-static void exec_ws_done(exec_warp *w, const exec_insn *in, uint32_t lanes, uint32_t mask)
+static void exec_ws_done(exec_warp *w, const exec_insn *in, uint32_t lanes, uint32_t mask,
+                         int op)
 {
     exec_sync_ev ev = { .kind = EXEC_SYNC_WARP, .cta = w->cta->id, .warp = w->id,
                         .pc = in->pc, .lanes = lanes, .mask = mask, .absent = mask & ~lanes,
-                        .what = in->src ? in->src->opcode : "" };
+                        .op = (uint8_t)op, .what = in->src ? in->src->opcode : "" };
     exec_obs_sync_ev(w->m, &ev);
+}
+
+/* Shuffle lanes of the set with `mask` read lanes that took no part (b->undef, exec_ws_core):
+ * observers hear it as EXEC_WS_SRC_ABSENT; the marks are cleared for the next set. */
+static void exec_ws_src_note(exec_warp *w, const exec_insn *in, exec_wsbuf *b, uint32_t mask)
+{
+    if (b->undef && EXEC_OBS_SYNC_ON(w->m)) {
+        exec_sync_ev e = { .kind = EXEC_SYNC_WARP_UNDEFINED, .cta = w->cta->id, .warp = w->id,
+                           .pc = in->pc, .lanes = b->undef, .mask = mask,
+                           .absent = b->undef_src, .id = b->first_src,
+                           .op = (uint8_t)EXEC_WS_SRC_ABSENT,
+                           .what = in->src ? in->src->opcode : "" };
+        exec_obs_sync_ev(w->m, &e);
+    }
+    b->undef = b->undef_src = 0;
 }
 
 /* Lanes of warp w exited: a set of lanes waiting in a warp-synchronous instruction whose
@@ -653,11 +686,13 @@ void exec_ws_exited(exec_warp *w)
             exec_wsbuf b;
             memset(&b, 0, sizeof b);
             exec_ws_joiners(w, g, &b, 0);
+            b.mask = need;
             exec_ws_core(in, live & g, g, &b);
             exec_ws_joiners(w, g, &b, 1);
+            exec_ws_src_note(w, in, &b, need);
         }
         if (EXEC_OBS_SYNC_ON(w->m))
-            exec_ws_done(w, in, g, need);
+            exec_ws_done(w, in, g, need, EXEC_WS_DONE_EXITED);
         EXEC_FOR_LANES(i, g)
             w->pc[i]++;
         w->ws_wait &= ~g;
@@ -760,8 +795,11 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
         if (joiners)
             exec_ws_joiners(w, joiners, &b, 0);
         for (int k = 0; k < nset; k++)
-            if (out[k])
+            if (out[k]) {
+                b.mask = smask[k];
                 exec_ws_core(in, part[k], out[k], &b);
+                exec_ws_src_note(w, in, &b, smask[k]);
+            }
         exec_ws_store(w, in, done, &b);
         if (joiners)
             exec_ws_joiners(w, joiners, &b, 1);
@@ -769,7 +807,7 @@ static int exec_ws_run(exec_warp *w, const exec_insn *in, uint32_t m)
     if (EXEC_OBS_SYNC_ON(w->m))
         for (int k = 0; k < nset; k++)
             if (part[k])
-                exec_ws_done(w, in, part[k] | (slanes[k] & done), smask[k]);
+                exec_ws_done(w, in, part[k] | (slanes[k] & done), smask[k], 0);
     if (!wait && !joiners)
         return EXEC_NEXT;
     EXEC_FOR_LANES(i, joiners)

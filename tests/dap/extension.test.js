@@ -57,7 +57,7 @@ test('configurationAttributes: every launch attribute typed and described; the a
             assert.ok(conforms(p, p.default), `${name}'s default has its type`);
     }
     // what the adapter reads in launch (dap_server.c, dap_prog.c), plus the extension's own
-    const adapter = ['program', 'args', 'env', 'cwd', 'kernel', 'setupCommands', 'stopOnEntry', 'checks'];
+    const adapter = ['program', 'args', 'env', 'cwd', 'kernel', 'setupCommands', 'stopOnEntry', 'check', 'checks'];
     assert.deepStrictEqual(Object.keys(props).sort(), [...adapter, 'ptxdbgPath'].sort());
 });
 
