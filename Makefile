@@ -3,12 +3,34 @@ BUILD    ?= build
 CC       ?= cc
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
+# Include folders per layer: each layer sees the headers of the layers below it, and a front end
+# (commands/, dap/, runtime/) only the engine's public folder, debugger/include/, so the compiler
+# refuses a front end's call into core/ or dwarf/ (tests/check-layers.sh checks the sources too).
 # The core's folders: ptx/ (the PTX front end), exec/ (the execution engine), isa/ (the
-# instruction families), mem/ (state spaces).
-CORE_INC  = -Icore/ptx -Icore/exec -Icore/isa -Icore/mem
+# instruction families), mem/ (state spaces); it takes the shared vocabulary (types, stops,
+# exceptions: debugger/include/ptxdbg_types.h) from the public folder and nothing else there.
+API_INC   = -Idebugger/include
+CORE_INC  = -Icore/ptx -Icore/exec -Icore/isa -Icore/mem $(API_INC)
+DWARF_INC = $(CORE_INC) -Idwarf
+# The checkers observe the core and read DWARF; the engine drives them.
+CHK_INC   = $(DWARF_INC) -Icheckers
+ENGINE_INC = $(CHK_INC) -Idebugger
+# Front ends also see the checkers' public header (checkers/chk.h: registry, findings and their
+# formatting, over the shared vocabulary only; chk_int.h stays the checkers' own).
+FE_INC    = $(API_INC) -Icheckers
+CLI_INC   = $(FE_INC) -Icommands
+DAP_INC   = $(FE_INC) -Idap -Icommands
+# The runtime library also RUNS kernels (module load, memory mapping, launch): it is the one
+# client of the core's public API, the headers core/ptx/ptx.h, core/exec/exec.h (with
+# exec_obs.h) and core/mem/mem.h, besides the engine's (docs/ARCHITECTURE.md "Layers"); never
+# the core's internal headers, DWARF or the engine's internals (tests/check-layers.sh).
+# rt_dbg.c and rt_check.c host the in-process CLI and DAP sides (commands/, dap/).
+CORE_API_INC = -Icore/ptx -Icore/exec -Icore/mem
+RT_INC    = $(FE_INC) $(CORE_API_INC) -Iruntime -Icommands -Idap
+# Tests may reach inside every layer.
+TEST_INC  = $(ENGINE_INC) -Icommands -Idap -Itests
 # Flags the code needs whatever CFLAGS says (CFLAGS may be given on the command line).
-XCFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-strict-aliasing \
-            $(CORE_INC) -Idwarf -Icheckers -Idebugger -Icommands -Idap
+XCFLAGS   = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -fno-strict-aliasing $(LAYER_INC)
 DEPFLAGS  = -MMD -MP
 
 # libdwarf: Debian 12 ships headers in /usr/include/libdwarf and no .pc file.
@@ -110,6 +132,18 @@ $(PIC)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(XCFLAGS) -fPIC $(FILE_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(PIC)/core/%.o: FILE_CFLAGS += -ffp-contract=off
+
+# Which include folders each layer's objects get (LAYER_INC, in XCFLAGS).
+$(BUILD)/core/%.o $(PIC)/core/%.o: LAYER_INC = $(CORE_INC)
+$(BUILD)/dwarf/%.o $(PIC)/dwarf/%.o: LAYER_INC = $(DWARF_INC)
+$(BUILD)/checkers/%.o $(PIC)/checkers/%.o: LAYER_INC = $(CHK_INC)
+$(BUILD)/debugger/%.o $(PIC)/debugger/%.o: LAYER_INC = $(ENGINE_INC)
+$(BUILD)/commands/%.o $(PIC)/commands/%.o: LAYER_INC = $(CLI_INC)
+# main.c starts either front end: the CLI or the DAP server (dap.h)
+$(BUILD)/commands/main.o: LAYER_INC = $(CLI_INC) -Idap
+$(BUILD)/dap/%.o $(PIC)/dap/%.o: LAYER_INC = $(DAP_INC)
+$(BUILD)/runtime/%.o $(PIC)/runtime/%.o $(PIC)/rt_stubs.o $(CUDADRV): LAYER_INC = $(RT_INC)
+$(BUILD)/tests/%: LAYER_INC = $(TEST_INC)
 
 $(PIC)/rt_stubs.c: runtime/gen-stubs.sh $(RT_EXPORTS) $(RT_OBJ)
 	@mkdir -p $(PIC)

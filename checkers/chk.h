@@ -4,8 +4,9 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "exec.h"
-#include "dw.h"
+/* the shared vocabulary only (opaque machine, module and DWARF handles): front ends include
+   this header with the engine's public folder */
+#include "ptxdbg_types.h"
 
 /* ---------------------------------------------------------------------------------------------
  * A checker is an observer of the core's memory and sync seams (core/exec/exec_obs.h) that turns
@@ -73,7 +74,7 @@ typedef struct {
     uint8_t access;           /* EXEC_ACC_READ ... */
 } chk_party;
 
-typedef struct {
+typedef struct chk_finding {
     int id;                   /* 1, 2, ...: exec_stop.tag of the stop that reports it */
     chk_id checker;
     chk_kind kind;

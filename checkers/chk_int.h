@@ -3,6 +3,8 @@
 #define CHK_INT_H
 
 #include "chk.h"
+#include "dw.h"
+#include "exec.h"
 
 /* One row of the registry (chk_registry.c). `attach` makes the checker's state for machine m
  * and adds its observers (exec_observer_add), returning the state; `detach` removes them and

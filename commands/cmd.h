@@ -6,141 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "dbg.h"
-#include "dw.h"
 
-/* ---------------------------------------------------------------------------------------------
- * Values and expressions (cmd_expr.c parses, cmd_eval.c evaluates, cmd_format.c prints).
- * Expressions read the machine only through a cmd_vsrc, so tests can give a fake one and the
- * source-level layer can add variables through `ident`.
- * ------------------------------------------------------------------------------------------- */
-typedef enum { CV_VOID = 0, CV_INT, CV_FLOAT, CV_PTR, CV_DIM3, CV_CODE, CV_AGG } cmd_vkind;
-typedef enum { CMD_LV_NONE = 0, CMD_LV_REG, CMD_LV_MEM, CMD_LV_CONV } cmd_lvkind;
-
-typedef struct {
-    cmd_vkind kind;
-    ptx_type type;            /* INT: U8..S64 or PRED; FLOAT: F16/F32/F64; PTR: pointee (NONE=void) */
-    ptx_space space;          /* PTR: the pointee's space */
-    uint64_t u;               /* INT bits (sign-extended to 64 for signed types), PTR address,
-                                 CODE pc */
-    double f;                 /* FLOAT */
-    uint32_t d3[3];           /* DIM3 */
-    uint64_t count;           /* PTR naming a buffer: element count (0 = plain pointer) */
-    cmd_lvkind lv;            /* where the value lives, for assignment and watchpoints */
-    char reg[40];             /* REG: register name; CONV: convenience variable name */
-    ptx_space mspace;         /* MEM */
-    uint64_t maddr;
-    /* source level (DWARF): the value's declared type, NULL for PTX-level values. AGG values
-       (structs, unions, arrays) have a type and live in memory (lv MEM). */
-    const dw_type *dt;
-    int optout;               /* VOID: a variable with no location at this pc */
-} cmd_value;
-
-typedef struct {
-    void *ctx;
-    /* 0 ok, -1 error (message in err) */
-    int (*reg_get)(void *ctx, const char *name, uint64_t *bits, ptx_type *t, char *err, size_t n);
-    int (*reg_set)(void *ctx, const char *name, uint64_t bits, char *err, size_t n);
-    int (*sreg_get)(void *ctx, int id, int comp, uint64_t *val, char *err, size_t n);
-    int (*mem_read)(void *ctx, ptx_space sp, uint64_t addr, void *buf, size_t len, char *err,
-                    size_t n);
-    int (*mem_write)(void *ctx, ptx_space sp, uint64_t addr, const void *buf, size_t len,
-                     char *err, size_t n);
-    /* Names: buffers, module variables, (source-level) variables. 1 found, 0 unknown, -1 error. */
-    int (*ident)(void *ctx, const char *name, cmd_value *out, char *err, size_t n);
-    int (*pc)(void *ctx, uint64_t *pc, char *err, size_t n);
-    dw_info *dw;              /* source-level types (synthetic pointer/array types), or NULL */
-} cmd_vsrc;
-
-typedef struct cmd_expr cmd_expr;
-
-/* Value history and convenience variables ($N, $, $$, $$N, $name). */
-typedef struct {
-    cmd_value *hist;
-    int nhist, histcap;
-    struct { char name[40]; cmd_value v; } *conv;
-    int nconv, convcap;
-    int *convhash;            /* open addressing: index + 1 into conv, 0 empty */
-    int hashcap;              /* a power of two, at least twice nconv */
-    /* debug info whose types stored values use: retained (dw_retain) until the history is
-       freed, so $N and $name keep their types after "file" or "core-file", as in gdb */
-    dw_info **keep;
-    int nkeep;
-} cmd_history;
-
-/* Parse an expression; NULL with a gdb-like message ("A syntax error in expression, near
- * `)'.") in err. */
-cmd_expr *cmd_expr_parse(const char *text, char *err, size_t n);
-/* The same with an oracle naming types, so "(T) -x" and "(T) *p" parse as C++ casts when T is
- * a type (a lone "(T) operand" is a cast without one). */
-typedef int (*cmd_type_oracle)(void *ctx, const char *name);
-cmd_expr *cmd_expr_parse_typed(const char *text, cmd_type_oracle is_type, void *tctx, char *err,
-                               size_t n);
-/* Parse with the debug info of dw (may be NULL) as the oracle. */
-cmd_expr *cmd_expr_parse_dw(const char *text, const dw_info *dw, char *err, size_t n);
-void cmd_expr_free(cmd_expr *e);
-/* Evaluate. hist may be NULL. Returns 0 or -1 with the message in err. */
-/* The type a value of PTX type t has in expressions: bit types b8..b64 as u8..u64. */
-ptx_type cmd_type_norm(ptx_type t);
-int cmd_eval(const cmd_expr *e, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
-             char *err, size_t n);
-/* Parse + evaluate in one go. */
-int cmd_eval_text(const char *text, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
-                  char *err, size_t n);
-/* Source-level values: scalar (base, enum, pointer) of DWARF type t from raw bits; a value of
- * type t read from memory (aggregates stay in memory as AGG). 0 ok, -1 (message in err). */
-int cmd_value_from_dw(cmd_value *v, const dw_type *t, uint64_t bits);
-int cmd_load_typed(const cmd_vsrc *src, const dw_type *t, ptx_space sp, uint64_t addr,
-                   cmd_value *out, char *err, size_t n);
-/* The PTX scalar type a DWARF scalar type maps to (NONE for aggregates). */
-ptx_type cmd_dw_scalar_type(const dw_type *t);
-/* Truth of a value (for conditions). */
-int cmd_value_true(const cmd_value *v);
-/* Value as integer / double. */
-int64_t cmd_value_int(const cmd_value *v);
-double cmd_value_double(const cmd_value *v);
-/* Bytes a value of this kind/type occupies in memory (1..8), 0 for none. */
-int cmd_value_size(const cmd_value *v);
-/* Make a value of scalar type t from raw little-endian bits. */
-void cmd_value_from_bits(cmd_value *v, ptx_type t, uint64_t bits);
-/* The value's raw bits as type t (converting numerically). */
-uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t);
-/* dw: the debug info that owns v->dt (the current one), kept alive while the history is. */
-void cmd_history_add(cmd_history *h, const cmd_value *v, dw_info *dw);
-/* The convenience variable `name` (created void when absent and create is set); NULL if none or
- * out of memory. The value's type, if any, must be owned by dw (or by a kept one). */
-cmd_value *cmd_history_conv(cmd_history *h, const char *name, int create);
-/* Set a convenience variable to an int (gdb's $bpnum, $_exitcode). */
-void cmd_history_set_int(cmd_history *h, const char *name, int64_t v);
-void cmd_history_keep(cmd_history *h, const cmd_value *v, dw_info *dw);
-void cmd_history_free(cmd_history *h);
-/* Type names: "int", "unsigned int", "float", "u32", "f32", ... -> ptx_type; NONE if unknown. */
-ptx_type cmd_type_from_c(const char *name);
-const char *cmd_type_c_name(ptx_type t);          /* "int", "float", "unsigned long" */
-/* Special register names: "%tid.x" -> id, comp. -1 when not a special register. */
-int cmd_sreg_lookup(const char *name, int *id, int *comp);
-/* "shared", "global", "local", "param"/"parameter", "const", "generic" -> space; NONE. */
-ptx_space cmd_space_from_name(const char *s);
-
-/* ---- formatting (cmd_format.c) --------------------------------------------------------------- */
-/* Format a value gdb-style with /FMT letter fmt (0 = natural): x d u o t a c f s z. Returns 0 or
- * -1 (bad format, message in out). `code` describes a pc ("<saxpy+5>") or NULL. */
-typedef void (*cmd_describe_pc)(void *ctx, uint64_t pc, char *out, size_t n);
-int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, void *dctx,
-                     char *out, size_t n);
-/* Scalar of type t from bits, formatted (used by x and info registers). */
-void cmd_format_bits(uint64_t bits, ptx_type t, char fmt, char *out, size_t n);
-/* Parse a number literal of type t (integers, floats, hex, 0f/0d bit patterns, negative). */
-int cmd_parse_literal(const char *text, ptx_type t, uint64_t *bits);
-/* float <-> half */
-uint16_t cmd_f32_to_f16(float f);
-float cmd_f16_to_f32(uint16_t h);
-/* "/FMT" parsing for print/x/display: count, format letter, size letter. Returns 0 or -1. */
-int cmd_parse_fmt(const char *spec, int *count, char *fmt, char *size);
-
-/* ---- demangler (cmd_demangle.c) -------------------------------------------------------------- */
-/* Itanium demangling of the common cases. base_only: "saxpy" instead of the full signature.
- * Returns 0, or -1 when `mangled` is not a mangled name it understands. */
-int cmd_demangle(const char *mangled, char *out, size_t n, int base_only);
+#include "dbg_value.h"
+#include "dbg_rows.h"
 
 /* ---- command context ------------------------------------------------------------------------- */
 typedef struct cmd_input cmd_input;
@@ -223,9 +91,6 @@ typedef struct {
 /* Front-end settings (the table is cmd_settings.c). UINT settings: 0 = unlimited. */
 #define CMD_PATH_MAX 512
 typedef struct {
-    uint64_t print_elements;  /* set print elements (200) */
-    uint64_t print_repeats;   /* set print repeats (10) */
-    int print_pretty;         /* set print pretty */
     uint64_t listsize;        /* set listsize (10) */
     uint64_t height;          /* set height: lines a page (interactive pager) */
     int height_set;           /* the user chose height (else the terminal's) */
@@ -246,7 +111,6 @@ typedef struct cmd_ctx {
     int failed;               /* some command failed (batch exit status) */
     int kernel_failed;        /* a kernel ended in a trap, assert or exception */
     int quit;
-    cmd_history hist;
     cmd_disp *disp;
     int ndisp, next_disp;
     cmd_input *in;            /* where `commands`/`end` blocks read from */
@@ -266,10 +130,7 @@ typedef struct cmd_ctx {
     dbg_focus shown_focus;
     int shown_launch;
     int kernel_events;        /* print [Launch of ...] / [Kernel N exited] lines */
-    /* PTX REPL scratch state (cmd_ptx.c) */
-    void *ptx_repl;
     char repeat[256];         /* the command an empty line repeats */
-    void *tex;                /* texture/surface names and bindings (cmd_tex.c) */
     /* debugging a CUDA program (cmd_prog.c: the parent; cmd_inproc.c: inside the program) */
     struct cmd_prog *prog;    /* the program, its arguments and the setup log; NULL: PTX */
     int replaying;            /* replaying the setup log: not recorded again */
@@ -348,49 +209,14 @@ void cmd_ctx_free(cmd_ctx *c);
 /* Split "a b c" into words (modifies a copy); returns argc; argv points into *buf. */
 int cmd_split(const char *args, char **buf, char ***argv);
 
-/* cmd_vsrc.c: the value source of one lane of the session (the focus, or any lane). */
-typedef struct {
-    cmd_ctx *c;
-    uint32_t cta, warp, lane;
-    int frame;
-    int host;   /* a launch argument: buffers and globals, none of a stopped kernel's variables */
-} cmd_lane_ref;
-void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src);
-void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src);
-/* Evaluate text in the focused lane (history available). */
-int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n);
 /* A location of the form *EXPR (gdb's address locations: *$pc, *0x2e0 + 4) with EXPR evaluated
  * at the focus, written to out as *N; any other location is copied. 0, or -1 with the error
  * printed. */
 int cmd_loc_addr(cmd_ctx *c, const char *spec, char *out, size_t n);
-/* Evaluate as the host does for a launch argument: buffer names, module globals, convenience
- * variables and history, never a stopped kernel's variables or registers (a parameter `x` of the
- * focused kernel must not hide buffer x). */
-int cmd_eval_host(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n);
-void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n);
 /* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
 void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);
-void cmd_install_cond_hooks(cmd_ctx *c);
-/* A breakpoint condition at pcs: it parses and every name in it means something at one of them
- * at least (a variable in scope, a buffer, a global, a built-in), as gdb checks; 0 or -1 with
- * gdb's message ("No symbol \"foo\" in current context."). */
-int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, char *err,
-                   size_t n);
-/* cmd_ccond.c: a condition as a core program for a breakpoint in f (ops, or -1 when it reads
- * more than registers, special registers, CUDA built-ins and literals). */
-int cmd_cond_core(exec_machine *m, const cmd_expr *e, const ptx_func *f, exec_cond *prog,
-                  int max);
-/* Format a value for one lane: DWARF-typed values like gdb (structs, arrays, enums), others
- * as cmd_format_value. 0 or -1 (message in out). */
-int cmd_format_lane(cmd_lane_ref *ref, const cmd_value *v, char fmt, char *out, size_t n);
-int cmd_format_focus(cmd_ctx *c, const cmd_value *v, char fmt, char *out, size_t n);
-/* Source-level frame of a lane reference (its frame number in dbg_lane_frames). */
-int cmd_ref_frame(cmd_lane_ref *ref, dbg_frame *out);
-/* Value of a DWARF variable in a frame (f NULL: globals only, no lane). 0 ok, -1 error. */
-int cmd_var_value(cmd_lane_ref *ref, const dw_var *v, const dbg_frame *f, cmd_value *out,
-                  char *err, size_t n);
-/* Where a variable lives in frame f, as text ("register %r1", "@local 0x10 ..."). */
-int cmd_var_where(cmd_lane_ref *ref, const dw_var *v, const dbg_frame *f, char *out, size_t n);
+/* Breakpoint conditions that could not be evaluated during a run: one error line each. */
+void cmd_report_cond_errors(cmd_ctx *c, const dbg_event *ev);
 
 /* cmd_show.c: presenting stops, frames, focus */
 void cmd_report_event(cmd_ctx *c, const dbg_event *ev);
@@ -440,17 +266,11 @@ void cmd_frame_args(cmd_ctx *c, const dbg_frame *f, char *out, size_t n);
 /* cmd_cuda.c */
 H(cmd_cuda); H(cmd_info_warps); H(cmd_info_lanes); H(cmd_info_blocks); H(cmd_info_threads);
 H(cmd_info_kernels); H(cmd_info_sharedmem); H(cmd_info_cuda);
-/* cmd_ptx.c */
+/* the PTX REPL (cmd_data.c; dbg_ptx.c runs it) */
 H(cmd_eval_ptx);
 int cmd_ptx_repl_line(cmd_ctx *c, const char *line);
-/* A register the standalone PTX REPL set (no kernel running): 0, or -1 if it has none. */
-int cmd_ptx_repl_reg(cmd_ctx *c, const char *name, uint64_t *bits, ptx_type *type);
-void cmd_ptx_free(cmd_ctx *c);
 /* cmd_tex.c */
 H(cmd_texture); H(cmd_surface); H(cmd_bind); H(cmd_info_textures);
-/* A texture/surface name as a value (its .u64 handle): 1 found, 0 not a texture name. */
-int cmd_tex_ident(cmd_ctx *c, const char *name, cmd_value *out);
-void cmd_tex_free(cmd_ctx *c);
 #undef H
 
 /* cmd_settings.c */
@@ -463,8 +283,6 @@ int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv);
  * or a setting's values; calls add for each. 0 when the words name nothing. */
 int cmd_settings_complete(const char *const *words, int nw, const char *verb,
                           void (*add)(void *k, const char *cand), void *k);
-/* The print settings as the value formatter takes them. */
-dw_format_opts cmd_print_opts(const cmd_ctx *c);
 
 /* cmd_out.c: where output goes. Logging (set logging) copies stdout and stderr to a file, or
  * sends them only there (redirect); the pager stops interactive output after each page (set
@@ -507,7 +325,6 @@ void cmd_corecheck(cmd_ctx *c);
 /* After a fault was reported: the automatic core file, when on (set auto-core). */
 void cmd_core_auto_save(cmd_ctx *c);
 void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev);
-const char *cmd_core_exc_name(exec_exc e, int *num);
 /* Refuse an execution command when nothing can run (trapped launch, core file): -1. */
 int cmd_core_guard(cmd_ctx *c, const struct cmd_def *d);
 /* Open a core file in the session and print what it shows. */

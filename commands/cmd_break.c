@@ -22,7 +22,26 @@ static void pc_file_line(cmd_ctx *c, uint32_t pc, char *out, size_t n)
     else if (w.file && w.line > 0)
         snprintf(out, n, "file %s, line %d", base_name(w.file), w.line);
     else
-        snprintf(out, n, "file %s, line %d", base_name(dbg_module(c->s)->path), w.ptx_line);
+        snprintf(out, n, "file %s, line %d", base_name(dbg_module_name(c->s)), w.ptx_line);
+}
+
+int cmd_loc_addr(cmd_ctx *c, const char *spec, char *out, size_t n)
+{
+    while (isspace((unsigned char)*spec))
+        spec++;
+    char *end;
+    if (*spec != '*' || (strtoull(spec + 1, &end, 0), end > spec + 1 && !*end)) {
+        snprintf(out, n, "%s", spec);
+        return 0;
+    }
+    dbg_value v;
+    char err[512];
+    if (dbg_eval_focus(c->s, spec + 1, &v, err, sizeof err) != 0)
+        return cmd_error(c, "%s", err);
+    if (v.kind != DBG_V_INT && v.kind != DBG_V_PTR && v.kind != DBG_V_CODE)
+        return cmd_error(c, "Invalid instruction address \"%s\".", spec + 1);
+    snprintf(out, n, "*%llu", (unsigned long long)dbg_value_to_bits(&v, PTX_T_U64));
+    return 0;
 }
 
 static int set_break(cmd_ctx *c, const char *args, int temp)
@@ -63,11 +82,11 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
             return cmd_error(c, "No default breakpoint location now selected.");
         snprintf(loc, sizeof loc, "*%u", pc);
     }
-    if (cond && dbg_module(c->s)) {
+    if (cond && dbg_has_module(c->s)) {
         uint32_t pcs[DBG_MAX_LOCS];
         char err[512];
         int np = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
-        if (np > 0 && cmd_cond_check(c, cond, pcs, np, err, sizeof err) != 0)
+        if (np > 0 && dbg_cond_check(c->s, cond, pcs, np, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
     }
     /* a CUDA program's host code never stops: say so now, not a pending breakpoint forever */
@@ -81,7 +100,7 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     dbg_bp *b = dbg_bp_find(c->s, num);
-    cmd_history_set_int(&c->hist, "bpnum", num);   /* gdb's $bpnum: the last one set */
+    dbg_history_set_int(dbg_session_history(c->s), "bpnum", num);   /* gdb's $bpnum: the last one set */
     const char *kind = temp ? "Temporary breakpoint" : "Breakpoint";
     if (b->pending || b->npcs == 0) {
         printf("%s %d (%s) pending.\n", kind, num, loc);
@@ -133,7 +152,7 @@ int cmd_condition(cmd_ctx *c, const char *args, int argc, char **argv)
     const dbg_bp *b = dbg_bp_find(c->s, num);
     char err[512];
     if (*cond && b && b->type == DBG_BP_BREAK && !b->pending &&
-        cmd_cond_check(c, cond, b->pcs, b->npcs, err, sizeof err) != 0)
+        dbg_cond_check(c->s, cond, b->pcs, b->npcs, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
     if (dbg_bp_condition(c->s, num, *cond ? cond : NULL) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -300,7 +319,7 @@ int cmd_clear(cmd_ctx *c, const char *args, int argc, char **argv)
         else
             snprintf(loc, sizeof loc, "*%u", f.pc);
     }
-    if (dbg_module(c->s) && dbg_machine(c->s)) {
+    if (dbg_has_module(c->s) && dbg_has_machine(c->s)) {
         np = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
         if (np < 0 && !c->prog)
             return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -451,18 +470,18 @@ static int set_watch(cmd_ctx *c, const char *args, dbg_bp_type type)
 {
     while (isspace((unsigned char)*args))
         args++;
-    cmd_value v;
+    dbg_value v;
     char err[512];
-    if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
+    if (dbg_eval_focus(c->s, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
-    if (v.lv != CMD_LV_MEM)
+    if (v.lv != DBG_LV_MEM)
         return cmd_error(c, "Cannot watch constant value `%s'.", args);
-    int size = cmd_value_size(&v);
-    ptx_type shown = v.kind == CV_PTR ? PTX_T_U64 : v.type;
+    int size = dbg_value_size(&v);
+    ptx_type shown = v.kind == DBG_V_PTR ? PTX_T_U64 : v.type;
     ptx_space space = v.mspace;
     uint64_t addr = v.maddr;
     if (space == PTX_SPACE_GENERIC) /* p[i] through a kernel's pointer: the space it points in */
-        space = exec_addr_decode(v.maddr, &addr);
+        space = dbg_generic_decode(v.maddr, &addr);
     int num = dbg_watch_add(c->s, type, args, space, addr, (uint32_t)size, shown);
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -505,7 +524,7 @@ static void loc_what(cmd_ctx *c, uint32_t pc, char *what, size_t n)
     if (w.file && w.line > 0)
         snprintf(what, n, "in %s at %s:%d", fn, base_name(w.file), w.line);
     else
-        snprintf(what, n, "in %s at %s:%d", fn, base_name(dbg_module(c->s)->path), w.ptx_line);
+        snprintf(what, n, "in %s at %s:%d", fn, base_name(dbg_module_name(c->s)), w.ptx_line);
 }
 
 int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)

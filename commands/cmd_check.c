@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "chk.h"
 
 /* Findings are printed by the checkers' own formatter (chk_format); interactively on stdout
  * with the stop, in -batch mode on stderr (the batch's report), every one making the batch's
@@ -45,7 +46,7 @@ void cmd_check_report_stop(cmd_ctx *c, const dbg_event *ev)
     if (ev->stop.kind == EXEC_STOP_EXCEPTION) {
         /* the fault the finding explains: the launch is over, as for any fault */
         int num = 4;
-        const char *name = cmd_core_exc_name(ev->stop.exc, &num);
+        const char *name = dbg_exc_name(ev->stop.exc, &num);
         printf("\nProgram received signal CUDA_EXCEPTION_%d, %s.\n", num, name);
         cmd_announce_focus(c, 1);
         cmd_print_frame_line(c, -1, 1);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_complete.h"
-#include "dw.h"
 
 #define MAXW 32   /* words looked at before the one being completed */
 #define WLEN 128
@@ -61,28 +60,26 @@ static void add_table(cands *k, const cmd_def *t)
 /* ---- what the session knows ------------------------------------------------------------------ */
 static void add_functions(cands *k, cmd_ctx *c, int kernels_only)
 {
-    const ptx_module *m = dbg_module(c->s);
-    if (!m)
-        return;
-    for (int i = 0; i < m->nfuncs; i++) {
-        const ptx_func *f = m->funcs[i];
-        if (f->is_prototype || !f->has_body || (kernels_only && !f->is_entry))
+    for (int i = 0; i < dbg_nfuncs(c->s); i++) {
+        const ptx_func *f = dbg_func_at(c->s, i);
+        dbg_func_info fi;
+        dbg_func_info_of(f, &fi);
+        if (fi.prototype || !fi.has_body || (kernels_only && !fi.kernel))
             continue;
         char base[512];
         dbg_func_name(c->s, f, 0, base, sizeof base);
         add(k, base);
-        add(k, f->sym->name);
+        add(k, fi.name);
     }
 }
 
 static void add_files(cands *k, cmd_ctx *c)
 {
-    const ptx_module *m = dbg_module(c->s);
-    if (!m)
+    if (!dbg_has_module(c->s))
         return;
-    for (int i = 0; i < m->nfiles; i++) {
-        const char *p = m->files[i].path;
-        if (!p)
+    const char *p;
+    for (int i = 0; (p = dbg_module_file_at(c->s, i)) != NULL; i++) {
+        if (!*p)
             continue;
         const char *b = strrchr(p, '/');
         addf(k, "%s:%s", b ? b + 1 : p, "");
@@ -118,9 +115,7 @@ static void add_buffers(cands *k, cmd_ctx *c)
 static const ptx_func *focus_func(cmd_ctx *c, uint32_t *pc)
 {
     const ptx_func *f;
-    const ptx_insn *in;
-    exec_machine *m = dbg_machine(c->s);
-    if (!m || dbg_focus_pc(c->s, pc) != 0 || exec_pc_insn(m, *pc, &f, &in) != 0)
+    if (dbg_focus_pc(c->s, pc) != 0 || dbg_pc_func(c->s, *pc, &f) != 0)
         return NULL;
     return f;
 }
@@ -130,15 +125,15 @@ static void add_registers(cands *k, cmd_ctx *c)
 {
     uint32_t pc;
     const ptx_func *f = focus_func(c, &pc);
+    const char *r;
     if (f) {
-        for (int i = 0; i < f->nregs; i++)
-            add(k, f->regs[i]->name);
+        for (int i = 0; (r = dbg_func_reg_name(f, i)) != NULL; i++)
+            add(k, r);
         return;
     }
-    const ptx_module *m = dbg_module(c->s);
-    for (int j = 0; m && j < m->nfuncs; j++)
-        for (int i = 0; i < m->funcs[j]->nregs; i++)
-            add(k, m->funcs[j]->regs[i]->name);
+    for (int j = 0; j < dbg_nfuncs(c->s); j++)
+        for (int i = 0; (r = dbg_func_reg_name(dbg_func_at(c->s, j), i)) != NULL; i++)
+            add(k, r);
 }
 
 static void add_sregs(cands *k)
@@ -155,67 +150,23 @@ static void add_sregs(cands *k)
     for (int i = 0; vec[i]; i++)
         for (const char *x = "xyz"; *x; x++) {
             snprintf(name, sizeof name, "%%%s.%c", vec[i], *x);
-            if (cmd_sreg_lookup(name, &id, &comp) == 0) /* only what expressions understand */
+            if (dbg_sreg_lookup(name, &id, &comp) == 0) /* only what expressions understand */
                 add(k, name);
         }
     for (int i = 0; scalar[i]; i++) {
         snprintf(name, sizeof name, "%%%s", scalar[i]);
-        if (cmd_sreg_lookup(name, &id, &comp) == 0)
+        if (dbg_sreg_lookup(name, &id, &comp) == 0)
             add(k, name);
     }
 }
 
 /* Source variables visible at the focus (module globals without one), and struct members
- * after "var." or "var.member." (the session's DWARF). */
+ * after "var." or "var.member." (the engine's candidates). */
+static void add_one(void *ctx, const char *name) { add(ctx, name); }
+
 static void add_source_vars(cands *k, cmd_ctx *c, const char *text)
 {
-    const dw_info *d = dbg_dwarf(c->s);
-    if (!d)
-        return;
-    uint32_t pc;
-    int focus = focus_func(c, &pc) != NULL;
-    const char *dot = strrchr(text, '.');
-    if (!dot) {
-        if (focus) {
-            const dw_var *v[512];
-            int n = dw_vars_at(d, pc, DW_VARS_ALL, v, 512);
-            for (int i = 0; i < n && i < 512; i++)
-                if (!v[i]->artificial)
-                    add(k, v[i]->name);
-        } else {
-            for (int i = 0; i < dw_nglobals(d); i++)
-                add(k, dw_global_get(d, i)->name);
-        }
-        return;
-    }
-    /* members: walk "a.b." through the struct types */
-    char path[WLEN];
-    snprintf(path, sizeof path, "%.*s", (int)(dot - text), text);
-    char *save = NULL;
-    char *name = strtok_r(path, ".", &save);
-    const dw_type *t = NULL;
-    if (name) {
-        const dw_var *v = NULL;
-        if (focus) {
-            v = dw_var_lookup(d, pc, name);
-        } else {
-            for (int i = 0; i < dw_nglobals(d) && !v; i++)
-                if (dw_global_get(d, i)->name && !strcmp(dw_global_get(d, i)->name, name))
-                    v = dw_global_get(d, i);
-        }
-        t = v && v->type ? dw_type_strip(v->type) : NULL;
-    }
-    while (t && (name = strtok_r(NULL, ".", &save)) != NULL) {
-        const dw_member *mb = dw_type_member(t, name);
-        t = mb && mb->type ? dw_type_strip(mb->type) : NULL;
-    }
-    if (t && (t->kind == DW_TY_STRUCT || t->kind == DW_TY_UNION || t->kind == DW_TY_CLASS)) {
-        char head[WLEN];
-        snprintf(head, sizeof head, "%.*s", (int)(dot - text + 1), text);
-        for (int i = 0; i < t->nmembers; i++)
-            if (t->members[i].name)
-                addf(k, "%s%s", head, t->members[i].name);
-    }
+    dbg_complete_vars(c->s, text, add_one, k);
 }
 
 static void add_expression(cands *k, cmd_ctx *c, const char *text)
@@ -228,8 +179,8 @@ static void add_expression(cands *k, cmd_ctx *c, const char *text)
     }
     if (text[0] == '$') {
         add(k, "$pc");
-        for (int i = 0; i < c->hist.nconv; i++)
-            addf(k, "$%s%s", c->hist.conv[i].name, "");
+        for (int i = 0; i < dbg_session_history(c->s)->nconv; i++)
+            addf(k, "$%s%s", dbg_session_history(c->s)->conv[i].name, "");
         return;
     }
     if (strchr(text, '.')) {
@@ -246,9 +197,9 @@ static void add_expression(cands *k, cmd_ctx *c, const char *text)
     add(k, "warpSize");
     add_buffers(k, c);
     add_source_vars(k, c, text);
-    const ptx_module *m = dbg_module(c->s);
-    for (int i = 0; m && i < m->nvars; i++)
-        add(k, m->vars[i]->name);
+    const char *v;
+    for (int i = 0; (v = dbg_module_var_name(c->s, i)) != NULL; i++)
+        add(k, v);
 }
 
 /* ---- context ----------------------------------------------------------------------------------- */

@@ -15,33 +15,11 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p ? p : "";
 }
 
-const char *cmd_core_exc_name(exec_exc e, int *num)
-{
-    int n;
-    const char *s;
-    switch (e) {
-    case EXEC_EXC_OUT_OF_RANGE: n = 5; s = "Warp Out-of-range Address"; break;
-    case EXEC_EXC_MISALIGNED: n = 6; s = "Warp Misaligned Address"; break;
-    case EXEC_EXC_ILLEGAL_INSN: n = 4; s = "Warp Illegal Instruction"; break;
-    case EXEC_EXC_READONLY: n = 14; s = "Warp Read-only Address Store"; break;
-    case EXEC_EXC_STACK_OVERFLOW: n = 8; s = "Lane User Stack Overflow"; break;
-    case EXEC_EXC_BARRIER_DEADLOCK: n = 17; s = "Warp Barrier Deadlock"; break;
-    case EXEC_EXC_WARP_SYNC: n = 4; s = "Warp Sync Misuse"; break;
-    case EXEC_EXC_ILLEGAL_ADDRESS: n = 14; s = "Warp Illegal Address"; break;
-    case EXEC_EXC_INVALID_PC: n = 7; s = "Warp Invalid PC"; break;
-    case EXEC_EXC_MALLOC: n = 14; s = "Warp Illegal Address (device heap)"; break;
-    default: n = 0; s = "Unknown Exception"; break;
-    }
-    if (num)
-        *num = n;
-    return s;
-}
-
 /* "thread (5,0,0)" / "threads (32..47,0,0)" / "threads (0..3,0,0), (8,0,0)" for lanes of a warp. */
 static void threads_text(cmd_ctx *c, uint32_t cta, uint32_t warp, uint32_t lanes, char *out,
                          size_t n)
 {
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     size_t k = 0;
     int count = __builtin_popcount(lanes), runs = 0;
     out[0] = 0;
@@ -50,15 +28,15 @@ static void threads_text(cmd_ctx *c, uint32_t cta, uint32_t warp, uint32_t lanes
         if (!(lanes >> l & 1))
             continue;
         exec_lane_info a, b;
-        exec_lane_get(m, cta, warp, l, &a);
+        dbg_lane_get(m, cta, warp, l, &a);
         uint32_t e = l;
         while (e + 1 < 32 && (lanes >> (e + 1) & 1)) {
-            exec_lane_get(m, cta, warp, e + 1, &b);
+            dbg_lane_get(m, cta, warp, e + 1, &b);
             if (b.tid.y != a.tid.y || b.tid.z != a.tid.z || b.tid.x != a.tid.x + (e + 1 - l))
                 break;
             e++;
         }
-        exec_lane_get(m, cta, warp, e, &b);
+        dbg_lane_get(m, cta, warp, e, &b);
         if (e > l)
             k += (size_t)snprintf(out + k, n - k, "%s(%u..%u,%u,%u)", runs ? ", " : "", a.tid.x,
                                   b.tid.x, a.tid.y, a.tid.z);
@@ -96,7 +74,7 @@ static void pc_text(cmd_ctx *c, uint32_t pc, char *out, size_t n)
     else if (w.file && w.line > 0)
         snprintf(out, n, "%s:%d", base_name(w.file), w.line);
     else
-        snprintf(out, n, "%s:%d", base_name(dbg_module(c->s)->path), w.ptx_line);
+        snprintf(out, n, "%s:%d", base_name(dbg_module_name(c->s)), w.ptx_line);
 }
 
 /* The user's location of a lane: its frame past toolkit headers and helpers without lines
@@ -116,219 +94,22 @@ static int user_where(cmd_ctx *c, uint32_t cta, uint32_t warp, uint32_t lane, ui
     return site.user_frame;
 }
 
-/* A variable's display name; function-scope statics "_ZZ<function>E<len><name>" become
- * "function::name". */
-static void var_name(cmd_ctx *c, const char *mangled, char *out, size_t n)
-{
-    (void)c;
-    const char *e = strncmp(mangled, "_ZZ", 3) == 0 ? strrchr(mangled, 'E') : NULL;
-    if (e) {
-        char *end;
-        long len = strtol(e + 1, &end, 10);
-        if (len > 0 && end > e + 1 && (long)strlen(end) == len) {
-            char enc[256], base[256];
-            snprintf(enc, sizeof enc, "_Z%.*s", (int)(e - mangled - 3) & 0xff, mangled + 3);
-            if (cmd_demangle(enc, base, sizeof base, 1) != 0)
-                snprintf(base, sizeof base, "%s", enc);
-            size_t bl = strlen(base), el = strlen(end);
-            if (bl + el + 3 <= n) {
-                memcpy(out, base, bl);
-                memcpy(out + bl, "::", 2);
-                memcpy(out + bl + 2, end, el + 1);
-            } else {
-                snprintf(out, n, "%s", end);
-            }
-            return;
-        }
-    }
-    if (cmd_demangle(mangled, out, n, 1) != 0)
-        snprintf(out, n, "%s", mangled);
-}
-
-/* "D bytes after the end of NAME [0xbase, N bytes)" style relation of addr to [base, base+size). */
-static void relation(uint64_t a, uint64_t base, uint64_t size, const char *name, char *out,
-                     size_t n)
-{
-    if (a < base)
-        snprintf(out, n, "%" PRIu64 " bytes before the start of %s [0x%" PRIx64 ", %" PRIu64
-                 " bytes)", base - a, name, base, size);
-    else if (a >= base + size)
-        snprintf(out, n, "%" PRIu64 " bytes after the end of %s [0x%" PRIx64 ", %" PRIu64
-                 " bytes)", a - (base + size), name, base, size);
-    else
-        snprintf(out, n, "inside %s at offset %" PRIu64 " [0x%" PRIx64 ", %" PRIu64 " bytes)",
-                 name, a - base, base, size);
-}
-
-static uint64_t dist(uint64_t a, uint64_t base, uint64_t size)
-{
-    return a < base ? base - a : a < base + size ? 0 : a - (base + size) + 1;
-}
-
 /* Where a faulting address is: its space, the nearest buffer or symbol and how far outside. */
 static void addr_text(cmd_ctx *c, const exec_stop *st, char *out, size_t n)
 {
-    exec_machine *m = dbg_machine(c->s);
-    const ptx_module *mod = dbg_module(c->s);
-    ptx_space sp = st->space;
-    uint64_t a = st->addr;
-    size_t k = 0;
-    out[0] = 0;
-    if (sp == PTX_SPACE_GENERIC) {
-        sp = exec_addr_decode(st->addr, &a);
-        if (sp != PTX_SPACE_GLOBAL)
-            k += (size_t)snprintf(out, n, "generic address 0x%" PRIx64 " is %s address 0x%" PRIx64
-                              "; ", st->addr, ptx_space_name(sp), a);
-    }
-    char rel[512] = "";
-    switch (sp) {
-    case PTX_SPACE_GLOBAL: {
-        exec_region_info best = {0}, ri;
-        uint64_t bd = UINT64_MAX;
-        for (int i = 0; exec_global_region(m, i, &ri) == 0; i++) {
-            uint64_t d = dist(a, ri.base, ri.size);
-            if (d < bd) {
-                bd = d;
-                best = ri;
-            }
-        }
-        if (bd && dbg_freed_describe(a, rel, sizeof rel))
-            break;   /* memory the program released: where it was freed */
-        if (bd == UINT64_MAX) {
-            snprintf(rel, sizeof rel, "no global buffer exists");
-            break;
-        }
-        char name[300];
-        const char *bname = NULL;
-        for (int i = 0; i < dbg_buffer_count(c->s); i++)
-            if (dbg_buffer_at(c->s, i)->addr == best.base)
-                bname = dbg_buffer_at(c->s, i)->name;
-        if (bname) {
-            snprintf(name, sizeof name, "buffer %s", bname);
-        } else if (best.name && best.kind == 1) {   /* a module variable */
-            char vn[256];
-            var_name(c, best.name, vn, sizeof vn);
-            snprintf(name, sizeof name, "variable %s", vn);
-        } else if (best.name) {   /* a buffer from a core, or the runtime's "cudaMalloc#3" */
-            snprintf(name, sizeof name, "%s%s", best.kind == 2 ? "buffer " : "", best.name);
-        } else {
-            snprintf(name, sizeof name, "%s #%u", best.kind == 3 ? "device heap block"
-                                                                 : "allocation", best.id);
-        }
-        relation(a, best.base, best.size, name, rel, sizeof rel);
-        break;
-    }
-    case PTX_SPACE_SHARED:
-    case PTX_SPACE_SHARED_CLUSTER: {
-        uint64_t total = exec_shared_size(m);
-        size_t r = 0;
-        if (a + st->size > total)
-            r += (size_t)snprintf(rel, sizeof rel, "%" PRIu64 " bytes past the end of the "
-                                  "block's shared memory (%" PRIu64 " bytes)",
-                                  a >= total ? a - total : 0, total);
-        exec_shared_var vars[64];
-        int nv = exec_shared_layout(m, vars, 64, NULL, NULL, NULL);
-        const exec_shared_var *best = NULL;
-        for (int i = 0; i < nv && i < 64; i++)
-            if (vars[i].addr <= a && (!best || vars[i].addr >= best->addr))
-                best = &vars[i];
-        if (best && r < sizeof rel) {
-            char vn[256], nm[300];
-            var_name(c, best->sym->name, vn, sizeof vn);
-            snprintf(nm, sizeof nm, "%s", vn);
-            char t[400];
-            relation(a, best->addr, best->size, nm, t, sizeof t);
-            snprintf(rel + r, sizeof rel - r, "%s%s", r ? "; " : "", t);
-        }
-        break;
-    }
-    case PTX_SPACE_LOCAL: {
-        uint64_t sp, top;
-        if (exec_local_stack(m, st->cta, st->warp, st->lane, &sp, &top) != 0)
-            break;
-        if (a + st->size > top)
-            snprintf(rel, sizeof rel, "%" PRIu64 " bytes above the thread's stack top (%" PRIu64
-                     " bytes of local memory in use)", a >= top ? a - top : 0, top - sp);
-        else if (a < sp)
-            snprintf(rel, sizeof rel, "%" PRIu64 " bytes below the thread's stack pointer: not "
-                     "allocated or already freed (%" PRIu64 " bytes of local memory in use)",
-                     sp - a, top - sp);
-        else
-            snprintf(rel, sizeof rel, "inside the thread's local memory (%" PRIu64 " bytes in "
-                     "use)", top - sp);
-        break;
-    }
-    case PTX_SPACE_CONST: {
-        uint64_t bd = UINT64_MAX, bb = 0, bs = 0;
-        const char *bn = NULL;
-        for (int i = 0; i < mod->nvars; i++) {
-            ptx_space vs;
-            uint64_t va, vz;
-            if (mod->vars[i]->space != PTX_SPACE_CONST ||
-                exec_symbol_addr(m, mod->vars[i]->name, &vs, &va, &vz) != 0)
-                continue;
-            uint64_t d = dist(a, va, vz);
-            if (d < bd) {
-                bd = d;
-                bb = va;
-                bs = vz;
-                bn = mod->vars[i]->name;
-            }
-        }
-        if (bn) {
-            char vn[256];
-            var_name(c, bn, vn, sizeof vn);
-            relation(a, bb, bs, vn, rel, sizeof rel);
-        }
-        break;
-    }
-    case PTX_SPACE_PARAM: {
-        const exec_launch_info *li = dbg_launch_info(c->s);
-        if (!li)
-            break;
-        uint64_t offs[64], sizes[64];
-        int64_t total = exec_param_layout(li->kernel, offs, sizes, 64);
-        int best = -1;
-        uint64_t bd = UINT64_MAX;
-        for (int i = 0; i < li->kernel->nparams && i < 64; i++) {
-            uint64_t d = dist(a, offs[i], sizes[i]);
-            if (d < bd) {
-                bd = d;
-                best = i;
-            }
-        }
-        if (best >= 0) {
-            const char *pn = li->kernel->params[best]->name, *u = strstr(pn, "_param_");
-            char nm[300];
-            snprintf(nm, sizeof nm, "parameter %s", u ? u + 1 : pn);
-            relation(a, offs[best], sizes[best], nm, rel, sizeof rel);
-            size_t r = strlen(rel);
-            snprintf(rel + r, sizeof rel - r, "; the kernel's parameters are %" PRId64 " bytes",
-                     total);
-        }
-        break;
-    }
-    default:
-        break;
-    }
-    const char *why = st->exc == EXEC_EXC_OUT_OF_RANGE ? "out-of-range access to "
-                      : st->exc == EXEC_EXC_MISALIGNED ? "misaligned access to "
-                      : st->exc == EXEC_EXC_READONLY   ? "store to read-only "
-                                                       : "";
-    snprintf(out + k, n - k, "%s%s address 0x%" PRIx64 " (%u bytes)%s%s", why,
-             ptx_space_name(sp), a, st->size, rel[0] ? ": " : "", rel);
+    dbg_fault_addr_text(c->s, st, out, n);
 }
 
 /* One line per group of lanes of a warp in the same state at the same pc. */
 static void warp_summary(cmd_ctx *c, uint32_t cta, uint32_t warp, const char *indent)
 {
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     exec_warp_info wi;
-    if (exec_warp_get(m, cta, warp, &wi) != 0)
+    if (dbg_warp_get(m, cta, warp, &wi) != 0)
         return;
     exec_lane_info li[32];
     for (uint32_t l = 0; l < 32; l++)
-        exec_lane_get(m, cta, warp, l, &li[l]);
+        dbg_lane_get(m, cta, warp, l, &li[l]);
     uint32_t done = 0;
     for (uint32_t l = 0; l < 32; l++) {
         if (done >> l & 1 || li[l].state == EXEC_LANE_INVALID)
@@ -384,7 +165,7 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
     int num = 4;
     const char *name = ev->kind == DBG_EV_TRAP     ? "Warp Illegal Instruction (trap)"
                        : ev->kind == DBG_EV_ASSERT ? "Warp Assert"
-                                                   : cmd_core_exc_name(st->exc, &num);
+                                                   : dbg_exc_name(st->exc, &num);
     if (ev->kind == DBG_EV_ASSERT)
         num = 12;
     char at[1600], who[400], lanes[200], user[sizeof(((dbg_site *)0)->user)];
@@ -403,7 +184,7 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
     }
     printf("\nCUDA Exception: %s\nThe exception was triggered at PC 0x%x (%s)\n", name, st->pc,
            at);
-    exec_dim3 b = exec_cta_coord(dbg_machine(c->s), st->cta);
+    exec_dim3 b = dbg_cta_coord(c->s, st->cta);
     uint32_t ln = st->lanes ? st->lanes : 1u << st->lane;
     threads_text(c, st->cta, st->warp, ln, who, sizeof who);
     lanes_text(ln, lanes, sizeof lanes);
@@ -424,7 +205,7 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
         printf("  %s\n", a);
     } else if (ev->kind == DBG_EV_EXCEPTION && st->exc == EXEC_EXC_BARRIER_DEADLOCK) {
         printf("  no thread of block (%u,%u,%u) can proceed:\n", b.x, b.y, b.z);
-        for (uint32_t k = 0; k < exec_nwarps(dbg_machine(c->s)); k++)
+        for (uint32_t k = 0; k < dbg_nwarps(c->s); k++)
             warp_summary(c, st->cta, k, "    ");
     } else if (st->msg[0]) {
         printf("  %s\n", st->msg);
@@ -493,8 +274,7 @@ int cmd_generate_core(cmd_ctx *c, const char *args, int argc, char **argv)
 /* After loading a core: what it shows. */
 static void core_banner(cmd_ctx *c, const char *path)
 {
-    const ptx_module *mod = dbg_module(c->s);
-    printf("Core was generated by ptxdbg from %s.\n", base_name(mod->path));
+    printf("Core was generated by ptxdbg from %s.\n", base_name(dbg_module_name(c->s)));
     (void)path;
     exec_stop st;
     int over = 0;
@@ -582,8 +362,8 @@ int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv)
                st.kind == EXEC_STOP_DONE ? "it completed" : "it is stopped");
         return 0;
     }
-    exec_machine *m = dbg_machine(c->s);
-    exec_dim3 b = exec_cta_coord(m, st.cta);
+    dbg_session *m = c->s;
+    exec_dim3 b = dbg_cta_coord(m, st.cta);
     char who[400], user[700];
     uint32_t ln = st.lanes ? st.lanes : 1u << st.lane;
     threads_text(c, st.cta, st.warp, ln, who, sizeof who);
@@ -596,7 +376,7 @@ int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv)
                b.z, who, st.warp, user, st.msg);
     else {
         printf("  CUDA Exception: %s: block (%u,%u,%u) %s (warp %u) at %s\n",
-               cmd_core_exc_name(st.exc, NULL), b.x, b.y, b.z, who, st.warp, user);
+               dbg_exc_name(st.exc, NULL), b.x, b.y, b.z, who, st.warp, user);
         if (st.space != PTX_SPACE_NONE && st.exc != EXEC_EXC_STACK_OVERFLOW &&
             st.exc != EXEC_EXC_BARRIER_DEADLOCK && st.exc != EXEC_EXC_WARP_SYNC) {
             char a[1200];
@@ -606,16 +386,16 @@ int cmd_info_trap(cmd_ctx *c, const char *args, int argc, char **argv)
         else if (st.msg[0] && st.exc != EXEC_EXC_BARRIER_DEADLOCK)
             printf("    %s\n", st.msg);
     }
-    uint32_t ncta = exec_ncta(m), done = 0, notyet = 0;
+    uint32_t ncta = dbg_ncta(m), done = 0, notyet = 0;
     for (uint32_t k = 0; k < ncta; k++) {
-        exec_cta_state s = exec_cta_get_state(m, k);
+        exec_cta_state s = dbg_cta_state(m, k);
         done += s == EXEC_CTA_DONE;
         notyet += s == EXEC_CTA_NOT_STARTED;
     }
     printf("  Blocks: %u completed, block (%u,%u,%u) stopped, %u not started\n", done, b.x, b.y,
            b.z, notyet);
     printf("  Block (%u,%u,%u):\n", b.x, b.y, b.z);
-    for (uint32_t k = 0; k < exec_nwarps(m); k++)
+    for (uint32_t k = 0; k < dbg_nwarps(m); k++)
         warp_summary(c, st.cta, k, "    ");
     return 0;
 }

@@ -116,6 +116,9 @@ void cmd_corecheck(cmd_ctx *c)
             c2.opt = c->opt;
             c2.opt.log_enabled = 0;
             c2.corecheck_busy = 1;
+            dbg_opts(s2)->print_elements = dbg_opts(c->s)->print_elements;
+            dbg_opts(s2)->print_repeats = dbg_opts(c->s)->print_repeats;
+            dbg_opts(s2)->print_pretty = dbg_opts(c->s)->print_pretty;
             dbg_opts(s2)->threads = 1;
             if (dbg_core_load(s2, path) != 0)
                 snprintf(why, sizeof why, "the core does not reopen: %s", dbg_errmsg(s2));

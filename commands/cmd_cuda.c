@@ -52,7 +52,7 @@ static void print_focus(cmd_ctx *c, int want[6])
         ADD("%sdevice 0", n ? ", " : "");
     if (want[7]) {
         uint64_t sm = 0;
-        exec_sreg_get(dbg_machine(c->s), f->cta, f->warp, f->lane, PTX_SREG_SMID, 0, &sm);
+        dbg_sm_of(c->s, f->cta, &sm);
         ADD("%ssm %llu", n ? ", " : "", (unsigned long long)sm);
     }
     if (want[4])
@@ -80,9 +80,9 @@ static char *subst_vars(cmd_ctx *c, const char *args)
             l++;
         char name[128], err[512];
         snprintf(name, sizeof name, "%.*s", (int)l, p);
-        cmd_value v;
-        if (cmd_eval_host(c, name, &v, err, sizeof err) != 0 || v.kind != CV_INT ||
-            (ptx_type_is_signed(v.type) && (int64_t)v.u < 0)) {
+        dbg_value v;
+        if (dbg_eval_host(c->s, name, &v, err, sizeof err) != 0 || v.kind != DBG_V_INT ||
+            (dbg_type_is_signed(v.type) && (int64_t)v.u < 0)) {
             cmd_error(c, "%s is not a coordinate (a non-negative integer).", name);
             free(out);
             return NULL;
@@ -166,7 +166,7 @@ static int cuda_focus(cmd_ctx *c, const char *args)
     }
     const dbg_focus *f = dbg_get_focus(c->s);
     const exec_launch_info *li = dbg_launch_info(c->s);
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     uint32_t cta = f->cta, warp = f->warp, lane = f->lane;
     if ((given[0] && val[0].x != f->kernel) || (given[1] && val[1].x != li->launch_id + 1) ||
         (given[6] && val[6].x != 0))
@@ -174,19 +174,19 @@ static int cuda_focus(cmd_ctx *c, const char *args)
     if (given[2]) {
         if (val[2].y == 0 && li->grid.y >= 1 && !strchr(args, ','))
             val[2].y = 0;
-        if (exec_cta_index(m, val[2], &cta) != 0)
+        if (dbg_cta_index(m, val[2], &cta) != 0)
             return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
     }
     if (given[7]) {
         /* hardware coordinates: the running block on that SM (the focused one if it is) */
-        uint32_t pick = UINT32_MAX, n = exec_ncta(m);
+        uint32_t pick = UINT32_MAX, n = dbg_ncta(m);
         for (uint32_t k = 0; k <= n && pick == UINT32_MAX;) {
             uint32_t i = k == 0 ? cta : k - 1;
             uint64_t sm = UINT64_MAX;
-            if (i < n && exec_cta_get_state(m, i) == EXEC_CTA_RUNNING &&
-                exec_sreg_get(m, i, 0, 0, PTX_SREG_SMID, 0, &sm) == 0 && sm == val[7].x)
+            if (i < n && dbg_cta_state(m, i) == EXEC_CTA_RUNNING &&
+                dbg_sm_of(m, i, &sm) == 0 && sm == val[7].x)
                 pick = i;
-            k = k == 0 ? exec_cta_next_running(m, 0) + 1 : exec_cta_next_running(m, k) + 1;
+            k = k == 0 ? dbg_cta_next_running(m, 0) + 1 : dbg_cta_next_running(m, k) + 1;
         }
         if (pick == UINT32_MAX || (given[2] && pick != cta))
             return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
@@ -200,10 +200,10 @@ static int cuda_focus(cmd_ctx *c, const char *args)
         warp = val[4].x;
     if (given[5])
         lane = val[5].x;
-    if (warp >= exec_nwarps(m) || lane >= 32)
+    if (warp >= dbg_nwarps(m) || lane >= 32)
         return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
-    exec_cta_state st = exec_cta_get_state(m, cta);
-    exec_dim3 bc = exec_cta_coord(m, cta);
+    exec_cta_state st = dbg_cta_state(m, cta);
+    exec_dim3 bc = dbg_cta_coord(m, cta);
     if (st == EXEC_CTA_NOT_STARTED)
         return cmd_error(c, "Block (%u,%u,%u) has not started yet. CUDA focus unchanged.", bc.x,
                          bc.y, bc.z);
@@ -211,7 +211,7 @@ static int cuda_focus(cmd_ctx *c, const char *args)
         return cmd_error(c, "Block (%u,%u,%u) has already exited. CUDA focus unchanged.", bc.x,
                          bc.y, bc.z);
     exec_lane_info info;
-    if (exec_lane_get(m, cta, warp, lane, &info) != 0 || info.state == EXEC_LANE_INVALID)
+    if (dbg_lane_get(m, cta, warp, lane, &info) != 0 || info.state == EXEC_LANE_INVALID)
         return cmd_error(c, "Invalid coordinates requested. CUDA focus unchanged.");
     if (dbg_set_focus(c->s, cta, warp, lane) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -318,8 +318,7 @@ static int filter_parse(cmd_ctx *c, const char *table, const char *p, unsigned a
             exec_dim3 d = k == F_BLOCK ? dbg_focus_block(c->s) : dbg_focus_thread(c->s);
             uint64_t sm = 0;
             if (k == F_SM)
-                exec_sreg_get(dbg_machine(c->s), fo->cta, fo->warp, fo->lane, PTX_SREG_SMID, 0,
-                              &sm);
+                dbg_sm_of(c->s, fo->cta, &sm);
             uint32_t one = k == F_WARP ? fo->warp : k == F_LANE ? fo->lane
                            : k == F_KERNEL ? fo->kernel
                            : k == F_GRID ? dbg_launch_info(c->s)->launch_id + 1
@@ -391,12 +390,12 @@ static int f_launch(cmd_ctx *c, const cuda_filter *f)
 /* A block: launch restrictions, its coordinates and its SM. */
 static int f_block(cmd_ctx *c, const cuda_filter *f, uint32_t cta)
 {
-    exec_machine *m = dbg_machine(c->s);
-    if (!f_launch(c, f) || !f_dim(f, F_BLOCK, exec_cta_coord(m, cta)))
+    dbg_session *m = c->s;
+    if (!f_launch(c, f) || !f_dim(f, F_BLOCK, dbg_cta_coord(m, cta)))
         return 0;
     if (f->has[F_SM]) {
         uint64_t sm = UINT64_MAX;
-        if (exec_sreg_get(m, cta, 0, 0, PTX_SREG_SMID, 0, &sm) != 0 || !f_one(f, F_SM, (uint32_t)sm))
+        if (dbg_sm_of(m, cta, &sm) != 0 || !f_one(f, F_SM, (uint32_t)sm))
             return 0;
     }
     return 1;
@@ -433,17 +432,17 @@ static void line_of(cmd_ctx *c, uint32_t pc, char *out, size_t n)
     else if (w.file && w.line > 0)
         snprintf(out, n, "%s:%d (ptx %d)", base_name(w.file), w.line, w.ptx_line);
     else
-        snprintf(out, n, "%s:%d", base_name(dbg_module(c->s)->path), w.ptx_line);
+        snprintf(out, n, "%s:%d", base_name(dbg_module_name(c->s)), w.ptx_line);
 }
 
 /* One warp row of info warps. */
 static void warp_row(cmd_ctx *c, uint32_t cta, uint32_t w)
 {
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     const dbg_focus *f = dbg_get_focus(c->s);
     const exec_launch_info *li = dbg_launch_info(c->s);
     exec_warp_info wi;
-    if (exec_warp_get(m, cta, w, &wi) != 0)
+    if (dbg_warp_get(m, cta, w, &wi) != 0)
         return;
     char bar[32] = "-", line[600] = "-", first[48] = "-";
     if (wi.at_barrier)
@@ -471,16 +470,16 @@ static void warp_row(cmd_ctx *c, uint32_t cta, uint32_t w)
  * finished CTA still shows its warps there); ncta when none is left. */
 static uint32_t next_cta(cmd_ctx *c, uint32_t from)
 {
-    exec_machine *m = dbg_machine(c->s);
-    uint32_t n = exec_cta_next_running(m, from);
+    dbg_session *m = c->s;
+    uint32_t n = dbg_cta_next_running(m, from);
     const dbg_focus *f = dbg_get_focus(c->s);
     return f->valid && f->cta >= from && f->cta < n ? f->cta : n;
 }
 
 static int block_selected(cmd_ctx *c, const cuda_filter *fl, uint32_t cta)
 {
-    exec_machine *m = dbg_machine(c->s);
-    if (exec_cta_get_state(m, cta) != EXEC_CTA_RUNNING && cta != dbg_get_focus(c->s)->cta)
+    dbg_session *m = c->s;
+    if (dbg_cta_state(m, cta) != EXEC_CTA_RUNNING && cta != dbg_get_focus(c->s)->cta)
         return 0;
     if (!fl->has[F_BLOCK] && !fl->has[F_SM] && cta != dbg_get_focus(c->s)->cta)
         return 0;
@@ -494,10 +493,10 @@ static int warp_selected(cmd_ctx *c, const cuda_filter *fl, uint32_t cta, uint32
         return 0;
     if (!fl->has[F_LANE] && !fl->has[F_THREAD])
         return 1;
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     for (uint32_t l = 0; l < 32; l++) {
         exec_lane_info li;
-        if (exec_lane_get(m, cta, w, l, &li) == 0 && li.state != EXEC_LANE_INVALID &&
+        if (dbg_lane_get(m, cta, w, l, &li) == 0 && li.state != EXEC_LANE_INVALID &&
             f_one(fl, F_LANE, l) && f_dim(fl, F_THREAD, li.tid))
             return 1;
     }
@@ -513,20 +512,20 @@ int cmd_info_warps(cmd_ctx *c, const char *args, int argc, char **argv)
     cuda_filter fl;
     if (filter_parse(c, "warps", args, FILTER_ALL, &fl) != 0)
         return -1;
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     int rows = 0;
-    for (uint32_t cta = next_cta(c, 0); cta < exec_ncta(m); cta = next_cta(c, cta + 1)) {
+    for (uint32_t cta = next_cta(c, 0); cta < dbg_ncta(m); cta = next_cta(c, cta + 1)) {
         if (!block_selected(c, &fl, cta))
             continue;
         int head = 0;
-        for (uint32_t w = 0; w < exec_nwarps(m); w++) {
+        for (uint32_t w = 0; w < dbg_nwarps(m); w++) {
             if (!warp_selected(c, &fl, cta, w))
                 continue;
             if (!rows++)
                 printf("  Wp Active Mask Divergent Mask Barrier         PC Line                     "
                        "First Active ThreadIdx\n");
             if (!head++) {
-                exec_dim3 b = exec_cta_coord(m, cta);
+                exec_dim3 b = dbg_cta_coord(m, cta);
                 printf("Block (%u,%u,%u)\n", b.x, b.y, b.z);
             }
             warp_row(c, cta, w);
@@ -547,29 +546,29 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
     cuda_filter fl;
     if (filter_parse(c, "lanes", args, FILTER_ALL, &fl) != 0)
         return -1;
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     const dbg_focus *f = dbg_get_focus(c->s);
     static const char *names[] = {"invalid", "active", "divergent", "barrier", "exited",
                                   "trapped"};
     /* the focused warp unless the filter names warps, threads, blocks or SMs */
     int wide = fl.has[F_WARP] || fl.has[F_THREAD] || fl.has[F_BLOCK] || fl.has[F_SM];
     int rows = 0;
-    for (uint32_t cta = next_cta(c, 0); cta < exec_ncta(m); cta = next_cta(c, cta + 1)) {
+    for (uint32_t cta = next_cta(c, 0); cta < dbg_ncta(m); cta = next_cta(c, cta + 1)) {
         if (!block_selected(c, &fl, cta))
             continue;
-        for (uint32_t w = 0; w < exec_nwarps(m); w++) {
+        for (uint32_t w = 0; w < dbg_nwarps(m); w++) {
             if (!wide && (cta != f->cta || w != f->warp))
                 continue;
             int head = 0;
             for (uint32_t l = 0; l < 32; l++) {
                 exec_lane_info li;
-                if (exec_lane_get(m, cta, w, l, &li) != 0 || li.state == EXEC_LANE_INVALID ||
+                if (dbg_lane_get(m, cta, w, l, &li) != 0 || li.state == EXEC_LANE_INVALID ||
                     !f_lane(c, &fl, w, l, li.tid, li.pc))
                     continue;
                 if (!rows++)
                     printf("  Ln     State       PC ThreadIdx   Line\n");
                 if (!head++) {
-                    exec_dim3 b = exec_cta_coord(m, cta);
+                    exec_dim3 b = dbg_cta_coord(m, cta);
                     if (cta == f->cta)
                         printf("Warp %u\n", w);
                     else
@@ -599,7 +598,7 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
 static const char *block_state(cmd_ctx *c, uint32_t cta)
 {
     static const char *sn[] = {"not started", "running", "exited"};
-    exec_cta_state st = exec_cta_get_state(dbg_machine(c->s), cta);
+    exec_cta_state st = dbg_cta_state(c->s, cta);
     exec_stop last;
     int over = 0;
     if (st != EXEC_CTA_RUNNING || dbg_launch_running(c->s) ||
@@ -622,9 +621,9 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
     unsigned allowed = 1u << F_DEVICE | 1u << F_SM | 1u << F_KERNEL | 1u << F_GRID | 1u << F_BLOCK;
     if (filter_parse(c, "blocks", args, allowed, &fl) != 0)
         return -1;
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     const dbg_focus *f = dbg_get_focus(c->s);
-    uint32_t n = exec_ncta(m);
+    uint32_t n = dbg_ncta(m);
     int rows = 0;
     for (uint32_t i = 0; i < n;) {
         if (!f_block(c, &fl, i)) {
@@ -632,10 +631,10 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
             continue;
         }
         exec_cta_state est;
-        uint32_t j = i, span = exec_cta_state_span(m, i, &est);
+        uint32_t j = i, span = dbg_cta_state_span(m, i, &est);
         const char *st = block_state(c, i);
         if (est == EXEC_CTA_RUNNING) /* running CTAs side by side (resident, a cluster) */
-            while (j + 1 < n && exec_cta_next_running(m, j + 1) == j + 1 &&
+            while (j + 1 < n && dbg_cta_next_running(m, j + 1) == j + 1 &&
                    !strcmp(block_state(c, j + 1), st) && f_block(c, &fl, j + 1))
                 j++;
         else if (!fl.has[F_BLOCK] && !fl.has[F_SM])
@@ -647,7 +646,7 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
             printf("  BlockIdx To BlockIdx   Count State\n");
             printf("Kernel %u\n", f->kernel);
         }
-        exec_dim3 a = exec_cta_coord(m, i), b = exec_cta_coord(m, j);
+        exec_dim3 a = dbg_cta_coord(m, i), b = dbg_cta_coord(m, j);
         char as[48], bs[48];
         snprintf(as, sizeof as, "(%u,%u,%u)", a.x, a.y, a.z);
         snprintf(bs, sizeof bs, "(%u,%u,%u)", b.x, b.y, b.z);
@@ -669,28 +668,28 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
     cuda_filter fl;
     if (filter_parse(c, "threads", args, FILTER_ALL | 1u << F_BREAKPOINT, &fl) != 0)
         return -1;
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     const dbg_focus *f = dbg_get_focus(c->s);
     /* walk live threads in order; a run continues while the PC and the block stay the same and
      * no thread in between is left out by the filter */
     int open = 0, focus_in = 0, rows = 0;
     uint32_t rpc = 0, rcta = 0, count = 0;
     exec_dim3 rb = {0, 0, 0}, rt = {0, 0, 0}, lt = {0, 0, 0};
-    uint32_t nw = exec_nwarps(m);
+    uint32_t nw = dbg_nwarps(m);
     /* the running CTAs only (a grid of 2^31 CTAs costs nothing), then one last round that
        closes the open run */
     int done = 0;
-    for (uint32_t cta = exec_cta_next_running(m, 0); !done;
-         cta = exec_cta_next_running(m, cta + 1)) {
-        int last = done = cta >= exec_ncta(m);
+    for (uint32_t cta = dbg_cta_next_running(m, 0); !done;
+         cta = dbg_cta_next_running(m, cta + 1)) {
+        int last = done = cta >= dbg_ncta(m);
         if (last)
-            cta = exec_ncta(m);
+            cta = dbg_ncta(m);
         if (!last && !f_block(c, &fl, cta))
             continue;
         for (uint32_t w = 0; w < (last ? 1 : nw); w++)
             for (uint32_t l = 0; l < 32; l++) {
                 exec_lane_info li;
-                int live = !last && exec_lane_get(m, cta, w, l, &li) == 0 &&
+                int live = !last && dbg_lane_get(m, cta, w, l, &li) == 0 &&
                            li.state != EXEC_LANE_INVALID && li.state != EXEC_LANE_EXITED;
                 if (!last && !live)
                     continue;
@@ -710,7 +709,7 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
                             snprintf(file, sizeof file, "%s", base_name(wh.file));
                             line = wh.line;
                         } else {
-                            snprintf(file, sizeof file, "%s", base_name(dbg_module(c->s)->path));
+                            snprintf(file, sizeof file, "%s", base_name(dbg_module_name(c->s)));
                             line = wh.ptx_line;
                         }
                     }
@@ -734,7 +733,7 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
                     focus_in = 0;
                     rpc = li.pc;
                     rcta = cta;
-                    rb = exec_cta_coord(m, cta);
+                    rb = dbg_cta_coord(m, cta);
                     rt = li.tid;
                     count = 0;
                 }
@@ -783,22 +782,28 @@ int cmd_info_sharedmem(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argv;
     if (need_kernel(c) != 0)
         return -1;
-    exec_shared_var vars[256];
-    uint64_t st = 0, db = 0, ds = 0;
-    int n = exec_shared_layout(dbg_machine(c->s), vars, 256, &st, &db, &ds);
+    dbg_shared_row rows[257];
+    uint64_t st = 0;
+    int n = dbg_shared_layout(c->s, rows, 257, &st);
     if (n < 0)
-        return cmd_error(c, "%s", exec_errmsg(dbg_machine(c->s)));
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    uint64_t db = 0, ds = 0;
+    if (n > 0 && !rows[n - 1].name[0]) { /* the dynamic part comes last */
+        db = rows[n - 1].addr;
+        ds = rows[n - 1].size;
+        n--;
+    }
     exec_dim3 b = dbg_focus_block(c->s);
     printf("Shared memory of block (%u,%u,%u): %llu static bytes, %llu dynamic bytes\n", b.x,
            b.y, b.z, (unsigned long long)st, (unsigned long long)ds);
     printf("%-10s %-10s %s\n", "Address", "Size", "Variable");
-    for (int i = 0; i < n && i < 256; i++) {
+    for (int i = 0; i < n; i++) {
         char dm[1024];
-        const char *name = vars[i].sym ? vars[i].sym->name : "?";
-        if (cmd_demangle(name, dm, sizeof dm, 0) == 0)
+        const char *name = rows[i].name;
+        if (dbg_demangle(name, dm, sizeof dm, 0) == 0)
             name = dm;
-        printf("0x%-8llx %-10llu %s\n", (unsigned long long)vars[i].addr,
-               (unsigned long long)vars[i].size, name);
+        printf("0x%-8llx %-10llu %s\n", (unsigned long long)rows[i].addr,
+               (unsigned long long)rows[i].size, name);
     }
     if (ds)
         printf("0x%-8llx %-10llu %s\n", (unsigned long long)db, (unsigned long long)ds,

@@ -28,11 +28,10 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
     const dbg_focus *f = dbg_get_focus(c->s);
     if (!f->valid || !dbg_launch_info(c->s))
         return cmd_error(c, "Focus not set on any active CUDA kernel.");
-    cmd_expr *e;
+    dbg_expr *e;
     char err[512];
-    if (!(e = cmd_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
+    if (!(e = dbg_expr_parse_at(c->s, expr, err, sizeof err)))
         return cmd_error(c, "%s", err);
-    exec_machine *m = dbg_machine(c->s);
     const exec_launch_info *li = dbg_launch_info(c->s);
     /* the function of the selected frame: a lane elsewhere (divergent, in another function)
        says where it evaluated EXPR */
@@ -43,20 +42,18 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
     /* an expression the focused lane cannot evaluate (No symbol "x" in current context) is the
        command's error, said once, as print says it; not 32 lanes' */
     exec_lane_info fi;
-    if (exec_lane_get(m, f->cta, f->warp, f->lane, &fi) == 0 && fi.state != EXEC_LANE_EXITED &&
+    if (dbg_lane_get(c->s, f->cta, f->warp, f->lane, &fi) == 0 && fi.state != EXEC_LANE_EXITED &&
         fi.state != EXEC_LANE_INVALID) {
-        cmd_lane_ref fref = {c, f->cta, f->warp, f->lane, f->frame, 0};
-        cmd_vsrc fsrc;
-        cmd_vsrc_lane(&fref, &fsrc);
-        cmd_value fv;
-        if (cmd_eval(e, &fsrc, &c->hist, &fv, err, sizeof err) != 0) {
-            cmd_expr_free(e);
+        dbg_at fat = {f->cta, f->warp, f->lane, f->frame, 0};
+        dbg_value fv;
+        if (dbg_eval_expr_at(c->s, &fat, e, &fv, err, sizeof err) != 0) {
+            dbg_expr_free(e);
             return cmd_error(c, "%s", err);
         }
     }
     for (uint32_t l = 0; l < 32; l++) {
         exec_lane_info info;
-        if (exec_lane_get(m, f->cta, f->warp, l, &info) != 0 || info.state == EXEC_LANE_INVALID)
+        if (dbg_lane_get(c->s, f->cta, f->warp, l, &info) != 0 || info.state == EXEC_LANE_INVALID)
             continue;
         uint32_t lin = f->warp * 32 + l;
         printf("%c Lane %2u (thread (%u,%u,%u)): ", l == f->lane ? '*' : ' ', l,
@@ -87,10 +84,8 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
                 snprintf(where, sizeof where, "in %s", fn);
             }
         }
-        cmd_lane_ref ref = {c, f->cta, f->warp, l, lframe, 0};
-        cmd_vsrc src;
-        cmd_vsrc_lane(&ref, &src);
-        cmd_value v;
+        dbg_at at = {f->cta, f->warp, l, lframe, 0};
+        dbg_value v;
         char out[4096];
         const char *state = info.state == EXEC_LANE_DIVERGENT ? "inactive: divergent"
                             : info.state == EXEC_LANE_BARRIER ? "at barrier"
@@ -100,7 +95,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
         if (state || where[0])
             snprintf(tag, sizeof tag, "  (%s%s%s)", state ? state : "",
                      state && where[0] ? ", " : "", where);
-        if (cmd_eval(e, &src, &c->hist, &v, err, sizeof err) != 0) {
+        if (dbg_eval_expr_at(c->s, &at, e, &v, err, sizeof err) != 0) {
             if (info.state != EXEC_LANE_DIVERGENT) {
                 printf("<error: %s>%s\n", err, tag);
                 continue;
@@ -119,10 +114,10 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
             printf("<inactive>  (divergent%s%s%s)\n", at, where[0] ? ", " : "", where);
             continue;
         }
-        cmd_format_lane(&ref, &v, fmt, out, sizeof out);
+        dbg_format_at(c->s, &at, &v, fmt, out, sizeof out);
         printf("%s%s\n", out, tag);
     }
-    cmd_expr_free(e);
+    dbg_expr_free(e);
     return 0;
 }
 
@@ -131,26 +126,26 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
 {
     char fmt = 0, size = 0;
     int count = 1;
-    if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+    if (fmtspec[0] && dbg_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
         return cmd_error(c, "Undefined output format \"%s\".", fmtspec + 1);
     if (fmt == 'i')
         return cmd_error(c, "Format letter \"i\" is meaningless in \"print\" command.");
-    cmd_value v;
+    dbg_value v;
     char err[512], out[8192];
     if (!*expr) {
-        if (c->hist.nhist == 0) {
+        if (dbg_session_history(c->s)->nhist == 0) {
             if (record)
                 printf("$1 = void\n"); /* gdb shows an empty history this way */
             return 0;
         }
-        v = c->hist.hist[c->hist.nhist - 1];
-    } else if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0) {
+        v = dbg_session_history(c->s)->hist[dbg_session_history(c->s)->nhist - 1];
+    } else if (dbg_eval_focus(c->s, expr, &v, err, sizeof err) != 0) {
         return cmd_error(c, "%s", err);
     }
-    if (cmd_format_focus(c, &v, fmt, out, sizeof out) != 0)
+    if (dbg_format_focus(c->s, &v, fmt, out, sizeof out) != 0)
         return cmd_error(c, "%s", out);
     size_t ol = strlen(out);
-    if (v.kind == CV_AGG && !strncmp(out, "<error: ", 8) && ol > 9 && out[ol - 1] == '>' &&
+    if (v.kind == DBG_V_AGG && !strncmp(out, "<error: ", 8) && ol > 9 && out[ol - 1] == '>' &&
         !strchr(out + 8, '{')) {
         /* an aggregate whose memory cannot be read at all: gdb's error, no history entry */
         out[ol - 1] = 0;
@@ -158,8 +153,8 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     }
     if (record) {
         /* gdb records every printed value, void ones too ($1 = void, then $2 = 5) */
-        cmd_history_add(&c->hist, &v, dbg_dwarf(c->s));
-        printf("$%d = %s\n", c->hist.nhist, out);
+        dbg_history_push(c->s, &v);
+        printf("$%d = %s\n", dbg_session_history(c->s)->nhist, out);
     } else {
         printf("%s", out);
     }
@@ -175,7 +170,7 @@ int cmd_print(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!strncmp(expr, "-lanes", 6) && (!expr[6] || isspace((unsigned char)expr[6]))) {
         char fmt = 0, size = 0;
         int count = 1;
-        if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+        if (fmtspec[0] && dbg_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
             return cmd_error(c, "Undefined output format \"%s\".", fmtspec + 1);
         expr += 6;
         while (isspace((unsigned char)*expr))
@@ -205,11 +200,11 @@ int cmd_call(cmd_ctx *c, const char *args, int argc, char **argv)
     char fmtspec[32];
     const char *expr = take_fmt(args, fmtspec, sizeof fmtspec);
     if (*expr) {
-        cmd_value v;
+        dbg_value v;
         char err[512];
-        if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0)
+        if (dbg_eval_focus(c->s, expr, &v, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
-        if (v.kind == CV_VOID && !v.optout)
+        if (v.kind == DBG_V_VOID && !v.optout)
             return 0;
     }
     return cmd_print_value_line(c, expr, fmtspec, 1);
@@ -227,133 +222,12 @@ int cmd_output(cmd_ctx *c, const char *args, int argc, char **argv)
 }
 
 /* ptype expands structs, unions and enums and resolves typedefs; whatis names the type. */
-static void ptype_of(const dw_type *t, int expand, char *out, size_t n);
-
-static void member_decl(const dw_member *m, char *out, size_t n)
-{
-    char tn[512];
-    ptype_of(m->type, 0, tn, sizeof tn);
-    const char *br = strstr(tn, " [");
-    const char *star = tn[0] && tn[strlen(tn) - 1] == '*' ? "" : " ";
-    if (br)
-        snprintf(out, n, "%.*s %s%s", (int)(br - tn), tn, m->name ? m->name : "", br + 1);
-    else
-        snprintf(out, n, "%s%s%s", tn, star, m->name ? m->name : "");
-    if (m->bit_size) {
-        size_t l = strlen(out);
-        snprintf(out + l, n - l, " : %d", m->bit_size);
-    }
-}
-
-static void ptype_of(const dw_type *t, int expand, char *out, size_t n)
-{
-    if (!expand) {
-        dw_type_name(t, out, n);
-        return;
-    }
-    /* resolve typedefs at the top, keep qualifiers */
-    const dw_type *u = t;
-    char quals[64] = "";
-    while (u && (u->kind == DW_TY_TYPEDEF || u->kind == DW_TY_CONST || u->kind == DW_TY_VOLATILE)) {
-        if (u->kind != DW_TY_TYPEDEF) {
-            size_t l = strlen(quals);
-            snprintf(quals + l, sizeof quals - l, "%s ", u->kind == DW_TY_CONST ? "const" : "volatile");
-        }
-        u = u->target;
-    }
-    if (!u) {
-        snprintf(out, n, "%svoid", quals);
-        return;
-    }
-    /* pointers and arrays of aggregates: expand the innermost aggregate, keep the suffix */
-    const dw_type *base = u;
-    while (base && (base->kind == DW_TY_POINTER || base->kind == DW_TY_ARRAY ||
-                    base->kind == DW_TY_REFERENCE))
-        base = base->target;
-    const dw_type *sb = base;
-    while (sb && (sb->kind == DW_TY_TYPEDEF || sb->kind == DW_TY_CONST || sb->kind == DW_TY_VOLATILE))
-        sb = sb->target;
-    if (!sb || (sb->kind != DW_TY_STRUCT && sb->kind != DW_TY_UNION && sb->kind != DW_TY_CLASS &&
-                sb->kind != DW_TY_ENUM) || sb->enc == DW_BT_HALF || sb->enc == DW_BT_BF16) {
-        char tn[512];
-        dw_type_name(u, tn, sizeof tn);
-        snprintf(out, n, "%s%s", quals, tn);
-        return;
-    }
-    /* suffix: the full name minus the base's name ("Pair *" -> " *") */
-    char full[512], bn[512];
-    dw_type_name(u, full, sizeof full);
-    dw_type_name(base, bn, sizeof bn);
-    const char *suffix = strncmp(full, bn, strlen(bn)) == 0 ? full + strlen(bn) : "";
-    size_t len = 0;
-    const char *kw = sb->kind == DW_TY_STRUCT ? "struct" : sb->kind == DW_TY_UNION ? "union"
-                     : sb->kind == DW_TY_CLASS ? "class" : "enum";
-    len += (size_t)snprintf(out + len, n - len, "%s%s %s%s{", quals, kw, sb->name ? sb->name : "",
-                            sb->name ? " " : "");
-    if (sb->kind == DW_TY_ENUM) {
-        int64_t next = 0;
-        for (int i = 0; i < sb->nenums && len < n; i++) {
-            const dw_enumerator *e = &sb->enums[i];
-            if (e->value == next)
-                len += (size_t)snprintf(out + len, n - len, "%s%s", i ? ", " : "", e->name);
-            else
-                len += (size_t)snprintf(out + len, n - len, "%s%s = %lld", i ? ", " : "", e->name,
-                                        (long long)e->value);
-            next = e->value + 1;
-        }
-        if (len < n)
-            snprintf(out + len, n - len, "}%s", suffix);
-        return;
-    }
-    len += (size_t)snprintf(out + len, n - len, "\n");
-    for (int i = 0; i < sb->nmembers && len < n; i++) {
-        char md[600];
-        member_decl(&sb->members[i], md, sizeof md);
-        len += (size_t)snprintf(out + len, n - len, "    %s;\n", md);
-    }
-    if (len < n)
-        snprintf(out + len, n - len, "}%s", suffix);
-}
-
 static int type_cmd(cmd_ctx *c, const char *args, int expand)
 {
-    cmd_value v;
-    char err[512];
-    while (isspace((unsigned char)*args))
-        args++;
-    dw_info *d = dbg_dwarf(c->s);
-    const dw_type *named = d && dw_has_dwarf(d) ? dw_type_lookup(d, args) : NULL;
-    if (named) {
-        char out[4096];
-        ptype_of(named, expand, out, sizeof out);
-        printf("type = %s\n", out);
-        return 0;
-    }
-    if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
+    char out[4200], err[512];
+    if (dbg_type_text(c->s, args, expand, out, sizeof out, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
-    if (v.dt) {
-        /* a pointer into a state space names it, as print does: "@local int (*)[5]" */
-        const dw_type *st = dw_type_strip(v.dt);
-        const char *sp = st && (st->kind == DW_TY_POINTER || st->kind == DW_TY_REFERENCE) &&
-                                 st->space != PTX_SPACE_GENERIC && st->space != PTX_SPACE_NONE
-                             ? ptx_space_name(st->space) : NULL;
-        char out[4096];
-        ptype_of(v.dt, expand, out, sizeof out);
-        printf("type = %s%s%s%s\n", sp ? "@" : "", sp ? sp : "", sp ? " " : "", out);
-        return 0;
-    }
-    switch (v.kind) {
-    case CV_PTR: /* a buffer is a pointer to its first element, as print shows it */
-        if (v.space != PTX_SPACE_GENERIC && v.space != PTX_SPACE_NONE)
-            printf("type = @%s %s *\n", ptx_space_name(v.space), cmd_type_c_name(v.type));
-        else
-            printf("type = %s *\n", cmd_type_c_name(v.type));
-        break;
-    case CV_DIM3: printf("type = uint3\n"); break;
-    case CV_CODE: printf("type = void (*)()\n"); break;
-    case CV_VOID: printf("type = void\n"); break;
-    default: printf("type = %s\n", cmd_type_c_name(v.type)); break;
-    }
+    printf("type = %s\n", out);
     return 0;
 }
 
@@ -379,9 +253,9 @@ int cmd_set_var(cmd_ctx *c, const char *args, int argc, char **argv)
         args++;
     if (!strchr(args, '='))
         return cmd_error(c, "Usage: set var LVALUE = EXPR");
-    cmd_value v;
+    dbg_value v;
     char err[512];
-    if (cmd_eval_focus(c, args, &v, err, sizeof err) != 0)
+    if (dbg_eval_focus(c->s, args, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
     return 0;
 }
@@ -401,7 +275,7 @@ void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_
                 return;
             }
         }
-    if (exec_addr_describe(dbg_machine(c->s), space, a, out, n) != 0)
+    if (dbg_addr_describe(c->s, space, a, out, n) != 0)
         out[0] = 0;
     /* the core names the nearest region however far ("30064771072 bytes before fmt_n [...]",
        "no global buffer"): a label only within 64 KB of it */
@@ -418,7 +292,7 @@ void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_
     char sym[512], dm[1024];
     snprintf(sym, sizeof sym, "%.*s", (int)l, out);
     unsigned long long off = out[l] == '+' ? strtoull(out + l + 1, NULL, 10) : 0;
-    if (cmd_demangle(sym, dm, sizeof dm, 0) != 0)
+    if (dbg_demangle(sym, dm, sizeof dm, 0) != 0)
         snprintf(dm, sizeof dm, "%s", sym);
     if (off)
         snprintf(out, n, "%s+%llu", dm, off);
@@ -434,21 +308,17 @@ static int unit_bytes(char size)
 
 static int x_insns(cmd_ctx *c, uint64_t pc, int count)
 {
-    exec_machine *m = dbg_machine(c->s);
     uint32_t cur = UINT32_MAX;
     dbg_focus_pc(c->s, &cur);
     for (int i = 0; i < count; i++, pc++) {
-        const ptx_func *f;
-        const ptx_insn *in;
-        if (pc > UINT32_MAX || exec_pc_insn(m, (uint32_t)pc, &f, &in) != 0) {
+        char d[600], text[512];
+        if (pc > UINT32_MAX || dbg_insn_text(c->s, (uint32_t)pc, text, sizeof text, NULL) != 0) {
             if (i == 0)
                 return cmd_error(c, "Cannot access instruction at address 0x%llx",
                                  (unsigned long long)pc);
             break;
         }
-        char d[600], text[512];
-        cmd_describe(c, pc, d, sizeof d);
-        ptx_insn_format(in, text, sizeof text);
+        dbg_describe_pc(c->s, pc, d, sizeof d);
         printf("%s0x%llx %s:\t%s\n", pc == cur ? "=> " : "   ", (unsigned long long)pc, d, text);
     }
     c->x_next = pc;
@@ -466,7 +336,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
     const char *rest = take_fmt(args, fmtspec, sizeof fmtspec);
     int count = 1;
     char fmt = c->x_fmt == 'i' && !fmtspec[0] ? 'i' : c->x_fmt, size = 0;
-    if (fmtspec[0] && cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+    if (fmtspec[0] && dbg_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
         return cmd_error(c, "Invalid number \"%s\".", fmtspec + 1);
     if (count > 100000 || count < -100000)
         return cmd_error(c, "Count %d is too large (at most 100000 units).", count);
@@ -484,7 +354,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
         char sp[32];
         size_t l = strcspn(rest + 1, " \t");
         snprintf(sp, sizeof sp, "%.*s", (int)l, rest + 1);
-        space = cmd_space_from_name(sp);
+        space = dbg_space_from_name(sp);
         if (space == PTX_SPACE_NONE)
             return cmd_error(c, "Unknown address space \"@%s\".", sp);
         space_given = 1;
@@ -501,22 +371,22 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
         if (!space_given)
             space = c->x_space;
     } else {
-        cmd_value v;
+        dbg_value v;
         char err[512];
-        if (cmd_eval_focus(c, rest, &v, err, sizeof err) != 0)
+        if (dbg_eval_focus(c->s, rest, &v, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
-        if (v.kind == CV_CODE && (fmt == 'i' || !fmtspec[0]))
+        if (v.kind == DBG_V_CODE && (fmt == 'i' || !fmtspec[0]))
             return x_insns(c, v.u, count);
-        if (v.kind == CV_PTR) {
+        if (v.kind == DBG_V_PTR) {
             addr = v.u;
             if (!space_given)
                 space = v.space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : v.space;
             if (!size && v.type != PTX_T_NONE && fmt != 's' && fmt != 'i') {
-                size = ptx_type_bits(v.type) == 8 ? 'b' : ptx_type_bits(v.type) == 16 ? 'h'
-                     : ptx_type_bits(v.type) == 64 ? 'g' : 'w';
+                size = dbg_type_bits(v.type) == 8 ? 'b' : dbg_type_bits(v.type) == 16 ? 'h'
+                     : dbg_type_bits(v.type) == 64 ? 'g' : 'w';
                 typed = 1;
             }
-        } else if (v.kind == CV_INT || v.kind == CV_CODE) {
+        } else if (v.kind == DBG_V_INT || v.kind == DBG_V_CODE) {
             addr = v.u;
         } else {
             return cmd_error(c, "Invalid address.");
@@ -540,18 +410,18 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
         addr -= span;
     }
     const dbg_focus *f = dbg_get_focus(c->s);
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     int per_line = fmt == 'c' ? 8 : ub == 8 ? 2 : ub == 4 ? 4 : 8;
     if (fmt == 's') {
         /* gdb: a string stops at `print elements` characters, with "..." */
-        uint64_t lim = c->opt.print_elements && c->opt.print_elements <= 65536
-                           ? c->opt.print_elements : 65536;
+        uint64_t pe = dbg_opts(c->s)->print_elements;
+        uint64_t lim = pe && pe <= 65536 ? pe : 65536;
         for (int i = 0; i < count; i++) {
             printf("0x%llx:\t\"", (unsigned long long)addr);
             uint64_t k = 0;
             char ch = 1;
             for (; k < lim; k++) {
-                if (exec_mem_read(m, space, addr + k, &ch, 1, f->cta, f->warp, f->lane)) {
+                if (dbg_mem_read_exact(m, space, addr + k, &ch, 1, f->cta, f->warp, f->lane)) {
                     printf("\"\n");
                     return cmd_error(c, "Cannot access memory at address 0x%llx",
                                      (unsigned long long)(addr + k));
@@ -574,7 +444,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
                 printf("0x%llx%s%s%s:", (unsigned long long)a, d[0] ? " <" : "", d,
                        d[0] ? ">" : "");
             }
-            if (exec_mem_read(m, space, a, &bits, (size_t)ub, f->cta, f->warp, f->lane) != 0) {
+            if (dbg_mem_read_exact(m, space, a, &bits, (size_t)ub, f->cta, f->warp, f->lane) != 0) {
                 printf("\n");
                 return cmd_error(c, "Cannot access memory at address 0x%llx",
                                  (unsigned long long)a);
@@ -586,7 +456,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
                                                                            : PTX_T_U64);
             char out[128];
             char pf = fmt == 'x' ? 'z' : fmt; /* x pads to the unit like gdb */
-            cmd_format_bits(bits, t, fmt == 'f' || fmt == 'd' ? 0 : pf, out, sizeof out);
+            dbg_format_bits(bits, t, fmt == 'f' || fmt == 'd' ? 0 : pf, out, sizeof out);
             printf("\t%s", out);
         }
         printf("\n");
@@ -615,14 +485,14 @@ int cmd_display(cmd_ctx *c, const char *args, int argc, char **argv)
     if (fmtspec[0]) {
         int count;
         char fmt = 0, size = 0;
-        if (cmd_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
+        if (dbg_parse_fmt(fmtspec + 1, &count, &fmt, &size) != 0)
             return cmd_error(c, "Undefined output format \"%s\".", fmtspec + 1);
     } else {
-        cmd_expr *e;
+        dbg_expr *e;
         char err[512];
-        if (!(e = cmd_expr_parse_dw(expr, dbg_dwarf(c->s), err, sizeof err)))
+        if (!(e = dbg_expr_parse_at(c->s, expr, err, sizeof err)))
             return cmd_error(c, "%s", err);
-        cmd_expr_free(e);
+        dbg_expr_free(e);
     }
     cmd_disp *n = realloc(c->disp, (size_t)(c->ndisp + 1) * sizeof *n);
     if (!n)
@@ -696,8 +566,8 @@ int cmd_info_display(cmd_ctx *c, const char *args, int argc, char **argv)
 static void reg_line(const char *name, uint64_t bits, ptx_type t)
 {
     char nat[128];
-    cmd_format_bits(bits, t, 0, nat, sizeof nat);
-    int b = t == PTX_T_PRED ? 1 : ptx_type_bits(t);
+    dbg_format_bits(bits, t, 0, nat, sizeof nat);
+    int b = t == PTX_T_PRED ? 1 : dbg_type_bits(t);
     uint64_t mask = b >= 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;
     char hex[32];
     snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)(bits & mask));
@@ -714,8 +584,7 @@ static int reg_elements(cmd_ctx *c, const char *name)
         uint64_t bits;
         ptx_type t;
         snprintf(el, sizeof el, "%.70s.%c", name, "xyzw"[k]);
-        if (exec_reg_get(dbg_machine(c->s), f->cta, f->warp, f->lane, dbg_focus_phys(c->s), el,
-                         &bits, &t) != 0)
+        if (dbg_reg(c->s, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), el, &bits, &t) != 0)
             break;
         reg_line(el, bits, t);
     }
@@ -726,7 +595,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     const dbg_focus *f = dbg_get_focus(c->s);
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     if (!f->valid || !dbg_launch_info(c->s))
         return cmd_error(c, "The program has no registers now.");
     int rc = 0;
@@ -740,23 +609,23 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
             uint64_t bits;
             ptx_type t;
             int id, comp;
-            if (cmd_sreg_lookup(name, &id, &comp) == 0) {
-                if (exec_sreg_get(m, f->cta, f->warp, f->lane, (ptx_sreg_id)id, comp, &bits) == 0)
+            if (dbg_sreg_lookup(name, &id, &comp) == 0) {
+                if (dbg_sreg(m, f->cta, f->warp, f->lane, id, comp, &bits) == 0)
                     reg_line(name, bits, PTX_T_U32);
                 else
-                    rc = cmd_error(c, "%s", exec_errmsg(m));
+                    rc = cmd_error(c, "%s", dbg_errmsg(m));
             } else if (!strcmp(name, "%pc")) {
                 uint32_t pc;
                 if (dbg_focus_pc(c->s, &pc) == 0) {
                     char d[300];
-                    cmd_describe(c, pc, d, sizeof d);
+                    dbg_describe_pc(c->s, pc, d, sizeof d);
                     printf("%-15s0x%-17x%s\n", "pc", pc, d);
                 }
-            } else if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0) {
+            } else if (dbg_reg(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0) {
                 reg_line(name, bits, t);
             } else if (argv[i][0] != '%' && argv[i][0] != '$' &&   /* PTX names without % */
-                       exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), argv[i],
-                                    &bits, &t) == 0) {
+                       dbg_reg(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), argv[i],
+                               &bits, &t) == 0) {
                 reg_line(argv[i], bits, t);
             } else if (reg_elements(c, name) || reg_elements(c, argv[i])) {
                 /* a vector register: printed element by element */
@@ -771,26 +640,19 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
     if (nf <= 0)
         return cmd_error(c, "The program has no registers now.");
     int pf = dbg_focus_phys(c->s);
-    const ptx_func *fn = fr[pf < nf ? pf : nf - 1].func;
-    const ptx_sym **regs;
-    int n = exec_func_regs(m, fn, &regs);
-    for (int i = 0; i < n; i++) {
-        uint64_t bits;
-        ptx_type t;
-        int nel = regs[i]->vec > 1 ? regs[i]->vec : 1;
-        for (int k = 0; k < nel; k++) {   /* a vector register: one line per element (v.x) */
-            char name[160];
-            snprintf(name, sizeof name, "%s%s%.*s", regs[i]->name, nel > 1 ? "." : "",
-                     nel > 1 ? 1 : 0, &"xyzw"[k]);
-            if (exec_reg_get(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits,
-                             &t) == 0)
-                reg_line(name, bits, t);
-        }
-    }
+    int total = 0;
+    dbg_reg_rows(m, f->cta, f->warp, f->lane, pf < nf ? pf : nf - 1, NULL, 0, &total);
+    dbg_reg_row *rows = total ? malloc((size_t)total * sizeof *rows) : NULL;
+    int n = rows ? dbg_reg_rows(m, f->cta, f->warp, f->lane, pf < nf ? pf : nf - 1, rows, total,
+                                &total) : 0;
+    for (int i = 0; i < n; i++)
+        if (rows[i].ok)
+            reg_line(rows[i].name, rows[i].bits, rows[i].type);
+    free(rows);
     uint32_t pc;
     if (dbg_focus_pc(c->s, &pc) == 0) {
         char d[300];
-        cmd_describe(c, pc, d, sizeof d);
+        dbg_describe_pc(c->s, pc, d, sizeof d);
         printf("%-15s0x%-17x%s\n", "pc", pc, d);
     }
     return 0;
@@ -892,9 +754,7 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
     char out[8192];
     size_t ol = 0;
     out[0] = 0;
-    cmd_lane_ref ref;
-    cmd_vsrc src;
-    cmd_vsrc_focus(c, &ref, &src);
+    dbg_at at = dbg_at_focus(c->s);
     for (const char *f = fmt; *f; f++) {
         if (*f != '%') {
             pf_put(out, sizeof out, &ol, "%c", *f);
@@ -935,7 +795,7 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
         if (!rest || !expr[0])
             return cmd_error(c, "Wrong number of arguments for specified format-string");
         p = rest;
-        cmd_value v;
+        dbg_value v;
         char err[512];
         size_t el = strlen(expr);
         if (conv == 's' && expr[0] == '"' && el >= 2 && expr[el - 1] == '"') {
@@ -945,21 +805,21 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
             pf_put(out, sizeof out, &ol, spec, expr + 1);
             continue;
         }
-        if (cmd_eval_focus(c, expr, &v, err, sizeof err) != 0)
+        if (dbg_eval_focus(c->s, expr, &v, err, sizeof err) != 0)
             return cmd_error(c, "%s", err);
-        if (v.kind == CV_VOID || v.kind == CV_DIM3 || (v.kind == CV_AGG && conv != 's'))
+        if (v.kind == DBG_V_VOID || v.kind == DBG_V_DIM3 || (v.kind == DBG_V_AGG && conv != 's'))
             return cmd_error(c, "Value can't be converted to integer.");
         switch (conv) {
         case 'd': case 'i': {
             snprintf(spec, sizeof spec, "%.*sll%c", (int)speclen, s, conv);
-            long long x = v.kind == CV_FLOAT ? (long long)v.f : (long long)cmd_value_int(&v);
+            long long x = v.kind == DBG_V_FLOAT ? (long long)v.f : (long long)dbg_value_int(&v);
             pf_put(out, sizeof out, &ol, spec, x);
             break;
         }
         case 'o': case 'u': case 'x': case 'X': case 'c': {
-            unsigned long long x = v.kind == CV_FLOAT ? (unsigned long long)(long long)v.f
+            unsigned long long x = v.kind == DBG_V_FLOAT ? (unsigned long long)(long long)v.f
                                                       : (unsigned long long)v.u;
-            if (v.kind == CV_INT && (v.type == PTX_T_S8 || v.type == PTX_T_S16 ||
+            if (v.kind == DBG_V_INT && (v.type == PTX_T_S8 || v.type == PTX_T_S16 ||
                                      v.type == PTX_T_S32) && conv != 'c')
                 x &= v.type == PTX_T_S8 ? 0xffull : v.type == PTX_T_S16 ? 0xffffull
                                                                          : 0xffffffffull;
@@ -977,15 +837,15 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
             break;
         case 's': {
             /* a char pointer or array in device memory, up to its NUL */
-            ptx_space sp = v.kind == CV_AGG ? v.mspace : v.space;
-            uint64_t a = v.kind == CV_AGG ? v.maddr : v.u;
-            if (v.kind != CV_PTR && v.kind != CV_AGG)
+            ptx_space sp = v.kind == DBG_V_AGG ? v.mspace : v.space;
+            uint64_t a = v.kind == DBG_V_AGG ? v.maddr : v.u;
+            if (v.kind != DBG_V_PTR && v.kind != DBG_V_AGG)
                 return cmd_error(c, "Value can't be converted to a string.");
             char str[1024];
             size_t k = 0;
             for (; k + 1 < sizeof str; k++) {
                 uint8_t b = 0;
-                if (!src.mem_read || src.mem_read(src.ctx, sp, a + k, &b, 1, err, sizeof err) != 0)
+                if (dbg_value_read(c->s, &at, sp, a + k, &b, 1, err, sizeof err) != 0)
                     return cmd_error(c, "%s", err);
                 if (!b)
                     break;
@@ -998,8 +858,8 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
         }
         default: { /* floating */
             snprintf(spec, sizeof spec, "%.*s%c", (int)speclen, s, conv);
-            double x = v.kind == CV_FLOAT ? v.f : v.kind == CV_INT && ptx_type_is_signed(v.type)
-                                                    ? (double)cmd_value_int(&v) : (double)v.u;
+            double x = v.kind == DBG_V_FLOAT ? v.f : v.kind == DBG_V_INT && dbg_type_is_signed(v.type)
+                                                    ? (double)dbg_value_int(&v) : (double)v.u;
             pf_put(out, sizeof out, &ol, spec, x);
             break;
         }
@@ -1011,4 +871,27 @@ int cmd_printf(cmd_ctx *c, const char *args, int argc, char **argv)
     fputs(out, stdout);
     fflush(stdout);
     return 0;
+}
+
+/* ---- the PTX REPL: a typed instruction's destination registers ------------------------------ */
+int cmd_ptx_repl_line(cmd_ctx *c, const char *line)
+{
+    dbg_ptx_row rows[8];
+    int n = dbg_ptx_line(c->s, line, rows, 8);
+    if (n < 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    for (int i = 0; i < n; i++) {
+        if (rows[i].hex[0])
+            printf("%s = %s  (%s)\n", rows[i].name, rows[i].value, rows[i].hex);
+        else
+            printf("%s = %s\n", rows[i].name, rows[i].value);
+    }
+    return 0;
+}
+
+int cmd_eval_ptx(cmd_ctx *c, const char *args, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return cmd_ptx_repl_line(c, args);
 }

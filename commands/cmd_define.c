@@ -476,13 +476,13 @@ int cmd_if(cmd_ctx *c, const char *args, int argc, char **argv)
     int n, else_at;
     if (cmd_read_block(c, &lines, &n, &else_at) != 0)
         return -1;
-    cmd_value v;
+    dbg_value v;
     char err[512];
     int rc;
-    if (cmd_eval_focus(c, cond, &v, err, sizeof err) != 0) {
+    if (dbg_eval_focus(c->s, cond, &v, err, sizeof err) != 0) {
         rc = cmd_error(c, "%s", err);
     } else {
-        int yes = cmd_value_true(&v);
+        int yes = dbg_value_true(&v);
         int lo = yes ? 0 : else_at + 1, hi = yes ? (else_at >= 0 ? else_at : n) : n;
         rc = (!yes && else_at < 0) || lo >= hi
                  ? 0

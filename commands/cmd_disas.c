@@ -26,25 +26,24 @@ static const char *base_name(const char *p)
 /* One instruction line: "=> 0x000030 <+12>:\t[ptx 122\t]ld.global.u32 ..." */
 static void dis_insn(dis_ctx *d, uint32_t pc)
 {
-    exec_machine *m = dbg_machine(d->c->s);
-    const ptx_func *f;
-    const ptx_insn *in;
-    if (exec_pc_insn(m, pc, &f, &in) != 0)
+    dbg_insn_info ii;
+    if (dbg_insn_at(d->c->s, pc, &ii) != 0)
         return;
+    const ptx_func *f = ii.func;
     char text[512], where[600];
-    ptx_insn_format(in, text, sizeof text);
+    dbg_insn_text(d->c->s, pc, text, sizeof text, NULL);
     if (d->fn) {
         snprintf(where, sizeof where, "<+%lld>", (long long)pc - (long long)d->base);
     } else {
         char name[512];
         dbg_func_name(d->c->s, f, 0, name, sizeof name);
         snprintf(where, sizeof where, "<%s+%lld>", name,
-                 (long long)pc - (long long)exec_func_pc(m, f));
+                 (long long)pc - (long long)ii.func_pc);
     }
     /* /r: PTX has no binary encoding; the raw form of an instruction is its PTX line */
     char raw[32] = "";
     if (d->mods & DIS_RAW)
-        snprintf(raw, sizeof raw, "ptx:%d\t", in->line);
+        snprintf(raw, sizeof raw, "ptx:%d\t", ii.line);
     printf("%s0x%06x %s:\t%s%s\n", pc == d->cur ? "=> " : "   ", pc, where, raw, text);
 }
 
@@ -168,11 +167,11 @@ static int dis_run_m(dis_ctx *d, uint32_t lo, uint32_t hi)
 /* A pc from an argument: a number, or an expression evaluated in the focused lane ($pc). */
 static int dis_pc(cmd_ctx *c, const char *text, uint64_t *pc)
 {
-    cmd_value v;
+    dbg_value v;
     char err[512];
-    if (cmd_eval_focus(c, text, &v, err, sizeof err) != 0)
+    if (dbg_eval_focus(c->s, text, &v, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
-    if (v.kind != CV_INT && v.kind != CV_PTR && v.kind != CV_CODE)
+    if (v.kind != DBG_V_INT && v.kind != DBG_V_PTR && v.kind != DBG_V_CODE)
         return cmd_error(c, "Invalid address \"%s\".", text);
     *pc = v.u;
     return 0;
@@ -182,7 +181,7 @@ int cmd_disassemble(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    exec_machine *m = dbg_machine(c->s);
+    dbg_session *m = c->s;
     dis_ctx d;
     memset(&d, 0, sizeof d);
     d.c = c;
@@ -225,15 +224,13 @@ int cmd_disassemble(cmd_ctx *c, const char *args, int argc, char **argv)
             return -1;
         if (rhs[0] == '+')
             b += a;
-        const ptx_func *f;
-        const ptx_insn *in;
-        if (a >= UINT32_MAX || exec_pc_insn(m, (uint32_t)a, &f, &in) != 0)
+        if (a >= UINT32_MAX || dbg_insn_at(m, (uint32_t)a, NULL) != 0)
             return cmd_error(c, "No function contains specified address.");
         lo = (uint32_t)a;
         hi = b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
         /* only instructions: stop at the first pc that is none */
         uint32_t e = lo;
-        while (e < hi && exec_pc_insn(m, e, &f, &in) == 0)
+        while (e < hi && dbg_insn_at(m, e, NULL) == 0)
             e++;
         hi = e;
         printf("Dump of assembler code from 0x%x to 0x%x:\n", lo, (uint32_t)b);
@@ -245,26 +242,26 @@ int cmd_disassemble(cmd_ctx *c, const char *args, int argc, char **argv)
                 char ferr[512];
                 snprintf(ferr, sizeof ferr, "%s", dbg_errmsg(c->s));
                 uint64_t a;
-                const ptx_insn *in;
                 if (!(isdigit((unsigned char)arg[0]) || arg[0] == '$' || arg[0] == '*' ||
                       arg[0] == '('))
                     return cmd_error(c, "%s", ferr);
                 if (dis_pc(c, arg[0] == '*' ? arg + 1 : arg, &a) != 0)
                     return -1;
-                if (a >= UINT32_MAX || exec_pc_insn(m, (uint32_t)a, &fn, &in) != 0)
+                if (a >= UINT32_MAX || dbg_pc_func(m, (uint32_t)a, &fn) != 0)
                     return cmd_error(c, "No function contains specified address.");
             }
         } else {
-            const ptx_insn *in;
-            if (d.cur == UINT32_MAX || exec_pc_insn(m, d.cur, &fn, &in) != 0)
+            if (d.cur == UINT32_MAX || dbg_pc_func(m, d.cur, &fn) != 0)
                 return cmd_error(c, "No frame selected.");
         }
-        d.base = exec_func_pc(m, fn);
+        d.base = dbg_func_first_pc(m, fn);
         if (d.base < 0)
             return cmd_error(c, "Function has no body.");
         d.fn = fn;
         lo = (uint32_t)d.base;
-        hi = lo + (uint32_t)fn->ninsns;
+        dbg_func_info fi;
+        dbg_func_info_of(fn, &fi);
+        hi = lo + (uint32_t)fi.ninsns;
         char name[1024];
         dbg_func_name(c->s, fn, 1, name, sizeof name);
         printf("Dump of assembler code for function %s:\n", name);

@@ -77,7 +77,9 @@ static int do_steps(cmd_ctx *c, dbg_step_kind kind, int argc, char **argv, int l
     int rc = 0;
     memset(&ev, 0, sizeof ev);
     for (long i = 0; i < n; i++) {
-        if (dbg_step(c->s, kind, &ev) != 0) {
+        int sr = dbg_step(c->s, kind, &ev);
+        cmd_report_cond_errors(c, &ev);
+        if (sr != 0) {
             rc = cmd_error(c, "%s", dbg_errmsg(c->s));
             break;
         }
@@ -114,38 +116,6 @@ int cmd_nexti(cmd_ctx *c, const char *args, int argc, char **argv)
     return do_steps(c, DBG_STEP_INSN_OVER, argc, argv, 0);
 }
 
-/* The bits the function returns when the lane stands at its `ret`: the register (or
- * immediate) the last `st.param [func_retval0]` before that ret stored. */
-static int return_bits(cmd_ctx *c, const ptx_func *fn, uint32_t pc, uint64_t *bits)
-{
-    exec_machine *m = dbg_machine(c->s);
-    int64_t base = exec_func_pc(m, fn);
-    if (base < 0 || pc < (uint64_t)base)
-        return -1;
-    const dbg_focus *f = dbg_get_focus(c->s);
-    for (int64_t i = (int64_t)(pc - (uint64_t)base); i >= 0; i--) {
-        const ptx_insn *in = &fn->insns[i];
-        if (strcmp(in->opcode, "st") || in->nops != 2 || in->ops[0].kind != PTX_OP_ADDR ||
-            !in->ops[0].sym || !fn->nrets || in->ops[0].sym != fn->rets[0] || in->ops[0].ival)
-            continue;
-        const ptx_operand *src = &in->ops[1];
-        if (src->kind == PTX_OP_IMM) {
-            *bits = (uint64_t)src->ival;
-            return 0;
-        }
-        if (src->kind == PTX_OP_FIMM) {
-            *bits = src->fbits;
-            return 0;
-        }
-        ptx_type t;
-        if (src->kind == PTX_OP_REG && src->sym &&
-            exec_reg_get(m, f->cta, f->warp, f->lane, 0, src->sym->name, bits, &t) == 0)
-            return 0;
-        return -1;
-    }
-    return -1;
-}
-
 int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
@@ -164,24 +134,20 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
     cmd_print_frame_line(c, sel, 0);
     dbg_set_frame(c->s, 0);
     /* a real function with a value: run to its ret first to read what it returns */
-    dw_info *d = dbg_dwarf(c->s);
-    const dw_func *df = d && sel == 0 && !fr[0].inl_name ? dw_func_of_ptx(d, fr[0].func) : NULL;
-    const dw_type *rt = df ? df->ret_type : NULL;
+    const dw_type *rt = sel == 0 ? dbg_frame_return_type(c->s, &fr[0]) : NULL;
     dbg_event ev;
     memset(&ev, 0, sizeof ev);
     uint64_t bits = 0;
     int have = 0;
-    if (rt && fr[0].func->nrets) {
+    if (rt) {
         uint32_t rets[DBG_MAX_LOCS];
-        int nr = 0, here = 0;
-        int64_t base = exec_func_pc(dbg_machine(c->s), fr[0].func);
-        for (int i = 0; i < fr[0].func->ninsns && nr < DBG_MAX_LOCS && base >= 0; i++)
-            if (!strcmp(fr[0].func->insns[i].opcode, "ret")) {
-                rets[nr++] = (uint32_t)base + (uint32_t)i;
-                here |= rets[nr - 1] == fr[0].pc;
-            }
+        int nr = dbg_func_ret_pcs(c->s, fr[0].func, rets, DBG_MAX_LOCS), here = 0;
+        for (int i = 0; i < nr; i++)
+            here |= rets[i] == fr[0].pc;
         if (nr && !here) {
-            if (dbg_advance(c->s, rets, nr, &ev) != 0)
+            int ar = dbg_advance(c->s, rets, nr, &ev);
+            cmd_report_cond_errors(c, &ev);
+            if (ar != 0)
                 return cmd_error(c, "%s", dbg_errmsg(c->s));
             if (ev.kind != DBG_EV_STEP) {
                 cmd_report_event(c, &ev);
@@ -191,22 +157,24 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
         uint32_t pc;
         dbg_frame now;
         if (dbg_focus_frame(c->s, &now) == 0 && now.phys == 0 && dbg_focus_pc(c->s, &pc) == 0)
-            have = return_bits(c, fr[0].func, pc, &bits) == 0;
+            have = dbg_return_bits(c->s, fr[0].func, pc, &bits) == 0;
     }
     /* finishing frame `sel` leaves nf - sel - 1 frames */
     do {
-        if (dbg_step(c->s, DBG_STEP_FINISH, &ev) != 0)
+        int fr_ = dbg_step(c->s, DBG_STEP_FINISH, &ev);
+        cmd_report_cond_errors(c, &ev);
+        if (fr_ != 0)
             return cmd_error(c, "%s", dbg_errmsg(c->s));
     } while (ev.kind == DBG_EV_STEP && dbg_frames(c->s, fr, DBG_MAX_FRAMES) > nf - sel - 1);
     if (ev.kind == DBG_EV_STEP)
         ev.new_frame = 1;
     cmd_report_event(c, &ev);
-    cmd_value v;
-    if (ev.kind == DBG_EV_STEP && have && cmd_value_from_dw(&v, rt, bits) == 0) {
+    dbg_value v;
+    if (ev.kind == DBG_EV_STEP && have && dbg_value_from_dw(&v, rt, bits) == 0) {
         char out[1024];
-        cmd_format_focus(c, &v, 0, out, sizeof out);
-        cmd_history_add(&c->hist, &v, dbg_dwarf(c->s));
-        printf("Value returned is $%d = %s\n", c->hist.nhist, out);
+        dbg_format_focus(c->s, &v, 0, out, sizeof out);
+        dbg_history_push(c->s, &v);
+        printf("Value returned is $%d = %s\n", dbg_session_history(c->s)->nhist, out);
     }
     return 0;
 }
@@ -221,7 +189,9 @@ static int advance_to(cmd_ctx *c, const char *spec, int any_frame)
     if (n < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     dbg_event ev;
-    if ((any_frame ? dbg_advance_any(c->s, pcs, n, &ev) : dbg_advance(c->s, pcs, n, &ev)) != 0)
+    int ar = any_frame ? dbg_advance_any(c->s, pcs, n, &ev) : dbg_advance(c->s, pcs, n, &ev);
+    cmd_report_cond_errors(c, &ev);
+    if (ar != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     if (ev.kind == DBG_EV_STEP)
         ev.new_frame = 1;

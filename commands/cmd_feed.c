@@ -246,17 +246,17 @@ int cmd_feed_run(cmd_ctx *c, int base)
             line = frame_line(f);
             if (!line && f->kind == CMD_FR_LOOP) {
                 /* the end of the body, or the start: the condition decides */
-                cmd_value v;
+                dbg_value v;
                 char err[512];
                 if (cmd_interrupt_pending()) {
                     cmd_error(c, "Quit");
                     unwind(c, base);
                     rc = -1;
-                } else if (cmd_eval_focus(c, f->cond, &v, err, sizeof err) != 0) {
+                } else if (dbg_eval_focus(c->s, f->cond, &v, err, sizeof err) != 0) {
                     cmd_error(c, "%s", err);
                     unwind(c, base);
                     rc = -1;
-                } else if (cmd_value_true(&v)) {
+                } else if (dbg_value_true(&v)) {
                     f->pos = 0;
                 } else {
                     cmd_feed_pop(c);

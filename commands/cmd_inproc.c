@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "chk.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The runtime library starts this session when PTXDBG_SESSION names a session folder (written by

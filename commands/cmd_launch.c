@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include "cmd.h"
 #include "cmd_prog.h"
-#include "fileck.h"
 
 int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
 {
@@ -74,7 +73,7 @@ static ptx_type buffer_type(const char *s)
                                "f32", "f64", "b8", "b16", "b32", "b64", NULL};
     for (int i = 0; ok[i]; i++)
         if (!strcmp(s, ok[i]) || (s[0] == '.' && !strcmp(s + 1, ok[i])))
-            return ptx_type_from_name(s);
+            return dbg_type_from_name(s);
     return PTX_T_NONE;
 }
 
@@ -83,14 +82,14 @@ static ptx_type buffer_type(const char *s)
  * (negative ones down to -2^(bits-1) also for unsigned types, as in C), floats finite where the
  * text was, floats into integer types only when integral (never with int_only). 0 or -1 with
  * the reason in err (no final period). */
-static int fits(const cmd_value *v, ptx_type t, int int_only, const char *text, char *err,
+static int fits(const dbg_value *v, ptx_type t, int int_only, const char *text, char *err,
                 size_t n)
 {
-    int b = ptx_type_bits(t);
-    const char *tn = ptx_type_name(t);
-    if (ptx_type_is_float(t)) {
+    int b = dbg_type_bits(t);
+    const char *tn = dbg_type_name(t);
+    if (dbg_type_is_float(t)) {
         double lim = b == 16 ? 65504.0 : b == 32 ? FLT_MAX : DBL_MAX;
-        double d = v->kind == CV_FLOAT ? v->f : v->kind == CV_INT ? cmd_value_double(v) : 0;
+        double d = v->kind == DBG_V_FLOAT ? v->f : v->kind == DBG_V_INT ? dbg_value_double(v) : 0;
         if ((isinf(d) && !strpbrk(text, "iI")) || (isfinite(d) && fabs(d) > lim)) {
             snprintf(err, n, "value %s out of range for %s", text, tn);
             return -1;
@@ -99,7 +98,7 @@ static int fits(const cmd_value *v, ptx_type t, int int_only, const char *text, 
     }
     if (t == PTX_T_PRED || b <= 0 || b > 64)
         return 0;
-    if (v->kind == CV_FLOAT) {
+    if (v->kind == DBG_V_FLOAT) {
         if (int_only) {
             snprintf(err, n, "a floating-point value for a %s parameter", tn);
             return -1;
@@ -114,10 +113,10 @@ static int fits(const cmd_value *v, ptx_type t, int int_only, const char *text, 
         }
         return 0;
     }
-    if (v->kind != CV_INT || b == 64)
+    if (v->kind != DBG_V_INT || b == 64)
         return 0;
     int64_t s = (int64_t)v->u;
-    int neg = ptx_type_is_signed(v->type) && s < 0;
+    int neg = dbg_type_is_signed(v->type) && s < 0;
     if (neg ? s < -(INT64_C(1) << (b - 1)) : v->u > (UINT64_C(1) << b) - 1) {
         snprintf(err, n, "value %s out of range for %s", text, tn);
         return -1;
@@ -133,12 +132,12 @@ static int value_of(cmd_ctx *c, const char *text, ptx_type t, int int_only, uint
 {
     err[0] = 0;
     /* integer literals and PTX bit patterns (0f3f800000): range-checked by the literal parser */
-    int lit = cmd_parse_literal(text, t, bits) == 0;
+    int lit = dbg_parse_literal(text, t, bits) == 0;
     int floaty = strpbrk(text, ".eEnN") && !strstr(text, "0x") && !strstr(text, "0X");
-    if (lit && !floaty && !ptx_type_is_float(t))
+    if (lit && !floaty && !dbg_type_is_float(t))
         return 0;
-    cmd_value v;
-    if (cmd_eval_host(c, text, &v, err, n) != 0) {
+    dbg_value v;
+    if (dbg_eval_host(c->s, text, &v, err, n) != 0) {
         if (lit) /* inf, nan: literals the expression language does not have */
             return 0;
         size_t l = strlen(err);
@@ -146,17 +145,17 @@ static int value_of(cmd_ctx *c, const char *text, ptx_type t, int int_only, uint
             err[l - 1] = 0;
         return -1;
     }
-    if (v.kind == CV_PTR || v.kind == CV_CODE) {
+    if (v.kind == DBG_V_PTR || v.kind == DBG_V_CODE) {
         *bits = v.u;
         return 0;
     }
-    if (v.kind != CV_INT && v.kind != CV_FLOAT) {
+    if (v.kind != DBG_V_INT && v.kind != DBG_V_FLOAT) {
         snprintf(err, n, "not a number");
         return -1;
     }
     if (fits(&v, t, int_only, text, err, n) != 0)
         return -1;
-    *bits = cmd_value_to_bits(&v, t);
+    *bits = dbg_value_to_bits(&v, t);
     return 0;
 }
 
@@ -176,7 +175,7 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!init && argc > 3)
         return cmd_error(c, "Usage: buffer NAME TYPE COUNT [= {V, ...} | = file PATH | = fill V | "
                             "= iota]");
-    int esz = ptx_type_bits(t) / 8;
+    int esz = dbg_type_bits(t) / 8;
     if (count > (1ull << 32) / (unsigned)esz)
         return cmd_error(c, "Buffer of %llu elements is too large (at most 4 GB).", count);
     /* the name and the module first: nothing is filled for a buffer that cannot be added */
@@ -243,7 +242,7 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                 path++;
             char why[160] = "";
             FILE *f = NULL;
-            if (fileck_regular(path, 0, NULL, why, sizeof why) != 0 ||
+            if (dbg_file_regular(path, 0, NULL, why, sizeof why) != 0 ||
                 !(f = fopen(path, "rb"))) {
                 cmd_error(c, "%s: %s.", path, why[0] ? why : strerror(errno));
                 goto out;
@@ -284,9 +283,9 @@ int cmd_buffer(cmd_ctx *c, const char *args, int argc, char **argv)
                     cmd_error(c, "Interrupted; buffer %s was not created.", name);
                     goto out;
                 }
-                cmd_value v;
-                cmd_value_from_bits(&v, PTX_T_U64, i);
-                uint64_t bits = cmd_value_to_bits(&v, t);
+                dbg_value v;
+                dbg_value_from_bits(&v, PTX_T_U64, i);
+                uint64_t bits = dbg_value_to_bits(&v, t);
                 memcpy(bytes + i * (size_t)esz, &bits, (size_t)esz);
             }
         } else {
@@ -352,14 +351,14 @@ static int struct_arg(cmd_ctx *c, const char *text, uint8_t *dst, uint64_t size,
             char tn[32];
             if (close && (size_t)(close - it - 1) < sizeof tn) {
                 snprintf(tn, sizeof tn, "%.*s", (int)(close - it - 1), it + 1);
-                ptx_type ct = cmd_type_from_c(tn);
+                ptx_type ct = dbg_type_from_c(tn);
                 if (ct != PTX_T_NONE && ct != PTX_T_PRED) {
                     t = ct;
                     it = close + 1;
                 }
             }
         }
-        int tb = ptx_type_bits(t) / 8;
+        int tb = dbg_type_bits(t) / 8;
         off = (off + (uint64_t)tb - 1) / (uint64_t)tb * (uint64_t)tb;
         uint64_t bits;
         char err[256];
@@ -398,7 +397,7 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
     const ptx_func *k = dbg_find_func(c->s, kname);
     if (!k)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
-    if (!k->is_entry)
+    if (!dbg_func_is_kernel(k))
         return cmd_error(c, "\"%s\" is a device function, not a kernel (.entry).", kname);
     /* <<<grid, block[, shmem][, cluster=dim]>>> */
     char cfgbuf[512], *cfg[4];
@@ -455,8 +454,10 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
     if (n == 1 && !items[0][0])
         n = 0;
     int rc = -1;
-    uint64_t offs[256], sizes[256];
-    int64_t total = exec_param_layout(k, offs, sizes, 256);
+    dbg_param_row prow[256];
+    int64_t total = dbg_kernel_params(k, prow, 256);
+    dbg_func_info kinfo;
+    dbg_func_info_of(k, &kinfo);
     uint8_t *params = NULL;
     char name[512];
     dbg_func_name(c->s, k, 1, name, sizeof name);
@@ -464,9 +465,9 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         cmd_error(c, "Cannot lay out the parameters of %s.", name);
         goto out;
     }
-    if (n != k->nparams) {
-        cmd_error(c, "%s takes %d argument%s, %d given.", name, k->nparams,
-                  k->nparams == 1 ? "" : "s", n < 0 ? 0 : n);
+    if (n != kinfo.nparams) {
+        cmd_error(c, "%s takes %d argument%s, %d given.", name, kinfo.nparams,
+                  kinfo.nparams == 1 ? "" : "s", n < 0 ? 0 : n);
         goto out;
     }
     params = calloc(1, total ? (size_t)total : 1);
@@ -475,15 +476,15 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         goto out;
     }
     for (int i = 0; i < n; i++) {
-        const ptx_sym *ps = k->params[i];
-        int is_struct = ps->ndims > 0 || sizes[i] > 8 || ps->vec > 1;
+        const dbg_param_row *ps = &prow[i];
+        int is_struct = ps->aggregate;
         if (items[i][0] == '{' || is_struct) {
             if (items[i][0] != '{') {
                 cmd_error(c, "Argument %d is a %llu-byte aggregate: give it as {V, ...}.", i + 1,
-                          (unsigned long long)sizes[i]);
+                          (unsigned long long)ps->size);
                 goto out;
             }
-            if (struct_arg(c, items[i], params + offs[i], sizes[i], i) != 0)
+            if (struct_arg(c, items[i], params + ps->offset, ps->size, i) != 0)
                 goto out;
             continue;
         }
@@ -491,14 +492,14 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         char err[256];
         if (value_of(c, items[i], ps->type, 1, &bits, err, sizeof err) != 0) {
             cmd_error(c, "Argument %d: invalid %s value \"%s\"%s%s.", i + 1,
-                      ptx_type_name(ps->type), items[i], err[0] ? ": " : "", err);
+                      dbg_type_name(ps->type), items[i], err[0] ? ": " : "", err);
             goto out;
         }
-        memcpy(params + offs[i], &bits, sizes[i] < 8 ? sizes[i] : 8);
+        memcpy(params + ps->offset, &bits, ps->size < 8 ? ps->size : 8);
     }
     if (cmd_confirm_kill(c, "Launch anyway?") != 0)
         goto out;
-    if ((dbg_machine(c->s) && exec_set_cluster_dims(dbg_machine(c->s), cluster) != 0) ||
+    if (dbg_set_cluster_dims(c->s, cluster) != 0 ||
         dbg_launch(c->s, k, grid, block, shmem, params, (size_t)total) != 0) {
         cmd_error(c, "%s", dbg_errmsg(c->s));
         goto out;
@@ -531,7 +532,9 @@ int cmd_resume(cmd_ctx *c, int ignore)
         c->shown_focus.valid = 0;
     }
     dbg_event ev;
-    if (dbg_continue(c->s, ignore, &ev) != 0)
+    int rc = dbg_continue(c->s, ignore, &ev);
+    cmd_report_cond_errors(c, &ev);
+    if (rc != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     cmd_report_event(c, &ev);
     return 0;
@@ -579,7 +582,7 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
     /* an existing target must be a regular file: a FIFO would block, a device never fills */
     char why[160];
     struct stat st;
-    if (stat(argv[1], &st) == 0 && fileck_regular(argv[1], 0, NULL, why, sizeof why) != 0)
+    if (stat(argv[1], &st) == 0 && dbg_file_regular(argv[1], 0, NULL, why, sizeof why) != 0)
         return cmd_error(c, "%s: %s.", argv[1], why);
     enum { CHUNK = 1 << 20 };
     uint8_t *data = malloc(CHUNK);
@@ -595,12 +598,12 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
     for (uint64_t off = 0; off < b->size && !bad && !intr; off += CHUNK) {
         size_t n = b->size - off < CHUNK ? (size_t)(b->size - off) : CHUNK;
         intr = dbg_interrupted(c->s);
-        if (!intr && exec_mem_read(dbg_machine(c->s), PTX_SPACE_GLOBAL, b->addr + off, data, n,
-                                   0, 0, 0) != 0) {
+        if (!intr && dbg_mem_read_exact(c->s, PTX_SPACE_GLOBAL, b->addr + off, data, n,
+                                        0, 0, 0) != 0) {
             fclose(f);
             remove(argv[1]);
             free(data);
-            return cmd_error(c, "%s", exec_errmsg(dbg_machine(c->s)));
+            return cmd_error(c, "%s", dbg_errmsg(c->s));
         }
         bad = !intr && fwrite(data, 1, n, f) != n;
     }
@@ -618,8 +621,7 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
 int cmd_info_functions(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    const ptx_module *m = dbg_module(c->s);
-    if (!m)
+    if (!dbg_has_module(c->s))
         return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
     regex_t re;
     if (argc == 1 && regcomp(&re, argv[0], REG_EXTENDED | REG_NOSUB) != 0)
@@ -628,22 +630,24 @@ int cmd_info_functions(cmd_ctx *c, const char *args, int argc, char **argv)
            argc ? argv[0] : "");
     for (int pass = 0; pass < 2; pass++) {
         int header = 0;
-        for (int i = 0; i < m->nfuncs; i++) {
-            const ptx_func *f = m->funcs[i];
-            if (f->is_prototype || f->is_entry != !pass)
+        for (int i = 0; i < dbg_nfuncs(c->s); i++) {
+            const ptx_func *f = dbg_func_at(c->s, i);
+            dbg_func_info fi;
+            dbg_func_info_of(f, &fi);
+            if (fi.prototype || fi.kernel != !pass)
                 continue;
             char full[1024];
             dbg_func_name(c->s, f, 1, full, sizeof full);
             if (argc == 1 && regexec(&re, full, 0, NULL, 0) != 0 &&
-                regexec(&re, f->sym->name, 0, NULL, 0) != 0)
+                regexec(&re, fi.name, 0, NULL, 0) != 0)
                 continue;
             if (!header) {
                 printf("\n%s:\n", pass ? "Device functions" : "Kernels");
                 header = 1;
             }
-            int same = !strcmp(full, f->sym->name);
-            printf("%d:\t%s%s%s%s%s\n", f->line, f->is_entry ? "__global__ " : "", full,
-                   same ? "" : "  [", same ? "" : f->sym->name, same ? "" : "]");
+            int same = !strcmp(full, fi.name);
+            printf("%d:\t%s%s%s%s%s\n", fi.line, fi.kernel ? "__global__ " : "", full,
+                   same ? "" : "  [", same ? "" : fi.name, same ? "" : "]");
         }
     }
     if (argc == 1)
@@ -664,7 +668,7 @@ int cmd_info_buffers(cmd_ctx *c, const char *args, int argc, char **argv)
     printf("%-16s %-5s %10s %12s  %s\n", "Name", "Type", "Count", "Bytes", "Address");
     for (int i = 0; i < n; i++) {
         const dbg_buffer *b = dbg_buffer_at(c->s, i);
-        printf("%-16s %-5s %10llu %12llu  0x%llx\n", b->name, ptx_type_name(b->type),
+        printf("%-16s %-5s %10llu %12llu  0x%llx\n", b->name, dbg_type_name(b->type),
                (unsigned long long)b->count, (unsigned long long)b->size,
                (unsigned long long)b->addr);
     }

@@ -12,7 +12,6 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
-#include "fileck.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The parent side. ptxdbg keeps the program's path and arguments and a setup log: the command
@@ -204,7 +203,7 @@ typedef struct {
     const char *p;
 } mem_cursor;
 
-static char *mem_next(cmd_input *in, const char *prompt)
+static char *feed_next(cmd_input *in, const char *prompt)
 {
     (void)prompt;
     mem_cursor *cur = in->ctx;
@@ -219,7 +218,7 @@ static char *mem_next(cmd_input *in, const char *prompt)
 void cmd_prog_replay(cmd_ctx *c, const char *text)
 {
     mem_cursor cur = {text};
-    cmd_input in = {mem_next, &cur, 0};
+    cmd_input in = {feed_next, &cur, 0};
     int failed = c->failed, interactive = c->interactive;
     c->interactive = 0;
     c->replaying = 1;
@@ -294,7 +293,7 @@ char *cmd_prog_file_read(const char *dir, const char *name, size_t *len)
 {
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    return fileck_read_all(path, len);
+    return dbg_file_read_all(path, len);
 }
 
 static void remove_dir(const char *dir)
@@ -310,7 +309,7 @@ static void remove_dir(const char *dir)
 
 /* The child: environment, then exec. Only async-signal-safe work would be strictly required
  * after fork in a threaded parent; ptxdbg's parent has no other threads at this point. */
-static void exec_child(cmd_prog *p, const char *dir, const char *libdir)
+static void run_child(cmd_prog *p, const char *dir, const char *libdir)
 {
     const char *old = getenv("LD_LIBRARY_PATH");
     size_t n = strlen(libdir) + (old ? strlen(old) : 0) + 2;
@@ -399,7 +398,7 @@ static int run_once(cmd_ctx *c, int *rerun)
         return cmd_error(c, "Cannot start %s: %s.", p->path, strerror(errno));
     }
     if (pid == 0)
-        exec_child(p, dir, libdir);
+        run_child(p, dir, libdir);
     p->runs++;
     /* the terminal's Ctrl-C reaches the program, which interrupts its kernel; ptxdbg waits */
     struct sigaction ign, old;
@@ -467,7 +466,7 @@ static int run_once(cmd_ctx *c, int *rerun)
         else
             printf("[Inferior 1 (process %d) exited with code %02o]\n", (int)pid, code);
         c->prog_status = code;
-        cmd_history_set_int(&c->hist, "_exitcode", code);   /* gdb's */
+        dbg_history_set_int(dbg_session_history(c->s), "_exitcode", code);   /* gdb's */
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         printf("\nProgram terminated with signal %s, %s.\nThe program no longer exists.\n",
@@ -475,7 +474,7 @@ static int run_once(cmd_ctx *c, int *rerun)
                : sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGBUS ? "SIGBUS"
                : sig == SIGFPE ? "SIGFPE" : "SIGNAL", strsignal(sig));
         c->prog_status = 128 + sig;
-        cmd_history_set_int(&c->hist, "_exitsignal", sig);
+        dbg_history_set_int(dbg_session_history(c->s), "_exitsignal", sig);
     }
     c->prog_exited = 1;
     if (quit) {

@@ -11,7 +11,6 @@
 #include <readline/readline.h>
 #include "cmd.h"
 #include "cmd_complete.h"
-#include "fileck.h"
 
 /* Set by SIGINT; run control polls it (exec_run_opts.interrupt). */
 static volatile int interrupted;
@@ -38,9 +37,7 @@ void cmd_ctx_init(cmd_ctx *c, dbg_session *s)
     c->x_size = 'w';
     c->shown_launch = -1;
     cmd_opts_init(&c->opt);
-    dbg_set_demangler(s, cmd_demangle);
     dbg_set_interrupt_flag(s, &interrupted);
-    cmd_install_cond_hooks(c);
     cmd_check_init(c);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -54,11 +51,8 @@ void cmd_ctx_free(cmd_ctx *c)
     for (int i = 0; i < c->ndisp; i++)
         free(c->disp[i].text);
     free(c->disp);
-    cmd_history_free(&c->hist);
     cmd_feed_free(c);
     cmd_users_free(c);
-    cmd_ptx_free(c);
-    cmd_tex_free(c);
     if (c->opt.log_enabled) /* the log belongs to the session that started it */
         cmd_out_log_stop(c);
 }
@@ -104,7 +98,7 @@ int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     char why[160];
-    if (fileck_regular(argv[0], 0, NULL, why, sizeof why) != 0)
+    if (dbg_file_regular(argv[0], 0, NULL, why, sizeof why) != 0)
         return cmd_error(c, "%s: %s.", argv[0], why);
     int scripts = 0;
     for (int i = 0; i < c->nframes; i++)
@@ -112,7 +106,7 @@ int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
     if (scripts >= 16)
         return cmd_error(c, "Scripts nested too deeply.");
     size_t len = 0;
-    char *text = fileck_read_all(argv[0], &len);
+    char *text = dbg_file_read_all(argv[0], &len);
     if (!text)
         return cmd_error(c, "%s: %s.", argv[0], strerror(errno ? errno : EIO));
     int base = c->nframes;

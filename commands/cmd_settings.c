@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "chk.h"
 
 typedef enum {
     ST_GROUP,                 /* a prefix: "print", "logging", "cuda" */
@@ -33,10 +34,11 @@ typedef struct cmd_setting {
 
 /* ---- storage accessors ----------------------------------------------------------------------- */
 #define OPT(field) static void *ref_##field(cmd_ctx *c) { return &c->opt.field; }
-OPT(print_elements) OPT(print_repeats) OPT(print_pretty) OPT(listsize) OPT(height) OPT(width)
+OPT(listsize) OPT(height) OPT(width)
 OPT(pagination) OPT(confirm) OPT(log_enabled) OPT(log_file) OPT(log_overwrite) OPT(log_redirect)
 #undef OPT
 #define DOPT(field) static void *ref_##field(cmd_ctx *c) { return &dbg_opts(c->s)->field; }
+DOPT(print_elements) DOPT(print_repeats) DOPT(print_pretty)
 DOPT(run_max_steps) DOPT(scheduler_locking) DOPT(lane_steps) DOPT(break_on_launch)
 #undef DOPT
 
@@ -53,11 +55,10 @@ static int set_threads(cmd_ctx *c, const char *v)
 static void get_threads(cmd_ctx *c, char *out, size_t n)
 {
     int t = dbg_opts(c->s)->threads;
-    exec_machine *m = dbg_machine(c->s);
     if (t)
         snprintf(out, n, "%d", t);
     else
-        snprintf(out, n, "%d (one per CPU)", m ? exec_set_threads(m, 0) : 1);
+        snprintf(out, n, "%d (one per CPU)", dbg_threads_in_effect(c->s));
 }
 
 /* set scheduler round-robin | random [SEED] (also random:SEED, as --schedule takes it) */
@@ -354,8 +355,6 @@ static const cmd_setting settings[] = {
 void cmd_opts_init(cmd_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->print_elements = 200;
-    o->print_repeats = 10;
     o->listsize = 10;
     o->pagination = 1;
     o->confirm = 1;
@@ -717,7 +716,8 @@ static void show_one(cmd_ctx *c, const cmd_setting *r)
  * ones shown last. */
 static int show_values(cmd_ctx *c, int argc, char **argv)
 {
-    int n = c->hist.nhist, first = n - 9;
+    const dbg_history *h = dbg_session_history(c->s);
+    int n = h->nhist, first = n - 9;
     if (argc == 2 && !strcmp(argv[1], "+")) {
         first = c->values_next;
     } else if (argc == 2) {
@@ -734,7 +734,7 @@ static int show_values(cmd_ctx *c, int argc, char **argv)
     int i = first;
     for (; i < first + 10 && i <= n; i++) {
         char out[8192];
-        if (cmd_format_focus(c, &c->hist.hist[i - 1], 0, out, sizeof out) != 0)
+        if (dbg_format_focus(c->s, &h->hist[i - 1], 0, out, sizeof out) != 0)
             snprintf(out, sizeof out, "<unavailable>");
         printf("$%d = %s\n", i, out);
     }
@@ -893,8 +893,3 @@ int cmd_settings_complete(const char *const *words, int nw, const char *verb,
     return 1;
 }
 
-dw_format_opts cmd_print_opts(const cmd_ctx *c)
-{
-    dw_format_opts o = {c->opt.print_elements, c->opt.print_repeats, c->opt.print_pretty};
-    return o;
-}

@@ -36,92 +36,13 @@ void cmd_announce_focus(cmd_ctx *c, int force)
         return;
     exec_dim3 b = dbg_focus_block(c->s), t = dbg_focus_thread(c->s);
     uint64_t sm = 0;
-    exec_sreg_get(dbg_machine(c->s), f->cta, f->warp, f->lane, PTX_SREG_SMID, 0, &sm);
+    dbg_sm_of(c->s, f->cta, &sm);
     printf("[Switching focus to CUDA kernel %u, grid %u, block (%u,%u,%u), thread (%u,%u,%u), "
            "device 0, sm %llu, warp %u, lane %u]\n",
            f->kernel, li->launch_id + 1, b.x, b.y, b.z, t.x, t.y, t.z, (unsigned long long)sm,
            f->warp, f->lane);
     c->shown_focus = *f;
     c->shown_launch = (int)dbg_nlaunches(c->s);
-}
-
-/* Is a (demangled) parameter type a pointer? Parameter i of the signature "f(int, float*)". */
-static int param_is_pointer(const char *sig, int i)
-{
-    const char *p = strchr(sig, '(');
-    if (!p)
-        return 0;
-    p++;
-    int depth = 0, k = 0;
-    const char *start = p;
-    for (; *p; p++) {
-        if (*p == '<' || *p == '(')
-            depth++;
-        else if ((*p == '>' || *p == ')') && depth > 0)
-            depth--;
-        else if ((*p == ',' || *p == ')') && depth == 0) {
-            if (k == i)
-                return p > start && p[-1] == '*';
-            k++;
-            start = p + 1;
-        }
-    }
-    return 0;
-}
-
-/* "n=1024, a=2, x=0x..." for a kernel's parameters (read from param space). */
-static void kernel_args(cmd_ctx *c, const ptx_func *k, char *out, size_t n)
-{
-    out[0] = 0;
-    uint64_t offs[64], sizes[64];
-    int64_t total = exec_param_layout(k, offs, sizes, 64);
-    const dbg_focus *f = dbg_get_focus(c->s);
-    char sig[1024];
-    dbg_func_name(c->s, k, 1, sig, sizeof sig);
-    size_t len = 0;
-    for (int i = 0; i < k->nparams && i < 64 && total >= 0; i++) {
-        const ptx_sym *p = k->params[i];
-        const char *nm = p->name;
-        const char *u = strstr(nm, "_param_");
-        char pname[64];
-        snprintf(pname, sizeof pname, "%s", u ? u + 1 : nm);
-        char val[128] = "...";
-        uint64_t bits = 0;
-        if (sizes[i] <= 8 && p->ndims == 0 &&
-            exec_mem_read(dbg_machine(c->s), PTX_SPACE_PARAM, offs[i], &bits, sizes[i], f->cta,
-                          f->warp, f->lane) == 0) {
-            if (param_is_pointer(sig, i) || p->ptr_space != PTX_SPACE_NONE)
-                snprintf(val, sizeof val, "0x%llx", (unsigned long long)bits);
-            else
-                cmd_format_bits(bits, p->type, 0, val, sizeof val);
-        }
-        int w = snprintf(out + len, n - len, "%s%s=%s", i ? ", " : "", pname, val);
-        if (w < 0 || (size_t)w >= n - len)
-            break;
-        len += (size_t)w;
-    }
-}
-
-/* "foo (a=1)" for a device function frame: register parameters of that frame. */
-static void func_args(cmd_ctx *c, const ptx_func *fn, int frame, char *out, size_t n)
-{
-    out[0] = 0;
-    const dbg_focus *f = dbg_get_focus(c->s);
-    size_t len = 0;
-    for (int i = 0; i < fn->nparams; i++) {
-        const ptx_sym *p = fn->params[i];
-        char val[128] = "...";
-        uint64_t bits;
-        ptx_type t;
-        if (exec_reg_get(dbg_machine(c->s), f->cta, f->warp, f->lane, frame, p->name, &bits,
-                         &t) == 0)
-            cmd_format_bits(bits, t, 0, val, sizeof val);
-        const char *u = strstr(p->name, "_param_");
-        int w = snprintf(out + len, n - len, "%s%s=%s", i ? ", " : "", u ? u + 1 : p->name, val);
-        if (w < 0 || (size_t)w >= n - len)
-            break;
-        len += (size_t)w;
-    }
 }
 
 static void where_text(cmd_ctx *c, uint32_t pc, char *out, size_t n)
@@ -134,88 +55,26 @@ static void where_text(cmd_ctx *c, uint32_t pc, char *out, size_t n)
     if (w.file && w.line > 0)
         snprintf(out, n, "%s:%d", base_name(w.file), w.line);
     else
-        snprintf(out, n, "%s:%d", base_name(dbg_module(c->s)->path), w.ptx_line);
-}
-
-/* A parameter's value as a frame line shows it (gdb's "print frame-arguments scalars"). */
-static void arg_text(cmd_ctx *c, const dw_var *v, const dbg_frame *f, char *out, size_t n)
-{
-    const dbg_focus *fo = dbg_get_focus(c->s);
-    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
-    cmd_value val;
-    char err[256];
-    if (cmd_var_value(&ref, v, f, &val, err, sizeof err) != 0)
-        snprintf(out, n, "<error: %s>", err);
-    else if (val.kind == CV_VOID && val.optout)
-        snprintf(out, n, "<optimized out>");
-    else if (val.kind == CV_AGG)
-        snprintf(out, n, "...");
-    else if (val.kind == CV_PTR && val.dt && dw_type_strip(val.dt) &&
-             dw_type_strip(val.dt)->kind == DW_TY_REFERENCE) {
-        /* gdb: a reference to a scalar is "count=@0x7ffe...: 1024", to an aggregate "..." */
-        const dw_type *rt = dw_type_strip(dw_type_strip(val.dt)->target);
-        char full[512];
-        const char *at;
-        if (!rt || rt->kind == DW_TY_STRUCT || rt->kind == DW_TY_CLASS ||
-            rt->kind == DW_TY_UNION || rt->kind == DW_TY_ARRAY ||
-            cmd_format_lane(&ref, &val, 0, full, sizeof full) != 0 || !(at = strchr(full, '@')))
-            snprintf(out, n, "...");
-        else
-            snprintf(out, n, "%s", at);
-    } else if (val.kind == CV_PTR)
-        snprintf(out, n, "0x%llx", (unsigned long long)val.u);
-    else if (cmd_format_lane(&ref, &val, 0, out, n) != 0)
-        snprintf(out, n, "...");
+        snprintf(out, n, "%s:%d", base_name(dbg_module_name(c->s)), w.ptx_line);
 }
 
 void cmd_frame_args(cmd_ctx *c, const dbg_frame *f, char *out, size_t n)
 {
-    out[0] = 0;
-    dw_info *d = dbg_dwarf(c->s);
-    if (!d || !dw_has_dwarf(d)) {
-        if (f->inl_name)
-            return;
-        if (f->func->is_entry)
-            kernel_args(c, f->func, out, n);
-        else
-            func_args(c, f->func, f->phys, out, n);
-        return;
-    }
-    const dw_var *vs[64];
-    int nv = dw_vars_at_frame(d, f->pc, f->inl, DW_VARS_PARAMS, vs, 64);
-    size_t len = 0;
-    for (int i = 0; i < nv && i < 64; i++) {
-        if (vs[i]->artificial)
-            continue;
-        char val[512];
-        arg_text(c, vs[i], f, val, sizeof val);
-        int w = snprintf(out + len, n - len, "%s%s=%s", len ? ", " : "", vs[i]->name, val);
-        if (w < 0 || (size_t)w >= n - len)
-            break;
-        len += (size_t)w;
-    }
+    dbg_frame_args(c->s, f, out, n);
 }
 
 static void frame_name(cmd_ctx *c, const dbg_frame *f, char *out, size_t n)
 {
     if (f->inl_name)
         snprintf(out, n, "%s", f->inl_name);
-    else if (f->func->is_entry)
+    else if (dbg_func_is_kernel(f->func))
         cmd_kernel_label(c, out, n);
     else
         dbg_func_name(c->s, f->func, 0, out, n);
 }
 
 /* gdb shows "0x... in" when the pc is not where a line starts (callers, after finish). */
-static int frame_shows_addr(cmd_ctx *c, const dbg_frame *f)
-{
-    if (f->inl != 0)
-        return 0;
-    if (f->show_addr)
-        return 1;
-    dw_info *d = dbg_dwarf(c->s);
-    return d && dbg_has_source(c->s) && f->file && !dw_is_stmt(d, f->pc);
-}
+static int frame_shows_addr(cmd_ctx *c, const dbg_frame *f) { return dbg_frame_shows_addr(c->s, f); }
 
 static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
 {
@@ -239,7 +98,7 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
         dbg_where w;
         if (dbg_pc_where(c->s, pc, &w) != 0)
             return;
-        text = ptx_source_line(dbg_module(c->s), w.ptx_line, &len);
+        text = dbg_ptx_text_line(c->s, w.ptx_line, &len);
         if (text)
             printf("%d\t%.*s\n", w.ptx_line, len, text);
         c->list_file[0] = 0;
@@ -299,8 +158,8 @@ static void watch_values(cmd_ctx *c, const dbg_event *ev)
     memcpy(&ov, ev->stop.old_bytes, b->len < 8 ? b->len : 8);
     memcpy(&nv, ev->stop.new_bytes, b->len < 8 ? b->len : 8);
     char os[128], ns[128];
-    cmd_format_bits(ov, b->wtype, 0, os, sizeof os);
-    cmd_format_bits(nv, b->wtype, 0, ns, sizeof ns);
+    dbg_format_bits(ov, b->wtype, 0, os, sizeof os);
+    dbg_format_bits(nv, b->wtype, 0, ns, sizeof ns);
     const char *kind = b->type == DBG_BP_WATCH    ? "Hardware watchpoint"
                        : b->type == DBG_BP_RWATCH ? "Hardware read watchpoint"
                                                   : "Hardware access (read/write) watchpoint";
@@ -386,7 +245,7 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
             for (uint32_t l = 0; l < 32; l++) {
                 exec_lane_info o;
                 if (((li.waits_for >> l) & 1) &&
-                    (exec_lane_get(dbg_machine(c->s), f->cta, f->warp, l, &o) != 0 ||
+                    (dbg_lane_get(c->s, f->cta, f->warp, l, &o) != 0 ||
                      o.waits_for != li.waits_for))
                     away |= 1u << l;
             }
@@ -462,7 +321,7 @@ void cmd_do_displays(cmd_ctx *c)
         int count = 1;
         char size = 0;
         if (d->fmt[0])
-            cmd_parse_fmt(d->fmt + 1, &count, &fmt, &size);
+            dbg_parse_fmt(d->fmt + 1, &count, &fmt, &size);
         if (fmt == 'i' || size) {
             char cmd[600];
             snprintf(cmd, sizeof cmd, "x%s %s", d->fmt, d->text);
@@ -470,14 +329,24 @@ void cmd_do_displays(cmd_ctx *c)
             cmd_execute(c, cmd);
             continue;
         }
-        cmd_value v;
+        dbg_value v;
         char err[512], out[4096];
-        if (cmd_eval_focus(c, d->text, &v, err, sizeof err) != 0) {
+        if (dbg_eval_focus(c->s, d->text, &v, err, sizeof err) != 0) {
             printf("%d: %s%s%s = <error: %s>\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text,
                    err);
             continue;
         }
-        cmd_format_focus(c, &v, fmt, out, sizeof out);
+        dbg_format_focus(c->s, &v, fmt, out, sizeof out);
         printf("%d: %s%s%s = %s\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text, out);
+    }
+}
+
+void cmd_report_cond_errors(cmd_ctx *c, const dbg_event *ev)
+{
+    for (const char *p = ev->cond_error; *p;) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        cmd_error(c, "Error in testing condition for breakpoint: %.*s", len, p);
+        p += len + (nl != NULL);
     }
 }

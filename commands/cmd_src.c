@@ -12,48 +12,27 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p ? p : "";
 }
 
-static dw_info *need_symbols(cmd_ctx *c)
+static int need_symbols(cmd_ctx *c)
 {
-    dw_info *d = dbg_dwarf(c->s);
-    if (!dbg_module(c->s)) {
-        cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
-        return NULL;
-    }
-    if (!d || !dw_has_dwarf(d)) {
-        cmd_error(c, "No symbol table info available.");
-        return NULL;
-    }
-    return d;
+    if (dbg_need_symbols(c->s) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    return 0;
 }
 
 /* ---- info locals / info args ------------------------------------------------------------------ */
-static int print_vars(cmd_ctx *c, unsigned flags, const char *none)
+static void print_var(void *ctx, const char *name, const char *value)
 {
-    dw_info *d = need_symbols(c);
-    if (!d)
+    (void)ctx;
+    printf("%s = %s\n", name, value);
+}
+
+static int print_vars(cmd_ctx *c, int params, const char *none)
+{
+    if (need_symbols(c) != 0)
         return -1;
-    dbg_frame f;
-    if (dbg_focus_frame(c->s, &f) != 0)
-        return cmd_error(c, "No frame selected.");
-    const dw_var *vs[256];
-    int n = dw_vars_at_frame(d, f.pc, f.inl, flags, vs, 256);
-    if (n > 256)
-        n = 256;
-    int shown = 0;
-    const dbg_focus *fo = dbg_get_focus(c->s);
-    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
-    for (int i = 0; i < n; i++) {
-        if (vs[i]->artificial)
-            continue;
-        cmd_value v;
-        char err[512], out[8192];
-        if (cmd_var_value(&ref, vs[i], &f, &v, err, sizeof err) != 0)
-            snprintf(out, sizeof out, "<error: %s>", err);
-        else
-            cmd_format_lane(&ref, &v, 0, out, sizeof out);
-        printf("%s = %s\n", vs[i]->name, out);
-        shown++;
-    }
+    int shown = dbg_frame_vars_each(c->s, params, print_var, NULL);
+    if (shown < 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
     if (!shown)
         printf("%s\n", none);
     return 0;
@@ -64,7 +43,7 @@ int cmd_info_locals(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
-    return print_vars(c, DW_VARS_LOCALS, "No locals.");
+    return print_vars(c, 0, "No locals.");
 }
 
 int cmd_info_args(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -72,30 +51,21 @@ int cmd_info_args(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
-    return print_vars(c, DW_VARS_PARAMS, "No arguments.");
+    return print_vars(c, 1, "No arguments.");
 }
 
 /* ---- info scope / info address ---------------------------------------------------------------- */
-static void static_where(dw_info *d, const dw_var *v, uint32_t pc, char *out, size_t n)
+struct scope_ctx {
+    const char *args;
+    int shown;
+};
+
+static void scope_line(void *ctx, const char *line)
 {
-    dw_loc loc;
-    uint64_t len = dw_type_size(v->type);
-    if (dw_var_location(d, v, pc, &loc) != 0 || loc.kind == DW_LOCK_NONE)
-        snprintf(out, n, "Symbol %s is optimized out.", v->name);
-    else if (loc.kind == DW_LOCK_UNSUPPORTED)
-        snprintf(out, n, "Symbol %s is a variable with complex DWARF expression locating its "
-                 "address in memory, length %llu.", v->name, (unsigned long long)len);
-    else if (loc.kind == DW_LOCK_REG)
-        snprintf(out, n, "Symbol %s is a variable in register %s, length %llu.", v->name, loc.reg,
-                 (unsigned long long)len);
-    else if (loc.sym)
-        snprintf(out, n, "Symbol %s is a variable at %s+%llu in @%s memory, length %llu.",
-                 v->name, loc.sym, (unsigned long long)loc.offset, ptx_space_name(loc.space),
-                 (unsigned long long)len);
-    else
-        snprintf(out, n, "Symbol %s is a variable at @%s address 0x%llx, length %llu.", v->name,
-                 ptx_space_name(loc.space), (unsigned long long)loc.offset,
-                 (unsigned long long)len);
+    struct scope_ctx *k = ctx;
+    if (!k->shown++)
+        printf("Scope for %s:\n", k->args);
+    printf("%s\n", line);
 }
 
 int cmd_info_scope(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -106,27 +76,14 @@ int cmd_info_scope(cmd_ctx *c, const char *args, int argc, char **argv)
         args++;
     if (!*args)
         return cmd_error(c, "requires an argument (an expression or variable): foo, *0x12345");
-    dw_info *d = need_symbols(c);
-    if (!d)
+    if (need_symbols(c) != 0)
         return -1;
     uint32_t pcs[DBG_MAX_LOCS];
     if (dbg_resolve_location(c->s, args, pcs, DBG_MAX_LOCS) <= 0)
         return cmd_error(c, "No function \"%s\" in this program.", args);
-    const dw_var *vs[256];
-    int n = dw_vars_at(d, pcs[0], DW_VARS_LOCALS | DW_VARS_PARAMS, vs, 256);
-    if (n > 256)
-        n = 256;
-    int shown = 0;
-    for (int i = 0; i < n; i++) {
-        if (vs[i]->artificial)
-            continue;
-        if (!shown++)
-            printf("Scope for %s:\n", args);
-        char line[1024];
-        static_where(d, vs[i], pcs[0], line, sizeof line);
-        printf("%s\n", line);
-    }
-    if (!shown)
+    struct scope_ctx k = {args, 0};
+    dbg_scope_each(c->s, pcs[0], scope_line, &k);
+    if (!k.shown)
         printf("Scope for %s:\nSymbol table contains no locals.\n", args);
     return 0;
 }
@@ -136,29 +93,12 @@ int cmd_info_address(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     if (argc != 1)
         return cmd_error(c, "Argument required.");
-    dw_info *d = need_symbols(c);
-    if (!d)
+    if (need_symbols(c) != 0)
         return -1;
-    dbg_frame f;
-    int have = dbg_focus_frame(c->s, &f) == 0;
-    const dw_var *v = NULL;
-    if (have)
-        v = dw_var_lookup_frame(d, f.pc, f.inl, argv[0]);
-    for (int i = 0; i < dw_nglobals(d) && !v; i++)
-        if (!strcmp(dw_global_get(d, i)->name, argv[0]))
-            v = dw_global_get(d, i);
-    if (!v)
-        return cmd_error(c, "No symbol \"%s\" in current context.", argv[0]);
-    const dbg_focus *fo = dbg_get_focus(c->s);
-    cmd_lane_ref ref = {c, fo->cta, fo->warp, fo->lane, fo->frame, 0};
-    char where[600];
-    if (!have || !fo->valid || !dbg_launch_info(c->s)) {
-        static_where(d, v, have ? f.pc : 0, where, sizeof where);
-        printf("%s\n", where);
-        return 0;
-    }
-    cmd_var_where(&ref, v, &f, where, sizeof where);
-    printf("Symbol \"%s\" is %s.\n", v->name, where);
+    char line[1200];
+    if (dbg_var_address(c->s, argv[0], line, sizeof line) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
+    printf("%s\n", line);
     return 0;
 }
 
@@ -166,23 +106,24 @@ int cmd_info_address(cmd_ctx *c, const char *args, int argc, char **argv)
 static void describe(cmd_ctx *c, uint32_t pc, char *out, size_t n)
 {
     char d[300];
-    cmd_describe(c, pc, d, sizeof d);
+    dbg_describe_pc(c->s, pc, d, sizeof d);
     snprintf(out, n, "0x%x%s%s", pc, d[0] ? " " : "", d);
 }
 
-static int line_of_pc(cmd_ctx *c, dw_info *d, uint32_t pc)
+static int line_of_pc(cmd_ctx *c, uint32_t pc)
 {
-    dw_line l;
+    const char *file;
+    int line;
     uint32_t lo, hi;
     char a[400], b[400];
-    if (dw_line_at(d, pc, &l) != 0 || l.line == 0 || dw_line_range(d, pc, &lo, &hi) != 0) {
+    if (dbg_pc_line_range(c->s, pc, &file, &line, &lo, &hi) != 0) {
         describe(c, pc, a, sizeof a);
         printf("No line number information available for address %s\n", a);
         return 0;
     }
     describe(c, lo, a, sizeof a);
     describe(c, hi, b, sizeof b);
-    printf("Line %d of \"%s\" starts at address %s and ends at %s.\n", l.line, base_name(l.file),
+    printf("Line %d of \"%s\" starts at address %s and ends at %s.\n", line, base_name(file),
            a, b);
     return 0;
 }
@@ -190,15 +131,14 @@ static int line_of_pc(cmd_ctx *c, dw_info *d, uint32_t pc)
 int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argv;
-    dw_info *d = dbg_dwarf(c->s);
-    if (!dbg_module(c->s) || !d)
+    if (!dbg_has_module(c->s) || !dbg_has_lines(c->s))
         return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
     while (isspace((unsigned char)*args))
         args++;
     uint32_t pc;
     if (argc == 0) {
         if (dbg_focus_pc(c->s, &pc) == 0)
-            return line_of_pc(c, d, pc);
+            return line_of_pc(c, pc);
         if (!c->list_valid || !c->list_file[0])
             return cmd_error(c, "No line number information available.");
         char spec[600];
@@ -212,7 +152,7 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
             return -1;
         if (dbg_resolve_location(c->s, loc, pcs, 1) <= 0)
             return cmd_error(c, "%s", dbg_errmsg(c->s));
-        return line_of_pc(c, d, pcs[0]);
+        return line_of_pc(c, pcs[0]);
     }
     if (strncmp(args, "ptx:", 4) == 0) { /* as break ptx:N: the first instruction at or after */
         uint32_t pcs[1];
@@ -227,7 +167,7 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
                    want, a, w.ptx_line);
         else
             printf("PTX line %ld is at address %s.\n", want, a);
-        return line_of_pc(c, d, pcs[0]);
+        return line_of_pc(c, pcs[0]);
     }
     /* FILE:LINE or LINE: exact rows of that line */
     const char *colon = strrchr(args, ':');
@@ -251,45 +191,34 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
     if (line > INT_MAX) /* strtol's LONG_MAX on overflow too */
         return cmd_error(c, "Line number %s out of range.", colon ? colon + 1 : args);
     if (line > 0) {
-        dw_pc_range r[4];
-        int n = dw_line_pcs(d, file, (int)line, r, 4);
+        uint32_t lo, hi;
         char a[400], b[400];
-        if (n > 0) {
-            describe(c, r[0].lo, a, sizeof a);
-            describe(c, r[0].hi, b, sizeof b);
+        int k = dbg_line_code(c->s, file, (int)line, &lo, &hi);
+        if (k == 1) {
+            describe(c, lo, a, sizeof a);
+            describe(c, hi, b, sizeof b);
             printf("Line %ld of \"%s\" starts at address %s and ends at %s.\n", line,
                    base_name(file), a, b);
             return 0;
         }
-        uint32_t pcs[4];
-        int actual = 0;
-        if (dw_line_breakpoints(d, file, (int)line, pcs, 4, &actual) > 0) {
-            describe(c, pcs[0], a, sizeof a);
+        if (k == 2) {
+            describe(c, lo, a, sizeof a);
             printf("Line %ld of \"%s\" is at address %s but contains no code.\n", line,
                    base_name(file), a);
             return 0;
         }
-        int known = 0;
-        const ptx_module *m = dbg_module(c->s);
-        for (int i = 0; i < m->nfiles && !known; i++)
-            known = dw_file_matches(d, m->files[i].num, file);
-        if (!known)
+        if (k < 0)
             return cmd_error(c, "No source file named %s.", file);
         return cmd_error(c, "Line number %ld is out of range for \"%s\".", line, base_name(file));
     }
     /* FUNC: the line where it starts */
-    const dw_func *df = dw_func_by_name(d, args);
-    if (!df) {
-        const ptx_func *pf = dbg_find_func(c->s, args);
-        if (!pf)
-            return cmd_error(c, "Function \"%s\" not defined.", args);
-        df = dw_func_of_ptx(d, pf);
-        if (!df)
-            return cmd_error(c, "Function \"%s\" not defined.", args);
-    }
-    if (df->lo == df->hi)
+    uint32_t lo;
+    int k = dbg_func_code_start(c->s, args, &lo);
+    if (k == -1)
+        return cmd_error(c, "Function \"%s\" not defined.", args);
+    if (k == -2)
         return cmd_error(c, "Function \"%s\" has no code.", args);
-    return line_of_pc(c, d, df->lo);
+    return line_of_pc(c, lo);
 }
 
 /* ---- info source ------------------------------------------------------------------------------ */
@@ -298,8 +227,7 @@ int cmd_info_source(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
-    const ptx_module *m = dbg_module(c->s);
-    if (!m)
+    if (!dbg_has_module(c->s))
         return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
     const char *file = NULL;
     uint32_t pc;
@@ -310,8 +238,8 @@ int cmd_info_source(cmd_ctx *c, const char *args, int argc, char **argv)
         file = w.file;
     if (!file) {
         printf("No current source file.\n");
-        if (m->path)
-            printf("PTX file is %s\n", base_name(m->path));
+        if (dbg_module_name(c->s))
+            printf("PTX file is %s\n", base_name(dbg_module_name(c->s)));
         return 0;
     }
     printf("Current source file is %s\n", base_name(file));
@@ -319,9 +247,7 @@ int cmd_info_source(cmd_ctx *c, const char *args, int argc, char **argv)
     if (slash)
         printf("Compilation directory is %.*s\n", (int)(slash - file), file);
     char buf[4096];
-    const char *dir = dbg_module_dir(c->s);
-    const char *found = dw_src_resolve(dbg_srcpath(c->s), file, dir && dir[0] ? dir : NULL, buf,
-                                       sizeof buf);
+    const char *found = dbg_source_locate(c->s, file, buf, sizeof buf);
     if (found) {
         printf("Located in %s\n", found);
         printf("Contains %d lines.\n", dbg_source_nlines(c->s, file));
@@ -329,8 +255,7 @@ int cmd_info_source(cmd_ctx *c, const char *args, int argc, char **argv)
         printf("Source file not found.\n");
     }
     printf("Source language is c++.\n");
-    dw_info *d = dbg_dwarf(c->s);
-    printf("%s\n", d && dw_has_dwarf(d) ? "Compiled with DWARF debugging format."
+    printf("%s\n", dbg_has_dwarf_vars(c->s) ? "Compiled with DWARF debugging format."
                                         : "Line table only (no DWARF variables).");
     return 0;
 }
@@ -338,19 +263,17 @@ int cmd_info_source(cmd_ctx *c, const char *args, int argc, char **argv)
 /* ---- directory, substitute-path ---------------------------------------------------------------- */
 static void show_dirs(cmd_ctx *c)
 {
-    dw_srcpath *sp = dbg_srcpath(c->s);
     printf("Source directories searched: ");
-    for (int i = 0; i < dw_src_ndirs(sp); i++)
-        printf("%s:", dw_src_dir(sp, i));
+    for (int i = 0; i < dbg_src_ndirs(c->s); i++)
+        printf("%s:", dbg_src_dir(c->s, i));
     printf("$cdir:$cwd\n");
 }
 
 int cmd_directory(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    dw_srcpath *sp = dbg_srcpath(c->s);
     if (argc == 0) {
-        dw_src_clear_dirs(sp);
+        dbg_src_clear_dirs(c->s);
     } else {
         for (int i = 0; i < argc; i++) {
             /* gdb accepts DIR1:DIR2 */
@@ -359,14 +282,14 @@ int cmd_directory(cmd_ctx *c, const char *args, int argc, char **argv)
                 return cmd_error(c, "Out of memory.");
             for (char *save = NULL, *t = strtok_r(copy, ":", &save); t;
                  t = strtok_r(NULL, ":", &save))
-                if (strcmp(t, "$cdir") && strcmp(t, "$cwd") && dw_src_add_dir(sp, t) != 0) {
+                if (strcmp(t, "$cdir") && strcmp(t, "$cwd") && dbg_src_add_dir(c->s, t) != 0) {
                     free(copy);
                     return cmd_error(c, "Cannot add directory %s.", t);
                 }
             free(copy);
         }
     }
-    dw_src_flush(sp);
+    dbg_src_flush(c->s);
     show_dirs(c);
     return 0;
 }
@@ -376,9 +299,9 @@ int cmd_set_substitute(cmd_ctx *c, int argc, char **argv)
     if (argc != 3)
         return cmd_error(c, "Incorrect usage, too %s arguments in command",
                          argc < 3 ? "few" : "many");
-    if (dw_src_add_subst(dbg_srcpath(c->s), argv[1], argv[2]) != 0)
+    if (dbg_src_add_subst(c->s, argv[1], argv[2]) != 0)
         return cmd_error(c, "Cannot add the substitution rule.");
-    dw_src_flush(dbg_srcpath(c->s));
+    dbg_src_flush(c->s);
     return 0;
 }
 
@@ -389,9 +312,9 @@ int cmd_unset(cmd_ctx *c, const char *args, int argc, char **argv)
         return cmd_error(c, "Usage: unset substitute-path [FROM]");
     if (argc > 2)
         return cmd_error(c, "Incorrect usage, too many arguments in command");
-    if (dw_src_del_subst(dbg_srcpath(c->s), argc == 2 ? argv[1] : NULL) != 0 && argc == 2)
+    if (dbg_src_del_subst(c->s, argc == 2 ? argv[1] : NULL) != 0 && argc == 2)
         return cmd_error(c, "No substitution rule defined for `%s'", argv[1]);
-    dw_src_flush(dbg_srcpath(c->s));
+    dbg_src_flush(c->s);
     return 0;
 }
 
@@ -402,11 +325,10 @@ int cmd_show_src(cmd_ctx *c, const char *what)
         return 1;
     }
     if (!strcmp(what, "substitute-path")) {
-        dw_srcpath *sp = dbg_srcpath(c->s);
         printf("List of all source path substitution rules:\n");
-        for (int i = 0; i < dw_src_nsubst(sp); i++) {
+        for (int i = 0; i < dbg_src_nsubst(c->s); i++) {
             const char *from, *to;
-            if (dw_src_subst(sp, i, &from, &to) == 0)
+            if (dbg_src_subst(c->s, i, &from, &to) == 0)
                 printf("  `%s' -> `%s'.\n", from, to);
         }
         return 1;

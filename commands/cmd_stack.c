@@ -106,7 +106,7 @@ int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)
         sel = n - 1;
     const dbg_frame *f = &fr[sel];
     char d[300], where[600] = "";
-    cmd_describe(c, f->pc, d, sizeof d);
+    dbg_describe_pc(c->s, f->pc, d, sizeof d);
     if (f->file && f->line > 0) {
         const char *b = strrchr(f->file, '/');
         snprintf(where, sizeof where, " (%s:%d)", b ? b + 1 : f->file, f->line);
@@ -115,7 +115,7 @@ int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)
     char name[600];
     if (f->inl_name)
         snprintf(name, sizeof name, "%s", f->inl_name);
-    else if (f->func->is_entry)
+    else if (dbg_func_is_kernel(f->func))
         cmd_kernel_label(c, name, sizeof name);
     else
         dbg_func_name(c->s, f->func, 0, name, sizeof name);
@@ -138,22 +138,6 @@ int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)
 }
 
 /* ---- list ----------------------------------------------------------------------------------- */
-static int ptx_nlines(cmd_ctx *c)
-{
-    const ptx_module *m = dbg_module(c->s);
-    int lo = 1, hi = 1, len;
-    while (ptx_source_line(m, hi, &len))
-        hi *= 2;
-    while (lo < hi) { /* last line that exists */
-        int mid = (lo + hi + 1) / 2;
-        if (ptx_source_line(m, mid, &len))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return ptx_source_line(m, lo, &len) ? lo : 0;
-}
-
 /* Lines a listing shows (set listsize; 0: unlimited, bounded by the file). */
 static int list_size(const cmd_ctx *c)
 {
@@ -165,8 +149,8 @@ static int list_lines(cmd_ctx *c, const char *file, int first, int last)
 {
     char keep[512];
     snprintf(keep, sizeof keep, "%s", file ? file : "");
-    int nlines = keep[0] ? dbg_source_nlines(c->s, keep) : ptx_nlines(c);
-    const char *shown = keep[0] ? keep : (dbg_module(c->s)->path ? dbg_module(c->s)->path : "");
+    int nlines = keep[0] ? dbg_source_nlines(c->s, keep) : dbg_ptx_text_nlines(c->s);
+    const char *shown = keep[0] ? keep : (dbg_module_name(c->s) ? dbg_module_name(c->s) : "");
     const char *b = strrchr(shown, '/');
     b = b ? b + 1 : shown;
     if (first < 1)
@@ -178,7 +162,7 @@ static int list_lines(cmd_ctx *c, const char *file, int first, int last)
     int len;
     for (int l = first; l <= last; l++) {
         const char *t = keep[0] ? dbg_source_line(c->s, keep, l, &len)
-                                : ptx_source_line(dbg_module(c->s), l, &len);
+                                : dbg_ptx_text_line(c->s, l, &len);
         if (!t)
             break;
         printf("%d\t%.*s\n", l, len, t);
@@ -227,18 +211,8 @@ static int list_where(cmd_ctx *c, const char *given, char *file, size_t n, int *
     char spec[512];
     if (cmd_loc_addr(c, given, spec, sizeof spec) != 0)
         return -1;
-    dw_info *d = dbg_dwarf(c->s);
-    const dw_func *df = d ? dw_func_by_name(d, spec) : NULL;
-    if (!df) {
-        const ptx_func *pf = strchr(spec, ':') || spec[0] == '*' ? NULL : dbg_find_func(c->s, spec);
-        df = pf && d ? dw_func_of_ptx(d, pf) : NULL;
-    }
-    if (df && df->decl_file && df->decl_line > 0) {
-        snprintf(file, n, "%s", df->decl_file);
-        *line = df->decl_line;
-        *pc = df->lo;
+    if (dbg_func_decl(c->s, spec, file, n, line, pc) == 0)
         return 0;
-    }
     uint32_t pcs[DBG_MAX_LOCS];
     if (dbg_resolve_location(c->s, spec, pcs, DBG_MAX_LOCS) <= 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
@@ -287,7 +261,7 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (!dbg_module(c->s))
+    if (!dbg_has_module(c->s))
         return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
     char a[512];
     while (isspace((unsigned char)*args))
@@ -318,12 +292,13 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
         /* first list: around the focus, else the first kernel */
         if (dbg_focus_pc(c->s, &pc) != 0) {
             uint32_t pcs[1];
-            const ptx_module *m = dbg_module(c->s);
             pc = UINT32_MAX;
-            for (int i = 0; i < m->nfuncs && pc == UINT32_MAX; i++)
-                if (m->funcs[i]->is_entry && m->funcs[i]->has_body &&
-                    dbg_resolve_location(c->s, m->funcs[i]->sym->name, pcs, 1) == 1)
+            for (int i = 0; i < dbg_nfuncs(c->s) && pc == UINT32_MAX; i++) {
+                dbg_func_info fi;
+                dbg_func_info_of(dbg_func_at(c->s, i), &fi);
+                if (fi.kernel && fi.has_body && dbg_resolve_location(c->s, fi.name, pcs, 1) == 1)
                     pc = pcs[0];
+            }
             if (pc == UINT32_MAX)
                 return cmd_error(c, "No kernel to list.");
         }

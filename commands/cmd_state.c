@@ -20,10 +20,10 @@
  * program's memory) comes back as void.
  * ------------------------------------------------------------------------------------------- */
 
-static void put_value(FILE *f, const cmd_value *v)
+static void put_value(FILE *f, const dbg_value *v)
 {
-    cmd_value w = *v;
-    if (w.kind == CV_AGG)
+    dbg_value w = *v;
+    if (w.kind == DBG_V_AGG)
         memset(&w, 0, sizeof w); /* void */
     uint64_t fb;
     memcpy(&fb, &w.f, sizeof fb);
@@ -32,16 +32,16 @@ static void put_value(FILE *f, const cmd_value *v)
             (unsigned long long)w.count);
 }
 
-static int get_value(const char *p, cmd_value *v)
+static int get_value(const char *p, dbg_value *v)
 {
     int kind, type, space;
     unsigned long long u, fb, count;
     unsigned d0, d1, d2;
     if (sscanf(p, "%d %d %d %llx %llx %x %x %x %llx", &kind, &type, &space, &u, &fb, &d0, &d1,
-               &d2, &count) != 9 || kind < CV_VOID || kind > CV_CODE)
+               &d2, &count) != 9 || kind < DBG_V_VOID || kind > DBG_V_CODE)
         return -1;
     memset(v, 0, sizeof *v);
-    v->kind = (cmd_vkind)kind;
+    v->kind = (dbg_vkind)kind;
     v->type = (ptx_type)type;
     v->space = (ptx_space)space;
     v->u = u;
@@ -61,13 +61,13 @@ int cmd_state_write(cmd_ctx *c, FILE *f)
         fprintf(f, "bp %d %d %d %d %d %d\n", b->num, b->hits, b->ignore, b->enabled,
                 b->disp_dis, b->disable_after);
     }
-    for (int i = 0; i < c->hist.nhist; i++) {
+    for (int i = 0; i < dbg_session_history(c->s)->nhist; i++) {
         fputs("hist ", f);
-        put_value(f, &c->hist.hist[i]);
+        put_value(f, &dbg_session_history(c->s)->hist[i]);
     }
-    for (int i = 0; i < c->hist.nconv; i++) {
-        fprintf(f, "conv %s ", c->hist.conv[i].name);
-        put_value(f, &c->hist.conv[i].v);
+    for (int i = 0; i < dbg_session_history(c->s)->nconv; i++) {
+        fprintf(f, "conv %s ", dbg_session_history(c->s)->conv[i].name);
+        put_value(f, &dbg_session_history(c->s)->conv[i].v);
     }
     return ferror(f) ? -1 : 0;
 }
@@ -77,7 +77,7 @@ void cmd_state_read(cmd_ctx *c, const char *text, int values)
     int replaced = 0;
     for (const char *q = text; q && *q; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : NULL) {
         int num, hits, ign, en, dd, dis;
-        cmd_value v;
+        dbg_value v;
         if (sscanf(q, "nextbp %d", &num) == 1) {
             dbg_bp_set_next_number(c->s, num);
         } else if (sscanf(q, "bp %d %d %d %d %d %d", &num, &hits, &ign, &en, &dd, &dis) == 6) {
@@ -92,17 +92,17 @@ void cmd_state_read(cmd_ctx *c, const char *text, int values)
                 dbg_bp_enable(c->s, num, en);
         } else if (values && !strncmp(q, "hist ", 5) && get_value(q + 5, &v) == 0) {
             if (!replaced) { /* the other process's history is the whole history */
-                c->hist.nhist = 0;
+                dbg_session_history(c->s)->nhist = 0;
                 replaced = 1;
             }
-            cmd_history_add(&c->hist, &v, NULL);
+            dbg_history_add(dbg_session_history(c->s), &v, NULL);
         } else if (values && !strncmp(q, "conv ", 5)) {
             char name[64];
             int used = 0;
             if (sscanf(q + 5, "%63s %n", name, &used) != 1 || used <= 0 ||
                 get_value(q + 5 + used, &v) != 0)
                 continue;
-            cmd_value *slot = cmd_history_conv(&c->hist, name, 1);
+            dbg_value *slot = dbg_history_conv(dbg_session_history(c->s), name, 1);
             if (slot)
                 *slot = v;
         }

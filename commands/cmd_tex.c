@@ -6,112 +6,11 @@
 #include "cmd.h"
 
 /* ---------------------------------------------------------------------------------------------
- * The command level names objects; the core (exec_tex.c) holds them per machine. Every object
- * remembers its buffer by name and its handle, so after `file` loads a new module (a new
- * machine, buffers reallocated) the objects and `bind`ings are recreated with the same handles
- * the first time they are needed (naming one in an expression, bind, info textures).
- * A texture or surface NAME evaluates to its handle (a .u64), so `launch k<<<1,32>>>(tex, out)`
+ * The commands parse and print; the session owns the objects (debugger/dbg_tex.c), which survive
+ * `file` loading a new module. A texture or surface NAME evaluates to its handle (a .u64), so
+ * `launch k<<<1,32>>>(tex, out)`
  * passes it as the cudaTextureObject_t / cudaSurfaceObject_t parameter.
  * ------------------------------------------------------------------------------------------- */
-
-typedef struct {
-    char name[64], buffer[64];
-    int surface;
-    exec_tex_desc d;          /* addr is refreshed from the buffer */
-    uint64_t handle;
-} tex_entry;
-
-typedef struct {
-    char var[128], obj[64];
-} tex_bindent;
-
-typedef struct tex_table {
-    tex_entry *e;
-    int n;
-    tex_bindent *b;
-    int nb;
-    struct tex_table *next;   /* every table, so none is ever unreachable */
-} tex_table;
-
-static tex_table *all_tables;
-
-static tex_table *table(cmd_ctx *c)
-{
-    if (!c->tex) {
-        tex_table *t = calloc(1, sizeof *t);
-        if (!t)
-            return NULL;
-        t->next = all_tables;
-        all_tables = t;
-        c->tex = t;
-    }
-    return c->tex;
-}
-
-void cmd_tex_free(cmd_ctx *c)
-{
-    tex_table *t = c->tex;
-    if (!t)
-        return;
-    for (tex_table **pp = &all_tables; *pp; pp = &(*pp)->next)
-        if (*pp == t) {
-            *pp = t->next;
-            break;
-        }
-    free(t->e);
-    free(t->b);
-    free(t);
-    c->tex = NULL;
-}
-
-static tex_entry *find(tex_table *t, const char *name)
-{
-    for (int i = 0; t && i < t->n; i++)
-        if (!strcmp(t->e[i].name, name))
-            return &t->e[i];
-    return NULL;
-}
-
-/* Make the machine hold every object and binding (after a reload: recreate them). */
-static void sync(cmd_ctx *c)
-{
-    tex_table *t = c->tex;
-    exec_machine *m = dbg_machine(c->s);
-    if (!t || !m)
-        return;
-    for (int i = 0; i < t->n; i++) {
-        tex_entry *e = &t->e[i];
-        const dbg_buffer *b = dbg_buffer_find(c->s, e->buffer);
-        if (!b)
-            continue;
-        exec_tex_desc cur;
-        int surf;
-        if (exec_tex_query(m, e->handle, &surf, &cur) == 0 && surf == e->surface &&
-            cur.addr == b->addr)
-            continue;
-        exec_tex_desc d = e->d;
-        uint64_t h = e->handle;
-        d.addr = b->addr;
-        if (exec_tex_create(m, e->surface, &d, &h) == 0)
-            e->d.addr = b->addr;
-    }
-    for (int i = 0; i < t->nb; i++) {
-        tex_entry *e = find(t, t->b[i].obj);
-        uint64_t cur;
-        if (e && exec_tex_binding(m, t->b[i].var, &cur) == 0 && cur != e->handle)
-            exec_tex_bind(m, t->b[i].var, e->handle);
-    }
-}
-
-int cmd_tex_ident(cmd_ctx *c, const char *name, cmd_value *out)
-{
-    tex_entry *e = find(c->tex, name);
-    if (!e)
-        return 0;
-    sync(c);
-    cmd_value_from_bits(out, PTX_T_U64, e->handle);
-    return 1;
-}
 
 /* ---- parsing ------------------------------------------------------------------------------- */
 static int parse_dims(const char *s, uint32_t dims[3], int *nd)
@@ -147,16 +46,6 @@ static int parse_mode(const char *s, exec_tex_addr *m)
     return -1;
 }
 
-static int valid_name(const char *s)
-{
-    if (!isalpha((unsigned char)*s) && *s != '_')
-        return 0;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '_')
-            return 0;
-    return 1;
-}
-
 static const char *geom_name(exec_tex_geom g)
 {
     static const char *const n[] = {"?", "1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
@@ -181,22 +70,12 @@ static int create(cmd_ctx *c, int surface, int argc, char **argv)
           "[layers=N] [cube] [linear]";
     if (argc < 4)
         return cmd_error(c, "%s", usage);
-    if (!dbg_machine(c->s))
-        return cmd_error(c, "No PTX module loaded.");
     const char *name = argv[0];
-    if (!valid_name(name) || strlen(name) >= 64)
-        return cmd_error(c, "Invalid %s name \"%s\".", what, name);
-    tex_table *t = table(c);
-    if (!t)
-        return cmd_error(c, "Out of memory.");
-    if (find(t, name) || dbg_buffer_find(c->s, name))
-        return cmd_error(c, "\"%s\" already names a buffer, texture or surface.", name);
-    const dbg_buffer *b = dbg_buffer_find(c->s, argv[1]);
-    if (!b)
-        return cmd_error(c, "No buffer named \"%s\".", argv[1]);
+    if (dbg_tex_check(c->s, name, argv[1], surface) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
     exec_tex_desc d;
     memset(&d, 0, sizeof d);
-    d.chtype = ptx_type_from_name(argv[2]);
+    d.chtype = dbg_type_from_name(argv[2]);
     if (d.chtype == PTX_T_NONE || d.chtype == PTX_T_PRED)
         return cmd_error(c, "Invalid channel type \"%s\" (u8 s8 u16 s16 u32 s32 f16 f32).", argv[2]);
     uint32_t dims[3];
@@ -292,34 +171,9 @@ static int create(cmd_ctx *c, int surface, int argc, char **argv)
         d.geom = nd == 1 ? EXEC_TEX_1D : nd == 2 ? EXEC_TEX_2D : EXEC_TEX_3D;
         d.layers = 1;
     }
-    d.addr = b->addr;
-    uint64_t h = 0;
-    /* never reuse a handle still named by another entry (after a reload) */
-    for (int i = 0; i < t->n; i++)
-        if (t->e[i].handle > h)
-            h = t->e[i].handle;
-    h++;
-    sync(c);
-    exec_machine *m = dbg_machine(c->s);
-    exec_tex_desc got;
-    while (exec_tex_query(m, h, NULL, NULL) == 0)
-        h++;
-    if (exec_tex_create(m, surface, &d, &h) != 0)
-        return cmd_error(c, "%s", exec_errmsg(m));
-    exec_tex_query(m, h, NULL, &got);
-    tex_entry *ne = realloc(t->e, (size_t)(t->n + 1) * sizeof *ne);
-    if (!ne) {
-        exec_tex_destroy(m, h);
-        return cmd_error(c, "Out of memory.");
-    }
-    t->e = ne;
-    tex_entry *e = &t->e[t->n++];
-    memset(e, 0, sizeof *e);
-    snprintf(e->name, sizeof e->name, "%s", name);
-    snprintf(e->buffer, sizeof e->buffer, "%s", b->name);
-    e->surface = surface;
-    e->d = got;
-    e->handle = h;
+    uint64_t h;
+    if (dbg_tex_create(c->s, name, argv[1], surface, &d, &h) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
     if (c->interactive)
         printf("%s %s = handle %llu\n", surface ? "Surface" : "Texture", name,
                (unsigned long long)h);
@@ -344,43 +198,8 @@ int cmd_bind(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     if (argc != 2)
         return cmd_error(c, "Usage: bind TEXREF|SURFREF|SAMPLERREF NAME|none");
-    exec_machine *m = dbg_machine(c->s);
-    if (!m)
-        return cmd_error(c, "No PTX module loaded.");
-    tex_table *t = table(c);
-    if (!t)
-        return cmd_error(c, "Out of memory.");
-    sync(c);
-    uint64_t h = 0, cur;
-    if (exec_tex_binding(m, argv[0], &cur) != 0)
-        return cmd_error(c, "No module-scope .texref, .samplerref or .surfref variable \"%s\".",
-                         argv[0]);
-    int unbind = !strcmp(argv[1], "none");
-    if (!unbind) {
-        tex_entry *e = find(t, argv[1]);
-        if (!e)
-            return cmd_error(c, "No texture or surface named \"%s\".", argv[1]);
-        h = e->handle;
-    }
-    if (exec_tex_bind(m, argv[0], h) != 0)
-        return cmd_error(c, "%s", exec_errmsg(m));
-    int i;
-    for (i = 0; i < t->nb && strcmp(t->b[i].var, argv[0]); i++)
-        ;
-    if (unbind) {
-        if (i < t->nb)
-            t->b[i] = t->b[--t->nb];
-        return 0;
-    }
-    if (i == t->nb) {
-        tex_bindent *nb = realloc(t->b, (size_t)(t->nb + 1) * sizeof *nb);
-        if (!nb)
-            return cmd_error(c, "Out of memory.");
-        t->b = nb;
-        t->nb++;
-    }
-    snprintf(t->b[i].var, sizeof t->b[i].var, "%s", argv[0]);
-    snprintf(t->b[i].obj, sizeof t->b[i].obj, "%s", argv[1]);
+    if (dbg_tex_bind(c->s, argv[0], strcmp(argv[1], "none") ? argv[1] : NULL) != 0)
+        return cmd_error(c, "%s", dbg_errmsg(c->s));
     return 0;
 }
 
@@ -389,17 +208,17 @@ int cmd_info_textures(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
-    tex_table *t = c->tex;
-    if (!t || (!t->n && !t->nb)) {
+    int nt = dbg_tex_count(c->s), nb = dbg_tex_nbindings(c->s);
+    if (!nt && !nb) {
         printf("No textures or surfaces.\n");
         return 0;
     }
-    sync(c);
-    exec_machine *m = dbg_machine(c->s);
     printf("%-12s %-7s %6s %-12s %-4s %2s %-5s %-14s %s\n", "Name", "Kind", "Handle", "Buffer",
            "Type", "Ch", "Geom", "Size", "Sampling");
-    for (int i = 0; i < t->n; i++) {
-        const tex_entry *e = &t->e[i];
+    for (int i = 0; i < nt; i++) {
+        dbg_tex_row row;
+        dbg_tex_row_at(c->s, i, &row);
+        const dbg_tex_row *e = &row;
         const exec_tex_desc *d = &e->d;
         char size[48], samp[160] = "";
         if (d->geom == EXEC_TEX_1D)
@@ -421,16 +240,19 @@ int cmd_info_textures(cmd_ctx *c, const char *args, int argc, char **argv)
                      d->linear ? " linear-memory" : "");
         else if (d->read_normalized)
             snprintf(samp, sizeof samp, "read=normalized-float");
-        int live = m && exec_tex_query(m, e->handle, NULL, NULL) == 0;
+        int live = e->live;
         printf("%-12s %-7s %6llu %-12s %-4s %2d %-5s %-14s %s%s\n", e->name,
                e->surface ? "surface" : "texture", (unsigned long long)e->handle, e->buffer,
-               ptx_type_name(d->chtype), d->channels, geom_name(d->geom), size, samp,
+               dbg_type_name(d->chtype), d->channels, geom_name(d->geom), size, samp,
                live ? "" : "  (buffer missing)");
     }
-    if (t->nb) {
+    if (nb) {
         printf("Bindings:\n");
-        for (int i = 0; i < t->nb; i++)
-            printf("  %s -> %s\n", t->b[i].var, t->b[i].obj);
+        for (int i = 0; i < nb; i++) {
+            const char *var, *obj;
+            dbg_tex_binding_at(c->s, i, &var, &obj);
+            printf("  %s -> %s\n", var, obj);
+        }
     }
     return 0;
 }

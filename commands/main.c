@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "cmd_prog.h"
 #include "dap.h"
+#include "chk.h"
 
 /* A module with nothing in it, so buffers and the PTX REPL work before any file is loaded. */
 static const char empty_module[] = ".version 7.0\n.target sm_80\n.address_size 64\n";

@@ -3,8 +3,7 @@
 #define DAP_H
 
 #include <stdint.h>
-#include "exec.h"
-#include "ptx.h"
+#include "ptxdbg_types.h"
 
 /* ---------------------------------------------------------------------------------------------
  * `ptxdbg --dap` speaks DAP on stdin/stdout until the client disconnects (or its input ends);
@@ -29,5 +28,8 @@ int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
 void dap_inproc_set_run_hook(int (*fn)(void *ctx, const exec_run_opts *o, const exec_stop *st),
                              void *ctx);
 void dap_inproc_interrupt(void);
+
+/* The runtime loaded mod or is about to free it: the session forgets what it read of it. */
+void dap_inproc_forget(const ptx_module *mod);
 
 #endif

@@ -97,7 +97,7 @@ static int early_resolve(dap_srv *d, const dap_bp *b, int *line, char *why, size
 {
     dbg_session **ss;
     dapv **vs;
-    int n = dbg_module(d->s) ? 0 : dap_prog_sessions(d, &ss, &vs);
+    int n = dbg_has_module(d->s) ? 0 : dap_prog_sessions(d, &ss, &vs);
     *line = 0;
     for (int i = 0; i < n; i++) {
         char spec[1200];
@@ -314,7 +314,7 @@ static void engine_add(dap_srv *d, dap_bp *b, const char *spec)
     const char *prog = dap_prog_path(d);
     char why[1024];
     int line;
-    if (prog && !dbg_module(d->s) && !d->inproc) {
+    if (prog && !dbg_has_module(d->s) && !d->inproc) {
         /* a CUDA program before its modules load: what can be told from its file now */
         if (b->kind != DAP_BP_INSN && dbg_host_code(d->s, prog, spec, why, sizeof why) == 1) {
             bp_fail(b, "%s", why);
@@ -325,7 +325,7 @@ static void engine_add(dap_srv *d, dap_bp *b, const char *spec)
             return;
         }
     }
-    if (b->cond && dbg_module(d->s)) {
+    if (b->cond && dbg_has_module(d->s)) {
         uint32_t pcs[DBG_MAX_LOCS];
         char msg[1024];
         int np = dbg_resolve_location(d->s, spec, pcs, DBG_MAX_LOCS);
@@ -393,7 +393,7 @@ static void set_source(dap_srv *d, const dj *req, const dj *a, dj_w *w)
         b->line = dap_engine_line(d, (int)line);
         if (ok && (!list || bp_options(b, it) == 0)) {
             int ptx;
-            const char *mf = dbg_module(d->s) ? module_file(d, path, &ptx) : NULL;
+            const char *mf = dbg_has_module(d->s) ? module_file(d, path, &ptx) : NULL;
             char spec[1200];
             if (mf && ptx)
                 snprintf(spec, sizeof spec, "ptx:%d", b->line);
@@ -482,7 +482,7 @@ static void set_insn(dap_srv *d, const dj *req, const dj *a, dj_w *w)
         else if (dj_int(it, "offset", -(1ll << 40), 1ll << 40, &off) < 0)
             bp_fail(b, "offset must be an integer.");
         else if ((int64_t)ref + off < 0 || (int64_t)ref + off > UINT32_MAX ||
-                 (dbg_module(d->s) && (uint64_t)((int64_t)ref + off) >= dbg_ninsns(d->s)))
+                 (dbg_has_module(d->s) && (uint64_t)((int64_t)ref + off) >= dbg_ninsns(d->s)))
             bp_fail(b, "No instruction at %s%+lld.", rs, (long long)off);
         else if (bp_options(b, it) == 0) {
             char spec[40];
@@ -532,7 +532,7 @@ static void set_data(dap_srv *d, const dj *req, const dj *a, dj_w *w)
             dbg_bp_type t = !strcmp(at, "read") ? DBG_BP_RWATCH
                             : !strcmp(at, "readWrite") ? DBG_BP_AWATCH : DBG_BP_WATCH;
             char expr[400];
-            snprintf(expr, sizeof expr, "*(@%s %s *)0x%llx", ptx_space_name(sp), type,
+            snprintf(expr, sizeof expr, "*(@%s %s *)0x%llx", dbg_space_name(sp), type,
                      (unsigned long long)addr);
             b->spec = strdup(expr);
             int num = dbg_watch_add(d->s, t, expr, sp, addr, len, shown_as(len));

@@ -84,7 +84,7 @@ static int data_target(dap_srv *d, const dj *a, const char *name, ptx_space *sp,
         } else if (vr->kind == DAP_VR_SHVAR && name[0] == '[') {
             char *end;
             long long i = strtoll(name + 1, &end, 10);
-            int eb = ptx_type_bits(vr->type) / 8;
+            int eb = dbg_type_bits(vr->type) / 8;
             if (*end != ']' || end[1] || i < 0 || i >= vr->n) {
                 snprintf(why, wn, "No element %s.", name);
                 return -1;
@@ -92,7 +92,7 @@ static int data_target(dap_srv *d, const dj *a, const char *name, ptx_space *sp,
             *sp = PTX_SPACE_SHARED;
             *addr = vr->addr + (uint64_t)i * (uint64_t)(eb > 0 ? eb : 1);
             *size = eb > 0 ? (uint64_t)eb : 1;
-            snprintf(type, tn, "%s", eb > 0 ? ptx_type_name(vr->type) : "b8");
+            snprintf(type, tn, "%s", eb > 0 ? dbg_type_name(vr->type) : "b8");
             return 0;
         } else if (vr->kind == DAP_VR_REGS) {
             snprintf(why, wn, "%s is a register: registers cannot be watched (watch memory).",
@@ -132,7 +132,7 @@ static int data_target(dap_srv *d, const dj *a, const char *name, ptx_space *sp,
     else if (v.space != PTX_SPACE_GLOBAL && v.space != PTX_SPACE_SHARED &&
              v.space != PTX_SPACE_LOCAL)
         snprintf(why, wn, "%s is in @%s memory, which cannot be written, so not watched.", name,
-                 ptx_space_name(v.space));
+                 dbg_space_name(v.space));
     else {
         *sp = v.space;
         *addr = v.addr;
@@ -176,9 +176,9 @@ void dap_bps_data_info(dap_srv *d, const dj *req)
             snprintf(why, sizeof why, "%s is %llu bytes: a data breakpoint watches 1 to 8 bytes "
                      "(watch a member or an element).", name, (unsigned long long)size);
         else {
-            snprintf(dataid, sizeof dataid, "%s:%llx:%llu:%s", ptx_space_name(sp),
+            snprintf(dataid, sizeof dataid, "%s:%llx:%llu:%s", dbg_space_name(sp),
                      (unsigned long long)addr, (unsigned long long)size, type);
-            snprintf(desc, sizeof desc, "%s (@%s 0x%llx, %llu bytes)", name, ptx_space_name(sp),
+            snprintf(desc, sizeof desc, "%s (@%s 0x%llx, %llu bytes)", name, dbg_space_name(sp),
                      (unsigned long long)addr, (unsigned long long)size);
         }
     }

@@ -191,6 +191,12 @@ int dap_inproc_start(void)
     return 1;
 }
 
+void dap_inproc_forget(const ptx_module *mod)
+{
+    if (state == 1 && getpid() == session_pid)
+        dbg_forget_module(D.s, mod);
+}
+
 int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
                       uint32_t id, exec_stop *out, int *reported)
 {

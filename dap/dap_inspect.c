@@ -388,7 +388,7 @@ static void vars_regs(dap_srv *d, dj_w *w, const dap_lref *r, int hex)
         djw_obj(w, NULL);
         djw_str(w, "name", rows[i].name);
         djw_str(w, "value", val);
-        djw_str(w, "type", ptx_type_name(rows[i].type));
+        djw_str(w, "type", dbg_type_name(rows[i].type));
         djw_str(w, "evaluateName", rows[i].name);
         djw_int(w, "variablesReference", 0);
         djw_obj_end(w);
@@ -451,7 +451,7 @@ static void vars_shared(dap_srv *d, dj_w *w, const dap_lref *r)
         djw_obj(w, NULL);
         djw_str(w, "name", rows[i].name[0] ? rows[i].name : "<dynamic shared memory>");
         djw_str(w, "value", val);
-        djw_str(w, "type", ptx_type_name(rows[i].type));
+        djw_str(w, "type", dbg_type_name(rows[i].type));
         djw_int(w, "variablesReference", ref);
         djw_int(w, "indexedVariables", (int64_t)rows[i].count);
         djw_str(w, "memoryReference", mr);
@@ -462,7 +462,7 @@ static void vars_shared(dap_srv *d, dj_w *w, const dap_lref *r)
 static void vars_shvar(dap_srv *d, dj_w *w, const dap_var_ref *vr, int64_t start, int64_t count,
                        int hex)
 {
-    int eb = ptx_type_bits(vr->type) / 8;
+    int eb = dbg_type_bits(vr->type) / 8;
     if (eb <= 0)
         eb = 1;
     int64_t end = count > 0 && start + count < vr->n ? start + count : vr->n;
@@ -478,12 +478,12 @@ static void vars_shvar(dap_srv *d, dj_w *w, const dap_var_ref *vr, int64_t start
             dapv_format_bits(bits, vr->type, hex, val, sizeof val);
         else
             snprintf(val, sizeof val, "<error: %s>", dbg_errmsg(d->s));
-        snprintf(expr, sizeof expr, "*(@shared %s *)0x%llx", ptx_type_name(vr->type),
+        snprintf(expr, sizeof expr, "*(@shared %s *)0x%llx", dbg_type_name(vr->type),
                  (unsigned long long)a);
         djw_obj(w, NULL);
         djw_str(w, "name", name);
         djw_str(w, "value", val);
-        djw_str(w, "type", ptx_type_name(vr->type));
+        djw_str(w, "type", dbg_type_name(vr->type));
         djw_str(w, "evaluateName", expr);
         djw_int(w, "variablesReference", 0);
         djw_obj_end(w);
@@ -614,9 +614,9 @@ void dap_set_variable(dap_srv *d, const dj *req)
         }
     } else if (vr.kind == DAP_VR_SHVAR && name[0] == '[') {
         long long i = strtoll(name + 1, NULL, 10);
-        int eb = ptx_type_bits(vr.type) / 8;
+        int eb = dbg_type_bits(vr.type) / 8;
         char e[200];
-        snprintf(e, sizeof e, "*(@shared %s *)0x%llx", ptx_type_name(vr.type),
+        snprintf(e, sizeof e, "*(@shared %s *)0x%llx", dbg_type_name(vr.type),
                  (unsigned long long)(vr.addr + (uint64_t)i * (uint64_t)(eb > 0 ? eb : 1)));
         if (i >= 0 && i < vr.n)
             lhs = strdup(e);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "dap_int.h"
 #include "dap_prog.h"
+#include "chk.h"
 
 /* Run a CLI command for the launch (setupCommands, checks): its text goes to the console; on
  * failure the text is in *why (malloc'd). */
@@ -153,7 +154,9 @@ static int check_kernel_line(dap_srv *d, const char *line, char *why, size_t n)
         snprintf(why, n, "%s", dbg_errmsg(d->s));
         return -1;
     }
-    if (!f->is_entry) {
+    dbg_func_info fi;
+    dbg_func_info_of(f, &fi);
+    if (!fi.kernel) {
         snprintf(why, n, "\"%s\" is a device function, not a kernel (.entry).", name);
         return -1;
     }
@@ -192,11 +195,11 @@ static int check_kernel_line(dap_srv *d, const char *line, char *why, size_t n)
             any = 1;
     }
     args += any || args;
-    if (args != f->nparams) {
+    if (args != fi.nparams) {
         char full[600];
         dbg_func_name(d->s, f, 1, full, sizeof full);
-        snprintf(why, n, "%s takes %d argument%s, %d given.", full, f->nparams,
-                 f->nparams == 1 ? "" : "s", args);
+        snprintf(why, n, "%s takes %d argument%s, %d given.", full, fi.nparams,
+                 fi.nparams == 1 ? "" : "s", args);
         return -1;
     }
     return 0;

@@ -10,7 +10,7 @@ void dap_memref(char *out, size_t n, ptx_space sp, uint64_t addr)
     if (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_GENERIC || sp == PTX_SPACE_NONE)
         snprintf(out, n, "0x%llx", (unsigned long long)addr);
     else
-        snprintf(out, n, "@%s 0x%llx", ptx_space_name(sp), (unsigned long long)addr);
+        snprintf(out, n, "@%s 0x%llx", dbg_space_name(sp), (unsigned long long)addr);
 }
 
 int dap_memref_parse(const char *s, ptx_space *sp, uint64_t *addr)
@@ -70,7 +70,7 @@ void dap_disassemble(dap_srv *d, const dj *req)
                         "instruction numbers: \"0x1f\").", dj_str(a, "memoryReference", ""));
         return;
     }
-    if (!dbg_module(d->s)) {
+    if (!dbg_has_module(d->s)) {
         dap_respond_err(d, req, "disassemble: no module is loaded.");
         return;
     }
@@ -181,7 +181,7 @@ void dap_read_memory(dap_srv *d, const dj *req)
     if (dap_focus_lref(d, &r) != 0 && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_GENERIC &&
         sp != PTX_SPACE_CONST) {
         dap_respond_err(d, req, "readMemory: @%s memory needs a stopped kernel.",
-                        ptx_space_name(sp));
+                        dbg_space_name(sp));
         return;
     }
     uint64_t at = addr + (uint64_t)off;
@@ -242,7 +242,7 @@ void dap_write_memory(dap_srv *d, const dj *req)
     if (dap_focus_lref(d, &r) != 0 && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_GENERIC) {
         free(bytes);
         dap_respond_err(d, req, "writeMemory: @%s memory needs a stopped kernel.",
-                        ptx_space_name(sp));
+                        dbg_space_name(sp));
         return;
     }
     uint64_t at = addr + (uint64_t)off;

@@ -253,7 +253,7 @@ static int write_all(int fd, const char *s, size_t n)
     return dap_write_msg(fd, s, n);
 }
 
-static void exec_child(struct dap_prog *p, int sock, int out, int err, const char *lib)
+static void start_child(struct dap_prog *p, int sock, int out, int err, const char *lib)
 {
     dup2(out, 1);
     dup2(err, 2);
@@ -303,7 +303,7 @@ static int start_program(dap_srv *d, struct dap_prog *p)
         close(d->out_fd);
         if (d->no_debug)
             close(sv[1]);
-        exec_child(p, d->no_debug ? -1 : sv[1], po[1], pe[1], lib);
+        start_child(p, d->no_debug ? -1 : sv[1], po[1], pe[1], lib);
     }
     close(sv[1]);
     close(po[1]);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dap_int.h"
+#include "chk.h"
 
 int64_t dap_thread_id(const dap_srv *d, uint32_t cta, uint32_t warp)
 {
@@ -361,6 +362,12 @@ void dap_resume(dap_srv *d, int how)
             }
             if (!d->pause_req)
                 continue;
+        }
+        for (const char *p = ev.cond_error; *p;) {
+            const char *nl = strchr(p, '\n');
+            int len = nl ? (int)(nl - p) : (int)strlen(p);
+            dap_outputf(d, "stderr", "Error in testing condition for breakpoint: %.*s\n", len, p);
+            p += len + (nl != NULL);
         }
         if (rc != 0) {
             dap_outputf(d, "stderr", "%s\n", dbg_errmsg(d->s));

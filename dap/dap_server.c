@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "dap_int.h"
 #include "dap_prog.h"
+#include "chk.h"
 
 /* ---- messages -------------------------------------------------------------------------------- */
 void dap_srv_init(dap_srv *d, dbg_session *s, int out_fd)

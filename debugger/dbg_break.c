@@ -4,12 +4,6 @@
 #include <string.h>
 #include "dbg_int.h"
 
-void dbg_set_cond_hooks(dbg_session *s, const dbg_cond_hooks *h)
-{
-    s->hooks = *h;
-    s->have_hooks = 1;
-}
-
 int dbg_bp_breaks_at(const dbg_bp *b, uint32_t pc)
 {
     if (b->type != DBG_BP_BREAK || !b->enabled)
@@ -32,11 +26,11 @@ int dbg_bp_at_pc(dbg_session *s, uint32_t pc)
  * breakpoint there has one the front end can translate; none (stop always) otherwise. */
 static void bp_sync_cond(dbg_session *s, uint32_t pc)
 {
-    static exec_cond prog[EXEC_COND_MAX];
+    exec_cond prog[EXEC_COND_MAX];
     const ptx_func *f;
     const ptx_insn *pi;
     int n = 0;
-    if (!s->have_hooks || !s->hooks.core || exec_pc_insn(s->m, pc, &f, &pi) != 0)
+    if (exec_pc_insn(s->m, pc, &f, &pi) != 0)
         goto none;
     for (int i = 0; i < s->nbps; i++) {
         dbg_bp *b = s->bps[i];
@@ -44,8 +38,7 @@ static void bp_sync_cond(dbg_session *s, uint32_t pc)
             continue;
         if (!b->cond_compiled)
             goto none;
-        int k = s->hooks.core(s->hooks.ctx, b->cond_compiled, f, prog + n,
-                              EXEC_COND_MAX - n - 1);
+        int k = dbg_cond_core(s->m, b->cond_compiled, f, prog + n, EXEC_COND_MAX - n - 1);
         if (k <= 0)
             goto none;
         n += k;
@@ -129,8 +122,7 @@ static dbg_bp *bp_new(dbg_session *s, dbg_bp_type type, const char *spec)
 
 static void bp_free(dbg_session *s, dbg_bp *b)
 {
-    if (b->cond_compiled && s->have_hooks)
-        s->hooks.release(s->hooks.ctx, b->cond_compiled);
+    dbg_cond_release(b->cond_compiled);
     if (b->exec_id >= 0 && s->m)
         exec_watch_del(s->m, b->exec_id);
     for (int i = 0; i < b->ncommands; i++)
@@ -155,14 +147,11 @@ static int set_cond(dbg_session *s, dbg_bp *b, const char *cond)
     void *compiled = NULL;
     if (cond && *cond) {
         char err[512] = "";
-        if (s->have_hooks) {
-            compiled = s->hooks.compile(s->hooks.ctx, cond, err, sizeof err);
-            if (!compiled)
-                return dbg_err(s, "%s", err[0] ? err : "Invalid condition.");
-        }
+        compiled = dbg_cond_compile(s, cond, err, sizeof err);
+        if (!compiled)
+            return dbg_err(s, "%s", err[0] ? err : "Invalid condition.");
     }
-    if (b->cond_compiled && s->have_hooks)
-        s->hooks.release(s->hooks.ctx, b->cond_compiled);
+    dbg_cond_release(b->cond_compiled);
     free(b->cond);
     b->cond = cond && *cond ? strdup(cond) : NULL;
     b->cond_compiled = compiled;

@@ -3,7 +3,12 @@
 #define DBG_INT_H
 
 #include "dbg.h"
+#include "dbg_value.h"
+#include "dbg_rows.h"
+#include "exec.h"
+#include "ptx.h"
 #include "dw.h"
+#include "chk.h"
 
 struct dbg_session {
     char err[1024];
@@ -29,8 +34,7 @@ struct dbg_session {
     dbg_bp **bps;
     int nbps;
     int next_bp;
-    dbg_cond_hooks hooks;
-    int have_hooks;
+    char cond_err[512];       /* the last breakpoint condition that could not be evaluated */
     /* run control */
     dbg_options opts;
     volatile int *interrupt;
@@ -61,13 +65,51 @@ struct dbg_session {
     int nlaunch_pcs;
     char launch_kernel[512];
     char launch_site[1024];   /* its text, once asked for */
+    /* values: the value history and convenience variables; texture and surface objects
+       (dbg_tex.c); the PTX REPL's declarations and standalone registers (dbg_ptx.c) */
+    dbg_history hist;
+    struct dbg_tex_table *tex;
+    struct dbg_ptx_repl *ptx;
     chk_ctx *chk;             /* the checkers (dbg_checks) */
     void (*chk_report)(void *ctx, const chk_finding *f);
     void *chk_report_ctx;
 };
+/* A lane (or the host) of a session, where values are read (dbg_vsrc.c). */
+typedef struct {
+    dbg_session *s;
+    uint32_t cta, warp, lane;
+    int frame;
+    int host;
+} dbg_lane_ref;
+dbg_lane_ref dbg_ref_at(dbg_session *s, const dbg_at *at);
+void dbg_vsrc_lane(dbg_lane_ref *ref, dbg_vsrc *src);
+int dbg_ref_frame(dbg_lane_ref *ref, dbg_frame *out);
+int dbg_ref_var_value(dbg_lane_ref *ref, const dw_var *v, const dbg_frame *f, dbg_value *out,
+                      char *err, size_t n);
+int dbg_ref_var_where(dbg_lane_ref *ref, const dw_var *v, const dbg_frame *f, char *out,
+                      size_t n);
+int dbg_ref_format(dbg_lane_ref *ref, const dbg_value *v, char fmt, char *out, size_t n);
+/* Breakpoint conditions: compiled once; 1 true, 0 false, -1 error (message in err). */
+void *dbg_cond_compile(dbg_session *s, const char *text, char *err, size_t n);
+int dbg_cond_eval(dbg_session *s, void *compiled, uint32_t cta, uint32_t warp, uint32_t lane,
+                  char *err, size_t n);
+void dbg_cond_release(void *compiled);
+void dbg_tex_free(dbg_session *s);
+void dbg_ptx_free(dbg_session *s);
 void dbg_hostprog_free(struct dbg_hostprog *p);
 /* dbg_adopt_launch: the caller's host stack is the launch's site. */
 void dbg_host_note_launch(dbg_session *s, const char *kernel);
+
+/* The module, machine and debug info shown: the engine's own (front ends use engine functions). */
+const ptx_module *dbg_module(const dbg_session *s);
+exec_machine *dbg_machine(const dbg_session *s);
+dw_info *dbg_dwarf(const dbg_session *s);
+/* `directory` / `set substitute-path` rules (kept across modules). */
+dw_srcpath *dbg_srcpath(dbg_session *s);
+/* dbg_ccond.c: a condition as a core program for a breakpoint in f (ops, or -1 when it reads
+ * more than registers, special registers, CUDA built-ins and literals). */
+int dbg_cond_core(exec_machine *m, const dbg_expr *e, const ptx_func *f, exec_cond *prog,
+                  int max);
 
 int dbg_err(dbg_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Apply the breakpoints' pcs to the machine (after load / changes). */

@@ -1,6 +1,6 @@
 /* dbg_progmods.c - the device code of a CUDA program before it runs: the PTX of each .nv_fatbin container, for front ends that resolve breakpoints early. */
 #include <stdlib.h>
-#include "dbg_rows.h"
+#include "dbg_int.h"
 #include "dw.h"
 
 int dbg_program_ptx(const char *path, dbg_ptx_fn fn, void *ctx)

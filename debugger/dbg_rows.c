@@ -189,24 +189,28 @@ int dbg_reg_rows(const dbg_session *s, uint32_t cta, uint32_t warp, uint32_t lan
     return n;
 }
 
-int dbg_shared_rows(const dbg_session *s, dbg_shared_row *out, int max)
+int dbg_shared_layout(dbg_session *s, dbg_shared_row *out, int max, uint64_t *static_bytes)
 {
-    if (!have_launch(s) || max <= 0)
+    *static_bytes = 0;
+    if (!have_launch(s))
+        return dbg_err(s, "No CUDA kernel is running.");
+    if (max <= 0)
         return 0;
     exec_shared_var vars[256];
     uint64_t st = 0, db = 0, ds = 0;
     int nv = exec_shared_layout(s->m, vars, 256, &st, &db, &ds);
     if (nv < 0)
-        return 0;
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    *static_bytes = st;
     if (nv > 256)
         nv = 256;
     int n = 0;
     for (int i = 0; i < nv && n < max; i++) {
         dbg_shared_row *r = &out[n++];
-        r->name = vars[i].sym->name;
+        r->name = vars[i].sym ? vars[i].sym->name : "?";
         r->addr = vars[i].addr;
         r->size = vars[i].size;
-        r->type = vars[i].sym->type;
+        r->type = vars[i].sym ? vars[i].sym->type : PTX_T_NONE;
         int eb = ptx_type_bits(r->type) / 8;
         r->count = eb > 0 ? r->size / (uint64_t)eb : r->size;
         if (eb <= 0)
@@ -221,6 +225,13 @@ int dbg_shared_rows(const dbg_session *s, dbg_shared_row *out, int max)
         r->count = ds;
     }
     return n;
+}
+
+int dbg_shared_rows(const dbg_session *s, dbg_shared_row *out, int max)
+{
+    uint64_t st;
+    int n = have_launch(s) ? dbg_shared_layout((dbg_session *)s, out, max, &st) : 0;
+    return n < 0 ? 0 : n;
 }
 
 int64_t dbg_mem_read(dbg_session *s, ptx_space space, uint64_t addr, void *buf, size_t n,

@@ -18,6 +18,21 @@ static void focus_to(dbg_session *s, const exec_stop *st, uint32_t lane, dbg_eve
 
 static uint32_t first_lane(uint32_t mask) { return mask ? (uint32_t)__builtin_ctz(mask) : 0; }
 
+/* A condition that could not be evaluated: its message joins the run's (one a line). */
+static void note_cond_error(dbg_session *s, const char *err)
+{
+    size_t len = strlen(s->cond_err);
+    snprintf(s->cond_err + len, sizeof s->cond_err - len, "%s\n", err);
+}
+
+/* The end of a run command: the condition errors met on the way go with its event. */
+static int take_cond_errors(dbg_session *s, dbg_event *ev, int rc)
+{
+    snprintf(ev->cond_error, sizeof ev->cond_error, "%s", s->cond_err);
+    s->cond_err[0] = 0;
+    return rc;
+}
+
 /* A breakpoint group stop: the first breakpoint at pc whose condition holds for some lane of
  * the group (ignore counts consumed). Returns its number, 0 if none holds; *lane is that lane. */
 static int bp_check(dbg_session *s, uint32_t pc, uint32_t cta, uint32_t warp, uint32_t lanes,
@@ -29,13 +44,14 @@ static int bp_check(dbg_session *s, uint32_t pc, uint32_t cta, uint32_t warp, ui
             continue;
         int hit = 0;
         uint32_t which = first_lane(lanes);
-        if (b->cond_compiled && s->have_hooks) {
+        if (b->cond_compiled) {
             for (uint32_t l = 0; l < 32 && !hit; l++) {
                 if (!(lanes >> l & 1))
                     continue;
                 char err[256];
-                int r = s->hooks.eval(s->hooks.ctx, b->cond_compiled, cta, warp, l, err,
-                                      sizeof err);
+                int r = dbg_cond_eval(s, b->cond_compiled, cta, warp, l, err, sizeof err);
+                if (r < 0) /* reported with the event (dbg_event.cond_error) */
+                    note_cond_error(s, err);
                 if (r != 0) { /* an error stops too, like gdb */
                     hit = 1;
                     which = l;
@@ -256,7 +272,7 @@ static int run_exec(dbg_session *s, exec_run_opts *o, exec_stop *st)
     }
 }
 
-int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
+static int continue_run(dbg_session *s, int ignore, dbg_event *ev)
 {
     memset(ev, 0, sizeof *ev);
     if (need_live(s) != 0)
@@ -794,19 +810,28 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
     return rc;
 }
 
+int dbg_continue(dbg_session *s, int ignore, dbg_event *ev)
+{
+    s->cond_err[0] = 0;
+    return take_cond_errors(s, ev, continue_run(s, ignore, ev));
+}
+
 int dbg_step(dbg_session *s, dbg_step_kind kind, dbg_event *ev)
 {
     static const goal_kind map[] = {GOAL_INSN, GOAL_INSN_OVER, GOAL_LINE, GOAL_LINE_OVER,
                                     GOAL_FINISH, GOAL_UNTIL};
-    return step_loop(s, map[kind], NULL, 0, ev);
+    s->cond_err[0] = 0;
+    return take_cond_errors(s, ev, step_loop(s, map[kind], NULL, 0, ev));
 }
 
 int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev)
 {
-    return step_loop(s, GOAL_ADVANCE, pcs, npcs, ev);
+    s->cond_err[0] = 0;
+    return take_cond_errors(s, ev, step_loop(s, GOAL_ADVANCE, pcs, npcs, ev));
 }
 
 int dbg_advance_any(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev)
 {
-    return step_loop(s, GOAL_ADVANCE_ANY, pcs, npcs, ev);
+    s->cond_err[0] = 0;
+    return take_cond_errors(s, ev, step_loop(s, GOAL_ADVANCE_ANY, pcs, npcs, ev));
 }

@@ -52,6 +52,9 @@ dbg_session *dbg_new(void)
         return NULL;
     s->next_bp = 1;
     s->opts.scheduler_locking = 1;
+    s->opts.print_elements = 200;
+    s->opts.print_repeats = 10;
+    s->demangle = dbg_demangle;
     s->dir = strdup("");
     s->srcp = dw_src_new();
     s->chk = chk_new();
@@ -93,6 +96,9 @@ void dbg_free(dbg_session *s)
 {
     if (!s)
         return;
+    dbg_history_free(&s->hist);
+    dbg_tex_free(s);
+    dbg_ptx_free(s);
     unload(s);
     chk_free(s->chk);   /* borrowed machines still attached: the caller's, still alive */
     s->chk = NULL;

@@ -667,9 +667,12 @@ void rt_check_session(chk_ctx *k);
 void rt_check_host_write(uint64_t addr, uint64_t n);
 void rt_check_fresh(int device, void *mem, uint64_t size);   /* device -1: host memory */
 void rt_check_gone(uint64_t addr, uint64_t size);   /* an allocation freed */
-/* Called (when non-NULL) after each module loads, so the debugger resolves pending
- * breakpoints in it. */
+/* Called (when non-NULL, the in-process debugger's: rt_dbg.c) after each module loads and
+ * before each module is freed (cuModuleUnload, cuLibraryUnload, a failed load), so the session
+ * drops what it read of a module that goes (its debug info, the module it shows): a module
+ * loaded later, even at the same address, is read afresh. */
 extern void (*rt_debug_module_loaded)(rt_module *mod);
+extern void (*rt_debug_module_unloaded)(rt_module *mod);
 /* The error a final stop means (EXEC_STOP_DONE: cudaSuccess). */
 cudaError_t rt_stop_error(const exec_stop *st);
 /* Print the fault report of a launch that ended in a fault, trap or failed assertion to stderr

@@ -50,7 +50,7 @@ static int rt_leak_one(const rt_alloc *a, void *ctx)
     if (!a->mem || a->kind == RT_MEM_HOST || a->kind == RT_MEM_REGISTERED)
         return 0;
     char site[1024] = "";
-    if (a->nsite && dbg_host_where(a->site, a->nsite, NULL, cmd_demangle, 3, site,
+    if (a->nsite && dbg_host_where(a->site, a->nsite, NULL, dbg_demangle, 3, site,
                                    sizeof site) != 0)
         site[0] = 0;
     chk_alloc ca = { a->base, a->size, a->name, site };

@@ -60,10 +60,25 @@ static int rt_dap_launch_hook(rt_launch_ctx *ctx)
                              (uint32_t)ctx->launch_no, &ctx->stop, &ctx->reported);
 }
 
+/* A module loaded or about to be freed: the session forgets what it read of one at that address
+ * (the DWARF it cached, the module it shows), so a module unloaded and loaded again, or a new
+ * one the allocator places where a freed one was, never meets stale debug info. */
+static void rt_dbg_module_changed(rt_module *mod)
+{
+    cmd_inproc_forget(mod->pm);
+}
+
+static void rt_dap_module_changed(rt_module *mod)
+{
+    dap_inproc_forget(mod->pm);
+}
+
 /* A process the program forks runs its kernels plainly: the session belongs to the program. */
 static void rt_dbg_forked(void)
 {
     rt_debug_launch = NULL;
+    rt_debug_module_loaded = NULL;
+    rt_debug_module_unloaded = NULL;
     rt_debug_interrupt = NULL;
 }
 
@@ -76,6 +91,8 @@ __attribute__((constructor)) static void rt_dbg_ctor(void)
         return;
     rt_dbg_find_srcdir();
     rt_debug_launch = dap ? rt_dap_launch_hook : rt_dbg_launch_hook;
+    rt_debug_module_loaded = dap ? rt_dap_module_changed : rt_dbg_module_changed;
+    rt_debug_module_unloaded = rt_debug_module_loaded;
     /* kernels run on stream threads: the session's run control parks them for the runtime */
     rt_debug_interrupt = dap ? dap_inproc_interrupt : cmd_inproc_interrupt;
     if (dap)

@@ -120,19 +120,9 @@ cudaError_t rt_stop_error(const exec_stop *st)
         return cudaErrorLaunchTimeout;
     case EXEC_STOP_EXCEPTION:
         switch (st->exc) {
-        case EXEC_EXC_OUT_OF_RANGE:
-        case EXEC_EXC_ILLEGAL_ADDRESS:
-        case EXEC_EXC_READONLY:
-        case EXEC_EXC_MALLOC:
-            return cudaErrorIllegalAddress;
-        case EXEC_EXC_MISALIGNED:
-            return cudaErrorMisalignedAddress;
-        case EXEC_EXC_ILLEGAL_INSN:
-            return cudaErrorIllegalInstruction;
-        case EXEC_EXC_STACK_OVERFLOW:
-            return cudaErrorHardwareStackError;
-        case EXEC_EXC_INVALID_PC:
-            return cudaErrorInvalidPc;
+#define EXC(id, num, name, cuda_error) case EXEC_EXC_##id: return cuda_error;
+#include "ptxdbg_exc.def"
+#undef EXC
         default:
             return cudaErrorLaunchFailure;
         }

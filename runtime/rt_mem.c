@@ -5,7 +5,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "rt.h"
-#include "cmd.h"
+#include "dbg.h"
+#include "dbg_value.h"
 
 /* Allocations indexed by base address: a treap (rt_alloc.tl/tr, heap-ordered by prio), so
  * finding, adding and freeing cost O(log n) whatever the number of live allocations; an
@@ -274,7 +275,7 @@ int rt_mem_freed_describe(uint64_t addr, char *out, size_t n)
     if (!found)
         return 0;
     char where[1024], api[64];
-    if (dbg_host_where(f.pcs, f.npcs, NULL, cmd_demangle, 3, where, sizeof where) != 0)
+    if (dbg_host_where(f.pcs, f.npcs, NULL, dbg_demangle, 3, where, sizeof where) != 0)
         snprintf(where, sizeof where, "an unknown place");
     dbg_host_api_name(f.api_pc, f.pcs, f.npcs, api, sizeof api);
     if (!api[0])

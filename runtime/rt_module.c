@@ -180,6 +180,7 @@ static void rt_unmap_vars(exec_machine *to, exec_machine *from)
 }
 
 void (*rt_debug_module_loaded)(rt_module *mod);
+void (*rt_debug_module_unloaded)(rt_module *mod);
 
 static cudaError_t rt_module_fail(rt_module *mod, cudaError_t e, const char *why)
 {
@@ -326,6 +327,8 @@ void rt_module_free(rt_module *mod)
             rt_mods_tail = prev;
         rt_nmods--;
     }
+    if (mod->pm && rt_debug_module_unloaded)
+        rt_debug_module_unloaded(mod);
     if (mod->m)
         rt_check_machine_gone(mod->m);
     exec_free(mod->m);

@@ -4,7 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "rt.h"
-#include "cmd.h"
+#include "dbg.h"
+#include "dbg_value.h"
 
 static int rt_auto_core(void)
 {
@@ -23,22 +24,22 @@ void rt_report_fault(rt_launch_ctx *ctx)
     const char *name = st->kind == EXEC_STOP_TRAP     ? "Warp Illegal Instruction (trap)"
                        : st->kind == EXEC_STOP_ASSERT ? "Warp Assert"
                        : st->kind == EXEC_STOP_BRKPT  ? "Warp Breakpoint"
-                       : st->kind == EXEC_STOP_EXCEPTION ? cmd_core_exc_name(st->exc, &num)
+                       : st->kind == EXEC_STOP_EXCEPTION ? dbg_exc_name(st->exc, &num)
                                                          : "Launch Timeout";
     const ptx_func *f = NULL;
     const ptx_insn *in = NULL;
     exec_pc_insn(m, st->pc, &f, &in);
     /* where, through the call sites as bt shows them: a fault inside a toolkit helper
        (__iAtomicAdd, inlined atomics, cooperative groups) names the user's line too */
-    dw_info *dw = dbg_dwarf_load(pm, cmd_demangle);
+    dw_info *dw = dbg_dwarf_load(pm, dbg_demangle);
     dbg_site site;
-    int have = dbg_site_of(m, dw, cmd_demangle, pm->path, st->cta, st->warp, st->lane,
+    int have = dbg_site_of(m, dw, dbg_demangle, pm->path, st->cta, st->warp, st->lane,
                            &site) == 0;
     exec_dim3 b = exec_cta_coord(m, st->cta);
     uint32_t t = st->warp * 32 + st->lane;
     exec_dim3 bd = { ctx->block.x, ctx->block.y, ctx->block.z };
     char kname[512];
-    if (cmd_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
+    if (dbg_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
         snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nCUDA Exception: %s\n", name);
     fprintf(stderr, "The exception was triggered at PC 0x%x (%s%sPTX line %d)\n", st->pc,
@@ -53,7 +54,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
     /* the host stack of the call that launched it (the kernel ran on a stream's thread) */
     char from[1024];
     if (ctx->nhost_pcs > 0 &&
-        dbg_host_where(ctx->host_pcs, ctx->nhost_pcs, ctx->k->name, cmd_demangle, 1, from,
+        dbg_host_where(ctx->host_pcs, ctx->nhost_pcs, ctx->k->name, dbg_demangle, 1, from,
                        sizeof from) == 0)
         fprintf(stderr, "  launched from %s\n", from);
     if (st->msg[0])
@@ -64,7 +65,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
     if (rt_auto_core()) {
         char path[512];
         char base[256];
-        if (cmd_demangle(ctx->k->name, base, sizeof base, 1) != 0)
+        if (dbg_demangle(ctx->k->name, base, sizeof base, 1) != 0)
             snprintf(base, sizeof base, "%s", ctx->k->name);
         snprintf(path, sizeof path, "core.%s.%d.%llu", base, (int)getpid(),
                  (unsigned long long)ctx->launch_no);
@@ -148,7 +149,7 @@ static int rt_where_warp(rt_launch_ctx *ctx, uint32_t c, uint32_t w, int budget,
 void rt_report_where(rt_launch_ctx *ctx, const exec_stop *st, const char *why)
 {
     char kname[512];
-    if (cmd_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
+    if (dbg_demangle(ctx->k->name, kname, sizeof kname, 0) != 0)
         snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nptxdbg: kernel %s (launch %llu) %s\n", kname,
             (unsigned long long)ctx->launch_no, why);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt_tex.h"
+#include "dbg_value.h"
 
 #define MAX_OBJS 65536
 
@@ -103,7 +104,7 @@ static cudaError_t sampler_desc(const struct cudaTextureDesc *t, exec_tex_desc *
         rt_warn("cudaCreateTextureObject: sRGB conversion is not supported");
         return cudaErrorNotSupported;
     }
-    int bits = ptx_type_bits(d->chtype);
+    int bits = dbg_type_bits(d->chtype);
     int isint = d->chtype != PTX_T_F16 && d->chtype != PTX_T_F32;
     d->read_normalized = t->readMode == cudaReadModeNormalizedFloat && isint;
     if (d->read_normalized && bits > 16) return cudaErrorInvalidNormSetting;

@@ -329,6 +329,13 @@ block \(1,0,0\) thread \(5,0,0\) at fault_oob\.cu:10
 ^#0 .*write_past.* at fault_oob\.cu:10
 PATS
 
+# a module unloaded and another loaded in its place (same file and kernel names, other lines):
+# the trap in the second is reported at the second's line, not from what was read of the first
+scenario module-reload nz -ex run -ex bt --args ./api_reload <<PATS
+^The exception was triggered at PC 0x4 \(reload\.cu:42\)
+^#0 +k<<<.* at reload\.cu:42\$
+PATS
+
 # continue after the fault: the program sees the sticky error and exits 3 (its own status)
 scenario fault-continue 3 -ex run -ex continue $FA <<PATS
 CUDA Exception: Warp (Out-of-range|Illegal) Address

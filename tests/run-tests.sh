@@ -42,6 +42,7 @@ script_suite() {
     fi
     [ $rc -ne 0 ] && status=1
 }
+script_suite layers tests/check-layers.sh  # front ends use the engine's public API only
 script_suite e2e tests/e2e.sh            # the batch contract on the e2e kernels
 script_suite corpus tests/corpus.sh      # diverse nvcc programs against C references
 script_suite interactive tests/interactive.sh   # tmux drives the real REPL

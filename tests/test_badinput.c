@@ -210,7 +210,7 @@ static const row rows[] = {
     {"expr-null-deref", OK, "print *(int*)0", S1, ERR, "Cannot access", NULL, 0},
     {"expr-no-registers", OK, "print %r1\nprint $pc\ninfo registers", S1, ERR, "registers", NULL, 0},
     /* bug: the expression parser recurses without a bound: 10000 parentheses or unary
-     * operators overflow the stack (commands/cmd_expr.c parse_binary/parse_unary) */
+     * operators overflow the stack (commands/dbg_expr.c parse_binary/parse_unary) */
     {"expr-deep-parens", OK, "-x deep-parens.cmd", SANY, ERR, NULL, NULL, 0},
     {"expr-deep-unary", OK, "-x deep-unary.cmd", SANY, ERR, NULL, NULL, 0},
     {"x-bad-format", OK, "x/zz 0", S1, ERR, "format|Cannot access memory", NULL, 0},

@@ -3,7 +3,8 @@
 #include <string.h>
 #include "core_harness.h"
 #include "exec_core.h"
-#include "cmd_expr.h"
+#include "cmd.h"
+#include "dbg_expr.h"
 
 /* Registers of every supported type, with values spread over signs and widths per lane. */
 static const char *src = HDR
@@ -52,7 +53,7 @@ static int v_sreg(void *ctx, int id, int comp, uint64_t *val, char *err, size_t 
     return exec_sreg_get(tt->m, 0, lane[1], lane[0], (ptx_sreg_id)id, comp, val);
 }
 
-/* conditions the core must run, each compared lane by lane with cmd_eval */
+/* conditions the core must run, each compared lane by lane with dbg_eval */
 static const char *conds[] = {
     "%r1 == 5", "%r1 > 7 && %r1 < 20", "%r1 % 3 == 1 || %tid.x == 31", "!(%r1 & 4)",
     "%si < 0", "%si / 7 > -3", "%si % 5", "%si >> 3 == -1", "%si << 4", "%r2 >> 31",
@@ -92,9 +93,9 @@ START_TEST(core_conditions_match_eval)
     exec_cond prog[EXEC_COND_MAX];
     for (size_t k = 0; k < sizeof conds / sizeof conds[0]; k++) {
         char err[256];
-        cmd_expr *e = cmd_expr_parse(conds[k], err, sizeof err);
+        dbg_expr *e = dbg_expr_parse(conds[k], err, sizeof err);
         ck_assert_msg(e != NULL, "%s: %s", conds[k], err);
-        int n = cmd_cond_core(t.m, e, f, prog, EXEC_COND_MAX);
+        int n = dbg_cond_core(t.m, e, f, prog, EXEC_COND_MAX);
         ck_assert_msg(n > 0, "%s: not compiled for the core", conds[k]);
         ck_assert_msg(exec_set_break_cond(t.m, pc, prog, n) == 0, "%s: %s", conds[k],
                       exec_errmsg(t.m));
@@ -104,14 +105,14 @@ START_TEST(core_conditions_match_eval)
                 uint32_t ctx[4] = {l, w, 0, 0};
                 T *tp = &t;
                 memcpy(ctx + 2, &tp, sizeof tp);
-                cmd_vsrc vs;
+                dbg_vsrc vs;
                 memset(&vs, 0, sizeof vs);
                 vs.ctx = ctx;
                 vs.reg_get = v_reg;
                 vs.sreg_get = v_sreg;
-                cmd_value v;
-                int r = cmd_eval(e, &vs, NULL, &v, err, sizeof err);
-                if (r != 0 || cmd_value_true(&v))
+                dbg_value v;
+                int r = dbg_eval(e, &vs, NULL, &v, err, sizeof err);
+                if (r != 0 || dbg_value_true(&v))
                     want |= 1u << l;
             }
             exec_warp *wp = &t.m->warps[w];
@@ -119,15 +120,15 @@ START_TEST(core_conditions_match_eval)
             ck_assert_msg(got == want, "%s (warp %u): core 0x%08x, debugger 0x%08x", conds[k],
                           w, got, want);
         }
-        cmd_expr_free(e);
+        dbg_expr_free(e);
     }
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
         char err[256];
-        cmd_expr *e = cmd_expr_parse(refused[k], err, sizeof err);
+        dbg_expr *e = dbg_expr_parse(refused[k], err, sizeof err);
         ck_assert_msg(e != NULL, "%s: %s", refused[k], err);
-        ck_assert_msg(cmd_cond_core(t.m, e, f, prog, EXEC_COND_MAX) < 0, "%s: compiled",
+        ck_assert_msg(dbg_cond_core(t.m, e, f, prog, EXEC_COND_MAX) < 0, "%s: compiled",
                       refused[k]);
-        cmd_expr_free(e);
+        dbg_expr_free(e);
     }
     t_free(&t);
 }
@@ -143,9 +144,9 @@ START_TEST(core_condition_filters_stops)
     const ptx_func *f = t.mod->funcs[0];
     uint32_t pc = (uint32_t)exec_func_pc(t.m, f) + 18;  /* the sub: runs, then the store */
     char err[256];
-    cmd_expr *e = cmd_expr_parse("%r1 % 16 == 3 && %r1 < 32", err, sizeof err);
+    dbg_expr *e = dbg_expr_parse("%r1 % 16 == 3 && %r1 < 32", err, sizeof err);
     exec_cond prog[EXEC_COND_MAX];
-    int n = cmd_cond_core(t.m, e, f, prog, EXEC_COND_MAX);
+    int n = dbg_cond_core(t.m, e, f, prog, EXEC_COND_MAX);
     ck_assert_int_gt(n, 0);
     exec_set_break(t.m, pc, 1);
     ck_assert_int_eq(exec_set_break_cond(t.m, pc, prog, n), 0);
@@ -160,7 +161,7 @@ START_TEST(core_condition_filters_stops)
     bad[0].op = EXEC_C_ADD;
     ck_assert_int_eq(exec_set_break_cond(t.m, pc, bad, 1), -1);
     ck_assert_ptr_null(t.m->bp_cond[pc]);
-    cmd_expr_free(e);
+    dbg_expr_free(e);
     t_free(&t);
 }
 END_TEST

@@ -4,7 +4,8 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
-#include "cmd_expr.h"
+#include "cmd.h"
+#include "dbg_expr.h"
 #include "test_util.h"
 
 /* ---- command table ---------------------------------------------------------------------------- */
@@ -76,11 +77,11 @@ START_TEST(execute_errors_keep_going)
     ck_assert_int_eq(cmd_execute(&c, "print 1 +"), -1);
     ck_assert_int_eq(c.failed, 1);
     ck_assert_int_eq(cmd_execute(&c, "print 6 * 7"), 0);
-    ck_assert_int_eq(c.hist.nhist, 1);
-    ck_assert_uint_eq(c.hist.hist[0].u, 42);
+    ck_assert_int_eq(dbg_session_history(c.s)->nhist, 1);
+    ck_assert_uint_eq(dbg_session_history(c.s)->hist[0].u, 42);
     ck_assert_int_eq(cmd_execute(&c, "set var $v = $1 + 1"), 0);
     ck_assert_int_eq(cmd_execute(&c, "p $v"), 0);
-    ck_assert_uint_eq(c.hist.hist[1].u, 43);
+    ck_assert_uint_eq(dbg_session_history(c.s)->hist[1].u, 43);
     ck_assert_int_eq(cmd_execute(&c, "echo hi\\n"), 0);
     ck_assert_int_eq(cmd_execute(&c, "quit 3"), 0);
     ck_assert_int_eq(c.quit & 0xff, 3);
@@ -179,7 +180,7 @@ static int f_write(void *ctx, ptx_space sp, uint64_t a, const void *buf, size_t 
     return 0;
 }
 
-static int f_ident(void *ctx, const char *name, cmd_value *out, char *err, size_t n)
+static int f_ident(void *ctx, const char *name, dbg_value *out, char *err, size_t n)
 {
     (void)ctx;
     (void)err;
@@ -187,7 +188,7 @@ static int f_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
     if (strcmp(name, "buf"))
         return 0;
     memset(out, 0, sizeof *out);
-    out->kind = CV_PTR;
+    out->kind = DBG_V_PTR;
     out->type = PTX_T_S32;
     out->space = PTX_SPACE_GLOBAL;
     out->u = 0x20;
@@ -195,13 +196,13 @@ static int f_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
     return 1;
 }
 
-static cmd_vsrc fake = {NULL, f_reg_get, f_reg_set, f_sreg, f_read, f_write, f_ident, NULL, NULL};
+static dbg_vsrc fake = {NULL, f_reg_get, f_reg_set, f_sreg, f_read, f_write, f_ident, NULL, NULL};
 
-static cmd_value ev(const char *text)
+static dbg_value ev(const char *text)
 {
-    cmd_value v;
+    dbg_value v;
     char err[256];
-    int rc = cmd_eval_text(text, &fake, NULL, &v, err, sizeof err);
+    int rc = dbg_eval_text(text, &fake, NULL, &v, err, sizeof err);
     ck_assert_msg(rc == 0, "%s: %s", text, err);
     return v;
 }
@@ -209,8 +210,8 @@ static cmd_value ev(const char *text)
 static const char *ev_err(const char *text)
 {
     static char err[256];
-    cmd_value v;
-    int rc = cmd_eval_text(text, &fake, NULL, &v, err, sizeof err);
+    dbg_value v;
+    int rc = dbg_eval_text(text, &fake, NULL, &v, err, sizeof err);
     ck_assert_msg(rc != 0, "%s should fail", text);
     return err;
 }
@@ -218,14 +219,14 @@ static const char *ev_err(const char *text)
 static const char *fmt(const char *text, char f)
 {
     static char out[256];
-    cmd_value v = ev(text);
-    cmd_format_value(&v, f, NULL, NULL, out, sizeof out);
+    dbg_value v = ev(text);
+    dbg_format_value(&v, f, NULL, NULL, out, sizeof out);
     return out;
 }
 
 START_TEST(expr_arithmetic)
 {
-    ck_assert_int_eq(cmd_value_int(&(cmd_value){0}), 0);
+    ck_assert_int_eq(dbg_value_int(&(dbg_value){0}), 0);
     ck_assert_str_eq(fmt("1 + 2 * 3", 0), "7");
     ck_assert_str_eq(fmt("(1 + 2) * 3", 0), "9");
     ck_assert_str_eq(fmt("7 / 2", 0), "3");
@@ -299,23 +300,23 @@ END_TEST
 
 START_TEST(expr_history)
 {
-    cmd_history h;
+    dbg_history h;
     memset(&h, 0, sizeof h);
-    cmd_value v;
+    dbg_value v;
     char err[256];
-    ck_assert_int_eq(cmd_eval_text("40 + 2", &fake, &h, &v, err, sizeof err), 0);
-    cmd_history_add(&h, &v, NULL);
-    ck_assert_int_eq(cmd_eval_text("$1 * 2", &fake, &h, &v, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_eval_text("40 + 2", &fake, &h, &v, err, sizeof err), 0);
+    dbg_history_add(&h, &v, NULL);
+    ck_assert_int_eq(dbg_eval_text("$1 * 2", &fake, &h, &v, err, sizeof err), 0);
     ck_assert_uint_eq(v.u, 84);
-    cmd_history_add(&h, &v, NULL);
-    ck_assert_int_eq(cmd_eval_text("$ - $$", &fake, &h, &v, err, sizeof err), 0);
+    dbg_history_add(&h, &v, NULL);
+    ck_assert_int_eq(dbg_eval_text("$ - $$", &fake, &h, &v, err, sizeof err), 0);
     ck_assert_uint_eq(v.u, 42);
-    ck_assert_int_eq(cmd_eval_text("$9", &fake, &h, &v, err, sizeof err), -1);
+    ck_assert_int_eq(dbg_eval_text("$9", &fake, &h, &v, err, sizeof err), -1);
     ck_assert_str_eq(err, "History has not yet reached $9.");
-    ck_assert_int_eq(cmd_eval_text("$x = 3", &fake, &h, &v, err, sizeof err), 0);
-    ck_assert_int_eq(cmd_eval_text("$x + 1", &fake, &h, &v, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_eval_text("$x = 3", &fake, &h, &v, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_eval_text("$x + 1", &fake, &h, &v, err, sizeof err), 0);
     ck_assert_uint_eq(v.u, 4);
-    cmd_history_free(&h);
+    dbg_history_free(&h);
 }
 END_TEST
 
@@ -338,25 +339,25 @@ static int cxx_types(void *ctx, const char *name)
 START_TEST(expr_cxx_type_names)
 {
     char err[256];
-    cmd_expr *e = cmd_expr_parse_typed("sizeof(tile<8U,void>)", cxx_types, NULL, err, sizeof err);
+    dbg_expr *e = dbg_expr_parse_typed("sizeof(tile<8U,void>)", cxx_types, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_SIZEOF);
     ck_assert_str_eq(e->a ? e->a->name : e->tname, "tile<8U,void>");
-    cmd_expr_free(e);
-    e = cmd_expr_parse_typed("(cg::thread_group *) p", cxx_types, NULL, err, sizeof err);
+    dbg_expr_free(e);
+    e = dbg_expr_parse_typed("(cg::thread_group *) p", cxx_types, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_CAST);
     ck_assert_str_eq(e->tname, "cg::thread_group");
-    cmd_expr_free(e);
+    dbg_expr_free(e);
     /* not a known type: "<" compares */
-    e = cmd_expr_parse_typed("tile < 8", cxx_types, NULL, err, sizeof err);
+    e = dbg_expr_parse_typed("tile < 8", cxx_types, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_LT);
-    cmd_expr_free(e);
-    e = cmd_expr_parse_typed("(v<3)", cxx_types, NULL, err, sizeof err);
+    dbg_expr_free(e);
+    e = dbg_expr_parse_typed("(v<3)", cxx_types, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_LT);
-    cmd_expr_free(e);
+    dbg_expr_free(e);
 }
 END_TEST
 
@@ -364,41 +365,41 @@ START_TEST(expr_casts_calls)
 {
     char err[256];
     /* "(NAME) operand" is a cast whatever NAME is; "(T) -x" only when T is a type */
-    cmd_expr *e = cmd_expr_parse("(Particle) q", err, sizeof err);
+    dbg_expr *e = dbg_expr_parse("(Particle) q", err, sizeof err);
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_CAST);
     ck_assert_str_eq(e->tname, "Particle");
-    cmd_expr_free(e);
-    e = cmd_expr_parse("(float3)(v).y", err, sizeof err);
+    dbg_expr_free(e);
+    e = dbg_expr_parse("(float3)(v).y", err, sizeof err);
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_CAST);
     ck_assert_int_eq(e->call_form, 1);
-    cmd_expr_free(e);
-    e = cmd_expr_parse_typed("(T) -x", only_T, NULL, err, sizeof err);
+    dbg_expr_free(e);
+    e = dbg_expr_parse_typed("(T) -x", only_T, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_CAST);
     ck_assert_int_eq(e->a->op, EX_NEG);
-    cmd_expr_free(e);
-    e = cmd_expr_parse_typed("(T) *p + 1", only_T, NULL, err, sizeof err);
+    dbg_expr_free(e);
+    e = dbg_expr_parse_typed("(T) *p + 1", only_T, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_ADD);
     ck_assert_int_eq(e->a->op, EX_CAST);
     ck_assert_int_eq(e->a->a->op, EX_DEREF);
-    cmd_expr_free(e);
-    e = cmd_expr_parse_typed("(x) - 1", only_T, NULL, err, sizeof err);
+    dbg_expr_free(e);
+    e = dbg_expr_parse_typed("(x) - 1", only_T, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_SUB);
-    cmd_expr_free(e);
-    e = cmd_expr_parse("(T) - 1", err, sizeof err);  /* no oracle: a subtraction */
+    dbg_expr_free(e);
+    e = dbg_expr_parse("(T) - 1", err, sizeof err);  /* no oracle: a subtraction */
     ck_assert_ptr_nonnull(e);
     ck_assert_int_eq(e->op, EX_SUB);
-    cmd_expr_free(e);
+    dbg_expr_free(e);
     /* calls are refused with a clear message, never "A syntax error" */
     const char *call = "energy(...): calling functions is not supported: ptxdbg does not run "
                        "device code from an expression.";
-    ck_assert_ptr_null(cmd_expr_parse("energy(q)", err, sizeof err));
+    ck_assert_ptr_null(dbg_expr_parse("energy(q)", err, sizeof err));
     ck_assert_str_eq(err, call);
-    ck_assert_ptr_null(cmd_expr_parse("1 + energy(q, 2) * 3", err, sizeof err));
+    ck_assert_ptr_null(dbg_expr_parse("1 + energy(q, 2) * 3", err, sizeof err));
     ck_assert_str_eq(err, call);
     ck_assert_str_eq(ev_err("(energy)(1)"), call);
     ck_assert_str_eq(ev_err("(nosuch) 1"), "No symbol \"nosuch\" in current context.");
@@ -412,25 +413,25 @@ END_TEST
 START_TEST(format_values)
 {
     char out[128];
-    cmd_format_bits(10, PTX_T_S32, 't', out, sizeof out);
+    dbg_format_bits(10, PTX_T_S32, 't', out, sizeof out);
     ck_assert_str_eq(out, "1010");
-    cmd_format_bits(8, PTX_T_U32, 'o', out, sizeof out);
+    dbg_format_bits(8, PTX_T_U32, 'o', out, sizeof out);
     ck_assert_str_eq(out, "010");
-    cmd_format_bits(65, PTX_T_U8, 'c', out, sizeof out);
+    dbg_format_bits(65, PTX_T_U8, 'c', out, sizeof out);
     ck_assert_str_eq(out, "65 'A'");
-    cmd_format_bits(5, PTX_T_U16, 'z', out, sizeof out);
+    dbg_format_bits(5, PTX_T_U16, 'z', out, sizeof out);
     ck_assert_str_eq(out, "0x0005");
-    cmd_format_bits(0x7fc00000, PTX_T_F32, 0, out, sizeof out);
+    dbg_format_bits(0x7fc00000, PTX_T_F32, 0, out, sizeof out);
     ck_assert_str_eq(out, "nan(0x400000)");
-    cmd_format_bits(0xff800000, PTX_T_F32, 0, out, sizeof out);
+    dbg_format_bits(0xff800000, PTX_T_F32, 0, out, sizeof out);
     ck_assert_str_eq(out, "-inf");
-    cmd_format_bits(0x3c00, PTX_T_F16, 0, out, sizeof out);
+    dbg_format_bits(0x3c00, PTX_T_F16, 0, out, sizeof out);
     ck_assert_str_eq(out, "1");
-    cmd_format_bits(0x40200000, PTX_T_U32, 'f', out, sizeof out);
+    dbg_format_bits(0x40200000, PTX_T_U32, 'f', out, sizeof out);
     ck_assert_str_eq(out, "2.5");
-    cmd_value v;
-    cmd_value_from_bits(&v, PTX_T_F32, 0x40200000);
-    ck_assert_int_eq(cmd_format_value(&v, 'q', NULL, NULL, out, sizeof out), -1);
+    dbg_value v;
+    dbg_value_from_bits(&v, PTX_T_F32, 0x40200000);
+    ck_assert_int_eq(dbg_format_value(&v, 'q', NULL, NULL, out, sizeof out), -1);
     ck_assert_str_eq(out, "Undefined output format \"q\".");
 }
 END_TEST
@@ -438,27 +439,27 @@ END_TEST
 START_TEST(literals)
 {
     uint64_t b;
-    ck_assert_int_eq(cmd_parse_literal("42", PTX_T_U32, &b), 0);
+    ck_assert_int_eq(dbg_parse_literal("42", PTX_T_U32, &b), 0);
     ck_assert_uint_eq(b, 42);
-    ck_assert_int_eq(cmd_parse_literal("-1", PTX_T_S32, &b), 0);
+    ck_assert_int_eq(dbg_parse_literal("-1", PTX_T_S32, &b), 0);
     ck_assert_uint_eq(b, 0xffffffffu);
-    ck_assert_int_eq(cmd_parse_literal("0x10", PTX_T_U64, &b), 0);
+    ck_assert_int_eq(dbg_parse_literal("0x10", PTX_T_U64, &b), 0);
     ck_assert_uint_eq(b, 16);
-    ck_assert_int_eq(cmd_parse_literal("2.5", PTX_T_F32, &b), 0);
+    ck_assert_int_eq(dbg_parse_literal("2.5", PTX_T_F32, &b), 0);
     ck_assert_uint_eq(b, 0x40200000);
-    ck_assert_int_eq(cmd_parse_literal("2", PTX_T_F64, &b), 0);
+    ck_assert_int_eq(dbg_parse_literal("2", PTX_T_F64, &b), 0);
     ck_assert_uint_eq(b, 0x4000000000000000ull);
-    ck_assert_int_eq(cmd_parse_literal("1.5", PTX_T_F16, &b), 0);
+    ck_assert_int_eq(dbg_parse_literal("1.5", PTX_T_F16, &b), 0);
     ck_assert_uint_eq(b, 0x3e00);
-    ck_assert_int_eq(cmd_parse_literal("0f3f800000", PTX_T_F32, &b), 0);
+    ck_assert_int_eq(dbg_parse_literal("0f3f800000", PTX_T_F32, &b), 0);
     ck_assert_uint_eq(b, 0x3f800000);
-    ck_assert_int_eq(cmd_parse_literal("256", PTX_T_U8, &b), -1);
-    ck_assert_int_eq(cmd_parse_literal("-129", PTX_T_S8, &b), -1);
-    ck_assert_int_eq(cmd_parse_literal("abc", PTX_T_U32, &b), -1);
-    ck_assert_int_eq(cmd_parse_literal("", PTX_T_U32, &b), -1);
-    ck_assert_uint_eq(cmd_f32_to_f16(65504.0f), 0x7bff);
-    ck_assert_uint_eq(cmd_f32_to_f16(1e6f), 0x7c00);
-    ck_assert(cmd_f16_to_f32(0x0001) == ldexpf(1, -24));
+    ck_assert_int_eq(dbg_parse_literal("256", PTX_T_U8, &b), -1);
+    ck_assert_int_eq(dbg_parse_literal("-129", PTX_T_S8, &b), -1);
+    ck_assert_int_eq(dbg_parse_literal("abc", PTX_T_U32, &b), -1);
+    ck_assert_int_eq(dbg_parse_literal("", PTX_T_U32, &b), -1);
+    ck_assert_uint_eq(dbg_f32_to_f16(65504.0f), 0x7bff);
+    ck_assert_uint_eq(dbg_f32_to_f16(1e6f), 0x7c00);
+    ck_assert(dbg_f16_to_f32(0x0001) == ldexpf(1, -24));
 }
 END_TEST
 
@@ -466,13 +467,13 @@ START_TEST(fmt_specs)
 {
     int count = 1;
     char f = 0, s = 0;
-    ck_assert_int_eq(cmd_parse_fmt("16xw", &count, &f, &s), 0);
+    ck_assert_int_eq(dbg_parse_fmt("16xw", &count, &f, &s), 0);
     ck_assert_int_eq(count, 16);
     ck_assert_int_eq(f, 'x');
     ck_assert_int_eq(s, 'w');
-    ck_assert_int_eq(cmd_parse_fmt("4i", &count, &f, &s), 0);
+    ck_assert_int_eq(dbg_parse_fmt("4i", &count, &f, &s), 0);
     ck_assert_int_eq(f, 'i');
-    ck_assert_int_eq(cmd_parse_fmt("q", &count, &f, &s), -1);
+    ck_assert_int_eq(dbg_parse_fmt("q", &count, &f, &s), -1);
 }
 END_TEST
 
@@ -480,7 +481,7 @@ END_TEST
 static const char *dm(const char *m, int base)
 {
     static char out[1024];
-    if (cmd_demangle(m, out, sizeof out, base) != 0)
+    if (dbg_demangle(m, out, sizeof out, base) != 0)
         return "(fail)";
     return out;
 }
@@ -655,10 +656,10 @@ START_TEST(template_locations)
     ck_assert_int_eq(cmd_execute(&c, "break _Z1kIfEvv"), 0);
     ck_assert_int_eq(dbg_bp_find(s, 3)->npcs, 1);
     /* gdb's $bpnum: the number of the last breakpoint set */
-    cmd_value v;
+    dbg_value v;
     char err[256];
-    ck_assert_int_eq(cmd_eval_focus(&c, "$bpnum", &v, err, sizeof err), 0);
-    ck_assert_int_eq(v.kind, CV_INT);
+    ck_assert_int_eq(dbg_eval_focus(c.s, "$bpnum", &v, err, sizeof err), 0);
+    ck_assert_int_eq(v.kind, DBG_V_INT);
     ck_assert_int_eq((int)v.u, 3);
     /* info breakpoints: gdb's <MULTIPLE> row, then one row N.M per location, each naming its
        function and line (the second used to show a bare address) */

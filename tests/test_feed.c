@@ -82,9 +82,9 @@ static char *feed(const char *text)
 
 static int64_t conv(const char *name)
 {
-    cmd_value *v = cmd_history_conv(&c.hist, name, 0);
+    dbg_value *v = dbg_history_conv(dbg_session_history(c.s), name, 0);
     ck_assert_msg(v != NULL, "no $%s", name);
-    return cmd_value_int(v);
+    return dbg_value_int(v);
 }
 
 /* ---- user commands ------------------------------------------------------------------------- */
@@ -230,7 +230,7 @@ START_TEST(breakpoint_commands_iterate)
                      "print y[1023]\n");
     ck_assert_int_eq(conv("n"), 32);
     ck_assert_int_eq(conv("second"), 32); /* warp 1's first lane */
-    ck_assert_ptr_null(cmd_history_conv(&c.hist, "never", 0));
+    ck_assert_ptr_null(dbg_history_conv(dbg_session_history(c.s), "never", 0));
     HASNT(out, "Breakpoint 1, "); /* silent */
     HAS(out, "$1 = 2047\n");      /* 2 * 1023 + 1: the kernel ran to its end */
     free(out);

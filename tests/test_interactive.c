@@ -243,7 +243,7 @@ START_TEST(empty_line_does_not_repeat_print)
     cmd_input in = {script_next, &sc, 0};
     c.interactive = 1;
     ck_assert_int_eq(cmd_run_input(&c, &in, "(ptxdbg) "), 0);
-    ck_assert_int_eq(c.hist.nhist, 1);
+    ck_assert_int_eq(dbg_session_history(c.s)->nhist, 1);
     c.interactive = 0;
     close_session();
 }
@@ -314,15 +314,15 @@ START_TEST(sigint_stops_a_long_kernel)
     /* stopped, not finished: the launch is alive and inspectable */
     ck_assert(dbg_launch_alive(s));
     ck_assert(dbg_get_focus(s)->valid);
-    cmd_value v;
+    dbg_value v;
     char err[256];
-    ck_assert_int_eq(cmd_eval_focus(&c, "%r3", &v, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_eval_focus(c.s, "%r3", &v, err, sizeof err), 0);
     uint64_t first = v.u;
     ck_assert_uint_gt(first, 0);
     ck_assert_uint_lt(first, 4000000000u);
     run_interrupted("continue");
     ck_assert(dbg_launch_alive(s));
-    ck_assert_int_eq(cmd_eval_focus(&c, "%r3", &v, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_eval_focus(c.s, "%r3", &v, err, sizeof err), 0);
     ck_assert_uint_gt(v.u, first);
     run("kill");
     ck_assert(!dbg_launch_alive(s));

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "cmd.h"
+#include "dbg_int.h"
 #include "run_ptxdbg.h"
 
 #define RUNCTL "tests/fixtures/runctl/runctl.G.ptx"
@@ -186,9 +187,9 @@ static void check_live_focus(const char *when)
                   when, li.state);
     dbg_frame fr[DBG_MAX_FRAMES];
     ck_assert_msg(dbg_frames(s, fr, DBG_MAX_FRAMES) > 0, "%s: No stack.", when);
-    cmd_value v;
+    dbg_value v;
     char err[256];
-    ck_assert_msg(cmd_eval_focus(&c, "threadIdx.x", &v, err, sizeof err) == 0, "%s: %s", when,
+    ck_assert_msg(dbg_eval_focus(c.s, "threadIdx.x", &v, err, sizeof err) == 0, "%s: %s", when,
                   err);
     ck_assert_uint_ne(v.u, 0); /* thread 0 exited at once */
 }
@@ -258,9 +259,9 @@ START_TEST(lane_next_at_a_breakpoint_line)
     if (dbg_bp_find(s, 1))
         ck_assert_int_le(dbg_bp_find(s, 1)->hits - hits, 3);
     run("continue");
-    cmd_value v;
+    dbg_value v;
     char err[256];
-    ck_assert_int_eq(cmd_eval_focus(&c, "out[0]", &v, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_eval_focus(c.s, "out[0]", &v, err, sizeof err), 0);
     ck_assert_int_eq((int)v.u, 31 * 32 / 2);
     close_session();
 }
@@ -318,9 +319,9 @@ static void lanes_in_loops(const char *ptx, const char *kernel, const char *line
     }
     if (dbg_launch_alive(s))
         run("continue");
-    cmd_value v;
+    dbg_value v;
     char err[256];
-    ck_assert_int_eq(cmd_eval_focus(&c, "out[0]", &v, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_eval_focus(c.s, "out[0]", &v, err, sizeof err), 0);
     ck_assert_int_eq((int)v.u, want0);
     close_session();
 }
@@ -603,9 +604,9 @@ END_TEST
  * of bump (stepped into from the call), p == out, a == &a[t], v == 5 + t and *a == t. */
 static uint64_t eval_u(const char *expr)
 {
-    cmd_value v;
+    dbg_value v;
     char err[256];
-    ck_assert_msg(cmd_eval_focus(&c, expr, &v, err, sizeof err) == 0, "%s: %s", expr, err);
+    ck_assert_msg(dbg_eval_focus(c.s, expr, &v, err, sizeof err) == 0, "%s: %s", expr, err);
     return v.u;
 }
 
@@ -706,19 +707,19 @@ START_TEST(args_through_a_prologue_with_a_struct)
             continue;
         }
         inside++;
-        cmd_value v;
+        dbg_value v;
         char err[256];
-        ck_assert_msg(cmd_eval_focus(&c, "f", &v, err, sizeof err) == 0, "%s", err);
-        ck_assert(v.kind == CV_FLOAT && v.f == 2.0);
-        ck_assert_msg(cmd_eval_focus(&c, "p", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(dbg_eval_focus(c.s, "f", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert(v.kind == DBG_V_FLOAT && v.f == 2.0);
+        ck_assert_msg(dbg_eval_focus(c.s, "p", &v, err, sizeof err) == 0, "%s", err);
         if (v.optout) {
             ck_assert_int_eq(have_p, 0);   /* available from the copy on, never lost */
             continue;
         }
         have_p = 1;
         ck_assert_uint_eq((uint32_t)eval_u("p.key"), 5);
-        ck_assert_msg(cmd_eval_focus(&c, "p.weight", &v, err, sizeof err) == 0, "%s", err);
-        ck_assert(v.kind == CV_FLOAT && v.f == 2.5);
+        ck_assert_msg(dbg_eval_focus(c.s, "p.weight", &v, err, sizeof err) == 0, "%s", err);
+        ck_assert(v.kind == DBG_V_FLOAT && v.f == 2.5);
     }
     ck_assert_int_ge(inside, 8);
     ck_assert_int_eq(have_p, 1);

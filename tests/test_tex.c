@@ -121,7 +121,6 @@ static void open_fixture(int v)
 
 static void close_session(void)
 {
-    cmd_tex_free(&C);
     cmd_ctx_free(&C);
     dbg_free(S);
 }

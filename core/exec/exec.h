@@ -15,9 +15,6 @@
  * Every function returns 0 on success and -1 on error, with the message in exec_errmsg(m).
  * ------------------------------------------------------------------------------------------- */
 
-typedef struct exec_machine exec_machine;
-
-typedef struct { uint32_t x, y, z; } exec_dim3;
 
 /* Load: decode every function of `mod` (which the machine borrows; keep it alive). On a decode
  * error (e.g. an unsupported instruction) returns NULL and writes
@@ -101,13 +98,6 @@ int exec_pc_insn(const exec_machine *m, uint32_t pc, const ptx_func **f, const p
 int64_t exec_func_pc(const exec_machine *m, const ptx_func *f);
 
 /* ---- launches ------------------------------------------------------------------------------- */
-typedef struct {
-    const ptx_func *kernel;
-    exec_dim3 grid, block;
-    uint32_t dyn_shmem;       /* dynamic shared bytes */
-    uint32_t launch_id;       /* 0, 1, 2, ... per machine (cuda-gdb's kernel number) */
-    exec_dim3 cluster;        /* CTAs per thread block cluster (1,1,1: no clusters) */
-} exec_launch_info;
 
 /* Prepare a launch: `params` are the kernel's .param bytes laid out per the ABI (each
  * parameter at its natural alignment, exec_param_layout tells offsets). Nothing runs yet. */
@@ -131,53 +121,8 @@ const exec_launch_info *exec_current_launch(const exec_machine *m);
 void exec_set_launch_id(exec_machine *m, uint32_t id);
 
 /* ---- running -------------------------------------------------------------------------------- */
-typedef enum {
-    EXEC_STOP_NONE = 0,
-    EXEC_STOP_DONE,        /* the kernel completed */
-    EXEC_STOP_BREAKPOINT,  /* a group of a warp is about to execute a flagged instruction */
-    EXEC_STOP_STEP,        /* the requested step completed */
-    EXEC_STOP_BRKPT,       /* `brkpt` executed (lanes = those that executed it); resumable */
-    EXEC_STOP_TRAP,        /* `trap` executed: the launch is over (postmortem only) */
-    EXEC_STOP_ASSERT,      /* __assertfail: like a trap, msg holds the assertion text */
-    EXEC_STOP_EXCEPTION,   /* a fault: see exc and the fault fields */
-    EXEC_STOP_WATCH,       /* a watched location was accessed (after the instruction) */
-    EXEC_STOP_INTERRUPT,   /* *opts->interrupt became non-zero */
-    EXEC_STOP_LIMIT,       /* max_steps warp-instructions executed */
-    EXEC_STOP_CHECK,       /* an observer's finding (exec_obs_stop), after the instruction;
-                              resumable; tag says which */
-} exec_stop_kind;
 
-typedef enum {
-    EXEC_EXC_NONE = 0,
-    EXEC_EXC_OUT_OF_RANGE,     /* CUDA_EXCEPTION_5 Warp Out-of-range Address */
-    EXEC_EXC_MISALIGNED,       /* CUDA_EXCEPTION_6 Warp Misaligned Address */
-    EXEC_EXC_ILLEGAL_INSN,     /* CUDA_EXCEPTION_4 Warp Illegal Instruction */
-    EXEC_EXC_READONLY,         /* store to a read-only space (const, param of a kernel) */
-    EXEC_EXC_STACK_OVERFLOW,   /* CUDA_EXCEPTION_8 Lane User Stack Overflow */
-    EXEC_EXC_BARRIER_DEADLOCK, /* not every thread can reach a barrier */
-    EXEC_EXC_WARP_SYNC,        /* membermask names exited or absent lanes */
-    EXEC_EXC_ILLEGAL_ADDRESS,  /* CUDA_EXCEPTION_14 Warp Illegal Address (e.g. bad generic) */
-    EXEC_EXC_INVALID_PC,       /* indirect branch/call to something that is not code */
-    EXEC_EXC_MALLOC,           /* device heap misuse (bad free) */
-} exec_exc;
 
-typedef struct {
-    exec_stop_kind kind;
-    uint32_t cta;          /* linear CTA index (x + y*gx + z*gx*gy) */
-    uint32_t warp;         /* warp within the CTA */
-    uint32_t lanes;        /* lanes concerned: group at a breakpoint/step, lanes that trapped */
-    uint32_t lane;         /* first lane concerned */
-    uint32_t pc;           /* instruction concerned (for WATCH: the accessing instruction) */
-    exec_exc exc;
-    ptx_space space;       /* fault/watch: the space accessed */
-    uint64_t addr;         /* fault/watch: the address accessed */
-    uint32_t size;         /* fault/watch: access size in bytes */
-    int watch_id;
-    int tag;               /* CHECK, or a fault an observer annotated: the observer's finding
-                              (exec_obs_stop); 0 none */
-    uint8_t old_bytes[16], new_bytes[16]; /* WATCH: value before and after (size bytes) */
-    char msg[512];         /* human text: assert message, fault explanation */
-} exec_stop;
 
 typedef enum {
     EXEC_RUN_CONTINUE,     /* run until something stops the kernel */
@@ -192,7 +137,7 @@ typedef enum {
                               step (others_run). Never a fabricated deadlock or exception. */
 } exec_run_mode;
 
-typedef struct {
+typedef struct exec_run_opts {
     exec_run_mode mode;
     uint32_t cta, warp, lane;   /* the focus, for steps */
     int others_run;             /* during a step, other warps also advance one instruction
@@ -375,7 +320,6 @@ int exec_watch_add(exec_machine *m, ptx_space space, uint64_t addr, uint32_t len
 int exec_watch_del(exec_machine *m, int id);
 
 /* ---- inspection ----------------------------------------------------------------------------- */
-typedef enum { EXEC_CTA_NOT_STARTED, EXEC_CTA_RUNNING, EXEC_CTA_DONE } exec_cta_state;
 exec_cta_state exec_cta_get_state(const exec_machine *m, uint32_t cta);
 /* The first running CTA at or after `from` (ncta when none): the tables of a stop visit the
  * running CTAs only, at a cost that does not grow with the grid (2^31 CTAs are fine). */
@@ -387,47 +331,12 @@ uint32_t exec_nwarps(const exec_machine *m);       /* warps per CTA */
 exec_dim3 exec_cta_coord(const exec_machine *m, uint32_t cta);
 int exec_cta_index(const exec_machine *m, exec_dim3 coord, uint32_t *cta);
 
-typedef struct {
-    uint32_t valid;        /* lanes that are threads of the CTA (last warp may be partial) */
-    uint32_t exited;       /* lanes that have exited */
-    uint32_t active;       /* lanes of the group that runs next (same pc and frame) */
-    uint32_t divergent;    /* live lanes not in that group */
-    uint32_t at_barrier;   /* lanes waiting at a barrier */
-    uint32_t pc;           /* pc of the active group; with none but lanes waiting at a
-                              barrier, that barrier instruction (execution resumes after it) */
-    int barrier;           /* barrier number waited at, or -1 */
-    int stopped;           /* the warp holds a trap/exception state */
-    uint32_t bp_pass;      /* lanes that reported the breakpoint at bp_pass_pc and pass it once
-                              when they run next (exec_run) */
-    uint32_t bp_pass_pc;
-} exec_warp_info;
 int exec_warp_get(const exec_machine *m, uint32_t cta, uint32_t warp, exec_warp_info *wi);
 
-typedef enum {
-    EXEC_LANE_INVALID,     /* no thread */
-    EXEC_LANE_ACTIVE,      /* in the warp's active group */
-    EXEC_LANE_DIVERGENT,   /* live, waiting at another pc */
-    EXEC_LANE_BARRIER,     /* waiting at a barrier */
-    EXEC_LANE_EXITED,
-    EXEC_LANE_TRAPPED,     /* executed trap / faulted */
-} exec_lane_state;
 
-typedef struct {
-    exec_lane_state state;
-    uint32_t pc;           /* EXEC_LANE_BARRIER: the barrier instruction it waits at */
-    int depth;             /* call depth: 0 = kernel */
-    exec_dim3 tid;
-    uint32_t waits_for;    /* lanes a warp-synchronous instruction it waits in still needs
-                              (its membermask; 0 when not waiting there) */
-} exec_lane_info;
 int exec_lane_get(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
                   exec_lane_info *li);
 
-/* Call stack of a lane, innermost first: frame 0 is where the lane is. */
-typedef struct {
-    const ptx_func *func;
-    uint32_t pc;           /* frame 0: current pc; others: the call instruction */
-} exec_frame;
 int exec_backtrace(const exec_machine *m, uint32_t cta, uint32_t warp, uint32_t lane,
                    exec_frame *frames, int max);   /* returns the number of frames */
 
@@ -542,27 +451,6 @@ ptx_space exec_addr_decode(uint64_t generic, uint64_t *space_addr);
  * cudaTextureObject_t / cudaSurfaceObject_t value, a small non-zero integer) is what kernels
  * receive; module-scope .texref/.samplerref/.surfref variables (and .tex variables) are bound
  * to objects by name. Handles that name nothing fault at run time. */
-typedef enum {
-    EXEC_TEX_1D = 1, EXEC_TEX_2D, EXEC_TEX_3D, EXEC_TEX_A1D, EXEC_TEX_A2D, EXEC_TEX_CUBE,
-    EXEC_TEX_ACUBE,
-} exec_tex_geom;
-typedef enum { EXEC_TEX_WRAP = 0, EXEC_TEX_MIRROR, EXEC_TEX_CLAMP, EXEC_TEX_BORDER } exec_tex_addr;
-typedef struct {
-    uint64_t addr;            /* device address of element 0 (global memory) */
-    ptx_type chtype;          /* u8 s8 u16 s16 u32 s32 f16 f32 */
-    int channels;             /* 1, 2 or 4 */
-    exec_tex_geom geom;
-    uint32_t width, height, depth; /* elements; unused dimensions 1 */
-    uint32_t layers;          /* arrays: layers; cube: 6; cube arrays: 6 * cubes; else 1 */
-    uint64_t pitch;           /* bytes between rows (pitched 2D memory); 0 = dense */
-    int linear;               /* 1D linear-memory texture: integer fetches outside give 0 */
-    /* sampler part (textures only) */
-    exec_tex_addr addr_mode[3];
-    int filter_linear;        /* 0 point, 1 linear */
-    int normalized;           /* coordinates in [0, 1) */
-    int read_normalized;      /* 8/16-bit integer channels read as floats in [0,1] / [-1,1] */
-    float border[4];          /* border colour (BORDER mode) */
-} exec_tex_desc;
 /* Create a texture (surface = 0) or surface object. *handle: 0 to take the next free handle,
  * or the handle to (re)create. The memory must lie inside one global allocation. */
 int exec_tex_create(exec_machine *m, int surface, const exec_tex_desc *d, uint64_t *handle);

@@ -95,6 +95,8 @@ exec_act *exec_act_new(exec_warp *w, const exec_fdec *fd)
             free(f);
             return NULL;
         }
+        /* the scratch slots too: a core file writes the whole block (deterministic bytes) */
+        memset(f->regs, 0, (need + 63) & ~(size_t)63);
         f->cap = need;
         f->all_next = w->all_frames;
         w->all_frames = f;

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "ptxdbg_types.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Design
@@ -16,36 +17,7 @@
  * All strings and arrays live in the module's arena and are freed by ptx_module_free().
  * ------------------------------------------------------------------------------------------- */
 
-/* State spaces. */
-typedef enum {
-    PTX_SPACE_NONE = 0,
-    PTX_SPACE_REG,
-    PTX_SPACE_SREG,
-    PTX_SPACE_CONST,
-    PTX_SPACE_GLOBAL,
-    PTX_SPACE_LOCAL,
-    PTX_SPACE_PARAM,    /* kernel (.param::entry) or function (.param::func) parameter */
-    PTX_SPACE_SHARED,   /* .shared and .shared::cta */
-    PTX_SPACE_SHARED_CLUSTER, /* .shared::cluster */
-    PTX_SPACE_TEX,
-    PTX_SPACE_SURF,     /* not a declarable space; used by decoder */
-    PTX_SPACE_GENERIC,
-    PTX_SPACE__COUNT
-} ptx_space;
 
-/* Fundamental types. Keep the order: the decoder indexes tables with it. */
-typedef enum {
-    PTX_T_NONE = 0,
-    PTX_T_B8, PTX_T_B16, PTX_T_B32, PTX_T_B64, PTX_T_B128,
-    PTX_T_U8, PTX_T_U16, PTX_T_U32, PTX_T_U64,
-    PTX_T_S8, PTX_T_S16, PTX_T_S32, PTX_T_S64,
-    PTX_T_F16, PTX_T_F16X2, PTX_T_BF16, PTX_T_BF16X2, PTX_T_TF32,
-    PTX_T_E4M3, PTX_T_E5M2, PTX_T_E4M3X2, PTX_T_E5M2X2,
-    PTX_T_F32, PTX_T_F64,
-    PTX_T_PRED,
-    PTX_T_TEXREF, PTX_T_SAMPLERREF, PTX_T_SURFREF,
-    PTX_T__COUNT
-} ptx_type;
 
 /* Properties of a type (implemented in ptx_module.c). */
 int ptx_type_bits(ptx_type t);          /* 8..128; pred = 1; refs = 64 */

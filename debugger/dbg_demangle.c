@@ -1,10 +1,10 @@
-/* cmd_demangle.c - a small Itanium C++ demangler for kernel and device-function names. */
+/* dbg_demangle.c - a small Itanium C++ demangler for kernel and device-function names. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "dbg_int.h"
 
 /* Covers what nvcc emits for ordinary CUDA C: source names, namespaces (incl. anonymous),
  * builtin types, pointers/references/const/volatile, substitutions (S_, S0_, St), templates with
@@ -632,7 +632,7 @@ static int encoding(dm *d, char *out, size_t n, int base_only, int local)
 
 /* nvcc gives internal-linkage entities a per-file namespace "_INTERNAL_<hash>_<n>_<file>_<hash>";
  * it is noise to a reader (the file is known), so names show without it: "atomicAdd". */
-static int cmd_demangle_raw(const char *mangled, char *out, size_t n, int base_only);
+static int demangle_raw(const char *mangled, char *out, size_t n, int base_only);
 
 static void drop_internal_ns(char *out)
 {
@@ -645,10 +645,10 @@ static void drop_internal_ns(char *out)
     }
 }
 
-int cmd_demangle(const char *mangled, char *out, size_t n, int base_only)
+int dbg_demangle(const char *mangled, char *out, size_t n, int base_only)
 {
     dm_cut = 0;
-    int rc = cmd_demangle_raw(mangled, out, n, base_only);
+    int rc = demangle_raw(mangled, out, n, base_only);
     if (rc == 0 && dm_cut)
         rc = -1;
     if (rc == 0)
@@ -656,7 +656,7 @@ int cmd_demangle(const char *mangled, char *out, size_t n, int base_only)
     return rc;
 }
 
-static int cmd_demangle_raw(const char *mangled, char *out, size_t n, int base_only)
+static int demangle_raw(const char *mangled, char *out, size_t n, int base_only)
 {
     if (strncmp(mangled, "_Z", 2) != 0 || n == 0)
         return -1;

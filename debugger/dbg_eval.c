@@ -1,11 +1,12 @@
-/* cmd_eval.c - expression evaluation: C arithmetic on typed values, registers, memory, history. */
+/* dbg_eval.c - expression evaluation: C arithmetic on typed values, registers, memory, history. */
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd_expr.h"
+#include "dbg_expr.h"
 
 /* ---- types ------------------------------------------------------------------------------------ */
 static const struct { const char *name; ptx_type t; } ctypes[] = {
@@ -22,7 +23,7 @@ static const struct { const char *name; ptx_type t; } ctypes[] = {
     {"int64_t", PTX_T_S64}, {"uint64_t", PTX_T_U64}, {"size_t", PTX_T_U64},
 };
 
-ptx_type cmd_type_from_c(const char *name)
+ptx_type dbg_type_from_c(const char *name)
 {
     for (size_t i = 0; i < sizeof ctypes / sizeof ctypes[0]; i++)
         if (!strcmp(ctypes[i].name, name))
@@ -32,7 +33,7 @@ ptx_type cmd_type_from_c(const char *name)
     return t == PTX_T_B128 ? PTX_T_NONE : t;
 }
 
-const char *cmd_type_c_name(ptx_type t)
+const char *dbg_type_c_name(ptx_type t)
 {
     switch (t) {
     case PTX_T_S8: return "char";
@@ -73,7 +74,7 @@ static const struct { const char *name; int id; int vec; } sregs[] = {
     {"cluster_nctarank", PTX_SREG_CLUSTER_NCTARANK, 0},
 };
 
-int cmd_sreg_lookup(const char *name, int *id, int *comp)
+int dbg_sreg_lookup(const char *name, int *id, int *comp)
 {
     if (name[0] == '%')
         name++;
@@ -108,7 +109,7 @@ int cmd_sreg_lookup(const char *name, int *id, int *comp)
 }
 
 /* ---- values ----------------------------------------------------------------------------------- */
-ptx_type cmd_type_norm(ptx_type t)
+ptx_type dbg_type_norm(ptx_type t)
 {
     switch (t) {
     case PTX_T_B8: return PTX_T_U8;
@@ -139,7 +140,7 @@ static uint64_t fit(uint64_t v, ptx_type t)
     return v;
 }
 
-uint16_t cmd_f32_to_f16(float f)
+uint16_t dbg_f32_to_f16(float f)
 {
     uint32_t x;
     memcpy(&x, &f, 4);
@@ -169,7 +170,7 @@ uint16_t cmd_f32_to_f16(float f)
     return (uint16_t)(sign | half);
 }
 
-float cmd_f16_to_f32(uint16_t h)
+float dbg_f16_to_f32(uint16_t h)
 {
     uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
     uint32_t x;
@@ -190,39 +191,39 @@ float cmd_f16_to_f32(uint16_t h)
     return f;
 }
 
-void cmd_value_from_bits(cmd_value *v, ptx_type t, uint64_t bits)
+void dbg_value_from_bits(dbg_value *v, ptx_type t, uint64_t bits)
 {
     memset(v, 0, sizeof *v);
-    t = cmd_type_norm(t);
+    t = dbg_type_norm(t);
     v->type = t;
     if (t == PTX_T_F32) {
         uint32_t b = (uint32_t)bits;
         float f;
         memcpy(&f, &b, 4);
-        v->kind = CV_FLOAT;
+        v->kind = DBG_V_FLOAT;
         v->f = f;
     } else if (t == PTX_T_F64) {
-        v->kind = CV_FLOAT;
+        v->kind = DBG_V_FLOAT;
         memcpy(&v->f, &bits, 8);
     } else if (t == PTX_T_F16) {
-        v->kind = CV_FLOAT;
-        v->f = cmd_f16_to_f32((uint16_t)bits);
+        v->kind = DBG_V_FLOAT;
+        v->f = dbg_f16_to_f32((uint16_t)bits);
     } else if (t == PTX_T_BF16 || t == PTX_T_TF32) {
         /* bf16 is the top half of an f32; tf32 is held in an f32's bits */
         uint32_t b = t == PTX_T_BF16 ? (uint32_t)(bits & 0xffff) << 16 : (uint32_t)bits;
         float f;
         memcpy(&f, &b, 4);
-        v->kind = CV_FLOAT;
+        v->kind = DBG_V_FLOAT;
         v->f = f;
     } else {
-        v->kind = CV_INT;
+        v->kind = DBG_V_INT;
         v->u = fit(bits, t);
     }
 }
 
-int64_t cmd_value_int(const cmd_value *v)
+int64_t dbg_value_int(const dbg_value *v)
 {
-    if (v->kind == CV_FLOAT) {
+    if (v->kind == DBG_V_FLOAT) {
         if (isnan(v->f))
             return 0;
         if (v->f >= 9.2233720368547758e18)
@@ -234,46 +235,46 @@ int64_t cmd_value_int(const cmd_value *v)
     return (int64_t)v->u;
 }
 
-double cmd_value_double(const cmd_value *v)
+double dbg_value_double(const dbg_value *v)
 {
-    if (v->kind == CV_FLOAT)
+    if (v->kind == DBG_V_FLOAT)
         return v->f;
-    if (v->kind == CV_INT && ptx_type_is_signed(v->type))
+    if (v->kind == DBG_V_INT && ptx_type_is_signed(v->type))
         return (double)(int64_t)v->u;
     return (double)v->u;
 }
 
-int cmd_value_true(const cmd_value *v)
+int dbg_value_true(const dbg_value *v)
 {
-    return v->kind == CV_FLOAT ? v->f != 0 : v->u != 0;
+    return v->kind == DBG_V_FLOAT ? v->f != 0 : v->u != 0;
 }
 
-int cmd_value_size(const cmd_value *v)
+int dbg_value_size(const dbg_value *v)
 {
-    if (v->kind == CV_PTR || v->kind == CV_CODE)
+    if (v->kind == DBG_V_PTR || v->kind == DBG_V_CODE)
         return 8;
     return tbytes(v->type);
 }
 
-uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t)
+uint64_t dbg_value_to_bits(const dbg_value *v, ptx_type t)
 {
-    t = cmd_type_norm(t);
+    t = dbg_type_norm(t);
     if (t == PTX_T_F32) {
-        float f = (float)cmd_value_double(v);
+        float f = (float)dbg_value_double(v);
         uint32_t b;
         memcpy(&b, &f, 4);
         return b;
     }
     if (t == PTX_T_F64) {
-        double d = cmd_value_double(v);
+        double d = dbg_value_double(v);
         uint64_t b;
         memcpy(&b, &d, 8);
         return b;
     }
     if (t == PTX_T_F16)
-        return cmd_f32_to_f16((float)cmd_value_double(v));
+        return dbg_f32_to_f16((float)dbg_value_double(v));
     if (t == PTX_T_BF16 || t == PTX_T_TF32) {
-        float f = (float)cmd_value_double(v);
+        float f = (float)dbg_value_double(v);
         uint32_t b;
         memcpy(&b, &f, 4);
         if (t == PTX_T_TF32)
@@ -283,14 +284,14 @@ uint64_t cmd_value_to_bits(const cmd_value *v, ptx_type t)
         return (b + 0x7fff + ((b >> 16) & 1)) >> 16;  /* round to nearest even */
     }
     if (t == PTX_T_PRED)
-        return cmd_value_true(v);
-    uint64_t u = v->kind == CV_FLOAT ? (uint64_t)cmd_value_int(v) : v->u;
+        return dbg_value_true(v);
+    uint64_t u = v->kind == DBG_V_FLOAT ? (uint64_t)dbg_value_int(v) : v->u;
     int bits = ptx_type_bits(t);
     return bits >= 64 || bits <= 0 ? u : u & ((UINT64_C(1) << bits) - 1);
 }
 
 /* A value that is kept (history, convenience variable) keeps its type's debug info alive. */
-void cmd_history_keep(cmd_history *h, const cmd_value *v, dw_info *dw)
+void dbg_history_keep(dbg_history *h, const dbg_value *v, dw_info *dw)
 {
     if (!v->dt || !dw)
         return;
@@ -305,17 +306,17 @@ void cmd_history_keep(cmd_history *h, const cmd_value *v, dw_info *dw)
     dw_retain(dw);
 }
 
-void cmd_history_add(cmd_history *h, const cmd_value *v, dw_info *dw)
+void dbg_history_add(dbg_history *h, const dbg_value *v, dw_info *dw)
 {
     if (h->nhist == h->histcap) {
         int cap = h->histcap ? 2 * h->histcap : 64;
-        cmd_value *n = cap > h->histcap ? realloc(h->hist, (size_t)cap * sizeof *n) : NULL;
+        dbg_value *n = cap > h->histcap ? realloc(h->hist, (size_t)cap * sizeof *n) : NULL;
         if (!n)
             return;
         h->hist = n;
         h->histcap = cap;
     }
-    cmd_history_keep(h, v, dw);
+    dbg_history_keep(h, v, dw);
     h->hist[h->nhist++] = *v;
 }
 
@@ -327,7 +328,7 @@ static uint32_t conv_hash(const char *name)
     return x;
 }
 
-static void conv_index(cmd_history *h, int i)
+static void conv_index(dbg_history *h, int i)
 {
     uint32_t mask = (uint32_t)h->hashcap - 1, k = conv_hash(h->conv[i].name) & mask;
     while (h->convhash[k])
@@ -336,7 +337,7 @@ static void conv_index(cmd_history *h, int i)
 }
 
 /* Lookup is one hash probe sequence, so setting n variables costs O(n), not O(n^2). */
-cmd_value *cmd_history_conv(cmd_history *h, const char *name, int create)
+dbg_value *dbg_history_conv(dbg_history *h, const char *name, int create)
 {
     if (h->hashcap) {
         uint32_t mask = (uint32_t)h->hashcap - 1;
@@ -372,18 +373,18 @@ cmd_value *cmd_history_conv(cmd_history *h, const char *name, int create)
     return &h->conv[i].v;
 }
 
-void cmd_history_set_int(cmd_history *h, const char *name, int64_t v)
+void dbg_history_set_int(dbg_history *h, const char *name, int64_t v)
 {
-    cmd_value *cv = cmd_history_conv(h, name, 1);
+    dbg_value *cv = dbg_history_conv(h, name, 1);
     if (!cv)
         return;
     memset(cv, 0, sizeof *cv);
-    cv->kind = CV_INT;
+    cv->kind = DBG_V_INT;
     cv->type = PTX_T_S32;
     cv->u = (uint64_t)v;
 }
 
-void cmd_history_free(cmd_history *h)
+void dbg_history_free(dbg_history *h)
 {
     free(h->hist);
     free(h->conv);
@@ -396,8 +397,8 @@ void cmd_history_free(cmd_history *h)
 
 /* ---- evaluation ------------------------------------------------------------------------------- */
 typedef struct {
-    const cmd_vsrc *src;
-    cmd_history *hist;
+    const dbg_vsrc *src;
+    dbg_history *hist;
     char *err;
     size_t n;
     int lazy;                 /* the next eval's own final load only locates (for `&`) */
@@ -413,22 +414,22 @@ static int eerr(ectx *x, const char *fmt, ...)
     return -1;
 }
 
-static int eval(ectx *x, const cmd_expr *e, cmd_value *out);
+static int eval(ectx *x, const dbg_expr *e, dbg_value *out);
 
-static void int_val(cmd_value *v, ptx_type t, uint64_t u)
+static void int_val(dbg_value *v, ptx_type t, uint64_t u)
 {
     memset(v, 0, sizeof *v);
-    v->kind = CV_INT;
+    v->kind = DBG_V_INT;
     v->type = t;
     v->u = fit(u, t);
 }
 
-static int read_mem(ectx *x, ptx_type t, ptx_space sp, uint64_t addr, cmd_value *out)
+static int read_mem(ectx *x, ptx_type t, ptx_space sp, uint64_t addr, dbg_value *out)
 {
     uint64_t bits = 0;
     if (x->lazy && tbytes(t) > 0) { /* &p[i]: the address, whatever is there */
-        cmd_value_from_bits(out, t, 0);
-        out->lv = CMD_LV_MEM;
+        dbg_value_from_bits(out, t, 0);
+        out->lv = DBG_LV_MEM;
         out->mspace = sp;
         out->maddr = addr;
         return 0;
@@ -440,15 +441,15 @@ static int read_mem(ectx *x, ptx_type t, ptx_space sp, uint64_t addr, cmd_value 
         return eerr(x, "Cannot access memory at address 0x%llx", (unsigned long long)addr);
     if (x->src->mem_read(x->src->ctx, sp, addr, &bits, (size_t)size, x->err, x->n) != 0)
         return -1;
-    cmd_value_from_bits(out, t, bits);
-    out->lv = CMD_LV_MEM;
+    dbg_value_from_bits(out, t, bits);
+    out->lv = DBG_LV_MEM;
     out->mspace = sp;
     out->maddr = addr;
     return 0;
 }
 
 /* ---- source-level (DWARF) values ----------------------------------------------------------- */
-ptx_type cmd_dw_scalar_type(const dw_type *t)
+ptx_type dbg_dw_scalar_type(const dw_type *t)
 {
     t = dw_type_strip(t);
     if (!t)
@@ -480,42 +481,42 @@ ptx_type cmd_dw_scalar_type(const dw_type *t)
     }
 }
 
-int cmd_value_from_dw(cmd_value *v, const dw_type *t, uint64_t bits)
+int dbg_value_from_dw(dbg_value *v, const dw_type *t, uint64_t bits)
 {
     const dw_type *st = dw_type_strip(t);
     memset(v, 0, sizeof *v);
     if (!st)
         return -1;
     if (st->kind == DW_TY_POINTER || st->kind == DW_TY_REFERENCE) {
-        v->kind = CV_PTR;
+        v->kind = DBG_V_PTR;
         v->u = bits;
         v->space = st->space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : st->space;
-        v->type = st->target ? cmd_dw_scalar_type(st->target) : PTX_T_NONE;
+        v->type = st->target ? dbg_dw_scalar_type(st->target) : PTX_T_NONE;
         const dw_type *pt = dw_type_strip(st->target);
         if (pt && pt->kind == DW_TY_POINTER)
             v->type = PTX_T_U64;
         v->dt = t;
         return 0;
     }
-    ptx_type pt = cmd_dw_scalar_type(st);
+    ptx_type pt = dbg_dw_scalar_type(st);
     if (pt == PTX_T_NONE)
         return -1;
     if (st->enc == DW_BT_BF16) {
         uint32_t b = (uint32_t)(bits & 0xffff) << 16;
         float f;
         memcpy(&f, &b, 4);
-        v->kind = CV_FLOAT;
+        v->kind = DBG_V_FLOAT;
         v->type = PTX_T_F32;
         v->f = f;
     } else {
-        cmd_value_from_bits(v, pt, bits);
+        dbg_value_from_bits(v, pt, bits);
     }
     v->dt = t;
     return 0;
 }
 
-int cmd_load_typed(const cmd_vsrc *src, const dw_type *t, ptx_space sp, uint64_t addr,
-                   cmd_value *out, char *err, size_t n)
+int dbg_load_typed(const dbg_vsrc *src, const dw_type *t, ptx_space sp, uint64_t addr,
+                   dbg_value *out, char *err, size_t n)
 {
     const dw_type *st = dw_type_strip(t);
     memset(out, 0, sizeof *out);
@@ -526,15 +527,15 @@ int cmd_load_typed(const cmd_vsrc *src, const dw_type *t, ptx_space sp, uint64_t
     int agg = (st->kind == DW_TY_STRUCT || st->kind == DW_TY_UNION || st->kind == DW_TY_CLASS ||
                st->kind == DW_TY_ARRAY) && st->enc != DW_BT_HALF && st->enc != DW_BT_BF16;
     if (agg) {
-        out->kind = CV_AGG;
+        out->kind = DBG_V_AGG;
         out->dt = t;
-        out->lv = CMD_LV_MEM;
+        out->lv = DBG_LV_MEM;
         out->mspace = sp;
         out->maddr = addr;
         return 0;
     }
     uint64_t size = dw_type_size(st);
-    if (size == 0 || size > 8 || cmd_dw_scalar_type(st) == PTX_T_NONE) {
+    if (size == 0 || size > 8 || dbg_dw_scalar_type(st) == PTX_T_NONE) {
         char tn[128];
         dw_type_name(t, tn, sizeof tn);
         snprintf(err, n, "Cannot read a value of type `%s'.", tn);
@@ -548,75 +549,75 @@ int cmd_load_typed(const cmd_vsrc *src, const dw_type *t, ptx_space sp, uint64_t
     if (src->mem_read(src->ctx, sp, addr, &bits, (size_t)size, err, n) != 0)
         return -1;
     if (st->kind == DW_TY_REFERENCE && st->target) /* references read as their referent */
-        return cmd_load_typed(src, st->target,
+        return dbg_load_typed(src, st->target,
                               st->space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : st->space, bits,
                               out, err, n);
-    cmd_value_from_dw(out, t, bits);
-    out->lv = CMD_LV_MEM;
+    dbg_value_from_dw(out, t, bits);
+    out->lv = DBG_LV_MEM;
     out->mspace = sp;
     out->maddr = addr;
     return 0;
 }
 
-static int load_typed(ectx *x, const dw_type *t, ptx_space sp, uint64_t addr, cmd_value *out)
+static int load_typed(ectx *x, const dw_type *t, ptx_space sp, uint64_t addr, dbg_value *out)
 {
     const dw_type *st = x->lazy ? dw_type_strip(t) : NULL;
-    if (st && st->kind != DW_TY_REFERENCE && cmd_dw_scalar_type(st) != PTX_T_NONE) {
+    if (st && st->kind != DW_TY_REFERENCE && dbg_dw_scalar_type(st) != PTX_T_NONE) {
         memset(out, 0, sizeof *out);
-        cmd_value_from_dw(out, t, 0);
-        out->lv = CMD_LV_MEM;
+        dbg_value_from_dw(out, t, 0);
+        out->lv = DBG_LV_MEM;
         out->mspace = sp;
         out->maddr = addr;
         return 0;
     }
-    return cmd_load_typed(x->src, t, sp, addr, out, x->err, x->n);
+    return dbg_load_typed(x->src, t, sp, addr, out, x->err, x->n);
 }
 
-static const dw_type *pointee(const cmd_value *v)
+static const dw_type *pointee(const dbg_value *v)
 {
     const dw_type *st = v->dt ? dw_type_strip(v->dt) : NULL;
     return st && (st->kind == DW_TY_POINTER || st->kind == DW_TY_REFERENCE) ? st->target : NULL;
 }
 
-static int is_array(const cmd_value *v)
+static int is_array(const dbg_value *v)
 {
-    const dw_type *st = v->kind == CV_AGG ? dw_type_strip(v->dt) : NULL;
+    const dw_type *st = v->kind == DBG_V_AGG ? dw_type_strip(v->dt) : NULL;
     return st && st->kind == DW_TY_ARRAY;
 }
 
 /* An array used as a value: a pointer to its first element (C's decay). */
-static void decay(ectx *x, cmd_value *v)
+static void decay(ectx *x, dbg_value *v)
 {
     if (!is_array(v))
         return;
     const dw_type *st = dw_type_strip(v->dt);
     const dw_type *el = x->src->dw ? dw_type_subarray(x->src->dw, st, 1) : NULL;
-    cmd_value p;
+    dbg_value p;
     memset(&p, 0, sizeof p);
-    p.kind = CV_PTR;
+    p.kind = DBG_V_PTR;
     p.u = v->maddr;
     p.space = v->mspace;
-    p.type = el ? cmd_dw_scalar_type(el) : PTX_T_NONE;
+    p.type = el ? dbg_dw_scalar_type(el) : PTX_T_NONE;
     p.dt = el && x->src->dw ? dw_type_pointer_to(x->src->dw, el, v->mspace) : NULL;
     *v = p;
 }
 
-static int not_number(ectx *x, const cmd_value *v)
+static int not_number(ectx *x, const dbg_value *v)
 {
     if (v->optout)
         return eerr(x, "value has been optimized out");
     return eerr(x, "Argument to arithmetic operation not a number or boolean.");
 }
 
-static int member(ectx *x, cmd_value *a, const char *name, cmd_value *out)
+static int member(ectx *x, dbg_value *a, const char *name, dbg_value *out)
 {
-    if (a->kind == CV_PTR && pointee(a)) {
-        cmd_value d;
+    if (a->kind == DBG_V_PTR && pointee(a)) {
+        dbg_value d;
         if (load_typed(x, pointee(a), a->space, a->u, &d) != 0)
             return -1;
         *a = d;
     }
-    const dw_type *st = a->kind == CV_AGG ? dw_type_strip(a->dt) : NULL;
+    const dw_type *st = a->kind == DBG_V_AGG ? dw_type_strip(a->dt) : NULL;
     if (!st || st->kind == DW_TY_ARRAY)
         return eerr(x, "Attempt to extract a component of a value that is not a structure.");
     const dw_member *m = dw_type_member(st, name);
@@ -627,17 +628,17 @@ static int member(ectx *x, cmd_value *a, const char *name, cmd_value *out)
     }
     if (load_typed(x, m->type, a->mspace, a->maddr + m->offset, out) != 0)
         return -1;
-    if (m->bit_size > 0 && m->bit_size < 64 && out->kind == CV_INT) {
+    if (m->bit_size > 0 && m->bit_size < 64 && out->kind == DBG_V_INT) {
         uint64_t v = (out->u >> m->bit_offset) & ((UINT64_C(1) << m->bit_size) - 1);
         if (ptx_type_is_signed(out->type) && (v >> (m->bit_size - 1) & 1))
             v |= ~((UINT64_C(1) << m->bit_size) - 1);
         out->u = v;
-        out->lv = CMD_LV_NONE; /* bit fields are not assignable here */
+        out->lv = DBG_LV_NONE; /* bit fields are not assignable here */
     }
     return 0;
 }
 
-static int builtin_dim3(ectx *x, const char *name, cmd_value *out)
+static int builtin_dim3(ectx *x, const char *name, dbg_value *out)
 {
     static const struct { const char *n; int id; } b[] = {
         {"threadIdx", PTX_SREG_TID}, {"blockIdx", PTX_SREG_CTAID},
@@ -646,7 +647,7 @@ static int builtin_dim3(ectx *x, const char *name, cmd_value *out)
         if (strcmp(name, b[i].n))
             continue;
         memset(out, 0, sizeof *out);
-        out->kind = CV_DIM3;
+        out->kind = DBG_V_DIM3;
         out->type = PTX_T_U32;
         for (int c = 0; c < 3; c++) {
             uint64_t v;
@@ -660,7 +661,7 @@ static int builtin_dim3(ectx *x, const char *name, cmd_value *out)
     return 0;
 }
 
-static int eval_ident(ectx *x, const cmd_expr *e, cmd_value *out)
+static int eval_ident(ectx *x, const dbg_expr *e, dbg_value *out)
 {
     int r = builtin_dim3(x, e->name, out);
     if (r)
@@ -681,7 +682,7 @@ static int eval_ident(ectx *x, const cmd_expr *e, cmd_value *out)
             return 0;
         /* in a member function, a name no scope has is a member of *this (C++'s implicit
            this->, as gdb reads it) */
-        cmd_value self;
+        dbg_value self;
         if (strcmp(e->name, "this") &&
             x->src->ident(x->src->ctx, "this", &self, x->err, x->n) > 0 && pointee(&self)) {
             const dw_type *st = dw_type_strip(pointee(&self));
@@ -693,11 +694,11 @@ static int eval_ident(ectx *x, const cmd_expr *e, cmd_value *out)
     return eerr(x, "No symbol \"%s\" in current context.", e->name);
 }
 
-static int eval_reg(ectx *x, const cmd_expr *e, cmd_value *out)
+static int eval_reg(ectx *x, const dbg_expr *e, dbg_value *out)
 {
     int id, comp;
     uint64_t bits;
-    if (cmd_sreg_lookup(e->name, &id, &comp) == 0) {
+    if (dbg_sreg_lookup(e->name, &id, &comp) == 0) {
         if (!x->src->sreg_get || x->src->sreg_get(x->src->ctx, id, comp, &bits, x->err, x->n))
             return -1;
         int wide = id == PTX_SREG_CLOCK64 || id == PTX_SREG_GLOBALTIMER ||
@@ -708,22 +709,22 @@ static int eval_reg(ectx *x, const cmd_expr *e, cmd_value *out)
     ptx_type t;
     if (!x->src->reg_get || x->src->reg_get(x->src->ctx, e->name, &bits, &t, x->err, x->n))
         return -1;
-    cmd_value_from_bits(out, t, bits);
-    out->lv = CMD_LV_REG;
+    dbg_value_from_bits(out, t, bits);
+    out->lv = DBG_LV_REG;
     snprintf(out->reg, sizeof out->reg, "%s", e->name);
     return 0;
 }
 
-static int eval_dollar(ectx *x, const cmd_expr *e, cmd_value *out)
+static int eval_dollar(ectx *x, const dbg_expr *e, dbg_value *out)
 {
     const char *n = e->name;
-    cmd_history *h = x->hist;
+    dbg_history *h = x->hist;
     if (!strcmp(n, "pc")) {
         uint64_t pc;
         if (!x->src->pc || x->src->pc(x->src->ctx, &pc, x->err, x->n) != 0)
             return x->src->pc ? -1 : eerr(x, "No registers.");
         memset(out, 0, sizeof *out);
-        out->kind = CV_CODE;
+        out->kind = DBG_V_CODE;
         out->u = pc;
         return 0;
     }
@@ -746,25 +747,25 @@ static int eval_dollar(ectx *x, const cmd_expr *e, cmd_value *out)
         *out = h->hist[idx - 1];
         return 0;
     }
-    const cmd_value *cv = h ? cmd_history_conv(h, n, 0) : NULL;
+    const dbg_value *cv = h ? dbg_history_conv(h, n, 0) : NULL;
     if (cv) {
         *out = *cv;
-        out->lv = CMD_LV_CONV;
+        out->lv = DBG_LV_CONV;
         snprintf(out->reg, sizeof out->reg, "%s", n);
         return 0;
     }
     memset(out, 0, sizeof *out); /* unset convenience variable: void */
-    out->lv = CMD_LV_CONV;
+    out->lv = DBG_LV_CONV;
     snprintf(out->reg, sizeof out->reg, "%s", n);
     return 0;
 }
 
 /* usual arithmetic conversions */
-static ptx_type arith_type(const cmd_value *a, const cmd_value *b)
+static ptx_type arith_type(const dbg_value *a, const dbg_value *b)
 {
-    if (a->kind == CV_FLOAT || b->kind == CV_FLOAT) {
-        ptx_type ta = a->kind == CV_FLOAT ? a->type : PTX_T_NONE;
-        ptx_type tb = b->kind == CV_FLOAT ? b->type : PTX_T_NONE;
+    if (a->kind == DBG_V_FLOAT || b->kind == DBG_V_FLOAT) {
+        ptx_type ta = a->kind == DBG_V_FLOAT ? a->type : PTX_T_NONE;
+        ptx_type tb = b->kind == DBG_V_FLOAT ? b->type : PTX_T_NONE;
         return ta == PTX_T_F64 || tb == PTX_T_F64 ? PTX_T_F64 : PTX_T_F32;
     }
     ptx_type ta = a->type, tb = b->type;
@@ -778,48 +779,48 @@ static ptx_type arith_type(const cmd_value *a, const cmd_value *b)
     return uns ? PTX_T_U32 : PTX_T_S32;
 }
 
-static int ptr_arith(ectx *x, cmd_exop op, const cmd_value *a, const cmd_value *b, cmd_value *out)
+static int ptr_arith(ectx *x, dbg_exop op, const dbg_value *a, const dbg_value *b, dbg_value *out)
 {
     int esz = a->type == PTX_T_NONE ? 1 : tbytes(a->type);
     if (pointee(a))
         esz = dw_type_size(pointee(a)) ? (int)dw_type_size(pointee(a)) : 1;
-    if (b->kind == CV_PTR) {
+    if (b->kind == DBG_V_PTR) {
         if (op != EX_SUB)
             return eerr(x, "Argument to arithmetic operation not a number or boolean.");
         int_val(out, PTX_T_S64, (uint64_t)((int64_t)(a->u - b->u) / esz));
         return 0;
     }
-    if (b->kind != CV_INT)
+    if (b->kind != DBG_V_INT)
         return eerr(x, "Argument to arithmetic operation not a number or boolean.");
     *out = *a;
-    out->lv = CMD_LV_NONE;
+    out->lv = DBG_LV_NONE;
     out->count = 0;
     int64_t d = (int64_t)b->u * esz;
     out->u = op == EX_ADD ? a->u + (uint64_t)d : a->u - (uint64_t)d;
     return 0;
 }
 
-static int binary(ectx *x, cmd_exop op, cmd_value *a, cmd_value *b, cmd_value *out)
+static int binary(ectx *x, dbg_exop op, dbg_value *a, dbg_value *b, dbg_value *out)
 {
     decay(x, a);
     decay(x, b);
-    if (a->kind == CV_VOID || a->kind == CV_DIM3 || a->kind == CV_AGG)
+    if (a->kind == DBG_V_VOID || a->kind == DBG_V_DIM3 || a->kind == DBG_V_AGG)
         return not_number(x, a);
-    if (b->kind == CV_VOID || b->kind == CV_DIM3 || b->kind == CV_AGG)
+    if (b->kind == DBG_V_VOID || b->kind == DBG_V_DIM3 || b->kind == DBG_V_AGG)
         return not_number(x, b);
-    if (a->kind == CV_CODE)
-        a->kind = CV_INT, a->type = PTX_T_U64;
-    if (b->kind == CV_CODE)
-        b->kind = CV_INT, b->type = PTX_T_U64;
-    if ((op == EX_ADD || op == EX_SUB) && a->kind == CV_PTR)
+    if (a->kind == DBG_V_CODE)
+        a->kind = DBG_V_INT, a->type = PTX_T_U64;
+    if (b->kind == DBG_V_CODE)
+        b->kind = DBG_V_INT, b->type = PTX_T_U64;
+    if ((op == EX_ADD || op == EX_SUB) && a->kind == DBG_V_PTR)
         return ptr_arith(x, op, a, b, out);
-    if (op == EX_ADD && b->kind == CV_PTR)
+    if (op == EX_ADD && b->kind == DBG_V_PTR)
         return ptr_arith(x, op, b, a, out);
-    cmd_value ca = *a, cb = *b;
-    if (ca.kind == CV_PTR)
-        ca.kind = CV_INT, ca.type = PTX_T_U64;
-    if (cb.kind == CV_PTR)
-        cb.kind = CV_INT, cb.type = PTX_T_U64;
+    dbg_value ca = *a, cb = *b;
+    if (ca.kind == DBG_V_PTR)
+        ca.kind = DBG_V_INT, ca.type = PTX_T_U64;
+    if (cb.kind == DBG_V_PTR)
+        cb.kind = DBG_V_INT, cb.type = PTX_T_U64;
     ptx_type t = arith_type(&ca, &cb);
     int isf = t == PTX_T_F32 || t == PTX_T_F64;
     int sgn = ptx_type_is_signed(t);
@@ -827,7 +828,7 @@ static int binary(ectx *x, cmd_exop op, cmd_value *a, cmd_value *b, cmd_value *o
     if (op >= EX_LT && op <= EX_NE) {
         int r;
         if (isf) {
-            double p = cmd_value_double(&ca), q = cmd_value_double(&cb);
+            double p = dbg_value_double(&ca), q = dbg_value_double(&cb);
             r = op == EX_LT ? p < q : op == EX_GT ? p > q : op == EX_LE ? p <= q
               : op == EX_GE ? p >= q : op == EX_EQ ? p == q : p != q;
         } else {
@@ -847,7 +848,7 @@ static int binary(ectx *x, cmd_exop op, cmd_value *a, cmd_value *b, cmd_value *o
         return 0;
     }
     if (isf) {
-        double p = cmd_value_double(&ca), q = cmd_value_double(&cb), r;
+        double p = dbg_value_double(&ca), q = dbg_value_double(&cb), r;
         switch (op) {
         case EX_ADD: r = p + q; break;
         case EX_SUB: r = p - q; break;
@@ -857,7 +858,7 @@ static int binary(ectx *x, cmd_exop op, cmd_value *a, cmd_value *b, cmd_value *o
             return eerr(x, "Integer only operation %s.",
                         op == EX_MOD ? "MOD" : op == EX_SHL || op == EX_SHR ? "shift" : "bitwise");
         }
-        out->kind = CV_FLOAT;
+        out->kind = DBG_V_FLOAT;
         out->type = t;
         out->f = t == PTX_T_F32 ? (double)(float)r : r;
         return 0;
@@ -865,7 +866,7 @@ static int binary(ectx *x, cmd_exop op, cmd_value *a, cmd_value *b, cmd_value *o
     uint64_t p = fit(ca.u, t), q = fit(cb.u, t), r;
     if (op == EX_SHL || op == EX_SHR) {
         /* the result has the promoted type of the left operand */
-        cmd_value one = ca;
+        dbg_value one = ca;
         t = arith_type(&ca, &one);
         sgn = ptx_type_is_signed(t);
         p = fit(ca.u, t);
@@ -906,54 +907,54 @@ static int binary(ectx *x, cmd_exop op, cmd_value *a, cmd_value *b, cmd_value *o
     return 0;
 }
 
-static int assign(ectx *x, const cmd_value *lhs, const cmd_value *rhs, cmd_value *out)
+static int assign(ectx *x, const dbg_value *lhs, const dbg_value *rhs, dbg_value *out)
 {
-    if (rhs->kind == CV_VOID || rhs->kind == CV_DIM3 || rhs->kind == CV_AGG)
+    if (rhs->kind == DBG_V_VOID || rhs->kind == DBG_V_DIM3 || rhs->kind == DBG_V_AGG)
         return rhs->optout ? not_number(x, rhs) : eerr(x, "Invalid value to assign.");
-    if (lhs->kind == CV_AGG)
+    if (lhs->kind == DBG_V_AGG)
         return eerr(x, "Invalid cast.");
     switch (lhs->lv) {
-    case CMD_LV_REG: {
-        uint64_t bits = cmd_value_to_bits(rhs, lhs->type);
+    case DBG_LV_REG: {
+        uint64_t bits = dbg_value_to_bits(rhs, lhs->type);
         if (!x->src->reg_set ||
             x->src->reg_set(x->src->ctx, lhs->reg, bits, x->err, x->n) != 0)
             return x->src->reg_set ? -1 : eerr(x, "Cannot set registers here.");
-        cmd_value_from_bits(out, lhs->type, bits);
-        out->lv = CMD_LV_REG;
+        dbg_value_from_bits(out, lhs->type, bits);
+        out->lv = DBG_LV_REG;
         snprintf(out->reg, sizeof out->reg, "%s", lhs->reg);
         return 0;
     }
-    case CMD_LV_MEM: {
-        ptx_type t = lhs->kind == CV_PTR ? PTX_T_U64 : lhs->type;
-        uint64_t bits = rhs->kind == CV_PTR ? rhs->u : cmd_value_to_bits(rhs, t);
-        int size = lhs->kind == CV_PTR ? 8 : tbytes(t);
+    case DBG_LV_MEM: {
+        ptx_type t = lhs->kind == DBG_V_PTR ? PTX_T_U64 : lhs->type;
+        uint64_t bits = rhs->kind == DBG_V_PTR ? rhs->u : dbg_value_to_bits(rhs, t);
+        int size = lhs->kind == DBG_V_PTR ? 8 : tbytes(t);
         if (!x->src->mem_write ||
             x->src->mem_write(x->src->ctx, lhs->mspace, lhs->maddr, &bits, (size_t)size, x->err,
                               x->n) != 0)
             return x->src->mem_write ? -1 : eerr(x, "Cannot write memory here.");
-        if (lhs->kind == CV_PTR) {
+        if (lhs->kind == DBG_V_PTR) {
             *out = *lhs;
             out->u = bits;
         } else {
-            cmd_value_from_bits(out, t, bits);
-            out->lv = CMD_LV_MEM;
+            dbg_value_from_bits(out, t, bits);
+            out->lv = DBG_LV_MEM;
             out->mspace = lhs->mspace;
             out->maddr = lhs->maddr;
         }
         return 0;
     }
-    case CMD_LV_CONV: {
-        cmd_history *h = x->hist;
+    case DBG_LV_CONV: {
+        dbg_history *h = x->hist;
         if (!h)
             return eerr(x, "Left operand of assignment is not an lvalue.");
-        cmd_value *cv = cmd_history_conv(h, lhs->reg, 1);
+        dbg_value *cv = dbg_history_conv(h, lhs->reg, 1);
         if (!cv)
             return eerr(x, "Out of memory.");
-        cmd_history_keep(h, rhs, x->src->dw);
+        dbg_history_keep(h, rhs, x->src->dw);
         *cv = *rhs;
-        cv->lv = CMD_LV_NONE;
+        cv->lv = DBG_LV_NONE;
         *out = *rhs;
-        out->lv = CMD_LV_NONE;
+        out->lv = DBG_LV_NONE;
         return 0;
     }
     default:
@@ -961,38 +962,51 @@ static int assign(ectx *x, const cmd_value *lhs, const cmd_value *rhs, cmd_value
     }
 }
 
-static int eval_cast(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value *out)
+static int eval_cast(ectx *x, const dbg_expr *e, dbg_value *v, dbg_value *out)
 {
     decay(x, v);
-    if (v->kind == CV_AGG)
+    if (v->kind == DBG_V_AGG)
         return eerr(x, "Invalid cast.");
     if (e->nptr) {
-        if (v->kind != CV_INT && v->kind != CV_PTR && v->kind != CV_CODE)
+        if (v->kind != DBG_V_INT && v->kind != DBG_V_PTR && v->kind != DBG_V_CODE)
             return eerr(x, "Invalid cast.");
         memset(out, 0, sizeof *out);
-        out->kind = CV_PTR;
+        out->kind = DBG_V_PTR;
         out->type = e->type;
         /* (@space T *)p keeps p's space unless one is named */
-        out->space = e->space != PTX_SPACE_GENERIC || v->kind != CV_PTR ? e->space : v->space;
+        out->space = e->space != PTX_SPACE_GENERIC || v->kind != DBG_V_PTR ? e->space : v->space;
         out->u = v->u;
         return 0;
     }
-    if (v->kind == CV_VOID || v->kind == CV_DIM3)
+    if (v->kind == DBG_V_VOID || v->kind == DBG_V_DIM3)
         return eerr(x, "Invalid cast.");
-    if (v->kind == CV_PTR || v->kind == CV_CODE)
-        v->kind = CV_INT, v->type = PTX_T_U64;
-    ptx_type t = cmd_type_norm(e->type);
-    cmd_value_from_bits(out, t, cmd_value_to_bits(v, t));
+    if (v->kind == DBG_V_PTR || v->kind == DBG_V_CODE)
+        v->kind = DBG_V_INT, v->type = PTX_T_U64;
+    ptx_type t = dbg_type_norm(e->type);
+    dbg_value_from_bits(out, t, dbg_value_to_bits(v, t));
     return 0;
 }
 
 /* ---- artificial arrays (VALUE@COUNT) --------------------------------------------------------
  * Their types are synthetic DWARF types kept for the whole process (values in the history point
- * at them); equal ones are shared, so repeated displays do not grow the pool. */
+ * at them); equal ones are shared, so repeated displays do not grow the pool. They never change
+ * once made, so sessions share them safely; the pool itself is locked (sessions may evaluate on
+ * different threads). */
 static dw_type **synth;
 static size_t nsynth, capsynth;
+static pthread_mutex_t synth_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const dw_type *synth_find_or_add(const dw_type *want);
 
 static const dw_type *synth_type(const dw_type *want)
+{
+    pthread_mutex_lock(&synth_lock);
+    const dw_type *t = synth_find_or_add(want);
+    pthread_mutex_unlock(&synth_lock);
+    return t;
+}
+
+static const dw_type *synth_find_or_add(const dw_type *want)
 {
     for (size_t i = 0; i < nsynth; i++) {
         const dw_type *t = synth[i];
@@ -1024,7 +1038,7 @@ static const dw_type *synth_scalar(ptx_type pt)
     dw_type t;
     memset(&t, 0, sizeof t);
     t.kind = DW_TY_BASE;
-    t.name = cmd_type_c_name(pt);
+    t.name = dbg_type_c_name(pt);
     t.size = (uint64_t)tbytes(pt);
     switch (pt) {
     case PTX_T_F16: t.enc = DW_BT_HALF; break;
@@ -1036,17 +1050,17 @@ static const dw_type *synth_scalar(ptx_type pt)
     return t.size ? synth_type(&t) : NULL;
 }
 
-static int eval_artificial(ectx *x, const cmd_value *a, const cmd_value *b, cmd_value *out)
+static int eval_artificial(ectx *x, const dbg_value *a, const dbg_value *b, dbg_value *out)
 {
-    if (b->kind != CV_INT)
+    if (b->kind != DBG_V_INT)
         return eerr(x, "Only values in memory can be extended with '@'.");
     int64_t n = ptx_type_is_signed(b->type) ? (int64_t)b->u : (int64_t)(b->u & INT64_MAX);
     if (n <= 0)
         return eerr(x, "Invalid number %lld of repetitions.", (long long)n);
-    if (a->lv != CMD_LV_MEM)
+    if (a->lv != DBG_LV_MEM)
         return eerr(x, "Only values in memory can be extended with '@'.");
     const dw_type *el = a->dt;
-    if (!el && a->kind == CV_PTR) {
+    if (!el && a->kind == DBG_V_PTR) {
         dw_type p;
         memset(&p, 0, sizeof p);
         p.kind = DW_TY_POINTER;
@@ -1054,13 +1068,13 @@ static int eval_artificial(ectx *x, const cmd_value *a, const cmd_value *b, cmd_
         p.space = a->space;
         p.target = a->type == PTX_T_NONE ? NULL : synth_scalar(a->type);
         el = synth_type(&p);
-    } else if (!el && (a->kind == CV_INT || a->kind == CV_FLOAT)) {
+    } else if (!el && (a->kind == DBG_V_INT || a->kind == DBG_V_FLOAT)) {
         el = synth_scalar(a->type);
     }
     uint64_t esz = el ? dw_type_size(el) : 0;
     if (!el || !esz)
         return eerr(x, "Only values in memory can be extended with '@'.");
-    if ((uint64_t)n > (UINT64_C(1) << 20) / esz) /* what cmd_format_lane reads at most */
+    if ((uint64_t)n > (UINT64_C(1) << 20) / esz) /* what dbg_format_at reads at most */
         return eerr(x, "value requires %llu bytes, which is more than max-value-size",
                     (unsigned long long)n * (unsigned long long)esz);
     dw_type arr;
@@ -1081,22 +1095,22 @@ static int eval_artificial(ectx *x, const cmd_value *a, const cmd_value *b, cmd_
     if (!t)
         return eerr(x, "Out of memory.");
     memset(out, 0, sizeof *out);
-    out->kind = CV_AGG;
+    out->kind = DBG_V_AGG;
     out->dt = t;
-    out->lv = CMD_LV_MEM;
+    out->lv = DBG_LV_MEM;
     out->mspace = a->mspace;
     out->maddr = a->maddr;
     return 0;
 }
 
-/* The type a cast, sizeof or {TYPE} names (cmd_expr.tname): the debug info's type of that name
+/* The type a cast, sizeof or {TYPE} names (dbg_expr.tname): the debug info's type of that name
  * (or the PTX scalar of a C type name), then its array dimensions, then its pointers; the
  * innermost pointer points into e->space. NULL with the message set. */
-static const dw_type *written_type(ectx *x, const cmd_expr *e)
+static const dw_type *written_type(ectx *x, const dbg_expr *e)
 {
     const dw_type *t = x->src->dw && dw_has_dwarf(x->src->dw) ? dw_type_lookup(x->src->dw, e->tname)
                                                                : NULL;
-    ptx_type pt = cmd_type_from_c(e->tname);
+    ptx_type pt = dbg_type_from_c(e->tname);
     if (!t && pt != PTX_T_NONE)
         t = synth_scalar(pt);
     if (!t && !strcmp(e->tname, "void")) {
@@ -1148,7 +1162,7 @@ static const dw_type *written_type(ectx *x, const cmd_expr *e)
 
 /* (TYPE) value for a written type: pointers keep the value's bits (and its space unless one is
  * named); scalar types convert as C does; aggregates cannot be cast to. */
-static int eval_cast_written(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value *out)
+static int eval_cast_written(ectx *x, const dbg_expr *e, dbg_value *v, dbg_value *out)
 {
     const dw_type *t = written_type(x, e);
     if (!t)
@@ -1156,13 +1170,13 @@ static int eval_cast_written(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value
     decay(x, v);
     const dw_type *st = dw_type_strip(t);
     if (st && st->kind == DW_TY_POINTER) {
-        if (v->kind != CV_INT && v->kind != CV_PTR && v->kind != CV_CODE)
+        if (v->kind != DBG_V_INT && v->kind != DBG_V_PTR && v->kind != DBG_V_CODE)
             return eerr(x, "Invalid cast.");
         memset(out, 0, sizeof *out);
-        out->kind = CV_PTR;
+        out->kind = DBG_V_PTR;
         out->dt = t;
-        out->type = cmd_dw_scalar_type(st->target);
-        out->space = e->space != PTX_SPACE_GENERIC || v->kind != CV_PTR ? e->space : v->space;
+        out->type = dbg_dw_scalar_type(st->target);
+        out->space = e->space != PTX_SPACE_GENERIC || v->kind != DBG_V_PTR ? e->space : v->space;
         if (out->space != e->space) { /* the pointer type shows the space the value keeps */
             dw_type p = *st;
             p.space = out->space;
@@ -1171,7 +1185,7 @@ static int eval_cast_written(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value
         out->u = v->u;
         return 0;
     }
-    if (st && v->kind == CV_AGG && (st->kind == DW_TY_STRUCT || st->kind == DW_TY_UNION ||
+    if (st && v->kind == DBG_V_AGG && (st->kind == DW_TY_STRUCT || st->kind == DW_TY_UNION ||
                                     st->kind == DW_TY_CLASS)) {
         /* an aggregate to its own type (named with or without struct, or a typedef of it) */
         const dw_type *vs = dw_type_strip(v->dt);
@@ -1182,20 +1196,20 @@ static int eval_cast_written(ectx *x, const cmd_expr *e, cmd_value *v, cmd_value
         out->dt = t;
         return 0;
     }
-    ptx_type pt = cmd_dw_scalar_type(t);
-    if (pt == PTX_T_NONE || v->kind == CV_AGG || v->kind == CV_VOID || v->kind == CV_DIM3)
+    ptx_type pt = dbg_dw_scalar_type(t);
+    if (pt == PTX_T_NONE || v->kind == DBG_V_AGG || v->kind == DBG_V_VOID || v->kind == DBG_V_DIM3)
         return eerr(x, "Invalid cast.");
-    if (v->kind == CV_PTR || v->kind == CV_CODE)
-        v->kind = CV_INT, v->type = PTX_T_U64;
-    pt = cmd_type_norm(pt);
-    cmd_value_from_bits(out, pt, cmd_value_to_bits(v, pt));
+    if (v->kind == DBG_V_PTR || v->kind == DBG_V_CODE)
+        v->kind = DBG_V_INT, v->type = PTX_T_U64;
+    pt = dbg_type_norm(pt);
+    dbg_value_from_bits(out, pt, dbg_value_to_bits(v, pt));
     out->dt = t;
     return 0;
 }
 
-static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
+static int eval(ectx *x, const dbg_expr *e, dbg_value *out)
 {
-    cmd_value a, b;
+    dbg_value a, b;
     int lazy = x->lazy; /* only this node's final load, never its operands' */
     x->lazy = 0;
     memset(out, 0, sizeof *out);
@@ -1204,7 +1218,7 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
         int_val(out, e->type, e->ival);
         return 0;
     case EX_FLOAT:
-        out->kind = CV_FLOAT;
+        out->kind = DBG_V_FLOAT;
         out->type = e->type;
         out->f = e->fval;
         return 0;
@@ -1214,7 +1228,7 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
     case EX_MEMBER:
         if (eval(x, e->a, &a) != 0)
             return -1;
-        if (a.kind != CV_DIM3) {
+        if (a.kind != DBG_V_DIM3) {
             x->lazy = lazy;
             int r = member(x, &a, e->name, out);
             x->lazy = 0;
@@ -1228,26 +1242,26 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
         if (eval(x, e->a, &a) != 0)
             return -1;
         decay(x, &a);
-        if (a.kind == CV_VOID || a.kind == CV_DIM3 || a.kind == CV_AGG)
+        if (a.kind == DBG_V_VOID || a.kind == DBG_V_DIM3 || a.kind == DBG_V_AGG)
             return not_number(x, &a);
-        if (a.kind == CV_PTR || a.kind == CV_CODE)
-            a.kind = CV_INT, a.type = PTX_T_U64;
+        if (a.kind == DBG_V_PTR || a.kind == DBG_V_CODE)
+            a.kind = DBG_V_INT, a.type = PTX_T_U64;
         a.dt = NULL;
         if (e->op == EX_NOT) {
-            int_val(out, PTX_T_S32, !cmd_value_true(&a));
+            int_val(out, PTX_T_S32, !dbg_value_true(&a));
             return 0;
         }
-        if (a.kind == CV_FLOAT) {
+        if (a.kind == DBG_V_FLOAT) {
             if (e->op == EX_BITNOT)
                 return eerr(x, "Argument to complement operation not an integer, boolean.");
             *out = a;
-            out->lv = CMD_LV_NONE;
+            out->lv = DBG_LV_NONE;
             if (e->op == EX_NEG)
                 out->f = -a.f;
             return 0;
         }
         {
-            cmd_value z = a;
+            dbg_value z = a;
             ptx_type t = arith_type(&a, &z);
             int_val(out, t, e->op == EX_NEG ? (uint64_t)0 - a.u : e->op == EX_BITNOT ? ~a.u : a.u);
         }
@@ -1257,9 +1271,9 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
             return -1;
         decay(x, &a);
         x->lazy = lazy; /* reset by the caller */
-        if (a.kind == CV_PTR && pointee(&a))
+        if (a.kind == DBG_V_PTR && pointee(&a))
             return load_typed(x, pointee(&a), a.space, a.u, out);
-        if (a.kind != CV_PTR)
+        if (a.kind != DBG_V_PTR)
             return eerr(x, "Attempt to take contents of a non-pointer value.");
         if (a.type == PTX_T_NONE)
             return eerr(x, "Attempt to take contents of a non-pointer value.");
@@ -1273,10 +1287,10 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
             if (r != 0)
                 return -1;
         }
-        if (a.lv != CMD_LV_MEM)
+        if (a.lv != DBG_LV_MEM)
             return eerr(x, "Attempt to take address of value not located in memory.");
-        out->kind = CV_PTR;
-        out->type = a.kind == CV_PTR ? PTX_T_U64 : a.kind == CV_AGG ? PTX_T_NONE : a.type;
+        out->kind = DBG_V_PTR;
+        out->type = a.kind == DBG_V_PTR ? PTX_T_U64 : a.kind == DBG_V_AGG ? PTX_T_NONE : a.type;
         out->space = a.mspace;
         out->u = a.maddr;
         if (a.dt && x->src->dw)
@@ -1306,18 +1320,18 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
             int_val(out, PTX_T_U64, dw_type_size(t));
             return 0;
         }
-        if (a.dt && !(a.kind == CV_PTR && a.count)) {
+        if (a.dt && !(a.kind == DBG_V_PTR && a.count)) {
             int_val(out, PTX_T_U64, dw_type_size(a.dt));
             return 0;
         }
-        int_val(out, PTX_T_U64, a.kind == CV_PTR && a.count ? a.count * (uint64_t)tbytes(a.type)
-                                                            : (uint64_t)cmd_value_size(&a));
+        int_val(out, PTX_T_U64, a.kind == DBG_V_PTR && a.count ? a.count * (uint64_t)tbytes(a.type)
+                                                            : (uint64_t)dbg_value_size(&a));
         return 0;
     case EX_INDEX: {
         if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
             return -1;
         x->lazy = lazy; /* the element's load; reset by the caller */
-        if (b.kind != CV_INT)
+        if (b.kind != DBG_V_INT)
             return not_number(x, &b);
         if (is_array(&a)) {
             const dw_type *st = dw_type_strip(a.dt);
@@ -1327,16 +1341,16 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
             return load_typed(x, el, a.mspace, a.maddr + (uint64_t)((int64_t)b.u *
                                                    (int64_t)dw_type_size(el)), out);
         }
-        if (a.kind == CV_PTR && pointee(&a))
+        if (a.kind == DBG_V_PTR && pointee(&a))
             return load_typed(x, pointee(&a), a.space, a.u + (uint64_t)((int64_t)b.u *
                                                  (int64_t)dw_type_size(pointee(&a))), out);
-        if (a.kind != CV_PTR) {
+        if (a.kind != DBG_V_PTR) {
             if (a.dt) {
                 char tn[128];
                 dw_type_name(a.dt, tn, sizeof tn);
                 return eerr(x, "cannot subscript something of type `%s'", tn);
             }
-            return eerr(x, "cannot subscript something of type `%s'", cmd_type_c_name(a.type));
+            return eerr(x, "cannot subscript something of type `%s'", dbg_type_c_name(a.type));
         }
         if (a.count && (int64_t)b.u >= 0 && b.u >= a.count)
             return eerr(x, "Index %lld is out of range of %s[%llu].", (long long)b.u,
@@ -1350,20 +1364,20 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
     case EX_LOR: {
         if (eval(x, e->a, &a) != 0)
             return -1;
-        int ta = cmd_value_true(&a);
+        int ta = dbg_value_true(&a);
         if ((e->op == EX_LAND && !ta) || (e->op == EX_LOR && ta)) {
             int_val(out, PTX_T_S32, ta);
             return 0;
         }
         if (eval(x, e->b, &b) != 0)
             return -1;
-        int_val(out, PTX_T_S32, cmd_value_true(&b));
+        int_val(out, PTX_T_S32, dbg_value_true(&b));
         return 0;
     }
     case EX_COND:
         if (eval(x, e->a, &a) != 0)
             return -1;
-        return eval(x, cmd_value_true(&a) ? e->b : e->c, out);
+        return eval(x, dbg_value_true(&a) ? e->b : e->c, out);
     case EX_ASSIGN:
         if (eval(x, e->a, &a) != 0 || eval(x, e->b, &b) != 0)
             return -1;
@@ -1379,7 +1393,7 @@ static int eval(ectx *x, const cmd_expr *e, cmd_value *out)
     }
 }
 
-int cmd_eval(const cmd_expr *e, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
+int dbg_eval(const dbg_expr *e, const dbg_vsrc *src, dbg_history *hist, dbg_value *out,
              char *err, size_t n)
 {
     ectx x = {src, hist, err, n, 0};
@@ -1391,22 +1405,22 @@ int cmd_eval(const cmd_expr *e, const cmd_vsrc *src, cmd_history *hist, cmd_valu
 static int dw_is_type(void *ctx, const char *name)
 {
     const dw_info *dw = ctx;
-    return cmd_type_from_c(name) != PTX_T_NONE ||
+    return dbg_type_from_c(name) != PTX_T_NONE ||
            (dw && dw_has_dwarf(dw) && dw_type_lookup(dw, name) != NULL);
 }
 
-cmd_expr *cmd_expr_parse_dw(const char *text, const dw_info *dw, char *err, size_t n)
+dbg_expr *dbg_expr_parse_dw(const char *text, const dw_info *dw, char *err, size_t n)
 {
-    return cmd_expr_parse_typed(text, dw_is_type, (void *)dw, err, n);
+    return dbg_expr_parse_typed(text, dw_is_type, (void *)dw, err, n);
 }
 
-int cmd_eval_text(const char *text, const cmd_vsrc *src, cmd_history *hist, cmd_value *out,
+int dbg_eval_text(const char *text, const dbg_vsrc *src, dbg_history *hist, dbg_value *out,
                   char *err, size_t n)
 {
-    cmd_expr *e = cmd_expr_parse_dw(text, src ? src->dw : NULL, err, n);
+    dbg_expr *e = dbg_expr_parse_dw(text, src ? src->dw : NULL, err, n);
     if (!e)
         return -1;
-    int r = cmd_eval(e, src, hist, out, err, n);
-    cmd_expr_free(e);
+    int r = dbg_eval(e, src, hist, out, err, n);
+    dbg_expr_free(e);
     return r;
 }

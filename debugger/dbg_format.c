@@ -1,4 +1,4 @@
-/* cmd_format.c - gdb-style value formatting (/x /d /u /o /t /a /c /f /z), literals, /FMT parsing. */
+/* dbg_format.c - gdb-style value formatting (/x /d /u /o /t /a /c /f /z), literals, /FMT parsing. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "dbg_int.h"
 
 static int nbytes_of(ptx_type t)
 {
@@ -73,20 +73,20 @@ static void fmt_char(uint64_t v, char *out, size_t n)
         snprintf(out, n, "%d '\\%03o'", c, uc);
 }
 
-void cmd_format_bits(uint64_t bits, ptx_type t, char fmt, char *out, size_t n)
+void dbg_format_bits(uint64_t bits, ptx_type t, char fmt, char *out, size_t n)
 {
     if ((t == PTX_T_F16X2 || t == PTX_T_BF16X2) && (!fmt || fmt == 'f')) {
         /* a pair: {low half, high half}, as mov.b32 %r, {lo, hi} packs it */
         char lo[48], hi[48];
         ptx_type h = t == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
-        cmd_format_bits(bits & 0xffff, h, fmt, lo, sizeof lo);
-        cmd_format_bits((bits >> 16) & 0xffff, h, fmt, hi, sizeof hi);
+        dbg_format_bits(bits & 0xffff, h, fmt, lo, sizeof lo);
+        dbg_format_bits((bits >> 16) & 0xffff, h, fmt, hi, sizeof hi);
         snprintf(out, n, "{%s, %s}", lo, hi);
         return;
     }
-    cmd_value v;
-    cmd_value_from_bits(&v, t, bits);
-    cmd_format_value(&v, fmt, NULL, NULL, out, n);
+    dbg_value v;
+    dbg_value_from_bits(&v, t, bits);
+    dbg_format_value(&v, fmt, NULL, NULL, out, n);
 }
 
 static void fmt_int(uint64_t u, ptx_type t, int bytes, char fmt, char *out, size_t n)
@@ -116,7 +116,7 @@ static void fmt_int(uint64_t u, ptx_type t, int bytes, char fmt, char *out, size
     }
 }
 
-int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, void *dctx,
+int dbg_format_value(const dbg_value *v, char fmt, dbg_describe_pc_fn describe, void *dctx,
                      char *out, size_t n)
 {
     if (fmt && !strchr("xduotacfsz", fmt)) {
@@ -126,23 +126,23 @@ int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, voi
     if (fmt == 's')
         fmt = 0;
     switch (v->kind) {
-    case CV_VOID:
+    case DBG_V_VOID:
         snprintf(out, n, v->optout ? "<optimized out>" : "void");
         return 0;
-    case CV_AGG: /* formatted by cmd_format_lane, which can read its memory */
+    case DBG_V_AGG: /* formatted by dbg_format_at, which can read its memory */
         snprintf(out, n, "<aggregate at 0x%llx>", (unsigned long long)v->maddr);
         return 0;
-    case CV_DIM3: {
+    case DBG_V_DIM3: {
         char a[3][48];
         for (int i = 0; i < 3; i++) {
-            cmd_value c;
-            cmd_value_from_bits(&c, PTX_T_U32, v->d3[i]);
-            cmd_format_value(&c, fmt, NULL, NULL, a[i], sizeof a[i]);
+            dbg_value c;
+            dbg_value_from_bits(&c, PTX_T_U32, v->d3[i]);
+            dbg_format_value(&c, fmt, NULL, NULL, a[i], sizeof a[i]);
         }
         snprintf(out, n, "{x = %s, y = %s, z = %s}", a[0], a[1], a[2]);
         return 0;
     }
-    case CV_CODE: {
+    case DBG_V_CODE: {
         char d[256] = "";
         if (describe)
             describe(dctx, v->u, d, sizeof d);
@@ -154,7 +154,7 @@ int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, voi
                  d[0] ? " " : "", d);
         return 0;
     }
-    case CV_PTR:
+    case DBG_V_PTR:
         if (fmt && fmt != 'a' && fmt != 'x' && fmt != 'z') {
             fmt_int(v->u, PTX_T_U64, 8, fmt, out, n);
             return 0;
@@ -165,11 +165,11 @@ int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, voi
         }
         if (v->space != PTX_SPACE_GENERIC && v->space != PTX_SPACE_NONE)
             snprintf(out, n, "(@%s %s *) 0x%llx", ptx_space_name(v->space),
-                     cmd_type_c_name(v->type), (unsigned long long)v->u);
+                     dbg_type_c_name(v->type), (unsigned long long)v->u);
         else
-            snprintf(out, n, "(%s *) 0x%llx", cmd_type_c_name(v->type), (unsigned long long)v->u);
+            snprintf(out, n, "(%s *) 0x%llx", dbg_type_c_name(v->type), (unsigned long long)v->u);
         return 0;
-    case CV_FLOAT:
+    case DBG_V_FLOAT:
         if (!fmt || fmt == 'f') {
             fmt_float(v->f, v->type, out, n);
             return 0;
@@ -177,11 +177,11 @@ int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, voi
         {
             /* gdb converts a float to an integer for integer formats; /x keeps the size */
             int bytes = nbytes_of(v->type);
-            int64_t iv = cmd_value_int(v);
+            int64_t iv = dbg_value_int(v);
             fmt_int((uint64_t)iv, bytes == 8 ? PTX_T_S64 : PTX_T_S32, bytes, fmt, out, n);
         }
         return 0;
-    case CV_INT:
+    case DBG_V_INT:
         if (v->type == PTX_T_PRED && !fmt) {
             snprintf(out, n, "%d", v->u ? 1 : 0);
             return 0;
@@ -189,9 +189,9 @@ int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, voi
         if (fmt == 'f') {
             /* /f on an integer reinterprets it when the size matches a float type */
             int bytes = nbytes_of(v->type);
-            cmd_value f;
+            dbg_value f;
             if (bytes == 4 || bytes == 8 || bytes == 2) {
-                cmd_value_from_bits(&f, bytes == 4 ? PTX_T_F32 : bytes == 8 ? PTX_T_F64 : PTX_T_F16,
+                dbg_value_from_bits(&f, bytes == 4 ? PTX_T_F32 : bytes == 8 ? PTX_T_F64 : PTX_T_F16,
                                     v->u);
                 fmt_float(f.f, f.type, out, n);
             } else {
@@ -206,7 +206,7 @@ int cmd_format_value(const cmd_value *v, char fmt, cmd_describe_pc describe, voi
     return 0;
 }
 
-int cmd_parse_literal(const char *text, ptx_type t, uint64_t *bits)
+int dbg_parse_literal(const char *text, ptx_type t, uint64_t *bits)
 {
     while (isspace((unsigned char)*text))
         text++;
@@ -227,15 +227,15 @@ int cmd_parse_literal(const char *text, ptx_type t, uint64_t *bits)
         uint64_t b = strtoull(buf + 2, &end, 16);
         if (*end)
             return -1;
-        cmd_value v;
+        dbg_value v;
         if (buf[1] == 'f' || buf[1] == 'F')
-            cmd_value_from_bits(&v, PTX_T_F32, b);
+            dbg_value_from_bits(&v, PTX_T_F32, b);
         else
-            cmd_value_from_bits(&v, PTX_T_F64, b);
-        *bits = cmd_value_to_bits(&v, t);
+            dbg_value_from_bits(&v, PTX_T_F64, b);
+        *bits = dbg_value_to_bits(&v, t);
         return 0;
     }
-    cmd_value v;
+    dbg_value v;
     memset(&v, 0, sizeof v);
     int is_float_text = strpbrk(buf, ".eEnN") && !(buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) &&
                         !(buf[0] == '-' && buf[1] == '0' && (buf[2] == 'x' || buf[2] == 'X'));
@@ -246,7 +246,7 @@ int cmd_parse_literal(const char *text, ptx_type t, uint64_t *bits)
             end++;
         if (*end || end == buf)
             return -1;
-        v.kind = CV_FLOAT;
+        v.kind = DBG_V_FLOAT;
         v.type = PTX_T_F64;
         v.f = d;
     } else {
@@ -260,7 +260,7 @@ int cmd_parse_literal(const char *text, ptx_type t, uint64_t *bits)
             end++;
         if (*end || errno == ERANGE)
             return -1;
-        v.kind = CV_INT;
+        v.kind = DBG_V_INT;
         v.type = neg ? PTX_T_S64 : PTX_T_U64;
         v.u = neg ? (uint64_t)0 - u : u;
         /* range check for integer destinations */
@@ -271,11 +271,11 @@ int cmd_parse_literal(const char *text, ptx_type t, uint64_t *bits)
                 return -1;
         }
     }
-    *bits = cmd_value_to_bits(&v, t);
+    *bits = dbg_value_to_bits(&v, t);
     return 0;
 }
 
-int cmd_parse_fmt(const char *spec, int *count, char *fmt, char *size)
+int dbg_parse_fmt(const char *spec, int *count, char *fmt, char *size)
 {
     /* spec is what follows '/', up to whitespace */
     const char *p = spec;

@@ -4,10 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "exec.h"
-#include "ptx.h"
-#include "dw.h"
-#include "chk.h"
+#include "ptxdbg_types.h"
 
 /* ---------------------------------------------------------------------------------------------
  * A dbg_session shows one module at a time with the exec machine running it: one it loaded and
@@ -18,11 +15,23 @@
  * view (pc <-> PTX line <-> source line). It prints nothing: every operation returns 0 / -1 with
  * a message in dbg_errmsg(), and stops are reported as dbg_event values the front end (the
  * command interpreter, later a DAP server) turns into text.
- * Breakpoint conditions are expressions of the front end: it installs dbg_cond_hooks that
- * compile a condition once and evaluate it for one lane.
+ * Breakpoint conditions are the engine's own expressions (dbg_value.h), compiled once and
+ * evaluated per lane; where they can they run in the core (exec_set_break_cond).
  * ------------------------------------------------------------------------------------------- */
 
 typedef struct dbg_session dbg_session;
+
+/* The vocabulary's properties (dbg_types.c): bits of a type (8..128; pred 1), its name ("u32",
+ * no dot), a name to a type ("u32" or ".u32"; PTX_T_NONE if none), float / signed types, the
+ * name of a state space ("global"). */
+int dbg_type_bits(ptx_type t);
+const char *dbg_type_name(ptx_type t);
+ptx_type dbg_type_from_name(const char *s);
+int dbg_type_is_float(ptx_type t);
+int dbg_type_is_signed(ptx_type t);
+const char *dbg_space_name(ptx_space s);
+/* cuda-gdb's name of a CUDA exception ("Warp Illegal Address") and its CUDA_EXCEPTION_N number. */
+const char *dbg_exc_name(exec_exc e, int *num);
 
 dbg_session *dbg_new(void);
 void dbg_free(dbg_session *s);
@@ -46,16 +55,10 @@ int dbg_forget_module(dbg_session *s, const ptx_module *mod);
  * (dbg_relaunch cannot repeat it). */
 int dbg_adopt_launch(dbg_session *s, const ptx_func *kernel, uint32_t id);
 
-const ptx_module *dbg_module(const dbg_session *s);
-exec_machine *dbg_machine(const dbg_session *s);
 /* Directory of the loaded file ("" for text), used to find source files beside it. */
 const char *dbg_module_dir(const dbg_session *s);
-/* Source-level debug info of the loaded module (line tables, DWARF); NULL without a module.
- * dbg_load_warnings: what dw_load reported (corrupt DWARF), "" when nothing. */
-dw_info *dbg_dwarf(const dbg_session *s);
+/* What reading the module's debug info reported (corrupt DWARF), "" when nothing. */
 const char *dbg_load_warnings(const dbg_session *s);
-/* `directory` / `set substitute-path` rules (kept across modules). */
-dw_srcpath *dbg_srcpath(dbg_session *s);
 /* First time only for a given file: 1 (the caller warns "source file not found"), else 0. */
 int dbg_source_missing_once(dbg_session *s, const char *file);
 
@@ -197,7 +200,7 @@ typedef struct {
     int enabled;
     char *spec;               /* the location as typed (or the watched expression) */
     char *cond;               /* condition text or NULL */
-    void *cond_compiled;      /* the front end's compiled condition */
+    void *cond_compiled;      /* the compiled condition */
     int ignore;               /* remaining hits to ignore */
     int hits;
     int pending;              /* no module (or no match yet) */
@@ -216,21 +219,6 @@ typedef struct {
     int disable_after;        /* stops left (a plain `enable` keeps the disposition, count 0) */
 } dbg_bp;
 
-typedef struct {
-    void *ctx;
-    /* Compile `text`; NULL with err filled when it does not parse. */
-    void *(*compile)(void *ctx, const char *text, char *err, size_t n);
-    /* 1 true, 0 false, -1 error (message in err) for one lane. */
-    int (*eval)(void *ctx, void *compiled, uint32_t cta, uint32_t warp, uint32_t lane,
-                char *err, size_t n);
-    void (*release)(void *ctx, void *compiled);
-    /* Optional: translate the condition into a core program (exec_set_break_cond) for a
-     * breakpoint in function f; returns the number of ops, or -1 when it cannot (the debugger
-     * then evaluates the condition at every stop). A core program must be exact: false for a
-     * lane only where eval would return 0. */
-    int (*core)(void *ctx, void *compiled, const ptx_func *f, exec_cond *prog, int max);
-} dbg_cond_hooks;
-void dbg_set_cond_hooks(dbg_session *s, const dbg_cond_hooks *h);
 
 /* Returns the new number or -1. A location that does not resolve while a module is loaded is an
  * error; without a module it is pending. */
@@ -285,6 +273,8 @@ typedef struct {
     uint32_t old_pc;          /* focused lane's pc before (steps) */
     int new_frame;            /* step entered / left a function: print the frame line */
     uint64_t steps;           /* LIMIT: warp-instructions the continue or step executed */
+    char cond_error[512];     /* a breakpoint condition could not be evaluated (the stop is
+                                 made there, as gdb does): the evaluator's message, else "" */
     const chk_finding *finding; /* CHECK: the finding (lives as long as the session's findings) */
 } dbg_event;
 
@@ -308,6 +298,11 @@ typedef struct {
     int break_on_launch;      /* `set cuda break_on_launch`: DBG_BOL_* */
     int schedule_random;      /* `set scheduler random`: exec_set_schedule's EXEC_SCHED_RANDOM */
     uint64_t schedule_seed;   /* its seed */
+    /* how values are formatted (dbg_format_at): set print elements / repeats (0 = no limit),
+       set print pretty */
+    uint64_t print_elements;  /* 200 */
+    uint64_t print_repeats;   /* 10 */
+    int print_pretty;
 } dbg_options;
 dbg_options *dbg_opts(dbg_session *s);
 
@@ -354,6 +349,11 @@ int dbg_advance_any(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev
 chk_ctx *dbg_checks(dbg_session *s);
 void dbg_set_check_reporter(dbg_session *s, void (*report)(void *ctx, const chk_finding *f),
                             void *ctx);
+
+/* A fault's address in words (st: an EXCEPTION stop of the machine shown): "out-of-range access
+ * to global address 0x... (4 bytes): 4 bytes after the end of cudaMalloc#1 [0x..., 4096 bytes)",
+ * naming the space, the nearest buffer, variable, stack or parameter (dbg_faultaddr.c). */
+void dbg_fault_addr_text(dbg_session *s, const exec_stop *st, char *out, size_t n);
 
 /* ---- inspection helpers --------------------------------------------------------------------- */
 /* The focused lane's state and current pc (of the selected frame). */

@@ -1,8 +1,8 @@
-/* cmd_expr.h - expression syntax tree shared by the parser (cmd_expr.c) and evaluator (cmd_eval.c). */
-#ifndef CMD_EXPR_H
-#define CMD_EXPR_H
+/* dbg_expr.h - expression syntax tree shared by the parser (dbg_expr.c) and evaluator (dbg_eval.c). */
+#ifndef DBG_EXPR_H
+#define DBG_EXPR_H
 
-#include "cmd.h"
+#include "dbg_int.h"
 
 typedef enum {
     EX_INT, EX_FLOAT, EX_REG, EX_IDENT, EX_DOLLAR, EX_MEMBER,
@@ -11,16 +11,16 @@ typedef enum {
     EX_LT, EX_GT, EX_LE, EX_GE, EX_EQ, EX_NE, EX_BAND, EX_BXOR, EX_BOR, EX_LAND, EX_LOR,
     EX_COND, EX_ASSIGN, EX_SIZEOF,
     EX_ARRAY,                 /* gdb's artificial array VALUE@COUNT */
-} cmd_exop;
+} dbg_exop;
 
 /* The deepest expression tree the parser builds (and so the deepest recursion of the evaluator
- * and of cmd_expr_free); deeper ones fail with "Expression nested too deeply.". */
-#define CMD_EXPR_MAX_DEPTH 1000
+ * and of dbg_expr_free); deeper ones fail with "Expression nested too deeply.". */
+#define DBG_EXPR_MAX_DEPTH 1000
 
-struct cmd_expr {
-    cmd_exop op;
+struct dbg_expr {
+    dbg_exop op;
     int depth;                /* 1 + the deepest operand's depth */
-    cmd_expr *a, *b, *c;
+    dbg_expr *a, *b, *c;
     char *name;               /* REG ("%r1", "%tid.x"), IDENT, DOLLAR (without '$'), MEMBER */
     uint64_t ival;
     double fval;

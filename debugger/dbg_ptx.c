@@ -1,9 +1,9 @@
-/* cmd_ptx.c - the PTX REPL: one typed instruction on scratch registers (reading real memory); prints its destination. */
+/* dbg_ptx.c - the PTX REPL: one typed instruction on scratch registers (reading real memory); prints its destination. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd.h"
+#include "dbg_int.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Each instruction is wrapped in a one-instruction kernel with the declared registers, parsed,
@@ -31,7 +31,7 @@ typedef struct {
     ptx_type type;
 } saved_reg;
 
-typedef struct {
+typedef struct dbg_ptx_repl {
     char **decls;
     int ndecls;
     saved_reg *vals;
@@ -45,16 +45,16 @@ static const char *default_decls[][2] = {
     {"%fd", ".reg .f64 %fd<100>;"}, {"%p", ".reg .pred %p<100>;"},
 };
 
-static ptx_repl *repl(cmd_ctx *c)
+static ptx_repl *repl(dbg_session *s)
 {
-    if (!c->ptx_repl)
-        c->ptx_repl = calloc(1, sizeof(ptx_repl));
-    return c->ptx_repl;
+    if (!s->ptx)
+        s->ptx = calloc(1, sizeof(ptx_repl));
+    return s->ptx;
 }
 
-void cmd_ptx_free(cmd_ctx *c)
+void dbg_ptx_free(dbg_session *s)
 {
-    ptx_repl *r = c->ptx_repl;
+    ptx_repl *r = s->ptx;
     if (!r)
         return;
     for (int i = 0; i < r->ndecls; i++)
@@ -62,7 +62,7 @@ void cmd_ptx_free(cmd_ctx *c)
     free(r->decls);
     free(r->vals);
     free(r);
-    c->ptx_repl = NULL;
+    s->ptx = NULL;
 }
 
 static saved_reg *find_val(ptx_repl *r, const char *name)
@@ -88,9 +88,9 @@ static void save_val(ptx_repl *r, const char *name, uint64_t bits, ptx_type type
     v->type = type;
 }
 
-int cmd_ptx_repl_reg(cmd_ctx *c, const char *name, uint64_t *bits, ptx_type *type)
+int dbg_ptx_repl_reg(dbg_session *s, const char *name, uint64_t *bits, ptx_type *type)
 {
-    ptx_repl *r = c->ptx_repl;
+    ptx_repl *r = s->ptx;
     saved_reg *v = r ? find_val(r, name) : NULL;
     if (!v)
         return -1;
@@ -111,9 +111,9 @@ static int user_declares(ptx_repl *r, const char *prefix)
 }
 
 /* The wrapper module text: registers from the focused function in a session, else defaults. */
-static char *wrap(cmd_ctx *c, const char *insn, const ptx_func *live)
+static char *wrap(dbg_session *ss, const char *insn, const ptx_func *live)
 {
-    ptx_repl *r = repl(c);
+    ptx_repl *r = repl(ss);
     size_t cap = 4096, n = 0;
     char *t = malloc(cap);
     if (!t)
@@ -158,13 +158,13 @@ static char *wrap(cmd_ctx *c, const char *insn, const ptx_func *live)
 }
 
 /* Parse error text without the wrapper's file position. */
-static int parse_error(cmd_ctx *c, const char *msg)
+static int parse_error(dbg_session *s, const char *msg)
 {
     const char *e = strstr(msg, "error: ");
     const char *end = e ? strchr(e, '\n') : NULL;
     if (e)
-        return cmd_error(c, "%.*s", end ? (int)(end - e) : (int)strlen(e), e);
-    return cmd_error(c, "%s", msg);
+        return dbg_err(s, "%.*s", end ? (int)(end - e) : (int)strlen(e), e);
+    return dbg_err(s, "%s", msg);
 }
 
 /* The register(s) an instruction writes: its first operand. */
@@ -249,7 +249,7 @@ static int has_addr(const ptx_operand *o)
 /* ld/ldu on the real memory: the address from the scratch registers, the bytes from the
  * session's machine as the focused lane sees them, the destination(s) set in the scratch
  * machine m. 0, or -1 with the message given. */
-static int real_load(cmd_ctx *c, exec_machine *m, const ptx_insn *in, int live)
+static int real_load(dbg_session *s, exec_machine *m, const ptx_insn *in, int live)
 {
     ptx_space sp = PTX_SPACE_GENERIC;
     ptx_type t = PTX_T_NONE;
@@ -276,63 +276,63 @@ static int real_load(cmd_ctx *c, exec_machine *m, const ptx_insn *in, int live)
     const ptx_operand *a = in->nops == 2 ? &in->ops[1] : NULL;
     if (esz <= 0 || esz > 8 || !a || a->kind != PTX_OP_ADDR ||
         (a->sym && a->sym->kind != PTX_SYM_REG))
-        return cmd_error(c, "eval reads memory through a register or an absolute address "
+        return dbg_err(s, "eval reads memory through a register or an absolute address "
                          "([%%rd1+8], [0x...]); print or x read variables by name.");
     uint64_t base = 0;
     ptx_type bt;
     if (a->sym && exec_reg_get(m, 0, 0, 0, 0, a->sym->name, &base, &bt) != 0)
-        return cmd_error(c, "%s", exec_errmsg(m));
+        return dbg_err(s, "%s", exec_errmsg(m));
     uint64_t addr = base + (uint64_t)a->ival;
     const ptx_sym *dst[8];
     int nd = dest_regs(in, dst, 8);
     if (nd != vec)
-        return cmd_error(c, "Bad destination for %s.", in->opcode);
-    const dbg_focus *f = dbg_get_focus(c->s);
-    exec_machine *real = dbg_machine(c->s);
+        return dbg_err(s, "Bad destination for %s.", in->opcode);
+    const dbg_focus *f = dbg_get_focus(s);
+    exec_machine *real = s->m;
     for (int i = 0; i < nd; i++) {
         uint64_t v = 0, at = addr + (uint64_t)i * (uint64_t)esz;
         if (exec_mem_read(real, sp, at, &v, (size_t)esz, live ? f->cta : 0, live ? f->warp : 0,
                           live ? f->lane : 0) != 0)
-            return cmd_error(c, "Cannot access %s memory at address 0x%llx%s",
+            return dbg_err(s, "Cannot access %s memory at address 0x%llx%s",
                              ptx_space_name(sp), (unsigned long long)at,
                              live ? "" : " (no kernel is running: only global memory exists)");
         if (ptx_type_is_signed(t) && esz < 8 && (v >> (8 * esz - 1)) & 1)
             v |= ~UINT64_C(0) << (8 * esz);
         if (exec_reg_set(m, 0, 0, 0, 0, dst[i]->name, v) != 0)
-            return cmd_error(c, "%s", exec_errmsg(m));
+            return dbg_err(s, "%s", exec_errmsg(m));
     }
     return 0;
 }
 
-static int run_insn(cmd_ctx *c, const char *insn)
+static int run_insn(dbg_session *s, const char *insn, dbg_ptx_row *rows, int max)
 {
-    ptx_repl *r = repl(c);
+    ptx_repl *r = repl(s);
     if (!r)
-        return cmd_error(c, "Out of memory.");
+        return dbg_err(s, "Out of memory.");
     /* in a session: the focused lane's function and registers */
-    const dbg_focus *f = dbg_get_focus(c->s);
-    exec_machine *real = dbg_machine(c->s);
+    const dbg_focus *f = dbg_get_focus(s);
+    exec_machine *real = s->m;
     const ptx_func *live = NULL;
     uint32_t fpc;
-    if (dbg_launch_alive(c->s) && f->valid && dbg_focus_pc(c->s, &fpc) == 0) {
+    if (dbg_launch_alive(s) && f->valid && dbg_focus_pc(s, &fpc) == 0) {
         const ptx_insn *pi;
         if (exec_pc_insn(real, fpc, &live, &pi) != 0)
             live = NULL;
     }
-    char *text = wrap(c, insn, live);
+    char *text = wrap(s, insn, live);
     if (!text)
-        return cmd_error(c, "Out of memory.");
+        return dbg_err(s, "Out of memory.");
     ptx_error perr;
     memset(&perr, 0, sizeof perr);
     ptx_module *mod = ptx_parse(text, strlen(text), "<ptx>", &perr);
     free(text);
     if (!mod)
-        return parse_error(c, perr.msg);
+        return parse_error(s, perr.msg);
     char err[1024] = "";
     exec_machine *m = exec_new(mod, err, sizeof err);
     if (!m) {
         ptx_module_free(mod);
-        return parse_error(c, err);
+        return parse_error(s, err);
     }
     int rc = -1;
     const ptx_func *k = ptx_find_func(mod, "__ptxdbg_repl");
@@ -345,13 +345,13 @@ static int run_insn(cmd_ctx *c, const char *insn)
     int64_t pc0 = k ? exec_func_pc(m, k) : -1;
     const ptx_insn *target = insn && k && k->ninsns >= 2 ? &k->insns[k->ninsns - 2] : NULL;
     if (!k || pc0 < 0 || exec_launch(m, k, one, one, 0, NULL, 0) != 0) {
-        cmd_error(c, "%s", exec_errmsg(m));
+        dbg_err(s, "%s", exec_errmsg(m));
         goto out;
     }
     exec_set_break(m, (uint32_t)pc0, 1);
     exec_set_break(m, (uint32_t)pc0 + (uint32_t)k->ninsns - 1, 1);
     if (exec_run(m, &o, &st) != 0 || st.kind != EXEC_STOP_BREAKPOINT) {
-        cmd_error(c, "The scratch lane did not start: %s", st.msg[0] ? st.msg : exec_errmsg(m));
+        dbg_err(s, "The scratch lane did not start: %s", st.msg[0] ? st.msg : exec_errmsg(m));
         goto out;
     }
     /* load register values */
@@ -360,7 +360,7 @@ static int run_insn(cmd_ctx *c, const char *insn)
         uint64_t bits;
         ptx_type t;
         if (live) {
-            if (exec_reg_get(real, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0)
+            if (exec_reg_get(real, f->cta, f->warp, f->lane, dbg_focus_phys(s), name, &bits, &t) == 0)
                 exec_reg_set(m, 0, 0, 0, 0, name, bits);
         } else {
             saved_reg *v = find_val(r, name);
@@ -381,7 +381,7 @@ static int run_insn(cmd_ctx *c, const char *insn)
     for (int i = 0; target && i < target->nops; i++)
         mem |= has_addr(&target->ops[i]);
     if (mem && strcmp(target->opcode, "ld") && strcmp(target->opcode, "ldu")) {
-        cmd_error(c, "eval does not change memory: '%s' is refused (ld and ldu read memory; "
+        dbg_err(s, "eval does not change memory: '%s' is refused (ld and ldu read memory; "
                   "set var writes it).", target->opcode);
         goto out;
     }
@@ -393,20 +393,20 @@ static int run_insn(cmd_ctx *c, const char *insn)
         guard_on = (g != 0) != target->guard_neg;
     }
     if (mem) {
-        if (guard_on && real_load(c, m, target, live != NULL) != 0)
+        if (guard_on && real_load(s, m, target, live != NULL) != 0)
             goto out;
     } else if (exec_run(m, &o, &st) != 0) {
-        cmd_error(c, "%s", exec_errmsg(m));
+        dbg_err(s, "%s", exec_errmsg(m));
         goto out;
     }
     if (!mem && st.kind != EXEC_STOP_BREAKPOINT) {
         if (st.kind == EXEC_STOP_EXCEPTION || st.kind == EXEC_STOP_TRAP)
-            cmd_error(c, "The instruction faulted: %s%s", st.msg[0] ? st.msg : "exception",
+            dbg_err(s, "The instruction faulted: %s%s", st.msg[0] ? st.msg : "exception",
                       "");
         else if (st.kind == EXEC_STOP_DONE)
-            cmd_error(c, "The instruction left the scratch kernel (branch or exit).");
+            dbg_err(s, "The instruction left the scratch kernel (branch or exit).");
         else
-            cmd_error(c, "The instruction did not complete.");
+            dbg_err(s, "The instruction did not complete.");
         goto out;
     }
     /* standalone: keep every register and the carry flag for the next line; in a session
@@ -421,7 +421,7 @@ static int run_insn(cmd_ctx *c, const char *insn)
         exec_lane_cc(m, 0, 0, 0, &r->cf);
     }
     const ptx_sym *dst[8];
-    int nd = target ? dest_regs(target, dst, 8) : 0;
+    int nd = target ? dest_regs(target, dst, 8) : 0, nrows = 0;
     ptx_type it = target ? insn_dest_type(target) : PTX_T_NONE;
     for (int i = 0; i < nd; i++) {
         uint64_t bits;
@@ -430,41 +430,43 @@ static int run_insn(cmd_ctx *c, const char *insn)
             continue;
         t = shown_type(it, t);
         char nat[128], hex[64];
-        cmd_format_bits(bits, t, 0, nat, sizeof nat);
+        dbg_format_bits(bits, t, 0, nat, sizeof nat);
         /* the hex of a float is its bits: the unsigned type of its width */
         int tb = ptx_type_bits(t);
         ptx_type ht = !ptx_type_is_float(t) ? t : tb <= 8 ? PTX_T_U8 : tb == 16 ? PTX_T_U16
                                                   : tb == 32 ? PTX_T_U32 : PTX_T_U64;
-        cmd_format_bits(bits, ht, 'x', hex, sizeof hex);
-        if (t == PTX_T_PRED)
-            printf("%s = %s\n", dst[i]->name, nat);
-        else
-            printf("%s = %s  (%s)\n", dst[i]->name, nat, hex);
+        dbg_format_bits(bits, ht, 'x', hex, sizeof hex);
+        if (nrows < max) {
+            dbg_ptx_row *row = &rows[nrows++];
+            snprintf(row->name, sizeof row->name, "%s", dst[i]->name);
+            snprintf(row->value, sizeof row->value, "%s", nat);
+            snprintf(row->hex, sizeof row->hex, "%s", t == PTX_T_PRED ? "" : hex);
+        }
     }
-    rc = 0;
+    rc = nrows;
 out:
     exec_free(m);
     ptx_module_free(mod);
     return rc;
 }
 
-int cmd_ptx_repl_line(cmd_ctx *c, const char *line)
+int dbg_ptx_line(dbg_session *s, const char *line, dbg_ptx_row *rows, int max)
 {
     while (isspace((unsigned char)*line))
         line++;
     if (!strncmp(line, ".reg", 4)) {
-        ptx_repl *r = repl(c);
+        ptx_repl *r = repl(s);
         if (!r)
-            return cmd_error(c, "Out of memory.");
+            return dbg_err(s, "Out of memory.");
         char *d = strdup(line);
         if (!d)
-            return cmd_error(c, "Out of memory.");
+            return dbg_err(s, "Out of memory.");
         size_t l = strlen(d);
         if (l && d[l - 1] != ';') {
             char *nd = realloc(d, l + 2);
             if (!nd) {
                 free(d);
-                return cmd_error(c, "Out of memory.");
+                return dbg_err(s, "Out of memory.");
             }
             d = nd;
             strcat(d, ";");
@@ -472,11 +474,11 @@ int cmd_ptx_repl_line(cmd_ctx *c, const char *line)
         char **nl = realloc(r->decls, (size_t)(r->ndecls + 1) * sizeof *nl);
         if (!nl) {
             free(d);
-            return cmd_error(c, "Out of memory.");
+            return dbg_err(s, "Out of memory.");
         }
         r->decls = nl;
         r->decls[r->ndecls++] = d;
-        if (run_insn(c, NULL) != 0) { /* the declaration must parse */
+        if (run_insn(s, NULL, NULL, 0) != 0) { /* the declaration must parse */
             free(r->decls[--r->ndecls]);
             return -1;
         }
@@ -487,14 +489,7 @@ int cmd_ptx_repl_line(cmd_ctx *c, const char *line)
     while (l && isspace((unsigned char)line[l - 1]))
         l--;
     if (l + 2 >= sizeof insn)
-        return cmd_error(c, "Instruction too long.");
+        return dbg_err(s, "Instruction too long.");
     snprintf(insn, sizeof insn, "%.*s%s", (int)l, line, l && line[l - 1] == ';' ? "" : ";");
-    return run_insn(c, insn);
-}
-
-int cmd_eval_ptx(cmd_ctx *c, const char *args, int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    return cmd_ptx_repl_line(c, args);
+    return run_insn(s, insn, rows, max);
 }

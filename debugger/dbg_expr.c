@@ -1,11 +1,11 @@
-/* cmd_expr.c - expression lexer and recursive-descent parser (C operators, PTX registers, casts). */
+/* dbg_expr.c - expression lexer and recursive-descent parser (C operators, PTX registers, casts). */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd_expr.h"
+#include "dbg_expr.h"
 
 typedef enum { T_EOF, T_NUM, T_FNUM, T_IDENT, T_REG, T_DOLLAR, T_SPACE, T_OP } tkind;
 
@@ -26,7 +26,7 @@ typedef struct {
     size_t errn;
     int failed;
     int nest;                 /* recursion of parse_cond/parse_unary (bounded: the C stack) */
-    cmd_type_oracle is_type;  /* whether a name is a type (C++ casts without struct), or NULL */
+    dbg_type_oracle is_type;  /* whether a name is a type (C++ casts without struct), or NULL */
     void *tctx;
 } parser;
 
@@ -261,11 +261,11 @@ static void next(parser *ps)
 
 static const char too_deep[] = "Expression nested too deeply.";
 
-/* Enter one level of parser recursion; -1 (message set) beyond CMD_EXPR_MAX_DEPTH. Every
+/* Enter one level of parser recursion; -1 (message set) beyond DBG_EXPR_MAX_DEPTH. Every
  * recursive cycle of the grammar goes through parse_cond or parse_unary, which count. */
 static int enter(parser *ps)
 {
-    if (++ps->nest > CMD_EXPR_MAX_DEPTH)
+    if (++ps->nest > DBG_EXPR_MAX_DEPTH)
         return perr(ps, "%s", too_deep);
     return 0;
 }
@@ -275,20 +275,20 @@ static int is_op(parser *ps, const char *op)
     return ps->t.k == T_OP && strcmp(ps->t.text, op) == 0;
 }
 
-static int depth_of(const cmd_expr *e) { return e ? e->depth : 0; }
+static int depth_of(const dbg_expr *e) { return e ? e->depth : 0; }
 
 /* A node over a and b (ownership taken; both freed on failure). Trees deeper than
- * CMD_EXPR_MAX_DEPTH fail with too_deep in ps (left-nested chains like 1+1+...+1 are built
+ * DBG_EXPR_MAX_DEPTH fail with too_deep in ps (left-nested chains like 1+1+...+1 are built
  * without recursion, so the parser's own count does not bound them). */
-static cmd_expr *node_ps(parser *ps, cmd_exop op, cmd_expr *a, cmd_expr *b)
+static dbg_expr *node_ps(parser *ps, dbg_exop op, dbg_expr *a, dbg_expr *b)
 {
     int d = 1 + (depth_of(a) > depth_of(b) ? depth_of(a) : depth_of(b));
-    cmd_expr *e = d > CMD_EXPR_MAX_DEPTH ? NULL : calloc(1, sizeof *e);
+    dbg_expr *e = d > DBG_EXPR_MAX_DEPTH ? NULL : calloc(1, sizeof *e);
     if (!e) {
-        if (d > CMD_EXPR_MAX_DEPTH && ps)
+        if (d > DBG_EXPR_MAX_DEPTH && ps)
             perr(ps, "%s", too_deep);
-        cmd_expr_free(a);
-        cmd_expr_free(b);
+        dbg_expr_free(a);
+        dbg_expr_free(b);
         return NULL;
     }
     e->op = op;
@@ -299,19 +299,19 @@ static cmd_expr *node_ps(parser *ps, cmd_exop op, cmd_expr *a, cmd_expr *b)
 }
 #define node(op, a, b) node_ps(ps, op, a, b)
 
-void cmd_expr_free(cmd_expr *e)
+void dbg_expr_free(dbg_expr *e)
 {
     if (!e)
         return;
-    cmd_expr_free(e->a);
-    cmd_expr_free(e->b);
-    cmd_expr_free(e->c);
+    dbg_expr_free(e->a);
+    dbg_expr_free(e->b);
+    dbg_expr_free(e->c);
     free(e->name);
     free(e->tname);
     free(e);
 }
 
-ptx_space cmd_space_from_name(const char *s)
+ptx_space dbg_space_from_name(const char *s)
 {
     if (!strcmp(s, "shared"))
         return PTX_SPACE_SHARED;
@@ -336,7 +336,7 @@ static int is_type_word(const char *w)
     for (int i = 0; words[i]; i++)
         if (!strcmp(w, words[i]))
             return 1;
-    return cmd_type_from_c(w) != PTX_T_NONE;
+    return dbg_type_from_c(w) != PTX_T_NONE;
 }
 
 /* Append " word" to a type-name buffer of 128 bytes; -1 when it does not fit. */
@@ -351,9 +351,9 @@ static int append_word(char *words, const char *w)
     return 0;
 }
 
-static cmd_expr *parse_expr(parser *ps);
-static cmd_expr *parse_assign(parser *ps);
-static cmd_expr *parse_unary(parser *ps);
+static dbg_expr *parse_expr(parser *ps);
+static dbg_expr *parse_assign(parser *ps);
+static dbg_expr *parse_unary(parser *ps);
 
 static int is_tag_word(const char *w)
 {
@@ -433,7 +433,7 @@ static int parse_typespec(parser *ps, typespec *ts, const char *close)
     int words = 0;
     for (;;) {
         if (ps->t.k == T_SPACE) {
-            ts->space = cmd_space_from_name(ps->t.text);
+            ts->space = dbg_space_from_name(ps->t.text);
             if (ts->space == PTX_SPACE_NONE) {
                 perr(ps, "Unknown address space \"@%s\".", ps->t.text);
                 return -1;
@@ -499,16 +499,16 @@ static int parse_typespec(parser *ps, typespec *ts, const char *close)
 /* Whether a type spec needs the evaluator's source-level types (not only the PTX scalar path). */
 static int needs_dw(const typespec *ts)
 {
-    return ts->ndims || (cmd_type_from_c(ts->words) == PTX_T_NONE && strcmp(ts->words, "void"));
+    return ts->ndims || (dbg_type_from_c(ts->words) == PTX_T_NONE && strcmp(ts->words, "void"));
 }
 
-static cmd_expr *type_node(parser *ps, cmd_exop op, cmd_expr *operand, const typespec *ts)
+static dbg_expr *type_node(parser *ps, dbg_exop op, dbg_expr *operand, const typespec *ts)
 {
-    cmd_expr *e = node(op, operand, NULL);
+    dbg_expr *e = node(op, operand, NULL);
     if (!e)
         return NULL;
     e->space = ts->space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : ts->space;
-    ptx_type t = cmd_type_from_c(ts->words);
+    ptx_type t = dbg_type_from_c(ts->words);
     e->type = ts->nptrs > 1 ? PTX_T_U64 : t;
     e->nptr = ts->nptrs > 0;
     if (needs_dw(ts) || op == EX_SIZEOF) {
@@ -517,7 +517,7 @@ static cmd_expr *type_node(parser *ps, cmd_exop op, cmd_expr *operand, const typ
         e->ndims = ts->ndims;
         memcpy(e->dims, ts->dims, sizeof e->dims);
         if (!e->tname) {
-            cmd_expr_free(e);
+            dbg_expr_free(e);
             return NULL;
         }
     }
@@ -525,7 +525,7 @@ static cmd_expr *type_node(parser *ps, cmd_exop op, cmd_expr *operand, const typ
 }
 
 /* After '(' when a type follows: the type, ')' and the operand. */
-static cmd_expr *parse_cast(parser *ps)
+static dbg_expr *parse_cast(parser *ps)
 {
     typespec ts;
     if (parse_typespec(ps, &ts, ")") != 0)
@@ -536,12 +536,12 @@ static cmd_expr *parse_cast(parser *ps)
     }
     /* "(f)(x)" is a cast when f is a type, else a call (refused when evaluated) */
     int call_form = is_op(ps, "(") && !ts.nptrs && !ts.ndims && !strchr(ts.words, ' ');
-    cmd_expr *operand = parse_unary(ps);
+    dbg_expr *operand = parse_unary(ps);
     if (!operand)
         return NULL;
-    cmd_expr *e = type_node(ps, EX_CAST, operand, &ts);
+    dbg_expr *e = type_node(ps, EX_CAST, operand, &ts);
     if (!e)
-        cmd_expr_free(operand);
+        dbg_expr_free(operand);
     else
         e->call_form = call_form;
     return e;
@@ -555,7 +555,7 @@ static void call_refused(parser *ps, const char *name)
 }
 
 /* gdb's {TYPE} ADDR: the TYPE object at ADDR, *(TYPE *) ADDR. */
-static cmd_expr *parse_brace(parser *ps)
+static dbg_expr *parse_brace(parser *ps)
 {
     typespec ts;
     if (parse_typespec(ps, &ts, "}") != 0)
@@ -565,24 +565,24 @@ static cmd_expr *parse_brace(parser *ps)
         return NULL;
     }
     ts.nptrs++;
-    cmd_expr *operand = parse_unary(ps);
+    dbg_expr *operand = parse_unary(ps);
     if (!operand)
         return NULL;
-    cmd_expr *e = type_node(ps, EX_CAST, operand, &ts);
+    dbg_expr *e = type_node(ps, EX_CAST, operand, &ts);
     if (!e) {
-        cmd_expr_free(operand);
+        dbg_expr_free(operand);
         return NULL;
     }
-    cmd_expr *d = node(EX_DEREF, e, NULL);
+    dbg_expr *d = node(EX_DEREF, e, NULL);
     if (!d)
-        cmd_expr_free(e);
+        dbg_expr_free(e);
     return d;
 }
 
-static cmd_expr *parse_primary(parser *ps)
+static dbg_expr *parse_primary(parser *ps)
 {
     token t = ps->t;
-    cmd_expr *e = NULL;
+    dbg_expr *e = NULL;
     switch (t.k) {
     case T_NUM:
         e = node(EX_INT, NULL, NULL);
@@ -611,7 +611,7 @@ static cmd_expr *parse_primary(parser *ps)
                     typespec ts;
                     if (parse_typespec(ps, &ts, ")") != 0)
                         return NULL;
-                    ptx_type ty = cmd_type_from_c(ts.words);
+                    ptx_type ty = dbg_type_from_c(ts.words);
                     if (!needs_dw(&ts)) { /* a PTX scalar or a pointer: known now */
                         e = node(EX_INT, NULL, NULL);
                         if (e) {
@@ -625,7 +625,7 @@ static cmd_expr *parse_primary(parser *ps)
                 }
                 *ps = save;
             }
-            cmd_expr *a = parse_unary(ps);
+            dbg_expr *a = parse_unary(ps);
             return a ? node(EX_SIZEOF, a, NULL) : NULL;
         }
         /* fallthrough */
@@ -651,7 +651,7 @@ static cmd_expr *parse_primary(parser *ps)
             if (!e)
                 return NULL;
             if (!is_op(ps, ")")) {
-                cmd_expr_free(e);
+                dbg_expr_free(e);
                 syntax(ps);
                 return NULL;
             }
@@ -665,9 +665,9 @@ static cmd_expr *parse_primary(parser *ps)
     }
 }
 
-static cmd_expr *parse_postfix(parser *ps)
+static dbg_expr *parse_postfix(parser *ps)
 {
-    cmd_expr *e = parse_primary(ps);
+    dbg_expr *e = parse_primary(ps);
     while (e && !ps->failed) {
         if (is_op(ps, "(")) { /* a call */
             call_refused(ps, e->op == EX_IDENT ? e->name : NULL);
@@ -675,10 +675,10 @@ static cmd_expr *parse_postfix(parser *ps)
         }
         if (is_op(ps, "[")) {
             next(ps);
-            cmd_expr *idx = parse_expr(ps);
+            dbg_expr *idx = parse_expr(ps);
             if (!idx || !is_op(ps, "]")) {
-                cmd_expr_free(e);
-                cmd_expr_free(idx);
+                dbg_expr_free(e);
+                dbg_expr_free(idx);
                 syntax(ps);
                 return NULL;
             }
@@ -692,13 +692,13 @@ static cmd_expr *parse_postfix(parser *ps)
             }
             next(ps);
             if (ps->t.k != T_IDENT) {
-                cmd_expr_free(e);
+                dbg_expr_free(e);
                 syntax(ps);
                 return NULL;
             }
-            cmd_expr *m = node(EX_MEMBER, e, NULL);
+            dbg_expr *m = node(EX_MEMBER, e, NULL);
             if (m && !(m->name = strdup(ps->t.text))) {
-                cmd_expr_free(m);
+                dbg_expr_free(m);
                 m = NULL;
             }
             e = m;
@@ -708,36 +708,36 @@ static cmd_expr *parse_postfix(parser *ps)
         }
     }
     if (ps->failed) {
-        cmd_expr_free(e);
+        dbg_expr_free(e);
         return NULL;
     }
     return e;
 }
 
-static cmd_expr *parse_unary_in(parser *ps)
+static dbg_expr *parse_unary_in(parser *ps)
 {
-    static const struct { const char *op; cmd_exop ex; } un[] = {
+    static const struct { const char *op; dbg_exop ex; } un[] = {
         {"-", EX_NEG}, {"+", EX_POS}, {"!", EX_NOT}, {"~", EX_BITNOT}, {"*", EX_DEREF},
         {"&", EX_ADDR}};
     if (ps->t.k == T_OP)
         for (size_t i = 0; i < sizeof un / sizeof un[0]; i++)
             if (!strcmp(ps->t.text, un[i].op)) {
                 next(ps);
-                cmd_expr *a = parse_unary(ps);
+                dbg_expr *a = parse_unary(ps);
                 return a ? node(un[i].ex, a, NULL) : NULL;
             }
     return parse_postfix(ps);
 }
 
-static cmd_expr *parse_unary(parser *ps)
+static dbg_expr *parse_unary(parser *ps)
 {
-    cmd_expr *e = enter(ps) == 0 ? parse_unary_in(ps) : NULL;
+    dbg_expr *e = enter(ps) == 0 ? parse_unary_in(ps) : NULL;
     ps->nest--;
     return e;
 }
 
 /* Binary levels, loosest first. */
-static const struct { const char *op; cmd_exop ex; int level; } binops[] = {
+static const struct { const char *op; dbg_exop ex; int level; } binops[] = {
     {"||", EX_LOR, 0}, {"&&", EX_LAND, 1}, {"|", EX_BOR, 2}, {"^", EX_BXOR, 3},
     {"&", EX_BAND, 4}, {"==", EX_EQ, 5}, {"!=", EX_NE, 5}, {"<", EX_LT, 6}, {">", EX_GT, 6},
     {"<=", EX_LE, 6}, {">=", EX_GE, 6}, {"<<", EX_SHL, 7}, {">>", EX_SHR, 7},
@@ -745,11 +745,11 @@ static const struct { const char *op; cmd_exop ex; int level; } binops[] = {
     {"+", EX_ADD, 9}, {"-", EX_SUB, 9}, {"*", EX_MUL, 10}, {"/", EX_DIV, 10}, {"%", EX_MOD, 10}};
 #define NLEVELS 11
 
-static cmd_expr *parse_binary(parser *ps, int level)
+static dbg_expr *parse_binary(parser *ps, int level)
 {
     if (level == NLEVELS)
         return parse_unary(ps);
-    cmd_expr *e = parse_binary(ps, level + 1);
+    dbg_expr *e = parse_binary(ps, level + 1);
     while (e && ps->t.k == T_OP) {
         int found = -1;
         for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
@@ -758,9 +758,9 @@ static cmd_expr *parse_binary(parser *ps, int level)
         if (found < 0)
             break;
         next(ps);
-        cmd_expr *b = parse_binary(ps, level + 1);
+        dbg_expr *b = parse_binary(ps, level + 1);
         if (!b) {
-            cmd_expr_free(e);
+            dbg_expr_free(e);
             return NULL;
         }
         e = node(binops[found].ex, e, b);
@@ -768,39 +768,39 @@ static cmd_expr *parse_binary(parser *ps, int level)
     return e;
 }
 
-static cmd_expr *parse_cond_in(parser *ps);
+static dbg_expr *parse_cond_in(parser *ps);
 
-static cmd_expr *parse_cond(parser *ps)
+static dbg_expr *parse_cond(parser *ps)
 {
-    cmd_expr *e = enter(ps) == 0 ? parse_cond_in(ps) : NULL;
+    dbg_expr *e = enter(ps) == 0 ? parse_cond_in(ps) : NULL;
     ps->nest--;
     return e;
 }
 
-static cmd_expr *parse_cond_in(parser *ps)
+static dbg_expr *parse_cond_in(parser *ps)
 {
-    cmd_expr *e = parse_binary(ps, 0);
+    dbg_expr *e = parse_binary(ps, 0);
     if (e && is_op(ps, "?")) {
         next(ps);
-        cmd_expr *b = parse_expr(ps);
+        dbg_expr *b = parse_expr(ps);
         if (!b || !is_op(ps, ":")) {
-            cmd_expr_free(e);
-            cmd_expr_free(b);
+            dbg_expr_free(e);
+            dbg_expr_free(b);
             syntax(ps);
             return NULL;
         }
         next(ps);
-        cmd_expr *c = parse_cond(ps);
+        dbg_expr *c = parse_cond(ps);
         if (!c) {
-            cmd_expr_free(e);
-            cmd_expr_free(b);
+            dbg_expr_free(e);
+            dbg_expr_free(b);
             return NULL;
         }
-        cmd_expr *n = node(EX_COND, e, b);
+        dbg_expr *n = node(EX_COND, e, b);
         if (n && c->depth >= n->depth) {
             n->depth = c->depth + 1;
-            if (n->depth > CMD_EXPR_MAX_DEPTH) {
-                cmd_expr_free(n);
+            if (n->depth > DBG_EXPR_MAX_DEPTH) {
+                dbg_expr_free(n);
                 n = NULL;
                 perr(ps, "%s", too_deep);
             }
@@ -808,20 +808,20 @@ static cmd_expr *parse_cond_in(parser *ps)
         if (n)
             n->c = c;
         else
-            cmd_expr_free(c);
+            dbg_expr_free(c);
         e = n;
     }
     return e;
 }
 
-static cmd_expr *parse_assign(parser *ps)
+static dbg_expr *parse_assign(parser *ps)
 {
-    cmd_expr *e = parse_cond(ps);
+    dbg_expr *e = parse_cond(ps);
     if (e && is_op(ps, "=")) {
         next(ps);
-        cmd_expr *b = parse_assign(ps);
+        dbg_expr *b = parse_assign(ps);
         if (!b) {
-            cmd_expr_free(e);
+            dbg_expr_free(e);
             return NULL;
         }
         e = node(EX_ASSIGN, e, b);
@@ -829,14 +829,14 @@ static cmd_expr *parse_assign(parser *ps)
     return e;
 }
 
-static cmd_expr *parse_expr(parser *ps) { return parse_assign(ps); }
+static dbg_expr *parse_expr(parser *ps) { return parse_assign(ps); }
 
-cmd_expr *cmd_expr_parse(const char *text, char *err, size_t n)
+dbg_expr *dbg_expr_parse(const char *text, char *err, size_t n)
 {
-    return cmd_expr_parse_typed(text, NULL, NULL, err, n);
+    return dbg_expr_parse_typed(text, NULL, NULL, err, n);
 }
 
-cmd_expr *cmd_expr_parse_typed(const char *text, cmd_type_oracle is_type, void *tctx, char *err,
+dbg_expr *dbg_expr_parse_typed(const char *text, dbg_type_oracle is_type, void *tctx, char *err,
                                size_t n)
 {
     parser ps;
@@ -853,11 +853,11 @@ cmd_expr *cmd_expr_parse_typed(const char *text, cmd_type_oracle is_type, void *
         snprintf(err, n, "Argument required (expression to compute).");
         return NULL;
     }
-    cmd_expr *e = ps.failed ? NULL : parse_expr(&ps);
+    dbg_expr *e = ps.failed ? NULL : parse_expr(&ps);
     if (e && !ps.failed && ps.t.k != T_EOF)
         syntax(&ps);
     if (ps.failed) {
-        cmd_expr_free(e);
+        dbg_expr_free(e);
         return NULL;
     }
     if (!e && n && !err[0])

@@ -1,15 +1,15 @@
-/* cmd_ccond.c - breakpoint conditions compiled for the core (exec_cond programs).
+/* dbg_ccond.c - breakpoint conditions compiled for the core (exec_cond programs).
  *
  * A condition that only reads registers, special registers, the CUDA built-ins (threadIdx.x,
  * blockIdx.y, warpSize, ...) and literals, with C operators, is translated into an exec_cond
  * program the core evaluates over a group's lanes without stopping; the debugger then sees only
  * the stops where the condition holds for some lane (and evaluates it there as before, so the
- * message, hit and ignore counts do not change). The translation mirrors cmd_eval.c's typed
+ * message, hit and ignore counts do not change). The translation mirrors dbg_eval.c's typed
  * arithmetic exactly (usual arithmetic conversions, values fitted to their type after every
  * operation, float results rounded to float); anything else (variables, memory, history,
  * casts to f16, ?:, float-to-integer casts) is not translated and keeps the debugger's path. */
 #include <string.h>
-#include "cmd_expr.h"
+#include "dbg_expr.h"
 
 typedef struct {
     exec_machine *m;
@@ -28,7 +28,7 @@ static int tbytes(ptx_type t)
     return b > 0 ? b / 8 : 0;
 }
 
-/* cmd_eval.c's arith_type */
+/* dbg_eval.c's arith_type */
 static ptx_type arith(cty a, cty b)
 {
     if (a.isf || b.isf) {
@@ -83,7 +83,7 @@ static int emit_imm(cc *x, uint64_t v)
     return 0;
 }
 
-/* integer value -> double (cmd_value_double) */
+/* integer value -> double (dbg_value_double) */
 static int to_double(cc *x, cty v)
 {
     if (v.isf)
@@ -95,7 +95,7 @@ static int to_double(cc *x, cty v)
     return 0;
 }
 
-static int gen(cc *x, const cmd_expr *e, cty *out);
+static int gen(cc *x, const dbg_expr *e, cty *out);
 
 static int gen_sreg(cc *x, int id, int comp, cty *out)
 {
@@ -114,7 +114,7 @@ static int gen_sreg(cc *x, int id, int comp, cty *out)
 static int gen_reg(cc *x, const char *name, cty *out)
 {
     int id, comp;
-    if (cmd_sreg_lookup(name, &id, &comp) == 0) {
+    if (dbg_sreg_lookup(name, &id, &comp) == 0) {
         if (id == PTX_SREG_CLOCK || id == PTX_SREG_CLOCK_HI || id == PTX_SREG_CLOCK64 ||
             id == PTX_SREG_GLOBALTIMER || id == PTX_SREG_GLOBALTIMER_LO ||
             id == PTX_SREG_GLOBALTIMER_HI)
@@ -132,12 +132,12 @@ static int gen_reg(cc *x, const char *name, cty *out)
         LAST(x)->type = (uint16_t)t;
         strcpy(LAST(x)->name, name);
     }
-    out->t = cmd_type_norm(t);
+    out->t = dbg_type_norm(t);
     out->isf = t == PTX_T_F16 || t == PTX_T_F32 || t == PTX_T_F64;
     return 0;
 }
 
-static int gen_binary(cc *x, const cmd_expr *e, cty *out)
+static int gen_binary(cc *x, const dbg_expr *e, cty *out)
 {
     cty a, b;
     /* the right operand's type decides the left one's conversion: find it first */
@@ -148,7 +148,7 @@ static int gen_binary(cc *x, const cmd_expr *e, cty *out)
     x->n = n0;
     if (r || gen(x, e->a, &a))
         return -1;
-    cmd_exop op = e->op;
+    dbg_exop op = e->op;
     ptx_type t = arith(a, b);
     int isf = t == PTX_T_F32 || t == PTX_T_F64, sgn = ptx_type_is_signed(t);
     int cmp = op >= EX_LT && op <= EX_NE;
@@ -221,7 +221,7 @@ static int truth(cc *x, cty v)
     return emit(x, v.isf ? EXEC_C_FBOOL : EXEC_C_BOOL);
 }
 
-static int gen(cc *x, const cmd_expr *e, cty *out)
+static int gen(cc *x, const dbg_expr *e, cty *out)
 {
     static const struct { const char *n; int id; } dims[] = {
         {"threadIdx", PTX_SREG_TID}, {"blockIdx", PTX_SREG_CTAID},
@@ -294,7 +294,7 @@ static int gen(cc *x, const cmd_expr *e, cty *out)
     case EX_CAST: {
         if (e->nptr || e->tname || gen(x, e->a, &a))
             return -1;
-        ptx_type t = cmd_type_norm(e->type);
+        ptx_type t = dbg_type_norm(e->type);
         out->t = t;
         out->isf = t == PTX_T_F32 || t == PTX_T_F64;
         if (t == PTX_T_PRED) {
@@ -327,7 +327,7 @@ static int gen(cc *x, const cmd_expr *e, cty *out)
     }
 }
 
-int cmd_cond_core(exec_machine *m, const cmd_expr *e, const ptx_func *f, exec_cond *prog,
+int dbg_cond_core(exec_machine *m, const dbg_expr *e, const ptx_func *f, exec_cond *prog,
                   int max)
 {
     cc x = {m, f, prog, 0, max, 0};

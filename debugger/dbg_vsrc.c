@@ -1,13 +1,15 @@
-/* cmd_vsrc.c - expression value source over the debugger (registers, memory, names) and condition hooks. */
-#include <ctype.h>
+/* dbg_vsrc.c - values of a lane: the expression value source (registers, memory, names), variables, formatting, evaluation, breakpoint conditions. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cmd_expr.h"
+#include "dbg_int.h"
+#include "dbg_expr.h"
 
-static int need_launch(cmd_lane_ref *r, char *err, size_t n)
+static void describe_pc(void *ctx, uint64_t pc, char *out, size_t n);
+
+static int need_launch(dbg_lane_ref *r, char *err, size_t n)
 {
-    dbg_session *s = r->c->s;
+    dbg_session *s = r->s;
     const exec_launch_info *li = dbg_launch_info(s);
     if (r->host || !li || !dbg_get_focus(s)->valid) {
         snprintf(err, n, "No registers.");
@@ -15,7 +17,7 @@ static int need_launch(cmd_lane_ref *r, char *err, size_t n)
     }
     /* registers and built-ins belong to a live (or stopped-for-good) thread */
     exec_lane_info st;
-    if (exec_lane_get(dbg_machine(s), r->cta, r->warp, r->lane, &st) != 0 ||
+    if (exec_lane_get(s->m, r->cta, r->warp, r->lane, &st) != 0 ||
         st.state == EXEC_LANE_INVALID || st.state == EXEC_LANE_EXITED) {
         exec_stop last;
         int over = 0;
@@ -30,10 +32,10 @@ static int need_launch(cmd_lane_ref *r, char *err, size_t n)
     return 0;
 }
 
-int cmd_ref_frame(cmd_lane_ref *r, dbg_frame *out)
+int dbg_ref_frame(dbg_lane_ref *r, dbg_frame *out)
 {
     dbg_frame fr[DBG_MAX_FRAMES];
-    int n = dbg_lane_frames(r->c->s, r->cta, r->warp, r->lane, fr, DBG_MAX_FRAMES);
+    int n = dbg_lane_frames(r->s, r->cta, r->warp, r->lane, fr, DBG_MAX_FRAMES);
     if (n <= 0)
         return -1;
     *out = fr[r->frame >= 0 && r->frame < n ? r->frame : n - 1];
@@ -41,18 +43,18 @@ int cmd_ref_frame(cmd_lane_ref *r, dbg_frame *out)
 }
 
 /* Physical frame (exec_reg_get's numbering) of the reference's source-level frame. */
-static int phys_frame(cmd_lane_ref *r)
+static int phys_frame(dbg_lane_ref *r)
 {
     dbg_frame f;
-    return r->frame == 0 || cmd_ref_frame(r, &f) != 0 ? 0 : f.phys;
+    return r->frame == 0 || dbg_ref_frame(r, &f) != 0 ? 0 : f.phys;
 }
 
 static int v_reg_get(void *ctx, const char *name, uint64_t *bits, ptx_type *t, char *err, size_t n)
 {
-    cmd_lane_ref *r = ctx;
+    dbg_lane_ref *r = ctx;
     if (need_launch(r, err, n) != 0) /* no kernel: what typed PTX set in the standalone REPL */
-        return cmd_ptx_repl_reg(r->c, name, bits, t) == 0 ? 0 : -1;
-    exec_machine *m = dbg_machine(r->c->s);
+        return dbg_ptx_repl_reg(r->s, name, bits, t) == 0 ? 0 : -1;
+    exec_machine *m = r->s->m;
     if (exec_reg_get(m, r->cta, r->warp, r->lane, phys_frame(r), name, bits, t) != 0) {
         snprintf(err, n, "%s", exec_errmsg(m));
         return -1;
@@ -62,10 +64,10 @@ static int v_reg_get(void *ctx, const char *name, uint64_t *bits, ptx_type *t, c
 
 static int v_reg_set(void *ctx, const char *name, uint64_t bits, char *err, size_t n)
 {
-    cmd_lane_ref *r = ctx;
+    dbg_lane_ref *r = ctx;
     if (need_launch(r, err, n) != 0)
         return -1;
-    exec_machine *m = dbg_machine(r->c->s);
+    exec_machine *m = r->s->m;
     if (exec_reg_set(m, r->cta, r->warp, r->lane, phys_frame(r), name, bits) != 0) {
         snprintf(err, n, "%s", exec_errmsg(m));
         return -1;
@@ -75,10 +77,10 @@ static int v_reg_set(void *ctx, const char *name, uint64_t bits, char *err, size
 
 static int v_sreg_get(void *ctx, int id, int comp, uint64_t *val, char *err, size_t n)
 {
-    cmd_lane_ref *r = ctx;
+    dbg_lane_ref *r = ctx;
     if (need_launch(r, err, n) != 0)
         return -1;
-    exec_machine *m = dbg_machine(r->c->s);
+    exec_machine *m = r->s->m;
     if (exec_sreg_get(m, r->cta, r->warp, r->lane, (ptx_sreg_id)id, comp, val) != 0) {
         snprintf(err, n, "%s", exec_errmsg(m));
         return -1;
@@ -89,8 +91,8 @@ static int v_sreg_get(void *ctx, int id, int comp, uint64_t *val, char *err, siz
 static int v_mem_read(void *ctx, ptx_space sp, uint64_t addr, void *buf, size_t len, char *err,
                       size_t n)
 {
-    cmd_lane_ref *r = ctx;
-    exec_machine *m = dbg_machine(r->c->s);
+    dbg_lane_ref *r = ctx;
+    exec_machine *m = r->s->m;
     if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST && need_launch(r, err, n) != 0) {
         snprintf(err, n, "Cannot access %s memory without a running kernel.", ptx_space_name(sp));
         return -1;
@@ -105,8 +107,8 @@ static int v_mem_read(void *ctx, ptx_space sp, uint64_t addr, void *buf, size_t 
 static int v_mem_write(void *ctx, ptx_space sp, uint64_t addr, const void *buf, size_t len,
                        char *err, size_t n)
 {
-    cmd_lane_ref *r = ctx;
-    exec_machine *m = dbg_machine(r->c->s);
+    dbg_lane_ref *r = ctx;
+    exec_machine *m = r->s->m;
     if (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST && need_launch(r, err, n) != 0) {
         snprintf(err, n, "Cannot access %s memory without a running kernel.", ptx_space_name(sp));
         return -1;
@@ -119,15 +121,15 @@ static int v_mem_write(void *ctx, ptx_space sp, uint64_t addr, const void *buf, 
 }
 
 /* The declaration of a variable visible from the lane: module scope, then the kernel's. */
-static const ptx_sym *find_var(cmd_lane_ref *r, const char *name)
+static const ptx_sym *find_var(dbg_lane_ref *r, const char *name)
 {
-    const ptx_module *mod = dbg_module(r->c->s);
+    const ptx_module *mod = r->s->mod;
     if (!mod)
         return NULL;
     const ptx_sym *v = ptx_find_var(mod, name);
     if (v)
         return v;
-    const exec_launch_info *li = dbg_launch_info(r->c->s);
+    const exec_launch_info *li = dbg_launch_info(r->s);
     const ptx_func *k = li ? li->kernel : NULL;
     if (k) {
         for (int i = 0; i < k->nvars; i++)
@@ -152,10 +154,10 @@ static const ptx_sym *find_var(cmd_lane_ref *r, const char *name)
 /* Address of a memory location: the frame's local depot (exec_frame_local_base; %SPL of that
  * activation, which nvcc's code sets to the depot's local address, as a fallback), or a symbol
  * the core knows, plus the offset. */
-static int loc_addr(cmd_lane_ref *r, const dw_loc *loc, const dbg_frame *f, ptx_space *sp,
+static int loc_addr(dbg_lane_ref *r, const dw_loc *loc, const dbg_frame *f, ptx_space *sp,
                     uint64_t *addr, char *err, size_t n)
 {
-    exec_machine *m = dbg_machine(r->c->s);
+    exec_machine *m = r->s->m;
     *sp = loc->space;
     if (!loc->sym) {
         *addr = loc->offset;
@@ -187,12 +189,12 @@ static int loc_addr(cmd_lane_ref *r, const dw_loc *loc, const dbg_frame *f, ptx_
     return 0;
 }
 
-int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_value *out,
+int dbg_ref_var_value(dbg_lane_ref *r, const dw_var *v, const dbg_frame *f, dbg_value *out,
                   char *err, size_t n)
 {
-    dw_info *d = dbg_dwarf(r->c->s);
-    cmd_vsrc src;
-    cmd_vsrc_lane(r, &src);
+    dw_info *d = r->s->dw;
+    dbg_vsrc src;
+    dbg_vsrc_lane(r, &src);
     memset(out, 0, sizeof *out);
     dw_loc loc;
     uint32_t pc = f ? f->pc : 0;
@@ -210,12 +212,12 @@ int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_valu
         ptx_type t;
         if (!f || need_launch(r, err, n) != 0)
             return -1;
-        exec_machine *m = dbg_machine(r->c->s);
+        exec_machine *m = r->s->m;
         if (exec_reg_get(m, r->cta, r->warp, r->lane, f->phys, loc.reg, &bits, &t) != 0) {
             snprintf(err, n, "%s", exec_errmsg(m));
             return -1;
         }
-        if (cmd_value_from_dw(out, v->type, bits) != 0) {
+        if (dbg_value_from_dw(out, v->type, bits) != 0) {
             char tn[128];
             dw_type_name(v->type, tn, sizeof tn);
             snprintf(err, n, "Cannot read a value of type `%s' from register %s.", tn, loc.reg);
@@ -224,7 +226,7 @@ int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_valu
         /* a name too long to keep (a long .param slot name) leaves a value, not an lvalue */
         size_t len = strlen(loc.reg);
         if (len < sizeof out->reg) {
-            out->lv = CMD_LV_REG;
+            out->lv = DBG_LV_REG;
             memcpy(out->reg, loc.reg, len + 1);
         }
         return 0;
@@ -233,12 +235,12 @@ int cmd_var_value(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, cmd_valu
     uint64_t addr;
     if (loc_addr(r, &loc, f, &sp, &addr, err, n) != 0)
         return -1;
-    return cmd_load_typed(&src, v->type, sp, addr, out, err, n);
+    return dbg_load_typed(&src, v->type, sp, addr, out, err, n);
 }
 
-int cmd_var_where(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, char *out, size_t n)
+int dbg_ref_var_where(dbg_lane_ref *r, const dw_var *v, const dbg_frame *f, char *out, size_t n)
 {
-    dw_info *d = dbg_dwarf(r->c->s);
+    dw_info *d = r->s->dw;
     dw_loc loc;
     char err[256];
     if (!d || dw_var_location(d, v, f ? f->pc : 0, &loc) != 0 || loc.kind == DW_LOCK_NONE) {
@@ -269,14 +271,14 @@ int cmd_var_where(cmd_lane_ref *r, const dw_var *v, const dbg_frame *f, char *ou
 }
 
 /* A DWARF variable visible in the reference's frame (globals without a frame): 1, 0, -1. */
-static int dwarf_ident(cmd_lane_ref *r, const char *name, cmd_value *out, char *err, size_t n)
+static int dwarf_ident(dbg_lane_ref *r, const char *name, dbg_value *out, char *err, size_t n)
 {
-    dw_info *d = dbg_dwarf(r->c->s);
+    dw_info *d = r->s->dw;
     if (!d || !dw_has_dwarf(d))
         return 0;
     dbg_frame f;
-    int have = dbg_launch_info(r->c->s) && dbg_get_focus(r->c->s)->valid &&
-               cmd_ref_frame(r, &f) == 0;
+    int have = dbg_launch_info(r->s) && dbg_get_focus(r->s)->valid &&
+               dbg_ref_frame(r, &f) == 0;
     const dw_var *v = NULL;
     if (have) {
         v = dw_var_lookup_frame(d, f.pc, f.inl, name);
@@ -287,32 +289,32 @@ static int dwarf_ident(cmd_lane_ref *r, const char *name, cmd_value *out, char *
     }
     if (!v)
         return 0;
-    return cmd_var_value(r, v, have ? &f : NULL, out, err, n) == 0 ? 1 : -1;
+    return dbg_ref_var_value(r, v, have ? &f : NULL, out, err, n) == 0 ? 1 : -1;
 }
 
 /* Source-level variables (DWARF) first, then buffers, then the PTX names. */
-static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_t n)
+static int v_ident(void *ctx, const char *name, dbg_value *out, char *err, size_t n)
 {
-    cmd_lane_ref *r = ctx;
+    dbg_lane_ref *r = ctx;
     int dr = r->host ? 0 : dwarf_ident(r, name, out, err, n);
     if (dr != 0)
         return dr;
-    const dbg_buffer *b = dbg_buffer_find(r->c->s, name);
+    const dbg_buffer *b = dbg_buffer_find(r->s, name);
     if (b) {
         memset(out, 0, sizeof *out);
-        out->kind = CV_PTR;
+        out->kind = DBG_V_PTR;
         out->type = b->type;
         out->space = PTX_SPACE_GLOBAL;
         out->u = b->addr;
         out->count = b->count;
         return 1;
     }
-    if (cmd_tex_ident(r->c, name, out))   /* texture/surface object names: their handles */
+    if (dbg_tex_ident(r->s, name, out))   /* texture/surface object names: their handles */
         return 1;
     const ptx_sym *v = find_var(r, name);
     if (!v)
         return 0;
-    exec_machine *m = dbg_machine(r->c->s);
+    exec_machine *m = r->s->m;
     ptx_space sp;
     uint64_t addr, size;
     if (exec_symbol_addr(m, v->name, &sp, &addr, &size) != 0) {
@@ -322,7 +324,7 @@ static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
     ptx_type t = v->type == PTX_T_NONE ? PTX_T_U8 : v->type;
     if (v->ndims > 0 || v->vec > 1) {
         memset(out, 0, sizeof *out);
-        out->kind = CV_PTR;
+        out->kind = DBG_V_PTR;
         out->type = t;
         out->space = sp;
         out->u = addr;
@@ -334,8 +336,8 @@ static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
     int eb = ptx_type_bits(t) / 8;
     if (eb <= 0 || eb > 8 || v_mem_read(ctx, sp, addr, &bits, (size_t)eb, err, n) != 0)
         return -1;
-    cmd_value_from_bits(out, t, bits);
-    out->lv = CMD_LV_MEM;
+    dbg_value_from_bits(out, t, bits);
+    out->lv = DBG_LV_MEM;
     out->mspace = sp;
     out->maddr = addr;
     return 1;
@@ -343,9 +345,9 @@ static int v_ident(void *ctx, const char *name, cmd_value *out, char *err, size_
 
 static int v_pc(void *ctx, uint64_t *pc, char *err, size_t n)
 {
-    cmd_lane_ref *r = ctx;
+    dbg_lane_ref *r = ctx;
     exec_frame fr[64];
-    exec_machine *m = dbg_machine(r->c->s);
+    exec_machine *m = r->s->m;
     if (need_launch(r, err, n) != 0)
         return -1;
     int nf = exec_backtrace(m, r->cta, r->warp, r->lane, fr, 64);
@@ -358,7 +360,7 @@ static int v_pc(void *ctx, uint64_t *pc, char *err, size_t n)
     return 0;
 }
 
-void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src)
+void dbg_vsrc_lane(dbg_lane_ref *ref, dbg_vsrc *src)
 {
     memset(src, 0, sizeof *src);
     src->ctx = ref;
@@ -369,30 +371,30 @@ void cmd_vsrc_lane(cmd_lane_ref *ref, cmd_vsrc *src)
     src->mem_write = v_mem_write;
     src->ident = v_ident;
     src->pc = v_pc;
-    src->dw = dbg_dwarf(ref->c->s);
+    src->dw = ref->s->dw;
 }
 
 /* ---- formatting with source-level types ------------------------------------------------------- */
 static int fmt_read(void *ctx, ptx_space space, uint64_t addr, void *buf, size_t n)
 {
-    cmd_lane_ref *r = ctx;
-    exec_machine *m = dbg_machine(r->c->s);
+    dbg_lane_ref *r = ctx;
+    exec_machine *m = r->s->m;
     return m ? exec_mem_read(m, space, addr, buf, n, r->cta, r->warp, r->lane) : -1;
 }
 
-int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, size_t n)
+int dbg_ref_format(dbg_lane_ref *r, const dbg_value *v, char fmt, char *out, size_t n)
 {
-    if (v->kind == CV_VOID && v->optout) {
+    if (v->kind == DBG_V_VOID && v->optout) {
         snprintf(out, n, "<optimized out>");
         return 0;
     }
     if (!v->dt || (fmt && !strchr("xduotcfa", fmt)))
-        return cmd_format_value(v, fmt, cmd_describe, r->c, out, n);
+        return dbg_format_value(v, fmt, describe_pc, r->s, out, n);
     const dw_type *st = dw_type_strip(v->dt);
     uint64_t len = dw_type_size(v->dt);
     uint8_t small[8];
     uint8_t *bytes = small;
-    if (v->kind == CV_AGG) {
+    if (v->kind == DBG_V_AGG) {
         if (len == 0 || len > (1u << 20)) {
             snprintf(out, n, "<value of %llu bytes>", (unsigned long long)len);
             return 0;
@@ -410,7 +412,7 @@ int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, si
         }
     } else {
         uint64_t bits;
-        if (v->kind == CV_PTR)
+        if (v->kind == DBG_V_PTR)
             bits = v->u;
         else if (st && st->enc == DW_BT_BF16) {
             float f = (float)v->f;
@@ -418,91 +420,112 @@ int cmd_format_lane(cmd_lane_ref *r, const cmd_value *v, char fmt, char *out, si
             memcpy(&b, &f, 4);
             bits = b >> 16;
         } else
-            bits = cmd_value_to_bits(v, v->type);
+            bits = dbg_value_to_bits(v, v->type);
         if (len == 0 || len > 8)
             len = 8;
         memcpy(small, &bits, 8);
     }
-    dw_format_opts po = cmd_print_opts(r->c);
+    const dbg_options *o = dbg_opts(r->s);
+    dw_format_opts po = {o->print_elements, o->print_repeats, o->print_pretty};
     int rc = dw_format_value_opts(v->dt, bytes, len, fmt, 1, &po, fmt_read, r, out, n);
     if (bytes != small)
         free(bytes);
     if (rc < 0)
-        return cmd_format_value(v, fmt, cmd_describe, r->c, out, n);
+        return dbg_format_value(v, fmt, describe_pc, r->s, out, n);
     return 0;
 }
 
-int cmd_format_focus(cmd_ctx *c, const cmd_value *v, char fmt, char *out, size_t n)
+dbg_at dbg_at_focus(const dbg_session *s)
 {
-    cmd_lane_ref ref;
-    cmd_vsrc src;
-    cmd_vsrc_focus(c, &ref, &src);
-    return cmd_format_lane(&ref, v, fmt, out, n);
+    const dbg_focus *f = dbg_get_focus(s);
+    dbg_at at = {f->cta, f->warp, f->lane, f->frame, 0};
+    return at;
 }
 
-void cmd_vsrc_focus(cmd_ctx *c, cmd_lane_ref *ref, cmd_vsrc *src)
+dbg_lane_ref dbg_ref_at(dbg_session *s, const dbg_at *at)
 {
-    const dbg_focus *f = dbg_get_focus(c->s);
-    ref->c = c;
-    ref->cta = f->cta;
-    ref->warp = f->warp;
-    ref->lane = f->lane;
-    ref->frame = f->frame;
-    ref->host = 0;
-    cmd_vsrc_lane(ref, src);
+    dbg_lane_ref r = {s, at->cta, at->warp, at->lane, at->frame, at->host};
+    return r;
 }
 
-static int eval_at_focus(cmd_ctx *c, int host, const char *text, cmd_value *out, char *err,
-                         size_t n)
+dbg_history *dbg_session_history(dbg_session *s) { return &s->hist; }
+
+int dbg_value_read(dbg_session *s, const dbg_at *at, ptx_space sp, uint64_t addr, void *buf,
+                   size_t len, char *err, size_t n)
 {
-    cmd_lane_ref ref;
-    cmd_vsrc src;
-    cmd_vsrc_focus(c, &ref, &src);
-    ref.host = host;
-    return cmd_eval_text(text, &src, &c->hist, out, err, n);
+    dbg_lane_ref ref = dbg_ref_at(s, at);
+    return v_mem_read(&ref, sp, addr, buf, len, err, n);
 }
 
-int cmd_eval_focus(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
+int dbg_format_at(dbg_session *s, const dbg_at *at, const dbg_value *v, char fmt, char *out,
+                  size_t n)
 {
-    return eval_at_focus(c, 0, text, out, err, n);
+    dbg_lane_ref ref = dbg_ref_at(s, at);
+    return dbg_ref_format(&ref, v, fmt, out, n);
 }
 
-int cmd_loc_addr(cmd_ctx *c, const char *spec, char *out, size_t n)
+int dbg_format_focus(dbg_session *s, const dbg_value *v, char fmt, char *out, size_t n)
 {
-    while (isspace((unsigned char)*spec))
-        spec++;
-    char *end;
-    if (*spec != '*' || (strtoull(spec + 1, &end, 0), end > spec + 1 && !*end)) {
-        snprintf(out, n, "%s", spec);
-        return 0;
-    }
-    cmd_value v;
-    char err[512];
-    if (cmd_eval_focus(c, spec + 1, &v, err, sizeof err) != 0)
-        return cmd_error(c, "%s", err);
-    if (v.kind != CV_INT && v.kind != CV_PTR && v.kind != CV_CODE)
-        return cmd_error(c, "Invalid instruction address \"%s\".", spec + 1);
-    snprintf(out, n, "*%llu", (unsigned long long)cmd_value_to_bits(&v, PTX_T_U64));
-    return 0;
+    dbg_at at = dbg_at_focus(s);
+    return dbg_format_at(s, &at, v, fmt, out, n);
 }
 
-int cmd_eval_host(cmd_ctx *c, const char *text, cmd_value *out, char *err, size_t n)
+int dbg_eval_expr_at(dbg_session *s, const dbg_at *at, const dbg_expr *e, dbg_value *out,
+                     char *err, size_t n)
 {
-    return eval_at_focus(c, 1, text, out, err, n);
+    dbg_lane_ref ref = dbg_ref_at(s, at);
+    dbg_vsrc src;
+    dbg_vsrc_lane(&ref, &src);
+    return dbg_eval(e, &src, &s->hist, out, err, n);
+}
+
+int dbg_eval_at(dbg_session *s, const dbg_at *at, const char *text, dbg_value *out, char *err,
+                size_t n)
+{
+    dbg_lane_ref ref = dbg_ref_at(s, at);
+    dbg_vsrc src;
+    dbg_vsrc_lane(&ref, &src);
+    return dbg_eval_text(text, &src, &s->hist, out, err, n);
+}
+
+int dbg_eval_focus(dbg_session *s, const char *text, dbg_value *out, char *err, size_t n)
+{
+    dbg_at at = dbg_at_focus(s);
+    return dbg_eval_at(s, &at, text, out, err, n);
+}
+
+int dbg_eval_host(dbg_session *s, const char *text, dbg_value *out, char *err, size_t n)
+{
+    dbg_at at = dbg_at_focus(s);
+    at.host = 1;
+    return dbg_eval_at(s, &at, text, out, err, n);
+}
+
+int dbg_var_value(dbg_session *s, const dbg_at *at, const dw_var *v, const dbg_frame *f,
+                  dbg_value *out, char *err, size_t n)
+{
+    dbg_lane_ref ref = dbg_ref_at(s, at);
+    return dbg_ref_var_value(&ref, v, f, out, err, n);
+}
+
+int dbg_var_where(dbg_session *s, const dbg_at *at, const dw_var *v, const dbg_frame *f,
+                  char *out, size_t n)
+{
+    dbg_lane_ref ref = dbg_ref_at(s, at);
+    return dbg_ref_var_where(&ref, v, f, out, n);
 }
 
 /* "<saxpy+5>" for a pc. */
-void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n)
+void dbg_describe_pc(const dbg_session *s, uint64_t pc, char *out, size_t n)
 {
-    cmd_ctx *c = ctx;
     const ptx_func *f;
     const ptx_insn *in;
     out[0] = 0;
-    exec_machine *m = dbg_machine(c->s);
+    exec_machine *m = s->m;
     if (!m || pc > UINT32_MAX || exec_pc_insn(m, (uint32_t)pc, &f, &in) != 0)
         return;
     char name[512];
-    dbg_func_name(c->s, f, 0, name, sizeof name);
+    dbg_func_name(s, f, 0, name, sizeof name);
     int64_t base = exec_func_pc(m, f);
     long off = base >= 0 ? (long)(pc - (uint64_t)base) : 0;
     if (off)
@@ -511,55 +534,40 @@ void cmd_describe(void *ctx, uint64_t pc, char *out, size_t n)
         snprintf(out, n, "<%s>", name);
 }
 
+static void describe_pc(void *ctx, uint64_t pc, char *out, size_t n)
+{
+    dbg_describe_pc(ctx, pc, out, n);
+}
+
 /* ---- breakpoint conditions ------------------------------------------------------------------ */
-static void *cond_compile(void *ctx, const char *text, char *err, size_t n)
+void *dbg_cond_compile(dbg_session *s, const char *text, char *err, size_t n)
 {
-    cmd_ctx *c = ctx;
-    return cmd_expr_parse_dw(text, c ? dbg_dwarf(c->s) : NULL, err, n);
+    return dbg_expr_parse_dw(text, s->dw, err, n);
 }
 
-static int cond_eval(void *ctx, void *compiled, uint32_t cta, uint32_t warp, uint32_t lane,
-                     char *err, size_t n)
+int dbg_cond_eval(dbg_session *s, void *compiled, uint32_t cta, uint32_t warp, uint32_t lane,
+                  char *err, size_t n)
 {
-    cmd_ctx *c = ctx;
-    cmd_lane_ref ref = {c, cta, warp, lane, 0, 0};
-    cmd_vsrc src;
-    cmd_vsrc_lane(&ref, &src);
-    cmd_value v;
-    if (cmd_eval(compiled, &src, &c->hist, &v, err, n) != 0) {
-        cmd_error(c, "Error in testing condition for breakpoint: %s", err);
+    dbg_lane_ref ref = {s, cta, warp, lane, 0, 0};
+    dbg_vsrc src;
+    dbg_vsrc_lane(&ref, &src);
+    dbg_value v;
+    if (dbg_eval(compiled, &src, &s->hist, &v, err, n) != 0)
         return -1;
-    }
-    return cmd_value_true(&v);
+    return dbg_value_true(&v);
 }
 
-static void cond_release(void *ctx, void *compiled)
-{
-    (void)ctx;
-    cmd_expr_free(compiled);
-}
-
-static int cond_core(void *ctx, void *compiled, const ptx_func *f, exec_cond *prog, int max)
-{
-    cmd_ctx *c = ctx;
-    return cmd_cond_core(dbg_machine(c->s), compiled, f, prog, max);
-}
-
-void cmd_install_cond_hooks(cmd_ctx *c)
-{
-    dbg_cond_hooks h = {c, cond_compile, cond_eval, cond_release, cond_core};
-    dbg_set_cond_hooks(c->s, &h);
-}
+void dbg_cond_release(void *compiled) { dbg_expr_free(compiled); }
 
 /* ---- conditions: every name must mean something where the breakpoint is (gdb) -------------- */
-static int name_known_at(cmd_ctx *c, const char *name, uint32_t pc)
+static int name_known_at(dbg_session *s, const char *name, uint32_t pc)
 {
     static const char *builtin[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
                                     "true", "false", NULL};
     for (int i = 0; builtin[i]; i++)
         if (!strcmp(name, builtin[i]))
             return 1;
-    dw_info *d = dbg_dwarf(c->s);
+    dw_info *d = s->dw;
     if (d && dw_has_dwarf(d)) {
         if (dw_var_lookup_frame(d, pc, 0, name) || dw_var_lookup(d, pc, name))
             return 1;
@@ -567,14 +575,14 @@ static int name_known_at(cmd_ctx *c, const char *name, uint32_t pc)
             if (!strcmp(dw_global_get(d, i)->name, name))
                 return 1;
     }
-    cmd_value v;
-    if (dbg_buffer_find(c->s, name) || cmd_tex_ident(c, name, &v))
+    dbg_value v;
+    if (dbg_buffer_find(s, name) || dbg_tex_ident(s, name, &v))
         return 1;
-    const ptx_module *mod = dbg_module(c->s);
+    const ptx_module *mod = s->mod;
     if (mod && ptx_find_var(mod, name))
         return 1;
     dbg_where w;
-    if (dbg_pc_where(c->s, pc, &w) == 0 && w.func) {
+    if (dbg_pc_where(s, pc, &w) == 0 && w.func) {
         const ptx_func *f = w.func;
         for (int i = 0; i < f->nvars; i++)
             if (!strcmp(f->vars[i]->name, name))
@@ -587,30 +595,30 @@ static int name_known_at(cmd_ctx *c, const char *name, uint32_t pc)
 }
 
 /* The first identifier of e unknown at pc, or NULL. Member names are not identifiers. */
-static const char *unknown_name(cmd_ctx *c, const cmd_expr *e, uint32_t pc)
+static const char *unknown_name(dbg_session *s, const dbg_expr *e, uint32_t pc)
 {
     if (!e)
         return NULL;
     if (e->op == EX_IDENT)
-        return name_known_at(c, e->name, pc) ? NULL : e->name;
-    const char *u = unknown_name(c, e->a, pc);
+        return name_known_at(s, e->name, pc) ? NULL : e->name;
+    const char *u = unknown_name(s, e->a, pc);
     if (!u && e->op != EX_MEMBER)
-        u = unknown_name(c, e->b, pc);
+        u = unknown_name(s, e->b, pc);
     if (!u)
-        u = unknown_name(c, e->c, pc);
+        u = unknown_name(s, e->c, pc);
     return u;
 }
 
-int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, char *err,
+int dbg_cond_check(dbg_session *s, const char *cond, const uint32_t *pcs, int npcs, char *err,
                    size_t n)
 {
-    cmd_expr *e = cmd_expr_parse_dw(cond, dbg_dwarf(c->s), err, n);
+    dbg_expr *e = dbg_expr_parse_dw(cond, s->dw, err, n);
     if (!e)
         return -1;
     const char *bad = NULL;
     int ok = npcs == 0;
     for (int i = 0; i < npcs && !ok; i++) {
-        const char *u = unknown_name(c, e, pcs[i]);
+        const char *u = unknown_name(s, e, pcs[i]);
         if (!u)
             ok = 1;
         else if (!bad)
@@ -618,6 +626,6 @@ int cmd_cond_check(cmd_ctx *c, const char *cond, const uint32_t *pcs, int npcs, 
     }
     if (!ok)
         snprintf(err, n, "No symbol \"%s\" in current context.", bad);
-    cmd_expr_free(e);
+    dbg_expr_free(e);
     return ok ? 0 : -1;
 }
