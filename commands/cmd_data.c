@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 
 /* Leading "/FMT" of args: copies it (with the slash) into fmtbuf, returns the rest. */
 static const char *take_fmt(const char *args, char *fmtbuf, size_t n)
@@ -144,7 +145,9 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
         if (keep)
             dbg_history_push(c->s, &v);
         printf("$%d = %s\n", keep ? dbg_session_history(c->s)->nhist : dbg_session_history(c->s)->nhist + 1, out);
+        cmd_ui_value(c, &v, out, keep ? dbg_session_history(c->s)->nhist : 0);
     } else {
+        cmd_ui_value(c, &v, out, 0);
         printf("%s", out);
     }
     return 0;
