@@ -188,6 +188,13 @@ void cmd_ui_uint(cmd_ctx *c, const char *name, unsigned long long v)
     }
 }
 
+void cmd_ui_raw(cmd_ctx *c, const char *name, const char *json, size_t n)
+{
+    cmd_ui *u = field(c, name);
+    if (u)
+        put(u, json, n);
+}
+
 void cmd_ui_open(cmd_ctx *c, const char *name, int list)
 {
     cmd_ui *u = field(c, name);
@@ -426,7 +433,7 @@ void cmd_ui_stop(cmd_ctx *c, const dbg_event *ev)
         const char *en = dbg_exc_name(ev->stop.exc, &num);
         puts_(&r, ",\"exception\":");
         put_str(&r, en ? en : "", en ? strlen(en) : 0);
-        snprintf(b, sizeof b, ",\"exception_number\":%d,\"space\":\"%s\",\"address\":%llu", num,
+        snprintf(b, sizeof b, ",\"exception_number\":%d,\"space\":\"%s\",\"address\":\"0x%llx\"", num,
                  dbg_space_name(ev->stop.space), (unsigned long long)ev->stop.addr);
         puts_(&r, b);
     }
@@ -451,12 +458,17 @@ void cmd_ui_stop(cmd_ctx *c, const dbg_event *ev)
         puts_(&r, ",\"condition_error\":");
         put_str(&r, ev->cond_error, strnlen(ev->cond_error, sizeof ev->cond_error));
     }
-    puts_(&r, "}\n");
-    if (c->ui->out_fd >= 0) {
-        write_fd(c->ui->out_fd, r.buf, r.len);
-    } else {
-        fflush(stdout);
-        write_fd(1, r.buf, r.len);
-    }
+    puts_(&r, "}");
+    cmd_ui_event(c, r.buf, r.len);
     free(r.buf);
+}
+
+void cmd_ui_event(cmd_ctx *c, const char *json, size_t n)
+{
+    if (!c->ui || c->ui->level < 0)
+        return;
+    int fd = c->ui->out_fd >= 0 ? c->ui->out_fd : 1;
+    fflush(stdout);
+    write_fd(fd, json, n);
+    write_fd(fd, "\n", 1);
 }

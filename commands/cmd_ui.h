@@ -23,6 +23,8 @@ void cmd_ui_str(cmd_ctx *c, const char *name, const char *v);
 void cmd_ui_int(cmd_ctx *c, const char *name, long long v);
 void cmd_ui_bool(cmd_ctx *c, const char *name, int v);
 void cmd_ui_uint(cmd_ctx *c, const char *name, unsigned long long v);
+/* A JSON text written as the field's value as it is (a finding from chk_write_json). */
+void cmd_ui_raw(cmd_ctx *c, const char *name, const char *json, size_t n);
 void cmd_ui_open(cmd_ctx *c, const char *name, int list);   /* a tuple {..} or list [..] */
 void cmd_ui_close(cmd_ctx *c);
 
@@ -45,6 +47,14 @@ int cmd_ui_top(const cmd_ctx *c);
 int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *));
 /* A stop reported by the engine: {"event":"stop",...} on its own line (JSON mode only). */
 void cmd_ui_stop(cmd_ctx *c, const dbg_event *ev);
+
+/* An event object (one line, newline added) on the real stdout, also while a command's output
+ * is captured. */
+void cmd_ui_event(cmd_ctx *c, const char *json, size_t n);
+/* Findings: a finding that does not stop as {"event":"finding","finding":{...}}; info checks'
+ * "checkers" and "findings" rows. */
+void cmd_ui_finding(cmd_ctx *c, const chk_finding *f);
+void cmd_ui_checks(cmd_ctx *c);
 
 /* RFC 8259 string (quotes included) of s into a growing buffer. */
 void cmd_ui_escape(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
