@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include "cmd_ui.h"
 #include "chk.h"
@@ -15,6 +16,8 @@ struct cmd_ui {
     int level;                /* open tuples/lists inside buf */
     int first[UI_DEPTH];      /* no member yet at that level */
     int out_fd;               /* the real stdout while a command's output is captured, else -1 */
+    int base_fd;              /* where objects go: 1, or in a CUDA program's session the
+                                 debugger's stdout inherited from the parent (PTXDBG_JSON_FD) */
 };
 
 static void put(cmd_ui *u, const char *s, size_t n)
@@ -102,7 +105,7 @@ static void put_str(cmd_ui *u, const char *s, size_t n)
 
 /* ---- the mode ---------------------------------------------------------------------------- */
 int cmd_ui_json(const cmd_ctx *c) { return c->ui != NULL; }
-int cmd_ui_top(const cmd_ctx *c) { return c->ui && !c->ui->depth; }
+int cmd_ui_top(const cmd_ctx *c) { return c->ui && !c->ui->depth && !c->replaying; }
 const char *cmd_ui_mode(const cmd_ctx *c) { return c->ui ? "json" : "text"; }
 
 int cmd_ui_set(cmd_ctx *c, const char *mode)
@@ -121,6 +124,14 @@ int cmd_ui_set(cmd_ctx *c, const char *mode)
         if (!c->ui)
             return cmd_error(c, "out of memory");
         c->ui->out_fd = -1;
+        c->ui->base_fd = 1;
+        /* a CUDA program's session: the parent's stdout, while the parent's `run` captures
+           the program's own output */
+        const char *e = getenv("PTXDBG_JSON_FD");
+        char *end;
+        long fd = e ? strtol(e, &end, 10) : -1;
+        if (e && *e && !*end && fd > 2 && fd < 65536 && fcntl((int)fd, F_GETFD) >= 0)
+            c->ui->base_fd = (int)fd;
     }
     return 0;
 }
@@ -293,8 +304,8 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     FILE *fo = tmpfile(), *fe = tmpfile();
     fflush(stdout);
     fflush(stderr);
-    int so = dup(1), se = dup(2);
-    if (!fo || !fe || so < 0 || se < 0) {
+    int so = dup(u->base_fd), se = dup(2), s1 = dup(1);
+    if (!fo || !fe || so < 0 || se < 0 || s1 < 0) {
         if (fo)
             fclose(fo);
         if (fe)
@@ -303,6 +314,8 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
             close(so);
         if (se >= 0)
             close(se);
+        if (s1 >= 0)
+            close(s1);
         return run(c, line);
     }
     dup2(fileno(fo), 1);
@@ -312,11 +325,18 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     u->level = 0;
     u->out_fd = so;
     put(u, "", 0);
+    char fdname[16];
+    snprintf(fdname, sizeof fdname, "%d", so);
+    if (c->prog)              /* the program's session writes its objects there (run) */
+        setenv("PTXDBG_JSON_FD", fdname, 1);
     int rc = run(c, line);
+    if (c->prog)
+        unsetenv("PTXDBG_JSON_FD");
     fflush(stdout);
     fflush(stderr);
-    dup2(so, 1);
+    dup2(s1, 1);
     dup2(se, 2);
+    close(s1);
     close(se);
     u->out_fd = -1;
     u->depth = 0;
@@ -467,7 +487,7 @@ void cmd_ui_event(cmd_ctx *c, const char *json, size_t n)
 {
     if (!c->ui || c->ui->level < 0)
         return;
-    int fd = c->ui->out_fd >= 0 ? c->ui->out_fd : 1;
+    int fd = c->ui->out_fd >= 0 ? c->ui->out_fd : c->ui->base_fd;
     fflush(stdout);
     write_fd(fd, json, n);
     write_fd(fd, "\n", 1);
