@@ -426,6 +426,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
             addr += k + (k < lim);
         }
     } else {
+        cmd_ui_memory(c, space, addr, ub);  /* JSON: "values" follow */
         for (int i = 0; i < count; i++) {
             uint64_t a = addr + (uint64_t)i * (uint64_t)ub, bits = 0;
             if (i % per_line == 0) {
@@ -450,7 +451,9 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
             char pf = fmt == 'x' ? 'z' : fmt; /* x pads to the unit like gdb */
             dbg_format_bits(bits, t, fmt == 'f' || fmt == 'd' ? 0 : pf, out, sizeof out);
             printf("\t%s", out);
+            cmd_ui_str(c, NULL, out);
         }
+        cmd_ui_close(c);
         printf("\n");
         if (!back) /* after x/-N the next x goes on backwards from the first unit shown */
             addr += (uint64_t)count * (uint64_t)ub;
@@ -640,6 +643,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
     for (int i = 0; i < n; i++)
         if (rows[i].ok)
             reg_line(rows[i].name, rows[i].bits, rows[i].type);
+    cmd_ui_registers(c, rows, n);
     free(rows);
     uint32_t pc;
     if (dbg_focus_pc(c->s, &pc) == 0) {

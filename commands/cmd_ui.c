@@ -339,13 +339,13 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     close(s1);
     close(se);
     u->out_fd = -1;
+    while (u->level > 0)      /* a command that failed inside a list: the fields stay valid */
+        cmd_ui_close(c);
     u->depth = 0;
     size_t on, en;
     char *ot = slurp(fo, &on), *et = slurp(fe, &en);
     fclose(fo);
     fclose(fe);
-    while (u->level > 0)
-        cmd_ui_close(c);
     int to_text = u->level < 0;
     cmd_ui r = {0};
     put(&r, "{\"command\":", 11);

@@ -38,6 +38,13 @@ void cmd_ui_breakpoints(cmd_ctx *c, const long *nums, int nnums);
 void cmd_ui_frames(cmd_ctx *c, int first, int last);
 void cmd_ui_warps(cmd_ctx *c);
 void cmd_ui_lanes(cmd_ctx *c, int threads);
+/* info locals/args: one {"name", "value"} of the open "variables" list. */
+void cmd_ui_var(cmd_ctx *c, const char *name, const char *value);
+/* info registers: "registers": [{"name", "type", "hex", "value"}] (unreadable ones left out). */
+void cmd_ui_registers(cmd_ctx *c, const dbg_reg_row *rows, int n);
+/* x: "space", "address" (hex string), "unit_bytes", then opens the "values" list (the units as
+ * printed; the caller adds them and closes it). */
+void cmd_ui_memory(cmd_ctx *c, ptx_space space, uint64_t addr, int unit_bytes);
 
 /* Run one top-level command line in JSON mode: its stdout and stderr are captured, then one
  * object is written: {"command","ok",fields...,"output"} or {"command","ok":false,"error"}.

@@ -242,3 +242,46 @@ void cmd_ui_checks(cmd_ctx *c)
     }
     cmd_ui_close(c);
 }
+
+void cmd_ui_memory(cmd_ctx *c, ptx_space space, uint64_t addr, int unit_bytes)
+{
+    if (!cmd_ui_json(c))
+        return;
+    char a[32];
+    snprintf(a, sizeof a, "0x%llx", (unsigned long long)addr);
+    cmd_ui_str(c, "space", dbg_space_name(space));
+    cmd_ui_str(c, "address", a);
+    cmd_ui_int(c, "unit_bytes", unit_bytes);
+    cmd_ui_open(c, "values", 1);
+}
+
+void cmd_ui_registers(cmd_ctx *c, const dbg_reg_row *rows, int n)
+{
+    if (!cmd_ui_json(c))
+        return;
+    cmd_ui_open(c, "registers", 1);
+    for (int i = 0; i < n; i++) {
+        if (!rows[i].ok)
+            continue;
+        char hex[32], val[128];
+        snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)rows[i].bits);
+        dbg_format_bits(rows[i].bits, rows[i].type, 0, val, sizeof val);
+        cmd_ui_open(c, NULL, 0);
+        cmd_ui_str(c, "name", rows[i].name);
+        cmd_ui_str(c, "type", dbg_type_name(rows[i].type));
+        cmd_ui_str(c, "hex", hex);
+        cmd_ui_str(c, "value", val);
+        cmd_ui_close(c);
+    }
+    cmd_ui_close(c);
+}
+
+void cmd_ui_var(cmd_ctx *c, const char *name, const char *value)
+{
+    if (!cmd_ui_json(c))
+        return;
+    cmd_ui_open(c, NULL, 0);
+    cmd_ui_str(c, "name", name);
+    cmd_ui_str(c, "value", value);
+    cmd_ui_close(c);
+}

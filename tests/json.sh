@@ -26,6 +26,7 @@ src=$F/source/srcdbg.cu
 $limit "$ptxdbg" -batch --json -ex 'buffer x f32 64 = iota' -ex 'buffer y f32 64 = fill 1' \
     -ex 'break add_one' -ex 'launch saxpy<<<2, 32>>>(40, 2, x, y)' -ex 'print x' \
     -ex 'backtrace' -ex 'info breakpoints' -ex 'info cuda lanes' -ex 'info cuda warps' \
+    -ex 'info args' -ex 'x/4fw x' -ex 'up' -ex 'x/4fw x' -ex 'info registers' \
     -ex 'frobnicate' -ex 'print nosuch' -ex 'show output' -ex 'echo a\tb\n' -ex 'delete' \
     -ex "break srcdbg.cu:$(lineof 'int k = add_one' "$src") if i == 37" -ex 'continue' \
     -ex 'print i' "$F/source/srcdbg.G.ptx" >"$tmp/source" 2>"$tmp/source.err"

@@ -77,6 +77,19 @@ case 'source': {
     const pi = result('print i');
     eq('print i at block 1 thread 5', pi.value, '37');
     eq('history', pi.history, 2);
+    eq('info args', result('info args').variables, [{ name: 'x', value: '0' }]);
+    // in add_one, x is the int 0: address 0 cannot be read, and the stream goes on
+    const x0 = result('x/4fw x');
+    eq('x at 0 fails', x0.ok, false);
+    if (!/Cannot access memory at address 0x0/.test(x0.error)) fail(`x at 0: ${x0.error}`);
+    // up in saxpy, x is buffer x = iota: x[k] = k
+    const mem = objs.filter(o => o.command === 'x/4fw x')[1];
+    if (!mem) fail('no second x');
+    eq('x values', mem.values, ['0', '1', '2', '3']);
+    eq('x unit', mem.unit_bytes, 4);
+    const regs = result('info registers').registers;
+    if (!regs.length || !regs.every(r => r.name && /^0x[0-9a-f]+$/.test(r.hex)))
+        fail('info registers rows');
     const bad = result('frobnicate');
     eq('bad command ok', bad.ok, false);
     if (!/Undefined command: "frobnicate"/.test(bad.error)) fail(`bad command error: ${bad.error}`);
