@@ -57,6 +57,10 @@ int cmd_feed_run_local(cmd_ctx *c, int base);
 char *cmd_feed_read(cmd_ctx *c, const char *prompt);
 /* A command resumed the kernel: breakpoint commands still to run are dropped (gdb). */
 void cmd_feed_resumed(cmd_ctx *c);
+/* gdb's from_tty for the running line: typed at the terminal (or piped to it), or a -ex
+ * command outside -batch; 0 in scripts (-x, source), breakpoint commands, user commands' bodies
+ * and -batch. Messages such as "Continuing." follow it as gdb's do. */
+int cmd_from_tty(const cmd_ctx *c);
 int cmd_feed_loop_control(cmd_ctx *c, int brk);
 /* The frames above the terminal as text, and back (a program's `run` hands them over). */
 int cmd_feed_export(const cmd_ctx *c, char **out, size_t *len);
@@ -138,6 +142,7 @@ typedef struct cmd_ctx {
     int nframes, capframes;
     int feeding;              /* cmd_feed_run is reading: commands push frames, it runs them */
     int line_frame;           /* the frame the running line came from */
+    int values_next;          /* show values +: the history number after the last shown */
     /* inside a program: 1 when the stop is over (the kernel completed): the feed stops */
     int (*hold)(struct cmd_ctx *c);
     /* inside a program: the terminal's line at a stop (NULL: cmd_read_line) */
@@ -205,6 +210,10 @@ void cmd_ctx_free(cmd_ctx *c);
 /* Split "a b c" into words (modifies a copy); returns argc; argv points into *buf. */
 int cmd_split(const char *args, char **buf, char ***argv);
 
+/* A location of the form *EXPR (gdb's address locations: *$pc, *0x2e0 + 4) with EXPR evaluated
+ * at the focus, written to out as *N; any other location is copied. 0, or -1 with the error
+ * printed. */
+int cmd_loc_addr(cmd_ctx *c, const char *spec, char *out, size_t n);
 /* "y+4" for a data address (buffers first, then the core's symbols); "" when unknown. */
 void cmd_describe_addr(cmd_ctx *c, ptx_space space, uint64_t a, char *out, size_t n);
 /* Breakpoint conditions that could not be evaluated during a run: one error line each. */

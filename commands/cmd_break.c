@@ -26,6 +26,25 @@ static void pc_file_line(cmd_ctx *c, uint32_t pc, char *out, size_t n)
         snprintf(out, n, "file %s, line %d", base_name(dbg_module_name(c->s)), w.ptx_line);
 }
 
+int cmd_loc_addr(cmd_ctx *c, const char *spec, char *out, size_t n)
+{
+    while (isspace((unsigned char)*spec))
+        spec++;
+    char *end;
+    if (*spec != '*' || (strtoull(spec + 1, &end, 0), end > spec + 1 && !*end)) {
+        snprintf(out, n, "%s", spec);
+        return 0;
+    }
+    dbg_value v;
+    char err[512];
+    if (dbg_eval_focus(c->s, spec + 1, &v, err, sizeof err) != 0)
+        return cmd_error(c, "%s", err);
+    if (v.kind != DBG_V_INT && v.kind != DBG_V_PTR && v.kind != DBG_V_CODE)
+        return cmd_error(c, "Invalid instruction address \"%s\".", spec + 1);
+    snprintf(out, n, "*%llu", (unsigned long long)dbg_value_to_bits(&v, PTX_T_U64));
+    return 0;
+}
+
 static int set_break(cmd_ctx *c, const char *args, int temp)
 {
     while (isspace((unsigned char)*args))
@@ -47,6 +66,10 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
     if (len >= sizeof loc)
         return cmd_error(c, "Location too long.");
     snprintf(loc, sizeof loc, "%.*s", (int)len, p);
+    char given[512];
+    snprintf(given, sizeof given, "%s", loc);
+    if (cmd_loc_addr(c, given, loc, sizeof loc) != 0)
+        return -1;
     if (ifp) {
         cond = ifp + 2;
         while (isspace((unsigned char)*cond))
@@ -69,12 +92,16 @@ static int set_break(cmd_ctx *c, const char *args, int temp)
     }
     /* a CUDA program's host code never stops: say so now, not a pending breakpoint forever */
     char why[1024];
-    if (dbg_host_code(c->s, cmd_prog_path(c), loc, why, sizeof why) == 1)
+    int hc = dbg_host_code(c->s, cmd_prog_path(c), loc, why, sizeof why);
+    if (hc == 1)
         return cmd_error(c, "%s", why);
+    if (hc == 2)
+        printf("%s\n", why);   /* why it will stay pending; it may still resolve */
     int num = dbg_break_add(c->s, loc, cond, temp);
     if (num < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     dbg_bp *b = dbg_bp_find(c->s, num);
+    dbg_history_set_int(dbg_session_history(c->s), "bpnum", num);   /* gdb's $bpnum: the last one set */
     const char *kind = temp ? "Temporary breakpoint" : "Breakpoint";
     if (b->pending || b->npcs == 0) {
         printf("%s %d (%s) pending.\n", kind, num, loc);
@@ -278,6 +305,10 @@ int cmd_clear(cmd_ctx *c, const char *args, int argc, char **argv)
     if (l >= sizeof loc)
         return cmd_error(c, "Location too long.");
     snprintf(loc, sizeof loc, "%.*s", (int)l, args);
+    char given[512];
+    snprintf(given, sizeof given, "%s", loc);
+    if (cmd_loc_addr(c, given, loc, sizeof loc) != 0)
+        return -1;
     uint32_t pcs[DBG_MAX_LOCS];
     int np = 0;
     if (!loc[0]) {
@@ -483,6 +514,20 @@ int cmd_awatch(cmd_ctx *c, const char *args, int argc, char **argv)
     return set_watch(c, args, DBG_BP_AWATCH);
 }
 
+/* "in FUNC at FILE:LINE" of a breakpoint location (the inlined function where it is one). */
+static void loc_what(cmd_ctx *c, uint32_t pc, char *what, size_t n)
+{
+    dbg_where w;
+    char fn[512] = "??";
+    dbg_pc_where(c->s, pc, &w);
+    if (w.func)
+        dbg_pc_func_name(c->s, pc, 1, fn, sizeof fn);
+    if (w.file && w.line > 0)
+        snprintf(what, n, "in %s at %s:%d", fn, base_name(w.file), w.line);
+    else
+        snprintf(what, n, "in %s at %s:%d", fn, base_name(dbg_module_name(c->s)), w.ptx_line);
+}
+
 int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
@@ -513,18 +558,12 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
             if (b->pending || !b->npcs) {
                 snprintf(addr, sizeof addr, "<PENDING>");
                 snprintf(what, sizeof what, "%s", b->spec);
+            } else if (b->npcs > 1) {
+                snprintf(addr, sizeof addr, "<MULTIPLE>");   /* gdb: one row per location */
+                what[0] = 0;
             } else {
                 snprintf(addr, sizeof addr, "0x%016x", b->pcs[0]);
-                dbg_where w;
-                char fn[512] = "??";
-                dbg_pc_where(c->s, b->pcs[0], &w);
-                if (w.func) /* the inlined function where the location is one */
-                    dbg_pc_func_name(c->s, b->pcs[0], 1, fn, sizeof fn);
-                if (w.file && w.line > 0)
-                    snprintf(what, sizeof what, "in %s at %s:%d", fn, base_name(w.file), w.line);
-                else
-                    snprintf(what, sizeof what, "in %s at %s:%d", fn,
-                             base_name(dbg_module_name(c->s)), w.ptx_line);
+                loc_what(c, b->pcs[0], what, sizeof what);
             }
         } else {
             snprintf(what, sizeof what, "%s", b->spec);
@@ -532,12 +571,6 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
         printf("%-7d %-14s %-4s %-3s %-18s %s\n", b->num, type,
                b->temp ? "del" : b->disp_dis ? "dis" : "keep", b->enabled ? "y" : "n", addr,
                what);
-        if (b->npcs > 1)
-            for (int k = 1; k < b->npcs; k++) {
-                dbg_where w;
-                dbg_pc_where(c->s, b->pcs[k], &w);
-                printf("%-7s %-14s %-4s %-3s 0x%016x\n", "", "", "", "", b->pcs[k]);
-            }
         if (b->cond)
             printf("\tstop only if %s\n", b->cond);
         if (b->hits)
@@ -546,6 +579,14 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
             printf("\tWill ignore next %d crossings of breakpoint.\n", b->ignore);
         for (int k = 0; k < b->ncommands; k++)
             printf("        %s\n", b->commands[k]);
+        /* gdb's rows of a breakpoint with several locations (after its own lines) */
+        if (b->type == DBG_BP_BREAK && !b->pending && b->npcs > 1)
+            for (int k = 0; k < b->npcs; k++) {
+                char num[32];
+                loc_what(c, b->pcs[k], what, sizeof what);
+                snprintf(num, sizeof num, "%d.%d", b->num, k + 1);
+                printf("%-27s %-3s 0x%016x %s\n", num, b->enabled ? "y" : "n", b->pcs[k], what);
+            }
     }
     if (!shown) {
         if (argc)

@@ -10,7 +10,8 @@
  * whole system, not of a few tests. With PTXDBG_CORE_CHECK=1 in the environment (the test suites
  * set it, so every debugging test exercises it), each reported stop of a kernel - PTX sessions
  * and CUDA programs alike - is saved with dbg_core_save, opened in a scratch session, and both
- * sessions print the same views: the focus, `backtrace`, `info cuda threads`, and for every
+ * sessions print the same views: the focus, `backtrace`, `info cuda threads`, `info cuda kernels`
+ * and `info cuda blocks` (a core of a breakpoint shows its kernel Active), and for every
  * frame `info args` and `info locals` (each variable printed as `print` does). A difference is
  * an error naming the first differing line (the batch exit status becomes non-zero), so a core
  * that does not reopen, or reopens differently, fails whatever test reached that stop. The
@@ -46,6 +47,8 @@ static char *views(cmd_ctx *c)
            f->cta, f->warp, f->lane, f->frame);
     cmd_execute(c, "backtrace");
     cmd_execute(c, "info cuda threads");
+    cmd_execute(c, "info cuda kernels");   /* Active / Terminated, the launch site */
+    cmd_execute(c, "info cuda blocks");    /* running, exception, terminated */
     dbg_frame fr[DBG_MAX_FRAMES];
     int nf = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
     for (int i = 0; i < nf; i++) {

@@ -606,7 +606,7 @@ static const char *block_state(cmd_ctx *c, uint32_t cta)
     exec_cta_state st = dbg_cta_state(c->s, cta);
     exec_stop last;
     int over = 0;
-    if (st != EXEC_CTA_RUNNING || dbg_launch_alive(c->s) ||
+    if (st != EXEC_CTA_RUNNING || dbg_launch_running(c->s) ||
         dbg_last_stop(c->s, &last, &over) != 0)
         return sn[st];
     if (last.cta == cta && (last.kind == EXEC_STOP_EXCEPTION || last.kind == EXEC_STOP_TRAP ||
@@ -777,7 +777,7 @@ int cmd_info_kernels(cmd_ctx *c, const char *args, int argc, char **argv)
     printf("  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn %-*s%sInvocation\n", sw,
            hs ? "Launch Site" : "", hs ? " " : "");
     printf("* %6u %3d %4u %-10s %-10s %-10s %9u %-*s%s%s\n", li->launch_id, 0, li->launch_id + 1,
-           dbg_launch_alive(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, sw,
+           dbg_launch_running(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, sw,
            hs ? site : "", hs ? " " : "", name);
     return 0;
 }

@@ -40,6 +40,18 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
     int nf = dbg_lane_frames(c->s, f->cta, f->warp, f->lane, fr, DBG_MAX_FRAMES);
     const ptx_func *ffun = f->frame >= 0 && f->frame < nf ? fr[f->frame].func : NULL;
     const char *finl = f->frame >= 0 && f->frame < nf ? fr[f->frame].inl_name : NULL;
+    /* an expression the focused lane cannot evaluate (No symbol "x" in current context) is the
+       command's error, said once, as print says it; not 32 lanes' */
+    exec_lane_info fi;
+    if (dbg_lane_get(c->s, f->cta, f->warp, f->lane, &fi) == 0 && fi.state != EXEC_LANE_EXITED &&
+        fi.state != EXEC_LANE_INVALID) {
+        dbg_at fat = {f->cta, f->warp, f->lane, f->frame, 0};
+        dbg_value fv;
+        if (dbg_eval_expr_at(c->s, &fat, e, &fv, err, sizeof err) != 0) {
+            dbg_expr_free(e);
+            return cmd_error(c, "%s", err);
+        }
+    }
     for (uint32_t l = 0; l < 32; l++) {
         exec_lane_info info;
         if (dbg_lane_get(c->s, f->cta, f->warp, l, &info) != 0 || info.state == EXEC_LANE_INVALID)
@@ -141,11 +153,10 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
         return cmd_error(c, "%s", out + 8);
     }
     if (record) {
-        int keep = v.kind != DBG_V_VOID || v.optout;
-        if (keep)
-            dbg_history_push(c->s, &v);
-        printf("$%d = %s\n", keep ? dbg_session_history(c->s)->nhist : dbg_session_history(c->s)->nhist + 1, out);
-        cmd_ui_value(c, &v, out, keep ? dbg_session_history(c->s)->nhist : 0);
+        /* gdb records every printed value, void ones too ($1 = void, then $2 = 5) */
+        dbg_history_push(c->s, &v);
+        printf("$%d = %s\n", dbg_session_history(c->s)->nhist, out);
+        cmd_ui_value(c, &v, out, dbg_session_history(c->s)->nhist);
     } else {
         cmd_ui_value(c, &v, out, 0);
         printf("%s", out);

@@ -19,15 +19,28 @@ int cmd_continue(cmd_ctx *c, const char *args, int argc, char **argv)
     long n = 0;
     if (argc == 1 && count_arg(c, argv[0], &n) != 0)
         return -1;
-    if (c->inproc && !dbg_launch_alive(c->s)) /* after a fault: back to the host program */
+    if (c->inproc && !dbg_launch_alive(c->s)) { /* after a fault: back to the host program */
+        if (cmd_from_tty(c))
+            printf("Continuing.\n");
         return cmd_inproc_leave(c);
+    }
     if (!dbg_launch_alive(c->s))
         return cmd_error(c, "The program is not being run.");
-    if (n > 1) {
-        /* gdb: continue N sets the ignore count of the breakpoint we are stopped at */
-        printf("Will ignore next %ld crossings of breakpoint.  Continuing.\n", n - 1);
+    /* gdb: continue N sets the ignore count of the breakpoint we are stopped at (a deleted one
+       is none); "Continuing." as gdb says it, where the command came from a terminal */
+    int bp = dbg_stopped_bp(c->s);
+    if (bp && !dbg_bp_find(c->s, bp))
+        bp = 0;
+    if (cmd_from_tty(c)) {
+        if (n > 2 && bp)
+            printf("Will ignore next %ld crossings of breakpoint %d.  ", n - 1, bp);
+        else if (n == 2 && bp)
+            printf("Will ignore next crossing of breakpoint %d.  ", bp);
+        else if (n > 1)
+            printf("Not stopped at any breakpoint; argument ignored.\n");
+        printf("Continuing.\n");
     }
-    return cmd_resume(c, n > 1 ? (int)(n - 1) : 0);
+    return cmd_resume(c, n > 1 && bp ? (int)(n - 1) : 0);
 }
 
 /* gdb's start: launch (or relaunch the last launch) stopping at the kernel's first line. */
@@ -166,8 +179,11 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
     return 0;
 }
 
-static int advance_to(cmd_ctx *c, const char *loc, int any_frame)
+static int advance_to(cmd_ctx *c, const char *spec, int any_frame)
 {
+    char loc[512];
+    if (cmd_loc_addr(c, spec, loc, sizeof loc) != 0)
+        return -1;
     uint32_t pcs[DBG_MAX_LOCS];
     int n = dbg_resolve_location(c->s, loc, pcs, DBG_MAX_LOCS);
     if (n < 0)
@@ -185,15 +201,14 @@ static int advance_to(cmd_ctx *c, const char *loc, int any_frame)
 
 int cmd_until(cmd_ctx *c, const char *args, int argc, char **argv)
 {
-    (void)args;
-    if (argc == 1)
-        return advance_to(c, argv[0], 0);
+    if (argc >= 1)
+        return advance_to(c, args, 0);
     return do_steps(c, DBG_STEP_UNTIL, 0, argv, 0);
 }
 
 int cmd_advance(cmd_ctx *c, const char *args, int argc, char **argv)
 {
-    (void)args;
     (void)argc;
-    return advance_to(c, argv[0], 1);
+    (void)argv;
+    return advance_to(c, args, 1);
 }

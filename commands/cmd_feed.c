@@ -122,6 +122,16 @@ static char *term_line(cmd_ctx *c, cmd_feed_frame *f, const char *prompt)
     return cmd_read_line(c, prompt);
 }
 
+int cmd_from_tty(const cmd_ctx *c)
+{
+    if (c->line_frame < 0 || c->line_frame >= c->nframes)
+        return 0;
+    const cmd_feed_frame *f = &c->frames[c->line_frame];
+    if (f->kind == CMD_FR_TERM)
+        return !c->batch;
+    return (f->flags & CMD_FF_ACTS) && !c->batch;
+}
+
 /* The next line of the top frame, for the commands that read a body (commands, define,
  * document, if, while): a text frame's next line (NULL at its end: the body is cut short), or
  * the terminal's with the continuation prompt. */

@@ -464,6 +464,7 @@ static int run_once(cmd_ctx *c, int *rerun)
         else
             printf("[Inferior 1 (process %d) exited with code %02o]\n", (int)pid, code);
         c->prog_status = code;
+        dbg_history_set_int(dbg_session_history(c->s), "_exitcode", code);   /* gdb's */
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         printf("\nProgram terminated with signal %s, %s.\nThe program no longer exists.\n",
@@ -471,6 +472,7 @@ static int run_once(cmd_ctx *c, int *rerun)
                : sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGBUS ? "SIGBUS"
                : sig == SIGFPE ? "SIGFPE" : "SIGNAL", strsignal(sig));
         c->prog_status = 128 + sig;
+        dbg_history_set_int(dbg_session_history(c->s), "_exitsignal", sig);
     }
     c->prog_exited = 1;
     if (quit) {

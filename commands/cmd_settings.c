@@ -1,6 +1,7 @@
 /* cmd_settings.c - the settings table (one source of truth for set, show, help set/show, completion). */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -634,9 +635,41 @@ static void show_one(cmd_ctx *c, const cmd_setting *r)
     printf("\n");
 }
 
+/* gdb's show values [N | +]: ten history values, the last ten, centered on N, or after the
+ * ones shown last. */
+static int show_values(cmd_ctx *c, int argc, char **argv)
+{
+    const dbg_history *h = dbg_session_history(c->s);
+    int n = h->nhist, first = n - 9;
+    if (argc == 2 && !strcmp(argv[1], "+")) {
+        first = c->values_next;
+    } else if (argc == 2) {
+        char *end;
+        long v = strtol(argv[1], &end, 10);
+        if (*end || end == argv[1])
+            return cmd_error(c, "Usage: show values [N | +]");
+        first = v < INT_MIN + 5 ? INT_MIN : (int)v - 5;
+    } else if (argc > 2) {
+        return cmd_error(c, "Usage: show values [N | +]");
+    }
+    if (first < 1)
+        first = 1;
+    int i = first;
+    for (; i < first + 10 && i <= n; i++) {
+        char out[8192];
+        if (dbg_format_focus(c->s, &h->hist[i - 1], 0, out, sizeof out) != 0)
+            snprintf(out, sizeof out, "<unavailable>");
+        printf("$%d = %s\n", i, out);
+    }
+    c->values_next = i;
+    return 0;
+}
+
 int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
+    if (argc >= 1 && !strcmp(argv[0], "values"))
+        return show_values(c, argc, argv);
     if (argc == 0) {
         for (int i = 0; i < NSETTINGS; i++)
             if (nwords(settings[i].name) == 1) {

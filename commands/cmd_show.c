@@ -232,6 +232,10 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
         if (ev->new_frame)
             cmd_print_frame_line(c, -1, 0);
         uint32_t pc;
+        dbg_frame f;
+        /* a step that ends inside a line (stepi, nexti) shows the pc first, as gdb does */
+        if (!ev->new_frame && dbg_focus_frame(c->s, &f) == 0 && frame_shows_addr(c, &f))
+            printf("0x%016llx\t", (unsigned long long)f.pc);
         if (dbg_focus_pc(c->s, &pc) == 0)
             cmd_print_source_at(c, pc);
         /* a lane step that could not complete a warp-synchronous instruction: say who it

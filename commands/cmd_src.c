@@ -150,7 +150,10 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
     }
     if (*args == '*') {
         uint32_t pcs[1];
-        if (dbg_resolve_location(c->s, args, pcs, 1) <= 0)
+        char loc[512];
+        if (cmd_loc_addr(c, args, loc, sizeof loc) != 0)
+            return -1;
+        if (dbg_resolve_location(c->s, loc, pcs, 1) <= 0)
             return cmd_error(c, "%s", dbg_errmsg(c->s));
         return line_of_pc(c, pcs[0]);
     }

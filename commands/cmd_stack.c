@@ -207,9 +207,12 @@ static int list_missing(cmd_ctx *c, const char *file_in, int line, uint32_t pc, 
 }
 
 /* Where a location names: file and line (file "" for PTX lines). */
-static int list_where(cmd_ctx *c, const char *spec, char *file, size_t n, int *line,
+static int list_where(cmd_ctx *c, const char *given, char *file, size_t n, int *line,
                       uint32_t *pc)
 {
+    char spec[512];
+    if (cmd_loc_addr(c, given, spec, sizeof spec) != 0)
+        return -1;
     if (dbg_func_decl(c->s, spec, file, n, line, pc) == 0)
         return 0;
     uint32_t pcs[DBG_MAX_LOCS];

@@ -32,7 +32,7 @@ const cmd_def cmd_info_table[] = {
      CMD_CLASS_STACK, 0, NOSUB},
     {"scope", "", cmd_info_scope, 1, -1, "info scope LOCATION",
      "Variables visible at LOCATION and where they live.", CMD_CLASS_STATUS, 0, NOSUB},
-    {"line", "", cmd_info_line, 0, 1, "info line [LOCATION]",
+    {"line", "", cmd_info_line, 0, -1, "info line [LOCATION]",
      "Addresses of the code of a source line (default: the current line).", CMD_CLASS_STATUS, 0,
      NOSUB},
     {"source", "", cmd_info_source, 0, 0, "info source", "The current source file.",
@@ -138,10 +138,10 @@ const cmd_def cmd_table[] = {
      1, NOSUB},
     {"finish", "fin", cmd_finish, 0, 0, "finish", "Run until the selected function returns.",
      CMD_CLASS_RUNNING, 0, NOSUB},
-    {"until", "u", cmd_until, 0, 1, "until [LOCATION]",
+    {"until", "u", cmd_until, 0, -1, "until [LOCATION]",
      "Like next, but do not go backwards (leave loops); with LOCATION, like advance.",
      CMD_CLASS_RUNNING, 1, NOSUB},
-    {"advance", "", cmd_advance, 1, 1, "advance LOCATION",
+    {"advance", "", cmd_advance, 1, -1, "advance LOCATION",
      "Run the focused warp until LOCATION or until the current frame returns.",
      CMD_CLASS_RUNNING, 0, NOSUB},
     /* breakpoints */
@@ -500,6 +500,10 @@ static int execute_line(cmd_ctx *c, const char *line)
                          (int)strcspn(line, " \t"), line);
     }
     char err[512];
+    /* a PTX instruction whose opcode is also a command's name ("set.lt.s32.s32 %r1, ...;"):
+       no command is followed by a '.' */
+    if (line[n] == '.' && (strchr(line, ';') || strchr(line, '%')))
+        return cmd_ptx_repl_line(c, line);
     const cmd_user *u = cmd_user_find(c, word);
     if (u && (!line[n] || isspace((unsigned char)line[n])))
         return cmd_user_run(c, u, line + n);

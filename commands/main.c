@@ -110,8 +110,21 @@ int main(int argc, char **argv)
             const char *iv = val ? val : i + 1 < argc && argv[i + 1][0] != '-' ? argv[++i] : "";
             if (!strcmp(iv, "console"))
                 continue;
-            fprintf(stderr, "ptxdbg has no MI interpreter; use --dap (Debug Adapter Protocol) "
-                    "or --json\n");
+            if (!strcmp(iv, "dap") && argc == 2) {   /* gdb's --interpreter=dap is --dap */
+                free(acts);
+                free(kinds);
+                free(pargs);
+                return dap_main();
+            }
+            if (iv[0] && strncmp(iv, "mi", 2) && strcmp(iv, "dap"))
+                fprintf(stderr, "ptxdbg: Interpreter `%s' unrecognized (console, dap, or --json; "
+                        "there is no MI interpreter)\n", iv);
+            else if (!strcmp(iv, "dap"))
+                fprintf(stderr, "ptxdbg: --interpreter=dap takes no other option (the editor's "
+                        "launch configuration names the program)\n");
+            else
+                fprintf(stderr, "ptxdbg has no MI interpreter; use --dap (Debug Adapter "
+                        "Protocol) or --json\n");
             rc = 2;
             goto opts_done;
         }

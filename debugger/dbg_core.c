@@ -477,6 +477,18 @@ int dbg_last_stop(const dbg_session *s, exec_stop *st, int *over)
     return exec_last_stop(s->m, st, over);
 }
 
+int dbg_launch_running(const dbg_session *s)
+{
+    if (dbg_launch_alive(s))
+        return 1;
+    exec_stop st;
+    int over = 0;
+    if (!s->core || dbg_last_stop(s, &st, &over) != 0)   /* a core's machine is always over */
+        return 0;
+    return st.kind != EXEC_STOP_DONE && st.kind != EXEC_STOP_TRAP &&
+           st.kind != EXEC_STOP_ASSERT && st.kind != EXEC_STOP_EXCEPTION;
+}
+
 const char *dbg_cannot_run(dbg_session *s)
 {
     if (s->core) {

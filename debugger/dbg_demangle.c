@@ -14,13 +14,18 @@
 #define DM_MAX 64
 #define DM_LEN 256
 
-/* snprintf into a DM_LEN buffer (truncation is harmless here: names are short). */
+/* A name part longer than DM_LEN (cub's kernels) makes the whole name fail: a cut name would
+ * be a wrong one. Per thread: the demangler runs in the program's threads too. */
+static _Thread_local int dm_cut;
+
+/* snprintf into a DM_LEN buffer. */
 static void put(char *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(char *out, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(out, DM_LEN, fmt, ap);
+    if (vsnprintf(out, DM_LEN, fmt, ap) >= DM_LEN)
+        dm_cut = 1;
     va_end(ap);
 }
 
@@ -33,6 +38,8 @@ typedef struct {
     int ntargs;
     char cur_targs[DM_MAX][DM_LEN];
     int ncur;
+    int noparams;             /* the last encoding had no parameter types (main) */
+    char quals[16];           /* the function's cv-qualifiers (a const member function) */
 } dm;
 
 static void add_sub(dm *d, const char *s)
@@ -66,6 +73,50 @@ static int source_name(dm *d, char *out)
         put(out, "%.*s", (int)n, d->p);
     d->p += n;
     return 0;
+}
+
+/* <operator-name>: the two-letter codes of the ABI, as gdb shows them ("operator()"). */
+static const char *const dm_ops[][2] = {
+    {"nw", "new"}, {"na", "new[]"}, {"dl", "delete"}, {"da", "delete[]"}, {"ps", "+"},
+    {"ng", "-"}, {"ad", "&"}, {"de", "*"}, {"co", "~"}, {"pl", "+"}, {"mi", "-"}, {"ml", "*"},
+    {"dv", "/"}, {"rm", "%"}, {"an", "&"}, {"or", "|"}, {"eo", "^"}, {"aS", "="}, {"pL", "+="},
+    {"mI", "-="}, {"mL", "*="}, {"dV", "/="}, {"rM", "%="}, {"aN", "&="}, {"oR", "|="},
+    {"eO", "^="}, {"ls", "<<"}, {"rs", ">>"}, {"lS", "<<="}, {"rS", ">>="}, {"eq", "=="},
+    {"ne", "!="}, {"lt", "<"}, {"gt", ">"}, {"le", "<="}, {"ge", ">="}, {"ss", "<=>"},
+    {"nt", "!"}, {"aa", "&&"}, {"oo", "||"}, {"pp", "++"}, {"mm", "--"}, {"cm", ","},
+    {"pm", "->*"}, {"pt", "->"}, {"cl", "()"}, {"ix", "[]"}, {"qu", "?"}};
+
+/* <unqualified-name>: a source name, an operator, or (after a class name, prev) a constructor
+ * or destructor, which are named after their class. */
+static int unqualified_name(dm *d, char *out, const char *prev)
+{
+    if (isdigit((unsigned char)*d->p))
+        return source_name(d, out);
+    if ((d->p[0] == 'C' && d->p[1] >= '1' && d->p[1] <= '5') ||
+        (d->p[0] == 'D' && d->p[1] >= '0' && d->p[1] <= '5')) {
+        if (!prev || !prev[0])
+            return d->err = 1, -1;
+        size_t l = strcspn(prev, "<");   /* a class template's constructor: Vec<int>::Vec */
+        put(out, "%s%.*s", d->p[0] == 'D' ? "~" : "", (int)l, prev);
+        d->p += 2;
+        return 0;
+    }
+    if (d->p[0] == 'c' && d->p[1] == 'v') {   /* conversion: operator TYPE */
+        d->p += 2;
+        char t[DM_LEN];
+        if (parse_type(d, t) < 0)
+            return -1;
+        put(out, "operator %s", t);
+        return 0;
+    }
+    for (size_t i = 0; d->p[0] && i < sizeof dm_ops / sizeof dm_ops[0]; i++)
+        if (d->p[0] == dm_ops[i][0][0] && d->p[1] == dm_ops[i][0][1]) {
+            const char *o = dm_ops[i][1];
+            put(out, "operator%s%s", isalpha((unsigned char)o[0]) ? " " : "", o);
+            d->p += 2;
+            return 0;
+        }
+    return d->err = 1, -1;
 }
 
 /* S_ S0_ ... and the std:: abbreviations. */
@@ -108,14 +159,15 @@ static int substitution(dm *d, char *out)
 static void cat(char *out, const char *s)
 {
     size_t l = strlen(out);
-    snprintf(out + l, DM_LEN - l, "%s", s);
+    if ((size_t)snprintf(out + l, DM_LEN - l, "%s", s) >= DM_LEN - l)
+        dm_cut = 1;
 }
 
 static int template_args(dm *d, char *out)
 {
     d->p++; /* I */
     char args[DM_MAX][DM_LEN];
-    int n = 0;
+    int n = 0, shown = 0;
     strcpy(out, "<");
     while (*d->p && *d->p != 'E' && !d->err) {
         char a[DM_LEN] = "";
@@ -149,21 +201,49 @@ static int template_args(dm *d, char *out)
                 put(a, "%.*sul", len, st);
             else
                 put(a, "(%s)%s%.*s", t, neg ? "-" : "", len, st);
-        } else if (*d->p == 'X' || *d->p == 'J') {
+        } else if (*d->p == 'X' && d->p[1] == 'T') {
+            /* an expression that is a template parameter of the function, e.g. the 8 of
+               thread_block_tile<8, void> in tile_sum<8>'s parameter type (XT_E): its value;
+               a parameter in an expression is not a substitution candidate */
+            d->p += 2;
+            long idx = 0;
+            if (*d->p != '_')
+                idx = parse_num(d) + 1;
+            if (d->err || *d->p++ != '_' || *d->p++ != 'E' || idx >= d->ntargs)
+                return d->err = 1, -1;
+            put(a, "%s", d->targs[idx]);
+        } else if (*d->p == 'J') {
+            /* an argument pack: its arguments in the list, the whole pack one argument for
+               T_ (a function parameter Dp T_ expands to them) */
+            d->p++;
+            int k = 0;
+            while (*d->p && *d->p != 'E' && !d->err) {
+                char t[DM_LEN];
+                if (parse_type(d, t) < 0)
+                    return -1;
+                if (k++)
+                    cat(a, ", ");
+                cat(a, t);
+            }
+            if (*d->p++ != 'E')
+                return d->err = 1, -1;
+        } else if (*d->p == 'X') {
             return d->err = 1, -1;
         } else {
             parse_type(d, a);
         }
         if (n < DM_MAX)
             put(args[n++], "%s", a);
-        if (n > 1)
+        if (!a[0])
+            continue;   /* an empty pack */
+        if (shown++)
             cat(out, ", ");
         cat(out, a);
     }
     if (*d->p != 'E')
         return d->err = 1, -1;
     d->p++;
-    if (out[strlen(out) - 1] == '>')
+    if (out[strlen(out) - 1] == '>' && shown)
         cat(out, " ");
     cat(out, ">");
     memcpy(d->cur_targs, args, sizeof args);
@@ -178,15 +258,29 @@ static int parse_name(dm *d, char *out, int is_func, char *last)
     out[0] = 0;
     if (*d->p == 'N') {
         d->p++;
-        while (*d->p == 'K' || *d->p == 'V' || *d->p == 'r')
+        char q[16] = "";
+        while (*d->p == 'K' || *d->p == 'V' || *d->p == 'r') {
+            if (*d->p != 'r' && strlen(q) < 9)
+                strcat(q, *d->p == 'K' ? " const" : " volatile");
             d->p++;
+        }
+        if (is_func)
+            snprintf(d->quals, sizeof d->quals, "%s", q);
         int first = 1;
+        char prev[DM_LEN] = "";
         while (*d->p && *d->p != 'E' && !d->err) {
             char comp[DM_LEN];
             if (*d->p == 'S') {
                 if (substitution(d, comp) < 0)
                     return -1;
                 put(out, "%s", comp);
+                const char *lc = comp;   /* its last component names a constructor */
+                for (int k = 0, dp = 0; comp[k]; k++) {
+                    dp += (comp[k] == '<') - (comp[k] == '>');
+                    if (!dp && comp[k] == ':' && comp[k + 1] == ':')
+                        lc = comp + k + 2;
+                }
+                snprintf(prev, sizeof prev, "%s", lc);
                 first = 0;
                 continue;
             }
@@ -199,8 +293,9 @@ static int parse_name(dm *d, char *out, int is_func, char *last)
                     add_sub(d, out);
                 continue;
             }
-            if (source_name(d, comp) < 0)
+            if (unqualified_name(d, comp, prev) < 0)
                 return -1;
+            snprintf(prev, sizeof prev, "%s", comp);
             if (!first)
                 cat(out, "::");
             cat(out, comp);
@@ -231,7 +326,7 @@ static int parse_name(dm *d, char *out, int is_func, char *last)
                 put(last, "%s", n2);
         }
     } else {
-        if (source_name(d, out) < 0)
+        if (unqualified_name(d, out, NULL) < 0)
             return -1;
         if (last)
             put(last, "%s", out);
@@ -278,6 +373,106 @@ static const char *builtin(char c)
     }
 }
 
+/* Parameter types up to `end` (the 'E' of a function type or lambda, or the end), joined by
+ * ", "; a lone void is no parameter, an empty pack adds nothing. */
+static int param_list(dm *d, char *out, size_t n, int *count)
+{
+    size_t pl = 0;
+    int np = 0;
+    out[0] = 0;
+    while (*d->p && *d->p != 'E' && !d->err) {
+        char t[DM_LEN];
+        if (parse_type(d, t) < 0)
+            return -1;
+        if (np == 0 && strcmp(t, "void") == 0 && (!*d->p || *d->p == 'E'))
+            break;
+        if (!t[0])
+            continue;
+        pl += (size_t)snprintf(out + pl, n - pl, "%s%s", np ? ", " : "", t);
+        if (pl >= n)
+            return d->err = 1, -1;
+        np++;
+    }
+    if (count)
+        *count = np;
+    return d->err ? -1 : 0;
+}
+
+/* F [Y] <return type> <parameters> E */
+static int func_type(dm *d, char *ret, char *params)
+{
+    d->p++; /* F */
+    if (*d->p == 'Y')
+        d->p++;
+    if (parse_type(d, ret) < 0 || param_list(d, params, DM_LEN, NULL) < 0)
+        return -1;
+    if (*d->p++ != 'E')
+        return d->err = 1, -1;
+    return 0;
+}
+
+static int encoding(dm *d, char *out, size_t n, int base_only, int local);
+
+/* A local entity: Z <function encoding> E <name | lambda Ul...E[N]_ | Ut[N]_> [discriminator]:
+ * "main::{lambda(int)#1}", "kern(int*)::tmp" (a function without parameter types - main -
+ * shows without parentheses, as c++filt does). */
+static int local_name(dm *d, char *out)
+{
+    d->p++; /* Z */
+    char fn[DM_LEN];
+    char (*saved)[DM_LEN] = malloc(sizeof d->targs);
+    int nt = d->ntargs;
+    if (!saved)
+        return d->err = 1, -1;
+    memcpy(saved, d->targs, sizeof d->targs);
+    int rc = encoding(d, fn, sizeof fn, 0, 1);
+    /* the function's template arguments are its own; the enclosing name's come back */
+    memcpy(d->targs, saved, sizeof d->targs);
+    d->ntargs = nt;
+    free(saved);
+    if (rc < 0 || *d->p != 'E')
+        return d->err = 1, -1;
+    d->p++;
+    size_t fl = strlen(fn);
+    if (fl > 2 && !strcmp(fn + fl - 2, "()") && d->noparams)
+        fn[fl - 2] = 0;
+    char ent[DM_LEN];
+    if (d->p[0] == 'U' && d->p[1] == 'l') {
+        d->p += 2;
+        char params[DM_LEN];
+        int np = 0;
+        if (param_list(d, params, sizeof params, &np) < 0 || *d->p++ != 'E')
+            return d->err = 1, -1;
+        long k = 1;
+        if (*d->p != '_')
+            k = parse_num(d) + 2;
+        if (*d->p++ != '_')
+            return d->err = 1, -1;
+        put(ent, "{lambda(%s)#%ld}", params, k);
+    } else if (d->p[0] == 'U' && d->p[1] == 't') {
+        d->p += 2;
+        long k = 1;
+        if (*d->p != '_')
+            k = parse_num(d) + 2;
+        if (*d->p++ != '_')
+            return d->err = 1, -1;
+        put(ent, "{unnamed type#%ld}", k);
+    } else if (source_name(d, ent) < 0) {
+        return -1;
+    }
+    if (*d->p == '_') { /* discriminator: _N or __N_ */
+        d->p++;
+        if (*d->p == '_')
+            d->p++;
+        while (isdigit((unsigned char)*d->p))
+            d->p++;
+        if (*d->p == '_')
+            d->p++;
+    }
+    put(out, "%s::%s", fn, ent);
+    return 0;
+}
+
 static int parse_type(dm *d, char *out)
 {
     out[0] = 0;
@@ -297,6 +492,12 @@ static int parse_type(dm *d, char *out)
         char c2 = *d->p++;
         const char *s = c2 == 'h' ? "half" : c2 == 'n' ? "decltype(nullptr)" : c2 == 's' ? "char16_t"
                       : c2 == 'i' ? "char32_t" : c2 == 'u' ? "char8_t" : NULL;
+        if (c2 == 'p') { /* a pack expansion: the pack's types (T_ of a J...E argument) */
+            if (parse_type(d, out) < 0)
+                return -1;
+            add_sub(d, out);
+            return 0;
+        }
         if (c2 == 'F') { /* DF16_ */
             long bits = parse_num(d);
             if (*d->p++ != '_')
@@ -311,9 +512,32 @@ static int parse_type(dm *d, char *out)
     }
     case 'P': case 'R': case 'O':
         d->p++;
+        if (*d->p == 'F') { /* a pointer (reference) to a function: int (*)(int) */
+            char ret[DM_LEN], params[DM_LEN];
+            if (func_type(d, ret, params) < 0)
+                return -1;
+            put(inner, "%s (%s)", ret, params);
+            add_sub(d, inner);
+            put(out, "%s (%s)(%s)", ret, c == 'P' ? "*" : c == 'R' ? "&" : "&&", params);
+            add_sub(d, out);
+            return 0;
+        }
         if (parse_type(d, inner) < 0)
             return -1;
         put(out, "%s%s", inner, c == 'P' ? "*" : c == 'R' ? "&" : "&&");
+        add_sub(d, out);
+        return 0;
+    case 'F': {
+        char ret[DM_LEN], params[DM_LEN];
+        if (func_type(d, ret, params) < 0)
+            return -1;
+        put(out, "%s (%s)", ret, params);
+        add_sub(d, out);
+        return 0;
+    }
+    case 'Z':
+        if (local_name(d, out) < 0)
+            return -1;
         add_sub(d, out);
         return 0;
     case 'K': case 'V': case 'r': {
@@ -372,8 +596,11 @@ static int parse_type(dm *d, char *out)
 static int encoding(dm *d, char *out, size_t n, int base_only, int local)
 {
     char name[DM_LEN], last[DM_LEN] = "";
+    d->quals[0] = 0;
     if (parse_name(d, name, 1, last) < 0 || d->err)
         return -1;
+    char quals[16];
+    snprintf(quals, sizeof quals, "%s", d->quals);
     int templated = name[strlen(name) - 1] == '>';
     if (templated) {
         memcpy(d->targs, d->cur_targs, sizeof d->targs);
@@ -383,25 +610,23 @@ static int encoding(dm *d, char *out, size_t n, int base_only, int local)
     if (templated && *d->p && !(local && *d->p == 'E') && parse_type(d, ret) < 0)
         return -1;
     char params[1024] = "";
-    size_t pl = 0;
-    int np = 0;
-    while (*d->p && !d->err && !(local && *d->p == 'E')) {
-        char t[DM_LEN];
-        if (parse_type(d, t) < 0)
-            return -1;
-        if (np == 0 && strcmp(t, "void") == 0 && (!*d->p || (local && *d->p == 'E')))
-            break;
-        pl += (size_t)snprintf(params + pl, sizeof params - pl, "%s%s", np ? ", " : "", t);
-        if (pl >= sizeof params)
-            return -1;
-        np++;
-    }
-    if (d->err)
+    d->noparams = !*d->p || (local && *d->p == 'E');
+    if (!local) {
+        /* the parameters run to the end; an 'E' among them is an error */
+        if (param_list(d, params, sizeof params, NULL) < 0 || *d->p)
+            return d->err = 1, -1;
+    } else if (param_list(d, params, sizeof params, NULL) < 0) {
         return -1;
-    if (base_only)
-        snprintf(out, n, "%s", name);
+    }
+    /* a template function's return type is not part of the name users see or type: gdb's
+       names drop it ("tile_sum<8>(thread_block_tile<8, void>, int)", not "int tile_sum...") */
+    int w;
+    if (base_only || (!local && d->noparams && !templated))
+        w = snprintf(out, n, "%s", name);   /* a variable has no parameter types: "ns::var" */
     else
-        snprintf(out, n, "%s%s%s(%s)", ret, ret[0] ? " " : "", name, params);
+        w = snprintf(out, n, "%s(%s)%s", name, params, quals);
+    if (w < 0 || (size_t)w >= n)
+        return d->err = 1, -1;
     return 0;
 }
 
@@ -422,7 +647,10 @@ static void drop_internal_ns(char *out)
 
 int dbg_demangle(const char *mangled, char *out, size_t n, int base_only)
 {
+    dm_cut = 0;
     int rc = demangle_raw(mangled, out, n, base_only);
+    if (rc == 0 && dm_cut)
+        rc = -1;
     if (rc == 0)
         drop_internal_ns(out);
     return rc;
@@ -457,8 +685,11 @@ static int demangle_raw(const char *mangled, char *out, size_t n, int base_only)
         }
         if (*d->p)
             goto done;
-        snprintf(out, n, "%s::%s", fn, ent);
-        rc = 0;
+        size_t fl = strlen(fn);
+        if (fl > 2 && !strcmp(fn + fl - 2, "()") && d->noparams)
+            fn[fl - 2] = 0;   /* main::x, as c++filt */
+        int w = snprintf(out, n, "%s::%s", fn, ent);
+        rc = w >= 0 && (size_t)w < n ? 0 : -1;
         goto done;
     }
     d->p = mangled + 2;

@@ -373,6 +373,17 @@ dbg_value *dbg_history_conv(dbg_history *h, const char *name, int create)
     return &h->conv[i].v;
 }
 
+void dbg_history_set_int(dbg_history *h, const char *name, int64_t v)
+{
+    dbg_value *cv = dbg_history_conv(h, name, 1);
+    if (!cv)
+        return;
+    memset(cv, 0, sizeof *cv);
+    cv->kind = DBG_V_INT;
+    cv->type = PTX_T_S32;
+    cv->u = (uint64_t)v;
+}
+
 void dbg_history_free(dbg_history *h)
 {
     free(h->hist);
@@ -669,6 +680,16 @@ static int eval_ident(ectx *x, const dbg_expr *e, dbg_value *out)
             return -1;
         if (r > 0)
             return 0;
+        /* in a member function, a name no scope has is a member of *this (C++'s implicit
+           this->, as gdb reads it) */
+        dbg_value self;
+        if (strcmp(e->name, "this") &&
+            x->src->ident(x->src->ctx, "this", &self, x->err, x->n) > 0 && pointee(&self)) {
+            const dw_type *st = dw_type_strip(pointee(&self));
+            if (st && dw_type_member(st, e->name))
+                return member(x, &self, e->name, out);
+        }
+        x->err[0] = 0;
     }
     return eerr(x, "No symbol \"%s\" in current context.", e->name);
 }

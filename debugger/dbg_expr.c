@@ -64,6 +64,26 @@ static ptx_type int_lit_type(uint64_t v, int hex, int u, int l)
     return PTX_T_U64;
 }
 
+/* The end of a template argument list "<...>" (balanced, of names, numbers, commas, spaces,
+ * "::", '*' and '&') that begins at p after spaces; NULL when there is none. */
+static const char *template_end(const char *p)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p != '<')
+        return NULL;
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '<')
+            depth++;
+        else if (*p == '>' && --depth == 0)
+            return p + 1;
+        else if (!is_ident_char((unsigned char)*p) && !strchr(" \t,:*&", *p))
+            return NULL;
+    }
+    return NULL;
+}
+
 static void next(parser *ps)
 {
     token *t = &ps->t;
@@ -162,6 +182,20 @@ static void next(parser *ps)
         const char *q = p;
         while (is_ident_char((unsigned char)*q))
             q++;
+        /* C++ names: "ns::name" is one name, and "name<ARGS>" too when the oracle knows it as
+           a type (thread_block_tile<8U,void>; "a < b" stays a comparison) */
+        while (q[0] == ':' && q[1] == ':' && (isalpha((unsigned char)q[2]) || q[2] == '_')) {
+            q += 2;
+            while (is_ident_char((unsigned char)*q))
+                q++;
+        }
+        const char *tq = template_end(q);
+        if (tq && ps->is_type && tq - p < (long)sizeof t->text) {
+            char name[sizeof t->text];
+            snprintf(name, sizeof name, "%.*s", (int)(tq - p), p);
+            if (ps->is_type(ps->tctx, name))
+                q = tq;
+        }
         t->k = T_IDENT;
         snprintf(t->text, sizeof t->text, "%.*s", (int)(q - p), p);
         ps->p = q;

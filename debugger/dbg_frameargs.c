@@ -95,7 +95,19 @@ static void arg_text(dbg_session *s, const dw_var *v, const dbg_frame *f, char *
         snprintf(out, n, "<optimized out>");
     else if (val.kind == DBG_V_AGG)
         snprintf(out, n, "...");
-    else if (val.kind == DBG_V_PTR)
+    else if (val.kind == DBG_V_PTR && val.dt && dw_type_strip(val.dt) &&
+             dw_type_strip(val.dt)->kind == DW_TY_REFERENCE) {
+        /* gdb: a reference to a scalar is "count=@0x7ffe...: 1024", to an aggregate "..." */
+        const dw_type *rt = dw_type_strip(dw_type_strip(val.dt)->target);
+        char full[512];
+        const char *p;
+        if (!rt || rt->kind == DW_TY_STRUCT || rt->kind == DW_TY_CLASS ||
+            rt->kind == DW_TY_UNION || rt->kind == DW_TY_ARRAY ||
+            dbg_format_at(s, &at, &val, 0, full, sizeof full) != 0 || !(p = strchr(full, '@')))
+            snprintf(out, n, "...");
+        else
+            snprintf(out, n, "%s", p);
+    } else if (val.kind == DBG_V_PTR)
         snprintf(out, n, "0x%llx", (unsigned long long)val.u);
     else if (dbg_format_at(s, &at, &val, 0, out, n) != 0)
         snprintf(out, n, "...");

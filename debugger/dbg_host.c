@@ -134,10 +134,24 @@ int dbg_host_stack(uint64_t *pcs, int max, uint64_t *api_pc)
     return w.n;
 }
 
-void dbg_host_api_name(uint64_t api_pc, char *out, size_t n)
+static int program_api_frame(uint64_t ret, char *name, size_t n);
+
+void dbg_host_api_name(uint64_t api_pc, const uint64_t *pcs, int npcs, char *out, size_t n)
 {
     Dl_info di;
     out[0] = 0;
+    /* a program linked with the static CUDA runtime called its own copy of the API (which
+       called ours): the outermost such frame before the program's own code names it */
+    for (int i = 0; i < npcs; i++) {
+        char nm[256];
+        int k = program_api_frame(pcs[i], nm, sizeof nm);
+        if (k < 0)
+            break;
+        if (k > 0)
+            snprintf(out, n, "%s", nm);
+    }
+    if (out[0])
+        return;
     if (api_pc && dladdr((void *)(uintptr_t)api_pc, &di) && di.dli_sname)
         snprintf(out, n, "%s", di.dli_sname);
 }
@@ -147,6 +161,36 @@ static const char *base_of(const char *p)
 {
     const char *b = p ? strrchr(p, '/') : NULL;
     return b ? b + 1 : p ? p : "";
+}
+
+/* A template function's name without its template arguments ("apply" of apply<...>, or of
+ * _Z5applyI...: the mangled name's leading source names when it does not demangle); 0 when
+ * the name is no template's. */
+static int plain_name(const char *name, dbg_demangle_fn dm, char *out, size_t n)
+{
+    char d[1024];
+    const char *s = name;
+    if (dm && dm(name, d, sizeof d, 1) == 0)
+        s = d;
+    else if (!strncmp(name, "_Z", 2)) {   /* _Z5applyI... or _ZN2ns5applyI... */
+        const char *p = name + 2;
+        size_t k = 0;
+        if (*p == 'N')
+            p++;
+        while (*p >= '0' && *p <= '9') {
+            long l = strtol(p, (char **)&p, 10);
+            if (l <= 0 || (long)strnlen(p, (size_t)l) < l || k + (size_t)l + 3 >= n)
+                return 0;
+            k += (size_t)snprintf(out + k, n - k, "%s%.*s", k ? "::" : "", (int)l, p);
+            p += l;
+        }
+        return k && *p == 'I';
+    }
+    const char *lt = strchr(s, '<');
+    if (!lt || lt == s || (size_t)(lt - s) >= n)
+        return 0;
+    snprintf(out, n, "%.*s", (int)(lt - s), s);
+    return 1;
 }
 
 /* nvcc's glue between a launch and the program's code: stubs, wrappers, the launch helpers
@@ -161,6 +205,13 @@ static int host_glue(const char *name, const char *file, const char *kernel, dbg
     if (strstr(name, "__device_stub_") || strstr(name, "__cudaLaunch") ||
         !strncmp(name, "cudaLaunch", 10))
         return 1;
+    /* cuda_runtime.h's C++ templates, instantiated in the program (a stripped one names the
+       cooperative launch's frame _Z27cudaLaunchCooperativeKernelIvE...) */
+    char dn[512];
+    if (dm && dm(name, dn, sizeof dn, 1) == 0 &&
+        (!strncmp(dn, "cudaLaunch", 10) ||
+         (!strncmp(dn, "cuda", 4) && dn[4] >= 'A' && dn[4] <= 'Z' && strchr(dn, '<'))))
+        return 1;
     if (kernel && kernel[0]) {
         char a[512], b[512];
         if (!strcmp(name, kernel))
@@ -168,8 +219,27 @@ static int host_glue(const char *name, const char *file, const char *kernel, dbg
         if (dm && dm(kernel, a, sizeof a, 1) == 0 &&
             (!strcmp(name, a) || (dm(name, b, sizeof b, 1) == 0 && !strcmp(a, b))))
             return 1;
+        /* a template kernel's host wrapper may have other template arguments than the kernel
+           (an extended __device__ lambda is __nv_dl_wrapper_t<...> on the host): the same
+           function name, without its arguments, is the wrapper */
+        char ka[512], na[512];
+        if (plain_name(kernel, dm, ka, sizeof ka) && plain_name(name, dm, na, sizeof na) &&
+            !strcmp(ka, na))
+            return 1;
     }
     return 0;
+}
+
+/* The CUDA runtime linked statically into the program (nvcc's default): its internal functions
+ * (libcudart_static_<hash>) and API entries (cudaMalloc, cuLaunchKernel, __cudaPushCall...),
+ * which have no line information even in a -g program. */
+static int static_runtime_name(const char *nm)
+{
+    if (!nm)
+        return 0;
+    return !strncmp(nm, "libcudart_static_", 17) || !strncmp(nm, "__cuda", 6) ||
+           (!strncmp(nm, "cuda", 4) && nm[4] >= 'A' && nm[4] <= 'Z') ||
+           (!strncmp(nm, "cu", 2) && nm[2] >= 'A' && nm[2] <= 'Z');
 }
 
 typedef struct { char name[256]; char file[256]; int line; int glue; int outside; } host_loc;
@@ -188,16 +258,19 @@ static int host_locs(uint64_t ret, const char *kernel, dbg_demangle_fn dm, host_
             const char *nm = fr[i].name;
             if (!nm || !dm || dm(nm, l->name, sizeof l->name, 1) != 0)
                 snprintf(l->name, sizeof l->name, "%s", nm ? nm : "??");
-            if (fr[i].file && fr[i].line > 0) {
+            int lined = fr[i].file && fr[i].line > 0;
+            if (lined) {
                 snprintf(l->file, sizeof l->file, "%s", fr[i].file);
                 l->line = fr[i].line;
-            } else if (!dw_host_has_lines(self_host)) {
+            } else {
+                snprintf(l->file, sizeof l->file, "%s", self_name);   /* "main+0x2b1 in app" */
                 uint64_t off = 0;
-                if (dw_host_symbol(self_host, pc - self_bias, &off))
+                if (!dw_host_has_lines(self_host) &&
+                    dw_host_symbol(self_host, pc - self_bias, &off))
                     snprintf(l->name + strlen(l->name), sizeof l->name - strlen(l->name),
                              "+0x%llx", (unsigned long long)off + 1);
             }
-            l->glue = host_glue(nm, fr[i].file, kernel, dm);
+            l->glue = host_glue(nm, fr[i].file, kernel, dm) || (!lined && static_runtime_name(nm));
         }
         pthread_mutex_unlock(&self_lock);
         if (n > 0)
@@ -219,6 +292,26 @@ static int host_locs(uint64_t ret, const char *kernel, dbg_demangle_fn dm, host_
     out->glue = host_glue(di.dli_sname, NULL, kernel, dm);
     out->outside = !prog;
     return 1;
+}
+
+/* A return address in the program: 1 with the API name when it is in a statically linked CUDA
+ * runtime's API entry (cudaFreeAsync), 0 in its internals, -1 in the program's own code (or
+ * not in the program, or nothing known). */
+static int program_api_frame(uint64_t ret, char *name, size_t n)
+{
+    names_init();
+    uint64_t pc = ret - 1;
+    if (!in_program(pc) || !self_host)
+        return -1;
+    dw_host_frame fr[16];
+    pthread_mutex_lock(&self_lock);
+    int k = dw_host_frames(self_host, pc - self_bias, fr, 16), r = -1;
+    if (k > 0 && !(fr[0].file && fr[0].line > 0) && static_runtime_name(fr[0].name)) {
+        r = strncmp(fr[0].name, "cuda", 4) == 0;
+        snprintf(name, n, "%s", fr[0].name);
+    }
+    pthread_mutex_unlock(&self_lock);
+    return r;
 }
 
 int dbg_host_where(const uint64_t *pcs, int n, const char *kernel, dbg_demangle_fn dm,
@@ -366,8 +459,11 @@ static int device_has_func(const struct dbg_hostprog *p, const char *spec, const
         for (int k = 0; k < m->nfuncs; k++) {
             const char *fn = m->funcs[k]->sym->name;
             char b[512];
+            size_t sl = strlen(spec);
             if (!strcmp(fn, mg) || !strcmp(fn, spec) ||
-                (dm && dm(fn, b, sizeof b, 1) == 0 && !strcmp(b, spec)))
+                (dm && dm(fn, b, sizeof b, 1) == 0 &&
+                 (!strcmp(b, spec) || (!strchr(spec, '<') && !strncmp(b, spec, sl) &&
+                                       b[sl] == '<'))))
                 return 1;
         }
         if (p->dws[i] && (dw_func_by_name(p->dws[i], spec) || debug_str_has(p->dws[i], mg) ||
@@ -457,7 +553,7 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
     if (!strcmp(program, "/proc/self/exe"))
         pthread_once(&self_once, self_init);
     const char *prog = base_of(strcmp(program, "/proc/self/exe") ? program : self_name);
-    if (colon && colon > spec) {  /* FILE:LINE */
+    if (colon && colon > spec && colon[-1] != ':') {  /* FILE:LINE (not a Class::name) */
         char *end;
         long line = strtol(colon + 1, &end, 10);
         char file[512];
@@ -466,10 +562,16 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
             return 0;
         /* the line the breakpoint would land on: the first with code, host or device */
         int hl = dw_host_next_line(p->h, file, (int)line);
-        if (!hl)
-            return 0;
         if (!p->loaded)
             load_device(p, s->demangle);
+        if (!hl) {   /* no host line information (a stripped program): device code or not */
+            if (!p->device_known || device_next_line(p, file, (int)line))
+                return 0;
+            snprintf(why, n, "No device code at or after line %ld of \"%s\" in %s; ptxdbg stops "
+                     "in device code only (a module the program loads at run time may still "
+                     "have it).", line, file, prog);
+            return 2;
+        }
         if (!p->device_known)
             return 0;
         int dl = device_next_line(p, file, (int)line);
@@ -479,26 +581,43 @@ int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *w
                  "only (kernels and __device__ functions).", line, file, prog);
         return 1;
     }
-    for (const char *q = spec; *q; q++)   /* a bare LINE, or not a name */
-        if (*q == ' ' || *q == ':')
+    /* a name: spaces only inside its parameter or template argument lists (scale(float, int)),
+       colons only as the scope operator (Ledger::post) */
+    int depth = 0;
+    for (const char *q = spec; *q; q++) {
+        depth += (*q == '(' || *q == '<') - (*q == ')' || *q == '>');
+        if ((*q == ' ' && depth <= 0) ||
+            (*q == ':' && q[1] != ':' && (q == spec || q[-1] != ':')))
             return 0;
+    }
     if (spec[0] >= '0' && spec[0] <= '9')
         return 0;
     const char *mg = NULL;
+    size_t sl = strlen(spec);
     for (int i = 0; i < dw_host_nsymbols(p->h) && !mg; i++) {
         const char *sn = dw_host_symbol_name(p->h, i);
         char b[512], f[1024];
+        /* gdb: a template's name without arguments names every instance (host_sum<int>) */
         if (!strcmp(sn, spec) ||
-            (s->demangle && s->demangle(sn, b, sizeof b, 1) == 0 && !strcmp(b, spec)) ||
+            (s->demangle && s->demangle(sn, b, sizeof b, 1) == 0 &&
+             (!strcmp(b, spec) || (!strchr(spec, '<') && !strncmp(b, spec, sl) &&
+                                   b[sl] == '<' && b[strlen(b) - 1] == '>'))) ||
             (s->demangle && s->demangle(sn, f, sizeof f, 0) == 0 && !strcmp(f, spec)))
             mg = sn;
     }
     /* main is the host's (no device function may be called main); other names are known
        from the ELF's symbols or, for functions without one (inlined), its DWARF */
-    if (!mg && strcmp(spec, "main") && !dw_host_func_named(p->h, spec, s->demangle))
-        return 0;
     if (!p->loaded)
         load_device(p, s->demangle);
+    if (!mg && strcmp(spec, "main") && !dw_host_func_named(p->h, spec, s->demangle)) {
+        /* not known as host code (a stripped program): known not to be device code either */
+        if (!p->device_known || device_has_func(p, spec, spec, s->demangle))
+            return 0;
+        snprintf(why, n, "No kernel or __device__ function \"%s\" in %s; ptxdbg stops in "
+                 "device code only (a module the program loads at run time may still define "
+                 "it).", spec, prog);
+        return 2;
+    }
     if (strcmp(spec, "main") &&
         (!p->device_known || device_has_func(p, spec, mg ? mg : spec, s->demangle)))
         return 0;

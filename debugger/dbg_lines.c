@@ -64,6 +64,22 @@ const char *dbg_default_file(const dbg_session *s)
     dbg_where w;
     if (dbg_focus_pc(s, &pc) == 0 && dbg_pc_where(s, pc, &w) == 0 && w.file)
         return w.file;
+    /* gdb's default is main's file; a module's counterpart is its first kernel's (the .file
+       table of a CUDA build starts with headers: device_atomic_functions.hpp...) */
+    for (int k = 0; k < s->mod->nfuncs; k++) {
+        const ptx_func *f = s->mod->funcs[k];
+        if (!f->is_entry)
+            continue;
+        for (int j = 0; j < f->ninsns; j++) {
+            int l = f->insns[j].loc;
+            if (l < 0 || l >= s->mod->nlocs)
+                continue;
+            const ptx_loc *lc = &s->mod->locs[l];
+            const char *p = file_path(s->mod, lc->inl_file ? lc->inl_file : lc->file);
+            if (p)
+                return p;
+        }
+    }
     for (int i = 0; i < s->mod->nlocs; i++) {
         const char *p = file_path(s->mod, s->mod->locs[i].file);
         if (p)

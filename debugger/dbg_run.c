@@ -97,6 +97,40 @@ static dbg_bp *watch_by_exec_id(dbg_session *s, int id)
 }
 
 /* Turn a core stop into an event. Returns 1 to report it, 0 to keep running. */
+/* Whether a frame's function is the one a breakpoint spec names: "tile_reduce" is also
+ * "tile_reduce<...>", and a name may carry its parameter list. */
+static int frame_named(const char *name, const char *spec)
+{
+    size_t n = strlen(spec);
+    if (!name || strncmp(name, spec, n) != 0)
+        return 0;
+    return name[n] == 0 || name[n] == '<' || name[n] == '(';
+}
+
+/* A breakpoint on a function that stops where other functions are inlined into its first
+ * instruction (cooperative groups' helpers into tile_reduce at -O3) selects the function's
+ * frame, as gdb does (it hides the inlined frames that start there): the stop names tile_reduce,
+ * not cooperative_groups::details::laneid. */
+static void select_bp_frame(dbg_session *s, int num)
+{
+    dbg_bp *b = dbg_bp_find(s, num);
+    if (!b || !b->spec[0] || strchr("*+-0123456789", b->spec[0]) ||
+        (strchr(b->spec, ':') && !strstr(b->spec, "::")))
+        return;
+    dbg_frame fr[DBG_MAX_FRAMES];
+    int nf = dbg_frames(s, fr, DBG_MAX_FRAMES);
+    for (int k = 0; k < nf && fr[k].phys == 0; k++) {
+        char name[512];
+        dbg_frame_fn(s->demangle, &fr[k], name, sizeof name);
+        if (frame_named(name, b->spec)) {
+            s->focus.frame = k;
+            return;
+        }
+        if (!fr[k].inl_name)
+            return;
+    }
+}
+
 static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
 {
     ev->stop = *st;
@@ -125,6 +159,7 @@ static int handle_stop(dbg_session *s, const exec_stop *st, dbg_event *ev)
         ev->bp = num;
         s->stopped_at_bp = num;
         focus_to(s, st, lane, ev);
+        select_bp_frame(s, num);
         bp_disposition(s, num, ev);
         return 1;
     }
@@ -204,6 +239,8 @@ static int need_live(dbg_session *s)
 }
 
 static int step_off(dbg_session *s, uint32_t pc, uint64_t budget, dbg_event *ev);
+
+int dbg_stopped_bp(const dbg_session *s) { return s->stopped_at_bp; }
 
 /* exec_run, with the front end's run hook around it (dbg_set_run_hook): an interrupt the hook
  * raised itself is not a stop; the run goes on within the same step budget. */
@@ -371,6 +408,40 @@ static int step_run(dbg_session *s, int run_on, uint64_t budget, dbg_event *ev)
     return 0;
 }
 
+/* The end of a line step of one lane that executed warp-synchronous instructions or calls with
+ * its warp-mates: those behind it finish the line with it (exec_run_opts.rejoin), so no lane is
+ * left inside an inlined collective (__shfl_down_sync in a cooperative-groups call) while the lane
+ * is past it. A stop on the way (a fault of a mate, the budget) is the step's outcome. */
+static int step_rejoin(dbg_session *s, uint64_t budget, dbg_event *ev)
+{
+    exec_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = EXEC_RUN_STEP_LANE;
+    o.cta = s->focus.cta;
+    o.warp = s->focus.warp;
+    o.lane = s->focus.lane;
+    o.rejoin = 1;
+    o.interrupt = s->interrupt;
+    o.max_steps = budget;
+    exec_stop st;
+    memset(&st, 0, sizeof st);
+    if (exec_run(s->m, &o, &st) != 0)
+        return dbg_err(s, "%s", exec_errmsg(s->m));
+    if (st.kind == EXEC_STOP_STEP)
+        return 0;
+    dbg_event e2;
+    memset(&e2, 0, sizeof e2);
+    if (st.kind == EXEC_STOP_LIMIT) {
+        e2.kind = DBG_EV_LIMIT;
+        e2.stop = st;
+    } else if (!handle_stop(s, &st, &e2)) {
+        return 0;
+    }
+    e2.old_pc = ev->old_pc;
+    *ev = e2;
+    return 0;
+}
+
 /* A step ended on a breakpoint location of the focused lane: report it as that breakpoint. */
 static void landed_on_bp(dbg_session *s, const lane_pos *p, dbg_event *ev)
 {
@@ -382,6 +453,7 @@ static void landed_on_bp(dbg_session *s, const lane_pos *p, dbg_event *ev)
         ev->kind = DBG_EV_BREAKPOINT;
         ev->bp = num;
         s->landed_bp = 1;
+        select_bp_frame(s, num);
         bp_disposition(s, num, ev);
     }
 }
@@ -460,6 +532,35 @@ static int inl_count(dbg_session *s, uint32_t pc)
     return s->dw ? dw_inline_chain(s->dw, pc, NULL, 0) : 0;
 }
 
+/* How many of the innermost functions inlined at pc start there (gdb hides them at a stop:
+ * the line is the call's, in the function they are inlined into): those of pc's chain that
+ * the previous instruction's chain does not have, called from the same place. */
+static int inl_starting(dbg_session *s, uint32_t pc)
+{
+    if (!s->dw || !dbg_has_source(s))
+        return 0;
+    dw_inline_frame ch[16], pv[16];
+    int nc = dw_inline_chain(s->dw, pc, ch, 16);
+    if (nc <= 0 || nc > 16)
+        return 0;
+    dbg_where w, wp;
+    int np = 0;
+    if (pc > 0 && dbg_pc_where(s, pc, &w) == 0 && dbg_pc_where(s, pc - 1, &wp) == 0 &&
+        w.func == wp.func)
+        np = dw_inline_chain(s->dw, pc - 1, pv, 16);
+    if (np < 0 || np > 16)
+        np = 0;
+    int m = 0;   /* instances shared with pc - 1, counted from the outermost */
+    while (m < nc && m < np) {
+        const dw_inline_frame *a = &ch[nc - 1 - m], *b = &pv[np - 1 - m];
+        if (!a->name || !b->name || strcmp(a->name, b->name) || a->call_line != b->call_line ||
+            !a->call_file || !b->call_file || strcmp(a->call_file, b->call_file))
+            break;
+        m++;
+    }
+    return nc - m;
+}
+
 typedef struct {
     const char *file;
     int line, depth, vd, inl;
@@ -496,8 +597,7 @@ static void marks_for(dbg_session *s, goal_kind goal, const lane_pos *p, const s
         if (exec_pc_insn(s->m, pc, &f, &pi) != 0)
             continue;
         if (is_op(pi, "exit") || (is_op(pi, "ret") && f->is_entry) ||
-            (s->opts.lane_steps && (exec_insn_collective(s->m, pc) || is_op(pi, "call") ||
-                                    is_op(pi, "ret"))))
+            (s->opts.lane_steps && exec_lane_group_insn(s->m, pc)))
             mark_add(ms, pc);
     }
     if (!p->w.func || p->li.depth < a->depth)
@@ -552,17 +652,34 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
         return -1;
     if (!s->focus.valid)
         return dbg_err(s, "No CUDA thread in focus.");
+    int sel = s->focus.frame;
     s->focus.frame = 0;
     lane_pos start;
     where_now(s, &start);
     if (!start.has_lane)
         return dbg_err(s, "The focused thread has exited; switch focus with \"cuda thread\".");
-    if (goal == GOAL_FINISH && start.vdepth == 0)
-        return dbg_err(s, "\"finish\" not meaningful in the outermost frame.");
     step_anchor a;
     anchor_at(s, &start, &a);
+    /* gdb steps in the selected frame: one of the functions inlined at the pc (a breakpoint
+       on tile_reduce at -O3 selects it over the cooperative-groups helpers inlined into its
+       first instruction) is stepped as if the frames inside it were calls */
+    if (sel > 0 && goal != GOAL_INSN && goal != GOAL_INSN_OVER) {
+        dbg_frame fr[DBG_MAX_FRAMES];
+        int nf = dbg_frames(s, fr, DBG_MAX_FRAMES);
+        if (sel < nf && fr[sel].phys == 0 && sel <= a.vd && sel <= a.inl) {
+            a.vd -= sel;
+            a.inl -= sel;
+            if (dbg_has_source(s)) {
+                a.file = fr[sel].file;
+                a.line = fr[sel].line;
+            }
+        }
+    }
+    if (goal == GOAL_FINISH && a.vd == 0)
+        return dbg_err(s, "\"finish\" not meaningful in the outermost frame.");
     int depth_in = a.depth, vd_in = a.vd; /* the frame the command started in */
     uint32_t pc_in = a.pc;
+    uint64_t groups_in = exec_lane_group_runs(s->m);
     /* max-steps bounds the whole step as it bounds a continue */
     uint64_t limit = s->opts.run_max_steps, t0 = 0, now = 0;
     exec_stats(s->m, &t0, NULL);
@@ -657,7 +774,25 @@ static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int np
             break;
         }
         if (done) {
-            ev->new_frame = vd != vd_in || p.li.depth != depth_in;
+            /* functions inlined into the line that start here are hidden as gdb hides them:
+               the frame shown is the one they are inlined into, at its line (a step from
+               their caller's frame enters the outermost of them, as gdb's step does) */
+            int hide = goal == GOAL_INSN || goal == GOAL_INSN_OVER ? 0 : inl_starting(s, p.li.pc);
+            if (hide > 0 && goal == GOAL_LINE && vd - hide == a.vd && p.li.depth == a.depth)
+                hide--;
+            if (hide > 0 && hide <= vd)
+                s->focus.frame = hide;
+            ev->new_frame = vd - s->focus.frame != vd_in || p.li.depth != depth_in;
+            if (goal != GOAL_INSN && goal != GOAL_INSN_OVER && s->opts.lane_steps &&
+                exec_lane_group_runs(s->m) != groups_in) {
+                if (limit) {
+                    exec_stats(s->m, &now, NULL);
+                    budget = now - t0 < limit ? limit - (now - t0) : 1;
+                }
+                rc = step_rejoin(s, budget, ev);
+                if (rc != 0 || ev->kind != DBG_EV_STEP)
+                    break;
+            }
             if (goal != GOAL_INSN && goal != GOAL_INSN_OVER)
                 landed_on_bp(s, &p, ev);
             break;

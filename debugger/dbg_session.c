@@ -407,6 +407,22 @@ void dbg_func_name(const dbg_session *s, const ptx_func *f, int full, char *out,
         snprintf(out, n, "%s", name);
 }
 
+/* A signature as c++filt writes a template function's ("int scaled<3>(int)"), without its return
+ * type: what follows the last space outside brackets before the parameter list. */
+static const char *without_return_type(const char *name)
+{
+    const char *after = name;
+    int depth = 0;
+    for (const char *p = name; *p; p++) {
+        if (*p == '(' && depth == 0)
+            break;
+        depth += (*p == '<' || *p == '(') - (*p == '>' || *p == ')');
+        if (*p == ' ' && depth == 0)
+            after = p + 1;
+    }
+    return after;
+}
+
 const ptx_func *dbg_find_func(dbg_session *s, const char *name)
 {
     if (!s->mod) {
@@ -424,7 +440,9 @@ const ptx_func *dbg_find_func(dbg_session *s, const char *name)
         char base[512], full[1024];
         dbg_func_name(s, f, 0, base, sizeof base);
         dbg_func_name(s, f, 1, full, sizeof full);
-        if (strcmp(base, name) == 0 || strcmp(full, name) == 0) {
+        if (strcmp(base, name) == 0 || strcmp(full, name) == 0 ||
+            (without_return_type(name) != name && strchr(full, '<') &&
+             strcmp(full, without_return_type(name)) == 0)) {
             if (!found || (found->has_body ? 0 : f->has_body))
                 found = f;
             nfound++;

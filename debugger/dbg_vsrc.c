@@ -138,6 +138,14 @@ static const ptx_sym *find_var(dbg_lane_ref *r, const char *name)
         for (int i = 0; i < k->nparams; i++)
             if (!strcmp(k->params[i]->name, name))
                 return k->params[i];
+        /* the short name frame lines show without DWARF variables (-O3 -lineinfo):
+           param_2 is the kernel's ..._param_2 */
+        if (!strncmp(name, "param_", 6))
+            for (int i = 0; i < k->nparams; i++) {
+                const char *u = strstr(k->params[i]->name, "_param_");
+                if (u && !strcmp(u + 1, name))
+                    return k->params[i];
+            }
     }
     return NULL;
 }
@@ -309,7 +317,7 @@ static int v_ident(void *ctx, const char *name, dbg_value *out, char *err, size_
     exec_machine *m = r->s->m;
     ptx_space sp;
     uint64_t addr, size;
-    if (exec_symbol_addr(m, name, &sp, &addr, &size) != 0) {
+    if (exec_symbol_addr(m, v->name, &sp, &addr, &size) != 0) {
         snprintf(err, n, "%s", exec_errmsg(m));
         return -1;
     }

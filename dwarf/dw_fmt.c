@@ -227,9 +227,28 @@ static void fmt_pointer(out_t *o, const dw_type *t, const uint8_t *b, size_t len
         return;
     }
     if (t->kind == DW_TY_REFERENCE) {
-        char tn[256];
-        dw_type_name(t, tn, sizeof tn);
-        putf(o, "(%s%s) @0x%llx", space_prefix(t->space), tn, (unsigned long long)v);
+        /* gdb: "(const unsigned long &) @0x2001000fffb8: 1024" (print), "count=@0x...: 1024"
+           (frame lines): the referent follows its address */
+        if (top) {
+            char tn[256];
+            dw_type_name(t, tn, sizeof tn);
+            putf(o, "(%s%s) ", space_prefix(t->space), tn);
+        }
+        putf(o, "@0x%llx", (unsigned long long)v);
+        const dw_type *rt = dw_type_strip(t->target);
+        uint64_t rs = rt ? dw_type_size(rt) : 0;
+        if (o->read && rt && rs && rs <= 4096) {
+            uint8_t *buf = malloc((size_t)rs);
+            if (buf && o->read(o->ctx, t->space == PTX_SPACE_NONE ? PTX_SPACE_GENERIC : t->space,
+                               v, buf, (size_t)rs) == 0) {
+                put(o, ": ");
+                fmt_val(o, t->target, buf, (size_t)rs, fmt, 0, 1);
+            } else if (buf) {
+                putf(o, ": <error: Cannot access memory at address 0x%llx>",
+                     (unsigned long long)v);
+            }
+            free(buf);
+        }
         return;
     }
     if (top) {

@@ -1,4 +1,5 @@
 /* dw_info.c - dw_load/dw_free and the lookups: functions, scopes, variables, locations, types. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -694,6 +695,41 @@ const dw_type *dw_type_pointer_to(dw_info *d, const dw_type *t, ptx_space space)
     return s;
 }
 
+/* Whether a type's DWARF name is the name a user typed: spaces do not count, nor the case of
+ * an integer's U suffix (DWARF's "thread_block_tile<8U,void>", the demangler's "<8u, void>"),
+ * and a qualified name ("cg::thread_group", "cooperative_groups::__v1::thread_group") names the
+ * type by its last component, the one DWARF gives (the namespaces are the DIE's parents). */
+static int type_name_is(const char *dwname, const char *user)
+{
+    const char *last = user;
+    int depth = 0;
+    for (const char *q = user; *q; q++) {
+        if (*q == '<')
+            depth++;
+        else if (*q == '>')
+            depth--;
+        else if (!depth && q[0] == ':' && q[1] == ':')
+            last = q + 2;
+    }
+    const char *a = dwname, *b = last;
+    for (;;) {
+        while (*a == ' ')
+            a++;
+        while (*b == ' ')
+            b++;
+        if (!*a || !*b)
+            return !*a && !*b;
+        int ca = *a, cb = *b;
+        if ((ca == 'U' || ca == 'u') && (cb == 'U' || cb == 'u') && a > dwname &&
+            isdigit((unsigned char)a[-1]))
+            ca = cb;
+        if (ca != cb)
+            return 0;
+        a++;
+        b++;
+    }
+}
+
 const dw_type *dw_type_lookup(const dw_info *d, const char *name)
 {
     if (!d || !name)
@@ -710,7 +746,7 @@ const dw_type *dw_type_lookup(const dw_info *d, const char *name)
     const dw_type *found = NULL;
     for (int i = 0; i < d->ntypes; i++) {
         const dw_type *t = d->types[i];
-        if (!t->name || strcmp(t->name, name))
+        if (!t->name || (strcmp(t->name, name) && !type_name_is(t->name, name)))
             continue;
         if (t->kind == DW_TY_CONST || t->kind == DW_TY_VOLATILE || t->kind == DW_TY_POINTER)
             continue;

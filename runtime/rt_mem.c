@@ -218,7 +218,7 @@ static void rt_al_release(rt_alloc *a)
 /* The last RT_FREED releases, each with the host stack of the call that released it, so that an
  * access to released memory is described as such (rt_mem_freed_describe). Bounded: a ring. */
 #define RT_FREED 64
-#define RT_FREED_PCS 3   /* the program's frames kept: the release and its callers */
+#define RT_FREED_PCS 5   /* the program's frames kept: the release and its callers */
 typedef struct {
     uint64_t base, size;
     char name[32];
@@ -277,7 +277,7 @@ int rt_mem_freed_describe(uint64_t addr, char *out, size_t n)
     char where[1024], api[64];
     if (dbg_host_where(f.pcs, f.npcs, NULL, dbg_demangle, 3, where, sizeof where) != 0)
         snprintf(where, sizeof where, "an unknown place");
-    dbg_host_api_name(f.api_pc, api, sizeof api);
+    dbg_host_api_name(f.api_pc, f.pcs, f.npcs, api, sizeof api);
     if (!api[0])
         snprintf(api, sizeof api, "%s", f.kind == RT_MEM_HOST ? "cudaFreeHost" : "cudaFree");
     snprintf(out, n, "inside %s [0x%" PRIx64 ", %" PRIu64 " bytes) at offset %" PRIu64

@@ -70,6 +70,10 @@ multi_module      0 ^multi_module:\sPASSED$                               -
 multi_module.G    0 ^multi_module:\sPASSED$                               -
 spin_flag.G       0 ^spin_flag:\sPASSED$                                  -
 dbg_particles     0 ^dbg_particles:\sPASSED$                              -
+dbg_bank          0 ^dbg_bank:\sPASSED$                                   -
+dbg_bank.G        0 ^dbg_bank:\sPASSED$                                   -
+dbg_tiles         0 ^dbg_tiles:\stile\s[0-9]+\sbytes,\speak\s[0-9]+,\sPASSED$ -
+dbg_tiles.G       0 ^dbg_tiles:\stile\s[0-9]+\sbytes,\speak\s[0-9]+,\sPASSED$ -
 dbg_particles.G   0 ^dbg_particles:\sPASSED$                              -
 particles         0 ^particles:\sPASSED$                                 -
 particles.G       0 ^particles:\sPASSED$                                 -
@@ -763,26 +767,26 @@ scenario lineinfo-names 0 -ex 'break particles.cu:44' -ex run -ex bt -ex 'info f
 ^#0  row_sum<4> \(\) at particles\.cu:44\$
 ^#1  copy_row<4><<<\(2,1,1\),\(32,1,1\)>>> \(.*\) at particles\.cu:52\$
  pc = 0x[0-9a-f]+ in row_sum<4> \(particles\.cu:44\)\$
-in int row_sum<4>\(int const\*\) at particles\.cu:44\$
-^Dump of assembler code for function void copy_row<4>\(int const\*, int\*, int\):\$
+in row_sum<4>\(int const\*\) at particles\.cu:44\$
+^Dump of assembler code for function copy_row<4>\(int const\*, int\*, int\):\$
 ^particles\.cu:\$
 ^52[[:space:]]+dst\[r\] = row_sum<W>\(src \+ r \* W\);
 ^44[[:space:]]+s \+= row\[k\];
 ^=> 0x[0-9a-f]+ <\+[0-9]+>:[[:space:]]+mul\.wide\.s32
 ^End of assembler dump\.\$
-^Dump of assembler code for function void copy_row<4>
+^Dump of assembler code for function copy_row<4>
 ^44[[:space:]]+s \+= row\[k\];
 ^48[[:space:]]+template <int W>
 ^52[[:space:]]+dst\[r\]
 ^End of assembler dump\.\$
-^Dump of assembler code for function void copy_row<4>
+^Dump of assembler code for function copy_row<4>
 ^   0x[0-9a-f]+ <\+0>:[[:space:]]+ptx:[0-9]+[[:space:]]+ld\.param
 ^End of assembler dump\.\$
-^Dump of assembler code for function void copy_row<4>
+^Dump of assembler code for function copy_row<4>
 ^particles\.cu:\$
 ^   0x[0-9a-f]+ <\+0>:[[:space:]]+ptx:[0-9]+[[:space:]]+ld\.param
 ^End of assembler dump\.\$
-^Dump of assembler code for function void copy_row<4>
+^Dump of assembler code for function copy_row<4>
 ^44[[:space:]]+s \+= row\[k\];
 ^=> 0x[0-9a-f]+ <\+[0-9]+>:[[:space:]]+ptx:[0-9]+[[:space:]]+mul\.wide\.s32
 ^particles: PASSED\$
@@ -869,7 +873,7 @@ scenario host-breaks nz -ex 'break main' -ex 'break host_fn' -ex "break particle
 ^#1  copy_row<4><<<
 ^Launched from host: main at particles\.cu:$l_copy\$
 Launch Site
-^\* +1 +0 +2 Active .* main at particles\.cu:$l_copy void copy_row<4>
+^\* +1 +0 +2 Active .* main at particles\.cu:$l_copy copy_row<4>
 ^particles: PASSED\$
 ^Function "main" is host code of particles\.G: ptxdbg stops in device code only
 ^Function "host_fn" is host code of particles\.G: ptxdbg stops in device code only
@@ -936,5 +940,254 @@ scenario inline-breaks-G 0 -ex 'break energy' -ex run -ex 'print q.mass' -ex 'in
 in energy\(Particle const&\) at particles\.cu:24\$
 ^particles: PASSED\$
 PATS
+
+# ---- dbg_tiles.cu: cooperative groups, a template taking a tile, atomics, cudaFreeAsync ---------
+DT="--args ./dbg_tiles.G"
+dt_line() { grep -n -F "$1" "$C/dbg_tiles.cu" | head -n 1 | cut -d: -f1; }
+dt_cas=$(dt_line 'old = atomicCAS(p, seen')
+dt_launch=$(dt_line 'cudaLaunchCooperativeKernel')
+dt_free=$(dt_line 'CHECK(cudaFreeAsync(hist, st));')
+dt_part=$(dt_line 'partial<<<N / 128, 128, 0, st>>>')
+dt_hsum=$(dt_line 'T s = 0;')
+# tile_sum<8>'s mangled name has a template parameter inside a parameter type: tbreak, the stop
+# and bt name it; sizeof takes the tile's type as DWARF and the demangler write it (the program
+# prints the host's sizeof of cg::thread_block_tile<8>); host templates and lines are refused.
+# Thread 0's v is scale(in[0]) = 3 * ((0 * 7) % 13 + 1) = 3 (apply's lambda added the 1).
+scenario template-tile nz -ex 'tbreak tile_sum<8>' -ex 'break host_sum' -ex "break dbg_tiles.cu:$dt_hsum" \
+    -ex run -ex bt -ex 'print sizeof(thread_block_tile<8U,void>)' \
+    -ex 'print sizeof(cg::thread_block_tile<8u, void>)' -ex 'whatis t' -ex 'info breakpoints' \
+    -ex continue -ex 'print $_exitcode' $DT <<PATS
+^Temporary breakpoint 1, tile_sum<8> \(t=\.\.\., v=3\) at dbg_tiles\.cu:2[0-9]\$
+^#0  tile_sum<8> \(t=\.\.\., v=3\) at dbg_tiles\.cu:2[0-9]\$
+^#1  .* in partial<<<\(8,1,1\),\(128,1,1\)>>> .* at dbg_tiles\.cu:[0-9]+\$
+^Launched from host: main at dbg_tiles\.cu:$dt_part\$
+^\\\$1 = ([0-9]+)\$
+^\\\$2 = ([0-9]+)\$
+^type = thread_block_tile<8U,void>\$
+^No breakpoints or watchpoints\.\$
+^dbg_tiles: tile ([0-9]+) bytes
+^\[Inferior 1 \(process [0-9]+\) exited normally\]\$
+^\\\$3 = 0\$
+^Function "host_sum" is host code of dbg_tiles\.G: ptxdbg stops in device code only
+^Line $dt_hsum of "dbg_tiles\.cu" is host code of dbg_tiles\.G
+PATS
+# the three sizes must agree (the regexes above only say they are numbers)
+if selected template-tile; then
+    dt_sizes=$(sed -n 's/^\$[12] = //p; s/^dbg_tiles: tile \([0-9]*\) bytes.*/\1/p' "$d/all" 2>/dev/null |
+               sort -u | wc -l)
+    if [ "${dt_sizes:-0}" = 1 ]; then pass "template-tile-sizeof"
+    else fail "template-tile-sizeof" "sizes differ: $(grep -E '^\$[12] =|bytes' "$d/all" 2>/dev/null | tr '\n' ' ')"; fi
+fi
+# a kernel template launched with a __device__ lambda: its name demangles (a lambda, a local
+# name of main) and its launch site is main's line, past the host wrapper (whose template
+# argument is nvcc's lambda wrapper, not the lambda)
+dt_apply=$(dt_line 'apply<<<N / 128, 128, 0, st>>>')
+for dt_bin in dbg_tiles.G dbg_tiles.G.static; do
+scenario "lambda-kernel-$dt_bin" 0 -ex 'break apply' -ex run -ex bt -ex delete \
+    -ex continue --args ./$dt_bin <<PATS
+^Breakpoint 1, apply<main::\{lambda\(int\)#1\}><<<\(8,1,1\),\(128,1,1\)>>> \(p=0x[0-9a-f]+, n=1024, f=\.\.\.\) at dbg_tiles\.cu:[0-9]+\$
+^#0  apply<main::\{lambda\(int\)#1\}><<<
+^Launched from host: main at dbg_tiles\.cu:$dt_apply\$
+^dbg_tiles: tile [0-9]+ bytes
+PATS
+done
+# the stripped build (no host debug information): a template kernel named without its arguments
+# is device code (no note); a name no module has stays pending with a note saying why
+scenario lambda-kernel-stripped 0 -ex 'break apply' -ex 'break no_such_fn' -ex run -ex delete \
+    -ex continue --args ./dbg_tiles <<PATS
+^Breakpoint 1 \(apply\) pending\.\$
+^No kernel or __device__ function "no_such_fn" in dbg_tiles; ptxdbg stops in device code only
+^Breakpoint 2 \(no_such_fn\) pending\.\$
+^Breakpoint 1, apply<main::\{lambda\(int\)#1\}><<<\(8,1,1\),\(128,1,1\)>>>
+^dbg_tiles: tile [0-9]+ bytes
+PATS
+if selected lambda-kernel-stripped && [ -f "$d/all" ]; then
+    if grep -q 'function "apply"' "$d/all"; then fail "lambda-kernel-stripped-nonote" "apply got a note"
+    else pass "lambda-kernel-stripped-nonote"; fi
+fi
+# host functions named with their parameter lists (spaces inside them) are host code too; the
+# device overload so named is not
+scenario host-names-with-params nz -ex 'break scale(int, int)' \
+    -ex 'break host_sum<int>(int const*, int)' -ex 'break scale(int)' -ex 'info breakpoints' $DT <<PATS
+^Breakpoint 1 \(scale\(int\)\) pending\.\$
+^1 +breakpoint +keep y +<PENDING> +scale\(int\)\$
+^Function "scale\(int, int\)" is host code of dbg_tiles\.G: ptxdbg stops in device code only
+^Function "host_sum<int>\(int const\*, int\)" is host code of dbg_tiles\.G
+PATS
+# a core written inside atomicCAS (unsigned long long) called from the CAS loop of max_double
+scenario core-in-atomiccas 0 -ex "break dbg_tiles.cu:$dt_cas" -ex run -ex step \
+    -ex "gcore $tmp/cas.core" -ex delete -ex continue $DT <<PATS
+^Breakpoint 1, max_double \(a=0x[0-9a-f]+, v=[0-9.]+\) at dbg_tiles\.cu:$dt_cas\$
+^atomicCAS \(address=0x[0-9a-f]+, compare=0, val=[0-9]+\) at device_atomic_functions\.hpp:[0-9]+\$
+^Saved corefile
+^dbg_tiles: tile [0-9]+ bytes
+PATS
+scenario core-in-atomiccas-open 0 -ex bt -ex up -ex 'print seen' -ex up -ex 'print i' \
+    -ex 'info cuda kernels' --core "$tmp/cas.core" <<PATS
+^#0  atomicCAS \(address=0x[0-9a-f]+, compare=0, val=[0-9]+\) at device_atomic_functions\.hpp:[0-9]+\$
+^#1  0x[0-9a-f]+ in max_double \(a=0x[0-9a-f]+, v=[0-9.]+\) at dbg_tiles\.cu:$dt_cas\$
+^#2  0x[0-9a-f]+ in combine<<<\(4,1,1\),\(32,1,1\)>>> .* at dbg_tiles\.cu:[0-9]+\$
+^Launched from host: main at dbg_tiles\.cu:$dt_launch\$
+^\\\$1 = 0\$
+^\\\$2 = 96\$
+main at dbg_tiles\.cu:$dt_launch combine\(int const\*, unsigned long long\*, double\*, int\*\)\$
+PATS
+# nvcc's default build (the runtime linked statically, with host debug information): the
+# launch site and the release name the program's lines, not the static runtime's internals
+for dt_bin in dbg_tiles.G dbg_tiles.G.static; do
+scenario "freed-async-$dt_bin" nz -ex run -ex bt -ex 'info cuda kernels' --args ./$dt_bin free <<PATS
+which was freed by cudaFreeAsync, called from main at dbg_tiles\.cu:$dt_free\)\$
+^Launched from host: main at dbg_tiles\.cu:$dt_launch\$
+main at dbg_tiles\.cu:$dt_launch combine
+PATS
+done
+
+# ---- dbg_bank.cu: a class's members used bare, overloads, address locations --------------------
+BK="--args ./dbg_bank.G"
+bk_line() { grep -n -F "$1" "$C/dbg_bank.cu" | head -n 1 | cut -d: -f1; }
+bk_post=$(bk_line 'atomicAdd(&count, 1);')
+bk_or=$(bk_line 'atomicOr(&bits')
+bk_audit=$(bk_line 'if (amt[i] < x.lo)')
+bk_cf=$(bk_line '__device__ float clampv(float v)')
+bk_ci=$(bk_line '__device__ int clampv(int v)')
+# in a member function a member's bare name is this->member (gdb reads C++'s implicit this)
+scenario member-implicit-this nz -ex 'break Ledger::post' -ex run -ex 'print count == this->count' \
+    -ex 'print &total == &this->total' -ex 'print &bits' -ex 'print nosuch' -ex delete -ex continue $BK <<PATS
+^Breakpoint 1, Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_post\$
+^\\\$1 = 1\$
+^\\\$2 = 1\$
+^\\\$3 = \(unsigned long long \*\) 0x[0-9a-f]+\$
+^dbg_bank: PASSED\$
+^No symbol "nosuch" in current context\.\$
+PATS
+# break LINE before the run: the line of the program's .cu (its first kernel's file), not of the
+# first file nvcc's line table names (a CUDA header); *EXPR locations (info line, stepi's
+# address, until) as gdb evaluates them
+scenario default-file-address-locations nz -ex "break $bk_audit if i == 999" -ex run -ex 'print i' \
+    -ex 'info line *$pc' -ex stepi -ex 'until *$pc + 1' -ex 'info line *nosuch' -ex delete \
+    -ex continue $BK <<PATS
+^Breakpoint 1, audit<<<\(4,1,1\),\(256,1,1\)>>> \(amt=0x[0-9a-f]+, n=1000, r=0x[0-9a-f]+\) at dbg_bank\.cu:$bk_audit\$
+^\\\$1 = 999\$
+^Line $bk_audit of "dbg_bank\.cu" starts at address 0x[0-9a-f]+ <audit\+[0-9]+> and ends at 0x[0-9a-f]+ <audit\+[0-9]+>\.\$
+^0x[0-9a-f]+	$bk_audit	
+^0x[0-9a-f]+ in audit<<<\(4,1,1\),\(256,1,1\)>>> \(amt=0x[0-9a-f]+, n=1000, r=0x[0-9a-f]+\) at dbg_bank\.cu:$bk_audit\$
+^dbg_bank: PASSED\$
+^No symbol "nosuch" in current context\.\$
+PATS
+# a launch through cuda_runtime.h's template cudaLaunchKernel<T> in a program with symbols but
+# no lines: the launch site is main's address, not the template's (it said cudaLaunchKernel<void
+# (float const*, int, Pair<float>*)>+0x4e); block (4,0,0) thread (64,0,0) reads amt[1088], past
+# the 4000 bytes and the 352 a GPU maps after them
+scenario launch-template-site nz -ex run -ex bt -ex 'info cuda kernels' -ex 'info cuda blocks' \
+    $BK audit <<PATS
+^  launched from main\+0x[0-9a-f]+ in dbg_bank\.G \(no host debug info\)\$
+^#0  0x[0-9a-f]+ in audit<<<\(8,1,1\),\(256,1,1\)>>> .* at dbg_bank\.cu:$bk_audit\$
+^Launched from host: main\+0x[0-9a-f]+ in dbg_bank\.G \(no host debug info\)\$
+^\* +1 +0 +2 Terminated .* main\+0x[0-9a-f]+ in dbg_bank\.G \(no host debug info\) audit\(
+^\*    \(4,0,0\)      \(4,0,0\)       1 exception\$
+PATS
+# print -lanes of an expression the focused lane cannot evaluate is one error, as print's; lane
+# k of block 0 has v = clampv(scale(k % 17)) = 2 * k for k < 17
+scenario lanes-expr-error nz -ex 'break max_float' -ex run -ex 'print -lanes nosuch' \
+    -ex 'print -lanes v' -ex delete -ex continue $BK <<PATS
+^\* Lane  0 \(thread \(0,0,0\)\): 0\$
+^  Lane  3 \(thread \(3,0,0\)\): 6\$
+^  Lane 16 \(thread \(16,0,0\)\): 32\$
+^dbg_bank: PASSED\$
+^No symbol "nosuch" in current context\.\$
+PATS
+if selected lanes-expr-error && [ -f "$d/all" ]; then
+    n_err=$(grep -c 'No symbol "nosuch"' "$d/all")
+    if [ "$n_err" = 1 ]; then pass "lanes-expr-error-once"
+    else fail "lanes-expr-error-once" "$n_err error lines"; fi
+fi
+# a fault inside atomicAdd's helpers selects the user's frame (#2, deposit); the core of that
+# stop (the round trip check of every stop) reopens with the same frame selected
+scenario fault-in-helper-core-frame nz -ex run -ex frame --args ./dbg_particles.G 10 fault <<PATS
+^#2  0x[0-9a-f]+ in deposit \(st=0x[0-9a-f]+, q=\.\.\.\) at dbg_particles\.cu:[0-9]+\$
+PATS
+if selected fault-in-helper-core-frame && [ -f "$d/all" ]; then
+    if grep -q 'Core round trip' "$d/all"; then
+        fail "fault-in-helper-core-frame-roundtrip" "$(grep -A2 'Core round trip' "$d/all" | tr '\n' ' ')"
+    else pass "fault-in-helper-core-frame-roundtrip"; fi
+fi
+# -O3 -lineinfo: Ledger::post is inlined with atomicAdd inlined into its first instruction; the
+# breakpoint on post stops in post's frame (gdb hides the inlined frames that start there; it
+# said "Breakpoint 1, atomicAdd ()"), and next steps post's lines, over the inlined atomics
+scenario break-inline-frame-O3 0 -ex 'break Ledger::post' -ex run -ex next -ex next -ex delete \
+    -ex continue --args ./dbg_bank <<PATS
+^Breakpoint 1, Ledger::post \(\) at dbg_bank\.cu:$bk_post\$
+^$((bk_post + 1))	        atomicAdd\(&total, v\);\$
+^$((bk_post + 2))	        atomicAdd\(&dtotal, \(double\)v\);\$
+^dbg_bank: PASSED\$
+PATS
+# -O3 -lineinfo has no DWARF variables: the kernel's parameters go by the names its frame line
+# shows (param_1 is deposit's n = 1000)
+scenario o3-param-names nz -ex 'break deposit' -ex run -ex 'print param_1' -ex 'print param_1 * 2' \
+    -ex 'print param_9' -ex delete -ex continue --args ./dbg_bank <<PATS
+^Breakpoint 1, deposit<<<\(8,1,1\),\(128,1,1\)>>> \(param_0=0x[0-9a-f]+, param_1=1000, param_2=0x[0-9a-f]+, param_3=0x[0-9a-f]+\) at dbg_bank\.cu:[0-9]+\$
+^\\\$1 = 1000\$
+^\\\$2 = 2000\$
+^dbg_bank: PASSED\$
+^No symbol "param_9" in current context\.\$
+PATS
+# gdb says "Continuing." (and continue N's ignore count, naming the breakpoint) where the command
+# came from a terminal or a -ex outside -batch, never in -batch or scripts; a deleted breakpoint
+# is no longer the one stopped at
+scen_batch=
+scenario continuing-from-tty 0 -ex 'break scale' -ex run -ex 'continue 3' -ex delete \
+    -ex 'continue 2' $BK <<PATS
+^Will ignore next 2 crossings of breakpoint 1\.  Continuing\.\$
+^Not stopped at any breakpoint; argument ignored\.\$
+^Continuing\.\$
+^dbg_bank: PASSED\$
+PATS
+unset scen_batch
+scenario continuing-batch 0 -ex 'break scale' -ex run -ex 'continue 3' -ex delete -ex continue \
+    $BK <<PATS
+^dbg_bank: PASSED\$
+PATS
+if selected continuing-batch && [ -f "$d/all" ]; then
+    if grep -q 'Continuing\|Will ignore' "$d/all"; then fail "continuing-batch-silent" "$(grep 'Contin' "$d/all")"
+    else pass "continuing-batch-silent"; fi
+fi
+# -O3 -lineinfo: an overloaded device function, inlined twice, is one breakpoint of two locations
+scenario overloads-O3 0 -ex 'break clampv' -ex run -ex 'info breakpoints' -ex bt -ex delete \
+    -ex continue --args ./dbg_bank <<PATS
+^Breakpoint 1, clampv \(\) at dbg_bank\.cu:$bk_cf\$
+^1 +breakpoint +keep y +<MULTIPLE> *\$
+^1\.1 +y +0x[0-9a-f]+ in clampv\(float\) at dbg_bank\.cu:$bk_cf\$
+^1\.2 +y +0x[0-9a-f]+ in clampv\(int\) at dbg_bank\.cu:$bk_ci\$
+^#0  clampv \(\) at dbg_bank\.cu:$bk_cf\$
+^#1  deposit<<<
+^dbg_bank: PASSED\$
+PATS
+# a core written inside atomicOr on unsigned long long, reached by a step, with Ledger::post's
+# frame selected: the core reopens there (the selected frame is part of the saved focus), and the
+# frames and the members read the same from the core as at the live stop
+scenario core-in-atomicor 0 -ex "break $bk_or" -ex run -ex step -ex up -ex 'print *this' \
+    -ex "gcore $tmp/or.core" -ex delete -ex continue $BK <<PATS
+^Breakpoint 1, Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
+^atomicOr \(address=0x[0-9a-f]+, val=1\) at sm_32_atomic_functions\.hpp:[0-9]+\$
+^#1  0x[0-9a-f]+ in Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
+^\\\$1 = \{count = [0-9]+, total = [0-9]+, dtotal = [0-9]+, bits = [0-9]+\}\$
+^Saved corefile
+^dbg_bank: PASSED\$
+PATS
+bk_live=
+selected core-in-atomicor && bk_live=$(sed -n 's/^\$1 = //p' "$d/all" 2>/dev/null)
+scenario core-in-atomicor-open 0 -ex bt -ex 'print *this' -ex 'print bits' \
+    --core "$tmp/or.core" <<PATS
+^0x[0-9a-f]+ in Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
+^#0  atomicOr \(address=0x[0-9a-f]+, val=1\) at sm_32_atomic_functions\.hpp:[0-9]+\$
+^#1  0x[0-9a-f]+ in Ledger::post \(this=0x[0-9a-f]+, v=0\) at dbg_bank\.cu:$bk_or\$
+^#2  0x[0-9a-f]+ in deposit<<<\(8,1,1\),\(128,1,1\)>>> .* at dbg_bank\.cu:[0-9]+\$
+^\\\$1 = \{count = [0-9]+, total = [0-9]+, dtotal = [0-9]+, bits = [0-9]+\}\$
+PATS
+if selected core-in-atomicor-open && [ -f "$d/all" ]; then
+    bk_core=$(sed -n 's/^\$1 = //p' "$d/all")
+    if [ -n "$bk_live" ] && [ "$bk_live" = "$bk_core" ]; then pass "core-in-atomicor-same"
+    else fail "core-in-atomicor-same" "live '$bk_live', core '$bk_core'"; fi
+fi
 
 batch_summary

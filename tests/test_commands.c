@@ -1,6 +1,7 @@
 /* test_commands.c - Check suite for the command layer: table, expressions, formatting, demangler. */
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
 #include "cmd.h"
@@ -327,6 +328,39 @@ static int only_T(void *ctx, const char *name)
     return !strcmp(name, "T");
 }
 
+/* C++ type names: a template's "<ARGS>" belongs to the name when the debug info knows the
+ * whole name as a type; "ns::name" is one name */
+static int cxx_types(void *ctx, const char *name)
+{
+    (void)ctx;
+    return !strcmp(name, "tile<8U,void>") || !strcmp(name, "cg::thread_group");
+}
+
+START_TEST(expr_cxx_type_names)
+{
+    char err[256];
+    dbg_expr *e = dbg_expr_parse_typed("sizeof(tile<8U,void>)", cxx_types, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_SIZEOF);
+    ck_assert_str_eq(e->a ? e->a->name : e->tname, "tile<8U,void>");
+    dbg_expr_free(e);
+    e = dbg_expr_parse_typed("(cg::thread_group *) p", cxx_types, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_CAST);
+    ck_assert_str_eq(e->tname, "cg::thread_group");
+    dbg_expr_free(e);
+    /* not a known type: "<" compares */
+    e = dbg_expr_parse_typed("tile < 8", cxx_types, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_LT);
+    dbg_expr_free(e);
+    e = dbg_expr_parse_typed("(v<3)", cxx_types, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_int_eq(e->op, EX_LT);
+    dbg_expr_free(e);
+}
+END_TEST
+
 START_TEST(expr_casts_calls)
 {
     char err[256];
@@ -459,12 +493,25 @@ START_TEST(demangler)
     ck_assert_str_eq(dm("_Z6kernelv", 0), "kernel()");
     ck_assert_str_eq(dm("_Z4testPfS_", 0), "test(float*, float*)");
     ck_assert_str_eq(dm("_ZN2ns6kernelEPfS0_", 0), "ns::kernel(float*, float*)");
-    ck_assert_str_eq(dm("_Z6kernelIfEvPT_i", 0), "void kernel<float>(float*, int)");
+    ck_assert_str_eq(dm("_Z6kernelIfEvPT_i", 0), "kernel<float>(float*, int)");
     ck_assert_str_eq(dm("_Z6kernelIfEvPT_i", 1), "kernel<float>");
-    ck_assert_str_eq(dm("_Z3addIiLi5EEvPT_", 0), "void add<int, 5>(int*)");
+    ck_assert_str_eq(dm("_Z3addIiLi5EEvPT_", 0), "add<int, 5>(int*)");
     ck_assert_str_eq(dm("_Z3barRK5PointS1_", 0), "bar(Point const&, Point const&)");
     ck_assert_str_eq(dm("_ZN12_GLOBAL__N_13fooEi", 0), "(anonymous namespace)::foo(int)");
     ck_assert_str_eq(dm("_Z4halfPDhPKDh", 0), "half(half*, half const*)");
+    /* operators, constructors, destructors and const member functions (as c++filt writes
+       them): a functor's operator() showed mangled in bt and break Smooth::operator() missed */
+    ck_assert_str_eq(dm("_ZNK6SmoothclEff", 0), "Smooth::operator()(float, float) const");
+    ck_assert_str_eq(dm("_ZNK6SmoothclEff", 1), "Smooth::operator()");
+    ck_assert_str_eq(dm("_ZNK6WindowIfLi4EE4meanEv", 0), "Window<float, 4>::mean() const");
+    ck_assert_str_eq(dm("_ZN6WindowIfLi4EEC2Ev", 0), "Window<float, 4>::Window()");
+    ck_assert_str_eq(dm("_ZN6WindowIfLi4EED1Ev", 0), "Window<float, 4>::~Window()");
+    ck_assert_str_eq(dm("_Zpl4Vec3S_", 0), "operator+(Vec3, Vec3)");
+    ck_assert_str_eq(dm("_ZN4Vec3pLERKS_", 0), "Vec3::operator+=(Vec3 const&)");
+    ck_assert_str_eq(dm("_ZNK4Vec3ixEi", 0), "Vec3::operator[](int) const");
+    ck_assert_str_eq(dm("_ZNK3FoocvbEv", 0), "Foo::operator bool() const");
+    ck_assert_str_eq(dm("_ZN2ns3Foo3BarC2Ev", 0), "ns::Foo::Bar::Bar()");
+    ck_assert_str_eq(dm("_ZN2nsdlEPv", 0), "ns::operator delete(void*)");
     /* nvcc's per-file namespace for internal linkage is not shown */
     ck_assert_str_eq(dm("_ZN43_INTERNAL_e79b45d4_12_particles_cu_c03994e29atomicAddEPii", 1),
                      "atomicAdd");
@@ -474,6 +521,31 @@ START_TEST(demangler)
     ck_assert_str_eq(dm("_Z1fjlmxyhtsca", 0),
                      "f(unsigned int, long, unsigned long, long long, unsigned long long, "
                      "unsigned char, unsigned short, short, char, signed char)");
+    /* a template parameter in an expression of a parameter type (c++filt's forms, without a
+       template function's return type, as gdb names functions) */
+    ck_assert_str_eq(dm("_Z8tile_sumILi8EEiN18cooperative_groups4__v117thread_block_tileIXT_EvEEii", 0),
+                     "tile_sum<8>(cooperative_groups::__v1::thread_block_tile<8, void>, int, int)");
+    ck_assert_str_eq(dm("_Z8tile_sumILi8EEiN18cooperative_groups4__v117thread_block_tileIXT_EvEEii", 1),
+                     "tile_sum<8>");
+    ck_assert_str_eq(dm("_Z1gIiLj4EEvN2cg4tileIXT0_ET_EE", 0), "g<int, 4u>(cg::tile<4u, int>)");
+    ck_assert_str_eq(dm("_Z1gILi4EEvN2cg4tileIXT0_EEE", 0), "(fail)");
+    /* argument packs, function pointers, lambdas (c++filt's forms without return types) */
+    ck_assert_str_eq(dm("_Z5packkIJifcEEvDpT_", 0), "packk<int, float, char>(int, float, char)");
+    ck_assert_str_eq(dm("_Z5packkIJEEvDpT_", 0), "packk<>()");
+    ck_assert_str_eq(dm("_Z5fnptrPFiiEPi", 0), "fnptr(int (*)(int), int*)");
+    ck_assert_str_eq(dm("_Z5applyIZ4mainEUliE_EvPiT_", 0),
+                     "apply<main::{lambda(int)#1}>(int*, main::{lambda(int)#1})");
+    ck_assert_str_eq(dm("_Z5applyIZ4mainEUliE_EvPiT_", 1), "apply<main::{lambda(int)#1}>");
+    ck_assert_str_eq(dm("_Z5applyIZ3runiEUlifE0_EvT_", 0),
+                     "apply<run(int)::{lambda(int, float)#2}>(run(int)::{lambda(int, float)#2})");
+    /* a variable has no parameter list */
+    ck_assert_str_eq(dm("_ZN6thrust12placeholders2_1E", 0), "thrust::placeholders::_1");
+    /* a name longer than the demangler's parts fails whole, never cut short */
+    char longname[1200] = "_Z1fI", *q = longname + 5;
+    for (int i = 0; i < 40; i++)
+        q += sprintf(q, "N2aa14bbbbbbbbbbbbbbE");
+    sprintf(q, "EvT_");
+    ck_assert_str_eq(dm(longname, 0), "(fail)");
     ck_assert_str_eq(dm("saxpy", 0), "(fail)");
     ck_assert_str_eq(dm("_Z", 0), "(fail)");
     ck_assert_str_eq(dm("_Z5sa", 0), "(fail)");
@@ -542,6 +614,29 @@ START_TEST(borrowed_modules)
 }
 END_TEST
 
+/* The standard output of one command. */
+static char *capture(cmd_ctx *c, const char *line)
+{
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    ck_assert_ptr_nonnull(tmp);
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    cmd_execute(c, line);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    long n = ftell(tmp) > 0 ? ftell(tmp) : lseek(fileno(tmp), 0, SEEK_END);
+    char *buf = calloc(1, (size_t)n + 1);
+    ck_assert_ptr_nonnull(buf);
+    rewind(tmp);
+    lseek(fileno(tmp), 0, SEEK_SET);
+    size_t got = fread(buf, 1, (size_t)n, tmp);
+    buf[got] = 0;
+    fclose(tmp);
+    return buf;
+}
+
 /* `break k` on a template: a location in every instance (gdb's breakpoint with locations) */
 START_TEST(template_locations)
 {
@@ -560,6 +655,21 @@ START_TEST(template_locations)
     ck_assert_int_eq(dbg_bp_find(s, 2)->npcs, 1);
     ck_assert_int_eq(cmd_execute(&c, "break _Z1kIfEvv"), 0);
     ck_assert_int_eq(dbg_bp_find(s, 3)->npcs, 1);
+    /* gdb's $bpnum: the number of the last breakpoint set */
+    dbg_value v;
+    char err[256];
+    ck_assert_int_eq(dbg_eval_focus(c.s, "$bpnum", &v, err, sizeof err), 0);
+    ck_assert_int_eq(v.kind, DBG_V_INT);
+    ck_assert_int_eq((int)v.u, 3);
+    /* info breakpoints: gdb's <MULTIPLE> row, then one row N.M per location, each naming its
+       function and line (the second used to show a bare address) */
+    char *out = capture(&c, "info breakpoints 1");
+    ck_assert_msg(strstr(out, "1       breakpoint     keep y   <MULTIPLE>") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\n1.1                         y   0x") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, " in k<int>() at t.ptx:") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\n1.2                         y   0x") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, " in k<float>() at t.ptx:") != NULL, "%s", out);
+    free(out);
     cmd_ctx_free(&c);
     dbg_free(s);
 }
@@ -603,6 +713,7 @@ int main(void)
     tcase_add_test(t, expr_registers_builtins_memory);
     tcase_add_test(t, expr_history);
     tcase_add_test(t, expr_casts_calls);
+    tcase_add_test(t, expr_cxx_type_names);
     tcase_add_test(t, format_values);
     tcase_add_test(t, literals);
     tcase_add_test(t, fmt_specs);

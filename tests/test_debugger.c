@@ -138,9 +138,64 @@ START_TEST(repl_typed_results)
 }
 END_TEST
 
+/* Typed PTX whose opcode is also a command's name (set, the PTX instruction, was taken for gdb's
+ * `set` command: "Undefined set command"): the value as the PTX ISA defines it, computed here
+ * (set with an integer destination writes 0xffffffff for true, 0 for false). */
+START_TEST(repl_command_named_opcodes)
+{
+    char want[256];
+    snprintf(want, sizeof want, "%%r7 = %d  (0x%x)\n%%r8 = %u  (0x%x)\n", -1, 0xffffffffu,
+             0u, 0u);
+    char *out = rp_run("./ptxdbg -batch -ex '.reg .b32 %r<10>' "
+                       "-ex 'set.lt.s32.s32 %r7, -1, 0;' -ex 'set.lt.u32.u32 %r8, -1, 0;' "
+                       "-ex 'set confirm off' 2>&1");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
 /* gdb's MI front ends: every spelling gets the same message naming ptxdbg's protocols and
  * status 2 (it said "doesn't allow an argument" for =mi and "unrecognized" alone); the
  * console interpreter is ptxdbg itself. */
+/* gdb records every printed value in the history, void ones too ($1 = void, then $2 = 5): the
+ * void value was shown as $1 and not kept, so the next one was $1 again */
+START_TEST(void_history)
+{
+    int st = -1;
+    char *out = rp_run_status("./ptxdbg -q -batch -ex 'print $_exitcode' -ex 'print 5' "
+                              "-ex 'print $$' 2>&1", &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out, "$1 = void\n$2 = 5\n$3 = void\n");
+    free(out);
+}
+END_TEST
+
+/* gdb's show values: the last ten history values, ten centered on N, the ten after them (+) */
+START_TEST(show_values)
+{
+    int st = -1;
+    char cmd[2048] = "./ptxdbg -q -batch";
+    for (int i = 1; i <= 12; i++)
+        snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " -ex 'print %d * 10'", i);
+    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd),
+             " -ex 'show values' -ex 'show values 3' -ex 'show values +' 2>&1");
+    char *out = rp_run_status(cmd, &st);
+    ck_assert_ptr_nonnull(out);
+    char want[2048] = "";
+    for (int i = 1; i <= 12; i++)   /* the prints */
+        snprintf(want + strlen(want), sizeof want - strlen(want), "$%d = %d\n", i, i * 10);
+    for (int i = 3; i <= 12; i++)   /* show values: $3..$12 */
+        snprintf(want + strlen(want), sizeof want - strlen(want), "$%d = %d\n", i, i * 10);
+    for (int i = 1; i <= 10; i++)   /* show values 3: from $1 (3 - 5, clamped) */
+        snprintf(want + strlen(want), sizeof want - strlen(want), "$%d = %d\n", i, i * 10);
+    for (int i = 11; i <= 12; i++)  /* show values +: the rest */
+        snprintf(want + strlen(want), sizeof want - strlen(want), "$%d = %d\n", i, i * 10);
+    ck_assert_str_eq(out, want);
+    free(out);
+}
+END_TEST
+
 START_TEST(interpreter_option)
 {
     static const char *const forms[] = {"--interpreter=mi", "--interpreter", "-i=mi2",
@@ -163,6 +218,20 @@ START_TEST(interpreter_option)
     ck_assert_ptr_nonnull(out);
     ck_assert_str_eq(out, "$1 = 2\n");
     ck_assert_int_eq(st, 0);
+    free(out);
+    /* an interpreter gdb does not have either: named as gdb does */
+    out = rp_run_status("./ptxdbg --interpreter=tui </dev/null 2>&1", &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "Interpreter `tui' unrecognized") != NULL, "%s", out);
+    ck_assert_int_eq(st, 2);
+    free(out);
+    /* gdb 14's --interpreter=dap is the debug adapter (--dap): it answers initialize */
+    out = rp_run_status("printf 'Content-Length: 64\\r\\n\\r\\n{\"seq\":1,\"type\":\"request\","
+                        "\"command\":\"initialize\",\"arguments\":{}}' | "
+                        "./ptxdbg --interpreter=dap 2>&1", &st);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "\"command\":\"initialize\"") && strstr(out, "\"success\":true"),
+                  "%s", out);
     free(out);
 }
 END_TEST
@@ -255,7 +324,10 @@ int main(void)
     tcase_add_test(t, run_restores_launch_state);
     tcase_add_test(t, repl_standalone_state);
     tcase_add_test(t, repl_typed_results);
+    tcase_add_test(t, repl_command_named_opcodes);
     tcase_add_test(t, interpreter_option);
+    tcase_add_test(t, void_history);
+    tcase_add_test(t, show_values);
     tcase_add_test(t, eval_session_model);
     tcase_add_test(t, vector_registers);
     suite_add_tcase(s, t);

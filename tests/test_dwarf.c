@@ -420,6 +420,17 @@ START_TEST(test_format_synthetic)
     a = 0x50;
     dw_format_value(&pstr, (uint8_t *)&a, 8, 0, 0, read_mem, "hi", out, sizeof out);
     ck_assert_str_eq(out, "0x50 <error: Cannot access memory at address 0x50>");
+    /* a reference shows its referent after its address, as gdb does: "(char &) @0x101: 105
+       'i'" ('i' is the second byte of "hi"; it showed the address alone) */
+    dw_type rchr = {.kind = DW_TY_REFERENCE, .size = 8, .target = &chr, .space = PTX_SPACE_GLOBAL};
+    a = 0x101;
+    dw_format_value(&rchr, (uint8_t *)&a, 8, 0, 1, read_mem, "hi", out, sizeof out);
+    ck_assert_str_eq(out, "(@global char &) @0x101: 105 'i'");
+    dw_format_value(&rchr, (uint8_t *)&a, 8, 0, 0, read_mem, "hi", out, sizeof out);
+    ck_assert_str_eq(out, "@0x101: 105 'i'");
+    a = 0x50;
+    dw_format_value(&rchr, (uint8_t *)&a, 8, 0, 0, read_mem, "hi", out, sizeof out);
+    ck_assert_str_eq(out, "@0x50: <error: Cannot access memory at address 0x50>");
     uint8_t t = 1, f = 0, x = 65;
     ck_assert_str_eq(fmt(&bl, &t, 1, 0, 1), "true");
     ck_assert_str_eq(fmt(&bl, &f, 1, 0, 1), "false");

@@ -267,6 +267,74 @@ START_TEST(lane_next_at_a_breakpoint_line)
 }
 END_TEST
 
+/* The source file (base name) of a lane's position in the focused warp; "" when not live. */
+static const char *lane_file(uint32_t lane)
+{
+    const dbg_focus *f = dbg_get_focus(s);
+    exec_lane_info li;
+    dbg_where w;
+    if (exec_lane_get(dbg_machine(s), f->cta, f->warp, lane, &li) != 0 ||
+        li.state == EXEC_LANE_EXITED || li.state == EXEC_LANE_INVALID)
+        return "";
+    dbg_pc_where(s, li.pc, &w);
+    const char *b = w.file ? strrchr(w.file, '/') : NULL;
+    return b ? b + 1 : w.file ? w.file : "";
+}
+
+/* lanes.cu, -G and -O3 -lineinfo: lane 5 stepped alone (`next -lane`) through loops whose body
+ * has a shuffle: gap (a line between the loop's latch and __shfl_down_sync; the lane stepped
+ * over it alone used to be an iteration ahead of its mates, which then entered the shuffle on
+ * their own and stayed inside it) and tile (cooperative groups' t.shfl_down, inlined into the
+ * line in both builds: the mates that executed it with lane 5 used to stay inside it). After
+ * every step, when lane 5 is on a line of lanes.cu no lane of its warp is inside a callee or a
+ * header's inlined code (sm_30_intrinsics.hpp, cooperative_groups), and the sums are right:
+ * gap: lane 0 gets 0 + 1 + ... + 31; tile: thread 8k gets 8k + ... + 8k+7. */
+static void lanes_in_loops(const char *ptx, const char *kernel, const char *line, int want0)
+{
+    s = dbg_new();
+    ck_assert_ptr_nonnull(s);
+    cmd_ctx_init(&c, s);
+    ck_assert_int_eq(dbg_load_file(s, ptx), 0);
+    run("buffer out s32 32");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "break lanes.cu:%s", line);
+    run(cmd);
+    snprintf(cmd, sizeof cmd, "launch %s<<<1,32>>>(out%s)", kernel,
+             !strcmp(kernel, "gap") ? ", 0" : "");
+    run(cmd);
+    run("cuda thread (5,0,0)");
+    run("delete");
+    for (int i = 0; i < 14 && dbg_launch_alive(s) && lane_depth(5) >= 0; i++) {
+        run("next -lane");
+        if (!dbg_launch_alive(s) || dbg_get_focus(s)->lane != 5 || lane_depth(5) != 0 ||
+            strcmp(lane_file(5), "lanes.cu") != 0)
+            continue;
+        for (uint32_t l = 0; l < 32; l++) {
+            ck_assert_msg(lane_depth(l) <= 0, "%s %s step %d: lane %u is inside a call lane 5 "
+                          "has left", ptx, kernel, i, l);
+            const char *fl = lane_file(l);
+            ck_assert_msg(!*fl || !strcmp(fl, "lanes.cu"), "%s %s step %d: lane %u is in %s "
+                          "while lane 5 is past it", ptx, kernel, i, l, fl);
+        }
+    }
+    if (dbg_launch_alive(s))
+        run("continue");
+    dbg_value v;
+    char err[256];
+    ck_assert_int_eq(dbg_eval_focus(c.s, "out[0]", &v, err, sizeof err), 0);
+    ck_assert_int_eq((int)v.u, want0);
+    close_session();
+}
+
+START_TEST(lane_steps_in_collective_loops)
+{
+    lanes_in_loops("tests/fixtures/runctl/lanes.G.ptx", "gap", "14", 31 * 32 / 2);
+    lanes_in_loops("tests/fixtures/runctl/lanes.G.ptx", "tile", "24", 28);
+    lanes_in_loops("tests/fixtures/runctl/lanes.lineinfo.ptx", "gap", "14", 31 * 32 / 2);
+    lanes_in_loops("tests/fixtures/runctl/lanes.lineinfo.ptx", "tile", "24", 28);
+}
+END_TEST
+
 /* A batch session (PTXDBG_MAX_STEPS) ends on the watchdog after `next` over the call, with the
  * max-steps message and a failing exit status, never "SIGINT". */
 START_TEST(batch_watchdog_ends_next)
@@ -734,6 +802,7 @@ int main(void)
     tcase_add_test(l, lane_steps_through_wmma);
     tcase_add_test(l, lane_step_onto_unreachable_collective);
     tcase_add_test(l, lane_next_at_a_breakpoint_line);
+    tcase_add_test(l, lane_steps_in_collective_loops);
     suite_add_tcase(su, l);
     TCase *a = tcase_create("args");
     tcase_set_timeout(a, 120);

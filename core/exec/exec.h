@@ -153,7 +153,22 @@ typedef struct exec_run_opts {
     uint64_t max_steps;         /* stop with EXEC_STOP_LIMIT after this many warp-instructions;
                                    0 = no limit */
     volatile int *interrupt;    /* polled; non-zero stops with EXEC_STOP_INTERRUPT */
+    int rejoin;                 /* EXEC_RUN_STEP_LANE: instead of a step of the lane, its
+                                   warp-mates behind it run until they join it (the group chosen
+                                   next holds the lane) or cannot; the lane does not move. The
+                                   end of a line step of one lane that executed warp-synchronous
+                                   instructions or calls with them: they finish the line with it
+                                   (none stays inside an inlined __shfl_down_sync) */
 } exec_run_opts;
+
+/* Whether a lane stepped alone (EXEC_RUN_STEP_LANE) executes the instruction at pc only with
+ * the warp-mates behind it, after they catch up: warp-synchronous instructions, calls, returns
+ * of device functions and backward branches. */
+int exec_lane_group_insn(const exec_machine *m, uint32_t pc);
+
+/* Warp-synchronous instructions and calls that lane steps (EXEC_RUN_STEP_LANE) executed with
+ * warp-mates of the lane, since the machine was made. */
+uint64_t exec_lane_group_runs(const exec_machine *m);
 
 /* Run the current launch. A BREAKPOINT stop gives the stopped group of that warp a pass:
  * when it next runs (in this or any later exec_run, whatever other warps stopped meanwhile) it

@@ -226,6 +226,7 @@ struct exec_machine {
                                  (exec_set_step_mark); the stub is in place while either is set */
     uint32_t sf_cta, sf_warp, sf_lanes; /* the focus of the running step: step marks stop only
                                  groups with lanes of sf_lanes (0 outside steps) */
+    uint64_t lane_groups;     /* group instructions lane steps executed with warp-mates */
     int sf_lane;              /* the running step moves one lane (EXEC_RUN_STEP_LANE): in its
                                  warp, breakpoints stop only that lane (its warp-mates catch up
                                  through them) */

@@ -1410,20 +1410,52 @@ static int exec_catch_up(exec_machine *m, exec_warp *w, uint32_t lane, exec_runc
     }
 }
 
+/* The end of a lane's line step: the warp-mates behind it run until they join it, as
+ * exec_catch_up, for at most EXEC_REJOIN_MAX instructions (mates that spin below the lane,
+ * waiting for it, stay where they are). Returns 0 on a stop. */
+#define EXEC_REJOIN_MAX 65536
+static int exec_rejoin(exec_machine *m, exec_warp *w, uint32_t lane, exec_runctx *rc)
+{
+    for (int k = 0; k < EXEC_REJOIN_MAX; k++) {
+        exec_sched(w);
+        if (!w->cur_mask || ((w->cur_mask >> lane) & 1))
+            return 1;
+        int r = exec_step_insn(m, w, rc);
+        if (r <= 0)
+            return r == 0;
+    }
+    return 1;
+}
+
 /* Instructions a lane stepped alone executes with its group (after the lanes behind catch up):
- * warp-synchronous ones, calls, so that converged lanes keep sharing their frames (lanes in
+ * warp-synchronous ones, backward branches, calls, so that converged lanes keep sharing their frames (lanes in
  * different frames never merge) and reach the collectives inside callees together, and the
  * return of a device function, so that the lanes that entered it with the lane leave it with
  * it (none is left inside a callee, at a collective there, while the lane is past it). */
-static int exec_lane_group_insn(const exec_machine *m, uint32_t pc)
+static int exec_back_branch(const exec_machine *m, uint32_t pc)
+{
+    const ptx_insn *pi = pc < m->ncode ? m->code[pc].src : NULL;
+    return pi && !strcmp(pi->opcode, "bra") && (uint32_t)m->code[pc].aux[0] <= pc;
+}
+
+int exec_lane_group_insn(const exec_machine *m, uint32_t pc)
 {
     const ptx_insn *pi = pc < m->ncode ? m->code[pc].src : NULL;
     const ptx_func *f;
     const ptx_insn *fi;
-    return exec_insn_collective(m, pc) || (pi && strcmp(pi->opcode, "call") == 0) ||
-           (pi && !strcmp(pi->opcode, "ret") && exec_pc_insn(m, pc, &f, &fi) == 0 &&
-            !f->is_entry);
+    if (!pi)
+        return 0;
+    /* a backward branch (a loop's next iteration): lanes left behind in the iteration catch
+       up first, so no lane is ever an iteration ahead of the lanes it left behind; min-pc
+       order then always finds them below it (else a lane behind at a loop's latch, at a
+       higher pc, would let the lane call a collective alone) */
+    if (exec_back_branch(m, pc))
+        return 1;
+    return exec_insn_collective(m, pc) || strcmp(pi->opcode, "call") == 0 ||
+           (!strcmp(pi->opcode, "ret") && exec_pc_insn(m, pc, &f, &fi) == 0 && !f->is_entry);
 }
+
+uint64_t exec_lane_group_runs(const exec_machine *m) { return m->lane_groups; }
 
 /* The pc lane `lane` of w executes next. */
 static uint32_t exec_lane_next_pc(const exec_warp *w, uint32_t lane)
@@ -1447,6 +1479,8 @@ static int exec_step_one(exec_machine *m, const exec_run_opts *o, exec_runctx *r
         if (!exec_catch_up(m, w, o->lane, rc))
             return 0;
         mine = w->cur_mask;
+        if ((mine & ~bit) && mine && !exec_back_branch(m, w->cur_pc))
+            m->lane_groups++;   /* a collective or call with mates: they finish the line too */
         r = mine ? exec_slice(m, w, 1, rc) : WR_BLOCKED;
     } else {
         if (lane_mode) {
@@ -1563,10 +1597,16 @@ static int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *r
     /* a waiting warp (lane) first lets the rest of the CTA reach the barrier */
     uint32_t waiting = o->mode == EXEC_RUN_STEP_LANE ? w->bar_wait & (1u << o->lane)
                        : !exec_runnable(w) ? w->bar_wait : 0;
-    if (waiting && !exec_run_until_released(m, w, waiting, rc))
-        return 0;
-    if (!(o->run_on ? exec_run_on(m, o, rc, w) : exec_step_one(m, o, rc, w)))
-        return 0;
+    if (o->rejoin && o->mode == EXEC_RUN_STEP_LANE) {
+        /* the mates behind the lane join it; a lane waiting (barrier, collective) stays */
+        if (!(((w->bar_wait | w->ws_wait) >> o->lane) & 1) && !exec_rejoin(m, w, o->lane, rc))
+            return 0;
+    } else {
+        if (waiting && !exec_run_until_released(m, w, waiting, rc))
+            return 0;
+        if (!(o->run_on ? exec_run_on(m, o, rc, w) : exec_step_one(m, o, rc, w)))
+            return 0;
+    }
     if (m->cl && !exec_live(w) && m->cta.nexited == m->cta.nthreads) {
         int r = exec_cluster_cta_over(m);   /* a peer of its cluster, or the next cluster */
         if (r)

@@ -106,7 +106,9 @@ void dbg_host_set_launch_stack(const uint64_t *pcs, int n);
  * the program called, named by dbg_host_api_name ("cudaFree") when it is needed. */
 #define DBG_HOST_PCS 16
 int dbg_host_stack(uint64_t *pcs, int max, uint64_t *api_pc);
-void dbg_host_api_name(uint64_t api_pc, char *out, size_t n);
+/* pcs, npcs: the stack dbg_host_stack gave with it (a program with the CUDA runtime linked in
+ * statically called its own copy of the API: that one is named). */
+void dbg_host_api_name(uint64_t api_pc, const uint64_t *pcs, int npcs, char *out, size_t n);
 /* The program's frames of such a stack as text, past nvcc's launch glue (stubs, toolkit
  * headers, the kernel's host wrapper; kernel: its mangled name, or NULL): up to nframes
  * "f at app.cu:12" joined by ", called from ". 0, or -1 when nothing is known. */
@@ -121,8 +123,10 @@ int dbg_freed_describe(uint64_t addr, char *out, size_t n);
 /* Whether SPEC (a break location: FUNC or FILE:LINE) is host code of the CUDA program at
  * path (NULL: this process, when the session shows a program's modules in-process): a
  * function of its ELF or a line of its host line table that none of its device modules
- * (the PTX of its .nv_fatbin) has. 1 with the message in why; else 0 (device code, or not
- * known). ptxdbg stops in device code only. */
+ * (the PTX of its .nv_fatbin) has. 1 with the message in why; 2 with a note in why when it is
+ * not known as host code (a stripped program) but no device module has it either (the
+ * breakpoint stays pending: a module loaded at run time may have it); else 0 (device code, or
+ * not known). ptxdbg stops in device code only. */
 int dbg_host_code(dbg_session *s, const char *program, const char *spec, char *why, size_t n);
 const ptx_func *dbg_find_func(dbg_session *s, const char *name);
 /* Display name: base name ("saxpy") or full signature ("saxpy(int, float, ...)"). */
@@ -326,6 +330,8 @@ void dbg_set_run_hook(dbg_session *s, dbg_run_hook fn, void *ctx);
 /* Run until something stops the kernel. `ignore` > 0 ignores the current breakpoint that many
  * more times (gdb's `continue N` sets it to N-1). */
 int dbg_continue(dbg_session *s, int ignore, dbg_event *ev);
+/* The breakpoint the focus stopped at (0: the stop was no breakpoint's). */
+int dbg_stopped_bp(const dbg_session *s);
 int dbg_step(dbg_session *s, dbg_step_kind kind, dbg_event *ev);
 /* Run until one of pcs is reached by the focused warp or the current frame returns. */
 int dbg_advance(dbg_session *s, const uint32_t *pcs, int npcs, dbg_event *ev);
@@ -410,6 +416,10 @@ int dbg_focus_phys(const dbg_session *s);
 int dbg_core_save(dbg_session *s, const char *path);
 /* Replace the session by a core file's state; execution is impossible afterwards. */
 int dbg_core_load(dbg_session *s, const char *path);
+/* Whether the current launch was running at the stop shown: alive, or, in a core, written at
+ * a stop that did not end it (a breakpoint, step, watchpoint, Ctrl-C, max-steps; not a fault,
+ * trap, failed assertion or completion). The tables' "Active"/"running" states. */
+int dbg_launch_running(const dbg_session *s);
 /* The core file the session shows; NULL for a live session. */
 const char *dbg_core_path(const dbg_session *s);
 /* "core.KERNEL.N" for the current launch, "core.ptxdbg" without one. */

@@ -109,6 +109,8 @@ void dbg_history_add(dbg_history *h, const dbg_value *v, dw_info *dw);
 /* The convenience variable `name` (created void when absent and create is set); NULL if none or
  * out of memory. The value's type, if any, must be owned by dw (or by a kept one). */
 dbg_value *dbg_history_conv(dbg_history *h, const char *name, int create);
+/* Set a convenience variable to an int (gdb's $bpnum, $_exitcode). */
+void dbg_history_set_int(dbg_history *h, const char *name, int64_t v);
 void dbg_history_keep(dbg_history *h, const dbg_value *v, dw_info *dw);
 void dbg_history_free(dbg_history *h);
 /* Type names: "int", "unsigned int", "float", "u32", "f32", ... -> ptx_type; NONE if unknown. */

@@ -11,10 +11,12 @@
 # "// cuda-opt: FLAGS" replaces -O2 in the build of NAME (not NAME.G), e.g. -O3 -lineinfo.
 # "// cuda-host-debug" builds both with host debug information (-g) and leaves them unstripped
 # (for the launch sites and host backtraces ptxdbg reads from the program's own DWARF).
+# "// cuda-keep-symbols" strips only the debug information (a release build: host symbols,
+# no lines).
 # A line "// cuda-static-build" also builds NAME.static the same way but with nvcc's default,
 # the CUDA runtime linked statically (no -cudart shared: libcudart_static.a, which reaches the
 # driver through libcuda.so.1's private tables), and "// cuda-static-build: G" builds the -G
-# variant that way instead (NAME.G.static); both stripped.
+# variant that way instead (NAME.G.static); both stripped (unless "// cuda-host-debug").
 # Sources are copied to a fixed neutral staging directory and compiled there, so the paths nvcc
 # records are the same on every machine; ptxdbg finds the sources beside the executables.
 # Usage: tests/cuda/build.sh [NAME.cu ...]   (default: all)
@@ -44,6 +46,7 @@ for cu in "$@"; do
     more=$(sed -n 's|^// cuda-sources: *||p' "$base.cu" | head -n 1)
     opt=$(sed -n 's|^// cuda-opt: *||p' "$base.cu" | head -n 1)
     strip=strip
+    grep -q '^// cuda-keep-symbols' "$base.cu" && strip="strip --strip-debug"
     if grep -q '^// cuda-host-debug' "$base.cu"; then
         flags="$flags -g"
         strip=true
@@ -59,7 +62,7 @@ for cu in "$@"; do
     static=$(sed -n 's|^// cuda-static-build:* *||p' "$base.cu" | head -n 1)
     if grep -q '^// cuda-static-build' "$base.cu"; then
         case "$static" in G) g=-G sname=$base.G.static ;; *) g= sname=$base.static ;; esac
-        (cd "$STAGE" && $NVCC $flags ${g:--O2} -o "$sname" "$base.cu" $more && strip "$sname")
+        (cd "$STAGE" && $NVCC $flags ${g:--O2} -o "$sname" "$base.cu" $more && $strip "$sname")
         cp "$STAGE/$sname" "$sname"
         out="$out $sname"
     fi
