@@ -149,6 +149,7 @@ typedef struct cmd_ctx {
     char *(*term_hook)(struct cmd_ctx *c, const char *prompt);
     struct cmd_user *users;   /* user-defined commands (cmd_define.c) */
     int nusers;
+    struct cmd_ui *ui;        /* the output model's JSON backend (cmd_ui.h); NULL: text */
 } cmd_ctx;
 
 typedef int (*cmd_fn)(cmd_ctx *c, const char *args, int argc, char **argv);

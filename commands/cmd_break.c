@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 #include "cmd_prog.h"
 
 static const char *base_name(const char *p)
@@ -593,6 +594,7 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
         else
             printf("No breakpoints or watchpoints.\n");
     }
+    cmd_ui_breakpoints(c, nums, argc);
     free(nums);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "chk.h"
+#include "cmd_ui.h"
 
 /* Findings are printed by the checkers' own formatter (chk_format); interactively on stdout
  * with the stop, in -batch mode on stderr (the batch's report), every one making the batch's
@@ -29,6 +30,7 @@ static void check_reported(void *ctx, const chk_finding *f)
     cmd_ctx *c = ctx;
     if (c->batch && f->severity == CHK_SEV_ERROR)   /* warnings do not fail a run */
         c->kernel_failed = 1;
+    cmd_ui_finding(c, f);
     check_print(c, f);
 }
 
@@ -111,6 +113,7 @@ int cmd_info_checks(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argc;
     (void)argv;
     chk_ctx *k = dbg_checks(c->s);
+    cmd_ui_checks(c);
     printf("Checker    State  What it finds\n");
     for (int i = 0; i < CHK_N; i++)
         printf("%-10s %-6s %s%s\n", chk_name(i), (chk_enabled(k) >> i) & 1 ? "on" : "off",

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 
 static const char *base_name(const char *p)
 {
@@ -509,6 +510,8 @@ int cmd_info_warps(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argv;
     if (need_kernel(c) != 0)
         return -1;
+    if (!args[strspn(args, " \t")])
+        cmd_ui_warps(c);    /* JSON rows; with a filter: the text only */
     cuda_filter fl;
     if (filter_parse(c, "warps", args, FILTER_ALL, &fl) != 0)
         return -1;
@@ -543,6 +546,8 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
         return cmd_info_lanes_expr(c, args, argc, argv);
     if (need_kernel(c) != 0)
         return -1;
+    if (!args[strspn(args, " \t")])
+        cmd_ui_lanes(c, 0);    /* JSON rows; with a filter: the text only */
     cuda_filter fl;
     if (filter_parse(c, "lanes", args, FILTER_ALL, &fl) != 0)
         return -1;
@@ -665,6 +670,8 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argv;
     if (need_kernel(c) != 0)
         return -1;
+    if (!args[strspn(args, " \t")])
+        cmd_ui_lanes(c, 1);    /* JSON rows; with a filter: the text only */
     cuda_filter fl;
     if (filter_parse(c, "threads", args, FILTER_ALL | 1u << F_BREAKPOINT, &fl) != 0)
         return -1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 
 /* Leading "/FMT" of args: copies it (with the slash) into fmtbuf, returns the rest. */
 static const char *take_fmt(const char *args, char *fmtbuf, size_t n)
@@ -155,7 +156,9 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
         /* gdb records every printed value, void ones too ($1 = void, then $2 = 5) */
         dbg_history_push(c->s, &v);
         printf("$%d = %s\n", dbg_session_history(c->s)->nhist, out);
+        cmd_ui_value(c, &v, out, dbg_session_history(c->s)->nhist);
     } else {
+        cmd_ui_value(c, &v, out, 0);
         printf("%s", out);
     }
     return 0;
@@ -434,6 +437,7 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
             addr += k + (k < lim);
         }
     } else {
+        cmd_ui_memory(c, space, addr, ub);  /* JSON: "values" follow */
         for (int i = 0; i < count; i++) {
             uint64_t a = addr + (uint64_t)i * (uint64_t)ub, bits = 0;
             if (i % per_line == 0) {
@@ -458,7 +462,9 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
             char pf = fmt == 'x' ? 'z' : fmt; /* x pads to the unit like gdb */
             dbg_format_bits(bits, t, fmt == 'f' || fmt == 'd' ? 0 : pf, out, sizeof out);
             printf("\t%s", out);
+            cmd_ui_str(c, NULL, out);
         }
+        cmd_ui_close(c);
         printf("\n");
         if (!back) /* after x/-N the next x goes on backwards from the first unit shown */
             addr += (uint64_t)count * (uint64_t)ub;
@@ -648,6 +654,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
     for (int i = 0; i < n; i++)
         if (rows[i].ok)
             reg_line(rows[i].name, rows[i].bits, rows[i].type);
+    cmd_ui_registers(c, rows, n);
     free(rows);
     uint32_t pc;
     if (dbg_focus_pc(c->s, &pc) == 0) {

@@ -10,6 +10,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 #include "cmd_complete.h"
 
 /* Set by SIGINT; run control polls it (exec_run_opts.interrupt). */
@@ -53,6 +54,7 @@ void cmd_ctx_free(cmd_ctx *c)
     free(c->disp);
     cmd_feed_free(c);
     cmd_users_free(c);
+    cmd_ui_free(c);
     if (c->opt.log_enabled) /* the log belongs to the session that started it */
         cmd_out_log_stop(c);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "chk.h"
+#include "cmd_ui.h"
 
 typedef enum {
     ST_GROUP,                 /* a prefix: "print", "logging", "cuda" */
@@ -206,6 +207,9 @@ static int height_chosen(cmd_ctx *c, const char *v)
     return 0;
 }
 
+static int set_output(cmd_ctx *c, const char *v) { return cmd_ui_set(c, v); }
+static void get_output(cmd_ctx *c, char *out, size_t n) { snprintf(out, n, "%s", cmd_ui_mode(c)); }
+
 static int set_width(cmd_ctx *c, const char *v)
 {
     (void)v;
@@ -307,6 +311,10 @@ static const cmd_setting settings[] = {
      "where reaching the limit makes the exit status non-zero.",
      "Limit on warp-instructions per launch, run, continue or step is %s.",
      ref_run_max_steps, 0, 1, NULL, NULL},
+    {"output", ST_CUSTOM, "text json",
+     "How command results are written: text (as gdb) or json (one JSON object a line, "
+     "docs/JSON.md; also --json).",
+     "Command results are written as %s.", NULL, 0, 0, set_output, get_output},
     {"pagination", ST_BOOL, NULL, "Stop after every page of interactive output (see height).",
      "State of pagination is %s.", ref_pagination, 0, 0, NULL, NULL},
     {"print", ST_GROUP, NULL, "How values are printed.", NULL, NULL, 0, 0, NULL, NULL},

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 #include "cmd_prog.h"
 
 static const char *base_name(const char *p)
@@ -199,6 +200,7 @@ static void queue_bp_commands(cmd_ctx *c, int num)
 void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
 {
     int silent = 0;
+    cmd_ui_stop(c, ev);       /* JSON mode: the stop as an event object (cmd_ui.c) */
     cmd_feed_resumed(c); /* the kernel ran: what is left of breakpoint commands is dropped */
     if (ev->temp_deleted || ev->bp_disabled) {
         /* a change no typed line made: the setup log says it, so the next run and the

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 
 static const char *base_name(const char *p)
 {
@@ -22,15 +23,17 @@ static int need_symbols(cmd_ctx *c)
 /* ---- info locals / info args ------------------------------------------------------------------ */
 static void print_var(void *ctx, const char *name, const char *value)
 {
-    (void)ctx;
     printf("%s = %s\n", name, value);
+    cmd_ui_var(ctx, name, value);
 }
 
 static int print_vars(cmd_ctx *c, int params, const char *none)
 {
     if (need_symbols(c) != 0)
         return -1;
-    int shown = dbg_frame_vars_each(c->s, params, print_var, NULL);
+    cmd_ui_open(c, "variables", 1);   /* JSON: [{"name", "value"}] */
+    int shown = dbg_frame_vars_each(c->s, params, print_var, c);
+    cmd_ui_close(c);
     if (shown < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     if (!shown)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 
 static int need_stack(cmd_ctx *c)
 {
@@ -32,6 +33,7 @@ int cmd_backtrace(cmd_ctx *c, const char *args, int argc, char **argv)
         first = n + (int)lim;
     for (int i = first; i < last; i++)
         cmd_print_frame_line(c, i, 0);
+    cmd_ui_frames(c, first, last);
     if (last < n)
         printf("(More stack frames follow...)\n");
     /* a CUDA program's kernel: where the host launched it (its own debug info) */

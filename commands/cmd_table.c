@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "cmd_ui.h"
 
 #define NOSUB NULL
 
@@ -481,6 +482,8 @@ static int execute_line(cmd_ctx *c, const char *line)
         line++;
     if (!*line || *line == '#')
         return 0;
+    if (cmd_ui_top(c))
+        return cmd_ui_execute(c, line, execute_line);
     char word[64];
     size_t n = 0;
     while ((isalnum((unsigned char)line[n]) || line[n] == '_' || line[n] == '-') &&

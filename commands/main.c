@@ -41,6 +41,8 @@ static void usage(FILE *f)
                "  -leak-check [full|no]   report a program's allocations never freed at exit\n"
                "  -schedule=random:SEED   run warps and blocks in a seeded random order (set\n"
                "                          scheduler); -schedule=round-robin is the default\n"
+               "  -json                   every result, stop and error as one JSON object a "
+               "line\n"
                "  -dap                    speak the Debug Adapter Protocol on stdin/stdout\n"
                "  -args PROGRAM ARGS...   debug a CUDA PROGRAM with these arguments\n");
 }
@@ -70,7 +72,7 @@ static int print_libdir(void)
 
 int main(int argc, char **argv)
 {
-    int batch = 0, quiet = 0, threads = 0;
+    int batch = 0, quiet = 0, threads = 0, json = 0;
     const char *file = NULL;
     const char *core = NULL;  /* --core FILE: open a core file (postmortem) */
     /* -x and -ex in the order given */
@@ -170,6 +172,8 @@ int main(int argc, char **argv)
             return dap_main();
         } else if (!strcmp(a, "-batch")) {
             batch = 1;
+        } else if (!strcmp(a, "-json")) {
+            json = 1;         /* results as JSON lines (docs/JSON.md) */
         } else if (!strcmp(a, "-print-libdir")) {
             rc = print_libdir();
             goto opts_done;
@@ -274,7 +278,9 @@ opts_done:
         c.failed = 1;
     if (program && !isatty(STDIN_FILENO)) /* the program's session reads stdin after us */
         setvbuf(stdin, NULL, _IONBF, 0);
-    if (!batch && !quiet)
+    if (json)
+        cmd_execute(&c, "set output json");
+    if (!batch && !quiet && !json)
         printf("ptxdbg: a PTX debugger running CUDA kernels on the CPU. Type \"help\" for commands.\n");
     if (program) {
         /* no module until the program registers its own: breakpoints are pending */

@@ -49,6 +49,7 @@ script_suite interactive tests/interactive.sh   # tmux drives the real REPL
 script_suite cuda tests/cuda.sh          # unmodified CUDA programs on the runtime library
 script_suite dap tests/dap.sh            # ptxdbg --dap under VS Code's adapter test client
 script_suite checkers tests/checkers.sh  # planted bugs found at their lines, look-alikes clean
+script_suite json tests/json.sh          # --json sessions, every line parsed (docs/JSON.md)
 
 total=$((passed + failed))
 pct=100; [ $total -gt 0 ] && pct=$((passed * 100 / total))

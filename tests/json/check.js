@@ -1,0 +1,150 @@
+// check.js - parses every line of a ptxdbg --json session (RFC 8259, JSON.parse) and asserts
+// one case's fields. Usage: node check.js CASE FILE [ARG...]; prints "PASS CASE" or
+// "FAIL CASE: reason". Expected values are passed in by tests/json.sh from the fixtures'
+// sources (line numbers) or restated from the kernels' arithmetic.
+'use strict';
+const fs = require('fs');
+const [name, file, ...args] = process.argv.slice(2);
+
+function fail(why) { console.log(`FAIL ${name}: ${why}`); process.exit(0); }
+function eq(what, got, want) {
+    if (JSON.stringify(got) !== JSON.stringify(want))
+        fail(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+const text = fs.readFileSync(file, 'utf8');
+const lines = text.split('\n');
+if (lines[lines.length - 1] !== '') fail('the last line does not end with a newline');
+lines.pop();
+const objs = lines.map((l, i) => {
+    try { return JSON.parse(l); } catch (e) { fail(`line ${i + 1} is not JSON: ${l.slice(0, 120)}`); }
+    return null;
+});
+for (const o of objs) {
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) fail('a line is not an object');
+    if ('command' in o) {
+        if (typeof o.ok !== 'boolean') fail(`"${o.command}": ok is not a boolean`);
+        if (!o.ok && typeof o.error !== 'string') fail(`"${o.command}": failed with no error`);
+    } else if (typeof o.event !== 'string') {
+        fail('an object is neither a result nor an event');
+    }
+}
+const result = cmd => {
+    const r = objs.find(o => o.command === cmd);
+    if (!r) fail(`no result for "${cmd}"`);
+    return r;
+};
+const stops = objs.filter(o => o.event === 'stop');
+const base = p => p.replace(/.*\//, '');
+
+switch (name) {
+case 'source': {
+    const [bpLine, callLine] = args.map(Number);
+    const launch = 'launch saxpy<<<2, 32>>>(40, 2, x, y)';
+    const first = stops[0];
+    if (!first) fail('no stop event');
+    eq('stop reason', first.reason, 'breakpoint');
+    eq('stop breakpoint', first.breakpoint, 1);
+    eq('stop function', first.function, 'add_one');
+    eq('stop file', base(first.file), 'srcdbg.cu');
+    eq('stop line', first.line, bpLine);
+    eq('stop block', first.block, [0, 0, 0]);
+    eq('stop thread', first.thread, [0, 0, 0]);
+    eq('launch ok', result(launch).ok, true);
+    // add_one(i) with i = blockIdx.x * blockDim.x + threadIdx.x = 0
+    const p = result('print x');
+    eq('print value', p.value, '0');
+    eq('print type', p.type, 'int');
+    eq('print history', p.history, 1);
+    const bt = result('backtrace').frames;
+    eq('frames', bt.map(f => f.function), ['add_one', 'saxpy']);
+    eq('frame 0 line', bt[0].line, bpLine);
+    eq('frame 1 line', bt[1].line, callLine);
+    eq('frame 0 args', bt[0].args, 'x=0');
+    const bps = result('info breakpoints').breakpoints;
+    eq('breakpoints', bps.length, 1);
+    eq('breakpoint line', bps[0].line, bpLine);
+    eq('breakpoint hits', bps[0].hits, 1);
+    eq('breakpoint enabled', bps[0].enabled, true);
+    const lanes = result('info cuda lanes').lanes;
+    eq('lanes', lanes.length, 32);
+    eq('lane 31 thread', lanes[31].thread, [31, 0, 0]);
+    eq('focused lanes', lanes.filter(l => l.focused).length, 1);
+    const warps = result('info cuda warps').warps;
+    eq('warps in flight', warps.length >= 1, true);
+    // block 1 thread 5: i = 1 * 32 + 5
+    eq('second stop block', stops[1] && stops[1].block, [1, 0, 0]);
+    const pi = result('print i');
+    eq('print i at block 1 thread 5', pi.value, '37');
+    eq('history', pi.history, 2);
+    eq('info args', result('info args').variables, [{ name: 'x', value: '0' }]);
+    // in add_one, x is the int 0: address 0 cannot be read, and the stream goes on
+    const x0 = result('x/4fw x');
+    eq('x at 0 fails', x0.ok, false);
+    if (!/Cannot access memory at address 0x0/.test(x0.error)) fail(`x at 0: ${x0.error}`);
+    // up in saxpy, x is buffer x = iota: x[k] = k
+    const mem = objs.filter(o => o.command === 'x/4fw x')[1];
+    if (!mem) fail('no second x');
+    eq('x values', mem.values, ['0', '1', '2', '3']);
+    eq('x unit', mem.unit_bytes, 4);
+    const regs = result('info registers').registers;
+    if (!regs.length || !regs.every(r => r.name && /^0x[0-9a-f]+$/.test(r.hex)))
+        fail('info registers rows');
+    const bad = result('frobnicate');
+    eq('bad command ok', bad.ok, false);
+    if (!/Undefined command: "frobnicate"/.test(bad.error)) fail(`bad command error: ${bad.error}`);
+    eq('failed print ok', result('print nosuch').ok, false);
+    if (!/json/.test(result('show output').output)) fail('show output does not say json');
+    const echo = result('echo a\\tb\\n');
+    eq('echo output (a tab, escaped)', echo.output, 'a\tb\n');
+    break;
+}
+case 'finding': {
+    const [bugLine] = args.map(Number);
+    const ev = objs.find(o => o.event === 'finding');
+    if (!ev) fail('no finding event');
+    const f = ev.finding;
+    eq('checker', f.checker, 'memcheck');
+    eq('kind', f.kind, 'out-of-bounds');
+    eq('access', f.access, 'write');
+    eq('size', f.size, 4);
+    // off_by_one(a, 30) on 30 ints: thread 30 writes a[30], 120 bytes from a
+    eq('thread', f.threads[0].thread, [30, 0, 0]);
+    eq('line', f.threads[0].line, bugLine);
+    eq('offset', f.allocation.offset, 120);
+    const ic = result('info checks');
+    eq('info checks findings', ic.findings.length, 1);
+    eq('info checks finding kind', ic.findings[0].kind, 'out-of-bounds');
+    eq('memcheck on', ic.checkers.find(c => c.name === 'memcheck').enabled, true);
+    break;
+}
+case 'fault': {
+    const [line] = args.map(Number);
+    const s = stops[0];
+    if (!s) fail('no stop event');
+    eq('reason', s.reason, 'exception');
+    eq('exception', s.exception, 'Warp Out-of-range Address');
+    eq('exception number', s.exception_number, 5);
+    // far_write(a, 4096): thread 1 writes a[4096] = a + 0x4000 (thread 0's a[0] is in bounds)
+    eq('thread', s.thread, [1, 0, 0]);
+    eq('address', s.address, '0x700004000');
+    eq('line', s.line, line);
+    eq('continue refused', result('continue').ok, false);
+    break;
+}
+case 'program': {
+    const s = stops[0];
+    if (!s) fail('no stop event');
+    eq('reason', s.reason, 'breakpoint');
+    eq('function', s.function, 'hello');
+    eq('bt', result('backtrace').frames[0].function, 'hello');
+    // the program's own output and its kernels' printf land in output fields, intact
+    const all = objs.map(o => o.output || o.text || '').join('');
+    if (!all.includes('host before\n')) fail('the program\'s "host before" is missing');
+    if (!all.includes('block 0 says hello (tag 1)\n')) fail('the kernel\'s printf is missing');
+    break;
+}
+default:
+    fail('unknown case');
+}
+console.log(`PASS ${name}`);

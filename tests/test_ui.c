@@ -1,0 +1,106 @@
+/* test_ui.c - the output model's JSON backend: RFC 8259 string escaping, fields, tuples and lists. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmd.h"
+#include "cmd_ui.h"
+#include "test_util.h"
+
+/* The escaped form of n bytes of s (RFC 8259 section 7; invalid UTF-8 as U+FFFD). */
+static char *esc(const char *s, size_t n)
+{
+    char *b = NULL;
+    size_t len = 0, cap = 0;
+    cmd_ui_escape(&b, &len, &cap, s, n);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_uint_eq(strlen(b), len);
+    return b;
+}
+
+#define ESC_EQ(in, want)                                                                         \
+    do {                                                                                         \
+        char *got_ = esc(in, sizeof in - 1);                                                     \
+        ck_assert_str_eq(got_, want);                                                            \
+        free(got_);                                                                              \
+    } while (0)
+
+START_TEST(escapes_specials_and_controls)
+{
+    ESC_EQ("plain", "\"plain\"");
+    ESC_EQ("q\"b\\", "\"q\\\"b\\\\\"");
+    ESC_EQ("a\nb\tc\rd", "\"a\\nb\\tc\\rd\"");
+    /* every other control character, and DEL, as \u00XX */
+    ESC_EQ("\x01\x1f\x7f", "\"\\u0001\\u001f\\u007f\"");
+    ESC_EQ("nul\0end", "\"nul\\u0000end\"");
+    /* '/' needs no escape */
+    ESC_EQ("a/b", "\"a/b\"");
+}
+END_TEST
+
+START_TEST(utf8_kept_invalid_replaced)
+{
+    /* valid: U+00E9 (2 bytes), U+20AC (3), U+1F600 (4) pass through */
+    ESC_EQ("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
+    /* a lone continuation byte, a 0xff, an overlong '/' (C0 AF), a surrogate (ED A0 80), a
+       code point above U+10FFFF (F4 90 80 80), a truncated sequence at the end: U+FFFD each
+       invalid byte */
+    ESC_EQ("a\x80z", "\"a\xef\xbf\xbdz\"");
+    ESC_EQ("\xff", "\"\xef\xbf\xbd\"");
+    ESC_EQ("\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\"");
+    ESC_EQ("\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+    ESC_EQ("\xf4\x90\x80\x80",
+           "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+    ESC_EQ("x\xe2\x82", "\"x\xef\xbf\xbd\xef\xbf\xbd\"");
+}
+END_TEST
+
+/* A command's result object: captured with the session's stdout redirected to a file. */
+START_TEST(result_object_fields)
+{
+    dbg_session *s = dbg_new();
+    ck_assert_ptr_nonnull(s);
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    c.batch = 1;
+    ck_assert_int_eq(cmd_ui_set(&c, "json"), 0);
+    ck_assert_str_eq(cmd_ui_mode(&c), "json");
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    int fd = fileno(f);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    ck_assert_int_eq(cmd_execute(&c, "print 6 * 7"), 0);
+    ck_assert_int_ne(cmd_execute(&c, "no-such-command"), 0);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    static char text[1024];
+    rewind(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    ck_assert_str_eq(text,
+                     "{\"command\":\"print 6 * 7\",\"ok\":true,\"value\":\"42\",\"type\":\"int\","
+                     "\"history\":1,\"output\":\"$1 = 42\\n\"}\n"
+                     "{\"command\":\"no-such-command\",\"ok\":false,\"error\":\"Undefined "
+                     "command: \\\"no-such-command\\\".  Try \\\"help\\\".\"}\n");
+    ck_assert_int_eq(cmd_ui_set(&c, "xml"), -1);
+    ck_assert_int_eq(cmd_ui_set(&c, "text"), 0);
+    ck_assert_str_eq(cmd_ui_mode(&c), "text");
+    cmd_ctx_free(&c);
+    dbg_free(s);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *su = suite_create("ui");
+    TCase *t = tcase_create("json");
+    tcase_add_test(t, escapes_specials_and_controls);
+    tcase_add_test(t, utf8_kept_invalid_replaced);
+    tcase_add_test(t, result_object_fields);
+    suite_add_tcase(su, t);
+    return tu_run_suite(su);
+}
