@@ -76,21 +76,27 @@ static uint64_t rt_op_bytes(const rt_op *op)
     return (uint64_t)op->u.set.width * op->u.set.elem_size * op->u.set.height * op->u.set.depth;
 }
 
+/* The launch a kernel op describes, on stream s. */
+static void op_launch_ctx(rt_stream *s, const rt_op *op, rt_launch_ctx *ctx)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->k = op->u.kernel.k;
+    ctx->grid = op->u.kernel.grid;
+    ctx->block = op->u.kernel.block;
+    ctx->shmem = op->u.kernel.shmem;
+    ctx->cluster = op->u.kernel.cluster;
+    ctx->cooperative = op->u.kernel.cooperative;
+    ctx->stream = s;
+    ctx->params = op->u.kernel.params;
+    ctx->nparams = op->u.kernel.nparams;
+}
+
 cudaError_t rt_op_run(rt_stream *s, const rt_op *op)
 {
     switch (op->kind) {
     case RT_OP_KERNEL: {
         rt_launch_ctx ctx;
-        memset(&ctx, 0, sizeof ctx);
-        ctx.k = op->u.kernel.k;
-        ctx.grid = op->u.kernel.grid;
-        ctx.block = op->u.kernel.block;
-        ctx.shmem = op->u.kernel.shmem;
-        ctx.cluster = op->u.kernel.cluster;
-        ctx.cooperative = op->u.kernel.cooperative;
-        ctx.stream = s;
-        ctx.params = op->u.kernel.params;
-        ctx.nparams = op->u.kernel.nparams;
+        op_launch_ctx(s, op, &ctx);
         ctx.host_pcs = op->u.kernel.host_pcs;
         ctx.nhost_pcs = op->u.kernel.nhost_pcs;
         rt_launch_exec(&ctx);
@@ -152,16 +158,7 @@ cudaError_t rt_op_check(rt_stream *s, const rt_op *op)
     switch (op->kind) {
     case RT_OP_KERNEL: {
         rt_launch_ctx ctx;
-        memset(&ctx, 0, sizeof ctx);
-        ctx.k = op->u.kernel.k;
-        ctx.grid = op->u.kernel.grid;
-        ctx.block = op->u.kernel.block;
-        ctx.shmem = op->u.kernel.shmem;
-        ctx.cluster = op->u.kernel.cluster;
-        ctx.cooperative = op->u.kernel.cooperative;
-        ctx.stream = s;
-        ctx.params = op->u.kernel.params;
-        ctx.nparams = op->u.kernel.nparams;
+        op_launch_ctx(s, op, &ctx);
         return rt_launch_check(&ctx);
     }
     case RT_OP_COPY:
