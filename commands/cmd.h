@@ -101,6 +101,8 @@ typedef struct {
     char log_file[CMD_PATH_MAX];
     int check_leaks;          /* set check leaks: leak check at program exit (--leak-check) */
     char check_report[CMD_PATH_MAX]; /* set check report: findings as JSON lines at the end */
+    uint64_t schedules;       /* --schedules=N: a finished launch is rerun under N random
+                                 schedules (cmd_schedules.c) */
 } cmd_opts;
 
 typedef struct cmd_ctx {
@@ -230,6 +232,9 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmt, int reco
 
 /* cmd_launch.c: run the current launch until it stops and report the stop. */
 int cmd_resume(cmd_ctx *c, int ignore);
+/* --schedules=N after a launch finished: rerun it under random schedules 1..N, report the first
+ * result that differs (and racecheck's racing pairs). */
+int cmd_schedules(cmd_ctx *c);
 
 /* handlers, by file */
 #define H(name) int name(cmd_ctx *c, const char *args, int argc, char **argv)

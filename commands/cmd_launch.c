@@ -505,6 +505,8 @@ int cmd_launch(cmd_ctx *c, const char *args, int argc, char **argv)
         goto out;
     }
     rc = cmd_resume(c, 0);
+    if (rc == 0 && c->opt.schedules)
+        rc = cmd_schedules(c);
 out:
     free(params);
     free(abuf);

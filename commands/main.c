@@ -41,6 +41,9 @@ static void usage(FILE *f)
                "  -leak-check [full|no]   report a program's allocations never freed at exit\n"
                "  -schedule=random:SEED   run warps and blocks in a seeded random order (set\n"
                "                          scheduler); -schedule=round-robin is the default\n"
+               "  -schedules=N            rerun each launch of a PTX file that finishes under\n"
+               "                          random schedules 1..N; report the first result that\n"
+               "                          differs (and racecheck's racing pair)\n"
                "  -json                   every result, stop and error as one JSON object a "
                "line\n"
                "  -dap                    speak the Debug Adapter Protocol on stdin/stdout\n"
@@ -85,6 +88,7 @@ int main(int argc, char **argv)
         return 2;
     int rc = -1;  /* >= 0: an option ends ptxdbg with this status */
     const char *check_list = NULL, *check_report = NULL, *schedule = NULL;
+    uint64_t schedules = 0;
     int leak_check = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -133,7 +137,8 @@ int main(int argc, char **argv)
         int takes = !strcmp(name, "-x") || !strcmp(name, "-ex") || !strcmp(name, "-command") ||
                     !strcmp(name, "-eval-command") || !strcmp(name, "-core") ||
                     !strcmp(name, "-c") || !strcmp(name, "-check") ||
-                    !strcmp(name, "-check-report") || !strcmp(name, "-schedule");
+                    !strcmp(name, "-check-report") || !strcmp(name, "-schedule") ||
+                    !strcmp(name, "-schedules");
         if (!strcmp(name, "-leak-check")) {   /* --leak-check [full|no] (compute-sanitizer's) */
             const char *v = val;
             if (!v && i + 1 < argc && (!strcmp(argv[i + 1], "full") || !strcmp(argv[i + 1], "no")))
@@ -214,6 +219,16 @@ int main(int argc, char **argv)
             check_list = val;
         } else if (!strcmp(name, "-check-report")) {
             check_report = val;
+        } else if (!strcmp(name, "-schedules")) {   /* N reruns of each finished launch */
+            char *end;
+            unsigned long long nn = strtoull(val, &end, 10);
+            if (!val[0] || *end || val[0] == '-' || nn == 0 || nn > 100000) {
+                fprintf(stderr, "ptxdbg: --schedules takes a number of schedules from 1 to "
+                        "100000 ('%s')\n", val);
+                rc = 2;
+                goto opts_done;
+            }
+            schedules = nn;
         } else if (!strcmp(name, "-schedule")) {   /* random:SEED or round-robin */
             const char *d = strchr(val, ':');
             if (strcmp(val, "round-robin") && (strncmp(val, "random", 6) || (val[6] && !d) ||
@@ -295,6 +310,16 @@ opts_done:
     }
     if (core)
         cmd_core_open(&c, core);
+    if (schedules) {
+        if (c.prog || c.inproc) {
+            cmd_error(&c, "--schedules reruns launches of PTX files; a program's kernels run "
+                      "once each: use --schedule=random:SEED to run a program under one random "
+                      "schedule.");
+            rc = 2;
+            goto opts_done;
+        }
+        c.opt.schedules = schedules;
+    }
     if (schedule) {   /* as `set scheduler` (a program's session gets it with its config) */
         char line[96];
         snprintf(line, sizeof line, "set scheduler %.60s", schedule);

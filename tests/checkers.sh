@@ -238,6 +238,20 @@ run_dbg "$d" -batch --schedule=random:11 --check=racecheck -ex 'buffer in s32 64
     "$K/racecheck.G.ptx"
 grep -q '^\$1 = 2016$' "$d/stdout" && [ "$(cat "$d/rc")" = 0 ] && pass sched.correct ||
     fail sched.correct "$(first_line "$d/stdout") $(first_line "$d/stderr")"
+# --schedules=N: interwarp's result under round-robin is in[i] * 3 (out[1] = 3); some seed of
+# 1..8 gives another, which is reported with the racing pair and a failing exit status; a correct
+# reduction gives 0+1+...+63 under every schedule
+expect_out sched.schedules_differ nz \
+    '^Schedule random:[0-9]+ gives a different result: byte [0-9]+ of buffer out ' \
+    '^The racing pair\(s\) racecheck found:$' 'Race reported between Write access at interwarp' -- \
+    -batch --check=racecheck --schedules=8 -ex 'buffer in s32 64 = iota' -ex 'buffer out s32 64' \
+    -ex 'launch interwarp<<<1,64>>>(in, out)' "$K/racecheck.lineinfo.ptx"
+expect_out sched.schedules_same 0 '^All 8 random schedules give the same result as the first run\.$' \
+    '^\$1 = 2016$' -- -batch --check=none --schedules=8 -ex 'buffer in s32 64 = iota' \
+    -ex 'buffer out s32 64' -ex 'launch reduce_nobar_ok<<<1,64>>>(in, out)' -ex 'print out[0]' \
+    "$K/racecheck.G.ptx"
+expect_out sched.schedules_bad 2 '^ptxdbg: --schedules takes a number of schedules from 1 to 100000' -- \
+    --schedules=0 "$K/racecheck.G.ptx"
 
 # ---- stops at the prompt ---------------------------------------------------------------------
 
