@@ -78,17 +78,17 @@ int exec_dec_psrc(exec_dec *d, exec_insn *in, int k, const ptx_operand *o) { (vo
 int exec_dec_pdst(exec_dec *d, exec_insn *in, int k, const ptx_operand *o) { (void)d; return pred_op(in, k, o, 1); }
 
 static const stub_dec dectab[] = {
-    {"add", dec_add}, {"sub", dec_sub}, {"mul", dec_mul}, {"mad", dec_mad}, {"mul24", dec_mul24},
-    {"mad24", dec_mad24}, {"sad", dec_sad}, {"div", dec_div}, {"rem", dec_rem}, {"abs", dec_abs},
-    {"neg", dec_neg}, {"min", dec_min}, {"max", dec_max}, {"popc", dec_popc}, {"clz", dec_clz},
-    {"bfind", dec_bfind}, {"fns", dec_fns}, {"brev", dec_brev}, {"bfe", dec_bfe}, {"bfi", dec_bfi},
-    {"dp4a", dec_dp4a}, {"dp2a", dec_dp2a}, {"addc", dec_addc}, {"subc", dec_subc},
-    {"madc", dec_madc}, {"testp", dec_testp}, {"copysign", dec_copysign}, {"fma", dec_fma},
-    {"rcp", dec_rcp}, {"sqrt", dec_sqrt}, {"rsqrt", dec_rsqrt}, {"sin", dec_sin}, {"cos", dec_cos},
-    {"lg2", dec_lg2}, {"ex2", dec_ex2}, {"tanh", dec_tanh}, {"set", dec_set}, {"setp", dec_setp},
-    {"selp", dec_selp}, {"slct", dec_slct}, {"and", dec_and}, {"or", dec_or}, {"xor", dec_xor},
-    {"not", dec_not}, {"cnot", dec_cnot}, {"lop3", dec_lop3}, {"shf", dec_shf}, {"shl", dec_shl},
-    {"shr", dec_shr}, {"prmt", dec_prmt}, {"cvt", dec_cvt},
+    {"add", exec_dec_add}, {"sub", exec_dec_sub}, {"mul", exec_dec_mul}, {"mad", exec_dec_mad}, {"mul24", exec_dec_mul24},
+    {"mad24", exec_dec_mad24}, {"sad", exec_dec_sad}, {"div", exec_dec_div}, {"rem", exec_dec_rem}, {"abs", exec_dec_abs},
+    {"neg", exec_dec_neg}, {"min", exec_dec_min}, {"max", exec_dec_max}, {"popc", exec_dec_popc}, {"clz", exec_dec_clz},
+    {"bfind", exec_dec_bfind}, {"fns", exec_dec_fns}, {"brev", exec_dec_brev}, {"bfe", exec_dec_bfe}, {"bfi", exec_dec_bfi},
+    {"dp4a", exec_dec_dp4a}, {"dp2a", exec_dec_dp2a}, {"addc", exec_dec_addc}, {"subc", exec_dec_subc},
+    {"madc", exec_dec_madc}, {"testp", exec_dec_testp}, {"copysign", exec_dec_copysign}, {"fma", exec_dec_fma},
+    {"rcp", exec_dec_rcp}, {"sqrt", exec_dec_sqrt}, {"rsqrt", exec_dec_rsqrt}, {"sin", exec_dec_sin}, {"cos", exec_dec_cos},
+    {"lg2", exec_dec_lg2}, {"ex2", exec_dec_ex2}, {"tanh", exec_dec_tanh}, {"set", exec_dec_set}, {"setp", exec_dec_setp},
+    {"selp", exec_dec_selp}, {"slct", exec_dec_slct}, {"and", exec_dec_and}, {"or", exec_dec_or}, {"xor", exec_dec_xor},
+    {"not", exec_dec_not}, {"cnot", exec_dec_cnot}, {"lop3", exec_dec_lop3}, {"shf", exec_dec_shf}, {"shl", exec_dec_shl},
+    {"shr", exec_dec_shr}, {"prmt", exec_dec_prmt}, {"cvt", exec_dec_cvt},
 };
 
 static ptx_sym syms[NREG];

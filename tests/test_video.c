@@ -55,13 +55,13 @@ int exec_dec_dst(exec_dec *d, exec_insn *in, int k, const ptx_operand *o, ptx_ty
 }
 
 static const stub_dec dectab[] = {
-    {"vadd", dec_vadd}, {"vsub", dec_vsub}, {"vabsdiff", dec_vabsdiff}, {"vmin", dec_vmin},
-    {"vmax", dec_vmax}, {"vshl", dec_vshl}, {"vshr", dec_vshr}, {"vmad", dec_vmad},
-    {"vset", dec_vset}, {"vadd2", dec_vadd2}, {"vsub2", dec_vsub2}, {"vavrg2", dec_vavrg2},
-    {"vabsdiff2", dec_vabsdiff2}, {"vmin2", dec_vmin2}, {"vmax2", dec_vmax2},
-    {"vset2", dec_vset2}, {"vadd4", dec_vadd4}, {"vsub4", dec_vsub4}, {"vavrg4", dec_vavrg4},
-    {"vabsdiff4", dec_vabsdiff4}, {"vmin4", dec_vmin4}, {"vmax4", dec_vmax4},
-    {"vset4", dec_vset4},
+    {"vadd", exec_dec_vadd}, {"vsub", exec_dec_vsub}, {"vabsdiff", exec_dec_vabsdiff}, {"vmin", exec_dec_vmin},
+    {"vmax", exec_dec_vmax}, {"vshl", exec_dec_vshl}, {"vshr", exec_dec_vshr}, {"vmad", exec_dec_vmad},
+    {"vset", exec_dec_vset}, {"vadd2", exec_dec_vadd2}, {"vsub2", exec_dec_vsub2}, {"vavrg2", exec_dec_vavrg2},
+    {"vabsdiff2", exec_dec_vabsdiff2}, {"vmin2", exec_dec_vmin2}, {"vmax2", exec_dec_vmax2},
+    {"vset2", exec_dec_vset2}, {"vadd4", exec_dec_vadd4}, {"vsub4", exec_dec_vsub4}, {"vavrg4", exec_dec_vavrg4},
+    {"vabsdiff4", exec_dec_vabsdiff4}, {"vmin4", exec_dec_vmin4}, {"vmax4", exec_dec_vmax4},
+    {"vset4", exec_dec_vset4},
 };
 
 static ptx_sym syms[NREG];
@@ -703,7 +703,7 @@ START_TEST(t_decode_errors)
         exec_insn in;
         memset(&in, 0, sizeof in);
         in.src = &pi;
-        ck_assert_int_ne(dec_vadd(NULL, &pi, &in), 0);
+        ck_assert_int_ne(exec_dec_vadd(NULL, &pi, &in), 0);
     }
 }
 END_TEST

@@ -563,7 +563,7 @@ static int cl_bar_wait_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 }
 
 /* barrier.cluster.arrive{.release,.relaxed}{.aligned}; barrier.cluster.wait{.acquire}{.aligned}
- * (called by dec_bar for barrier/bar with .cluster). */
+ * (called by exec_dec_bar for barrier/bar with .cluster). */
 int exec_dec_barrier_cluster(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int arrive = 0, wait = 0;

@@ -522,7 +522,7 @@ enum { EXEC_AM_REG64 = 1, EXEC_AM_REG32, EXEC_AM_ABS, EXEC_AM_LOCALVAR, EXEC_AM_
 int exec_dec_address(exec_dec *d, const ptx_insn *pi, exec_insn *in, const ptx_operand *o,
                      ptx_space sp);
 void exec_addr_lanes(exec_warp *w, const exec_insn *in, uint32_t m, uint64_t *addr);
-/* exec_async.c: st.async / red.async (red = 1), reached from dec_st and dec_red_any. */
+/* exec_async.c: st.async / red.async (red = 1), reached from exec_dec_st and exec_dec_red_any. */
 int exec_dec_st_async(exec_dec *d, const ptx_insn *pi, exec_insn *in, int red);
 
 /* exec_ctrl.c: arguments and return value of the call instruction `in` (caller's frame). */

@@ -18,7 +18,7 @@ const int exec_nops = (int)(sizeof exec_ops / sizeof exec_ops[0]);
 
 /* Decoder of opcodes the table lists but the machine does not model: a load error naming the
  * instruction and the reason given in the table's summary. */
-int dec_refuse(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_refuse(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     return exec_dec_error(d, pi, "not supported: %s", exec_ops[in->opc].summary);
 }

@@ -368,7 +368,7 @@ static int mb_space(exec_dec *d, const ptx_insn *pi, int first, ptx_space *sp, i
     return 0;
 }
 
-int dec_mbarrier(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_mbarrier(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (pi->nmods < 1)
         return exec_dec_error(d, pi, "missing operation");
@@ -1043,7 +1043,7 @@ static int exec_dec_cp_async(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return 0;
 }
 
-int dec_cp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_cp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (pi->nmods >= 1 && !strcmp(pi->mods[0], "async"))
         return exec_dec_cp_async(d, pi, in);
@@ -1138,8 +1138,8 @@ static int exec_dec_cluster(exec_dec *d, const ptx_insn *pi, exec_insn *in, int 
     return 0;
 }
 
-int dec_mapa(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_cluster(d, pi, in, 1); }
-int dec_getctarank(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_cluster(d, pi, in, 0); }
+int exec_dec_mapa(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_cluster(d, pi, in, 1); }
+int exec_dec_getctarank(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_cluster(d, pi, in, 0); }
 
 /* ---- setmaxnreg / multimem -------------------------------------------------------------------
  * setmaxnreg.{inc,dec}.sync.aligned.u32 N: a register-budget hint for the warpgroup; N must be
@@ -1147,7 +1147,7 @@ int dec_getctarank(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec
  * resource here, so it has no effect.
  * multimem.*: needs multicast memory objects (several GPUs' memory behind one address),
  * which are not modelled: rejected at load. */
-int dec_setmaxnreg(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_setmaxnreg(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int act = 0;
     for (int i = 0; i < pi->nmods; i++) {
@@ -1168,7 +1168,7 @@ int dec_setmaxnreg(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return 0;
 }
 
-int dec_multimem(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_multimem(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     (void)in;
     return exec_dec_error(d, pi, "multimem requires multicast memory objects, which ptxdbg "

@@ -18,8 +18,8 @@
  * ============================================================================================= */
 enum { AX_CAS = 1, AX_EXCH, AX_ADD, AX_MIN, AX_MAX };
 
-int dec_atom(exec_dec *d, const ptx_insn *pi, exec_insn *in);   /* exec_sync.c */
-int dec_red(exec_dec *d, const ptx_insn *pi, exec_insn *in);
+int exec_dec_atom(exec_dec *d, const ptx_insn *pi, exec_insn *in);   /* exec_sync.c */
+int exec_dec_red(exec_dec *d, const ptx_insn *pi, exec_insn *in);
 
 /* The generic/global/shared host bytes of lane i's address, or NULL after a fault. */
 static uint8_t *ax_host(exec_warp *w, const exec_insn *in, uint32_t i, uint64_t a, uint32_t n)
@@ -241,14 +241,14 @@ static int ax_extended(const ptx_insn *pi)
     return 0;
 }
 
-int dec_atom_any(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_atom_any(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    return ax_extended(pi) ? ax_dec(d, pi, in, 0) : dec_atom(d, pi, in);
+    return ax_extended(pi) ? ax_dec(d, pi, in, 0) : exec_dec_atom(d, pi, in);
 }
 
-int dec_red_any(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_red_any(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (pi->nmods && !strcmp(pi->mods[0], "async"))
         return exec_dec_st_async(d, pi, in, 1);   /* red.async: exec_async.c */
-    return ax_extended(pi) ? ax_dec(d, pi, in, 1) : dec_red(d, pi, in);
+    return ax_extended(pi) ? ax_dec(d, pi, in, 1) : exec_dec_red(d, pi, in);
 }

@@ -39,7 +39,7 @@ static int h_pnot(exec_warp *w, const exec_insn *in, uint32_t m)
 }
 
 /* kind: 0 and, 1 or, 2 xor, 3 not, 4 cnot */
-static int dec_logic(exec_dec *d, const ptx_insn *pi, exec_insn *in, int kind)
+static int exec_dec_logic(exec_dec *d, const ptx_insn *pi, exec_insn *in, int kind)
 {
     static const exec_fn tb[5][3] = {
         { h_and16, h_and32, h_and64 }, { h_or16, h_or32, h_or64 }, { h_xor16, h_xor32, h_xor64 },
@@ -67,11 +67,11 @@ static int dec_logic(exec_dec *d, const ptx_insn *pi, exec_insn *in, int kind)
     ptx_type ty[3] = { t, t, t };
     return exec_alu_ops(d, pi, in, n, ty);
 }
-int dec_and(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_logic(d, pi, in, 0); }
-int dec_or(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_logic(d, pi, in, 1); }
-int dec_xor(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_logic(d, pi, in, 2); }
-int dec_not(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_logic(d, pi, in, 3); }
-int dec_cnot(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_logic(d, pi, in, 4); }
+int exec_dec_and(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_logic(d, pi, in, 0); }
+int exec_dec_or(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_logic(d, pi, in, 1); }
+int exec_dec_xor(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_logic(d, pi, in, 2); }
+int exec_dec_not(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_logic(d, pi, in, 3); }
+int exec_dec_cnot(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_logic(d, pi, in, 4); }
 
 /* =============================================================================================
  * lop3.b32 d, a, b, c, immLut: bit k of d = immLut[(a_k << 2) | (b_k << 1) | c_k] (the LUT is
@@ -104,7 +104,7 @@ static int h_lop3_p(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-int dec_lop3(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_lop3(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB(AND) | EXEC_MB(OR), &mo))
@@ -175,7 +175,7 @@ EXEC_HANDLER3(h_shf_lc, uint32_t, uint32_t, uint32_t, uint32_t, shf_l(x, y, z > 
 EXEC_HANDLER3(h_shf_rw, uint32_t, uint32_t, uint32_t, uint32_t, shf_r(x, y, z & 31))
 EXEC_HANDLER3(h_shf_rc, uint32_t, uint32_t, uint32_t, uint32_t, shf_r(x, y, z > 32 ? 32 : z))
 
-static int dec_shift(exec_dec *d, const ptx_insn *pi, exec_insn *in, int right)
+static int exec_dec_shift(exec_dec *d, const ptx_insn *pi, exec_insn *in, int right)
 {
     static const exec_fn tl[3] = { h_shl16, h_shl32, h_shl64 };
     static const exec_fn tu[3] = { h_shru16, h_shru32, h_shru64 };
@@ -197,10 +197,10 @@ static int dec_shift(exec_dec *d, const ptx_insn *pi, exec_insn *in, int right)
     ptx_type ty[3] = { t, t, PTX_T_U32 };
     return exec_alu_ops(d, pi, in, 3, ty);
 }
-int dec_shl(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_shift(d, pi, in, 0); }
-int dec_shr(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_shift(d, pi, in, 1); }
+int exec_dec_shl(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_shift(d, pi, in, 0); }
+int exec_dec_shr(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_shift(d, pi, in, 1); }
 
-int dec_shf(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_shf(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB(L) | EXEC_MB(R) | EXEC_MB(WRAP) | EXEC_MB(CLAMP), &mo))
@@ -245,7 +245,7 @@ EXEC_HANDLER2(h_bmsk_w, uint32_t, uint32_t, uint32_t, bmsk(x, y, 0))
 EXEC_HANDLER2(h_bmsk_c, uint32_t, uint32_t, uint32_t, bmsk(x, y, 1))
 
 /* The modifiers of bmsk and szext: exactly one of .wrap/.clamp (*clamp set), one type. */
-static int dec_wrap_clamp(exec_dec *d, const ptx_insn *pi, exec_alu_mods *mo, int *clamp)
+static int exec_dec_wrap_clamp(exec_dec *d, const ptx_insn *pi, exec_alu_mods *mo, int *clamp)
 {
     if (exec_alu_parse(d, pi, EXEC_MB(WRAP) | EXEC_MB(CLAMP), mo))
         return -1;
@@ -256,11 +256,11 @@ static int dec_wrap_clamp(exec_dec *d, const ptx_insn *pi, exec_alu_mods *mo, in
     return 0;
 }
 
-int dec_bmsk(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_bmsk(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     int cl;
-    if (dec_wrap_clamp(d, pi, &mo, &cl))
+    if (exec_dec_wrap_clamp(d, pi, &mo, &cl))
         return -1;
     if (mo.ntypes != 1 || mo.t[0] != PTX_T_B32)
         return exec_dec_error(d, pi, "requires .b32");
@@ -283,11 +283,11 @@ static inline uint32_t szext(uint32_t a, uint32_t b, int clamp, int sgn)
 }
 EXEC_HANDLER2(h_szext, uint32_t, uint32_t, uint32_t, szext(x, y, (int)in->aux[0], (int)in->aux[1]))
 
-int dec_szext(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_szext(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     int cl;
-    if (dec_wrap_clamp(d, pi, &mo, &cl))
+    if (exec_dec_wrap_clamp(d, pi, &mo, &cl))
         return -1;
     if (mo.ntypes != 1 || (mo.t[0] != PTX_T_U32 && mo.t[0] != PTX_T_S32))
         return exec_dec_error(d, pi, "requires .u32 or .s32");
@@ -333,7 +333,7 @@ static inline uint32_t prmt_mode(uint32_t a, uint32_t b, uint32_t c, int md)
 EXEC_HANDLER3(h_prmt, uint32_t, uint32_t, uint32_t, uint32_t, prmt_generic(x, y, z))
 EXEC_HANDLER3(h_prmt_mode, uint32_t, uint32_t, uint32_t, uint32_t, prmt_mode(x, y, z, (int)in->aux[0]))
 
-int dec_prmt(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_prmt(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     uint64_t modes = EXEC_MB(F4E) | EXEC_MB(B4E) | EXEC_MB(RC8) | EXEC_MB(ECL) | EXEC_MB(ECR) |

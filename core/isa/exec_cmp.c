@@ -188,7 +188,7 @@ static int h_set_x2(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-static int dec_cmp_common(exec_dec *d, const ptx_insn *pi, exec_insn *in, exec_alu_mods *mo)
+static int exec_dec_cmp_common(exec_dec *d, const ptx_insn *pi, exec_insn *in, exec_alu_mods *mo)
 {
     if (exec_alu_parse(d, pi, EXEC_MB(CMP) | EXEC_MB(FTZ) | EXEC_MB(AND) | EXEC_MB(OR) |
                       EXEC_MB(XOR), mo))
@@ -218,10 +218,10 @@ static int check_cmp_type(exec_dec *d, const ptx_insn *pi, const exec_insn *in, 
 }
 
 /* setp.CMP[.BOP][.ftz].type p[|q], a, b[, {!}c] */
-int dec_setp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_setp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
-    if (dec_cmp_common(d, pi, in, &mo))
+    if (exec_dec_cmp_common(d, pi, in, &mo))
         return -1;
     if (mo.ntypes != 1)
         return exec_dec_error(d, pi, "expects one type");
@@ -253,10 +253,10 @@ int dec_setp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* set.CMP[.BOP][.ftz].dtype.stype d, a, b[, {!}c] */
-int dec_set(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_set(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
-    if (dec_cmp_common(d, pi, in, &mo))
+    if (exec_dec_cmp_common(d, pi, in, &mo))
         return -1;
     if (mo.ntypes != 2)
         return exec_dec_error(d, pi, "expects .dtype and .stype");
@@ -340,7 +340,7 @@ SLCT(h_slct16_f, uint16_t, float, (in->flags ? exec_ftz32(z) : z) >= 0)
 SLCT(h_slct32_f, uint32_t, float, (in->flags ? exec_ftz32(z) : z) >= 0)
 SLCT(h_slct64_f, uint64_t, float, (in->flags ? exec_ftz32(z) : z) >= 0)
 
-int dec_selp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_selp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, 0, &mo))
@@ -359,7 +359,7 @@ int dec_selp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return exec_alu_ops(d, pi, in, 4, ty);
 }
 
-int dec_slct(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_slct(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB(FTZ), &mo))

@@ -40,7 +40,7 @@ static int exec_bra(exec_warp *w, const exec_insn *in, uint32_t m)
     return exec_split(w, w->cur_mask & ~m, in->pc + 1);
 }
 
-int dec_bra(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_bra(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     uint32_t pc;
     if (pi->nops != 1 || (pi->ops[0].kind != PTX_OP_SYM && pi->ops[0].kind != PTX_OP_REG))
@@ -77,7 +77,7 @@ static int exec_brx(exec_warp *w, const exec_insn *in, uint32_t m)
     return exec_split(w, w->cur_mask & ~m, in->pc + 1);
 }
 
-int dec_brx(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_brx(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (pi->nops != 2 || !ptx_insn_has_mod(pi, "idx"))
         return exec_dec_error(d, pi, "expected brx.idx index, targets");
@@ -581,7 +581,7 @@ static int exec_carg_dec(exec_dec *d, const ptx_insn *pi, const ptx_operand *o, 
     return exec_dec_error(d, pi, "bad call argument");
 }
 
-int dec_call(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_call(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_call *c = exec_dec_alloc(d, sizeof *c);
     if (!c)
@@ -698,7 +698,7 @@ static int exec_ret_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     return exec_split(w, rest, in->pc + 1);
 }
 
-int dec_ret(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_ret(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     (void)d; (void)pi;
     in->fn = exec_ret_fn;
@@ -712,7 +712,7 @@ static int exec_exit_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_JUMPED;
 }
 
-int dec_exit(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_exit(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     (void)d; (void)pi;
     in->fn = exec_exit_fn;
@@ -727,7 +727,7 @@ static int exec_brkpt_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_STOPPED;
 }
 
-int dec_brkpt(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_brkpt(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     (void)d; (void)pi;
     in->fn = exec_brkpt_fn;
@@ -741,7 +741,7 @@ static int exec_trap_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_STOPPED;
 }
 
-int dec_trap(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_trap(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     (void)d; (void)pi;
     in->fn = exec_trap_fn;
@@ -763,7 +763,7 @@ static int exec_nanosleep_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 }
 
 /* nanosleep.u32 t: t is a register or an immediate (the sleep is at most 1 ms; none here). */
-int dec_nanosleep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_nanosleep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (pi->nops != 1 || pi->nmods != 1 || strcmp(pi->mods[0], "u32"))
         return exec_dec_error(d, pi, "expected nanosleep.u32 t");
@@ -774,7 +774,7 @@ int dec_nanosleep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* pmevent a (immediate 0..15) / pmevent.mask a (16-bit immediate mask of events). */
-int dec_pmevent(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_pmevent(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int mask = pi->nmods == 1 && !strcmp(pi->mods[0], "mask");
     if ((pi->nmods && !mask) || pi->nops != 1 || pi->ops[0].kind != PTX_OP_IMM)
@@ -850,7 +850,7 @@ static int exec_stack_type(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return 0;
 }
 
-int dec_stacksave(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_stacksave(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (exec_stack_type(d, pi, in) || pi->nops != 1 ||
         exec_dec_dst(d, in, 0, &pi->ops[0], (ptx_type)in->type))
@@ -859,7 +859,7 @@ int dec_stacksave(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return 0;
 }
 
-int dec_stackrestore(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_stackrestore(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (exec_stack_type(d, pi, in) || pi->nops != 1 ||
         exec_dec_src(d, in, 0, &pi->ops[0], (ptx_type)in->type))
@@ -868,7 +868,7 @@ int dec_stackrestore(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return 0;
 }
 
-int dec_alloca(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_alloca(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (exec_stack_type(d, pi, in) || pi->nops < 2 || pi->nops > 3 ||
         exec_dec_dst(d, in, 0, &pi->ops[0], (ptx_type)in->type) ||

@@ -322,7 +322,7 @@ static int h_cvt_packi(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-static int dec_cvt_pack(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+static int exec_dec_cvt_pack(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     static const char *const names[] = { "u16", "s16", "u8", "s8", "u4", "s4", "u2", "s2" };
     int n = 0, sgn = 0, sat = 0, ab = 0, cb = 0;
@@ -363,10 +363,10 @@ static int dec_cvt_pack(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return exec_alu_ops(d, pi, in, nops, ty);
 }
 
-int dec_cvt(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_cvt(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (ptx_insn_has_mod(pi, "pack"))
-        return dec_cvt_pack(d, pi, in);
+        return exec_dec_cvt_pack(d, pi, in);
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB_RND | EXEC_MB(RNA) | EXEC_MB_IRND | EXEC_MB(FTZ) |
                       EXEC_MB(SAT) | EXEC_MB(RELU) | EXEC_MB(SATFINITE), &mo))

@@ -575,7 +575,7 @@ static int h_f32x2(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-static int dec_f32x2(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
+static int exec_dec_f32x2(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
 {
     static const char *const rnd[] = { "rn", "rz", "rm", "rp" };
     static const int modes[] = { EXEC_RN, EXEC_RZ, EXEC_RM, EXEC_RP };
@@ -606,7 +606,7 @@ static int dec_f32x2(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
 int exec_float_decode(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
 {
     if (ptx_insn_has_mod(pi, "f32x2"))
-        return dec_f32x2(d, pi, in, op);
+        return exec_dec_f32x2(d, pi, in, op);
     exec_alu_mods mo;
     uint64_t allow;
     switch (op) {
@@ -703,7 +703,7 @@ int exec_float_decode(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
 }
 
 /* fma: f32/f64 (rounding modifier required) or f16/bf16 forms. */
-int dec_fma(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_fma(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (half_type_in(pi))
         return exec_half_decode(d, pi, in, EXEC_ALU_FMA);
@@ -711,7 +711,7 @@ int dec_fma(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* rcp / sqrt: .rn/.rz/.rm/.rp (f32 .ftz), .approx{.ftz}.f32; rcp.approx.ftz.f64. */
-static int dec_rcpsqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sq)
+static int exec_dec_rcpsqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sq)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB_RND | EXEC_MB(FTZ) | EXEC_MB(APPROX), &mo))
@@ -741,11 +741,11 @@ static int dec_rcpsqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sq)
     ptx_type ty[2] = { mo.t[0], mo.t[0] };
     return exec_alu_ops(d, pi, in, 2, ty);
 }
-int dec_rcp(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_rcpsqrt(d, pi, in, 0); }
-int dec_sqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_rcpsqrt(d, pi, in, 1); }
+int exec_dec_rcp(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_rcpsqrt(d, pi, in, 0); }
+int exec_dec_sqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_rcpsqrt(d, pi, in, 1); }
 
 /* rsqrt / sin / cos / lg2 / ex2 / tanh .approx{.ftz}.f32 (rsqrt also .f64, .ftz.f64). */
-static int dec_approx(exec_dec *d, const ptx_insn *pi, exec_insn *in, exec_fn f32, int f64ok)
+static int exec_dec_approx(exec_dec *d, const ptx_insn *pi, exec_insn *in, exec_fn f32, int f64ok)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB(FTZ) | EXEC_MB(APPROX), &mo))
@@ -763,25 +763,25 @@ static int dec_approx(exec_dec *d, const ptx_insn *pi, exec_insn *in, exec_fn f3
     ptx_type ty[2] = { mo.t[0], mo.t[0] };
     return exec_alu_ops(d, pi, in, 2, ty);
 }
-int dec_rsqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_approx(d, pi, in, h_f32_rsqrt_approx, 1); }
-int dec_sin(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_approx(d, pi, in, h_f32_sin_approx, 0); }
-int dec_cos(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_approx(d, pi, in, h_f32_cos_approx, 0); }
-int dec_lg2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_approx(d, pi, in, h_f32_lg2_approx, 0); }
-int dec_ex2(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_rsqrt(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_approx(d, pi, in, h_f32_rsqrt_approx, 1); }
+int exec_dec_sin(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_approx(d, pi, in, h_f32_sin_approx, 0); }
+int exec_dec_cos(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_approx(d, pi, in, h_f32_cos_approx, 0); }
+int exec_dec_lg2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_approx(d, pi, in, h_f32_lg2_approx, 0); }
+int exec_dec_ex2(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (half_type_in(pi))
         return exec_half_decode(d, pi, in, EXEC_ALU_EX2);
-    return dec_approx(d, pi, in, h_f32_ex2_approx, 0);
+    return exec_dec_approx(d, pi, in, h_f32_ex2_approx, 0);
 }
-int dec_tanh(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_tanh(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (half_type_in(pi))
         return exec_half_decode(d, pi, in, EXEC_ALU_TANH);
-    return dec_approx(d, pi, in, h_f32_tanh_approx, 0);
+    return exec_dec_approx(d, pi, in, h_f32_tanh_approx, 0);
 }
 
 /* testp.class.f32/.f64 p, a. */
-int dec_testp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_testp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB(CLASS), &mo))
@@ -799,7 +799,7 @@ int dec_testp(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* copysign.f32/.f64 d, a, b: |b| with the sign of a. */
-int dec_copysign(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_copysign(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, 0, &mo))

@@ -453,7 +453,7 @@ EXEC_HANDLER2(h_max_s16x2_relu, uint32_t, uint32_t, uint32_t, x2_minmax(x, y, 1,
 
 /* If the instruction is a 16x2 SIMD form, decode it (return 0 and *rc) ; else return 1.
  * op: 0 add, 1 sub, 2 min, 3 max. */
-static int dec_simd16x2(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, int *rc)
+static int exec_dec_simd16x2(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, int *rc)
 {
     int sgn = -1, relu = 0;
     for (int k = 0; k < pi->nmods; k++) {
@@ -490,10 +490,10 @@ static int dec_simd16x2(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, 
     return 0;
 }
 
-static int dec_addsub(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sub)
+static int exec_dec_addsub(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sub)
 {
     int rc;
-    if (!dec_simd16x2(d, pi, in, sub, &rc))
+    if (!exec_dec_simd16x2(d, pi, in, sub, &rc))
         return rc;
     if (!route_float(d, pi, in, sub ? EXEC_ALU_SUB : EXEC_ALU_ADD, &rc))
         return rc;
@@ -522,12 +522,12 @@ static int dec_addsub(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sub)
 }
 
 /* add: integer / float / half. */
-int dec_add(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_addsub(d, pi, in, 0); }
+int exec_dec_add(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_addsub(d, pi, in, 0); }
 /* sub: integer / float / half. */
-int dec_sub(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_addsub(d, pi, in, 1); }
+int exec_dec_sub(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_addsub(d, pi, in, 1); }
 
 /* addc / subc {.cc}: add/subtract with carry-in (borrow-in). */
-static int dec_xc(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sub)
+static int exec_dec_xc(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sub)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB(CC), &mo))
@@ -543,11 +543,11 @@ static int dec_xc(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sub)
     in->type = (uint8_t)mo.t[0];
     return exec_alu_ops(d, pi, in, 3, ty);
 }
-int dec_addc(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_xc(d, pi, in, 0); }
-int dec_subc(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_xc(d, pi, in, 1); }
+int exec_dec_addc(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_xc(d, pi, in, 0); }
+int exec_dec_subc(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_xc(d, pi, in, 1); }
 
 /* mul / mad (integer): .lo (default) / .hi / .wide; mad.hi.sat.s32; mad{.lo,.hi}.cc. */
-static int dec_mulmad(exec_dec *d, const ptx_insn *pi, exec_insn *in, int mad)
+static int exec_dec_mulmad(exec_dec *d, const ptx_insn *pi, exec_insn *in, int mad)
 {
     int rc;
     if (!route_float(d, pi, in, mad ? EXEC_ALU_FMA : EXEC_ALU_MUL, &rc))
@@ -594,11 +594,11 @@ static int dec_mulmad(exec_dec *d, const ptx_insn *pi, exec_insn *in, int mad)
     }
     return exec_alu_ops(d, pi, in, mad ? 4 : 3, ty);
 }
-int dec_mul(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_mulmad(d, pi, in, 0); }
-int dec_mad(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_mulmad(d, pi, in, 1); }
+int exec_dec_mul(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_mulmad(d, pi, in, 0); }
+int exec_dec_mad(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_mulmad(d, pi, in, 1); }
 
 /* madc{.lo,.hi}{.cc}: d = part(a*b) + c + CF. */
-int dec_madc(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_madc(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB(LO) | EXEC_MB(HI) | EXEC_MB(CC), &mo))
@@ -618,7 +618,7 @@ int dec_madc(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* mul24 / mad24 {.lo,.hi} .u32/.s32; mad24.hi.sat.s32. */
-static int dec_x24(exec_dec *d, const ptx_insn *pi, exec_insn *in, int mad)
+static int exec_dec_x24(exec_dec *d, const ptx_insn *pi, exec_insn *in, int mad)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB(LO) | EXEC_MB(HI) | (mad ? EXEC_MB(SAT) : 0), &mo))
@@ -641,11 +641,11 @@ static int dec_x24(exec_dec *d, const ptx_insn *pi, exec_insn *in, int mad)
     in->type = (uint8_t)mo.t[0];
     return exec_alu_ops(d, pi, in, mad ? 4 : 3, ty);
 }
-int dec_mul24(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_x24(d, pi, in, 0); }
-int dec_mad24(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_x24(d, pi, in, 1); }
+int exec_dec_mul24(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_x24(d, pi, in, 0); }
+int exec_dec_mad24(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_x24(d, pi, in, 1); }
 
 /* Plain integer ops with one table per signedness. */
-static int dec_simple(exec_dec *d, const ptx_insn *pi, exec_insn *in, int nops,
+static int exec_dec_simple(exec_dec *d, const ptx_insn *pi, exec_insn *in, int nops,
                       const exec_fn *tu, const exec_fn *ts, uint64_t allow)
 {
     exec_alu_mods mo;
@@ -665,39 +665,39 @@ static int dec_simple(exec_dec *d, const ptx_insn *pi, exec_insn *in, int nops,
     return exec_alu_ops(d, pi, in, nops, ty);
 }
 
-int dec_sad(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_sad(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    return dec_simple(d, pi, in, 4, t_sadu, t_sads, 0);
+    return exec_dec_simple(d, pi, in, 4, t_sadu, t_sads, 0);
 }
 /* An op with a float form (float type: float op `op`) and plain integer tables. */
-static int dec_simple_or_float(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, int nops,
+static int exec_dec_simple_or_float(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, int nops,
                                const exec_fn *tu, const exec_fn *ts)
 {
     int rc;
     if (!route_float(d, pi, in, op, &rc))
         return rc;
-    return dec_simple(d, pi, in, nops, tu, ts, 0);
+    return exec_dec_simple(d, pi, in, nops, tu, ts, 0);
 }
-int dec_div(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_div(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    return dec_simple_or_float(d, pi, in, EXEC_ALU_DIV, 3, t_divu, t_divs);
+    return exec_dec_simple_or_float(d, pi, in, EXEC_ALU_DIV, 3, t_divu, t_divs);
 }
-int dec_rem(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_rem(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    return dec_simple(d, pi, in, 3, t_remu, t_rems, 0);
+    return exec_dec_simple(d, pi, in, 3, t_remu, t_rems, 0);
 }
-int dec_abs(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_abs(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    return dec_simple_or_float(d, pi, in, EXEC_ALU_ABS, 2, NULL, t_abs);
+    return exec_dec_simple_or_float(d, pi, in, EXEC_ALU_ABS, 2, NULL, t_abs);
 }
-int dec_neg(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_neg(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    return dec_simple_or_float(d, pi, in, EXEC_ALU_NEG, 2, NULL, t_neg);
+    return exec_dec_simple_or_float(d, pi, in, EXEC_ALU_NEG, 2, NULL, t_neg);
 }
-static int dec_minmax(exec_dec *d, const ptx_insn *pi, exec_insn *in, int max)
+static int exec_dec_minmax(exec_dec *d, const ptx_insn *pi, exec_insn *in, int max)
 {
     int rc;
-    if (!dec_simd16x2(d, pi, in, max ? 3 : 2, &rc))
+    if (!exec_dec_simd16x2(d, pi, in, max ? 3 : 2, &rc))
         return rc;
     if (!route_float(d, pi, in, max ? EXEC_ALU_MAX : EXEC_ALU_MIN, &rc))
         return rc;
@@ -712,10 +712,10 @@ static int dec_minmax(exec_dec *d, const ptx_insn *pi, exec_insn *in, int max)
         ptx_type ty[3] = { PTX_T_S32, PTX_T_S32, PTX_T_S32 };
         return exec_alu_ops(d, pi, in, 3, ty);
     }
-    return dec_simple(d, pi, in, 3, max ? t_maxu : t_minu, max ? t_maxs : t_mins, 0);
+    return exec_dec_simple(d, pi, in, 3, max ? t_maxu : t_minu, max ? t_maxs : t_mins, 0);
 }
-int dec_min(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_minmax(d, pi, in, 0); }
-int dec_max(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_minmax(d, pi, in, 1); }
+int exec_dec_min(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_minmax(d, pi, in, 0); }
+int exec_dec_max(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_minmax(d, pi, in, 1); }
 
 /* =============================================================================================
  * Bit counting and fields.
@@ -852,7 +852,7 @@ static inline uint32_t dp2a(uint32_t a, uint32_t b, uint32_t c, int fl, int sel)
 EXEC_HANDLER3(h_dp4a, uint32_t, uint32_t, uint32_t, uint32_t, dp4a(x, y, z, in->flags))
 EXEC_HANDLER3(h_dp2a, uint32_t, uint32_t, uint32_t, uint32_t, dp2a(x, y, z, in->flags, (int)in->aux[0]))
 
-static int dec_bits_1(exec_dec *d, const ptx_insn *pi, exec_insn *in, exec_fn f32, exec_fn f64,
+static int exec_dec_bits_1(exec_dec *d, const ptx_insn *pi, exec_insn *in, exec_fn f32, exec_fn f64,
                       int same_dst)
 {
     exec_alu_mods mo;
@@ -866,11 +866,11 @@ static int dec_bits_1(exec_dec *d, const ptx_insn *pi, exec_insn *in, exec_fn f3
     ptx_type ty[2] = { same_dst ? mo.t[0] : PTX_T_U32, mo.t[0] };
     return exec_alu_ops(d, pi, in, 2, ty);
 }
-int dec_popc(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_bits_1(d, pi, in, h_popc32, h_popc64, 0); }
-int dec_clz(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_bits_1(d, pi, in, h_clz32, h_clz64, 0); }
-int dec_brev(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_bits_1(d, pi, in, h_brev32, h_brev64, 1); }
+int exec_dec_popc(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_bits_1(d, pi, in, h_popc32, h_popc64, 0); }
+int exec_dec_clz(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_bits_1(d, pi, in, h_clz32, h_clz64, 0); }
+int exec_dec_brev(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_bits_1(d, pi, in, h_brev32, h_brev64, 1); }
 
-int dec_bfind(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_bfind(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, EXEC_MB(SHIFTAMT), &mo))
@@ -891,7 +891,7 @@ int dec_bfind(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return exec_alu_ops(d, pi, in, 2, ty);
 }
 
-int dec_bfe(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_bfe(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, 0, &mo))
@@ -911,7 +911,7 @@ int dec_bfe(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return exec_alu_ops(d, pi, in, 4, ty);
 }
 
-int dec_bfi(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_bfi(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, 0, &mo))
@@ -924,7 +924,7 @@ int dec_bfi(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return exec_alu_ops(d, pi, in, 5, ty);
 }
 
-int dec_fns(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_fns(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, 0, &mo))
@@ -937,7 +937,7 @@ int dec_fns(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return exec_alu_ops(d, pi, in, 4, ty);
 }
 
-static int dec_dp(exec_dec *d, const ptx_insn *pi, exec_insn *in, int two)
+static int exec_dec_dp(exec_dec *d, const ptx_insn *pi, exec_insn *in, int two)
 {
     exec_alu_mods mo;
     if (exec_alu_parse(d, pi, two ? EXEC_MB(LO) | EXEC_MB(HI) : 0, &mo))
@@ -959,5 +959,5 @@ static int dec_dp(exec_dec *d, const ptx_insn *pi, exec_insn *in, int two)
     ptx_type ty[4] = { ct, mo.t[0], mo.t[1], ct };
     return exec_alu_ops(d, pi, in, 4, ty);
 }
-int dec_dp4a(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_dp(d, pi, in, 0); }
-int dec_dp2a(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_dp(d, pi, in, 1); }
+int exec_dec_dp4a(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_dp(d, pi, in, 0); }
+int exec_dec_dp2a(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_dp(d, pi, in, 1); }

@@ -870,15 +870,15 @@ static int exec_dec_ldst(exec_dec *d, const ptx_insn *pi, exec_insn *in, int kin
     return 0;
 }
 
-int dec_ld(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_ld(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     return exec_dec_ldst(d, pi, in, LDST_LD);
 }
-int dec_ldu(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_ldu(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     return exec_dec_ldst(d, pi, in, LDST_LDU);
 }
-int dec_st(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_st(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (pi->nmods && !strcmp(pi->mods[0], "async"))
         return exec_dec_st_async(d, pi, in, 0);   /* exec_async.c */
@@ -904,7 +904,7 @@ static int exec_hint_addr(exec_dec *d, const ptx_insn *pi, exec_insn *in, const 
 
 /* prefetch{.global,.local}.{L1,L2} [a]; prefetch{.global}.L2::evict_{last,normal} [a];
  * prefetchu.L1 [a]; prefetch{.const,.param}.tensormap [a]: no visible effect. */
-int dec_prefetch(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_prefetch(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int u = !strcmp(pi->opcode, "prefetchu");
     const char *space = NULL, *level = NULL;
@@ -980,13 +980,13 @@ static int exec_dec_line_op(exec_dec *d, const ptx_insn *pi, exec_insn *in, cons
 }
 
 /* discard{.global}.L2 [a], 128: the line's contents become undefined; kept unchanged here. */
-int dec_discard(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_discard(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     return exec_dec_line_op(d, pi, in, "L2", "discard{.global}.L2 [a], 128");
 }
 
 /* applypriority{.global}.L2::evict_normal [a], 128: no visible effect. */
-int dec_applypriority(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_applypriority(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     return exec_dec_line_op(d, pi, in, "L2::evict_normal",
                             "applypriority{.global}.L2::evict_normal [a], 128");
@@ -1006,7 +1006,7 @@ static int exec_createpolicy(exec_warp *w, const exec_insn *in, uint32_t m)
  * createpolicy.cvt.L2.b64 d, access-property.
  * primary: evict_last/normal/first/unchanged; secondary: evict_first/unchanged; the fraction an
  * immediate in (0, 1] (default 1.0). */
-int dec_createpolicy(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_createpolicy(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     static const char *const prim[] = { "L2::evict_last", "L2::evict_normal", "L2::evict_first",
                                         "L2::evict_unchanged", NULL };
@@ -1093,7 +1093,7 @@ static int exec_isspacep(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-int dec_isspacep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_isspacep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_memmods mm;
     if (exec_mem_mods(d, pi, &mm, 0))
@@ -1133,7 +1133,7 @@ static int exec_cvta(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-int dec_cvta(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_cvta(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_memmods mm;
     if (exec_mem_mods(d, pi, &mm, 1))

@@ -732,7 +732,7 @@ static int exec_dec_mma_common(exec_dec *d, const ptx_insn *pi, exec_insn *in,
     return 0;
 }
 
-int dec_wmma(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_wmma(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_mma_mods mo;
     if (exec_mma_parse(d, pi, &mo))
@@ -753,7 +753,7 @@ int dec_wmma(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return exec_dec_wmma_ldst(d, pi, in, &mo, x, strcmp(mo.sub, "store") == 0);
 }
 
-int dec_mma(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_mma(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     exec_mma_mods mo;
     if (exec_mma_parse(d, pi, &mo))
@@ -902,17 +902,17 @@ static int exec_dec_matrix(exec_dec *d, const ptx_insn *pi, exec_insn *in, int k
     return 0;
 }
 
-int dec_ldmatrix(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_ldmatrix(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     return exec_dec_matrix(d, pi, in, MK_LDM);
 }
 
-int dec_stmatrix(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_stmatrix(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     return exec_dec_matrix(d, pi, in, MK_STM);
 }
 
-int dec_movmatrix(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_movmatrix(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     return exec_dec_matrix(d, pi, in, MK_MOVM);
 }

@@ -131,7 +131,7 @@ static int exec_mov_vec(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-static int dec_mov_vec(exec_dec *d, const ptx_insn *pi, exec_insn *in, ptx_type t, int n)
+static int exec_dec_mov_vec(exec_dec *d, const ptx_insn *pi, exec_insn *in, ptx_type t, int n)
 {
     const ptx_operand *dst = &pi->ops[0], *src = &pi->ops[1];
     int bits = ptx_type_bits(t);
@@ -175,7 +175,7 @@ static int exec_mov_explicit(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-int dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     ptx_type t = exec_dec_type(pi, 0);
     if (t == PTX_T_NONE || pi->nops != 2)
@@ -191,7 +191,7 @@ int dec_mov(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     }
     in->type = (uint8_t)t;
     if (vn)
-        return dec_mov_vec(d, pi, in, t, vn);
+        return exec_dec_mov_vec(d, pi, in, t, vn);
     const ptx_operand *dst = &pi->ops[0], *src = &pi->ops[1];
     int bits = ptx_type_bits(t);
     if (t == PTX_T_PRED) {

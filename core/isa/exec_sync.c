@@ -97,7 +97,7 @@ static int exec_bar_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 
 static int exec_warpsync_fn(exec_warp *w, const exec_insn *in, uint32_t m);
 
-int dec_bar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_bar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int red = exec_has_mod(pi, "red"), arrive = exec_has_mod(pi, "arrive");
     if (exec_has_mod(pi, "cluster"))
@@ -232,7 +232,7 @@ static const char *exec_fence_form(const char *const *m, int n, int nops)
 }
 
 /* membar.{cta,gl,sys} / membar.proxy.alias and the fence forms above. */
-int dec_membar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_membar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     const char *why = NULL;
     if (!strcmp(pi->opcode, "membar")) {
@@ -254,7 +254,7 @@ int dec_membar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 
 /* griddepcontrol.launch_dependents / griddepcontrol.wait: one grid at a time runs here, so
  * there is nothing to wait for and no dependent grid to launch early. */
-int dec_griddepcontrol(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_griddepcontrol(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (pi->nmods != 1 || pi->nops ||
         (strcmp(pi->mods[0], "launch_dependents") && strcmp(pi->mods[0], "wait")))
@@ -458,8 +458,8 @@ static int exec_dec_atomic(exec_dec *d, const ptx_insn *pi, exec_insn *in, int r
     return 0;
 }
 
-int dec_atom(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_atomic(d, pi, in, 0); }
-int dec_red(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_atomic(d, pi, in, 1); }
+int exec_dec_atom(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_atomic(d, pi, in, 0); }
+int exec_dec_red(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_atomic(d, pi, in, 1); }
 
 /* ---- warp-synchronous operations -------------------------------------------------------------
  * Common layout: op[0] = d (value or predicate), op[1] = optional predicate output, op[2..4] =
@@ -856,7 +856,7 @@ static int exec_dec_dst_pred(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* vote{.sync}.mode.pred d, {!}a{, membermask}; vote{.sync}.ballot.b32 d, {!}a{, membermask}. */
-int dec_vote(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_vote(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int sync = exec_has_mod(pi, "sync");
     int mode = exec_has_mod(pi, "all") ? 0 : exec_has_mod(pi, "any") ? 1
@@ -876,7 +876,7 @@ int dec_vote(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* shfl{.sync}.mode.b32 d[|p], a, b, c{, membermask} */
-int dec_shfl(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_shfl(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int sync = exec_has_mod(pi, "sync");
     int mode = exec_has_mod(pi, "up") ? 0 : exec_has_mod(pi, "down") ? 1
@@ -896,7 +896,7 @@ int dec_shfl(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* match.any.sync.type d, a, membermask; match.all.sync.type d[|p], a, membermask */
-int dec_match(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_match(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int mode = exec_has_mod(pi, "any") ? 0 : exec_has_mod(pi, "all") ? 1 : -1;
     ptx_type t = exec_dec_type(pi, 0);
@@ -913,7 +913,7 @@ int dec_match(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* redux.sync.op.type d, a, membermask (.add/.min/.max on .u32/.s32; .and/.or/.xor on .b32) */
-int dec_redux(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_redux(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     static const char *const ops[] = { "add", "min", "max", "and", "or", "xor" };
     int mode = -1;
@@ -936,7 +936,7 @@ int dec_redux(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* elect.sync d|p, membermask */
-int dec_elect(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_elect(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (pi->nops != 2 || pi->nmods != 1 || strcmp(pi->mods[0], "sync"))
         return exec_dec_error(d, pi, "expected elect.sync d|p, membermask");
@@ -966,7 +966,7 @@ static int exec_activemask_fn(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-int dec_activemask(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_activemask(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     if (pi->nops != 1 || exec_dec_dst(d, in, 0, &pi->ops[0], PTX_T_B32))
         return pi->nops != 1 ? exec_dec_error(d, pi, "expected activemask.b32 d") : -1;

@@ -233,7 +233,7 @@ int exec_tcgen05_cta_exit(exec_warp *w, const exec_insn *in)
     return -1;
 }
 
-int dec_tcgen05(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_tcgen05(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     const char *o = pi->nmods ? pi->mods[0] : "";
     int op, group = 0, sync = 0, aligned = 0, b32 = 0;

@@ -883,7 +883,7 @@ static int tex_dtype_ok(ptx_type t, int f16ok)
     return t == PTX_T_U32 || t == PTX_T_S32 || t == PTX_T_F32 || (f16ok && t == PTX_T_F16);
 }
 
-int dec_tex(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_tex(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     tex_ext *x = exec_dec_alloc(d, sizeof *x);
     if (!x)
@@ -971,7 +971,7 @@ static int h_tld4(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-int dec_tld4(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_tld4(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     tex_ext *x = exec_dec_alloc(d, sizeof *x);
     if (!x)
@@ -1118,8 +1118,8 @@ static int tex_dec_query(exec_dec *d, const ptx_insn *pi, exec_insn *in, int sur
     return 0;
 }
 
-int dec_txq(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return tex_dec_query(d, pi, in, 0); }
-int dec_suq(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return tex_dec_query(d, pi, in, 1); }
+int exec_dec_txq(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return tex_dec_query(d, pi, in, 0); }
+int exec_dec_suq(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return tex_dec_query(d, pi, in, 1); }
 
 /* ---- istypep --------------------------------------------------------------------------------- */
 static int h_istypep(exec_warp *w, const exec_insn *in, uint32_t m)
@@ -1155,7 +1155,7 @@ static int h_istypep(exec_warp *w, const exec_insn *in, uint32_t m)
     return EXEC_NEXT;
 }
 
-int dec_istypep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_istypep(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     tex_ext *x = exec_dec_alloc(d, sizeof *x);
     if (!x)
@@ -1456,7 +1456,7 @@ static int surf_btype_ok(ptx_type t)
     return t == PTX_T_B8 || t == PTX_T_B16 || t == PTX_T_B32 || t == PTX_T_B64;
 }
 
-int dec_suld(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_suld(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int vec;
     tex_ext *x = surf_dec_begin(d, pi, &vec, 0);
@@ -1475,7 +1475,7 @@ int dec_suld(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return surf_dec_end(d, pi, in, x, h_suld);
 }
 
-int dec_sust(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_sust(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int vec;
     tex_ext *x = surf_dec_begin(d, pi, &vec, 0);
@@ -1493,7 +1493,7 @@ int dec_sust(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return surf_dec_end(d, pi, in, x, h_sust);
 }
 
-int dec_sured(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_sured(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     int vec;
     tex_ext *x = surf_dec_begin(d, pi, &vec, 1);

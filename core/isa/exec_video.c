@@ -352,7 +352,7 @@ static int vid_no_neg(exec_dec *d, const ptx_insn *pi)
     return 0;
 }
 
-static int dec_vscalar(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
+static int exec_dec_vscalar(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
 {
     vid_mods mo;
     if (vid_parse_mods(d, pi, &mo) || vid_no_neg(d, pi))
@@ -402,16 +402,16 @@ static int dec_vscalar(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op)
     return 0;
 }
 
-int dec_vadd(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vscalar(d, pi, in, V_ADD); }
-int dec_vsub(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vscalar(d, pi, in, V_SUB); }
-int dec_vabsdiff(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vscalar(d, pi, in, V_ABSDIFF); }
-int dec_vmin(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vscalar(d, pi, in, V_MIN); }
-int dec_vmax(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vscalar(d, pi, in, V_MAX); }
-int dec_vshl(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vscalar(d, pi, in, V_SHL); }
-int dec_vshr(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vscalar(d, pi, in, V_SHR); }
-int dec_vset(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vscalar(d, pi, in, V_SET); }
+int exec_dec_vadd(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vscalar(d, pi, in, V_ADD); }
+int exec_dec_vsub(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vscalar(d, pi, in, V_SUB); }
+int exec_dec_vabsdiff(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vscalar(d, pi, in, V_ABSDIFF); }
+int exec_dec_vmin(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vscalar(d, pi, in, V_MIN); }
+int exec_dec_vmax(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vscalar(d, pi, in, V_MAX); }
+int exec_dec_vshl(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vscalar(d, pi, in, V_SHL); }
+int exec_dec_vshr(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vscalar(d, pi, in, V_SHR); }
+int exec_dec_vset(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vscalar(d, pi, in, V_SET); }
 
-int dec_vmad(exec_dec *d, const ptx_insn *pi, exec_insn *in)
+int exec_dec_vmad(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     vid_mods mo;
     if (vid_parse_mods(d, pi, &mo))
@@ -452,7 +452,7 @@ int dec_vmad(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 }
 
 /* n = 2 (half-words) or 4 (bytes). */
-static int dec_vsimd(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, int n)
+static int exec_dec_vsimd(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, int n)
 {
     vid_mods mo;
     if (vid_parse_mods(d, pi, &mo) || vid_no_neg(d, pi))
@@ -521,17 +521,17 @@ static int dec_vsimd(exec_dec *d, const ptx_insn *pi, exec_insn *in, int op, int
     return 0;
 }
 
-int dec_vadd2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_ADD, 2); }
-int dec_vsub2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_SUB, 2); }
-int dec_vavrg2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_AVRG, 2); }
-int dec_vabsdiff2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_ABSDIFF, 2); }
-int dec_vmin2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_MIN, 2); }
-int dec_vmax2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_MAX, 2); }
-int dec_vset2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_SET, 2); }
-int dec_vadd4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_ADD, 4); }
-int dec_vsub4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_SUB, 4); }
-int dec_vavrg4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_AVRG, 4); }
-int dec_vabsdiff4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_ABSDIFF, 4); }
-int dec_vmin4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_MIN, 4); }
-int dec_vmax4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_MAX, 4); }
-int dec_vset4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return dec_vsimd(d, pi, in, V_SET, 4); }
+int exec_dec_vadd2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_ADD, 2); }
+int exec_dec_vsub2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_SUB, 2); }
+int exec_dec_vavrg2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_AVRG, 2); }
+int exec_dec_vabsdiff2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_ABSDIFF, 2); }
+int exec_dec_vmin2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_MIN, 2); }
+int exec_dec_vmax2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_MAX, 2); }
+int exec_dec_vset2(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_SET, 2); }
+int exec_dec_vadd4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_ADD, 4); }
+int exec_dec_vsub4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_SUB, 4); }
+int exec_dec_vavrg4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_AVRG, 4); }
+int exec_dec_vabsdiff4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_ABSDIFF, 4); }
+int exec_dec_vmin4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_MIN, 4); }
+int exec_dec_vmax4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_MAX, 4); }
+int exec_dec_vset4(exec_dec *d, const ptx_insn *pi, exec_insn *in) { return exec_dec_vsimd(d, pi, in, V_SET, 4); }
