@@ -188,8 +188,11 @@ void exec_obs_stop_reg(exec_machine *m, const exec_sync_ev *ev, uint32_t lane, i
         obs_stop(m, (exec_warp *)ev->priv, ev->pc, PTX_SPACE_REG, 0, 0, lane, tag, msg);
 }
 
-static void obs_stop(exec_machine *m, exec_warp *w, uint32_t pc, ptx_space space,
-                     uint64_t addr, uint64_t size, uint32_t lane, int tag, const char *msg)
+/* Arm a check stop at (cta, warp, lane, pc), warp w (the warp the observed event ran) ending
+ * its slice; a pending exception keeps its kind and takes the finding's tag. */
+static void obs_arm(exec_machine *m, exec_warp *w, uint32_t cta, uint32_t warp, uint32_t lane,
+                    uint32_t pc, ptx_space space, uint64_t addr, uint64_t size, int tag,
+                    const char *msg)
 {
     if (m->stop_set && m->stop.kind == EXEC_STOP_EXCEPTION) {
         if (!m->stop.tag)
@@ -201,8 +204,8 @@ static void obs_stop(exec_machine *m, exec_warp *w, uint32_t pc, ptx_space space
     exec_stop *st = &m->stop;
     memset(st, 0, sizeof *st);
     st->kind = EXEC_STOP_CHECK;
-    st->cta = w->cta->id;
-    st->warp = w->id;
+    st->cta = cta;
+    st->warp = warp;
     st->lane = lane;
     st->lanes = 1u << lane;
     st->pc = pc;
@@ -219,6 +222,12 @@ static void obs_stop(exec_machine *m, exec_warp *w, uint32_t pc, ptx_space space
     w->budget = 1;
 }
 
+static void obs_stop(exec_machine *m, exec_warp *w, uint32_t pc, ptx_space space,
+                     uint64_t addr, uint64_t size, uint32_t lane, int tag, const char *msg)
+{
+    obs_arm(m, w, w->cta->id, w->id, lane, pc, space, addr, size, tag, msg);
+}
+
 int exec_obs_stop_sync(exec_machine *m, const exec_sync_ev *ev, uint32_t warp, uint32_t lane,
                        uint32_t pc, int tag, const char *msg)
 {
@@ -228,30 +237,7 @@ int exec_obs_stop_sync(exec_machine *m, const exec_sync_ev *ev, uint32_t warp, u
          ev->kind != EXEC_SYNC_MISUSE && ev->kind != EXEC_SYNC_MBAR_ARRIVE &&
          ev->kind != EXEC_SYNC_MBAR_WAIT))
         return -1;
-    exec_warp *w = &m->warps[ev->warp];
-    if (m->stop_set && m->stop.kind == EXEC_STOP_EXCEPTION) {
-        if (!m->stop.tag)
-            m->stop.tag = tag;
-        return 0;
-    }
-    if (w->watch_hit || m->stop_set)
-        return 0;
-    exec_stop *st = &m->stop;
-    memset(st, 0, sizeof *st);
-    st->kind = EXEC_STOP_CHECK;
-    st->cta = ev->cta;
-    st->warp = warp;
-    st->lane = lane;
-    st->lanes = 1u << lane;
-    st->pc = pc;
-    st->watch_id = -1;
-    st->tag = tag;
-    snprintf(st->msg, sizeof st->msg, "%s", msg ? msg : "");
-    m->stop_set = 1;
-    w->watch_hit = 1;
-    w->watch_host = NULL;
-    w->budget_left = w->budget - 1;
-    w->budget = 1;
+    obs_arm(m, &m->warps[ev->warp], ev->cta, warp, lane, pc, (ptx_space)0, 0, 0, tag, msg);
     return 0;
 }
 
