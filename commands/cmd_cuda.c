@@ -436,6 +436,31 @@ static void line_of(cmd_ctx *c, uint32_t pc, char *out, size_t n)
         snprintf(out, n, "%s:%d", base_name(dbg_module_name(c->s)), w.ptx_line);
 }
 
+/* "function", "file", "line", "ptx_line" of pc (JSON only: the text shows line_of). */
+static void where_data(cmd_ctx *c, uint32_t pc)
+{
+    char fn[512];
+    dbg_where w;
+    if (dbg_pc_func_name(c->s, pc, 0, fn, sizeof fn) >= 0)
+        cmd_ui_str(c, "function", fn);
+    if (dbg_pc_where(c->s, pc, &w) == 0) {
+        if (w.file && w.line > 0) {
+            cmd_ui_str(c, "file", w.file);
+            cmd_ui_int(c, "line", w.line);
+        }
+        cmd_ui_int(c, "ptx_line", w.ptx_line);
+    }
+}
+
+static void dim3_data(cmd_ctx *c, const char *name, exec_dim3 d)
+{
+    cmd_ui_open(c, name, 1);
+    cmd_ui_uint(c, NULL, d.x);
+    cmd_ui_uint(c, NULL, d.y);
+    cmd_ui_uint(c, NULL, d.z);
+    cmd_ui_close(c);
+}
+
 /* One warp row of info warps. */
 static void warp_row(cmd_ctx *c, uint32_t cta, uint32_t w)
 {
@@ -451,18 +476,47 @@ static void warp_row(cmd_ctx *c, uint32_t cta, uint32_t w)
     uint32_t live = wi.valid & ~wi.exited;
     if (live)
         line_of(c, wi.pc, line, sizeof line);
+    exec_dim3 ft = {0, 0, 0};
     if (wi.active) {
         uint32_t lin = w * 32 + (uint32_t)__builtin_ctz(wi.active);
-        snprintf(first, sizeof first, "(%u,%u,%u)", lin % li->block.x,
-                 (lin / li->block.x) % li->block.y, lin / (li->block.x * li->block.y));
+        ft = (exec_dim3){lin % li->block.x, (lin / li->block.x) % li->block.y,
+                         lin / (li->block.x * li->block.y)};
+        snprintf(first, sizeof first, "(%u,%u,%u)", ft.x, ft.y, ft.z);
     }
-    const char *state = !live ? " (exited)" : wi.stopped ? " (stopped)" : "";
-    char pc[16] = "-";
-    if (live)
+    const char *state = !live ? "exited" : wi.stopped ? "stopped" : "";
+    cmd_ui_row_begin(c);
+    cmd_ui_field_bool(c, "focused", cta == f->cta && w == f->warp, "*", " ");
+    dim3_data(c, "block", dbg_cta_coord(m, cta));
+    cmd_ui_field_uint(c, "warp", w);
+    cmd_ui_field_hex(c, "active_mask", wi.active, 8);
+    cmd_ui_field_hex(c, "divergent_mask", wi.divergent, 8);
+    cmd_ui_uint(c, "live_mask", live);
+    if (wi.at_barrier)
+        cmd_ui_field_str(c, "barrier", bar);
+    else
+        cmd_ui_cell(c, bar);
+    if (live) {
+        char pc[16];
         snprintf(pc, sizeof pc, "0x%x", wi.pc);
-    printf("%c %2u  0x%08x     0x%08x %-9s %8s %-24s %s%s\n",
-           cta == f->cta && w == f->warp ? '*' : ' ', w, wi.active, wi.divergent, bar, pc, line,
-           first, state);
+        cmd_ui_cell(c, pc);          /* JSON: "pc" a number */
+        cmd_ui_uint(c, "pc", wi.pc);
+        cmd_ui_cell(c, line);
+        where_data(c, wi.pc);
+    } else {
+        cmd_ui_cell(c, "-");
+        cmd_ui_cell(c, line);
+    }
+    if (wi.active) {
+        cmd_ui_cell(c, first);
+        dim3_data(c, "first_active_thread", ft);
+    } else {
+        cmd_ui_cell(c, first);
+    }
+    if (*state) {
+        cmd_ui_textf(c, " (%s)", state);
+        cmd_ui_str(c, "state", state);
+    }
+    cmd_ui_row_end(c);
 }
 
 /* The blocks a filter names: those matching when it restricts blocks or SMs, else the focused
@@ -510,13 +564,19 @@ int cmd_info_warps(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argv;
     if (need_kernel(c) != 0)
         return -1;
-    if (!args[strspn(args, " \t")])
-        cmd_ui_warps(c);    /* JSON rows; with a filter: the text only */
     cuda_filter fl;
     if (filter_parse(c, "warps", args, FILTER_ALL, &fl) != 0)
         return -1;
     dbg_session *m = c->s;
-    int rows = 0;
+    cmd_ui_table_begin(c, "warps");
+    cmd_ui_table_col(c, 1, CMD_UI_LEFT, "");
+    cmd_ui_table_col(c, 2, CMD_UI_RIGHT, "Wp");
+    cmd_ui_table_col(c, 11, CMD_UI_RIGHT, "Active Mask");
+    cmd_ui_table_col(c, 14, CMD_UI_RIGHT, "Divergent Mask");
+    cmd_ui_table_col(c, 9, CMD_UI_LEFT, "Barrier");
+    cmd_ui_table_col(c, 8, CMD_UI_RIGHT, "PC");
+    cmd_ui_table_col(c, 24, CMD_UI_LEFT, "Line");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "First Active ThreadIdx");
     for (uint32_t cta = next_cta(c, 0); cta < dbg_ncta(m); cta = next_cta(c, cta + 1)) {
         if (!block_selected(c, &fl, cta))
             continue;
@@ -524,18 +584,17 @@ int cmd_info_warps(cmd_ctx *c, const char *args, int argc, char **argv)
         for (uint32_t w = 0; w < dbg_nwarps(m); w++) {
             if (!warp_selected(c, &fl, cta, w))
                 continue;
-            if (!rows++)
-                printf("  Wp Active Mask Divergent Mask Barrier         PC Line                     "
-                       "First Active ThreadIdx\n");
             if (!head++) {
                 exec_dim3 b = dbg_cta_coord(m, cta);
-                printf("Block (%u,%u,%u)\n", b.x, b.y, b.z);
+                cmd_ui_textf(c, "Block (%u,%u,%u)\n", b.x, b.y, b.z);
             }
             warp_row(c, cta, w);
         }
     }
+    int rows = cmd_ui_table_end(c);
+    cmd_ui_bool(c, "truncated", 0);
     if (!rows)
-        printf("No CUDA warps match the filter.\n");
+        cmd_ui_text(c, "No CUDA warps match the filter.\n");
     return 0;
 }
 

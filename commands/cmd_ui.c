@@ -9,7 +9,15 @@
 #include "chk.h"
 
 #define UI_DEPTH 16
+#define UI_COLS 16
 struct cmd_ui {
+    int json;                 /* the backend: 1 JSON, 0 text */
+    /* the table being written (text backend: its columns; both: its rows) */
+    int table;                /* a table is open */
+    int ncols, col, in_row, rows, headed;
+    int width[UI_COLS], align[UI_COLS];
+    char *header[UI_COLS];
+    char *heading;            /* a heading given whole (cmd_ui_table_heading), else NULL */
     int depth;                /* nested command lines inside the running top-level one */
     char *buf;                /* the running command's fields (",\"a\":1,...") */
     size_t len, cap;
@@ -104,25 +112,46 @@ static void put_str(cmd_ui *u, const char *s, size_t n)
 }
 
 /* ---- the mode ---------------------------------------------------------------------------- */
-int cmd_ui_json(const cmd_ctx *c) { return c->ui != NULL; }
-int cmd_ui_top(const cmd_ctx *c) { return c->ui && !c->ui->depth && !c->replaying; }
-const char *cmd_ui_mode(const cmd_ctx *c) { return c->ui ? "json" : "text"; }
+int cmd_ui_json(const cmd_ctx *c) { return c->ui && c->ui->json; }
+int cmd_ui_top(const cmd_ctx *c) { return cmd_ui_json(c) && !c->ui->depth && !c->replaying; }
+const char *cmd_ui_mode(const cmd_ctx *c) { return cmd_ui_json(c) ? "json" : "text"; }
+
+/* The session's model (made on first use: the text backend). */
+static cmd_ui *model(cmd_ctx *c)
+{
+    if (!c->ui) {
+        c->ui = calloc(1, sizeof *c->ui);
+        if (c->ui) {
+            c->ui->out_fd = -1;
+            c->ui->base_fd = 1;
+        }
+    }
+    return c->ui;
+}
+
+static void to_text(cmd_ui *u)
+{
+    u->json = 0;
+    u->level = 0;
+    u->depth = 0;
+    u->len = 0;
+}
 
 int cmd_ui_set(cmd_ctx *c, const char *mode)
 {
     if (!strcmp(mode, "text")) {
-        if (c->ui && c->ui->depth)
+        if (cmd_ui_json(c) && c->ui->depth)
             c->ui->level = -1; /* the running line's object is still written; then text */
-        else
-            cmd_ui_free(c);
+        else if (c->ui)
+            to_text(c->ui);
         return 0;
     }
     if (strcmp(mode, "json") != 0)
         return cmd_error(c, "Undefined item: \"%s\".", mode);
-    if (!c->ui) {
-        c->ui = calloc(1, sizeof *c->ui);
-        if (!c->ui)
+    if (!cmd_ui_json(c)) {
+        if (!model(c))
             return cmd_error(c, "out of memory");
+        c->ui->json = 1;
         c->ui->out_fd = -1;
         c->ui->base_fd = 1;
         /* a CUDA program's session: the parent's stdout, while the parent's `run` captures
@@ -140,6 +169,9 @@ void cmd_ui_free(cmd_ctx *c)
 {
     if (!c->ui)
         return;
+    for (int i = 0; i < UI_COLS; i++)
+        free(c->ui->header[i]);
+    free(c->ui->heading);
     free(c->ui->buf);
     free(c->ui);
     c->ui = NULL;
@@ -149,7 +181,7 @@ void cmd_ui_free(cmd_ctx *c)
 static cmd_ui *field(cmd_ctx *c, const char *name)
 {
     cmd_ui *u = c->ui;
-    if (!u || u->level < 0 || !u->depth)
+    if (!u || !u->json || u->level < 0 || !u->depth)
         return NULL;
     if (u->level > 0) {
         if (!u->first[u->level])
@@ -219,7 +251,7 @@ void cmd_ui_open(cmd_ctx *c, const char *name, int list)
 void cmd_ui_close(cmd_ctx *c)
 {
     cmd_ui *u = c->ui;
-    if (!u || u->level <= 0 || !u->depth)
+    if (!u || !u->json || u->level <= 0 || !u->depth)
         return;
     /* the kind is remembered in the sign of first: 2/0 list, 1/0 tuple is lost once a member
        is written, so the opening bracket is looked up instead */
@@ -268,6 +300,233 @@ void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist)
         cmd_ui_int(c, "history", hist);
 }
 
+/* ---- the model's text and fields -------------------------------------------------------- */
+static void out_text(const char *s, size_t n) { fwrite(s, 1, n, stdout); }
+
+static void pad(FILE *f, int k)
+{
+    static const char sp[] = "                                ";
+    while (k > 0) {
+        int m = k < (int)sizeof sp - 1 ? k : (int)sizeof sp - 1;
+        fwrite(sp, 1, (size_t)m, f);
+        k -= m;
+    }
+}
+
+/* One cell at column col of a row: the separator, then the text padded to the width. */
+static void cell(FILE *f, int col, int width, int align, const char *s)
+{
+    size_t n = strlen(s);
+    if (col > 0)
+        fputc(' ', f);
+    int k = width > (int)n ? width - (int)n : 0;
+    if (align == CMD_UI_RIGHT)
+        pad(f, k);
+    fwrite(s, 1, n, f);
+    if (align != CMD_UI_RIGHT)
+        pad(f, k);
+}
+
+void cmd_ui_render_row(char *out, size_t n, int ncols, const int *width, const int *align,
+                       const char *const *cells)
+{
+    char *b = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&b, &len);
+    if (!m) {
+        if (n)
+            out[0] = 0;
+        return;
+    }
+    for (int i = 0; i < ncols; i++)
+        cell(m, i, width[i], align[i], cells[i]);
+    fputc('\n', m);
+    fclose(m);
+    snprintf(out, n, "%s", b ? b : "");
+    free(b);
+}
+
+/* The table's heading, once, before its first row or text. */
+static void heading(cmd_ui *u)
+{
+    if (!u || !u->table || u->headed)
+        return;
+    u->headed = 1;
+    if (u->heading) {
+        out_text(u->heading, strlen(u->heading));
+        out_text("\n", 1);
+        return;
+    }
+    for (int i = 0; i < u->ncols; i++)
+        cell(stdout, i, u->width[i], u->align[i], u->header[i] ? u->header[i] : "");
+    out_text("\n", 1);
+}
+
+void cmd_ui_text(cmd_ctx *c, const char *s)
+{
+    heading(c->ui);
+    out_text(s, strlen(s));
+}
+
+void cmd_ui_textf(cmd_ctx *c, const char *fmt, ...)
+{
+    char b[1024], *big = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    if (n >= (int)sizeof b) {
+        big = malloc((size_t)n + 1);
+        if (big) {
+            va_start(ap, fmt);
+            vsnprintf(big, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+        }
+    }
+    cmd_ui_text(c, big ? big : b);
+    free(big);
+}
+
+/* The text of a field: the next cell of a row, else as it is. */
+static void field_text(cmd_ctx *c, const char *s)
+{
+    cmd_ui *u = c->ui;
+    if (u && u->table && u->in_row) {
+        int i = u->col++;
+        int w = i < u->ncols ? u->width[i] : 0, a = i < u->ncols ? u->align[i] : CMD_UI_LEFT;
+        cell(stdout, i, w, a, s);
+        return;
+    }
+    cmd_ui_text(c, s);
+}
+
+void cmd_ui_cell(cmd_ctx *c, const char *text) { field_text(c, text); }
+
+void cmd_ui_field_str(cmd_ctx *c, const char *name, const char *v)
+{
+    field_text(c, v ? v : "");
+    cmd_ui_str(c, name, v);
+}
+
+void cmd_ui_field_fmt(cmd_ctx *c, const char *name, const char *fmt, ...)
+{
+    char b[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    cmd_ui_field_str(c, name, b);
+}
+
+void cmd_ui_field_int(cmd_ctx *c, const char *name, long long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%lld", v);
+    field_text(c, b);
+    cmd_ui_int(c, name, v);
+}
+
+void cmd_ui_field_uint(cmd_ctx *c, const char *name, unsigned long long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%llu", v);
+    field_text(c, b);
+    cmd_ui_uint(c, name, v);
+}
+
+void cmd_ui_field_addr(cmd_ctx *c, const char *name, unsigned long long v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "0x%llx", v);
+    field_text(c, b);
+    cmd_ui_str(c, name, b);
+}
+
+void cmd_ui_field_hex(cmd_ctx *c, const char *name, unsigned long long v, int digits)
+{
+    char b[40];
+    snprintf(b, sizeof b, "0x%0*llx", digits, v);
+    field_text(c, b);
+    cmd_ui_uint(c, name, v);
+}
+
+void cmd_ui_field_bool(cmd_ctx *c, const char *name, int v, const char *yes, const char *no)
+{
+    field_text(c, v ? yes : no);
+    cmd_ui_bool(c, name, v);
+}
+
+/* ---- tables ------------------------------------------------------------------------------ */
+void cmd_ui_table_begin(cmd_ctx *c, const char *id)
+{
+    cmd_ui *u = model(c);
+    if (!u)
+        return;
+    for (int i = 0; i < UI_COLS; i++) {
+        free(u->header[i]);
+        u->header[i] = NULL;
+    }
+    free(u->heading);
+    u->heading = NULL;
+    u->table = 1;
+    u->ncols = u->col = u->in_row = u->rows = u->headed = 0;
+    cmd_ui_open(c, id, 1);
+}
+
+void cmd_ui_table_col(cmd_ctx *c, int width, int align, const char *header)
+{
+    cmd_ui *u = c->ui;
+    if (!u || !u->table || u->ncols >= UI_COLS)
+        return;
+    u->width[u->ncols] = width;
+    u->align[u->ncols] = align;
+    u->header[u->ncols] = strdup(header ? header : "");
+    u->ncols++;
+}
+
+void cmd_ui_table_heading(cmd_ctx *c, const char *line)
+{
+    cmd_ui *u = c->ui;
+    if (!u || !u->table)
+        return;
+    free(u->heading);
+    u->heading = strdup(line);
+}
+
+void cmd_ui_row_begin(cmd_ctx *c)
+{
+    cmd_ui *u = c->ui;
+    if (!u || !u->table)
+        return;
+    heading(u);
+    u->in_row = 1;
+    u->col = 0;
+    u->rows++;
+    cmd_ui_open(c, NULL, 0);
+}
+
+void cmd_ui_row_end(cmd_ctx *c)
+{
+    cmd_ui *u = c->ui;
+    if (!u || !u->table || !u->in_row)
+        return;
+    u->in_row = 0;
+    out_text("\n", 1);
+    cmd_ui_close(c);
+}
+
+int cmd_ui_table_end(cmd_ctx *c)
+{
+    cmd_ui *u = c->ui;
+    if (!u || !u->table)
+        return 0;
+    if (u->in_row)
+        cmd_ui_row_end(c);
+    u->table = 0;
+    cmd_ui_close(c);
+    return u->rows;
+}
+
 /* ---- result objects ---------------------------------------------------------------------- */
 static void write_fd(int fd, const char *b, size_t n)
 {
@@ -299,7 +558,7 @@ static char *slurp(FILE *f, size_t *n)
 int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *))
 {
     cmd_ui *u = c->ui;
-    if (!u || u->depth)
+    if (!u || !u->json || u->depth)
         return run(c, line);
     FILE *fo = tmpfile(), *fe = tmpfile();
     fflush(stdout);
@@ -346,7 +605,7 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     char *ot = slurp(fo, &on), *et = slurp(fe, &en);
     fclose(fo);
     fclose(fe);
-    int to_text = u->level < 0;
+    int back = u->level < 0;
     cmd_ui r = {0};
     put(&r, "{\"command\":", 11);
     cmd_ui_escape(&r.buf, &r.len, &r.cap, line, strlen(line));
@@ -377,8 +636,8 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     free(r.buf);
     free(ot);
     free(et);
-    if (to_text)
-        cmd_ui_free(c);
+    if (back)
+        to_text(u);
     return rc;
 }
 
@@ -405,7 +664,7 @@ static const char *reason(const dbg_event *ev)
 
 void cmd_ui_stop(cmd_ctx *c, const dbg_event *ev)
 {
-    if (!c->ui || c->ui->level < 0)
+    if (!cmd_ui_json(c) || c->ui->level < 0)
         return;
     cmd_ui r = {0};
     char b[640];
@@ -485,7 +744,7 @@ void cmd_ui_stop(cmd_ctx *c, const dbg_event *ev)
 
 void cmd_ui_event(cmd_ctx *c, const char *json, size_t n)
 {
-    if (!c->ui || c->ui->level < 0)
+    if (!cmd_ui_json(c) || c->ui->level < 0)
         return;
     int fd = c->ui->out_fd >= 0 ? c->ui->out_fd : c->ui->base_fd;
     fflush(stdout);

@@ -28,6 +28,48 @@ void cmd_ui_raw(cmd_ctx *c, const char *name, const char *json, size_t n);
 void cmd_ui_open(cmd_ctx *c, const char *name, int list);   /* a tuple {..} or list [..] */
 void cmd_ui_close(cmd_ctx *c);
 
+/* ---- the model: what a command shows -----------------------------------------------------
+ * A command renders its result once through these calls. The TEXT backend writes the text
+ * (to stdout, so logging and the pager apply): fields as their text, table cells padded to
+ * their column; the JSON backend adds the named fields to the command's result object (and the
+ * text still goes to its "output"). The calls above (cmd_ui_str ... cmd_ui_close) are data:
+ * JSON only. Text-only pieces (labels, punctuation, group lines) go through cmd_ui_text. */
+void cmd_ui_text(cmd_ctx *c, const char *s);
+void cmd_ui_textf(cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Fields: JSON name:value (name NULL inside a list; JSON-less when the backend is text), text
+ * the value; in a table row each fills the next column. */
+void cmd_ui_field_str(cmd_ctx *c, const char *name, const char *v);
+void cmd_ui_field_fmt(cmd_ctx *c, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void cmd_ui_field_int(cmd_ctx *c, const char *name, long long v);
+void cmd_ui_field_uint(cmd_ctx *c, const char *name, unsigned long long v);
+/* An address: "0x..." (JSON: that string, beyond what a JSON number holds exactly). */
+void cmd_ui_field_addr(cmd_ctx *c, const char *name, unsigned long long v);
+/* A mask or a number shown in hex: text 0x with digits digits (0: as needed); JSON a number. */
+void cmd_ui_field_hex(cmd_ctx *c, const char *name, unsigned long long v, int digits);
+/* A flag: text yes/no ("y"/"n", the focus mark "*"/" "); JSON true/false. */
+void cmd_ui_field_bool(cmd_ctx *c, const char *name, int v, const char *yes, const char *no);
+/* A cell of text only (a table row's column that has no JSON field). */
+void cmd_ui_cell(cmd_ctx *c, const char *text);
+
+/* Tables (gdb's ui_out tables): id names the JSON list of rows; columns are declared with their
+ * width (0: not padded, the last column) and alignment, separated by one space; the heading is
+ * written before the first row or text inside the table (none for an empty table), built from
+ * the column headers or, for tables whose heading is not aligned with its columns, given whole.
+ * A row is a JSON tuple; text inside the table (group lines) is text only. */
+enum { CMD_UI_LEFT, CMD_UI_RIGHT };
+void cmd_ui_table_begin(cmd_ctx *c, const char *id);
+void cmd_ui_table_col(cmd_ctx *c, int width, int align, const char *header);
+void cmd_ui_table_heading(cmd_ctx *c, const char *line);
+void cmd_ui_row_begin(cmd_ctx *c);
+void cmd_ui_row_end(cmd_ctx *c);
+/* The rows written. */
+int cmd_ui_table_end(cmd_ctx *c);
+/* The text of a table's heading or row as the text backend writes it (for tests: cells,
+ * widths, alignments; n columns). */
+void cmd_ui_render_row(char *out, size_t n, int ncols, const int *width, const int *align,
+                       const char *const *cells);
+
 /* A printed value: "value" (as printed), "type", "history" (N of $N; omitted when 0). */
 void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist);
 
