@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Reopening a core file must show what the live stop showed: the round trip is a property of the
@@ -42,6 +43,7 @@ static char *views(cmd_ctx *c)
     FILE *so = stdout, *se = stderr;
     stdout = stderr = mem;
     int failed = c->failed, saved = dbg_get_focus(c->s)->frame;
+    cmd_ui_hold(c, 1);        /* text only: nothing joins the running command's JSON object */
     const dbg_focus *f = dbg_get_focus(c->s);
     printf("focus valid %d kernel %u cta %u warp %u lane %u frame %d\n", f->valid, f->kernel,
            f->cta, f->warp, f->lane, f->frame);
@@ -60,6 +62,7 @@ static char *views(cmd_ctx *c)
     }
     if (nf > 0)
         dbg_set_frame(c->s, saved);
+    cmd_ui_hold(c, 0);
     fflush(mem);
     stdout = so;
     stderr = se;

@@ -605,8 +605,6 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
         return cmd_info_lanes_expr(c, args, argc, argv);
     if (need_kernel(c) != 0)
         return -1;
-    if (!args[strspn(args, " \t")])
-        cmd_ui_lanes(c, 0);    /* JSON rows; with a filter: the text only */
     cuda_filter fl;
     if (filter_parse(c, "lanes", args, FILTER_ALL, &fl) != 0)
         return -1;
@@ -616,7 +614,13 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
                                   "trapped"};
     /* the focused warp unless the filter names warps, threads, blocks or SMs */
     int wide = fl.has[F_WARP] || fl.has[F_THREAD] || fl.has[F_BLOCK] || fl.has[F_SM];
-    int rows = 0;
+    cmd_ui_table_begin(c, "lanes");
+    cmd_ui_table_col(c, 1, CMD_UI_LEFT, "");
+    cmd_ui_table_col(c, 2, CMD_UI_RIGHT, "Ln");
+    cmd_ui_table_col(c, 9, CMD_UI_RIGHT, "State");
+    cmd_ui_table_col(c, 8, CMD_UI_RIGHT, "PC");
+    cmd_ui_table_col(c, 11, CMD_UI_LEFT, "ThreadIdx");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "Line");
     for (uint32_t cta = next_cta(c, 0); cta < dbg_ncta(m); cta = next_cta(c, cta + 1)) {
         if (!block_selected(c, &fl, cta))
             continue;
@@ -629,30 +633,41 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
                 if (dbg_lane_get(m, cta, w, l, &li) != 0 || li.state == EXEC_LANE_INVALID ||
                     !f_lane(c, &fl, w, l, li.tid, li.pc))
                     continue;
-                if (!rows++)
-                    printf("  Ln     State       PC ThreadIdx   Line\n");
+                exec_dim3 b = dbg_cta_coord(m, cta);
                 if (!head++) {
-                    exec_dim3 b = dbg_cta_coord(m, cta);
                     if (cta == f->cta)
-                        printf("Warp %u\n", w);
+                        cmd_ui_textf(c, "Warp %u\n", w);
                     else
-                        printf("Block (%u,%u,%u) warp %u\n", b.x, b.y, b.z, w);
+                        cmd_ui_textf(c, "Block (%u,%u,%u) warp %u\n", b.x, b.y, b.z, w);
                 }
                 char line[600] = "", pc[16] = "-";
-                if (li.state != EXEC_LANE_EXITED) {
+                int live = li.state != EXEC_LANE_EXITED;
+                if (live) {
                     line_of(c, li.pc, line, sizeof line);
                     snprintf(pc, sizeof pc, "0x%x", li.pc);
                 }
+                cmd_ui_row_begin(c);
+                cmd_ui_field_bool(c, "focused", cta == f->cta && w == f->warp && l == f->lane,
+                                  "*", " ");
+                dim3_data(c, "block", b);
+                cmd_ui_uint(c, "warp", w);
+                cmd_ui_field_uint(c, "lane", l);
+                cmd_ui_field_str(c, "state", names[li.state]);
+                cmd_ui_cell(c, pc);
+                cmd_ui_uint(c, "pc", li.pc);
                 char tid[48];
                 snprintf(tid, sizeof tid, "(%u,%u,%u)", li.tid.x, li.tid.y, li.tid.z);
-                printf("%c %2u %9s %8s %-11s %s\n",
-                       cta == f->cta && w == f->warp && l == f->lane ? '*' : ' ', l,
-                       names[li.state], pc, tid, line);
+                cmd_ui_cell(c, tid);
+                dim3_data(c, "thread", li.tid);
+                cmd_ui_cell(c, line);
+                if (live)
+                    where_data(c, li.pc);
+                cmd_ui_row_end(c);
             }
         }
     }
-    if (!rows)
-        printf("No CUDA lanes match the filter.\n");
+    if (!cmd_ui_table_end(c))
+        cmd_ui_text(c, "No CUDA lanes match the filter.\n");
     return 0;
 }
 
@@ -688,6 +703,14 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
     dbg_session *m = c->s;
     const dbg_focus *f = dbg_get_focus(c->s);
     uint32_t n = dbg_ncta(m);
+    cmd_ui_table_begin(c, "blocks");
+    cmd_ui_table_col(c, 1, CMD_UI_LEFT, "");
+    cmd_ui_table_col(c, 10, CMD_UI_RIGHT, "BlockIdx");
+    cmd_ui_table_col(c, 12, CMD_UI_RIGHT, "To BlockIdx");
+    cmd_ui_table_col(c, 7, CMD_UI_RIGHT, "Count");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "State");
+    cmd_ui_table_heading(c, "  BlockIdx To BlockIdx   Count State");   /* cuda-gdb's */
+    cmd_ui_int(c, "kernel", f->kernel);
     int rows = 0;
     for (uint32_t i = 0; i < n;) {
         if (!f_block(c, &fl, i)) {
@@ -706,20 +729,25 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
         else
             while (j + 1 <= span && f_block(c, &fl, j + 1))
                 j++;
-        if (!rows++) {
-            printf("  BlockIdx To BlockIdx   Count State\n");
-            printf("Kernel %u\n", f->kernel);
-        }
+        if (!rows++)
+            cmd_ui_textf(c, "Kernel %u\n", f->kernel);
         exec_dim3 a = dbg_cta_coord(m, i), b = dbg_cta_coord(m, j);
         char as[48], bs[48];
         snprintf(as, sizeof as, "(%u,%u,%u)", a.x, a.y, a.z);
         snprintf(bs, sizeof bs, "(%u,%u,%u)", b.x, b.y, b.z);
-        printf("%c %10s %12s %7u %s\n", f->cta >= i && f->cta <= j ? '*' : ' ', as, bs,
-               j - i + 1, st);
+        cmd_ui_row_begin(c);
+        cmd_ui_field_bool(c, "focused", f->cta >= i && f->cta <= j, "*", " ");
+        cmd_ui_cell(c, as);
+        dim3_data(c, "from", a);
+        cmd_ui_cell(c, bs);
+        dim3_data(c, "to", b);
+        cmd_ui_field_uint(c, "count", j - i + 1);
+        cmd_ui_field_str(c, "state", st);
+        cmd_ui_row_end(c);
         i = j + 1;
     }
-    if (!rows)
-        printf("No CUDA blocks match the filter.\n");
+    if (!cmd_ui_table_end(c))
+        cmd_ui_text(c, "No CUDA blocks match the filter.\n");
     return 0;
 }
 
@@ -820,8 +848,10 @@ int cmd_info_kernels(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argc;
     (void)argv;
     const exec_launch_info *li = dbg_launch_info(c->s);
+    cmd_ui_table_begin(c, "kernels");
     if (!li) {
-        printf("No CUDA kernels.\n");
+        cmd_ui_table_end(c);
+        cmd_ui_text(c, "No CUDA kernels.\n");
         return 0;
     }
     char name[1024];
@@ -833,11 +863,39 @@ int cmd_info_kernels(cmd_ctx *c, const char *args, int argc, char **argv)
     char site[1024];
     int hs = dbg_launch_site(c->s, site, sizeof site) == 0;
     int sw = hs ? (int)strlen(site) > 11 ? (int)strlen(site) : 11 : 0;
-    printf("  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn %-*s%sInvocation\n", sw,
-           hs ? "Launch Site" : "", hs ? " " : "");
-    printf("* %6u %3d %4u %-10s %-10s %-10s %9u %-*s%s%s\n", li->launch_id, 0, li->launch_id + 1,
-           dbg_launch_running(c->s) ? "Active" : "Terminated", g, b, li->dyn_shmem, sw,
-           hs ? site : "", hs ? " " : "", name);
+    cmd_ui_table_col(c, 1, CMD_UI_LEFT, " ");
+    cmd_ui_table_col(c, 6, CMD_UI_RIGHT, "Kernel");
+    cmd_ui_table_col(c, 3, CMD_UI_RIGHT, "Dev");
+    cmd_ui_table_col(c, 4, CMD_UI_RIGHT, "Grid");
+    cmd_ui_table_col(c, 10, CMD_UI_LEFT, "Status");
+    cmd_ui_table_col(c, 10, CMD_UI_LEFT, "GridDim");
+    cmd_ui_table_col(c, 10, CMD_UI_LEFT, "BlockDim");
+    cmd_ui_table_col(c, 9, CMD_UI_RIGHT, "SharedDyn");
+    if (hs)
+        cmd_ui_table_col(c, sw, CMD_UI_LEFT, "Launch Site");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "Invocation");
+    /* cuda-gdb's heading: the launch site's column only for a program's launch */
+    char head[256];
+    snprintf(head, sizeof head,
+             "  Kernel Dev Grid Status     GridDim    BlockDim  SharedDyn %-*s%sInvocation", sw,
+             hs ? "Launch Site" : "", hs ? " " : "");
+    cmd_ui_table_heading(c, head);
+    cmd_ui_row_begin(c);
+    cmd_ui_field_bool(c, "focused", 1, "*", " ");
+    cmd_ui_field_uint(c, "kernel", li->launch_id);
+    cmd_ui_field_int(c, "device", 0);
+    cmd_ui_field_uint(c, "grid", li->launch_id + 1);
+    cmd_ui_field_str(c, "status", dbg_launch_running(c->s) ? "Active" : "Terminated");
+    cmd_ui_cell(c, g);
+    dim3_data(c, "grid_dim", li->grid);
+    cmd_ui_cell(c, b);
+    dim3_data(c, "block_dim", li->block);
+    cmd_ui_field_uint(c, "shared_dynamic", li->dyn_shmem);
+    if (hs)
+        cmd_ui_field_str(c, "launch_site", site);
+    cmd_ui_field_str(c, "invocation", name);
+    cmd_ui_row_end(c);
+    cmd_ui_table_end(c);
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #define UI_COLS 16
 struct cmd_ui {
     int json;                 /* the backend: 1 JSON, 0 text */
+    int held;                 /* cmd_ui_hold: fields are dropped */
     /* the table being written (text backend: its columns; both: its rows) */
     int table;                /* a table is open */
     int ncols, col, in_row, rows, headed;
@@ -165,6 +166,12 @@ int cmd_ui_set(cmd_ctx *c, const char *mode)
     return 0;
 }
 
+void cmd_ui_hold(cmd_ctx *c, int hold)
+{
+    if (c->ui)
+        c->ui->held += hold ? 1 : -1;
+}
+
 void cmd_ui_free(cmd_ctx *c)
 {
     if (!c->ui)
@@ -181,7 +188,7 @@ void cmd_ui_free(cmd_ctx *c)
 static cmd_ui *field(cmd_ctx *c, const char *name)
 {
     cmd_ui *u = c->ui;
-    if (!u || !u->json || u->level < 0 || !u->depth)
+    if (!u || !u->json || u->held || u->level < 0 || !u->depth)
         return NULL;
     if (u->level > 0) {
         if (!u->first[u->level])
@@ -251,7 +258,7 @@ void cmd_ui_open(cmd_ctx *c, const char *name, int list)
 void cmd_ui_close(cmd_ctx *c)
 {
     cmd_ui *u = c->ui;
-    if (!u || !u->json || u->level <= 0 || !u->depth)
+    if (!u || !u->json || u->held || u->level <= 0 || !u->depth)
         return;
     /* the kind is remembered in the sign of first: 2/0 list, 1/0 tuple is lost once a member
        is written, so the opening bracket is looked up instead */

@@ -17,6 +17,9 @@ int cmd_ui_set(cmd_ctx *c, const char *mode);
 const char *cmd_ui_mode(const cmd_ctx *c);
 int cmd_ui_json(const cmd_ctx *c);
 void cmd_ui_free(cmd_ctx *c);
+/* hold 1: commands run for the debugger's own use (the core check's views) render text only,
+ * their fields kept out of the running command's object; hold 0 ends it. */
+void cmd_ui_hold(cmd_ctx *c, int hold);
 
 /* Fields of the running command's result (name NULL inside a list). */
 void cmd_ui_str(cmd_ctx *c, const char *name, const char *v);
