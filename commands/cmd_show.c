@@ -113,11 +113,16 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
 /* Frame line: "saxpy<<<...>>> (n=1, ...) at k.cu:7" (with "#N  " for backtraces, N >= 0). */
 void cmd_print_frame_line(cmd_ctx *c, int frame_no, int with_source)
 {
+    cmd_frame_line(c, frame_no, with_source, 0);
+}
+
+void cmd_frame_line(cmd_ctx *c, int frame_no, int with_source, int in_list)
+{
     dbg_frame fr[DBG_MAX_FRAMES];
     int nf = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
     int sel = frame_no >= 0 ? frame_no : dbg_get_focus(c->s)->frame;
     if (sel >= nf) {
-        printf("No stack.\n");
+        cmd_ui_text(c, "No stack.\n");
         return;
     }
     const dbg_frame *f = &fr[sel];
@@ -128,11 +133,28 @@ void cmd_print_frame_line(cmd_ctx *c, int frame_no, int with_source)
         snprintf(at, sizeof at, "%s:%d", base_name(f->file), f->line);
     else
         where_text(c, f->pc, at, sizeof at);
+    /* a row of backtrace's "frames", else the command's "frame" */
+    char fn[600];
+    dbg_frame_fn(dbg_demangle, f, fn, sizeof fn);
+    cmd_ui_open(c, frame_no >= 0 && in_list ? NULL : "frame", 0);
+    cmd_ui_int(c, "level", sel);
     if (frame_no >= 0)
-        printf("#%-2d ", frame_no);
+        cmd_ui_textf(c, "#%-2d ", frame_no);
     if (frame_shows_addr(c, f))
-        printf("0x%016llx in ", (unsigned long long)f->pc);
-    printf("%s (%s) at %s\n", name, args, at);
+        cmd_ui_textf(c, "0x%016llx in ", (unsigned long long)f->pc);
+    cmd_ui_text(c, name);
+    cmd_ui_str(c, "function", fn);
+    cmd_ui_uint(c, "pc", f->pc);
+    cmd_ui_text(c, " (");
+    cmd_ui_field_str(c, "args", args);
+    cmd_ui_text(c, ") at ");
+    cmd_ui_text(c, at);
+    if (f->file && f->line > 0) {
+        cmd_ui_str(c, "file", f->file);
+        cmd_ui_int(c, "line", f->line);
+    }
+    cmd_ui_text(c, "\n");
+    cmd_ui_close(c);
     if (with_source)
         print_line_text(c, f->file, f->line, f->pc);
 }

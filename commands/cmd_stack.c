@@ -31,15 +31,19 @@ int cmd_backtrace(cmd_ctx *c, const char *args, int argc, char **argv)
         last = (int)lim;
     else if (lim < 0 && -lim < n)
         first = n + (int)lim;
+    cmd_ui_open(c, "frames", 1);
     for (int i = first; i < last; i++)
-        cmd_print_frame_line(c, i, 0);
-    cmd_ui_frames(c, first, last);
+        cmd_frame_line(c, i, 0, 1);
+    cmd_ui_close(c);
     if (last < n)
-        printf("(More stack frames follow...)\n");
+        cmd_ui_text(c, "(More stack frames follow...)\n");
     /* a CUDA program's kernel: where the host launched it (its own debug info) */
     char site[1024];
-    if (last == n && dbg_launch_site(c->s, site, sizeof site) == 0)
-        printf("Launched from host: %s\n", site);
+    if (last == n && dbg_launch_site(c->s, site, sizeof site) == 0) {
+        cmd_ui_text(c, "Launched from host: ");
+        cmd_ui_field_str(c, "launch_site", site);
+        cmd_ui_text(c, "\n");
+    }
     return 0;
 }
 

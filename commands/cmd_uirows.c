@@ -84,59 +84,6 @@ void cmd_ui_breakpoints(cmd_ctx *c, const long *nums, int nnums)
     cmd_ui_close(c);
 }
 
-void cmd_ui_frames(cmd_ctx *c, int first, int last)
-{
-    if (!cmd_ui_json(c))
-        return;
-    dbg_frame *fr = malloc(DBG_MAX_FRAMES * sizeof *fr);
-    if (!fr)
-        return;
-    int n = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
-    cmd_ui_open(c, "frames", 1);
-    for (int i = first; i < last && i < n; i++) {
-        char fn[512], args[2048];
-        cmd_ui_open(c, NULL, 0);
-        cmd_ui_int(c, "level", i);
-        dbg_frame_fn(dbg_demangle, &fr[i], fn, sizeof fn);
-        cmd_ui_str(c, "function", fn);
-        cmd_ui_uint(c, "pc", fr[i].pc);
-        if (fr[i].file && fr[i].line > 0) {
-            cmd_ui_str(c, "file", fr[i].file);
-            cmd_ui_int(c, "line", fr[i].line);
-        }
-        dbg_frame_args(c->s, &fr[i], args, sizeof args);
-        cmd_ui_str(c, "args", args);
-        cmd_ui_close(c);
-    }
-    cmd_ui_close(c);
-    free(fr);
-}
-
-void cmd_ui_warps(cmd_ctx *c)
-{
-    if (!cmd_ui_json(c))
-        return;
-    enum { MAXW = 4096 };
-    dbg_warp_row *w = malloc(MAXW * sizeof *w);
-    if (!w)
-        return;
-    int more = 0, n = dbg_warp_rows(c->s, w, MAXW, &more);
-    cmd_ui_open(c, "warps", 1);
-    for (int i = 0; i < n; i++) {
-        cmd_ui_open(c, NULL, 0);
-        dim3(c, "block", w[i].block);
-        cmd_ui_uint(c, "warp", w[i].warp);
-        cmd_ui_uint(c, "live_mask", w[i].live);
-        cmd_ui_uint(c, "active_mask", w[i].active);
-        cmd_ui_uint(c, "pc", w[i].pc);
-        cmd_ui_bool(c, "focused", w[i].focused);
-        cmd_ui_close(c);
-    }
-    cmd_ui_close(c);
-    cmd_ui_bool(c, "truncated", more);
-    free(w);
-}
-
 /* Lanes of the focused warp (info cuda lanes) or, threads 1, every live lane of the warps in
  * flight (info cuda threads). */
 void cmd_ui_lanes(cmd_ctx *c, int threads)
