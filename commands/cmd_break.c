@@ -514,6 +514,22 @@ int cmd_awatch(cmd_ctx *c, const char *args, int argc, char **argv)
     return set_watch(c, args, DBG_BP_AWATCH);
 }
 
+/* "function", "file", "line", "ptx_line" of a location (JSON). */
+static void where_data(cmd_ctx *c, uint32_t pc)
+{
+    char fn[512];
+    dbg_where w;
+    if (dbg_pc_func_name(c->s, pc, 0, fn, sizeof fn) >= 0)
+        cmd_ui_str(c, "function", fn);
+    if (dbg_pc_where(c->s, pc, &w) == 0) {
+        if (w.file && w.line > 0) {
+            cmd_ui_str(c, "file", w.file);
+            cmd_ui_int(c, "line", w.line);
+        }
+        cmd_ui_int(c, "ptx_line", w.ptx_line);
+    }
+}
+
 /* "in FUNC at FILE:LINE" of a breakpoint location (the inlined function where it is one). */
 static void loc_what(cmd_ctx *c, uint32_t pc, char *what, size_t n)
 {
@@ -539,7 +555,16 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
             free(nums);
             return cmd_error(c, "Bad breakpoint argument: '%s'", argv[k]);
         }
-    int n = dbg_bp_count(c->s), shown = 0;
+    static const char *const kinds[] = {"breakpoint", "watchpoint", "read-watchpoint",
+                                        "acc-watchpoint"};
+    cmd_ui_table_begin(c, "breakpoints");
+    cmd_ui_table_col(c, 7, CMD_UI_LEFT, "Num");
+    cmd_ui_table_col(c, 14, CMD_UI_LEFT, "Type");
+    cmd_ui_table_col(c, 4, CMD_UI_LEFT, "Disp");
+    cmd_ui_table_col(c, 3, CMD_UI_LEFT, "Enb");
+    cmd_ui_table_col(c, 18, CMD_UI_LEFT, "Address");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "What");
+    int n = dbg_bp_count(c->s);
     for (int i = 0; i < n; i++) {
         dbg_bp *b = dbg_bp_at(c->s, i);
         int want = argc == 0;
@@ -547,15 +572,14 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
             want |= nums[k] == b->num;
         if (!want)
             continue;
-        if (!shown++)
-            printf("Num     Type           Disp Enb Address            What\n");
         const char *type = b->type == DBG_BP_BREAK    ? "breakpoint"
                            : b->type == DBG_BP_WATCH  ? "hw watchpoint"
                            : b->type == DBG_BP_RWATCH ? "read watchpoint"
                                                       : "acc watchpoint";
         char addr[32] = "", what[1200];
+        int located = b->type == DBG_BP_BREAK && !b->pending && b->npcs;
         if (b->type == DBG_BP_BREAK) {
-            if (b->pending || !b->npcs) {
+            if (!located) {
                 snprintf(addr, sizeof addr, "<PENDING>");
                 snprintf(what, sizeof what, "%s", b->spec);
             } else if (b->npcs > 1) {
@@ -568,33 +592,58 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
         } else {
             snprintf(what, sizeof what, "%s", b->spec);
         }
-        printf("%-7d %-14s %-4s %-3s %-18s %s\n", b->num, type,
-               b->temp ? "del" : b->disp_dis ? "dis" : "keep", b->enabled ? "y" : "n", addr,
-               what);
-        if (b->cond)
-            printf("\tstop only if %s\n", b->cond);
+        cmd_ui_row_begin(c);
+        cmd_ui_field_int(c, "number", b->num);
+        cmd_ui_cell(c, type);
+        cmd_ui_str(c, "type", kinds[b->type]);
+        cmd_ui_field_str(c, "disposition", b->temp ? "del" : b->disp_dis ? "dis" : "keep");
+        cmd_ui_field_bool(c, "enabled", b->enabled, "y", "n");
+        cmd_ui_cell(c, addr);
+        cmd_ui_cell(c, what);
+        cmd_ui_str(c, "location", b->spec);
+        cmd_ui_bool(c, "pending", b->type == DBG_BP_BREAK && !located);
+        if (located) {
+            cmd_ui_open(c, "pcs", 1);
+            for (int k = 0; k < b->npcs; k++)
+                cmd_ui_uint(c, NULL, b->pcs[k]);
+            cmd_ui_close(c);
+            where_data(c, b->pcs[0]);
+        }
+        /* the lines under the row: each starts with its newline, the row's end ends the last */
+        if (b->cond) {
+            cmd_ui_text(c, "\n\tstop only if ");
+            cmd_ui_field_str(c, "condition", b->cond);
+        }
         if (b->hits)
-            printf("\tbreakpoint already hit %d time%s\n", b->hits, b->hits == 1 ? "" : "s");
+            cmd_ui_textf(c, "\n\tbreakpoint already hit %d time%s", b->hits,
+                         b->hits == 1 ? "" : "s");
+        cmd_ui_int(c, "hits", b->hits);
         if (b->ignore)
-            printf("\tWill ignore next %d crossings of breakpoint.\n", b->ignore);
-        for (int k = 0; k < b->ncommands; k++)
-            printf("        %s\n", b->commands[k]);
+            cmd_ui_textf(c, "\n\tWill ignore next %d crossings of breakpoint.", b->ignore);
+        cmd_ui_int(c, "ignore", b->ignore);
+        cmd_ui_open(c, "commands", 1);
+        for (int k = 0; k < b->ncommands; k++) {
+            cmd_ui_text(c, "\n        ");
+            cmd_ui_field_str(c, NULL, b->commands[k]);
+        }
+        cmd_ui_close(c);
         /* gdb's rows of a breakpoint with several locations (after its own lines) */
-        if (b->type == DBG_BP_BREAK && !b->pending && b->npcs > 1)
+        if (located && b->npcs > 1)
             for (int k = 0; k < b->npcs; k++) {
                 char num[32];
                 loc_what(c, b->pcs[k], what, sizeof what);
                 snprintf(num, sizeof num, "%d.%d", b->num, k + 1);
-                printf("%-27s %-3s 0x%016x %s\n", num, b->enabled ? "y" : "n", b->pcs[k], what);
+                cmd_ui_textf(c, "\n%-27s %-3s 0x%016x %s", num, b->enabled ? "y" : "n",
+                             b->pcs[k], what);
             }
+        cmd_ui_row_end(c);
     }
-    if (!shown) {
+    if (!cmd_ui_table_end(c)) {
         if (argc)
-            printf("No breakpoint or watchpoint matching '%s'.\n", argv[0]);
+            cmd_ui_textf(c, "No breakpoint or watchpoint matching '%s'.\n", argv[0]);
         else
-            printf("No breakpoints or watchpoints.\n");
+            cmd_ui_text(c, "No breakpoints or watchpoints.\n");
     }
-    cmd_ui_breakpoints(c, nums, argc);
     free(nums);
     return 0;
 }

@@ -16,6 +16,7 @@ struct cmd_ui {
     /* the table being written (text backend: its columns; both: its rows) */
     int table;                /* a table is open */
     int ncols, col, in_row, rows, headed;
+    int cells_done;           /* text was written in the row: later fields are not cells */
     int width[UI_COLS], align[UI_COLS];
     char *header[UI_COLS];
     char *heading;            /* a heading given whole (cmd_ui_table_heading), else NULL */
@@ -372,6 +373,8 @@ static void heading(cmd_ui *u)
 void cmd_ui_text(cmd_ctx *c, const char *s)
 {
     heading(c->ui);
+    if (c->ui && c->ui->in_row)
+        c->ui->cells_done = 1;
     out_text(s, strlen(s));
 }
 
@@ -398,7 +401,7 @@ void cmd_ui_textf(cmd_ctx *c, const char *fmt, ...)
 static void field_text(cmd_ctx *c, const char *s)
 {
     cmd_ui *u = c->ui;
-    if (u && u->table && u->in_row) {
+    if (u && u->table && u->in_row && !u->cells_done) {
         int i = u->col++;
         int w = i < u->ncols ? u->width[i] : 0, a = i < u->ncols ? u->align[i] : CMD_UI_LEFT;
         cell(stdout, i, w, a, s);
@@ -507,6 +510,7 @@ void cmd_ui_row_begin(cmd_ctx *c)
         return;
     heading(u);
     u->in_row = 1;
+    u->cells_done = 0;
     u->col = 0;
     u->rows++;
     cmd_ui_open(c, NULL, 0);

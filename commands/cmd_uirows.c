@@ -42,48 +42,6 @@ static void where(cmd_ctx *c, uint32_t pc)
     }
 }
 
-void cmd_ui_breakpoints(cmd_ctx *c, const long *nums, int nnums)
-{
-    if (!cmd_ui_json(c))
-        return;
-    static const char *const types[] = {"breakpoint", "watchpoint", "read-watchpoint",
-                                        "acc-watchpoint"};
-    cmd_ui_open(c, "breakpoints", 1);
-    int n = dbg_bp_count(c->s);
-    for (int i = 0; i < n; i++) {
-        dbg_bp *b = dbg_bp_at(c->s, i);
-        int want = nnums == 0;
-        for (int k = 0; k < nnums; k++)
-            want |= nums[k] == b->num;
-        if (!want)
-            continue;
-        cmd_ui_open(c, NULL, 0);
-        cmd_ui_int(c, "number", b->num);
-        cmd_ui_str(c, "type", types[b->type]);
-        cmd_ui_str(c, "disposition", b->temp ? "del" : b->disp_dis ? "dis" : "keep");
-        cmd_ui_bool(c, "enabled", b->enabled);
-        cmd_ui_str(c, "location", b->spec);
-        cmd_ui_bool(c, "pending", b->type == DBG_BP_BREAK && (b->pending || !b->npcs));
-        if (b->type == DBG_BP_BREAK && !b->pending && b->npcs) {
-            cmd_ui_open(c, "pcs", 1);
-            for (int k = 0; k < b->npcs; k++)
-                cmd_ui_uint(c, NULL, b->pcs[k]);
-            cmd_ui_close(c);
-            where(c, b->pcs[0]);
-        }
-        if (b->cond)
-            cmd_ui_str(c, "condition", b->cond);
-        cmd_ui_int(c, "hits", b->hits);
-        cmd_ui_int(c, "ignore", b->ignore);
-        cmd_ui_open(c, "commands", 1);
-        for (int k = 0; k < b->ncommands; k++)
-            cmd_ui_str(c, NULL, b->commands[k]);
-        cmd_ui_close(c);
-        cmd_ui_close(c);
-    }
-    cmd_ui_close(c);
-}
-
 /* Lanes of the focused warp (info cuda lanes) or, threads 1, every live lane of the warps in
  * flight (info cuda threads). */
 void cmd_ui_lanes(cmd_ctx *c, int threads)
