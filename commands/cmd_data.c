@@ -135,8 +135,11 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     char err[512], out[8192];
     if (!*expr) {
         if (dbg_session_history(c->s)->nhist == 0) {
-            if (record)
-                printf("$1 = void\n"); /* gdb shows an empty history this way */
+            if (record) {     /* gdb shows an empty history this way */
+                cmd_ui_text(c, "$1 = ");
+                cmd_ui_field_str(c, "value", "void");
+                cmd_ui_text(c, "\n");
+            }
             return 0;
         }
         v = dbg_session_history(c->s)->hist[dbg_session_history(c->s)->nhist - 1];
@@ -155,11 +158,12 @@ int cmd_print_value_line(cmd_ctx *c, const char *expr, const char *fmtspec, int 
     if (record) {
         /* gdb records every printed value, void ones too ($1 = void, then $2 = 5) */
         dbg_history_push(c->s, &v);
-        printf("$%d = %s\n", dbg_session_history(c->s)->nhist, out);
-        cmd_ui_value(c, &v, out, dbg_session_history(c->s)->nhist);
+        int hist = dbg_session_history(c->s)->nhist;
+        cmd_ui_textf(c, "$%d = ", hist);
+        cmd_ui_value(c, &v, out, hist);
+        cmd_ui_text(c, "\n");
     } else {
         cmd_ui_value(c, &v, out, 0);
-        printf("%s", out);
     }
     return 0;
 }
@@ -415,41 +419,60 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
     const dbg_focus *f = dbg_get_focus(c->s);
     dbg_session *m = c->s;
     int per_line = fmt == 'c' ? 8 : ub == 8 ? 2 : ub == 4 ? 4 : 8;
+    char a0[32];
+    snprintf(a0, sizeof a0, "0x%llx", (unsigned long long)addr);
+    cmd_ui_str(c, "space", dbg_space_name(space));
+    cmd_ui_str(c, "address", a0);
+    cmd_ui_int(c, "unit_bytes", fmt == 's' ? 1 : ub);
+    cmd_ui_open(c, "values", 1);   /* the units (x/s: the strings) as printed */
     if (fmt == 's') {
         /* gdb: a string stops at `print elements` characters, with "..." */
         uint64_t pe = dbg_opts(c->s)->print_elements;
         uint64_t lim = pe && pe <= 65536 ? pe : 65536;
+        char *str = malloc(lim + 1);
+        if (!str) {
+            cmd_ui_close(c);
+            return cmd_error(c, "Out of memory.");
+        }
         for (int i = 0; i < count; i++) {
-            printf("0x%llx:\t\"", (unsigned long long)addr);
+            cmd_ui_textf(c, "0x%llx:\t\"", (unsigned long long)addr);
             uint64_t k = 0;
             char ch = 1;
             for (; k < lim; k++) {
                 if (dbg_mem_read_exact(m, space, addr + k, &ch, 1, f->cta, f->warp, f->lane)) {
-                    printf("\"\n");
+                    str[k] = 0;
+                    cmd_ui_field_str(c, NULL, str);
+                    cmd_ui_text(c, "\"\n");
+                    cmd_ui_close(c);
+                    free(str);
                     return cmd_error(c, "Cannot access memory at address 0x%llx",
                                      (unsigned long long)(addr + k));
                 }
                 if (!ch)
                     break;
-                putchar(ch);
+                str[k] = ch;
             }
-            printf(k == lim ? "\"...\n" : "\"\n");
+            str[k] = 0;
+            cmd_ui_field_str(c, NULL, str);
+            cmd_ui_text(c, k == lim ? "\"...\n" : "\"\n");
             addr += k + (k < lim);
         }
+        free(str);
+        cmd_ui_close(c);
     } else {
-        cmd_ui_memory(c, space, addr, ub);  /* JSON: "values" follow */
         for (int i = 0; i < count; i++) {
             uint64_t a = addr + (uint64_t)i * (uint64_t)ub, bits = 0;
             if (i % per_line == 0) {
                 char d[300] = "";
                 cmd_describe_addr(c, space, a, d, sizeof d);
                 if (i)
-                    printf("\n");
-                printf("0x%llx%s%s%s:", (unsigned long long)a, d[0] ? " <" : "", d,
-                       d[0] ? ">" : "");
+                    cmd_ui_text(c, "\n");
+                cmd_ui_textf(c, "0x%llx%s%s%s:", (unsigned long long)a, d[0] ? " <" : "", d,
+                             d[0] ? ">" : "");
             }
             if (dbg_mem_read_exact(m, space, a, &bits, (size_t)ub, f->cta, f->warp, f->lane) != 0) {
-                printf("\n");
+                cmd_ui_text(c, "\n");
+                cmd_ui_close(c);
                 return cmd_error(c, "Cannot access memory at address 0x%llx",
                                  (unsigned long long)a);
             }
@@ -461,11 +484,11 @@ int cmd_x(cmd_ctx *c, const char *args, int argc, char **argv)
             char out[128];
             char pf = fmt == 'x' ? 'z' : fmt; /* x pads to the unit like gdb */
             dbg_format_bits(bits, t, fmt == 'f' || fmt == 'd' ? 0 : pf, out, sizeof out);
-            printf("\t%s", out);
-            cmd_ui_str(c, NULL, out);
+            cmd_ui_text(c, "\t");
+            cmd_ui_field_str(c, NULL, out);
         }
         cmd_ui_close(c);
-        printf("\n");
+        cmd_ui_text(c, "\n");
         if (!back) /* after x/-N the next x goes on backwards from the first unit shown */
             addr += (uint64_t)count * (uint64_t)ub;
     }

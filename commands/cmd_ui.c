@@ -298,11 +298,11 @@ void cmd_ui_close(cmd_ctx *c)
 
 void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist)
 {
+    cmd_ui_field_str(c, "value", text);
     if (!cmd_ui_json(c))
         return;
     dbg_value_info vi;
     dbg_value_describe(v, &vi);
-    cmd_ui_str(c, "value", text);
     cmd_ui_str(c, "type", vi.type);
     if (hist > 0)
         cmd_ui_int(c, "history", hist);

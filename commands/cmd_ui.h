@@ -73,7 +73,8 @@ int cmd_ui_table_end(cmd_ctx *c);
 void cmd_ui_render_row(char *out, size_t n, int ncols, const int *width, const int *align,
                        const char *const *cells);
 
-/* A printed value: "value" (as printed), "type", "history" (N of $N; omitted when 0). */
+/* A printed value: its text; JSON "value" (as printed), "type", "history" (N of $N; omitted
+ * when 0). */
 void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist);
 
 /* Rows (cmd_uirows.c): "breakpoints" (nums: the numbers asked for, none: all), "frames" of
@@ -84,9 +85,6 @@ void cmd_ui_lanes(cmd_ctx *c, int threads);
 void cmd_ui_var(cmd_ctx *c, const char *name, const char *value);
 /* info registers: "registers": [{"name", "type", "hex", "value"}] (unreadable ones left out). */
 void cmd_ui_registers(cmd_ctx *c, const dbg_reg_row *rows, int n);
-/* x: "space", "address" (hex string), "unit_bytes", then opens the "values" list (the units as
- * printed; the caller adds them and closes it). */
-void cmd_ui_memory(cmd_ctx *c, ptx_space space, uint64_t addr, int unit_bytes);
 
 /* Run one top-level command line in JSON mode: its stdout and stderr are captured, then one
  * object is written: {"command","ok",fields...,"output"} or {"command","ok":false,"error"}.

@@ -148,18 +148,6 @@ void cmd_ui_checks(cmd_ctx *c)
     cmd_ui_close(c);
 }
 
-void cmd_ui_memory(cmd_ctx *c, ptx_space space, uint64_t addr, int unit_bytes)
-{
-    if (!cmd_ui_json(c))
-        return;
-    char a[32];
-    snprintf(a, sizeof a, "0x%llx", (unsigned long long)addr);
-    cmd_ui_str(c, "space", dbg_space_name(space));
-    cmd_ui_str(c, "address", a);
-    cmd_ui_int(c, "unit_bytes", unit_bytes);
-    cmd_ui_open(c, "values", 1);
-}
-
 void cmd_ui_registers(cmd_ctx *c, const dbg_reg_row *rows, int n)
 {
     if (!cmd_ui_json(c))
