@@ -166,13 +166,29 @@ static int list_lines(cmd_ctx *c, const char *file, int first, int last)
     if (last > nlines)
         last = nlines;
     int len;
+    /* JSON: "file" (the source as debug info names it; absent for the PTX: "ptx" true),
+       "lines": [{"line", "text"}] */
+    if (keep[0])
+        cmd_ui_str(c, "file", keep);
+    else
+        cmd_ui_bool(c, "ptx", 1);
+    cmd_ui_table_begin(c, "lines");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "");
+    cmd_ui_table_heading(c, NULL);
     for (int l = first; l <= last; l++) {
         const char *t = keep[0] ? dbg_source_line(c->s, keep, l, &len)
                                 : dbg_ptx_text_line(c->s, l, &len);
         if (!t)
             break;
-        printf("%d\t%.*s\n", l, len, t);
+        char *text = strndup(t, (size_t)len);
+        cmd_ui_row_begin(c);
+        cmd_ui_field_int(c, "line", l);
+        cmd_ui_text(c, "\t");
+        cmd_ui_field_str(c, "text", text ? text : "");
+        cmd_ui_row_end(c);
+        free(text);
     }
+    cmd_ui_table_end(c);
     snprintf(c->list_file, sizeof c->list_file, "%s", keep);
     if (keep[0])
         c->list_missing[0] = 0; /* listing a source: no fallback to undo */

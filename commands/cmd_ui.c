@@ -20,6 +20,7 @@ struct cmd_ui {
     int width[UI_COLS], align[UI_COLS];
     char *header[UI_COLS];
     char *heading;            /* a heading given whole (cmd_ui_table_heading), else NULL */
+    int no_heading;           /* a table shown without a heading (a listing) */
     int depth;                /* nested command lines inside the running top-level one */
     char *buf;                /* the running command's fields (",\"a\":1,...") */
     size_t len, cap;
@@ -360,6 +361,8 @@ static void heading(cmd_ui *u)
     if (!u || !u->table || u->headed)
         return;
     u->headed = 1;
+    if (u->no_heading)
+        return;
     if (u->heading) {
         out_text(u->heading, strlen(u->heading));
         out_text("\n", 1);
@@ -479,7 +482,7 @@ void cmd_ui_table_begin(cmd_ctx *c, const char *id)
     free(u->heading);
     u->heading = NULL;
     u->table = 1;
-    u->ncols = u->col = u->in_row = u->rows = u->headed = 0;
+    u->ncols = u->col = u->in_row = u->rows = u->headed = u->no_heading = 0;
     cmd_ui_open(c, id, 1);
 }
 
@@ -500,7 +503,8 @@ void cmd_ui_table_heading(cmd_ctx *c, const char *line)
     if (!u || !u->table)
         return;
     free(u->heading);
-    u->heading = strdup(line);
+    u->heading = strdup(line ? line : "");
+    u->no_heading = !line;
 }
 
 void cmd_ui_row_begin(cmd_ctx *c)

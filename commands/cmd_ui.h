@@ -58,7 +58,8 @@ void cmd_ui_cell(cmd_ctx *c, const char *text);
 /* Tables (gdb's ui_out tables): id names the JSON list of rows; columns are declared with their
  * width (0: not padded, the last column) and alignment, separated by one space; the heading is
  * written before the first row or text inside the table (none for an empty table), built from
- * the column headers or, for tables whose heading is not aligned with its columns, given whole.
+ * the column headers or, for tables whose heading is not aligned with its columns, given whole
+ * (NULL: none, a listing).
  * A row is a JSON tuple; text inside the table (group lines) is text only. */
 enum { CMD_UI_LEFT, CMD_UI_RIGHT };
 void cmd_ui_table_begin(cmd_ctx *c, const char *id);
