@@ -317,17 +317,27 @@ static int x_insns(cmd_ctx *c, uint64_t pc, int count)
 {
     uint32_t cur = UINT32_MAX;
     dbg_focus_pc(c->s, &cur);
+    cmd_ui_open(c, "instructions", 1);   /* as disassemble's: {"current", "pc", "instruction"} */
     for (int i = 0; i < count; i++, pc++) {
         char d[600], text[512];
         if (pc > UINT32_MAX || dbg_insn_text(c->s, (uint32_t)pc, text, sizeof text, NULL) != 0) {
-            if (i == 0)
+            if (i == 0) {
+                cmd_ui_close(c);
                 return cmd_error(c, "Cannot access instruction at address 0x%llx",
                                  (unsigned long long)pc);
+            }
             break;
         }
         dbg_describe_pc(c->s, pc, d, sizeof d);
-        printf("%s0x%llx %s:\t%s\n", pc == cur ? "=> " : "   ", (unsigned long long)pc, d, text);
+        cmd_ui_open(c, NULL, 0);
+        cmd_ui_field_bool(c, "current", pc == cur, "=> ", "   ");
+        cmd_ui_textf(c, "0x%llx %s:\t", (unsigned long long)pc, d);
+        cmd_ui_uint(c, "pc", pc);
+        cmd_ui_field_str(c, "instruction", text);
+        cmd_ui_text(c, "\n");
+        cmd_ui_close(c);
     }
+    cmd_ui_close(c);
     c->x_next = pc;
     c->x_space = PTX_SPACE_NONE;
     c->x_valid = 1;

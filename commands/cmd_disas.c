@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 
 enum { DIS_RAW = 1, DIS_SRC = 2, DIS_MIXED = 4 };
 
@@ -30,21 +31,31 @@ static void dis_insn(dis_ctx *d, uint32_t pc)
     if (dbg_insn_at(d->c->s, pc, &ii) != 0)
         return;
     const ptx_func *f = ii.func;
-    char text[512], where[600];
-    dbg_insn_text(d->c->s, pc, text, sizeof text, NULL);
-    if (d->fn) {
-        snprintf(where, sizeof where, "<+%lld>", (long long)pc - (long long)d->base);
-    } else {
-        char name[512];
-        dbg_func_name(d->c->s, f, 0, name, sizeof name);
-        snprintf(where, sizeof where, "<%s+%lld>", name,
-                 (long long)pc - (long long)ii.func_pc);
-    }
+    cmd_ctx *c = d->c;
+    char text[512], where[600], name[512];
+    dbg_insn_text(c->s, pc, text, sizeof text, NULL);
+    dbg_func_name(c->s, f, 0, name, sizeof name);
+    long long off = d->fn ? (long long)pc - (long long)d->base
+                          : (long long)pc - (long long)ii.func_pc;
+    if (d->fn)
+        snprintf(where, sizeof where, "<+%lld>", off);
+    else
+        snprintf(where, sizeof where, "<%s+%lld>", name, off);
+    /* a row of "instructions": {"pc", "function", "offset", "ptx_line", "instruction",
+       "current"} */
+    cmd_ui_open(c, NULL, 0);
+    cmd_ui_field_bool(c, "current", pc == d->cur, "=> ", "   ");
+    cmd_ui_textf(c, "0x%06x %s:\t", pc, where);
+    cmd_ui_uint(c, "pc", pc);
+    cmd_ui_str(c, "function", name);
+    cmd_ui_int(c, "offset", off);
+    cmd_ui_int(c, "ptx_line", ii.line);
     /* /r: PTX has no binary encoding; the raw form of an instruction is its PTX line */
-    char raw[32] = "";
     if (d->mods & DIS_RAW)
-        snprintf(raw, sizeof raw, "ptx:%d\t", ii.line);
-    printf("%s0x%06x %s:\t%s%s\n", pc == d->cur ? "=> " : "   ", pc, where, raw, text);
+        cmd_ui_textf(c, "ptx:%d\t", ii.line);
+    cmd_ui_field_str(c, "instruction", text);
+    cmd_ui_text(c, "\n");
+    cmd_ui_close(c);
 }
 
 static void dis_source_lines(dis_ctx *d, const char *file, int first, int last)
@@ -53,9 +64,9 @@ static void dis_source_lines(dis_ctx *d, const char *file, int first, int last)
         int len;
         const char *t = dbg_source_line(d->c->s, file, l, &len);
         if (t)
-            printf("%d\t%.*s\n", l, len, t);
+            cmd_ui_textf(d->c, "%d\t%.*s\n", l, len, t);
         else
-            printf("%d\tin %s\n", l, file);
+            cmd_ui_textf(d->c, "%d\tin %s\n", l, file);
     }
 }
 
@@ -84,9 +95,9 @@ static int dis_run_s(dis_ctx *d, uint32_t lo, uint32_t hi)
         if (dbg_pc_where(d->c->s, pc, &w) == 0 && w.file && w.line > 0 &&
             (!have || w.line != shown_line || strcmp(w.file, shown_file))) {
             if (have)
-                printf("\n");
+                cmd_ui_text(d->c, "\n");
             if (!shown_file || strcmp(w.file, shown_file))
-                printf("%s:\n", base_name(w.file));
+                cmd_ui_textf(d->c, "%s:\n", base_name(w.file));
             int first = w.line;
             if (shown_file && !strcmp(w.file, shown_file) && w.line > shown_line &&
                 w.line - shown_line <= 10)
@@ -150,16 +161,16 @@ static int dis_run_m(dis_ctx *d, uint32_t lo, uint32_t hi)
         if (r->file && (i == 0 || r->line != rows[i - 1].line ||
                         strcmp(r->file, rows[i - 1].file ? rows[i - 1].file : ""))) {
             if (i)
-                printf("\n");
+                cmd_ui_text(d->c, "\n");
             if (!r->main)
-                printf("%s:\n", base_name(r->file));
+                cmd_ui_textf(d->c, "%s:\n", base_name(r->file));
             dis_source_lines(d, r->file, r->line, r->line);
         } else if (!r->file && i && rows[i - 1].file) {
-            printf("\n");
+            cmd_ui_text(d->c, "\n");
         }
         dis_insn(d, r->pc);
     }
-    printf("\n");
+    cmd_ui_text(d->c, "\n");
     free(rows);
     return 0;
 }
@@ -233,7 +244,9 @@ int cmd_disassemble(cmd_ctx *c, const char *args, int argc, char **argv)
         while (e < hi && dbg_insn_at(m, e, NULL) == 0)
             e++;
         hi = e;
-        printf("Dump of assembler code from 0x%x to 0x%x:\n", lo, (uint32_t)b);
+        cmd_ui_textf(c, "Dump of assembler code from 0x%x to 0x%x:\n", lo, (uint32_t)b);
+        cmd_ui_uint(c, "from", lo);
+        cmd_ui_uint(c, "to", (uint32_t)b);
     } else {
         if (arg[0]) {
             fn = dbg_find_func(c->s, arg);
@@ -264,18 +277,23 @@ int cmd_disassemble(cmd_ctx *c, const char *args, int argc, char **argv)
         hi = lo + (uint32_t)fi.ninsns;
         char name[1024];
         dbg_func_name(c->s, fn, 1, name, sizeof name);
-        printf("Dump of assembler code for function %s:\n", name);
+        cmd_ui_text(c, "Dump of assembler code for function ");
+        cmd_ui_field_str(c, "function", name);
+        cmd_ui_text(c, ":\n");
     }
+    cmd_ui_open(c, "instructions", 1);
+    int rc = 0;
     if (d.mods & DIS_SRC) {
-        if (dis_run_s(&d, lo, hi) != 0)
-            return -1;
+        rc = dis_run_s(&d, lo, hi);
     } else if (d.mods & DIS_MIXED) {
-        if (dis_run_m(&d, lo, hi) != 0)
-            return -1;
+        rc = dis_run_m(&d, lo, hi);
     } else {
         for (uint32_t pc = lo; pc < hi; pc++)
             dis_insn(&d, pc);
     }
-    printf("End of assembler dump.\n");
+    cmd_ui_close(c);
+    if (rc != 0)
+        return -1;
+    cmd_ui_text(c, "End of assembler dump.\n");
     return 0;
 }
