@@ -757,8 +757,6 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argv;
     if (need_kernel(c) != 0)
         return -1;
-    if (!args[strspn(args, " \t")])
-        cmd_ui_lanes(c, 1);    /* JSON rows; with a filter: the text only */
     cuda_filter fl;
     if (filter_parse(c, "threads", args, FILTER_ALL | 1u << F_BREAKPOINT, &fl) != 0)
         return -1;
@@ -773,6 +771,22 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
     /* the running CTAs only (a grid of 2^31 CTAs costs nothing), then one last round that
        closes the open run */
     int done = 0;
+    static const char *names[] = {"invalid", "active", "divergent", "barrier", "exited",
+                                  "trapped"};
+    /* JSON: "threads", every live lane shown (the text shows runs of them) */
+    cmd_ui_open(c, "threads", 1);
+    cmd_ui_table_begin(c, NULL);
+    cmd_ui_table_col(c, 1, CMD_UI_LEFT, "");
+    cmd_ui_table_col(c, 9, CMD_UI_RIGHT, "BlockIdx");
+    cmd_ui_table_col(c, 9, CMD_UI_RIGHT, "ThreadIdx");
+    cmd_ui_table_col(c, 11, CMD_UI_RIGHT, "To BlockIdx");
+    cmd_ui_table_col(c, 9, CMD_UI_RIGHT, "ThreadIdx");
+    cmd_ui_table_col(c, 7, CMD_UI_RIGHT, "Count");
+    cmd_ui_table_col(c, 8, CMD_UI_RIGHT, "PC");
+    cmd_ui_table_col(c, 18, CMD_UI_LEFT, "Filename");
+    cmd_ui_table_col(c, 4, CMD_UI_RIGHT, "Line");
+    cmd_ui_table_heading(c, "  BlockIdx ThreadIdx To BlockIdx ThreadIdx   Count       PC "
+                            "Filename           Line");   /* cuda-gdb's */
     for (uint32_t cta = dbg_cta_next_running(m, 0); !done;
          cta = dbg_cta_next_running(m, cta + 1)) {
         int last = done = cta >= dbg_ncta(m);
@@ -807,15 +821,19 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
                             line = wh.ptx_line;
                         }
                     }
-                    if (!rows++) {
-                        printf("  BlockIdx ThreadIdx To BlockIdx ThreadIdx   Count       PC "
-                               "Filename           Line\n");
-                        printf("Kernel %u\n", f->kernel);
-                    }
-                    char pcs[16];
+                    if (!rows++)
+                        cmd_ui_textf(c, "Kernel %u\n", f->kernel);
+                    char pcs[16], ln[16];
                     snprintf(pcs, sizeof pcs, "0x%x", rpc);
-                    printf("%c %9s %9s %11s %9s %7u %8s %-18s %4d\n", focus_in ? '*' : ' ', a,
-                           b, e, d, count, pcs, file, line);
+                    snprintf(ln, sizeof ln, "%d", line);
+                    const char *cells[] = {focus_in ? "*" : " ", a, b, e, d, NULL, pcs, file, ln};
+                    char cnt[16];
+                    snprintf(cnt, sizeof cnt, "%u", count);
+                    cells[5] = cnt;
+                    cmd_ui_row_begin(c);
+                    for (int k = 0; k < 9; k++)
+                        cmd_ui_cell(c, cells[k]);
+                    cmd_ui_row_end(c);
                     open = 0;
                 }
                 if (last)
@@ -833,12 +851,25 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
                 }
                 lt = li.tid;
                 count++;
+                cmd_ui_open(c, NULL, 0);
+                dim3_data(c, "block", rb);
+                dim3_data(c, "thread", li.tid);
+                cmd_ui_uint(c, "warp", w);
+                cmd_ui_uint(c, "lane", l);
+                cmd_ui_str(c, "state", names[li.state]);
+                cmd_ui_uint(c, "pc", li.pc);
+                where_data(c, li.pc);
+                cmd_ui_bool(c, "focused", cta == f->cta && w == f->warp && l == f->lane);
+                cmd_ui_close(c);
                 if (cta == f->cta && w == f->warp && l == f->lane)
                     focus_in = 1;
             }
     }
+    cmd_ui_table_end(c);
+    cmd_ui_close(c);
+    cmd_ui_bool(c, "truncated", 0);
     if (!rows)
-        printf("No CUDA threads match the filter.\n");
+        cmd_ui_text(c, "No CUDA threads match the filter.\n");
     return 0;
 }
 

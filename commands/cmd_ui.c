@@ -16,7 +16,8 @@ struct cmd_ui {
     /* the table being written (text backend: its columns; both: its rows) */
     int table;                /* a table is open */
     int ncols, col, in_row, rows, headed;
-    int cells_done;           /* text was written in the row: later fields are not cells */
+    int cells_done;
+    int rows_json;            /* the table's rows are JSON tuples (it has an id) */           /* text was written in the row: later fields are not cells */
     int width[UI_COLS], align[UI_COLS];
     char *header[UI_COLS];
     char *heading;            /* a heading given whole (cmd_ui_table_heading), else NULL */
@@ -116,7 +117,10 @@ static void put_str(cmd_ui *u, const char *s, size_t n)
 
 /* ---- the mode ---------------------------------------------------------------------------- */
 int cmd_ui_json(const cmd_ctx *c) { return c->ui && c->ui->json; }
-int cmd_ui_top(const cmd_ctx *c) { return cmd_ui_json(c) && !c->ui->depth && !c->replaying; }
+int cmd_ui_top(const cmd_ctx *c)
+{
+    return cmd_ui_json(c) && !c->ui->depth && !c->ui->held && !c->replaying;
+}
 const char *cmd_ui_mode(const cmd_ctx *c) { return cmd_ui_json(c) ? "json" : "text"; }
 
 /* The session's model (made on first use: the text backend). */
@@ -483,7 +487,9 @@ void cmd_ui_table_begin(cmd_ctx *c, const char *id)
     u->heading = NULL;
     u->table = 1;
     u->ncols = u->col = u->in_row = u->rows = u->headed = u->no_heading = 0;
-    cmd_ui_open(c, id, 1);
+    u->rows_json = id != NULL;
+    if (id)
+        cmd_ui_open(c, id, 1);
 }
 
 void cmd_ui_table_col(cmd_ctx *c, int width, int align, const char *header)
@@ -517,7 +523,8 @@ void cmd_ui_row_begin(cmd_ctx *c)
     u->cells_done = 0;
     u->col = 0;
     u->rows++;
-    cmd_ui_open(c, NULL, 0);
+    if (u->rows_json)
+        cmd_ui_open(c, NULL, 0);
 }
 
 void cmd_ui_row_end(cmd_ctx *c)
@@ -527,7 +534,8 @@ void cmd_ui_row_end(cmd_ctx *c)
         return;
     u->in_row = 0;
     out_text("\n", 1);
-    cmd_ui_close(c);
+    if (u->rows_json)
+        cmd_ui_close(c);
 }
 
 int cmd_ui_table_end(cmd_ctx *c)
@@ -538,7 +546,8 @@ int cmd_ui_table_end(cmd_ctx *c)
     if (u->in_row)
         cmd_ui_row_end(c);
     u->table = 0;
-    cmd_ui_close(c);
+    if (u->rows_json)
+        cmd_ui_close(c);
     return u->rows;
 }
 

@@ -55,7 +55,7 @@ void cmd_ui_field_bool(cmd_ctx *c, const char *name, int v, const char *yes, con
 /* A cell of text only (a table row's column that has no JSON field). */
 void cmd_ui_cell(cmd_ctx *c, const char *text);
 
-/* Tables (gdb's ui_out tables): id names the JSON list of rows; columns are declared with their
+/* Tables (gdb's ui_out tables): id names the JSON list of rows (NULL: the rows are text only); columns are declared with their
  * width (0: not padded, the last column) and alignment, separated by one space; the heading is
  * written before the first row or text inside the table (none for an empty table), built from
  * the column headers or, for tables whose heading is not aligned with its columns, given whole
@@ -81,7 +81,6 @@ void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist);
 /* Rows (cmd_uirows.c): "breakpoints" (nums: the numbers asked for, none: all), "frames" of
  * the focused lane (levels first..last-1), "warps" in flight, "lanes" of the focused warp or
  * (threads 1) "threads": the live lanes of the warps in flight. */
-void cmd_ui_lanes(cmd_ctx *c, int threads);
 /* info locals/args: one {"name", "value"} of the open "variables" list. */
 void cmd_ui_var(cmd_ctx *c, const char *name, const char *value);
 /* info registers: "registers": [{"name", "type", "hex", "value"}] (unreadable ones left out). */
