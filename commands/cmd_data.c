@@ -602,7 +602,8 @@ int cmd_info_display(cmd_ctx *c, const char *args, int argc, char **argv)
 }
 
 /* ---- registers ------------------------------------------------------------------------------ */
-static void reg_line(const char *name, uint64_t bits, ptx_type t)
+/* A row of the "registers" table: {"name", "type" (PTX), "hex", "value"}. */
+static void reg_line(cmd_ctx *c, const char *name, uint64_t bits, ptx_type t)
 {
     char nat[128];
     dbg_format_bits(bits, t, 0, nat, sizeof nat);
@@ -610,7 +611,39 @@ static void reg_line(const char *name, uint64_t bits, ptx_type t)
     uint64_t mask = b >= 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;
     char hex[32];
     snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)(bits & mask));
-    printf("%-15s%-19s%s\n", name, hex, nat);
+    cmd_ui_row_begin(c);
+    cmd_ui_field_str(c, "name", name);
+    cmd_ui_str(c, "type", dbg_type_name(t));
+    cmd_ui_field_str(c, "hex", hex);
+    cmd_ui_field_str(c, "value", nat);
+    cmd_ui_row_end(c);
+}
+
+/* The pc's row: {"name": "pc", "hex", "value" (where it is)}. */
+static void pc_line(cmd_ctx *c)
+{
+    uint32_t pc;
+    if (dbg_focus_pc(c->s, &pc) != 0)
+        return;
+    char d[300], hex[32];
+    dbg_describe_pc(c->s, pc, d, sizeof d);
+    snprintf(hex, sizeof hex, "0x%x", pc);
+    cmd_ui_row_begin(c);
+    cmd_ui_field_str(c, "name", "pc");
+    cmd_ui_field_str(c, "hex", hex);
+    cmd_ui_field_str(c, "value", d);
+    cmd_ui_row_end(c);
+}
+
+/* The registers table: name, hex and natural value columns (gdb's widths, no gap). */
+static void reg_table(cmd_ctx *c)
+{
+    cmd_ui_table_begin(c, "registers");
+    cmd_ui_table_gap(c, 0);
+    cmd_ui_table_col(c, 15, CMD_UI_LEFT, "");
+    cmd_ui_table_col(c, 19, CMD_UI_LEFT, "");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "");
+    cmd_ui_table_heading(c, NULL);
 }
 
 /* Print the elements name.x, name.y, ... of vector register `name` of the focus; how many. */
@@ -625,7 +658,7 @@ static int reg_elements(cmd_ctx *c, const char *name)
         snprintf(el, sizeof el, "%.70s.%c", name, "xyzw"[k]);
         if (dbg_reg(c->s, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), el, &bits, &t) != 0)
             break;
-        reg_line(el, bits, t);
+        reg_line(c, el, bits, t);
     }
     return k;
 }
@@ -638,6 +671,7 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
     if (!f->valid || !dbg_launch_info(c->s))
         return cmd_error(c, "The program has no registers now.");
     int rc = 0;
+    reg_table(c);
     if (argc > 0) {
         for (int i = 0; i < argc; i++) {
             char name[64];
@@ -650,34 +684,32 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
             int id, comp;
             if (dbg_sreg_lookup(name, &id, &comp) == 0) {
                 if (dbg_sreg(m, f->cta, f->warp, f->lane, id, comp, &bits) == 0)
-                    reg_line(name, bits, PTX_T_U32);
+                    reg_line(c, name, bits, PTX_T_U32);
                 else
                     rc = cmd_error(c, "%s", dbg_errmsg(m));
             } else if (!strcmp(name, "%pc")) {
-                uint32_t pc;
-                if (dbg_focus_pc(c->s, &pc) == 0) {
-                    char d[300];
-                    dbg_describe_pc(c->s, pc, d, sizeof d);
-                    printf("%-15s0x%-17x%s\n", "pc", pc, d);
-                }
+                pc_line(c);
             } else if (dbg_reg(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), name, &bits, &t) == 0) {
-                reg_line(name, bits, t);
+                reg_line(c, name, bits, t);
             } else if (argv[i][0] != '%' && argv[i][0] != '$' &&   /* PTX names without % */
                        dbg_reg(m, f->cta, f->warp, f->lane, dbg_focus_phys(c->s), argv[i],
                                &bits, &t) == 0) {
-                reg_line(argv[i], bits, t);
+                reg_line(c, argv[i], bits, t);
             } else if (reg_elements(c, name) || reg_elements(c, argv[i])) {
                 /* a vector register: printed element by element */
             } else {
                 rc = cmd_error(c, "Invalid register `%s'", argv[i]);
             }
         }
+        cmd_ui_table_end(c);
         return rc;
     }
     exec_frame fr[64];
     int nf = dbg_backtrace(c->s, fr, 64);
-    if (nf <= 0)
+    if (nf <= 0) {
+        cmd_ui_table_end(c);
         return cmd_error(c, "The program has no registers now.");
+    }
     int pf = dbg_focus_phys(c->s);
     int total = 0;
     dbg_reg_rows(m, f->cta, f->warp, f->lane, pf < nf ? pf : nf - 1, NULL, 0, &total);
@@ -686,15 +718,10 @@ int cmd_info_registers(cmd_ctx *c, const char *args, int argc, char **argv)
                                 &total) : 0;
     for (int i = 0; i < n; i++)
         if (rows[i].ok)
-            reg_line(rows[i].name, rows[i].bits, rows[i].type);
-    cmd_ui_registers(c, rows, n);
+            reg_line(c, rows[i].name, rows[i].bits, rows[i].type);
     free(rows);
-    uint32_t pc;
-    if (dbg_focus_pc(c->s, &pc) == 0) {
-        char d[300];
-        dbg_describe_pc(c->s, pc, d, sizeof d);
-        printf("%-15s0x%-17x%s\n", "pc", pc, d);
-    }
+    pc_line(c);
+    cmd_ui_table_end(c);
     return 0;
 }
 

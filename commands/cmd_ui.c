@@ -17,7 +17,8 @@ struct cmd_ui {
     int table;                /* a table is open */
     int ncols, col, in_row, rows, headed;
     int cells_done;
-    int rows_json;            /* the table's rows are JSON tuples (it has an id) */           /* text was written in the row: later fields are not cells */
+    int rows_json;            /* the table's rows are JSON tuples (it has an id) */
+    int gap;                  /* spaces between columns (1) */           /* text was written in the row: later fields are not cells */
     int width[UI_COLS], align[UI_COLS];
     char *header[UI_COLS];
     char *heading;            /* a heading given whole (cmd_ui_table_heading), else NULL */
@@ -326,12 +327,12 @@ static void pad(FILE *f, int k)
     }
 }
 
-/* One cell at column col of a row: the separator, then the text padded to the width. */
-static void cell(FILE *f, int col, int width, int align, const char *s)
+/* One cell at column col of a row: the gap, then the text padded to the width. */
+static void cell(FILE *f, int col, int gap, int width, int align, const char *s)
 {
     size_t n = strlen(s);
     if (col > 0)
-        fputc(' ', f);
+        pad(f, gap);
     int k = width > (int)n ? width - (int)n : 0;
     if (align == CMD_UI_RIGHT)
         pad(f, k);
@@ -352,7 +353,7 @@ void cmd_ui_render_row(char *out, size_t n, int ncols, const int *width, const i
         return;
     }
     for (int i = 0; i < ncols; i++)
-        cell(m, i, width[i], align[i], cells[i]);
+        cell(m, i, 1, width[i], align[i], cells[i]);
     fputc('\n', m);
     fclose(m);
     snprintf(out, n, "%s", b ? b : "");
@@ -373,7 +374,7 @@ static void heading(cmd_ui *u)
         return;
     }
     for (int i = 0; i < u->ncols; i++)
-        cell(stdout, i, u->width[i], u->align[i], u->header[i] ? u->header[i] : "");
+        cell(stdout, i, u->gap, u->width[i], u->align[i], u->header[i] ? u->header[i] : "");
     out_text("\n", 1);
 }
 
@@ -411,7 +412,7 @@ static void field_text(cmd_ctx *c, const char *s)
     if (u && u->table && u->in_row && !u->cells_done) {
         int i = u->col++;
         int w = i < u->ncols ? u->width[i] : 0, a = i < u->ncols ? u->align[i] : CMD_UI_LEFT;
-        cell(stdout, i, w, a, s);
+        cell(stdout, i, u->gap, w, a, s);
         return;
     }
     cmd_ui_text(c, s);
@@ -488,6 +489,7 @@ void cmd_ui_table_begin(cmd_ctx *c, const char *id)
     u->table = 1;
     u->ncols = u->col = u->in_row = u->rows = u->headed = u->no_heading = 0;
     u->rows_json = id != NULL;
+    u->gap = 1;
     if (id)
         cmd_ui_open(c, id, 1);
 }
@@ -501,6 +503,12 @@ void cmd_ui_table_col(cmd_ctx *c, int width, int align, const char *header)
     u->align[u->ncols] = align;
     u->header[u->ncols] = strdup(header ? header : "");
     u->ncols++;
+}
+
+void cmd_ui_table_gap(cmd_ctx *c, int gap)
+{
+    if (c->ui && c->ui->table && gap >= 0)
+        c->ui->gap = gap;
 }
 
 void cmd_ui_table_heading(cmd_ctx *c, const char *line)

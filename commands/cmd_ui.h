@@ -65,6 +65,8 @@ enum { CMD_UI_LEFT, CMD_UI_RIGHT };
 void cmd_ui_table_begin(cmd_ctx *c, const char *id);
 void cmd_ui_table_col(cmd_ctx *c, int width, int align, const char *header);
 void cmd_ui_table_heading(cmd_ctx *c, const char *line);
+/* Spaces between the columns (1 unless set; 0: the widths alone separate them). */
+void cmd_ui_table_gap(cmd_ctx *c, int gap);
 void cmd_ui_row_begin(cmd_ctx *c);
 void cmd_ui_row_end(cmd_ctx *c);
 /* The rows written. */
@@ -83,8 +85,6 @@ void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist);
  * (threads 1) "threads": the live lanes of the warps in flight. */
 /* info locals/args: one {"name", "value"} of the open "variables" list. */
 void cmd_ui_var(cmd_ctx *c, const char *name, const char *value);
-/* info registers: "registers": [{"name", "type", "hex", "value"}] (unreadable ones left out). */
-void cmd_ui_registers(cmd_ctx *c, const dbg_reg_row *rows, int n);
 
 /* Run one top-level command line in JSON mode: its stdout and stderr are captured, then one
  * object is written: {"command","ok",fields...,"output"} or {"command","ok":false,"error"}.

@@ -63,27 +63,6 @@ void cmd_ui_checks(cmd_ctx *c)
     cmd_ui_close(c);
 }
 
-void cmd_ui_registers(cmd_ctx *c, const dbg_reg_row *rows, int n)
-{
-    if (!cmd_ui_json(c))
-        return;
-    cmd_ui_open(c, "registers", 1);
-    for (int i = 0; i < n; i++) {
-        if (!rows[i].ok)
-            continue;
-        char hex[32], val[128];
-        snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)rows[i].bits);
-        dbg_format_bits(rows[i].bits, rows[i].type, 0, val, sizeof val);
-        cmd_ui_open(c, NULL, 0);
-        cmd_ui_str(c, "name", rows[i].name);
-        cmd_ui_str(c, "type", dbg_type_name(rows[i].type));
-        cmd_ui_str(c, "hex", hex);
-        cmd_ui_str(c, "value", val);
-        cmd_ui_close(c);
-    }
-    cmd_ui_close(c);
-}
-
 void cmd_ui_var(cmd_ctx *c, const char *name, const char *value)
 {
     if (!cmd_ui_json(c))
