@@ -21,10 +21,16 @@ static int need_symbols(cmd_ctx *c)
 }
 
 /* ---- info locals / info args ------------------------------------------------------------------ */
+/* A row of "variables": {"name", "value" (as print shows it)}. */
 static void print_var(void *ctx, const char *name, const char *value)
 {
-    printf("%s = %s\n", name, value);
-    cmd_ui_var(ctx, name, value);
+    cmd_ctx *c = ctx;
+    cmd_ui_open(c, NULL, 0);
+    cmd_ui_field_str(c, "name", name);
+    cmd_ui_text(c, " = ");
+    cmd_ui_field_str(c, "value", value);
+    cmd_ui_text(c, "\n");
+    cmd_ui_close(c);
 }
 
 static int print_vars(cmd_ctx *c, int params, const char *none)
@@ -36,8 +42,10 @@ static int print_vars(cmd_ctx *c, int params, const char *none)
     cmd_ui_close(c);
     if (shown < 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
-    if (!shown)
-        printf("%s\n", none);
+    if (!shown) {
+        cmd_ui_text(c, none);
+        cmd_ui_text(c, "\n");
+    }
     return 0;
 }
 

@@ -83,8 +83,6 @@ void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist);
 /* Rows (cmd_uirows.c): "breakpoints" (nums: the numbers asked for, none: all), "frames" of
  * the focused lane (levels first..last-1), "warps" in flight, "lanes" of the focused warp or
  * (threads 1) "threads": the live lanes of the warps in flight. */
-/* info locals/args: one {"name", "value"} of the open "variables" list. */
-void cmd_ui_var(cmd_ctx *c, const char *name, const char *value);
 
 /* Run one top-level command line in JSON mode: its stdout and stderr are captured, then one
  * object is written: {"command","ok",fields...,"output"} or {"command","ok":false,"error"}.

@@ -63,12 +63,3 @@ void cmd_ui_checks(cmd_ctx *c)
     cmd_ui_close(c);
 }
 
-void cmd_ui_var(cmd_ctx *c, const char *name, const char *value)
-{
-    if (!cmd_ui_json(c))
-        return;
-    cmd_ui_open(c, NULL, 0);
-    cmd_ui_str(c, "name", name);
-    cmd_ui_str(c, "value", value);
-    cmd_ui_close(c);
-}
