@@ -121,21 +121,39 @@ static void describe(cmd_ctx *c, uint32_t pc, char *out, size_t n)
     snprintf(out, n, "0x%x%s%s", pc, d[0] ? " " : "", d);
 }
 
+/* "Line N of "FILE" starts at address A and ends at B." (k 1) or "... is at address A but
+ * contains no code." (k 2); JSON "line", "file", "start" and "end" (pcs). */
+static void line_msg(cmd_ctx *c, int k, long line, const char *file, uint32_t lo, uint32_t hi)
+{
+    char a[400], b[400];
+    describe(c, lo, a, sizeof a);
+    cmd_ui_text(c, "Line ");
+    cmd_ui_field_int(c, "line", line);
+    cmd_ui_textf(c, " of \"%s\" ", base_name(file));
+    cmd_ui_str(c, "file", file);
+    cmd_ui_uint(c, "start", lo);
+    if (k == 2) {
+        cmd_ui_textf(c, "is at address %s but contains no code.\n", a);
+        return;
+    }
+    describe(c, hi, b, sizeof b);
+    cmd_ui_uint(c, "end", hi);
+    cmd_ui_textf(c, "starts at address %s and ends at %s.\n", a, b);
+}
+
 static int line_of_pc(cmd_ctx *c, uint32_t pc)
 {
     const char *file;
     int line;
     uint32_t lo, hi;
-    char a[400], b[400];
+    char a[400];
     if (dbg_pc_line_range(c->s, pc, &file, &line, &lo, &hi) != 0) {
         describe(c, pc, a, sizeof a);
-        printf("No line number information available for address %s\n", a);
+        cmd_ui_textf(c, "No line number information available for address %s\n", a);
+        cmd_ui_uint(c, "start", pc);
         return 0;
     }
-    describe(c, lo, a, sizeof a);
-    describe(c, hi, b, sizeof b);
-    printf("Line %d of \"%s\" starts at address %s and ends at %s.\n", line, base_name(file),
-           a, b);
+    line_msg(c, 1, line, file, lo, hi);
     return 0;
 }
 
@@ -173,11 +191,13 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
         describe(c, pcs[0], a, sizeof a);
         dbg_where w;
         long want = strtol(args + 4, NULL, 0); /* as the location parser reads it */
+        cmd_ui_int(c, "ptx_line", want);
+        cmd_ui_uint(c, "address", pcs[0]);
         if (dbg_pc_where(c->s, pcs[0], &w) == 0 && w.ptx_line != want)
-            printf("PTX line %ld has no instruction; the next is at address %s (PTX line %d).\n",
-                   want, a, w.ptx_line);
+            cmd_ui_textf(c, "PTX line %ld has no instruction; the next is at address %s (PTX line "
+                            "%d).\n", want, a, w.ptx_line);
         else
-            printf("PTX line %ld is at address %s.\n", want, a);
+            cmd_ui_textf(c, "PTX line %ld is at address %s.\n", want, a);
         return line_of_pc(c, pcs[0]);
     }
     /* FILE:LINE or LINE: exact rows of that line */
@@ -203,19 +223,9 @@ int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
         return cmd_error(c, "Line number %s out of range.", colon ? colon + 1 : args);
     if (line > 0) {
         uint32_t lo, hi;
-        char a[400], b[400];
         int k = dbg_line_code(c->s, file, (int)line, &lo, &hi);
-        if (k == 1) {
-            describe(c, lo, a, sizeof a);
-            describe(c, hi, b, sizeof b);
-            printf("Line %ld of \"%s\" starts at address %s and ends at %s.\n", line,
-                   base_name(file), a, b);
-            return 0;
-        }
-        if (k == 2) {
-            describe(c, lo, a, sizeof a);
-            printf("Line %ld of \"%s\" is at address %s but contains no code.\n", line,
-                   base_name(file), a);
+        if (k == 1 || k == 2) {
+            line_msg(c, k, line, file, lo, hi);
             return 0;
         }
         if (k < 0)
