@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 #include "cmd_prog.h"
 
 int cmd_file(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -628,8 +629,13 @@ int cmd_info_functions(cmd_ctx *c, const char *args, int argc, char **argv)
     regex_t re;
     if (argc == 1 && regcomp(&re, argv[0], REG_EXTENDED | REG_NOSUB) != 0)
         return cmd_error(c, "Invalid regexp \"%s\".", argv[0]);
-    printf(argc ? "All functions matching regular expression \"%s\":\n" : "All defined functions:\n",
-           argc ? argv[0] : "");
+    if (argc)
+        cmd_ui_textf(c, "All functions matching regular expression \"%s\":\n", argv[0]);
+    else
+        cmd_ui_text(c, "All defined functions:\n");
+    /* JSON: "functions": [{"name" (demangled, with its parameters), "mangled", "kernel",
+       "ptx_line"}] */
+    cmd_ui_open(c, "functions", 1);
     for (int pass = 0; pass < 2; pass++) {
         int header = 0;
         for (int i = 0; i < dbg_nfuncs(c->s); i++) {
@@ -644,14 +650,25 @@ int cmd_info_functions(cmd_ctx *c, const char *args, int argc, char **argv)
                 regexec(&re, fi.name, 0, NULL, 0) != 0)
                 continue;
             if (!header) {
-                printf("\n%s:\n", pass ? "Device functions" : "Kernels");
+                cmd_ui_textf(c, "\n%s:\n", pass ? "Device functions" : "Kernels");
                 header = 1;
             }
             int same = !strcmp(full, fi.name);
-            printf("%d:\t%s%s%s%s%s\n", fi.line, fi.kernel ? "__global__ " : "", full,
-                   same ? "" : "  [", same ? "" : fi.name, same ? "" : "]");
+            cmd_ui_open(c, NULL, 0);
+            cmd_ui_field_int(c, "ptx_line", fi.line);
+            cmd_ui_text(c, ":\t");
+            cmd_ui_bool(c, "kernel", fi.kernel);
+            if (fi.kernel)
+                cmd_ui_text(c, "__global__ ");
+            cmd_ui_field_str(c, "name", full);
+            cmd_ui_str(c, "mangled", fi.name);
+            if (!same)
+                cmd_ui_textf(c, "  [%s]", fi.name);
+            cmd_ui_text(c, "\n");
+            cmd_ui_close(c);
         }
     }
+    cmd_ui_close(c);
     if (argc == 1)
         regfree(&re);
     return 0;
@@ -663,16 +680,26 @@ int cmd_info_buffers(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argc;
     (void)argv;
     int n = dbg_buffer_count(c->s);
-    if (!n) {
-        printf("No buffers.\n");
-        return 0;
-    }
-    printf("%-16s %-5s %10s %12s  %s\n", "Name", "Type", "Count", "Bytes", "Address");
+    /* JSON: "buffers": [{"name", "type", "count", "bytes", "address"}] */
+    cmd_ui_table_begin(c, "buffers");
+    cmd_ui_table_col(c, 16, CMD_UI_LEFT, "Name");
+    cmd_ui_table_col(c, 5, CMD_UI_LEFT, "Type");
+    cmd_ui_table_col(c, 10, CMD_UI_RIGHT, "Count");
+    cmd_ui_table_col(c, 12, CMD_UI_RIGHT, "Bytes");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "");     /* two spaces before the address */
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "Address");
     for (int i = 0; i < n; i++) {
         const dbg_buffer *b = dbg_buffer_at(c->s, i);
-        printf("%-16s %-5s %10llu %12llu  0x%llx\n", b->name, dbg_type_name(b->type),
-               (unsigned long long)b->count, (unsigned long long)b->size,
-               (unsigned long long)b->addr);
+        cmd_ui_row_begin(c);
+        cmd_ui_field_str(c, "name", b->name);
+        cmd_ui_field_str(c, "type", dbg_type_name(b->type));
+        cmd_ui_field_uint(c, "count", b->count);
+        cmd_ui_field_uint(c, "bytes", b->size);
+        cmd_ui_cell(c, "");
+        cmd_ui_field_addr(c, "address", b->addr);
+        cmd_ui_row_end(c);
     }
+    if (!cmd_ui_table_end(c))
+        cmd_ui_text(c, "No buffers.\n");
     return 0;
 }

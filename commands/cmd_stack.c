@@ -117,29 +117,54 @@ int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)
         const char *b = strrchr(f->file, '/');
         snprintf(where, sizeof where, " (%s:%d)", b ? b + 1 : f->file, f->line);
     }
-    printf("Stack level %d, pc = 0x%x %s:\n", sel, f->pc, d);
-    char name[600];
+    /* JSON: "level", "pc", "function", "file", "line", "saved_pc", "inlined", "caller_level",
+       "callee_level", "language", "args" */
+    cmd_ui_text(c, "Stack level ");
+    cmd_ui_field_int(c, "level", sel);
+    cmd_ui_textf(c, ", pc = 0x%x %s:\n", f->pc, d);
+    cmd_ui_uint(c, "pc", f->pc);
+    char name[600], fn[600];
     if (f->inl_name)
         snprintf(name, sizeof name, "%s", f->inl_name);
     else if (dbg_func_is_kernel(f->func))
         cmd_kernel_label(c, name, sizeof name);
     else
         dbg_func_name(c->s, f->func, 0, name, sizeof name);
-    printf(" pc = 0x%x in %s%s", f->pc, name, where);
-    if (sel + 1 < n && fr[sel + 1].phys != f->phys)
-        printf("; saved pc = 0x%x", fr[sel + 1].pc + 1);
-    printf("\n");
+    dbg_frame_fn(dbg_demangle, f, fn, sizeof fn);
+    cmd_ui_str(c, "function", fn);
+    if (f->file && f->line > 0) {
+        cmd_ui_str(c, "file", f->file);
+        cmd_ui_int(c, "line", f->line);
+    }
+    cmd_ui_textf(c, " pc = 0x%x in %s%s", f->pc, name, where);
+    if (sel + 1 < n && fr[sel + 1].phys != f->phys) {
+        cmd_ui_textf(c, "; saved pc = 0x%x", fr[sel + 1].pc + 1);
+        cmd_ui_uint(c, "saved_pc", fr[sel + 1].pc + 1);
+    }
+    cmd_ui_text(c, "\n");
+    cmd_ui_bool(c, "inlined", f->inl_name != NULL);
     if (f->inl_name)
-        printf(" inlined into frame %d\n", sel + 1);
-    if (sel + 1 < n)
-        printf(" called by frame at level %d\n", sel + 1);
-    if (sel > 0)
-        printf(" caller of frame at level %d\n", sel - 1);
-    if (dbg_has_source(c->s))
-        printf(" source language c++.\n");
+        cmd_ui_textf(c, " inlined into frame %d\n", sel + 1);
+    if (sel + 1 < n) {
+        cmd_ui_text(c, " called by frame at level ");
+        cmd_ui_field_int(c, "caller_level", sel + 1);
+        cmd_ui_text(c, "\n");
+    }
+    if (sel > 0) {
+        cmd_ui_text(c, " caller of frame at level ");
+        cmd_ui_field_int(c, "callee_level", sel - 1);
+        cmd_ui_text(c, "\n");
+    }
+    if (dbg_has_source(c->s)) {
+        cmd_ui_text(c, " source language ");
+        cmd_ui_field_str(c, "language", "c++");
+        cmd_ui_text(c, ".\n");
+    }
     char argsbuf[2048];
     cmd_frame_args(c, f, argsbuf, sizeof argsbuf);
-    printf(" args: %s\n", argsbuf);
+    cmd_ui_text(c, " args: ");
+    cmd_ui_field_str(c, "args", argsbuf);
+    cmd_ui_text(c, "\n");
     return 0;
 }
 
