@@ -949,20 +949,34 @@ int cmd_info_sharedmem(cmd_ctx *c, const char *args, int argc, char **argv)
         n--;
     }
     exec_dim3 b = dbg_focus_block(c->s);
-    printf("Shared memory of block (%u,%u,%u): %llu static bytes, %llu dynamic bytes\n", b.x,
-           b.y, b.z, (unsigned long long)st, (unsigned long long)ds);
-    printf("%-10s %-10s %s\n", "Address", "Size", "Variable");
-    for (int i = 0; i < n; i++) {
+    cmd_ui_textf(c, "Shared memory of block (%u,%u,%u): ", b.x, b.y, b.z);
+    dim3_data(c, "block", b);
+    cmd_ui_field_uint(c, "static_bytes", st);
+    cmd_ui_text(c, " static bytes, ");
+    cmd_ui_field_uint(c, "dynamic_bytes", ds);
+    cmd_ui_text(c, " dynamic bytes\n");
+    /* JSON: "variables": [{"address" (hex), "size", "name"; "dynamic" for the dynamic part}] */
+    cmd_ui_table_begin(c, "variables");
+    cmd_ui_table_col(c, 10, CMD_UI_LEFT, "Address");
+    cmd_ui_table_col(c, 10, CMD_UI_LEFT, "Size");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "Variable");
+    cmd_ui_text(c, "");       /* the heading, even with no variables */
+    for (int i = 0; i <= n; i++) {
         char dm[1024];
-        const char *name = rows[i].name;
-        if (dbg_demangle(name, dm, sizeof dm, 0) == 0)
+        const char *name = i < n ? rows[i].name : "(dynamic shared memory)";
+        if (i == n && !ds)
+            break;
+        if (i < n && dbg_demangle(name, dm, sizeof dm, 0) == 0)
             name = dm;
-        printf("0x%-8llx %-10llu %s\n", (unsigned long long)rows[i].addr,
-               (unsigned long long)rows[i].size, name);
+        cmd_ui_row_begin(c);
+        cmd_ui_field_addr(c, "address", i < n ? rows[i].addr : db);
+        cmd_ui_field_uint(c, "size", i < n ? rows[i].size : ds);
+        cmd_ui_field_str(c, "name", name);
+        if (i == n)
+            cmd_ui_bool(c, "dynamic", 1);
+        cmd_ui_row_end(c);
     }
-    if (ds)
-        printf("0x%-8llx %-10llu %s\n", (unsigned long long)db, (unsigned long long)ds,
-               "(dynamic shared memory)");
+    cmd_ui_table_end(c);
     return 0;
 }
 

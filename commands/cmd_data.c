@@ -234,7 +234,9 @@ static int type_cmd(cmd_ctx *c, const char *args, int expand)
     char out[4200], err[512];
     if (dbg_type_text(c->s, args, expand, out, sizeof out, err, sizeof err) != 0)
         return cmd_error(c, "%s", err);
-    printf("type = %s\n", out);
+    cmd_ui_text(c, "type = ");
+    cmd_ui_field_str(c, "type", out);   /* ptype: the whole definition, as shown */
+    cmd_ui_text(c, "\n");
     return 0;
 }
 
@@ -590,14 +592,26 @@ int cmd_info_display(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
-    if (!c->ndisp) {
-        printf("There are no auto-display expressions now.\n");
-        return 0;
+    /* JSON: "displays": [{"number", "enabled", "format" ("/x", "" none), "expression"}] */
+    cmd_ui_open(c, "displays", 1);
+    if (c->ndisp)
+        cmd_ui_text(c, "Auto-display expressions now in effect:\nNum Enb Expression\n");
+    for (int i = 0; i < c->ndisp; i++) {
+        cmd_ui_open(c, NULL, 0);
+        cmd_ui_field_int(c, "number", c->disp[i].num);
+        cmd_ui_text(c, ":   ");
+        cmd_ui_field_bool(c, "enabled", c->disp[i].enabled, "y", "n");
+        cmd_ui_text(c, "  ");
+        cmd_ui_field_str(c, "format", c->disp[i].fmt);
+        if (c->disp[i].fmt[0])
+            cmd_ui_text(c, " ");
+        cmd_ui_field_str(c, "expression", c->disp[i].text);
+        cmd_ui_text(c, "\n");
+        cmd_ui_close(c);
     }
-    printf("Auto-display expressions now in effect:\nNum Enb Expression\n");
-    for (int i = 0; i < c->ndisp; i++)
-        printf("%d:   %c  %s%s%s\n", c->disp[i].num, c->disp[i].enabled ? 'y' : 'n',
-               c->disp[i].fmt, c->disp[i].fmt[0] ? " " : "", c->disp[i].text);
+    cmd_ui_close(c);
+    if (!c->ndisp)
+        cmd_ui_text(c, "There are no auto-display expressions now.\n");
     return 0;
 }
 
