@@ -113,22 +113,44 @@ int cmd_info_checks(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argc;
     (void)argv;
     chk_ctx *k = dbg_checks(c->s);
-    cmd_ui_checks(c);
-    printf("Checker    State  What it finds\n");
-    for (int i = 0; i < CHK_N; i++)
-        printf("%-10s %-6s %s%s\n", chk_name(i), (chk_enabled(k) >> i) & 1 ? "on" : "off",
-               chk_summary(i), chk_implemented(i) ? "" : " (not implemented yet)");
-    printf("Findings %s the kernel (set check stop on|off); leak check at program exit is %s.\n",
-           chk_stops(k) ? "stop" : "do not stop", c->opt.check_leaks ? "on" : "off");
-    int n = chk_count(k);
-    if (!n) {
-        printf("No findings.\n");
-        return 0;
+    /* JSON: "checkers": [{"name", "enabled", "implemented", "summary"}], "stop", "leak_check",
+       "findings": [finding objects as --check-report writes them] */
+    cmd_ui_table_begin(c, "checkers");
+    cmd_ui_table_col(c, 10, CMD_UI_LEFT, "Checker");
+    cmd_ui_table_col(c, 6, CMD_UI_LEFT, "State");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "What it finds");
+    for (int i = 0; i < CHK_N; i++) {
+        cmd_ui_row_begin(c);
+        cmd_ui_field_str(c, "name", chk_name(i));
+        cmd_ui_field_bool(c, "enabled", (chk_enabled(k) >> i) & 1, "on", "off");
+        cmd_ui_field_str(c, "summary", chk_summary(i));
+        cmd_ui_bool(c, "implemented", chk_implemented(i));
+        if (!chk_implemented(i))
+            cmd_ui_text(c, " (not implemented yet)");
+        cmd_ui_row_end(c);
     }
-    printf("\n  Num Checker    Kind            Count  Kernel  Where\n");
+    cmd_ui_table_end(c);
+    cmd_ui_bool(c, "stop", chk_stops(k));
+    cmd_ui_bool(c, "leak_check", c->opt.check_leaks);
+    cmd_ui_textf(c, "Findings %s the kernel (set check stop on|off); leak check at program exit is "
+                    "%s.\n", chk_stops(k) ? "stop" : "do not stop",
+                 c->opt.check_leaks ? "on" : "off");
+    int n = chk_count(k);
+    cmd_ui_open(c, "findings", 1);
+    if (n)
+        cmd_ui_text(c, "\n");
+    cmd_ui_table_begin(c, NULL);   /* the rows' JSON: the finding objects */
+    cmd_ui_table_col(c, 5, CMD_UI_RIGHT, "Num");
+    cmd_ui_table_col(c, 10, CMD_UI_LEFT, "Checker");
+    cmd_ui_table_col(c, 15, CMD_UI_LEFT, "Kind");
+    cmd_ui_table_col(c, 5, CMD_UI_RIGHT, "Count");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "");
+    cmd_ui_table_col(c, 6, CMD_UI_RIGHT, "Kernel");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "Where");
     for (int i = 0; i < n; i++) {
         const chk_finding *f = chk_at(k, i);
-        char where[600] = "", head[256];
+        char where[600] = "", head[256], num[32];
         chk_headline(f, head, sizeof head);
         if (f->nparties) {
             const chk_party *p = &f->party[0];
@@ -139,9 +161,26 @@ int cmd_info_checks(cmd_ctx *c, const char *args, int argc, char **argv)
         } else {
             snprintf(where, sizeof where, "%s", f->alloc_name);
         }
-        printf("%5d %-10s %-15s %5" PRIu64 "  %6u  %s\n      %s\n", f->id,
-               chk_name(f->checker), chk_kind_name(f->kind), f->count, f->launch, where, head);
+        cmd_ui_row_begin(c);
+        snprintf(num, sizeof num, "%d", f->id);
+        cmd_ui_cell(c, num);
+        cmd_ui_cell(c, chk_name(f->checker));
+        cmd_ui_cell(c, chk_kind_name(f->kind));
+        snprintf(num, sizeof num, "%" PRIu64, f->count);
+        cmd_ui_cell(c, num);
+        cmd_ui_cell(c, "");
+        snprintf(num, sizeof num, "%u", f->launch);
+        cmd_ui_cell(c, num);
+        cmd_ui_cell(c, "");
+        cmd_ui_cell(c, where);
+        cmd_ui_textf(c, "\n      %s", head);
+        cmd_ui_finding_data(c, f);
+        cmd_ui_row_end(c);
     }
+    cmd_ui_table_end(c);
+    cmd_ui_close(c);
+    if (!n)
+        cmd_ui_text(c, "No findings.\n");
     return 0;
 }
 

@@ -783,3 +783,46 @@ void cmd_ui_event(cmd_ctx *c, const char *json, size_t n)
     write_fd(fd, json, n);
     write_fd(fd, "\n", 1);
 }
+
+/* ---- findings ------------------------------------------------------------------------------ */
+/* The finding as chk_write_json writes it (malloc'd), NULL when out of memory. */
+static char *finding_json(const chk_finding *f, size_t *n)
+{
+    char *j = NULL;
+    *n = 0;
+    FILE *m = open_memstream(&j, n);
+    if (!m)
+        return NULL;
+    chk_write_json(f, m);
+    fclose(m);
+    return j;
+}
+
+void cmd_ui_finding_data(cmd_ctx *c, const chk_finding *f)
+{
+    if (!cmd_ui_json(c))
+        return;
+    size_t n;
+    char *j = finding_json(f, &n);
+    if (j)
+        cmd_ui_raw(c, NULL, j, n);
+    free(j);
+}
+
+void cmd_ui_finding(cmd_ctx *c, const chk_finding *f)
+{
+    if (!cmd_ui_json(c))
+        return;
+    size_t n;
+    char *j = finding_json(f, &n);
+    static const char head[] = "{\"event\":\"finding\",\"finding\":";
+    char *line = j ? malloc(sizeof head + n + 2) : NULL;
+    if (line) {
+        memcpy(line, head, sizeof head - 1);
+        memcpy(line + sizeof head - 1, j, n);
+        line[sizeof head - 1 + n] = '}';
+        cmd_ui_event(c, line, sizeof head + n);
+    }
+    free(line);
+    free(j);
+}

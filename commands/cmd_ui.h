@@ -80,9 +80,6 @@ void cmd_ui_render_row(char *out, size_t n, int ncols, const int *width, const i
  * when 0). */
 void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist);
 
-/* Rows (cmd_uirows.c): "breakpoints" (nums: the numbers asked for, none: all), "frames" of
- * the focused lane (levels first..last-1), "warps" in flight, "lanes" of the focused warp or
- * (threads 1) "threads": the live lanes of the warps in flight. */
 
 /* Run one top-level command line in JSON mode: its stdout and stderr are captured, then one
  * object is written: {"command","ok",fields...,"output"} or {"command","ok":false,"error"}.
@@ -96,10 +93,10 @@ void cmd_ui_stop(cmd_ctx *c, const dbg_event *ev);
 /* An event object (one line, newline added) on the real stdout, also while a command's output
  * is captured. */
 void cmd_ui_event(cmd_ctx *c, const char *json, size_t n);
-/* Findings: a finding that does not stop as {"event":"finding","finding":{...}}; info checks'
- * "checkers" and "findings" rows. */
+/* Findings: a finding that does not stop as {"event":"finding","finding":{...}}; a finding
+ * object as the next member of the open list (info checks' "findings"). */
 void cmd_ui_finding(cmd_ctx *c, const chk_finding *f);
-void cmd_ui_checks(cmd_ctx *c);
+void cmd_ui_finding_data(cmd_ctx *c, const chk_finding *f);
 
 /* RFC 8259 string (quotes included) of s into a growing buffer. */
 void cmd_ui_escape(char **buf, size_t *len, size_t *cap, const char *s, size_t n);
