@@ -52,16 +52,32 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
             return cmd_error(c, "%s", err);
         }
     }
+    int lane_open = 0;
+    /* JSON: "lanes": [{"lane", "thread", "focused", "value" (absent when it has none),
+       "state" (exited, inactive, at barrier, trapped), "error"}] */
+    cmd_ui_open(c, "lanes", 1);
     for (uint32_t l = 0; l < 32; l++) {
         exec_lane_info info;
         if (dbg_lane_get(c->s, f->cta, f->warp, l, &info) != 0 || info.state == EXEC_LANE_INVALID)
             continue;
         uint32_t lin = f->warp * 32 + l;
-        printf("%c Lane %2u (thread (%u,%u,%u)): ", l == f->lane ? '*' : ' ', l,
-               lin % li->block.x, (lin / li->block.x) % li->block.y,
-               lin / (li->block.x * li->block.y));
+        exec_dim3 tid = {lin % li->block.x, (lin / li->block.x) % li->block.y,
+                         lin / (li->block.x * li->block.y)};
+        if (lane_open)
+            cmd_ui_close(c);
+        cmd_ui_open(c, NULL, 0);
+        lane_open = 1;
+        cmd_ui_field_bool(c, "focused", l == f->lane, "*", " ");
+        cmd_ui_textf(c, " Lane %2u (thread (%u,%u,%u)): ", l, tid.x, tid.y, tid.z);
+        cmd_ui_uint(c, "lane", l);
+        cmd_ui_open(c, "thread", 1);
+        cmd_ui_uint(c, NULL, tid.x);
+        cmd_ui_uint(c, NULL, tid.y);
+        cmd_ui_uint(c, NULL, tid.z);
+        cmd_ui_close(c);
         if (info.state == EXEC_LANE_EXITED) {
-            printf("<exited>\n");
+            cmd_ui_text(c, "<exited>\n");
+            cmd_ui_str(c, "state", "exited");
             continue;
         }
         /* the lane's frame at the selected frame's call depth (counted from the kernel's
@@ -98,7 +114,8 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
                      state && where[0] ? ", " : "", where);
         if (dbg_eval_expr_at(c->s, &at, e, &v, err, sizeof err) != 0) {
             if (info.state != EXEC_LANE_DIVERGENT) {
-                printf("<error: %s>%s\n", err, tag);
+                cmd_ui_textf(c, "<error: %s>%s\n", err, tag);
+                cmd_ui_str(c, "error", err);
                 continue;
             }
             /* a lane waiting elsewhere, where EXPR means nothing (out of scope there): it is
@@ -112,12 +129,19 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
             } else if (ln > 0) {
                 snprintf(at, sizeof at, " at pc 0x%x", lf[0].pc);
             }
-            printf("<inactive>  (divergent%s%s%s)\n", at, where[0] ? ", " : "", where);
+            cmd_ui_textf(c, "<inactive>  (divergent%s%s%s)\n", at, where[0] ? ", " : "", where);
+            cmd_ui_str(c, "state", "inactive");
             continue;
         }
         dbg_format_at(c->s, &at, &v, fmt, out, sizeof out);
-        printf("%s%s\n", out, tag);
+        cmd_ui_field_str(c, "value", out);
+        if (state)
+            cmd_ui_str(c, "state", info.state == EXEC_LANE_DIVERGENT ? "inactive" : state);
+        cmd_ui_textf(c, "%s\n", tag);
     }
+    if (lane_open)
+        cmd_ui_close(c);
+    cmd_ui_close(c);
     dbg_expr_free(e);
     return 0;
 }
