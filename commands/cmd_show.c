@@ -88,7 +88,7 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
         } else {
             if (dbg_source_missing_once(c->s, file)) {
                 fflush(stdout);
-                fprintf(stderr, "warning: source file not found: %s\n", base_name(file));
+                cmd_ui_message(c, "warning: source file not found: %s\n", base_name(file));
             }
             printf("%d\tin %s\n", line, file);
         }

@@ -241,8 +241,8 @@ static int list_missing(cmd_ctx *c, const char *file_in, int line, uint32_t pc, 
     if (!have_pc)
         return cmd_error(c, "%d\tin %s", line, file);
     fflush(stdout);
-    fprintf(stderr, "Listing the PTX: source file %s not found (\"directory DIR\" tells where "
-                    "it is).\n", b);
+    cmd_ui_message(c, "Listing the PTX: source file %s not found (\"directory DIR\" tells where "
+                      "it is).\n", b);
     dbg_where w;
     dbg_pc_where(c->s, pc, &w);
     int rc = list_centered(c, "", w.ptx_line);

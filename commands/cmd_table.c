@@ -285,12 +285,16 @@ int cmd_error(cmd_ctx *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    c->failed = 1;
+    if (cmd_ui_errorv(c, fmt, ap)) {   /* JSON, a command running uncaptured: its "error" */
+        va_end(ap);
+        return -1;
+    }
     fflush(stdout);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     fflush(stderr);
-    c->failed = 1;
     return -1;
 }
 

@@ -29,6 +29,10 @@ struct cmd_ui {
     int level;                /* open tuples/lists inside buf */
     int first[UI_DEPTH];      /* no member yet at that level */
     int out_fd;               /* the real stdout while a command's output is captured, else -1 */
+    FILE *outm, *errm;        /* a command that renders only through the model runs uncaptured:
+                                 its text and its messages/errors collect here */
+    char *outb, *errb;
+    size_t outn, errn;
     int base_fd;              /* where objects go: 1, or in a CUDA program's session the
                                  debugger's stdout inherited from the parent (PTXDBG_JSON_FD) */
 };
@@ -315,7 +319,14 @@ void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist)
 }
 
 /* ---- the model's text and fields -------------------------------------------------------- */
-static void out_text(const char *s, size_t n) { fwrite(s, 1, n, stdout); }
+/* Where the model's text goes: stdout (so logging and the pager apply), or in JSON mode while
+ * a command runs uncaptured, the command's own buffer (its "output"). */
+static FILE *sink(const cmd_ui *u)
+{
+    return u && u->json && u->depth && u->outm ? u->outm : stdout;
+}
+
+static void out_text(const cmd_ui *u, const char *s, size_t n) { fwrite(s, 1, n, sink(u)); }
 
 static void pad(FILE *f, int k)
 {
@@ -369,13 +380,13 @@ static void heading(cmd_ui *u)
     if (u->no_heading)
         return;
     if (u->heading) {
-        out_text(u->heading, strlen(u->heading));
-        out_text("\n", 1);
+        out_text(u, u->heading, strlen(u->heading));
+        out_text(u, "\n", 1);
         return;
     }
     for (int i = 0; i < u->ncols; i++)
-        cell(stdout, i, u->gap, u->width[i], u->align[i], u->header[i] ? u->header[i] : "");
-    out_text("\n", 1);
+        cell(sink(u), i, u->gap, u->width[i], u->align[i], u->header[i] ? u->header[i] : "");
+    out_text(u, "\n", 1);
 }
 
 void cmd_ui_text(cmd_ctx *c, const char *s)
@@ -383,7 +394,7 @@ void cmd_ui_text(cmd_ctx *c, const char *s)
     heading(c->ui);
     if (c->ui && c->ui->in_row)
         c->ui->cells_done = 1;
-    out_text(s, strlen(s));
+    out_text(c->ui, s, strlen(s));
 }
 
 void cmd_ui_textf(cmd_ctx *c, const char *fmt, ...)
@@ -412,7 +423,7 @@ static void field_text(cmd_ctx *c, const char *s)
     if (u && u->table && u->in_row && !u->cells_done) {
         int i = u->col++;
         int w = i < u->ncols ? u->width[i] : 0, a = i < u->ncols ? u->align[i] : CMD_UI_LEFT;
-        cell(stdout, i, u->gap, w, a, s);
+        cell(sink(u), i, u->gap, w, a, s);
         return;
     }
     cmd_ui_text(c, s);
@@ -541,7 +552,7 @@ void cmd_ui_row_end(cmd_ctx *c)
     if (!u || !u->table || !u->in_row)
         return;
     u->in_row = 0;
-    out_text("\n", 1);
+    out_text(u, "\n", 1);
     if (u->rows_json)
         cmd_ui_close(c);
 }
@@ -587,11 +598,161 @@ static char *slurp(FILE *f, size_t *n)
     return b;
 }
 
+/* The command's result object on fd: its fields, its text ("output") and its stderr text
+ * ("error" when it failed, else "messages"). */
+static void write_result(cmd_ctx *c, const char *line, int rc, const char *ot, size_t on,
+                         const char *et, size_t en, int fd)
+{
+    cmd_ui *u = c->ui;
+    int back = u->level < 0;
+    cmd_ui r = {0};
+    put(&r, "{\"command\":", 11);
+    cmd_ui_escape(&r.buf, &r.len, &r.cap, line, strlen(line));
+    puts_(&r, rc == 0 ? ",\"ok\":true" : ",\"ok\":false");
+    if (rc != 0) {
+        size_t k = en;
+        while (k && et[k - 1] == '\n')
+            k--;
+        puts_(&r, ",\"error\":");
+        if (k)
+            cmd_ui_escape(&r.buf, &r.len, &r.cap, et, k);
+        else
+            puts_(&r, "\"command failed\"");
+    }
+    if (u->buf && u->len)
+        put(&r, u->buf, u->len);
+    if (on) {
+        puts_(&r, ",\"output\":");
+        cmd_ui_escape(&r.buf, &r.len, &r.cap, ot, on);
+    }
+    if (rc == 0 && en) {      /* warnings and notes of a command that succeeded */
+        puts_(&r, ",\"messages\":");
+        cmd_ui_escape(&r.buf, &r.len, &r.cap, et, en);
+    }
+    puts_(&r, "}\n");
+    write_fd(fd, r.buf, r.len);
+    free(r.buf);
+    if (back)
+        to_text(u);
+}
+
+/* The commands whose every output (text, fields, errors, messages) goes through the model, so
+ * they run without the capture. A command not listed, or a line that does not resolve to one
+ * of these handlers (a user command, the PTX REPL, an error), runs captured. */
+static const cmd_fn modelled_fns[] = {
+    cmd_backtrace, cmd_info_breakpoints, cmd_info_warps, cmd_info_lanes, cmd_info_blocks,
+    cmd_info_threads, cmd_info_kernels, cmd_info_sharedmem, cmd_print, cmd_output, cmd_call,
+    cmd_x, cmd_list, cmd_disassemble, cmd_info_frame, cmd_info_functions, cmd_info_buffers,
+    cmd_ptype, cmd_whatis, cmd_info_line, cmd_info_display, cmd_info_checks,
+    cmd_info_registers, cmd_info_locals, cmd_info_args,
+};
+
+/* The next word of *p as the dispatcher reads a command name (letters, digits, '_', '-'). */
+static size_t word_at(const char **p, char *w, size_t n)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    size_t k = 0;
+    while (((**p >= 'a' && **p <= 'z') || (**p >= 'A' && **p <= 'Z') ||
+            (**p >= '0' && **p <= '9') || **p == '_' || **p == '-') && k + 1 < n)
+        w[k++] = *(*p)++;
+    w[k] = 0;
+    return k;
+}
+
+/* Whether line runs one of modelled_fns (as the dispatcher would resolve it). */
+static int modelled(cmd_ctx *c, const char *line)
+{
+    char w[64], err[256];
+    const char *p = line;
+    if (!word_at(&p, w, sizeof w) || *p == '.' || cmd_user_find(c, w))
+        return 0;
+    const cmd_def *d = cmd_lookup(cmd_table, w, err, sizeof err);
+    while (d && (d->fn == cmd_info || d->fn == cmd_info_cuda)) {
+        if (!word_at(&p, w, sizeof w) || *p == '.')
+            return 0;
+        d = cmd_lookup(cmd_info_table, w, err, sizeof err);
+    }
+    if (!d || (*p && *p != ' ' && *p != '\t' && *p != '/'))
+        return 0;
+    for (size_t i = 0; i < sizeof modelled_fns / sizeof modelled_fns[0]; i++)
+        if (d->fn == modelled_fns[i])
+            return 1;
+    return 0;
+}
+
+int cmd_ui_errorv(cmd_ctx *c, const char *fmt, va_list ap)
+{
+    cmd_ui *u = c->ui;
+    if (!u || !u->json || !u->depth || !u->errm)
+        return 0;
+    vfprintf(u->errm, fmt, ap);
+    fputc('\n', u->errm);
+    return 1;
+}
+
+void cmd_ui_message(cmd_ctx *c, const char *fmt, ...)
+{
+    cmd_ui *u = c->ui;
+    FILE *f = u && u->json && u->depth && u->errm ? u->errm : stderr;
+    va_list ap;
+    va_start(ap, fmt);
+    if (f == stderr)
+        fflush(stdout);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+}
+
+/* A command rendering only through the model: nothing process-global changes while it runs;
+ * its text and messages collect in the model's buffers. */
+static int run_uncaptured(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *))
+{
+    cmd_ui *u = c->ui;
+    u->outb = u->errb = NULL;
+    u->outn = u->errn = 0;
+    u->outm = open_memstream(&u->outb, &u->outn);
+    u->errm = open_memstream(&u->errb, &u->errn);
+    if (!u->outm || !u->errm) {
+        if (u->outm)
+            fclose(u->outm);
+        if (u->errm)
+            fclose(u->errm);
+        free(u->outb);
+        free(u->errb);
+        u->outm = u->errm = NULL;
+        return -2;
+    }
+    u->depth = 1;
+    u->len = 0;
+    u->level = 0;
+    put(u, "", 0);
+    int rc = run(c, line);
+    while (u->level > 0)
+        cmd_ui_close(c);
+    u->depth = 0;
+    fclose(u->outm);
+    fclose(u->errm);
+    u->outm = u->errm = NULL;
+    fflush(stdout);
+    write_result(c, line, rc, u->outb ? u->outb : "", u->outn, u->errb ? u->errb : "", u->errn,
+                 u->base_fd);
+    free(u->outb);
+    free(u->errb);
+    u->outb = u->errb = NULL;
+    return rc;
+}
+
 int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *))
 {
     cmd_ui *u = c->ui;
     if (!u || !u->json || u->depth)
         return run(c, line);
+    /* a CUDA program's session keeps the capture (its `run` hands the fds on) */
+    if (!c->prog && modelled(c, line)) {
+        int rc = run_uncaptured(c, line, run);
+        if (rc != -2)
+            return rc;
+    }
     FILE *fo = tmpfile(), *fe = tmpfile();
     fflush(stdout);
     fflush(stderr);
@@ -637,39 +798,14 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     char *ot = slurp(fo, &on), *et = slurp(fe, &en);
     fclose(fo);
     fclose(fe);
-    int back = u->level < 0;
-    cmd_ui r = {0};
-    put(&r, "{\"command\":", 11);
-    cmd_ui_escape(&r.buf, &r.len, &r.cap, line, strlen(line));
-    puts_(&r, rc == 0 ? ",\"ok\":true" : ",\"ok\":false");
-    if (rc != 0) {
-        size_t k = en;
-        while (k && et[k - 1] == '\n')
-            k--;
-        puts_(&r, ",\"error\":");
-        if (k)
-            cmd_ui_escape(&r.buf, &r.len, &r.cap, et, k);
-        else
-            puts_(&r, "\"command failed\"");
-    }
-    if (u->buf && u->len)
-        put(&r, u->buf, u->len);
-    if (on) {
-        puts_(&r, ",\"output\":");
-        cmd_ui_escape(&r.buf, &r.len, &r.cap, ot, on);
-    }
-    if (rc == 0 && en) {      /* warnings and notes of a command that succeeded */
-        puts_(&r, ",\"messages\":");
-        cmd_ui_escape(&r.buf, &r.len, &r.cap, et, en);
-    }
-    puts_(&r, "}\n");
-    write_fd(so, r.buf, r.len);
+    if (!ot)
+        on = 0;
+    if (!et)
+        en = 0;
+    write_result(c, line, rc, ot, on, et, en, so);
     close(so);
-    free(r.buf);
     free(ot);
     free(et);
-    if (back)
-        to_text(u);
     return rc;
 }
 

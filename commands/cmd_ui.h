@@ -2,6 +2,7 @@
 #ifndef CMD_UI_H
 #define CMD_UI_H
 
+#include <stdarg.h>
 #include "cmd.h"
 
 /* The model (gdb's ui_out): a command's result is a tuple of named fields, which may hold
@@ -75,6 +76,11 @@ int cmd_ui_table_end(cmd_ctx *c);
  * widths, alignments; n columns). */
 void cmd_ui_render_row(char *out, size_t n, int ncols, const int *width, const int *align,
                        const char *const *cells);
+
+/* Messages: a warning or note (stderr; JSON: the result's "messages"); an error's text
+ * (cmd_error: 1 when the model took it, the JSON result's "error"). */
+void cmd_ui_message(cmd_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cmd_ui_errorv(cmd_ctx *c, const char *fmt, va_list ap);
 
 /* A printed value: its text; JSON "value" (as printed), "type", "history" (N of $N; omitted
  * when 0). */
