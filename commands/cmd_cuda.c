@@ -703,6 +703,7 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
     dbg_session *m = c->s;
     const dbg_focus *f = dbg_get_focus(c->s);
     uint32_t n = dbg_ncta(m);
+    cmd_ui_int(c, "kernel", f->kernel);
     cmd_ui_table_begin(c, "blocks");
     cmd_ui_table_col(c, 1, CMD_UI_LEFT, "");
     cmd_ui_table_col(c, 10, CMD_UI_RIGHT, "BlockIdx");
@@ -710,7 +711,6 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
     cmd_ui_table_col(c, 7, CMD_UI_RIGHT, "Count");
     cmd_ui_table_col(c, 0, CMD_UI_LEFT, "State");
     cmd_ui_table_heading(c, "  BlockIdx To BlockIdx   Count State");   /* cuda-gdb's */
-    cmd_ui_int(c, "kernel", f->kernel);
     int rows = 0;
     for (uint32_t i = 0; i < n;) {
         if (!f_block(c, &fl, i)) {

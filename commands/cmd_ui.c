@@ -28,6 +28,9 @@ struct cmd_ui {
     size_t len, cap;
     int level;                /* open tuples/lists inside buf */
     int first[UI_DEPTH];      /* no member yet at that level */
+    char list[UI_DEPTH];      /* that level is a list [..] (else a tuple {..}) */
+    int skip;                 /* opened tuples/lists dropped (unnamed in a tuple, too deep):
+                                 their members are dropped with them */
     int out_fd;               /* the real stdout while a command's output is captured, else -1 */
     FILE *outm, *errm;        /* a command that renders only through the model runs uncaptured:
                                  its text and its messages/errors collect here */
@@ -199,8 +202,13 @@ void cmd_ui_free(cmd_ctx *c)
 static cmd_ui *field(cmd_ctx *c, const char *name)
 {
     cmd_ui *u = c->ui;
-    if (!u || !u->json || u->held || u->level < 0 || !u->depth)
+    if (!u || !u->json || u->held || u->level < 0 || !u->depth || u->skip)
         return NULL;
+    int in_list = u->level > 0 && u->list[u->level];
+    if (!in_list && !name)
+        return NULL;          /* a tuple's member needs a name: dropped, the JSON stays valid */
+    if (in_list)
+        name = NULL;          /* a list's members are values */
     if (u->level > 0) {
         if (!u->first[u->level])
             puts_(u, ",");
@@ -258,51 +266,31 @@ void cmd_ui_raw(cmd_ctx *c, const char *name, const char *json, size_t n)
 
 void cmd_ui_open(cmd_ctx *c, const char *name, int list)
 {
-    cmd_ui *u = field(c, name);
-    if (!u || u->level + 1 >= UI_DEPTH)
+    cmd_ui *u = c->ui;
+    if (!u || !u->json || u->held || u->level < 0 || !u->depth)
         return;
+    if (u->level + 1 >= UI_DEPTH || !field(c, name)) {
+        u->skip++;
+        return;
+    }
     puts_(u, list ? "[" : "{");
     u->level++;
-    u->first[u->level] = list ? 2 : 1;   /* 2: a list (closed with ]) */
+    u->first[u->level] = 1;
+    u->list[u->level] = (char)(list != 0);
 }
 
 void cmd_ui_close(cmd_ctx *c)
 {
     cmd_ui *u = c->ui;
-    if (!u || !u->json || u->held || u->level <= 0 || !u->depth)
+    if (!u || !u->json || u->held || u->level < 0 || !u->depth)
         return;
-    /* the kind is remembered in the sign of first: 2/0 list, 1/0 tuple is lost once a member
-       is written, so the opening bracket is looked up instead */
-    int depth = 0;
-    char kind = '{';
-    for (size_t i = u->len; i-- > 0;) {
-        /* skip back over strings: cheap enough for the sizes here, and exact */
-        char ch = u->buf[i];
-        if (ch == '"') {
-            size_t j = i;
-            while (j-- > 0) {
-                if (u->buf[j] == '"') {
-                    size_t bs = 0;
-                    while (j > bs && u->buf[j - 1 - bs] == '\\')
-                        bs++;
-                    if (bs % 2 == 0)
-                        break;
-                }
-            }
-            i = j;
-            continue;
-        }
-        if (ch == '}' || ch == ']')
-            depth++;
-        else if (ch == '{' || ch == '[') {
-            if (!depth) {
-                kind = ch;
-                break;
-            }
-            depth--;
-        }
+    if (u->skip) {
+        u->skip--;
+        return;
     }
-    puts_(u, kind == '[' ? "]" : "}");
+    if (u->level <= 0)
+        return;
+    puts_(u, u->list[u->level] ? "]" : "}");
     u->level--;
 }
 
@@ -725,6 +713,7 @@ static int run_uncaptured(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, co
     u->depth = 1;
     u->len = 0;
     u->level = 0;
+    u->skip = 0;
     put(u, "", 0);
     int rc = run(c, line);
     while (u->level > 0)
@@ -775,6 +764,7 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     u->depth = 1;
     u->len = 0;
     u->level = 0;
+    u->skip = 0;
     u->out_fd = so;
     put(u, "", 0);
     char fdname[16];
