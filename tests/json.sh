@@ -32,6 +32,19 @@ $limit "$ptxdbg" -batch --json -ex 'buffer x f32 64 = iota' -ex 'buffer y f32 64
     -ex 'print i' "$F/source/srcdbg.G.ptx" >"$tmp/source" 2>"$tmp/source.err"
 check source "$tmp/source" "$(lineof 'int y = x + 1' "$src")" "$(lineof 'int k = add_one' "$src")"
 
+# every structured command of the output model, checked against the fixture's source and PTX
+ptx=$F/source/srcdbg.G.ptx
+$limit "$ptxdbg" -batch --json -ex 'buffer x f32 64 = iota' -ex 'buffer y f32 64 = fill 1' \
+    -ex 'break add_one' -ex "break srcdbg.cu:$(lineof 'int k = add_one' "$src") if i == 37" \
+    -ex 'launch saxpy<<<2, 32>>>(40, 2, x, y)' -ex 'info breakpoints' -ex 'list add_one' \
+    -ex 'disassemble' -ex 'x/3i $pc' -ex 'info cuda blocks' -ex 'info cuda kernels' \
+    -ex 'info cuda threads' -ex 'info frame' -ex 'info buffers' -ex 'info line add_one' \
+    -ex 'whatis x' -ex 'ptype x' -ex 'display x' -ex 'info display' -ex 'print -lanes x' \
+    -ex 'info functions' -ex 'info sharedmem' -ex 'info locals' -ex 'up' -ex 'x/2xw y' \
+    "$ptx" >"$tmp/model" 2>"$tmp/model.err"
+check model "$tmp/model" "$src" "$ptx" "$(lineof 'int add_one' "$src")" \
+    "$(lineof 'int y = x + 1' "$src")" "$(lineof '.entry _Z5saxpy' "$ptx")"
+
 # a checker's finding that does not stop, and info checks
 $limit "$ptxdbg" -batch --json -ex 'buffer a s32 30' -ex 'launch off_by_one<<<1,32>>>(a, 30)' \
     -ex 'info checks' "$F/checkers/memcheck.G.ptx" >"$tmp/finding" 2>"$tmp/finding.err"

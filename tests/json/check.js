@@ -144,6 +144,97 @@ case 'program': {
     if (!all.includes('block 0 says hello (tag 1)\n')) fail('the kernel\'s printf is missing');
     break;
 }
+case 'model': {
+    // the output model's structured commands; expected values come from the fixture's CUDA
+    // source and PTX text and from the launch saxpy<<<2, 32>>>(40, 2, x, y) with x = iota
+    const [src, ptx] = args;
+    const [fnLine, bpLine, entryLine] = args.slice(2).map(Number);
+    const srcLines = fs.readFileSync(src, 'utf8').split('\n');
+    const ptxLines = fs.readFileSync(ptx, 'utf8').split('\n');
+    // blanks collapse; [a+0] is the address [a] (PTX ISA, addresses as operands)
+    const norm = t => t.replace(/\s+/g, ' ').replace(/\+0\]/g, ']').trim();
+    const bps = result('info breakpoints').breakpoints;
+    eq('breakpoint numbers', bps.map(b => b.number), [1, 2]);
+    eq('condition', bps[1].condition, 'i == 37');
+    eq('bp 1 line', bps[0].line, bpLine);
+    // list: every row is the source file's line, 10 of them (listsize), in order
+    const ls = result('list add_one');
+    eq('list file', base(ls.file), 'srcdbg.cu');
+    eq('list rows', ls.lines.length, 10);
+    ls.lines.forEach((r, i) => {
+        eq(`list line ${r.line}`, r.text, srcLines[r.line - 1]);
+        if (i && r.line !== ls.lines[i - 1].line + 1) fail('list lines are not consecutive');
+    });
+    // disassemble: the instructions of add_one's body in the PTX file, in order
+    const dis = result('disassemble');
+    eq('disassemble function', dis.function, 'add_one(int)');
+    const head = ptxLines.findIndex(l => /\.func.*_Z7add_onei\(/.test(l));
+    if (head < 0) fail('add_one not in the PTX');
+    let k = head;
+    while (!/^\{/.test(ptxLines[k])) k++;
+    const body = [];
+    for (k++; !/^\}/.test(ptxLines[k]); k++) {
+        const t = norm(ptxLines[k]);
+        if (t && !/^(\.|\/\/|\$|\{|\})/.test(t) && t.endsWith(';')) body.push({ line: k + 1, t });
+    }
+    eq('disassembled instructions', dis.instructions.map(i => norm(i.instruction)), body.map(b => b.t));
+    eq('instruction PTX lines', dis.instructions.map(i => i.ptx_line), body.map(b => b.line));
+    eq('pcs', dis.instructions.map(i => i.pc), body.map((b, i) => i));
+    eq('current instruction', dis.instructions.filter(i => i.current).map(i => i.ptx_line),
+       [ptxLines.findIndex(l => /add\.s32/.test(l)) + 1]);
+    const xi = result('x/3i $pc').instructions;
+    eq('x/3i', xi.map(i => norm(i.instruction)), body.slice(1, 4).map(b => b.t));
+    eq('x/3i current', xi.map(i => i.current), [true, false, false]);
+    // info cuda blocks: the grid's two blocks, each once; the focused one (block 0) runs
+    const bl = result('info cuda blocks');
+    eq('blocks kernel', bl.kernel, 0);
+    eq('block count', bl.blocks.reduce((a, b) => a + b.count, 0), 2);
+    eq('first block', bl.blocks[0].from, [0, 0, 0]);
+    eq('last block', bl.blocks[bl.blocks.length - 1].to, [1, 0, 0]);
+    eq('focused block running', bl.blocks.filter(b => b.focused).map(b => b.state), ['running']);
+    const kn = result('info cuda kernels').kernels;
+    eq('kernels', kn.length, 1);
+    eq('grid dim', kn[0].grid_dim, [2, 1, 1]);
+    eq('block dim', kn[0].block_dim, [32, 1, 1]);
+    eq('kernel status', kn[0].status, 'Active');
+    eq('invocation', kn[0].invocation, 'saxpy(int, float, float const*, float*)');
+    const th = result('info cuda threads').threads;
+    eq('focused thread', th.filter(t => t.focused).map(t => [t.block, t.thread]), [[[0, 0, 0], [0, 0, 0]]]);
+    eq('threads unique', new Set(th.map(t => JSON.stringify([t.block, t.thread]))).size, th.length);
+    const fr = result('info frame');
+    eq('frame level', fr.level, 0);
+    eq('frame function', fr.function, 'add_one');
+    eq('frame line', fr.line, bpLine);
+    eq('frame caller', fr.caller_level, 1);
+    eq('frame args', fr.args, 'x=0');
+    const bufs = result('info buffers').buffers;
+    eq('buffers', bufs.map(b => [b.name, b.type, b.count, b.bytes]), [['x', 'f32', 64, 256], ['y', 'f32', 64, 256]]);
+    if (!bufs.every(b => /^0x[0-9a-f]+$/.test(b.address))) fail('buffer addresses');
+    const il = result('info line add_one');
+    eq('info line', il.line, fnLine);
+    eq('info line file', base(il.file), 'srcdbg.cu');
+    eq('whatis', result('whatis x').type, 'int');
+    eq('ptype', result('ptype x').type, 'int');
+    eq('info display', result('info display').displays,
+       [{ number: 1, enabled: true, format: '', expression: 'x' }]);
+    // add_one(i), i = blockIdx.x * blockDim.x + threadIdx.x: lane k of block 0 has x = k
+    const pl = result('print -lanes x').lanes;
+    eq('print -lanes', pl.map(l => l.value), [...Array(32).keys()].map(String));
+    eq('print -lanes threads', pl.map(l => l.thread[0]), [...Array(32).keys()]);
+    eq('print -lanes focus', pl.filter(l => l.focused).map(l => l.lane), [0]);
+    const fns = result('info functions').functions;
+    const sx = fns.find(f => f.mangled === '_Z5saxpyifPKfPf');
+    if (!sx) fail('saxpy not in info functions');
+    eq('saxpy kernel', sx.kernel, true);
+    eq('saxpy ptx line', sx.ptx_line, entryLine);
+    eq('add_one', fns.find(f => f.mangled === '_Z7add_onei').kernel, false);
+    const sm = result('info sharedmem');   // srcdbg.cu declares no __shared__ memory
+    eq('shared bytes', [sm.static_bytes, sm.dynamic_bytes, sm.variables], [0, 0, []]);
+    eq('info locals', result('info locals').variables.map(v => v.name), ['y']);
+    // saxpy's y = fill 1: two words of the float 1.0f, 0x3f800000 (IEEE 754 binary32)
+    eq('x/2xw y', result('x/2xw y').values, ['0x3f800000', '0x3f800000']);
+    break;
+}
 default:
     fail('unknown case');
 }
