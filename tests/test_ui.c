@@ -1,4 +1,4 @@
-/* test_ui.c - the output model's JSON backend: RFC 8259 string escaping, fields, tuples and lists. */
+/* test_ui.c - the output model: the text backend's tables, the JSON backend's escaping, fields, tuples and lists. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +94,113 @@ START_TEST(result_object_fields)
 }
 END_TEST
 
+/* What the text backend writes for fn(c) (stdout redirected to a file). */
+static char *text_of(cmd_ctx *c, void (*fn)(cmd_ctx *))
+{
+    static char text[2048];
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fileno(f), 1);
+    fn(c);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    rewind(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    return text;
+}
+
+/* Columns as printf would pad them: %-3s|%5s (right)|last unpadded, one space between. */
+static void three_cols(cmd_ctx *c)
+{
+    cmd_ui_table_col(c, 3, CMD_UI_LEFT, "Ab");
+    cmd_ui_table_col(c, 5, CMD_UI_RIGHT, "Num");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "What");
+}
+
+static void table_rows(cmd_ctx *c)
+{
+    cmd_ui_table_begin(c, "rows");
+    three_cols(c);
+    cmd_ui_text(c, "Group 1\n");            /* text in the table: after the heading */
+    cmd_ui_row_begin(c);
+    cmd_ui_field_bool(c, "on", 1, "y", "n");
+    cmd_ui_field_int(c, "num", 42);
+    cmd_ui_field_str(c, "what", "x");
+    cmd_ui_row_end(c);
+    cmd_ui_row_begin(c);
+    cmd_ui_field_str(c, "name", "long");      /* wider than its column: not cut */
+    cmd_ui_field_hex(c, "mask", 0xff, 8);     /* wider than 5 */
+    cmd_ui_cell(c, "");
+    cmd_ui_text(c, " (tail)");                /* text ends the cells; fields after it are text */
+    cmd_ui_field_uint(c, "n", 7);
+    cmd_ui_row_end(c);
+    ck_assert_int_eq(cmd_ui_table_end(c), 2);
+}
+
+static void table_empty(cmd_ctx *c)
+{
+    cmd_ui_table_begin(c, "rows");
+    three_cols(c);
+    ck_assert_int_eq(cmd_ui_table_end(c), 0);  /* no rows: no heading either */
+    cmd_ui_text(c, "None.\n");
+}
+
+static void table_heading_gap(cmd_ctx *c)
+{
+    cmd_ui_table_begin(c, "rows");
+    cmd_ui_table_gap(c, 0);
+    cmd_ui_table_col(c, 4, CMD_UI_LEFT, "");
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "");
+    cmd_ui_table_heading(c, "  given heading");
+    cmd_ui_row_begin(c);
+    cmd_ui_cell(c, "pc");
+    cmd_ui_field_addr(c, "pc", 0x1f);
+    cmd_ui_row_end(c);
+    cmd_ui_table_end(c);
+    cmd_ui_table_begin(c, NULL);                /* a listing: no heading */
+    cmd_ui_table_col(c, 0, CMD_UI_LEFT, "");
+    cmd_ui_table_heading(c, NULL);
+    cmd_ui_row_begin(c);
+    cmd_ui_field_int(c, "line", 3);
+    cmd_ui_text(c, "\t");
+    cmd_ui_field_str(c, "text", "int x;");
+    cmd_ui_row_end(c);
+    cmd_ui_table_end(c);
+}
+
+/* The text backend's tables: widths, alignment, the gap, the heading (built, given, none),
+ * empty tables; the bytes are what the printf formats of the commands wrote. */
+START_TEST(text_tables)
+{
+    dbg_session *s = dbg_new();
+    ck_assert_ptr_nonnull(s);
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    ck_assert_str_eq(cmd_ui_mode(&c), "text");
+    char want[512];
+    snprintf(want, sizeof want, "%-3s %5s %s\nGroup 1\n%-3s %5d %s\n%-3s %5s %s (tail)7\n",
+             "Ab", "Num", "What", "y", 42, "x", "long", "0x000000ff", "");
+    ck_assert_str_eq(text_of(&c, table_rows), want);
+    ck_assert_str_eq(text_of(&c, table_empty), "None.\n");
+    snprintf(want, sizeof want, "  given heading\n%-4s%s\n3\tint x;\n", "pc", "0x1f");
+    ck_assert_str_eq(text_of(&c, table_heading_gap), want);
+    /* the row renderer alone */
+    char row[128];
+    const int w[] = {1, 2, 9, 0}, al[] = {CMD_UI_LEFT, CMD_UI_RIGHT, CMD_UI_RIGHT, CMD_UI_LEFT};
+    const char *cells[] = {"*", "3", "active", "tail"};
+    cmd_ui_render_row(row, sizeof row, 4, w, al, cells);
+    snprintf(want, sizeof want, "%c %2u %9s %s\n", '*', 3u, "active", "tail");
+    ck_assert_str_eq(row, want);
+    cmd_ctx_free(&c);
+    dbg_free(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("ui");
@@ -101,6 +208,7 @@ int main(void)
     tcase_add_test(t, escapes_specials_and_controls);
     tcase_add_test(t, utf8_kept_invalid_replaced);
     tcase_add_test(t, result_object_fields);
+    tcase_add_test(t, text_tables);
     suite_add_tcase(su, t);
     return tu_run_suite(su);
 }
