@@ -5,12 +5,12 @@
 #include <stdarg.h>
 #include "cmd.h"
 
-/* The model (gdb's ui_out): a command's result is a tuple of named fields, which may hold
- * tuples and lists (rows). The TEXT backend is the commands' own text (what they print is
- * today's output, byte for byte), so the field calls are no-ops there; the JSON backend
- * collects the fields into the command's result object, and the text a command printed goes
- * in its "output" field, so nothing is dropped. The backend lives in the command context
- * (c->ui; NULL: text). docs/JSON.md is the schema. */
+/* The model (gdb's ui_out): a command renders its result once, as text, typed fields, tuples,
+ * lists, tables and messages (below); the TEXT backend (cmd_uitext.c) writes the text as the
+ * commands always printed it, byte for byte; the JSON backend (cmd_ui.c, cmd_uirun.c) collects
+ * the same calls as the fields of the command's result object and keeps the text in its
+ * "output". The model lives in the command context (c->ui, made on first use), never in a
+ * global. docs/JSON.md is the schema. */
 typedef struct cmd_ui cmd_ui;
 
 /* set output json|text (0, or -1 with the message printed), and the current name. */
@@ -22,7 +22,7 @@ void cmd_ui_free(cmd_ctx *c);
  * their fields kept out of the running command's object; hold 0 ends it. */
 void cmd_ui_hold(cmd_ctx *c, int hold);
 
-/* Fields of the running command's result (name NULL inside a list). */
+/* Data: fields of the running command's JSON result only (name NULL inside a list). */
 void cmd_ui_str(cmd_ctx *c, const char *name, const char *v);
 void cmd_ui_int(cmd_ctx *c, const char *name, long long v);
 void cmd_ui_bool(cmd_ctx *c, const char *name, int v);

@@ -1,0 +1,403 @@
+/* cmd_uirun.c - JSON mode's result objects (run uncaptured or captured), stop and finding events. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmd_uiint.h"
+#include "chk.h"
+
+/* ---- result objects ---------------------------------------------------------------------- */
+static void write_fd(int fd, const char *b, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, b, n);
+        if (w <= 0)
+            return;
+        b += w;
+        n -= (size_t)w;
+    }
+}
+
+static char *slurp(FILE *f, size_t *n)
+{
+    fflush(f);
+    long end = ftell(f);
+    *n = 0;
+    if (end <= 0)
+        return NULL;
+    char *b = malloc((size_t)end + 1);
+    if (!b)
+        return NULL;
+    rewind(f);
+    *n = fread(b, 1, (size_t)end, f);
+    b[*n] = 0;
+    return b;
+}
+
+/* The command's result object on fd: its fields, its text ("output") and its stderr text
+ * ("error" when it failed, else "messages"). */
+static void write_result(cmd_ctx *c, const char *line, int rc, const char *ot, size_t on,
+                         const char *et, size_t en, int fd)
+{
+    cmd_ui *u = c->ui;
+    int back = u->level < 0;
+    cmd_ui r = {0};
+    cmd_ui_put(&r, "{\"command\":", 11);
+    cmd_ui_escape(&r.buf, &r.len, &r.cap, line, strlen(line));
+    cmd_ui_puts(&r, rc == 0 ? ",\"ok\":true" : ",\"ok\":false");
+    if (rc != 0) {
+        size_t k = en;
+        while (k && et[k - 1] == '\n')
+            k--;
+        cmd_ui_puts(&r, ",\"error\":");
+        if (k)
+            cmd_ui_escape(&r.buf, &r.len, &r.cap, et, k);
+        else
+            cmd_ui_puts(&r, "\"command failed\"");
+    }
+    if (u->buf && u->len)
+        cmd_ui_put(&r, u->buf, u->len);
+    if (on) {
+        cmd_ui_puts(&r, ",\"output\":");
+        cmd_ui_escape(&r.buf, &r.len, &r.cap, ot, on);
+    }
+    if (rc == 0 && en) {      /* warnings and notes of a command that succeeded */
+        cmd_ui_puts(&r, ",\"messages\":");
+        cmd_ui_escape(&r.buf, &r.len, &r.cap, et, en);
+    }
+    cmd_ui_puts(&r, "}\n");
+    write_fd(fd, r.buf, r.len);
+    free(r.buf);
+    if (back)
+        cmd_ui_totext(u);
+}
+
+/* The commands whose every output (text, fields, errors, messages) goes through the model, so
+ * they run without the capture. A command not listed, or a line that does not resolve to one
+ * of these handlers (a user command, the PTX REPL, an error), runs captured. */
+static const cmd_fn modelled_fns[] = {
+    cmd_backtrace, cmd_info_breakpoints, cmd_info_warps, cmd_info_lanes, cmd_info_blocks,
+    cmd_info_threads, cmd_info_kernels, cmd_info_sharedmem, cmd_print, cmd_output, cmd_call,
+    cmd_x, cmd_list, cmd_disassemble, cmd_info_frame, cmd_info_functions, cmd_info_buffers,
+    cmd_ptype, cmd_whatis, cmd_info_line, cmd_info_display, cmd_info_checks,
+    cmd_info_registers, cmd_info_locals, cmd_info_args,
+};
+
+/* The next word of *p as the dispatcher reads a command name (letters, digits, '_', '-'). */
+static size_t word_at(const char **p, char *w, size_t n)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    size_t k = 0;
+    while (((**p >= 'a' && **p <= 'z') || (**p >= 'A' && **p <= 'Z') ||
+            (**p >= '0' && **p <= '9') || **p == '_' || **p == '-') && k + 1 < n)
+        w[k++] = *(*p)++;
+    w[k] = 0;
+    return k;
+}
+
+/* Whether line runs one of modelled_fns (as the dispatcher would resolve it). */
+static int modelled(cmd_ctx *c, const char *line)
+{
+    char w[64], err[256];
+    const char *p = line;
+    if (!word_at(&p, w, sizeof w) || *p == '.' || cmd_user_find(c, w))
+        return 0;
+    const cmd_def *d = cmd_lookup(cmd_table, w, err, sizeof err);
+    while (d && (d->fn == cmd_info || d->fn == cmd_info_cuda)) {
+        if (!word_at(&p, w, sizeof w) || *p == '.')
+            return 0;
+        d = cmd_lookup(cmd_info_table, w, err, sizeof err);
+    }
+    if (!d || (*p && *p != ' ' && *p != '\t' && *p != '/'))
+        return 0;
+    for (size_t i = 0; i < sizeof modelled_fns / sizeof modelled_fns[0]; i++)
+        if (d->fn == modelled_fns[i])
+            return 1;
+    return 0;
+}
+
+int cmd_ui_errorv(cmd_ctx *c, const char *fmt, va_list ap)
+{
+    cmd_ui *u = c->ui;
+    if (!u || !u->json || !u->depth || !u->errm)
+        return 0;
+    vfprintf(u->errm, fmt, ap);
+    fputc('\n', u->errm);
+    return 1;
+}
+
+void cmd_ui_message(cmd_ctx *c, const char *fmt, ...)
+{
+    cmd_ui *u = c->ui;
+    FILE *f = u && u->json && u->depth && u->errm ? u->errm : stderr;
+    va_list ap;
+    va_start(ap, fmt);
+    if (f == stderr)
+        fflush(stdout);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+}
+
+/* A command rendering only through the model: nothing process-global changes while it runs;
+ * its text and messages collect in the model's buffers. */
+static int run_uncaptured(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *))
+{
+    cmd_ui *u = c->ui;
+    u->outb = u->errb = NULL;
+    u->outn = u->errn = 0;
+    u->outm = open_memstream(&u->outb, &u->outn);
+    u->errm = open_memstream(&u->errb, &u->errn);
+    if (!u->outm || !u->errm) {
+        if (u->outm)
+            fclose(u->outm);
+        if (u->errm)
+            fclose(u->errm);
+        free(u->outb);
+        free(u->errb);
+        u->outm = u->errm = NULL;
+        return -2;
+    }
+    u->depth = 1;
+    u->len = 0;
+    u->level = 0;
+    u->skip = 0;
+    cmd_ui_put(u, "", 0);
+    int rc = run(c, line);
+    while (u->level > 0)
+        cmd_ui_close(c);
+    u->depth = 0;
+    fclose(u->outm);
+    fclose(u->errm);
+    u->outm = u->errm = NULL;
+    fflush(stdout);
+    write_result(c, line, rc, u->outb ? u->outb : "", u->outn, u->errb ? u->errb : "", u->errn,
+                 u->base_fd);
+    free(u->outb);
+    free(u->errb);
+    u->outb = u->errb = NULL;
+    return rc;
+}
+
+int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *))
+{
+    cmd_ui *u = c->ui;
+    if (!u || !u->json || u->depth)
+        return run(c, line);
+    /* a CUDA program's session keeps the capture (its `run` hands the fds on) */
+    if (!c->prog && modelled(c, line)) {
+        int rc = run_uncaptured(c, line, run);
+        if (rc != -2)
+            return rc;
+    }
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    fflush(stdout);
+    fflush(stderr);
+    int so = dup(u->base_fd), se = dup(2), s1 = dup(1);
+    if (!fo || !fe || so < 0 || se < 0 || s1 < 0) {
+        if (fo)
+            fclose(fo);
+        if (fe)
+            fclose(fe);
+        if (so >= 0)
+            close(so);
+        if (se >= 0)
+            close(se);
+        if (s1 >= 0)
+            close(s1);
+        return run(c, line);
+    }
+    dup2(fileno(fo), 1);
+    dup2(fileno(fe), 2);
+    u->depth = 1;
+    u->len = 0;
+    u->level = 0;
+    u->skip = 0;
+    u->out_fd = so;
+    cmd_ui_put(u, "", 0);
+    char fdname[16];
+    snprintf(fdname, sizeof fdname, "%d", so);
+    if (c->prog)              /* the program's session writes its objects there (run) */
+        setenv("PTXDBG_JSON_FD", fdname, 1);
+    int rc = run(c, line);
+    if (c->prog)
+        unsetenv("PTXDBG_JSON_FD");
+    fflush(stdout);
+    fflush(stderr);
+    dup2(s1, 1);
+    dup2(se, 2);
+    close(s1);
+    close(se);
+    u->out_fd = -1;
+    while (u->level > 0)      /* a command that failed inside a list: the fields stay valid */
+        cmd_ui_close(c);
+    u->depth = 0;
+    size_t on, en;
+    char *ot = slurp(fo, &on), *et = slurp(fe, &en);
+    fclose(fo);
+    fclose(fe);
+    if (!ot)
+        on = 0;
+    if (!et)
+        en = 0;
+    write_result(c, line, rc, ot, on, et, en, so);
+    close(so);
+    free(ot);
+    free(et);
+    return rc;
+}
+
+/* ---- stop events ------------------------------------------------------------------------- */
+static const char *reason(const dbg_event *ev)
+{
+    switch (ev->kind) {
+    case DBG_EV_EXITED: return "exited";
+    case DBG_EV_BREAKPOINT: return "breakpoint";
+    case DBG_EV_STEP: return "end-stepping-range";
+    case DBG_EV_BRKPT: return "brkpt";
+    case DBG_EV_TRAP: return "trap";
+    case DBG_EV_ASSERT: return "assert";
+    case DBG_EV_EXCEPTION: return "exception";
+    case DBG_EV_WATCH: return "watchpoint";
+    case DBG_EV_INTERRUPT: return "signal";
+    case DBG_EV_LANE_EXITED: return "lane-exited";
+    case DBG_EV_LIMIT: return "step-limit";
+    case DBG_EV_ENTRY: return "entry";
+    case DBG_EV_CHECK: return "finding";
+    default: return "none";
+    }
+}
+
+void cmd_ui_stop(cmd_ctx *c, const dbg_event *ev)
+{
+    if (!cmd_ui_json(c) || c->ui->level < 0)
+        return;
+    cmd_ui r = {0};
+    char b[640];
+    cmd_ui_put(&r, "{\"event\":\"stop\",\"reason\":", 25);
+    const char *rs = reason(ev);
+    cmd_ui_putstr(&r, rs, strlen(rs));
+    if (ev->bp) {
+        snprintf(b, sizeof b, ",\"breakpoint\":%d", ev->bp);
+        cmd_ui_puts(&r, b);
+    }
+    const dbg_focus *f = dbg_get_focus(c->s);
+    const exec_launch_info *li = dbg_launch_info(c->s);
+    if (ev->kind == DBG_EV_EXITED) {
+        snprintf(b, sizeof b, ",\"kernel\":%u", li ? li->launch_id : dbg_nlaunches(c->s) - 1);
+        cmd_ui_puts(&r, b);
+    } else if (f && f->valid) {
+        exec_dim3 bl = dbg_focus_block(c->s), th = dbg_focus_thread(c->s);
+        snprintf(b, sizeof b,
+                 ",\"kernel\":%u,\"block\":[%u,%u,%u],\"thread\":[%u,%u,%u],\"warp\":%u,"
+                 "\"lane\":%u", f->kernel, bl.x, bl.y, bl.z, th.x, th.y, th.z, f->warp, f->lane);
+        cmd_ui_puts(&r, b);
+        uint32_t pc;
+        if (dbg_focus_pc(c->s, &pc) == 0) {
+            snprintf(b, sizeof b, ",\"pc\":%u", pc);
+            cmd_ui_puts(&r, b);
+            if (dbg_pc_func_name(c->s, pc, 0, b, sizeof b) >= 0) {
+                cmd_ui_puts(&r, ",\"function\":");
+                cmd_ui_putstr(&r, b, strlen(b));
+            }
+            dbg_where w;
+            if (dbg_pc_where(c->s, pc, &w) == 0) {
+                if (w.file && w.line) {
+                    cmd_ui_puts(&r, ",\"file\":");
+                    cmd_ui_putstr(&r, w.file, strlen(w.file));
+                    snprintf(b, sizeof b, ",\"line\":%d", w.line);
+                    cmd_ui_puts(&r, b);
+                }
+                snprintf(b, sizeof b, ",\"ptx_line\":%d", w.ptx_line);
+                cmd_ui_puts(&r, b);
+            }
+        }
+    }
+    if (ev->kind == DBG_EV_EXCEPTION || (ev->kind == DBG_EV_CHECK && ev->stop.exc)) {
+        int num = 0;
+        const char *en = dbg_exc_name(ev->stop.exc, &num);
+        cmd_ui_puts(&r, ",\"exception\":");
+        cmd_ui_putstr(&r, en ? en : "", en ? strlen(en) : 0);
+        snprintf(b, sizeof b, ",\"exception_number\":%d,\"space\":\"%s\",\"address\":\"0x%llx\"", num,
+                 dbg_space_name(ev->stop.space), (unsigned long long)ev->stop.addr);
+        cmd_ui_puts(&r, b);
+    }
+    if ((ev->kind == DBG_EV_TRAP || ev->kind == DBG_EV_ASSERT || ev->kind == DBG_EV_EXCEPTION) &&
+        ev->stop.msg[0]) {
+        cmd_ui_puts(&r, ",\"message\":");
+        cmd_ui_putstr(&r, ev->stop.msg, strnlen(ev->stop.msg, sizeof ev->stop.msg));
+    }
+    if (ev->kind == DBG_EV_CHECK && ev->finding) {
+        char *fj = NULL;
+        size_t fl = 0;
+        FILE *m = open_memstream(&fj, &fl);
+        if (m) {
+            chk_write_json(ev->finding, m);
+            fclose(m);
+            cmd_ui_puts(&r, ",\"finding\":");
+            cmd_ui_put(&r, fj, fl);
+        }
+        free(fj);
+    }
+    if (ev->cond_error[0]) {
+        cmd_ui_puts(&r, ",\"condition_error\":");
+        cmd_ui_putstr(&r, ev->cond_error, strnlen(ev->cond_error, sizeof ev->cond_error));
+    }
+    cmd_ui_puts(&r, "}");
+    cmd_ui_event(c, r.buf, r.len);
+    free(r.buf);
+}
+
+void cmd_ui_event(cmd_ctx *c, const char *json, size_t n)
+{
+    if (!cmd_ui_json(c) || c->ui->level < 0)
+        return;
+    int fd = c->ui->out_fd >= 0 ? c->ui->out_fd : c->ui->base_fd;
+    fflush(stdout);
+    write_fd(fd, json, n);
+    write_fd(fd, "\n", 1);
+}
+
+/* ---- findings ------------------------------------------------------------------------------ */
+/* The finding as chk_write_json writes it (malloc'd), NULL when out of memory. */
+static char *finding_json(const chk_finding *f, size_t *n)
+{
+    char *j = NULL;
+    *n = 0;
+    FILE *m = open_memstream(&j, n);
+    if (!m)
+        return NULL;
+    chk_write_json(f, m);
+    fclose(m);
+    return j;
+}
+
+void cmd_ui_finding_data(cmd_ctx *c, const chk_finding *f)
+{
+    if (!cmd_ui_json(c))
+        return;
+    size_t n;
+    char *j = finding_json(f, &n);
+    if (j)
+        cmd_ui_raw(c, NULL, j, n);
+    free(j);
+}
+
+void cmd_ui_finding(cmd_ctx *c, const chk_finding *f)
+{
+    if (!cmd_ui_json(c))
+        return;
+    size_t n;
+    char *j = finding_json(f, &n);
+    static const char head[] = "{\"event\":\"finding\",\"finding\":";
+    char *line = j ? malloc(sizeof head + n + 2) : NULL;
+    if (line) {
+        memcpy(line, head, sizeof head - 1);
+        memcpy(line + sizeof head - 1, j, n);
+        line[sizeof head - 1 + n] = '}';
+        cmd_ui_event(c, line, sizeof head + n);
+    }
+    free(line);
+    free(j);
+}
