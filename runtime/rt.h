@@ -19,8 +19,8 @@
  *
  * Modules. Each fat binary the program registers (one per translation unit with device code)
  * is an rt_module; its PTX is decompressed, parsed and decoded once, at first use, into its own
- * engine target (dbg_target: the module and the machine that runs it). Kernels (rt_kernel) and variables (rt_var) are registered by name and resolved
- * in that module when it loads.
+ * engine target (dbg_target: the module and the machine that runs it). Kernels (rt_kernel)
+ * and variables (rt_var) are registered by name and resolved in that module when it loads.
  *
  * Address model (docs/ARCHITECTURE.md "CUDA runtime"). Every device allocation is host memory
  * of this process: the device pointer IS the host address of the bytes. Allocations are mapped
@@ -50,8 +50,8 @@
 
 /* Each module's machine keeps its variables and device heap in its own window of global
  * addresses: [RT_MODULE_BASE + i * RT_MODULE_WINDOW, + RT_MODULE_WINDOW) for module i, 4 TB
- * from 33 TB up, beside the core's generic windows (mem.h), where neither Linux nor valgrind
- * (which keeps a program's stack near 128 GB) places anything of its own. */
+ * from 33 TB up, beside the engine's generic windows (dbg_addr_reserved), where neither Linux
+ * nor valgrind (which keeps a program's stack near 128 GB) places anything of its own. */
 #define RT_MODULE_BASE   0x0000210000000000ull
 #define RT_MODULE_WINDOW (64ull << 30)
 #define RT_MAX_MODULES   64
@@ -643,12 +643,12 @@ cudaError_t rt_launch_check(rt_launch_ctx *ctx);
  * is. ctx->stop says what happened. */
 void rt_launch_exec(rt_launch_ctx *ctx);
 /* The in-process debugger's hook. When non-NULL, rt_launch_exec hands every checked, prepared
- * launch (dbg_target_launch done) to it instead of running the kernel plainly; it runs the kernel to
- * completion (stopping for the user as it likes), fills ctx->stop with the final stop and
- * ctx->reported when it showed a fault itself, and returns 0 (or -1 when it could not run: the
- * launch then fails with cudaErrorLaunchFailure). Its run control calls rt_debug_run_hook
- * around every run of the kernel, and the runtime raises its interrupt flag with rt_debug_interrupt
- * (the session's Ctrl-C flag) when it needs the kernel to park. */
+ * launch (dbg_target_launch done) to it instead of running the kernel plainly; it runs the
+ * kernel to completion (stopping for the user as it likes), fills ctx->stop with the final
+ * stop and ctx->reported when it showed a fault itself, and returns 0 (or -1 when it could not
+ * run: the launch then fails with cudaErrorLaunchFailure). Its run control calls
+ * rt_debug_run_hook around every run of the kernel, and the runtime raises its interrupt flag
+ * with rt_debug_interrupt (the session's Ctrl-C flag) when it needs the kernel to park. */
 extern int (*rt_debug_launch)(rt_launch_ctx *ctx);
 extern void (*rt_debug_interrupt)(void);
 /* Before (o set) and after (st set) each run of the debugged kernel: parks it while

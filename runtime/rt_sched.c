@@ -18,7 +18,7 @@
  * runners see the flag at their next slice boundary (exec_run returns EXEC_STOP_INTERRUPT),
  * park (RS_PARK) until no reason to stop remains, and resume exactly where they were; the
  * debugged runner parks in rt_debug_run_hook, which the debugger's run control calls around
- * every exec_run, and is RS_STOP while the user is at a stop (quiescers then wait, as every
+ * every run of it, and is RS_STOP while the user is at a stop (quiescers then wait, as every
  * thread of a program stopped by cuda-gdb would). Plain runners share one interrupt flag,
  * rs_intr, high while any reason to stop exists (a quiesce, an abort, the process exiting,
  * Ctrl-C, a runner past its PTXDBG_TIMEOUT); a runner interrupted for another's reason waits
@@ -32,10 +32,10 @@ struct rt_runner {
     rs_state state;
     int dbg;                  /* run by the in-process debugger */
     int solo;                 /* runs alone in the process (debugged, or plain-run checks) */
-    int intr_ok;              /* debugged: the current exec_run may be interrupted and resumed */
+    int intr_ok;              /* debugged: the current run may be interrupted and resumed */
     int raised;               /* debugged: we raised the session's interrupt flag */
     int timed_out;            /* past its PTXDBG_TIMEOUT deadline */
-    int started;              /* exec_launch done: the machine shows this launch */
+    int started;              /* dbg_target_launch done: the machine shows this launch */
     double deadline;          /* CLOCK_MONOTONIC seconds, 0: none */
     uint64_t max_steps;       /* PTXDBG_MAX_STEPS when it started, 0: none */
     struct rt_runner *next;
