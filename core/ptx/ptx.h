@@ -180,7 +180,7 @@ typedef struct {
  * of ptx_ops.def. */
 #define PTX_OPF_LIST(X)                                                                       \
     X(BRANCH, "branch") X(CALL, "call") X(RETURN, "return") X(BARRIER, "barrier")             \
-    X(ATOMIC, "atomic") X(FENCE, "fence") X(COLLECTIVE, "warp-collective")                    \
+    X(ATOMIC, "atomic") X(FENCE, "fence") X(COLLECTIVE, "collective")                         \
     X(NOPAR, "serial-only") X(SRC0, "no-destination") X(PASS, "passes-value")                 \
     X(WIDE, "wide-registers") X(VSEL, "video-selectors") X(U32DST, "u32-result")
 enum {
