@@ -678,9 +678,9 @@ static uint8_t rc_pcinfo(rc_state *s, exec_machine *m, uint32_t pc)
     }
     if (scope >= EXEC_SCOPE_CLUSTER)
         fl |= RC_F_GPU;
-    if (pi && (!strncmp(pi->opcode, "mbarrier", 8) || !strcmp(pi->opcode, "atom") ||
-               !strcmp(pi->opcode, "red")))
-        fl |= RC_F_ATOMIC | RC_F_STRONG | (pi->opcode[0] == 'm' ? 0 : RC_F_GPU);
+    /* atom/red, and mbarrier operations on their object (atomic at CTA scope) */
+    if (pi && (ptx_op_is(pi, PTX_OPF_ATOMIC) || pi->opc == PTX_OPC_mbarrier))
+        fl |= RC_F_ATOMIC | RC_F_STRONG | (pi->opc == PTX_OPC_mbarrier ? 0 : RC_F_GPU);
     /* 0x10 acquire, 0x20 release (explicit semantics) */
     if (sem == EXEC_SEM_ACQUIRE || sem == EXEC_SEM_ACQ_REL || sem == EXEC_SEM_SC)
         fl |= 0x10;
@@ -689,7 +689,7 @@ static uint8_t rc_pcinfo(rc_state *s, exec_machine *m, uint32_t pc)
     /* an explicit st.relaxed at gpu or system scope publishes as a release does: CUB's
        decoupled look-back (thrust's scans, unique, copy_if) orders a tile's reads before the
        status it stores relaxed, and the next tile's writes after reading it (docs/CHECKERS.md) */
-    if (sem == EXEC_SEM_RELAXED && scope >= EXEC_SCOPE_GPU && pi && !strcmp(pi->opcode, "st") &&
+    if (sem == EXEC_SEM_RELAXED && scope >= EXEC_SCOPE_GPU && pi && pi->opc == PTX_OPC_st &&
         ptx_insn_has_mod(pi, "relaxed"))
         fl |= 0x20;
     if (scope == EXEC_SCOPE_CTA)

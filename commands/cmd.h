@@ -80,6 +80,10 @@ void cmd_user_describe(const cmd_user *u, FILE *out, int whole);
 int cmd_user_log(const cmd_ctx *c, const char *name, int doc, char **text, size_t *len);
 void cmd_users_free(cmd_ctx *c);
 int cmd_help_user(cmd_ctx *c);
+/* `help instructions [NAME]`: the opcode table by family, or one instruction (cmd_ophelp.c). */
+int cmd_help_instructions(cmd_ctx *c, int argc, char **argv);
+/* `help OPCODE` for a base opcode that is no command's name: 0, or -1 when name is no opcode. */
+int cmd_help_opcode(cmd_ctx *c, const char *name);
 
 typedef struct {
     int num;

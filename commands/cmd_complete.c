@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_complete.h"
+#include "dbg_ops.h"
 
 #define MAXW 32   /* words looked at before the one being completed */
 #define WLEN 128
@@ -58,6 +59,14 @@ static void add_table(cands *k, const cmd_def *t)
 }
 
 /* ---- what the session knows ------------------------------------------------------------------ */
+/* The PTX base opcodes of the opcode table (`help bra`, `help instructions bra`). */
+static void add_opcodes(cands *k)
+{
+    dbg_opcode op;
+    for (int i = 0; dbg_opcode_get(i, &op) == 0; i++)
+        add(k, op.name);
+}
+
 static void add_functions(cands *k, cmd_ctx *c, int kernels_only)
 {
     for (int i = 0; i < dbg_nfuncs(c->s); i++) {
@@ -205,7 +214,7 @@ static void add_expression(cands *k, cmd_ctx *c, const char *text)
 /* ---- context ----------------------------------------------------------------------------------- */
 typedef enum {
     K_NONE, K_COMMAND, K_HELP, K_TABLE, K_CUDA_INFO, K_LIST, K_SETTINGS, K_LOCATION, K_FUNCS,
-    K_KERNELS, K_BPS, K_DISPLAYS, K_REGS, K_EXPR, K_FILE, K_BUFFERS
+    K_KERNELS, K_BPS, K_DISPLAYS, K_REGS, K_EXPR, K_FILE, K_BUFFERS, K_OPCODES
 } kind;
 
 typedef struct {
@@ -321,7 +330,9 @@ static context classify(const char *line, int point)
             x.k = K_HELP;
         } else if (na == 1) {
             const cmd_def *s = cmd_lookup(cmd_table, w[1], NULL, 0);
-            if (s && s->sub) {
+            if (!strcmp(w[1], "instructions"))
+                x.k = K_OPCODES;
+            else if (s && s->sub) {
                 x.k = K_TABLE;
                 x.table = s->sub;
             }
@@ -452,7 +463,10 @@ char **cmd_complete(cmd_ctx *c, const char *line, int start, int end, int *flags
         add_table(&k, cmd_table);
         for (int i = 0; i < CMD_CLASS__COUNT; i++)
             add(&k, cmd_class_name((cmd_class)i));
+        add(&k, "instructions");
+        add_opcodes(&k);
         break;
+    case K_OPCODES: add_opcodes(&k); break;
     case K_TABLE: add_table(&k, x.table); break;
     case K_CUDA_INFO:
         for (const cmd_def *d = cmd_info_table; d->name; d++)

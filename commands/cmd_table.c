@@ -584,6 +584,7 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
                     printf("  %-12s -- %s\n", d->name, d->help);
         }
         printf("\nuser-defined -- User-defined commands (\"define\").\n");
+        printf("instructions -- PTX instructions the prompt runs (\"help instructions\").\n");
         printf("\nType \"help\" followed by a class name for a list of commands in that class.\n"
                "Type \"help\" followed by a command name for full documentation.\n"
                "Command name abbreviations are allowed if unambiguous.\n");
@@ -591,6 +592,8 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
     }
     if (!strcmp(argv[0], "user-defined"))
         return cmd_help_user(c);
+    if (!strcmp(argv[0], "instructions"))
+        return cmd_help_instructions(c, argc - 1, argv + 1);
     const cmd_user *u = cmd_user_find(c, argv[0]);
     if (u) {
         cmd_user_describe(u, stdout, 1);
@@ -604,6 +607,11 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
         }
     char err[512];
     const cmd_def *d = cmd_lookup(cmd_table, argv[0], err, sizeof err);
+    /* a PTX opcode that is not a command's own name ("help bra"; "help set" is the command's,
+       "help instructions set" the instruction's) */
+    if ((!d || (strcmp(d->name, argv[0]) && !has_word(d->aliases, argv[0]))) && argc == 1 &&
+        cmd_help_opcode(c, argv[0]) == 0)
+        return 0;
     if (d && (d->fn == cmd_set || d->fn == cmd_show))
         return cmd_help_settings(c, d->name, argc - 1, argv + 1);
     if (d && d->sub && argc > 1) {

@@ -2,7 +2,6 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -392,6 +391,9 @@ void dbg_history_free(dbg_history *h)
     for (int i = 0; i < h->nkeep; i++)
         dw_free(h->keep[i]);
     free(h->keep);
+    for (int i = 0; i < h->nsynth; i++)
+        free(h->synth[i]);
+    free(h->synth);
     memset(h, 0, sizeof *h);
 }
 
@@ -988,52 +990,47 @@ static int eval_cast(ectx *x, const dbg_expr *e, dbg_value *v, dbg_value *out)
 }
 
 /* ---- artificial arrays (VALUE@COUNT) --------------------------------------------------------
- * Their types are synthetic DWARF types kept for the whole process (values in the history point
- * at them); equal ones are shared, so repeated displays do not grow the pool. They never change
- * once made, so sessions share them safely; the pool itself is locked (sessions may evaluate on
- * different threads). */
-static dw_type **synth;
-static size_t nsynth, capsynth;
-static pthread_mutex_t synth_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static const dw_type *synth_find_or_add(const dw_type *want);
-
-static const dw_type *synth_type(const dw_type *want)
+ * Their types, like those of written casts, are synthetic DWARF types kept in the value
+ * history that the evaluation uses (values in the history point at them): the session's, so
+ * two sessions in one process share none and need no lock. Equal ones are shared, so repeated
+ * displays do not grow the pool. NULL with the message set (no history, out of memory). */
+static const dw_type *synth_type(ectx *x, const dw_type *want)
 {
-    pthread_mutex_lock(&synth_lock);
-    const dw_type *t = synth_find_or_add(want);
-    pthread_mutex_unlock(&synth_lock);
-    return t;
-}
-
-static const dw_type *synth_find_or_add(const dw_type *want)
-{
-    for (size_t i = 0; i < nsynth; i++) {
-        const dw_type *t = synth[i];
+    dbg_history *h = x->hist;
+    if (!h) {
+        eerr(x, "This expression needs a value history (for its synthetic types).");
+        return NULL;
+    }
+    for (int i = 0; i < h->nsynth; i++) {
+        const dw_type *t = h->synth[i];
         if (t->kind == want->kind && t->size == want->size && t->enc == want->enc &&
             t->target == want->target && t->ndims == want->ndims && t->space == want->space &&
             !memcmp(t->dims, want->dims, sizeof t->dims) &&
             ((!t->name && !want->name) || (t->name && want->name && !strcmp(t->name, want->name))))
             return t;
     }
-    if (nsynth == capsynth) {
-        size_t nc = capsynth ? capsynth * 2 : 16;
-        dw_type **nb = realloc(synth, nc * sizeof *nb);
-        if (!nb)
+    if (h->nsynth == h->synthcap) {
+        int nc = h->synthcap ? h->synthcap * 2 : 16;
+        dw_type **nb = realloc(h->synth, (size_t)nc * sizeof *nb);
+        if (!nb) {
+            eerr(x, "Out of memory.");
             return NULL;
-        synth = nb;
-        capsynth = nc;
+        }
+        h->synth = nb;
+        h->synthcap = nc;
     }
     dw_type *t = malloc(sizeof *t);
-    if (!t)
+    if (!t) {
+        eerr(x, "Out of memory.");
         return NULL;
+    }
     *t = *want;
-    synth[nsynth++] = t;
+    h->synth[h->nsynth++] = t;
     return t;
 }
 
 /* The DWARF-like type of a PTX-level value (a buffer element, a register-typed read). */
-static const dw_type *synth_scalar(ptx_type pt)
+static const dw_type *synth_scalar(ectx *x, ptx_type pt)
 {
     dw_type t;
     memset(&t, 0, sizeof t);
@@ -1047,7 +1044,11 @@ static const dw_type *synth_scalar(ptx_type pt)
     case PTX_T_S8: case PTX_T_S16: case PTX_T_S32: case PTX_T_S64: t.enc = DW_BT_SIGNED; break;
     default: t.enc = DW_BT_UNSIGNED; break;
     }
-    return t.size ? synth_type(&t) : NULL;
+    if (!t.size) {
+        eerr(x, "Invalid type.");
+        return NULL;
+    }
+    return synth_type(x, &t);
 }
 
 static int eval_artificial(ectx *x, const dbg_value *a, const dbg_value *b, dbg_value *out)
@@ -1066,10 +1067,10 @@ static int eval_artificial(ectx *x, const dbg_value *a, const dbg_value *b, dbg_
         p.kind = DW_TY_POINTER;
         p.size = 8;
         p.space = a->space;
-        p.target = a->type == PTX_T_NONE ? NULL : synth_scalar(a->type);
-        el = synth_type(&p);
+        p.target = a->type == PTX_T_NONE ? NULL : synth_scalar(x, a->type);
+        el = synth_type(x, &p);
     } else if (!el && (a->kind == DBG_V_INT || a->kind == DBG_V_FLOAT)) {
-        el = synth_scalar(a->type);
+        el = synth_scalar(x, a->type);
     }
     uint64_t esz = el ? dw_type_size(el) : 0;
     if (!el || !esz)
@@ -1091,9 +1092,9 @@ static int eval_artificial(ectx *x, const dbg_value *a, const dbg_value *b, dbg_
         arr.ndims = se->ndims + 1;
         arr.target = se->target;
     }
-    const dw_type *t = synth_type(&arr);
+    const dw_type *t = synth_type(x, &arr);
     if (!t)
-        return eerr(x, "Out of memory.");
+        return -1;
     memset(out, 0, sizeof *out);
     out->kind = DBG_V_AGG;
     out->dt = t;
@@ -1111,14 +1112,15 @@ static const dw_type *written_type(ectx *x, const dbg_expr *e)
     const dw_type *t = x->src->dw && dw_has_dwarf(x->src->dw) ? dw_type_lookup(x->src->dw, e->tname)
                                                                : NULL;
     ptx_type pt = dbg_type_from_c(e->tname);
-    if (!t && pt != PTX_T_NONE)
-        t = synth_scalar(pt);
+    if (!t && pt != PTX_T_NONE && !(t = synth_scalar(x, pt)))
+        return NULL;
     if (!t && !strcmp(e->tname, "void")) {
         dw_type v;
         memset(&v, 0, sizeof v);
         v.kind = DW_TY_VOID;
         v.name = "void";
-        t = synth_type(&v);
+        if (!(t = synth_type(x, &v)))
+            return NULL;
     }
     if (!t) {
         if (e->call_form)
@@ -1144,7 +1146,7 @@ static const dw_type *written_type(ectx *x, const dbg_expr *e)
         arr.ndims = e->ndims;
         memcpy(arr.dims, e->dims, (size_t)e->ndims * sizeof arr.dims[0]);
         arr.target = t;
-        t = synth_type(&arr);
+        t = synth_type(x, &arr);
     }
     for (int i = 0; i < e->nptrs && t; i++) {
         dw_type p;
@@ -1153,11 +1155,9 @@ static const dw_type *written_type(ectx *x, const dbg_expr *e)
         p.size = 8;
         p.space = i == 0 ? e->space : PTX_SPACE_GENERIC;
         p.target = t;
-        t = synth_type(&p);
+        t = synth_type(x, &p);
     }
-    if (!t)
-        eerr(x, "Out of memory.");
-    return t;
+    return t;   /* NULL: synth_type said why */
 }
 
 /* (TYPE) value for a written type: pointers keep the value's bits (and its space unless one is
@@ -1180,7 +1180,8 @@ static int eval_cast_written(ectx *x, const dbg_expr *e, dbg_value *v, dbg_value
         if (out->space != e->space) { /* the pointer type shows the space the value keeps */
             dw_type p = *st;
             p.space = out->space;
-            out->dt = synth_type(&p);
+            if (!(out->dt = synth_type(x, &p)))
+                return -1;
         }
         out->u = v->u;
         return 0;

@@ -14,7 +14,7 @@ int dbg_func_ret_pcs(dbg_session *s, const ptx_func *fn, uint32_t *pcs, int max)
     int64_t base = s->m && fn ? exec_func_pc(s->m, fn) : -1;
     int n = 0;
     for (int i = 0; base >= 0 && i < fn->ninsns && n < max; i++)
-        if (!strcmp(fn->insns[i].opcode, "ret"))
+        if (fn->insns[i].opc == PTX_OPC_ret)
             pcs[n++] = (uint32_t)base + (uint32_t)i;
     return n;
 }
@@ -37,7 +37,7 @@ int dbg_return_bits(dbg_session *s, const ptx_func *fn, uint32_t pc, uint64_t *b
     const dbg_focus *f = dbg_get_focus(s);
     for (int64_t i = (int64_t)(pc - (uint64_t)base); i >= 0; i--) {
         const ptx_insn *in = &fn->insns[i];
-        if (strcmp(in->opcode, "st") || in->nops != 2 || in->ops[0].kind != PTX_OP_ADDR ||
+        if (in->opc != PTX_OPC_st || in->nops != 2 || in->ops[0].kind != PTX_OP_ADDR ||
             !in->ops[0].sym || !fn->nrets || in->ops[0].sym != fn->rets[0] || in->ops[0].ival)
             continue;
         const ptx_operand *src = &in->ops[1];

@@ -167,11 +167,11 @@ static int parse_error(dbg_session *s, const char *msg)
     return dbg_err(s, "%s", msg);
 }
 
-/* The register(s) an instruction writes: its first operand. */
+/* The register(s) an instruction writes: its first operand, unless the opcode table says the
+ * first operand is a source (st's address, bra's label, bar's barrier number...). */
 static int dest_regs(const ptx_insn *in, const ptx_sym **out, int max)
 {
-    if (in->nops == 0 || !strcmp(in->opcode, "st") || !strcmp(in->opcode, "bra") ||
-        !strcmp(in->opcode, "red"))
+    if (in->nops == 0 || !ptx_insn_writes_op0(in))
         return 0;
     const ptx_operand *o = &in->ops[0];
     int n = 0;
@@ -197,12 +197,11 @@ static ptx_type insn_dest_type(const ptx_insn *in)
             ts[nt++] = t;
         wide |= !strcmp(in->mods[i], "wide");
     }
-    const char *op = in->opcode;
-    if (!strcmp(op, "popc") || !strcmp(op, "clz") || !strcmp(op, "bfind") || !strcmp(op, "fns"))
+    if (ptx_op_is(in, PTX_OPF_U32DST))
         return PTX_T_U32;
     if (!nt)
         return PTX_T_NONE;
-    if (!strcmp(op, "dp4a") || !strcmp(op, "dp2a"))
+    if (in->opc == PTX_OPC_dp4a || in->opc == PTX_OPC_dp2a)
         return nt >= 2 && !ptx_type_is_signed(ts[0]) && !ptx_type_is_signed(ts[1]) ? PTX_T_U32
                                                                                   : PTX_T_S32;
     if (wide) {
@@ -380,7 +379,7 @@ static int run_insn(dbg_session *s, const char *insn, dbg_ptx_row *rows, int max
     int mem = 0;
     for (int i = 0; target && i < target->nops; i++)
         mem |= has_addr(&target->ops[i]);
-    if (mem && strcmp(target->opcode, "ld") && strcmp(target->opcode, "ldu")) {
+    if (mem && target->opc != PTX_OPC_ld && target->opc != PTX_OPC_ldu) {
         dbg_err(s, "eval does not change memory: '%s' is refused (ld and ldu read memory; "
                   "set var writes it).", target->opcode);
         goto out;

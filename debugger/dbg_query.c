@@ -90,7 +90,8 @@ int dbg_pc_opcode_is(const dbg_session *s, uint32_t pc, const char *opcode)
 {
     const ptx_func *fn;
     const ptx_insn *in;
-    return s->m && exec_pc_insn(s->m, pc, &fn, &in) == 0 && !strcmp(in->opcode, opcode);
+    int opc = ptx_op_lookup(opcode);
+    return opc >= 0 && s->m && exec_pc_insn(s->m, pc, &fn, &in) == 0 && in->opc == opc;
 }
 
 const char *dbg_ptx_text_line(const dbg_session *s, int line, int *len)

@@ -579,7 +579,7 @@ static void anchor_at(dbg_session *s, const lane_pos *p, step_anchor *a)
     a->inl = inl_count(s, p->li.pc);
 }
 
-static int is_op(const ptx_insn *pi, const char *op) { return pi && !strcmp(pi->opcode, op); }
+static int is_call(const ptx_insn *pi) { return pi && ptx_op_is(pi, PTX_OPF_CALL); }
 
 static void marks_for(dbg_session *s, goal_kind goal, const lane_pos *p, const step_anchor *a,
                       const uint32_t *pcs, int npcs, markset *ms)
@@ -599,7 +599,8 @@ static void marks_for(dbg_session *s, goal_kind goal, const lane_pos *p, const s
         const ptx_insn *pi;
         if (exec_pc_insn(s->m, pc, &f, &pi) != 0)
             continue;
-        if (is_op(pi, "exit") || (is_op(pi, "ret") && f->is_entry) ||
+        /* where the thread ends: exit, and ret in a kernel */
+        if ((ptx_op_is(pi, PTX_OPF_RETURN) && (pi->opc == PTX_OPC_exit || f->is_entry)) ||
             (s->opts.lane_steps && exec_lane_group_insn(s->m, pc)))
             mark_add(ms, pc);
     }
@@ -634,7 +635,7 @@ static void marks_for(dbg_session *s, goal_kind goal, const lane_pos *p, const s
         int other = line != 0 && (line != a->line || (src && w.file && a->file &&
                                                       strcmp(w.file, a->file) != 0));
         if (inl != a->inl || (other && (!src || !s->dw || dw_is_stmt(s->dw, q))) ||
-            (goal == GOAL_LINE && is_op(pi, "call")))
+            (goal == GOAL_LINE && is_call(pi)))
             mark_add(ms, q);
     }
 }
@@ -644,7 +645,7 @@ static int at_call(dbg_session *s, const lane_pos *p)
 {
     const ptx_func *f;
     const ptx_insn *pi;
-    return exec_pc_insn(s->m, p->li.pc, &f, &pi) == 0 && is_op(pi, "call");
+    return exec_pc_insn(s->m, p->li.pc, &f, &pi) == 0 && is_call(pi);
 }
 
 static int step_loop(dbg_session *s, goal_kind goal, const uint32_t *pcs, int npcs,

@@ -513,7 +513,7 @@ static void param_slot_before_load(const dw_info *d, const dw_var *v, uint32_t p
         for (int i = (int)at; i < end && i < f->ninsns; i++) {
             const ptx_insn *in = &f->insns[i];
             const ptx_operand *a = in->nops == 2 ? &in->ops[0] : NULL;
-            if (strcmp(in->opcode, "st") != 0 || !a || a->kind != PTX_OP_ADDR || !a->sym)
+            if (in->opc != PTX_OPC_st || !a || a->kind != PTX_OP_ADDR || !a->sym)
                 continue;
             const char *b = a->sym->name;
             if ((!strcmp(b, "%SP") || !strcmp(b, "%SPL") || !strcmp(b, out->sym)) &&
@@ -526,7 +526,7 @@ static void param_slot_before_load(const dw_info *d, const dw_var *v, uint32_t p
     }
     for (int i = 0; i < end && i < f->ninsns; i++) {
         const ptx_insn *in = &f->insns[i];
-        if (strcmp(in->opcode, "ld") != 0 || !ptx_insn_has_mod(in, "param") || in->nops != 2)
+        if (in->opc != PTX_OPC_ld || !ptx_insn_has_mod(in, "param") || in->nops != 2)
             continue;
         const ptx_operand *dst = &in->ops[0], *src = &in->ops[1];
         if (dst->kind != PTX_OP_REG || !dst->sym || strcmp(dst->sym->name, out->reg) != 0 ||

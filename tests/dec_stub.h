@@ -38,6 +38,7 @@ static inline void stub_opcode(ptx_insn *pi, char *buf, size_t bufsz, const char
     snprintf(buf, bufsz, "%s", text);
     char *save = NULL, *tok = strtok_r(buf, ".", &save);
     pi->opcode = tok;
+    pi->opc = ptx_op_lookup(tok);
     while ((tok = strtok_r(NULL, ".", &save)) && pi->nmods < 16)
         mods[pi->nmods++] = tok;
     pi->mods = mods;

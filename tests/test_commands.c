@@ -198,11 +198,15 @@ static int f_ident(void *ctx, const char *name, dbg_value *out, char *err, size_
 
 static dbg_vsrc fake = {NULL, f_reg_get, f_reg_set, f_sreg, f_read, f_write, f_ident, NULL, NULL};
 
+/* The history that owns the synthetic types of casts in these evaluations (values returned
+ * point at them, so it lives as long as the suite). */
+static dbg_history evh;
+
 static dbg_value ev(const char *text)
 {
     dbg_value v;
     char err[256];
-    int rc = dbg_eval_text(text, &fake, NULL, &v, err, sizeof err);
+    int rc = dbg_eval_text(text, &fake, &evh, &v, err, sizeof err);
     ck_assert_msg(rc == 0, "%s: %s", text, err);
     return v;
 }
@@ -211,7 +215,7 @@ static const char *ev_err(const char *text)
 {
     static char err[256];
     dbg_value v;
-    int rc = dbg_eval_text(text, &fake, NULL, &v, err, sizeof err);
+    int rc = dbg_eval_text(text, &fake, &evh, &v, err, sizeof err);
     ck_assert_msg(rc != 0, "%s should fail", text);
     return err;
 }

@@ -212,6 +212,35 @@ START_TEST(two_sessions)
 }
 END_TEST
 
+/* The synthetic types of casts and VALUE@N belong to the session whose history holds the
+ * values: equal ones are made once per session, two sessions share none, and a value of one
+ * keeps its types when the other is freed. (sizeof of a written array type makes two.) */
+START_TEST(synthetic_types_per_session)
+{
+    dbg_session *a = dbg_new(), *b = dbg_new();
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    const dbg_history *ha = dbg_session_history(a), *hb = dbg_session_history(b);
+    ck_assert_int_eq(ha->nsynth, 0);
+    /* a written array type: the scalar and the array are made in a's history only */
+    ck_assert_int_eq(eval(a, "sizeof(unsigned int[3])"), 12);
+    ck_assert_int_eq(ha->nsynth, 2);
+    ck_assert_int_eq(hb->nsynth, 0);
+    ck_assert_int_eq(eval(a, "sizeof(unsigned int[3]) + 1"), 13);
+    ck_assert_int_eq(ha->nsynth, 2);                  /* equal types are made once */
+    ck_assert_int_eq(eval(b, "sizeof(unsigned int[3][2])"), 24);
+    ck_assert_int_eq(hb->nsynth, 2);
+    for (int i = 0; i < ha->nsynth; i++)
+        for (int j = 0; j < hb->nsynth; j++)
+            ck_assert_ptr_ne(ha->synth[i], hb->synth[j]);
+    /* freeing one session leaves the other's types whole (ASan/valgrind see any stale use) */
+    dbg_free(a);
+    ck_assert_int_eq(eval(b, "sizeof(unsigned int[3][2]) * 2"), 48);
+    ck_assert_int_eq(hb->nsynth, 2);
+    dbg_free(b);
+}
+END_TEST
+
 /* ---- a program's runtime: targets (dbg_target.h), as the CUDA runtime library drives them -------
  * out[i] = in[i] * scale + bias for i < n, scale a module .global, bias a module .const (the C
  * reference is axpb_ref). pc 16 is the store, on PTX line 25. */
@@ -379,6 +408,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, watch_store);
     tcase_add_test(tc, core_round_trip);
     tcase_add_test(tc, two_sessions);
+    tcase_add_test(tc, synthetic_types_per_session);
     tcase_add_test(tc, target_runtime);
     suite_add_tcase(s, tc);
     return s;

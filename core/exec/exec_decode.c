@@ -8,13 +8,14 @@
 
 /* ---- the opcode table ---------------------------------------------------------------------- */
 const exec_opinfo exec_ops[] = {
-#define OP(name, dec, fam, sum) { #name, dec, fam, sum },
-#define OPX(name, fam, sum) { #name, NULL, fam, sum },
+#define OP(name, dec, fam, fl, sum) { #name, dec, fam, sum },
+#define OPX(name, fam, fl, sum) { #name, NULL, fam, sum },
 #include "ptx_ops.def"
 #undef OP
 #undef OPX
 };
 const int exec_nops = (int)(sizeof exec_ops / sizeof exec_ops[0]);
+_Static_assert(sizeof exec_ops / sizeof exec_ops[0] == PTX_OPC__COUNT, "one row per opcode");
 
 /* Decoder of opcodes the table lists but the machine does not model: a load error naming the
  * instruction and the reason given in the table's summary. */
@@ -23,13 +24,7 @@ int exec_dec_refuse(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     return exec_dec_error(d, pi, "not supported: %s", exec_ops[in->opc].summary);
 }
 
-int exec_op_lookup(const char *name)
-{
-    for (int i = 0; i < exec_nops; i++)
-        if (strcmp(exec_ops[i].name, name) == 0)
-            return i;
-    return -1;
-}
+int exec_op_lookup(const char *name) { return ptx_op_lookup(name); }
 
 /* ---- arena ----------------------------------------------------------------------------------- */
 void *exec_arena_alloc(exec_machine *m, size_t n)
@@ -334,16 +329,8 @@ static const ptx_insn *exec_cur_pi;   /* for messages from operand helpers (deco
  * its decoder asks for; the decoders ask for the size the ISA gives each operand (shift amounts
  * .u32, mul.wide/mad.wide destinations twice the type, cvt.pack, prmt/bfe/bfi selectors, mov
  * pack/unpack, the value types of atom/red/shfl/vote/match, tex coordinates...), so those
- * exceptions need nothing here. This table is the one place that grants the relaxed rule. */
-static int exec_wide_ok(const char *opcode)
-{
-    /* suld/sust: surface loads and stores (nvcc keeps .b8 data in 16-bit registers) */
-    static const char *const relaxed[] = { "ld", "ldu", "st", "cvt", "suld", "sust" };
-    for (size_t i = 0; i < sizeof relaxed / sizeof relaxed[0]; i++)
-        if (strcmp(opcode, relaxed[i]) == 0)
-            return 1;
-    return 0;
-}
+ * exceptions need nothing here. The opcode table's WIDE flag is the one place that grants the
+ * relaxed rule (suld/sust have it too: nvcc keeps their .b8 data in 16-bit registers). */
 
 /* 1-based position of parsed operand o in pi (elements of a vector count as their vector's
  * position); 0 when o is not one of pi's operands (decoder-made). */
@@ -700,7 +687,7 @@ static const ptx_insn *exec_vec_expand(exec_dec *d, const ptx_insn *pi)
         need |= o->kind == PTX_OP_REG && o->sym && o->sym->kind == PTX_SYM_REG &&
                 o->sym->vec > 1 && o->comp < 0;
     }
-    if (!need || strcmp(pi->opcode, "call") == 0)
+    if (!need || pi->opc == PTX_OPC_call)
         return pi;
     ptx_insn *c = exec_dec_alloc(d, sizeof *c);
     ptx_operand *ops = exec_dec_alloc(d, sizeof *ops * (size_t)pi->nops);
@@ -737,8 +724,8 @@ static const ptx_insn *exec_vec_expand(exec_dec *d, const ptx_insn *pi)
 static int exec_decode_insn(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     char name[160];
-    int oi = exec_op_lookup(pi->opcode);
-    if (oi < 0 || !exec_ops[oi].decode) {
+    int oi = pi->opc;
+    if (oi < 0 || oi >= exec_nops || !exec_ops[oi].decode) {
         exec_insn_name(pi, name, sizeof name);
         snprintf(d->err, d->errlen, "%s:%d:%d: error: unsupported instruction '%s'",
                  d->mod->path ? d->mod->path : "<string>", pi->line, pi->col, name);
@@ -757,7 +744,7 @@ static int exec_decode_insn(exec_dec *d, const ptx_insn *pi, exec_insn *in)
     d->nfix = 0;
     d->nscratch = 0;
     d->nregadd = 0;
-    d->wide_ok = exec_wide_ok(pi->opcode);
+    d->wide_ok = ptx_op_is(pi, PTX_OPF_WIDE);
     exec_cur_pi = pi;
     const ptx_insn *dpi = exec_vec_expand(d, pi);
     if (!dpi)

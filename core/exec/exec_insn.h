@@ -68,7 +68,7 @@ typedef struct {
 struct exec_insn {
     exec_fn fn;               /* chosen at decode time; a breakpoint swaps in a stopping stub */
     exec_fn real;             /* the real handler (fn may be a wrapper or a breakpoint stub) */
-    uint16_t opc;             /* index in the opcode table (ptx_ops.def) */
+    uint16_t opc;             /* index in the opcode table (ptx_ops.def): PTX_OPC_* */
     uint8_t type, type2;      /* instruction type(s): e.g. cvt.f32.s32 -> F32, S32 */
     uint8_t nops;
     uint8_t cmp;              /* comparison operator (setp/set/slct/vset...) */
@@ -181,8 +181,8 @@ extern const int exec_nops;
 int exec_op_lookup(const char *name);   /* index or -1 */
 
 /* Declare every decode function named in the table. */
-#define OP(name, dec, fam, sum) int dec(exec_dec *d, const ptx_insn *pi, exec_insn *in);
-#define OPX(name, fam, sum)
+#define OP(name, dec, fam, fl, sum) int dec(exec_dec *d, const ptx_insn *pi, exec_insn *in);
+#define OPX(name, fam, fl, sum)
 #include "ptx_ops.def"
 #undef OP
 #undef OPX

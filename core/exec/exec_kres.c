@@ -77,26 +77,21 @@ static uint32_t kres_units(const ptx_sym *s)
 }
 
 /* Whether the registers of operand k of pi are written (a destination): the first operand of
- * nearly every instruction, the result list of a call. Source-first forms are listed. */
+ * nearly every instruction, the result list of a call; not of the opcodes whose first operand
+ * is a source (the table's SRC0 flag). bar.red's destination and the first operands of wmma
+ * and multimem (written by their load and mma forms) are counted as reads here, which keeps
+ * them live longer: the estimate errs high. */
 static int kres_is_def(const ptx_insn *pi, int k)
 {
-    static const char *const src_first[] = {
-        "st", "red", "bar", "barrier", "bra", "brx", "ret", "exit", "prefetch", "prefetchu",
-        "sust", "sured", "cp", "nanosleep", "stackrestore", "setmaxnreg", "pmevent", "trap",
-        "stmatrix", "wmma", "multimem", "tensormap", "applypriority", "discard", "st.async",
-        "red.async", "fence", "membar", "griddepcontrol", "cp.async",
-    };
-    if (!strcmp(pi->opcode, "call"))
+    if (pi->opc == PTX_OPC_call)
         return k == 0 && pi->call_has_ret;
     if (k != 0)
         return 0;
     const ptx_operand *o = &pi->ops[0];
     if (o->kind != PTX_OP_REG && o->kind != PTX_OP_VEC && o->kind != PTX_OP_PAIR)
         return 0;
-    for (size_t i = 0; i < sizeof src_first / sizeof src_first[0]; i++)
-        if (!strcmp(pi->opcode, src_first[i]))
-            return 0;
-    return 1;
+    return !ptx_op_is(pi, PTX_OPF_SRC0) && pi->opc != PTX_OPC_wmma &&
+           pi->opc != PTX_OPC_multimem;
 }
 
 typedef struct {
@@ -177,7 +172,7 @@ static int kres_func_live(const ptx_func *f)
     for (int pass = 0; pass < 2; pass++)
         for (int b = 0; b < f->ninsns; b++) {
             const ptx_insn *pi = &f->insns[b];
-            if (strcmp(pi->opcode, "bra") || pi->nops < 1 || !pi->ops[0].sym ||
+            if (!ptx_op_is(pi, PTX_OPF_BRANCH) || pi->nops < 1 || !pi->ops[0].sym ||
                 pi->ops[0].sym->kind != PTX_SYM_LABEL)
                 continue;
             int t = pi->ops[0].sym->index;
@@ -267,7 +262,7 @@ int exec_kernel_resources(const ptx_module *mod, const ptx_func *k, exec_kres *r
             continue;
         for (int j = 0; j < f->ninsns; j++) {
             const ptx_insn *in = &f->insns[j];
-            if ((strcmp(in->opcode, "bar") && strcmp(in->opcode, "barrier")) ||
+            if (!ptx_op_is(in, PTX_OPF_BARRIER) ||
                 ptx_insn_has_mod(in, "warp") || ptx_insn_has_mod(in, "cluster") || !in->nops)
                 continue;
             int nb = in->ops[0].kind == PTX_OP_IMM ? (int)in->ops[0].ival + 1 : EXEC_NBAR;

@@ -114,7 +114,7 @@ int exec_mem_ev_stored(const exec_mem_ev *e, uint32_t lane, uint8_t *out, size_t
     const exec_obs_acc *a = e->priv;
     const exec_insn *in = a ? a->in : NULL;
     if (!in || !in->src || e->kind != EXEC_ACC_WRITE || (e->flags & EXEC_ACC_F_ASYNC) ||
-        strcmp(in->src->opcode, "st") || in->type == PTX_T_B128 || lane >= EXEC_LANES)
+        in->src->opc != PTX_OPC_st || in->type == PTX_T_B128 || lane >= EXEC_LANES)
         return -1;
     int ne = (int)((in->aux[3] >> 8) & 0xff), es = (int)((in->aux[3] >> 16) & 0xff);
     if (ne < 1 || es < 1 || ne > EXEC_MAXOPS || (uint64_t)ne * (uint64_t)es != e->size)
@@ -413,9 +413,8 @@ int exec_pc_order(const exec_machine *m, uint32_t pc, uint8_t *sem, uint8_t *sco
     if (pc >= m->ncode || !m->code[pc].src)
         return -1;
     const ptx_insn *pi = m->code[pc].src;
-    const char *op = pi->opcode;
-    int atomic = !strcmp(op, "atom") || !strcmp(op, "red");
-    int fence = !strcmp(op, "membar") || !strcmp(op, "fence");
+    int atomic = ptx_op_is(pi, PTX_OPF_ATOMIC);
+    int fence = ptx_op_is(pi, PTX_OPF_FENCE);
     *sem = atomic ? EXEC_SEM_RELAXED : fence ? EXEC_SEM_SC : EXEC_SEM_WEAK;
     *scope = atomic || fence ? EXEC_SCOPE_GPU : EXEC_SCOPE_NONE;
     for (int i = 0; i < pi->nmods; i++) {

@@ -28,21 +28,6 @@ typedef struct exec_rw {
     int32_t idx[];            /* nr read registers, then nw written ones */
 } exec_rw;
 
-static int undef_first_read(const ptx_insn *pi)
-{
-    static const char *const ops[] = { "brx", "nanosleep", "stackrestore", "setmaxnreg",
-                                       "pmevent", NULL };
-    const char *op = pi->opcode;
-    if (!strcmp(op, "bar") || !strcmp(op, "barrier"))
-        return !ptx_insn_has_mod(pi, "red");
-    if (!strcmp(op, "tcgen05"))
-        return ptx_insn_has_mod(pi, "dealloc");
-    for (int i = 0; ops[i]; i++)
-        if (!strcmp(op, ops[i]))
-            return 1;
-    return 0;
-}
-
 typedef struct { int32_t *r, *w; int nr, nw, cap; } undef_acc;
 
 static void undef_add(undef_acc *a, const exec_fdec *fd, const ptx_sym *s, int write)
@@ -87,12 +72,12 @@ static exec_rw *undef_classify(const exec_fdec *fd, const ptx_insn *pi)
     int32_t r[CAP], w[CAP];
     undef_acc a = { r, w, 0, 0, CAP };
     int first = 0;
-    if (!strcmp(pi->opcode, "call")) {
+    if (pi->opc == PTX_OPC_call) {
         if (pi->call_has_ret && pi->nops > 0) {
             undef_opnd(&a, fd, &pi->ops[0], 1);
             first = 1;
         }
-    } else if (pi->nops > 0 && !undef_first_read(pi)) {
+    } else if (pi->nops > 0 && ptx_insn_writes_op0(pi)) {
         ptx_opkind k = pi->ops[0].kind;
         if (k == PTX_OP_REG || k == PTX_OP_VEC || k == PTX_OP_PAIR || k == PTX_OP_SINK) {
             undef_opnd(&a, fd, &pi->ops[0], 1);
@@ -102,18 +87,14 @@ static exec_rw *undef_classify(const exec_fdec *fd, const ptx_insn *pi)
     /* instructions that only move a value (into a register, memory or another lane) copy an
        unwritten register without using it: -G code copies structures whole, unused members
        included; their address registers still count */
-    static const char *const moves[] = { "st", "stmatrix", "sust", "selp", "shfl",
-                                         NULL };
-    int move = 0;
-    for (int i = 0; moves[i]; i++)
-        move |= !strcmp(pi->opcode, moves[i]);
-    int pack = !strcmp(pi->opcode, "mov");   /* mov d, {a, b}: packing halves, some unused */
+    int move = ptx_op_is(pi, PTX_OPF_PASS);
+    int pack = pi->opc == PTX_OPC_mov;   /* mov d, {a, b}: packing halves, some unused */
     for (int k = first; k < pi->nops; k++)
         if (pack && pi->ops[k].kind == PTX_OP_VEC)
             continue;
         else if (!move || pi->ops[k].kind == PTX_OP_ADDR)
             undef_opnd(&a, fd, &pi->ops[k], 0);
-        else if (!strcmp(pi->opcode, "shfl") && k > first)
+        else if (pi->opc == PTX_OPC_shfl && k > first)
             undef_opnd(&a, fd, &pi->ops[k], 0);   /* shfl's lane, clamp and mask are used */
     /* a register both written and read by the instruction (an accumulator): not a read here */
     int nr = 0;

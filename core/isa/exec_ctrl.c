@@ -340,7 +340,7 @@ int exec_param_copies(const exec_fdec *fd, uint64_t *offs, uint64_t *size, uint3
         if (!f->is_entry && p->kind == PTX_SYM_VAR && p->space == PTX_SPACE_PARAM)
             for (int i = 0; i < f->ninsns && !taken; i++) {
                 const ptx_insn *pi = &f->insns[i];
-                taken = pi->nops == 2 && strcmp(pi->opcode, "mov") == 0 &&
+                taken = pi->nops == 2 && pi->opc == PTX_OPC_mov &&
                         pi->ops[1].kind == PTX_OP_SYM && pi->ops[1].sym == p;
             }
         if (offs)

@@ -906,7 +906,7 @@ static int exec_hint_addr(exec_dec *d, const ptx_insn *pi, exec_insn *in, const 
  * prefetchu.L1 [a]; prefetch{.const,.param}.tensormap [a]: no visible effect. */
 int exec_dec_prefetch(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
-    int u = !strcmp(pi->opcode, "prefetchu");
+    int u = pi->opc == PTX_OPC_prefetchu;
     const char *space = NULL, *level = NULL;
     for (int i = 0; i < pi->nmods; i++) {
         const char *s = pi->mods[i];

@@ -235,7 +235,7 @@ static const char *exec_fence_form(const char *const *m, int n, int nops)
 int exec_dec_membar(exec_dec *d, const ptx_insn *pi, exec_insn *in)
 {
     const char *why = NULL;
-    if (!strcmp(pi->opcode, "membar")) {
+    if (pi->opc == PTX_OPC_membar) {
         if (pi->nmods == 1 && (!strcmp(pi->mods[0], "cta") || !strcmp(pi->mods[0], "gl") ||
                                !strcmp(pi->mods[0], "sys")))
             why = pi->nops ? "takes no operands" : NULL;

@@ -171,9 +171,52 @@ typedef struct {
     uint64_t mtime, size;     /* optional timestamp and size, 0 when absent */
 } ptx_file;
 
+/* The opcode table (ptx_ops.def) -------------------------------------------------------------
+ * One row per base opcode: its name, family, property flags and summary. Each parsed
+ * instruction keeps its row's index (ptx_insn.opc, a PTX_OPC_* constant); properties are read
+ * through the flags (ptx_op_is(insn, PTX_OPF_BRANCH)) as Lua reads its opmodes with
+ * testOpMode; a comparison with one PTX_OPC_* constant is for sites that mean that opcode's
+ * own syntax (call's operand lists, st's operand layout). The bits are documented at the top
+ * of ptx_ops.def. */
+#define PTX_OPF_LIST(X)                                                                       \
+    X(BRANCH, "branch") X(CALL, "call") X(RETURN, "return") X(BARRIER, "barrier")             \
+    X(ATOMIC, "atomic") X(FENCE, "fence") X(COLLECTIVE, "collective")                         \
+    X(NOPAR, "serial-only") X(SRC0, "no-destination") X(PASS, "passes-value")                 \
+    X(WIDE, "wide-registers") X(VSEL, "video-selectors") X(U32DST, "u32-result")
+enum {
+#define PTX_OPF_BIT_(n, word) PTX_OPF_BIT_##n,
+    PTX_OPF_LIST(PTX_OPF_BIT_)
+#undef PTX_OPF_BIT_
+    PTX_OPF__NBITS
+};
+enum {
+#define PTX_OPF_(n, word) PTX_OPF_##n = 1u << PTX_OPF_BIT_##n,
+    PTX_OPF_LIST(PTX_OPF_)
+#undef PTX_OPF_
+};
+/* PTX_OPC_add, PTX_OPC_call, ... (the suffix is the opcode as written in PTX). */
+typedef enum {
+#define OP(name, dec, fam, fl, sum) PTX_OPC_##name,
+#define OPX(name, fam, fl, sum) PTX_OPC_##name,
+#include "ptx_ops.def"
+#undef OP
+#undef OPX
+    PTX_OPC__COUNT
+} ptx_opc;
+typedef struct {
+    const char *name;          /* "add" */
+    const char *family;        /* "integer", "float", ... */
+    unsigned flags;            /* PTX_OPF_* */
+    const char *summary;       /* one line for `help` and the docs */
+} ptx_opinfo;
+extern const ptx_opinfo ptx_ops[PTX_OPC__COUNT];
+int ptx_op_lookup(const char *name);          /* PTX_OPC_* or -1 */
+const char *ptx_opf_word(int bit);            /* "branch" for PTX_OPF_BIT_BRANCH; NULL past the end */
+
 /* Instructions ------------------------------------------------------------------------- */
 typedef struct ptx_insn {
-    const char *opcode;       /* interned base opcode: "add", "ld", "bar", "cp.async"? no: "cp" */
+    const char *opcode;       /* interned base opcode: "add", "ld", "bar" ("cp.async": "cp") */
+    int opc;                  /* its row in the opcode table: PTX_OPC_add... (set by the parser) */
     const char **mods;        /* interned modifiers in source order, without the dot:
                                  {"global","nc","v4","f32"}; "::" parts kept whole:
                                  "shared::cta", "L2::cache_hint", "param::func" */
@@ -295,6 +338,16 @@ void ptx_module_free(ptx_module *m);
 ptx_func *ptx_find_func(const ptx_module *m, const char *name);
 ptx_sym *ptx_find_var(const ptx_module *m, const char *name);   /* module scope */
 int ptx_insn_has_mod(const ptx_insn *in, const char *mod);       /* mod without the dot */
+/* The property flags of the instruction's opcode (0 for an index outside the table). */
+static inline unsigned ptx_op_flags(const ptx_insn *in)
+{
+    return (unsigned)in->opc < PTX_OPC__COUNT ? ptx_ops[in->opc].flags : 0;
+}
+static inline int ptx_op_is(const ptx_insn *in, unsigned flag) { return (ptx_op_flags(in) & flag) != 0; }
+/* Whether the instruction writes its first operand: not for SRC0 opcodes (bar/barrier.red
+ * excepted) nor tcgen05.dealloc; a call writes its return list when it has one. The caller
+ * still checks the operand is a register, a vector or a pair. */
+int ptx_insn_writes_op0(const ptx_insn *in);
 /* Source text of PTX line `line` (1-based) without the newline; *len set; NULL if out of range. */
 const char *ptx_source_line(const ptx_module *m, int line, int *len);
 

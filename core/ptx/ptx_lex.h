@@ -90,9 +90,6 @@ void ptx_format_error(ptx_error *err, const char *path, const char *text, size_t
 extern ptx_sym ptx_sregs[PTX_SREG__COUNT];
 extern const char *const ptx_sreg_names[PTX_SREG__COUNT];
 
-/* ---- known base opcodes, generated from ptx_ops.def (ptx_module.c) ------------------------ */
-extern const char *const ptx_op_names[];
-extern const int ptx_nop_names;
 
 /* ---- parser state (ptx_parse*.c) --------------------------------------------------------- */
 #define PTX_LOOKAHEAD 4

@@ -229,15 +229,49 @@ ptx_sym ptx_sregs[PTX_SREG__COUNT] = {
     SREG32(PTX_SREG_IS_EXPLICIT_CLUSTER, "%is_explicit_cluster"), SREG64(PTX_SREG_CURRENT_GRAPH_EXEC, "%current_graph_exec"),
 };
 
-/* ---- opcode names from the opcode table ---------------------------------------------------- */
-const char *const ptx_op_names[] = {
-#define OP(name, dec, fam, sum) #name,
-#define OPX(name, fam, sum) #name,
+/* ---- the opcode table ---------------------------------------------------------------------- */
+/* The flags column of ptx_ops.def names the bits without their prefix. */
+enum {
+#define PTX_OPF_SHORT_(n, word) n = PTX_OPF_##n,
+    PTX_OPF_LIST(PTX_OPF_SHORT_)
+#undef PTX_OPF_SHORT_
+};
+const ptx_opinfo ptx_ops[PTX_OPC__COUNT] = {
+#define OP(name, dec, fam, fl, sum) { #name, fam, (unsigned)(fl), sum },
+#define OPX(name, fam, fl, sum) { #name, fam, (unsigned)(fl), sum },
 #include "ptx_ops.def"
 #undef OP
 #undef OPX
 };
-const int ptx_nop_names = (int)(sizeof ptx_op_names / sizeof ptx_op_names[0]);
+
+int ptx_op_lookup(const char *name)
+{
+    for (int i = 0; name && i < PTX_OPC__COUNT; i++)
+        if (strcmp(ptx_ops[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const char *ptx_opf_word(int bit)
+{
+    static const char *const words[] = {
+#define PTX_OPF_WORD_(n, word) word,
+        PTX_OPF_LIST(PTX_OPF_WORD_)
+#undef PTX_OPF_WORD_
+    };
+    return bit >= 0 && bit < PTX_OPF__NBITS ? words[bit] : NULL;
+}
+
+int ptx_insn_writes_op0(const ptx_insn *in)
+{
+    if (in->opc == PTX_OPC_call)
+        return in->call_has_ret;
+    if (in->opc == PTX_OPC_tcgen05)
+        return !ptx_insn_has_mod(in, "dealloc");
+    if (ptx_op_is(in, PTX_OPF_SRC0))
+        return ptx_op_is(in, PTX_OPF_BARRIER) && ptx_insn_has_mod(in, "red");
+    return 1;
+}
 
 /* ---- lookups ------------------------------------------------------------------------------- */
 ptx_func *ptx_find_func(const ptx_module *m, const char *name)

@@ -1151,8 +1151,8 @@ static void bind_builtins(ptx_parser *p)
         nm->bind = &ptx_sregs[i];
         nm->depth = 0;
     }
-    for (int i = 0; i < ptx_nop_names; i++)
-        PTX_NAME(intern_cstr(p, ptx_op_names[i], strlen(ptx_op_names[i])))->op = i + 1;
+    for (int i = 0; i < PTX_OPC__COUNT; i++)
+        PTX_NAME(intern_cstr(p, ptx_ops[i].name, strlen(ptx_ops[i].name)))->op = i + 1;
     p->s_underscore = intern_cstr(p, "_", 1);
     p->depth = 1;
 }

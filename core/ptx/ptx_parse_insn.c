@@ -511,6 +511,7 @@ void ptx_parse_insn(ptx_parser *p)
     in.opcode = ptx_tok_intern(p, &op);
     if (!PTX_NAME(in.opcode)->op)
         ptx_perr(p, op.line, op.col, "unknown instruction '%s'", in.opcode);
+    in.opc = PTX_NAME(in.opcode)->op - 1;
     ptx_advance(p);
     const char *mods[32];
     int nm = 0;
@@ -533,10 +534,10 @@ void ptx_parse_insn(ptx_parser *p)
     if (nx->kind == PTX_TK_EOF || (nx->kind == PTX_TK_PUNCT && nx->punct == '}'))
         ptx_perr_tok(p, nx, "expected ';' after instruction");
     if (!ptx_is_punct(p, 0, ';')) {
-        if (strcmp(in.opcode, "call") == 0) {
+        if (in.opc == PTX_OPC_call) {
             n = parse_call_operands(p, ops, &in);
         } else {
-            int vsel = in.opcode[0] == 'v' && strcmp(in.opcode, "vote") != 0;
+            int vsel = ptx_op_is(&in, PTX_OPF_VSEL);
             for (;;) {
                 if (n == MAX_OPS)
                     ptx_perr_tok(p, ptx_peek(p, 0), "too many operands");

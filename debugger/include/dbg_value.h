@@ -63,6 +63,11 @@ typedef struct {
        freed, so $N and $name keep their types after "file" or "core-file", as in gdb */
     dw_info **keep;
     int nkeep;
+    /* synthetic types (artificial arrays VALUE@N, written casts, pointers to PTX-level
+       values): made by evaluations, owned here as the values that point at them are, so two
+       sessions share none; equal ones are made once */
+    dw_type **synth;
+    int nsynth, synthcap;
 } dbg_history;
 
 /* Parse an expression; NULL with a gdb-like message ("A syntax error in expression, near
@@ -78,7 +83,8 @@ dbg_expr *dbg_expr_parse_dw(const char *text, const dw_info *dw, char *err, size
 /* The same with the session's debug info (its source types in casts). */
 dbg_expr *dbg_expr_parse_at(const dbg_session *s, const char *text, char *err, size_t n);
 void dbg_expr_free(dbg_expr *e);
-/* Evaluate. hist may be NULL. Returns 0 or -1 with the message in err. */
+/* Evaluate. hist may be NULL (then expressions that need a synthetic type, such as casts and
+ * VALUE@N, are refused). Returns 0 or -1 with the message in err. */
 /* The type a value of PTX type t has in expressions: bit types b8..b64 as u8..u64. */
 ptx_type dbg_type_norm(ptx_type t);
 int dbg_eval(const dbg_expr *e, const dbg_vsrc *src, dbg_history *hist, dbg_value *out,
