@@ -623,8 +623,6 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
 int cmd_info_functions(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    if (!dbg_has_module(c->s))
-        return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
     regex_t re;
     if (argc == 1 && regcomp(&re, argv[0], REG_EXTENDED | REG_NOSUB) != 0)
         return cmd_error(c, "Invalid regexp \"%s\".", argv[0]);

@@ -17,7 +17,8 @@ struct cmd_ui {
     int first[UI_DEPTH];      /* no member yet at that level */
     int out_fd;               /* the real stdout while a command's output is captured, else -1 */
     int base_fd;              /* where objects go: 1, or in a CUDA program's session the
-                                 debugger's stdout inherited from the parent (PTXDBG_JSON_FD) */
+                                 pipe to the parent's `run` (PTXDBG_JSON_FD), which relays
+                                 them with the program's output (cmd_prog.c) */
 };
 
 static void put(cmd_ui *u, const char *s, size_t n)
@@ -125,13 +126,15 @@ int cmd_ui_set(cmd_ctx *c, const char *mode)
             return cmd_error(c, "out of memory");
         c->ui->out_fd = -1;
         c->ui->base_fd = 1;
-        /* a CUDA program's session: the parent's stdout, while the parent's `run` captures
-           the program's own output */
+        /* a CUDA program's session: the pipe to the parent's `run`, which relays the objects
+           and the program's own output in the order they were written */
         const char *e = getenv("PTXDBG_JSON_FD");
         char *end;
         long fd = e ? strtol(e, &end, 10) : -1;
-        if (e && *e && !*end && fd > 2 && fd < 65536 && fcntl((int)fd, F_GETFD) >= 0)
+        if (e && *e && !*end && fd > 2 && fd < 65536 && fcntl((int)fd, F_GETFD) >= 0) {
             c->ui->base_fd = (int)fd;
+            fcntl((int)fd, F_SETFD, FD_CLOEXEC);   /* not for programs this one starts */
+        }
     }
     return 0;
 }
@@ -325,13 +328,7 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     u->level = 0;
     u->out_fd = so;
     put(u, "", 0);
-    char fdname[16];
-    snprintf(fdname, sizeof fdname, "%d", so);
-    if (c->prog)              /* the program's session writes its objects there (run) */
-        setenv("PTXDBG_JSON_FD", fdname, 1);
-    int rc = run(c, line);
-    if (c->prog)
-        unsetenv("PTXDBG_JSON_FD");
+    int rc = run(c, line);    /* a program's `run` relays its session's objects (cmd_prog.c) */
     fflush(stdout);
     fflush(stderr);
     dup2(s1, 1);
@@ -491,4 +488,47 @@ void cmd_ui_event(cmd_ctx *c, const char *json, size_t n)
     fflush(stdout);
     write_fd(fd, json, n);
     write_fd(fd, "\n", 1);
+}
+
+void cmd_ui_output(cmd_ctx *c, const char *category, const char *text, size_t n)
+{
+    if (!c->ui || c->ui->level < 0)
+        return;
+    cmd_ui r = {0};
+    puts_(&r, "{\"event\":\"output\",\"category\":");
+    put_str(&r, category, strlen(category));
+    puts_(&r, ",\"text\":");
+    put_str(&r, text, n);
+    puts_(&r, "}");
+    if (r.buf)
+        cmd_ui_event(c, r.buf, r.len);
+    free(r.buf);
+}
+
+int cmd_ui_console(cmd_ctx *c, int (*fn)(cmd_ctx *c))
+{
+    if (!c->ui || c->ui->depth || c->ui->level < 0)
+        return fn(c);
+    FILE *fo = tmpfile();
+    fflush(stdout);
+    int s1 = dup(1);
+    if (!fo || s1 < 0) {
+        if (fo)
+            fclose(fo);
+        if (s1 >= 0)
+            close(s1);
+        return fn(c);
+    }
+    dup2(fileno(fo), 1);
+    int rc = fn(c);
+    fflush(stdout);
+    dup2(s1, 1);
+    close(s1);
+    size_t n;
+    char *t = slurp(fo, &n);
+    fclose(fo);
+    if (n)
+        cmd_ui_output(c, "console", t, n);
+    free(t);
+    return rc;
 }
