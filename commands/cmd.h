@@ -173,9 +173,13 @@ typedef enum {
  *   CMD_F_NEEDS_KERNEL  a launch exists, live or stopped: "Focus not set on any active CUDA
  *                       kernel." (cuda-gdb's)
  *   CMD_F_NEEDS_STACK   the focused lane has frames: "No stack." (gdb's)
+ *   CMD_F_NEEDS_LIVE    a live launch: "The program is not being run." (gdb's). Not checked
+ *                       inside a CUDA program's session (c->inproc), where commands run only at
+ *                       a stop or after a fault: there `continue` returns to the host code and
+ *                       `kill` ends the program (the handlers route them; cmd_core_guard
+ *                       refuses the others after a fault)
  * Handlers keep their own checks only where they test something finer (info registers: a valid
- * focus, "The program has no registers now."; continue/finish/kill: a live launch, which in a
- * program's session means something else).
+ * focus, "The program has no registers now."; info line: line information).
  * The other bits:
  *   CMD_F_REPEAT        an empty terminal line repeats it (cmd_feed.c; x and list go on where
  *                       they stopped)
@@ -195,6 +199,7 @@ typedef enum {
  *                       tests/test_cmdflags.c holds them equal) */
 #define CMD_MSG_NO_SYMBOLS "No symbol table is loaded.  Use the \"file\" command."
 #define CMD_MSG_NO_KERNEL "Focus not set on any active CUDA kernel."
+#define CMD_MSG_NOT_RUN "The program is not being run."
 enum {
     CMD_F_REPEAT = 1 << 0,
     CMD_F_SETUP = 1 << 1,
@@ -206,7 +211,8 @@ enum {
     CMD_F_PTX_ONLY = 1 << 7,
     CMD_F_FORMAT = 1 << 8,
     CMD_F_STRUCTURED = 1 << 9,
-    CMD_F__ALL = (1 << 10) - 1
+    CMD_F_NEEDS_LIVE = 1 << 10,
+    CMD_F__ALL = (1 << 11) - 1
 };
 
 typedef struct cmd_def {

@@ -96,7 +96,8 @@ const cmd_def cmd_table[] = {
     {"start", "", cmd_start, 0, -1, "start [KERNEL<<<GRID, BLOCK[, SHMEM]>>>(ARG, ...)]",
      "Launch KERNEL (or relaunch the last launch, as run does) and stop at the kernel's first "
      "line.", CMD_CLASS_RUNNING, 0, NOSUB},
-    {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING, 0, NOSUB},
+    {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING,
+     CMD_F_NEEDS_LIVE, NOSUB},
     {"generate-core-file", "gcore", cmd_generate_core, 0, 1, "generate-core-file [FILE]",
      "Save the whole state (module, sources, memory, threads, stop) to FILE (core.KERNEL.N).",
      CMD_CLASS_FILES, 0, NOSUB},
@@ -128,13 +129,13 @@ const cmd_def cmd_table[] = {
     /* running */
     {"continue", "c cont fg", cmd_continue, 0, 1, "continue [N]",
      "Resume; with N, ignore the current breakpoint N-1 more times.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_REPEAT, NOSUB},
     {"step", "s", cmd_step, 0, 2, "step [-lane] [N]",
      "Step to the next source line (into calls), the focused warp (or lane with -lane).",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
     {"next", "n", cmd_next, 0, 2, "next [-lane] [N]",
      "Step to the next source line (over calls), the focused warp (or lane with -lane).",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
     {"stepi", "si", cmd_stepi, 0, 2, "stepi [-lane] [N]",
      "Execute one PTX instruction of the focused warp (or lane with -lane), into calls. A "
      "lane never executes a warp-synchronous instruction (bar/barrier, bar.warp.sync, shfl, "
@@ -143,18 +144,18 @@ const cmd_def cmd_table[] = {
      "membermask names elsewhere run until they complete it, and at a CTA barrier the other "
      "warps run until they arrive, so the step ends past it. Every step runs at full speed, "
      "stops on Ctrl-C and obeys max-steps.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
     {"nexti", "ni", cmd_nexti, 0, 2, "nexti [-lane] [N]",
      "Execute one PTX instruction of the focused warp (or lane), over calls.", CMD_CLASS_RUNNING,
-     CMD_F_RESUMES | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
     {"finish", "fin", cmd_finish, 0, 0, "finish", "Run until the selected function returns.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_STEPS, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS, NOSUB},
     {"until", "u", cmd_until, 0, -1, "until [LOCATION]",
      "Like next, but do not go backwards (leave loops); with LOCATION, like advance.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
     {"advance", "", cmd_advance, 1, -1, "advance LOCATION",
      "Run the focused warp until LOCATION or until the current frame returns.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_STEPS, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS, NOSUB},
     /* breakpoints */
     {"break", "b br brea", cmd_break, 0, -1, "break [LOCATION] [if COND]",
      "Set a breakpoint: FUNC, FILE:LINE, LINE, ptx:LINE or *PC.",
@@ -450,6 +451,8 @@ int cmd_preconditions(cmd_ctx *c, const cmd_def *d)
         return cmd_error(c, "%s", CMD_MSG_NO_SYMBOLS);
     if ((d->flags & CMD_F_NEEDS_KERNEL) && !dbg_launch_info(c->s))
         return cmd_error(c, "%s", CMD_MSG_NO_KERNEL);
+    if ((d->flags & CMD_F_NEEDS_LIVE) && !c->inproc && !dbg_launch_alive(c->s))
+        return cmd_error(c, "%s", CMD_MSG_NOT_RUN);
     if (d->flags & CMD_F_NEEDS_STACK) {
         exec_frame fr[1];
         if (dbg_backtrace(c->s, fr, 1) <= 0)

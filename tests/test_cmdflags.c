@@ -117,6 +117,12 @@ START_TEST(needs_kernel_and_stack)
     expect_error(&c, "frame 1", "No stack.");
     expect_error(&c, "up", "No stack.");
     expect_error(&c, "info frame", "No stack.");
+    /* a live launch: before the handler parses its arguments (gdb checks the inferior first) */
+    expect_error(&c, "continue", CMD_MSG_NOT_RUN);
+    expect_error(&c, "continue abc", CMD_MSG_NOT_RUN);
+    expect_error(&c, "step", CMD_MSG_NOT_RUN);
+    expect_error(&c, "finish", CMD_MSG_NOT_RUN);
+    expect_error(&c, "kill", CMD_MSG_NOT_RUN);
     /* with a launch stopped they run */
     ok(&c, "break k");
     run_out r = run(&c, "launch k<<<1,1>>>()");
@@ -314,6 +320,11 @@ static void audit(const cmd_def *t, int sub)
             ck_assert_msg(f & CMD_F_NEEDS_MODULE, "%s: PTX-only needs the PTX module", d->name);
         if (f & CMD_F_NEEDS_STACK)
             ck_assert_msg(d->cls == CMD_CLASS_STACK, "%s: needs a stack outside stack", d->name);
+        if (f & CMD_F_NEEDS_LIVE)
+            ck_assert_msg(d->cls == CMD_CLASS_RUNNING, "%s: needs a launch outside running",
+                          d->name);
+        if (f & CMD_F_RESUMES)  /* resuming needs something to resume */
+            ck_assert_msg(f & CMD_F_NEEDS_LIVE, "%s: resumes without a live launch", d->name);
         if (f & CMD_F_NEEDS_KERNEL)
             ck_assert_msg(d->cls == CMD_CLASS_CUDA, "%s: needs a kernel outside cuda", d->name);
         if (f & CMD_F_FORMAT)
