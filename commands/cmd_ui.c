@@ -511,19 +511,26 @@ int cmd_ui_console(cmd_ctx *c, int (*fn)(cmd_ctx *c))
         return fn(c);
     FILE *fo = tmpfile();
     fflush(stdout);
-    int s1 = dup(1);
-    if (!fo || s1 < 0) {
+    fflush(stderr);
+    int s1 = dup(1), s2 = dup(2);
+    if (!fo || s1 < 0 || s2 < 0) {
         if (fo)
             fclose(fo);
         if (s1 >= 0)
             close(s1);
+        if (s2 >= 0)
+            close(s2);
         return fn(c);
     }
-    dup2(fileno(fo), 1);
+    dup2(fileno(fo), 1);      /* both streams, in the order written */
+    dup2(fileno(fo), 2);
     int rc = fn(c);
     fflush(stdout);
+    fflush(stderr);
     dup2(s1, 1);
+    dup2(s2, 2);
     close(s1);
+    close(s2);
     size_t n;
     char *t = slurp(fo, &n);
     fclose(fo);

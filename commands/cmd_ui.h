@@ -61,9 +61,10 @@ void cmd_ui_event(cmd_ctx *c, const char *json, size_t n);
 /* A CUDA program's own output as it is written (JSON mode's `run`, cmd_prog.c):
  * {"event":"output","category":"stdout"|"stderr","text":...}. */
 void cmd_ui_output(cmd_ctx *c, const char *category, const char *text, size_t n);
-/* Run fn outside any command with its stdout text captured, then written as an output object
- * of category "console" (the debugger's text, not the program's: a CUDA program's session
- * reporting the stop a launch ran to). Text mode, or inside a command: fn alone. */
+/* Run fn outside any command with its stdout and stderr text captured, then written as an
+ * output object of category "console" (the debugger's text, not the program's: a CUDA
+ * program's session reporting the stop a launch ran to). Text mode, or inside a command: fn
+ * alone. */
 int cmd_ui_console(cmd_ctx *c, int (*fn)(cmd_ctx *c));
 /* Findings: a finding that does not stop as {"event":"finding","finding":{...}}; info checks'
  * "checkers" and "findings" rows. */
