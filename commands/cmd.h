@@ -165,6 +165,64 @@ typedef enum {
     CMD_CLASS_STATUS, CMD_CLASS_CUDA, CMD_CLASS_SUPPORT, CMD_CLASS__COUNT
 } cmd_class;
 
+/* A command's flags (cmd_def.flags): what the command table says about a command, read
+ * centrally instead of lists of names in the places that decide. Each bit names its readers.
+ * The preconditions are checked by the dispatcher (cmd_table.c: cmd_preconditions) after the
+ * arity check and before the handler, in this order; each message lives there once:
+ *   CMD_F_PTX_ONLY      refused in a CUDA program's session (ptxdbg PROGRAM, and inside the
+ *                       program at its stops): "\"NAME\" is for a PTX file: a CUDA program
+ *                       allocates its own memory and launches its own kernels."
+ *   CMD_F_NEEDS_MODULE  a PTX module is loaded: "No symbol table is loaded.  Use the \"file\"
+ *                       command." (gdb's)
+ *   CMD_F_NEEDS_KERNEL  a launch exists, live or stopped: "Focus not set on any active CUDA
+ *                       kernel." (cuda-gdb's)
+ *   CMD_F_NEEDS_STACK   the focused lane has frames: "No stack." (gdb's)
+ *   CMD_F_NEEDS_LIVE    a live launch: "The program is not being run." (gdb's). Not checked
+ *                       inside a CUDA program's session (c->inproc), where commands run only at
+ *                       a stop or after a fault: there `continue` returns to the host code and
+ *                       `kill` ends the program (the handlers route them; cmd_core_guard
+ *                       refuses the others after a fault)
+ * Handlers keep their own checks only where they test something finer (info registers: a valid
+ * focus, "The program has no registers now."; info line: line information).
+ * The other bits:
+ *   CMD_F_REPEAT        an empty terminal line repeats it (cmd_feed.c; x and list go on where
+ *                       they stopped)
+ *   CMD_F_SETUP         session setup a CUDA program's later runs replay (cmd_prog.c: the setup
+ *                       log). The documented exception: `set` is setup only for a setting, not
+ *                       for `set var`, `set $conv = ...` or `set *ADDR = ...` (cmd_prog.c);
+ *                       `commands`, `define` and `document` are logged with their bodies
+ *   CMD_F_RESUMES       run control: the current launch runs (continue, step, ..., advance).
+ *                       It ends the breakpoint command list it runs in, as gdb's resuming
+ *                       commands do (cmd_table.c, before it runs); cmd_core_guard refuses it
+ *                       where nothing can run (a trapped launch, a core file)
+ *   CMD_F_STEPS         RESUMES, and the stop that ends it is the end of a stepping range
+ *                       (DAP reports the stop a debug-console command made as "step")
+ *   CMD_F_FORMAT        a /FMT may stick to the name (print/x, x/4xw): not an argument word
+ *   CMD_F_STRUCTURED    JSON mode: the result carries fields of its own beyond "output"
+ *                       (docs/JSON.md, "Structured commands", lists exactly these rows;
+ *                       tests/test_cmdflags.c holds them equal)
+ *   CMD_F_MODEL_ONLY    STRUCTURED, and everything it writes (text, fields, errors,
+ *                       messages) goes through the output model: JSON mode runs it without
+ *                       the descriptor-level capture (cmd_uirun.c) */
+#define CMD_MSG_NO_SYMBOLS "No symbol table is loaded.  Use the \"file\" command."
+#define CMD_MSG_NO_KERNEL "Focus not set on any active CUDA kernel."
+#define CMD_MSG_NOT_RUN "The program is not being run."
+enum {
+    CMD_F_REPEAT = 1 << 0,
+    CMD_F_SETUP = 1 << 1,
+    CMD_F_NEEDS_MODULE = 1 << 2,
+    CMD_F_NEEDS_KERNEL = 1 << 3,
+    CMD_F_NEEDS_STACK = 1 << 4,
+    CMD_F_RESUMES = 1 << 5,
+    CMD_F_STEPS = 1 << 6,
+    CMD_F_PTX_ONLY = 1 << 7,
+    CMD_F_FORMAT = 1 << 8,
+    CMD_F_STRUCTURED = 1 << 9,
+    CMD_F_NEEDS_LIVE = 1 << 10,
+    CMD_F_MODEL_ONLY = 1 << 11,
+    CMD_F__ALL = (1 << 12) - 1
+};
+
 typedef struct cmd_def {
     const char *name;
     const char *aliases;      /* space-separated, e.g. "b br" */
@@ -173,8 +231,8 @@ typedef struct cmd_def {
     const char *usage;
     const char *help;
     cmd_class cls;
-    int repeat;               /* an empty line repeats it */
-    const struct cmd_def *sub; /* subcommand table (info, set, cuda) or NULL */
+    unsigned flags;           /* CMD_F_* */
+    const struct cmd_def *sub; /* subcommand table (info) or NULL */
 } cmd_def;
 
 /* cmd_table.c */
@@ -184,6 +242,13 @@ const char *cmd_class_name(cmd_class c);
 /* Look up a word in a table: exact name, alias, then unique prefix. NULL + *ambig set when
  * ambiguous (message written into err). */
 const cmd_def *cmd_lookup(const cmd_def *table, const char *word, char *err, size_t n);
+/* The preconditions of d's flags (CMD_F_PTX_ONLY, CMD_F_NEEDS_*): 0, or -1 with the message
+ * printed. The dispatcher checks them for every row it runs; a handler that dispatches to a
+ * table row itself (info cuda X) calls this first. */
+int cmd_preconditions(cmd_ctx *c, const cmd_def *d);
+/* The command a line runs (its first word looked up in cmd_table; NULL: none, a user command,
+ * PTX). */
+const cmd_def *cmd_line_def(const char *line);
 /* Execute one command line; 0 ok, -1 failed (message already printed). */
 int cmd_execute(cmd_ctx *c, const char *line);
 /* Error to stderr, gdb style; returns -1. */

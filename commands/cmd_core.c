@@ -242,11 +242,7 @@ void cmd_core_report_stop(cmd_ctx *c, const dbg_event *ev)
 /* ---- guards ---------------------------------------------------------------------------------- */
 int cmd_core_guard(cmd_ctx *c, const cmd_def *d)
 {
-    static const cmd_fn exec_cmds[] = {cmd_continue, cmd_step, cmd_next, cmd_stepi, cmd_nexti,
-                                       cmd_finish, cmd_until, cmd_advance, NULL};
-    int is_exec = 0;
-    for (int i = 0; exec_cmds[i]; i++)
-        is_exec |= d->fn == exec_cmds[i];
+    int is_exec = (d->flags & CMD_F_RESUMES) != 0;
     int is_start = d->fn == cmd_launch || d->fn == cmd_run || d->fn == cmd_kill;
     if (!is_exec && !(is_start && dbg_core_path(c->s)))
         return 0;

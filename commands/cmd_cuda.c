@@ -13,13 +13,6 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p ? p : "";
 }
 
-static int need_kernel(cmd_ctx *c)
-{
-    if (!dbg_launch_info(c->s))
-        return cmd_error(c, "Focus not set on any active CUDA kernel.");
-    return 0;
-}
-
 /* A coordinate "(x,y,z)", "(x,y)", or "N" (missing components 0). */
 static const char *parse_coord(const char *p, exec_dim3 *d)
 {
@@ -156,8 +149,6 @@ static int cuda_focus(cmd_ctx *c, const char *args)
             p = q;
         }
     }
-    if (need_kernel(c) != 0)
-        return -1;
     int any = 0;
     for (int k = 0; k < 8; k++)
         any |= given[k];
@@ -562,8 +553,6 @@ int cmd_info_warps(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (need_kernel(c) != 0)
-        return -1;
     cuda_filter fl;
     if (filter_parse(c, "warps", args, FILTER_ALL, &fl) != 0)
         return -1;
@@ -603,8 +592,6 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argv;
     if (argc > 0 && !is_filter(args))
         return cmd_info_lanes_expr(c, args, argc, argv);
-    if (need_kernel(c) != 0)
-        return -1;
     cuda_filter fl;
     if (filter_parse(c, "lanes", args, FILTER_ALL, &fl) != 0)
         return -1;
@@ -694,8 +681,6 @@ int cmd_info_blocks(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (need_kernel(c) != 0)
-        return -1;
     cuda_filter fl;
     unsigned allowed = 1u << F_DEVICE | 1u << F_SM | 1u << F_KERNEL | 1u << F_GRID | 1u << F_BLOCK;
     if (filter_parse(c, "blocks", args, allowed, &fl) != 0)
@@ -755,8 +740,6 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (need_kernel(c) != 0)
-        return -1;
     cuda_filter fl;
     if (filter_parse(c, "threads", args, FILTER_ALL | 1u << F_BREAKPOINT, &fl) != 0)
         return -1;
@@ -935,8 +918,6 @@ int cmd_info_sharedmem(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
-    if (need_kernel(c) != 0)
-        return -1;
     dbg_shared_row rows[257];
     uint64_t st = 0;
     int n = dbg_shared_layout(c->s, rows, 257, &st);
@@ -990,6 +971,8 @@ int cmd_info_cuda(cmd_ctx *c, const char *args, int argc, char **argv)
                          argv[0]);
     if (d->max_args >= 0 && argc - 1 > d->max_args) /* what the table takes, as "info X" */
         return cmd_error(c, "Usage: info cuda %s", d->usage + strlen("info "));
+    if (cmd_preconditions(c, d) != 0)
+        return -1;
     while (isspace((unsigned char)*args))
         args++;
     args += strlen(argv[0]);

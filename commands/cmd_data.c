@@ -28,7 +28,7 @@ static int print_lanes(cmd_ctx *c, const char *expr, char fmt)
 {
     const dbg_focus *f = dbg_get_focus(c->s);
     if (!f->valid || !dbg_launch_info(c->s))
-        return cmd_error(c, "Focus not set on any active CUDA kernel.");
+        return cmd_error(c, "%s", CMD_MSG_NO_KERNEL);
     dbg_expr *e;
     char err[512];
     if (!(e = dbg_expr_parse_at(c->s, expr, err, sizeof err)))

@@ -24,8 +24,6 @@ int cmd_continue(cmd_ctx *c, const char *args, int argc, char **argv)
             printf("Continuing.\n");
         return cmd_inproc_leave(c);
     }
-    if (!dbg_launch_alive(c->s))
-        return cmd_error(c, "The program is not being run.");
     /* gdb: continue N sets the ignore count of the breakpoint we are stopped at (a deleted one
        is none); "Continuing." as gdb says it, where the command came from a terminal */
     int bp = dbg_stopped_bp(c->s);
@@ -121,8 +119,6 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
-    if (!dbg_launch_alive(c->s))
-        return cmd_error(c, "The program is not being run.");
     dbg_frame fr[DBG_MAX_FRAMES];
     int nf = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
     if (nf <= 1)

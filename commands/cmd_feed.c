@@ -201,14 +201,11 @@ void cmd_feed_resumed(cmd_ctx *c)
 /* The repeat logic of a terminal line: an empty line repeats the last repeatable command. */
 static void remember_repeat(cmd_ctx *c, const char *p)
 {
-    char word[64];
-    size_t n = strcspn(p, " \t/");
-    snprintf(word, sizeof word, "%.*s", (int)n, p);
-    const cmd_def *d = cmd_lookup(cmd_table, word, NULL, 0);
-    const char *arg = p + n;
+    const cmd_def *d = cmd_line_def(p);
+    const char *arg = p + strcspn(p, " \t/");
     while (isspace((unsigned char)*arg))
         arg++;
-    if (d && d->repeat) {
+    if (d && (d->flags & CMD_F_REPEAT)) {
         /* x and list go on where they stopped (gdb); "list -" goes on backwards */
         int cont = !strcmp(d->name, "x") || (!strcmp(d->name, "list") && strcmp(arg, "-") != 0);
         snprintf(c->repeat, sizeof c->repeat, "%s", cont ? d->name : p);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "cmd_ui.h"
 #include "chk.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -223,6 +224,11 @@ int cmd_inproc_start(void)
 }
 
 /* ---- launches -------------------------------------------------------------------------------- */
+static int resume_launch(cmd_ctx *c)
+{
+    return cmd_resume(c, 0);
+}
+
 int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
                       uint32_t id, exec_stop *out, int *reported)
 {
@@ -246,7 +252,9 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
         cmd_out_pager(&C, 1);
         cmd_out_new_command();
     }
-    cmd_resume(&C, 0);
+    /* JSON mode: the report of the stop the launch ran to (text; its stop object goes out as
+       it is made) is the debugger's, not the program's: a "console" output object */
+    cmd_ui_console(&C, resume_launch);
     int stopped = !launch_over();
     cmd_feed_run(&C, 0); /* at the stops, until the kernel is over (the frames wait) */
     if (C.quit)

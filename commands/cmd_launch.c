@@ -566,10 +566,8 @@ int cmd_kill(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)argv;
     if (c->inproc)
         return cmd_inproc_kill(c);
-    const exec_launch_info *li = dbg_launch_info(c->s);
-    if (!li || !dbg_launch_alive(c->s))
-        return cmd_error(c, "The program is not being run.");
-    uint32_t id = li->launch_id;
+    const exec_launch_info *li = dbg_launch_info(c->s);   /* live (CMD_F_NEEDS_LIVE) */
+    uint32_t id = li ? li->launch_id : 0;
     dbg_kill(c->s);
     printf("[Kernel %u killed]\n", id);
     return 0;
@@ -624,8 +622,6 @@ int cmd_dump(cmd_ctx *c, const char *args, int argc, char **argv)
 int cmd_info_functions(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    if (!dbg_has_module(c->s))
-        return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
     regex_t re;
     if (argc == 1 && regcomp(&re, argv[0], REG_EXTENDED | REG_NOSUB) != 0)
         return cmd_error(c, "Invalid regexp \"%s\".", argv[0]);

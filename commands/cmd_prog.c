@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cmd.h"
+#include "cmd_pipe.h"
 #include "cmd_prog.h"
+#include "cmd_ui.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The parent side. ptxdbg keeps the program's path and arguments and a setup log: the command
@@ -114,26 +117,19 @@ static int log_append(cmd_prog *p, const char *text, size_t n)
     return 0;
 }
 
-/* Commands whose effect is session state a later run must have. `set var`/`print` change
- * memory, not the session, and are not kept; `commands`, `define` and `document` are kept with
- * their lines (below); `clear` as the deletions it made (cmd_prog_note). Watchpoints watch the
- * memory of one run: they end with it (their numbers stay used: cmd_state.c's "nextbp"). */
-static int is_setup(const cmd_def *d, const char *args)
+/* Commands whose effect is session state a later run must have: the rows flagged CMD_F_SETUP.
+ * `set var`/`print` change memory, not the session, and are not kept; `commands`, `define`
+ * and `document` are kept with their lines (below); `clear` as the deletions it made
+ * (cmd_prog_note). Watchpoints watch the memory of one run: they end with it (their numbers
+ * stay used: cmd_state.c's "nextbp"). The flag's one exception is `set`: only a setting is
+ * setup, not an assignment (set var / set variable, set $conv = ..., set *ADDR = ...). */
+static int set_is_setting(const char *args)
 {
-    static const char *names[] = {"break", "tbreak", "condition", "ignore", "delete", "disable",
-                                  "enable", "display", "undisplay", "directory", "unset",
-                                  NULL};
-    for (int i = 0; names[i]; i++)
-        if (!strcmp(d->name, names[i]))
-            return 1;
-    if (!strcmp(d->name, "set")) {
-        while (isspace((unsigned char)*args))
-            args++;
-        size_t n = strcspn(args, " \t=");
-        int var = (n == 3 && !strncmp(args, "var", 3)) || (n == 8 && !strncmp(args, "variable", 8));
-        return !var && n > 0 && args[0] != '$' && args[0] != '*';
-    }
-    return 0;
+    while (isspace((unsigned char)*args))
+        args++;
+    size_t n = strcspn(args, " \t=");
+    int var = (n == 3 && !strncmp(args, "var", 3)) || (n == 8 && !strncmp(args, "variable", 8));
+    return !var && n > 0 && args[0] != '$' && args[0] != '*';
 }
 
 /* `commands [N...]`: keep the command lists as the engine holds them now. */
@@ -175,19 +171,19 @@ static void log_commands(cmd_ctx *c, cmd_prog *p, const char *args)
 void cmd_prog_record(cmd_ctx *c, const cmd_def *d, const char *line, const char *args)
 {
     cmd_prog *p = c->prog;
-    if (!p || c->replaying)
+    if (!p || c->replaying || !(d->flags & CMD_F_SETUP))
         return;
-    if (!strcmp(d->name, "commands")) {
+    if (d->fn == cmd_commands) {
         log_commands(c, p, args);
-    } else if (!strcmp(d->name, "define") || !strcmp(d->name, "document")) {
+    } else if (d->fn == cmd_define || d->fn == cmd_document) {
         char name[256], *text;
         size_t len;
         if (sscanf(args, " %255s", name) == 1 &&
-            cmd_user_log(c, name, d->name[1] == 'o', &text, &len) == 0) {
+            cmd_user_log(c, name, d->fn == cmd_document, &text, &len) == 0) {
             log_append(p, text, len);
             free(text);
         }
-    } else if (is_setup(d, args)) {
+    } else if (d->fn != cmd_set || set_is_setting(args)) {
         log_append(p, line, strlen(line));
     }
 }
@@ -307,10 +303,109 @@ static void remove_dir(const char *dir)
     rmdir(dir);
 }
 
+/* JSON mode (docs/JSON.md, "Program output"): the program's stdout and stderr are pipes
+ * (cmd_pipe.c) and its session writes its objects into a third pipe (PTXDBG_JSON_FD); `run`
+ * relays all three onto the JSON stream while the program runs: the program's output as
+ * {"event":"output"} objects, the session's objects whole lines as they are. Before a line of
+ * the session is passed on, the output pipes are drained, so a stop comes after the output
+ * written before it. */
+typedef struct {
+    cmd_pipes io;
+    int json[2];              /* the session's objects: read end, write end (-1: closed) */
+    char *line;               /* a partial object line of the session */
+    size_t len, cap;
+} prog_relay;
+
+static void relay_output(void *ctx, const char *category, const char *text, size_t n)
+{
+    cmd_ui_output(ctx, category, text, n);
+}
+
+/* What the session wrote: its complete lines go on (the output before them first). 0 more may
+ * come, -1 the end. */
+static int relay_objects(cmd_ctx *c, prog_relay *r)
+{
+    char buf[65536];
+    ssize_t n = read(r->json[0], buf, sizeof buf);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return 0;
+    if (n <= 0) {             /* a line cut short by the program's end is dropped */
+        close(r->json[0]);
+        r->json[0] = -1;
+        return -1;
+    }
+    cmd_pipes_drain(&r->io, relay_output, c);
+    if (r->len + (size_t)n > r->cap) {
+        size_t cap = r->cap ? r->cap : 4096;
+        while (cap < r->len + (size_t)n)
+            cap *= 2;
+        char *nl = realloc(r->line, cap);
+        if (!nl)
+            return 0;
+        r->line = nl;
+        r->cap = cap;
+    }
+    memcpy(r->line + r->len, buf, (size_t)n);
+    r->len += (size_t)n;
+    size_t start = 0;
+    for (size_t i = 0; i < r->len; i++)
+        if (r->line[i] == '\n') {
+            if (i > start)
+                cmd_ui_event(c, r->line + start, i - start);
+            start = i + 1;
+        }
+    memmove(r->line, r->line + start, r->len - start);
+    r->len -= start;
+    return 0;
+}
+
+/* Until the program has exited and the pipes are read (or stay open without data: a process
+ * the program started holds them): relay, then its status. */
+static void relay_wait(cmd_ctx *c, prog_relay *r, pid_t pid, int *status)
+{
+    int exited = 0;
+    for (;;) {
+        struct pollfd fds[3];
+        int idx[2];
+        int n = cmd_pipes_poll(&r->io, fds, idx), ij = -1;
+        if (r->json[0] >= 0) {
+            ij = n;
+            fds[n++] = (struct pollfd){r->json[0], POLLIN, 0};
+        }
+        if (n == 0)
+            break;
+        /* a short timeout only to notice the program's end while something it started keeps
+           the pipes open */
+        int k = poll(fds, (nfds_t)n, exited ? 0 : 200);
+        if (k < 0 && errno != EINTR)
+            break;
+        if (k > 0) {
+            if (ij >= 0 && fds[ij].revents)
+                relay_objects(c, r);
+            cmd_pipes_read(&r->io, fds, idx, relay_output, c);
+        }
+        if (exited && k <= 0)
+            break;
+        if (!exited && waitpid(pid, status, WNOHANG) == pid)
+            exited = 1;
+    }
+    cmd_pipes_drain(&r->io, relay_output, c);
+    if (!exited)
+        while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+            ;
+}
+
 /* The child: environment, then exec. Only async-signal-safe work would be strictly required
  * after fork in a threaded parent; ptxdbg's parent has no other threads at this point. */
-static void run_child(cmd_prog *p, const char *dir, const char *libdir)
+static void run_child(cmd_prog *p, const char *dir, const char *libdir, prog_relay *r)
 {
+    if (r) {                  /* JSON mode: the pipes */
+        cmd_pipes_child(&r->io);
+        close(r->json[0]);
+        char num[16];
+        snprintf(num, sizeof num, "%d", r->json[1]);
+        setenv("PTXDBG_JSON_FD", num, 1);
+    }
     const char *old = getenv("LD_LIBRARY_PATH");
     size_t n = strlen(libdir) + (old ? strlen(old) : 0) + 2;
     char *ld = malloc(n);
@@ -392,13 +487,33 @@ static int run_once(cmd_ctx *c, int *rerun)
     printf("\n");
     fflush(stdout);
     fflush(stderr);
+    prog_relay relay = {.json = {-1, -1}}, *rl = NULL;
+    if (cmd_ui_json(c)) {
+        if (cmd_pipes_open(&relay.io) != 0 || pipe(relay.json) != 0) {
+            cmd_pipes_close(&relay.io);
+            remove_dir(dir);
+            return cmd_error(c, "Cannot start %s: %s.", p->path, strerror(errno));
+        }
+        rl = &relay;
+    }
     pid_t pid = fork();
     if (pid < 0) {
+        if (rl) {
+            cmd_pipes_close(&relay.io);
+            close(relay.json[0]);
+            close(relay.json[1]);
+        }
         remove_dir(dir);
         return cmd_error(c, "Cannot start %s: %s.", p->path, strerror(errno));
     }
     if (pid == 0)
-        run_child(p, dir, libdir);
+        run_child(p, dir, libdir, rl);
+    if (rl) {
+        cmd_pipes_parent(&relay.io);
+        close(relay.json[1]);
+        relay.json[1] = -1;
+        fcntl(relay.json[0], F_SETFD, FD_CLOEXEC);
+    }
     p->runs++;
     /* the terminal's Ctrl-C reaches the program, which interrupts its kernel; ptxdbg waits */
     struct sigaction ign, old;
@@ -407,8 +522,16 @@ static int run_once(cmd_ctx *c, int *rerun)
     sigemptyset(&ign.sa_mask);
     sigaction(SIGINT, &ign, &old);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    if (rl) {
+        relay_wait(c, &relay, pid, &status);
+        cmd_pipes_close(&relay.io);
+        if (relay.json[0] >= 0)
+            close(relay.json[0]);
+        free(relay.line);
+    } else {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
     sigaction(SIGINT, &old, NULL);
     size_t rlen = 0, slen = 0, ilen = 0;
     char *result = cmd_prog_file_read(dir, "result", &rlen);

@@ -160,8 +160,8 @@ static int line_of_pc(cmd_ctx *c, uint32_t pc)
 int cmd_info_line(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argv;
-    if (!dbg_has_module(c->s) || !dbg_has_lines(c->s))
-        return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
+    if (!dbg_has_lines(c->s))   /* the module is there (CMD_F_NEEDS_MODULE), lines are not */
+        return cmd_error(c, "%s", CMD_MSG_NO_SYMBOLS);
     while (isspace((unsigned char)*args))
         args++;
     uint32_t pc;
@@ -248,8 +248,6 @@ int cmd_info_source(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
-    if (!dbg_has_module(c->s))
-        return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
     const char *file = NULL;
     uint32_t pc;
     dbg_where w;

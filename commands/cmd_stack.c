@@ -7,19 +7,9 @@
 #include "cmd.h"
 #include "cmd_ui.h"
 
-static int need_stack(cmd_ctx *c)
-{
-    exec_frame fr[1];
-    if (dbg_backtrace(c->s, fr, 1) <= 0)
-        return cmd_error(c, "No stack.");
-    return 0;
-}
-
 int cmd_backtrace(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
-    if (need_stack(c) != 0)
-        return -1;
     dbg_frame fr[DBG_MAX_FRAMES];
     int n = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
     long lim = n;
@@ -49,8 +39,6 @@ int cmd_backtrace(cmd_ctx *c, const char *args, int argc, char **argv)
 
 static int select_frame(cmd_ctx *c, int frame)
 {
-    if (need_stack(c) != 0)
-        return -1;
     if (dbg_set_frame(c->s, frame) != 0)
         return cmd_error(c, "%s", dbg_errmsg(c->s));
     cmd_print_frame_line(c, frame, 1);
@@ -61,16 +49,12 @@ int cmd_frame(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     if (argc == 0) {
-        if (need_stack(c) != 0)
-            return -1;
         cmd_print_frame_line(c, dbg_get_focus(c->s)->frame, 1);
         return 0;
     }
     long n;
     if (cmd_parse_long(argv[0], 0, INT_MAX, &n) != 0)
         return cmd_error(c, "Invalid frame number \"%s\".", argv[0]);
-    if (need_stack(c) != 0)
-        return -1;
     dbg_frame fr[DBG_MAX_FRAMES];
     if (n >= dbg_frames(c->s, fr, DBG_MAX_FRAMES))
         return cmd_error(c, "No frame at level %s.", argv[0]); /* gdb */
@@ -103,8 +87,6 @@ int cmd_info_frame(cmd_ctx *c, const char *args, int argc, char **argv)
     (void)args;
     (void)argc;
     (void)argv;
-    if (need_stack(c) != 0)
-        return -1;
     dbg_frame fr[DBG_MAX_FRAMES];
     int n = dbg_frames(c->s, fr, DBG_MAX_FRAMES);
     int sel = dbg_get_focus(c->s)->frame;
@@ -308,8 +290,6 @@ int cmd_list(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    if (!dbg_has_module(c->s))
-        return cmd_error(c, "No symbol table is loaded.  Use the \"file\" command.");
     char a[512];
     while (isspace((unsigned char)*args))
         args++;

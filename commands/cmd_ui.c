@@ -134,13 +134,15 @@ int cmd_ui_set(cmd_ctx *c, const char *mode)
         c->ui->json = 1;
         c->ui->out_fd = -1;
         c->ui->base_fd = 1;
-        /* a CUDA program's session: the parent's stdout, while the parent's `run` captures
-           the program's own output */
+        /* a CUDA program's session: the pipe to the parent's `run`, which relays the objects
+           and the program's own output in the order they were written */
         const char *e = getenv("PTXDBG_JSON_FD");
         char *end;
         long fd = e ? strtol(e, &end, 10) : -1;
-        if (e && *e && !*end && fd > 2 && fd < 65536 && fcntl((int)fd, F_GETFD) >= 0)
+        if (e && *e && !*end && fd > 2 && fd < 65536 && fcntl((int)fd, F_GETFD) >= 0) {
             c->ui->base_fd = (int)fd;
+            fcntl((int)fd, F_SETFD, FD_CLOEXEC);   /* not for programs this one starts */
+        }
     }
     return 0;
 }

@@ -99,6 +99,14 @@ void cmd_ui_stop(cmd_ctx *c, const dbg_event *ev);
 /* An event object (one line, newline added) on the real stdout, also while a command's output
  * is captured. */
 void cmd_ui_event(cmd_ctx *c, const char *json, size_t n);
+/* A CUDA program's own output as it is written (JSON mode's `run`, cmd_prog.c):
+ * {"event":"output","category":"stdout"|"stderr","text":...}. */
+void cmd_ui_output(cmd_ctx *c, const char *category, const char *text, size_t n);
+/* Run fn outside any command with its stdout and stderr text captured, then written as an
+ * output object of category "console" (the debugger's text, not the program's: a CUDA
+ * program's session reporting the stop a launch ran to). Text mode, or inside a command: fn
+ * alone. */
+int cmd_ui_console(cmd_ctx *c, int (*fn)(cmd_ctx *c));
 /* Findings: a finding that does not stop as {"event":"finding","finding":{...}}; a finding
  * object as the next member of the open list (info checks' "findings"). */
 void cmd_ui_finding(cmd_ctx *c, const chk_finding *f);

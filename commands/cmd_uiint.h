@@ -34,7 +34,8 @@ struct cmd_ui {
     char *outb, *errb;
     size_t outn, errn;
     int base_fd;              /* where objects go: 1, or in a CUDA program's session the
-                                 debugger's stdout inherited from the parent (PTXDBG_JSON_FD) */
+                                 pipe to the parent's `run` (PTXDBG_JSON_FD), which relays
+                                 them with the program's output (cmd_prog.c) */
 };
 
 /* The session's model (made on first use: the text backend); NULL when out of memory. */

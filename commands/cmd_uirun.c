@@ -73,17 +73,6 @@ static void write_result(cmd_ctx *c, const char *line, int rc, const char *ot, s
         cmd_ui_totext(u);
 }
 
-/* The commands whose every output (text, fields, errors, messages) goes through the model, so
- * they run without the capture. A command not listed, or a line that does not resolve to one
- * of these handlers (a user command, the PTX REPL, an error), runs captured. */
-static const cmd_fn modelled_fns[] = {
-    cmd_backtrace, cmd_info_breakpoints, cmd_info_warps, cmd_info_lanes, cmd_info_blocks,
-    cmd_info_threads, cmd_info_kernels, cmd_info_sharedmem, cmd_print, cmd_output, cmd_call,
-    cmd_x, cmd_list, cmd_disassemble, cmd_info_frame, cmd_info_functions, cmd_info_buffers,
-    cmd_ptype, cmd_whatis, cmd_info_line, cmd_info_display, cmd_info_checks,
-    cmd_info_registers, cmd_info_locals, cmd_info_args,
-};
-
 /* The next word of *p as the dispatcher reads a command name (letters, digits, '_', '-'). */
 static size_t word_at(const char **p, char *w, size_t n)
 {
@@ -97,7 +86,8 @@ static size_t word_at(const char **p, char *w, size_t n)
     return k;
 }
 
-/* Whether line runs one of modelled_fns (as the dispatcher would resolve it). */
+/* Whether line runs a command whose every output goes through the model (CMD_F_MODEL_ONLY),
+ * as the dispatcher would resolve it: a user command, the PTX REPL or an error runs captured. */
 static int modelled(cmd_ctx *c, const char *line)
 {
     char w[64], err[256];
@@ -112,10 +102,7 @@ static int modelled(cmd_ctx *c, const char *line)
     }
     if (!d || (*p && *p != ' ' && *p != '\t' && *p != '/'))
         return 0;
-    for (size_t i = 0; i < sizeof modelled_fns / sizeof modelled_fns[0]; i++)
-        if (d->fn == modelled_fns[i])
-            return 1;
-    return 0;
+    return (d->flags & CMD_F_MODEL_ONLY) != 0;
 }
 
 int cmd_ui_errorv(cmd_ctx *c, const char *fmt, va_list ap)
@@ -216,13 +203,7 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     u->skip = 0;
     u->out_fd = so;
     cmd_ui_put(u, "", 0);
-    char fdname[16];
-    snprintf(fdname, sizeof fdname, "%d", so);
-    if (c->prog)              /* the program's session writes its objects there (run) */
-        setenv("PTXDBG_JSON_FD", fdname, 1);
-    int rc = run(c, line);
-    if (c->prog)
-        unsetenv("PTXDBG_JSON_FD");
+    int rc = run(c, line);    /* a program's `run` relays its session's objects (cmd_prog.c) */
     fflush(stdout);
     fflush(stderr);
     dup2(s1, 1);
@@ -357,6 +338,56 @@ void cmd_ui_event(cmd_ctx *c, const char *json, size_t n)
     fflush(stdout);
     write_fd(fd, json, n);
     write_fd(fd, "\n", 1);
+}
+
+void cmd_ui_output(cmd_ctx *c, const char *category, const char *text, size_t n)
+{
+    if (!cmd_ui_json(c) || c->ui->level < 0)
+        return;
+    cmd_ui r = {0};
+    cmd_ui_puts(&r, "{\"event\":\"output\",\"category\":");
+    cmd_ui_putstr(&r, category, strlen(category));
+    cmd_ui_puts(&r, ",\"text\":");
+    cmd_ui_putstr(&r, text, n);
+    cmd_ui_puts(&r, "}");
+    if (r.buf)
+        cmd_ui_event(c, r.buf, r.len);
+    free(r.buf);
+}
+
+int cmd_ui_console(cmd_ctx *c, int (*fn)(cmd_ctx *c))
+{
+    if (!cmd_ui_json(c) || c->ui->depth || c->ui->level < 0)
+        return fn(c);
+    FILE *fo = tmpfile();
+    fflush(stdout);
+    fflush(stderr);
+    int s1 = dup(1), s2 = dup(2);
+    if (!fo || s1 < 0 || s2 < 0) {
+        if (fo)
+            fclose(fo);
+        if (s1 >= 0)
+            close(s1);
+        if (s2 >= 0)
+            close(s2);
+        return fn(c);
+    }
+    dup2(fileno(fo), 1);      /* both streams, in the order written */
+    dup2(fileno(fo), 2);
+    int rc = fn(c);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(s1, 1);
+    dup2(s2, 2);
+    close(s1);
+    close(s2);
+    size_t n;
+    char *t = slurp(fo, &n);
+    fclose(fo);
+    if (t && n)
+        cmd_ui_output(c, "console", t, n);
+    free(t);
+    return rc;
 }
 
 /* ---- findings ------------------------------------------------------------------------------ */

@@ -12,13 +12,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "dap_prog.h"
+#include "cmd_pipe.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The kernels of a CUDA program run inside it (their memory is the program's), so the engine
  * does too: the runtime library starts a DAP server there (dap_inproc.c) that talks to this
  * adapter over a socket the program inherits (PTXDBG_DAP names its descriptor). The program's
- * stdout and stderr are pipes this adapter turns into output events; its stdin is /dev/null
- * (stdin is the protocol).
+ * stdout and stderr are pipes this adapter turns into output events (cmd_pipe.c, shared with
+ * JSON mode's `run`), drained before a message from the program is passed on so the output
+ * written before a stop comes before it; its stdin is /dev/null (stdin is the protocol).
  *
  * Before the program starts, the adapter answers everything itself; breakpoint requests run on
  * a session without a module (all pending) and are recorded. At configurationDone the program
@@ -44,7 +46,8 @@ struct dap_prog {
     dj_w replay;              /* breakpoint requests so far (array members) */
     pid_t pid;
     int started, exited;
-    int sock, out, err;       /* -1 once closed */
+    int sock;                 /* -1 once closed */
+    cmd_pipes io;             /* the program's stdout and stderr */
     dap_reader from;
     int child_stopped;
     dap_fwd *fw;
@@ -128,10 +131,7 @@ void dap_prog_free(dap_srv *d)
     dap_reader_free(&p->from);
     if (p->sock >= 0)
         close(p->sock);
-    if (p->out >= 0)
-        close(p->out);
-    if (p->err >= 0)
-        close(p->err);
+    cmd_pipes_close(&p->io);
     free(p);
     d->prog = NULL;
 }
@@ -198,7 +198,8 @@ void dap_prog_launch(dap_srv *d, const dj *req, const dj *a)
         dap_respond_err(d, req, "launch: out of memory.");
         return;
     }
-    p->sock = p->out = p->err = -1;
+    p->sock = -1;
+    p->io.fd[0] = p->io.fd[1] = p->io.wfd[0] = p->io.wfd[1] = -1;
     p->path = realpath(prog, NULL);
     if (!p->path)
         p->path = strdup(prog);
@@ -253,10 +254,9 @@ static int write_all(int fd, const char *s, size_t n)
     return dap_write_msg(fd, s, n);
 }
 
-static void start_child(struct dap_prog *p, int sock, int out, int err, const char *lib)
+static void start_child(struct dap_prog *p, int sock, const char *lib)
 {
-    dup2(out, 1);
-    dup2(err, 2);
+    cmd_pipes_child(&p->io);
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0) {
         dup2(null, 0);
@@ -287,10 +287,10 @@ static void start_child(struct dap_prog *p, int sock, int out, int err, const ch
 static int start_program(dap_srv *d, struct dap_prog *p)
 {
     char lib[PATH_MAX];
-    int sv[2], po[2], pe[2];
+    int sv[2];
     if (dapv_libdir(lib, sizeof lib) != 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
         return -1;
-    if (pipe(po) != 0 || pipe(pe) != 0)
+    if (cmd_pipes_open(&p->io) != 0)
         return -1;
     fflush(NULL);
     pid_t pid = fork();
@@ -298,24 +298,17 @@ static int start_program(dap_srv *d, struct dap_prog *p)
         return -1;
     if (pid == 0) {
         close(sv[0]);
-        close(po[0]);
-        close(pe[0]);
         close(d->out_fd);
         if (d->no_debug)
             close(sv[1]);
-        start_child(p, d->no_debug ? -1 : sv[1], po[1], pe[1], lib);
+        start_child(p, d->no_debug ? -1 : sv[1], lib);
     }
     close(sv[1]);
-    close(po[1]);
-    close(pe[1]);
+    cmd_pipes_parent(&p->io);
     p->pid = pid;
     p->started = 1;
     p->sock = sv[0];
-    p->out = po[0];
-    p->err = pe[0];
     fcntl(p->sock, F_SETFD, FD_CLOEXEC);
-    fcntl(p->out, F_SETFD, FD_CLOEXEC);
-    fcntl(p->err, F_SETFD, FD_CLOEXEC);
     dap_reader_init(&p->from, p->sock);
     if (d->no_debug) { /* nothing to say to it: the relay passes its output and status */
         close(p->sock);
@@ -569,18 +562,9 @@ static int client_request(dap_srv *d, struct dap_prog *p, const dj *req)
     return 0;
 }
 
-static void pipe_output(dap_srv *d, int *fd, const char *category)
+static void pipe_output(void *ctx, const char *category, const char *text, size_t n)
 {
-    char buf[65536];
-    ssize_t n = read(*fd, buf, sizeof buf);
-    if (n > 0) {
-        dap_output(d, category, buf, (size_t)n);
-        return;
-    }
-    if (n < 0 && errno == EINTR)
-        return;
-    close(*fd);
-    *fd = -1;
+    dap_output(ctx, category, text, n);
 }
 
 void dap_prog_serve(dap_srv *d, dap_reader *in)
@@ -589,7 +573,7 @@ void dap_prog_serve(dap_srv *d, dap_reader *in)
     int client_eof = 0;
     while (!client_eof) {
         struct pollfd fds[4];
-        int nfd = 0, ic = -1, is = -1, io = -1, ie = -1;
+        int nfd = 0, ic = -1, is = -1, io[2];
         if (!dap_reader_ready(in)) {
             ic = nfd;
             fds[nfd++] = (struct pollfd){in->fd, POLLIN, 0};
@@ -598,23 +582,15 @@ void dap_prog_serve(dap_srv *d, dap_reader *in)
             is = nfd;
             fds[nfd++] = (struct pollfd){p->sock, POLLIN, 0};
         }
-        if (p->out >= 0) {
-            io = nfd;
-            fds[nfd++] = (struct pollfd){p->out, POLLIN, 0};
-        }
-        if (p->err >= 0) {
-            ie = nfd;
-            fds[nfd++] = (struct pollfd){p->err, POLLIN, 0};
-        }
+        int first = nfd;
+        nfd += cmd_pipes_poll(&p->io, fds + first, io);
         int ready = dap_reader_ready(in) || (p->sock >= 0 && dap_reader_ready(&p->from));
         if (poll(fds, (nfds_t)nfd, ready ? 0 : -1) < 0 && errno != EINTR)
             break;
         /* the program's output first, so it comes before the stop it led to */
-        if (io >= 0 && fds[io].revents)
-            pipe_output(d, &p->out, "stdout");
-        if (ie >= 0 && fds[ie].revents)
-            pipe_output(d, &p->err, "stderr");
+        cmd_pipes_read(&p->io, fds + first, io, pipe_output, d);
         if (p->sock >= 0 && (dap_reader_ready(&p->from) || (is >= 0 && fds[is].revents))) {
+            cmd_pipes_drain(&p->io, pipe_output, d); /* all it wrote before this message */
             char *body, err[256];
             size_t n;
             int rc = dap_read_msg(&p->from, &body, &n, err, sizeof err, 0);
@@ -656,7 +632,7 @@ void dap_prog_serve(dap_srv *d, dap_reader *in)
             }
         }
         /* the program ended: its output is all read, then the exit status */
-        if (p->started && !p->exited && p->sock < 0 && p->out < 0 && p->err < 0) {
+        if (p->started && !p->exited && p->sock < 0 && cmd_pipes_done(&p->io)) {
             int st;
             if (waitpid(p->pid, &st, 0) == p->pid) {
                 p->exited = 1;

@@ -70,39 +70,13 @@ int dapv_quit_requested(dapv *v)
 
 int dapv_command_steps(const char *line)
 {
-    char word[64];
-    size_t k = strspn(line, " \t");
-    size_t n = strcspn(line + k, " \t/");
-    snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), line + k);
-    const cmd_def *d = word[0] ? cmd_lookup(cmd_table, word, NULL, 0) : NULL;
-    static const char *const steps[] = {"step", "next", "stepi", "nexti", "finish", "until",
-                                        "advance", NULL};
-    for (int i = 0; d && steps[i]; i++)
-        if (!strcmp(d->name, steps[i]))
-            return 1;
-    return 0;
-}
-
-static int has_alias(const char *aliases, const char *w)
-{
-    size_t n = strlen(w);
-    for (const char *p = aliases; p && *p;) {
-        size_t k = strcspn(p, " ");
-        if (k == n && !strncmp(p, w, n))
-            return 1;
-        p += k;
-        while (*p == ' ')
-            p++;
-    }
-    return 0;
+    const cmd_def *d = cmd_line_def(line);
+    return d && (d->flags & CMD_F_STEPS);
 }
 
 int dapv_is_command(const char *word)
 {
-    for (const cmd_def *d = cmd_table; d->name; d++)
-        if (!strcmp(d->name, word) || has_alias(d->aliases, word))
-            return 1;
-    return 0;
+    return cmd_is_builtin(word);
 }
 
 static dbg_at at_of(const dap_lref *r)

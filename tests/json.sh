@@ -56,12 +56,17 @@ $limit "$ptxdbg" -batch --json -ex 'set check memcheck off' -ex 'buffer a s32 32
     >"$tmp/fault" 2>"$tmp/fault.err"
 check fault "$tmp/fault" "$(grep -n 'BUG: out-of-bounds' "$F/checkers/memcheck.cu" | sed -n 2p | cut -d: -f1)"
 
-# a CUDA program: its session's objects and the program's output share stdout cleanly
+# a CUDA program: its session's objects and the program's output (streamed as output events)
+# share stdout cleanly
 prog=$top/tests/cuda/device_printf
 if [ -x "$prog" ]; then
     $limit "$ptxdbg" -batch --json -ex 'break hello' -ex 'run' -ex 'backtrace' -ex 'continue' \
         --args "$prog" >"$tmp/program" 2>"$tmp/program.err"
     check program "$tmp/program"
+    # a stop between two launches: what the program printed before it comes first
+    $limit "$ptxdbg" -batch --json -ex 'break formats' -ex 'run' -ex 'continue' \
+        --args "$prog" >"$tmp/order" 2>"$tmp/order.err"
+    check program-order "$tmp/order"
 fi
 
 # set output text: back to gdb's text; --interpreter=mi is refused toward --dap and --json

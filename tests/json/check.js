@@ -132,16 +132,45 @@ case 'fault': {
     eq('continue refused', result('continue').ok, false);
     break;
 }
-case 'program': {
-    const s = stops[0];
-    if (!s) fail('no stop event');
-    eq('reason', s.reason, 'breakpoint');
-    eq('function', s.function, 'hello');
-    eq('bt', result('backtrace').frames[0].function, 'hello');
-    // the program's own output and its kernels' printf land in output fields, intact
-    const all = objs.map(o => o.output || o.text || '').join('');
-    if (!all.includes('host before\n')) fail('the program\'s "host before" is missing');
-    if (!all.includes('block 0 says hello (tag 1)\n')) fail('the kernel\'s printf is missing');
+case 'program':
+case 'program-order': {
+    // the program's own output streams as output events, in the order it was written
+    const outs = objs.filter(o => o.event === 'output');
+    for (const o of outs) {
+        if (!['stdout', 'stderr', 'console'].includes(o.category)) fail(`output category ${o.category}`);
+        if (typeof o.text !== 'string' || !o.text) fail('an output event without text');
+    }
+    const at = what => objs.findIndex(o => o.event === 'output' && o.category === 'stdout' &&
+                                          o.text.includes(what));
+    const stopAt = fn => objs.findIndex(o => o.event === 'stop' && o.function === fn);
+    const before = at('host before\n'), tag1 = at('block 0 says hello (tag 1)\n');
+    const formats = at('int -42 unsigned 42'), after = at('host after\n');
+    if (before < 0 || tag1 < 0) fail('program output is missing');
+    const run = result('run');
+    if ((run.output || '').includes('host before')) fail('the program\'s output is in run\'s result');
+    if (objs.indexOf(run) < tag1) fail('run\'s result comes before the program\'s output');
+    if (name === 'program') {
+        const s = stops[0];
+        if (!s) fail('no stop event');
+        eq('reason', s.reason, 'breakpoint');
+        eq('function', s.function, 'hello');
+        eq('bt', result('backtrace').frames[0].function, 'hello');
+        // printed before the first launch, then the stop in it, then its printf
+        const st = stopAt('hello');
+        if (!(before < st && st < tag1)) fail(`order: before ${before}, stop ${st}, tag 1 ${tag1}`);
+        // the stop's report text is the debugger's: a console object after the stop
+        const con = objs.findIndex(o => o.event === 'output' && o.category === 'console' &&
+                                        o.text.includes('Breakpoint 1, hello'));
+        if (con < st) fail('the stop\'s report is not a console output after the stop');
+    } else {
+        // a stop in the middle: the output written before it comes before it, the rest after
+        const st = stopAt('formats');
+        if (st < 0) fail('no stop in formats');
+        if (formats < 0 || after < 0) fail('the output after the stop is missing');
+        if (objs.indexOf(run) < after) fail('run\'s result comes before the program\'s last output');
+        if (!(before < st && tag1 < st && st < formats && formats < after))
+            fail(`order: before ${before}, tag 1 ${tag1}, stop ${st}, formats ${formats}, after ${after}`);
+    }
     break;
 }
 case 'model': {
