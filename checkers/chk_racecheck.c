@@ -354,6 +354,24 @@ static inline __attribute__((always_inline)) uint32_t rc_knows(const rc_state *s
     return k;
 }
 
+/* Whether thread tid is ordered after clock c of unit u (rc_knows(u) >= c), for u not tid's own
+ * unit. Two cheap answers first: the base vector's entry (what a barrier ordered) suffices; and
+ * a thread of the CTA whose clock is still c has not published c (every publication advances
+ * the clock: barrier and mbarrier arrivals, warp-synchronous instructions, fences, releases),
+ * so nobody knows it (its warp-mates' reads of the same instruction, for one). */
+static inline __attribute__((always_inline)) int rc_known(const rc_state *s, const rc_cta *t,
+                                                          uint32_t tid, uint32_t u, uint32_t c)
+{
+    uint32_t loc = u - 1 - t->base;
+    if (loc < s->nunit) {
+        if (t->vc[tid]->v[loc] >= c)
+            return 1;
+        if (loc < s->T && loc != tid && t->clk[loc] == c)
+            return 0;
+    }
+    return rc_knows(s, t, tid, u) >= c;
+}
+
 /* Thread tid publishes what it knows (its own clock as `own`) into acc (private). */
 static void rc_release_into(rc_state *s, rc_cta *t, uint32_t tid, rc_vc *acc, uint32_t own)
 {
@@ -862,7 +880,7 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
         /* the last write */
         if (g->w.u && g->w.u != me && (g->w.mask & mask) && !reported) {
             int same = g->w.u - 1 - t->base < s->nunit;
-            if (!rc_exempt(g->w.fl, fl, same) && rc_knows(s, t, tid, g->w.u) < g->w.c) {
+            if (!rc_exempt(g->w.fl, fl, same) && !rc_known(s, t, tid, g->w.u, g->w.c)) {
                 rc_report(s, m, ev, lane, &g->w, 1, addr);
                 reported = 1;
             }
@@ -873,7 +891,7 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
                 if (!r->u || r->u == me || !(r->mask & mask))
                     continue;
                 int same = r->u - 1 - t->base < s->nunit;
-                if (!rc_exempt(r->fl, fl, same) && rc_knows(s, t, tid, r->u) < r->c) {
+                if (!rc_exempt(r->fl, fl, same) && !rc_known(s, t, tid, r->u, r->c)) {
                     rc_report(s, m, ev, lane, r, 0, addr);
                     reported = 1;
                 }
@@ -893,7 +911,7 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
                 if (!g->r[k].u || g->r[k].u == me)
                     slot = k;
             for (int k = 0; k < 2 && slot < 0; k++)
-                if (rc_knows(s, t, tid, g->r[k].u) >= g->r[k].c)
+                if (rc_known(s, t, tid, g->r[k].u, g->r[k].c))
                     slot = k;
             if (slot < 0)
                 slot = 1;
