@@ -20,13 +20,11 @@ ENGINE_INC = $(CHK_INC) -Idebugger
 FE_INC    = $(API_INC) -Icheckers
 CLI_INC   = $(FE_INC) -Icommands
 DAP_INC   = $(FE_INC) -Idap -Icommands
-# The runtime library also RUNS kernels (module load, memory mapping, launch): it is the one
-# client of the core's public API, the headers core/ptx/ptx.h, core/exec/exec.h (with
-# exec_obs.h) and core/mem/mem.h, besides the engine's (docs/ARCHITECTURE.md "Layers"); never
-# the core's internal headers, DWARF or the engine's internals (tests/check-layers.sh).
+# The runtime library is a front end like the others: it runs kernels (module load, memory
+# mapping, launches) through the engine's execution API, debugger/include/dbg_target.h
+# (docs/ARCHITECTURE.md "Layers"), and sees nothing of the core, DWARF or the engine's internals.
 # rt_dbg.c and rt_check.c host the in-process CLI and DAP sides (commands/, dap/).
-CORE_API_INC = -Icore/ptx -Icore/exec -Icore/mem
-RT_INC    = $(FE_INC) $(CORE_API_INC) -Iruntime -Icommands -Idap
+RT_INC    = $(FE_INC) -Iruntime -Icommands -Idap
 # Tests may reach inside every layer.
 TEST_INC  = $(ENGINE_INC) -Icommands -Idap -Itests
 # Flags the code needs whatever CFLAGS says (CFLAGS may be given on the command line).

@@ -43,7 +43,7 @@ static chk_kind mc_classify(exec_machine *m, const exec_mem_ev *ev, uint64_t add
     exec_region_info ri;
     char d[8];
     if (ev->status == EXEC_ACC_OOB &&
-        (exec_freed_describe(addr, d, sizeof d) || exec_global_freed_at(m, addr, &ri) == 0))
+        (exec_freed_describe(m, addr, d, sizeof d) || exec_global_freed_at(m, addr, &ri) == 0))
         return CHK_K_FREED;
     if (exec_global_near(m, addr, &ri, NULL) == 0 && ri.kind == 3 /* device heap */)
         return CHK_K_HEAP_OVERFLOW;
@@ -63,7 +63,7 @@ static void mc_global_place(exec_machine *m, chk_finding *f)
 {
     exec_region_info ri;
     uint64_t pad = 0;
-    if (f->kind == CHK_K_FREED && exec_freed_describe(f->addr, f->where, sizeof f->where)) {
+    if (f->kind == CHK_K_FREED && exec_freed_describe(m, f->addr, f->where, sizeof f->where)) {
         /* the runtime's description: the allocation, and where the host freed it */
         f->freed = 1;
         f->rel = 0;

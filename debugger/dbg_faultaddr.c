@@ -84,7 +84,7 @@ void dbg_fault_addr_text(dbg_session *s, const exec_stop *st, char *out, size_t 
                 best = ri;
             }
         }
-        if (bd && dbg_freed_describe(a, rel, sizeof rel))
+        if (bd && dbg_freed_describe(m, a, rel, sizeof rel))
             break;   /* memory the program released: where it was freed */
         if (bd == UINT64_MAX) {
             snprintf(rel, sizeof rel, "no global buffer exists");

@@ -660,7 +660,7 @@ int dbg_launch_site(dbg_session *s, char *out, size_t n)
     return 0;
 }
 
-int dbg_freed_describe(uint64_t addr, char *out, size_t n)
+int dbg_freed_describe(const exec_machine *m, uint64_t addr, char *out, size_t n)
 {
-    return exec_freed_describe(addr, out, n);
+    return exec_freed_describe(m, addr, out, n);
 }

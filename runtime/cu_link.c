@@ -4,8 +4,6 @@
 #include <string.h>
 #include <time.h>
 #include "cu_int.h"
-#include "exec.h"
-#include "ptx.h"
 #include "rt.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
@@ -240,23 +238,6 @@ CU_EXPORT CUresult cuLinkAddFile(CUlinkState state, int type, const char *path,
     return cuLinkAddFile_v2(state, type, path, numOptions, options, optionValues);
 }
 
-/* A function that is called (or whose address is taken) but has no body in the linked
- * module and is none the core provides (vprintf, malloc ...); NULL when every one resolves. */
-static const char *link_unresolved(const ptx_module *pm)
-{
-    for (int i = 0; i < pm->nfuncs; i++)
-        for (int j = 0; j < pm->funcs[i]->ninsns; j++) {
-            const ptx_insn *in = &pm->funcs[i]->insns[j];
-            for (int k = 0; k < in->nops; k++) {
-                const ptx_sym *s = in->ops[k].kind == PTX_OP_SYM ? in->ops[k].sym : NULL;
-                if (!s || s->kind != PTX_SYM_FUNC || exec_libc_known(s->name)) continue;
-                const ptx_func *def = ptx_find_func(pm, s->name);
-                if (!def || (!def->has_body && !def->is_prototype)) return s->name;
-            }
-        }
-    return NULL;
-}
-
 /* Join the inputs and check the result: parses, and every called function is defined. */
 static CUresult link_complete(cu_link *l)
 {
@@ -271,21 +252,14 @@ static CUresult link_complete(cu_link *l)
         link_error(l, "link error: %s%s", err, "");
         return CUDA_ERROR_INVALID_PTX;
     }
-    ptx_error pe;
-    ptx_module *pm = ptx_parse(out, outlen, "linked PTX", &pe);
-    if (!pm) {
-        link_error(l, "%s%s", pe.msg, "");
+    /* it parses, and every function called is defined or one the engine provides (vprintf,
+       malloc ...) */
+    char why[1024];
+    if (dbg_ptx_check_linked(out, outlen, "linked PTX", why, sizeof why)) {
+        link_error(l, "%s%s", why, "");
         free(out);
         return CUDA_ERROR_INVALID_PTX;
     }
-    const char *undef = link_unresolved(pm);
-    if (undef) {
-        link_error(l, "unresolved extern function '%s'%s", undef, "");
-        ptx_module_free(pm);
-        free(out);
-        return CUDA_ERROR_INVALID_PTX;
-    }
-    ptx_module_free(pm);
     l->image = out;
     l->image_len = outlen + 1;
     char msg[128];

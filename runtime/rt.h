@@ -8,24 +8,23 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "rt_abi.h"
-#include "exec.h"
-#include "mem.h"
-#include "ptx.h"
+#include "dbg_target.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The runtime (libcudart.so.13, and libcuda.so.1 which shares it) runs a CUDA program's kernels
- * on ptxdbg's execution core. Layers: runtime/ sits on top, beside commands/: it uses
- * core/exec.h (plus mem.h's address constants), the debugger engine through rt_debug_launch,
- * and commands/ for cuda-gdb's exception names and demangling in fault reports.
+ * on ptxdbg's engine. Layers: runtime/ is a front end beside commands/ and dap/: it runs
+ * kernels through the engine's execution API (dbg_target.h: modules, kernels, memory,
+ * launches, texture objects), reports through the engine (dbg.h, dbg_value.h) and hosts the
+ * in-process debugger (rt_dbg.c: commands/ and dap/ through rt_debug_launch).
  *
  * Modules. Each fat binary the program registers (one per translation unit with device code)
  * is an rt_module; its PTX is decompressed, parsed and decoded once, at first use, into its own
- * exec_machine. Kernels (rt_kernel) and variables (rt_var) are registered by name and resolved
- * in that module when it loads.
+ * engine target (dbg_target: the module and the machine that runs it). Kernels (rt_kernel)
+ * and variables (rt_var) are registered by name and resolved in that module when it loads.
  *
  * Address model (docs/ARCHITECTURE.md "CUDA runtime"). Every device allocation is host memory
  * of this process: the device pointer IS the host address of the bytes. Allocations are mapped
- * into every module's machine as global regions at that address (exec_global_map), so device,
+ * into every module's machine as global regions at that address (dbg_target_map), so device,
  * managed, mapped and registered memory is dereferenceable by the host program and by kernels
  * with the same pointer, and every kernel access stays bounds-checked against the table (a
  * fault names the allocation: "cudaMalloc#3"). Module variables and the device heap live in
@@ -51,8 +50,8 @@
 
 /* Each module's machine keeps its variables and device heap in its own window of global
  * addresses: [RT_MODULE_BASE + i * RT_MODULE_WINDOW, + RT_MODULE_WINDOW) for module i, 4 TB
- * from 33 TB up, beside the core's generic windows (mem.h), where neither Linux nor valgrind
- * (which keeps a program's stack near 128 GB) places anything of its own. */
+ * from 33 TB up, beside the engine's generic windows (dbg_addr_reserved), where neither Linux
+ * nor valgrind (which keeps a program's stack near 128 GB) places anything of its own. */
 #define RT_MODULE_BASE   0x0000210000000000ull
 #define RT_MODULE_WINDOW (64ull << 30)
 #define RT_MAX_MODULES   64
@@ -97,7 +96,7 @@ int rt_all_stopped(void);
  * meanwhile, the launch is dropped); rt_run_started marks the machine as showing the launch;
  * rt_run_plain runs it to its end with the lock released, parking when asked: 0 (ctx->stop
  * is the final stop), RT_RUN_STEPS (past PTXDBG_MAX_STEPS), RT_RUN_TIMEOUT (past
- * PTXDBG_TIMEOUT), -1 (exec_run failed); rt_run_end lets the machine go (lock held). */
+ * PTXDBG_TIMEOUT), -1 (dbg_target_run failed); rt_run_end lets the machine go (lock held). */
 typedef struct rt_runner rt_runner;
 struct rt_launch_ctx;
 enum { RT_RUN_STEPS = 1, RT_RUN_TIMEOUT };
@@ -180,7 +179,8 @@ typedef struct rt_kernel {
     rt_module *mod;
     const void *host_stub;        /* the host function the program launches by (NULL: driver) */
     char *name;                   /* device (mangled) name */
-    const ptx_func *func;         /* the PTX entry */
+    const ptx_func *func;         /* the PTX entry (an engine handle) */
+    dbg_kernel_info info;         /* its directives and resources (dbg_kernel_info_get) */
     int nparams;
     uint64_t *param_off;          /* nparams offsets into the .param bytes */
     uint64_t *param_size;         /* nparams sizes */
@@ -224,8 +224,10 @@ struct rt_module {
     char *ptx;                    /* PTX text once extracted (NUL-terminated) */
     size_t ptx_len;
     char name[64];                /* "module#N" or the file name, for messages */
-    ptx_module *pm;               /* parsed; NULL until loaded */
-    exec_machine *m;              /* decoded machine; NULL until loaded */
+    dbg_target *tgt;              /* the engine's target: loaded module and machine; NULL
+                                     until loaded */
+    ptx_module *pm;               /* its engine handles (dbg_target_module, _machine), for */
+    exec_machine *m;              /* the session and the checkers; NULL until loaded */
     int loaded;                   /* 1 loaded, -1 failed (error below) */
     cudaError_t load_error;
     char load_msg[512];           /* why it failed, as the JIT's error log says it */
@@ -284,7 +286,7 @@ void *rt_var_host(rt_var *v, size_t off, size_t n);
 
 /* ---- fat binaries (rt_fatbin.c) -------------------------------------------------------------- */
 #define RT_FATBINC_MAGIC 0x466243B1u   /* __fatBinC_Wrapper_t.magic */
-#define RT_FATBIN_MAGIC  PTX_FATBIN_MAGIC   /* .nv_fatbin container (core/ptx/ptx_fatbin.c) */
+#define RT_FATBIN_MAGIC  DBG_FATBIN_MAGIC   /* .nv_fatbin container (dbg_target.h) */
 /* Size in bytes of the fat binary containers starting at image (back to back, the last one
  * ending the data), or 0 when image is not a fat binary. maxlen bounds the walk. */
 size_t rt_fatbin_size(const void *image, size_t maxlen);
@@ -332,7 +334,7 @@ typedef struct rt_alloc {
     void *mem;                    /* what to release (NULL for REGISTERED) */
     size_t mem_size;
     uint64_t pad;                 /* bytes after size that mem also holds: the padding a GPU
-                                     maps with it (exec_alloc_padding) */
+                                     maps with it (dbg_addr_padding) */
     uint64_t site[4];             /* the host stack of the call that made it, while something
                                      checks (rt_check.c: the leak check names it) */
     int nsite;
@@ -340,8 +342,11 @@ typedef struct rt_alloc {
     uint32_t prio;
 } rt_alloc;
 
-/* Map allocation a (with its padding) into machine m; -1 with the machine's message. */
-int rt_alloc_map_into(exec_machine *m, const rt_alloc *a);
+/* Map allocation a (with its padding) into target t; -1 with the target's message. Pinned
+ * host memory (cudaHostAlloc, cudaMallocHost, cudaHostRegister), which the host may poll while
+ * a kernel runs, is mapped as host-shared: never written ahead of one thread by parallel
+ * workers. */
+int rt_alloc_map_into(dbg_target *t, const rt_alloc *a);
 /* Allocate size bytes (zeroed) of the given kind, map it into every machine; *out = address.
  * `what` names it in messages ("cudaMalloc" -> "cudaMalloc#4"). */
 cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const char *what,
@@ -377,10 +382,6 @@ cudaError_t rt_copy_prep(const rt_op *op, uint8_t **d, uint8_t **s);
 void rt_copy_move(const rt_op *op, uint8_t *d, uint8_t *s);
 cudaError_t rt_set_prep(const rt_op *op, uint8_t **d);
 void rt_set_move(const rt_op *op, uint8_t *d);
-/* After mapping allocation a into machine m: pinned host memory (cudaHostAlloc,
- * cudaMallocHost, cudaHostRegister), which the host may poll while a kernel runs, is never
- * written ahead of one thread by parallel workers (exec_global_set_host; rt_sched.c). */
-void rt_map_host(exec_machine *m, const rt_alloc *a);
 /* Whether [p, p+n) touches an address window reserved for the core. */
 int rt_addr_reserved(uint64_t p, uint64_t n);
 /* Bytes of device memory in use (cudaMemGetInfo) and the emulated total. */
@@ -389,17 +390,19 @@ void rt_mem_usage(uint64_t *used, uint64_t *total);
  * [0x..., N bytes) at offset K, which was freed by cudaFree, called from release at app.cu:69,
  * called from main at app.cu:110" (the host stack of the release, named from the program's
  * debug info) and 1; 0 when addr is in none. The one description of freed memory: the core's
- * fault messages (exec_set_freed_describer), the debugger's reports and memcheck use it. */
+ * fault messages, the debugger's reports and memcheck use it (each module's target gets it:
+ * rt_freed_describer, for dbg_target_set_freed_describer). */
 int rt_mem_freed_describe(uint64_t addr, char *out, size_t n);
+int rt_freed_describer(void *ctx, uint64_t addr, char *out, size_t n);
 
 /* ---- machines -------------------------------------------------------------------------------- */
-/* Call fn on the machine of every loaded module (texture objects, mappings); stops when fn
+/* Call fn on the target of every loaded module (texture objects, mappings); stops when fn
  * returns non-zero and returns that. */
-int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx);
+int rt_machines_each(int (*fn)(dbg_target *t, rt_module *mod, void *ctx), void *ctx);
 
 /* Texture and surface objects (rt_texobj.c) exist in every machine with the same handle: a
  * machine created after some were made gets them all. */
-void rt_tex_machine_added(exec_machine *m);
+void rt_tex_machine_added(dbg_target *t);
 
 /* ---- streams and events (rt_stream.c; their execution: rt_queue.c) -------------------------- */
 #define RT_STREAM_NATTR 17            /* cudaLaunchAttributeID values a stream keeps */
@@ -605,6 +608,7 @@ void rt_params_pack(const rt_kernel *k, void **args, uint8_t *buf);
 /* What the launch of one kernel is, for the plain runner and the in-process debugger. */
 typedef struct rt_launch_ctx {
     rt_module *mod;
+    dbg_target *tgt;              /* mod->tgt */
     exec_machine *m;              /* mod->m */
     rt_kernel *k;
     const ptx_func *func;         /* k->func */
@@ -639,15 +643,15 @@ cudaError_t rt_launch_check(rt_launch_ctx *ctx);
  * is. ctx->stop says what happened. */
 void rt_launch_exec(rt_launch_ctx *ctx);
 /* The in-process debugger's hook. When non-NULL, rt_launch_exec hands every checked, prepared
- * launch (exec_launch done) to it instead of running the kernel plainly; it runs the kernel to
- * completion (stopping for the user as it likes), fills ctx->stop with the final stop and
- * ctx->reported when it showed a fault itself, and returns 0 (or -1 when it could not run: the
- * launch then fails with cudaErrorLaunchFailure). Its run control calls rt_debug_run_hook
- * around every exec_run, and the runtime raises its interrupt flag with rt_debug_interrupt
- * (the session's Ctrl-C flag) when it needs the kernel to park. */
+ * launch (dbg_target_launch done) to it instead of running the kernel plainly; it runs the
+ * kernel to completion (stopping for the user as it likes), fills ctx->stop with the final
+ * stop and ctx->reported when it showed a fault itself, and returns 0 (or -1 when it could not
+ * run: the launch then fails with cudaErrorLaunchFailure). Its run control calls
+ * rt_debug_run_hook around every run of the kernel, and the runtime raises its interrupt flag
+ * with rt_debug_interrupt (the session's Ctrl-C flag) when it needs the kernel to park. */
 extern int (*rt_debug_launch)(rt_launch_ctx *ctx);
 extern void (*rt_debug_interrupt)(void);
-/* Before (o set) and after (st set) each exec_run of the debugged kernel: parks it while
+/* Before (o set) and after (st set) each run of the debugged kernel: parks it while
  * another thread quiesces kernels; returns 1 when the runtime had raised the interrupt flag
  * (run control clears it, and resumes after an EXEC_STOP_INTERRUPT), else 0. */
 int rt_debug_run_hook(void *ctx, const exec_run_opts *o, const exec_stop *st);
@@ -718,7 +722,7 @@ int rt_device_coop_max_blocks(rt_kernel *k, dim3 block, size_t dyn);
  * modules loaded later. */
 extern uint64_t rt_heap_limit;
 void rt_set_heap_limit(uint64_t bytes);
-/* Worker threads each machine runs kernels with (exec_set_threads; PTXDBG_THREADS, default 0:
+/* Worker threads each machine runs kernels with (dbg_target_set_threads; PTXDBG_THREADS, default 0:
  * one per CPU). */
 extern int rt_threads;
 /* Device printf output: each machine writes into its own buffer while its kernel runs

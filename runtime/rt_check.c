@@ -19,7 +19,7 @@
  *
  * Under the debugger (`ptxdbg ./app`) the session inside the program owns the checkers
  * (cmd_inproc.c); this file then only lists the leaks for it. Where freed memory was freed is
- * the runtime's one description (rt_mem_freed_describe, through exec_freed_describe). Host
+ * the runtime's one description (rt_mem_freed_describe, each machine's describer). Host
  * stacks of allocations are taken only while something checks.
  * ------------------------------------------------------------------------------------------- */
 

@@ -6,7 +6,6 @@
 #include <sys/mman.h>
 #include <time.h>
 #include "rt.h"
-#include "mem.h"
 
 /* The runtime lock: a plain mutex made recursive by a per-thread depth, so that a condition
  * wait (rt_wait) can release it entirely whatever the depth. */
@@ -47,8 +46,9 @@ static void rt_init_once(void)
     /* module variables and device heaps (one window per module), the core's generic windows
      * (shared, local, const, param) and function addresses */
     rt_reserve(RT_MODULE_BASE, RT_MODULE_WINDOW * RT_MAX_MODULES);
-    rt_reserve(MEM_WIN_SHARED, 4 * MEM_WIN_SIZE);
-    rt_reserve(MEM_CODE_BASE, 1ull << 30);
+    uint64_t base, size;
+    for (int i = 0; dbg_addr_reserved(i, &base, &size) == 0; i++)
+        rt_reserve(base, size);
 }
 
 void rt_init(void)

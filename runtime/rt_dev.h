@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "ptx.h"
+#include "dbg_target.h"
 #include "rt_abi.h"
 #include "rt_abi_dev.h"
 
@@ -33,7 +33,7 @@ size_t rt_dev_limit(int limit);
 cudaError_t rt_dev_set_limit(int limit, size_t value);
 
 /* Resources of one kernel (what cudaFuncGetAttributes reports): from its PTX
- * (exec_kernel_resources); rt_kernel_fattr adds its registers (rt_kernel.regs: from its SASS
+ * (dbg_kernel_info_get); rt_kernel_fattr adds its registers (rt_kernel.regs: from its SASS
  * when the fat binary has some for the device, else the core's estimate from the PTX, which
  * errs high) and the limits they and its launch bounds put on maxThreadsPerBlock. */
 typedef struct {
@@ -46,7 +46,7 @@ typedef struct {
     int barriers;           /* named barriers used (ids 0..n-1); 0 when none */
     int req_cluster[3];     /* .reqnctapercluster, 0 when absent */
 } rt_func_res;
-void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r);
+void rt_func_resources(const dbg_kernel_info *ki, rt_func_res *r);
 /* Set r's registers per thread and lower max_threads to what they allow. */
 void rt_func_res_regs(rt_func_res *r, int regs);
 

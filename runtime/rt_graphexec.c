@@ -315,7 +315,7 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
 }
 
 /* Disabled nodes of an executable graph are skipped at launch (kernel, memcpy, memset). */
-static cudaError_t exec_enable(cudaGraphExec_t x, cudaGraphNode_t node, unsigned *get, int set)
+static cudaError_t gx_enable(cudaGraphExec_t x, cudaGraphNode_t node, unsigned *get, int set)
 {
     if (!x || x->magic != EXEC_MAGIC || !rt_graph_node_ok(node)) return cudaErrorInvalidValue;
     if (node->type != cudaGraphNodeTypeKernel && node->type != cudaGraphNodeTypeMemcpy &&
@@ -335,7 +335,7 @@ cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
                                     unsigned int isEnabled)
 {
     RT_BEGIN();
-    return RT_END(exec_enable(hGraphExec, hNode, NULL, isEnabled != 0));
+    return RT_END(gx_enable(hGraphExec, hNode, NULL, isEnabled != 0));
 }
 
 cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
@@ -343,5 +343,5 @@ cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
 {
     RT_BEGIN();
     if (!isEnabled) return RT_END(cudaErrorInvalidValue);
-    return RT_END(exec_enable(hGraphExec, hNode, isEnabled, 0));
+    return RT_END(gx_enable(hGraphExec, hNode, isEnabled, 0));
 }

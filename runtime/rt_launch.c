@@ -132,11 +132,11 @@ cudaError_t rt_stop_error(const exec_stop *st)
 }
 
 /* ---- checks at submission ------------------------------------------------------------------ */
-/* The cluster shape as the core will check it at exec_launch (exec_cluster.c), so a launch
- * that cannot run fails at the call. */
+/* The cluster shape as the engine will check it at dbg_target_launch, so a launch that cannot
+ * run fails at the call. */
 static cudaError_t rt_cluster_check(const rt_launch_ctx *c)
 {
-    const ptx_func *f = c->k->func;
+    const dbg_kernel_info *f = &c->k->info;
     dim3 d = c->cluster;
     int given = d.x || d.y || d.z;
     if (given && (!d.x || !d.y || !d.z))
@@ -196,17 +196,21 @@ cudaError_t rt_launch_check(rt_launch_ctx *ctx)
 static int rt_launch_prepare(rt_launch_ctx *ctx)
 {
     rt_kernel *k = ctx->k;
-    exec_machine *m = ctx->m;
-    exec_dim3 cl = { ctx->cluster.x, ctx->cluster.y, ctx->cluster.z };
-    exec_dim3 g = { ctx->grid.x, ctx->grid.y, ctx->grid.z };
-    exec_dim3 b = { ctx->block.x, ctx->block.y, ctx->block.z };
     FILE *out = rt_out_file(ctx->mod);
     if (out)
-        exec_set_output(m, out);
-    if (exec_set_cluster_dims(m, cl) ||
-        (exec_set_cooperative(m, ctx->cooperative), 0) ||
-        exec_launch(m, k->func, g, b, ctx->shmem, ctx->params, (size_t)k->param_bytes)) {
-        rt_warn("cannot launch %s: %s", k->name, exec_errmsg(m));
+        dbg_target_set_output(ctx->tgt, out);
+    dbg_launch_cfg c = {
+        .kernel = k->func,
+        .grid = { ctx->grid.x, ctx->grid.y, ctx->grid.z },
+        .block = { ctx->block.x, ctx->block.y, ctx->block.z },
+        .shmem = ctx->shmem,
+        .cluster = { ctx->cluster.x, ctx->cluster.y, ctx->cluster.z },
+        .cooperative = ctx->cooperative,
+        .params = ctx->params,
+        .param_bytes = (size_t)k->param_bytes,
+    };
+    if (dbg_target_launch(ctx->tgt, &c)) {
+        rt_warn("cannot launch %s: %s", k->name, dbg_target_errmsg(ctx->tgt));
         return -1;
     }
     return 0;
@@ -216,6 +220,7 @@ void rt_launch_exec(rt_launch_ctx *ctx)
 {
     rt_kernel *k = ctx->k;
     ctx->mod = k->mod;
+    ctx->tgt = k->mod->tgt;
     ctx->m = k->mod->m;
     ctx->func = k->func;
     memset(&ctx->stop, 0, sizeof ctx->stop);
@@ -448,10 +453,10 @@ RT_ENTRY_CTX(cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *conf
              rt_launch_ex(config, func, args, 1))
 
 /* ---- limits ---------------------------------------------------------------------------------- */
-static int rt_set_heap(exec_machine *m, rt_module *mod, void *ctx)
+static int rt_set_heap(dbg_target *t, rt_module *mod, void *ctx)
 {
     (void)mod;
-    exec_set_heap_limit(m, *(uint64_t *)ctx);
+    dbg_target_set_heap_limit(t, *(uint64_t *)ctx);
     return 0;
 }
 

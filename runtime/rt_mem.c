@@ -32,9 +32,13 @@ int rt_addr_reserved(uint64_t p, uint64_t n)
     uint64_t e = p + (n ? n : 1);
     if (e < p)
         return 1;
-    return (p < RT_MODULE_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES && e > RT_MODULE_BASE) ||
-           (p < MEM_WIN_PARAM + MEM_WIN_SIZE && e > MEM_WIN_SHARED) ||
-           (p < MEM_CODE_BASE + (1ull << 30) && e > MEM_CODE_BASE);
+    if (p < RT_MODULE_BASE + RT_MODULE_WINDOW * RT_MAX_MODULES && e > RT_MODULE_BASE)
+        return 1;
+    uint64_t b, len;
+    for (int i = 0; dbg_addr_reserved(i, &b, &len) == 0; i++)
+        if (p < b + len && e > b)
+            return 1;
+    return 0;
 }
 
 /* Split t into the allocations with base < key (*l) and the others (*r). */
@@ -124,29 +128,26 @@ int rt_alloc_each(int (*fn)(const rt_alloc *a, void *ctx), void *ctx)
 
 typedef struct { const rt_alloc *a; int unmap; } rt_map_req;
 
-int rt_alloc_map_into(exec_machine *m, const rt_alloc *a)
+int rt_alloc_map_into(dbg_target *t, const rt_alloc *a)
 {
-    if (exec_global_map(m, a->base, a->size, (void *)(uintptr_t)a->base, a->name))
-        return -1;
-    /* the padding a GPU maps after it: accesses there complete (docs/ARCHITECTURE.md) */
-    if (a->pad)
-        exec_global_set_pad(m, a->base, a->pad);
-    return 0;
+    /* with the padding a GPU maps after it, where accesses complete (docs/ARCHITECTURE.md);
+       pinned host memory the host may poll while a kernel runs */
+    return dbg_target_map(t, a->base, a->size, (void *)(uintptr_t)a->base, a->name, a->pad,
+                          a->kind == RT_MEM_HOST || a->kind == RT_MEM_REGISTERED);
 }
 
-static int rt_map_one(exec_machine *m, rt_module *mod, void *ctx)
+static int rt_map_one(dbg_target *t, rt_module *mod, void *ctx)
 {
     const rt_map_req *q = ctx;
     (void)mod;
     if (q->unmap) {
-        exec_global_unmap(m, q->a->base);
+        dbg_target_unmap(t, q->a->base);
         return 0;
     }
-    if (rt_alloc_map_into(m, q->a)) {
-        rt_warn("cannot map %s: %s", q->a->name, exec_errmsg(m));
+    if (rt_alloc_map_into(t, q->a)) {
+        rt_warn("cannot map %s: %s", q->a->name, dbg_target_errmsg(t));
         return 1;
     }
-    rt_map_host(m, q->a);
     return 0;
 }
 
@@ -286,9 +287,11 @@ int rt_mem_freed_describe(uint64_t addr, char *out, size_t n)
     return 1;
 }
 
-__attribute__((constructor)) static void rt_freed_init(void)
+/* The describer every module's target gets (rt_module_load). */
+int rt_freed_describer(void *ctx, uint64_t addr, char *out, size_t n)
 {
-    exec_set_freed_describer(rt_mem_freed_describe);
+    (void)ctx;
+    return rt_mem_freed_describe(addr, out, n);
 }
 
 cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const char *what,
@@ -304,9 +307,9 @@ cudaError_t rt_alloc_new(rt_mem_kind kind, uint64_t size, unsigned flags, const 
     void *mem;
     size_t msize;
     /* the bytes, then the padding a GPU maps after them (the hardware's granularity,
-       exec_alloc_padding): an overrun there completes, as on a GPU, and lands in no other
+       dbg_addr_padding): an overrun there completes, as on a GPU, and lands in no other
        allocation */
-    uint64_t pad = exec_alloc_padding(size);
+    uint64_t pad = dbg_addr_padding(size);
     if (size + pad < RT_SMALL_ALLOC) {
         msize = (size_t)(size + pad);
         mem = aligned_alloc(256, msize);
@@ -404,17 +407,17 @@ void rt_mem_usage(uint64_t *used, uint64_t *total)
 
 typedef struct { uint64_t addr, n; void *host; } rt_host_req;
 
-static int rt_find_in_machine(exec_machine *m, rt_module *mod, void *ctx)
+static int rt_find_in_machine(dbg_target *t, rt_module *mod, void *ctx)
 {
     rt_host_req *q = ctx;
     (void)mod;
-    q->host = exec_global_host(m, q->addr, q->n);
+    q->host = dbg_target_global_host(t, q->addr, q->n);
     return q->host != NULL;
 }
 
 void *rt_dev_host(uint64_t addr, uint64_t n)
 {
-    if (addr >= MEM_WIN_CONST && addr - MEM_WIN_CONST < MEM_WIN_SIZE)
+    if (dbg_addr_const_decode(addr, NULL, NULL) == 0)
         return rt_const_host(addr, n);          /* a __constant__ variable's address */
     if (rt_alloc_find((void *)(uintptr_t)addr, n))
         return (void *)(uintptr_t)addr;

@@ -151,32 +151,10 @@ rt_module *rt_module_new_ptx(const char *text, size_t len, const char *name)
 /* ---- loading --------------------------------------------------------------------------------- */
 static int rt_map_alloc_cb(const rt_alloc *a, void *ctx)
 {
-    exec_machine *m = ctx;
-    if (rt_alloc_map_into(m, a))
-        rt_warn("cannot map %s into a module: %s", a->name, exec_errmsg(m));
-    else
-        rt_map_host(m, a);
+    dbg_target *t = ctx;
+    if (rt_alloc_map_into(t, a))
+        rt_warn("cannot map %s into a module: %s", a->name, dbg_target_errmsg(t));
     return 0;
-}
-
-/* Map the module variables of `from` into machine `to` (pointers to them work anywhere). */
-static void rt_map_vars(exec_machine *to, exec_machine *from)
-{
-    exec_region_info ri;
-    for (int i = 0; exec_global_region(from, i, &ri) == 0; i++)
-        if (ri.kind == 1 && ri.size) {
-            void *data = exec_global_host(from, ri.base, ri.size);
-            if (data)
-                exec_global_map(to, ri.base, ri.size, data, ri.name);
-        }
-}
-
-static void rt_unmap_vars(exec_machine *to, exec_machine *from)
-{
-    exec_region_info ri;
-    for (int i = 0; exec_global_region(from, i, &ri) == 0; i++)
-        if (ri.kind == 1 && ri.size)
-            exec_global_unmap(to, ri.base);
 }
 
 void (*rt_debug_module_loaded)(rt_module *mod);
@@ -227,18 +205,17 @@ static int rt_module_link(rt_module *mod, char *err, size_t errlen)
  * receives. */
 static void rt_var_bind(rt_module *mod, rt_var *v)
 {
-    ptx_space sp;
-    uint64_t addr, size;
-    if (exec_symbol_addr(mod->m, v->name, &sp, &addr, &size)) {
+    dbg_var_info vi;
+    if (dbg_target_var(mod->tgt, v->name, &vi)) {
         v->dev_addr = 0;
         return;
     }
-    v->space = sp;
-    v->dev_addr = addr;
-    if (!v->managed || sp != PTX_SPACE_GLOBAL || !size)
+    v->space = vi.space;
+    v->dev_addr = vi.addr;
+    if (!v->managed || vi.space != PTX_SPACE_GLOBAL || !vi.size)
         return;
-    void *data = exec_global_host(mod->m, addr, size);
-    if (data && rt_alloc_alias(data, size, RT_MEM_MANAGED, v->name) == cudaSuccess) {
+    void *data = vi.host;
+    if (data && rt_alloc_alias(data, vi.size, RT_MEM_MANAGED, v->name) == cudaSuccess) {
         v->dev_addr = (uint64_t)(uintptr_t)data;
         if (v->managed_ptr)
             *v->managed_ptr = data;
@@ -259,31 +236,31 @@ cudaError_t rt_module_load(rt_module *mod)
                           sizeof err))
             return rt_module_fail(mod, cudaErrorNoKernelImageForDevice, err);
     }
-    ptx_error pe;
-    mod->pm = ptx_parse(mod->ptx, mod->ptx_len, mod->name, &pe);
-    if (!mod->pm)
-        return rt_module_fail(mod, pe.kind == PTX_ERR_VERSION ? cudaErrorUnsupportedPtxVersion
-                                                              : cudaErrorInvalidPtx, pe.msg);
     uint64_t base = RT_MODULE_BASE + (uint64_t)mod->index * RT_MODULE_WINDOW;
-    mod->m = exec_new_at(mod->pm, base, base + RT_MODULE_WINDOW, err, sizeof err);
-    if (!mod->m) {
-        ptx_module_free(mod->pm);
-        mod->pm = NULL;
-        return rt_module_fail(mod, cudaErrorInvalidPtx, err);
-    }
-    exec_set_heap_limit(mod->m, rt_heap_limit);
-    exec_set_threads(mod->m, rt_threads);
+    dbg_target_err why;
+    mod->tgt = dbg_target_load(mod->ptx, mod->ptx_len, mod->name, base, base + RT_MODULE_WINDOW,
+                               &why, err, sizeof err);
+    if (!mod->tgt)
+        return rt_module_fail(mod, why == DBG_TARGET_ERR_VERSION ? cudaErrorUnsupportedPtxVersion
+                                   : why == DBG_TARGET_ERR_NOMEM ? cudaErrorMemoryAllocation
+                                                                 : cudaErrorInvalidPtx, err);
+    mod->pm = dbg_target_module(mod->tgt);
+    mod->m = dbg_target_machine(mod->tgt);
+    dbg_target_set_heap_limit(mod->tgt, rt_heap_limit);
+    dbg_target_set_threads(mod->tgt, rt_threads);
+    /* what the program released, for this module's fault messages (rt_mem.c) */
+    dbg_target_set_freed_describer(mod->tgt, rt_freed_describer, NULL);
     rt_check_machine_added(mod->m);   /* PTXDBG_CHECK (rt_check.c) */
-    rt_alloc_each(rt_map_alloc_cb, mod->m);
+    rt_alloc_each(rt_map_alloc_cb, mod->tgt);
     for (rt_module *o = rt_mods; o; o = o->next)
         if (o != mod && o->loaded > 0) {
-            rt_map_vars(mod->m, o->m);
-            rt_map_vars(o->m, mod->m);
+            dbg_target_share_vars(mod->tgt, o->tgt, 1);
+            dbg_target_share_vars(o->tgt, mod->tgt, 1);
         }
     mod->loaded = 1;
     for (rt_var *v = mod->vars; v; v = v->next)
         rt_var_bind(mod, v);
-    rt_tex_machine_added(mod->m);
+    rt_tex_machine_added(mod->tgt);
     if (rt_debug_module_loaded)
         rt_debug_module_loaded(mod);
     return cudaSuccess;
@@ -314,7 +291,7 @@ void rt_module_free(rt_module *mod)
     if (mod->loaded > 0)
         for (rt_module *o = rt_mods; o; o = o->next)
             if (o != mod && o->loaded > 0)
-                rt_unmap_vars(o->m, mod->m);
+                dbg_target_share_vars(o->tgt, mod->tgt, 0);
     rt_module **pp = &rt_mods;
     rt_module *prev = NULL;
     while (*pp && *pp != mod) {
@@ -331,19 +308,18 @@ void rt_module_free(rt_module *mod)
         rt_debug_module_unloaded(mod);
     if (mod->m)
         rt_check_machine_gone(mod->m);
-    exec_free(mod->m);
-    ptx_module_free(mod->pm);
+    dbg_target_free(mod->tgt);
     rt_sass_free(mod);
     free(mod->ptx);
     free(mod);
 }
 
-int rt_machines_each(int (*fn)(exec_machine *m, rt_module *mod, void *ctx), void *ctx)
+int rt_machines_each(int (*fn)(dbg_target *t, rt_module *mod, void *ctx), void *ctx)
 {
     rt_quiesce();   /* no kernel runs on a machine while fn touches it */
     for (rt_module *o = rt_mods; o; o = o->next)
         if (o->loaded > 0) {
-            int r = fn(o->m, o, ctx);
+            int r = fn(o->tgt, o, ctx);
             if (r)
                 return r;
         }
@@ -379,35 +355,12 @@ rt_kernel *rt_kernel_by_name(rt_module *mod, const char *name)
             return k;
     if (rt_module_load(mod) != cudaSuccess)
         return NULL;
-    for (int i = 0; i < mod->pm->nfuncs; i++) {
-        const ptx_func *f = mod->pm->funcs[i];
-        if (f->is_entry && f->has_body && !strcmp(f->sym->name, name))
-            return rt_kernel_add(mod, NULL, name);
-    }
-    return NULL;
+    return dbg_target_kernel(mod->tgt, name) ? rt_kernel_add(mod, NULL, name) : NULL;
 }
 
 int rt_module_entries(rt_module *mod, const char **names, int max)
 {
-    int n = 0;
-    for (int i = 0; mod->pm && i < mod->pm->nfuncs; i++) {
-        const ptx_func *f = mod->pm->funcs[i];
-        if (f->is_entry && f->has_body) {
-            if (names && n < max)
-                names[n] = f->sym->name;
-            n++;
-        }
-    }
-    return n;
-}
-
-/* Static shared memory the kernel uses: its own and the module-scope .shared it reaches, as
- * cudaFuncGetAttributes reports (rt_occ.c). */
-static uint64_t rt_kernel_static_shared(const ptx_module *pm, const ptx_func *f)
-{
-    rt_func_res r;
-    rt_func_resources(pm, f, &r);
-    return r.shared_static;
+    return mod->tgt ? dbg_target_kernels(mod->tgt, names, max) : 0;
 }
 
 cudaError_t rt_kernel_ready(rt_kernel *k)
@@ -417,35 +370,35 @@ cudaError_t rt_kernel_ready(rt_kernel *k)
     cudaError_t e = rt_module_load(k->mod);
     if (e != cudaSuccess)
         return e;
-    const ptx_module *pm = k->mod->pm;
-    const ptx_func *f = NULL;
-    for (int i = 0; i < pm->nfuncs && !f; i++)
-        if (pm->funcs[i]->is_entry && pm->funcs[i]->has_body &&
-            !strcmp(pm->funcs[i]->sym->name, k->name))
-            f = pm->funcs[i];
-    if (!f) {
+    dbg_target *t = k->mod->tgt;
+    const ptx_func *f = dbg_target_kernel(t, k->name);
+    if (!f || dbg_kernel_info_get(t, f, &k->info)) {
         rt_warn("kernel %s is not in the PTX of %s", k->name, k->mod->name);
         return cudaErrorInvalidDeviceFunction;
     }
-    int np = f->nparams;
+    int np = k->info.nparams;
+    free(k->param_off);
+    free(k->param_size);
     k->param_off = calloc((size_t)np + 1, sizeof *k->param_off);
     k->param_size = calloc((size_t)np + 1, sizeof *k->param_size);
     if (!k->param_off || !k->param_size)
         return cudaErrorMemoryAllocation;
-    int64_t total = exec_param_layout(f, k->param_off, k->param_size, np);
+    int64_t total = dbg_kernel_param_layout(f, k->param_off, k->param_size, np);
     if (total < 0)
         return cudaErrorInvalidDeviceFunction;
     k->nparams = np;
     k->param_bytes = (uint64_t)total;
-    k->static_shmem = rt_kernel_static_shared(pm, f);
-    memcpy(k->maxntid, f->maxntid, sizeof k->maxntid);
-    memcpy(k->reqntid, f->reqntid, sizeof k->reqntid);
-    memcpy(k->reqnctapercluster, f->reqnctapercluster, sizeof k->reqnctapercluster);
-    k->minnctapersm = f->minnctapersm;
+    /* static shared memory: its own and the module-scope .shared it reaches, as
+       cudaFuncGetAttributes reports */
+    k->static_shmem = k->info.shared_static;
+    memcpy(k->maxntid, k->info.maxntid, sizeof k->maxntid);
+    memcpy(k->reqntid, k->info.reqntid, sizeof k->reqntid);
+    memcpy(k->reqnctapercluster, k->info.reqnctapercluster, sizeof k->reqnctapercluster);
+    k->minnctapersm = k->info.minnctapersm;
     k->regs = rt_sass_regs(k->mod, k->name);
     k->regs_from_sass = k->regs > 0;
     if (!k->regs_from_sass)
-        k->regs = exec_kernel_regs(pm, f);
+        k->regs = dbg_kernel_regs(t, f);
     k->func = f;
     return cudaSuccess;
 }
@@ -486,15 +439,13 @@ rt_var *rt_var_by_name(rt_module *mod, const char *name)
             return v;
     if (rt_module_load(mod) != cudaSuccess)
         return NULL;
-    ptx_space sp;
-    uint64_t addr, size;
-    if (exec_symbol_addr(mod->m, name, &sp, &addr, &size) ||
-        (sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_CONST))
+    dbg_var_info vi;
+    if (dbg_target_var(mod->tgt, name, &vi) ||
+        (vi.space != PTX_SPACE_GLOBAL && vi.space != PTX_SPACE_CONST))
         return NULL;
     /* found by name (the driver API): a .attribute(.managed) variable is managed memory */
-    const ptx_sym *ps = ptx_find_var(mod->pm, name);
-    int managed = ps && (ps->flags & PTX_ATTR_MANAGED) && sp == PTX_SPACE_GLOBAL;
-    rt_var *v = rt_var_add(mod, NULL, name, (size_t)size, sp == PTX_SPACE_CONST, managed);
+    rt_var *v = rt_var_add(mod, NULL, name, (size_t)vi.size, vi.space == PTX_SPACE_CONST,
+                           vi.managed);
     if (v)
         rt_var_bind(mod, v);
     return v;
@@ -517,7 +468,7 @@ void *rt_var_host(rt_var *v, size_t off, size_t n)
     if (rt_var_loaded(v) != cudaSuccess || off > v->size || n > v->size - off)
         return NULL;
     if (v->space == PTX_SPACE_CONST)
-        return exec_const_host(v->mod->m, v->dev_addr + off, n);
+        return dbg_target_const_host(v->mod->tgt, v->dev_addr + off, n);
     return rt_dev_host(v->dev_addr + off, n);
 }
 
@@ -526,9 +477,7 @@ cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size)
     cudaError_t e = rt_var_loaded(v);
     if (e != cudaSuccess)
         return e;
-    uint64_t a = v->dev_addr;
-    if (v->space == PTX_SPACE_CONST)
-        a += MEM_WIN_CONST;
+    uint64_t a = v->space == PTX_SPACE_CONST ? dbg_addr_const(0, v->dev_addr) : v->dev_addr;
     if (dev)
         *dev = (void *)(uintptr_t)a;
     if (size)
@@ -540,29 +489,27 @@ cudaError_t rt_var_addr(rt_var *v, void **dev, size_t *size)
  * addresses; the addresses the driver API hands out for modules other than module#0 carry the
  * module in bits 24..31 (its index) so that copies reach the right bank (rt_const_host).
  * module#0's stay plain, so its kernels can also read them through a generic pointer. */
-#define RT_CONST_TAG_SHIFT MEM_CONST_TAG_SHIFT
-
 cudaError_t rt_var_addr_tagged(rt_var *v, void **dev, size_t *size)
 {
     cudaError_t e = rt_var_addr(v, dev, size);
     if (e == cudaSuccess && dev && v->space == PTX_SPACE_CONST)
-        *dev = (uint8_t *)*dev + ((uint64_t)v->mod->index << RT_CONST_TAG_SHIFT);
+        *dev = (void *)(uintptr_t)dbg_addr_const((unsigned)v->mod->index, v->dev_addr);
     return e;
 }
 
 void *rt_const_host(uint64_t addr, uint64_t n)
 {
-    if (addr < MEM_WIN_CONST || addr - MEM_WIN_CONST >= MEM_WIN_SIZE)
+    unsigned utag;
+    uint64_t off;
+    if (dbg_addr_const_decode(addr, &utag, &off))
         return NULL;
-    uint64_t rel = addr - MEM_WIN_CONST;
-    int tag = (int)(rel >> RT_CONST_TAG_SHIFT);
-    uint64_t off = rel & MEM_CONST_OFF_MASK;
+    int tag = (int)utag;
     void *found = NULL, *first = NULL;
     int count = 0;
     for (rt_module *m = rt_mods; m; m = m->next) {
         if (m->loaded <= 0 || (tag && m->index != tag))
             continue;
-        void *h = exec_const_host(m->m, off, n);
+        void *h = dbg_target_const_host(m->tgt, off, n);
         if (h) {
             found = h;
             count++;

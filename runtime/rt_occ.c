@@ -14,35 +14,30 @@
 #define MAX_REGS_THREAD 255
 
 /* ---- resources ----------------------------------------------------------------------------
- * The core computes what ptxas reports (exec_kernel_resources: static shared, const, local,
- * parameters, barriers, a register estimate); the register count of a kernel whose fat
+ * The engine computes what ptxas reports (dbg_kernel_info_get: static shared, const, local,
+ * barriers; dbg_kernel_regs: a register estimate); the register count of a kernel whose fat
  * binary carries SASS for the device is ptxas's own (rt_kernel.sass_regs, rt_sass.c). */
 static size_t align_up(size_t v, size_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
 
-void rt_func_resources(const ptx_module *m, const ptx_func *f, rt_func_res *r)
+void rt_func_resources(const dbg_kernel_info *ki, rt_func_res *r)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
     memset(r, 0, sizeof *r);
-    exec_kres kr;
-    if (exec_kernel_resources(m, f, &kr) == 0) {
-        r->shared_static = kr.shared_static;
-        r->const_bytes = kr.const_bytes;
-        r->local_bytes = kr.local_bytes;
-        r->barriers = kr.barriers;
-    }
+    r->shared_static = ki->shared_static;
+    r->const_bytes = ki->const_bytes;
+    r->local_bytes = ki->local_bytes;
+    r->barriers = ki->barriers;
     /* launch bounds; registers and what they allow: the kernel's own count (rt_kernel.regs),
        rt_kernel_fattr */
-    const uint32_t *t = f->reqntid[0] ? f->reqntid : f->maxntid;
+    const uint32_t *t = ki->reqntid[0] ? ki->reqntid : ki->maxntid;
     uint64_t nt = t[0] ? (uint64_t)t[0] * (t[1] ? t[1] : 1) * (t[2] ? t[2] : 1) : 0;
     r->num_regs = 0;
     r->max_threads = p->maxThreadsPerBlock;
     if (nt && nt < (uint64_t)r->max_threads) r->max_threads = (int)nt;
     /* cudaFuncAttributes.ptxVersion is the virtual architecture the PTX was compiled for
      * (.target sm_80 -> 80; CUB picks its tuning policies by it), not the PTX ISA version. */
-    r->ptx_version = 0;
-    if (m->target && !strncmp(m->target, "sm_", 3))
-        r->ptx_version = atoi(m->target + 3);
-    for (int i = 0; i < 3; i++) r->req_cluster[i] = (int)f->reqnctapercluster[i];
+    r->ptx_version = ki->target_sm;
+    for (int i = 0; i < 3; i++) r->req_cluster[i] = (int)ki->reqnctapercluster[i];
 }
 
 /* Set the registers per thread and what they leave of maxThreadsPerBlock: a block's warps,
@@ -62,7 +57,7 @@ void rt_func_res_regs(rt_func_res *r, int regs)
 void rt_kernel_fattr(const rt_kernel *k, rt_func_res *r, rt_fattr *a)
 {
     const struct cudaDeviceProp *p = rt_dev_props();
-    rt_func_resources(k->mod->pm, k->func, r);
+    rt_func_resources(&k->info, r);
     rt_func_res_regs(r, k->regs);   /* SASS or estimate (rt_kernel_ready) */
     memset(a, 0, sizeof *a);
     a->max_dyn_smem = k->max_dyn_shmem >= 0 ? k->max_dyn_shmem
@@ -70,7 +65,7 @@ void rt_kernel_fattr(const rt_kernel *k, rt_func_res *r, rt_fattr *a)
                       : (int)(p->sharedMemPerBlock - r->shared_static);
     a->carveout = k->attr[RT_KA_CARVEOUT] - 1;
     a->cache_config = k->attr[RT_KA_CACHE];
-    a->cluster_must_be_set = k->func->explicitcluster;
+    a->cluster_must_be_set = k->info.explicitcluster;
     a->nonportable_cluster = k->attr[RT_KA_NONPORTABLE];
     a->cluster_sched = k->attr[RT_KA_SCHED];
     for (int i = 0; i < 3; i++)

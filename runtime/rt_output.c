@@ -6,7 +6,7 @@
 /* ---------------------------------------------------------------------------------------------
  * As on a GPU, where printf writes into a buffer the host prints at synchronisation points, the
  * output of a kernel goes into its machine's buffer while it runs (a stream of our own that the
- * core writes to, exec_set_output), joins the device FIFO when the kernel completes, and is
+ * core writes to, dbg_target_set_output), joins the device FIFO when the kernel completes, and is
  * written to stdout by the synchronising call (device, stream and event synchronisation,
  * synchronous copies, queries, cudaDeviceReset, exit). So the host's own output and the
  * kernels' come out in the order CUDA defines, whatever thread ran the kernel and however long

@@ -20,22 +20,21 @@ void rt_report_fault(rt_launch_ctx *ctx)
     const exec_stop *st = &ctx->stop;
     exec_machine *m = ctx->m;
     const ptx_module *pm = ctx->mod->pm;
+    dbg_pc_place at;
+    dbg_target_pc_place(ctx->tgt, st->pc, &at);
     int num = 4;
     const char *name = st->kind == EXEC_STOP_TRAP     ? "Warp Illegal Instruction (trap)"
                        : st->kind == EXEC_STOP_ASSERT ? "Warp Assert"
                        : st->kind == EXEC_STOP_BRKPT  ? "Warp Breakpoint"
                        : st->kind == EXEC_STOP_EXCEPTION ? dbg_exc_name(st->exc, &num)
                                                          : "Launch Timeout";
-    const ptx_func *f = NULL;
-    const ptx_insn *in = NULL;
-    exec_pc_insn(m, st->pc, &f, &in);
     /* where, through the call sites as bt shows them: a fault inside a toolkit helper
        (__iAtomicAdd, inlined atomics, cooperative groups) names the user's line too */
     dw_info *dw = dbg_dwarf_load(pm, dbg_demangle);
     dbg_site site;
-    int have = dbg_site_of(m, dw, dbg_demangle, pm->path, st->cta, st->warp, st->lane,
+    int have = dbg_site_of(m, dw, dbg_demangle, ctx->mod->name, st->cta, st->warp, st->lane,
                            &site) == 0;
-    exec_dim3 b = exec_cta_coord(m, st->cta);
+    exec_dim3 b = dbg_target_cta_coord(ctx->tgt, st->cta);
     uint32_t t = st->warp * 32 + st->lane;
     exec_dim3 bd = { ctx->block.x, ctx->block.y, ctx->block.z };
     char kname[512];
@@ -43,7 +42,7 @@ void rt_report_fault(rt_launch_ctx *ctx)
         snprintf(kname, sizeof kname, "%s", ctx->k->name);
     fprintf(stderr, "\nCUDA Exception: %s\n", name);
     fprintf(stderr, "The exception was triggered at PC 0x%x (%s%sPTX line %d)\n", st->pc,
-            have ? site.at : "", have ? "; " : "", in ? in->line : 0);
+            have ? site.at : "", have ? "; " : "", at.ptx_line);
     fprintf(stderr, "%s: kernel %s (launch %llu), block (%u,%u,%u) thread (%u,%u,%u)%s%s\n",
             st->kind == EXEC_STOP_TRAP     ? "Kernel trapped"
             : st->kind == EXEC_STOP_ASSERT ? "Kernel assertion failed"
@@ -83,32 +82,16 @@ void rt_report_fault(rt_launch_ctx *ctx)
  * warp that share a pc, for every block started and not finished, at most RT_WHERE_MAX lines. */
 #define RT_WHERE_MAX 64
 
-/* "file.cu:42" of the instruction (its .loc), or "" without line information. */
-static void rt_where_src(const ptx_module *pm, const ptx_insn *in, char *out, size_t n)
-{
-    out[0] = 0;
-    if (!in || in->loc < 0 || in->loc >= pm->nlocs)
-        return;
-    const ptx_loc *l = &pm->locs[in->loc];
-    for (int i = 0; i < pm->nfiles; i++)
-        if (pm->files[i].num == l->file) {
-            const char *p = pm->files[i].path, *b = strrchr(p, '/');
-            snprintf(out, n, "%s:%d", b ? b + 1 : p, l->line);
-            return;
-        }
-}
-
-/* "vector_add.cu:10 (PTX line 52, pc 0x1a) in helper" for pc. */
+/* "vector_add.cu:10 (PTX line 52, pc 0x1a) in helper" for pc (the source line of its .loc
+ * when it has one). */
 static void rt_where_pc(rt_launch_ctx *ctx, uint32_t pc, char *out, size_t n)
 {
-    const ptx_func *f = NULL;
-    const ptx_insn *in = NULL;
-    exec_pc_insn(ctx->m, pc, &f, &in);
-    char src[300];
-    rt_where_src(ctx->mod->pm, in, src, sizeof src);
-    snprintf(out, n, "%s%sPTX line %d, pc 0x%x%s%s%s", src, src[0] ? " (" : "",
-             in ? in->line : 0, pc, src[0] ? ")" : "", f && f != ctx->func ? " in " : "",
-             f && f != ctx->func ? f->sym->name : "");
+    dbg_pc_place p;
+    dbg_target_pc_place(ctx->tgt, pc, &p);
+    int other = p.func && p.func != ctx->func;
+    snprintf(out, n, "%s%sPTX line %d, pc 0x%x%s%s%s", p.src, p.src[0] ? " (" : "",
+             p.ptx_line, pc, p.src[0] ? ")" : "", other ? " in " : "",
+             other ? p.func_name : "");
 }
 
 /* The groups of warp w of CTA c: lanes by (state, pc). Returns the lines printed. */
@@ -117,11 +100,11 @@ static int rt_where_warp(rt_launch_ctx *ctx, uint32_t c, uint32_t w, int budget,
     uint32_t done = 0;
     exec_lane_info li[32];
     for (uint32_t l = 0; l < 32; l++)
-        if (exec_lane_get(ctx->m, c, w, l, &li[l]) != 0 || li[l].state == EXEC_LANE_INVALID ||
+        if (dbg_target_lane(ctx->tgt, c, w, l, &li[l]) != 0 || li[l].state == EXEC_LANE_INVALID ||
             li[l].state == EXEC_LANE_EXITED)
             done |= 1u << l;
     int lines = 0;
-    exec_dim3 b = exec_cta_coord(ctx->m, c);
+    exec_dim3 b = dbg_target_cta_coord(ctx->tgt, c);
     for (uint32_t l = 0; l < 32; l++) {
         if (done & (1u << l))
             continue;
@@ -154,7 +137,7 @@ void rt_report_where(rt_launch_ctx *ctx, const exec_stop *st, const char *why)
     fprintf(stderr, "\nptxdbg: kernel %s (launch %llu) %s\n", kname,
             (unsigned long long)ctx->launch_no, why);
     if (st && (st->kind == EXEC_STOP_LIMIT || st->kind == EXEC_STOP_INTERRUPT) && st->lanes) {
-        exec_dim3 b = exec_cta_coord(ctx->m, st->cta);
+        exec_dim3 b = dbg_target_cta_coord(ctx->tgt, st->cta);
         char where[400];
         rt_where_pc(ctx, st->pc, where, sizeof where);
         fprintf(stderr, "  running: block (%u,%u,%u) warp %u lanes 0x%08x at %s\n", b.x, b.y,
@@ -162,9 +145,10 @@ void rt_report_where(rt_launch_ctx *ctx, const exec_stop *st, const char *why)
     }
     fprintf(stderr, "  where every warp is (blocks started and not finished):\n");
     int printed = 0, more = 0;
-    uint32_t ncta = exec_ncta(ctx->m), nw = exec_nwarps(ctx->m);
+    uint32_t ncta = 0, nw = 0;
+    dbg_target_grid(ctx->tgt, &ncta, &nw);
     for (uint32_t c = 0; c < ncta; c++) {
-        if (exec_cta_get_state(ctx->m, c) != EXEC_CTA_RUNNING)
+        if (dbg_target_cta_state(ctx->tgt, c) != EXEC_CTA_RUNNING)
             continue;
         for (uint32_t w = 0; w < nw; w++)
             printed += rt_where_warp(ctx, c, w, RT_WHERE_MAX - printed, &more);

@@ -18,7 +18,7 @@
  * runners see the flag at their next slice boundary (exec_run returns EXEC_STOP_INTERRUPT),
  * park (RS_PARK) until no reason to stop remains, and resume exactly where they were; the
  * debugged runner parks in rt_debug_run_hook, which the debugger's run control calls around
- * every exec_run, and is RS_STOP while the user is at a stop (quiescers then wait, as every
+ * every run of it, and is RS_STOP while the user is at a stop (quiescers then wait, as every
  * thread of a program stopped by cuda-gdb would). Plain runners share one interrupt flag,
  * rs_intr, high while any reason to stop exists (a quiesce, an abort, the process exiting,
  * Ctrl-C, a runner past its PTXDBG_TIMEOUT); a runner interrupted for another's reason waits
@@ -32,10 +32,10 @@ struct rt_runner {
     rs_state state;
     int dbg;                  /* run by the in-process debugger */
     int solo;                 /* runs alone in the process (debugged, or plain-run checks) */
-    int intr_ok;              /* debugged: the current exec_run may be interrupted and resumed */
+    int intr_ok;              /* debugged: the current run may be interrupted and resumed */
     int raised;               /* debugged: we raised the session's interrupt flag */
     int timed_out;            /* past its PTXDBG_TIMEOUT deadline */
-    int started;              /* exec_launch done: the machine shows this launch */
+    int started;              /* dbg_target_launch done: the machine shows this launch */
     double deadline;          /* CLOCK_MONOTONIC seconds, 0: none */
     uint64_t max_steps;       /* PTXDBG_MAX_STEPS when it started, 0: none */
     struct rt_runner *next;
@@ -52,7 +52,7 @@ static _Thread_local int rs_quiescing;
 static _Thread_local rt_runner *rs_self;       /* the runner this thread is */
 static int rs_exiting;                         /* the process exits: nothing runs again */
 static int rs_allstop;                         /* the debugger is at a stop */
-static volatile int rs_intr;                   /* plain runners' exec_run_opts.interrupt */
+static volatile int rs_intr;                   /* plain runners' interrupt flag (dbg_target_run) */
 static volatile sig_atomic_t rs_sigint;        /* Ctrl-C in a plain run */
 static rt_runner *rs_sigint_owner;             /* the runner that reports it */
 static atomic_int rs_inflight;                 /* launches taken and not finished */
@@ -127,12 +127,6 @@ static int rs_busy(void)
         if ((r->state == RS_RUN || r->state == RS_STOP) && r != rs_self)
             return 1;
     return 0;
-}
-
-void rt_map_host(exec_machine *m, const rt_alloc *a)
-{
-    if (a->kind == RT_MEM_HOST || a->kind == RT_MEM_REGISTERED)
-        exec_global_set_host(m, a->base, 1);
 }
 
 /* ---- quiescing ------------------------------------------------------------------------------- */
@@ -378,24 +372,18 @@ static int rs_after_interrupt(rt_runner *r)
 int rt_run_plain(rt_runner *r)
 {
     rt_launch_ctx *ctx = r->ctx;
-    exec_machine *m = ctx->m;
-    uint64_t start = 0, now = 0;
-    exec_stats(m, &start, NULL);
-    exec_run_opts o;
-    memset(&o, 0, sizeof o);
-    o.mode = EXEC_RUN_CONTINUE;
-    o.interrupt = &rs_intr;
+    dbg_target *t = ctx->tgt;
+    uint64_t start = dbg_target_steps(t), left = 0;
     for (;;) {
         if (r->max_steps) {
-            exec_stats(m, &now, NULL);
+            uint64_t now = dbg_target_steps(t);
             if (now - start >= r->max_steps) {
                 ctx->stop.kind = EXEC_STOP_LIMIT;
                 return RT_RUN_STEPS;
             }
-            o.max_steps = r->max_steps - (now - start);
+            left = r->max_steps - (now - start);
         }
-        memset(&ctx->stop, 0, sizeof ctx->stop);
-        if (exec_run(m, &o, &ctx->stop))
+        if (dbg_target_run(t, left, &rs_intr, &ctx->stop))
             return -1;
         if (ctx->stop.kind == EXEC_STOP_LIMIT)
             return RT_RUN_STEPS;
@@ -442,7 +430,7 @@ int rt_debug_run_hook(void *hctx, const exec_run_opts *o, const exec_stop *st)
             rt_wait(&rt_cv);
         }
         r->state = RS_RUN;
-        r->intr_ok = o->mode == EXEC_RUN_CONTINUE || o->run_on;
+        r->intr_ok = dbg_run_opts_runs_on(o);
         if (rs_allstop) {
             rs_allstop = 0;
             rt_broadcast();

@@ -119,23 +119,23 @@ static cudaError_t sampler_desc(const struct cudaTextureDesc *t, exec_tex_desc *
 
 typedef struct { const exec_tex_desc *d; int surface; uint64_t h; cudaError_t e; } mk_ctx;
 
-static int create_in(exec_machine *m, rt_module *mod, void *p)
+static int create_in(dbg_target *t, rt_module *mod, void *p)
 {
     mk_ctx *c = p;
     uint64_t h = c->h;
-    if (exec_tex_create(m, c->surface, c->d, &h)) {
+    if (dbg_target_tex_create(t, c->surface, c->d, &h)) {
         rt_warn("%s object in %s: %s", c->surface ? "surface" : "texture", mod->name,
-                exec_errmsg(m));
+                dbg_target_errmsg(t));
         c->e = cudaErrorInvalidValue;
         return 1;
     }
     return 0;
 }
 
-static int destroy_in(exec_machine *m, rt_module *mod, void *p)
+static int destroy_in(dbg_target *t, rt_module *mod, void *p)
 {
     (void)mod;
-    exec_tex_destroy(m, *(uint64_t *)p);
+    dbg_target_tex_destroy(t, *(uint64_t *)p);
     return 0;
 }
 
@@ -180,13 +180,13 @@ cudaError_t rt_texobj_new(unsigned long long *out, int surface,
 }
 
 /* A module loaded after objects were created gets them all, with their handles. */
-void rt_tex_machine_added(exec_machine *m)
+void rt_tex_machine_added(dbg_target *t)
 {
     for (uint32_t i = 0; i < g_nobjs; i++)
         if (g_objs[i].live) {
             uint64_t h = i + 1;
-            if (exec_tex_create(m, g_objs[i].surface, &g_objs[i].d, &h))
-                rt_warn("texture object %u: %s", i + 1, exec_errmsg(m));
+            if (dbg_target_tex_create(t, g_objs[i].surface, &g_objs[i].d, &h))
+                rt_warn("texture object %u: %s", i + 1, dbg_target_errmsg(t));
         }
 }
 

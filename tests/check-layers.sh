@@ -1,8 +1,8 @@
 #!/bin/sh
 # check-layers.sh - the layering holds: front ends (commands/, dap/, runtime/) call no core or
 # DWARF internals (exec_*, mem_*, ptx_*, dw_*) and include no header of core/ or dwarf/ nor the
-# engine's or the checkers' internal ones (the runtime library, which runs kernels, may use the
-# core's public API: ptx.h, exec.h, mem.h); the engine's public folder (debugger/include/)
+# engine's or the checkers' internal ones (the runtime library runs kernels through the engine's
+# execution API, dbg_target.h, like any front end); the engine's public folder (debugger/include/)
 # declares nothing of them; the core, DWARF and the checkers include nothing of the engine.
 # Prints every violation and
 # "layers: N passed, M failed" (the Makefile compiles front ends with the public folders only,
@@ -24,14 +24,9 @@ strip() {
     sed -e 's|/\*.*\*/||g' -e '/\/\*/,/\*\//d' \
         -e '/^[[:space:]]*#[[:space:]]*include/!s/"\([^"\\]\|\\.\)*"/""/g' "$@"
 }
-violations() { # FILE: its offending lines. The runtime library runs kernels: it may use the
-    # core's public API (ptx.h, exec.h, mem.h: exec_*, ptx_*, mem_*) but nothing else of the core
+violations() { # FILE: its offending lines
     calls='\b(exec|mem|ptx|dw)_[a-z0-9_]+[[:space:]]*\(|\bdbg_(module|machine|dwarf)[[:space:]]*\('
-    hdrs='(exec|exec_[a-z_]+|mem|ptx|ptx_[a-z_]+|dw|dw_[a-z_]+|dbg_int|dbg_expr|chk_int|fileck)'
-    case $1 in runtime/*)
-        calls='\bdw_[a-z0-9_]+[[:space:]]*\(|\bdbg_(module|machine|dwarf)[[:space:]]*\('
-        hdrs='(exec_core|exec_insn|exec_fp|ptx_lex|ptx_num|dw|dw_[a-z_]+|dbg_int|dbg_expr|chk_int|fileck)' ;;
-    esac
+    hdrs='(exec|exec_[a-z_]+|mem|ptx|ptx_[a-z_]+|dw|dw_[a-z_]+|dbg_int|dbg_expr|dbg_tgt|chk_int|fileck)'
     strip "$1" | grep -nE "$calls" | sed "s|^|$1:|"
     grep -nE "#include[[:space:]]*\"([^\"]*/)?$hdrs\\.h\"" "$1" | sed "s|^|$1:|"
 }

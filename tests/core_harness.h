@@ -134,4 +134,38 @@ static inline exec_stop t_run_steps(T *t, uint64_t max_steps)
 
 static inline exec_stop t_run(T *t) { return t_run_steps(t, T_MAX_STEPS); }
 
+/* ---- the fixture steps every suite repeats ------------------------------------------------- */
+/* Load src; fails the test with the loader's message otherwise. */
+static inline void t_open(T *t, const char *src)
+{
+    ck_assert_msg(t_load(t, src) == 0, "%s", t->err);
+}
+
+/* Run to the end; fails the test on any other stop. */
+static inline exec_stop t_run_done(T *t)
+{
+    exec_stop st = t_run(t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "stop %d exc %d: %s", st.kind, st.exc, st.msg);
+    return st;
+}
+
+/* Run and expect exception e with a message containing `want`. */
+static inline exec_stop t_run_exc(T *t, exec_exc e, const char *want)
+{
+    exec_stop st = t_run(t);
+    ck_assert_msg(st.kind == EXEC_STOP_EXCEPTION, "stop %d: %s", st.kind, st.msg);
+    ck_assert_msg(st.exc == e, "exc %d (want %d): %s", st.exc, e, st.msg);
+    ck_assert_msg(strstr(st.msg, want) != NULL, "'%s' not in '%s'", want, st.msg);
+    return st;
+}
+
+/* Loading src must fail with a message containing `want`. */
+static inline void t_load_fails(const char *src, const char *want)
+{
+    T t;
+    ck_assert_int_ne(t_load(&t, src), 0);
+    ck_assert_msg(strstr(t.err, want) != NULL, "'%s' not in '%s'", want, t.err);
+    t_free(&t);
+}
+
 #endif

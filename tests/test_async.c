@@ -8,32 +8,6 @@
 #define T_MAX_STEPS 200000000
 #include "core_harness.h"
 
-/* ---- helpers ------------------------------------------------------------------------------- */
-static void t_done(T *t)
-{
-    exec_stop st = t_run(t);
-    ck_assert_msg(st.kind == EXEC_STOP_DONE, "stop %d exc %d: %s", st.kind, st.exc, st.msg);
-}
-
-/* Run and expect an exception whose message contains `want`. */
-static exec_stop t_exc(T *t, exec_exc e, const char *want)
-{
-    exec_stop st = t_run(t);
-    ck_assert_msg(st.kind == EXEC_STOP_EXCEPTION, "stop %d: %s", st.kind, st.msg);
-    ck_assert_msg(st.exc == e, "exc %d (want %d): %s", st.exc, e, st.msg);
-    ck_assert_msg(strstr(st.msg, want) != NULL, "'%s' not in '%s'", want, st.msg);
-    return st;
-}
-
-/* Load must fail with a message containing `want`. */
-static void t_load_err(const char *src, const char *want)
-{
-    T t;
-    ck_assert_int_ne(t_load(&t, src), 0);
-    ck_assert_msg(strstr(t.err, want) != NULL, "'%s' not in '%s'", want, t.err);
-    ptx_module_free(t.mod);
-}
-
 /* ---- mbarrier: phases, tokens, parity, counts, tx-count (one thread) --------------------------
  * Results written to out[] in order; the expected values follow the PTX ISA definitions. */
 static const char *k_mbar_basic = HDR
@@ -107,10 +81,10 @@ static const char *k_mbar_basic = HDR
 START_TEST(test_mbar_basic)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_mbar_basic) == 0, "%s", t.err);
+    t_open(&t, k_mbar_basic);
     uint64_t out = t_buf(&t, 19 * 4);
     t_launch_args(&t, "k", 1, 1, &out, 1);
-    t_done(&t);
+    t_run_done(&t);
     uint32_t r[19];
     t_read(&t, out, r, sizeof r);
     static const uint32_t want[19] = { 2, 0, 2, 1, 1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 1, 0 };
@@ -174,11 +148,11 @@ static const char *k_prodcons = HDR
 START_TEST(test_mbar_prodcons)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_prodcons) == 0, "%s", t.err);
+    t_open(&t, k_prodcons);
     uint32_t n = 7;
     uint64_t p[2] = { t_buf(&t, 96 * 4), n };
     t_launch_args(&t, "k", 2, 128, p, 2);
-    t_done(&t);
+    t_run_done(&t);
     uint32_t r[96];
     t_read(&t, p[0], r, sizeof r);
     for (uint32_t i = 0; i < 96; i++) {
@@ -229,10 +203,10 @@ START_TEST(test_mbar_misuse)
     };
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         T t;
-        ck_assert_msg(t_load(&t, k_mbar_misuse) == 0, "%s", t.err);
+        t_open(&t, k_mbar_misuse);
         uint64_t p[2] = { c, t_buf(&t, 64) };
         t_launch_args(&t, "k", 1, 1, p, 2);
-        t_exc(&t, cases[c].e, cases[c].msg);
+        t_run_exc(&t, cases[c].e, cases[c].msg);
         t_free(&t);
     }
 }
@@ -278,14 +252,14 @@ static const char *k_cp = HDR
 START_TEST(test_cp_async)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_cp) == 0, "%s", t.err);
+    t_open(&t, k_cp);
     uint8_t in[32 * 16], out[1408], want[1408];
     for (int i = 0; i < (int)sizeof in; i++)
         in[i] = (uint8_t)(i * 7 + 3);
     uint64_t p[2] = { t_buf(&t, sizeof in), t_buf(&t, sizeof out) };
     t_write(&t, p[0], in, sizeof in);
     t_launch_args(&t, "k", 1, 32, p, 2);
-    t_done(&t);
+    t_run_done(&t);
     t_read(&t, p[1], out, sizeof out);
     memset(want, 0, sizeof want);
     for (int th = 0; th < 32; th++) {
@@ -338,14 +312,14 @@ static const char *k_cp_mbar = HDR
 START_TEST(test_cp_mbarrier_arrive)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_cp_mbar) == 0, "%s", t.err);
+    t_open(&t, k_cp_mbar);
     uint32_t in[64], out[32];
     for (int i = 0; i < 64; i++)
         in[i] = (uint32_t)(i * i + 1);
     uint64_t p[2] = { t_buf(&t, sizeof in), t_buf(&t, sizeof out) };
     t_write(&t, p[0], in, sizeof in);
     t_launch_args(&t, "k", 1, 32, p, 2);
-    t_done(&t);
+    t_run_done(&t);
     t_read(&t, p[1], out, sizeof out);
     for (int i = 0; i < 32; i++)
         ck_assert_uint_eq(out[i], in[31 - i] + in[63 - i]);
@@ -380,21 +354,21 @@ START_TEST(test_cp_async_errors)
     };
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         T t;
-        ck_assert_msg(t_load(&t, k_cp_bad) == 0, "%s", t.err);
+        t_open(&t, k_cp_bad);
         uint64_t p[2] = { c, t_buf(&t, 64) };
         t_launch_args(&t, "k", 1, 1, p, 2);
-        t_exc(&t, cases[c].e, cases[c].msg);
+        t_run_exc(&t, cases[c].e, cases[c].msg);
         t_free(&t);
     }
-    t_load_err(HDR ".visible .entry k(.param .u64 a)\n{\n .shared .align 16 .b8 s[64];\n"
+    t_load_fails(HDR ".visible .entry k(.param .u64 a)\n{\n .shared .align 16 .b8 s[64];\n"
                " .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [a];\n"
                " cp.async.cg.shared.global [s], [%rd1], 8;\n ret;\n}\n",
                "cp-size must be 16 for .cg");
-    t_load_err(HDR ".visible .entry k(.param .u64 a)\n{\n .shared .align 16 .b8 s[64];\n"
+    t_load_fails(HDR ".visible .entry k(.param .u64 a)\n{\n .shared .align 16 .b8 s[64];\n"
                " .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [a];\n"
                " cp.async.ca.shared.global [s], [%rd1], 4, 8;\n ret;\n}\n",
                "src-size 8 exceeds cp-size 4");
-    t_load_err(HDR ".visible .entry k(.param .u64 a)\n{\n .shared .align 128 .b8 s[64];\n"
+    t_load_fails(HDR ".visible .entry k(.param .u64 a)\n{\n .shared .align 128 .b8 s[64];\n"
                " .shared .align 8 .b64 bar;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [a];\n"
                " cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes"
                " [s], [%rd1, {0}], [bar];\n ret;\n}\n",
@@ -457,7 +431,7 @@ static const char *k_bulk = HDR
 START_TEST(test_bulk)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_bulk) == 0, "%s", t.err);
+    t_open(&t, k_bulk);
     int32_t in[64], racc[128];
     float facc[4] = { 0.5f, 1.5f, -2.0f, 1e8f };
     for (int i = 0; i < 64; i++) {
@@ -472,7 +446,7 @@ START_TEST(test_bulk)
     t_write(&t, p[2], racc, 512);
     t_write(&t, p[3], facc, 16);
     t_launch_args(&t, "k", 1, 64, p, 4);
-    t_done(&t);
+    t_run_done(&t);
     int32_t out[128], rr[128];
     float fr[4];
     t_read(&t, p[1], out, 512);
@@ -522,10 +496,10 @@ START_TEST(test_bulk_errors)
     };
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         T t;
-        ck_assert_msg(t_load(&t, k_bulk_bad) == 0, "%s", t.err);
+        t_open(&t, k_bulk_bad);
         uint64_t p[2] = { c, t_buf(&t, 256) };
         t_launch_args(&t, "k", 1, 1, p, 2);
-        t_exc(&t, cases[c].e, cases[c].msg);
+        t_run_exc(&t, cases[c].e, cases[c].msg);
         t_free(&t);
     }
 }
@@ -557,10 +531,10 @@ static const char *k_cluster = HDR
 START_TEST(test_cluster_ops)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_cluster) == 0, "%s", t.err);
+    t_open(&t, k_cluster);
     uint64_t p[2] = { t_buf(&t, 24), 0 };
     t_launch_args(&t, "k", 2, 32, p, 2);
-    t_done(&t);
+    t_run_done(&t);
     uint32_t r[6];
     t_read(&t, p[0], r, sizeof r);
     ck_assert_uint_eq(r[0], 0);                    /* mapa rank 0: same address */
@@ -571,17 +545,17 @@ START_TEST(test_cluster_ops)
     ck_assert_uint_eq(r[5], 0);                    /* generic mapa: same address */
     t_free(&t);
     /* rank 1 is no CTA of a one-CTA cluster */
-    ck_assert_msg(t_load(&t, k_cluster) == 0, "%s", t.err);
+    t_open(&t, k_cluster);
     p[0] = t_buf(&t, 24);
     p[1] = 1;
     t_launch_args(&t, "k", 1, 32, p, 2);
-    t_exc(&t, EXEC_EXC_ILLEGAL_ADDRESS, "no such CTA in cluster");
+    t_run_exc(&t, EXEC_EXC_ILLEGAL_ADDRESS, "no such CTA in cluster");
     t_free(&t);
-    t_load_err(HDR ".visible .entry k()\n{\n setmaxnreg.inc.sync.aligned.u32 250;\n ret;\n}\n",
+    t_load_fails(HDR ".visible .entry k()\n{\n setmaxnreg.inc.sync.aligned.u32 250;\n ret;\n}\n",
                "register count 250 must be in 24..256 and a multiple of 8");
-    t_load_err(HDR ".visible .entry k()\n{\n setmaxnreg.dec.sync.aligned.u32 16;\n ret;\n}\n",
+    t_load_fails(HDR ".visible .entry k()\n{\n setmaxnreg.dec.sync.aligned.u32 16;\n ret;\n}\n",
                "register count 16");
-    t_load_err(HDR ".visible .entry k(.param .u64 a)\n{\n .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+    t_load_fails(HDR ".visible .entry k(.param .u64 a)\n{\n .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
                " ld.param.u64 %rd1, [a];\n"
                " multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1];\n ret;\n}\n",
                "multimem requires multicast memory objects, which ptxdbg does not model");
@@ -615,7 +589,7 @@ static const char *k_stasync = ".version 8.5\n.target sm_90\n.address_size 64\n"
 START_TEST(test_st_red_async)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_stasync) == 0, "%s", t.err);
+    t_open(&t, k_stasync);
     uint64_t out = t_buf(&t, 32 * 8);
     t_launch(&t, "k", 1, 32, &out, sizeof out);
     exec_stop st = t_run(&t);
@@ -631,7 +605,7 @@ START_TEST(test_st_red_async)
     static const char *bad = ".version 8.5\n.target sm_90\n.address_size 64\n"
         ".visible .entry k()\n{\n .shared .align 8 .b64 mb;\n .shared .align 4 .b32 v;\n"
         " st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [v], 1, [mb];\n ret;\n}\n";
-    ck_assert_msg(t_load(&t, bad) == 0, "%s", t.err);
+    t_open(&t, bad);
     t_launch(&t, "k", 1, 1, NULL, 0);
     st = t_run(&t);
     ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
@@ -677,10 +651,10 @@ static const char *k_tmem = HDR
 START_TEST(test_tmem_alloc)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_tmem) == 0, "%s", t.err);
+    t_open(&t, k_tmem);
     uint64_t out = t_buf(&t, 20);
     t_launch_args(&t, "k", 3, 64, &out, 1);
-    t_done(&t);
+    t_run_done(&t);
     uint32_t r[5];
     t_read(&t, out, r, sizeof r);
     ck_assert_uint_eq(r[0], 0);
@@ -722,10 +696,10 @@ static const char *k_tmem_block = HDR
 START_TEST(test_tmem_block)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_tmem_block) == 0, "%s", t.err);
+    t_open(&t, k_tmem_block);
     uint64_t out = t_buf(&t, 8);
     t_launch_args(&t, "k", 1, 64, &out, 1);
-    t_done(&t);
+    t_run_done(&t);
     uint32_t r[2];
     t_read(&t, out, r, sizeof r);
     ck_assert_uint_eq(r[0], 2);
@@ -778,19 +752,19 @@ START_TEST(test_tmem_errors)
     };
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         T t;
-        ck_assert_msg(t_load(&t, k_tmem_bad) == 0, "%s", t.err);
+        t_open(&t, k_tmem_bad);
         uint64_t p = c;
         t_launch_args(&t, "k", 1, 32, &p, 1);
-        t_exc(&t, cases[c].e, cases[c].msg);
+        t_run_exc(&t, cases[c].e, cases[c].msg);
         t_free(&t);
     }
-    t_load_err(HDR ".visible .entry k()\n{\n .shared .align 4 .b32 ta;\n"
+    t_load_fails(HDR ".visible .entry k()\n{\n .shared .align 4 .b32 ta;\n"
                " tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [ta], 32;\n ret;\n}\n",
                "ptxdbg runs every CTA as a cluster of one: only .cta_group::1 is supported");
-    t_load_err(HDR ".visible .entry k()\n{\n .shared .align 4 .b32 ta;\n"
+    t_load_fails(HDR ".visible .entry k()\n{\n .shared .align 4 .b32 ta;\n"
                " tcgen05.alloc.sync.aligned.shared::cta.b32 [ta], 32;\n ret;\n}\n",
                "needs .cta_group::1.sync.aligned");
-    t_load_err(HDR ".visible .entry k()\n{\n .reg .b32 %r<3>;\n"
+    t_load_fails(HDR ".visible .entry k()\n{\n .reg .b32 %r<3>;\n"
                " tcgen05.shift.cta_group::1.down [%r1];\n ret;\n}\n",
                "tcgen05.shift is not supported");
 }
@@ -812,9 +786,9 @@ static const char *k_tmem_leak = HDR
 START_TEST(test_tmem_leak_at_exit)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_tmem_leak) == 0, "%s", t.err);
+    t_open(&t, k_tmem_leak);
     t_launch_args(&t, "k", 2, 64, NULL, 0);
-    exec_stop st = t_exc(&t, EXEC_EXC_ILLEGAL_INSN,
+    exec_stop st = t_run_exc(&t, EXEC_EXC_ILLEGAL_INSN,
                          "CTA 0 exited with Tensor Memory still allocated (columns 0-63)");
     ck_assert_uint_eq(st.cta, 0);
     ck_assert_uint_eq(st.warp, 1);     /* raised by the last thread to exit */
@@ -843,9 +817,9 @@ static const char *k_tmem_both_block = HDR
 START_TEST(test_tmem_yield_deadlock)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_tmem_both_block) == 0, "%s", t.err);
+    t_open(&t, k_tmem_both_block);
     t_launch_args(&t, "k", 1, 64, NULL, 0);
-    exec_stop st = t_exc(&t, EXEC_EXC_BARRIER_DEADLOCK, "no thread can proceed");
+    exec_stop st = t_run_exc(&t, EXEC_EXC_BARRIER_DEADLOCK, "no thread can proceed");
     ck_assert_msg(strstr(st.msg, "warp 0 lanes 0xffffffff wait in tcgen05 (pc") != NULL, "%s",
                   st.msg);
     ck_assert_msg(strstr(st.msg, "warp 1 lanes 0xffffffff wait in tcgen05 (pc") != NULL, "%s",
@@ -871,7 +845,7 @@ START_TEST(test_sured_not_parallel)
         " ret;\n}\n";
     for (int rep = 0; rep < 4; rep++) {
         T t;
-        ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
+        t_open(&t, src);
         uint64_t cell = t_buf(&t, 16), h = 0;
         exec_tex_desc dsc;
         memset(&dsc, 0, sizeof dsc);
@@ -920,7 +894,7 @@ START_TEST(test_nvcc_pipeline_prim)
         t_write(&t, p[0], in, sizeof in);
         t_write(&t, p[1], in4, sizeof in4);
         t_launch_args(&t, "_Z4primPKfPK6float4Pfi", NB, NT, p, 4);
-        t_done(&t);
+        t_run_done(&t);
         t_read(&t, p[2], out, sizeof out);
         for (int b = 0; b < NB; b++)
             for (int th = 0; th < NT; th++) {
@@ -948,7 +922,7 @@ START_TEST(test_nvcc_pipeline_staged_tile)
         uint64_t p[3] = { t_buf(&t, sizeof in), t_buf(&t, sizeof out), NS };
         t_write(&t, p[0], in, sizeof in);
         t_launch_args(&t, "_Z6stagedPKiPii", 1, 128, p, 3);
-        t_done(&t);
+        t_run_done(&t);
         t_read(&t, p[1], out, sizeof out);
         for (int th = 0; th < 128; th++) {
             int32_t w = 0;
@@ -963,7 +937,7 @@ START_TEST(test_nvcc_pipeline_staged_tile)
         uint64_t q[2] = { t_buf(&t, sizeof tin), t_buf(&t, sizeof tout) };
         t_write(&t, q[0], tin, sizeof tin);
         t_launch_args(&t, "_Z4tilePKiPi", 2, 256, q, 2);
-        t_done(&t);
+        t_run_done(&t);
         t_read(&t, q[1], tout, sizeof tout);
         for (int b = 0; b < 2; b++) {
             const int32_t *s = tin + b * 512;
@@ -991,7 +965,7 @@ START_TEST(test_nvcc_barrier)
         uint64_t p[2] = { t_buf(&t, sizeof in), t_buf(&t, sizeof out) };
         t_write(&t, p[0], in, sizeof in);
         t_launch_args(&t, "_Z5bcopyPKiPi", 2, 256, p, 2);
-        t_done(&t);
+        t_run_done(&t);
         t_read(&t, p[1], out, sizeof out);
         for (int b = 0; b < 2; b++)
             for (int th = 0; th < 256; th++)
@@ -1003,7 +977,7 @@ START_TEST(test_nvcc_barrier)
         uint64_t q[3] = { t_buf(&t, sizeof rin), t_buf(&t, sizeof rout), NK };
         t_write(&t, q[0], rin, sizeof rin);
         t_launch_args(&t, "_Z4ringPKiPii", 1, 128, q, 3);
-        t_done(&t);
+        t_run_done(&t);
         t_read(&t, q[1], rout, sizeof rout);
         for (int w = 1; w <= 3; w++)
             for (int lane = 0; lane < 32; lane++) {
@@ -1036,7 +1010,7 @@ START_TEST(test_nvcc_bulk)
         t_write(&t, p[0], in, sizeof in);
         t_write(&t, p[2], acc, sizeof acc);
         t_launch_args(&t, "_Z4bulkPKiPiPji", NB, 128, p, 4);
-        t_done(&t);
+        t_run_done(&t);
         uint32_t racc[N];
         t_read(&t, p[1], out, sizeof out);
         t_read(&t, p[2], racc, sizeof racc);
@@ -1066,7 +1040,7 @@ START_TEST(test_nvcc_tmem)
             uint32_t out[4];
             uint64_t p[2] = { t_buf(&t, sizeof out), cols[c] };
             t_launch_args(&t, "_Z4tmemPjj", 2, 96, p, 2);
-            t_done(&t);
+            t_run_done(&t);
             t_read(&t, p[0], out, sizeof out);
             for (int b = 0; b < 2; b++) {
                 ck_assert_uint_eq(out[2 * b], 0);

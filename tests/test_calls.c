@@ -24,7 +24,7 @@ static void run_recursion(const char *path)
     char *src = tu_read_file(path, &len);
     ck_assert_msg(src != NULL, "cannot read %s", path);
     T t;
-    ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
+    t_open(&t, src);
     free(src);
     enum { N = 64 };
     uint64_t p[5] = { t_buf(&t, N * 4), t_buf(&t, N * 4), t_buf(&t, N * 8), t_buf(&t, N * 4),
@@ -34,8 +34,7 @@ static void run_recursion(const char *path)
         in[i] = (i * 37 + 11) % 101;
     t_write(&t, p[0], in, sizeof in);
     t_launch(&t, "_Z16recursion_kernelPKiPjPyPiS3_", 2, 32, p, sizeof p);
-    exec_stop st = t_run(&t);
-    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%d %s", st.kind, st.msg);
+    t_run_done(&t);
     unsigned fibs[N];
     unsigned long long facts[N];
     int acks[N], sorted[N * 12];
@@ -103,11 +102,10 @@ static const char *k_indirect = HDR
 START_TEST(test_indirect_calls)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_indirect) == 0, "%s", t.err);
+    t_open(&t, k_indirect);
     uint64_t out = t_buf(&t, 32 * 4);
     t_launch(&t, "k", 1, 32, &out, 8);
-    exec_stop st = t_run(&t);
-    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%d %s", st.kind, st.msg);
+    t_run_done(&t);
     uint32_t v[32];
     t_read(&t, out, v, sizeof v);
     for (unsigned i = 0; i < 32; i++)
@@ -120,7 +118,7 @@ END_TEST
 START_TEST(test_backtrace)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_indirect) == 0, "%s", t.err);
+    t_open(&t, k_indirect);
     uint64_t out = t_buf(&t, 32 * 4);
     t_launch(&t, "k", 1, 32, &out, 8);
     const ptx_func *sq = ptx_find_func(t.mod, "square");
@@ -195,12 +193,11 @@ START_TEST(test_printf)
              " call.uni (r0), vprintf, (p0, p1);\n ld.param.b32 %%r4, [r0];\n }\n"
              " ret;\n}\n", fmt, s2);
     T t;
-    ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
+    t_open(&t, src);
     FILE *out = tmpfile();
     exec_set_output(t.m, out);
     t_launch(&t, "k", 1, 3, NULL, 0);
-    exec_stop st = t_run(&t);
-    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%d %s", st.kind, st.msg);
+    t_run_done(&t);
     char got[2048] = { 0 }, want[2048];
     rewind(out);
     size_t n = fread(got, 1, sizeof got - 1, out);
@@ -244,7 +241,7 @@ START_TEST(test_assert_trap)
              " mov.u32 %%r1, %%tid.x;\n setp.gt.u32 %%p1, %%r1, 29;\n @%%p1 trap;\n ret;\n}\n",
              s1, s2, s3);
     T t;
-    ck_assert_msg(t_load(&t, src) == 0, "%s", t.err);
+    t_open(&t, src);
     t_launch(&t, "k", 1, 32, NULL, 0);
     exec_stop st = t_run(&t);
     ck_assert_int_eq(st.kind, EXEC_STOP_ASSERT);
@@ -295,7 +292,7 @@ START_TEST(test_malloc_free)
 {
     for (uint32_t mode = 0; mode < 4; mode++) {
         T t;
-        ck_assert_msg(t_load(&t, k_malloc) == 0, "%s", t.err);
+        t_open(&t, k_malloc);
         struct { uint64_t out; uint32_t mode, pad; } p = { t_buf(&t, 32 * 4), mode, 0 };
         t_launch(&t, "k", 1, 32, &p, 12);
         exec_stop st = t_run(&t);
@@ -336,7 +333,7 @@ static const char *k_deep = HDR
 START_TEST(test_stack_overflow)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_deep) == 0, "%s", t.err);
+    t_open(&t, k_deep);
     t_launch(&t, "k", 1, 1, NULL, 0);
     exec_stop st = t_run(&t);
     ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
@@ -382,11 +379,10 @@ static const char *k_multiret = HDR
 START_TEST(test_multi_return)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_multiret) == 0, "%s", t.err);
+    t_open(&t, k_multiret);
     uint64_t out = t_buf(&t, 40 * 32);
     t_launch(&t, "k", 1, 40, &out, sizeof out);
-    exec_stop st = t_run(&t);
-    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    t_run_done(&t);
     uint32_t o[40][8];
     t_read(&t, out, o, sizeof o);
     for (uint32_t l = 0; l < 40; l++) {
@@ -434,11 +430,10 @@ static const char *k_regargs = HDR
 START_TEST(test_reg_args)
 {
     T t;
-    ck_assert_msg(t_load(&t, k_regargs) == 0, "%s", t.err);
+    t_open(&t, k_regargs);
     uint64_t out = t_buf(&t, 40 * 32);
     t_launch(&t, "k", 1, 40, &out, sizeof out);
-    exec_stop st = t_run(&t);
-    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    t_run_done(&t);
     uint32_t o[40][8];
     t_read(&t, out, o, sizeof o);
     for (uint32_t l = 0; l < 40; l++) {

@@ -1,4 +1,4 @@
-/* test_engine.c - the engine driven directly through its public API, no CLI in between: load, launch, break, step by warp and by lane, evaluate, watch, core round trip, two sessions in one process. */
+/* test_engine.c - the engine driven directly through its public API, no CLI in between: load, launch, break, step by warp and by lane, evaluate, watch, core round trip, two sessions in one process, a runtime's targets. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +7,7 @@
 /* the engine's public headers only (debugger/include/), as every front end */
 #include "dbg.h"
 #include "dbg_rows.h"
+#include "dbg_target.h"
 #include "dbg_value.h"
 
 /* out[i] = 3 * i + 1 for i < n (the C reference is tri_ref). pcs: 5 the mul, 6 the add,
@@ -211,6 +212,164 @@ START_TEST(two_sessions)
 }
 END_TEST
 
+/* ---- a program's runtime: targets (dbg_target.h), as the CUDA runtime library drives them -------
+ * out[i] = in[i] * scale + bias for i < n, scale a module .global, bias a module .const (the C
+ * reference is axpb_ref). pc 16 is the store, on PTX line 25. */
+static const char axpb_ptx[] =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".global .align 4 .u32 scale;\n"
+    ".const .align 4 .u32 bias;\n"
+    ".visible .entry axpb(.param .u64 out, .param .u64 in, .param .u32 n)\n{\n"
+    " .reg .pred %p<2>; .reg .b32 %r<10>; .reg .b64 %rd<8>;\n"
+    " ld.param.u64 %rd1, [out];\n ld.param.u64 %rd2, [in];\n ld.param.u32 %r1, [n];\n"
+    " mov.u32 %r2, %tid.x;\n mov.u32 %r3, %ctaid.x;\n mov.u32 %r4, %ntid.x;\n"
+    " mad.lo.u32 %r5, %r3, %r4, %r2;\n setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra DONE;\n"
+    " mul.wide.u32 %rd3, %r5, 4;\n add.s64 %rd4, %rd2, %rd3;\n ld.global.u32 %r6, [%rd4];\n"
+    " ld.global.u32 %r7, [scale];\n ld.const.u32 %r8, [bias];\n"
+    " mad.lo.u32 %r9, %r6, %r7, %r8;\n add.s64 %rd5, %rd1, %rd3;\n"
+    " st.global.u32 [%rd5], %r9;\n"
+    "DONE:\n ret;\n}\n";
+
+static uint32_t axpb_ref(uint32_t in, uint32_t scale, uint32_t bias) { return in * scale + bias; }
+
+#define AXPB_N 100          /* threads that store; the grid has 128 */
+#define AXPB_IN  0x10000000000ull   /* where the test maps its arrays (1 TB up) */
+#define AXPB_OUT 0x10000100000ull
+
+/* The .param block of axpb(out, in, n) laid out as the engine says. */
+static void axpb_params(const ptx_func *k, uint8_t *p, uint64_t out, uint64_t in, uint32_t n)
+{
+    uint64_t off[3], size[3];
+    ck_assert_int_eq(dbg_kernel_param_layout(k, off, size, 3), 20);
+    ck_assert_uint_eq(size[0], 8);
+    ck_assert_uint_eq(size[2], 4);
+    memcpy(p + off[0], &out, 8);
+    memcpy(p + off[1], &in, 8);
+    memcpy(p + off[2], &n, 4);
+}
+
+static int freed_a(void *ctx, uint64_t addr, char *out, size_t n)
+{
+    return snprintf(out, n, "%s 0x%llx", (const char *)ctx, (unsigned long long)addr) > 0;
+}
+
+START_TEST(target_runtime)
+{
+    char err[1024];
+    dbg_target_err kind;
+    dbg_target *t = dbg_target_load(axpb_ptx, strlen(axpb_ptx), "axpb.ptx", 0, 0, &kind, err,
+                                    sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    const char *names[4];
+    ck_assert_int_eq(dbg_target_kernels(t, names, 4), 1);
+    ck_assert_str_eq(names[0], "axpb");
+    const ptx_func *k = dbg_target_kernel(t, "axpb");
+    ck_assert_ptr_nonnull(k);
+    ck_assert_ptr_null(dbg_target_kernel(t, "scale"));
+    dbg_kernel_info ki;
+    ck_assert_int_eq(dbg_kernel_info_get(t, k, &ki), 0);
+    ck_assert_int_eq(ki.nparams, 3);
+    ck_assert_uint_eq(ki.param_bytes, 20);
+    ck_assert_int_eq(ki.target_sm, 70);
+    /* the module's variables: set through their host bytes */
+    dbg_var_info vs, vb;
+    ck_assert_int_eq(dbg_target_var(t, "scale", &vs), 0);
+    ck_assert_int_eq(vs.space, PTX_SPACE_GLOBAL);
+    ck_assert_int_eq(dbg_target_var(t, "bias", &vb), 0);
+    ck_assert_int_eq(vb.space, PTX_SPACE_CONST);
+    ck_assert_ptr_nonnull(vs.host);
+    ck_assert_ptr_nonnull(vb.host);
+    ck_assert_int_eq(dbg_target_var(t, "nothing", &vb) != 0, 1);
+    ck_assert_int_eq(dbg_target_var(t, "bias", &vb), 0);
+    uint32_t scale = 2654435761u, bias = 12345;
+    memcpy(vs.host, &scale, 4);
+    memcpy(vb.host, &bias, 4);
+    /* the const bank's generic address round-trips */
+    unsigned tag;
+    uint64_t off;
+    ck_assert_int_eq(dbg_addr_const_decode(dbg_addr_const(5, vb.addr), &tag, &off), 0);
+    ck_assert_uint_eq(tag, 5);
+    ck_assert_uint_eq(off, vb.addr);
+    ck_assert_int_eq(dbg_addr_const_decode(AXPB_IN, NULL, NULL), -1);
+    /* the program's memory, mapped at addresses of its choosing */
+    static uint32_t in[128], out[128];
+    for (uint32_t i = 0; i < 128; i++) {
+        in[i] = i * i + 7;
+        out[i] = 0xdeadbeef;
+    }
+    ck_assert_int_eq(dbg_target_map(t, AXPB_IN, sizeof in, in, "in", 0, 0), 0);
+    ck_assert_int_eq(dbg_target_map(t, AXPB_OUT, sizeof out, out, "out", 0, 0), 0);
+    ck_assert_int_eq(dbg_target_map(t, AXPB_OUT + 4, 4, out, "overlap", 0, 0), -1);
+    ck_assert_ptr_eq(dbg_target_global_host(t, AXPB_OUT + 8, 4), &out[2]);
+    uint8_t params[20];
+    axpb_params(k, params, AXPB_OUT, AXPB_IN, AXPB_N);
+    dbg_launch_cfg c = { .kernel = k, .grid = { 2, 1, 1 }, .block = { 64, 1, 1 },
+                         .params = params, .param_bytes = sizeof params };
+    ck_assert_int_eq(dbg_target_launch(t, &c), 0);
+    uint32_t ncta, nw;
+    dbg_target_grid(t, &ncta, &nw);
+    ck_assert_uint_eq(ncta, 2);
+    ck_assert_uint_eq(nw, 2);
+    exec_stop st;
+    uint64_t before = dbg_target_steps(t);
+    ck_assert_int_eq(dbg_target_run(t, 1u << 20, NULL, &st), 0);
+    ck_assert_int_eq(st.kind, EXEC_STOP_DONE);
+    ck_assert_uint_gt(dbg_target_steps(t), before);
+    for (uint32_t i = 0; i < 128; i++)
+        ck_assert_uint_eq(out[i], i < AXPB_N ? axpb_ref(in[i], scale, bias) : 0xdeadbeefu);
+    dbg_pc_place pl;
+    ck_assert_int_eq(dbg_target_pc_place(t, 16, &pl), 0);
+    ck_assert_ptr_eq(pl.func, k);
+    ck_assert_str_eq(pl.func_name, "axpb");
+    ck_assert_int_eq(pl.ptx_line, 25);
+    ck_assert_str_eq(pl.src, "");
+
+    /* the freed-memory describer is the target's own: a second target in the same process
+       has none, and a fault on unmapped memory reads the target's */
+    dbg_target *u = dbg_target_load(axpb_ptx, strlen(axpb_ptx), "axpb2.ptx", 0, 0, &kind, err,
+                                    sizeof err);
+    ck_assert_msg(u != NULL, "%s", err);
+    dbg_target_set_freed_describer(t, freed_a, "released-by-t");
+    char d[128];
+    uint64_t gone = AXPB_IN + (64ull << 20);
+    ck_assert_int_eq(dbg_freed_describe(dbg_target_machine(t), gone, d, sizeof d), 1);
+    ck_assert_str_eq(d, "released-by-t 0x10004000000");
+    ck_assert_int_eq(dbg_freed_describe(dbg_target_machine(u), gone, d, sizeof d), 0);
+    axpb_params(k, params, AXPB_OUT, gone, AXPB_N);
+    ck_assert_int_eq(dbg_target_launch(t, &c), 0);
+    ck_assert_int_eq(dbg_target_run(t, 1u << 20, NULL, &st), 0);
+    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
+    ck_assert_uint_eq(st.addr, gone);
+    ck_assert_msg(strstr(st.msg, "released-by-t") != NULL, "%s", st.msg);
+    /* the same launch on the other target: no describer, another explanation */
+    const ptx_func *ku = dbg_target_kernel(u, "axpb");
+    ck_assert_int_eq(dbg_target_map(u, AXPB_OUT, sizeof out, out, "out", 0, 0), 0);
+    axpb_params(ku, params, AXPB_OUT, gone, AXPB_N);
+    c.kernel = ku;
+    ck_assert_int_eq(dbg_target_launch(u, &c), 0);
+    ck_assert_int_eq(dbg_target_run(u, 1u << 20, NULL, &st), 0);
+    ck_assert_int_eq(st.kind, EXEC_STOP_EXCEPTION);
+    ck_assert_msg(strstr(st.msg, "released-by-t") == NULL, "%s", st.msg);
+    dbg_target_free(u);
+    dbg_target_free(t);
+
+    /* errors are values */
+    ck_assert_ptr_null(dbg_target_load("not ptx", 7, "bad.ptx", 0, 0, &kind, err, sizeof err));
+    ck_assert_int_eq(kind, DBG_TARGET_ERR_PTX);
+    static const char newer[] = ".version 99.0\n.target sm_70\n.address_size 64\n";
+    ck_assert_ptr_null(dbg_target_load(newer, strlen(newer), "new.ptx", 0, 0, &kind, err,
+                                       sizeof err));
+    ck_assert_int_eq(kind, DBG_TARGET_ERR_VERSION);
+    static const char undef[] =
+        ".version 7.0\n.target sm_70\n.address_size 64\n.extern .func f();\n"
+        ".visible .entry e()\n{\n call f, ();\n ret;\n}\n";
+    ck_assert_int_eq(dbg_ptx_check_linked(undef, strlen(undef), "l.ptx", err, sizeof err), 1);
+    ck_assert_str_eq(err, "unresolved extern function 'f'");
+    ck_assert_int_eq(dbg_ptx_check_linked(axpb_ptx, strlen(axpb_ptx), "l.ptx", err, sizeof err),
+                     0);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -220,6 +379,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, watch_store);
     tcase_add_test(tc, core_round_trip);
     tcase_add_test(tc, two_sessions);
+    tcase_add_test(tc, target_runtime);
     suite_add_tcase(s, tc);
     return s;
 }

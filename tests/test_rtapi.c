@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "test_util.h"
 #include "rt.h"
+#include "exec.h"   /* tests reach inside the core (rt.h no longer does) */
 #include "rt_dev.h"
 #include "rt_graph.h"
 #include "cu_int.h"
@@ -325,19 +326,28 @@ static const char *k_res =
     ".visible .entry lb2(.param .u64 a)\n.maxntid 512, 1, 1\n.minnctapersm 8\n{\n ret;\n}\n"
     ".visible .entry nr(.param .u64 a)\n.maxnreg 24\n{\n ret;\n}\n";
 
-static ptx_module *parse(const char *text)
+static dbg_target *load(const char *text)
 {
-    ptx_error err;
-    ptx_module *m = ptx_parse(text, strlen(text), "res.ptx", &err);
-    ck_assert_msg(m != NULL, "%s", err.msg);
-    return m;
+    char err[1024];
+    dbg_target_err kind;
+    dbg_target *t = dbg_target_load(text, strlen(text), "res.ptx", 0, 0, &kind, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    return t;
+}
+
+/* The resources of kernel `name` as rt_func_resources reports them from the engine's info. */
+static void kernel_res(dbg_target *t, const char *name, rt_func_res *r)
+{
+    dbg_kernel_info ki;
+    ck_assert_int_eq(dbg_kernel_info_get(t, dbg_target_kernel(t, name), &ki), 0);
+    rt_func_resources(&ki, r);
 }
 
 START_TEST(test_resources)
 {
-    ptx_module *m = parse(k_res);
+    dbg_target *t = load(k_res);
     rt_func_res r;
-    rt_func_resources(m, ptx_find_func(m, "k"), &r);
+    kernel_res(t, "k", &r);
     ck_assert_uint_eq(r.shared_static, 4096 + 1024);   /* own + reached, not unused/extern */
     ck_assert_uint_eq(r.const_bytes, 256);
     ck_assert_uint_eq(r.local_bytes, 64);
@@ -346,23 +356,23 @@ START_TEST(test_resources)
     ck_assert_int_eq(r.ptx_version, 80);
     /* registers (no SASS): the estimate errs high, at least the 32 that keep full occupancy,
        capped as ptxas caps it */
-    ck_assert_int_eq(exec_kernel_regs(m, ptx_find_func(m, "k")), 32);
+    ck_assert_int_eq(dbg_kernel_regs(t, dbg_target_kernel(t, "k")), 32);
     /* launch bounds: 256 threads x 4 blocks leave 65536 / 1024 = 64 >= 32 registers */
-    rt_func_resources(m, ptx_find_func(m, "lb"), &r);
-    ck_assert_int_eq(exec_kernel_regs(m, ptx_find_func(m, "lb")), 32);
+    kernel_res(t, "lb", &r);
+    ck_assert_int_eq(dbg_kernel_regs(t, dbg_target_kernel(t, "lb")), 32);
     ck_assert_int_eq(r.max_threads, 256);
     /* 512 x 8 blocks leave 65536 / 4096 = 16 registers per thread */
-    rt_func_resources(m, ptx_find_func(m, "lb2"), &r);
-    ck_assert_int_eq(exec_kernel_regs(m, ptx_find_func(m, "lb2")), 16);
+    kernel_res(t, "lb2", &r);
+    ck_assert_int_eq(dbg_kernel_regs(t, dbg_target_kernel(t, "lb2")), 16);
     ck_assert_int_eq(r.max_threads, 512);
-    ck_assert_int_eq(exec_kernel_regs(m, ptx_find_func(m, "nr")), 24);
+    ck_assert_int_eq(dbg_kernel_regs(t, dbg_target_kernel(t, "nr")), 24);
     /* what registers leave of a block: 108 per thread -> 3584 per warp, 4 warps in each
        quarter of the 64 K file -> 512 threads */
     rt_func_res_regs(&r, 108);
     ck_assert_int_eq(r.num_regs, 108);
     ck_assert_int_eq(r.max_threads, 512);
 
-    ptx_module_free(m);
+    dbg_target_free(t);
 }
 END_TEST
 

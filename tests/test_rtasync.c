@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "rt.h"
+#include "exec.h"   /* tests reach inside the core (rt.h no longer does) */
 #include "test_util.h"
 
 /* Kernels: tests/fixtures/rtasync/rt_async_kernels.cu (its -O3 PTX, made by

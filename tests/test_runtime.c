@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "rt.h"
+#include "exec.h"   /* tests reach inside the core (rt.h no longer does) */
+#include "mem.h"
 #include "test_util.h"
 
 /* Kernels: tests/fixtures/runtime/rt_kernels.cu (fat binaries made by gen.sh there). Expected

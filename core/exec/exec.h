@@ -374,13 +374,14 @@ int exec_shared_layout(const exec_machine *m, exec_shared_var *vars, int max,
 int exec_addr_describe(const exec_machine *m, ptx_space space, uint64_t addr, char *out,
                        size_t n);
 /* Freed memory: a describer of global addresses inside no mapped region that a front end
- * installs once (the CUDA runtime's record of allocations it released, rt_mem.c), so fault
- * messages and address descriptions say "inside cudaMalloc#2 [...], freed by cudaFree ..."
- * instead of naming a neighbour. Process-wide; called from worker threads too. */
-typedef int (*exec_freed_fn)(uint64_t addr, char *out, size_t n);
-void exec_set_freed_describer(exec_freed_fn fn);
-/* 1 with the description when the describer knows addr, else 0. */
-int exec_freed_describe(uint64_t addr, char *out, size_t n);
+ * installs on a machine (the CUDA runtime's record of allocations it released, rt_mem.c,
+ * through dbg_target_set_freed_describer), so fault messages and address descriptions say
+ * "inside cudaMalloc#2 [...], freed by cudaFree ..." instead of naming a neighbour. Each
+ * machine's own (its parallel workers use it too, from their threads); fn NULL removes it. */
+typedef int (*exec_freed_fn)(void *ctx, uint64_t addr, char *out, size_t n);
+void exec_set_freed_describer(exec_machine *m, exec_freed_fn fn, void *ctx);
+/* 1 with the description when m's describer knows addr, else 0. */
+int exec_freed_describe(const exec_machine *m, uint64_t addr, char *out, size_t n);
 
 /* ---- postmortem: core files (exec_corefile.c; the format is described there) ----------------- */
 /* Little-endian encoding helpers shared with the debugger's own core sections. */

@@ -508,17 +508,17 @@ static int mem_desc_region(const mem_region *r, uint64_t addr, char *out, size_t
     return snprintf(out, n, "%s+%" PRIu64, name, addr - r->base);
 }
 
-static exec_freed_fn mem_freed_fn;
-
-void exec_set_freed_describer(exec_freed_fn fn)
+/* The describer is the machine's own (set before its kernels run; a worker's copy of the
+ * machine carries it), so two machines of one process never see each other's. */
+void exec_set_freed_describer(exec_machine *m, exec_freed_fn fn, void *ctx)
 {
-    __atomic_store_n(&mem_freed_fn, fn, __ATOMIC_RELEASE);
+    m->glob.freed_fn = fn;
+    m->glob.freed_ctx = ctx;
 }
 
-int exec_freed_describe(uint64_t addr, char *out, size_t n)
+int exec_freed_describe(const exec_machine *m, uint64_t addr, char *out, size_t n)
 {
-    exec_freed_fn fn = __atomic_load_n(&mem_freed_fn, __ATOMIC_ACQUIRE);
-    return fn && n && fn(addr, out, n) == 1;
+    return m->glob.freed_fn && n && m->glob.freed_fn(m->glob.freed_ctx, addr, out, n) == 1;
 }
 
 int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, size_t n)
@@ -532,7 +532,7 @@ int mem_describe(const exec_machine *m, ptx_space sp, uint64_t addr, char *out, 
         /* memory the program released: the runtime's description (where it was freed), else
            the core's own record of regions freed or unmapped (device free, buffers) */
         if ((!r || addr < r->base || addr >= r->base + r->size) &&
-            exec_freed_describe(addr, out, n))
+            exec_freed_describe(m, addr, out, n))
             return 0;
         const mem_freed *f = mem_global_freed(&m->glob, addr);
         if (f && !(r && addr >= r->base && addr - r->base < r->size)) {

@@ -129,6 +129,9 @@ typedef struct mem_global {
     uint32_t nalloc;
     uint32_t seed;            /* treap priorities (deterministic) */
     mem_region *claimed;      /* regions holding claims of parallel runs (exec_par.c) */
+    /* the front end's describer of freed memory (exec_set_freed_describer) and its context */
+    int (*freed_fn)(void *ctx, uint64_t addr, char *out, size_t n);
+    void *freed_ctx;
 } mem_global;
 
 /* Region containing [addr, addr+n) or NULL. */

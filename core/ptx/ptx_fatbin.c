@@ -103,15 +103,13 @@ static int fb_inflate(const fb_entry *e, const char *what, char **out, uint64_t 
     return 0;
 }
 
-int ptx_fatbin_ptx(const void *image, size_t len, unsigned cc, char **ptx, size_t *ptx_len,
-                   char *err, size_t errlen)
+/* Visit every entry of the containers at image (back to back), with its kind (FB_KIND_*); 0,
+ * or -1 with the reason in err when a container or an entry is corrupt. */
+typedef void (*fb_visit)(void *ctx, uint16_t kind, const fb_entry *x);
+static int fb_walk(const void *image, size_t len, fb_visit fn, void *ctx, char *err,
+                   size_t errlen)
 {
     const uint8_t *p = image, *end = p + len;
-    fb_entry best = {0}, *bp = NULL;
-    char sass[128] = "";
-    size_t sn = 0;
-    *ptx = NULL;
-    *ptx_len = 0;
     while ((size_t)(end - p) >= 16 && rd32(p) == PTX_FATBIN_MAGIC) {
         size_t csize = ptx_fatbin_size(p, (size_t)(end - p));
         if (!csize) {
@@ -132,33 +130,59 @@ int ptx_fatbin_ptx(const void *image, size_t len, unsigned cc, char **ptx, size_
                 return -1;
             }
             x.data = e + ehs;
-            if (rd16(e) == FB_KIND_PTX) {
-                if (fb_better(&x, bp, cc)) {
-                    best = x;
-                    bp = &best;
-                }
-            } else if (rd16(e) == FB_KIND_ELF && sn < sizeof sass - 16) {
-                sn += (size_t)snprintf(sass + sn, sizeof sass - sn, "%ssm_%u", sn ? ", " : "",
-                                       x.arch);
-            }
+            fn(ctx, rd16(e), &x);
             e = x.data + x.stored;
         }
         p += (csize + 7) & ~(size_t)7;
         if (p > end)
             break;
     }
-    if (!bp) {
-        if (sn)
+    return 0;
+}
+
+/* ptx_fatbin_ptx's walk: the best PTX entry for cc, and the SASS architectures seen. */
+typedef struct {
+    unsigned cc;
+    fb_entry best;
+    int have;
+    char sass[128];
+    size_t sn;
+} fb_ptx_pick;
+
+static void fb_pick_ptx(void *ctx, uint16_t kind, const fb_entry *x)
+{
+    fb_ptx_pick *k = ctx;
+    if (kind == FB_KIND_PTX) {
+        if (fb_better(x, k->have ? &k->best : NULL, k->cc)) {
+            k->best = *x;
+            k->have = 1;
+        }
+    } else if (kind == FB_KIND_ELF && k->sn < sizeof k->sass - 16) {
+        k->sn += (size_t)snprintf(k->sass + k->sn, sizeof k->sass - k->sn, "%ssm_%u",
+                                  k->sn ? ", " : "", x->arch);
+    }
+}
+
+int ptx_fatbin_ptx(const void *image, size_t len, unsigned cc, char **ptx, size_t *ptx_len,
+                   char *err, size_t errlen)
+{
+    fb_ptx_pick k = { .cc = cc };
+    *ptx = NULL;
+    *ptx_len = 0;
+    if (fb_walk(image, len, fb_pick_ptx, &k, err, errlen))
+        return -1;
+    if (!k.have) {
+        if (k.sn)
             snprintf(err, errlen, "the fat binary carries only SASS (%s) and no PTX; ptxdbg runs "
                      "PTX: rebuild with -arch=sm_XX or -gencode arch=compute_XX,code=compute_XX",
-                     sass);
+                     k.sass);
         else
             snprintf(err, errlen, "the fat binary holds no PTX");
         return -2;
     }
     char *text;
     uint64_t n;
-    if (fb_inflate(&best, "PTX", &text, &n, err, errlen))
+    if (fb_inflate(&k.best, "PTX", &text, &n, err, errlen))
         return -1;
     text[n] = 0;
     *ptx_len = strlen(text);   /* the stored PTX may be padded with NULs */
@@ -166,49 +190,35 @@ int ptx_fatbin_ptx(const void *image, size_t len, unsigned cc, char **ptx, size_
     return 0;
 }
 
+/* ptx_fatbin_sass's walk: the SASS of the highest architecture <= cc. */
+typedef struct {
+    unsigned cc;
+    fb_entry best;
+    int have;
+} fb_sass_pick;
+
+static void fb_pick_sass(void *ctx, uint16_t kind, const fb_entry *x)
+{
+    fb_sass_pick *k = ctx;
+    if (kind == FB_KIND_ELF && x->arch <= k->cc && (!k->have || x->arch > k->best.arch)) {
+        k->best = *x;
+        k->have = 1;
+    }
+}
+
 int ptx_fatbin_sass(const void *image, size_t len, unsigned cc, uint8_t **elf, size_t *elf_len,
                     char *err, size_t errlen)
 {
-    const uint8_t *p = image, *end = p + len;
-    fb_entry best = {0};
-    int have = 0;
+    fb_sass_pick k = { .cc = cc };
     *elf = NULL;
     *elf_len = 0;
-    while ((size_t)(end - p) >= 16 && rd32(p) == PTX_FATBIN_MAGIC) {
-        size_t csize = ptx_fatbin_size(p, (size_t)(end - p));
-        if (!csize) {
-            snprintf(err, errlen, "corrupt fat binary container");
-            return -1;
-        }
-        const uint8_t *e = p + rd16(p + 6), *cend = p + csize;
-        while (cend - e >= 64) {
-            fb_entry x;
-            uint32_t ehs = rd32(e + 4);
-            x.hdr = e;
-            x.stored = rd64(e + 8);
-            x.arch = rd32(e + 28);
-            x.flags = rd64(e + 40);
-            x.usize = rd64(e + 56);
-            if (ehs < 64 || ehs > (size_t)(cend - e) || x.stored > (size_t)(cend - e) - ehs) {
-                snprintf(err, errlen, "corrupt fat binary entry");
-                return -1;
-            }
-            x.data = e + ehs;
-            if (rd16(e) == FB_KIND_ELF && x.arch <= cc && (!have || x.arch > best.arch)) {
-                best = x;
-                have = 1;
-            }
-            e = x.data + x.stored;
-        }
-        p += (csize + 7) & ~(size_t)7;
-        if (p > end)
-            break;
-    }
-    if (!have)
+    if (fb_walk(image, len, fb_pick_sass, &k, err, errlen))
+        return -1;
+    if (!k.have)
         return 1;
     char *bytes;
     uint64_t n;
-    if (fb_inflate(&best, "SASS", &bytes, &n, err, errlen))
+    if (fb_inflate(&k.best, "SASS", &bytes, &n, err, errlen))
         return -1;
     *elf = (uint8_t *)bytes;
     *elf_len = (size_t)n;

@@ -116,10 +116,10 @@ int dbg_host_where(const uint64_t *pcs, int n, const char *kernel, dbg_demangle_
                    int nframes, char *out, size_t len);
 /* Whether this process's executable has host DWARF line tables. */
 int dbg_host_has_debug_info(void);
-/* A global address inside memory the program released (the runtime's record, installed with
- * exec_set_freed_describer): 1 with "inside cudaMalloc#2 [...], which was freed by cudaFree,
- * called from ..." in out; else 0. */
-int dbg_freed_describe(uint64_t addr, char *out, size_t n);
+/* A global address of machine m inside memory the program released (the runtime's record,
+ * installed on the machine with dbg_target_set_freed_describer): 1 with "inside cudaMalloc#2
+ * [...], which was freed by cudaFree, called from ..." in out; else 0. */
+int dbg_freed_describe(const exec_machine *m, uint64_t addr, char *out, size_t n);
 /* Whether SPEC (a break location: FUNC or FILE:LINE) is host code of the CUDA program at
  * path (NULL: this process, when the session shows a program's modules in-process): a
  * function of its ELF or a line of its host line table that none of its device modules
