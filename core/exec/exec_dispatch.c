@@ -9,7 +9,7 @@ uint64_t exec_now(const exec_warp *w)
     return m->clock + (uint64_t)(m->slice_given - w->budget);
 }
 
-/* The run loop: execute groups of warp w until its budget ends, it blocks or it stops.
+/* The dispatch loop: execute groups of warp w until its budget ends, it blocks or it stops.
  * Thread-instructions are counted per group (instructions run x lanes in the group). */
 __attribute__((hot)) static int exec_warp_run(exec_warp *w)
 {

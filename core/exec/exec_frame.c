@@ -102,7 +102,7 @@ void exec_wset_free(exec_warp *warps, uint8_t *sregs, uint32_t n)
 /* Keep n warps (NULL: none) and a shared block (NULL: none) in slot for a later launch, or free
  * them when they hold too much; what the slot held before goes. */
 void exec_wset_put(exec_wset *slot, exec_warp *warps, uint8_t *sregs, uint32_t n,
-                          uint8_t *sh, uint64_t sh_cap)
+                   uint8_t *sh, uint64_t sh_cap)
 {
     if (warps) {
         if (exec_wset_bytes(warps, n) > EXEC_POOL_MAX) {

@@ -6,7 +6,7 @@
 
 /* ---- stops ----------------------------------------------------------------------------------- */
 void exec_stop_fill(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_exc e,
-                           uint32_t lanes)
+                    uint32_t lanes)
 {
     exec_stop *st = &w->m->stop;
     memset(st, 0, sizeof *st);
