@@ -66,16 +66,25 @@ typedef struct rc_vc {     /* a CTA's units dense (n = 2T) and the others sparse
 #define RC_F_READ   0x8    /* a read (shadow records and the access being checked) */
 typedef struct { uint32_t u, c, pc; uint8_t mask, fl; } rc_rec;
 typedef struct { rc_rec w, r[2]; } rc_gran;
-typedef struct rc_page {
+/* A node of a chained hash table (rc_htab): the first member of the structures kept in one. */
+typedef struct rc_hnode {
     uint64_t key;
-    struct rc_page *hnext, *cnext;   /* hash chain; the CTA's shared pages */
+    struct rc_hnode *next;
+} rc_hnode;
+typedef struct {
+    rc_hnode **b;
+    uint32_t cap, n;          /* buckets (a power of two, 0 before the first node), nodes */
+} rc_htab;
+
+typedef struct rc_page {
+    rc_hnode h;                      /* in the shadow pages' table (must stay first) */
+    struct rc_page *cnext;           /* the CTA's shared pages */
     rc_gran g[RC_PAGE_GRANS];
 } rc_page;
 
 /* Release/acquire points: what was published at an address. */
 typedef struct rc_sync {
-    uint64_t key;
-    struct rc_sync *next;
+    rc_hnode h;              /* in the release points' table (must stay first) */
     rc_fx *gpu;              /* releases seen by every CTA */
     rc_fx *cta;              /* .cta-scoped releases, seen by cta_id only */
     uint32_t cta_id;
@@ -90,10 +99,15 @@ typedef struct {
 /* One resident CTA's threads. */
 typedef struct {
     uint32_t id;
+    uint32_t base;           /* id * 2T: unit u is the CTA's when u - 1 - base < 2T */
     uint32_t *clk, *aclk, *aknown, *fclk;   /* T each */
     uint8_t *fscope;
     rc_vc **vc;
     uint32_t (*wk)[64];
+    uint8_t *wkin;           /* per thread: its base vector already holds all that wk says (a
+                                barrier gave it one built from its arrival), so a release need
+                                not merge wk again; 0 once a warp-synchronous instruction raised
+                                wk (rc_warp) */
     rc_fx **seen;            /* the last release point each thread read (a spinning read
                                 takes it once) */
     rc_vc *bar[RC_NBAR];     /* arrivals at each CTA barrier */
@@ -112,12 +126,11 @@ typedef struct {
     rc_cta **ctas;
     uint32_t nctas, capctas, last;
     rc_cta **byid;           /* by CTA number (grids of up to 2^20 CTAs) */
-    rc_page **ht;            /* shadow pages */
-    uint32_t htcap, npages;
+    rc_htab pages;           /* shadow pages */
+    rc_page *plast;          /* the page found last (consecutive lanes mostly share one) */
     uint64_t shadow_bytes;
     int shadow_full;
-    rc_sync **st;            /* release points */
-    uint32_t stcap, nsync;
+    rc_htab syncs;           /* release points */
     uint8_t *pcinfo;         /* per pc: 1 + order flags, 0 not computed */
     uint32_t npcinfo;
     struct { rc_vc *src, *with, *res; } cache;   /* the last acquire of a vector clock */
@@ -279,6 +292,7 @@ static rc_cta *cta_get(rc_state *s, uint32_t id)
         return NULL;
     }
     t->id = id;
+    t->base = id * s->nunit;
     t->clk = malloc(T * sizeof *t->clk);
     t->aclk = malloc(T * sizeof *t->aclk);
     t->aknown = calloc(T, sizeof *t->aknown);
@@ -286,10 +300,11 @@ static rc_cta *cta_get(rc_state *s, uint32_t id)
     t->fscope = calloc(T, 1);
     t->vc = malloc(T * sizeof *t->vc);
     t->wk = calloc(T, sizeof *t->wk);
+    t->wkin = malloc(T);
     t->seen = calloc(T, sizeof *t->seen);
     t->barwait = calloc((size_t)RC_NBAR * s->nwarps, sizeof *t->barwait);
     if (!t->clk || !t->aclk || !t->aknown || !t->fclk || !t->fscope || !t->vc || !t->wk ||
-        !t->seen || !t->barwait) {
+        !t->wkin || !t->seen || !t->barwait) {
         free(t->vc);
         t->vc = NULL;
         cta_free(s, t);
@@ -299,6 +314,7 @@ static rc_cta *cta_get(rc_state *s, uint32_t id)
     for (uint32_t i = 0; i < T; i++) {
         t->clk[i] = 1;
         t->aclk[i] = 1;
+        t->wkin[i] = 1;   /* wk is all zero */
         t->vc[i] = vc_ref(zero);
     }
     vc_unref(zero);
@@ -316,11 +332,13 @@ static uint32_t rc_unit(const rc_state *s, uint32_t cta, uint32_t local)
 
 /* What thread tid of CTA t knows of unit u (global id): the clock of u's last event it is
  * ordered after. */
-static uint32_t rc_knows(const rc_state *s, const rc_cta *t, uint32_t tid, uint32_t u)
+static inline __attribute__((always_inline)) uint32_t rc_knows(const rc_state *s,
+                                                               const rc_cta *t, uint32_t tid,
+                                                               uint32_t u)
 {
-    uint32_t g = u - 1, cta = g / s->nunit, loc = g % s->nunit;
+    uint32_t loc = u - 1 - t->base;
     const rc_vc *v = t->vc[tid];
-    if (cta != t->id)
+    if (loc >= s->nunit)   /* another CTA's unit */
         return fx_get(v->fx, u);
     if (loc == tid)
         return t->clk[tid];
@@ -336,12 +354,30 @@ static uint32_t rc_knows(const rc_state *s, const rc_cta *t, uint32_t tid, uint3
     return k;
 }
 
+/* Whether thread tid is ordered after clock c of unit u (rc_knows(u) >= c), for u not tid's own
+ * unit. Two cheap answers first: the base vector's entry (what a barrier ordered) suffices; and
+ * a thread of the CTA whose clock is still c has not published c (every publication advances
+ * the clock: barrier and mbarrier arrivals, warp-synchronous instructions, fences, releases),
+ * so nobody knows it (its warp-mates' reads of the same instruction, for one). */
+static inline __attribute__((always_inline)) int rc_known(const rc_state *s, const rc_cta *t,
+                                                          uint32_t tid, uint32_t u, uint32_t c)
+{
+    uint32_t loc = u - 1 - t->base;
+    if (loc < s->nunit) {
+        if (t->vc[tid]->v[loc] >= c)
+            return 1;
+        if (loc < s->T && loc != tid && t->clk[loc] == c)
+            return 0;
+    }
+    return rc_knows(s, t, tid, u) >= c;
+}
+
 /* Thread tid publishes what it knows (its own clock as `own`) into acc (private). */
 static void rc_release_into(rc_state *s, rc_cta *t, uint32_t tid, rc_vc *acc, uint32_t own)
 {
     vc_join(s, acc, t->vc[tid]);
     uint32_t T = s->T, w0 = tid / 32 * 32;
-    for (uint32_t l = 0; l < 32 && w0 + l < T; l++) {
+    for (uint32_t l = 0; l < 32 && w0 + l < T && !t->wkin[tid]; l++) {
         if (t->wk[tid][l] > acc->v[w0 + l])
             acc->v[w0 + l] = t->wk[tid][l];
         if (t->wk[tid][32 + l] > acc->v[T + w0 + l])
@@ -466,6 +502,7 @@ static void cta_free(rc_state *s, rc_cta *t)
     free(t->fscope);
     free(t->vc);
     free(t->wk);
+    free(t->wkin);
     free(t->seen);
     free(t->barwait);
     free(t);
@@ -487,14 +524,72 @@ static uint32_t rc_hash(uint64_t k, uint32_t cap)
     return (uint32_t)(k >> 32) & (cap - 1);
 }
 
+/* ---- chained hash tables: shadow pages and release points ------------------------------------- */
+static rc_hnode *ht_find(const rc_htab *t, uint64_t key)
+{
+    if (t->cap)
+        for (rc_hnode *e = t->b[rc_hash(key, t->cap)]; e; e = e->next)
+            if (e->key == key)
+                return e;
+    return NULL;
+}
+
+/* Add node e under key, doubling the buckets (from `first`) at half load; -1 when out of memory
+ * (e is then not added). */
+static int ht_add(rc_htab *t, rc_hnode *e, uint64_t key, uint32_t first)
+{
+    if (t->n + 1 > t->cap / 2) {
+        uint32_t nc = t->cap ? t->cap * 2 : first;
+        rc_hnode **nb = calloc(nc, sizeof *nb);
+        if (!nb)
+            return -1;
+        for (uint32_t i = 0; i < t->cap; i++)
+            for (rc_hnode *x = t->b[i], *nx; x; x = nx) {
+                nx = x->next;
+                uint32_t k = rc_hash(x->key, nc);
+                x->next = nb[k];
+                nb[k] = x;
+            }
+        free(t->b);
+        t->b = nb;
+        t->cap = nc;
+    }
+    uint32_t k = rc_hash(key, t->cap);
+    e->key = key;
+    e->next = t->b[k];
+    t->b[k] = e;
+    t->n++;
+    return 0;
+}
+
+static void ht_unlink(rc_htab *t, rc_hnode *e)
+{
+    rc_hnode **pp = &t->b[rc_hash(e->key, t->cap)];
+    while (*pp && *pp != e)
+        pp = &(*pp)->next;
+    if (*pp) {
+        *pp = e->next;
+        t->n--;
+    }
+}
+
+/* Empty the table, each node going to drop. */
+static void ht_clear(rc_htab *t, void (*drop)(rc_hnode *))
+{
+    for (uint32_t i = 0; i < t->cap; i++)
+        for (rc_hnode *x = t->b[i], *nx; x; x = nx) {
+            nx = x->next;
+            drop(x);
+        }
+    free(t->b);
+    memset(t, 0, sizeof *t);
+}
+
 static void rc_page_unlink(rc_state *s, rc_page *p)
 {
-    rc_page **pp = &s->ht[rc_hash(p->key, s->htcap)];
-    while (*pp && *pp != p)
-        pp = &(*pp)->hnext;
-    if (*pp)
-        *pp = p->hnext;
-    s->npages--;
+    if (s->plast == p)
+        s->plast = NULL;
+    ht_unlink(&s->pages, &p->h);
     s->shadow_bytes -= sizeof *p;
     free(p);
 }
@@ -502,80 +597,39 @@ static void rc_page_unlink(rc_state *s, rc_page *p)
 static rc_page *rc_page_get(rc_state *s, rc_cta *t, ptx_space sp, uint64_t addr)
 {
     uint64_t key = rc_key(sp, t ? t->id : 0, addr);
-    if (s->htcap) {
-        for (rc_page *p = s->ht[rc_hash(key, s->htcap)]; p; p = p->hnext)
-            if (p->key == key)
-                return p;
-    }
+    if (s->plast && s->plast->h.key == key)
+        return s->plast;
+    rc_hnode *e = ht_find(&s->pages, key);
+    if (e)
+        return s->plast = (rc_page *)e;
     if (s->shadow_bytes + sizeof(rc_page) > RC_SHADOW_MAX) {
         s->shadow_full = 1;
         return NULL;
     }
-    if (s->npages + 1 > s->htcap / 2) {
-        uint32_t nc = s->htcap ? s->htcap * 2 : 1024;
-        rc_page **nh = calloc(nc, sizeof *nh);
-        if (!nh)
-            return NULL;
-        for (uint32_t i = 0; i < s->htcap; i++)
-            for (rc_page *p = s->ht[i], *nx; p; p = nx) {
-                nx = p->hnext;
-                uint32_t h = rc_hash(p->key, nc);
-                p->hnext = nh[h];
-                nh[h] = p;
-            }
-        free(s->ht);
-        s->ht = nh;
-        s->htcap = nc;
-    }
     rc_page *p = calloc(1, sizeof *p);
-    if (!p)
+    if (!p || ht_add(&s->pages, &p->h, key, 1024)) {
+        free(p);
         return NULL;
-    p->key = key;
-    uint32_t h = rc_hash(key, s->htcap);
-    p->hnext = s->ht[h];
-    s->ht[h] = p;
+    }
     if (sp == PTX_SPACE_SHARED && t) {
         p->cnext = t->pages;
         t->pages = p;
     }
-    s->npages++;
     s->shadow_bytes += sizeof *p;
-    return p;
+    return s->plast = p;
 }
 
 /* ---- release points --------------------------------------------------------------------------- */
 static rc_sync *rc_sync_get(rc_state *s, uint64_t key, int make)
 {
-    if (s->stcap)
-        for (rc_sync *y = s->st[rc_hash(key, s->stcap)]; y; y = y->next)
-            if (y->key == key)
-                return y;
-    if (!make)
-        return NULL;
-    if (s->nsync + 1 > s->stcap / 2) {
-        uint32_t nc = s->stcap ? s->stcap * 2 : 256;
-        rc_sync **nh = calloc(nc, sizeof *nh);
-        if (!nh)
-            return NULL;
-        for (uint32_t i = 0; i < s->stcap; i++)
-            for (rc_sync *y = s->st[i], *nx; y; y = nx) {
-                nx = y->next;
-                uint32_t h = rc_hash(y->key, nc);
-                y->next = nh[h];
-                nh[h] = y;
-            }
-        free(s->st);
-        s->st = nh;
-        s->stcap = nc;
-    }
+    rc_hnode *e = ht_find(&s->syncs, key);
+    if (e || !make)
+        return (rc_sync *)e;
     rc_sync *y = calloc(1, sizeof *y);
-    if (!y)
+    if (!y || ht_add(&s->syncs, &y->h, key, 256)) {
+        free(y);
         return NULL;
-    y->key = key;
-    uint32_t h = rc_hash(key, s->stcap);
-    y->next = s->st[h];
-    s->st[h] = y;
-    s->nsync++;
+    }
     return y;
 }
 
@@ -586,32 +640,26 @@ static uint64_t rc_sync_key(ptx_space sp, uint32_t cta, uint64_t addr)
 }
 
 /* ---- the launch's state ------------------------------------------------------------------------ */
+static void rc_page_drop(rc_hnode *e) { free(e); }
+static void rc_sync_drop(rc_hnode *e)
+{
+    rc_sync *y = (rc_sync *)e;
+    fx_unref(y->gpu);
+    fx_unref(y->cta);
+    free(y);
+}
+
 static void rc_reset(rc_state *s)
 {
     for (uint32_t i = 0; i < s->nctas; i++)
         cta_free(s, s->ctas[i]);
     s->nctas = 0;
     s->last = 0;
-    for (uint32_t i = 0; i < s->htcap; i++)
-        for (rc_page *p = s->ht[i], *nx; p; p = nx) {
-            nx = p->hnext;
-            free(p);
-        }
-    free(s->ht);
-    s->ht = NULL;
-    s->htcap = s->npages = 0;
+    ht_clear(&s->pages, rc_page_drop);
+    s->plast = NULL;
     s->shadow_bytes = 0;
     s->shadow_full = 0;
-    for (uint32_t i = 0; i < s->stcap; i++)
-        for (rc_sync *y = s->st[i], *nx; y; y = nx) {
-            nx = y->next;
-            fx_unref(y->gpu);
-            fx_unref(y->cta);
-            free(y);
-        }
-    free(s->st);
-    s->st = NULL;
-    s->stcap = s->nsync = 0;
+    ht_clear(&s->syncs, rc_sync_drop);
     vc_unref(s->cache.src);
     vc_unref(s->cache.res);
     vc_unref(s->cache.with);
@@ -772,7 +820,7 @@ static void rc_report(rc_state *s, exec_machine *m, const exec_mem_ev *ev, uint3
  * (the program declares the word a synchronisation variable: optimistic readers, flags written
  * plainly); two strong accesses whose scopes include each other's thread. A plain write and an
  * atomic, or two plain accesses, are hazards. */
-static int rc_exempt(uint8_t a, uint8_t b, int same_cta)
+static inline __attribute__((always_inline)) int rc_exempt(uint8_t a, uint8_t b, int same_cta)
 {
     if ((a & RC_F_ATOMIC) && (b & RC_F_ATOMIC))
         return 1;
@@ -825,14 +873,14 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
         if (!p)
             break;
         rc_gran *g = &p->g[(ga >> 2) & (RC_PAGE_GRANS - 1)];
-        uint8_t mask = 0;
-        for (int b = 0; b < 4; b++)
-            if (ga + (uint64_t)b >= addr && ga + (uint64_t)b < end)
-                mask |= (uint8_t)(1u << b);
+        /* the granule's bytes in [addr, end) */
+        uint32_t lo = addr > ga ? (uint32_t)(addr - ga) : 0;
+        uint32_t hi = end - ga < 4 ? (uint32_t)(end - ga) : 4;
+        uint8_t mask = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
         /* the last write */
         if (g->w.u && g->w.u != me && (g->w.mask & mask) && !reported) {
-            int same = (g->w.u - 1) / s->nunit == t->id;
-            if (!rc_exempt(g->w.fl, fl, same) && rc_knows(s, t, tid, g->w.u) < g->w.c) {
+            int same = g->w.u - 1 - t->base < s->nunit;
+            if (!rc_exempt(g->w.fl, fl, same) && !rc_known(s, t, tid, g->w.u, g->w.c)) {
                 rc_report(s, m, ev, lane, &g->w, 1, addr);
                 reported = 1;
             }
@@ -842,8 +890,8 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
                 rc_rec *r = &g->r[k];
                 if (!r->u || r->u == me || !(r->mask & mask))
                     continue;
-                int same = (r->u - 1) / s->nunit == t->id;
-                if (!rc_exempt(r->fl, fl, same) && rc_knows(s, t, tid, r->u) < r->c) {
+                int same = r->u - 1 - t->base < s->nunit;
+                if (!rc_exempt(r->fl, fl, same) && !rc_known(s, t, tid, r->u, r->c)) {
                     rc_report(s, m, ev, lane, r, 0, addr);
                     reported = 1;
                 }
@@ -863,7 +911,7 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
                 if (!g->r[k].u || g->r[k].u == me)
                     slot = k;
             for (int k = 0; k < 2 && slot < 0; k++)
-                if (rc_knows(s, t, tid, g->r[k].u) >= g->r[k].c)
+                if (rc_known(s, t, tid, g->r[k].u, g->r[k].c))
                     slot = k;
             if (slot < 0)
                 slot = 1;
@@ -981,6 +1029,7 @@ static void rc_warp(rc_state *s, rc_cta *t, uint32_t warp, uint32_t lanes)
     for (uint32_t l = 0; l < 32; l++)
         if (lanes >> l & 1) {
             memcpy(t->wk[w0 + l], k, sizeof k);
+            t->wkin[w0 + l] = 0;
             t->clk[w0 + l]++;
         }
 }
@@ -1051,6 +1100,7 @@ static void rc_on_sync(void *ctx, exec_machine *m, const exec_sync_ev *ev)
                         vc_unref(cur);
                         t->vc[tid] = vc_ref(acc);
                     }
+                    t->wkin[tid] = 1;   /* its wk went into acc at its arrival */
                 }
             *bw = 0;
         }

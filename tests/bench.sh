@@ -6,7 +6,7 @@ set -e
 BUILD=${BUILD:-build}
 make -s BUILD="$BUILD" "$BUILD/libptxdbg.a"
 cc -O2 -g -std=c11 -D_GNU_SOURCE -c -o "$BUILD/bench_baseline.o" tests/bench/baseline.c
-cc -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icore/ptx -Icore/exec -Icore/isa -Icore/mem -Idwarf -Icheckers -Itests/bench \
+cc -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icore/ptx -Icore/exec -Icore/isa -Icore/mem -Idebugger/include -Idwarf -Icheckers -Itests/bench \
     -o "$BUILD/bench" tests/bench/bench.c "$BUILD/bench_baseline.o" "$BUILD/libptxdbg.a" \
     $(pkg-config --libs libdwarf 2>/dev/null || echo -ldwarf) -lreadline -lm -lpthread
 # the load benchmark's 5.6 MB -G module, stored compressed (tests/bench/gen-big.sh makes it)

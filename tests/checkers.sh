@@ -36,55 +36,76 @@ newdir() {
     mkdir -p "$d"
 }
 
-# the line of memcheck.cu marked "// BUG: KIND" inside kernel NAME (the first after its head)
-bug_line() {
-    awk -v k="$1" '$0 ~ "void " k "\\(" { on = 1 } on && /\/\/ BUG: / { print NR; exit }' \
-        "$K/memcheck.cu"
+# marked SRC KERNEL MARK: the line of SRC holding MARK inside kernel KERNEL (from its head to its
+# closing brace); bug_kind SRC KERNEL: what follows "// BUG: " there. Expected lines come from
+# the sources, never from ptxdbg.
+marked() {
+    awk -v k="$2" -v mk="$3" '$0 ~ "void (__cluster_dims__\\([0-9, ]*\\) )?" k "\\(" { on = 1 }
+        on && index($0, mk) { print NR; exit } on && /^}/ { exit }' "$1"
 }
 bug_kind() {
-    awk -v k="$1" '$0 ~ "void " k "\\(" { on = 1 }
-                   on && /\/\/ BUG: / { sub(/.*\/\/ BUG: /, ""); print; exit }' "$K/memcheck.cu"
+    bl=$(marked "$1" "$2" "// BUG: ")
+    [ -n "$bl" ] && sed -n "${bl}s/.*\/\/ BUG: //p" "$1"
+}
+
+# bug_case CNAME CHECK PTX SRC SETUP LAUNCH KIND LINE POLICY REPORT: `ptxdbg -batch
+# --check=CHECK` runs `launch LAUNCH` after SETUP on PTX. Wanted: a non-zero exit status; findings
+# of KIND whose user line is SRC:LINE, as POLICY says (one: exactly one finding, there; all: every
+# finding there; any: every finding of KIND, one at least there: an unrolled loop gives one per
+# copy of the instruction); a line matching REPORT on stderr. Outside initcheck's own runs its
+# findings do not count (an mbarrier used before mbarrier.init is also a read of unwritten
+# shared memory).
+bug_case() {
+    # (b_ and c_ names: sh functions share their callers' variables)
+    cname=$1 b_check=$2 b_ptx=$3 b_src=$4 b_setup=$5 b_launch=$6 b_kind=$7 b_line=$8
+    b_policy=$9 b_report=${10}
+    if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; return; fi
+    [ -n "$b_line" ] && [ -n "$b_kind" ] || { fail "$cname" "no BUG line in $b_src"; return; }
+    newdir
+    eval "set -- $b_setup"
+    run_dbg "$d" -batch --check="$b_check" --check-report=r.jsonl "$@" -ex "launch $b_launch" "$b_ptx"
+    rc=$(cat "$d/rc")
+    touch "$d/r.jsonl"
+    if [ "$b_check" = initcheck ]; then cp "$d/r.jsonl" "$d/mine"
+    else grep -v '"checker":"initcheck"' "$d/r.jsonl" >"$d/mine"; fi
+    n=$(grep -c . "$d/mine") nk=$(grep -c "\"kind\":\"$b_kind\"" "$d/mine")
+    at=$(grep -c "\"kind\":\"$b_kind\".*\"user_file\":\"$b_src\",\"user_line\":$b_line}" "$d/mine")
+    if [ "$rc" = 0 ]; then fail "$cname" "exit status 0 with a bug"; return; fi
+    case $b_policy in
+        one) [ "$n" = 1 ] && [ "$at" = 1 ] ;;
+        all) [ "$n" -gt 0 ] && [ "$at" = "$n" ] ;;
+        *) [ "$n" -gt 0 ] && [ "$nk" = "$n" ] && [ "$at" -gt 0 ] ;;
+    esac || {
+        fail "$cname" "$n findings, $nk of kind $b_kind, $at at $b_src:$b_line: $(sed 's/.*"threads"/threads/' "$d/mine" | head -n 2 | cut -c1-240) $(first_line "$d/stderr")"
+        return
+    }
+    grep -q "$b_report" "$d/stderr" || { fail "$cname" "no report on stderr: $(first_line "$d/stderr")"; return; }
+    pass "$cname"
+}
+# clean_case CNAME CHECK PTX SETUP LAUNCH: the same run of a correct kernel gives no finding and
+# exit status 0
+clean_case() {
+    cname=$1 c_check=$2 c_ptx=$3 c_setup=$4 c_launch=$5
+    if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; return; fi
+    newdir
+    eval "set -- $c_setup"
+    run_dbg "$d" -batch --check="$c_check" --check-report=r.jsonl "$@" -ex "launch $c_launch" "$c_ptx"
+    rc=$(cat "$d/rc")
+    if [ "$rc" != 0 ] || [ -s "$d/r.jsonl" ]; then
+        fail "$cname" "exit status $rc, findings: $(cut -c1-200 "$d/r.jsonl") $(first_line "$d/stderr")"
+        return
+    fi
+    pass "$cname"
 }
 
 # kernel NAME SETUP LAUNCH: the bug in NAME, then its look-alike NAME_ok with the same inputs
 kernel() {
     name=$1 setup=$2 args=$3
-    line=$(bug_line "$name")
-    kind=$(bug_kind "$name")
+    line=$(marked "$K/memcheck.cu" "$name" "// BUG: ") kind=$(bug_kind "$K/memcheck.cu" "$name")
     for v in G lineinfo; do
-        cname="$name.$v"
-        if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; continue; fi
-        newdir
-        # shellcheck disable=SC2086
-        eval "set -- $setup"
-        run_dbg "$d" -batch --check=memcheck --check-report=r.jsonl "$@" \
-            -ex "launch $name$args" "$K/memcheck.$v.ptx"
-        rc=$(cat "$d/rc")
-        n=$(grep -c . "$d/r.jsonl" 2>/dev/null || echo 0)
-        if [ "$rc" = 0 ]; then fail "$cname" "exit status 0 with a bug"; continue; fi
-        if [ "$n" != 1 ]; then fail "$cname" "$n findings, want 1: $(first_line "$d/stderr")"; continue; fi
-        if ! grep -q "\"kind\":\"$kind\"" "$d/r.jsonl"; then
-            fail "$cname" "not a $kind finding: $(cut -c1-160 "$d/r.jsonl")"; continue
-        fi
-        if ! grep -q "\"user_file\":\"memcheck.cu\",\"user_line\":$line}" "$d/r.jsonl"; then
-            fail "$cname" "not at memcheck.cu:$line: $(sed 's/.*"threads"/threads/' "$d/r.jsonl" | cut -c1-200)"
-            continue
-        fi
-        if ! grep -q "^memcheck: Invalid \|^memcheck: Malloc/Free error" "$d/stderr"; then
-            fail "$cname" "no report on stderr: $(first_line "$d/stderr")"; continue
-        fi
-        pass "$cname"
-        cname="${name}_ok.$v"
-        newdir
-        eval "set -- $setup"
-        run_dbg "$d" -batch --check=all --check-report=r.jsonl "$@" \
-            -ex "launch ${name}_ok$args" "$K/memcheck.$v.ptx"
-        rc=$(cat "$d/rc")
-        if [ "$rc" != 0 ] || [ -s "$d/r.jsonl" ]; then
-            fail "$cname" "exit status $rc, findings: $(cut -c1-160 "$d/r.jsonl") $(first_line "$d/stderr")"
-            continue
-        fi
-        pass "$cname"
+        bug_case "$name.$v" memcheck "$K/memcheck.$v.ptx" memcheck.cu "$setup" "$name$args" \
+            "$kind" "$line" one '^memcheck: Invalid \|^memcheck: Malloc/Free error'
+        clean_case "${name}_ok.$v" all "$K/memcheck.$v.ptx" "$setup" "${name}_ok$args"
     done
 }
 
@@ -104,10 +125,7 @@ kernel atomic_oob    "-ex 'buffer c s32 4 = fill 0'" "<<<1,32>>>(c, 4)"
 # line) and whose second party is at the BUG line (both user lines, from the source); then
 # NAME_ok (when it exists) must give none. clean NAME LAUNCH: a correct kernel, no finding.
 R=$K/racecheck.cu
-race_line() {   # race_line KERNEL MARK
-    awk -v k="$1" -v mk="$2" '$0 ~ "void " k "\\(" { on = 1 } on && index($0, mk) { print NR; exit }
-                              on && /^}/ { exit }' "$R"
-}
+race_line() { marked "$R" "$1" "$2"; }   # race_line KERNEL MARK
 RSETUP="-ex 'buffer in s32 128 = iota' -ex 'buffer a s32 64' -ex 'buffer out s32 64' -ex 'buffer data s32 4' -ex 'buffer flag s32 1'"
 race_run() {    # race_run KERNEL LAUNCH VARIANT: the run in a new $d
     k=$1 a=$2 rv=$3
@@ -117,20 +135,8 @@ race_run() {    # race_run KERNEL LAUNCH VARIANT: the run in a new $d
         "$K/racecheck.$rv.ptx"
 }
 clean() {
-    k=$1 a=$2
     for v in G lineinfo; do
-        cname="race.$k.$v"
-        if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; continue; fi
-        newdir
-        eval "set -- $RSETUP"
-        run_dbg "$d" -batch --check=racecheck --check-report=r.jsonl "$@" -ex "launch $k$a" \
-            "$K/racecheck.$v.ptx"
-        rc=$(cat "$d/rc")
-        if [ "$rc" != 0 ] || [ -s "$d/r.jsonl" ]; then
-            fail "$cname" "exit status $rc, findings: $(cut -c1-200 "$d/r.jsonl") $(first_line "$d/stderr")"
-            continue
-        fi
-        pass "$cname"
+        clean_case "race.$1.$v" racecheck "$K/racecheck.$v.ptx" "$RSETUP" "$1$2"
     done
 }
 race() {
@@ -138,14 +144,11 @@ race() {
     bug=$(race_line "$name" "// BUG: ")
     first=$(race_line "$name" "// FIRST")
     [ -n "$first" ] || first=$bug
-    kind=$(sed -n "${bug}s/.*\/\/ BUG: //p" "$R")
+    kind=$(bug_kind "$R" "$name")
     for v in G lineinfo; do
         cname="race.$name.$v"
         if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; continue; fi
-        newdir
-        eval "set -- $RSETUP"
-        run_dbg "$d" -batch --check=racecheck --check-report=r.jsonl "$@" \
-            -ex "launch $name$args" "$K/racecheck.$v.ptx"
+        race_run "$name" "$args" "$v"
         rc=$(cat "$d/rc")
         f1=$(head -n 1 "$d/r.jsonl" 2>/dev/null)
         if [ "$rc" = 0 ] && [ "$kind" != race-same-value ]; then fail "$cname" "exit status 0 with a race"; continue; fi
@@ -259,51 +262,13 @@ expect_out sched.schedules_bad 2 '^ptxdbg: --schedules takes a number of schedul
 # skernel NAME SETUP LAUNCH: under --check=all the bug gives findings of its kind only (an unrolled
 # loop gives one per copy of the instruction), one of them at the marked line, and a non-zero
 # exit status; the look-alike NAME_ok runs clean
-sbug() {
-    awk -v k="$1" -v f="$2" '$0 ~ "void (__cluster_dims__\\([0-9, ]*\\) )?" k "\\(" { on = 1 }
-        on && /\/\/ BUG: / { if (f == "line") print NR; else { sub(/.*\/\/ BUG: /, ""); print }; exit }' \
-        "$K/synccheck.cu"
-}
 skernel() {
     name=$1 setup=$2 args=$3
-    line=$(sbug "$name" line)
-    kind=$(sbug "$name" kind)
-    [ -n "$line" ] || { fail "$name" "no BUG line for $name in synccheck.cu"; return; }
+    line=$(marked "$K/synccheck.cu" "$name" "// BUG: ") kind=$(bug_kind "$K/synccheck.cu" "$name")
     for v in G lineinfo; do
-        cname="sync.$name.$v"
-        if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; continue; fi
-        newdir
-        eval "set -- $setup"
-        run_dbg "$d" -batch --check=all --check-report=r.jsonl "$@" \
-            -ex "launch $name$args" "$K/synccheck.$v.ptx"
-        rc=$(cat "$d/rc")
-        # (an mbarrier used before mbarrier.init is also initcheck's read of unwritten shared
-        # memory: initcheck's findings are its own business here)
-        n=$(grep -v '"checker":"initcheck"' "$d/r.jsonl" 2>/dev/null | grep -c .)
-        nk=$(grep -c "\"checker\":\"synccheck\",\"kind\":\"$kind\"" "$d/r.jsonl" 2>/dev/null || echo 0)
-        if [ "$rc" = 0 ]; then fail "$cname" "exit status 0 with a bug"; continue; fi
-        if [ "$n" = 0 ] || [ "$n" != "$nk" ]; then
-            fail "$cname" "$n findings, $nk of kind $kind: $(cut -c1-160 "$d/r.jsonl" | head -n 2) $(first_line "$d/stderr")"; continue
-        fi
-        if ! grep -q "\"user_file\":\"synccheck.cu\",\"user_line\":$line}" "$d/r.jsonl"; then
-            fail "$cname" "not at synccheck.cu:$line: $(sed 's/.*"threads"/threads/' "$d/r.jsonl" | head -n 1 | cut -c1-240)"
-            continue
-        fi
-        if ! grep -q "^synccheck: Barrier error detected\|^synccheck: Warp shuffle error detected" "$d/stderr"; then
-            fail "$cname" "no report on stderr: $(first_line "$d/stderr")"; continue
-        fi
-        pass "$cname"
-        cname="sync.${name}_ok.$v"
-        newdir
-        eval "set -- $setup"
-        run_dbg "$d" -batch --check=all --check-report=r.jsonl "$@" \
-            -ex "launch ${name}_ok$args" "$K/synccheck.$v.ptx"
-        rc=$(cat "$d/rc")
-        if [ "$rc" != 0 ] || [ -s "$d/r.jsonl" ]; then
-            fail "$cname" "exit status $rc, findings: $(cut -c1-160 "$d/r.jsonl") $(first_line "$d/stderr")"
-            continue
-        fi
-        pass "$cname"
+        bug_case "sync.$name.$v" all "$K/synccheck.$v.ptx" synccheck.cu "$setup" "$name$args" \
+            "$kind" "$line" any '^synccheck: Barrier error detected\|^synccheck: Warp shuffle error detected'
+        clean_case "sync.${name}_ok.$v" all "$K/synccheck.$v.ptx" "$setup" "${name}_ok$args"
     done
 }
 
@@ -314,6 +279,12 @@ skernel syncwarp_self  "-ex 'buffer o s32 32'" "<<<1,32>>>(o)"
 skernel bar_counts     "-ex 'buffer o s32 64'" "<<<1,64>>>(o)"
 skernel mbar_uninit    "-ex 'buffer o s32 64'" "<<<1,64>>>(o)"
 skernel cluster_wait   "-ex 'buffer o s32 64'" "<<<2,32>>>(o)"
+skernel divergent_bar_first "-ex 'buffer i s32 256 = iota' -ex 'buffer o s32 4'" "<<<1,256>>>(i, o)"
+# threads past the end return before the kernel's only barrier: correct, and clean
+for v in G lineinfo; do
+    clean_case "sync.early_return_ok.$v" all "$K/synccheck.$v.ptx" \
+        "-ex 'buffer i s32 256 = iota' -ex 'buffer o s32 256'" "early_return_ok<<<1,256>>>(i, o, 40)"
+done
 
 # the divergent barrier's report names where each warp waits and which lanes left
 expect_out sync.report nz '^synccheck: Barrier error detected\. Divergent thread\(s\) in block$' \
@@ -337,50 +308,14 @@ done
 # ---- initcheck ---------------------------------------------------------------------------------
 # initcheck.cu: each bug found (one finding or more, every one of kind KIND at the marked line of
 # initcheck.cu); each look-alike, with its own setup (initialised buffers), runs clean
-ic_line() {
-    awk -v k="$1" '$0 ~ "void " k "\\(" { on = 1 } on && /\/\/ BUG: / { print NR; exit }' \
-        "$K/initcheck.cu"
-}
-ic_kind() {
-    awk -v k="$1" '$0 ~ "void " k "\\(" { on = 1 }
-                   on && /\/\/ BUG: / { sub(/.*\/\/ BUG: /, ""); print; exit }' "$K/initcheck.cu"
-}
 # ikernel NAME SETUP OK-SETUP LAUNCH
 ikernel() {
     name=$1 setup=$2 oksetup=$3 args=$4
-    line=$(ic_line "$name")
-    kind=$(ic_kind "$name")
+    line=$(marked "$K/initcheck.cu" "$name" "// BUG: ") kind=$(bug_kind "$K/initcheck.cu" "$name")
     for v in G lineinfo; do
-        cname="initcheck.$name.$v"
-        if [ $have_ptxdbg -eq 0 ]; then fail "$cname" "ptxdbg not found"; continue; fi
-        newdir
-        eval "set -- $setup"
-        run_dbg "$d" -batch --check=initcheck --check-report=r.jsonl "$@" \
-            -ex "launch $name$args" "$K/initcheck.$v.ptx"
-        rc=$(cat "$d/rc")
-        n=$(grep -c . "$d/r.jsonl" 2>/dev/null || echo 0)
-        good=$(grep -c "\"kind\":\"$kind\".*\"user_file\":\"initcheck.cu\",\"user_line\":$line}" \
-               "$d/r.jsonl" 2>/dev/null || echo 0)
-        if [ "$rc" = 0 ]; then fail "$cname" "exit status 0 with a bug"; continue; fi
-        if [ "$n" = 0 ] || [ "$good" != "$n" ]; then
-            fail "$cname" "$good of $n findings are $kind at initcheck.cu:$line: $(cut -c1-200 "$d/r.jsonl" | head -n 2)"
-            continue
-        fi
-        if ! grep -q "^initcheck: Uninitialized " "$d/stderr"; then
-            fail "$cname" "no report on stderr: $(first_line "$d/stderr")"; continue
-        fi
-        pass "$cname"
-        cname="initcheck.${name}_ok.$v"
-        newdir
-        eval "set -- $oksetup"
-        run_dbg "$d" -batch --check=all --check-report=r.jsonl "$@" \
-            -ex "launch ${name}_ok$args" "$K/initcheck.$v.ptx"
-        rc=$(cat "$d/rc")
-        if [ "$rc" != 0 ] || [ -s "$d/r.jsonl" ]; then
-            fail "$cname" "exit status $rc, findings: $(cut -c1-160 "$d/r.jsonl") $(first_line "$d/stderr")"
-            continue
-        fi
-        pass "$cname"
+        bug_case "initcheck.$name.$v" initcheck "$K/initcheck.$v.ptx" initcheck.cu "$setup" \
+            "$name$args" "$kind" "$line" all '^initcheck: Uninitialized '
+        clean_case "initcheck.${name}_ok.$v" all "$K/initcheck.$v.ptx" "$oksetup" "${name}_ok$args"
     done
 }
 ikernel halo_tile "-ex 'buffer in f32 256 = iota' -ex 'buffer out f32 256'" \
@@ -476,19 +411,19 @@ expect_out set_check 0 '^memcheck +on ' '^synccheck +on ' 'Stopping at findings 
     -ex 'show check stop' "$K/memcheck.G.ptx"
 
 # ---- programs --------------------------------------------------------------------------------
-# prog NAME STATUS ENV... -- PATTERN...: LD_LIBRARY_PATH=build/lib ENV tests/cuda/NAME
-prog() {
-    cname=$1 want=$2
-    shift 2
+# prog_run CNAME PROGRAM ARGS STATUS ENV... -- PATTERN...: LD_LIBRARY_PATH=build/lib ENV
+# tests/cuda/PROGRAM ARGS exits with STATUS and every extended regex matches a line of its output
+prog_run() {
+    cname=$1 pname=$2 pargs=$3 want=$4
+    shift 4
     envs=
     while [ "$1" != -- ]; do envs="$envs $1"; shift; done
     shift
-    pname=${cname%%.*}
     [ -x "$C/$pname" ] || { fail "$cname" "tests/cuda/$pname missing (tests/cuda/build.sh)"; return; }
     [ -f "$libdir/libcudart.so.13" ] || { fail "$cname" "no libcudart.so.13 (make)"; return; }
     newdir
     # shellcheck disable=SC2086
-    (cd "$d" && env LD_LIBRARY_PATH="$libdir" $envs $limit "$C/$pname" >stdout 2>stderr </dev/null)
+    (cd "$d" && env LD_LIBRARY_PATH="$libdir" $envs $limit "$C/$pname" $pargs >stdout 2>stderr </dev/null)
     echo $? >"$d/rc"
     rc=$(cat "$d/rc")
     cat "$d/stdout" "$d/stderr" >"$d/all"
@@ -497,6 +432,12 @@ prog() {
         grep -Eq -- "$p" "$d/all" || { fail "$cname" "no line matching '$p': $(first_line "$d/all")"; return; }
     done
     pass "$cname"
+}
+# prog NAME STATUS ENV... -- PATTERN...: the program named by NAME up to its first dot
+prog() {
+    cname=$1 want=$2
+    shift 2
+    prog_run "$cname" "${cname%%.*}" "" "$want" "$@"
 }
 
 # the hardware's granularity: a plain run completes like a GPU; memcheck reports all three
@@ -535,21 +476,9 @@ iprog() {
     mode=$1 want=$2
     shift 2
     envs=
-    while [ "$1" != -- ]; do envs="$envs $1"; shift; done
-    shift
-    cname="chk_init.$mode$(echo "$envs" | sed 's/.*PTXDBG_FILL.*/.fill/; s/ PTXDBG_CHECK=.*//')"
-    [ -x "$C/chk_init" ] || { fail "$cname" "tests/cuda/chk_init missing (tests/cuda/build.sh)"; return; }
-    [ -f "$libdir/libcudart.so.13" ] || { fail "$cname" "no libcudart.so.13 (make)"; return; }
-    newdir
-    # shellcheck disable=SC2086
-    (cd "$d" && env LD_LIBRARY_PATH="$libdir" $envs $limit "$C/chk_init" "$mode" >stdout 2>stderr </dev/null)
-    rc=$?
-    cat "$d/stdout" "$d/stderr" >"$d/all"
-    if [ "$rc" != "$want" ]; then fail "$cname" "exit status $rc, want $want: $(first_line "$d/all")"; return; fi
-    for p in "$@"; do
-        grep -Eq -- "$p" "$d/all" || { fail "$cname" "no line matching '$p': $(first_line "$d/all")"; return; }
-    done
-    pass "$cname"
+    for a in "$@"; do [ "$a" = -- ] && break; envs="$envs $a"; done
+    prog_run "chk_init.$mode$(echo "$envs" | sed 's/.*PTXDBG_FILL.*/.fill/; s/ PTXDBG_CHECK=.*//')" \
+        chk_init "$mode" "$want" "$@"
 }
 iprog none 1 PTXDBG_CHECK=initcheck -- '^chk_init: PASSED$' \
     '^========= Uninitialized __global__ memory read of size 4 bytes$' \

@@ -174,7 +174,7 @@ typedef struct exec_watch {
 
 typedef struct exec_arena_blk { struct exec_arena_blk *next; } exec_arena_blk;
 
-/* Per-launch memory kept for the next launch (exec_run.c): n warps with their frames and
+/* Per-launch memory kept for the next launch (exec_frame.c): n warps with their frames and
  * local stacks, their special-register block, and a shared block. */
 typedef struct {
     exec_warp *warps;
@@ -251,7 +251,7 @@ struct exec_machine {
     uint64_t heap_used;       /* bytes of device malloc in use */
     uint64_t heap_limit;      /* at most this many (exec_set_heap_limit; 8 MB by default) */
     void *tex;                /* texture/surface objects and bindings (exec_tex.c; arena memory) */
-    /* statistics and parallel runs (exec_run.c) */
+    /* statistics and parallel runs (exec_dispatch.c, exec_workers.c) */
     uint64_t tinsn;           /* thread-instructions executed (exec_stats) */
     int nthreads_run;         /* worker threads for run-to-completion (exec_set_threads) */
     int par_ok;               /* 0 unknown; 1 when par_ok_kernel's CTAs may run on workers, -1 not */
@@ -282,7 +282,7 @@ struct exec_machine {
     uint32_t envreg[32];      /* %envreg0..31 of later launches (exec_set_envreg) */
     uint64_t coop_ws;         /* the grid barrier's workspace of cooperative launches */
     exec_ws_hook_fn ws_hook;  /* warp-sync events (exec_set_ws_hook; exec_sync.c) */
-    /* per-launch memory kept for the next launch (exec_run.c), so that programs of many
+    /* per-launch memory kept for the next launch (exec_frame.c), so that programs of many
        small launches do not grow and shrink the host heap at each: the warps of the last
        launch, each parallel worker's, and shared blocks */
     exec_wset pool, *wpool;
@@ -405,22 +405,116 @@ uint32_t exec_bp_cond_lanes(exec_warp *w, const struct exec_bpcond *c, uint32_t 
 void exec_bp_cond_free(exec_machine *m);
 int exec_wrap_fn(exec_warp *w, const exec_insn *in, uint32_t m);
 
-/* exec_run.c */
+/* ---- the engine's run, file by file (docs/ARCHITECTURE.md "Execution core") ---------------- */
+/* exec_stop.c: stops and faults. exec_stop_fill records a stop of kind k on w's lanes (at in,
+ * or the warp's pc); exec_stop_raise adds a message and, for traps, asserts and exceptions,
+ * marks the lanes trapped; a fault is an exception with an address. */
+void exec_stop_fill(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_exc e,
+                    uint32_t lanes);
 void exec_stop_raise(exec_warp *w, const exec_insn *in, exec_stop_kind k, exec_exc e,
                      uint32_t lanes, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void exec_fault(exec_warp *w, const exec_insn *in, exec_exc e, int lane, ptx_space sp,
                 uint64_t addr, uint32_t size, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
-/* Lanes leave (exit, ret at depth 0) at instruction in; when the last thread of the CTA
- * leaves, the CTA-exit checks run (exec_tcgen05_cta_exit). */
+/* An EXEC_STOP_INTERRUPT at warp w (live), or at the CTA's first live warp (w NULL). */
+void exec_interrupt_stop(exec_machine *m, exec_warp *w);
+/* No thread of the CTA can proceed: a barrier-deadlock exception naming who waits where. */
+void exec_deadlock(exec_machine *m);
+
+/* exec_launch.c: lanes leave (exit, ret at depth 0) at instruction in; when the last thread of
+ * the CTA leaves, the CTA-exit checks run (exec_tcgen05_cta_exit). */
 void exec_lanes_retire(exec_warp *w, const exec_insn *in, uint32_t lanes);
 /* exec_sync.c: lanes exited; complete the warp-sync sets that waited only for them. */
 void exec_ws_exited(exec_warp *w);
+/* exec_frame.c: activation frames (a warp's free list; NULL when out of memory or too deep). */
 exec_act *exec_act_new(exec_warp *w, const exec_fdec *fd);
 void exec_act_release(exec_warp *w, exec_act *f, uint32_t lanes);
+/* exec_group.c: make f the running group's frame; pick the next group (see the SIMT scheme
+ * above; 0 when no lane can run). */
 void exec_set_group(exec_warp *w, exec_act *f);
+int exec_sched(exec_warp *w);
+/* Lanes that may run now (a lane stepped alone: only it), and lanes not exited or trapped. */
+static inline uint32_t exec_runnable(const exec_warp *w)
+{
+    uint32_t r = w->valid & ~w->exited & ~w->trapped & ~w->bar_wait & ~w->ws_wait;
+    if (w->solo)
+        r &= 1u << (w->solo - 1);
+    return r;
+}
+static inline uint32_t exec_live(const exec_warp *w)
+{
+    return w->valid & ~w->exited & ~w->trapped;
+}
+/* exec_dispatch.c: deterministic time, warp-instructions executed by the machine so far. */
 uint64_t exec_now(const exec_warp *w);
+/* exec_bar.c: complete every CTA barrier whose expected threads arrived (1 if any did);
+ * whether barrier b would complete now (folding whole warps in). */
 int exec_bar_check(exec_machine *m);
+int exec_bar_full(exec_machine *m, int b);
+
+/* A run in progress (exec_run and the loops it drives: exec_run.c, exec_step.c,
+ * exec_workers.c; exec_dispatch.c accounts each slice's steps here). */
+typedef struct exec_pool exec_pool;
+typedef struct {
+    const exec_run_opts *o;
+    uint64_t steps;
+    uint64_t polled;
+    exec_pool *pool;          /* a parallel worker's pool (exec_run_par); NULL on one thread */
+    uint64_t turn_end;        /* steps at which the CTA's turn ends (exec_sched.c); 0: none */
+    _Atomic int *cancel;      /* a parallel worker: abandon the CTA at the next round */
+} exec_runctx;
+/* How a warp's slice ended (exec_slice). */
+enum { WR_SLICE, WR_BLOCKED, WR_DONE, WR_STOP, WR_YIELD };
+/* exec_dispatch.c: run warp w for at most `budget` instructions through the dispatch loop;
+ * account steps; returns WR_*. */
+int exec_slice(exec_machine *m, exec_warp *w, int64_t budget, exec_runctx *rc);
+/* want, cut to the run's step budget left. */
+static inline int64_t exec_budget(const exec_runctx *rc, int64_t want)
+{
+    if (rc->o->max_steps) {
+        uint64_t left = rc->o->max_steps > rc->steps ? rc->o->max_steps - rc->steps : 0;
+        if ((uint64_t)want > left)
+            want = (int64_t)left;
+    }
+    return want;
+}
+/* The run's interrupt flag is raised (Ctrl-C, or another thread's request: any thread may raise
+ * it, so it is read atomically). */
+static inline int exec_intr_flag(const exec_runctx *rc)
+{
+    return rc->o->interrupt && __atomic_load_n(rc->o->interrupt, __ATOMIC_RELAXED);
+}
+/* Whether the run is to stop with EXEC_STOP_INTERRUPT now (the flag, or the test hook
+ * exec_set_interrupt_after reached). */
+static inline int exec_interrupted(const exec_machine *m, const exec_runctx *rc)
+{
+    return exec_intr_flag(rc) ||
+           (m->intr_after && rc->steps >= m->intr_after);
+}
+/* exec_launch.c: start CTA id (-1 when out of memory), end the running one (keep: another CTA
+ * of the run follows), and the steps a CTA's start costs the budget. */
+int exec_cta_start(exec_machine *m, uint32_t id);
+void exec_cta_end(exec_machine *m, int keep);
+uint64_t exec_cta_cost(const exec_machine *m);
+/* exec_run.c: run the live CTA (1 finished, 0 a stop, 2 abandoned by a worker, 3/4 clusters,
+ * 5 its turn is over); run the grid on this thread. */
+int exec_cta_run(exec_machine *m, exec_runctx *rc);
+int exec_run_grid(exec_machine *m, exec_runctx *rc);
+/* exec_step.c: a step of exec_run (opts->mode other than EXEC_RUN_CONTINUE). */
+int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *rc);
+/* exec_workers.c: whether this continue runs on worker threads; that run; a worker's pool
+ * counts steps (halting at the budget or the interrupt hook) and says when to leave a CTA. */
+int exec_par_wanted(exec_machine *m, const exec_run_opts *o);
+int exec_run_par(exec_machine *m, exec_runctx *rc);
+void exec_pool_count(exec_pool *p, uint64_t n);
+int exec_pool_halted(const exec_runctx *rc);
+/* exec_frame.c: per-launch memory slots (exec_wset): take n zeroed warps (-1 out of memory),
+ * keep warps and a shared block for later, free warps. */
+int exec_wset_get(exec_wset *slot, uint32_t n, exec_warp **warps, uint8_t **sregs);
+void exec_wset_put(exec_wset *slot, exec_warp *warps, uint8_t *sregs, uint32_t n,
+                   uint8_t *sh, uint64_t sh_cap);
+void exec_wset_free(exec_warp *warps, uint8_t *sregs, uint32_t n);
+
 void exec_sreg_init_launch(exec_machine *m);
 void exec_sreg_init_cta(exec_machine *m);
 void exec_sreg_refresh(exec_warp *w, int slot);
@@ -499,7 +593,7 @@ void exec_obs_watch_sync(exec_machine *m);
 void exec_undef_sync(exec_machine *m);
 void exec_undef_frame(exec_warp *w, exec_act *f);
 void exec_undef_free(exec_machine *m);
-/* exec_run.c: the breakpoint stub (exec_undef.c puts its own beside it) */
+/* exec_break.c: the breakpoint stub (exec_undef.c puts its own beside it) */
 int exec_bp_stub(exec_warp *w, const exec_insn *in, uint32_t m);
 /* memset of fresh memory: the fill byte, or zero */
 static inline int exec_fill_byte(const exec_machine *m) { return m->fill ? m->fill - 1 : 0; }
@@ -594,8 +688,9 @@ uint8_t *exec_cluster_shared_host(exec_machine *m, uint64_t addr, uint64_t n);
 int exec_cluster_map(exec_warp *w, uint64_t a, uint32_t r, uint64_t *out);
 int exec_cluster_addr_fn(exec_warp *w, const exec_insn *in, uint32_t m, int mapa);
 int exec_dec_barrier_cluster(exec_dec *d, const ptx_insn *pi, exec_insn *in);
-/* exec_run.c entry points for exec_cluster.c. exec_run_cta_pass runs the machine's CTA: 0 a
- * stop, 1 finished; with m->cl set one pass over its warps, 3 something ran, 4 all blocked. */
+/* Entry points for exec_cluster.c (exec_run.c: the pass; exec_launch.c: the rest).
+ * exec_run_cta_pass runs the machine's CTA: 0 a stop, 1 finished; with m->cl set one pass
+ * over its warps, 3 something ran, 4 all blocked. */
 int exec_run_cta_pass(exec_machine *m, void *rc);
 int exec_run_cta_start(exec_machine *m, uint32_t id);
 void exec_run_cta_end(exec_machine *m, int keep);

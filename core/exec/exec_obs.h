@@ -28,7 +28,7 @@
  * the sync events (EXEC_OBS_SYNC). Observers run on the thread that runs the kernel, in the
  * order added, before the access is performed. With no observer the hot paths test one word.
  *
- * Parallel workers (exec_run.c) never run observers other than their own claims: a launch with
+ * Parallel workers (exec_workers.c) never run observers other than their own claims: a launch with
  * an observer of every access runs on one thread, and any abnormal access in a worker hands the
  * run back to one thread, which reaches it again with every observer in place, so findings do not
  * depend on the number of threads.

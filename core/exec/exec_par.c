@@ -1,6 +1,6 @@
 /* exec_par.c - ownership of global memory during a parallel CTA run: claims, conflicts, undo.
  *
- * While worker threads run CTAs at once (exec_run.c), every global access of a worker first
+ * While worker threads run CTAs at once (exec_workers.c), every global access of a worker first
  * claims the 4-byte granules it touches in a shadow word per granule (one array per region,
  * made when a worker first claims the region and kept with it, zero = untouched). Only the
  * regions CTAs touched cost anything, so a run's set-up and undo do not grow with the number

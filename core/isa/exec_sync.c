@@ -370,7 +370,7 @@ static int exec_atom_fn(exec_warp *w, const exec_insn *in, uint32_t m)
         uint64_t old = 0;
         uint64_t b = exec_lane_val(w, in, 1, i), c = op == AT_CAS ? exec_lane_val(w, in, 2, i) : 0;
         if (par_red) {
-            /* CTAs run in parallel (exec_run.c): an order-independent integer update whose
+            /* CTAs run in parallel (exec_workers.c): an order-independent integer update whose
              * old value nobody reads, applied with a host atomic */
             if (n == 4) {
                 uint32_t o32 = __atomic_load_n((uint32_t *)(void *)h, __ATOMIC_RELAXED), n32;

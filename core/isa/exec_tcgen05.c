@@ -219,7 +219,7 @@ static int exec_tc_nop_fn(exec_warp *w, const exec_insn *in, uint32_t m)
 /* When the last thread of a CTA exits: Tensor Memory still allocated is an error (the spec
  * requires every allocation to be freed before the kernel exits). Returns -1 after raising
  * the exception on warp w at instruction in (the exit), 0 when nothing is left allocated.
- * exec_lanes_retire (exec_run.c) calls it when the CTA's last thread exits. */
+ * exec_lanes_retire (exec_launch.c) calls it when the CTA's last thread exits. */
 int exec_tcgen05_cta_exit(exec_warp *w, const exec_insn *in)
 {
     exec_cta *c = w->cta;

@@ -74,6 +74,7 @@ static int tok_is(const ptx_token *t, const char *s)
     return (size_t)t->len == n && memcmp(t->p, s, n) == 0;
 }
 
+/* punct: the punctuation character c (an error naming `what` otherwise) */
 void ptx_expect_punct(ptx_parser *p, int c, const char *what)
 {
     ptx_token *t = ptx_peek(p, 0);
@@ -84,11 +85,13 @@ void ptx_expect_punct(ptx_parser *p, int c, const char *what)
     ptx_advance(p);
 }
 
+/* ';' */
 static void expect_semi(ptx_parser *p)
 {
     ptx_expect_punct(p, ';', "';'");
 }
 
+/* name: IDENT */
 static ptx_token expect_ident(ptx_parser *p, const char *what)
 {
     ptx_token *t = ptx_peek(p, 0);
@@ -242,6 +245,7 @@ ptx_sym *ptx_use_label(ptx_parser *p, const char *name, const ptx_token *at)
     return s;
 }
 
+/* label: IDENT (defined at the next instruction of the function; the caller consumed ':') */
 static void define_label(ptx_parser *p, const ptx_token *t, int add_to_labels)
 {
     const char *name = ptx_tok_intern(p, t);
@@ -281,6 +285,7 @@ ptx_space ptx_space_from_dir(const char *d, int len)
     return PTX_SPACE_NONE;
 }
 
+/* type: '.b8' | '.u16' | '.s32' | '.f64' | '.pred' | ...  (one token; PTX_T_NONE if none) */
 static ptx_type tok_type(const ptx_token *t)
 {
     if (t->kind != PTX_TK_DIR || t->len > 16)
@@ -578,6 +583,7 @@ static void parse_dim3(ptx_parser *p, uint32_t d[3])
     }
 }
 
+/* pragma: '.pragma' STRING { ',' STRING } ';'  (kept on `keep` when given) */
 static void parse_pragma(ptx_parser *p, ptx_func *keep)
 {
     ptx_advance(p); /* .pragma */
@@ -1157,6 +1163,7 @@ static void bind_builtins(ptx_parser *p)
     p->depth = 1;
 }
 
+/* module (see parse_module), from text; NULL with *err filled on the first error */
 ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_error *err)
 {
     ptx_error dummy;
@@ -1197,6 +1204,7 @@ ptx_module *ptx_parse(const char *text, size_t len, const char *path, ptx_error 
     return m;
 }
 
+/* module, from the file at path */
 ptx_module *ptx_parse_file(const char *path, ptx_error *err)
 {
     ptx_error dummy;

@@ -77,6 +77,8 @@ static cval expr_unary(ptx_parser *p)
     return r;
 }
 
+/* binop: '*' | '/' | '%' | '+' | '-' | '<<' | '>>' | '<' | '>' | '<=' | '>=' | '==' | '!='
+ *      | '&' | '^' | '|' | '&&' | '||'  (its precedence, 0 for any other token) */
 static int binop_prec(const ptx_token *t)
 {
     if (t->kind != PTX_TK_PUNCT)
@@ -174,6 +176,7 @@ static cval expr_cond(ptx_parser *p)
     return c;
 }
 
+/* constant-expression: expr (64-bit; *is_unsigned says whether its type is unsigned) */
 int64_t ptx_parse_expr(ptx_parser *p, int *is_unsigned)
 {
     cval v = expr_cond(p);
@@ -182,6 +185,7 @@ int64_t ptx_parse_expr(ptx_parser *p, int *is_unsigned)
     return (int64_t)v.v;
 }
 
+/* Whether t can start an expr: INT | 'WARP_SZ' | '(' | '-' | '+' | '~' | '!' */
 static int starts_expr(const ptx_token *t)
 {
     return t->kind == PTX_TK_INT || is_warp_sz(t) ||
@@ -198,6 +202,7 @@ static void op_init(ptx_operand *o, const ptx_token *t)
     o->col = t->col;
 }
 
+/* name-operand: IDENT (a declared symbol, or a label, possibly defined later) */
 static ptx_sym *resolve_name(ptx_parser *p, const ptx_token *t)
 {
     const char *name = ptx_tok_intern(p, t);
