@@ -87,14 +87,8 @@ int exec_set_step_mark(exec_machine *m, uint32_t pc, int on) { return exec_flag_
 
 int exec_insn_collective(const exec_machine *m, uint32_t pc)
 {
-    static const char *const ops[] = {"bar", "barrier", "shfl", "vote", "match", "redux",
-                                      "elect", "activemask", "wmma", "mma", "ldmatrix",
-                                      "stmatrix", "movmatrix", "wgmma", NULL};
     const ptx_insn *pi = pc < m->ncode ? m->code[pc].src : NULL;
     if (!pi)
         return 0;
-    for (int i = 0; ops[i]; i++)
-        if (strcmp(pi->opcode, ops[i]) == 0)
-            return 1;
-    return ptx_insn_has_mod(pi, "aligned");
+    return ptx_op_is(pi, PTX_OPF_COLLECTIVE) || ptx_insn_has_mod(pi, "aligned");
 }

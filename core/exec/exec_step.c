@@ -154,7 +154,7 @@ static int exec_rejoin(exec_machine *m, exec_warp *w, uint32_t lane, exec_runctx
 static int exec_back_branch(const exec_machine *m, uint32_t pc)
 {
     const ptx_insn *pi = pc < m->ncode ? m->code[pc].src : NULL;
-    return pi && !strcmp(pi->opcode, "bra") && (uint32_t)m->code[pc].aux[0] <= pc;
+    return pi && pi->opc == PTX_OPC_bra && (uint32_t)m->code[pc].aux[0] <= pc;
 }
 
 int exec_lane_group_insn(const exec_machine *m, uint32_t pc)
@@ -170,8 +170,8 @@ int exec_lane_group_insn(const exec_machine *m, uint32_t pc)
        higher pc, would let the lane call a collective alone) */
     if (exec_back_branch(m, pc))
         return 1;
-    return exec_insn_collective(m, pc) || strcmp(pi->opcode, "call") == 0 ||
-           (!strcmp(pi->opcode, "ret") && exec_pc_insn(m, pc, &f, &fi) == 0 && !f->is_entry);
+    return exec_insn_collective(m, pc) || ptx_op_is(pi, PTX_OPF_CALL) ||
+           (pi->opc == PTX_OPC_ret && exec_pc_insn(m, pc, &f, &fi) == 0 && !f->is_entry);
 }
 
 uint64_t exec_lane_group_runs(const exec_machine *m) { return m->lane_groups; }

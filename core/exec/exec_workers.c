@@ -50,11 +50,9 @@ static int exec_par_insn_ok(const exec_machine *m, uint32_t pc, const ptx_func *
     *callee = NULL;
     if (!pi)
         return 1;
-    const char *op = pi->opcode;
-    if (strcmp(op, "brkpt") == 0 || (strcmp(op, "cp") == 0 && exec_has_mod(pi, "reduce")) ||
-        strcmp(op, "sured") == 0)
+    if (ptx_op_is(pi, PTX_OPF_NOPAR) || (pi->opc == PTX_OPC_cp && exec_has_mod(pi, "reduce")))
         return 0;
-    if (strcmp(op, "call") == 0) {
+    if (pi->opc == PTX_OPC_call) {    /* reads call's operand layout */
         int direct = 0;
         for (int k = 0; k < pi->nops; k++) {
             const ptx_operand *o = &pi->ops[k];
@@ -136,7 +134,7 @@ static int exec_mod_printf(const exec_machine *m)
 {
     for (uint32_t pc = 0; pc < m->ncode; pc++) {
         const ptx_insn *pi = m->code[pc].src;
-        if (pi && strcmp(pi->opcode, "call") == 0)
+        if (pi && pi->opc == PTX_OPC_call)
             for (int k = 0; k < pi->nops; k++)
                 if (pi->ops[k].kind == PTX_OP_SYM && pi->ops[k].sym &&
                     strcmp(pi->ops[k].sym->name, "vprintf") == 0)
