@@ -60,6 +60,7 @@ start() {
     sock=$tmp/tmux.$nsess
     T new-session -d -s dbg -x 160 -y 50 -c "$top" \
         env HOME="$tmp/home" INPUTRC=/dev/null PTXDBG_HISTORY="$hist" PTXDBG_HISTSIZE="${HISTSIZE_FOR_TEST:-}" \
+        ${RL_FOR_TEST+PTXDBG_READLINE=$RL_FOR_TEST} \
         sh -c 'trap : INT; "$@"; echo "[exit $?]"; exec cat' sh ${VALGRIND:-} "$ptxdbg" -q "$@"
     base=1
 }
@@ -446,6 +447,20 @@ if [ -f "$top/build/lib/libcudart.so.13" ]; then
 else
     fail "program-session-2" "build/lib/libcudart.so.13 is not built"
 fi
+
+# ---- session 7: no readline (commands/cmd_rl.c): said once, then plain lines at the prompt ---------
+RL_FOR_TEST=$tmp/no-such-libreadline.so
+start examples/saxpy.ptx
+if wait_for "cannot open shared object file" && wait_for "reading plain lines" && wait_idle; then
+    cmd "print 6 * 7"
+    if wait_for "= 42" && wait_idle; then pass "no-readline-plain-lines"
+    else fail "no-readline-plain-lines" "print at the plain prompt"; fi
+else
+    fail "no-readline-plain-lines" "no message or prompt without readline"
+fi
+cmd "quit"
+if wait_for "[exit 0]"; then pass "no-readline-quit"; else fail "no-readline-quit" "ptxdbg did not exit with 0"; fi
+unset RL_FOR_TEST
 
 T kill-server >/dev/null 2>&1
 echo "interactive: $passed passed, $failed failed"
