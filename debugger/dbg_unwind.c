@@ -32,8 +32,32 @@ typedef struct {
     uint8_t cfa, bp_saved;
 } uw_rule;
 
-#define UW_CACHE 256
-static _Thread_local uw_rule uw_cache[UW_CACHE];
+/* two ways a set, by a multiplicative hash of the address: a walk's dozen addresses rarely
+   evict one another */
+#define UW_SETS 256
+typedef struct {
+    uw_rule way[UW_SETS][2];
+    uint8_t last[UW_SETS];              /* the way used last */
+} uw_table;
+static _Thread_local uw_table uw_tab;
+
+static uw_rule *rule_slot(uw_table *t, uint64_t pc)
+{
+    unsigned set = (unsigned)((pc * 0x9e3779b97f4a7c15ull) >> 56) % UW_SETS;
+    uw_rule *w = t->way[set];
+    if (w[0].pc == pc && w[0].cfa != R_NONE) {
+        t->last[set] = 0;
+        return &w[0];
+    }
+    if (w[1].pc == pc && w[1].cfa != R_NONE) {
+        t->last[set] = 1;
+        return &w[1];
+    }
+    t->last[set] ^= 1;                  /* the other way than the last used */
+    uw_rule *c = &w[t->last[set]];
+    c->cfa = R_NONE;
+    return c;
+}
 
 typedef struct {
     int cfa_reg;
@@ -338,11 +362,12 @@ __attribute__((noinline)) int dbg_unwind_fast(int (*visit)(uint64_t pc, void *ar
     /* one instant's registers: %rbp first (an output may be given %rbp) */
     __asm__ volatile("mov %%rbp, %2\n\tmov %%rsp, %1\n\tlea 0(%%rip), %0"
                      : "=&r"(pc), "=&r"(sp), "=&r"(bp));
+    uw_table *t = &uw_tab;
     for (int frame = 0;; frame++) {
         if (frame > 0 && !visit(pc, arg))
             return 0;               /* (frame 0 is this function: libgcc's walk starts past it) */
-        uw_rule *c = &uw_cache[(pc ^ (pc >> 9)) % UW_CACHE];
-        if (c->pc != pc || c->cfa == R_NONE)
+        uw_rule *c = rule_slot(t, pc);
+        if (c->cfa == R_NONE)
             rule_for(pc, c);
         if (c->cfa == R_END) {
             visit(0, arg);
