@@ -106,18 +106,23 @@ typedef struct {
     uint64_t api_pc;
 } unwind_walk;
 
-static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
+/* One frame of a walk: 0 when the walk ends. */
+static int walk_one(uint64_t pc, void *arg)
 {
     unwind_walk *w = arg;
-    uint64_t pc = (uint64_t)_Unwind_GetIP(ctx);
     if (!pc || ++w->frames > 64)
-        return _URC_END_OF_STACK;
+        return 0;
     if (!w->n && in_segs(own_segs, own_nsegs, pc)) {
         w->api_pc = pc;   /* the last of our frames is the API function the program called */
-        return _URC_NO_REASON;
+        return 1;
     }
     w->pcs[w->n++] = pc;
-    return w->n < w->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+    return w->n < w->max;
+}
+
+static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *ctx, void *arg)
+{
+    return walk_one((uint64_t)_Unwind_GetIP(ctx), arg) ? _URC_NO_REASON : _URC_END_OF_STACK;
 }
 
 int dbg_host_stack(uint64_t *pcs, int max, uint64_t *api_pc)
@@ -127,8 +132,10 @@ int dbg_host_stack(uint64_t *pcs, int max, uint64_t *api_pc)
        the unwinder's cost is per frame, so the walk stops at the last frame kept (a free
        must stay cheap: a program may call cudaFree in a loop) */
     unwind_walk w = {pcs, max, 0, 0, 0, 0};
-    if (max > 0)
+    if (max > 0 && dbg_unwind_fast(walk_one, &w) != 0) {
+        w = (unwind_walk){pcs, max, 0, 0, 0, 0};   /* a frame it cannot walk: libgcc's */
         _Unwind_Backtrace(unwind_one, &w);
+    }
     if (api_pc)
         *api_pc = w.api_pc;
     return w.n;

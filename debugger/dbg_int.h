@@ -99,6 +99,11 @@ void dbg_ptx_free(dbg_session *s);
 void dbg_hostprog_free(struct dbg_hostprog *p);
 /* dbg_adopt_launch: the caller's host stack is the launch's site. */
 void dbg_host_note_launch(dbg_session *s, const char *kernel);
+/* Walk this thread's host stack (dbg_unwind.c): visit(pc) for the caller's frame and each one
+ * out from it (the pcs _Unwind_Backtrace would give there), until it gives 0 (or with pc 0 at
+ * the end of the stack). 0, or -1 when a frame needs libgcc's unwinder (the visits made so far
+ * are then void). */
+int dbg_unwind_fast(int (*visit)(uint64_t pc, void *arg), void *arg);
 
 /* The module, machine and debug info shown: the engine's own (front ends use engine functions). */
 const ptx_module *dbg_module(const dbg_session *s);

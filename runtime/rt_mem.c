@@ -237,7 +237,8 @@ static void rt_freed_note(const rt_alloc *a)
     memset(&f, 0, sizeof f);
     f.base = a->base;
     f.size = a->size;
-    snprintf(f.name, sizeof f.name, "%s", a->name);
+    _Static_assert(sizeof f.name == sizeof a->name, "the ring keeps the allocation's name");
+    memcpy(f.name, a->name, sizeof f.name);   /* (always NUL-terminated: snprintf) */
     f.kind = a->kind;
     f.npcs = dbg_host_stack(f.pcs, RT_FREED_PCS, &f.api_pc);
     pthread_mutex_lock(&rt_freed_lock);

@@ -1,4 +1,5 @@
 /* rt_queue.c - stream work in order: queued operations, their dependencies, stream worker threads, waiting, exit. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rt.h"
@@ -20,6 +21,9 @@
 enum { Q_QUEUED, Q_RUNNING, Q_DONE };
 #define RT_DIRECT_MAX (64u << 10)   /* copies and memsets up to this run without a queue entry */
 #define RT_QOP_PCS 16               /* host stack frames a kernel's launch site keeps */
+#define Q_POOL_DEPS 8               /* a pooled operation's room for dependencies */
+#define Q_POOL_MAX 64               /* finished operations kept for reuse */
+#define Q_PARAMS 256                /* kernel parameters kept in the operation itself */
 
 struct rt_qop {
     rt_op op;                     /* owned copy (rt_op_clone) */
@@ -29,8 +33,10 @@ struct rt_qop {
     cudaError_t err;              /* the operation's own error */
     double ms;                    /* EVENT_RECORD: when it executed (CLOCK_MONOTONIC, ms) */
     uint64_t pcs[RT_QOP_PCS];     /* KERNEL: the launching thread's host stack (op's host_pcs) */
-    rt_qop *next;                 /* in s's queue */
+    rt_qop *next;                 /* in s's queue; in q_pool when pooled */
     int ndeps;
+    int cap;                      /* room at deps (Q_POOL_DEPS: it goes back to the pool) */
+    _Alignas(16) uint8_t params[Q_PARAMS];   /* KERNEL: its parameters, when they fit */
     rt_qop *deps[];
 };
 
@@ -41,6 +47,8 @@ static _Thread_local rt_stream *q_self;         /* the stream whose worker this 
 static pthread_key_t q_key;
 static pthread_once_t q_key_once = PTHREAD_ONCE_INIT;
 static int q_exit_hooked;
+static rt_qop *q_pool;                          /* finished operations to reuse (q_new) */
+static int q_npool;
 
 rt_stream *rt_legacy_stream(void)
 {
@@ -48,6 +56,26 @@ rt_stream *rt_legacy_stream(void)
 }
 
 /* ---- operations ------------------------------------------------------------------------------ */
+/* A zeroed operation with room for n dependencies: a pooled one when n fits (a launch costs
+ * no allocation). */
+static rt_qop *q_new(int n)
+{
+    rt_qop *q;
+    if (n <= Q_POOL_DEPS && q_pool) {
+        q = q_pool;
+        q_pool = q->next;
+        q_npool--;
+        memset(q, 0, offsetof(rt_qop, params));
+    } else {
+        int cap = n <= Q_POOL_DEPS ? Q_POOL_DEPS : n;
+        q = calloc(1, sizeof *q + (size_t)cap * sizeof *q->deps);
+        if (!q)
+            return NULL;
+    }
+    q->cap = n <= Q_POOL_DEPS ? Q_POOL_DEPS : n;
+    return q;
+}
+
 static void q_unref(rt_qop *q)
 {
     if (!q || --q->refs > 0)
@@ -55,6 +83,12 @@ static void q_unref(rt_qop *q)
     for (int i = 0; i < q->ndeps; i++)
         q_unref(q->deps[i]);
     rt_op_release(&q->op);
+    if (q->cap == Q_POOL_DEPS && q_npool < Q_POOL_MAX) {
+        q->next = q_pool;
+        q_pool = q;
+        q_npool++;
+        return;
+    }
     free(q);
 }
 
@@ -259,8 +293,18 @@ cudaError_t rt_queue_op(rt_stream *s, const rt_op *op, rt_qop **out)
         if (!deps)
             return cudaErrorMemoryAllocation;
     }
-    rt_qop *q = calloc(1, sizeof *q + (size_t)n * sizeof *deps);
-    if (!q || rt_op_clone(&q->op, op)) {
+    rt_qop *q = q_new(n);
+    int small_params = op->kind == RT_OP_KERNEL && op->u.kernel.nparams <= Q_PARAMS;
+    if (q && small_params) {
+        q->op = *op;                       /* parameters kept here, not allocated */
+        if (op->u.kernel.nparams)
+            memcpy(q->params, op->u.kernel.params, (size_t)op->u.kernel.nparams);
+        q->op.u.kernel.params = op->u.kernel.nparams ? q->params : NULL;
+        q->op.u.kernel.params_owned = 0;
+        q->op.u.kernel.host_pcs = NULL;
+        q->op.u.kernel.nhost_pcs = 0;
+    }
+    if (!q || (!small_params && rt_op_clone(&q->op, op))) {
         free(q);
         if (deps != small)
             free(deps);

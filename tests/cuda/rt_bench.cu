@@ -1,10 +1,12 @@
 // rt_bench.cu - per-launch and per-copy overhead of the runtime: 10,000 empty launches, 10,000
 // small copies each way, 10,000 cudaMalloc/cudaFree pairs, then the same launches and pairs
 // with 100,000 allocations live, and the page faults a launch costs; prints microseconds per
-// operation.
+// operation. "rt_bench launch N" makes only N empty launches and "rt_bench free N" only N
+// cudaMalloc/cudaFree pairs (for instruction counts: callgrind with two N, the difference).
 // cuda-test: 0 ^rt_bench:\sPASSED$ -
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include "cuda_check.h"
@@ -28,8 +30,35 @@ static double now_us()
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-int main()
+// one section alone, n times, after a first launch (the module's load) and a first pair
+static int only(const char *what, int n)
 {
+    int *p;
+    empty<<<1, 1>>>();
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMalloc(&p, 256));
+    CHECK(cudaFree(p));
+    if (!strcmp(what, "launch")) {
+        for (int i = 0; i < n; i++)
+            empty<<<1, 1>>>();
+        CHECK(cudaDeviceSynchronize());
+    } else if (!strcmp(what, "free")) {
+        for (int i = 0; i < n; i++) {
+            CHECK(cudaMalloc(&p, 256));
+            CHECK(cudaFree(p));
+        }
+    } else {
+        fprintf(stderr, "usage: rt_bench [launch|free N]\n");
+        return 2;
+    }
+    printf("rt_bench: %s x %d\n", what, n);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3)
+        return only(argv[1], atoi(argv[2]));
     const int n = 10000;
     int *d, h[64] = {0};
     CHECK(cudaMalloc(&d, sizeof h));
