@@ -1,4 +1,5 @@
 /* dbg_unwind.c - a cheap walk of this thread's host stack (x86-64): the .eh_frame rules of each return address, cached per thread. */
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include "dbg_int.h"
@@ -349,6 +350,32 @@ static void rule_for(uint64_t pc, uw_rule *out)
     out->bp_off = (int32_t)r.off[0];
 }
 
+/* This thread's stack [lo, hi) (pthread_getattr_np, once per thread); 0, 0 when unknown. A
+ * walk reads words only inside it, so a rule gone stale (a library unloaded and another loaded
+ * at its address) or a corrupt frame makes the walk give up rather than read outside it. */
+static _Thread_local uint64_t uw_lo, uw_hi;
+static _Thread_local int uw_bounds_known;
+static int stack_bounds(uint64_t *lo, uint64_t *hi)
+{
+    if (!uw_bounds_known) {
+        pthread_attr_t a;
+        void *addr;
+        size_t size;
+        uw_bounds_known = -1;
+        if (pthread_getattr_np(pthread_self(), &a) == 0) {
+            if (pthread_attr_getstack(&a, &addr, &size) == 0 && size) {
+                uw_lo = (uint64_t)(uintptr_t)addr;
+                uw_hi = uw_lo + size;
+                uw_bounds_known = 1;
+            }
+            pthread_attr_destroy(&a);
+        }
+    }
+    *lo = uw_lo;
+    *hi = uw_hi;
+    return uw_bounds_known > 0 ? 0 : -1;
+}
+
 static uint64_t word_at(uint64_t a)
 {
     uint64_t v;
@@ -363,6 +390,9 @@ __attribute__((noinline)) int dbg_unwind_fast(int (*visit)(uint64_t pc, void *ar
     __asm__ volatile("mov %%rbp, %2\n\tmov %%rsp, %1\n\tlea 0(%%rip), %0"
                      : "=&r"(pc), "=&r"(sp), "=&r"(bp));
     uw_table *t = &uw_tab;
+    uint64_t lo, hi;
+    if (stack_bounds(&lo, &hi) != 0 || sp < lo || sp >= hi)
+        return -1;                  /* an unknown stack: libgcc walks it */
     for (int frame = 0;; frame++) {
         if (frame > 0 && !visit(pc, arg))
             return 0;               /* (frame 0 is this function: libgcc's walk starts past it) */
@@ -376,7 +406,9 @@ __attribute__((noinline)) int dbg_unwind_fast(int (*visit)(uint64_t pc, void *ar
         if (c->cfa == R_ODD)
             return -1;
         uint64_t cfa = (c->cfa == R_SP ? sp : bp) + (uint64_t)(int64_t)c->cfa_off;
-        if (cfa <= sp || cfa - sp > (1u << 24) || (cfa & 7))
+        if (cfa <= sp || cfa - sp > (1u << 24) || (cfa & 7) || cfa > hi ||
+            (c->bp_saved && (cfa + (uint64_t)(int64_t)c->bp_off < lo ||
+                             cfa + (uint64_t)(int64_t)c->bp_off + 8 > hi)))
             return -1;              /* not a stack above this frame's: libgcc decides */
         uint64_t npc = word_at(cfa - 8);
         if (c->bp_saved)
