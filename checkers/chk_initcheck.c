@@ -619,6 +619,28 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
         pthread_mutex_unlock(&g->mu);
         return EXEC_OBS_GO;
     }
+    if (ev->space == PTX_SPACE_SHARED && rd && !wr && ev->size <= 8 && k && k->sh.bits) {
+        /* A shared load (the hot case: tiles): each lane's bytes tested a word at a time, with
+           the shadow held in locals; a lane reading what the lane before read and found
+           written, or bytes all written, is done; any other goes the whole way alone. */
+        const uint8_t *bits = k->sh.bits;
+        uint64_t nbits = k->sh.nbits, n = ev->size, clean = UINT64_MAX;
+        const uint64_t *addrs = ev->addrs, bias = ev->bias, addr1 = ev->addr1;
+        for (uint32_t mm = ev->lanes; mm; mm &= mm - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctz(mm);
+            uint64_t addr = addrs ? addrs[lane] - bias : addr1;   /* exec_mem_ev_addr */
+            if (addr == clean || addr >= nbits || n > nbits - addr)
+                continue;   /* as the lane before; or not the user's bytes (as below) */
+            if (ic_bits_all(bits, addr, n)) {
+                clean = addr;
+                continue;
+            }
+            exec_mem_ev one = *ev;
+            one.lanes = 1u << lane;
+            ic_access_lanes(s, m, &one, g, k, rd, wr);
+        }
+        return EXEC_OBS_GO;
+    }
     ic_access_lanes(s, m, ev, g, k, rd, wr);
     return EXEC_OBS_GO;
 }

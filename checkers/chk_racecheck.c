@@ -992,38 +992,92 @@ static int rc_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
            rc_gran_do makes on them are skipped, with the same outcome. */
         rc_gran *rg = NULL;
         uint8_t rmask = 0, rslots = 0;
+        uint64_t raddr = UINT64_MAX;   /* the address of the run's last read */
+        int wany = 0;                /* the run's bytes are not the last write's */
+        const rc_vc *wok = NULL;     /* a base vector that orders the last write */
+        const uint32_t base = t->base, nunit = s->nunit, pc = ev->pc;
+        const uint32_t *clk = t->clk;
         while (lanes) {
             uint32_t lane = (uint32_t)__builtin_ctz(lanes), tid = w0 + lane;
             lanes &= lanes - 1;
             if (tid >= s->T)
                 continue;
             uint64_t addr = exec_mem_ev_addr(ev, lane);
-            if ((addr & 3) + size > 4 ||
-                (ev->space == PTX_SPACE_SHARED && addr >= EXEC_OBS_SMEM_SYSTEM)) {
-                rc_lane(s, m, ev, t, lane, info);   /* two granules, or the reserved memory */
-                pkey = UINT64_MAX;
-                rg = NULL;
+            rc_gran *g = rg;
+            uint8_t mask = rmask;
+            if (addr != raddr) {   /* not the address of the read before (a broadcast) */
+                if ((addr & 3) + size > 4 ||
+                    (ev->space == PTX_SPACE_SHARED && addr >= EXEC_OBS_SMEM_SYSTEM)) {
+                    rc_lane(s, m, ev, t, lane, info);   /* two granules, or reserved memory */
+                    pkey = UINT64_MAX;
+                    rg = NULL;
+                    raddr = UINT64_MAX;
+                    continue;
+                }
+                if (addr >> RC_PAGE_BITS != pkey) {
+                    p = rc_page_get(s, t, ev->space, addr);
+                    pkey = addr >> RC_PAGE_BITS;
+                }
+                if (!p)
+                    continue;   /* the shadow is full */
+                g = &p->g[(addr >> 2) & (RC_PAGE_GRANS - 1)];
+                mask = (uint8_t)(((1u << size) - 1) << (addr & 3));
+            }
+            if (ev->kind != EXEC_ACC_READ) {
+                rc_gran_do(s, m, ev, t, tid, lane, g, mask, ubase + tid, t->clk[tid], fl, 0,
+                           addr, NULL);
                 continue;
             }
-            if (addr >> RC_PAGE_BITS != pkey) {
-                p = rc_page_get(s, t, ev->space, addr);
-                pkey = addr >> RC_PAGE_BITS;
+            uint32_t me = ubase + tid;
+            const rc_vc *mv = t->vc[tid];
+            raddr = addr;
+            if (g != rg || mask != rmask) {
+                rg = g;
+                rmask = mask;
+                rslots = 0;
+                wany = 0;
+                wok = NULL;
+            } else if (rslots == 3 && (wany || wok == mv)) {
+                /* both slots hold the run's records, so this read goes to slot 1, and the last
+                   write needs no check: it overlaps none of these bytes, or the base vector
+                   this lane shares with an earlier lane of the run orders it */
+                rc_rec *r = &g->r[1];
+                r->u = me;
+                r->c = clk[tid];
+                r->pc = pc;
+                r->mask = mask;
+                r->fl = fl;
+                continue;
             }
-            if (!p)
-                continue;   /* the shadow is full */
-            rc_gran *g = &p->g[(addr >> 2) & (RC_PAGE_GRANS - 1)];
-            uint8_t mask = (uint8_t)(((1u << size) - 1) << (addr & 3));
-            uint8_t *run = NULL;
-            if (ev->kind == EXEC_ACC_READ) {
-                if (g != rg || mask != rmask) {
-                    rg = g;
-                    rmask = mask;
-                    rslots = 0;
-                }
-                run = &rslots;
+            /* rc_gran_do's read, with what it reads of the state held in locals (its stores
+               to the granule would otherwise make the compiler load them again) */
+            rc_rec w = g->w;
+            if (!w.u || !(w.mask & mask)) {
+                wany = 1;
+            } else if (w.u != me) {
+                uint32_t loc = w.u - 1 - base;
+                if (loc < nunit && mv->v[loc] >= w.c)
+                    wok = mv;
+                else if (!rc_exempt(w.fl, fl, loc < nunit) && !rc_known(s, t, tid, w.u, w.c))
+                    rc_report(s, m, ev, lane, &g->w, 1, addr);
             }
-            rc_gran_do(s, m, ev, t, tid, lane, g, mask, ubase + tid, t->clk[tid], fl, 0, addr,
-                       run);
+            uint32_t u0 = g->r[0].u, u1 = g->r[1].u;
+            int slot;
+            if (!(rslots & 1) && (!u0 || u0 == me))
+                slot = 0;
+            else if (!(rslots & 2) && (!u1 || u1 == me))
+                slot = 1;
+            else if (!(rslots & 1) && rc_known(s, t, tid, u0, g->r[0].c))
+                slot = 0;
+            else
+                slot = 1;   /* ordered before this read, or the slot replaced when none is */
+            rc_rec *r = &g->r[slot];   /* field by field: no padding to clear */
+            r->u = me;
+            r->c = clk[tid];
+            r->pc = pc;
+            r->mask = mask;
+            r->fl = fl;
+            rslots |= (uint8_t)(1u << slot);
         }
         return EXEC_OBS_GO;
     }
