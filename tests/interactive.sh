@@ -62,6 +62,7 @@ start() {
         env HOME="$tmp/home" INPUTRC=/dev/null PTXDBG_HISTORY="$hist" PTXDBG_HISTSIZE="${HISTSIZE_FOR_TEST:-}" \
         sh -c 'trap : INT; "$@"; echo "[exit $?]"; exec cat' sh ${VALGRIND:-} "$ptxdbg" -q "$@"
     base=1
+    cmd_base=0
 }
 
 # The whole pane (scrollback included) without trailing blank lines.
@@ -95,7 +96,10 @@ poll() {
 }
 has() { since | grep -F -q -- "$1"; }
 count_is_at_least() { [ "$(since | grep -F -c -- "$1")" -ge "$2" ]; }
-idle() { [ "$(lastline)" = "(ptxdbg)" ]; }
+# idle: an empty prompt is the last line, and after `cmd` it is a new one: the screen has grown
+# past the mark (right after typing, the old prompt is still the last line until the terminal
+# shows the typed line; a loaded machine shows it late).
+idle() { [ "$(lastline)" = "(ptxdbg)" ] && [ "$(snap | wc -l)" -gt "${cmd_base:-0}" ]; }
 line_is() { [ "$(lastline)" = "$1" ]; }
 # wait_for TEXT: TEXT appears after the mark
 wait_for() { poll has "$1"; }
@@ -104,7 +108,7 @@ wait_idle() { poll idle; }
 keys() { T send-keys -t dbg "$@"; }
 text() { T send-keys -t dbg -l -- "$1"; }
 # cmd LINE: mark, type LINE and Enter
-cmd() { mark; text "$1"; keys Enter; }
+cmd() { mark; cmd_base=$base; text "$1"; keys Enter; }
 
 # ---- session 1: source-level kernel -------------------------------------------------------------
 start examples/saxpy.G.ptx
