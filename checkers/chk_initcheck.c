@@ -187,6 +187,23 @@ static void ic_bits_set(uint8_t *bits, uint64_t from, uint64_t to)
         bits[from >> 3] |= (uint8_t)(1u << (from & 7));
 }
 
+/* Whether bits [from, from + n) are all set (n <= 57): one access's bytes all written, tested
+ * a word at a time before the byte-by-byte count that a finding needs. */
+static inline __attribute__((always_inline)) int ic_bits_all(const uint8_t *bits, uint64_t from,
+                                                             uint64_t n)
+{
+    const uint8_t *b = bits + (from >> 3);
+    if ((from & 7) + n <= 8) {   /* one byte: an aligned access of up to 8 bytes */
+        uint32_t want = (1u << n) - 1;
+        return ((uint32_t)(b[0] >> (from & 7)) & want) == want;
+    }
+    uint32_t nb = (uint32_t)(((from & 7) + n + 7) >> 3);
+    uint64_t w = 0, want = n >= 64 ? ~0ull : (1ull << n) - 1;
+    for (uint32_t i = 0; i < nb; i++)
+        w |= (uint64_t)b[i] << (8 * i);
+    return ((w >> (from & 7)) & want) == want;
+}
+
 /* Bytes [addr, addr + n) were written. */
 static void ic_global_mark(struct ic_global *g, uint64_t addr, uint64_t n)
 {
@@ -224,6 +241,14 @@ static void ic_global_mark(struct ic_global *g, uint64_t addr, uint64_t n)
 static uint64_t ic_global_undef(struct ic_global *g, uint64_t addr, uint64_t n, uint8_t *unw)
 {
     uint64_t undef = 0;
+    const ic_range *r0 = ic_find(g, addr);
+    if (r0 && r0->pages && n <= 57 && addr - r0->base + n <= r0->size &&
+        (addr - r0->base) / IC_PAGE == (addr - r0->base + n - 1) / IC_PAGE) {
+        uint64_t off = addr - r0->base;
+        const uint8_t *p = r0->pages[off / IC_PAGE];
+        if (p && ic_bits_all(p, off % IC_PAGE, n))
+            return 0;   /* all written: one range, one page */
+    }
     for (uint64_t k = 0; k < n; k++) {
         const ic_range *r = ic_find(g, addr + k);
         int u = 0;
@@ -594,6 +619,28 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
         pthread_mutex_unlock(&g->mu);
         return EXEC_OBS_GO;
     }
+    if (ev->space == PTX_SPACE_SHARED && rd && !wr && ev->size <= 8 && k && k->sh.bits) {
+        /* A shared load (the hot case: tiles): each lane's bytes tested a word at a time, with
+           the shadow held in locals; a lane reading what the lane before read and found
+           written, or bytes all written, is done; any other goes the whole way alone. */
+        const uint8_t *bits = k->sh.bits;
+        uint64_t nbits = k->sh.nbits, n = ev->size, clean = UINT64_MAX;
+        const uint64_t *addrs = ev->addrs, bias = ev->bias, addr1 = ev->addr1;
+        for (uint32_t mm = ev->lanes; mm; mm &= mm - 1) {
+            uint32_t lane = (uint32_t)__builtin_ctz(mm);
+            uint64_t addr = addrs ? addrs[lane] - bias : addr1;   /* exec_mem_ev_addr */
+            if (addr == clean || addr >= nbits || n > nbits - addr)
+                continue;   /* as the lane before; or not the user's bytes (as below) */
+            if (ic_bits_all(bits, addr, n)) {
+                clean = addr;
+                continue;
+            }
+            exec_mem_ev one = *ev;
+            one.lanes = 1u << lane;
+            ic_access_lanes(s, m, &one, g, k, rd, wr);
+        }
+        return EXEC_OBS_GO;
+    }
     ic_access_lanes(s, m, ev, g, k, rd, wr);
     return EXEC_OBS_GO;
 }
@@ -601,9 +648,12 @@ static int ic_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
 static void ic_access_lanes(ic_state *s, exec_machine *m, const exec_mem_ev *ev,
                             struct ic_global *g, ic_cta *k, int rd, int wr)
 {
+    uint64_t clean = UINT64_MAX;   /* a read found all written at this shared or global address */
     for (uint32_t mm = ev->lanes; mm; mm &= mm - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(mm);
         uint64_t addr = exec_mem_ev_addr(ev, lane), n = ev->size, undef = 0;
+        if (addr == clean)
+            continue;   /* a load the lane before made at the same address: the same answer */
         uint8_t unw[32];          /* reads of up to 32 bytes: which bytes are unwritten */
         if (ev->space == PTX_SPACE_GLOBAL) {
             if (!g || !g->root)
@@ -615,7 +665,8 @@ static void ic_access_lanes(ic_state *s, exec_machine *m, const exec_mem_ev *ev,
         } else if (ev->space == PTX_SPACE_SHARED) {
             if (!k || !k->sh.bits || addr >= k->sh.nbits || n > k->sh.nbits - addr)
                 continue;   /* the reserved area, another CTA's window: not the user's bytes */
-            for (uint64_t i = addr; rd && i < addr + n; i++) {
+            int all = rd && n <= 57 && ic_bits_all(k->sh.bits, addr, n);
+            for (uint64_t i = addr; rd && !all && i < addr + n; i++) {
                 int u = !((k->sh.bits[i >> 3] >> (i & 7)) & 1);
                 undef += (uint64_t)u;
                 if (i - addr < 32)
@@ -632,7 +683,8 @@ static void ic_access_lanes(ic_state *s, exec_machine *m, const exec_mem_ev *ev,
                 continue;   /* never pushed while we watched: counts as written */
             if (n < 4 && !wr)
                 continue;   /* -G code copies structures a byte at a time, padding too */
-            for (uint64_t i = lo; rd && i < hi; i++) {
+            int all = rd && n <= 57 && ic_bits_all(b->bits, lo, n);
+            for (uint64_t i = lo; rd && !all && i < hi; i++) {
                 int u = !((b->bits[i >> 3] >> (i & 7)) & 1);
                 undef += (uint64_t)u;
                 if (hi - 1 - i < 32)   /* bit hi - 1 is the access's first byte */
@@ -645,6 +697,8 @@ static void ic_access_lanes(ic_state *s, exec_machine *m, const exec_mem_ev *ev,
         } else {
             return;
         }
+        if (!undef && rd && !wr && ev->space != PTX_SPACE_LOCAL)
+            clean = addr;
         if (undef && n <= 32)
             undef = ic_used_undef(m, ev->pc, unw, n);
         if (undef && undef < n && n >= 8 && n <= 32 && ic_whole_words(unw, n))

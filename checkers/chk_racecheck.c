@@ -822,6 +822,8 @@ static void rc_report(rc_state *s, exec_machine *m, const exec_mem_ev *ev, uint3
  * atomic, or two plain accesses, are hazards. */
 static inline __attribute__((always_inline)) int rc_exempt(uint8_t a, uint8_t b, int same_cta)
 {
+    if (!((a | b) & (RC_F_ATOMIC | RC_F_STRONG)))
+        return 0;   /* two plain accesses (what follows says the same, in more tests) */
     if ((a & RC_F_ATOMIC) && (b & RC_F_ATOMIC))
         return 1;
     if (((a & RC_F_ATOMIC) && (b & RC_F_READ)) || ((b & RC_F_ATOMIC) && (a & RC_F_READ)))
@@ -832,6 +834,61 @@ static inline __attribute__((always_inline)) int rc_exempt(uint8_t a, uint8_t b,
     if (!(a & RC_F_STRONG) || !(b & RC_F_STRONG))
         return 0;
     return same_cta || ((a & RC_F_GPU) && (b & RC_F_GPU));
+}
+
+/* One lane's access of one granule (the bytes `mask` of g): checked against the granule's records
+ * (one finding per access: `reported` says one was made) and recorded. The per-lane loop
+ * (rc_lane) and the warp path (rc_access) both apply it, lane after lane in lane order. */
+static inline __attribute__((always_inline)) int
+rc_gran_do(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *t, uint32_t tid,
+           uint32_t lane, rc_gran *g, uint8_t mask, uint32_t me, uint32_t clock, uint8_t fl,
+           int reported, uint64_t addr, uint8_t *run)
+{
+    int write = ev->kind != EXEC_ACC_READ;
+    /* the last write */
+    if (g->w.u && g->w.u != me && (g->w.mask & mask) && !reported) {
+        int same = g->w.u - 1 - t->base < s->nunit;
+        if (!rc_exempt(g->w.fl, fl, same) && !rc_known(s, t, tid, g->w.u, g->w.c)) {
+            rc_report(s, m, ev, lane, &g->w, 1, addr);
+            reported = 1;
+        }
+    }
+    if (write) {
+        for (int k = 0; k < 2 && !reported; k++) {
+            rc_rec *r = &g->r[k];
+            if (!r->u || r->u == me || !(r->mask & mask))
+                continue;
+            int same = r->u - 1 - t->base < s->nunit;
+            if (!rc_exempt(r->fl, fl, same) && !rc_known(s, t, tid, r->u, r->c)) {
+                rc_report(s, m, ev, lane, r, 0, addr);
+                reported = 1;
+            }
+        }
+        g->w = (rc_rec){ me, clock, ev->pc, mask, fl };
+        for (int k = 0; k < 2; k++)
+            if (!(g->r[k].mask & ~mask))
+                memset(&g->r[k], 0, sizeof g->r[k]);
+        if (ev->kind == EXEC_ACC_ATOMIC) {   /* an atomic reads too */
+            memset(&g->r[0], 0, sizeof g->r[0]);
+            g->r[0] = (rc_rec){ me, clock, ev->pc, mask, fl };
+        }
+    } else {
+        /* keep reads not ordered before this one; replace this unit's or an ordered one */
+        int slot = -1;
+        uint32_t skip = run ? *run : 0;
+        for (int k = 0; k < 2 && slot < 0; k++)
+            if (!(skip >> k & 1) && (!g->r[k].u || g->r[k].u == me))
+                slot = k;
+        for (int k = 0; k < 2 && slot < 0; k++)
+            if (!(skip >> k & 1) && rc_known(s, t, tid, g->r[k].u, g->r[k].c))
+                slot = k;
+        if (slot < 0)
+            slot = 1;
+        g->r[slot] = (rc_rec){ me, clock, ev->pc, mask, fl };
+        if (run)
+            *run |= (uint8_t)(1u << slot);
+    }
+    return reported;
 }
 
 /* One lane's access: check it against the shadow and record it. Returns 1 when a hazard was
@@ -877,46 +934,8 @@ static int rc_lane(rc_state *s, exec_machine *m, const exec_mem_ev *ev, rc_cta *
         uint32_t lo = addr > ga ? (uint32_t)(addr - ga) : 0;
         uint32_t hi = end - ga < 4 ? (uint32_t)(end - ga) : 4;
         uint8_t mask = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
-        /* the last write */
-        if (g->w.u && g->w.u != me && (g->w.mask & mask) && !reported) {
-            int same = g->w.u - 1 - t->base < s->nunit;
-            if (!rc_exempt(g->w.fl, fl, same) && !rc_known(s, t, tid, g->w.u, g->w.c)) {
-                rc_report(s, m, ev, lane, &g->w, 1, addr);
-                reported = 1;
-            }
-        }
-        if (write) {
-            for (int k = 0; k < 2 && !reported; k++) {
-                rc_rec *r = &g->r[k];
-                if (!r->u || r->u == me || !(r->mask & mask))
-                    continue;
-                int same = r->u - 1 - t->base < s->nunit;
-                if (!rc_exempt(r->fl, fl, same) && !rc_known(s, t, tid, r->u, r->c)) {
-                    rc_report(s, m, ev, lane, r, 0, addr);
-                    reported = 1;
-                }
-            }
-            g->w = (rc_rec){ me, clock, ev->pc, mask, fl };
-            for (int k = 0; k < 2; k++)
-                if (!(g->r[k].mask & ~mask))
-                    memset(&g->r[k], 0, sizeof g->r[k]);
-            if (ev->kind == EXEC_ACC_ATOMIC) {   /* an atomic reads too */
-                memset(&g->r[0], 0, sizeof g->r[0]);
-                g->r[0] = (rc_rec){ me, clock, ev->pc, mask, fl };
-            }
-        } else {
-            /* keep reads not ordered before this one; replace this unit's or an ordered one */
-            int slot = -1;
-            for (int k = 0; k < 2 && slot < 0; k++)
-                if (!g->r[k].u || g->r[k].u == me)
-                    slot = k;
-            for (int k = 0; k < 2 && slot < 0; k++)
-                if (rc_known(s, t, tid, g->r[k].u, g->r[k].c))
-                    slot = k;
-            if (slot < 0)
-                slot = 1;
-            g->r[slot] = (rc_rec){ me, clock, ev->pc, mask, fl };
-        }
+        reported = rc_gran_do(s, m, ev, t, tid, lane, g, mask, me, clock, fl, reported, addr,
+                              NULL);
     }
     /* releases: publish what this thread knows here */
     if (write && !async && (fl & RC_F_STRONG) && ((info & 0x20) || t->fclk[tid])) {
@@ -957,6 +976,111 @@ static int rc_access(void *ctx, exec_machine *m, const exec_mem_ev *ev)
         return EXEC_OBS_GO;
     uint8_t info = rc_pcinfo(s, m, ev->pc);
     uint32_t lanes = ev->lanes;
+    if (!(ev->flags & EXEC_ACC_F_ASYNC) && !(info & RC_F_STRONG) && ev->size >= 1 &&
+        ev->size <= 4 && (ev->kind == EXEC_ACC_READ || ev->kind == EXEC_ACC_WRITE)) {
+        /* A plain load or store of up to 4 bytes (no acquire or release to take part in): the
+           warp's lanes in lane order, each lane's rule as rc_lane applies it, with what is the
+           same for every lane worked out once and the page kept from lane to lane. */
+        uint8_t fl = (uint8_t)((info & 7) | (ev->kind == EXEC_ACC_READ ? RC_F_READ : 0));
+        uint32_t w0 = ev->warp * 32, ubase = t->base + 1, size = (uint32_t)ev->size;
+        uint64_t pkey = UINT64_MAX;
+        rc_page *p = NULL;
+        /* A read's run: lanes one after the other reading the same bytes of one granule (a
+           broadcast load). The slots that earlier lanes of the run filled hold records that are
+           not empty, not this lane's and not ordered before it (a lane's clock is published
+           only by advancing it, so no thread knows another's current clock): the tests
+           rc_gran_do makes on them are skipped, with the same outcome. */
+        rc_gran *rg = NULL;
+        uint8_t rmask = 0, rslots = 0;
+        uint64_t raddr = UINT64_MAX;   /* the address of the run's last read */
+        int wany = 0;                /* the run's bytes are not the last write's */
+        const rc_vc *wok = NULL;     /* a base vector that orders the last write */
+        const uint32_t base = t->base, nunit = s->nunit, pc = ev->pc;
+        const uint32_t *clk = t->clk;
+        while (lanes) {
+            uint32_t lane = (uint32_t)__builtin_ctz(lanes), tid = w0 + lane;
+            lanes &= lanes - 1;
+            if (tid >= s->T)
+                continue;
+            uint64_t addr = exec_mem_ev_addr(ev, lane);
+            rc_gran *g = rg;
+            uint8_t mask = rmask;
+            if (addr != raddr) {   /* not the address of the read before (a broadcast) */
+                if ((addr & 3) + size > 4 ||
+                    (ev->space == PTX_SPACE_SHARED && addr >= EXEC_OBS_SMEM_SYSTEM)) {
+                    rc_lane(s, m, ev, t, lane, info);   /* two granules, or reserved memory */
+                    pkey = UINT64_MAX;
+                    rg = NULL;
+                    raddr = UINT64_MAX;
+                    continue;
+                }
+                if (addr >> RC_PAGE_BITS != pkey) {
+                    p = rc_page_get(s, t, ev->space, addr);
+                    pkey = addr >> RC_PAGE_BITS;
+                }
+                if (!p)
+                    continue;   /* the shadow is full */
+                g = &p->g[(addr >> 2) & (RC_PAGE_GRANS - 1)];
+                mask = (uint8_t)(((1u << size) - 1) << (addr & 3));
+            }
+            if (ev->kind != EXEC_ACC_READ) {
+                rc_gran_do(s, m, ev, t, tid, lane, g, mask, ubase + tid, t->clk[tid], fl, 0,
+                           addr, NULL);
+                continue;
+            }
+            uint32_t me = ubase + tid;
+            const rc_vc *mv = t->vc[tid];
+            raddr = addr;
+            if (g != rg || mask != rmask) {
+                rg = g;
+                rmask = mask;
+                rslots = 0;
+                wany = 0;
+                wok = NULL;
+            } else if (rslots == 3 && (wany || wok == mv)) {
+                /* both slots hold the run's records, so this read goes to slot 1, and the last
+                   write needs no check: it overlaps none of these bytes, or the base vector
+                   this lane shares with an earlier lane of the run orders it */
+                rc_rec *r = &g->r[1];
+                r->u = me;
+                r->c = clk[tid];
+                r->pc = pc;
+                r->mask = mask;
+                r->fl = fl;
+                continue;
+            }
+            /* rc_gran_do's read, with what it reads of the state held in locals (its stores
+               to the granule would otherwise make the compiler load them again) */
+            rc_rec w = g->w;
+            if (!w.u || !(w.mask & mask)) {
+                wany = 1;
+            } else if (w.u != me) {
+                uint32_t loc = w.u - 1 - base;
+                if (loc < nunit && mv->v[loc] >= w.c)
+                    wok = mv;
+                else if (!rc_exempt(w.fl, fl, loc < nunit) && !rc_known(s, t, tid, w.u, w.c))
+                    rc_report(s, m, ev, lane, &g->w, 1, addr);
+            }
+            uint32_t u0 = g->r[0].u, u1 = g->r[1].u;
+            int slot;
+            if (!(rslots & 1) && (!u0 || u0 == me))
+                slot = 0;
+            else if (!(rslots & 2) && (!u1 || u1 == me))
+                slot = 1;
+            else if (!(rslots & 1) && rc_known(s, t, tid, u0, g->r[0].c))
+                slot = 0;
+            else
+                slot = 1;   /* ordered before this read, or the slot replaced when none is */
+            rc_rec *r = &g->r[slot];   /* field by field: no padding to clear */
+            r->u = me;
+            r->c = clk[tid];
+            r->pc = pc;
+            r->mask = mask;
+            r->fl = fl;
+            rslots |= (uint8_t)(1u << slot);
+        }
+        return EXEC_OBS_GO;
+    }
     while (lanes) {
         uint32_t lane = (uint32_t)__builtin_ctz(lanes);
         lanes &= lanes - 1;

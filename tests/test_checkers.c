@@ -440,6 +440,89 @@ START_TEST(racecheck_kinds)
 }
 END_TEST
 
+/* k_bcast: thread 0 writes s[0], all 64 threads load s[0] (a broadcast load: one run of lanes
+ * per warp on one granule), then thread 0 writes s[0] again; with `bar` set, bar.sync 0 between
+ * each step. Without barriers warp 0 runs to its end before warp 1 starts (one thread: a warp
+ * runs until it waits), and by racecheck's rules (docs/CHECKERS.md): lanes 1..31 read what lane
+ * 0 wrote unordered (read-after-write in one warp, 31 hazards, first at lane 1); the granule
+ * keeps two reads, lane 0's own and the last lane's (lanes after the first two of a warp replace
+ * slot 1), so lane 0's second write races with lane 31's read only (write-after-read, 1 hazard);
+ * then warp 1's 32 lanes read that write unordered (read-after-write between warps, 32). The
+ * same on 4 worker threads; with the barriers nothing. */
+static const char *k_bcast = HDR
+    ".visible .entry k(.param .u64 a, .param .u32 bar)\n{\n"
+    " .reg .b32 %r<9>; .reg .pred %p<4>;\n"
+    " .shared .align 4 .b8 s[16];\n"
+    " ld.param.u32 %r8, [bar];\n"
+    " mov.u32 %r2, %tid.x; mov.u32 %r4, s;\n"
+    " setp.ne.u32 %p1, %r8, 0; setp.eq.u32 %p2, %r2, 0;\n"
+    " @%p2 st.shared.u32 [%r4], %r2;\n"
+    " @%p1 bar.sync 0;\n"
+    " ld.shared.u32 %r6, [%r4];\n"
+    " @%p1 bar.sync 0;\n"
+    " @%p2 st.shared.u32 [%r4], %r6;\n"
+    " ret;\n}\n";
+
+static chk_ctx *run_bcast(int nthreads, uint32_t bar, T *t)
+{
+    ck_assert_msg(t_load(t, k_bcast) == 0, "%s", t->err);
+    chk_ctx *c = chk_new();
+    char err[256];
+    ck_assert_int_eq(chk_set(c, "racecheck", 1, err, sizeof err), 0);
+    chk_set_stop(c, 0);
+    ck_assert_int_eq(chk_attach(c, t->m), 0);
+    exec_set_threads(t->m, nthreads);
+    uint64_t args[2] = { t_buf(t, 16), bar };
+    t_launch_args(t, "k", 1, 64, args, 2);
+    exec_stop st = t_run(t);
+    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
+    return c;
+}
+
+START_TEST(racecheck_broadcast)
+{
+    T t1, t4, tb;
+    chk_ctx *c1 = run_bcast(1, 0, &t1), *c4 = run_bcast(4, 0, &t4), *cb = run_bcast(1, 1, &tb);
+    for (int k = 0; k < 2; k++) {
+        chk_ctx *c = k ? c4 : c1;
+        ck_assert_int_eq(chk_count(c), 3);
+        const chk_finding *wr0 = NULL, *wr1 = NULL, *rw = NULL;
+        for (int i = 0; i < 3; i++) {
+            const chk_finding *f = chk_at(c, i);
+            if (f->kind == CHK_K_RACE_WR && f->party[1].warp == 0)
+                wr0 = f;
+            else if (f->kind == CHK_K_RACE_WR)
+                wr1 = f;
+            else if (f->kind == CHK_K_RACE_RW)
+                rw = f;
+        }
+        ck_assert_ptr_nonnull(wr0);
+        ck_assert_ptr_nonnull(wr1);
+        ck_assert_ptr_nonnull(rw);
+        ck_assert_uint_eq(wr0->count, 31);
+        ck_assert_uint_eq(wr0->party[0].lane, 0);
+        ck_assert_uint_eq(wr0->party[1].lane, 1);
+        ck_assert_uint_eq(wr1->count, 32);
+        ck_assert_uint_eq(wr1->party[0].warp, 0);
+        ck_assert_uint_eq(wr1->party[0].lane, 0);
+        ck_assert_uint_eq(wr1->party[1].warp, 1);
+        ck_assert_uint_eq(wr1->party[1].lane, 0);
+        ck_assert_uint_eq(rw->count, 1);
+        ck_assert_uint_eq(rw->party[0].warp, 0);   /* lane 31's read, the run's last */
+        ck_assert_uint_eq(rw->party[0].lane, 31);
+        ck_assert_uint_eq(rw->party[1].warp, 0);   /* lane 0's second write */
+        ck_assert_uint_eq(rw->party[1].lane, 0);
+    }
+    ck_assert_int_eq(chk_count(cb), 0);
+    chk_free(c1);
+    chk_free(c4);
+    chk_free(cb);
+    t_free(&t1);
+    t_free(&t4);
+    t_free(&tb);
+}
+END_TEST
+
 /* The registry: names known, ones not written yet refused, "all" = the implemented ones. */
 START_TEST(registry)
 {
@@ -832,6 +915,7 @@ int main(void)
     tcase_add_test(tm, format);
     tcase_add_test(tm, memcheck_kinds);
     tcase_add_test(tm, racecheck_kinds);
+    tcase_add_test(tm, racecheck_broadcast);
     tcase_add_test(tm, initcheck_threads);
     tcase_add_test(tm, initcheck_words);
     suite_add_tcase(s, tm);
