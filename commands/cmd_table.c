@@ -537,7 +537,7 @@ static int execute_line(cmd_ctx *c, const char *line)
         line++;
     if (!*line || *line == '#')
         return 0;
-    if (cmd_ui_top(c))
+    if (cmd_ui_top(c) || cmd_ui_nested(c))
         return cmd_ui_execute(c, line, execute_line);
     char word[64];
     size_t n = 0;
