@@ -201,9 +201,10 @@ typedef enum {
  *   CMD_F_STRUCTURED    JSON mode: the result carries fields of its own beyond "output"
  *                       (docs/JSON.md, "Structured commands", lists exactly these rows;
  *                       tests/test_cmdflags.c holds them equal)
- *   CMD_F_MODEL_ONLY    STRUCTURED, and everything it writes (text, fields, errors,
- *                       messages) goes through the output model: JSON mode runs it without
- *                       the descriptor-level capture (cmd_uirun.c) */
+ *   CMD_F_MODEL_ONLY    everything it writes (text, fields, errors, messages, the stops it
+ *                       reports, kernel printf) goes through the output model: JSON mode
+ *                       runs it without the descriptor-level capture (cmd_uirun.c); lines
+ *                       nested in it that are not MODEL_ONLY are captured on their own */
 #define CMD_MSG_NO_SYMBOLS "No symbol table is loaded.  Use the \"file\" command."
 #define CMD_MSG_NO_KERNEL "Focus not set on any active CUDA kernel."
 #define CMD_MSG_NOT_RUN "The program is not being run."

@@ -90,17 +90,18 @@ const cmd_def cmd_table[] = {
      "Launch a kernel and run it until it completes or stops. cluster=(X,Y,Z) launches it in "
      "thread block clusters of XxYxZ CTAs (sm_90; at most 16, the grid a multiple of it); "
      "without it a kernel runs in the clusters its .reqnctapercluster declares, else every "
-     "CTA is a cluster of one.", CMD_CLASS_RUNNING, CMD_F_PTX_ONLY | CMD_F_NEEDS_MODULE, NOSUB},
+     "CTA is a cluster of one.", CMD_CLASS_RUNNING, CMD_F_PTX_ONLY | CMD_F_NEEDS_MODULE |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"run", "r", cmd_run, 0, -1, "run [ARGS]",
      "Relaunch the last launch from scratch (buffers restored to their contents at that launch); "
      "with a program (ptxdbg PROGRAM, --args PROGRAM ARGS), start it, with ARGS as its new "
      "arguments.",
-     CMD_CLASS_RUNNING, 0, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"start", "", cmd_start, 0, -1, "start [KERNEL<<<GRID, BLOCK[, SHMEM]>>>(ARG, ...)]",
      "Launch KERNEL (or relaunch the last launch, as run does) and stop at the kernel's first "
-     "line.", CMD_CLASS_RUNNING, 0, NOSUB},
+     "line.", CMD_CLASS_RUNNING, CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING,
-     CMD_F_NEEDS_LIVE, NOSUB},
+     CMD_F_NEEDS_LIVE | CMD_F_MODEL_ONLY, NOSUB},
     {"generate-core-file", "gcore", cmd_generate_core, 0, 1, "generate-core-file [FILE]",
      "Save the whole state (module, sources, memory, threads, stop) to FILE (core.KERNEL.N).",
      CMD_CLASS_FILES, 0, NOSUB},
@@ -132,13 +133,16 @@ const cmd_def cmd_table[] = {
     /* running */
     {"continue", "c cont fg", cmd_continue, 0, 1, "continue [N]",
      "Resume; with N, ignore the current breakpoint N-1 more times.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"step", "s", cmd_step, 0, 2, "step [-lane] [N]",
      "Step to the next source line (into calls), the focused warp (or lane with -lane).",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"next", "n", cmd_next, 0, 2, "next [-lane] [N]",
      "Step to the next source line (over calls), the focused warp (or lane with -lane).",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"stepi", "si", cmd_stepi, 0, 2, "stepi [-lane] [N]",
      "Execute one PTX instruction of the focused warp (or lane with -lane), into calls. A "
      "lane never executes a warp-synchronous instruction (bar/barrier, bar.warp.sync, shfl, "
@@ -147,18 +151,23 @@ const cmd_def cmd_table[] = {
      "membermask names elsewhere run until they complete it, and at a CTA barrier the other "
      "warps run until they arrive, so the step ends past it. Every step runs at full speed, "
      "stops on Ctrl-C and obeys max-steps.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"nexti", "ni", cmd_nexti, 0, 2, "nexti [-lane] [N]",
      "Execute one PTX instruction of the focused warp (or lane), over calls.", CMD_CLASS_RUNNING,
-     CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"finish", "fin", cmd_finish, 0, 0, "finish", "Run until the selected function returns.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"until", "u", cmd_until, 0, -1, "until [LOCATION]",
      "Like next, but do not go backwards (leave loops); with LOCATION, like advance.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"advance", "", cmd_advance, 1, -1, "advance LOCATION",
      "Run the focused warp until LOCATION or until the current frame returns.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     /* breakpoints */
     {"break", "b br brea", cmd_break, 0, -1, "break [LOCATION] [if COND]",
      "Set a breakpoint: FUNC, FILE:LINE, LINE, ptx:LINE or *PC.",
@@ -239,7 +248,8 @@ const cmd_def cmd_table[] = {
      NOSUB},
     {"list", "l", cmd_list, 0, -1, "list [LINE | FILE:LINE | FUNC | FIRST,LAST | - | ptx:LINE]",
      "Source lines; `list` continues, `list -` goes back (PTX lines when there is no source).",
-     CMD_CLASS_FILES, CMD_F_NEEDS_MODULE | CMD_F_REPEAT | CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
+     CMD_CLASS_FILES, CMD_F_NEEDS_MODULE | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"directory", "dir", cmd_directory, 0, -1, "directory [DIR...]",
      "Add directories to search for source files (none: reset).",
      CMD_CLASS_FILES, CMD_F_SETUP, NOSUB},

@@ -102,13 +102,17 @@ static int modelled(cmd_ctx *c, const char *line)
     }
     if (!d || (*p && *p != ' ' && *p != '\t' && *p != '/'))
         return 0;
+    /* in a CUDA program's own session, running hands control back to the program, whose
+       output shares the descriptors: keep the capture there */
+    if (c->inproc && d->cls == CMD_CLASS_RUNNING)
+        return 0;
     return (d->flags & CMD_F_MODEL_ONLY) != 0;
 }
 
 int cmd_ui_errorv(cmd_ctx *c, const char *fmt, va_list ap)
 {
     cmd_ui *u = c->ui;
-    if (!u || !u->json || !u->depth || !u->errm)
+    if (!u || !u->json || !u->depth || !u->errm || u->held)
         return 0;
     vfprintf(u->errm, fmt, ap);
     fputc('\n', u->errm);
@@ -118,7 +122,7 @@ int cmd_ui_errorv(cmd_ctx *c, const char *fmt, va_list ap)
 void cmd_ui_message(cmd_ctx *c, const char *fmt, ...)
 {
     cmd_ui *u = c->ui;
-    FILE *f = u && u->json && u->depth && u->errm ? u->errm : stderr;
+    FILE *f = u && u->json && u->depth && u->errm && !u->held ? u->errm : stderr;
     va_list ap;
     va_start(ap, fmt);
     if (f == stderr)
