@@ -76,6 +76,8 @@ const cmd_user *cmd_user_lookup(const cmd_ctx *c, const char *word, char *err, s
 int cmd_user_run(cmd_ctx *c, const cmd_user *u, const char *args);
 char *cmd_user_subst(const char *line, const char *args, char *err, size_t en);
 void cmd_user_describe(const cmd_user *u, FILE *out, int whole);
+/* The same through the output model (help). */
+void cmd_user_show(cmd_ctx *c, const cmd_user *u, int full);
 /* The definition (doc 0) or documentation (doc 1) of user command name as setup-log lines. */
 int cmd_user_log(const cmd_ctx *c, const char *name, int doc, char **text, size_t *len);
 void cmd_users_free(cmd_ctx *c);

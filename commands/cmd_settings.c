@@ -785,23 +785,23 @@ static void summary(const char *doc, char *out, size_t n)
 int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv)
 {
     if (argc == 0) {
-        printf("%s\n\nList of %s subcommands:\n\n",
+        cmd_ui_textf(c, "%s\n\nList of %s subcommands:\n\n",
                !strcmp(verb, "set") ? "Evaluate expression EXP and assign result to variable "
                                       "VAR (set var VAR = EXP), or change a setting."
                                     : "Generic command for showing things about the debugger.",
                verb);
         if (!strcmp(verb, "set"))
-            printf("set var -- Assign to a register, memory or convenience variable: set var "
+            cmd_ui_textf(c, "set var -- Assign to a register, memory or convenience variable: set var "
                    "LVALUE = EXPR.\n");
         for (int i = 0; i < NSETTINGS; i++) {
             char s[512];
             summary(settings[i].doc, s, sizeof s);
-            printf("%s %s -- %s\n", verb, settings[i].name, s);
+            cmd_ui_textf(c, "%s %s -- %s\n", verb, settings[i].name, s);
         }
         return 0;
     }
     if (!strcmp(verb, "set") && (!strcmp(argv[0], "var") || !strcmp(argv[0], "variable"))) {
-        printf("Assign to a register, memory or convenience variable.\nUsage: set var LVALUE = "
+        cmd_ui_textf(c, "Assign to a register, memory or convenience variable.\nUsage: set var LVALUE = "
                "EXPR\n");
         return 0;
     }
@@ -809,30 +809,30 @@ int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv)
     const cmd_setting *r = resolve(c, verb, argc, argv, &used);
     if (!r)
         return -1;
-    printf("%s\n", r->doc);
+    cmd_ui_textf(c, "%s\n", r->doc);
     if (r->kind == ST_GROUP) {
         char list[512];
         list_group(r, list, sizeof list);
-        printf("Subcommands: %s.\n", list);
+        cmd_ui_textf(c, "Subcommands: %s.\n", list);
         return 0;
     }
     if (!strcmp(verb, "show")) {
-        printf("Usage: show %s\n", r->name);
+        cmd_ui_textf(c, "Usage: show %s\n", r->name);
         return 0;
     }
     switch (r->kind) {
-    case ST_BOOL: printf("Usage: set %s on|off\n", r->name); break;
-    case ST_UINT: printf("Usage: set %s N%s\n", r->name, r->unlimited ? "|unlimited" : ""); break;
+    case ST_BOOL: cmd_ui_textf(c, "Usage: set %s on|off\n", r->name); break;
+    case ST_UINT: cmd_ui_textf(c, "Usage: set %s N%s\n", r->name, r->unlimited ? "|unlimited" : ""); break;
     case ST_ENUM: {
         char list[256];
         snprintf(list, sizeof list, "%s", r->values);
         for (char *p = list; *p; p++)
             if (*p == ' ')
                 *p = '|';
-        printf("Usage: set %s %s\n", r->name, list);
+        cmd_ui_textf(c, "Usage: set %s %s\n", r->name, list);
         break;
     }
-    case ST_STRING: printf("Usage: set %s FILE\n", r->name); break;
+    case ST_STRING: cmd_ui_textf(c, "Usage: set %s FILE\n", r->name); break;
     default: break;
     }
     return 0;

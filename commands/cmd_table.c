@@ -38,13 +38,14 @@ const cmd_def cmd_info_table[] = {
     {"args", "", cmd_info_args, 0, 0, "info args", "Arguments of the selected frame.",
      CMD_CLASS_STACK, CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"scope", "", cmd_info_scope, 1, -1, "info scope LOCATION",
-     "Variables visible at LOCATION and where they live.", CMD_CLASS_STATUS, 0, NOSUB},
+     "Variables visible at LOCATION and where they live.", CMD_CLASS_STATUS, CMD_F_MODEL_ONLY,
+     NOSUB},
     {"line", "", cmd_info_line, 0, -1, "info line [LOCATION]",
      "Addresses of the code of a source line (default: the current line).",
      CMD_CLASS_STATUS, CMD_F_NEEDS_MODULE | CMD_F_STRUCTURED | CMD_F_MODEL_ONLY,
      NOSUB},
     {"source", "", cmd_info_source, 0, 0, "info source", "The current source file.",
-     CMD_CLASS_FILES, CMD_F_NEEDS_MODULE, NOSUB},
+     CMD_CLASS_FILES, CMD_F_NEEDS_MODULE | CMD_F_MODEL_ONLY, NOSUB},
     {"address", "", cmd_info_address, 1, 1, "info address VAR",
      "Where VAR lives: a register, or a state space and address.", CMD_CLASS_DATA, 0, NOSUB},
     {"warps", "", cmd_info_warps, 0, -1, "info warps [FILTER]",
@@ -273,7 +274,7 @@ const cmd_def cmd_table[] = {
      "Print ARGs (expressions in the focused lane) under the control of a C FORMAT string.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"echo", "", cmd_echo, 0, -1, "echo TEXT", "Print TEXT (C escapes like \\n understood).",
-     CMD_CLASS_SUPPORT, 0, NOSUB},
+     CMD_CLASS_SUPPORT, CMD_F_MODEL_ONLY, NOSUB},
     {"source", "", cmd_source, 1, 1, "source FILE", "Run the commands in FILE.", CMD_CLASS_SUPPORT,
      0, NOSUB},
     {"define", "", cmd_define, 1, 1, "define NAME",
@@ -298,7 +299,7 @@ const cmd_def cmd_table[] = {
      "Ends the lines of define, document, if, while and commands.", CMD_CLASS_SUPPORT, 0,
      NOSUB},
     {"help", "h", cmd_help, 0, -1, "help [COMMAND | CLASS]", "Print the list of commands, or help on one.",
-     CMD_CLASS_SUPPORT, 0, NOSUB},
+     CMD_CLASS_SUPPORT, CMD_F_MODEL_ONLY, NOSUB},
     {"quit", "q exit", cmd_quit, 0, 1, "quit [STATUS]", "Leave ptxdbg.",
      CMD_CLASS_SUPPORT, 0, NOSUB},
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
@@ -621,16 +622,16 @@ int cmd_info(cmd_ctx *c, const char *args, int argc, char **argv)
 }
 
 /* ---- help --------------------------------------------------------------------------------------- */
-static void help_list(const cmd_def *table, int cls, const char *prefix)
+static void help_list(cmd_ctx *c, const cmd_def *table, int cls, const char *prefix)
 {
     for (const cmd_def *d = table; d->name; d++) {
         if (cls >= 0 && (int)d->cls != cls)
             continue;
         char name[64];
         snprintf(name, sizeof name, "%s%s", prefix, d->name);
-        printf("%s -- %s\n", name, d->help);
+        cmd_ui_textf(c, "%s -- %s\n", name, d->help);
         if (d->sub)
-            help_list(d->sub, -1, "info ");
+            help_list(c, d->sub, -1, "info ");
     }
 }
 
@@ -638,19 +639,19 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     if (argc == 0) {
-        printf("List of classes of commands:\n\n");
+        cmd_ui_textf(c, "List of classes of commands:\n\n");
         for (int k = 0; k < CMD_CLASS__COUNT; k++)
-            printf("%s -- %s\n", class_names[k][0], class_names[k][1]);
-        printf("\nCommands by class:\n");
+            cmd_ui_textf(c, "%s -- %s\n", class_names[k][0], class_names[k][1]);
+        cmd_ui_textf(c, "\nCommands by class:\n");
         for (int k = 0; k < CMD_CLASS__COUNT; k++) {
-            printf("\n%s:\n", class_names[k][0]);
+            cmd_ui_textf(c, "\n%s:\n", class_names[k][0]);
             for (const cmd_def *d = cmd_table; d->name; d++)
                 if ((int)d->cls == k)
-                    printf("  %-12s -- %s\n", d->name, d->help);
+                    cmd_ui_textf(c, "  %-12s -- %s\n", d->name, d->help);
         }
-        printf("\nuser-defined -- User-defined commands (\"define\").\n");
-        printf("instructions -- PTX instructions the prompt runs (\"help instructions\").\n");
-        printf("\nType \"help\" followed by a class name for a list of commands in that class.\n"
+        cmd_ui_textf(c, "\nuser-defined -- User-defined commands (\"define\").\n");
+        cmd_ui_textf(c, "instructions -- PTX instructions the prompt runs (\"help instructions\").\n");
+        cmd_ui_textf(c, "\nType \"help\" followed by a class name for a list of commands in that class.\n"
                "Type \"help\" followed by a command name for full documentation.\n"
                "Command name abbreviations are allowed if unambiguous.\n");
         return 0;
@@ -661,13 +662,13 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
         return cmd_help_instructions(c, argc - 1, argv + 1);
     const cmd_user *u = cmd_user_find(c, argv[0]);
     if (u) {
-        cmd_user_describe(u, stdout, 1);
+        cmd_user_show(c, u, 1);
         return 0;
     }
     for (int k = 0; k < CMD_CLASS__COUNT; k++)
         if (!strcmp(argv[0], class_names[k][0])) {
-            printf("%s\n\nList of commands:\n\n", class_names[k][1]);
-            help_list(cmd_table, k, "");
+            cmd_ui_textf(c, "%s\n\nList of commands:\n\n", class_names[k][1]);
+            help_list(c, cmd_table, k, "");
             return 0;
         }
     char err[512];
@@ -691,12 +692,12 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
             return cmd_error(c, "%s", err);
         return cmd_error(c, "Undefined command: \"%s\".  Try \"help\".", argv[0]);
     }
-    printf("%s\nUsage: %s\n", d->help, d->usage);
+    cmd_ui_textf(c, "%s\nUsage: %s\n", d->help, d->usage);
     if (d->aliases && d->aliases[0])
-        printf("Aliases: %s\n", d->aliases);
+        cmd_ui_textf(c, "Aliases: %s\n", d->aliases);
     if (d->sub) {
-        printf("\nList of %s subcommands:\n\n", d->name);
-        help_list(d->sub, -1, "info ");
+        cmd_ui_textf(c, "\nList of %s subcommands:\n\n", d->name);
+        help_list(c, d->sub, -1, "info ");
     }
     return 0;
 }

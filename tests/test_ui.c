@@ -140,6 +140,8 @@ START_TEST(run_control_uncaptured)
     int rc = cmd_execute(&c, "continue");
     int rn = cmd_execute(&c, "next");
     int rk = cmd_execute(&c, "kill");
+    int rh = cmd_execute(&c, "help step") | cmd_execute(&c, "echo done\\n") |
+             cmd_execute(&c, "info source") | cmd_execute(&c, "info scope printf_formats");
     unsigned long after = cmd_ui_captures(&c);
     fflush(stdout);
     dup2(saved, 1);
@@ -148,7 +150,8 @@ START_TEST(run_control_uncaptured)
     ck_assert_int_eq(rc, 0);
     ck_assert_int_eq(rn, 0);
     ck_assert_int_eq(rk, 0);
-    ck_assert_uint_eq(after, before);           /* no dup2 for launch, continue, next, kill */
+    ck_assert_int_eq(rh, 0);
+    ck_assert_uint_eq(after, before);           /* no dup2 for any of them */
     ck_assert_int_ge(nseen, 3);
     for (int i = 0; i < nseen; i++) {           /* fd 1 unchanged while the kernel ran */
         ck_assert(fd1_seen[i].st_dev == mine.st_dev);
@@ -167,6 +170,8 @@ START_TEST(run_control_uncaptured)
     ck_assert_ptr_nonnull(stop2);
     ck_assert(ev < stop2);
     ck_assert_ptr_nonnull(strstr(text, "{\"command\":\"kill\",\"ok\":true,\"output\":\"[Kernel 0 killed]\\n\"}"));
+    ck_assert_ptr_nonnull(strstr(text, "{\"command\":\"echo done\\\\n\",\"ok\":true,\"output\":\"done\\n\"}"));
+    ck_assert_ptr_nonnull(strstr(text, "\"output\":\"Current source file is printf.cu\\n"));
     cmd_ctx_free(&c);
     dbg_free(s);
 }
