@@ -705,7 +705,7 @@ static void show_one(cmd_ctx *c, const cmd_setting *r)
             if (under(&settings[i], r, k)) {
                 size_t l;
                 const char *w = word_of(settings[i].name, k, &l);
-                printf("%s %.*s:  ", r->name, (int)l, w);
+                cmd_ui_textf(c, "%s %.*s:  ", r->name, (int)l, w);
                 show_one(c, &settings[i]);
             }
         return;
@@ -716,8 +716,8 @@ static void show_one(cmd_ctx *c, const cmd_setting *r)
     }
     char v[CMD_PATH_MAX + 64];
     value_text(c, r, v, sizeof v);
-    printf(r->show, v);
-    printf("\n");
+    cmd_ui_textf(c, r->show, v);
+    cmd_ui_textf(c, "\n");
 }
 
 /* gdb's show values [N | +]: ten history values, the last ten, centered on N, or after the
@@ -744,7 +744,7 @@ static int show_values(cmd_ctx *c, int argc, char **argv)
         char out[8192];
         if (dbg_format_focus(c->s, &h->hist[i - 1], 0, out, sizeof out) != 0)
             snprintf(out, sizeof out, "<unavailable>");
-        printf("$%d = %s\n", i, out);
+        cmd_ui_textf(c, "$%d = %s\n", i, out);
     }
     c->values_next = i;
     return 0;
@@ -759,7 +759,7 @@ int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)
         for (int i = 0; i < NSETTINGS; i++)
             if (nwords(settings[i].name) == 1) {
                 if (settings[i].kind != ST_GROUP) /* a group's members name themselves */
-                    printf("%s:  ", settings[i].name);
+                    cmd_ui_textf(c, "%s:  ", settings[i].name);
                 show_one(c, &settings[i]);
             }
         return 0;

@@ -283,10 +283,10 @@ int cmd_info_source(cmd_ctx *c, const char *args, int argc, char **argv)
 /* ---- directory, substitute-path ---------------------------------------------------------------- */
 static void show_dirs(cmd_ctx *c)
 {
-    printf("Source directories searched: ");
+    cmd_ui_textf(c, "Source directories searched: ");
     for (int i = 0; i < dbg_src_ndirs(c->s); i++)
-        printf("%s:", dbg_src_dir(c->s, i));
-    printf("$cdir:$cwd\n");
+        cmd_ui_textf(c, "%s:", dbg_src_dir(c->s, i));
+    cmd_ui_textf(c, "$cdir:$cwd\n");
 }
 
 int cmd_directory(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -345,11 +345,11 @@ int cmd_show_src(cmd_ctx *c, const char *what)
         return 1;
     }
     if (!strcmp(what, "substitute-path")) {
-        printf("List of all source path substitution rules:\n");
+        cmd_ui_textf(c, "List of all source path substitution rules:\n");
         for (int i = 0; i < dbg_src_nsubst(c->s); i++) {
             const char *from, *to;
             if (dbg_src_subst(c->s, i, &from, &to) == 0)
-                printf("  `%s' -> `%s'.\n", from, to);
+                cmd_ui_textf(c, "  `%s' -> `%s'.\n", from, to);
         }
         return 1;
     }

@@ -234,7 +234,7 @@ const cmd_def cmd_table[] = {
      "Assign (var) or change a setting (\"help set\" lists them).",
      CMD_CLASS_DATA, CMD_F_SETUP, NOSUB},
     {"show", "", cmd_show, 0, -1, "show [SETTING]", "Show settings (all without SETTING).",
-     CMD_CLASS_SUPPORT, 0, NOSUB},
+     CMD_CLASS_SUPPORT, CMD_F_MODEL_ONLY, NOSUB},
     /* stack */
     {"backtrace", "bt where", cmd_backtrace, 0, 1, "backtrace [N]",
      "Frames of the focused lane, innermost first.",

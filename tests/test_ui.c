@@ -141,7 +141,8 @@ START_TEST(run_control_uncaptured)
     int rn = cmd_execute(&c, "next");
     int rk = cmd_execute(&c, "kill");
     int rh = cmd_execute(&c, "help step") | cmd_execute(&c, "echo done\\n") |
-             cmd_execute(&c, "info source") | cmd_execute(&c, "info scope printf_formats");
+             cmd_execute(&c, "info source") | cmd_execute(&c, "info scope printf_formats") |
+             cmd_execute(&c, "show") | cmd_execute(&c, "show values");
     unsigned long after = cmd_ui_captures(&c);
     fflush(stdout);
     dup2(saved, 1);
