@@ -134,13 +134,15 @@ static void warp_summary(cmd_ctx *c, uint32_t cta, uint32_t warp, const char *in
         default: what = "exited"; break;
         }
         if (li[l].state == EXEC_LANE_EXITED) {
-            cmd_ui_textf(c, "%swarp %u lane%s %s, %s: exited\n", indent, warp, g & (g - 1) ? "s" : "",
+            cmd_ui_textf(c,
+                "%swarp %u lane%s %s, %s: exited\n", indent, warp, g & (g - 1) ? "s" : "",
                    ln, th);
             continue;
         }
         user_where(c, cta, warp, l, pc, at, sizeof at);
         if (li[l].state == EXEC_LANE_BARRIER && wi.barrier >= 0)
-            cmd_ui_textf(c, "%swarp %u lane%s %s, %s: waiting at barrier %d, pc 0x%x (%s)\n", indent, warp,
+            cmd_ui_textf(c,
+                "%swarp %u lane%s %s, %s: waiting at barrier %d, pc 0x%x (%s)\n", indent, warp,
                    g & (g - 1) ? "s" : "", ln, th, wi.barrier, pc, at);
         else
             cmd_ui_textf(c, "%swarp %u lane%s %s, %s: %s at pc 0x%x (%s)\n", indent, warp,
@@ -183,7 +185,8 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
         pc_text(c, st->pc, user, sizeof user);
         memcpy(at, user, sizeof user);
     }
-    cmd_ui_textf(c, "\nCUDA Exception: %s\nThe exception was triggered at PC 0x%x (%s)\n", name, st->pc,
+    cmd_ui_textf(c,
+        "\nCUDA Exception: %s\nThe exception was triggered at PC 0x%x (%s)\n", name, st->pc,
            at);
     exec_dim3 b = dbg_cta_coord(c->s, st->cta);
     uint32_t ln = st->lanes ? st->lanes : 1u << st->lane;

@@ -535,7 +535,8 @@ int cmd_block_end(cmd_ctx *c, const char *args, int argc, char **argv)
 
 int cmd_help_user(cmd_ctx *c)
 {
-    cmd_ui_textf(c, "User-defined commands.\nThe commands in this class are those defined by the user.\n"
+    cmd_ui_textf(c,
+        "User-defined commands.\nThe commands in this class are those defined by the user.\n"
            "Use the \"define\" command to define a command.\n\nList of commands:\n\n");
     for (int i = 0; i < c->nusers; i++)
         cmd_user_show(c, &c->users[i], 0);

@@ -16,7 +16,8 @@ static void describe(cmd_ctx *c, int i)
     cmd_ui_textf(c, "PTX instruction of family %s.\n", op.family);
     if (props[0])
         cmd_ui_textf(c, "Properties: %s.\n", props);
-    cmd_ui_textf(c, "Typed at the prompt, with its modifiers and operands, it runs in the PTX REPL.\n");
+    cmd_ui_textf(c,
+        "Typed at the prompt, with its modifiers and operands, it runs in the PTX REPL.\n");
 }
 
 int cmd_help_opcode(cmd_ctx *c, const char *name)

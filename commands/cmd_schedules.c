@@ -68,7 +68,8 @@ static void show_races(cmd_ctx *c)
         cmd_ui_textf(c, "%s%s", shown++ ? "" : "The racing pair(s) racecheck found:\n", text);
     }
     if (!shown)
-        cmd_ui_textf(c, "(racecheck %s: `set check racecheck on` and rerun to see the racing pair.)\n",
+        cmd_ui_textf(c,
+            "(racecheck %s: `set check racecheck on` and rerun to see the racing pair.)\n",
                chk_enabled(k) & (1u << CHK_RACECHECK) ? "found no race" : "is off");
 }
 
@@ -112,7 +113,8 @@ int cmd_schedules(cmd_ctx *c)
                         snprintf(first, sizeof first, "random:%" PRIu64, was_seed);
                     else
                         snprintf(first, sizeof first, "round-robin");
-                    cmd_ui_textf(c, "Schedule random:%" PRIu64 " gives a different result: byte %" PRIu64
+                    cmd_ui_textf(c,
+                        "Schedule random:%" PRIu64 " gives a different result: byte %" PRIu64
                            " of buffer %s (element %" PRIu64 ") is 0x%02x, and 0x%02x with "
                            "the first run's schedule (%s).\n", seed, j, b->name,
                            b->count ? j / (b->size / b->count) : j, got[off + j], ref[off + j],
@@ -134,6 +136,7 @@ int cmd_schedules(cmd_ctx *c)
         return 0;
     }
     if (!rc)
-        cmd_ui_textf(c, "All %" PRIu64 " random schedules give the same result as the first run.\n", n);
+        cmd_ui_textf(c,
+            "All %" PRIu64 " random schedules give the same result as the first run.\n", n);
     return rc;
 }

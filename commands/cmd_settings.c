@@ -791,7 +791,8 @@ int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv)
                                     : "Generic command for showing things about the debugger.",
                verb);
         if (!strcmp(verb, "set"))
-            cmd_ui_textf(c, "set var -- Assign to a register, memory or convenience variable: set var "
+            cmd_ui_textf(c,
+                "set var -- Assign to a register, memory or convenience variable: set var "
                    "LVALUE = EXPR.\n");
         for (int i = 0; i < NSETTINGS; i++) {
             char s[512];
@@ -801,7 +802,8 @@ int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv)
         return 0;
     }
     if (!strcmp(verb, "set") && (!strcmp(argv[0], "var") || !strcmp(argv[0], "variable"))) {
-        cmd_ui_textf(c, "Assign to a register, memory or convenience variable.\nUsage: set var LVALUE = "
+        cmd_ui_textf(c,
+            "Assign to a register, memory or convenience variable.\nUsage: set var LVALUE = "
                "EXPR\n");
         return 0;
     }
@@ -822,7 +824,8 @@ int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv)
     }
     switch (r->kind) {
     case ST_BOOL: cmd_ui_textf(c, "Usage: set %s on|off\n", r->name); break;
-    case ST_UINT: cmd_ui_textf(c, "Usage: set %s N%s\n", r->name, r->unlimited ? "|unlimited" : ""); break;
+    case ST_UINT: cmd_ui_textf(c,
+        "Usage: set %s N%s\n", r->name, r->unlimited ? "|unlimited" : ""); break;
     case ST_ENUM: {
         char list[256];
         snprintf(list, sizeof list, "%s", r->values);

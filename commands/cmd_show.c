@@ -38,7 +38,8 @@ void cmd_announce_focus(cmd_ctx *c, int force)
     exec_dim3 b = dbg_focus_block(c->s), t = dbg_focus_thread(c->s);
     uint64_t sm = 0;
     dbg_sm_of(c->s, f->cta, &sm);
-    cmd_ui_textf(c, "[Switching focus to CUDA kernel %u, grid %u, block (%u,%u,%u), thread (%u,%u,%u), "
+    cmd_ui_textf(c,
+        "[Switching focus to CUDA kernel %u, grid %u, block (%u,%u,%u), thread (%u,%u,%u), "
            "device 0, sm %llu, warp %u, lane %u]\n",
            f->kernel, li->launch_id + 1, b.x, b.y, b.z, t.x, t.y, t.z, (unsigned long long)sm,
            f->warp, f->lane);
@@ -246,7 +247,8 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
         if (silent)
             break;
         cmd_announce_focus(c, 0);
-        cmd_ui_textf(c, "\n%s %d, ", ev->temp_deleted ? "Temporary breakpoint" : "Breakpoint", ev->bp);
+        cmd_ui_textf(c,
+            "\n%s %d, ", ev->temp_deleted ? "Temporary breakpoint" : "Breakpoint", ev->bp);
         cmd_print_frame_line(c, -1, 1);
         break;
     case DBG_EV_STEP: {
@@ -273,7 +275,8 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
                      o.waits_for != li.waits_for))
                     away |= 1u << l;
             }
-            cmd_ui_textf(c, "[Lane %u waits in a warp-synchronous instruction for lanes 0x%08x; lanes "
+            cmd_ui_textf(c,
+                "[Lane %u waits in a warp-synchronous instruction for lanes 0x%08x; lanes "
                    "0x%08x cannot reach it (\"info cuda lanes\" shows where they are)]\n",
                    f->lane, li.waits_for, away);
         }
@@ -287,7 +290,8 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
         break;
     case DBG_EV_LANE_EXITED: {
         exec_dim3 b = dbg_focus_block(c->s), t = dbg_focus_thread(c->s);
-        cmd_ui_textf(c, "[Thread (%u,%u,%u) block (%u,%u,%u) has exited; focus it with \"cuda thread\" "
+        cmd_ui_textf(c,
+            "[Thread (%u,%u,%u) block (%u,%u,%u) has exited; focus it with \"cuda thread\" "
                "on a live thread]\n", t.x, t.y, t.z, b.x, b.y, b.z);
         return;
     }
@@ -356,7 +360,8 @@ void cmd_do_displays(cmd_ctx *c)
         dbg_value v;
         char err[512], out[4096];
         if (dbg_eval_focus(c->s, d->text, &v, err, sizeof err) != 0) {
-            cmd_ui_textf(c, "%d: %s%s%s = <error: %s>\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text,
+            cmd_ui_textf(c,
+                "%d: %s%s%s = <error: %s>\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text,
                    err);
             continue;
         }

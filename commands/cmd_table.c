@@ -650,8 +650,10 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
                     cmd_ui_textf(c, "  %-12s -- %s\n", d->name, d->help);
         }
         cmd_ui_textf(c, "\nuser-defined -- User-defined commands (\"define\").\n");
-        cmd_ui_textf(c, "instructions -- PTX instructions the prompt runs (\"help instructions\").\n");
-        cmd_ui_textf(c, "\nType \"help\" followed by a class name for a list of commands in that class.\n"
+        cmd_ui_textf(c,
+            "instructions -- PTX instructions the prompt runs (\"help instructions\").\n");
+        cmd_ui_textf(c,
+            "\nType \"help\" followed by a class name for a list of commands in that class.\n"
                "Type \"help\" followed by a command name for full documentation.\n"
                "Command name abbreviations are allowed if unambiguous.\n");
         return 0;

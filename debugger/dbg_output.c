@@ -1,4 +1,4 @@
-/* dbg_output.c - where a session's kernel printf output goes: the front end's function, or stdout. */
+/* dbg_output.c - kernel printf of a session: to the front end's function, or stdout. */
 
 #include <stdio.h>
 #include <stdlib.h>
