@@ -23,8 +23,9 @@ DAP_INC   = $(FE_INC) -Idap -Icommands
 # The runtime library is a front end like the others: it runs kernels (module load, memory
 # mapping, launches) through the engine's execution API, debugger/include/dbg_target.h
 # (docs/ARCHITECTURE.md "Layers"), and sees nothing of the core, DWARF or the engine's internals.
-# rt_dbg.c and rt_check.c host the in-process CLI and DAP sides (commands/, dap/).
-RT_INC    = $(FE_INC) -Iruntime -Icommands -Idap
+# The in-process front ends (commands/cmd_inproc.c, dap/dap_inproc.c) register their hooks with
+# the engine (debugger/include/dbg_frontend.h); the runtime calls them through that table only.
+RT_INC    = $(FE_INC) -Iruntime
 # Tests may reach inside every layer.
 TEST_INC  = $(ENGINE_INC) -Icommands -Idap -Itests
 # Flags the code needs whatever CFLAGS says (CFLAGS may be given on the command line).
@@ -36,7 +37,7 @@ DWARF_CFLAGS ?= $(shell pkg-config --cflags libdwarf 2>/dev/null || echo -I/usr/
 DWARF_LIBS   ?= $(shell pkg-config --libs libdwarf 2>/dev/null || echo -ldwarf)
 CHECK_CFLAGS ?= $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   ?= $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lpthread)
-LIBS      = $(DWARF_LIBS) -lzstd -lreadline -lm -lpthread
+LIBS      = $(DWARF_LIBS) -lzstd -lm -lpthread -ldl
 
 # Debian packages the build and the tests need (installed by `make deps`).
 DEB_PKGS = gcc make pkg-config libdwarf-dev check libreadline-dev zlib1g-dev tmux libzstd-dev
@@ -99,7 +100,7 @@ PIC       = $(BUILD)/pic
 RT_SRC    = $(wildcard runtime/*.c)
 RT_OBJ    = $(RT_SRC:%.c=$(PIC)/%.o)
 PIC_OBJ   = $(LIB_SRC:%.c=$(PIC)/%.o)
-RT_LIBS   = $(DWARF_LIBS) -lzstd -lreadline -lm -lpthread
+RT_LIBS   = $(DWARF_LIBS) -lzstd -lm -lpthread -ldl
 CUDART    = $(BUILD)/lib/libcudart.so.13
 CUDADRV   = $(BUILD)/lib/libcuda.so.1
 RT_EXPORTS = runtime/exports/cudart.txt runtime/exports/cuda.txt

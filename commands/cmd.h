@@ -298,6 +298,8 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev);
 void cmd_print_frame_line(cmd_ctx *c, int frame_no, int with_source);
 /* The same, in_list 1: a row of the open list (backtrace's "frames"), else the "frame" tuple. */
 void cmd_frame_line(cmd_ctx *c, int frame_no, int with_source, int in_list);
+/* JSON data of pc's place: "function", "file", "line" (when known), "ptx_line" (cmd_cuda.c). */
+void cmd_where_data(cmd_ctx *c, uint32_t pc);
 void cmd_print_source_at(cmd_ctx *c, uint32_t pc);
 void cmd_announce_focus(cmd_ctx *c, int force);
 void cmd_kernel_label(cmd_ctx *c, char *out, size_t n);

@@ -514,22 +514,6 @@ int cmd_awatch(cmd_ctx *c, const char *args, int argc, char **argv)
     return set_watch(c, args, DBG_BP_AWATCH);
 }
 
-/* "function", "file", "line", "ptx_line" of a location (JSON). */
-static void where_data(cmd_ctx *c, uint32_t pc)
-{
-    char fn[512];
-    dbg_where w;
-    if (dbg_pc_func_name(c->s, pc, 0, fn, sizeof fn) >= 0)
-        cmd_ui_str(c, "function", fn);
-    if (dbg_pc_where(c->s, pc, &w) == 0) {
-        if (w.file && w.line > 0) {
-            cmd_ui_str(c, "file", w.file);
-            cmd_ui_int(c, "line", w.line);
-        }
-        cmd_ui_int(c, "ptx_line", w.ptx_line);
-    }
-}
-
 /* "in FUNC at FILE:LINE" of a breakpoint location (the inlined function where it is one). */
 static void loc_what(cmd_ctx *c, uint32_t pc, char *what, size_t n)
 {
@@ -607,7 +591,7 @@ int cmd_info_breakpoints(cmd_ctx *c, const char *args, int argc, char **argv)
             for (int k = 0; k < b->npcs; k++)
                 cmd_ui_uint(c, NULL, b->pcs[k]);
             cmd_ui_close(c);
-            where_data(c, b->pcs[0]);
+            cmd_where_data(c, b->pcs[0]);
         }
         /* the lines under the row: each starts with its newline, the row's end ends the last */
         if (b->cond) {

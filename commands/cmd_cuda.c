@@ -427,8 +427,7 @@ static void line_of(cmd_ctx *c, uint32_t pc, char *out, size_t n)
         snprintf(out, n, "%s:%d", base_name(dbg_module_name(c->s)), w.ptx_line);
 }
 
-/* "function", "file", "line", "ptx_line" of pc (JSON only: the text shows line_of). */
-static void where_data(cmd_ctx *c, uint32_t pc)
+void cmd_where_data(cmd_ctx *c, uint32_t pc)
 {
     char fn[512];
     dbg_where w;
@@ -492,7 +491,7 @@ static void warp_row(cmd_ctx *c, uint32_t cta, uint32_t w)
         cmd_ui_cell(c, pc);          /* JSON: "pc" a number */
         cmd_ui_uint(c, "pc", wi.pc);
         cmd_ui_cell(c, line);
-        where_data(c, wi.pc);
+        cmd_where_data(c, wi.pc);
     } else {
         cmd_ui_cell(c, "-");
         cmd_ui_cell(c, line);
@@ -648,7 +647,7 @@ int cmd_info_lanes(cmd_ctx *c, const char *args, int argc, char **argv)
                 dim3_data(c, "thread", li.tid);
                 cmd_ui_cell(c, line);
                 if (live)
-                    where_data(c, li.pc);
+                    cmd_where_data(c, li.pc);
                 cmd_ui_row_end(c);
             }
         }
@@ -841,7 +840,7 @@ int cmd_info_threads(cmd_ctx *c, const char *args, int argc, char **argv)
                 cmd_ui_uint(c, "lane", l);
                 cmd_ui_str(c, "state", names[li.state]);
                 cmd_ui_uint(c, "pc", li.pc);
-                where_data(c, li.pc);
+                cmd_where_data(c, li.pc);
                 cmd_ui_bool(c, "focused", cta == f->cta && w == f->warp && l == f->lane);
                 cmd_ui_close(c);
                 if (cta == f->cta && w == f->warp && l == f->lane)

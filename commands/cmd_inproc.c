@@ -10,6 +10,7 @@
 #include "cmd_prog.h"
 #include "cmd_ui.h"
 #include "chk.h"
+#include "dbg_frontend.h"
 
 /* ---------------------------------------------------------------------------------------------
  * The runtime library starts this session when PTXDBG_SESSION names a session folder (written by
@@ -72,8 +73,8 @@ static void write_back(const char *extra)
     spew("setup", log, len);
 }
 
-chk_ctx *cmd_inproc_checks(void) { return state == 1 ? dbg_checks(C.s) : NULL; }
-void cmd_inproc_set_leak_lister(void (*fn)(chk_ctx *k)) { leak_lister = fn; }
+static chk_ctx *inproc_checks(void) { return state == 1 ? dbg_checks(C.s) : NULL; }
+static void inproc_set_leak_lister(void (*fn)(chk_ctx *k)) { leak_lister = fn; }
 
 /* The program ends: the leak check (set check leaks; not when the session ends it, mid-run),
  * the checkers' summaries and report; a finding fails a batch run (written back as a fault). */
@@ -174,7 +175,9 @@ static void read_config(int values)
     free(cfg);
 }
 
-int cmd_inproc_start(void)
+/* Start the session PTXDBG_SESSION names, once: 1 debugging, 0 not asked to, -1 failed (said on
+ * stderr; the program then runs plainly). */
+static int inproc_start(void)
 {
     if (state)
         return state > 0;
@@ -229,8 +232,10 @@ static int resume_launch(cmd_ctx *c)
     return cmd_resume(c, 0);
 }
 
-int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
-                      uint32_t id, exec_stop *out, int *reported)
+/* A launch the runtime started: stops, the user's commands, until the kernel completes or faulted
+ * and the user goes on (dbg_frontend.h's launch). */
+static int inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
+                         uint32_t id, exec_stop *out, int *reported)
 {
     *reported = 0;
     memset(out, 0, sizeof *out);
@@ -278,21 +283,48 @@ int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
     return 0;
 }
 
-void cmd_inproc_forget(const ptx_module *mod)
+/* The runtime loaded a module or is about to free one. */
+static void inproc_forget(const ptx_module *mod)
 {
     if (state == 1)
         dbg_forget_module(C.s, mod);
 }
 
-void cmd_inproc_set_run_hook(dbg_run_hook fn, void *ctx)
+/* Kernels run on the runtime's stream threads while host threads go on: the runtime's hook
+ * around every run of the session, and the session's interrupt flag raised for it (a kernel the
+ * runtime needs to park), as Ctrl-C would. */
+static void inproc_set_run_hook(dbg_run_hook fn, void *ctx)
 {
     if (state == 1)
         dbg_set_run_hook(C.s, fn, ctx);
 }
 
-void cmd_inproc_interrupt(void)
+static void inproc_interrupt(void)
 {
     cmd_interrupt();
+}
+
+/* The CLI's table for the runtime library: asked after the DAP server (whose parent set
+ * PTXDBG_DAP), registered before the runtime's constructor asks (constructors with a priority
+ * run before those without). */
+static const dbg_frontend inproc_cli = {
+    .name = "cli",
+    .priority = 10,
+    .start = inproc_start,
+    .launch = inproc_launch,
+    .module_loaded = inproc_forget,
+    .module_unloading = inproc_forget,
+    .interrupt = inproc_interrupt,
+    .set_run_hook = inproc_set_run_hook,
+    .checks = inproc_checks,
+    .set_leak_lister = inproc_set_leak_lister,
+};
+
+__attribute__((constructor(200))) static void inproc_register(void)
+{
+    char err[160];
+    if (dbg_frontend_register(&inproc_cli, err, sizeof err) != 0)
+        fprintf(stderr, "ptxdbg: %s\n", err);
 }
 
 /* ---- run / kill / quit / continue at a stop -------------------------------------------------- */

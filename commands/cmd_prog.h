@@ -38,32 +38,15 @@ char *cmd_prog_file_read(const char *dir, const char *name, size_t *len);
 const char *cmd_prog_log(const cmd_ctx *c, size_t *len);
 void cmd_prog_set_log(cmd_ctx *c, const char *text, size_t len);
 
-/* ---- inside the program (the runtime library calls these) ------------------------------------------ */
-/* Start the session PTXDBG_SESSION names, once: 1 debugging, 0 not asked to, -1 failed (said on
- * stderr; the program then runs plainly). */
-int cmd_inproc_start(void);
-/* Run a launch the runtime started on machine m of module mod (exec_launch done) under the
- * session: stops, the user's commands, until the kernel completes or faulted and the user goes
- * on. id: the process-wide kernel number; dir: where the sources are. *out: the final stop;
- * *reported: the fault was shown. 0, or -1 when it could not run. */
-int cmd_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
-                      uint32_t id, exec_stop *out, int *reported);
-/* The runtime is about to free mod. */
-void cmd_inproc_forget(const ptx_module *mod);
-/* Kernels run on the runtime's stream threads while host threads go on: the runtime's hook
- * around every exec_run of the session (dbg_set_run_hook), and the session's interrupt flag
- * raised for it (a kernel the runtime needs to park), as Ctrl-C would. */
-void cmd_inproc_set_run_hook(dbg_run_hook fn, void *ctx);
-void cmd_inproc_interrupt(void);
+/* ---- inside the program ---------------------------------------------------------------------------- */
+/* The session inside a CUDA program is an in-process front end (debugger/include/dbg_frontend.h):
+ * cmd_inproc.c registers its hooks ("cli") with the engine, and the runtime library calls only
+ * through them. What the commands typed at a stop there call: */
 /* run / start (entry = 1) / kill / quit typed at a stop inside the program. */
 int cmd_inproc_rerun(cmd_ctx *c, int argc, char **argv, int entry);
 int cmd_inproc_kill(cmd_ctx *c);
 int cmd_inproc_quit(cmd_ctx *c);
 /* `continue` after a kernel fault: the program goes on with the sticky error. */
 int cmd_inproc_leave(cmd_ctx *c);
-/* The session's checkers (NULL when not debugging), and the function that lists the program's
- * allocations still live for the leak check at exit (set check leaks). */
-chk_ctx *cmd_inproc_checks(void);
-void cmd_inproc_set_leak_lister(void (*fn)(chk_ctx *k));
 
 #endif

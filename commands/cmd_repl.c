@@ -1,4 +1,4 @@
-/* cmd_repl.c - reading commands: readline REPL with history and completion, scripts, source/echo/quit. */
+/* cmd_repl.c - reading commands: readline REPL (cmd_rl.c loads it) with history and completion, scripts, source/echo/quit. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <readline/history.h>
-#include <readline/readline.h>
 #include "cmd.h"
+#include "cmd_rl.h"
 #include "cmd_ui.h"
 #include "cmd_complete.h"
 
@@ -17,6 +16,7 @@
 static volatile int interrupted;
 static cmd_ctx *completion_ctx;
 static char *hist_file;       /* NULL: history is not saved */
+static const cmd_rl_api *R;   /* readline, once a terminal prompt loaded it (cmd_rl.c) */
 static int hist_max = 1000;
 
 static void on_sigint(int sig)
@@ -67,16 +67,17 @@ static void remember(const char *line)
 {
     if (!*line || isspace((unsigned char)*line))
         return;
-    HIST_ENTRY *prev = history_length > 0 ? history_get(history_base + history_length - 1) : NULL;
+    HIST_ENTRY *prev = *R->history_length > 0 ?
+        R->history_get(*R->history_base + *R->history_length - 1) : NULL;
     if (prev && !strcmp(prev->line, line))
         return;
-    add_history(line);
+    R->add_history(line);
     if (!hist_file)
         return;
     int fd = open(hist_file, O_WRONLY | O_CREAT | O_APPEND, 0600); /* append_history needs it */
     if (fd >= 0) {
         close(fd);
-        append_history(1, hist_file);
+        R->append_history(1, hist_file);
     }
 }
 
@@ -84,8 +85,8 @@ static char *readline_next(const char *prompt)
 {
     interrupted = 0;
     fflush(stdout);
-    rl_outstream = cmd_out_terminal(); /* the terminal, not the log */
-    char *line = readline(prompt);
+    *R->rl_outstream = cmd_out_terminal(); /* the terminal, not the log */
+    char *line = R->readline(prompt);
     interrupted = 0; /* a Ctrl-C at the prompt must not interrupt the command */
     cmd_out_new_command(); /* a fresh page */
     if (line)
@@ -186,18 +187,18 @@ static char *next_match(const char *text, int state)
 static char *word_breaks(void)
 {
     static char breaks[64];
-    snprintf(breaks, sizeof breaks, "%s", cmd_complete_breaks(rl_line_buffer, rl_point));
+    snprintf(breaks, sizeof breaks, "%s", cmd_complete_breaks(*R->rl_line_buffer, *R->rl_point));
     return breaks;
 }
 
 static char **complete(const char *text, int start, int end)
 {
     int flags;
-    rl_attempted_completion_over = 1;
+    *R->rl_attempted_completion_over = 1;
     cmd_complete_free(matches);
-    matches = cmd_complete(completion_ctx, rl_line_buffer, start, end, &flags);
+    matches = cmd_complete(completion_ctx, *R->rl_line_buffer, start, end, &flags);
     if (flags & CMD_COMPLETE_FILES) {
-        rl_attempted_completion_over = 0; /* readline's file name completion */
+        *R->rl_attempted_completion_over = 0; /* readline's file name completion */
         return NULL;
     }
     if (!matches || !matches[0])
@@ -205,8 +206,8 @@ static char **complete(const char *text, int start, int end)
     /* "saxpy.cu:" and "ptx:" go on with a line number: no space after them */
     size_t l = strlen(matches[0]);
     if (!matches[1] && l && matches[0][l - 1] == ':')
-        rl_completion_append_character = 0;
-    return rl_completion_matches(text, next_match);
+        *R->rl_completion_append_character = 0;
+    return R->rl_completion_matches(text, next_match);
 }
 
 /* Ctrl-C while readline waits for input: readline has echoed ^C; drop the line and give a fresh
@@ -216,12 +217,12 @@ static int signal_event(void)
     if (!interrupted)
         return 0;
     interrupted = 0;
-    rl_replace_line("", 0);
-    rl_point = rl_end = rl_mark = 0;
-    using_history(); /* back at the end of the history list */
-    rl_crlf();
-    rl_on_new_line();
-    rl_redisplay();
+    R->rl_replace_line("", 0);
+    *R->rl_point = *R->rl_end = *R->rl_mark = 0;
+    R->using_history(); /* back at the end of the history list */
+    R->rl_crlf();
+    R->rl_on_new_line();
+    R->rl_redisplay();
     return 0;
 }
 
@@ -252,11 +253,11 @@ static void history_setup(void)
                          home[strlen(home) - 1] == '/' ? "" : "/");
         }
     }
-    using_history();
-    stifle_history(hist_max);
+    R->using_history();
+    R->stifle_history(hist_max);
     if (hist_file) {
-        read_history(hist_file); /* absent the first time */
-        history_truncate_file(hist_file, hist_max); /* sessions append; keep the file bounded */
+        R->read_history(hist_file); /* absent the first time */
+        R->history_truncate_file(hist_file, hist_max); /* sessions append; keep the file bounded */
     }
 }
 
@@ -264,10 +265,13 @@ static void history_setup(void)
 static void terminal_setup(cmd_ctx *c)
 {
     completion_ctx = c;
-    rl_readline_name = "ptxdbg";
-    rl_attempted_completion_function = complete;
-    rl_completion_word_break_hook = word_breaks;
-    rl_signal_event_hook = signal_event;
+    R = cmd_rl();
+    if (!R)
+        return; /* plain lines */
+    *R->rl_readline_name = "ptxdbg";
+    *R->rl_attempted_completion_function = complete;
+    *R->rl_completion_word_break_hook = word_breaks;
+    *R->rl_signal_event_hook = signal_event;
     history_setup();
 }
 
@@ -321,6 +325,17 @@ char *cmd_read_line(cmd_ctx *c, const char *prompt)
             cmd_out_pager(c, 1);
     }
     c->interactive = 1;
+    if (!R) { /* no readline: the prompt, then a plain line */
+        FILE *t = cmd_out_terminal();
+        interrupted = 0;
+        fflush(stdout);
+        fputs(prompt ? prompt : "(ptxdbg) ", t);
+        fflush(t);
+        char *line = fd_line(STDIN_FILENO);
+        interrupted = 0;
+        cmd_out_new_command();
+        return line;
+    }
     return readline_next(prompt ? prompt : "(ptxdbg) ");
 }
 
@@ -329,12 +344,12 @@ void cmd_term_close(cmd_ctx *c)
     if (completion_ctx != c)
         return;
     cmd_out_pager(c, 0);
-    if (hist_file) {
-        history_truncate_file(hist_file, hist_max);
-        free(hist_file);
-        hist_file = NULL;
-    }
-    rl_clear_history(); /* also frees the undo lists readline keeps in entries */
+    if (hist_file && R)
+        R->history_truncate_file(hist_file, hist_max);
+    free(hist_file);
+    hist_file = NULL;
+    if (R)
+        R->rl_clear_history(); /* also frees the undo lists readline keeps in entries */
     cmd_complete_free(matches);
     matches = NULL;
     completion_ctx = NULL;

@@ -13,23 +13,8 @@
  * ------------------------------------------------------------------------------------------- */
 int dap_main(void);
 
-/* ---- inside a CUDA program (the runtime library calls these) --------------------------------- */
-/* Start the DAP side when PTXDBG_DAP names the adapter's socket: 1 started, 0 not asked to,
- * -1 failed (said on stderr; the program then runs plainly). */
-int dap_inproc_start(void);
-/* Run a launch the runtime prepared on machine m of module mod under the DAP session, as
- * cmd_inproc_launch does for the CLI: *out is the final stop, *reported 1 when a fault was shown
- * to the client. 0, or -1 when it could not run. */
-int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
-                      uint32_t id, exec_stop *out, int *reported);
-/* Kernels run on the runtime's stream threads while host threads go on: the runtime's hook
- * around every exec_run of the session (dbg_set_run_hook), and the session's interrupt flag
- * raised for it (a kernel the runtime needs to park), as the adapter's pause would. */
-void dap_inproc_set_run_hook(int (*fn)(void *ctx, const exec_run_opts *o, const exec_stop *st),
-                             void *ctx);
-void dap_inproc_interrupt(void);
-
-/* The runtime loaded mod or is about to free it: the session forgets what it read of it. */
-void dap_inproc_forget(const ptx_module *mod);
+/* Inside a CUDA program the server is an in-process front end (dap_inproc.c registers its hooks,
+ * "dap", with the engine: debugger/include/dbg_frontend.h); the runtime library calls only
+ * through them. */
 
 #endif

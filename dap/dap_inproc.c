@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "dap.h"
+#include "dbg_frontend.h"
 #include "dap_int.h"
 
 /* ---------------------------------------------------------------------------------------------
@@ -132,7 +133,8 @@ static void apply_setup(const dj *a)
     D.hold = 0;
 }
 
-int dap_inproc_start(void)
+/* PTXDBG_DAP set (by ptxdbg --dap): read the adapter's setup. 1 serving, 0 not asked to, -1 failed. */
+static int inproc_start(void)
 {
     if (state)
         return state > 0;
@@ -191,14 +193,14 @@ int dap_inproc_start(void)
     return 1;
 }
 
-void dap_inproc_forget(const ptx_module *mod)
+static void inproc_forget(const ptx_module *mod)
 {
     if (state == 1 && getpid() == session_pid)
         dbg_forget_module(D.s, mod);
 }
 
-int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
-                      uint32_t id, exec_stop *out, int *reported)
+static int inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
+                         uint32_t id, exec_stop *out, int *reported)
 {
     *reported = 0;
     memset(out, 0, sizeof *out);
@@ -224,14 +226,33 @@ int dap_inproc_launch(ptx_module *mod, exec_machine *m, const char *dir, const p
     return 0;
 }
 
-void dap_inproc_set_run_hook(int (*fn)(void *ctx, const exec_run_opts *o, const exec_stop *st),
-                             void *ctx)
+static void inproc_set_run_hook(dbg_run_hook fn, void *ctx)
 {
     if (state == 1)
         dbg_set_run_hook(D.s, fn, ctx);
 }
 
-void dap_inproc_interrupt(void)
+static void inproc_interrupt(void)
 {
     __atomic_store_n(&pause_flag, 1, __ATOMIC_RELAXED);
+}
+
+/* The DAP server's table for the runtime library: asked first (an editor's session), no
+ * checkers' session of its own for the runtime (the launch arguments set the checkers). */
+static const dbg_frontend inproc_dap = {
+    .name = "dap",
+    .priority = 20,
+    .start = inproc_start,
+    .launch = inproc_launch,
+    .module_loaded = inproc_forget,
+    .module_unloading = inproc_forget,
+    .interrupt = inproc_interrupt,
+    .set_run_hook = inproc_set_run_hook,
+};
+
+__attribute__((constructor(200))) static void inproc_register(void)
+{
+    char err[160];
+    if (dbg_frontend_register(&inproc_dap, err, sizeof err) != 0)
+        fprintf(stderr, "ptxdbg: %s\n", err);
 }

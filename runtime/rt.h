@@ -14,8 +14,9 @@
  * The runtime (libcudart.so.13, and libcuda.so.1 which shares it) runs a CUDA program's kernels
  * on ptxdbg's engine. Layers: runtime/ is a front end beside commands/ and dap/: it runs
  * kernels through the engine's execution API (dbg_target.h: modules, kernels, memory,
- * launches, texture objects), reports through the engine (dbg.h, dbg_value.h) and hosts the
- * in-process debugger (rt_dbg.c: commands/ and dap/ through rt_debug_launch).
+ * launches, texture objects), reports through the engine (dbg.h, dbg_value.h) and hands its
+ * launches to the in-process front end that took the process (rt_dbg.c: the table a front end
+ * registered with the engine, dbg_frontend.h; the runtime names no front end).
  *
  * Modules. Each fat binary the program registers (one per translation unit with device code)
  * is an rt_module; its PTX is decompressed, parsed and decoded once, at first use, into its own
@@ -663,7 +664,10 @@ void rt_check_machine_gone(exec_machine *m);
 int rt_check_plain(void);   /* a plain run's checkers are on (its kernels run one at a time) */
 int rt_check_alloc_site(uint64_t *pcs, int max);   /* the host stack, or 0 frames */
 void rt_check_leaks(chk_ctx *k);
-void rt_check_session(chk_ctx *k);
+struct dbg_frontend;
+void rt_check_session(const struct dbg_frontend *fe);
+/* rt_dbg.c: the checkers of the in-process front end's session (NULL: none, or a plain run). */
+chk_ctx *rt_debug_checks(void);
 /* initcheck: the host wrote [addr, addr + n) of device memory (copies, memsets: rt_mem.c's
  * rt_copy_run / rt_set_run, where every host write into device memory lands); a fresh
  * allocation (device: its bytes start uninitialised; device and managed memory get the fill
@@ -671,7 +675,7 @@ void rt_check_session(chk_ctx *k);
 void rt_check_host_write(uint64_t addr, uint64_t n);
 void rt_check_fresh(int device, void *mem, uint64_t size);   /* device -1: host memory */
 void rt_check_gone(uint64_t addr, uint64_t size);   /* an allocation freed */
-/* Called (when non-NULL, the in-process debugger's: rt_dbg.c) after each module loads and
+/* Called (when non-NULL, the in-process front end's through rt_dbg.c) after each module loads and
  * before each module is freed (cuModuleUnload, cuLibraryUnload, a failed load), so the session
  * drops what it read of a module that goes (its debug info, the module it shows): a module
  * loaded later, even at the same address, is read afresh. */

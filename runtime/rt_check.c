@@ -5,8 +5,8 @@
 #include <unistd.h>
 #include "rt.h"
 #include "chk.h"
-#include "cmd.h"
-#include "cmd_prog.h"
+#include "dbg_frontend.h"
+#include "dbg_value.h"
 
 /* ---------------------------------------------------------------------------------------------
  * A plain run (no debugger) checks nothing unless asked: PTXDBG_CHECK=memcheck (a comma list, or
@@ -17,8 +17,8 @@
  * PTXDBG_CHECK_REPORT=FILE, and, when there was a finding, the exit status
  * PTXDBG_CHECK_EXITCODE (default 1) instead of the program's.
  *
- * Under the debugger (`ptxdbg ./app`) the session inside the program owns the checkers
- * (cmd_inproc.c); this file then only lists the leaks for it. Where freed memory was freed is
+ * Under the debugger (`ptxdbg ./app`) the in-process front end's session owns the checkers
+ * (dbg_frontend.h's checks); this file then only lists the leaks for it. Where freed memory was freed is
  * the runtime's one description (rt_mem_freed_describe, each machine's describer). Host
  * stacks of allocations are taken only while something checks.
  * ------------------------------------------------------------------------------------------- */
@@ -122,7 +122,7 @@ static void rt_check_decide(void)
         return;
     rt_chk_state = -1;
     if (rt_debug_launch)
-        return;   /* the debugger's session checks (cmd_inproc.c) */
+        return;   /* the in-process front end's session checks */
     const char *list = getenv("PTXDBG_CHECK"), *leak = getenv("PTXDBG_LEAK_CHECK");
     rt_chk_leaks = leak && (!strcmp(leak, "full") || !strcmp(leak, "1") || !strcmp(leak, "yes"));
     int fill = rt_env_fill();
@@ -182,14 +182,16 @@ void rt_check_machine_gone(exec_machine *m)
         chk_detach(rt_chk, m);
 }
 
-/* The in-process debugger's session (rt_dbg.c): its leak check at exit lists the runtime's
- * allocations. */
-void rt_check_session(chk_ctx *k)
+/* The in-process front end that took the process (rt_dbg.c): its checkers get PTXDBG_FILL, its
+ * leak check at exit lists the runtime's allocations. */
+void rt_check_session(const dbg_frontend *fe)
 {
+    chk_ctx *k = fe->checks ? fe->checks() : NULL;
     int fill = rt_env_fill();
     if (k && fill >= 0 && chk_fill(k) < 0)
         chk_set_fill(k, fill);   /* PTXDBG_FILL, as `set fill` */
-    cmd_inproc_set_leak_lister(rt_check_leaks);
+    if (fe->set_leak_lister)
+        fe->set_leak_lister(rt_check_leaks);
 }
 
 /* ---- initcheck: host writes into device memory, fresh allocations ------------------------------ */
@@ -197,7 +199,7 @@ void rt_check_session(chk_ctx *k)
 static chk_ctx *rt_check_ctx(void)
 {
     rt_check_decide();
-    return rt_chk ? rt_chk : rt_debug_launch ? cmd_inproc_checks() : NULL;
+    return rt_chk ? rt_chk : rt_debug_checks();
 }
 
 void rt_check_host_write(uint64_t addr, uint64_t n)

@@ -1,11 +1,10 @@
-/* rt_dbg.c - the in-process debugger: a program started by ptxdbg's `run` runs its launches under the session; core files of plain runs. */
+/* rt_dbg.c - the in-process debugger: the front end that takes the process (dbg_frontend.h) runs its launches; core files of plain runs. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "rt.h"
-#include "cmd_prog.h"
-#include "dap.h"
+#include "dbg_frontend.h"
 
 /* Sources are looked for beside the program (where tests/cuda/build.sh puts them). */
 static char rt_dbg_srcdir[PATH_MAX];
@@ -47,30 +46,39 @@ int rt_dbg_write_core(rt_launch_ctx *ctx, const char *path, char *err, size_t n)
     return rc;
 }
 
+/* The in-process front end that took this process (NULL: a plain run). The runtime calls it only
+ * through its table: which front ends exist is theirs to say (each registers itself). */
+static const dbg_frontend *rt_fe;
+
 static int rt_dbg_launch_hook(rt_launch_ctx *ctx)
 {
-    return cmd_inproc_launch(ctx->mod->pm, ctx->m, rt_dbg_srcdir, ctx->func,
-                             (uint32_t)ctx->launch_no, &ctx->stop, &ctx->reported);
-}
-
-/* The same under an editor's DAP session (ptxdbg --dap started the program). */
-static int rt_dap_launch_hook(rt_launch_ctx *ctx)
-{
-    return dap_inproc_launch(ctx->mod->pm, ctx->m, rt_dbg_srcdir, ctx->func,
-                             (uint32_t)ctx->launch_no, &ctx->stop, &ctx->reported);
+    return rt_fe->launch(ctx->mod->pm, ctx->m, rt_dbg_srcdir, ctx->func,
+                         (uint32_t)ctx->launch_no, &ctx->stop, &ctx->reported);
 }
 
 /* A module loaded or about to be freed: the session forgets what it read of one at that address
  * (the DWARF it cached, the module it shows), so a module unloaded and loaded again, or a new
  * one the allocator places where a freed one was, never meets stale debug info. */
-static void rt_dbg_module_changed(rt_module *mod)
+static void rt_dbg_module_loaded(rt_module *mod)
 {
-    cmd_inproc_forget(mod->pm);
+    if (rt_fe->module_loaded)
+        rt_fe->module_loaded(mod->pm);
 }
 
-static void rt_dap_module_changed(rt_module *mod)
+static void rt_dbg_module_unloading(rt_module *mod)
 {
-    dap_inproc_forget(mod->pm);
+    if (rt_fe->module_unloading)
+        rt_fe->module_unloading(mod->pm);
+}
+
+static void rt_dbg_interrupt(void)
+{
+    rt_fe->interrupt();
+}
+
+chk_ctx *rt_debug_checks(void)
+{
+    return rt_debug_launch && rt_fe && rt_fe->checks ? rt_fe->checks() : NULL;
 }
 
 /* A process the program forks runs its kernels plainly: the session belongs to the program. */
@@ -82,23 +90,22 @@ static void rt_dbg_forked(void)
     rt_debug_interrupt = NULL;
 }
 
-/* PTXDBG_SESSION set (by the parent's `run`): start the session before the program's own
- * constructors register their modules. */
+/* The parent (`ptxdbg ./app`, `ptxdbg --dap`) set the environment one front end answers to:
+ * start its session before the program's own constructors register their modules (the front
+ * ends' registrations are constructors with a priority, so they ran before this one). */
 __attribute__((constructor)) static void rt_dbg_ctor(void)
 {
-    int dap = dap_inproc_start() == 1;
-    if (!dap && cmd_inproc_start() != 1)
+    rt_fe = dbg_frontend_attach();
+    if (!rt_fe)
         return;
     rt_dbg_find_srcdir();
-    rt_debug_launch = dap ? rt_dap_launch_hook : rt_dbg_launch_hook;
-    rt_debug_module_loaded = dap ? rt_dap_module_changed : rt_dbg_module_changed;
-    rt_debug_module_unloaded = rt_debug_module_loaded;
+    rt_debug_launch = rt_dbg_launch_hook;
+    rt_debug_module_loaded = rt_dbg_module_loaded;
+    rt_debug_module_unloaded = rt_dbg_module_unloading;
     /* kernels run on stream threads: the session's run control parks them for the runtime */
-    rt_debug_interrupt = dap ? dap_inproc_interrupt : cmd_inproc_interrupt;
-    if (dap)
-        dap_inproc_set_run_hook(rt_debug_run_hook, NULL);
-    else
-        cmd_inproc_set_run_hook(rt_debug_run_hook, NULL);
-    rt_check_session(cmd_inproc_checks());   /* the leak check at exit */
+    rt_debug_interrupt = rt_fe->interrupt ? rt_dbg_interrupt : NULL;
+    if (rt_fe->set_run_hook)
+        rt_fe->set_run_hook(rt_debug_run_hook, NULL);
+    rt_check_session(rt_fe);   /* the checkers' fill byte, the leak check at exit */
     pthread_atfork(NULL, NULL, rt_dbg_forked);
 }

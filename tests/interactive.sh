@@ -60,8 +60,10 @@ start() {
     sock=$tmp/tmux.$nsess
     T new-session -d -s dbg -x 160 -y 50 -c "$top" \
         env HOME="$tmp/home" INPUTRC=/dev/null PTXDBG_HISTORY="$hist" PTXDBG_HISTSIZE="${HISTSIZE_FOR_TEST:-}" \
+        ${RL_FOR_TEST+PTXDBG_READLINE=$RL_FOR_TEST} \
         sh -c 'trap : INT; "$@"; echo "[exit $?]"; exec cat' sh ${VALGRIND:-} "$ptxdbg" -q "$@"
     base=1
+    cmd_base=0
 }
 
 # The whole pane (scrollback included) without trailing blank lines.
@@ -95,7 +97,10 @@ poll() {
 }
 has() { since | grep -F -q -- "$1"; }
 count_is_at_least() { [ "$(since | grep -F -c -- "$1")" -ge "$2" ]; }
-idle() { [ "$(lastline)" = "(ptxdbg)" ]; }
+# idle: an empty prompt is the last line, and after `cmd` it is a new one: the screen has grown
+# past the mark (right after typing, the old prompt is still the last line until the terminal
+# shows the typed line; a loaded machine shows it late).
+idle() { [ "$(lastline)" = "(ptxdbg)" ] && [ "$(snap | wc -l)" -gt "${cmd_base:-0}" ]; }
 line_is() { [ "$(lastline)" = "$1" ]; }
 # wait_for TEXT: TEXT appears after the mark
 wait_for() { poll has "$1"; }
@@ -104,7 +109,7 @@ wait_idle() { poll idle; }
 keys() { T send-keys -t dbg "$@"; }
 text() { T send-keys -t dbg -l -- "$1"; }
 # cmd LINE: mark, type LINE and Enter
-cmd() { mark; text "$1"; keys Enter; }
+cmd() { mark; cmd_base=$base; text "$1"; keys Enter; }
 
 # ---- session 1: source-level kernel -------------------------------------------------------------
 start examples/saxpy.G.ptx
@@ -446,6 +451,20 @@ if [ -f "$top/build/lib/libcudart.so.13" ]; then
 else
     fail "program-session-2" "build/lib/libcudart.so.13 is not built"
 fi
+
+# ---- session 7: no readline (commands/cmd_rl.c): said once, then plain lines at the prompt ---------
+RL_FOR_TEST=$tmp/no-such-libreadline.so
+start examples/saxpy.ptx
+if wait_for "cannot open shared object file" && wait_for "reading plain lines" && wait_idle; then
+    cmd "print 6 * 7"
+    if wait_for "= 42" && wait_idle; then pass "no-readline-plain-lines"
+    else fail "no-readline-plain-lines" "print at the plain prompt"; fi
+else
+    fail "no-readline-plain-lines" "no message or prompt without readline"
+fi
+cmd "quit"
+if wait_for "[exit 0]"; then pass "no-readline-quit"; else fail "no-readline-quit" "ptxdbg did not exit with 0"; fi
+unset RL_FOR_TEST
 
 T kill-server >/dev/null 2>&1
 echo "interactive: $passed passed, $failed failed"

@@ -1,4 +1,4 @@
-/* test_engine.c - the engine driven directly through its public API, no CLI in between: load, launch, break, step by warp and by lane, evaluate, watch, core round trip, two sessions in one process, a runtime's targets. */
+/* test_engine.c - the engine driven directly through its public API, no CLI in between: load, launch, break, step by warp and by lane, evaluate, watch, core round trip, two sessions in one process, a runtime's targets, the in-process front-end registry. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +6,7 @@
 #include <check.h>
 /* the engine's public headers only (debugger/include/), as every front end */
 #include "dbg.h"
+#include "dbg_frontend.h"
 #include "dbg_rows.h"
 #include "dbg_target.h"
 #include "dbg_value.h"
@@ -399,6 +400,66 @@ START_TEST(target_runtime)
 }
 END_TEST
 
+/* ---- in-process front ends: registration in priority order, the first that takes the process -- */
+static int fe_calls[3];   /* how often each test front end's start was asked */
+static int fe_start_hi(void) { fe_calls[0]++; return -1; }   /* asked to, but failed */
+static int fe_start_mid(void) { fe_calls[1]++; return 1; }   /* takes it */
+static int fe_start_lo(void) { fe_calls[2]++; return 1; }    /* would, but is asked last */
+static int fe_launch(ptx_module *mod, exec_machine *m, const char *dir, const ptx_func *k,
+                     uint32_t id, exec_stop *out, int *reported)
+{
+    (void)mod, (void)m, (void)dir, (void)k, (void)id, (void)out, (void)reported;
+    return -1;
+}
+
+static int fe_pos(const dbg_frontend *const *tab, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(tab[i]->name, name))
+            return i;
+    return -1;
+}
+
+START_TEST(frontend_registry)
+{
+    static const dbg_frontend lo = {.name = "t-lo", .priority = -100, .start = fe_start_lo,
+                                    .launch = fe_launch};
+    static const dbg_frontend mid = {.name = "t-mid", .priority = 1000, .start = fe_start_mid,
+                                     .launch = fe_launch};
+    static const dbg_frontend hi = {.name = "t-hi", .priority = 2000, .start = fe_start_hi,
+                                    .launch = fe_launch};
+    static const dbg_frontend nolaunch = {.name = "t-bad", .priority = 5, .start = fe_start_lo};
+    static const dbg_frontend again = {.name = "t-mid", .priority = 3, .start = fe_start_lo,
+                                       .launch = fe_launch};
+    char err[160] = "";
+    /* registered out of order; the front ends linked into this test (the CLI's, if any) stay */
+    ck_assert_int_eq(dbg_frontend_register(&lo, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_frontend_register(&hi, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_frontend_register(&mid, err, sizeof err), 0);
+    ck_assert_int_eq(dbg_frontend_register(&nolaunch, err, sizeof err), -1);
+    ck_assert_str_eq(err, "an in-process front end needs a name, start and launch");
+    ck_assert_int_eq(dbg_frontend_register(&again, err, sizeof err), -1);
+    ck_assert_str_eq(err, "in-process front end \"t-mid\" registered twice");
+    const dbg_frontend *tab[DBG_FRONTEND_MAX];
+    int n = dbg_frontend_list(tab, DBG_FRONTEND_MAX);
+    ck_assert_int_ge(n, 3);
+    ck_assert_int_le(n, DBG_FRONTEND_MAX);
+    for (int i = 1; i < n; i++)   /* highest priority first */
+        ck_assert_int_ge(tab[i - 1]->priority, tab[i]->priority);
+    ck_assert_int_eq(fe_pos(tab, n, "t-hi"), 0);
+    ck_assert_int_eq(fe_pos(tab, n, "t-mid"), 1);
+    ck_assert_int_eq(fe_pos(tab, n, "t-lo"), n - 1);
+    ck_assert_int_eq(fe_pos(tab, n, "t-bad"), -1);
+    /* t-hi fails (the next is asked), t-mid takes the process, t-lo is never asked */
+    ck_assert_ptr_eq(dbg_frontend_attach(), &mid);
+    ck_assert_int_eq(fe_calls[0], 1);
+    ck_assert_int_eq(fe_calls[1], 1);
+    ck_assert_int_eq(fe_calls[2], 0);
+    ck_assert_ptr_eq(dbg_frontend_attach(), &mid);   /* asked once */
+    ck_assert_int_eq(fe_calls[1], 1);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -410,6 +471,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, two_sessions);
     tcase_add_test(tc, synthetic_types_per_session);
     tcase_add_test(tc, target_runtime);
+    tcase_add_test(tc, frontend_registry);
     suite_add_tcase(s, tc);
     return s;
 }

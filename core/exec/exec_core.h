@@ -500,6 +500,10 @@ uint64_t exec_cta_cost(const exec_machine *m);
  * 5 its turn is over); run the grid on this thread. */
 int exec_cta_run(exec_machine *m, exec_runctx *rc);
 int exec_run_grid(exec_machine *m, exec_runctx *rc);
+/* Start CTA m->cur_cta and count its setup; ran: CTAs ran before it in this run, so an
+ * interrupt stops in the new one. 0 run it; 1 stopped (the interrupt stop is set); -1 out of
+ * memory (m->err). One thread's grid run and the parallel run's warm-up share it. */
+int exec_cta_enter(exec_machine *m, exec_runctx *rc, int ran);
 /* exec_step.c: a step of exec_run (opts->mode other than EXEC_RUN_CONTINUE). */
 int exec_run_step(exec_machine *m, const exec_run_opts *o, exec_runctx *rc);
 /* exec_workers.c: whether this continue runs on worker threads; that run; a worker's pool

@@ -121,6 +121,20 @@ static void exec_finish_stop(exec_machine *m, exec_stop *stop)
     }
 }
 
+int exec_cta_enter(exec_machine *m, exec_runctx *rc, int ran)
+{
+    if (exec_cta_start(m, m->cur_cta)) {
+        snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)", m->cur_cta);
+        return -1;
+    }
+    rc->steps += exec_cta_cost(m);
+    if (ran && exec_interrupted(m, rc)) {   /* between CTAs: stop in the new one */
+        exec_interrupt_stop(m, NULL);
+        return 1;
+    }
+    return 0;
+}
+
 int exec_run_grid(exec_machine *m, exec_runctx *rc)
 {
     if (m->cl)
@@ -138,16 +152,9 @@ int exec_run_grid(exec_machine *m, exec_runctx *rc)
                 return 0;
             }
             m->cur_cta = next;
-            if (exec_cta_start(m, m->cur_cta)) {
-                snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)",
-                         m->cur_cta);
-                return -1;
-            }
-            rc->steps += exec_cta_cost(m);
-            if (ran && exec_interrupted(m, rc)) {   /* between CTAs: stop in the new one */
-                exec_interrupt_stop(m, NULL);
-                return 0;
-            }
+            int e = exec_cta_enter(m, rc, ran);
+            if (e)
+                return e > 0 ? 0 : -1;
         }
         /* a turn (exec_sched.c) while another CTA could run */
         rc->turn_end = exec_res_next(m) < m->ncta || (m->res && exec_res_parked(m))

@@ -477,16 +477,9 @@ int exec_run_par(exec_machine *m, exec_runctx *rc)
     uint64_t warm_end = rc->steps + m->par_warmup;
     for (int ran = 0; m->cta_live || (m->cur_cta < m->ncta && rc->steps < warm_end); ran = 1) {
         if (!m->cta_live) {
-            if (exec_cta_start(m, m->cur_cta)) {
-                snprintf(m->err, sizeof m->err, "cannot start CTA %u (out of memory)",
-                         m->cur_cta);
-                return -1;
-            }
-            rc->steps += exec_cta_cost(m);
-            if (ran && exec_interrupted(m, rc)) {   /* between CTAs: stop in the new one */
-                exec_interrupt_stop(m, NULL);
-                return 0;
-            }
+            int e = exec_cta_enter(m, rc, ran);
+            if (e)
+                return e > 0 ? 0 : -1;
         }
         /* with a turn, as on one thread: if it waits for later CTAs, they take turns */
         rc->turn_end = m->cur_cta + 1 < m->ncta ? rc->steps + EXEC_TURN : 0;
