@@ -76,6 +76,8 @@ const cmd_user *cmd_user_lookup(const cmd_ctx *c, const char *word, char *err, s
 int cmd_user_run(cmd_ctx *c, const cmd_user *u, const char *args);
 char *cmd_user_subst(const char *line, const char *args, char *err, size_t en);
 void cmd_user_describe(const cmd_user *u, FILE *out, int whole);
+/* The same through the output model (help). */
+void cmd_user_show(cmd_ctx *c, const cmd_user *u, int full);
 /* The definition (doc 0) or documentation (doc 1) of user command name as setup-log lines. */
 int cmd_user_log(const cmd_ctx *c, const char *name, int doc, char **text, size_t *len);
 void cmd_users_free(cmd_ctx *c);
@@ -201,9 +203,10 @@ typedef enum {
  *   CMD_F_STRUCTURED    JSON mode: the result carries fields of its own beyond "output"
  *                       (docs/JSON.md, "Structured commands", lists exactly these rows;
  *                       tests/test_cmdflags.c holds them equal)
- *   CMD_F_MODEL_ONLY    STRUCTURED, and everything it writes (text, fields, errors,
- *                       messages) goes through the output model: JSON mode runs it without
- *                       the descriptor-level capture (cmd_uirun.c) */
+ *   CMD_F_MODEL_ONLY    everything it writes (text, fields, errors, messages, the stops it
+ *                       reports, kernel printf) goes through the output model: JSON mode
+ *                       runs it without the descriptor-level capture (cmd_uirun.c); lines
+ *                       nested in it that are not MODEL_ONLY are captured on their own */
 #define CMD_MSG_NO_SYMBOLS "No symbol table is loaded.  Use the \"file\" command."
 #define CMD_MSG_NO_KERNEL "Focus not set on any active CUDA kernel."
 #define CMD_MSG_NOT_RUN "The program is not being run."

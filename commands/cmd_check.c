@@ -16,12 +16,14 @@ static void check_print(cmd_ctx *c, const chk_finding *f)
 {
     char buf[4096];
     int n = chk_format(f, "", buf, sizeof buf);
-    FILE *fp = check_stream(c);
-    fflush(stdout);
-    fprintf(fp, "\n%s: %s", chk_name(f->checker), buf);
-    if (n >= (int)sizeof buf)
-        fprintf(fp, "...\n");
-    fflush(fp);
+    const char *more = n >= (int)sizeof buf ? "...\n" : "";
+    if (c->batch) {     /* through the model: stderr, or in JSON mode the command's messages */
+        cmd_ui_message(c, "\n%s: %s%s", chk_name(f->checker), buf, more);
+        fflush(stderr);
+    } else {
+        cmd_ui_textf(c, "\n%s: %s%s", chk_name(f->checker), buf, more);
+        fflush(stdout);
+    }
 }
 
 /* A finding that does not stop the kernel (set check stop off). */
@@ -49,14 +51,14 @@ void cmd_check_report_stop(cmd_ctx *c, const dbg_event *ev)
         /* the fault the finding explains: the launch is over, as for any fault */
         int num = 4;
         const char *name = dbg_exc_name(ev->stop.exc, &num);
-        printf("\nProgram received signal CUDA_EXCEPTION_%d, %s.\n", num, name);
+        cmd_ui_textf(c, "\nProgram received signal CUDA_EXCEPTION_%d, %s.\n", num, name);
         cmd_announce_focus(c, 1);
         cmd_print_frame_line(c, -1, 1);
         c->kernel_failed = 1;
         cmd_core_auto_save(c);
         return;
     }
-    printf("\n");
+    cmd_ui_text(c, "\n");
     cmd_announce_focus(c, 1);
     cmd_print_frame_line(c, -1, 1);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 
 /* set auto-core on|off; -1: follow the environment (PTXDBG_AUTO_CORE, as a plain run of a
  * program reads it, or PTXDBG_COREDUMP) */
@@ -133,16 +134,18 @@ static void warp_summary(cmd_ctx *c, uint32_t cta, uint32_t warp, const char *in
         default: what = "exited"; break;
         }
         if (li[l].state == EXEC_LANE_EXITED) {
-            printf("%swarp %u lane%s %s, %s: exited\n", indent, warp, g & (g - 1) ? "s" : "",
+            cmd_ui_textf(c,
+                "%swarp %u lane%s %s, %s: exited\n", indent, warp, g & (g - 1) ? "s" : "",
                    ln, th);
             continue;
         }
         user_where(c, cta, warp, l, pc, at, sizeof at);
         if (li[l].state == EXEC_LANE_BARRIER && wi.barrier >= 0)
-            printf("%swarp %u lane%s %s, %s: waiting at barrier %d, pc 0x%x (%s)\n", indent, warp,
+            cmd_ui_textf(c,
+                "%swarp %u lane%s %s, %s: waiting at barrier %d, pc 0x%x (%s)\n", indent, warp,
                    g & (g - 1) ? "s" : "", ln, th, wi.barrier, pc, at);
         else
-            printf("%swarp %u lane%s %s, %s: %s at pc 0x%x (%s)\n", indent, warp,
+            cmd_ui_textf(c, "%swarp %u lane%s %s, %s: %s at pc 0x%x (%s)\n", indent, warp,
                    g & (g - 1) ? "s" : "", ln, th, what, pc, at);
     }
 }
@@ -182,7 +185,8 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
         pc_text(c, st->pc, user, sizeof user);
         memcpy(at, user, sizeof user);
     }
-    printf("\nCUDA Exception: %s\nThe exception was triggered at PC 0x%x (%s)\n", name, st->pc,
+    cmd_ui_textf(c,
+        "\nCUDA Exception: %s\nThe exception was triggered at PC 0x%x (%s)\n", name, st->pc,
            at);
     exec_dim3 b = dbg_cta_coord(c->s, st->cta);
     uint32_t ln = st->lanes ? st->lanes : 1u << st->lane;
@@ -191,10 +195,10 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
     const char *head = ev->kind == DBG_EV_TRAP     ? "Kernel trapped"
                        : ev->kind == DBG_EV_ASSERT ? "Kernel assertion failed"
                                                    : "Kernel faulted";
-    printf("%s: block (%u,%u,%u) %s at %s\n", head, b.x, b.y, b.z, who, user);
+    cmd_ui_textf(c, "%s: block (%u,%u,%u) %s at %s\n", head, b.x, b.y, b.z, who, user);
     dbg_where w;
     int ptxline = dbg_pc_where(c->s, st->pc, &w) == 0 ? w.ptx_line : 0;
-    printf("  warp %u, lane%s %s, pc 0x%x (PTX line %d)\n", st->warp,
+    cmd_ui_textf(c, "  warp %u, lane%s %s, pc 0x%x (PTX line %d)\n", st->warp,
            __builtin_popcount(ln) > 1 ? "s" : "", lanes, st->pc, ptxline);
     if (ev->kind == DBG_EV_EXCEPTION &&
         (st->exc == EXEC_EXC_OUT_OF_RANGE || st->exc == EXEC_EXC_MISALIGNED ||
@@ -202,15 +206,15 @@ static void report(cmd_ctx *c, const dbg_event *ev, int from_core)
         st->space != PTX_SPACE_NONE) {
         char a[1200];
         addr_text(c, st, a, sizeof a);
-        printf("  %s\n", a);
+        cmd_ui_textf(c, "  %s\n", a);
     } else if (ev->kind == DBG_EV_EXCEPTION && st->exc == EXEC_EXC_BARRIER_DEADLOCK) {
-        printf("  no thread of block (%u,%u,%u) can proceed:\n", b.x, b.y, b.z);
+        cmd_ui_textf(c, "  no thread of block (%u,%u,%u) can proceed:\n", b.x, b.y, b.z);
         for (uint32_t k = 0; k < dbg_nwarps(c->s); k++)
             warp_summary(c, st->cta, k, "    ");
     } else if (st->msg[0]) {
-        printf("  %s\n", st->msg);
+        cmd_ui_textf(c, "  %s\n", st->msg);
     }
-    printf("\nProgram received signal CUDA_EXCEPTION_%d, %s.\n", num, name);
+    cmd_ui_textf(c, "\nProgram received signal CUDA_EXCEPTION_%d, %s.\n", num, name);
     /* show the user's frame, not a runtime wrapper without source */
     if (uf > 0 && dbg_get_focus(c->s)->frame == 0)
         dbg_set_frame(c->s, uf);
@@ -228,7 +232,7 @@ void cmd_core_auto_save(cmd_ctx *c)
         char path[512];
         dbg_core_default_name(c->s, path, sizeof path);
         if (dbg_core_save(c->s, path) == 0)
-            printf("[Core file written to %s]\n", path);
+            cmd_ui_textf(c, "[Core file written to %s]\n", path);
         else
             cmd_error(c, "Cannot write the core file: %s", dbg_errmsg(c->s));
     }

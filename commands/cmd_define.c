@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 
 /* ---------------------------------------------------------------------------------------------
  * As gdb documents them (Sequences > Define, Command Files):
@@ -534,9 +535,24 @@ int cmd_block_end(cmd_ctx *c, const char *args, int argc, char **argv)
 
 int cmd_help_user(cmd_ctx *c)
 {
-    printf("User-defined commands.\nThe commands in this class are those defined by the user.\n"
+    cmd_ui_textf(c,
+        "User-defined commands.\nThe commands in this class are those defined by the user.\n"
            "Use the \"define\" command to define a command.\n\nList of commands:\n\n");
     for (int i = 0; i < c->nusers; i++)
-        cmd_user_describe(&c->users[i], stdout, 0);
+        cmd_user_show(c, &c->users[i], 0);
     return 0;
+}
+
+void cmd_user_show(cmd_ctx *c, const cmd_user *u, int full)
+{
+    char *b = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&b, &n);
+    if (!m)
+        return;
+    cmd_user_describe(u, m, full);
+    fclose(m);
+    if (b)
+        cmd_ui_text(c, b);   /* through the model */
+    free(b);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 #include "cmd_prog.h"
 
 static int count_arg(cmd_ctx *c, const char *s, long *n)
@@ -21,7 +22,7 @@ int cmd_continue(cmd_ctx *c, const char *args, int argc, char **argv)
         return -1;
     if (c->inproc && !dbg_launch_alive(c->s)) { /* after a fault: back to the host program */
         if (cmd_from_tty(c))
-            printf("Continuing.\n");
+            cmd_ui_textf(c, "Continuing.\n");
         return cmd_inproc_leave(c);
     }
     /* gdb: continue N sets the ignore count of the breakpoint we are stopped at (a deleted one
@@ -31,12 +32,12 @@ int cmd_continue(cmd_ctx *c, const char *args, int argc, char **argv)
         bp = 0;
     if (cmd_from_tty(c)) {
         if (n > 2 && bp)
-            printf("Will ignore next %ld crossings of breakpoint %d.  ", n - 1, bp);
+            cmd_ui_textf(c, "Will ignore next %ld crossings of breakpoint %d.  ", n - 1, bp);
         else if (n == 2 && bp)
-            printf("Will ignore next crossing of breakpoint %d.  ", bp);
+            cmd_ui_textf(c, "Will ignore next crossing of breakpoint %d.  ", bp);
         else if (n > 1)
-            printf("Not stopped at any breakpoint; argument ignored.\n");
-        printf("Continuing.\n");
+            cmd_ui_textf(c, "Not stopped at any breakpoint; argument ignored.\n");
+        cmd_ui_textf(c, "Continuing.\n");
     }
     return cmd_resume(c, n > 1 && bp ? (int)(n - 1) : 0);
 }
@@ -126,7 +127,7 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
     int sel = dbg_get_focus(c->s)->frame;
     if (sel + 1 >= nf)
         return cmd_error(c, "\"finish\" not meaningful in the outermost frame.");
-    printf("Run till exit from ");
+    cmd_ui_textf(c, "Run till exit from ");
     cmd_print_frame_line(c, sel, 0);
     dbg_set_frame(c->s, 0);
     /* a real function with a value: run to its ret first to read what it returns */
@@ -170,7 +171,7 @@ int cmd_finish(cmd_ctx *c, const char *args, int argc, char **argv)
         char out[1024];
         dbg_format_focus(c->s, &v, 0, out, sizeof out);
         dbg_history_push(c->s, &v);
-        printf("Value returned is $%d = %s\n", dbg_session_history(c->s)->nhist, out);
+        cmd_ui_textf(c, "Value returned is $%d = %s\n", dbg_session_history(c->s)->nhist, out);
     }
     return 0;
 }

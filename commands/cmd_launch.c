@@ -523,7 +523,7 @@ static void announce_launch(cmd_ctx *c)
     char label[600];
     cmd_kernel_label(c, label, sizeof label);
     const exec_launch_info *li = dbg_launch_info(c->s);
-    printf("[Launch of CUDA Kernel %u (%s) on Device 0]\n", li ? li->launch_id : 0, label);
+    cmd_ui_textf(c, "[Launch of CUDA Kernel %u (%s) on Device 0]\n", li ? li->launch_id : 0, label);
 }
 
 int cmd_resume(cmd_ctx *c, int ignore)
@@ -569,7 +569,7 @@ int cmd_kill(cmd_ctx *c, const char *args, int argc, char **argv)
     const exec_launch_info *li = dbg_launch_info(c->s);   /* live (CMD_F_NEEDS_LIVE) */
     uint32_t id = li ? li->launch_id : 0;
     dbg_kill(c->s);
-    printf("[Kernel %u killed]\n", id);
+    cmd_ui_textf(c, "[Kernel %u killed]\n", id);
     return 0;
 }
 

@@ -2,29 +2,30 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 #include "dbg_ops.h"
 
 /* The instruction's summary, family and properties. */
-static void describe(int i)
+static void describe(cmd_ctx *c, int i)
 {
     dbg_opcode op;
     char props[256];
     dbg_opcode_get(i, &op);
     dbg_opcode_props(i, props, sizeof props);
-    printf("%s -- %s\n", op.name, op.summary);
-    printf("PTX instruction of family %s.\n", op.family);
+    cmd_ui_textf(c, "%s -- %s\n", op.name, op.summary);
+    cmd_ui_textf(c, "PTX instruction of family %s.\n", op.family);
     if (props[0])
-        printf("Properties: %s.\n", props);
-    printf("Typed at the prompt, with its modifiers and operands, it runs in the PTX REPL.\n");
+        cmd_ui_textf(c, "Properties: %s.\n", props);
+    cmd_ui_textf(c,
+        "Typed at the prompt, with its modifiers and operands, it runs in the PTX REPL.\n");
 }
 
 int cmd_help_opcode(cmd_ctx *c, const char *name)
 {
-    (void)c;
     int i = dbg_opcode_find(name);
     if (i < 0)
         return -1;
-    describe(i);
+    describe(c, i);
     return 0;
 }
 
@@ -36,7 +37,7 @@ int cmd_help_instructions(cmd_ctx *c, int argc, char **argv)
         return cmd_error(c, "Undefined PTX instruction: \"%s\".  Try \"help instructions\".",
                          argv[0]);
     }
-    printf("PTX instructions, by family (typed at the prompt they run in the PTX REPL; "
+    cmd_ui_textf(c, "PTX instructions, by family (typed at the prompt they run in the PTX REPL; "
            "\"help instructions NAME\" describes one):\n");
     int n = dbg_opcode_count();
     dbg_opcode op, prev;
@@ -49,11 +50,11 @@ int cmd_help_instructions(cmd_ctx *c, int argc, char **argv)
         }
         if (seen)
             continue;
-        printf("\n%s:\n", op.family);
+        cmd_ui_textf(c, "\n%s:\n", op.family);
         for (int j = i; j < n; j++) {
             dbg_opcode_get(j, &prev);
             if (!strcmp(prev.family, op.family))
-                printf("  %-14s -- %s\n", prev.name, prev.summary);
+                cmd_ui_textf(c, "  %-14s -- %s\n", prev.name, prev.summary);
         }
     }
     return 0;

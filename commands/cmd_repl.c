@@ -122,27 +122,33 @@ int cmd_source(cmd_ctx *c, const char *args, int argc, char **argv)
 
 int cmd_echo(cmd_ctx *c, const char *args, int argc, char **argv)
 {
-    (void)c;
     (void)argc;
     (void)argv;
     while (*args == ' ' || *args == '\t')
         args++;
+    size_t n = strlen(args), k = 0;
+    char *out = malloc(n + 1);  /* escapes only shrink the text */
+    if (!out)
+        return cmd_error(c, "Out of memory.");
     for (const char *p = args; *p; p++) {
         if (*p != '\\') {
-            putchar(*p);
+            out[k++] = *p;
             continue;
         }
         p++;
         switch (*p) {
-        case 'n': putchar('\n'); break;
-        case 't': putchar('\t'); break;
-        case '\\': putchar('\\'); break;
-        case '"': putchar('"'); break;
-        case 'a': putchar('\a'); break;
+        case 'n': out[k++] = '\n'; break;
+        case 't': out[k++] = '\t'; break;
+        case '\\': out[k++] = '\\'; break;
+        case '"': out[k++] = '"'; break;
+        case 'a': out[k++] = '\a'; break;
         case 0: p--; break; /* trailing backslash: nothing (gdb continues the line) */
-        default: putchar(*p); break;
+        default: out[k++] = *p; break;
         }
     }
+    out[k] = 0;
+    cmd_ui_text(c, out);        /* through the model: stdout, or JSON mode's "output" */
+    free(out);
     fflush(stdout);
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "cmd_ui.h"
 #include "chk.h"
 
 /* Every buffer's bytes, one block after another (NULL, *n 0: no buffers). */
@@ -47,7 +48,7 @@ static int run_to_end(cmd_ctx *c, uint64_t seed)
                        ev.kind == DBG_EV_ENTRY || ev.kind == DBG_EV_LANE_EXITED;
         if (passable && dbg_launch_alive(c->s))
             continue;
-        printf("Schedule random:%" PRIu64 " ended the kernel differently:\n", seed);
+        cmd_ui_textf(c, "Schedule random:%" PRIu64 " ended the kernel differently:\n", seed);
         cmd_report_event(c, &ev);
         return -1;
     }
@@ -64,10 +65,11 @@ static void show_races(cmd_ctx *c)
             continue;
         char text[4096];
         chk_format(f, "    ", text, sizeof text);
-        printf("%s%s", shown++ ? "" : "The racing pair(s) racecheck found:\n", text);
+        cmd_ui_textf(c, "%s%s", shown++ ? "" : "The racing pair(s) racecheck found:\n", text);
     }
     if (!shown)
-        printf("(racecheck %s: `set check racecheck on` and rerun to see the racing pair.)\n",
+        cmd_ui_textf(c,
+            "(racecheck %s: `set check racecheck on` and rerun to see the racing pair.)\n",
                chk_enabled(k) & (1u << CHK_RACECHECK) ? "found no race" : "is off");
 }
 
@@ -111,7 +113,8 @@ int cmd_schedules(cmd_ctx *c)
                         snprintf(first, sizeof first, "random:%" PRIu64, was_seed);
                     else
                         snprintf(first, sizeof first, "round-robin");
-                    printf("Schedule random:%" PRIu64 " gives a different result: byte %" PRIu64
+                    cmd_ui_textf(c,
+                        "Schedule random:%" PRIu64 " gives a different result: byte %" PRIu64
                            " of buffer %s (element %" PRIu64 ") is 0x%02x, and 0x%02x with "
                            "the first run's schedule (%s).\n", seed, j, b->name,
                            b->count ? j / (b->size / b->count) : j, got[off + j], ref[off + j],
@@ -128,11 +131,12 @@ int cmd_schedules(cmd_ctx *c)
     free(ref);
     if (differs) {
         show_races(c);
-        printf("The buffers now hold that schedule's result.\n");
+        cmd_ui_textf(c, "The buffers now hold that schedule's result.\n");
         c->failed = 1;
         return 0;
     }
     if (!rc)
-        printf("All %" PRIu64 " random schedules give the same result as the first run.\n", n);
+        cmd_ui_textf(c,
+            "All %" PRIu64 " random schedules give the same result as the first run.\n", n);
     return rc;
 }

@@ -705,7 +705,7 @@ static void show_one(cmd_ctx *c, const cmd_setting *r)
             if (under(&settings[i], r, k)) {
                 size_t l;
                 const char *w = word_of(settings[i].name, k, &l);
-                printf("%s %.*s:  ", r->name, (int)l, w);
+                cmd_ui_textf(c, "%s %.*s:  ", r->name, (int)l, w);
                 show_one(c, &settings[i]);
             }
         return;
@@ -716,8 +716,8 @@ static void show_one(cmd_ctx *c, const cmd_setting *r)
     }
     char v[CMD_PATH_MAX + 64];
     value_text(c, r, v, sizeof v);
-    printf(r->show, v);
-    printf("\n");
+    cmd_ui_textf(c, r->show, v);
+    cmd_ui_textf(c, "\n");
 }
 
 /* gdb's show values [N | +]: ten history values, the last ten, centered on N, or after the
@@ -744,7 +744,7 @@ static int show_values(cmd_ctx *c, int argc, char **argv)
         char out[8192];
         if (dbg_format_focus(c->s, &h->hist[i - 1], 0, out, sizeof out) != 0)
             snprintf(out, sizeof out, "<unavailable>");
-        printf("$%d = %s\n", i, out);
+        cmd_ui_textf(c, "$%d = %s\n", i, out);
     }
     c->values_next = i;
     return 0;
@@ -759,7 +759,7 @@ int cmd_show(cmd_ctx *c, const char *args, int argc, char **argv)
         for (int i = 0; i < NSETTINGS; i++)
             if (nwords(settings[i].name) == 1) {
                 if (settings[i].kind != ST_GROUP) /* a group's members name themselves */
-                    printf("%s:  ", settings[i].name);
+                    cmd_ui_textf(c, "%s:  ", settings[i].name);
                 show_one(c, &settings[i]);
             }
         return 0;
@@ -785,23 +785,25 @@ static void summary(const char *doc, char *out, size_t n)
 int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv)
 {
     if (argc == 0) {
-        printf("%s\n\nList of %s subcommands:\n\n",
+        cmd_ui_textf(c, "%s\n\nList of %s subcommands:\n\n",
                !strcmp(verb, "set") ? "Evaluate expression EXP and assign result to variable "
                                       "VAR (set var VAR = EXP), or change a setting."
                                     : "Generic command for showing things about the debugger.",
                verb);
         if (!strcmp(verb, "set"))
-            printf("set var -- Assign to a register, memory or convenience variable: set var "
+            cmd_ui_textf(c,
+                "set var -- Assign to a register, memory or convenience variable: set var "
                    "LVALUE = EXPR.\n");
         for (int i = 0; i < NSETTINGS; i++) {
             char s[512];
             summary(settings[i].doc, s, sizeof s);
-            printf("%s %s -- %s\n", verb, settings[i].name, s);
+            cmd_ui_textf(c, "%s %s -- %s\n", verb, settings[i].name, s);
         }
         return 0;
     }
     if (!strcmp(verb, "set") && (!strcmp(argv[0], "var") || !strcmp(argv[0], "variable"))) {
-        printf("Assign to a register, memory or convenience variable.\nUsage: set var LVALUE = "
+        cmd_ui_textf(c,
+            "Assign to a register, memory or convenience variable.\nUsage: set var LVALUE = "
                "EXPR\n");
         return 0;
     }
@@ -809,30 +811,31 @@ int cmd_help_settings(cmd_ctx *c, const char *verb, int argc, char **argv)
     const cmd_setting *r = resolve(c, verb, argc, argv, &used);
     if (!r)
         return -1;
-    printf("%s\n", r->doc);
+    cmd_ui_textf(c, "%s\n", r->doc);
     if (r->kind == ST_GROUP) {
         char list[512];
         list_group(r, list, sizeof list);
-        printf("Subcommands: %s.\n", list);
+        cmd_ui_textf(c, "Subcommands: %s.\n", list);
         return 0;
     }
     if (!strcmp(verb, "show")) {
-        printf("Usage: show %s\n", r->name);
+        cmd_ui_textf(c, "Usage: show %s\n", r->name);
         return 0;
     }
     switch (r->kind) {
-    case ST_BOOL: printf("Usage: set %s on|off\n", r->name); break;
-    case ST_UINT: printf("Usage: set %s N%s\n", r->name, r->unlimited ? "|unlimited" : ""); break;
+    case ST_BOOL: cmd_ui_textf(c, "Usage: set %s on|off\n", r->name); break;
+    case ST_UINT: cmd_ui_textf(c,
+        "Usage: set %s N%s\n", r->name, r->unlimited ? "|unlimited" : ""); break;
     case ST_ENUM: {
         char list[256];
         snprintf(list, sizeof list, "%s", r->values);
         for (char *p = list; *p; p++)
             if (*p == ' ')
                 *p = '|';
-        printf("Usage: set %s %s\n", r->name, list);
+        cmd_ui_textf(c, "Usage: set %s %s\n", r->name, list);
         break;
     }
-    case ST_STRING: printf("Usage: set %s FILE\n", r->name); break;
+    case ST_STRING: cmd_ui_textf(c, "Usage: set %s FILE\n", r->name); break;
     default: break;
     }
     return 0;

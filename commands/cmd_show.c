@@ -38,7 +38,8 @@ void cmd_announce_focus(cmd_ctx *c, int force)
     exec_dim3 b = dbg_focus_block(c->s), t = dbg_focus_thread(c->s);
     uint64_t sm = 0;
     dbg_sm_of(c->s, f->cta, &sm);
-    printf("[Switching focus to CUDA kernel %u, grid %u, block (%u,%u,%u), thread (%u,%u,%u), "
+    cmd_ui_textf(c,
+        "[Switching focus to CUDA kernel %u, grid %u, block (%u,%u,%u), thread (%u,%u,%u), "
            "device 0, sm %llu, warp %u, lane %u]\n",
            f->kernel, li->launch_id + 1, b.x, b.y, b.z, t.x, t.y, t.z, (unsigned long long)sm,
            f->warp, f->lane);
@@ -84,13 +85,13 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
     if (file && line > 0) {
         text = dbg_source_line(c->s, file, line, &len);
         if (text) {
-            printf("%d\t%.*s\n", line, len, text);
+            cmd_ui_textf(c, "%d\t%.*s\n", line, len, text);
         } else {
             if (dbg_source_missing_once(c->s, file)) {
                 fflush(stdout);
                 cmd_ui_message(c, "warning: source file not found: %s\n", base_name(file));
             }
-            printf("%d\tin %s\n", line, file);
+            cmd_ui_textf(c, "%d\tin %s\n", line, file);
         }
         snprintf(c->list_file, sizeof c->list_file, "%s", file);
         c->list_line = cmd_list_centre(c, line); /* a following `list` centres on it */
@@ -101,7 +102,7 @@ static void print_line_text(cmd_ctx *c, const char *file, int line, uint32_t pc)
             return;
         text = dbg_ptx_text_line(c->s, w.ptx_line, &len);
         if (text)
-            printf("%d\t%.*s\n", w.ptx_line, len, text);
+            cmd_ui_textf(c, "%d\t%.*s\n", w.ptx_line, len, text);
         c->list_file[0] = 0;
         c->list_line = cmd_list_centre(c, w.ptx_line);
         c->list_first = c->list_line;
@@ -186,11 +187,11 @@ static void watch_values(cmd_ctx *c, const dbg_event *ev)
     const char *kind = b->type == DBG_BP_WATCH    ? "Hardware watchpoint"
                        : b->type == DBG_BP_RWATCH ? "Hardware read watchpoint"
                                                   : "Hardware access (read/write) watchpoint";
-    printf("\n%s %d: %s\n\n", kind, b->num, b->spec);
+    cmd_ui_textf(c, "\n%s %d: %s\n\n", kind, b->num, b->spec);
     if (b->type == DBG_BP_RWATCH || (b->type == DBG_BP_AWATCH && ov == nv))
-        printf("Value = %s\n", ns);
+        cmd_ui_textf(c, "Value = %s\n", ns);
     else
-        printf("Old value = %s\nNew value = %s\n", os, ns);
+        cmd_ui_textf(c, "Old value = %s\nNew value = %s\n", os, ns);
 }
 
 /* A breakpoint's commands run next, after the stop is shown (the command feed reads them). */
@@ -239,14 +240,15 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
     case DBG_EV_EXITED:
         if (c->kernel_events) {
             const exec_launch_info *li = dbg_launch_info(c->s);
-            printf("[Kernel %u exited]\n", li ? li->launch_id : dbg_nlaunches(c->s) - 1);
+            cmd_ui_textf(c, "[Kernel %u exited]\n", li ? li->launch_id : dbg_nlaunches(c->s) - 1);
         }
         return;
     case DBG_EV_BREAKPOINT:
         if (silent)
             break;
         cmd_announce_focus(c, 0);
-        printf("\n%s %d, ", ev->temp_deleted ? "Temporary breakpoint" : "Breakpoint", ev->bp);
+        cmd_ui_textf(c,
+            "\n%s %d, ", ev->temp_deleted ? "Temporary breakpoint" : "Breakpoint", ev->bp);
         cmd_print_frame_line(c, -1, 1);
         break;
     case DBG_EV_STEP: {
@@ -257,7 +259,7 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
         dbg_frame f;
         /* a step that ends inside a line (stepi, nexti) shows the pc first, as gdb does */
         if (!ev->new_frame && dbg_focus_frame(c->s, &f) == 0 && frame_shows_addr(c, &f))
-            printf("0x%016llx\t", (unsigned long long)f.pc);
+            cmd_ui_textf(c, "0x%016llx\t", (unsigned long long)f.pc);
         if (dbg_focus_pc(c->s, &pc) == 0)
             cmd_print_source_at(c, pc);
         /* a lane step that could not complete a warp-synchronous instruction: say who it
@@ -273,7 +275,8 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
                      o.waits_for != li.waits_for))
                     away |= 1u << l;
             }
-            printf("[Lane %u waits in a warp-synchronous instruction for lanes 0x%08x; lanes "
+            cmd_ui_textf(c,
+                "[Lane %u waits in a warp-synchronous instruction for lanes 0x%08x; lanes "
                    "0x%08x cannot reach it (\"info cuda lanes\" shows where they are)]\n",
                    f->lane, li.waits_for, away);
         }
@@ -282,18 +285,19 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
     case DBG_EV_ENTRY:
         /* break_on_launch / start: the kernel's first line, before it runs */
         cmd_announce_focus(c, 0);
-        printf("\n");
+        cmd_ui_textf(c, "\n");
         cmd_print_frame_line(c, -1, 1);
         break;
     case DBG_EV_LANE_EXITED: {
         exec_dim3 b = dbg_focus_block(c->s), t = dbg_focus_thread(c->s);
-        printf("[Thread (%u,%u,%u) block (%u,%u,%u) has exited; focus it with \"cuda thread\" "
+        cmd_ui_textf(c,
+            "[Thread (%u,%u,%u) block (%u,%u,%u) has exited; focus it with \"cuda thread\" "
                "on a live thread]\n", t.x, t.y, t.z, b.x, b.y, b.z);
         return;
     }
     case DBG_EV_BRKPT:
         /* cuda-gdb: a brkpt instruction is a SIGTRAP of the thread that executed it */
-        printf("\nProgram received signal SIGTRAP, Trace/breakpoint trap.\n");
+        cmd_ui_textf(c, "\nProgram received signal SIGTRAP, Trace/breakpoint trap.\n");
         cmd_announce_focus(c, 0);
         cmd_print_frame_line(c, -1, 1);
         break;
@@ -321,7 +325,7 @@ void cmd_report_event(cmd_ctx *c, const dbg_event *ev)
         break;
     }
     case DBG_EV_INTERRUPT:
-        printf("\nProgram received signal SIGINT, Interrupt.\n");
+        cmd_ui_textf(c, "\nProgram received signal SIGINT, Interrupt.\n");
         cmd_announce_focus(c, 0);
         cmd_print_frame_line(c, -1, 1);
         break;
@@ -349,19 +353,20 @@ void cmd_do_displays(cmd_ctx *c)
         if (fmt == 'i' || size) {
             char cmd[600];
             snprintf(cmd, sizeof cmd, "x%s %s", d->fmt, d->text);
-            printf("%d: x%s %s\n", d->num, d->fmt, d->text);
+            cmd_ui_textf(c, "%d: x%s %s\n", d->num, d->fmt, d->text);
             cmd_execute(c, cmd);
             continue;
         }
         dbg_value v;
         char err[512], out[4096];
         if (dbg_eval_focus(c->s, d->text, &v, err, sizeof err) != 0) {
-            printf("%d: %s%s%s = <error: %s>\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text,
+            cmd_ui_textf(c,
+                "%d: %s%s%s = <error: %s>\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text,
                    err);
             continue;
         }
         dbg_format_focus(c->s, &v, fmt, out, sizeof out);
-        printf("%d: %s%s%s = %s\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text, out);
+        cmd_ui_textf(c, "%d: %s%s%s = %s\n", d->num, d->fmt, d->fmt[0] ? " " : "", d->text, out);
     }
 }
 

@@ -67,6 +67,7 @@ int cmd_info_args(cmd_ctx *c, const char *args, int argc, char **argv)
 
 /* ---- info scope / info address ---------------------------------------------------------------- */
 struct scope_ctx {
+    cmd_ctx *c;
     const char *args;
     int shown;
 };
@@ -75,8 +76,8 @@ static void scope_line(void *ctx, const char *line)
 {
     struct scope_ctx *k = ctx;
     if (!k->shown++)
-        printf("Scope for %s:\n", k->args);
-    printf("%s\n", line);
+        cmd_ui_textf(k->c, "Scope for %s:\n", k->args);
+    cmd_ui_textf(k->c, "%s\n", line);
 }
 
 int cmd_info_scope(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -92,10 +93,10 @@ int cmd_info_scope(cmd_ctx *c, const char *args, int argc, char **argv)
     uint32_t pcs[DBG_MAX_LOCS];
     if (dbg_resolve_location(c->s, args, pcs, DBG_MAX_LOCS) <= 0)
         return cmd_error(c, "No function \"%s\" in this program.", args);
-    struct scope_ctx k = {args, 0};
+    struct scope_ctx k = {c, args, 0};
     dbg_scope_each(c->s, pcs[0], scope_line, &k);
     if (!k.shown)
-        printf("Scope for %s:\nSymbol table contains no locals.\n", args);
+        cmd_ui_textf(c, "Scope for %s:\nSymbol table contains no locals.\n", args);
     return 0;
 }
 
@@ -256,25 +257,25 @@ int cmd_info_source(cmd_ctx *c, const char *args, int argc, char **argv)
     else if (dbg_focus_pc(c->s, &pc) == 0 && dbg_pc_where(c->s, pc, &w) == 0 && w.file)
         file = w.file;
     if (!file) {
-        printf("No current source file.\n");
+        cmd_ui_textf(c, "No current source file.\n");
         if (dbg_module_name(c->s))
-            printf("PTX file is %s\n", base_name(dbg_module_name(c->s)));
+            cmd_ui_textf(c, "PTX file is %s\n", base_name(dbg_module_name(c->s)));
         return 0;
     }
-    printf("Current source file is %s\n", base_name(file));
+    cmd_ui_textf(c, "Current source file is %s\n", base_name(file));
     const char *slash = strrchr(file, '/');
     if (slash)
-        printf("Compilation directory is %.*s\n", (int)(slash - file), file);
+        cmd_ui_textf(c, "Compilation directory is %.*s\n", (int)(slash - file), file);
     char buf[4096];
     const char *found = dbg_source_locate(c->s, file, buf, sizeof buf);
     if (found) {
-        printf("Located in %s\n", found);
-        printf("Contains %d lines.\n", dbg_source_nlines(c->s, file));
+        cmd_ui_textf(c, "Located in %s\n", found);
+        cmd_ui_textf(c, "Contains %d lines.\n", dbg_source_nlines(c->s, file));
     } else {
-        printf("Source file not found.\n");
+        cmd_ui_textf(c, "Source file not found.\n");
     }
-    printf("Source language is c++.\n");
-    printf("%s\n", dbg_has_dwarf_vars(c->s) ? "Compiled with DWARF debugging format."
+    cmd_ui_textf(c, "Source language is c++.\n");
+    cmd_ui_textf(c, "%s\n", dbg_has_dwarf_vars(c->s) ? "Compiled with DWARF debugging format."
                                         : "Line table only (no DWARF variables).");
     return 0;
 }
@@ -282,10 +283,10 @@ int cmd_info_source(cmd_ctx *c, const char *args, int argc, char **argv)
 /* ---- directory, substitute-path ---------------------------------------------------------------- */
 static void show_dirs(cmd_ctx *c)
 {
-    printf("Source directories searched: ");
+    cmd_ui_textf(c, "Source directories searched: ");
     for (int i = 0; i < dbg_src_ndirs(c->s); i++)
-        printf("%s:", dbg_src_dir(c->s, i));
-    printf("$cdir:$cwd\n");
+        cmd_ui_textf(c, "%s:", dbg_src_dir(c->s, i));
+    cmd_ui_textf(c, "$cdir:$cwd\n");
 }
 
 int cmd_directory(cmd_ctx *c, const char *args, int argc, char **argv)
@@ -344,11 +345,11 @@ int cmd_show_src(cmd_ctx *c, const char *what)
         return 1;
     }
     if (!strcmp(what, "substitute-path")) {
-        printf("List of all source path substitution rules:\n");
+        cmd_ui_textf(c, "List of all source path substitution rules:\n");
         for (int i = 0; i < dbg_src_nsubst(c->s); i++) {
             const char *from, *to;
             if (dbg_src_subst(c->s, i, &from, &to) == 0)
-                printf("  `%s' -> `%s'.\n", from, to);
+                cmd_ui_textf(c, "  `%s' -> `%s'.\n", from, to);
         }
         return 1;
     }

@@ -38,13 +38,14 @@ const cmd_def cmd_info_table[] = {
     {"args", "", cmd_info_args, 0, 0, "info args", "Arguments of the selected frame.",
      CMD_CLASS_STACK, CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"scope", "", cmd_info_scope, 1, -1, "info scope LOCATION",
-     "Variables visible at LOCATION and where they live.", CMD_CLASS_STATUS, 0, NOSUB},
+     "Variables visible at LOCATION and where they live.", CMD_CLASS_STATUS, CMD_F_MODEL_ONLY,
+     NOSUB},
     {"line", "", cmd_info_line, 0, -1, "info line [LOCATION]",
      "Addresses of the code of a source line (default: the current line).",
      CMD_CLASS_STATUS, CMD_F_NEEDS_MODULE | CMD_F_STRUCTURED | CMD_F_MODEL_ONLY,
      NOSUB},
     {"source", "", cmd_info_source, 0, 0, "info source", "The current source file.",
-     CMD_CLASS_FILES, CMD_F_NEEDS_MODULE, NOSUB},
+     CMD_CLASS_FILES, CMD_F_NEEDS_MODULE | CMD_F_MODEL_ONLY, NOSUB},
     {"address", "", cmd_info_address, 1, 1, "info address VAR",
      "Where VAR lives: a register, or a state space and address.", CMD_CLASS_DATA, 0, NOSUB},
     {"warps", "", cmd_info_warps, 0, -1, "info warps [FILTER]",
@@ -90,17 +91,18 @@ const cmd_def cmd_table[] = {
      "Launch a kernel and run it until it completes or stops. cluster=(X,Y,Z) launches it in "
      "thread block clusters of XxYxZ CTAs (sm_90; at most 16, the grid a multiple of it); "
      "without it a kernel runs in the clusters its .reqnctapercluster declares, else every "
-     "CTA is a cluster of one.", CMD_CLASS_RUNNING, CMD_F_PTX_ONLY | CMD_F_NEEDS_MODULE, NOSUB},
+     "CTA is a cluster of one.", CMD_CLASS_RUNNING, CMD_F_PTX_ONLY | CMD_F_NEEDS_MODULE |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"run", "r", cmd_run, 0, -1, "run [ARGS]",
      "Relaunch the last launch from scratch (buffers restored to their contents at that launch); "
      "with a program (ptxdbg PROGRAM, --args PROGRAM ARGS), start it, with ARGS as its new "
      "arguments.",
-     CMD_CLASS_RUNNING, 0, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"start", "", cmd_start, 0, -1, "start [KERNEL<<<GRID, BLOCK[, SHMEM]>>>(ARG, ...)]",
      "Launch KERNEL (or relaunch the last launch, as run does) and stop at the kernel's first "
-     "line.", CMD_CLASS_RUNNING, 0, NOSUB},
+     "line.", CMD_CLASS_RUNNING, CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"kill", "k", cmd_kill, 0, 0, "kill", "End the current launch.", CMD_CLASS_RUNNING,
-     CMD_F_NEEDS_LIVE, NOSUB},
+     CMD_F_NEEDS_LIVE | CMD_F_MODEL_ONLY, NOSUB},
     {"generate-core-file", "gcore", cmd_generate_core, 0, 1, "generate-core-file [FILE]",
      "Save the whole state (module, sources, memory, threads, stop) to FILE (core.KERNEL.N).",
      CMD_CLASS_FILES, 0, NOSUB},
@@ -132,13 +134,16 @@ const cmd_def cmd_table[] = {
     /* running */
     {"continue", "c cont fg", cmd_continue, 0, 1, "continue [N]",
      "Resume; with N, ignore the current breakpoint N-1 more times.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"step", "s", cmd_step, 0, 2, "step [-lane] [N]",
      "Step to the next source line (into calls), the focused warp (or lane with -lane).",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"next", "n", cmd_next, 0, 2, "next [-lane] [N]",
      "Step to the next source line (over calls), the focused warp (or lane with -lane).",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"stepi", "si", cmd_stepi, 0, 2, "stepi [-lane] [N]",
      "Execute one PTX instruction of the focused warp (or lane with -lane), into calls. A "
      "lane never executes a warp-synchronous instruction (bar/barrier, bar.warp.sync, shfl, "
@@ -147,18 +152,23 @@ const cmd_def cmd_table[] = {
      "membermask names elsewhere run until they complete it, and at a CTA barrier the other "
      "warps run until they arrive, so the step ends past it. Every step runs at full speed, "
      "stops on Ctrl-C and obeys max-steps.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"nexti", "ni", cmd_nexti, 0, 2, "nexti [-lane] [N]",
      "Execute one PTX instruction of the focused warp (or lane), over calls.", CMD_CLASS_RUNNING,
-     CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"finish", "fin", cmd_finish, 0, 0, "finish", "Run until the selected function returns.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"until", "u", cmd_until, 0, -1, "until [LOCATION]",
      "Like next, but do not go backwards (leave loops); with LOCATION, like advance.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"advance", "", cmd_advance, 1, -1, "advance LOCATION",
      "Run the focused warp until LOCATION or until the current frame returns.",
-     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS, NOSUB},
+     CMD_CLASS_RUNNING, CMD_F_RESUMES | CMD_F_NEEDS_LIVE | CMD_F_STEPS |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     /* breakpoints */
     {"break", "b br brea", cmd_break, 0, -1, "break [LOCATION] [if COND]",
      "Set a breakpoint: FUNC, FILE:LINE, LINE, ptx:LINE or *PC.",
@@ -224,7 +234,7 @@ const cmd_def cmd_table[] = {
      "Assign (var) or change a setting (\"help set\" lists them).",
      CMD_CLASS_DATA, CMD_F_SETUP, NOSUB},
     {"show", "", cmd_show, 0, -1, "show [SETTING]", "Show settings (all without SETTING).",
-     CMD_CLASS_SUPPORT, 0, NOSUB},
+     CMD_CLASS_SUPPORT, CMD_F_MODEL_ONLY, NOSUB},
     /* stack */
     {"backtrace", "bt where", cmd_backtrace, 0, 1, "backtrace [N]",
      "Frames of the focused lane, innermost first.",
@@ -239,7 +249,8 @@ const cmd_def cmd_table[] = {
      NOSUB},
     {"list", "l", cmd_list, 0, -1, "list [LINE | FILE:LINE | FUNC | FIRST,LAST | - | ptx:LINE]",
      "Source lines; `list` continues, `list -` goes back (PTX lines when there is no source).",
-     CMD_CLASS_FILES, CMD_F_NEEDS_MODULE | CMD_F_REPEAT | CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
+     CMD_CLASS_FILES, CMD_F_NEEDS_MODULE | CMD_F_REPEAT |
+     CMD_F_STRUCTURED | CMD_F_MODEL_ONLY, NOSUB},
     {"directory", "dir", cmd_directory, 0, -1, "directory [DIR...]",
      "Add directories to search for source files (none: reset).",
      CMD_CLASS_FILES, CMD_F_SETUP, NOSUB},
@@ -263,7 +274,7 @@ const cmd_def cmd_table[] = {
      "Print ARGs (expressions in the focused lane) under the control of a C FORMAT string.",
      CMD_CLASS_DATA, 0, NOSUB},
     {"echo", "", cmd_echo, 0, -1, "echo TEXT", "Print TEXT (C escapes like \\n understood).",
-     CMD_CLASS_SUPPORT, 0, NOSUB},
+     CMD_CLASS_SUPPORT, CMD_F_MODEL_ONLY, NOSUB},
     {"source", "", cmd_source, 1, 1, "source FILE", "Run the commands in FILE.", CMD_CLASS_SUPPORT,
      0, NOSUB},
     {"define", "", cmd_define, 1, 1, "define NAME",
@@ -288,7 +299,7 @@ const cmd_def cmd_table[] = {
      "Ends the lines of define, document, if, while and commands.", CMD_CLASS_SUPPORT, 0,
      NOSUB},
     {"help", "h", cmd_help, 0, -1, "help [COMMAND | CLASS]", "Print the list of commands, or help on one.",
-     CMD_CLASS_SUPPORT, 0, NOSUB},
+     CMD_CLASS_SUPPORT, CMD_F_MODEL_ONLY, NOSUB},
     {"quit", "q exit", cmd_quit, 0, 1, "quit [STATUS]", "Leave ptxdbg.",
      CMD_CLASS_SUPPORT, 0, NOSUB},
     {NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL},
@@ -537,7 +548,7 @@ static int execute_line(cmd_ctx *c, const char *line)
         line++;
     if (!*line || *line == '#')
         return 0;
-    if (cmd_ui_top(c))
+    if (cmd_ui_top(c) || cmd_ui_nested(c))
         return cmd_ui_execute(c, line, execute_line);
     char word[64];
     size_t n = 0;
@@ -611,16 +622,16 @@ int cmd_info(cmd_ctx *c, const char *args, int argc, char **argv)
 }
 
 /* ---- help --------------------------------------------------------------------------------------- */
-static void help_list(const cmd_def *table, int cls, const char *prefix)
+static void help_list(cmd_ctx *c, const cmd_def *table, int cls, const char *prefix)
 {
     for (const cmd_def *d = table; d->name; d++) {
         if (cls >= 0 && (int)d->cls != cls)
             continue;
         char name[64];
         snprintf(name, sizeof name, "%s%s", prefix, d->name);
-        printf("%s -- %s\n", name, d->help);
+        cmd_ui_textf(c, "%s -- %s\n", name, d->help);
         if (d->sub)
-            help_list(d->sub, -1, "info ");
+            help_list(c, d->sub, -1, "info ");
     }
 }
 
@@ -628,19 +639,21 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
 {
     (void)args;
     if (argc == 0) {
-        printf("List of classes of commands:\n\n");
+        cmd_ui_textf(c, "List of classes of commands:\n\n");
         for (int k = 0; k < CMD_CLASS__COUNT; k++)
-            printf("%s -- %s\n", class_names[k][0], class_names[k][1]);
-        printf("\nCommands by class:\n");
+            cmd_ui_textf(c, "%s -- %s\n", class_names[k][0], class_names[k][1]);
+        cmd_ui_textf(c, "\nCommands by class:\n");
         for (int k = 0; k < CMD_CLASS__COUNT; k++) {
-            printf("\n%s:\n", class_names[k][0]);
+            cmd_ui_textf(c, "\n%s:\n", class_names[k][0]);
             for (const cmd_def *d = cmd_table; d->name; d++)
                 if ((int)d->cls == k)
-                    printf("  %-12s -- %s\n", d->name, d->help);
+                    cmd_ui_textf(c, "  %-12s -- %s\n", d->name, d->help);
         }
-        printf("\nuser-defined -- User-defined commands (\"define\").\n");
-        printf("instructions -- PTX instructions the prompt runs (\"help instructions\").\n");
-        printf("\nType \"help\" followed by a class name for a list of commands in that class.\n"
+        cmd_ui_textf(c, "\nuser-defined -- User-defined commands (\"define\").\n");
+        cmd_ui_textf(c,
+            "instructions -- PTX instructions the prompt runs (\"help instructions\").\n");
+        cmd_ui_textf(c,
+            "\nType \"help\" followed by a class name for a list of commands in that class.\n"
                "Type \"help\" followed by a command name for full documentation.\n"
                "Command name abbreviations are allowed if unambiguous.\n");
         return 0;
@@ -651,13 +664,13 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
         return cmd_help_instructions(c, argc - 1, argv + 1);
     const cmd_user *u = cmd_user_find(c, argv[0]);
     if (u) {
-        cmd_user_describe(u, stdout, 1);
+        cmd_user_show(c, u, 1);
         return 0;
     }
     for (int k = 0; k < CMD_CLASS__COUNT; k++)
         if (!strcmp(argv[0], class_names[k][0])) {
-            printf("%s\n\nList of commands:\n\n", class_names[k][1]);
-            help_list(cmd_table, k, "");
+            cmd_ui_textf(c, "%s\n\nList of commands:\n\n", class_names[k][1]);
+            help_list(c, cmd_table, k, "");
             return 0;
         }
     char err[512];
@@ -681,12 +694,12 @@ int cmd_help(cmd_ctx *c, const char *args, int argc, char **argv)
             return cmd_error(c, "%s", err);
         return cmd_error(c, "Undefined command: \"%s\".  Try \"help\".", argv[0]);
     }
-    printf("%s\nUsage: %s\n", d->help, d->usage);
+    cmd_ui_textf(c, "%s\nUsage: %s\n", d->help, d->usage);
     if (d->aliases && d->aliases[0])
-        printf("Aliases: %s\n", d->aliases);
+        cmd_ui_textf(c, "Aliases: %s\n", d->aliases);
     if (d->sub) {
-        printf("\nList of %s subcommands:\n\n", d->name);
-        help_list(d->sub, -1, "info ");
+        cmd_ui_textf(c, "\nList of %s subcommands:\n\n", d->name);
+        help_list(c, d->sub, -1, "info ");
     }
     return 0;
 }

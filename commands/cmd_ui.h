@@ -92,6 +92,12 @@ void cmd_ui_value(cmd_ctx *c, const dbg_value *v, const char *text, int hist);
  * Nested lines (user commands, scripts) belong to the outer line's object. */
 /* JSON mode and no line running: the next line gets its own object. */
 int cmd_ui_top(const cmd_ctx *c);
+/* A line nested in a command that runs uncaptured (a breakpoint's commands, a display): it goes
+ * through cmd_ui_execute too, which captures it when it does not render only through the
+ * model. */
+int cmd_ui_nested(cmd_ctx *c);
+/* How many times the session's output was captured at the descriptor level (dup2): tests. */
+unsigned long cmd_ui_captures(const cmd_ctx *c);
 int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *));
 /* A stop reported by the engine: {"event":"stop",...} on its own line (JSON mode only). */
 void cmd_ui_stop(cmd_ctx *c, const dbg_event *ev);
@@ -102,6 +108,10 @@ void cmd_ui_event(cmd_ctx *c, const char *json, size_t n);
 /* A CUDA program's own output as it is written (JSON mode's `run`, cmd_prog.c):
  * {"event":"output","category":"stdout"|"stderr","text":...}. */
 void cmd_ui_output(cmd_ctx *c, const char *category, const char *text, size_t n);
+/* The session's kernel printf goes through the model (dbg_set_output): text mode, stdout as
+ * before; JSON mode, {"event":"output","category":"stdout","text":...} as it is written, and
+ * the running command's "output" too. -1 when out of memory (stdout stays). */
+int cmd_ui_attach_output(cmd_ctx *c);
 /* Run fn outside any command with its stdout and stderr text captured, then written as an
  * output object of category "console" (the debugger's text, not the program's: a CUDA
  * program's session reporting the stop a launch ran to). Text mode, or inside a command: fn

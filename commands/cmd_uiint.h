@@ -33,6 +33,8 @@ struct cmd_ui {
                                  its text and its messages/errors collect here */
     char *outb, *errb;
     size_t outn, errn;
+    int passing;              /* a nested line checked by cmd_ui_execute, running now */
+    unsigned long captures;   /* descriptor-level captures made (for tests) */
     int base_fd;              /* where objects go: 1, or in a CUDA program's session the
                                  pipe to the parent's `run` (PTXDBG_JSON_FD), which relays
                                  them with the program's output (cmd_prog.c) */

@@ -102,13 +102,17 @@ static int modelled(cmd_ctx *c, const char *line)
     }
     if (!d || (*p && *p != ' ' && *p != '\t' && *p != '/'))
         return 0;
+    /* in a CUDA program's own session, running hands control back to the program, whose
+       output shares the descriptors: keep the capture there */
+    if (c->inproc && d->cls == CMD_CLASS_RUNNING)
+        return 0;
     return (d->flags & CMD_F_MODEL_ONLY) != 0;
 }
 
 int cmd_ui_errorv(cmd_ctx *c, const char *fmt, va_list ap)
 {
     cmd_ui *u = c->ui;
-    if (!u || !u->json || !u->depth || !u->errm)
+    if (!u || !u->json || !u->depth || !u->errm || u->held)
         return 0;
     vfprintf(u->errm, fmt, ap);
     fputc('\n', u->errm);
@@ -118,7 +122,7 @@ int cmd_ui_errorv(cmd_ctx *c, const char *fmt, va_list ap)
 void cmd_ui_message(cmd_ctx *c, const char *fmt, ...)
 {
     cmd_ui *u = c->ui;
-    FILE *f = u && u->json && u->depth && u->errm ? u->errm : stderr;
+    FILE *f = u && u->json && u->depth && u->errm && !u->held ? u->errm : stderr;
     va_list ap;
     va_start(ap, fmt);
     if (f == stderr)
@@ -167,21 +171,19 @@ static int run_uncaptured(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, co
     return rc;
 }
 
-int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *))
+/* Run line with the process's stdout and stderr redirected (dup2) to two temporary files;
+ * their text comes back in *ot and *et (malloc'd; NULL and 0 when none). Events written meanwhile
+ * go to the real stdout (out_fd). -2 when the capture cannot be set up (nothing ran). */
+static int run_captured(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *),
+                        char **ot, size_t *on, char **et, size_t *en)
 {
     cmd_ui *u = c->ui;
-    if (!u || !u->json || u->depth)
-        return run(c, line);
-    /* a CUDA program's session keeps the capture (its `run` hands the fds on) */
-    if (!c->prog && modelled(c, line)) {
-        int rc = run_uncaptured(c, line, run);
-        if (rc != -2)
-            return rc;
-    }
+    *ot = *et = NULL;
+    *on = *en = 0;
     FILE *fo = tmpfile(), *fe = tmpfile();
     fflush(stdout);
     fflush(stderr);
-    int so = dup(u->base_fd), se = dup(2), s1 = dup(1);
+    int so = dup(u->out_fd >= 0 ? u->out_fd : u->base_fd), se = dup(2), s1 = dup(1);
     if (!fo || !fe || so < 0 || se < 0 || s1 < 0) {
         if (fo)
             fclose(fo);
@@ -193,16 +195,13 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
             close(se);
         if (s1 >= 0)
             close(s1);
-        return run(c, line);
+        return -2;
     }
+    u->captures++;
     dup2(fileno(fo), 1);
     dup2(fileno(fe), 2);
-    u->depth = 1;
-    u->len = 0;
-    u->level = 0;
-    u->skip = 0;
+    int saved_fd = u->out_fd;
     u->out_fd = so;
-    cmd_ui_put(u, "", 0);
     int rc = run(c, line);    /* a program's `run` relays its session's objects (cmd_prog.c) */
     fflush(stdout);
     fflush(stderr);
@@ -210,24 +209,90 @@ int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const cha
     dup2(se, 2);
     close(s1);
     close(se);
-    u->out_fd = -1;
+    u->out_fd = saved_fd;
+    close(so);
+    *ot = slurp(fo, on);
+    *et = slurp(fe, en);
+    fclose(fo);
+    fclose(fe);
+    if (!*ot)
+        *on = 0;
+    if (!*et)
+        *en = 0;
+    return rc;
+}
+
+int cmd_ui_execute(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *))
+{
+    cmd_ui *u = c->ui;
+    if (u && u->json && u->depth && u->outm) {
+        /* a line nested in an uncaptured command (a breakpoint's commands after a stop, a
+           display's x): one that does not render only through the model runs captured, its
+           text and messages joining the command's buffers in order */
+        u->passing = 1;       /* execute_line does not ask again for this line */
+        if (modelled(c, line))
+            return run(c, line);
+        FILE *om = u->outm, *em = u->errm;
+        fflush(om);
+        fflush(em);
+        u->outm = u->errm = NULL;   /* meanwhile the model writes to the captured streams */
+        char *ot, *et;
+        size_t on, en;
+        int rc = run_captured(c, line, run, &ot, &on, &et, &en);
+        u->outm = om;
+        u->errm = em;
+        if (rc == -2)
+            return run(c, line);
+        fwrite(ot ? ot : "", 1, on, om);
+        fwrite(et ? et : "", 1, en, em);
+        free(ot);
+        free(et);
+        return rc;
+    }
+    if (!u || !u->json || u->depth)
+        return run(c, line);
+    /* a CUDA program's session keeps the capture (its `run` hands the fds on) */
+    if (!c->prog && modelled(c, line)) {
+        int rc = run_uncaptured(c, line, run);
+        if (rc != -2)
+            return rc;
+    }
+    u->depth = 1;
+    u->len = 0;
+    u->level = 0;
+    u->skip = 0;
+    cmd_ui_put(u, "", 0);
+    char *ot, *et;
+    size_t on, en;
+    int so = dup(u->base_fd);
+    int rc = so < 0 ? -2 : run_captured(c, line, run, &ot, &on, &et, &en);
+    if (rc == -2) {
+        if (so >= 0)
+            close(so);
+        u->depth = 0;
+        return run(c, line);
+    }
     while (u->level > 0)      /* a command that failed inside a list: the fields stay valid */
         cmd_ui_close(c);
     u->depth = 0;
-    size_t on, en;
-    char *ot = slurp(fo, &on), *et = slurp(fe, &en);
-    fclose(fo);
-    fclose(fe);
-    if (!ot)
-        on = 0;
-    if (!et)
-        en = 0;
     write_result(c, line, rc, ot, on, et, en, so);
     close(so);
     free(ot);
     free(et);
     return rc;
 }
+
+int cmd_ui_nested(cmd_ctx *c)
+{
+    cmd_ui *u = c->ui;
+    if (u && u->passing) {
+        u->passing = 0;
+        return 0;
+    }
+    return u && u->json && u->depth && u->outm;
+}
+
+unsigned long cmd_ui_captures(const cmd_ctx *c) { return c->ui ? c->ui->captures : 0; }
 
 /* ---- stop events ------------------------------------------------------------------------- */
 static const char *reason(const dbg_event *ev)
@@ -355,6 +420,31 @@ void cmd_ui_output(cmd_ctx *c, const char *category, const char *text, size_t n)
     free(r.buf);
 }
 
+/* Kernel printf, handed over by the engine (dbg_set_output) as the kernel writes it. Text mode:
+ * stdout, flushed, as the core wrote it before. JSON mode: an output event at once (before the
+ * stop that follows it) and the running command's text as well ("output", as before). */
+static void kernel_output(void *ctx, const char *text, size_t n)
+{
+    cmd_ctx *c = ctx;
+    cmd_ui *u = c->ui;
+    if (u && u->json && u->level >= 0) {
+        cmd_ui_output(c, "stdout", text, n);
+        if (!u->depth)
+            return;
+        FILE *f = u->outm ? u->outm : stdout;
+        fwrite(text, 1, n, f);
+        fflush(f);
+        return;
+    }
+    fwrite(text, 1, n, stdout);
+    fflush(stdout);
+}
+
+int cmd_ui_attach_output(cmd_ctx *c)
+{
+    return dbg_set_output(c->s, kernel_output, c);
+}
+
 int cmd_ui_console(cmd_ctx *c, int (*fn)(cmd_ctx *c))
 {
     if (!cmd_ui_json(c) || c->ui->depth || c->ui->level < 0)
@@ -372,6 +462,7 @@ int cmd_ui_console(cmd_ctx *c, int (*fn)(cmd_ctx *c))
             close(s2);
         return fn(c);
     }
+    c->ui->captures++;
     dup2(fileno(fo), 1);      /* both streams, in the order written */
     dup2(fileno(fo), 2);
     int rc = fn(c);

@@ -7,10 +7,12 @@
 
 /* ---- the model's text and fields -------------------------------------------------------- */
 /* Where the model's text goes: stdout (so logging and the pager apply), or in JSON mode while
- * a command runs uncaptured, the command's own buffer (its "output"). */
+ * a command runs uncaptured, the command's own buffer (its "output"); text held for the
+ * debugger's own use (cmd_ui_hold: the core check's views) goes to stdout, where its caller
+ * collects it. */
 static FILE *sink(const cmd_ui *u)
 {
-    return u && u->json && u->depth && u->outm ? u->outm : stdout;
+    return u && u->json && u->depth && u->outm && !u->held ? u->outm : stdout;
 }
 
 static void out_text(const cmd_ui *u, const char *s, size_t n) { fwrite(s, 1, n, sink(u)); }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_prog.h"
+#include "cmd_ui.h"
 #include "dap.h"
 #include "chk.h"
 
@@ -271,6 +272,7 @@ opts_done:
         return 2;
     cmd_ctx c;
     cmd_ctx_init(&c, s);
+    cmd_ui_attach_output(&c);   /* kernel printf through the output model */
     c.batch = batch;
     if (batch)   /* in a batch run findings are reports, not stops (set check stop on) */
         chk_set_stop(dbg_checks(s), 0);

@@ -60,6 +60,9 @@ struct dbg_session {
     struct dbg_dwcache { const ptx_module *mod; dw_info *dw; } *dwc; /* DWARF read per module */
     int ndwc;
     /* a CUDA program's host side (dbg_host.c) */
+    FILE *out;                /* dbg_set_output: kernel printf's stream (dbg_output.c), or NULL */
+    dbg_output_fn out_fn;
+    void *out_ctx;
     struct dbg_hostprog *hostprog;  /* its ELF and device modules, for host-code checks */
     uint64_t launch_pcs[DBG_HOST_PCS]; /* the host stack of the current launch (in-process) */
     int nlaunch_pcs;
@@ -97,6 +100,9 @@ void dbg_cond_release(void *compiled);
 void dbg_tex_free(dbg_session *s);
 void dbg_ptx_free(dbg_session *s);
 void dbg_hostprog_free(struct dbg_hostprog *p);
+/* dbg_output.c: the session's printf stream onto a machine of its own (m NULL: nothing); closed. */
+void dbg_output_apply(dbg_session *s, exec_machine *m);
+void dbg_output_free(dbg_session *s);
 /* dbg_adopt_launch: the caller's host stack is the launch's site. */
 void dbg_host_note_launch(dbg_session *s, const char *kernel);
 /* Walk this thread's host stack (dbg_unwind.c): visit(pc) for the caller's frame and each one

@@ -333,6 +333,7 @@ static int run_insn(dbg_session *s, const char *insn, dbg_ptx_row *rows, int max
         ptx_module_free(mod);
         return parse_error(s, err);
     }
+    dbg_output_apply(s, m);
     int rc = -1;
     const ptx_func *k = ptx_find_func(mod, "__ptxdbg_repl");
     exec_dim3 one = {1, 1, 1};

@@ -113,6 +113,7 @@ void dbg_free(dbg_session *s)
     free(s->dir);
     dw_src_free(s->srcp);
     dbg_hostprog_free(s->hostprog);
+    dbg_output_free(s);
     free(s);
 }
 
@@ -162,6 +163,7 @@ static int adopt(dbg_session *s, ptx_module *mod, const char *path, uint64_t bas
     unload(s);
     s->mod = mod;
     s->m = m;
+    dbg_output_apply(s, m);
     chk_attach(s->chk, m);
     free(s->dir);
     const char *slash = path ? strrchr(path, '/') : NULL;

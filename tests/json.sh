@@ -56,6 +56,17 @@ $limit "$ptxdbg" -batch --json -ex 'set check memcheck off' -ex 'buffer a s32 32
     >"$tmp/fault" 2>"$tmp/fault.err"
 check fault "$tmp/fault" "$(grep -n 'BUG: out-of-bounds' "$F/checkers/memcheck.cu" | sed -n 2p | cut -d: -f1)"
 
+# kernel printf in a PTX session: output events as the kernel prints, between the two stops;
+# every command here renders only through the model (nothing captured at the descriptor level)
+pf=$F/kernels/printf.cu
+$limit "$ptxdbg" -batch --json -ex 'buffer v s32 4 = {7, -3, 123456, 0}' \
+    -ex 'buffer f f32 8 = fill 1' -ex 'buffer d f64 8 = fill 1' \
+    -ex "break printf.cu:$(lineof 'printf("thread %d' "$pf")" \
+    -ex "break printf.cu:$(lineof '__syncthreads' "$pf")" \
+    -ex 'launch printf_formats<<<1, 4>>>(v, f, d)' -ex 'continue' \
+    "$F/kernels/printf.G.ptx" >"$tmp/printf" 2>"$tmp/printf.err"
+check printf "$tmp/printf" "$pf"
+
 # a CUDA program: its session's objects and the program's output (streamed as output events)
 # share stdout cleanly
 prog=$top/tests/cuda/device_printf

@@ -331,9 +331,11 @@ static void audit(const cmd_def *t, int sub)
             ck_assert_msg(d->cls == CMD_CLASS_DATA, "%s: /FMT outside data", d->name);
         if (f & CMD_F_REPEAT)   /* an empty line must not repeat a change of state */
             ck_assert_msg(!(f & (CMD_F_SETUP | CMD_F_PTX_ONLY)), "%s: repeats setup", d->name);
-        if (f & CMD_F_MODEL_ONLY)  /* runs uncaptured: its fields are its result */
-            ck_assert_msg((f & CMD_F_STRUCTURED) && !(f & (CMD_F_RESUMES | CMD_F_SETUP)),
-                          "%s: model-only must be a structured inspection", d->name);
+        if (f & CMD_F_MODEL_ONLY)  /* runs uncaptured; a setup line is replayed by programs */
+            ck_assert_msg(!(f & CMD_F_SETUP), "%s: model-only setup", d->name);
+        if (f & CMD_F_RESUMES)     /* what runs the kernel reports its stops through the model */
+            ck_assert_msg((f & CMD_F_MODEL_ONLY) && (f & CMD_F_STRUCTURED),
+                          "%s: resumes outside the model", d->name);
         if (sub)                /* info: inspection only */
             ck_assert_msg(!(f & (CMD_F_RESUMES | CMD_F_SETUP | CMD_F_REPEAT | CMD_F_PTX_ONLY |
                                  CMD_F_FORMAT)), "info %s: not an inspection flag", d->name);

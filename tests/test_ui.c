@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cmd.h"
 #include "cmd_ui.h"
@@ -89,6 +90,89 @@ START_TEST(result_object_fields)
     ck_assert_int_eq(cmd_ui_set(&c, "xml"), -1);
     ck_assert_int_eq(cmd_ui_set(&c, "text"), 0);
     ck_assert_str_eq(cmd_ui_mode(&c), "text");
+    cmd_ctx_free(&c);
+    dbg_free(s);
+}
+END_TEST
+
+/* JSON mode runs run control without touching the process's descriptors: seen from inside the
+ * run (the engine's run hook), fd 1 is still the file the test put there, no capture is made,
+ * and the kernel's printf comes out as an output event before the stop. */
+static struct stat fd1_seen[16];
+static int nseen;
+
+static int fd1_hook(void *ctx, const exec_run_opts *o, const exec_stop *st)
+{
+    (void)ctx;
+    (void)st;
+    if (o && nseen < 16)
+        fstat(1, &fd1_seen[nseen++]);
+    return 0;
+}
+
+START_TEST(run_control_uncaptured)
+{
+    dbg_session *s = dbg_new();
+    ck_assert_ptr_nonnull(s);
+    cmd_ctx c;
+    cmd_ctx_init(&c, s);
+    c.batch = 1;
+    ck_assert_int_eq(cmd_ui_attach_output(&c), 0);
+    dbg_set_run_hook(s, fd1_hook, NULL);
+    ck_assert_int_eq(cmd_ui_set(&c, "json"), 0);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    struct stat mine;
+    ck_assert_int_eq(fstat(fileno(f), &mine), 0);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fileno(f), 1);
+    ck_assert_int_eq(cmd_execute(&c, "file tests/fixtures/kernels/printf.G.ptx"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "buffer v s32 4 = iota"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "buffer f f32 8 = fill 1"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "buffer d f64 8 = fill 1"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "break printf.cu:8"), 0);
+    ck_assert_int_eq(cmd_execute(&c, "break printf.cu:10"), 0);
+    unsigned long before = cmd_ui_captures(&c);
+    ck_assert_uint_gt(before, 0);               /* the counter counts: buffer lines are captured */
+    nseen = 0;
+    int rl = cmd_execute(&c, "launch printf_formats<<<1, 4>>>(v, f, d)");
+    int rc = cmd_execute(&c, "continue");
+    int rn = cmd_execute(&c, "next");
+    int rk = cmd_execute(&c, "kill");
+    int rh = cmd_execute(&c, "help step") | cmd_execute(&c, "echo done\\n") |
+             cmd_execute(&c, "info source") | cmd_execute(&c, "info scope printf_formats") |
+             cmd_execute(&c, "show") | cmd_execute(&c, "show values");
+    unsigned long after = cmd_ui_captures(&c);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    ck_assert_int_eq(rl, 0);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(rn, 0);
+    ck_assert_int_eq(rk, 0);
+    ck_assert_int_eq(rh, 0);
+    ck_assert_uint_eq(after, before);           /* no dup2 for any of them */
+    ck_assert_int_ge(nseen, 3);
+    for (int i = 0; i < nseen; i++) {           /* fd 1 unchanged while the kernel ran */
+        ck_assert(fd1_seen[i].st_dev == mine.st_dev);
+        ck_assert(fd1_seen[i].st_ino == mine.st_ino);
+    }
+    static char text[16384];
+    rewind(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    /* printf_formats' first printf, lane 0 (vals = iota): "thread %d of block %d: val=%d ..." */
+    const char *ev = strstr(text, "{\"event\":\"output\",\"category\":\"stdout\",\"text\":"
+                                  "\"thread 0 of block 0: val=0 hex=0 u=0\\n");
+    const char *stop2 = strstr(text, "{\"event\":\"stop\",\"reason\":\"breakpoint\",\"breakpoint\":2");
+    ck_assert_ptr_nonnull(ev);
+    ck_assert_ptr_nonnull(stop2);
+    ck_assert(ev < stop2);
+    ck_assert_ptr_nonnull(strstr(text, "{\"command\":\"kill\",\"ok\":true,\"output\":\"[Kernel 0 killed]\\n\"}"));
+    ck_assert_ptr_nonnull(strstr(text, "{\"command\":\"echo done\\\\n\",\"ok\":true,\"output\":\"done\\n\"}"));
+    ck_assert_ptr_nonnull(strstr(text, "\"output\":\"Current source file is printf.cu\\n"));
     cmd_ctx_free(&c);
     dbg_free(s);
 }
@@ -209,6 +293,7 @@ int main(void)
     tcase_add_test(t, utf8_kept_invalid_replaced);
     tcase_add_test(t, result_object_fields);
     tcase_add_test(t, text_tables);
+    tcase_add_test(t, run_control_uncaptured);
     suite_add_tcase(su, t);
     return tu_run_suite(su);
 }

@@ -35,6 +35,14 @@ const char *dbg_exc_name(exec_exc e, int *num);
 
 dbg_session *dbg_new(void);
 void dbg_free(dbg_session *s);
+/* Kernel printf output of the machines the session owns (a loaded file's, the PTX REPL's) goes
+ * to fn(ctx, text, n) instead of the process's stdout, in the order and bytes stdout had: one
+ * call per printf instruction of a warp (its lanes' lines in lane order); a parallel run's
+ * CTAs' output, joined in CTA order, in one call after the run; a piece beyond the stream's
+ * 64 KiB buffer comes in several calls (split anywhere). On the thread that runs the kernel. fn NULL: stdout again. Machines a
+ * caller lends (dbg_use_module) keep the output their owner gives them. -1 when out of memory. */
+typedef void (*dbg_output_fn)(void *ctx, const char *text, size_t n);
+int dbg_set_output(dbg_session *s, dbg_output_fn fn, void *ctx);
 const char *dbg_errmsg(const dbg_session *s);
 
 /* Load a module (from a file or from text); the previous module, machine and launch go; buffers

@@ -173,6 +173,52 @@ case 'program-order': {
     }
     break;
 }
+case 'printf': {
+    // printf_formats<<<1, 4>>>(v = {7, -3, 123456, 0}, ...) between the breakpoints on its first
+    // printf and on __syncthreads: one warp, so each printf prints lanes 0..3 in order; the
+    // formats are read from the CUDA source and the conversions computed here (C's rules)
+    const src = fs.readFileSync(args[0], 'utf8');
+    const fmt = re => { const m = src.match(re); if (!m) fail(`no ${re} in the source`); return m[1]; };
+    const f1 = fmt(/printf\("(thread %d[^"]*)"/), f2 = fmt(/printf\("(  \[%5d\][^"]*)"/);
+    const vals = [7, -3, 123456, 0];
+    const u32 = v => BigInt.asUintN(32, BigInt(v));
+    const conv = (spec, v) => {
+        switch (spec) {
+        case '%d': return String(v);
+        case '%x': return u32(v).toString(16);
+        case '%X': return u32(v).toString(16).toUpperCase();
+        case '%u': return u32(v).toString();
+        case '%5d': return String(v).padStart(5);
+        case '%-5d': return String(v).padEnd(5);
+        case '%05d': return v < 0 ? '-' + String(-v).padStart(4, '0') : String(v).padStart(5, '0');
+        case '%+d': return (v >= 0 ? '+' : '') + v;
+        default: fail(`conversion ${spec}`);
+        }
+    };
+    const c_printf = (f, ...a) => f.replace(/\\n/g, '\n').replace(/%[-+0]?\d*[dxXu]/g, s => conv(s, a.shift()));
+    let want = '';
+    for (let t = 0; t < 4; t++)
+        want += c_printf(f1, t, 0, vals[t], vals[t], vals[t]);
+    for (let t = 0; t < 4; t++)   // (unsigned)v * 2654435761u, modulo 2^32
+        want += c_printf(f2, vals[t], vals[t], vals[t], t,
+                         Number(BigInt.asUintN(32, u32(vals[t]) * 2654435761n)));
+    const s1 = objs.findIndex(o => o.event === 'stop' && o.breakpoint === 1);
+    const s2 = objs.findIndex(o => o.event === 'stop' && o.breakpoint === 2);
+    if (s1 < 0 || s2 < 0) fail('the two stops are missing');
+    const outs = objs.map((o, i) => [o, i]).filter(([o]) => o.event === 'output');
+    if (!outs.length) fail('no output event');
+    for (const [o, i] of outs) {
+        eq('output category', o.category, 'stdout');
+        if (!(s1 < i && i < s2)) fail(`an output event at ${i} is not between the stops (${s1}, ${s2})`);
+    }
+    eq('printed text', outs.map(([o]) => o.text).join(''), want);
+    // the continue's result keeps the text in its output, before the stop's report
+    const out = result('continue').output;
+    if (!out.startsWith(want)) fail(`continue's output: ${JSON.stringify(out.slice(0, 80))}`);
+    if (!/\nBreakpoint 2, printf_formats/.test(out)) fail('continue\'s output lacks the report');
+    eq('continue frame line', result('continue').frame.line, src.split('\n').findIndex(l => l.includes('__syncthreads')) + 1);
+    break;
+}
 case 'model': {
     // the output model's structured commands; expected values come from the fixture's CUDA
     // source and PTX text and from the launch saxpy<<<2, 32>>>(40, 2, x, y) with x = iota
