@@ -401,11 +401,12 @@ START_TEST(structured_rows_are_documented)
         snprintf(cell, sizeof cell, "%.*s", (int)k, l + 1);
         int depth = 0;
         for (char *p = cell; *p; p++) {  /* what is in parentheses is a remark */
+            int close = *p == ')' && depth;
             if (*p == '(')
                 depth++;
             if (depth)
                 *p = ' ';
-            if (*p == ')' && depth)
+            if (close)
                 depth--;
         }
         for (char *p = strchr(cell, '`'); p; p = strchr(p, '`')) {
