@@ -371,22 +371,29 @@ static const char *k_race = HDR
     " ld.shared.u32 %r6, [%r7];\n"
     " ret;\n}\n";
 
-/* Run k_race with n worker threads under racecheck (reports, no stops). */
-static chk_ctx *run_race(int nthreads, uint32_t bar, T *t)
+/* Run kernel k of src, `ctas` blocks of 64 threads, with a buffer of `bytes` and the barrier
+ * flag as its arguments, on nthreads worker threads under racecheck (reports, no stops). */
+static chk_ctx *run_racecheck(const char *src, int ctas, uint64_t bytes, int nthreads,
+                              uint32_t bar, T *t)
 {
-    ck_assert_msg(t_load(t, k_race) == 0, "%s", t->err);
+    ck_assert_msg(t_load(t, src) == 0, "%s", t->err);
     chk_ctx *c = chk_new();
     char err[256];
     ck_assert_int_eq(chk_set(c, "racecheck", 1, err, sizeof err), 0);
     chk_set_stop(c, 0);
     ck_assert_int_eq(chk_attach(c, t->m), 0);
     exec_set_threads(t->m, nthreads);
-    uint64_t a = t_buf(t, 64 * 4);
-    uint64_t args[2] = { a, bar };
-    t_launch_args(t, "k", 4, 64, args, 2);
+    uint64_t args[2] = { t_buf(t, bytes), bar };
+    t_launch_args(t, "k", ctas, 64, args, 2);
     exec_stop st = t_run(t);
     ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
     return c;
+}
+
+/* Run k_race with n worker threads under racecheck (reports, no stops). */
+static chk_ctx *run_race(int nthreads, uint32_t bar, T *t)
+{
+    return run_racecheck(k_race, 4, 64 * 4, nthreads, bar, t);
 }
 
 START_TEST(racecheck_kinds)
@@ -465,18 +472,7 @@ static const char *k_bcast = HDR
 
 static chk_ctx *run_bcast(int nthreads, uint32_t bar, T *t)
 {
-    ck_assert_msg(t_load(t, k_bcast) == 0, "%s", t->err);
-    chk_ctx *c = chk_new();
-    char err[256];
-    ck_assert_int_eq(chk_set(c, "racecheck", 1, err, sizeof err), 0);
-    chk_set_stop(c, 0);
-    ck_assert_int_eq(chk_attach(c, t->m), 0);
-    exec_set_threads(t->m, nthreads);
-    uint64_t args[2] = { t_buf(t, 16), bar };
-    t_launch_args(t, "k", 1, 64, args, 2);
-    exec_stop st = t_run(t);
-    ck_assert_msg(st.kind == EXEC_STOP_DONE, "%s", st.msg);
-    return c;
+    return run_racecheck(k_bcast, 1, 16, nthreads, bar, t);
 }
 
 START_TEST(racecheck_broadcast)
