@@ -171,9 +171,45 @@ static int run_uncaptured(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, co
     return rc;
 }
 
-/* Run line with the process's stdout and stderr redirected (dup2) to two temporary files;
- * their text comes back in *ot and *et (malloc'd; NULL and 0 when none). Events written meanwhile
- * go to the real stdout (out_fd). -2 when the capture cannot be set up (nothing ran). */
+/* The process's stdout and stderr redirected (dup2) to out and err (one file for both: the two
+ * streams in the order written), then back: the one capture cmd_ui_execute and cmd_ui_console
+ * share. -1 when the descriptors cannot be saved (nothing redirected). */
+typedef struct {
+    int s1, s2;               /* the saved stdout and stderr */
+} ui_redirect;
+
+static int redirect_begin(cmd_ui *u, ui_redirect *r, FILE *out, FILE *err)
+{
+    fflush(stdout);
+    fflush(stderr);
+    r->s1 = dup(1);
+    r->s2 = dup(2);
+    if (r->s1 < 0 || r->s2 < 0) {
+        if (r->s1 >= 0)
+            close(r->s1);
+        if (r->s2 >= 0)
+            close(r->s2);
+        return -1;
+    }
+    u->captures++;
+    dup2(fileno(out), 1);
+    dup2(fileno(err), 2);
+    return 0;
+}
+
+static void redirect_end(ui_redirect *r)
+{
+    fflush(stdout);
+    fflush(stderr);
+    dup2(r->s1, 1);
+    dup2(r->s2, 2);
+    close(r->s1);
+    close(r->s2);
+}
+
+/* Run line with the process's stdout and stderr redirected to two temporary files; their text
+ * comes back in *ot and *et (malloc'd; NULL and 0 when none). Events written meanwhile go to
+ * the real stdout (out_fd). -2 when the capture cannot be set up (nothing ran). */
 static int run_captured(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, const char *),
                         char **ot, size_t *on, char **et, size_t *en)
 {
@@ -182,33 +218,21 @@ static int run_captured(cmd_ctx *c, const char *line, int (*run)(cmd_ctx *, cons
     *on = *en = 0;
     FILE *fo = tmpfile(), *fe = tmpfile();
     fflush(stdout);
-    fflush(stderr);
-    int so = dup(u->out_fd >= 0 ? u->out_fd : u->base_fd), se = dup(2), s1 = dup(1);
-    if (!fo || !fe || so < 0 || se < 0 || s1 < 0) {
+    int so = dup(u->out_fd >= 0 ? u->out_fd : u->base_fd);
+    ui_redirect r;
+    if (!fo || !fe || so < 0 || redirect_begin(u, &r, fo, fe) != 0) {
         if (fo)
             fclose(fo);
         if (fe)
             fclose(fe);
         if (so >= 0)
             close(so);
-        if (se >= 0)
-            close(se);
-        if (s1 >= 0)
-            close(s1);
         return -2;
     }
-    u->captures++;
-    dup2(fileno(fo), 1);
-    dup2(fileno(fe), 2);
     int saved_fd = u->out_fd;
     u->out_fd = so;
     int rc = run(c, line);    /* a program's `run` relays its session's objects (cmd_prog.c) */
-    fflush(stdout);
-    fflush(stderr);
-    dup2(s1, 1);
-    dup2(se, 2);
-    close(s1);
-    close(se);
+    redirect_end(&r);
     u->out_fd = saved_fd;
     close(so);
     *ot = slurp(fo, on);
@@ -450,28 +474,14 @@ int cmd_ui_console(cmd_ctx *c, int (*fn)(cmd_ctx *c))
     if (!cmd_ui_json(c) || c->ui->depth || c->ui->level < 0)
         return fn(c);
     FILE *fo = tmpfile();
-    fflush(stdout);
-    fflush(stderr);
-    int s1 = dup(1), s2 = dup(2);
-    if (!fo || s1 < 0 || s2 < 0) {
+    ui_redirect r;
+    if (!fo || redirect_begin(c->ui, &r, fo, fo) != 0) {   /* both streams, in order */
         if (fo)
             fclose(fo);
-        if (s1 >= 0)
-            close(s1);
-        if (s2 >= 0)
-            close(s2);
         return fn(c);
     }
-    c->ui->captures++;
-    dup2(fileno(fo), 1);      /* both streams, in the order written */
-    dup2(fileno(fo), 2);
     int rc = fn(c);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(s1, 1);
-    dup2(s2, 2);
-    close(s1);
-    close(s2);
+    redirect_end(&r);
     size_t n;
     char *t = slurp(fo, &n);
     fclose(fo);
