@@ -140,15 +140,21 @@ case 'program-order': {
         if (!['stdout', 'stderr', 'console'].includes(o.category)) fail(`output category ${o.category}`);
         if (typeof o.text !== 'string' || !o.text) fail('an output event without text');
     }
-    const at = what => objs.findIndex(o => o.event === 'output' && o.category === 'stdout' &&
-                                          o.text.includes(what));
-    const stopAt = fn => objs.findIndex(o => o.event === 'stop' && o.function === fn);
+    // positions in the stream: object index, then offset inside an output event's text (a
+    // read of the program's pipe may bring two writes in one event; their order is the text's)
+    const pos = (i, off = 0) => i < 0 ? -1 : i * 1e9 + off;
+    const at = what => {
+        const i = objs.findIndex(o => o.event === 'output' && o.category === 'stdout' &&
+                                      o.text.includes(what));
+        return pos(i, i < 0 ? 0 : objs[i].text.indexOf(what));
+    };
+    const stopAt = fn => pos(objs.findIndex(o => o.event === 'stop' && o.function === fn));
     const before = at('host before\n'), tag1 = at('block 0 says hello (tag 1)\n');
     const formats = at('int -42 unsigned 42'), after = at('host after\n');
     if (before < 0 || tag1 < 0) fail('program output is missing');
     const run = result('run');
     if ((run.output || '').includes('host before')) fail('the program\'s output is in run\'s result');
-    if (objs.indexOf(run) < tag1) fail('run\'s result comes before the program\'s output');
+    if (pos(objs.indexOf(run)) < tag1) fail('run\'s result comes before the program\'s output');
     if (name === 'program') {
         const s = stops[0];
         if (!s) fail('no stop event');
@@ -159,15 +165,15 @@ case 'program-order': {
         const st = stopAt('hello');
         if (!(before < st && st < tag1)) fail(`order: before ${before}, stop ${st}, tag 1 ${tag1}`);
         // the stop's report text is the debugger's: a console object after the stop
-        const con = objs.findIndex(o => o.event === 'output' && o.category === 'console' &&
-                                        o.text.includes('Breakpoint 1, hello'));
+        const con = pos(objs.findIndex(o => o.event === 'output' && o.category === 'console' &&
+                                            o.text.includes('Breakpoint 1, hello')));
         if (con < st) fail('the stop\'s report is not a console output after the stop');
     } else {
         // a stop in the middle: the output written before it comes before it, the rest after
         const st = stopAt('formats');
         if (st < 0) fail('no stop in formats');
         if (formats < 0 || after < 0) fail('the output after the stop is missing');
-        if (objs.indexOf(run) < after) fail('run\'s result comes before the program\'s last output');
+        if (pos(objs.indexOf(run)) < after) fail('run\'s result comes before the program\'s last output');
         if (!(before < st && tag1 < st && st < formats && formats < after))
             fail(`order: before ${before}, tag 1 ${tag1}, stop ${st}, formats ${formats}, after ${after}`);
     }
